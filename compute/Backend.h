@@ -124,9 +124,10 @@ public:
     // ---- optimizers (weight decay is decoupled for Adam, i.e. AdamW when non-zero) ----
     virtual void sgdStep(size_t n, BufRef w, BufRef g, BufRef velocity, float lr, float momentum,
                          float weightDecay) = 0;
-    // lrT = lr * sqrt(1 - b2^t) / (1 - b1^t) (bias correction computed by the caller).
-    virtual void adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr, float lrT,
-                          float beta1, float beta2, float eps, float weightDecay) = 0;
+    // Adam with bias correction as PyTorch's AdamW: w -= lr * wd * w; m, v updated;
+    // w -= (lr / bc1) * m / (sqrt(v) / sqrt(bc2) + eps), with bc1 = 1 - b1^t, bc2 = 1 - b2^t.
+    virtual void adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr, float beta1,
+                          float beta2, float eps, float weightDecay, float bc1, float bc2) = 0;
 
     // ---- lightweight convolution (depthwise over the sequence) ----
     // x, y: [batch][units][channels]; weight: [heads][k]; channel c uses head c / (channels/heads).
