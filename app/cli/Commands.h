@@ -1,0 +1,26 @@
+// The sub-commands of nnwb-cli, each taking the arguments after its name and returning the
+// process exit status (0 success, 1 failure while running, 2 bad input or arguments).
+// Runs on the CLI's main thread; Qt-free.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace nnwb::cli {
+
+using Args = std::vector<std::string>;
+
+int runDevices(const Args& args);
+int runTrain(const Args& args);
+
+// Small argument helpers shared by the commands.
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+// Value after a flag at args[i]; advances i. Throws UsageError if missing.
+std::string flagValue(const Args& args, size_t& i);
+int flagInt(const Args& args, size_t& i, int lo, int hi);
+
+}  // namespace nnwb::cli

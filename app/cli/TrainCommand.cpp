@@ -1,0 +1,128 @@
+#include <cstdio>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/Commands.h"
+#include "compute/Backend.h"
+#include "model/Experiment.h"
+#include "model/ExperimentData.h"
+#include "model/NetworkWeights.h"
+#include "model/Trainer.h"
+
+namespace nnwb::cli {
+
+namespace {
+
+nlohmann::json metricsJson(const EpochMetrics& m, bool task) {
+    nlohmann::json j{{"samples", m.samples}, {"loss", m.loss}};
+    if (task) {
+        j["accuracy"] = m.accuracyPct;
+        j["missed"] = m.missedPct;
+        j["signals"] = m.signals;
+        j["patterns"] = m.patterns;
+        j["confusion"] = m.confusion;
+    }
+    return j;
+}
+
+void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
+    if (json) {
+        nlohmann::json j{{"epoch", r.epoch},
+                         {"loss", r.train.loss},
+                         {"seconds", r.seconds},
+                         {"samplesPerSecond", r.samplesPerSecond},
+                         {"train", metricsJson(r.train, r.taskMetrics)}};
+        if (hasVal) {
+            j["validationLoss"] = r.validation.loss;
+            j["validation"] = metricsJson(r.validation, r.taskMetrics);
+        }
+        if (r.taskMetrics) {
+            j["accuracy"] = r.train.accuracyPct;
+            j["missed"] = r.train.missedPct;
+        }
+        std::printf("%s\n", j.dump().c_str());
+    } else {
+        std::printf("epoch %d/%d  loss %.6f", r.epoch, epochs, r.train.loss);
+        if (hasVal) std::printf(" (val %.6f)", r.validation.loss);
+        if (r.taskMetrics) {
+            std::printf("  accuracy %.2f%%", r.train.accuracyPct);
+            if (hasVal) std::printf(" (val %.2f%%)", r.validation.accuracyPct);
+            std::printf("  missed %.2f%%", r.train.missedPct);
+            if (hasVal) std::printf(" (val %.2f%%)", r.validation.missedPct);
+        }
+        std::printf("  %.2f s  %.0f samples/s\n", r.seconds, r.samplesPerSecond);
+    }
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int runTrain(const Args& args) {
+    std::string path, device, saveWeights, loadWeights;
+    int epochs = -1, batch = -1;
+    bool json = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--experiment")
+            path = flagValue(args, i);
+        else if (a == "--device")
+            device = flagValue(args, i);
+        else if (a == "--epochs")
+            epochs = flagInt(args, i, 1, 1000000);
+        else if (a == "--batch")
+            batch = flagInt(args, i, 1, 65536);
+        else if (a == "--json")
+            json = true;
+        else if (a == "--save-weights")
+            saveWeights = flagValue(args, i);
+        else if (a == "--load-weights")
+            loadWeights = flagValue(args, i);
+        else
+            throw UsageError("unknown option '" + a + "'");
+    }
+    if (path.empty()) throw UsageError("--experiment FILE is required");
+
+    Experiment exp;
+    try {
+        exp = Experiment::load(path);
+    } catch (const ExperimentError& e) {
+        throw UsageError(e.what());
+    }
+    if (!device.empty()) exp.training.device = device;
+    if (epochs > 0) exp.training.epochs = epochs;
+    if (batch > 0) exp.training.batchSize = batch;
+
+    ExperimentData data = loadExperimentData(exp);
+    if (!data.ok) throw UsageError(data.error);
+
+    std::unique_ptr<Backend> backend;
+    try {
+        backend = createBackend(exp.training.device);
+    } catch (const ComputeError& e) {
+        throw UsageError(e.what());
+    }
+    std::unique_ptr<Network> net;
+    try {
+        net = std::make_unique<Network>(Network::layersFromJson(exp.model),
+                                        data.split.train.inputShape);
+    } catch (const ShapeError& e) {
+        throw UsageError(std::string("model: ") + e.what());
+    }
+    Trainer trainer(*backend, *net, exp.training, data.split);
+    if (!loadWeights.empty()) loadWeightsFile(*net, loadWeights);
+    if (!json) {
+        const auto info = backend->info();
+        std::printf("%s: %s on %s (%s), %zu parameters, %zu training / %zu validation samples\n",
+                    exp.name.c_str(), data.description.c_str(), info.id.c_str(),
+                    info.name.c_str(), net->parameterCount(), data.split.train.size(),
+                    data.split.validation.size());
+    }
+    const bool hasVal = data.split.validation.size() > 0;
+    for (int e = 0; e < exp.training.epochs; ++e)
+        printEpoch(trainer.runEpoch(), exp.training.epochs, json, hasVal);
+    if (!saveWeights.empty()) saveWeightsFile(*net, saveWeights);
+    return 0;
+}
+
+}  // namespace nnwb::cli

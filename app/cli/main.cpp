@@ -1,0 +1,45 @@
+// nnwb-cli: the headless workbench (devices, data, train, ...). Qt-free so it builds on a GPU
+// server without Qt.
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "app/cli/Commands.h"
+
+namespace {
+void usage(std::FILE* out) {
+    std::fputs(
+        "usage: nnwb-cli COMMAND [options]\n"
+        "  devices [--json]                       list compute devices (cpu, opencl:P:D)\n"
+        "  train --experiment FILE [--device ID] [--epochs N] [--batch B] [--json]\n"
+        "        [--save-weights FILE] [--load-weights FILE]\n"
+        "                                         train and print one line per epoch\n",
+        out);
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const std::string cmd = argv[1];
+    nnwb::cli::Args args(argv + 2, argv + argc);
+    try {
+        if (cmd == "devices") return nnwb::cli::runDevices(args);
+        if (cmd == "train") return nnwb::cli::runTrain(args);
+        if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+            usage(stdout);
+            return 0;
+        }
+        std::fprintf(stderr, "nnwb-cli: unknown command '%s'\n", cmd.c_str());
+        usage(stderr);
+        return 2;
+    } catch (const nnwb::cli::UsageError& e) {
+        std::fprintf(stderr, "nnwb-cli %s: %s\n", cmd.c_str(), e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nnwb-cli %s: %s\n", cmd.c_str(), e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,22 @@
+// Builds the training/validation samples an experiment's data section asks for: a price file
+// through the data pipeline, or the synthetic task. Errors come back as a value (this runs in
+// worker threads). Any thread; each call works on its own data.
+#pragma once
+
+#include <string>
+
+#include "model/Experiment.h"
+#include "model/SampleSet.h"
+
+namespace nnwb {
+
+struct ExperimentData {
+    bool ok = false;
+    std::string error;        // "FILE:LINE: problem" or "data.key: problem"
+    std::string description;  // e.g. "EURUSD_H1_2017-2018.csv, 12 399 samples"
+    DataSplit split;
+};
+
+ExperimentData loadExperimentData(const Experiment& e);
+
+}  // namespace nnwb

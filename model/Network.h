@@ -1,0 +1,75 @@
+// A sequential stack of layers on one Backend: shape checking with readable errors, buffer
+// allocation once for the largest batch, seeded initialization, batched forward/backward,
+// parameter naming ("layers.2.weight") and counting. Used by the thread owning the backend.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/layers/Layer.h"
+
+namespace nnwb {
+
+// A stack that does not fit together; `layer` is the index of the offending layer.
+class ShapeError : public std::invalid_argument {
+public:
+    ShapeError(int layer, const std::string& what) : std::invalid_argument(what), layer_(layer) {}
+    int layer() const { return layer_; }
+
+private:
+    int layer_;
+};
+
+struct NamedParam {
+    std::string name;  // e.g. "layers.2.weight"
+    Param* param;
+};
+
+class Network {
+public:
+    // Builds layers from the model JSON ({"layers": [...]}); throws ShapeError naming the
+    // layer index for bad parameters.
+    static std::vector<LayerPtr> layersFromJson(const nlohmann::json& model);
+    // The output shape of each layer for an input shape; throws ShapeError naming the two
+    // layers and both shapes on a mismatch.
+    static std::vector<Shape> inferShapes(const std::vector<LayerPtr>& layers, const Shape& input);
+
+    Network(std::vector<LayerPtr> layers, const Shape& input);
+    Network(const Network&) = delete;
+    Network& operator=(const Network&) = delete;
+
+    const Shape& inputShape() const { return input_; }
+    const Shape& outputShape() const { return shapes_.back(); }
+    const std::vector<Shape>& shapes() const { return shapes_; }
+    size_t layerCount() const { return layers_.size(); }
+    Layer& layer(size_t i) { return *layers_[i]; }
+    nlohmann::json toJson() const;
+    size_t parameterCount() const;  // works before build()
+
+    void build(Backend& backend, int maxBatch);
+    bool built() const { return backend_ != nullptr; }
+    Backend& backend() { return *backend_; }
+    int maxBatch() const { return maxBatch_; }
+    void initWeights(uint64_t seed);
+
+    BufRef forward(BufRef x, int batch, bool training);
+    // Backward from dy (gradient of the loss w.r.t. the output); adds parameter gradients.
+    void backward(BufRef x, BufRef dy, int batch);
+    void zeroGrad();
+    std::vector<NamedParam> params();
+    std::vector<AttentionScores> readScores(int sample);
+
+private:
+    std::vector<LayerPtr> layers_;
+    Shape input_;
+    std::vector<Shape> shapes_;
+    Backend* backend_ = nullptr;
+    int maxBatch_ = 0;
+    std::vector<Buffer> grads_;  // gradient w.r.t. the output of layers 0..n-2
+};
+
+}  // namespace nnwb

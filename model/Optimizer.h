@@ -1,0 +1,42 @@
+// Optimizers that update a network's parameters on the device from their gradients: SGD with
+// momentum and Adam with bias correction (decoupled weight decay). Settings are a plain JSON-
+// mapped struct. Used by the thread owning the backend.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/Network.h"
+
+namespace nnwb {
+
+struct OptimizerConfig {
+    std::string type = "adam";  // "adam" or "sgd"
+    double learningRate = 1e-3;
+    double momentum = 0.9;  // sgd
+    double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;  // adam
+    double weightDecay = 0.0;
+    nlohmann::json toJson() const;
+    // Missing keys keep defaults; bad values throw std::invalid_argument naming the key.
+    static OptimizerConfig fromJson(const nlohmann::json& j);
+};
+
+class Optimizer {
+public:
+    Optimizer(Backend& backend, const OptimizerConfig& config, std::vector<NamedParam> params);
+    // One update of every parameter from its accumulated gradient.
+    void step();
+    long long steps() const { return t_; }
+
+private:
+    Backend& be_;
+    OptimizerConfig cfg_;
+    std::vector<NamedParam> params_;
+    std::vector<Buffer> m_, v_;
+    long long t_ = 0;
+};
+
+}  // namespace nnwb

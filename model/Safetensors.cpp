@@ -1,0 +1,126 @@
+#include "model/Safetensors.h"
+
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+#include "model/AtomicFile.h"
+
+namespace nnwb {
+
+namespace {
+bool littleEndian() {
+    const uint16_t one = 1;
+    unsigned char b;
+    std::memcpy(&b, &one, 1);
+    return b == 1;
+}
+}  // namespace
+
+std::string encodeSafetensors(const TensorMap& tensors,
+                              const std::map<std::string, std::string>& metadata) {
+    if (!littleEndian()) throw SafetensorsError("big-endian hosts are not supported");
+    nlohmann::ordered_json header = nlohmann::ordered_json::object();
+    if (!metadata.empty()) header["__metadata__"] = metadata;
+    size_t offset = 0;
+    for (const auto& [name, t] : tensors) {
+        size_t count = 1;
+        for (auto d : t.shape) count *= static_cast<size_t>(d);
+        if (count != t.values.size())
+            throw SafetensorsError("tensor " + name + ": shape does not match its values");
+        const size_t bytes = count * sizeof(float);
+        header[name] = {{"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
+        offset += bytes;
+    }
+    std::string h = header.dump();
+    while (h.size() % 8 != 0) h.push_back(' ');  // keep data 8-byte aligned
+    std::string out;
+    out.reserve(8 + h.size() + offset);
+    uint64_t len = h.size();
+    out.append(reinterpret_cast<const char*>(&len), 8);
+    out += h;
+    for (const auto& kv : tensors)
+        out.append(reinterpret_cast<const char*>(kv.second.values.data()),
+                   kv.second.values.size() * sizeof(float));
+    return out;
+}
+
+TensorMap decodeSafetensors(const std::string& bytes, std::map<std::string, std::string>* meta) {
+    if (bytes.size() < 8)
+        throw SafetensorsError("truncated: " + std::to_string(bytes.size()) +
+                               " bytes, less than the 8-byte header length");
+    uint64_t len = 0;
+    std::memcpy(&len, bytes.data(), 8);
+    if (len > bytes.size() - 8)
+        throw SafetensorsError("truncated: header length " + std::to_string(len) +
+                               " exceeds the " + std::to_string(bytes.size() - 8) +
+                               " bytes after it");
+    nlohmann::json header;
+    try {
+        header = nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<long>(len));
+    } catch (const nlohmann::json::exception& e) {
+        throw SafetensorsError(std::string("header is not valid JSON: ") + e.what());
+    }
+    if (!header.is_object()) throw SafetensorsError("header is not a JSON object");
+    const size_t dataStart = 8 + len;
+    const size_t dataSize = bytes.size() - dataStart;
+    TensorMap out;
+    for (auto it = header.begin(); it != header.end(); ++it) {
+        const std::string& name = it.key();
+        const auto& v = it.value();
+        if (name == "__metadata__") {
+            if (meta && v.is_object())
+                for (auto m = v.begin(); m != v.end(); ++m)
+                    if (m.value().is_string()) (*meta)[m.key()] = m.value().get<std::string>();
+            continue;
+        }
+        if (!v.is_object() || !v.contains("dtype") || !v.contains("shape") ||
+            !v.contains("data_offsets"))
+            throw SafetensorsError("tensor " + name + ": needs dtype, shape and data_offsets");
+        if (!v["dtype"].is_string() || v["dtype"].get<std::string>() != "F32")
+            throw SafetensorsError("tensor " + name + ": dtype " + v["dtype"].dump() +
+                                   " is not supported (F32 only)");
+        HostTensor t;
+        size_t count = 1;
+        if (!v["shape"].is_array()) throw SafetensorsError("tensor " + name + ": bad shape");
+        for (const auto& d : v["shape"]) {
+            if (!d.is_number_unsigned() || d.get<uint64_t>() > (1ull << 40))
+                throw SafetensorsError("tensor " + name + ": bad shape " + v["shape"].dump());
+            t.shape.push_back(d.get<int64_t>());
+            count *= d.get<size_t>();
+            if (count > (1ull << 40)) throw SafetensorsError("tensor " + name + ": too large");
+        }
+        const auto& off = v["data_offsets"];
+        if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() ||
+            !off[1].is_number_unsigned())
+            throw SafetensorsError("tensor " + name + ": bad data_offsets");
+        const uint64_t b = off[0].get<uint64_t>(), e = off[1].get<uint64_t>();
+        if (b > e || e > dataSize)
+            throw SafetensorsError("truncated or corrupt: tensor " + name + " spans bytes " +
+                                   std::to_string(b) + ".." + std::to_string(e) + " of " +
+                                   std::to_string(dataSize) + " data bytes");
+        if (e - b != count * sizeof(float))
+            throw SafetensorsError("tensor " + name + ": " + std::to_string(e - b) +
+                                   " bytes do not match shape " + v["shape"].dump());
+        t.values.resize(count);
+        if (count) std::memcpy(t.values.data(), bytes.data() + dataStart + b, e - b);
+        out.emplace(name, std::move(t));
+    }
+    return out;
+}
+
+void saveSafetensors(const std::string& path, const TensorMap& tensors,
+                     const std::map<std::string, std::string>& metadata) {
+    writeFileAtomic(path, encodeSafetensors(tensors, metadata));
+}
+
+TensorMap loadSafetensors(const std::string& path, std::map<std::string, std::string>* meta) {
+    const std::string bytes = readFile(path);
+    try {
+        return decodeSafetensors(bytes, meta);
+    } catch (const SafetensorsError& e) {
+        throw SafetensorsError(path + ": " + e.what());
+    }
+}
+
+}  // namespace nnwb

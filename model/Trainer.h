@@ -1,0 +1,77 @@
+// Runs training epochs of a Network on a DataSplit: shuffled mini-batches (seeded), loss,
+// optimizer step, per-epoch task metrics on both parts, progress callbacks, pause/stop between
+// batches and divergence detection. Lives on the thread that owns the backend (the worker).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/Experiment.h"
+#include "model/Loss.h"
+#include "model/Metrics.h"
+#include "model/Network.h"
+#include "model/Optimizer.h"
+#include "model/SampleSet.h"
+#include "model/TrainControl.h"
+
+namespace nnwb {
+
+struct EpochReport {
+    int epoch = 0;  // 1-based
+    EpochMetrics train, validation;
+    bool taskMetrics = false;  // accuracy/missed/confusion are meaningful (3 outputs)
+    double seconds = 0.0;
+    double samplesPerSecond = 0.0;
+};
+
+struct ProgressReport {
+    int epoch = 0;
+    size_t done = 0, total = 0;  // training samples of this epoch
+    double samplesPerSecond = 0.0;
+    double etaSeconds = 0.0;  // rest of this epoch
+};
+
+// A run that cannot go on (non-finite loss, device failure); the message names where.
+class TrainingError : public std::runtime_error {
+public:
+    explicit TrainingError(const std::string& what) : std::runtime_error(what) {}
+};
+
+class Trainer {
+public:
+    // The network must not be built yet: the trainer builds it for the batch size.
+    Trainer(Backend& backend, Network& net, const TrainingConfig& cfg, const DataSplit& data);
+    Trainer(const Trainer&) = delete;
+    Trainer& operator=(const Trainer&) = delete;
+
+    // One epoch of training then evaluation of both parts. Returns false in `completed` when
+    // stopped by control (then the report covers the batches done).
+    EpochReport runEpoch(TrainControl* control = nullptr,
+                         const std::function<void(const ProgressReport&)>& progress = {},
+                         bool* completed = nullptr);
+    // Forward-only pass over a sample set: loss and task metrics (updating `running` if given).
+    EpochMetrics evaluate(const SampleSet& set, RunningAverages* running = nullptr);
+    int epochsDone() const { return epoch_; }
+    Network& network() { return net_; }
+    // Score matrices of validation sample `index` (runs a forward pass of that one sample).
+    std::vector<AttentionScores> validationScores(size_t index);
+
+private:
+    void loadBatch(const SampleSet& set, const std::vector<size_t>& order, size_t first,
+                   int count);
+    Backend& be_;
+    Network& net_;
+    TrainingConfig cfg_;
+    const DataSplit& data_;
+    std::unique_ptr<Loss> loss_;
+    std::unique_ptr<Optimizer> opt_;
+    Buffer x_, t_;
+    std::vector<float> hostX_, hostT_, hostOut_, hostLoss_;
+    RunningAverages runTrain_, runVal_;
+    int epoch_ = 0;
+};
+
+}  // namespace nnwb

@@ -1,0 +1,108 @@
+#include "model/layers/ConvLayer.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "model/layers/ActivationNames.h"
+#include "model/layers/LayerRegistry.h"
+
+namespace nnwb {
+
+LayerPtr ConvLayer::fromJson(const nlohmann::json& j) {
+    const auto* t = findLayerType("conv");
+    return std::make_unique<ConvLayer>(jsonInt(j, t->params[0]), jsonInt(j, t->params[1]),
+                                       jsonInt(j, t->params[2]),
+                                       activationFromName(jsonChoice(j, t->params[3])));
+}
+
+nlohmann::json ConvLayer::toJson() const {
+    return {{"type", type()},       {"window", window_},
+            {"step", step_},        {"filters", filters_},
+            {"activation", activationName(act_)}};
+}
+
+Shape ConvLayer::outputShape(const Shape& in) const {
+    const int len = static_cast<int>(in.size());
+    if (len < window_)
+        throw std::invalid_argument("window " + std::to_string(window_) +
+                                    " is longer than the input (" + std::to_string(len) +
+                                    " values)");
+    return Shape{(len - window_) / step_ + 1, filters_};
+}
+
+void ConvLayer::build(Backend& be, const Shape& in, int maxBatch) {
+    be_ = &be;
+    len_ = static_cast<int>(in.size());
+    positions_ = outputShape(in).units;
+    w_ = makeParam(be, "weight", {filters_, window_});
+    b_ = makeParam(be, "bias", {filters_});
+    const size_t rows = static_cast<size_t>(maxBatch) * positions_;
+    if (!direct()) {
+        cols_ = be.alloc(rows * window_);
+        dcols_ = be.alloc(rows * window_);
+    }
+    z_ = be.alloc(rows * filters_);
+    y_ = be.alloc(rows * filters_);
+    dz_ = be.alloc(rows * filters_);
+}
+
+void ConvLayer::initWeights(Rng& rng) {
+    initUniform(*be_, w_, rng, std::sqrt(6.0 / (window_ + filters_)));
+    initConstant(*be_, b_, 0.0f);
+}
+
+void ConvLayer::forward(BufRef x, int batch, bool) {
+    BufRef cols = x;
+    if (!direct()) {
+        be_->unfold(batch, len_, window_, step_, positions_, x, cols_);
+        cols = cols_;
+    }
+    GemmArgs g;
+    g.transB = true;
+    g.m = batch * positions_;
+    g.n = filters_;
+    g.k = window_;
+    g.a = cols;
+    g.lda = window_;
+    g.b = w_.value;
+    g.ldb = window_;
+    g.c = z_;
+    g.ldc = filters_;
+    be_->gemm(g);
+    be_->biasActivation(batch * positions_, filters_, z_, b_.value, z_, y_, act_);
+}
+
+void ConvLayer::backward(BufRef x, BufRef dy, BufRef dx, int batch) {
+    const int rows = batch * positions_;
+    be_->activationBackward(rows, filters_, z_, y_, dy, dz_, act_);
+    BufRef cols = direct() ? x : BufRef(cols_);
+    GemmArgs gw;  // dW += dZ^T cols
+    gw.transA = true;
+    gw.m = filters_;
+    gw.n = window_;
+    gw.k = rows;
+    gw.a = dz_;
+    gw.lda = filters_;
+    gw.b = cols;
+    gw.ldb = window_;
+    gw.c = w_.grad;
+    gw.ldc = window_;
+    gw.beta = 1.0f;
+    be_->gemm(gw);
+    be_->biasGradient(rows, filters_, dz_, b_.grad);
+    if (dx.empty()) return;
+    GemmArgs gx;  // dcols = dZ W
+    gx.m = rows;
+    gx.n = window_;
+    gx.k = filters_;
+    gx.a = dz_;
+    gx.lda = filters_;
+    gx.b = w_.value;
+    gx.ldb = window_;
+    gx.c = direct() ? dx : BufRef(dcols_);
+    gx.ldc = window_;
+    be_->gemm(gx);
+    if (!direct()) be_->fold(batch, len_, window_, step_, positions_, dcols_, dx);
+}
+
+}  // namespace nnwb

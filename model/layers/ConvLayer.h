@@ -1,0 +1,39 @@
+// The MQL5 "convolution" layer: a dense projection y = f(W w + b) applied to each window of
+// `window` consecutive input values moved by `step`, `filters` outputs per position. Input is
+// the flattened sample; output shape {positions, filters}. Thread: the backend's owner.
+#pragma once
+
+#include "model/layers/Layer.h"
+
+namespace nnwb {
+
+class ConvLayer final : public Layer {
+public:
+    ConvLayer(int window, int step, int filters, Activation act)
+        : window_(window), step_(step), filters_(filters), act_(act) {}
+    static LayerPtr fromJson(const nlohmann::json& j);
+
+    std::string type() const override { return "conv"; }
+    nlohmann::json toJson() const override;
+    Shape outputShape(const Shape& in) const override;
+    size_t parameterCount(const Shape&) const override {
+        return size_t(filters_) * (size_t(window_) + 1);
+    }
+    void build(Backend& backend, const Shape& in, int maxBatch) override;
+    void initWeights(Rng& rng) override;
+    void forward(BufRef x, int batch, bool training) override;
+    BufRef output() const override { return y_; }
+    void backward(BufRef x, BufRef dy, BufRef dx, int batch) override;
+    std::vector<Param*> params() override { return {&w_, &b_}; }
+
+private:
+    bool direct() const { return step_ == window_ && len_ == positions_ * window_; }
+    int window_, step_, filters_;
+    Activation act_;
+    Backend* be_ = nullptr;
+    int len_ = 0, positions_ = 0;
+    Param w_, b_;
+    Buffer cols_, dcols_, z_, y_, dz_;
+};
+
+}  // namespace nnwb

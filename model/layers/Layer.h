@@ -1,0 +1,74 @@
+// The layer interface of the sequential Network: shape inference, buffer allocation (once, at
+// build, for the largest batch), seeded weight initialization, batched forward/backward on a
+// Backend, JSON parameters and attention Score read-back. Used by the thread owning the backend.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "compute/Backend.h"
+#include "model/Rng.h"
+#include "model/Shape.h"
+
+namespace nnwb {
+
+// A trainable tensor: its value and gradient live on the device.
+struct Param {
+    std::string name;        // relative to the layer, e.g. "weight", "block.3.qkv.weight"
+    std::vector<int> shape;  // row-major dimensions
+    Buffer value;
+    Buffer grad;
+    size_t count() const {
+        size_t n = 1;
+        for (int d : shape) n *= static_cast<size_t>(d);
+        return n;
+    }
+};
+
+// Score matrices of one attention layer (or one block of a stack) for one sample.
+struct AttentionScores {
+    std::string name;           // e.g. "layers.1.block.0"
+    int heads = 0, units = 0;   // values: [heads][units][units], rows sum to 1
+    std::vector<float> values;
+};
+
+class Layer {
+public:
+    virtual ~Layer() = default;
+
+    virtual std::string type() const = 0;
+    // Parameters as JSON including "type"; fromJson(toJson()) gives the same layer.
+    virtual nlohmann::json toJson() const = 0;
+    // Output shape for an input shape; throws std::invalid_argument with the reason (no layer
+    // names: the Network adds them) when the input does not fit.
+    virtual Shape outputShape(const Shape& in) const = 0;
+    // Number of trainable values for an input shape (known without building).
+    virtual size_t parameterCount(const Shape& in) const = 0;
+    // Allocates parameters, activations and scratch for up to maxBatch samples.
+    virtual void build(Backend& backend, const Shape& in, int maxBatch) = 0;
+    // Fills parameters from rng (host side, then upload): same seed, same weights anywhere.
+    virtual void initWeights(Rng& rng) = 0;
+    // Computes the output for `batch` samples of x (batch x in.size()).
+    virtual void forward(BufRef x, int batch, bool training) = 0;
+    virtual BufRef output() const = 0;
+    // From dy (gradient w.r.t. output, batch x out.size()): ADDS parameter gradients into
+    // Param::grad and, unless dx is empty, WRITES the gradient w.r.t. x into dx. Needs the
+    // activations of the last forward() with the same x.
+    virtual void backward(BufRef x, BufRef dy, BufRef dx, int batch) = 0;
+    virtual std::vector<Param*> params() { return {}; }
+    // Score matrices for sample `sample` of the last forward batch; empty if not attention.
+    virtual std::vector<AttentionScores> readScores(int /*sample*/) { return {}; }
+
+protected:
+    // Xavier/Glorot uniform init of a parameter and upload.
+    static void initUniform(Backend& be, Param& p, Rng& rng, double limit);
+    static void initConstant(Backend& be, Param& p, float value);
+    static Param makeParam(Backend& be, std::string name, std::vector<int> shape);
+};
+
+using LayerPtr = std::unique_ptr<Layer>;
+
+}  // namespace nnwb
