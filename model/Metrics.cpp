@@ -13,8 +13,8 @@ void runningUpdate(double& value, double x) {
 MetricsAccumulator::MetricsAccumulator(int classes, RunningAverages* running)
     : classes_(classes), running_(running) {}
 
-void MetricsAccumulator::add(const float* outputs, const float* targets,
-                             const float* lossPerSample, size_t n) {
+void MetricsAccumulator::add(const float* outputs, const float* targets, const float* lossPerSample,
+                             size_t n) {
     const size_t c = classes_ > 0 ? static_cast<size_t>(classes_) : 0;
     for (size_t i = 0; i < n; ++i) {
         const double loss = lossPerSample ? static_cast<double>(lossPerSample[i]) : 0.0;
@@ -37,9 +37,12 @@ void MetricsAccumulator::add(const float* outputs, const float* targets,
         const bool hit = (pred == 1 && buy) || (pred == 2 && sell);
 
         int actual = 0;
-        if (buy && sell) actual = hit ? pred : 2;
-        else if (buy) actual = 1;
-        else if (sell) actual = 2;
+        if (buy && sell)
+            actual = hit ? pred : 2;
+        else if (buy)
+            actual = 1;
+        else if (sell)
+            actual = 2;
         ++m_.confusion[static_cast<size_t>(actual)][static_cast<size_t>(pred)];
 
         if (signal) {
@@ -59,8 +62,7 @@ EpochMetrics MetricsAccumulator::result() const {
     EpochMetrics r = m_;
     r.loss = r.samples ? lossSum_ / static_cast<double>(r.samples) : 0.0;
     r.accuracyPct = r.signals ? 100.0 * static_cast<double>(hits_) / r.signals : 0.0;
-    r.missedPct = r.patterns ? 100.0 * static_cast<double>(r.patterns - caught_) / r.patterns
-                             : 0.0;
+    r.missedPct = r.patterns ? 100.0 * static_cast<double>(r.patterns - caught_) / r.patterns : 0.0;
     if (running_) {
         r.runningLoss = running_->loss;
         r.runningAccuracyPct = running_->accuracyPct;

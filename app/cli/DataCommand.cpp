@@ -48,8 +48,10 @@ int runDataCommand(const std::vector<std::string>& args) {
     }
     for (const std::string& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     const DataSummary s = summarizeBars(r.bars);
-    if (json) std::printf("%s\n", summaryToJson(s).dump().c_str());
-    else std::fputs(formatSummaryText(s).c_str(), stdout);
+    if (json)
+        std::printf("%s\n", summaryToJson(s).dump().c_str());
+    else
+        std::fputs(formatSummaryText(s).c_str(), stdout);
     std::fflush(stdout);
     return 0;
 }

@@ -48,7 +48,7 @@ void splitLine(std::string_view line, char delim, std::vector<std::string_view>&
                 ++i;
             }
             const size_t end = i;
-            if (i < n) ++i;  // closing quote
+            if (i < n) ++i;                         // closing quote
             while (i < n && line[i] != delim) ++i;  // anything after the quote is dropped
             out.push_back(line.substr(start, end - start));
         } else {
@@ -56,8 +56,10 @@ void splitLine(std::string_view line, char delim, std::vector<std::string_view>&
             const void* p = i < n ? std::memchr(line.data() + i, delim, n - i) : nullptr;
             i = p ? static_cast<size_t>(static_cast<const char*>(p) - line.data()) : n;
             std::string_view f = line.substr(start, i - start);
-            if (delim != '\t') f = trim(f);
-            else while (!f.empty() && f.back() == ' ') f.remove_suffix(1);
+            if (delim != '\t')
+                f = trim(f);
+            else
+                while (!f.empty() && f.back() == ' ') f.remove_suffix(1);
             out.push_back(f);
         }
         if (i >= n) break;
@@ -168,8 +170,8 @@ struct Parser {
         while (pos < text.size()) {
             const size_t start = pos;
             const void* p = std::memchr(text.data() + pos, '\n', text.size() - pos);
-            size_t end = p ? static_cast<size_t>(static_cast<const char*>(p) - text.data())
-                           : text.size();
+            size_t end =
+                p ? static_cast<size_t>(static_cast<const char*>(p) - text.data()) : text.size();
             pos = p ? end + 1 : text.size();
             ++lineNo;
             l.unterminated = p == nullptr;
@@ -186,7 +188,8 @@ struct Parser {
         size_t line = 1;
         for (size_t i = 0; i < text.size(); ++i) {
             const auto c = static_cast<unsigned char>(text[i]);
-            if (c == '\n') ++line;
+            if (c == '\n')
+                ++line;
             else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F)
                 return fail(line, "binary data (byte 0x" +
                                       std::string(1, "0123456789ABCDEF"[c >> 4]) +
@@ -241,17 +244,25 @@ struct Parser {
             auto set = [&](int& col) {
                 if (col < 0) col = c;
             };
-            if (n == "date" || n == "day") set(lay.date);
-            else if (n == "time") set(lay.time);
+            if (n == "date" || n == "day")
+                set(lay.date);
+            else if (n == "time")
+                set(lay.time);
             else if (n == "datetime" || n == "timestamp" || n == "gmttime" || n == "localtime" ||
                      n == "opentime" || n == "timeutc" || n == "datetimeutc")
                 set(lay.dateTime);
-            else if (n == "open" || n == "o") set(lay.open);
-            else if (n == "high" || n == "h") set(lay.high);
-            else if (n == "low" || n == "l") set(lay.low);
-            else if (n == "close" || n == "c") set(lay.close);
-            else if (n == "tickvol" || n == "tickvolume" || n == "ticks") set(tickVol);
-            else if (n == "volume" || n == "vol" || n == "v" || n == "realvolume") set(vol);
+            else if (n == "open" || n == "o")
+                set(lay.open);
+            else if (n == "high" || n == "h")
+                set(lay.high);
+            else if (n == "low" || n == "l")
+                set(lay.low);
+            else if (n == "close" || n == "c")
+                set(lay.close);
+            else if (n == "tickvol" || n == "tickvolume" || n == "ticks")
+                set(tickVol);
+            else if (n == "volume" || n == "vol" || n == "v" || n == "realvolume")
+                set(vol);
         }
         lay.format = brackets ? "mt5" : "csv";
         if (lay.dateTime < 0) {
@@ -289,10 +300,11 @@ struct Parser {
         if (!detectLayout(line, lay)) return false;
         const size_t headerLine = line.number;
         bool haveRow = false;
-        if (!lay.header) haveRow = true;
-        else haveRow = next(line);
-        if (!haveRow)
-            return fail(headerLine, "header only, no data rows");
+        if (!lay.header)
+            haveRow = true;
+        else
+            haveRow = next(line);
+        if (!haveRow) return fail(headerLine, "header only, no data rows");
 
         BarSeries& b = result.bars;
         const size_t estimate = text.size() / std::max<size_t>(line.text.size() + 1, 16) + 16;
@@ -332,7 +344,8 @@ struct Parser {
             for (int k = 0; k < 4; ++k) {
                 const std::string_view s = f[priceCols[k]];
                 switch (parseNumber(s, lay.commaDecimal, p[k])) {
-                    case NumResult::Ok: break;
+                    case NumResult::Ok:
+                        break;
                     case NumResult::Empty:
                         return fail(line.number, std::string(priceNames[k]) + " price is empty");
                     case NumResult::NotNumber:
@@ -367,11 +380,11 @@ struct Parser {
                                                  " (same as line " + std::to_string(prevLine) +
                                                  ")");
                 if (t < prev)
-                    return fail(line.number, "time " + formatBarTime(t) +
-                                                 " is before the previous bar's " +
-                                                 formatBarTime(prev) + " (line " +
-                                                 std::to_string(prevLine) + "); bars must be "
-                                                 "in time order, oldest first");
+                    return fail(line.number,
+                                "time " + formatBarTime(t) + " is before the previous bar's " +
+                                    formatBarTime(prev) + " (line " + std::to_string(prevLine) +
+                                    "); bars must be "
+                                    "in time order, oldest first");
             }
             prevLine = line.number;
             b.time.push_back(t);

@@ -27,7 +27,8 @@ void readInt(const json& j, const char* key, const std::string& path, int minimu
     if (it == j.end()) return;
     bool ok = it->is_number_integer();
     long long v = 0;
-    if (ok) v = it->get<long long>();
+    if (ok)
+        v = it->get<long long>();
     else if (it->is_number_float()) {
         const double d = it->get<double>();
         ok = std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 1e9;
@@ -56,16 +57,19 @@ struct PeriodKey {
     const char* key;
     int FeatureSpec::*member;
 };
-const PeriodKey kPeriods[] = {{"rsiPeriod", &FeatureSpec::rsiPeriod},
-                              {"cciPeriod", &FeatureSpec::cciPeriod},
-                              {"atrPeriod", &FeatureSpec::atrPeriod},
-                              {"macdFast", &FeatureSpec::macdFast},
-                              {"macdSlow", &FeatureSpec::macdSlow},
-                              {"macdSignalPeriod", &FeatureSpec::macdSignal}};
+const PeriodKey kPeriods[] = {
+    {"rsiPeriod", &FeatureSpec::rsiPeriod}, {"cciPeriod", &FeatureSpec::cciPeriod},
+    {"atrPeriod", &FeatureSpec::atrPeriod}, {"macdFast", &FeatureSpec::macdFast},
+    {"macdSlow", &FeatureSpec::macdSlow},   {"macdSignalPeriod", &FeatureSpec::macdSignal}};
 
-const char* const kKnownKeys[] = {"source",        "file",          "window",
-                                  "validationShare", "features",    "normalization",
-                                  "positionalEncoding", "fractal"};
+const char* const kKnownKeys[] = {"source",
+                                  "file",
+                                  "window",
+                                  "validationShare",
+                                  "features",
+                                  "normalization",
+                                  "positionalEncoding",
+                                  "fractal"};
 
 }  // namespace
 
@@ -138,8 +142,8 @@ DataConfig DataConfig::fromJson(const nlohmann::json& j) {
             c.features.enabled[static_cast<size_t>(i)] = on;
         }
         for (const PeriodKey& p : kPeriods)
-            readInt(*it, p.key, std::string("data.features.") + p.key, 1,
-                    "must be an integer >= 1", c.features.*p.member);
+            readInt(*it, p.key, std::string("data.features.") + p.key, 1, "must be an integer >= 1",
+                    c.features.*p.member);
     }
     readString(j, "normalization", "data.normalization", {"zscore", "none"},
                "must be \"zscore\" or \"none\"", c.normalization);

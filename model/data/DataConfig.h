@@ -14,11 +14,11 @@
 namespace nnwb {
 
 struct DataConfig {
-    std::string source = "file";  // "file" or "synthetic" (synthetic is built by the Trainer)
-    std::string file;             // bar file; relative paths are resolved against a base dir
-    int window = 20;              // bars per sample (>= 2)
-    double validationShare = 0.2; // newest share of samples used for validation, 0..0.9
-    FeatureSpec features;         // switches and indicator periods
+    std::string source = "file";   // "file" or "synthetic" (synthetic is built by the Trainer)
+    std::string file;              // bar file; relative paths are resolved against a base dir
+    int window = 20;               // bars per sample (>= 2)
+    double validationShare = 0.2;  // newest share of samples used for validation, 0..0.9
+    FeatureSpec features;          // switches and indicator periods
     std::string normalization = "zscore";  // "zscore" (training-part statistics) or "none"
     bool positionalEncoding = false;       // add sinusoidal PE to every sample's inputs
     std::string fractal = "3bar";          // "3bar" or "5bar" (Williams)

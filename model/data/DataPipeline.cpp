@@ -116,8 +116,9 @@ DataResult buildDataSplit(const DataConfig& config, const std::string& baseDir) 
     const std::string problem = config.validate();
     if (!problem.empty()) return failure(problem);
     if (config.source == "synthetic")
-        return failure("data.source: synthetic data is built by the Trainer, not by "
-                       "buildDataSplit");
+        return failure(
+            "data.source: synthetic data is built by the Trainer, not by "
+            "buildDataSplit");
     if (config.file.empty()) return failure("data.file: no bar file given");
     LoadResult loaded = loadBarFile(config.resolvedFile(baseDir));
     if (!loaded.ok) return failure(loaded.error);

@@ -22,7 +22,7 @@ struct DataResult {
     DataSplit split;                    // inputShape {window, featureCount}, outputs 3
     BarSeries bars;                     // the loaded bars (all of them)
     std::vector<std::string> featureNames;
-    ZScoreStats stats;            // the training-part statistics (empty with normalization none)
+    ZScoreStats stats;  // the training-part statistics (empty with normalization none)
     // Bar indices (into `bars`) of the samples' last bars; a part that is empty has
     // first > last. Validation windows start after trainLastBar.
     size_t trainFirstBar = 0, trainLastBar = 0;

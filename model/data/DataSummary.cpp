@@ -48,8 +48,8 @@ std::string formatSummaryText(const DataSummary& s) {
     out += line("bars", std::to_string(s.bars));
     out += line("first", s.bars ? formatBarTime(s.firstTime) : "-");
     out += line("last", s.bars ? formatBarTime(s.lastTime) : "-");
-    out += line("timeframe", std::to_string(s.timeframe) + " s (" + timeframeName(s.timeframe) +
-                                 ")");
+    out +=
+        line("timeframe", std::to_string(s.timeframe) + " s (" + timeframeName(s.timeframe) + ")");
     out += line("gaps", std::to_string(s.gaps));
     out += line("buy", std::to_string(s.buy));
     out += line("sell", std::to_string(s.sell));
@@ -61,8 +61,10 @@ nlohmann::ordered_json summaryToJson(const DataSummary& s) {
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     j["format"] = s.format;
     j["bars"] = s.bars;
-    j["first"] = s.bars ? nlohmann::ordered_json(formatBarTime(s.firstTime)) : nlohmann::ordered_json();
-    j["last"] = s.bars ? nlohmann::ordered_json(formatBarTime(s.lastTime)) : nlohmann::ordered_json();
+    j["first"] =
+        s.bars ? nlohmann::ordered_json(formatBarTime(s.firstTime)) : nlohmann::ordered_json();
+    j["last"] =
+        s.bars ? nlohmann::ordered_json(formatBarTime(s.lastTime)) : nlohmann::ordered_json();
     j["timeframe"] = s.timeframe;
     j["gaps"] = s.gaps;
     j["buy"] = s.buy;

@@ -15,12 +15,12 @@
 namespace nnwb {
 
 struct DataSummary {
-    std::string format;           // "mt5", "mt4", "csv"
-    std::string source;           // the file the bars came from
+    std::string format;  // "mt5", "mt4", "csv"
+    std::string source;  // the file the bars came from
     size_t bars = 0;
     int64_t firstTime = 0, lastTime = 0;  // bar open times, seconds since epoch
-    int64_t timeframe = 0;        // seconds, the most common spacing
-    size_t gaps = 0;              // consecutive bars more than one time frame apart
+    int64_t timeframe = 0;                // seconds, the most common spacing
+    size_t gaps = 0;                      // consecutive bars more than one time frame apart
     // 3-bar fractals over bars with both neighbours; buy and sell each include outside bars,
     // both counts the outside bars.
     size_t buy = 0, sell = 0, both = 0;

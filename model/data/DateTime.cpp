@@ -6,7 +6,9 @@ namespace nnwb {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 // Reads exactly n digits at s[pos..]; advances pos.
 bool readDigits(std::string_view s, size_t& pos, int n, int& out) {
@@ -22,7 +24,9 @@ bool readDigits(std::string_view s, size_t& pos, int n, int& out) {
     return true;
 }
 
-bool isLeap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+bool isLeap(int y) {
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 int daysInMonth(int y, int m) {
     static const int kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};

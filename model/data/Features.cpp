@@ -9,7 +9,7 @@ namespace nnwb {
 
 const char* featureKey(Feature f) {
     static const char* const kKeys[kFeatureKinds] = {
-        "closeOpen", "highOpen", "lowOpen", "tickVolume", "hour",    "dayOfWeek",
+        "closeOpen", "highOpen", "lowOpen", "tickVolume", "hour",     "dayOfWeek",
         "month",     "rsi",      "cci",     "atr",        "macdMain", "macdSignal"};
     const int i = static_cast<int>(f);
     return i >= 0 && i < kFeatureKinds ? kKeys[i] : "?";
@@ -60,18 +60,42 @@ FeatureMatrix computeFeatures(const BarSeries& b, const FeatureSpec& spec) {
         for (size_t k = 0; k < act.size(); ++k) {
             double v = 0.0;
             switch (act[k]) {
-                case Feature::CloseOpen: v = b.close[i] - b.open[i]; break;
-                case Feature::HighOpen: v = b.high[i] - b.open[i]; break;
-                case Feature::LowOpen: v = b.low[i] - b.open[i]; break;
-                case Feature::TickVolume: v = b.volume[i]; break;
-                case Feature::Hour: v = c.hour; break;
-                case Feature::DayOfWeek: v = c.dayOfWeek; break;
-                case Feature::Month: v = c.month; break;
-                case Feature::Rsi: v = rsi[i]; break;
-                case Feature::Cci: v = cci[i]; break;
-                case Feature::Atr: v = atr[i]; break;
-                case Feature::MacdMain: v = md.main[i]; break;
-                case Feature::MacdSignal: v = md.signal[i]; break;
+                case Feature::CloseOpen:
+                    v = b.close[i] - b.open[i];
+                    break;
+                case Feature::HighOpen:
+                    v = b.high[i] - b.open[i];
+                    break;
+                case Feature::LowOpen:
+                    v = b.low[i] - b.open[i];
+                    break;
+                case Feature::TickVolume:
+                    v = b.volume[i];
+                    break;
+                case Feature::Hour:
+                    v = c.hour;
+                    break;
+                case Feature::DayOfWeek:
+                    v = c.dayOfWeek;
+                    break;
+                case Feature::Month:
+                    v = c.month;
+                    break;
+                case Feature::Rsi:
+                    v = rsi[i];
+                    break;
+                case Feature::Cci:
+                    v = cci[i];
+                    break;
+                case Feature::Atr:
+                    v = atr[i];
+                    break;
+                case Feature::MacdMain:
+                    v = md.main[i];
+                    break;
+                case Feature::MacdSignal:
+                    v = md.signal[i];
+                    break;
             }
             r[k] = v;
         }

@@ -14,8 +14,18 @@
 namespace nnwb {
 
 enum class Feature {
-    CloseOpen, HighOpen, LowOpen, TickVolume, Hour, DayOfWeek, Month,
-    Rsi, Cci, Atr, MacdMain, MacdSignal
+    CloseOpen,
+    HighOpen,
+    LowOpen,
+    TickVolume,
+    Hour,
+    DayOfWeek,
+    Month,
+    Rsi,
+    Cci,
+    Atr,
+    MacdMain,
+    MacdSignal
 };
 constexpr int kFeatureKinds = 12;
 

@@ -2,7 +2,9 @@
 
 namespace nnwb {
 
-int fractalReach(FractalRule rule) { return rule == FractalRule::FiveBar ? 2 : 1; }
+int fractalReach(FractalRule rule) {
+    return rule == FractalRule::FiveBar ? 2 : 1;
+}
 
 std::vector<uint8_t> fractalFlags(const std::vector<double>& high, const std::vector<double>& low,
                                   FractalRule rule) {
@@ -26,9 +28,12 @@ const char* fractalRuleName(FractalRule rule) {
 }
 
 bool parseFractalRule(const std::string& name, FractalRule& out) {
-    if (name == "3bar") out = FractalRule::ThreeBar;
-    else if (name == "5bar") out = FractalRule::FiveBar;
-    else return false;
+    if (name == "3bar")
+        out = FractalRule::ThreeBar;
+    else if (name == "5bar")
+        out = FractalRule::FiveBar;
+    else
+        return false;
     return true;
 }
 

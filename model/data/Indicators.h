@@ -30,10 +30,18 @@ struct MacdSeries {
 MacdSeries macd(const std::vector<double>& close, int fast, int slow, int signal);
 
 // First index at which each indicator has a value.
-inline size_t emaWarmup(int period, size_t start = 0) { return start + size_t(period) - 1; }
-inline size_t rsiWarmup(int period) { return size_t(period); }
-inline size_t atrWarmup(int period) { return size_t(period); }
-inline size_t cciWarmup(int period) { return size_t(period) - 1; }
+inline size_t emaWarmup(int period, size_t start = 0) {
+    return start + size_t(period) - 1;
+}
+inline size_t rsiWarmup(int period) {
+    return size_t(period);
+}
+inline size_t atrWarmup(int period) {
+    return size_t(period);
+}
+inline size_t cciWarmup(int period) {
+    return size_t(period) - 1;
+}
 inline size_t macdMainWarmup(int fast, int slow) {
     return (fast > slow ? size_t(fast) : size_t(slow)) - 1;
 }

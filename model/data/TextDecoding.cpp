@@ -91,10 +91,14 @@ TextEncoding decodeToUtf8(std::string& bytes) {
 
 const char* encodingName(TextEncoding e) {
     switch (e) {
-        case TextEncoding::Utf8: return "UTF-8";
-        case TextEncoding::Utf8Bom: return "UTF-8 (BOM)";
-        case TextEncoding::Utf16Le: return "UTF-16LE";
-        case TextEncoding::Utf16Be: return "UTF-16BE";
+        case TextEncoding::Utf8:
+            return "UTF-8";
+        case TextEncoding::Utf8Bom:
+            return "UTF-8 (BOM)";
+        case TextEncoding::Utf16Le:
+            return "UTF-16LE";
+        case TextEncoding::Utf16Be:
+            return "UTF-16BE";
     }
     return "?";
 }
