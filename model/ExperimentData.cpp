@@ -33,4 +33,13 @@ ExperimentData loadExperimentData(const Experiment& e) {
     return out;
 }
 
+Shape experimentInputShape(const Experiment& e) {
+    if (e.data.value("source", std::string("file")) == "synthetic") {
+        const auto c = SyntheticConfig::fromJson(e.data);
+        return Shape{c.units, c.window};
+    }
+    const DataConfig cfg = DataConfig::fromJson(e.data);
+    return Shape{cfg.window, cfg.featureCount()};
+}
+
 }  // namespace nnwb

@@ -15,7 +15,9 @@ void usage(std::FILE* out) {
         "  data FILE [--json]                     summary of a price file (format, bars, fractals)\n"
         "  train --experiment FILE [--device ID] [--epochs N] [--batch B] [--json]\n"
         "        [--save-weights FILE] [--load-weights FILE]\n"
-        "                                         train and print one line per epoch\n",
+        "                                         train and print one line per epoch\n"
+        "  bench [--device ID ...] [--preset NAME ...] [--batch B ...] [--seconds S] [--json]\n"
+        "                                         training samples/s, forward latency, kernels\n",
         out);
 }
 }  // namespace
@@ -31,6 +33,7 @@ int main(int argc, char** argv) {
         if (cmd == "devices") return nnwb::cli::runDevices(args);
         if (cmd == "train") return nnwb::cli::runTrain(args);
         if (cmd == "data") return nnwb::runDataCommand(args);
+        if (cmd == "bench") return nnwb::cli::runBench(args);
         if (cmd == "help" || cmd == "--help" || cmd == "-h") {
             usage(stdout);
             return 0;
