@@ -23,17 +23,32 @@ constexpr const char* kCommonFile = "common.cl";
 constexpr const char* kGemmFile = "gemm.cl";
 
 // Every kernel the host launches; creation fails if one is missing from the sources.
-constexpr const char* kRequiredKernels[] = {
-    "fill_f32",         "copy_f32",          "copy2d_f32",
-    "axpy_f32",         "add_f32",           "gemm_tiled",
-    "bias_activation",  "bias_softmax_rows", "activation_backward",
-    "softmax_activation_backward",           "bias_gradient",
-    "softmax_forward",  "softmax_backward",  "norm_forward",
-    "norm_backward",    "unfold_windows",    "fold_windows",
-    "mse_loss",         "softmax_cross_entropy",
-    "sgd_step",         "adam_step",         "lightconv_taps",
-    "lightconv_forward", "lightconv_backward_dx", "lightconv_tap_grad",
-    "lightconv_weight_grad_apply"};
+constexpr const char* kRequiredKernels[] = {"fill_f32",
+                                            "copy_f32",
+                                            "copy2d_f32",
+                                            "axpy_f32",
+                                            "add_f32",
+                                            "gemm_tiled",
+                                            "bias_activation",
+                                            "bias_softmax_rows",
+                                            "activation_backward",
+                                            "softmax_activation_backward",
+                                            "bias_gradient",
+                                            "softmax_forward",
+                                            "softmax_backward",
+                                            "norm_forward",
+                                            "norm_backward",
+                                            "unfold_windows",
+                                            "fold_windows",
+                                            "mse_loss",
+                                            "softmax_cross_entropy",
+                                            "sgd_step",
+                                            "adam_step",
+                                            "lightconv_taps",
+                                            "lightconv_forward",
+                                            "lightconv_backward_dx",
+                                            "lightconv_tap_grad",
+                                            "lightconv_weight_grad_apply"};
 
 // Gemm tilings from the largest to the smallest; the first one the device can run is used.
 struct GemmConfig {
@@ -76,7 +91,9 @@ size_t ceilPow2(size_t v) {
     while (p < v) p *= 2;
     return p;
 }
-size_t roundUp(size_t v, size_t m) { return (v + m - 1) / m * m; }
+size_t roundUp(size_t v, size_t m) {
+    return (v + m - 1) / m * m;
+}
 
 std::string envStr(const char* name) {
     const char* v = std::getenv(name);
@@ -174,9 +191,9 @@ struct OpenClBackend::Impl {
     void enqueue(const std::string& op, KernelEntry& k, cl_uint dims, const size_t* global,
                  const size_t* local) {
         cl_event ev = nullptr;
-        const cl_int err = clEnqueueNDRangeKernel(queue.get(), k.kernel.get(), dims, nullptr,
-                                                  global, local, 0, nullptr,
-                                                  profiling ? &ev : nullptr);
+        const cl_int err =
+            clEnqueueNDRangeKernel(queue.get(), k.kernel.get(), dims, nullptr, global, local, 0,
+                                   nullptr, profiling ? &ev : nullptr);
         if (err != CL_SUCCESS)
             throw ComputeError(op + ": launching kernel " + k.name + " failed (" +
                                clErrorName(err) + ")");
@@ -221,8 +238,8 @@ struct OpenClBackend::Impl {
             cl_event e = ev.get();
             if (clWaitForEvents(1, &e) != CL_SUCCESS) continue;
             cl_ulong t0 = 0, t1 = 0;
-            if (clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof t0, &t0,
-                                        nullptr) == CL_SUCCESS &&
+            if (clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof t0, &t0, nullptr) ==
+                    CL_SUCCESS &&
                 clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr) ==
                     CL_SUCCESS &&
                 t1 >= t0)
@@ -263,18 +280,17 @@ ClProgram OpenClBackend::Impl::buildProgram(const std::string& file, const std::
     cl_device_id dev = ref.device;
     uint64_t key = 0;
     if (cache.enabled()) {
-        key = OpenClProgramCache::key(source, options, info.name, driverVersion,
-                                      info.platform + " " +
-                                          clPlatformString(ref.platform, CL_PLATFORM_VERSION));
+        key = OpenClProgramCache::key(
+            source, options, info.name, driverVersion,
+            info.platform + " " + clPlatformString(ref.platform, CL_PLATFORM_VERSION));
         if (auto bin = cache.load(key)) {
             const unsigned char* ptr = bin->data();
             const size_t size = bin->size();
             cl_int binStatus = CL_SUCCESS, err = CL_SUCCESS;
-            ClProgram p(clCreateProgramWithBinary(context.get(), 1, &dev, &size, &ptr,
-                                                  &binStatus, &err));
+            ClProgram p(
+                clCreateProgramWithBinary(context.get(), 1, &dev, &size, &ptr, &binStatus, &err));
             if (err == CL_SUCCESS && binStatus == CL_SUCCESS && p &&
-                clBuildProgram(p.get(), 1, &dev, options.c_str(), nullptr, nullptr) ==
-                    CL_SUCCESS) {
+                clBuildProgram(p.get(), 1, &dev, options.c_str(), nullptr, nullptr) == CL_SUCCESS) {
                 ++fromCache;
                 return p;
             }
@@ -295,16 +311,15 @@ ClProgram OpenClBackend::Impl::buildProgram(const std::string& file, const std::
                 CL_SUCCESS &&
             n > 0) {
             log.resize(n);
-            if (clGetProgramBuildInfo(p.get(), dev, CL_PROGRAM_BUILD_LOG, n, log.data(),
-                                      nullptr) != CL_SUCCESS)
+            if (clGetProgramBuildInfo(p.get(), dev, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr) !=
+                CL_SUCCESS)
                 log.clear();
             while (!log.empty() && log.back() == '\0') log.pop_back();
         }
-        throw ComputeError("OpenCL program " + file + " failed to build for device '" +
-                           info.name + "' (" + info.id + ", " + info.platform + "): " +
-                           clErrorName(err) + "\nbuild options: " +
-                           (options.empty() ? "(none)" : options) + "\nbuild log:\n" +
-                           (log.empty() ? "(empty)" : log));
+        throw ComputeError("OpenCL program " + file + " failed to build for device '" + info.name +
+                           "' (" + info.id + ", " + info.platform + "): " + clErrorName(err) +
+                           "\nbuild options: " + (options.empty() ? "(none)" : options) +
+                           "\nbuild log:\n" + (log.empty() ? "(empty)" : log));
     }
     ++built;
 
@@ -342,8 +357,8 @@ void OpenClBackend::Impl::createKernels(cl_program program) {
                 "creating kernels", "clGetKernelInfo");
         while (!name.empty() && name.back() == '\0') name.pop_back();
         size_t wg = 1;
-        clCheck(clGetKernelWorkGroupInfo(k.get(), ref.device, CL_KERNEL_WORK_GROUP_SIZE,
-                                         sizeof wg, &wg, nullptr),
+        clCheck(clGetKernelWorkGroupInfo(k.get(), ref.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
+                                         &wg, nullptr),
                 "kernel " + name, "clGetKernelWorkGroupInfo");
         KernelEntry e;
         e.kernel = std::move(k);
@@ -438,8 +453,8 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
     if (!found) {
         std::string list;
         for (const ClDeviceRef& r : all) list += (list.empty() ? "" : " ") + r.id();
-        throw ComputeError("no OpenCL device '" + id + "' (devices: " +
-                           (list.empty() ? "none found" : list) + ")");
+        throw ComputeError("no OpenCL device '" + id +
+                           "' (devices: " + (list.empty() ? "none found" : list) + ")");
     }
 
     auto impl = std::make_unique<Impl>();
@@ -497,15 +512,21 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
     return be;
 }
 
-OpenClBackend::OpenClBackend(std::unique_ptr<Impl> impl) : d_(std::move(impl)) { d_->self = this; }
+OpenClBackend::OpenClBackend(std::unique_ptr<Impl> impl) : d_(std::move(impl)) {
+    d_->self = this;
+}
 
 OpenClBackend::~OpenClBackend() {
     if (d_ && d_->queue) clFinish(d_->queue.get());
 }
 
-DeviceInfo OpenClBackend::info() const { return d_->info; }
+DeviceInfo OpenClBackend::info() const {
+    return d_->info;
+}
 
-bool OpenClBackend::profiling() const { return d_->profiling; }
+bool OpenClBackend::profiling() const {
+    return d_->profiling;
+}
 
 std::vector<std::pair<std::string, double>> OpenClBackend::kernelTimes() {
     d_->drainEvents();
@@ -520,9 +541,15 @@ void OpenClBackend::resetKernelTimes() {
     d_->times.clear();
 }
 
-int OpenClBackend::programsFromCache() const { return d_->fromCache; }
-int OpenClBackend::programsBuilt() const { return d_->built; }
-std::string OpenClBackend::gemmConfig() const { return d_->gemm.defines(); }
+int OpenClBackend::programsFromCache() const {
+    return d_->fromCache;
+}
+int OpenClBackend::programsBuilt() const {
+    return d_->built;
+}
+std::string OpenClBackend::gemmConfig() const {
+    return d_->gemm.defines();
+}
 
 // ---------------------------------------------------------------------------------------------
 // Buffers and transfers
@@ -530,8 +557,8 @@ std::string OpenClBackend::gemmConfig() const { return d_->gemm.defines(); }
 Buffer OpenClBackend::alloc(size_t count) {
     const size_t maxCount = size_t(-1) / sizeof(float);
     const uint64_t bytes = uint64_t(std::max<size_t>(count, 1)) * sizeof(float);
-    const std::string what = "alloc of " + std::to_string(count) + " floats (" +
-                             bytesText(bytes) + ") on " + d_->info.name;
+    const std::string what = "alloc of " + std::to_string(count) + " floats (" + bytesText(bytes) +
+                             ") on " + d_->info.name;
     if (count > maxCount || bytes > d_->info.maxAlloc)
         throw ComputeError(what + ": exceeds the device's largest single allocation of " +
                            bytesText(d_->info.maxAlloc) + " (CL_DEVICE_MAX_MEM_ALLOC_SIZE)");
@@ -568,22 +595,24 @@ void OpenClBackend::release(void* handle) noexcept {
 void OpenClBackend::upload(BufRef dst, const float* src, size_t count) {
     d_->check(dst, count, "upload");
     if (count == 0) return;
-    clCheck(clEnqueueWriteBuffer(d_->queue.get(), Impl::mem(dst), CL_TRUE,
-                                 dst.offset * sizeof(float), count * sizeof(float), src, 0,
-                                 nullptr, nullptr),
-            "upload", "clEnqueueWriteBuffer");
+    clCheck(
+        clEnqueueWriteBuffer(d_->queue.get(), Impl::mem(dst), CL_TRUE, dst.offset * sizeof(float),
+                             count * sizeof(float), src, 0, nullptr, nullptr),
+        "upload", "clEnqueueWriteBuffer");
 }
 
 void OpenClBackend::download(BufRef src, float* dst, size_t count) {
     d_->check(src, count, "download");
     if (count == 0) return;
-    clCheck(clEnqueueReadBuffer(d_->queue.get(), Impl::mem(src), CL_TRUE,
-                                src.offset * sizeof(float), count * sizeof(float), dst, 0,
-                                nullptr, nullptr),
-            "download", "clEnqueueReadBuffer");
+    clCheck(
+        clEnqueueReadBuffer(d_->queue.get(), Impl::mem(src), CL_TRUE, src.offset * sizeof(float),
+                            count * sizeof(float), dst, 0, nullptr, nullptr),
+        "download", "clEnqueueReadBuffer");
 }
 
-void OpenClBackend::synchronize() { clCheck(clFinish(d_->queue.get()), "synchronize", "clFinish"); }
+void OpenClBackend::synchronize() {
+    clCheck(clFinish(d_->queue.get()), "synchronize", "clFinish");
+}
 
 // ---------------------------------------------------------------------------------------------
 // Element-wise ops and copies
@@ -600,8 +629,7 @@ void OpenClBackend::copy(BufRef src, BufRef dst, size_t n) {
     if (n == 0) return;
     cl_mem s = Impl::mem(src), t = Impl::mem(dst);
     if (s == t && src.offset == dst.offset) return;
-    const bool overlap =
-        s == t && src.offset < dst.offset + n && dst.offset < src.offset + n;
+    const bool overlap = s == t && src.offset < dst.offset + n && dst.offset < src.offset + n;
     if (overlap) {  // memmove semantics through the scratch buffer
         cl_mem tmp = d_->ensureScratch(n, "copy");
         d_->copyRaw("copy", s, Impl::off(src), tmp, 0, n);
@@ -620,10 +648,10 @@ void OpenClBackend::copy2d(BufRef src, int srcLd, BufRef dst, int dstLd, int row
     const bool overlap = s == t && src.offset < dst.offset + extD && dst.offset < src.offset + extS;
     if (overlap) {  // rows may overlap: go through a dense copy in the scratch buffer
         cl_mem tmp = d_->ensureScratch(size_t(rows) * cols, "copy2d");
-        d_->launch1d("copy2d", "copy2d_f32", size_t(rows) * cols, s, Impl::off(src),
-                     cl_int(srcLd), tmp, cl_ulong(0), cl_int(cols), cl_int(rows), cl_int(cols));
-        d_->launch1d("copy2d", "copy2d_f32", size_t(rows) * cols, tmp, cl_ulong(0), cl_int(cols),
-                     t, Impl::off(dst), cl_int(dstLd), cl_int(rows), cl_int(cols));
+        d_->launch1d("copy2d", "copy2d_f32", size_t(rows) * cols, s, Impl::off(src), cl_int(srcLd),
+                     tmp, cl_ulong(0), cl_int(cols), cl_int(rows), cl_int(cols));
+        d_->launch1d("copy2d", "copy2d_f32", size_t(rows) * cols, tmp, cl_ulong(0), cl_int(cols), t,
+                     Impl::off(dst), cl_int(dstLd), cl_int(rows), cl_int(cols));
         return;
     }
     d_->launch1d("copy2d", "copy2d_f32", size_t(rows) * cols, s, Impl::off(src), cl_int(srcLd), t,
@@ -709,8 +737,8 @@ void OpenClBackend::biasActivation(int rows, int cols, BufRef x, BufRef bias, Bu
                  cl_int(static_cast<int>(act)));
 }
 
-void OpenClBackend::activationBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy,
-                                       BufRef dz, Activation act) {
+void OpenClBackend::activationBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy, BufRef dz,
+                                       Activation act) {
     const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
     d_->check(z, n, "activationBackward z");
     d_->check(y, n, "activationBackward y");
@@ -754,8 +782,8 @@ void OpenClBackend::softmaxForward(const SoftmaxArgs& s, BufRef x, BufRef y) {
         throw ComputeError("softmax: causal mask needs queries > 0 (got " +
                            std::to_string(s.queries) + ")");
     if (s.rows <= 0 || s.cols <= 0) return;
-    d_->launchRows("softmax", "softmax_forward", size_t(s.rows), size_t(s.cols), 1,
-                   cl_int(s.rows), cl_int(s.cols), cl_float(s.scale), cl_int(s.causal),
+    d_->launchRows("softmax", "softmax_forward", size_t(s.rows), size_t(s.cols), 1, cl_int(s.rows),
+                   cl_int(s.cols), cl_float(s.scale), cl_int(s.causal),
                    cl_int(s.causal ? s.queries : 1), Impl::mem(x), Impl::off(x), Impl::mem(y),
                    Impl::off(y));
 }
@@ -782,8 +810,7 @@ void OpenClBackend::normForward(int rows, int cols, float eps, BufRef x, BufRef 
                    Impl::off(y), Impl::mem(rstd), Impl::off(rstd));
 }
 
-void OpenClBackend::normBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy,
-                                 BufRef dx) {
+void OpenClBackend::normBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy, BufRef dx) {
     const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
     d_->check(y, n, "normBackward y");
     d_->check(dy, n, "normBackward dy");
@@ -802,9 +829,8 @@ void OpenClBackend::unfold(int batch, int len, int window, int step, int positio
                            BufRef cols) {
     if (batch < 0 || len < 0 || window < 0 || positions < 0 || step < 1)
         throw ComputeError("unfold: invalid sizes (batch " + std::to_string(batch) + ", len " +
-                           std::to_string(len) + ", window " + std::to_string(window) +
-                           ", step " + std::to_string(step) + ", positions " +
-                           std::to_string(positions) + ")");
+                           std::to_string(len) + ", window " + std::to_string(window) + ", step " +
+                           std::to_string(step) + ", positions " + std::to_string(positions) + ")");
     d_->check(x, size_t(batch) * len, "unfold x");
     const size_t n = size_t(batch) * positions * window;
     d_->check(cols, n, "unfold cols");
@@ -818,16 +844,15 @@ void OpenClBackend::fold(int batch, int len, int window, int step, int positions
                          BufRef dx) {
     if (batch < 0 || len < 0 || window < 0 || positions < 0 || step < 1)
         throw ComputeError("fold: invalid sizes (batch " + std::to_string(batch) + ", len " +
-                           std::to_string(len) + ", window " + std::to_string(window) +
-                           ", step " + std::to_string(step) + ", positions " +
-                           std::to_string(positions) + ")");
+                           std::to_string(len) + ", window " + std::to_string(window) + ", step " +
+                           std::to_string(step) + ", positions " + std::to_string(positions) + ")");
     const size_t n = size_t(batch) * len;
     d_->check(dx, n, "fold dx");
     d_->check(dcols, size_t(batch) * positions * window, "fold dcols");
     if (n == 0) return;
     d_->launch1d("fold", "fold_windows", n, cl_int(batch), cl_int(len), cl_int(window),
-                 cl_int(step), cl_int(positions), Impl::mem(dcols), Impl::off(dcols),
-                 Impl::mem(dx), Impl::off(dx));
+                 cl_int(step), cl_int(positions), Impl::mem(dcols), Impl::off(dcols), Impl::mem(dx),
+                 Impl::off(dx));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -841,10 +866,9 @@ void OpenClBackend::mseLoss(int rows, int cols, BufRef y, BufRef target, BufRef 
     d_->check(dy, n, "mseLoss dy");
     d_->check(loss, size_t(std::max(rows, 0)), "mseLoss loss");
     if (rows <= 0 || cols <= 0) return;
-    d_->launchRows("mseLoss", "mse_loss", size_t(rows), size_t(cols), 1, cl_int(rows),
-                   cl_int(cols), Impl::mem(y), Impl::off(y), Impl::mem(target),
-                   Impl::off(target), Impl::mem(dy), Impl::off(dy), Impl::mem(loss),
-                   Impl::off(loss), cl_float(gradScale));
+    d_->launchRows("mseLoss", "mse_loss", size_t(rows), size_t(cols), 1, cl_int(rows), cl_int(cols),
+                   Impl::mem(y), Impl::off(y), Impl::mem(target), Impl::off(target), Impl::mem(dy),
+                   Impl::off(dy), Impl::mem(loss), Impl::off(loss), cl_float(gradScale));
 }
 
 void OpenClBackend::softmaxCrossEntropy(int rows, int cols, BufRef logits, BufRef target,
@@ -866,8 +890,8 @@ void OpenClBackend::softmaxCrossEntropy(int rows, int cols, BufRef logits, BufRe
 // ---------------------------------------------------------------------------------------------
 // Optimizers
 
-void OpenClBackend::sgdStep(size_t n, BufRef w, BufRef g, BufRef velocity, float lr,
-                            float momentum, float weightDecay) {
+void OpenClBackend::sgdStep(size_t n, BufRef w, BufRef g, BufRef velocity, float lr, float momentum,
+                            float weightDecay) {
     d_->check(w, n, "sgd w");
     d_->check(g, n, "sgd g");
     d_->check(velocity, n, "sgd velocity");
@@ -907,12 +931,12 @@ void checkLightConvShape(const char* op, int channels, int heads, int k) {
 }
 }  // namespace
 
-void OpenClBackend::lightConvForward(int batch, int units, int channels, int heads, int k,
-                                     int padL, bool softmaxTaps, BufRef x, BufRef weight,
-                                     BufRef wsm, BufRef y) {
+void OpenClBackend::lightConvForward(int batch, int units, int channels, int heads, int k, int padL,
+                                     bool softmaxTaps, BufRef x, BufRef weight, BufRef wsm,
+                                     BufRef y) {
     checkLightConvShape("lightConv", channels, heads, k);
-    const size_t n = size_t(std::max(batch, 0)) * size_t(std::max(units, 0)) *
-                     size_t(std::max(channels, 0));
+    const size_t n =
+        size_t(std::max(batch, 0)) * size_t(std::max(units, 0)) * size_t(std::max(channels, 0));
     d_->check(x, n, "lightConv x");
     d_->check(y, n, "lightConv y");
     d_->check(weight, size_t(heads) * k, "lightConv weight");
@@ -933,8 +957,8 @@ void OpenClBackend::lightConvBackward(int batch, int units, int channels, int he
                                       int padL, bool softmaxTaps, BufRef x, BufRef weight,
                                       BufRef wsm, BufRef dy, BufRef dx, BufRef dw) {
     checkLightConvShape("lightConvBackward", channels, heads, k);
-    const size_t n = size_t(std::max(batch, 0)) * size_t(std::max(units, 0)) *
-                     size_t(std::max(channels, 0));
+    const size_t n =
+        size_t(std::max(batch, 0)) * size_t(std::max(units, 0)) * size_t(std::max(channels, 0));
     d_->check(x, n, "lightConvBackward x");
     d_->check(dy, n, "lightConvBackward dy");
     if (!dx.empty()) d_->check(dx, n, "lightConvBackward dx");
@@ -942,10 +966,9 @@ void OpenClBackend::lightConvBackward(int batch, int units, int channels, int he
     d_->check(weight, size_t(heads) * k, "lightConvBackward weight");
     d_->check(wsm, size_t(heads) * k, "lightConvBackward wsm");
     if (!dx.empty() && n > 0)
-        d_->launch1d("lightConvBackward", "lightconv_backward_dx", n, cl_int(batch),
-                     cl_int(units), cl_int(channels), cl_int(heads), cl_int(k), cl_int(padL),
-                     Impl::mem(wsm), Impl::off(wsm), Impl::mem(dy), Impl::off(dy), Impl::mem(dx),
-                     Impl::off(dx));
+        d_->launch1d("lightConvBackward", "lightconv_backward_dx", n, cl_int(batch), cl_int(units),
+                     cl_int(channels), cl_int(heads), cl_int(k), cl_int(padL), Impl::mem(wsm),
+                     Impl::off(wsm), Impl::mem(dy), Impl::off(dy), Impl::mem(dx), Impl::off(dx));
     // Tap gradient per (head, tap) into scratch, then through the optional softmax into dw.
     const size_t taps = size_t(heads) * k;
     cl_mem gw = d_->ensureScratch(taps, "lightConvBackward");

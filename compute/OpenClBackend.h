@@ -14,11 +14,11 @@
 namespace nnwb {
 
 struct OpenClOptions {
-    bool profiling = false;   // per-kernel timing; also switched on by NNWB_CL_PROFILE=1
-    std::string kernelDir;    // read the .cl files from here (else $NNWB_KERNEL_DIR, else embedded)
-    std::string cacheDir;     // program binary cache directory (else the default, see
-                              // OpenClProgramCache)
-    bool noCache = false;     // no binary cache (also NNWB_NO_KERNEL_CACHE=1)
+    bool profiling = false;  // per-kernel timing; also switched on by NNWB_CL_PROFILE=1
+    std::string kernelDir;   // read the .cl files from here (else $NNWB_KERNEL_DIR, else embedded)
+    std::string cacheDir;    // program binary cache directory (else the default, see
+                             // OpenClProgramCache)
+    bool noCache = false;    // no binary cache (also NNWB_NO_KERNEL_CACHE=1)
 };
 
 class OpenClBackend final : public Backend {
@@ -67,8 +67,7 @@ public:
     void adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr, float beta1,
                   float beta2, float eps, float weightDecay, float bc1, float bc2) override;
     void lightConvForward(int batch, int units, int channels, int heads, int k, int padL,
-                          bool softmaxTaps, BufRef x, BufRef weight, BufRef wsm,
-                          BufRef y) override;
+                          bool softmaxTaps, BufRef x, BufRef weight, BufRef wsm, BufRef y) override;
     void lightConvBackward(int batch, int units, int channels, int heads, int k, int padL,
                            bool softmaxTaps, BufRef x, BufRef weight, BufRef wsm, BufRef dy,
                            BufRef dx, BufRef dw) override;

@@ -7,7 +7,8 @@ namespace nnwb {
 std::string clErrorName(cl_int err) {
     switch (err) {
 #define NNWB_CL_ERR(e) \
-    case e: return #e;
+    case e:            \
+        return #e;
         NNWB_CL_ERR(CL_SUCCESS)
         NNWB_CL_ERR(CL_DEVICE_NOT_FOUND)
         NNWB_CL_ERR(CL_DEVICE_NOT_AVAILABLE)
@@ -68,8 +69,10 @@ std::string clErrorName(cl_int err) {
         NNWB_CL_ERR(CL_INVALID_LINKER_OPTIONS)
         NNWB_CL_ERR(CL_INVALID_DEVICE_PARTITION_COUNT)
 #undef NNWB_CL_ERR
-        case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
-        default: return "CL error " + std::to_string(err);
+        case -1001:
+            return "CL_PLATFORM_NOT_FOUND_KHR";
+        default:
+            return "CL error " + std::to_string(err);
     }
 }
 

@@ -8,12 +8,24 @@
 
 namespace nnwb {
 
-inline void clReleaseHandle(cl_context h) { clReleaseContext(h); }
-inline void clReleaseHandle(cl_command_queue h) { clReleaseCommandQueue(h); }
-inline void clReleaseHandle(cl_program h) { clReleaseProgram(h); }
-inline void clReleaseHandle(cl_kernel h) { clReleaseKernel(h); }
-inline void clReleaseHandle(cl_mem h) { clReleaseMemObject(h); }
-inline void clReleaseHandle(cl_event h) { clReleaseEvent(h); }
+inline void clReleaseHandle(cl_context h) {
+    clReleaseContext(h);
+}
+inline void clReleaseHandle(cl_command_queue h) {
+    clReleaseCommandQueue(h);
+}
+inline void clReleaseHandle(cl_program h) {
+    clReleaseProgram(h);
+}
+inline void clReleaseHandle(cl_kernel h) {
+    clReleaseKernel(h);
+}
+inline void clReleaseHandle(cl_mem h) {
+    clReleaseMemObject(h);
+}
+inline void clReleaseHandle(cl_event h) {
+    clReleaseEvent(h);
+}
 
 template <typename T>
 class ClHandle {

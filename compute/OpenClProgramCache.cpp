@@ -98,8 +98,8 @@ std::optional<std::vector<unsigned char>> OpenClProgramCache::load(uint64_t key)
     }
 }
 
-bool OpenClProgramCache::store(uint64_t key, const std::vector<unsigned char>& binary) const
-    noexcept {
+bool OpenClProgramCache::store(uint64_t key,
+                               const std::vector<unsigned char>& binary) const noexcept {
     if (!enabled() || binary.empty()) return false;
     std::string tmp;
     try {
@@ -109,8 +109,7 @@ bool OpenClProgramCache::store(uint64_t key, const std::vector<unsigned char>& b
         static std::atomic<unsigned> counter{0};
         std::ostringstream t;
         t << pathFor(key) << ".tmp." << std::hash<std::thread::id>()(std::this_thread::get_id())
-          << '.' << std::chrono::steady_clock::now().time_since_epoch().count() << '.'
-          << counter++;
+          << '.' << std::chrono::steady_clock::now().time_since_epoch().count() << '.' << counter++;
         tmp = t.str();
         unsigned char header[kHeader];
         std::memcpy(header, kMagic, 8);

@@ -51,9 +51,9 @@ std::string compareNear(const float* got, const float* want, size_t n, Tolerance
     if (bad == 0) return {};
     std::ostringstream s;
     s.precision(9);
-    s << bad << " of " << n << " values differ; first at index " << first << ": got "
-      << got[first] << ", want " << want[first] << " (diff " << double(got[first]) - want[first]
-      << ", tolerance " << tol.abs << " abs + " << tol.rel << " rel)";
+    s << bad << " of " << n << " values differ; first at index " << first << ": got " << got[first]
+      << ", want " << want[first] << " (diff " << double(got[first]) - want[first] << ", tolerance "
+      << tol.abs << " abs + " << tol.rel << " rel)";
     return s.str();
 }
 
@@ -89,8 +89,7 @@ std::string GuardedBuffer::guardViolation(const std::string& name) const {
             std::ostringstream s;
             s << name << ": guard value at " << (i < padBefore_ ? "-" : "+")
               << (i < padBefore_ ? padBefore_ - i : i - padBefore_ - count_ + 1)
-              << (i < padBefore_ ? " before" : " past") << " the data overwritten with "
-              << all[i];
+              << (i < padBefore_ ? " before" : " past") << " the data overwritten with " << all[i];
             return s.str();
         }
     }

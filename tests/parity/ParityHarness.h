@@ -128,21 +128,22 @@ inline std::string runParity(const std::string& devId, Backend& dev, const OpFn&
 
 // Compares `op` on every OpenCL device against the CPU reference; fails the test function
 // with the first difference.
-#define NNWB_PARITY(op, tol, context)                                                        \
-    do {                                                                                     \
-        for (auto& dev_ : nnwb::test::parityDevices().cl) {                                  \
-            const std::string m_ =                                                           \
-                nnwb::test::runParity(dev_.first, *dev_.second, (op), (tol), (context));      \
-            QVERIFY2(m_.empty(), m_.c_str());                                                \
-        }                                                                                    \
+#define NNWB_PARITY(op, tol, context)                                                    \
+    do {                                                                                 \
+        for (auto& dev_ : nnwb::test::parityDevices().cl) {                              \
+            const std::string m_ =                                                       \
+                nnwb::test::runParity(dev_.first, *dev_.second, (op), (tol), (context)); \
+            QVERIFY2(m_.empty(), m_.c_str());                                            \
+        }                                                                                \
     } while (0)
 
 // initTestCase body: skip without OpenCL devices, fail if one cannot be opened.
-#define NNWB_PARITY_INIT()                                                                  \
-    do {                                                                                     \
-        if (nnwb::test::openClDeviceIds().empty())                                           \
-            QSKIP("no OpenCL device found (install an OpenCL runtime such as PoCL to run "    \
-                  "the parity tests)");                                                      \
-        const std::string e_ = nnwb::test::openParityDevices();                              \
-        QVERIFY2(e_.empty(), e_.c_str());                                                    \
+#define NNWB_PARITY_INIT()                                                               \
+    do {                                                                                 \
+        if (nnwb::test::openClDeviceIds().empty())                                       \
+            QSKIP(                                                                       \
+                "no OpenCL device found (install an OpenCL runtime such as PoCL to run " \
+                "the parity tests)");                                                    \
+        const std::string e_ = nnwb::test::openParityDevices();                          \
+        QVERIFY2(e_.empty(), e_.c_str());                                                \
     } while (0)

@@ -67,9 +67,9 @@ private slots:
             QVERIFY2(!d.name.empty(), d.id.c_str());
             QVERIFY2(!d.platform.empty(), d.id.c_str());
             QVERIFY2(contains(d.version, "OpenCL"), d.version.c_str());
-            QVERIFY2(d.type == "CPU" || d.type == "GPU" || d.type == "accelerator" ||
-                         d.type == "other",
-                     d.type.c_str());
+            QVERIFY2(
+                d.type == "CPU" || d.type == "GPU" || d.type == "accelerator" || d.type == "other",
+                d.type.c_str());
             QVERIFY(d.computeUnits > 0);
             QVERIFY(d.globalMemory > 0);
             QVERIFY(d.maxAlloc > 0 && d.maxAlloc <= d.globalMemory);

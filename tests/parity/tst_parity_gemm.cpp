@@ -14,7 +14,9 @@ using namespace nnwb::test;
 
 namespace {
 
-ParityTolerance gemmTol(int k) { return ParityTolerance{{1e-5 + 2e-6 * k, 1e-4}, {}}; }
+ParityTolerance gemmTol(int k) {
+    return ParityTolerance{{1e-5 + 2e-6 * k, 1e-4}, {}};
+}
 
 struct GemmCase {
     int m, n, k;
@@ -49,7 +51,8 @@ void runCase(const GemmCase& c) {
     const size_t totB = sB0 * (c.batch0 - 1) + sB1 * (c.batch1 - 1) + sizeB;
     const size_t totC = sC0 * (c.batch0 - 1) + sC1 * (c.batch1 - 1) + sizeC;
     std::vector<float> cInit = randomVector(totC, 203);
-    if (c.beta == 0.0f) std::fill(cInit.begin(), cInit.end(), std::numeric_limits<float>::quiet_NaN());
+    if (c.beta == 0.0f)
+        std::fill(cInit.begin(), cInit.end(), std::numeric_limits<float>::quiet_NaN());
     // With beta == 0 the NaN padding columns of C stay NaN on both backends (NaN matches NaN).
     NNWB_PARITY(
         [&](OpRun& r) {
@@ -102,7 +105,7 @@ private slots:
 
     // Kernels: gemm_tiled. Odd shapes that are not multiples of any tile (3, 20, 65, 64 +- 1).
     void oddShapes() {
-        const int shapes[][3] = {{3, 20, 65}, {65, 3, 20}, {20, 65, 3},  {1, 1, 130},
+        const int shapes[][3] = {{3, 20, 65}, {65, 3, 20},  {20, 65, 3},  {1, 1, 130},
                                  {130, 1, 1}, {63, 65, 17}, {64, 64, 16}, {65, 63, 129},
                                  {2, 300, 5}, {300, 2, 7}};
         for (const auto& s : shapes)

@@ -14,8 +14,8 @@ using namespace nnwb::test;
 namespace {
 
 const size_t kSizes[] = {1, 3, 7, 20, 33, 65, 130, 1000, 70001};
-const std::pair<int, int> kShapes[] = {{1, 1},   {1, 7},   {3, 3},    {7, 20},  {20, 33},
-                                       {33, 7},  {65, 130}, {130, 65}, {5, 300}, {2, 1025}};
+const std::pair<int, int> kShapes[] = {{1, 1},  {1, 7},    {3, 3},    {7, 20},  {20, 33},
+                                       {33, 7}, {65, 130}, {130, 65}, {5, 300}, {2, 1025}};
 const ParityTolerance kTol{};
 
 std::string ctx(const char* op, int rows, int cols) {
@@ -24,18 +24,25 @@ std::string ctx(const char* op, int rows, int cols) {
 
 const char* actName(Activation a) {
     switch (a) {
-        case Activation::None: return "none";
-        case Activation::Tanh: return "tanh";
-        case Activation::Sigmoid: return "sigmoid";
-        case Activation::Relu: return "relu";
-        case Activation::LeakyRelu: return "leakyrelu";
-        case Activation::Swish: return "swish";
-        case Activation::Softmax: return "softmax";
+        case Activation::None:
+            return "none";
+        case Activation::Tanh:
+            return "tanh";
+        case Activation::Sigmoid:
+            return "sigmoid";
+        case Activation::Relu:
+            return "relu";
+        case Activation::LeakyRelu:
+            return "leakyrelu";
+        case Activation::Swish:
+            return "swish";
+        case Activation::Softmax:
+            return "softmax";
     }
     return "?";
 }
-const Activation kActs[] = {Activation::None, Activation::Tanh,      Activation::Sigmoid,
-                            Activation::Relu, Activation::LeakyRelu, Activation::Swish,
+const Activation kActs[] = {Activation::None,   Activation::Tanh,      Activation::Sigmoid,
+                            Activation::Relu,   Activation::LeakyRelu, Activation::Swish,
                             Activation::Softmax};
 
 }  // namespace
@@ -198,9 +205,8 @@ private slots:
 
     // Kernels: bias_gradient (accumulates into db). Tolerance scaled with the row count.
     void biasGradient() {
-        const std::pair<int, int> shapes[] = {{1, 1},   {3, 7},    {7, 3},    {20, 33},
-                                              {33, 20}, {130, 65}, {65, 130}, {1000, 3},
-                                              {2, 1000}};
+        const std::pair<int, int> shapes[] = {{1, 1},    {3, 7},    {7, 3},    {20, 33}, {33, 20},
+                                              {130, 65}, {65, 130}, {1000, 3}, {2, 1000}};
         for (auto [rows, cols] : shapes) {
             ParityTolerance tol{{1e-6 * rows + 1e-5, 1e-4}, {}};
             NNWB_PARITY(
@@ -223,10 +229,10 @@ private slots:
             bool causal;
             int queries;
         };
-        const Case cases[] = {{1, 1, 1.0f, false, 0},     {3, 3, 1.0f, true, 3},
-                              {14, 7, 0.5f, true, 7},     {20, 33, 0.17f, false, 0},
-                              {66, 33, 0.17f, true, 33},  {40, 33, 1.0f, true, 20},
-                              {65, 130, 1.0f, false, 0},  {4, 300, 0.125f, false, 0},
+        const Case cases[] = {{1, 1, 1.0f, false, 0},       {3, 3, 1.0f, true, 3},
+                              {14, 7, 0.5f, true, 7},       {20, 33, 0.17f, false, 0},
+                              {66, 33, 0.17f, true, 33},    {40, 33, 1.0f, true, 20},
+                              {65, 130, 1.0f, false, 0},    {4, 300, 0.125f, false, 0},
                               {600, 300, 0.05f, true, 300}, {7, 1, 2.0f, true, 7}};
         for (const Case& c : cases) {
             SoftmaxArgs s;
@@ -236,9 +242,9 @@ private slots:
             s.causal = c.causal;
             s.queries = c.queries;
             const size_t n = size_t(c.rows) * c.cols;
-            const std::string name = ctx("softmax", c.rows, c.cols) + " scale=" +
-                                     std::to_string(c.scale) + (c.causal ? " causal q=" : "") +
-                                     (c.causal ? std::to_string(c.queries) : "");
+            const std::string name =
+                ctx("softmax", c.rows, c.cols) + " scale=" + std::to_string(c.scale) +
+                (c.causal ? " causal q=" : "") + (c.causal ? std::to_string(c.queries) : "");
             NNWB_PARITY(
                 [&](OpRun& r) {
                     BufRef x = r.in("x", randomVector(n, 50, -4.0f, 4.0f));
@@ -295,14 +301,14 @@ private slots:
         struct Case {
             int batch, len, window, step, positions;
         };
-        const Case cases[] = {{1, 1, 1, 1, 1},    {3, 20, 5, 2, 10},    {2, 21, 7, 7, 3},
-                              {3, 33, 3, 5, 7},   {2, 130, 20, 1, 111}, {1, 65, 33, 20, 4},
-                              {7, 7, 3, 3, 3},    {2, 20, 1, 1, 20}};
+        const Case cases[] = {{1, 1, 1, 1, 1},  {3, 20, 5, 2, 10},    {2, 21, 7, 7, 3},
+                              {3, 33, 3, 5, 7}, {2, 130, 20, 1, 111}, {1, 65, 33, 20, 4},
+                              {7, 7, 3, 3, 3},  {2, 20, 1, 1, 20}};
         for (const Case& c : cases) {
-            const std::string name = "batch=" + std::to_string(c.batch) + " len=" +
-                                     std::to_string(c.len) + " window=" +
-                                     std::to_string(c.window) + " step=" + std::to_string(c.step) +
-                                     " positions=" + std::to_string(c.positions);
+            const std::string name =
+                "batch=" + std::to_string(c.batch) + " len=" + std::to_string(c.len) +
+                " window=" + std::to_string(c.window) + " step=" + std::to_string(c.step) +
+                " positions=" + std::to_string(c.positions);
             const size_t nx = size_t(c.batch) * c.len;
             const size_t nc = size_t(c.batch) * c.positions * c.window;
             NNWB_PARITY(
@@ -338,7 +344,8 @@ private slots:
             for (bool oneHot : {true, false}) {
                 std::vector<float> target(n, 0.0f);
                 if (oneHot)
-                    for (int rr = 0; rr < rows; ++rr) target[size_t(rr) * cols + (rr * 7) % cols] = 1;
+                    for (int rr = 0; rr < rows; ++rr)
+                        target[size_t(rr) * cols + (rr * 7) % cols] = 1;
                 else
                     target = randomVector(n, 84, 0.0f, 1.0f);  // unnormalised
                 NNWB_PARITY(
@@ -350,8 +357,7 @@ private slots:
                         BufRef loss = r.out("loss", randomVector(rows, 88));
                         r.be.softmaxCrossEntropy(rows, cols, x, t, p, dy, loss, 0.25f);
                     },
-                    kTol,
-                    ctx("softmaxCrossEntropy", rows, cols) + (oneHot ? " one-hot" : " soft"));
+                    kTol, ctx("softmaxCrossEntropy", rows, cols) + (oneHot ? " one-hot" : " soft"));
             }
         }
     }
@@ -365,8 +371,7 @@ private slots:
                         BufRef w = r.out("w", randomVector(n, 90));
                         BufRef v = r.out("velocity", randomVector(n, 91, -0.1f, 0.1f));
                         for (int step = 0; step < 3; ++step) {
-                            BufRef g = r.in("g" + std::to_string(step),
-                                            randomVector(n, 92 + step));
+                            BufRef g = r.in("g" + std::to_string(step), randomVector(n, 92 + step));
                             r.be.sgdStep(n, w, g, v, 0.05f, 0.9f, wd);
                         }
                     },
