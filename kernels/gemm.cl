@@ -25,7 +25,7 @@
 #define GEMM_THREADS (RTSM * RTSN)
 
 // Local size (RTSN, RTSM, 1); global (ceil(N / TSN) * RTSN, ceil(M / TSM) * RTSM, batches).
-__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_tiled(
+__kernel void gemm_tiled(
     int M, int N, int K, float alpha, float beta, int transA, int transB,
     __global const float* A, ulong aOff, int lda, ulong strideA0, ulong strideA1,
     __global const float* B, ulong bOff, int ldb, ulong strideB0, ulong strideB1,
