@@ -32,9 +32,9 @@ __kernel void gemm_tiled(
     __global float* C, ulong cOff, int ldc, ulong strideC0, ulong strideC1, int batch1) {
     __local float Asub[TSK][TSM];
     __local float Bsub[TSK][TSN];
-    const int tn = get_local_id(0), tm = get_local_id(1);
+    const int tn = (int)get_local_id(0), tm = (int)get_local_id(1);
     const int tid = tm * RTSN + tn;
-    const int m0 = get_group_id(1) * TSM, n0 = get_group_id(0) * TSN;
+    const int m0 = (int)get_group_id(1) * TSM, n0 = (int)get_group_id(0) * TSN;
     const ulong bi = get_global_id(2);
     const ulong i0 = bi / (ulong)batch1, i1 = bi % (ulong)batch1;
     A += aOff + i0 * strideA0 + i1 * strideA1;
