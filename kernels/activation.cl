@@ -48,8 +48,8 @@ __kernel void bias_softmax_rows(int rows, int cols, __global const float* x, ulo
                                 __global const float* bias, ulong bo, int hasBias,
                                 __global float* z, ulong zo, __global float* y, ulong yo,
                                 __local float* scratch) {
-    const int r = get_group_id(0);
-    const int lid = get_local_id(0), lsz = get_local_size(0);
+    const int r = (int)get_group_id(0);
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     if (r >= rows) return;  // uniform per group
     const ulong o = (ulong)r * (ulong)cols;
     x += xo + o;
@@ -88,8 +88,8 @@ __kernel void softmax_activation_backward(int rows, int cols, __global const flo
                                           __global const float* dy, ulong dyo,
                                           __global float* dz, ulong dzo,
                                           __local float* scratch) {
-    const int r = get_group_id(0);
-    const int lid = get_local_id(0), lsz = get_local_size(0);
+    const int r = (int)get_group_id(0);
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     if (r >= rows) return;
     const ulong o = (ulong)r * (ulong)cols;
     y += yo + o;
@@ -106,9 +106,9 @@ __kernel void softmax_activation_backward(int rows, int cols, __global const flo
 // scratch holds LX * LY floats.
 __kernel void bias_gradient(int rows, int cols, __global const float* dz, ulong dzo,
                             __global float* db, ulong dbo, __local float* scratch) {
-    const int cx = get_local_id(0), ly = get_local_id(1);
-    const int lx = get_local_size(0), lyN = get_local_size(1);
-    const int c = get_group_id(0) * lx + cx;
+    const int cx = (int)get_local_id(0), ly = (int)get_local_id(1);
+    const int lx = (int)get_local_size(0), lyN = (int)get_local_size(1);
+    const int c = (int)get_group_id(0) * lx + cx;
     dz += dzo;
     db += dbo;
     float s = 0.0f;

@@ -6,10 +6,10 @@
 // Sum of v over the work-group (dimension 0); every work-item gets the result.
 // `buf` holds get_local_size(0) floats. Fixed tree order: deterministic run to run.
 float nnwb_group_sum(__local float* buf, float v) {
-    const uint lid = get_local_id(0);
+    const uint lid = (uint)get_local_id(0);
     buf[lid] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = get_local_size(0) / 2; s > 0; s >>= 1) {
+    for (uint s = (uint)get_local_size(0) / 2; s > 0; s >>= 1) {
         if (lid < s) buf[lid] += buf[lid + s];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -20,10 +20,10 @@ float nnwb_group_sum(__local float* buf, float v) {
 
 // Maximum of v over the work-group (dimension 0); every work-item gets the result.
 float nnwb_group_max(__local float* buf, float v) {
-    const uint lid = get_local_id(0);
+    const uint lid = (uint)get_local_id(0);
     buf[lid] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = get_local_size(0) / 2; s > 0; s >>= 1) {
+    for (uint s = (uint)get_local_size(0) / 2; s > 0; s >>= 1) {
         if (lid < s) buf[lid] = fmax(buf[lid], buf[lid + s]);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -34,7 +34,7 @@ float nnwb_group_max(__local float* buf, float v) {
 
 // Two sums at once; `buf` holds 2 * get_local_size(0) floats.
 float2 nnwb_group_sum2(__local float* buf, float a, float b) {
-    const uint lid = get_local_id(0), n = get_local_size(0);
+    const uint lid = (uint)get_local_id(0), n = (uint)get_local_size(0);
     buf[lid] = a;
     buf[n + lid] = b;
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -25,16 +25,16 @@
 #define GEMM_THREADS (RTSM * RTSN)
 
 // Local size (RTSN, RTSM, 1); global (ceil(N / TSN) * RTSN, ceil(M / TSM) * RTSM, batches).
-__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_tiled(
+__kernel void gemm_tiled(
     int M, int N, int K, float alpha, float beta, int transA, int transB,
     __global const float* A, ulong aOff, int lda, ulong strideA0, ulong strideA1,
     __global const float* B, ulong bOff, int ldb, ulong strideB0, ulong strideB1,
     __global float* C, ulong cOff, int ldc, ulong strideC0, ulong strideC1, int batch1) {
     __local float Asub[TSK][TSM];
     __local float Bsub[TSK][TSN];
-    const int tn = get_local_id(0), tm = get_local_id(1);
+    const int tn = (int)get_local_id(0), tm = (int)get_local_id(1);
     const int tid = tm * RTSN + tn;
-    const int m0 = get_group_id(1) * TSM, n0 = get_group_id(0) * TSN;
+    const int m0 = (int)get_group_id(1) * TSM, n0 = (int)get_group_id(0) * TSN;
     const ulong bi = get_global_id(2);
     const ulong i0 = bi / (ulong)batch1, i1 = bi % (ulong)batch1;
     A += aOff + i0 * strideA0 + i1 * strideA1;

@@ -6,7 +6,7 @@
 // wsm[h] = softmax(weight[h]) over the k taps, or a copy; one work-item per head.
 __kernel void lightconv_taps(int heads, int k, int softmaxTaps, __global const float* w,
                              ulong wo, __global float* wsm, ulong so) {
-    const int h = get_global_id(0);
+    const int h = (int)get_global_id(0);
     if (h >= heads) return;
     w += wo + (ulong)h * k;
     wsm += so + (ulong)h * k;
@@ -82,10 +82,10 @@ __kernel void lightconv_backward_dx(int batch, int units, int channels, int head
 __kernel void lightconv_tap_grad(int batch, int units, int channels, int heads, int k, int padL,
                                  __global const float* x, ulong xo, __global const float* dy,
                                  ulong dyo, __global float* gw, __local float* scratch) {
-    const int hj = get_group_id(0);
+    const int hj = (int)get_group_id(0);
     if (hj >= heads * k) return;
     const int h = hj / k, j = hj % k;
-    const int lid = get_local_id(0), lsz = get_local_size(0);
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     x += xo;
     dy += dyo;
     const int per = channels / heads;
@@ -111,7 +111,7 @@ __kernel void lightconv_tap_grad(int batch, int units, int channels, int heads, 
 __kernel void lightconv_weight_grad_apply(int heads, int k, int softmaxTaps,
                                           __global const float* gw, __global const float* wsm,
                                           ulong so, __global float* dw, ulong dwo) {
-    const int h = get_global_id(0);
+    const int h = (int)get_global_id(0);
     if (h >= heads) return;
     gw += (ulong)h * k;
     wsm += so + (ulong)h * k;

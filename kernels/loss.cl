@@ -5,8 +5,8 @@ __kernel void mse_loss(int rows, int cols, __global const float* y, ulong yo,
                        __global const float* t, ulong to, __global float* dy, ulong dyo,
                        __global float* loss, ulong lo, float gradScale,
                        __local float* scratch) {
-    const int r = get_group_id(0);
-    const int lid = get_local_id(0), lsz = get_local_size(0);
+    const int r = (int)get_group_id(0);
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     if (r >= rows) return;
     const ulong o = (ulong)r * (ulong)cols;
     y += yo + o;
@@ -27,8 +27,8 @@ __kernel void softmax_cross_entropy(int rows, int cols, __global const float* x,
                                     __global const float* t, ulong to, __global float* prob,
                                     ulong po, __global float* dy, ulong dyo, __global float* loss,
                                     ulong lo, float gradScale, __local float* scratch) {
-    const int r = get_group_id(0);
-    const int lid = get_local_id(0), lsz = get_local_size(0);
+    const int r = (int)get_group_id(0);
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     if (r >= rows) return;
     const ulong o = (ulong)r * (ulong)cols;
     x += xo + o;

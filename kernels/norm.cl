@@ -5,8 +5,8 @@
 __kernel void norm_forward(int rows, int cols, float eps, __global const float* x, ulong xo,
                            __global float* y, ulong yo, __global float* rstd, ulong ro,
                            __local float* scratch) {
-    const int r = get_group_id(0);
-    const int lid = get_local_id(0), lsz = get_local_size(0);
+    const int r = (int)get_group_id(0);
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     if (r >= rows) return;
     const ulong o = (ulong)r * (ulong)cols;
     x += xo + o;
@@ -26,8 +26,8 @@ __kernel void norm_forward(int rows, int cols, float eps, __global const float* 
 __kernel void norm_backward(int rows, int cols, __global const float* y, ulong yo,
                             __global const float* rstd, ulong ro, __global const float* dy,
                             ulong dyo, __global float* dx, ulong dxo, __local float* scratch) {
-    const int r = get_group_id(0);
-    const int lid = get_local_id(0), lsz = get_local_size(0);
+    const int r = (int)get_group_id(0);
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     if (r >= rows) return;
     const ulong o = (ulong)r * (ulong)cols;
     y += yo + o;

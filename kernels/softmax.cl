@@ -4,8 +4,8 @@
 __kernel void softmax_forward(int rows, int cols, float scale, int causal, int queries,
                               __global const float* x, ulong xo, __global float* y, ulong yo,
                               __local float* scratch) {
-    const int r = get_group_id(0);
-    const int lid = get_local_id(0), lsz = get_local_size(0);
+    const int r = (int)get_group_id(0);
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     if (r >= rows) return;
     const ulong o = (ulong)r * (ulong)cols;
     x += xo + o;
@@ -25,8 +25,8 @@ __kernel void softmax_forward(int rows, int cols, float scale, int causal, int q
 __kernel void softmax_backward(int rows, int cols, float scale, __global const float* y,
                                ulong yo, __global const float* dy, ulong dyo, __global float* dx,
                                ulong dxo, __local float* scratch) {
-    const int r = get_group_id(0);
-    const int lid = get_local_id(0), lsz = get_local_size(0);
+    const int r = (int)get_group_id(0);
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     if (r >= rows) return;
     const ulong o = (ulong)r * (ulong)cols;
     y += yo + o;

@@ -98,6 +98,12 @@ inline std::string openParityDevices() {
     return {};
 }
 
+// Releases the OpenCL backends before static destruction (drivers may be gone by then).
+// Call from cleanupTestCase.
+inline void closeParityDevices() {
+    parityDevices().cl.clear();
+}
+
 // Runs `op` on the CPU reference and on `dev`; empty string when they agree.
 inline std::string runParity(const std::string& devId, Backend& dev, const OpFn& op,
                              const ParityTolerance& tol, const std::string& context) {

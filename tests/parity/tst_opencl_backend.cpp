@@ -57,6 +57,10 @@ private slots:
         const auto ids = openClDeviceIds();
         if (ids.empty()) QSKIP("no OpenCL device found (install an OpenCL runtime such as PoCL)");
         id_ = ids.front();
+        // These tests set the kernel and cache variables themselves.
+        for (const char* v :
+             {"NNWB_KERNEL_DIR", "NNWB_CACHE_DIR", "NNWB_NO_KERNEL_CACHE", "NNWB_CL_PROFILE"})
+            qunsetenv(v);
     }
 
     void enumeration() {

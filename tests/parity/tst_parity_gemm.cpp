@@ -89,6 +89,7 @@ class TstParityGemm : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { NNWB_PARITY_INIT(); }
+    void cleanupTestCase() { closeParityDevices(); }
 
     // Kernels: gemm_tiled. Every combination of M, N, K in {1, 7, 33, 130} and the four
     // transpose combinations.

@@ -14,6 +14,7 @@ class TstParityLightConv : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { NNWB_PARITY_INIT(); }
+    void cleanupTestCase() { closeParityDevices(); }
 
     // Kernels: lightconv_taps, lightconv_forward, lightconv_backward_dx, lightconv_tap_grad,
     // lightconv_weight_grad_apply

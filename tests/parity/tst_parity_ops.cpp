@@ -51,6 +51,7 @@ class TstParityOps : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { NNWB_PARITY_INIT(); }
+    void cleanupTestCase() { closeParityDevices(); }
 
     // Kernels: fill_f32
     void fill() {
