@@ -58,7 +58,9 @@ const std::vector<std::string>& normModeNames() {
     return n;
 }
 
-std::string normModeName(NormMode m) { return normModeNames()[static_cast<int>(m)]; }
+std::string normModeName(NormMode m) {
+    return normModeNames()[static_cast<int>(m)];
+}
 
 NormMode normModeFromName(const std::string& name) {
     if (name == "element") return NormMode::Element;
@@ -75,8 +77,7 @@ size_t AttentionBlock::Config::parameterCount() const {
     return n;
 }
 
-void AttentionBlock::Scratch::allocate(Backend& be, const Config& c, size_t rows,
-                                       size_t scores) {
+void AttentionBlock::Scratch::allocate(Backend& be, const Config& c, size_t rows, size_t scores) {
     const size_t w = size_t(c.window);
     s = be.alloc(scores);
     dp = be.alloc(scores);
@@ -94,7 +95,8 @@ void AttentionBlock::Scratch::allocate(Backend& be, const Config& c, size_t rows
 AttentionBlock::AttentionBlock(const Config& config, std::string prefix)
     : cfg_(config), prefix_(std::move(prefix)) {
     if (!cfg_.w0 && cfg_.ctxWidth() != cfg_.window)
-        throw std::invalid_argument("attention block without W0 needs heads * value size == window");
+        throw std::invalid_argument(
+            "attention block without W0 needs heads * value size == window");
 }
 
 void AttentionBlock::allocActs(Acts& a, size_t rows, size_t scores) {
@@ -221,7 +223,7 @@ BufRef AttentionBlock::tailBackward(BufRef dy, int rows, int normRows, Acts& a, 
     gemm(true, false, f, w, rows, s.dh1, f, a.x1, w, w1_.grad, w, 1.0f);  // dW1 += dZ1^T X1
     be.biasGradient(rows, f, s.dh1, b1_.grad);
     gemm(false, false, rows, w, f, s.dh1, f, w1_.value, w, s.dx1, w);  // dX1 = dZ1 W1
-    be.axpy(n, 1.0f, s.dr2, s.dx1);                                     // + residual
+    be.axpy(n, 1.0f, s.dr2, s.dx1);                                    // + residual
     be.normBackward(normRows, normCols, a.x1, a.rstd1, s.dx1, s.dr1);
     if (!cfg_.w0) return s.dr1;
     gemm(true, false, w, c, rows, s.dr1, w, a.ctx, c, w0_.grad, c, 1.0f);  // dW0 += dA^T C
@@ -284,17 +286,17 @@ void AttentionBlock::backward(BufRef x, BufRef dy, BufRef dx, int batch, Scratch
     const Strided dV{BufRef(s.dqkv) + size_t(2 * hd), q, perSampleQkv, size_t(dv)};
     const Strided dP{s.dp, u, perSampleP, size_t(u) * u};
     const Strided dS{s.s, u, perSampleP, size_t(u) * u};
-    batchedGemm(be, batch, h, false, true, u, u, dv, dC, V, dP);   // dP = dC V^T
-    batchedGemm(be, batch, h, true, false, u, dv, u, P, dC, dV);   // dV = P^T dC
+    batchedGemm(be, batch, h, false, true, u, u, dv, dC, V, dP);  // dP = dC V^T
+    batchedGemm(be, batch, h, true, false, u, dv, u, P, dC, dV);  // dV = P^T dC
     SoftmaxArgs sm;
     sm.rows = batch * h * u;
     sm.cols = u;
     sm.scale = 1.0f / std::sqrt(float(d));
     sm.causal = cfg_.causal;
     sm.queries = u;
-    be.softmaxBackward(sm, acts_.p, s.dp, s.s);                    // dS (scaled)
-    batchedGemm(be, batch, h, false, false, u, d, u, dS, K, dQ);   // dQ = dS K
-    batchedGemm(be, batch, h, true, false, u, d, u, dS, Q, dK);    // dK = dS^T Q
+    be.softmaxBackward(sm, acts_.p, s.dp, s.s);                   // dS (scaled)
+    batchedGemm(be, batch, h, false, false, u, d, u, dS, K, dQ);  // dQ = dS K
+    batchedGemm(be, batch, h, true, false, u, d, u, dS, Q, dK);   // dK = dS^T Q
     projectBackward(x, dx, rows, s);
 }
 
@@ -345,7 +347,8 @@ void AttentionBlock::backwardRow(BufRef x, BufRef dy, BufRef dx, int batch, Scra
     batchedGemm(be, batch, h, false, true, 1, n, dv, dC, Vc, {s.dp, n, perSampleP, size_t(n)});
     // dV of the new element only: P[slot] * dC
     batchedGemm(be, batch, h, false, false, 1, dv, 1,
-                {BufRef(row_.p) + size_t(slot), 1, perSampleP, size_t(n)}, {dctx, c, size_t(c), size_t(dv)},
+                {BufRef(row_.p) + size_t(slot), 1, perSampleP, size_t(n)},
+                {dctx, c, size_t(c), size_t(dv)},
                 {BufRef(s.dqkv) + size_t(2 * hd), q, size_t(q), size_t(dv)});
     SoftmaxArgs sm;
     sm.rows = batch * h;

@@ -78,9 +78,13 @@ void AttentionStackBase::forwardBlocks(BufRef x, int batch) {
     }
 }
 
-void AttentionStackBase::forward(BufRef x, int batch, bool) { forwardBlocks(x, batch); }
+void AttentionStackBase::forward(BufRef x, int batch, bool) {
+    forwardBlocks(x, batch);
+}
 
-BufRef AttentionStackBase::output() const { return blocks_.back().output(); }
+BufRef AttentionStackBase::output() const {
+    return blocks_.back().output();
+}
 
 void AttentionStackBase::backward(BufRef x, BufRef dy, BufRef dx, int batch) {
     BufRef grad = dy;
@@ -118,15 +122,24 @@ AttentionStackBase::Settings AttentionStackBase::settingsFromJson(const nlohmann
     if (!info) throw std::invalid_argument("unknown layer type '" + type + "'");
     Settings s;
     for (const auto& p : info->params) {
-        if (p.key == "units") s.units = jsonInt(j, p);
-        else if (p.key == "window") s.window = jsonInt(j, p);
-        else if (p.key == "key_size") s.keySize = jsonInt(j, p);
-        else if (p.key == "heads") s.heads = jsonInt(j, p);
-        else if (p.key == "layers") s.layers = jsonInt(j, p);
-        else if (p.key == "causal") s.causal = jsonBool(j, p);
-        else if (p.key == "norm") s.norm = normModeFromName(jsonChoice(j, p));
-        else if (p.key == "activation") s.hidden = activationFromName(jsonChoice(j, p));
-        else if (p.key == "ff_activation") s.ffOut = activationFromName(jsonChoice(j, p));
+        if (p.key == "units")
+            s.units = jsonInt(j, p);
+        else if (p.key == "window")
+            s.window = jsonInt(j, p);
+        else if (p.key == "key_size")
+            s.keySize = jsonInt(j, p);
+        else if (p.key == "heads")
+            s.heads = jsonInt(j, p);
+        else if (p.key == "layers")
+            s.layers = jsonInt(j, p);
+        else if (p.key == "causal")
+            s.causal = jsonBool(j, p);
+        else if (p.key == "norm")
+            s.norm = normModeFromName(jsonChoice(j, p));
+        else if (p.key == "activation")
+            s.hidden = activationFromName(jsonChoice(j, p));
+        else if (p.key == "ff_activation")
+            s.ffOut = activationFromName(jsonChoice(j, p));
     }
     return s;
 }
@@ -134,15 +147,24 @@ AttentionStackBase::Settings AttentionStackBase::settingsFromJson(const nlohmann
 nlohmann::json AttentionStackBase::settingsToJson(const std::string& type) const {
     nlohmann::json j{{"type", type}};
     for (const auto& p : findLayerType(type)->params) {
-        if (p.key == "units") j[p.key] = s_.units;
-        else if (p.key == "window") j[p.key] = s_.window;
-        else if (p.key == "key_size") j[p.key] = s_.keySize;
-        else if (p.key == "heads") j[p.key] = s_.heads;
-        else if (p.key == "layers") j[p.key] = s_.layers;
-        else if (p.key == "causal") j[p.key] = s_.causal;
-        else if (p.key == "norm") j[p.key] = normModeName(s_.norm);
-        else if (p.key == "activation") j[p.key] = activationName(s_.hidden);
-        else if (p.key == "ff_activation") j[p.key] = activationName(s_.ffOut);
+        if (p.key == "units")
+            j[p.key] = s_.units;
+        else if (p.key == "window")
+            j[p.key] = s_.window;
+        else if (p.key == "key_size")
+            j[p.key] = s_.keySize;
+        else if (p.key == "heads")
+            j[p.key] = s_.heads;
+        else if (p.key == "layers")
+            j[p.key] = s_.layers;
+        else if (p.key == "causal")
+            j[p.key] = s_.causal;
+        else if (p.key == "norm")
+            j[p.key] = normModeName(s_.norm);
+        else if (p.key == "activation")
+            j[p.key] = activationName(s_.hidden);
+        else if (p.key == "ff_activation")
+            j[p.key] = activationName(s_.ffOut);
     }
     return j;
 }

@@ -67,7 +67,9 @@ void GptLayer::forward(BufRef x, int batch, bool) {
     }
 }
 
-BufRef GptLayer::output() const { return blocks_.back().rowOutput(); }
+BufRef GptLayer::output() const {
+    return blocks_.back().rowOutput();
+}
 
 void GptLayer::backward(BufRef, BufRef dy, BufRef dx, int batch) {
     const int u = in_.units, w = in_.window;

@@ -11,9 +11,13 @@ bool LightConvLayer::validKernelSize(int k) {
     return k == 3 || k == 5 || k == 7 || k == 15 || k == 31;
 }
 
-LightConvLayer::LightConvLayer(int units, int window, int heads, int kernelSize,
-                               Padding padding, bool softmaxTaps)
-    : units_(units), window_(window), heads_(heads), k_(kernelSize), padding_(padding),
+LightConvLayer::LightConvLayer(int units, int window, int heads, int kernelSize, Padding padding,
+                               bool softmaxTaps)
+    : units_(units),
+      window_(window),
+      heads_(heads),
+      k_(kernelSize),
+      padding_(padding),
       softmax_(softmaxTaps) {
     if (!validKernelSize(k_))
         throw std::invalid_argument("kernel_size: " + std::to_string(k_) +
@@ -25,8 +29,7 @@ LayerPtr LightConvLayer::fromJson(const nlohmann::json& j) {
     return std::make_unique<LightConvLayer>(
         jsonInt(j, layerParam(t, "units")), jsonInt(j, layerParam(t, "window")),
         jsonInt(j, layerParam(t, "heads")), jsonInt(j, layerParam(t, "kernel_size")),
-        jsonChoice(j, layerParam(t, "padding_l")) == "causal" ? Padding::Causal
-                                                              : Padding::Centred,
+        jsonChoice(j, layerParam(t, "padding_l")) == "causal" ? Padding::Causal : Padding::Centred,
         jsonBool(j, layerParam(t, "softmax_taps")));
 }
 

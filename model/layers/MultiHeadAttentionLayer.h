@@ -13,7 +13,8 @@ class MultiHeadAttentionLayer final : public AttentionStackBase {
 public:
     explicit MultiHeadAttentionLayer(const Settings& s) : AttentionStackBase(s, false, false) {}
     static LayerPtr fromJson(const nlohmann::json& j) {
-        return std::make_unique<MultiHeadAttentionLayer>(settingsFromJson(j, "multihead_attention"));
+        return std::make_unique<MultiHeadAttentionLayer>(
+            settingsFromJson(j, "multihead_attention"));
     }
     std::string type() const override { return "multihead_attention"; }
     nlohmann::json toJson() const override { return settingsToJson(type()); }

@@ -46,8 +46,8 @@ public:
         dx = be->alloc(inCount() + 2 * kPad);
     }
     static std::unique_ptr<LayerRun> fromJson(std::unique_ptr<Backend> backend,
-                                             const nlohmann::json& j, const Shape& in,
-                                             int batch, uint64_t seed = 1) {
+                                              const nlohmann::json& j, const Shape& in, int batch,
+                                              uint64_t seed = 1) {
         return std::make_unique<LayerRun>(std::move(backend), makeLayer(j), in, batch, seed);
     }
 
@@ -164,8 +164,7 @@ inline std::string gradCheck(LayerRun& r, const GradCheckSettings& s, size_t* ch
             const double lm = dot(c, r.forward());
             v[i] = keep;
             r.setValue(p, v);
-            if (auto e = compare(p->name, i, ga[i], (lp - lm) / (2 * s.eps)); !e.empty())
-                return e;
+            if (auto e = compare(p->name, i, ga[i], (lp - lm) / (2 * s.eps)); !e.empty()) return e;
         }
     }
     if (s.checkInput) {
@@ -179,8 +178,7 @@ inline std::string gradCheck(LayerRun& r, const GradCheckSettings& s, size_t* ch
             const double lm = dot(c, r.forward());
             input[i] = keep;
             r.setInput(input);
-            if (auto e = compare("input", i, dxA[i], (lp - lm) / (2 * s.eps)); !e.empty())
-                return e;
+            if (auto e = compare("input", i, dxA[i], (lp - lm) / (2 * s.eps)); !e.empty()) return e;
         }
     }
     if (checked) *checked = count;

@@ -34,7 +34,10 @@ nlohmann::json gpt(int heads, int key, const char* mode) {
 }
 
 nlohmann::json lightconv(int heads, int k, const char* pad, bool sm) {
-    return {{"type", "lightconv"}, {"heads", heads}, {"kernel_size", k}, {"padding_l", pad},
+    return {{"type", "lightconv"},
+            {"heads", heads},
+            {"kernel_size", k},
+            {"padding_l", pad},
             {"softmax_taps", sm}};
 }
 
@@ -46,7 +49,8 @@ std::vector<Case> cases() {
         {"attention u33 k4 causal seq", attn("attention", 1, 4, true, "sequence"), {33, 7}},
         {"multihead u1 h1 k1", attn("multihead_attention", 1, 1, true, "element"), {1, 5}},
         {"multihead u7 h3 k4", attn("multihead_attention", 3, 4, false, "element"), {7, 9}},
-        {"multihead u20 h8 k17 causal", attn("multihead_attention", 8, 17, true, "sequence"),
+        {"multihead u20 h8 k17 causal",
+         attn("multihead_attention", 8, 17, true, "sequence"),
          {20, 12}},
         {"multihead u33 h3 k1 seq", attn("multihead_attention", 3, 1, false, "sequence"), {33, 6}},
         {"stack u1 h3 k4", attn("attention_stack", 3, 4, false, "element"), {1, 6}},

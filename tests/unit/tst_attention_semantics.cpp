@@ -29,13 +29,13 @@ double maxDiff(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 nlohmann::json stackJson(int layers = 3) {
-    return {{"type", "attention_stack"}, {"key_size", 3}, {"heads", 2}, {"layers", layers},
-            {"causal", true},           {"ff_activation", "sigmoid"}};
+    return {{"type", "attention_stack"}, {"key_size", 3},  {"heads", 2},
+            {"layers", layers},          {"causal", true}, {"ff_activation", "sigmoid"}};
 }
 
 nlohmann::json gptJson(const std::string& mode, int layers = 3) {
-    return {{"type", "gpt"}, {"key_size", 3},  {"heads", 2},        {"layers", layers},
-            {"mode", mode},  {"ff_activation", "sigmoid"}};
+    return {{"type", "gpt"},    {"key_size", 3}, {"heads", 2},
+            {"layers", layers}, {"mode", mode},  {"ff_activation", "sigmoid"}};
 }
 
 // Row `row` of every sample of a [batch][units][window] host tensor.
@@ -55,18 +55,16 @@ private slots:
     void gptSequenceEqualsCausalStack() {
         const Shape in{6, 8};
         const int batch = 3;
-        for (auto makeBe : {+[]() -> std::unique_ptr<Backend> { return doubleBackend(); },
-                            +[]() -> std::unique_ptr<Backend> {
-                                return std::make_unique<CpuBackend>();
-                            }}) {
+        for (auto makeBe :
+             {+[]() -> std::unique_ptr<Backend> { return doubleBackend(); },
+              +[]() -> std::unique_ptr<Backend> { return std::make_unique<CpuBackend>(); }}) {
             LayerRun stack(makeBe(), makeLayer(stackJson()), in, batch, 3);
             LayerRun gpt(makeBe(), makeLayer(gptJson("sequence")), in, batch, 3);
             // Same seed, same initialization order: same weights.
             auto ps = stack.layer->params(), pg = gpt.layer->params();
             QCOMPARE(ps.size(), pg.size());
             for (size_t i = 0; i < ps.size(); ++i) {
-                QCOMPARE(QString::fromStdString(pg[i]->name),
-                         QString::fromStdString(ps[i]->name));
+                QCOMPARE(QString::fromStdString(pg[i]->name), QString::fromStdString(ps[i]->name));
                 QCOMPARE(maxDiff(stack.value(ps[i]), gpt.value(pg[i])), 0.0);
             }
             const auto x = randomDoubles(stack.inCount(), 21);
@@ -193,7 +191,8 @@ private slots:
                     double s = 0;
                     for (int j = 0; j < k; ++j) {
                         const int src = t + j - padL;
-                        if (src >= 0 && src < in.units) s += w[size_t(c / per) * k + j] * at(x, b, src, c);
+                        if (src >= 0 && src < in.units)
+                            s += w[size_t(c / per) * k + j] * at(x, b, src, c);
                     }
                     want[(size_t(b) * in.units + t) * in.window + c] = s;
                 }
@@ -251,7 +250,9 @@ private slots:
                 const double d = maxDiff(rowOf(y0, in, batch, r), rowOf(y1, in, batch, r));
                 if (r < changed)
                     QVERIFY2(d <= 1e-6, qPrintable(QString("row %1 changed by element %2 (%3)")
-                                                       .arg(r).arg(changed).arg(d)));
+                                                       .arg(r)
+                                                       .arg(changed)
+                                                       .arg(d)));
                 else if (r == changed)
                     QVERIFY(d > 1e-3);
             }
@@ -266,14 +267,14 @@ private slots:
     void scoreRows() {
         QFETCH(bool, causal);
         const Shape in{6, 8};
-        nlohmann::json model{{"layers", nlohmann::json::array(
-                                            {{{"type", "attention_stack"},
-                                              {"key_size", 4},
-                                              {"heads", 3},
-                                              {"layers", 2},
-                                              {"causal", causal}},
-                                             {{"type", "multihead_attention"}, {"heads", 2}},
-                                             {{"type", "dense"}, {"neurons", 3}}})}};
+        nlohmann::json model{
+            {"layers", nlohmann::json::array({{{"type", "attention_stack"},
+                                               {"key_size", 4},
+                                               {"heads", 3},
+                                               {"layers", 2},
+                                               {"causal", causal}},
+                                              {{"type", "multihead_attention"}, {"heads", 2}},
+                                              {{"type", "dense"}, {"neurons", 3}}})}};
         CpuBackend be;
         Network net(Network::layersFromJson(model), in);
         net.build(be, 4);
@@ -298,8 +299,10 @@ private slots:
                     for (int c = 0; c < s.units; ++c) {
                         const float v = s.values[(size_t(h) * s.units + r) * s.units + c];
                         sum += v;
-                        if (masked && c > r) QCOMPARE(v, 0.0f);
-                        else QVERIFY(v > 0.0f);
+                        if (masked && c > r)
+                            QCOMPARE(v, 0.0f);
+                        else
+                            QVERIFY(v > 0.0f);
                     }
                     QVERIFY(std::abs(sum - 1.0) < 1e-5);
                 }
@@ -311,13 +314,13 @@ private slots:
 
     void weightsRoundTrip() {
         const Shape in{5, 8};
-        nlohmann::json model{{"layers", nlohmann::json::array(
-                                            {{{"type", "attention_stack"},
-                                              {"key_size", 4},
-                                              {"heads", 2},
-                                              {"layers", 3},
-                                              {"norm", "sequence"}},
-                                             {{"type", "dense"}, {"neurons", 3}}})}};
+        nlohmann::json model{
+            {"layers", nlohmann::json::array({{{"type", "attention_stack"},
+                                               {"key_size", 4},
+                                               {"heads", 2},
+                                               {"layers", 3},
+                                               {"norm", "sequence"}},
+                                              {{"type", "dense"}, {"neurons", 3}}})}};
         CpuBackend be;
         auto run = [&](Network& net, Buffer& xb) {
             std::vector<float> y(2 * 3);
@@ -351,8 +354,7 @@ private slots:
              {"attention", "multihead_attention", "attention_stack", "gpt", "lightconv"}) {
             const auto j = defaultLayerJson(t);
             auto l = makeLayer(j);
-            QCOMPARE(QString::fromStdString(l->toJson().dump()),
-                     QString::fromStdString(j.dump()));
+            QCOMPARE(QString::fromStdString(l->toJson().dump()), QString::fromStdString(j.dump()));
             QCOMPARE(makeLayer(l->toJson())->toJson(), l->toJson());
         }
         auto layer = makeLayer({{"type", "attention_stack"}, {"window", 24}});
