@@ -3,8 +3,14 @@
 #include <stdexcept>
 
 #include "model/layers/ActivationNames.h"
+#include "model/layers/AttentionBlock.h"
+#include "model/layers/AttentionLayer.h"
+#include "model/layers/AttentionStackLayer.h"
 #include "model/layers/ConvLayer.h"
 #include "model/layers/DenseLayer.h"
+#include "model/layers/GptLayer.h"
+#include "model/layers/LightConvLayer.h"
+#include "model/layers/MultiHeadAttentionLayer.h"
 
 namespace nnwb {
 
@@ -37,6 +43,52 @@ LayerParamSpec choiceParam(std::string key, std::string label, std::vector<std::
     return s;
 }
 
+LayerParamSpec boolParam(std::string key, std::string label, bool def, std::string help) {
+    LayerParamSpec s;
+    s.key = std::move(key);
+    s.label = std::move(label);
+    s.kind = K::Bool;
+    s.defaultValue = def;
+    s.help = std::move(help);
+    return s;
+}
+
+// Parameters shared by the attention layers.
+LayerParamSpec unitsParam() {
+    return intParam("units", "Units", 0, 1 << 16, 0,
+                    "sequence length (elements); 0 = take it from the input");
+}
+LayerParamSpec windowParam() {
+    return intParam("window", "Window", 0, 1 << 16, 0,
+                    "values per element; must equal the input's (0 = take it from the input)");
+}
+LayerParamSpec keySizeParam(int def) {
+    return intParam("key_size", "Key size", 1, 4096, def, "dk: values per query and key");
+}
+LayerParamSpec headsParam(int def) {
+    return intParam("heads", "Heads", 1, 1024, def, "attention heads");
+}
+LayerParamSpec layersParam(int def) {
+    return intParam("layers", "Layers", 1, 256, def, "identical blocks stacked");
+}
+LayerParamSpec causalParam() {
+    return boolParam("causal", "Causal mask", false,
+                     "a query sees only itself and earlier elements");
+}
+LayerParamSpec normParam() {
+    return choiceParam("norm", "Norm", normModeNames(), "element",
+                       "element: layer norm over each element's window; sequence: over the "
+                       "whole units x window of a sample (MQL5)");
+}
+LayerParamSpec hiddenActParam() {
+    return choiceParam("activation", "FF activation", activationNames(), "leaky_relu",
+                       "f of the first feed-forward layer (hidden width 4 x window)");
+}
+LayerParamSpec ffOutActParam() {
+    return choiceParam("ff_activation", "FF output activation", activationNames(), "none",
+                       "g after the second feed-forward layer (MQL5 presets: sigmoid)");
+}
+
 LayerParamSpec activationParam(std::string def) {
     return choiceParam("activation", "Activation", activationNames(), std::move(def),
                        "f applied to W x + b");
@@ -58,6 +110,51 @@ std::vector<LayerTypeInfo> buildTypes() {
                   intParam("filters", "Filters", 1, 1 << 16, 24, "outputs per position"),
                   activationParam("sigmoid")},
                  ConvLayer::fromJson});
+    t.push_back({"attention",
+                 "Self-attention",
+                 "Single-head self-attention block: Score = softmax(Q K^T / sqrt(dk)), "
+                 "Z = Score V (V has window values), add & norm, feed-forward 4 x window, "
+                 "add & norm.",
+                 {unitsParam(), windowParam(), keySizeParam(8), causalParam(), normParam(),
+                  hiddenActParam(), ffOutActParam()},
+                 AttentionLayer::fromJson});
+    t.push_back({"multihead_attention",
+                 "Multi-head attention",
+                 "Multi-head self-attention block: heads of key size dk in one pass, "
+                 "concatenated and projected back to window by W0; add & norm, "
+                 "feed-forward, add & norm.",
+                 {unitsParam(), windowParam(), keySizeParam(4), headsParam(8), causalParam(),
+                  normParam(), hiddenActParam(), ffOutActParam()},
+                 MultiHeadAttentionLayer::fromJson});
+    t.push_back({"attention_stack",
+                 "Attention stack",
+                 "Multi-layer multi-head attention (transformer encoder): identical blocks "
+                 "with a fused QKV projection, optional causal mask.",
+                 {unitsParam(), windowParam(), keySizeParam(4), headsParam(8), layersParam(5),
+                  causalParam(), normParam(), hiddenActParam(), ffOutActParam()},
+                 AttentionStackLayer::fromJson});
+    t.push_back({"gpt",
+                 "GPT block",
+                 "Causal multi-head stack that processes the newest element of each sample "
+                 "against cached keys/values of the earlier ones; output {1, window}.",
+                 {unitsParam(), windowParam(), keySizeParam(4), headsParam(8), layersParam(5),
+                  hiddenActParam(), ffOutActParam(),
+                  choiceParam("mode", "Mode", {"sequence", "stream"}, "sequence",
+                              "sequence: key/value stacks from each sample's own earlier "
+                              "elements; stream: samples in time order, one ring per batch "
+                              "slot (MQL5 style)")},
+                 GptLayer::fromJson});
+    t.push_back({"lightconv",
+                 "Lightweight convolution",
+                 "Depthwise 1-D convolution over the sequence, heads kernels each shared by "
+                 "window/heads channels (fairseq LightweightConv).",
+                 {unitsParam(), windowParam(), headsParam(1),
+                  intParam("kernel_size", "Kernel size", 3, 31, 3, "taps: 3, 5, 7, 15 or 31"),
+                  choiceParam("padding_l", "Padding", {"causal", "centred"}, "causal",
+                              "left padding: causal K-1, centred K/2"),
+                  boolParam("softmax_taps", "Softmax over taps", true,
+                            "normalise each kernel's taps with a softmax")},
+                 LightConvLayer::fromJson});
     return t;
 }
 
@@ -72,6 +169,14 @@ const LayerTypeInfo* findLayerType(const std::string& type) {
     for (const auto& t : layerTypes())
         if (t.type == type) return &t;
     return nullptr;
+}
+
+const LayerParamSpec& layerParam(const std::string& type, const std::string& key) {
+    const auto* info = findLayerType(type);
+    if (info)
+        for (const auto& p : info->params)
+            if (p.key == key) return p;
+    throw std::logic_error("layer type '" + type + "' has no parameter '" + key + "'");
 }
 
 LayerPtr makeLayer(const nlohmann::json& j) {

@@ -34,6 +34,8 @@ struct LayerTypeInfo {
 
 const std::vector<LayerTypeInfo>& layerTypes();
 const LayerTypeInfo* findLayerType(const std::string& type);
+// The spec of parameter `key` of a registered type; throws std::logic_error when absent.
+const LayerParamSpec& layerParam(const std::string& type, const std::string& key);
 
 // Reads a layer from JSON: checks "type" and every parameter against its spec (missing ones
 // take defaults). Throws std::invalid_argument("unknown layer type 'x'" / "neurons: must be ...").

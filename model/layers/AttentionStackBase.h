@@ -1,0 +1,64 @@
+// Common Layer implementation of the attention layers: a chain of identical AttentionBlocks
+// over input {units, window} with shape checks, one shared scratch, forward/backward through
+// the chain and Score read-back. AttentionLayer, MultiHeadAttentionLayer, AttentionStackLayer
+// and GptLayer derive from it. Thread: the backend's owner.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/layers/AttentionBlock.h"
+#include "model/layers/Layer.h"
+
+namespace nnwb {
+
+class AttentionStackBase : public Layer {
+public:
+    // The JSON-level settings of every attention layer (some fixed by the subclass).
+    struct Settings {
+        int units = 0;   // 0 = take from the input
+        int window = 0;  // 0 = take from the input; otherwise must equal it
+        int keySize = 4;
+        int heads = 1;
+        int layers = 1;
+        bool causal = false;
+        NormMode norm = NormMode::Element;
+        Activation hidden = Activation::LeakyRelu;
+        Activation ffOut = Activation::None;
+    };
+
+    const Settings& settings() const { return s_; }
+    Shape outputShape(const Shape& in) const override;
+    size_t parameterCount(const Shape& in) const override;
+    void build(Backend& backend, const Shape& in, int maxBatch) override;
+    void initWeights(Rng& rng) override;
+    void forward(BufRef x, int batch, bool training) override;
+    BufRef output() const override;
+    void backward(BufRef x, BufRef dy, BufRef dx, int batch) override;
+    std::vector<Param*> params() override;
+    std::vector<AttentionScores> readScores(int sample) override;
+
+protected:
+    // singleHead: V has `window` values and there is no W0 (the single-head block);
+    // prefixed: parameter and score names carry "block.J." (stacks).
+    AttentionStackBase(const Settings& s, bool singleHead, bool prefixed);
+    // Checks the input shape; throws std::invalid_argument with the reason.
+    void checkInput(const Shape& in) const;
+    AttentionBlock::Config blockConfig(const Shape& in) const;
+    // Reads the keys of `type`'s registry spec that exist (units, window, key_size, heads,
+    // layers, causal, norm, activation, ff_activation); throws std::invalid_argument.
+    static Settings settingsFromJson(const nlohmann::json& j, const std::string& type);
+    // Writes the same keys (those of `type`'s spec) with "type".
+    nlohmann::json settingsToJson(const std::string& type) const;
+    void forwardBlocks(BufRef x, int batch);
+
+    Settings s_;
+    bool singleHead_, prefixed_;
+    Backend* be_ = nullptr;
+    Shape in_;
+    std::vector<AttentionBlock> blocks_;
+    AttentionBlock::Scratch scratch_;
+    Buffer gradA_, gradB_;  // gradients between blocks
+};
+
+}  // namespace nnwb

@@ -1,0 +1,154 @@
+// Parity of the attention family across devices: forward output, input gradient and every
+// parameter gradient of each layer type with odd sizes (units 1, 7, 20, 33; heads 1, 3, 8; key
+// sizes 1, 4, 17) on every device of listDevices() (the float CPU backend and each OpenCL
+// device) against the double-precision CPU reference, with guard values around dx.
+#include <QtTest>
+
+#include "common/LayerRun.h"
+#include "common/TestUtil.h"
+
+using namespace nnwb;
+using namespace nnwb::test;
+
+namespace {
+
+struct Case {
+    const char* name;
+    nlohmann::json layer;
+    Shape in;
+    int primeSteps = 0;  // gpt stream: forward steps before the compared one
+};
+
+nlohmann::json attn(const char* type, int heads, int key, bool causal, const char* norm) {
+    nlohmann::json j{{"type", type}, {"key_size", key}, {"causal", causal}, {"norm", norm}};
+    if (std::string(type) != "attention") j["heads"] = heads;
+    if (std::string(type) == "attention_stack") {
+        j["layers"] = 2;
+        j["ff_activation"] = "sigmoid";
+    }
+    return j;
+}
+
+nlohmann::json gpt(int heads, int key, const char* mode) {
+    return {{"type", "gpt"}, {"key_size", key}, {"heads", heads}, {"layers", 2}, {"mode", mode}};
+}
+
+nlohmann::json lightconv(int heads, int k, const char* pad, bool sm) {
+    return {{"type", "lightconv"},
+            {"heads", heads},
+            {"kernel_size", k},
+            {"padding_l", pad},
+            {"softmax_taps", sm}};
+}
+
+std::vector<Case> cases() {
+    return {
+        {"attention u1 k1", attn("attention", 1, 1, false, "element"), {1, 5}},
+        {"attention u7 k4 causal", attn("attention", 1, 4, true, "element"), {7, 9}},
+        {"attention u20 k17 seq", attn("attention", 1, 17, false, "sequence"), {20, 12}},
+        {"attention u33 k4 causal seq", attn("attention", 1, 4, true, "sequence"), {33, 7}},
+        {"multihead u1 h1 k1", attn("multihead_attention", 1, 1, true, "element"), {1, 5}},
+        {"multihead u7 h3 k4", attn("multihead_attention", 3, 4, false, "element"), {7, 9}},
+        {"multihead u20 h8 k17 causal",
+         attn("multihead_attention", 8, 17, true, "sequence"),
+         {20, 12}},
+        {"multihead u33 h3 k1 seq", attn("multihead_attention", 3, 1, false, "sequence"), {33, 6}},
+        {"stack u1 h3 k4", attn("attention_stack", 3, 4, false, "element"), {1, 6}},
+        {"stack u7 h1 k17 causal", attn("attention_stack", 1, 17, true, "element"), {7, 5}},
+        {"stack u20 h3 k1 seq", attn("attention_stack", 3, 1, false, "sequence"), {20, 12}},
+        {"stack u33 h8 k4 causal seq", attn("attention_stack", 8, 4, true, "sequence"), {33, 9}},
+        {"gpt u1 h3 k4", gpt(3, 4, "sequence"), {1, 6}},
+        {"gpt u7 h8 k1", gpt(8, 1, "sequence"), {7, 5}},
+        {"gpt u20 h3 k17", gpt(3, 17, "sequence"), {20, 12}},
+        {"gpt u33 h1 k4", gpt(1, 4, "sequence"), {33, 9}},
+        {"gpt stream u7 h3 k4", gpt(3, 4, "stream"), {7, 6}, 3},
+        {"gpt stream u7 h8 k17 wrapped", gpt(8, 17, "stream"), {7, 5}, 9},
+        {"lightconv u1 h1 k3", lightconv(1, 3, "causal", true), {1, 5}},
+        {"lightconv u7 h3 k5", lightconv(3, 5, "centred", false), {7, 9}},
+        {"lightconv u20 h4 k31", lightconv(4, 31, "causal", false), {20, 12}},
+        {"lightconv u33 h2 k15", lightconv(2, 15, "centred", true), {33, 6}},
+        {"lightconv u33 h7 k7", lightconv(7, 7, "causal", true), {33, 7}},
+    };
+}
+
+struct Result {
+    std::vector<double> y, dx;
+    std::vector<std::vector<double>> grads;
+    std::vector<std::string> names;
+    std::string sentinel;
+};
+
+Result runCase(std::unique_ptr<Backend> be, const Case& c) {
+    const int batch = 3;
+    LayerRun r(std::move(be), makeLayer(c.layer), c.in, batch, 17);
+    for (int k = 0; k < c.primeSteps; ++k) {
+        r.setInput(randomDoubles(r.inCount(), 300 + k));
+        r.forward(false);
+    }
+    r.setInput(randomDoubles(r.inCount(), 71));
+    Result out;
+    out.y = r.forward();
+    out.dx = r.backward(randomDoubles(r.outCount(), 72));
+    out.sentinel = r.sentinelError();
+    for (Param* p : r.layer->params()) {
+        out.grads.push_back(r.grad(p));
+        out.names.push_back(p->name);
+    }
+    return out;
+}
+
+// |got - want| <= tol * (max|want| + 1e-3 ... ) : absolute tolerance scaled by the tensor's
+// magnitude plus a relative part; names the first mismatch.
+std::string compare(const std::string& what, const std::vector<double>& got,
+                    const std::vector<double>& want) {
+    if (got.size() != want.size()) return what + ": size differs";
+    double scale = 0;
+    for (double v : want) scale = std::max(scale, std::abs(v));
+    const double atol = 2e-5 * std::max(1.0, scale), rtol = 1e-3;
+    for (size_t i = 0; i < got.size(); ++i)
+        if (!(std::abs(got[i] - want[i]) <= atol + rtol * std::abs(want[i])))
+            return what + "[" + std::to_string(i) + "]: " + std::to_string(got[i]) + " vs " +
+                   std::to_string(want[i]) + " (reference)";
+    return {};
+}
+
+}  // namespace
+
+class TestParityAttention : public QObject {
+    Q_OBJECT
+private slots:
+    void openclDevicesPresent() {
+        if (openClDeviceIds().empty())
+            QSKIP("no OpenCL device: only the float CPU backend is compared");
+    }
+
+    void layer_data() {
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<int>("index");
+        const auto all = cases();
+        for (const auto& id : testDeviceIds())
+            for (size_t i = 0; i < all.size(); ++i)
+                QTest::addRow("%s %s", id.c_str(), all[i].name)
+                    << QString::fromStdString(id) << int(i);
+    }
+    void layer() {
+        QFETCH(QString, device);
+        QFETCH(int, index);
+        const Case c = cases()[size_t(index)];
+        const Result ref = runCase(std::make_unique<CpuBackend>(Precision::Double, 1), c);
+        const Result got = runCase(createBackend(device.toStdString()), c);
+        QVERIFY2(got.sentinel.empty(), got.sentinel.c_str());
+        auto e = compare("output", got.y, ref.y);
+        QVERIFY2(e.empty(), e.c_str());
+        e = compare("dx", got.dx, ref.dx);
+        QVERIFY2(e.empty(), e.c_str());
+        QCOMPARE(got.grads.size(), ref.grads.size());
+        for (size_t i = 0; i < ref.grads.size(); ++i) {
+            e = compare(ref.names[i], got.grads[i], ref.grads[i]);
+            QVERIFY2(e.empty(), e.c_str());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestParityAttention)
+#include "tst_parity_attention.moc"
