@@ -46,7 +46,7 @@ TrainingConfig TrainingConfig::fromJson(const nlohmann::json& j) {
     c.batchSize = intKey(j, "batchSize", c.batchSize, 1, 65536);
     c.epochs = intKey(j, "epochs", c.epochs, 1, 1000000);
     if (j.contains("seed")) {
-        if (!j["seed"].is_number_unsigned())
+        if (!j["seed"].is_number_integer() || j["seed"].get<long long>() < 0)
             throw std::invalid_argument("training.seed: must be a non-negative integer");
         c.seed = j["seed"].get<uint64_t>();
     }

@@ -1,6 +1,7 @@
 #include "model/ExperimentData.h"
 
 #include "model/SyntheticData.h"
+#include "model/data/DataPipeline.h"
 
 namespace nnwb {
 
@@ -15,11 +16,30 @@ ExperimentData loadExperimentData(const Experiment& e) {
             out.ok = true;
             return out;
         }
-        out.error = "data.source: '" + source + "' is not supported by this build";
+        const DataConfig cfg = DataConfig::fromJson(e.data);
+        DataResult r = buildDataSplit(cfg, e.baseDir);
+        if (!r.ok) {
+            out.error = r.error;
+            return out;
+        }
+        const auto slash = cfg.file.find_last_of('/');
+        out.description = (slash == std::string::npos ? cfg.file : cfg.file.substr(slash + 1)) +
+                          ", " + std::to_string(r.bars.size()) + " bars";
+        out.split = std::move(r.split);
+        out.ok = true;
     } catch (const std::exception& ex) {
         out.error = ex.what();
     }
     return out;
+}
+
+Shape experimentInputShape(const Experiment& e) {
+    if (e.data.value("source", std::string("file")) == "synthetic") {
+        const auto c = SyntheticConfig::fromJson(e.data);
+        return Shape{c.units, c.window};
+    }
+    const DataConfig cfg = DataConfig::fromJson(e.data);
+    return Shape{cfg.window, cfg.featureCount()};
 }
 
 }  // namespace nnwb

@@ -19,4 +19,9 @@ struct ExperimentData {
 
 ExperimentData loadExperimentData(const Experiment& e);
 
+// The per-sample input shape the data section produces, without loading any file:
+// {window, enabled features} for price files, {units, window} for synthetic data.
+// Throws std::invalid_argument("data.key: problem").
+Shape experimentInputShape(const Experiment& e);
+
 }  // namespace nnwb

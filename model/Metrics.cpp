@@ -1,19 +1,73 @@
-// Placeholder until the data branch lands (it owns the full implementation).
 #include "model/Metrics.h"
 
 namespace nnwb {
 
+namespace {
+constexpr double kRunningFactor = 1.0 / 10000.0;  // the MQL5 expert's smoothing factor
+
+void runningUpdate(double& value, double x) {
+    value = (1.0 - kRunningFactor) * value + kRunningFactor * x;
+}
+}  // namespace
+
 MetricsAccumulator::MetricsAccumulator(int classes, RunningAverages* running)
     : classes_(classes), running_(running) {}
 
-void MetricsAccumulator::add(const float*, const float*, const float* loss, size_t n) {
-    for (size_t i = 0; i < n; ++i) lossSum_ += loss[i];
-    m_.samples += n;
+void MetricsAccumulator::add(const float* outputs, const float* targets, const float* lossPerSample,
+                             size_t n) {
+    const size_t c = classes_ > 0 ? static_cast<size_t>(classes_) : 0;
+    for (size_t i = 0; i < n; ++i) {
+        const double loss = lossPerSample ? static_cast<double>(lossPerSample[i]) : 0.0;
+        lossSum_ += loss;
+        ++m_.samples;
+        if (running_) {
+            runningUpdate(running_->loss, loss);
+            running_->started = true;
+        }
+        if (c != 3 || !outputs || !targets) continue;
+
+        const float* o = outputs + i * c;
+        const float* t = targets + i * c;
+        int pred = 0;  // argmax; ties go to the first (none before buy before sell)
+        for (int k = 1; k < 3; ++k)
+            if (o[k] > o[pred]) pred = k;
+        const bool buy = t[1] > 0.5f, sell = t[2] > 0.5f;
+        const bool pattern = buy || sell;
+        const bool signal = pred != 0;
+        const bool hit = (pred == 1 && buy) || (pred == 2 && sell);
+
+        int actual = 0;
+        if (buy && sell)
+            actual = hit ? pred : 2;
+        else if (buy)
+            actual = 1;
+        else if (sell)
+            actual = 2;
+        ++m_.confusion[static_cast<size_t>(actual)][static_cast<size_t>(pred)];
+
+        if (signal) {
+            ++m_.signalCount;
+            if (hit) ++hits_;
+            if (running_) runningUpdate(running_->accuracyPct, hit ? 100.0 : 0.0);
+        }
+        if (pattern) {
+            ++m_.patterns;
+            if (hit) ++caught_;
+            if (running_) runningUpdate(running_->missedPct, hit ? 0.0 : 100.0);
+        }
+    }
 }
 
 EpochMetrics MetricsAccumulator::result() const {
     EpochMetrics r = m_;
-    r.loss = m_.samples ? lossSum_ / double(m_.samples) : 0.0;
+    r.loss = r.samples ? lossSum_ / static_cast<double>(r.samples) : 0.0;
+    r.accuracyPct = r.signalCount ? 100.0 * static_cast<double>(hits_) / r.signalCount : 0.0;
+    r.missedPct = r.patterns ? 100.0 * static_cast<double>(r.patterns - caught_) / r.patterns : 0.0;
+    if (running_) {
+        r.runningLoss = running_->loss;
+        r.runningAccuracyPct = running_->accuracyPct;
+        r.runningMissedPct = running_->missedPct;
+    }
     return r;
 }
 

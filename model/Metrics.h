@@ -15,7 +15,7 @@ struct EpochMetrics {
     double loss = 0.0;          // mean loss per sample
     double accuracyPct = 0.0;   // of buy/sell signals emitted, share on a real fractal of that type
     double missedPct = 0.0;     // of real fractal bars, share without a signal of the right type
-    size_t signals = 0;         // buy/sell signals emitted
+    size_t signalCount = 0;     // buy/sell signals emitted (not "signals": a Qt macro)
     size_t patterns = 0;        // real fractal bars (an outside bar counts once)
     // confusion[actual][predicted], classes none/buy/sell; for an outside bar (target has both
     // buy and sell set) "actual" is the class the prediction hit if it hit one, else sell.

@@ -27,7 +27,7 @@ SyntheticConfig SyntheticConfig::fromJson(const nlohmann::json& j) {
         c.validationShare = j["validationShare"].get<double>();
     }
     if (j.contains("seed")) {
-        if (!j["seed"].is_number_unsigned())
+        if (!j["seed"].is_number_integer() || j["seed"].get<long long>() < 0)
             throw std::invalid_argument("data.seed: must be a non-negative integer");
         c.seed = j["seed"].get<uint64_t>();
     }

@@ -67,7 +67,7 @@ EpochReport Trainer::runEpoch(TrainControl* control,
     rep.taskMetrics = outputs == 3;
     MetricsAccumulator acc(outputs, &runTrain_);
     const auto start = Clock::now();
-    auto lastReport = start;
+    auto lastReport = start - std::chrono::seconds(1);  // report the first batch at once
     size_t done = 0;
     bool stopped = false;
     int batchIndex = 0;

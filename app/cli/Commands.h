@@ -13,6 +13,7 @@ using Args = std::vector<std::string>;
 
 int runDevices(const Args& args);
 int runTrain(const Args& args);
+int runBench(const Args& args);
 
 // Small argument helpers shared by the commands.
 class UsageError : public std::runtime_error {

@@ -19,7 +19,7 @@ nlohmann::json metricsJson(const EpochMetrics& m, bool task) {
     if (task) {
         j["accuracy"] = m.accuracyPct;
         j["missed"] = m.missedPct;
-        j["signals"] = m.signals;
+        j["signals"] = m.signalCount;
         j["patterns"] = m.patterns;
         j["confusion"] = m.confusion;
     }

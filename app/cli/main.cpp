@@ -5,15 +5,19 @@
 #include <string>
 
 #include "app/cli/Commands.h"
+#include "app/cli/DataCommand.h"
 
 namespace {
 void usage(std::FILE* out) {
     std::fputs(
         "usage: nnwb-cli COMMAND [options]\n"
         "  devices [--json]                       list compute devices (cpu, opencl:P:D)\n"
+        "  data FILE [--json]                     summary of a price file (format, bars, fractals)\n"
         "  train --experiment FILE [--device ID] [--epochs N] [--batch B] [--json]\n"
         "        [--save-weights FILE] [--load-weights FILE]\n"
-        "                                         train and print one line per epoch\n",
+        "                                         train and print one line per epoch\n"
+        "  bench [--device ID ...] [--preset NAME ...] [--batch B ...] [--seconds S] [--json]\n"
+        "                                         training samples/s, forward latency, kernels\n",
         out);
 }
 }  // namespace
@@ -28,6 +32,8 @@ int main(int argc, char** argv) {
     try {
         if (cmd == "devices") return nnwb::cli::runDevices(args);
         if (cmd == "train") return nnwb::cli::runTrain(args);
+        if (cmd == "data") return nnwb::runDataCommand(args);
+        if (cmd == "bench") return nnwb::cli::runBench(args);
         if (cmd == "help" || cmd == "--help" || cmd == "-h") {
             usage(stdout);
             return 0;

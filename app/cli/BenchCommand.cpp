@@ -1,0 +1,174 @@
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/Commands.h"
+#include "app/cli/PresetPath.h"
+#include "compute/Backend.h"
+#include "compute/OpenClBackend.h"
+#include "model/Experiment.h"
+#include "model/ExperimentData.h"
+#include "model/Rng.h"
+#include "model/Trainer.h"
+
+namespace nnwb::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct BenchResult {
+    std::string device, deviceName, preset;
+    int batch = 0;
+    size_t params = 0;
+    double trainSamplesPerSecond = 0, forwardMsPerBatch = 0;
+    std::vector<std::pair<std::string, double>> kernels;  // name, total ms
+    double kernelTotalMs = 0;
+};
+
+// Random inputs and one-hot targets of the experiment's shapes.
+DataSplit randomData(const Shape& in, int outputs, size_t samples, uint64_t seed) {
+    DataSplit d;
+    Rng rng(seed);
+    d.train.inputShape = in;
+    d.train.outputs = outputs;
+    d.train.x.resize(samples * in.size());
+    for (auto& v : d.train.x) v = static_cast<float>(rng.normal());
+    d.train.y.assign(samples * static_cast<size_t>(outputs), 0.0f);
+    for (size_t s = 0; s < samples; ++s) d.train.y[s * outputs + rng.below(outputs)] = 1.0f;
+    d.validation.inputShape = in;
+    d.validation.outputs = outputs;
+    return d;
+}
+
+BenchResult benchOne(const std::string& device, const std::string& preset, int batch,
+                     double seconds) {
+    BenchResult r;
+    r.device = device;
+    r.preset = preset;
+    r.batch = batch;
+    Experiment exp = Experiment::load(resolvePreset(preset));
+    exp.training.batchSize = batch;
+    exp.training.shuffle = false;
+    const Shape in = experimentInputShape(exp);
+    auto backend = createBackend(device);
+    r.deviceName = backend->info().name;
+    Network net(Network::layersFromJson(exp.model), in);
+    r.params = net.parameterCount();
+    const int outputs = static_cast<int>(net.outputShape().size());
+    // Enough samples for a few batches per "epoch" so that timing checks stay cheap.
+    const size_t samples = static_cast<size_t>(batch) * static_cast<size_t>(batch == 1 ? 64 : 8);
+    DataSplit data = randomData(in, outputs, samples, 1);
+    Trainer trainer(*backend, net, exp.training, data);
+    auto* cl = dynamic_cast<OpenClBackend*>(backend.get());
+
+    trainer.runEpoch();  // warm-up: program caches, allocations, first-touch
+    if (cl) cl->resetKernelTimes();
+    size_t done = 0;
+    const auto start = Clock::now();
+    double elapsed = 0;
+    do {
+        done += trainer.runEpoch().train.samples;
+        elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    } while (elapsed < seconds);
+    r.trainSamplesPerSecond = done / elapsed;
+    if (cl) {
+        r.kernels = cl->kernelTimes();
+        for (const auto& k : r.kernels) r.kernelTotalMs += k.second;
+    }
+
+    SampleSet one = data.train;  // exactly one batch for forward latency
+    one.x.resize(static_cast<size_t>(batch) * in.size());
+    one.y.resize(static_cast<size_t>(batch) * outputs);
+    trainer.evaluate(one);
+    int reps = 0;
+    const auto fstart = Clock::now();
+    double felapsed = 0;
+    do {
+        trainer.evaluate(one);
+        ++reps;
+        felapsed = std::chrono::duration<double>(Clock::now() - fstart).count();
+    } while (felapsed < seconds / 4 && reps < 100000);
+    r.forwardMsPerBatch = 1000.0 * felapsed / reps;
+    return r;
+}
+
+}  // namespace
+
+int runBench(const Args& args) {
+    std::vector<std::string> devices, presets;
+    std::vector<int> batches;
+    double seconds = 3.0;
+    int top = 12;
+    bool json = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--device")
+            devices.push_back(flagValue(args, i));
+        else if (a == "--preset")
+            presets.push_back(flagValue(args, i));
+        else if (a == "--batch")
+            batches.push_back(flagInt(args, i, 1, 65536));
+        else if (a == "--seconds")
+            seconds = flagInt(args, i, 1, 3600);
+        else if (a == "--top")
+            top = flagInt(args, i, 0, 1000);
+        else if (a == "--json")
+            json = true;
+        else
+            throw UsageError("unknown option '" + a + "'");
+    }
+    if (devices.empty())
+        for (const auto& d : listDevices()) devices.push_back(d.id);
+    if (presets.empty()) presets.push_back("mql5-fractal-5x8");
+    if (batches.empty()) batches = {1, 64};
+    for (const auto& p : presets) {
+        try {
+            resolvePreset(p);
+        } catch (const std::exception& e) {
+            throw UsageError(e.what());
+        }
+    }
+    if (!json)
+        std::printf("%-12s %-22s %6s %10s %14s %14s  %s\n", "DEVICE", "PRESET", "BATCH", "PARAMS",
+                    "TRAIN SMP/S", "FWD MS/BATCH", "DEVICE NAME");
+    for (const auto& d : devices)
+        for (const auto& p : presets)
+            for (int b : batches) {
+                BenchResult r;
+                try {
+                    r = benchOne(d, p, b, seconds);
+                } catch (const ComputeError& e) {
+                    std::fprintf(stderr, "%s %s batch %d: %s\n", d.c_str(), p.c_str(), b, e.what());
+                    continue;
+                }
+                if (json) {
+                    nlohmann::json j{{"device", r.device},
+                                     {"deviceName", r.deviceName},
+                                     {"preset", r.preset},
+                                     {"batch", r.batch},
+                                     {"parameters", r.params},
+                                     {"trainSamplesPerSecond", r.trainSamplesPerSecond},
+                                     {"forwardMsPerBatch", r.forwardMsPerBatch}};
+                    nlohmann::json ks = nlohmann::json::array();
+                    for (size_t k = 0; k < r.kernels.size() && int(k) < top; ++k)
+                        ks.push_back({{"kernel", r.kernels[k].first}, {"ms", r.kernels[k].second}});
+                    if (!r.kernels.empty()) j["kernels"] = ks;
+                    std::printf("%s\n", j.dump().c_str());
+                } else {
+                    std::printf("%-12s %-22s %6d %10zu %14.1f %14.3f  %s\n", r.device.c_str(),
+                                r.preset.c_str(), r.batch, r.params, r.trainSamplesPerSecond,
+                                r.forwardMsPerBatch, r.deviceName.c_str());
+                    for (size_t k = 0; k < r.kernels.size() && int(k) < top; ++k)
+                        std::printf("    %-34s %10.2f ms %5.1f%%\n", r.kernels[k].first.c_str(),
+                                    r.kernels[k].second,
+                                    r.kernelTotalMs > 0 ? 100.0 * r.kernels[k].second / r.kernelTotalMs : 0.0);
+                }
+                std::fflush(stdout);
+            }
+    return 0;
+}
+
+}  // namespace nnwb::cli

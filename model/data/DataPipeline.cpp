@@ -1,0 +1,130 @@
+#include "model/data/DataPipeline.h"
+
+#include <cmath>
+
+#include "model/data/BarImporter.h"
+#include "model/data/Features.h"
+#include "model/data/Fractals.h"
+#include "model/data/PositionalEncoding.h"
+
+namespace nnwb {
+
+namespace {
+
+DataResult failure(std::string message) {
+    DataResult r;
+    r.ok = false;
+    r.error = std::move(message);
+    return r;
+}
+
+void fillPart(SampleSet& set, const FeatureMatrix& m, const std::vector<uint8_t>& flags,
+              const std::vector<int64_t>& time, size_t firstBar, size_t lastBar, int window,
+              bool positional) {
+    const int nf = m.features;
+    set.inputShape = Shape{window, nf};
+    set.outputs = 3;
+    set.x.clear();
+    set.y.clear();
+    set.time.clear();
+    if (firstBar > lastBar) return;
+    const size_t count = lastBar - firstBar + 1;
+    const size_t per = set.inputShape.size();
+    set.x.resize(count * per);
+    set.y.resize(count * 3);
+    set.time.resize(count);
+    for (size_t s = 0; s < count; ++s) {
+        const size_t t = firstBar + s;
+        float* dst = set.x.data() + s * per;
+        const double* src = m.row(t + 1 - static_cast<size_t>(window));
+        for (size_t k = 0; k < per; ++k) dst[k] = static_cast<float>(src[k]);
+        if (positional) addPositionalEncoding(dst, window, nf);
+        const bool buy = flags[t] & kFractalBuy, sell = flags[t] & kFractalSell;
+        float* y = set.y.data() + s * 3;
+        y[0] = !buy && !sell ? 1.0f : 0.0f;
+        y[1] = buy ? 1.0f : 0.0f;
+        y[2] = sell ? 1.0f : 0.0f;
+        set.time[s] = time[t];
+    }
+}
+
+}  // namespace
+
+DataResult buildDataSplitFromBars(const DataConfig& config, BarSeries bars) {
+    const std::string problem = config.validate();
+    if (!problem.empty()) return failure(problem);
+    const std::string name = bars.source.empty() ? "data" : baseName(bars.source);
+    const size_t n = bars.size();
+    const size_t w = static_cast<size_t>(config.window);
+    const size_t reach = static_cast<size_t>(fractalReach(config.fractalRule()));
+    const size_t warmup = config.features.warmup();
+    size_t first = warmup + w - 1;
+    if (first < reach) first = reach;
+    if (n < reach + 1 || first > n - 1 - reach)
+        return failure(name + ": too few bars: " + std::to_string(n) + " bars, but a window of " +
+                       std::to_string(w) + " after an indicator warm-up of " +
+                       std::to_string(warmup) + " bars needs at least " +
+                       std::to_string(first + reach + 1));
+    const size_t last = n - 1 - reach;
+    const size_t samples = last - first + 1;
+    const size_t nominalValidation =
+        static_cast<size_t>(std::llround(static_cast<double>(samples) * config.validationShare));
+    if (nominalValidation >= samples)
+        return failure(name + ": too few samples (" + std::to_string(samples) +
+                       ") to keep a training part");
+    const size_t trainLast = first + (samples - nominalValidation) - 1;
+
+    DataResult r;
+    r.trainFirstBar = first;
+    r.trainLastBar = trainLast;
+    if (nominalValidation > 0) {
+        r.validationFirstBar = trainLast + w;  // window start trainLast + 1
+        r.validationLastBar = last;
+        if (r.validationFirstBar > last)
+            return failure(name + ": too few samples (" + std::to_string(samples) +
+                           ") for a validation part: " + std::to_string(nominalValidation) +
+                           " validation samples minus " + std::to_string(w - 1) +
+                           " dropped at the boundary (window " + std::to_string(w) +
+                           ") leaves none; lower data.window or data.validationShare");
+        r.droppedAtBoundary = w - 1;
+    }
+
+    FeatureMatrix m = computeFeatures(bars, config.features);
+    const std::vector<uint8_t> flags = fractalFlags(bars.high, bars.low, config.fractalRule());
+    // Every value that enters a sample must be finite (indicators are defined after warm-up).
+    for (size_t i = first + 1 - w; i <= last; ++i)
+        for (int k = 0; k < m.features; ++k)
+            if (!std::isfinite(m.at(i, k)))
+                return failure(name + ": feature " + m.names[static_cast<size_t>(k)] +
+                               " is not finite at bar " + std::to_string(i));
+    if (config.normalization == "zscore") {
+        r.stats = fitZScore(m, first + 1 - w, trainLast);
+        applyZScore(m, r.stats);
+    }
+
+    fillPart(r.split.train, m, flags, bars.time, first, trainLast, config.window,
+             config.positionalEncoding);
+    fillPart(r.split.validation, m, flags, bars.time, r.validationFirstBar, r.validationLastBar,
+             config.window, config.positionalEncoding);
+    r.featureNames = m.names;
+    r.bars = std::move(bars);
+    r.ok = true;
+    return r;
+}
+
+DataResult buildDataSplit(const DataConfig& config, const std::string& baseDir) {
+    const std::string problem = config.validate();
+    if (!problem.empty()) return failure(problem);
+    if (config.source == "synthetic")
+        return failure(
+            "data.source: synthetic data is built by the Trainer, not by "
+            "buildDataSplit");
+    if (config.file.empty()) return failure("data.file: no bar file given");
+    LoadResult loaded = loadBarFile(config.resolvedFile(baseDir));
+    if (!loaded.ok) return failure(loaded.error);
+    DataResult r = buildDataSplitFromBars(config, std::move(loaded.bars));
+    r.warnings = std::move(loaded.warnings);
+    return r;
+}
+
+}  // namespace nnwb

@@ -1,0 +1,39 @@
+#include "model/data/Normalization.h"
+
+#include <cmath>
+
+namespace nnwb {
+
+ZScoreStats fitZScore(const FeatureMatrix& m, size_t first, size_t last) {
+    const size_t nf = static_cast<size_t>(m.features);
+    ZScoreStats s;
+    s.mean.assign(nf, 0.0);
+    s.stddev.assign(nf, 0.0);
+    if (m.bars == 0 || first > last || last >= m.bars) return s;
+    const double n = static_cast<double>(last - first + 1);
+    for (size_t i = first; i <= last; ++i)
+        for (size_t k = 0; k < nf; ++k) s.mean[k] += m.row(i)[k];
+    for (size_t k = 0; k < nf; ++k) s.mean[k] /= n;
+    for (size_t i = first; i <= last; ++i)
+        for (size_t k = 0; k < nf; ++k) {
+            const double d = m.row(i)[k] - s.mean[k];
+            s.stddev[k] += d * d;
+        }
+    for (size_t k = 0; k < nf; ++k) s.stddev[k] = std::sqrt(s.stddev[k] / n);
+    return s;
+}
+
+void applyZScore(FeatureMatrix& m, const ZScoreStats& s) {
+    const size_t nf = static_cast<size_t>(m.features);
+    std::vector<double> inv(nf, 1.0);
+    for (size_t k = 0; k < nf; ++k) {
+        const double scale = std::fabs(s.mean[k]) > 1.0 ? std::fabs(s.mean[k]) : 1.0;
+        inv[k] = s.stddev[k] > 1e-12 * scale ? 1.0 / s.stddev[k] : 1.0;
+    }
+    for (size_t i = 0; i < m.bars; ++i) {
+        double* r = m.row(i);
+        for (size_t k = 0; k < nf; ++k) r[k] = (r[k] - s.mean[k]) * inv[k];
+    }
+}
+
+}  // namespace nnwb

@@ -1,0 +1,79 @@
+// nnwb-cli as a user runs it: exit status 0 on success and 2 on bad input or arguments with
+// the reason on stderr; devices lists cpu; train prints one JSON object per epoch.
+#include <QtTest>
+
+#include <fstream>
+
+#include "common/TestUtil.h"
+
+class CliTest : public QObject {
+    Q_OBJECT
+    struct Result {
+        int code;
+        QString out, err;
+    };
+    Result run(const QStringList& args) {
+        QProcess p;
+        p.start(NNWB_CLI_PATH, args);
+        if (!p.waitForFinished(120000)) return {-1, {}, "timeout"};
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
+    }
+    QString writeExperiment(const QString& text) {
+        const QString path = QString::fromStdString(nnwb::test::tempDir()) + "/e.json";
+        std::ofstream(path.toStdString()) << text.toStdString();
+        return path;
+    }
+private slots:
+    void devices() {
+        auto r = run({"devices"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("cpu"));
+        for (const auto& id : nnwb::test::openclDeviceIds())
+            QVERIFY2(r.out.contains(QString::fromStdString(id)), qPrintable(r.out));
+    }
+    void badArguments() {
+        QCOMPARE(run({}).code, 2);
+        QCOMPARE(run({"frobnicate"}).code, 2);
+        auto r = run({"train"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--experiment"));
+        r = run({"train", "--experiment", "/nonexistent.json"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("/nonexistent.json"));
+        const QString good = writeExperiment(
+            R"({"formatVersion":1,"data":{"source":"synthetic","samples":64,"units":2,"window":3},
+                "model":{"layers":[{"type":"dense","neurons":3}]},"training":{"epochs":1}})");
+        r = run({"train", "--experiment", good, "--epochs", "zero"});
+        QCOMPARE(r.code, 2);
+        r = run({"train", "--experiment", good, "--device", "opencl:9:9"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("opencl:9:9"), qPrintable(r.err));
+        const QString badShape = writeExperiment(
+            R"({"formatVersion":1,"data":{"source":"synthetic","samples":64,"units":2,"window":3},
+                "model":{"layers":[{"type":"conv","window":9,"step":1,"filters":2}]}})");
+        r = run({"train", "--experiment", badShape});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("layer 1 (conv)"), qPrintable(r.err));
+    }
+    void trainJson() {
+        const QString path = writeExperiment(
+            R"({"formatVersion":1,"data":{"source":"synthetic","samples":96,"units":2,"window":3},
+                "model":{"layers":[{"type":"dense","neurons":4},{"type":"dense","neurons":3}]},
+                "training":{"epochs":2,"batchSize":8}})");
+        auto r = run({"train", "--experiment", path, "--json"});
+        QCOMPARE(r.code, 0);
+        const QStringList lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const auto obj = QJsonDocument::fromJson(lines[i].toUtf8()).object();
+            QCOMPARE(obj["epoch"].toInt(), i + 1);
+            QVERIFY(obj["loss"].toDouble() > 0);
+            QVERIFY(obj.contains("seconds") && obj.contains("samplesPerSecond"));
+            QVERIFY(obj.contains("validation"));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(CliTest)
+#include "tst_cli.moc"
