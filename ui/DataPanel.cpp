@@ -124,7 +124,6 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent) : QWidget(parent)
         connect(featureBoxes_[i], &QCheckBox::toggled, this, &DataPanel::commit);
     }
     fileLayout->addWidget(features_);
-    fileLayout->addStretch(1);
     sourcePages_->addWidget(filePage);
 
     // --- synthetic page
@@ -149,12 +148,13 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent) : QWidget(parent)
     synthForm->addRow(tr("Units (sequence):"), synthUnits_);
     synthForm->addRow(tr("Window (values):"), synthWindow_);
     sourcePages_->addWidget(synthPage);
-    layout->addWidget(sourcePages_, 1);
+    layout->addWidget(sourcePages_);
 
     shape_ = new QLabel(this);
     shape_->setObjectName(QStringLiteral("dataShape"));
     shape_->setStyleSheet(QStringLiteral("color: palette(mid);"));
     layout->addWidget(shape_);
+    layout->addStretch(1);
 
     connect(source_, qOverload<int>(&QComboBox::currentIndexChanged), this, &DataPanel::commit);
     connect(window_, qOverload<int>(&QSpinBox::valueChanged), this, &DataPanel::commit);

@@ -211,7 +211,7 @@ void MainWindow::applyDefaultLayout() {
     }
     resizeDocks({modelDock_}, {compact ? 380 : 440}, Qt::Horizontal);
     resizeDocks({dataDock_}, {compact ? 330 : 370}, Qt::Horizontal);
-    if (!compact) resizeDocks({dataDock_, trainingDock_}, {560, 420}, Qt::Vertical);
+    if (!compact) resizeDocks({dataDock_, trainingDock_}, {500, 480}, Qt::Vertical);
     if (auto* split = findChild<QSplitter*>(QStringLiteral("centralSplitter")))
         split->setSizes({compact ? 300 : 400, compact ? 380 : 520});
     if (auto* split = findChild<QSplitter*>(QStringLiteral("lowerSplitter")))
@@ -327,6 +327,11 @@ void MainWindow::connectController() {
             [this](RunEnd end, const QString& message) {
                 progress_->setValue(end == RunEnd::Completed ? 1000 : progress_->value());
                 etaLabel_->clear();
+                if (!attention_->snapshot())
+                    attention_->clear(end == RunEnd::Failed || charts_->reports().empty()
+                                          ? tr("No Score matrices: the run ended early.")
+                                          : tr("This stack has no attention layer, so there are "
+                                               "no Score matrices to show."));
                 if (end == RunEnd::Failed) {
                     lastError_ = message;
                     showError(tr("Training stopped"), message);

@@ -4,14 +4,9 @@
 
 #include "model/SyntheticData.h"
 
-#if __has_include("model/data/DataConfig.h") && __has_include("model/data/DataSummary.h")
-#define NNWB_HAVE_DATA_PIPELINE 1
 #include "model/data/BarImporter.h"
 #include "model/data/DataConfig.h"
 #include "model/data/DataSummary.h"
-#else
-#define NNWB_HAVE_DATA_PIPELINE 0
-#endif
 
 namespace nnwb {
 
@@ -35,18 +30,8 @@ DataShape dataShapeOf(const nlohmann::json& data) {
             s.ok = true;
             return s;
         }
-#if NNWB_HAVE_DATA_PIPELINE
         const DataConfig cfg = DataConfig::fromJson(data);
         s.input = {cfg.window, cfg.featureCount()};
-#else
-        int features = 0;
-        const auto f = data.value("features", nlohmann::json::object());
-        for (const auto& [key, label] : featureList()) {
-            (void)label;
-            if (!f.is_object() || !f.contains(key) || f[key] != false) ++features;
-        }
-        s.input = {data.value("window", 20), features};
-#endif
         if (s.input.window < 1) {
             s.error = "data.features: at least one feature must be switched on";
             return s;
@@ -59,14 +44,13 @@ DataShape dataShapeOf(const nlohmann::json& data) {
     return s;
 }
 
-bool priceFilesSupported() { return NNWB_HAVE_DATA_PIPELINE != 0; }
+bool priceFilesSupported() { return true; }
 
 PriceFileInfo inspectPriceFile(const std::string& path) {
     PriceFileInfo info;
     info.path = path;
     const auto slash = path.find_last_of("/\\");
     info.fileName = slash == std::string::npos ? path : path.substr(slash + 1);
-#if NNWB_HAVE_DATA_PIPELINE
     try {
         LoadResult r = loadBarFile(path);
         if (!r.ok) {
@@ -87,9 +71,6 @@ PriceFileInfo inspectPriceFile(const std::string& path) {
     } catch (const std::exception& e) {
         info.error = info.fileName + ":0: " + e.what();
     }
-#else
-    info.error = info.fileName + ":0: this build has no price-file importer yet";
-#endif
     return info;
 }
 

@@ -1,6 +1,6 @@
 // The app layer's view of the data pipeline: the sample shape an experiment's data section
 // gives (without loading any file), the summary of a price file, and the list of per-bar
-// features. Wraps model/data (price importers, DataConfig, DataSummary) where the build has it.
+// features. Wraps model/data (price importers, DataConfig, DataSummary) for the GUI.
 // Pure functions; any thread (inspectPriceFile reads a file: call it off the GUI thread).
 #pragma once
 

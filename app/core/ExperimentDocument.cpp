@@ -1,5 +1,6 @@
 #include "app/core/ExperimentDocument.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QSettings>
 
@@ -46,15 +47,25 @@ bool ExperimentDocument::save(const QString& path, QString* error) {
         if (error) *error = tr("No file name given.");
         return false;
     }
+    const QString newDir = QFileInfo(QFileInfo(target).absoluteFilePath()).absolutePath();
+    Experiment copy = experiment_;
+    // A relative price-file path stays valid from the new folder.
+    if (copy.data.contains("file") && copy.data["file"].is_string()) {
+        const QString file = QString::fromStdString(copy.data["file"].get<std::string>());
+        if (QFileInfo(file).isRelative()) {
+            const QString abs = QDir(QString::fromStdString(copy.baseDir)).absoluteFilePath(file);
+            copy.data["file"] = QDir(newDir).relativeFilePath(abs).toStdString();
+        }
+    }
     try {
-        Experiment copy = experiment_;
         copy.save(target.toStdString());
     } catch (const std::exception& ex) {
         if (error) *error = QString::fromStdString(ex.what());
         return false;
     }
     const QString abs = QFileInfo(target).absoluteFilePath();
-    experiment_.baseDir = QFileInfo(abs).absolutePath().toStdString();
+    experiment_.data = copy.data;
+    experiment_.baseDir = newDir.toStdString();
     if (abs != filePath_) {
         filePath_ = abs;
         Q_EMIT filePathChanged(filePath_);
