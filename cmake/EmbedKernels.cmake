@@ -9,7 +9,8 @@ function(nnwb_embed_kernels target)
     COMMAND ${CMAKE_COMMAND} -DOUT_DIR=${out_dir} -DINDEX=${index}
             "-DCL_FILES=${cl_files}" -P "${PROJECT_SOURCE_DIR}/cmake/EmbedKernelsScript.cmake"
     DEPENDS ${cl_files} "${PROJECT_SOURCE_DIR}/cmake/EmbedKernelsScript.cmake"
-    COMMENT "Embedding OpenCL kernel sources")
+    COMMENT "Embedding OpenCL kernel sources"
+    VERBATIM)
   target_sources(${target} PRIVATE "${index}")
   target_include_directories(${target} PRIVATE "${CMAKE_CURRENT_BINARY_DIR}/generated")
 endfunction()

@@ -261,6 +261,9 @@ struct CpuOps {
         const size_t n = size_t(s.rows) * s.cols;
         check(x, n, "softmax x");
         check(y, n, "softmax y");
+        if (s.causal && s.queries <= 0)
+            throw ComputeError("softmax: causal mask needs queries > 0 (got " +
+                               std::to_string(s.queries) + ")");
         const T* X = ptr(x);
         T* Y = ptr(y);
         const T scale = s.scale;
@@ -334,7 +337,17 @@ struct CpuOps {
         });
     }
 
+    static void checkWindows(const char* op, int batch, int len, int window, int step,
+                             int positions) {
+        if (batch < 0 || len < 0 || window < 0 || positions < 0 || step < 1)
+            throw ComputeError(std::string(op) + ": invalid sizes (batch " +
+                               std::to_string(batch) + ", len " + std::to_string(len) +
+                               ", window " + std::to_string(window) + ", step " +
+                               std::to_string(step) + ", positions " +
+                               std::to_string(positions) + ")");
+    }
     void unfold(int batch, int len, int window, int step, int positions, BufRef x, BufRef cols) {
+        checkWindows("unfold", batch, len, window, step, positions);
         check(x, size_t(batch) * len, "unfold x");
         check(cols, size_t(batch) * positions * window, "unfold cols");
         const T* X = ptr(x);
@@ -348,6 +361,7 @@ struct CpuOps {
                 }
     }
     void fold(int batch, int len, int window, int step, int positions, BufRef dcols, BufRef dx) {
+        checkWindows("fold", batch, len, window, step, positions);
         check(dx, size_t(batch) * len, "fold dx");
         check(dcols, size_t(batch) * positions * window, "fold dcols");
         const T* D = ptr(dcols);
@@ -454,11 +468,15 @@ struct CpuOps {
                 std::copy_n(W + size_t(h) * k, k, out + size_t(h) * k);
         }
     }
+    static void checkLightConvShape(const char* op, int ch, int heads, int k) {
+        if (heads <= 0 || ch % heads != 0)
+            throw ComputeError(std::string(op) + ": channels " + std::to_string(ch) +
+                               " not divisible by heads " + std::to_string(heads));
+        if (k <= 0) throw ComputeError(std::string(op) + ": kernel size must be positive");
+    }
     void lightConvForward(int batch, int units, int ch, int heads, int k, int padL, bool sm,
                           BufRef x, BufRef weight, BufRef wsm, BufRef y) {
-        if (heads <= 0 || ch % heads != 0)
-            throw ComputeError("lightConv: channels " + std::to_string(ch) +
-                               " not divisible by heads " + std::to_string(heads));
+        checkLightConvShape("lightConv", ch, heads, k);
         const size_t n = size_t(batch) * units * ch;
         check(x, n, "lightConv x");
         check(y, n, "lightConv y");
@@ -488,12 +506,14 @@ struct CpuOps {
     void lightConvBackward(int batch, int units, int ch, int heads, int k, int padL, bool sm,
                            BufRef x, BufRef weight, BufRef wsm, BufRef dy, BufRef dx,
                            BufRef dw) {
+        checkLightConvShape("lightConvBackward", ch, heads, k);
         const size_t n = size_t(batch) * units * ch;
         check(x, n, "lightConvBackward x");
         check(dy, n, "lightConvBackward dy");
         if (!dx.empty()) check(dx, n, "lightConvBackward dx");
         check(dw, size_t(heads) * k, "lightConvBackward dw");
         check(weight, size_t(heads) * k, "lightConvBackward weight");
+        check(wsm, size_t(heads) * k, "lightConvBackward wsm");
         const T* X = ptr(x);
         const T* DY = ptr(dy);
         const T* Wt = ptr(wsm);

@@ -1,11 +1,352 @@
-// Placeholder until the opencl branch lands.
 #include "compute/OpenClBackend.h"
 
+#include "compute/OpenClBackendImpl.h"
+#include "kernels/EmbeddedKernels.h"
+
 namespace nnwb {
-std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id) {
-    throw ComputeError("no OpenCL device '" + id + "'");
+
+using namespace cldetail;
+
+// ---------------------------------------------------------------------------------------------
+// Program building
+
+ClProgram OpenClBackend::Impl::buildProgram(const std::string& file, const std::string& source,
+                                            const std::string& options) {
+    cl_device_id dev = ref.device;
+    uint64_t key = 0;
+    if (cache.enabled()) {
+        key = OpenClProgramCache::key(
+            source, options, info.name, driverVersion,
+            info.platform + " " + clPlatformString(ref.platform, CL_PLATFORM_VERSION));
+        if (auto bin = cache.load(key)) {
+            const unsigned char* ptr = bin->data();
+            const size_t size = bin->size();
+            cl_int binStatus = CL_SUCCESS, err = CL_SUCCESS;
+            ClProgram p(
+                clCreateProgramWithBinary(context.get(), 1, &dev, &size, &ptr, &binStatus, &err));
+            if (err == CL_SUCCESS && binStatus == CL_SUCCESS && p &&
+                clBuildProgram(p.get(), 1, &dev, options.c_str(), nullptr, nullptr) == CL_SUCCESS) {
+                ++fromCache;
+                return p;
+            }
+            // An unloadable entry is ignored; the fresh build below overwrites it.
+        }
+    }
+
+    const char* text = source.c_str();
+    const size_t len = source.size();
+    cl_int err = CL_SUCCESS;
+    ClProgram p(clCreateProgramWithSource(context.get(), 1, &text, &len, &err));
+    clCheck(err, "building " + file, "clCreateProgramWithSource");
+    err = clBuildProgram(p.get(), 1, &dev, options.c_str(), nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+        std::string log;
+        size_t n = 0;
+        if (clGetProgramBuildInfo(p.get(), dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n) ==
+                CL_SUCCESS &&
+            n > 0) {
+            log.resize(n);
+            if (clGetProgramBuildInfo(p.get(), dev, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr) !=
+                CL_SUCCESS)
+                log.clear();
+            while (!log.empty() && log.back() == '\0') log.pop_back();
+        }
+        throw ComputeError("OpenCL program " + file + " failed to build for device '" + info.name +
+                           "' (" + info.id + ", " + info.platform + "): " + clErrorName(err) +
+                           "\nbuild options: " + (options.empty() ? "(none)" : options) +
+                           "\nbuild log:\n" + (log.empty() ? "(empty)" : log));
+    }
+    ++built;
+
+    if (cache.enabled()) {
+        size_t size = 0;
+        if (clGetProgramInfo(p.get(), CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) ==
+                CL_SUCCESS &&
+            size > 0) {
+            std::vector<unsigned char> bin(size);
+            unsigned char* ptr = bin.data();
+            if (clGetProgramInfo(p.get(), CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr) ==
+                CL_SUCCESS)
+                cache.store(key, bin);  // failures only cost a rebuild next time
+        }
+    }
+    return p;
 }
-std::vector<DeviceInfo> OpenClBackend::enumerate() { return {}; }
-OpenClBackend::~OpenClBackend() = default;
-void OpenClBackend::release(void*) noexcept {}
+
+void OpenClBackend::Impl::createKernels(cl_program program) {
+    cl_uint count = 0;
+    clCheck(clCreateKernelsInProgram(program, 0, nullptr, &count), "creating kernels",
+            "clCreateKernelsInProgram");
+    std::vector<cl_kernel> ks(count);
+    if (count > 0)
+        clCheck(clCreateKernelsInProgram(program, count, ks.data(), nullptr), "creating kernels",
+                "clCreateKernelsInProgram");
+    std::vector<ClKernel> owned;
+    for (cl_kernel k : ks) owned.emplace_back(k);
+    for (ClKernel& k : owned) {
+        size_t n = 0;
+        clCheck(clGetKernelInfo(k.get(), CL_KERNEL_FUNCTION_NAME, 0, nullptr, &n),
+                "creating kernels", "clGetKernelInfo");
+        std::string name(n, '\0');
+        clCheck(clGetKernelInfo(k.get(), CL_KERNEL_FUNCTION_NAME, n, name.data(), nullptr),
+                "creating kernels", "clGetKernelInfo");
+        while (!name.empty() && name.back() == '\0') name.pop_back();
+        size_t wg = 1;
+        clCheck(clGetKernelWorkGroupInfo(k.get(), ref.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
+                                         &wg, nullptr),
+                "kernel " + name, "clGetKernelWorkGroupInfo");
+        KernelEntry e;
+        e.kernel = std::move(k);
+        e.name = name;
+        e.maxWg = std::max<size_t>(1, wg);
+        kernels[name] = std::move(e);
+    }
+}
+
+void OpenClBackend::Impl::loadPrograms(
+    const std::vector<std::pair<std::string, std::string>>& sources) {
+    std::string common;
+    bool haveCommon = false;
+    for (const auto& [name, text] : sources)
+        if (name == kCommonFile) {
+            common = text;
+            haveCommon = true;
+        }
+    if (!haveCommon) throw ComputeError(std::string("OpenCL kernels: ") + kCommonFile + " missing");
+
+    for (const auto& [name, text] : sources) {
+        if (name == kCommonFile) continue;
+        const std::string source = common + "\n#line 1\n" + text;
+        if (name != kGemmFile) {
+            ClProgram p = buildProgram(name, source, "");
+            createKernels(p.get());
+            programs.push_back(std::move(p));
+            continue;
+        }
+        // gemm: the largest tiling that fits the device and the built kernel.
+        bool done = false;
+        std::string lastProblem;
+        for (const GemmConfig& c : kGemmConfigs) {
+            if (c.threads() > deviceMaxWg || c.threadsN() > maxItemSizes[0] ||
+                c.threadsM() > maxItemSizes[1] || c.localBytes() > localMemSize)
+                continue;
+            ClProgram p = buildProgram(name, source, c.defines());
+            createKernels(p.get());
+            const auto it = kernels.find("gemm_tiled");
+            if (it != kernels.end() && it->second.maxWg < c.threads()) {
+                lastProblem = "gemm_tiled with " + c.defines() + " allows only " +
+                              std::to_string(it->second.maxWg) + " work-items";
+                kernels.erase(it);
+                continue;
+            }
+            gemm = c;
+            programs.push_back(std::move(p));
+            done = true;
+            break;
+        }
+        if (!done)
+            throw ComputeError("OpenCL device '" + info.name + "' cannot run any gemm tiling" +
+                               (lastProblem.empty() ? "" : ": " + lastProblem));
+    }
+    for (const char* k : kRequiredKernels)
+        if (!kernels.count(k))
+            throw ComputeError(std::string("OpenCL kernel '") + k +
+                               "' not found in the kernel sources");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Creation and enumeration
+
+std::vector<DeviceInfo> OpenClBackend::enumerate() {
+    std::vector<DeviceInfo> out;
+    try {
+        for (const ClDeviceRef& r : clAllDevices()) out.push_back(clDeviceInfo(r));
+    } catch (...) {
+        // never throws: a broken runtime means no OpenCL devices
+    }
+    return out;
+}
+
+std::vector<std::pair<std::string, std::string>> OpenClBackend::embeddedKernelSources() {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& [name, text] : kernels::kEmbedded) out.emplace_back(name, text);
+    return out;
+}
+
+std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id) {
+    return create(id, OpenClOptions{});
+}
+
+std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
+                                                     const OpenClOptions& opt) {
+    const std::vector<ClDeviceRef> all = clAllDevices();
+    int p = -1, d = -1;
+    const ClDeviceRef* found = nullptr;
+    if (parseClDeviceId(id, p, d))
+        for (const ClDeviceRef& r : all)
+            if (r.platformIndex == p && r.deviceIndex == d) found = &r;
+    if (!found) {
+        std::string list;
+        for (const ClDeviceRef& r : all) list += (list.empty() ? "" : " ") + r.id();
+        throw ComputeError("no OpenCL device '" + id +
+                           "' (devices: " + (list.empty() ? "none found" : list) + ")");
+    }
+
+    auto impl = std::make_unique<Impl>();
+    Impl& m = *impl;
+    m.ref = *found;
+    m.info = clDeviceInfo(m.ref);
+    m.driverVersion = clDeviceString(m.ref.device, CL_DRIVER_VERSION);
+    m.profiling = opt.profiling || envStr("NNWB_CL_PROFILE") == "1";
+    const std::string where = "opening " + id + " (" + m.info.name + ")";
+    clCheck(clGetDeviceInfo(m.ref.device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof m.deviceMaxWg,
+                            &m.deviceMaxWg, nullptr),
+            where, "clGetDeviceInfo(CL_DEVICE_MAX_WORK_GROUP_SIZE)");
+    cl_uint dims = 0;
+    clCheck(clGetDeviceInfo(m.ref.device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof dims, &dims,
+                            nullptr),
+            where, "clGetDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)");
+    std::vector<size_t> sizes(std::max<cl_uint>(dims, 3), 1);
+    clCheck(clGetDeviceInfo(m.ref.device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(size_t) * dims,
+                            sizes.data(), nullptr),
+            where, "clGetDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_SIZES)");
+    for (int i = 0; i < 3; ++i) m.maxItemSizes[i] = std::max<size_t>(1, sizes[i]);
+    clCheck(clGetDeviceInfo(m.ref.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof m.localMemSize,
+                            &m.localMemSize, nullptr),
+            where, "clGetDeviceInfo(CL_DEVICE_LOCAL_MEM_SIZE)");
+
+    cl_int err = CL_SUCCESS;
+    const cl_context_properties props[] = {
+        CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(m.ref.platform), 0};
+    m.context.reset(clCreateContext(props, 1, &m.ref.device, nullptr, nullptr, &err));
+    clCheck(err, where, "clCreateContext");
+    m.queue.reset(clCreateCommandQueue(m.context.get(), m.ref.device,
+                                       m.profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &err));
+    clCheck(err, where, "clCreateCommandQueue");
+
+    if (opt.noCache || envStr("NNWB_NO_KERNEL_CACHE") == "1")
+        m.cache = OpenClProgramCache(std::string());
+    else if (!opt.cacheDir.empty())
+        m.cache = OpenClProgramCache(opt.cacheDir);
+
+    // Kernel sources: embedded, or the same files from a directory for kernel work.
+    std::vector<std::pair<std::string, std::string>> sources = embeddedKernelSources();
+    const std::string dir = !opt.kernelDir.empty() ? opt.kernelDir : envStr("NNWB_KERNEL_DIR");
+    if (!dir.empty()) {
+        for (auto& [name, text] : sources) {
+            bool ok = false;
+            text = readFile(dir + "/" + name, ok);
+            if (!ok)
+                throw ComputeError("kernel directory " + dir + " (NNWB_KERNEL_DIR): cannot read " +
+                                   name);
+        }
+    }
+    m.loadPrograms(sources);
+
+    auto be = std::unique_ptr<OpenClBackend>(new OpenClBackend(std::move(impl)));
+    return be;
+}
+
+OpenClBackend::OpenClBackend(std::unique_ptr<Impl> impl) : d_(std::move(impl)) {
+    d_->self = this;
+}
+
+OpenClBackend::~OpenClBackend() {
+    if (d_ && d_->queue) clFinish(d_->queue.get());
+}
+
+DeviceInfo OpenClBackend::info() const {
+    return d_->info;
+}
+
+bool OpenClBackend::profiling() const {
+    return d_->profiling;
+}
+
+std::vector<std::pair<std::string, double>> OpenClBackend::kernelTimes() {
+    d_->drainEvents();
+    std::vector<std::pair<std::string, double>> out(d_->times.begin(), d_->times.end());
+    std::stable_sort(out.begin(), out.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    return out;
+}
+
+void OpenClBackend::resetKernelTimes() {
+    d_->drainEvents();
+    d_->times.clear();
+}
+
+int OpenClBackend::programsFromCache() const {
+    return d_->fromCache;
+}
+int OpenClBackend::programsBuilt() const {
+    return d_->built;
+}
+std::string OpenClBackend::gemmConfig() const {
+    return d_->gemm.defines();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Buffers and transfers
+
+Buffer OpenClBackend::alloc(size_t count) {
+    const size_t maxCount = size_t(-1) / sizeof(float);
+    const uint64_t bytes = uint64_t(std::max<size_t>(count, 1)) * sizeof(float);
+    const std::string what = "alloc of " + std::to_string(count) + " floats (" + bytesText(bytes) +
+                             ") on " + d_->info.name;
+    if (count > maxCount || bytes > d_->info.maxAlloc)
+        throw ComputeError(what + ": exceeds the device's largest single allocation of " +
+                           bytesText(d_->info.maxAlloc) + " (CL_DEVICE_MAX_MEM_ALLOC_SIZE)");
+    const uint64_t avail =
+        d_->info.globalMemory > d_->allocated ? d_->info.globalMemory - d_->allocated : 0;
+    cl_int err = CL_SUCCESS;
+    ClMem m(clCreateBuffer(d_->context.get(), CL_MEM_READ_WRITE, size_t(bytes), nullptr, &err));
+    if (err == CL_SUCCESS) {
+        // Zero the buffer (as CpuBackend does); finishing here makes a lazy allocation fail now.
+        try {
+            d_->launch1d("alloc", "fill_f32", size_t(bytes / sizeof(float)), m.get(), cl_ulong(0),
+                         cl_ulong(bytes / sizeof(float)), cl_float(0.0f));
+        } catch (const ComputeError&) {
+            err = CL_OUT_OF_RESOURCES;
+        }
+        if (err == CL_SUCCESS) err = clFinish(d_->queue.get());
+    }
+    if (err != CL_SUCCESS)
+        throw ComputeError(what + " failed (" + clErrorName(err) + "); " + bytesText(avail) +
+                           " of " + bytesText(d_->info.globalMemory) +
+                           " global memory not held by this backend");
+    d_->allocated += bytes;
+    return Buffer(this, m.release(), count);
+}
+
+void OpenClBackend::release(void* handle) noexcept {
+    cl_mem m = static_cast<cl_mem>(handle);
+    size_t bytes = 0;
+    if (clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof bytes, &bytes, nullptr) == CL_SUCCESS)
+        d_->allocated -= std::min<uint64_t>(d_->allocated, bytes);
+    clReleaseMemObject(m);
+}
+
+void OpenClBackend::upload(BufRef dst, const float* src, size_t count) {
+    d_->check(dst, count, "upload");
+    if (count == 0) return;
+    clCheck(
+        clEnqueueWriteBuffer(d_->queue.get(), Impl::mem(dst), CL_TRUE, dst.offset * sizeof(float),
+                             count * sizeof(float), src, 0, nullptr, nullptr),
+        "upload", "clEnqueueWriteBuffer");
+}
+
+void OpenClBackend::download(BufRef src, float* dst, size_t count) {
+    d_->check(src, count, "download");
+    if (count == 0) return;
+    clCheck(
+        clEnqueueReadBuffer(d_->queue.get(), Impl::mem(src), CL_TRUE, src.offset * sizeof(float),
+                            count * sizeof(float), dst, 0, nullptr, nullptr),
+        "download", "clEnqueueReadBuffer");
+}
+
+void OpenClBackend::synchronize() {
+    clCheck(clFinish(d_->queue.get()), "synchronize", "clFinish");
+}
+
 }  // namespace nnwb

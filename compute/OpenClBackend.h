@@ -1,27 +1,96 @@
 // The OpenCL backend: every Backend op as kernels from kernels/*.cl (embedded at build time,
-// or read from $NNWB_KERNEL_DIR), for any OpenCL 1.2+ device. Build failures carry the
-// compiler's build log. Owned and used by one thread (the one running the network).
+// or read from $NNWB_KERNEL_DIR), for any OpenCL 1.2+ device, on one in-order queue. Programs
+// are built once at creation (binaries cached on disk); build failures carry the compiler's
+// build log. Owned and used by one thread (the one running the network).
 #pragma once
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compute/Backend.h"
 
 namespace nnwb {
 
+struct OpenClOptions {
+    bool profiling = false;  // per-kernel timing; also switched on by NNWB_CL_PROFILE=1
+    std::string kernelDir;   // read the .cl files from here (else $NNWB_KERNEL_DIR, else embedded)
+    std::string cacheDir;    // program binary cache directory (else the default, see
+                             // OpenClProgramCache)
+    bool noCache = false;    // no binary cache (also NNWB_NO_KERNEL_CACHE=1)
+};
+
 class OpenClBackend final : public Backend {
 public:
-    // id is "opencl:P:D"; throws ComputeError naming the id if it does not exist.
+    // id is "opencl:P:D"; throws ComputeError naming the id if it does not exist, or with the
+    // device name and build log if the kernels do not build.
     static std::unique_ptr<OpenClBackend> create(const std::string& id);
-    // Every device of every platform; empty when no OpenCL runtime is installed.
+    static std::unique_ptr<OpenClBackend> create(const std::string& id, const OpenClOptions& opt);
+    // Every device of every platform; empty when no OpenCL runtime is installed. Never throws.
     static std::vector<DeviceInfo> enumerate();
+    // The embedded kernel files as (file name, source) pairs.
+    static std::vector<std::pair<std::string, std::string>> embeddedKernelSources();
     ~OpenClBackend() override;
-    // (implementation in progress)
+
+    DeviceInfo info() const override;
+    Buffer alloc(size_t count) override;
+    void upload(BufRef dst, const float* src, size_t count) override;
+    void download(BufRef src, float* dst, size_t count) override;
+    void synchronize() override;
+
+    void fill(BufRef x, size_t n, float value) override;
+    void copy(BufRef src, BufRef dst, size_t n) override;
+    void copy2d(BufRef src, int srcLd, BufRef dst, int dstLd, int rows, int cols) override;
+    void axpy(size_t n, float alpha, BufRef x, BufRef y) override;
+    void add(size_t n, BufRef a, BufRef b, BufRef out) override;
+    void gemm(const GemmArgs& g) override;
+    void biasActivation(int rows, int cols, BufRef x, BufRef bias, BufRef z, BufRef y,
+                        Activation act) override;
+    void activationBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy, BufRef dz,
+                            Activation act) override;
+    void biasGradient(int rows, int cols, BufRef dz, BufRef db) override;
+    void softmaxForward(const SoftmaxArgs& s, BufRef x, BufRef y) override;
+    void softmaxBackward(const SoftmaxArgs& s, BufRef y, BufRef dy, BufRef dx) override;
+    void normForward(int rows, int cols, float eps, BufRef x, BufRef y, BufRef rstd) override;
+    void normBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy, BufRef dx) override;
+    void unfold(int batch, int len, int window, int step, int positions, BufRef x,
+                BufRef cols) override;
+    void fold(int batch, int len, int window, int step, int positions, BufRef dcols,
+              BufRef dx) override;
+    void mseLoss(int rows, int cols, BufRef y, BufRef target, BufRef dy, BufRef loss,
+                 float gradScale) override;
+    void softmaxCrossEntropy(int rows, int cols, BufRef logits, BufRef target, BufRef prob,
+                             BufRef dy, BufRef loss, float gradScale) override;
+    void sgdStep(size_t n, BufRef w, BufRef g, BufRef velocity, float lr, float momentum,
+                 float weightDecay) override;
+    void adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr, float beta1,
+                  float beta2, float eps, float weightDecay, float bc1, float bc2) override;
+    void lightConvForward(int batch, int units, int channels, int heads, int k, int padL,
+                          bool softmaxTaps, BufRef x, BufRef weight, BufRef wsm, BufRef y) override;
+    void lightConvBackward(int batch, int units, int channels, int heads, int k, int padL,
+                           bool softmaxTaps, BufRef x, BufRef weight, BufRef wsm, BufRef dy,
+                           BufRef dx, BufRef dw) override;
+
+    // ---- diagnostics ----
+    bool profiling() const;
+    // Accumulated device time per kernel name in milliseconds, largest first (waits for the
+    // queued kernels). Empty unless profiling is on.
+    std::vector<std::pair<std::string, double>> kernelTimes();
+    void resetKernelTimes();
+    // Programs of this backend that were loaded from the binary cache instead of compiled.
+    int programsFromCache() const;
+    int programsBuilt() const;
+    // The gemm tiling in use, e.g. "TSM=64 TSN=64 TSK=16 WPTM=4 WPTN=4".
+    std::string gemmConfig() const;
 
 protected:
     void release(void* handle) noexcept override;
+
+private:
+    struct Impl;
+    explicit OpenClBackend(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> d_;
 };
 
 }  // namespace nnwb

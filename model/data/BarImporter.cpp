@@ -293,6 +293,9 @@ struct Parser {
         if (text.empty()) return fail(1, "file is empty");
         decodeToUtf8(text);
         while (!text.empty() && text.back() == '\x1A') text.pop_back();  // DOS end-of-file mark
+        if (text.find('\n') == std::string::npos)  // classic Mac OS line breaks (CR only)
+            for (char& c : text)
+                if (c == '\r') c = '\n';
         if (!checkBinary()) return false;
         Line line;
         if (!next(line)) return fail(1, "file is empty (no data rows)");

@@ -73,6 +73,14 @@ const char* const kKnownKeys[] = {"source",
 
 }  // namespace
 
+std::string defaultDataFile() {
+#ifdef NNWB_RESOURCE_DIR
+    return std::string(NNWB_RESOURCE_DIR) + "/data/EURUSD_H1_2017-2018.csv";
+#else
+    return "resources/data/EURUSD_H1_2017-2018.csv";
+#endif
+}
+
 FractalRule DataConfig::fractalRule() const {
     FractalRule r = FractalRule::ThreeBar;
     parseFractalRule(fractal, r);

@@ -41,4 +41,8 @@ struct DataConfig {
     static DataConfig fromJson(const nlohmann::json& j);
 };
 
+// The bundled default data set (EUR/USD H1 2017-2018, MT5 layout) in the source tree's
+// resources/data folder, as an absolute path.
+std::string defaultDataFile();
+
 }  // namespace nnwb

@@ -37,8 +37,13 @@ int daysInMonth(int y, int m) {
 bool parseDatePrefix(std::string_view s, size_t& pos, int64_t& days) {
     pos = 0;
     int y = 0, m = 0, d = 0;
-    if (!readDigits(s, pos, 4, y)) return false;
-    if (pos < s.size() && (s[pos] == '.' || s[pos] == '-' || s[pos] == '/')) {
+    if (s.size() >= 10 && s[2] == '.' && s[5] == '.') {  // DD.MM.YYYY
+        if (!readDigits(s, pos, 2, d) || s[pos++] != '.' || !readDigits(s, pos, 2, m) ||
+            s[pos++] != '.' || !readDigits(s, pos, 4, y))
+            return false;
+    } else if (!readDigits(s, pos, 4, y)) {
+        return false;
+    } else if (pos < s.size() && (s[pos] == '.' || s[pos] == '-' || s[pos] == '/')) {
         const char sep = s[pos++];
         if (!readDigits(s, pos, 2, m)) return false;
         if (pos >= s.size() || s[pos] != sep) return false;

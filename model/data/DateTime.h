@@ -23,7 +23,8 @@ int64_t fromCalendar(int year, int month, int day, int hour = 0, int minute = 0,
 // "YYYY-MM-DD HH:MM", the format the CLI and GUI show bar times in.
 std::string formatBarTime(int64_t secondsUtc);
 
-// A date: YYYY.MM.DD, YYYY-MM-DD, YYYY/MM/DD or YYYYMMDD. Checks month and day ranges.
+// A date: YYYY.MM.DD, YYYY-MM-DD, YYYY/MM/DD, YYYYMMDD or DD.MM.YYYY. Checks month and day
+// ranges (years 1900..2999).
 bool parseDate(std::string_view s, int64_t& daysOut);
 // A time of day: HH:MM or HH:MM:SS, optionally with fractional seconds (dropped).
 bool parseTimeOfDay(std::string_view s, int& secondsOut);

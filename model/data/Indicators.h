@@ -1,5 +1,11 @@
-// Technical indicators used as bar features. Each returns one value per input bar, NaN where
-// the indicator is not yet computable (warm-up); *Warmup() gives the first computable index.
+// Technical indicators used as bar features (EMA, RSI, ATR, CCI, MACD). Each returns one value
+// per input bar, NaN where the indicator is not yet computable (warm-up); *Warmup() gives the
+// first computable index. Pure functions; any thread.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
 // Definitions (documented because variants differ between platforms):
 //   EMA(n):  alpha = 2/(n+1), seeded with the simple mean of the first n values.
 //   RSI(n):  Wilder: average gain/loss of the first n changes, then avg = (avg*(n-1) + x)/n;
@@ -10,11 +16,6 @@
 //            mean absolute deviation is 0.
 //   MACD(f,s,g): main = EMA(close,f) - EMA(close,s); signal = EMA(main,g) over the defined part
 //            of main. (MT5's iMACD uses an SMA for the signal line.)
-// Pure functions; any thread.
-#pragma once
-
-#include <cstddef>
-#include <vector>
 
 namespace nnwb {
 

@@ -1,43 +1,100 @@
 #include "common/TestUtil.h"
 
-#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 
-#include "compute/Backend.h"
-#include "model/Rng.h"
+#include <cmath>
+#include <random>
+#include <sstream>
 
 namespace nnwb::test {
 
-std::vector<std::string> deviceIds() {
+std::vector<std::string> testDeviceIds() {
     std::vector<std::string> ids;
-    for (const auto& d : listDevices()) ids.push_back(d.id);
+    for (const DeviceInfo& d : listDevices()) ids.push_back(d.id);
     return ids;
 }
 
-std::vector<std::string> openclDeviceIds() {
+std::vector<std::string> openClDeviceIds() {
     std::vector<std::string> ids;
-    for (const auto& d : listDevices())
-        if (d.id != "cpu") ids.push_back(d.id);
+    for (const DeviceInfo& d : listDevices())
+        if (d.id.rfind("opencl:", 0) == 0) ids.push_back(d.id);
     return ids;
 }
 
-std::vector<float> randomVector(size_t n, uint64_t seed, float lo, float hi) {
-    Rng rng(seed);
+void randomFill(std::vector<float>& v, uint32_t seed, float lo, float hi) {
+    std::mt19937 rng(seed);
+    // Built from raw 32-bit draws: std::uniform_real_distribution is not portable across
+    // standard libraries.
+    for (float& x : v) {
+        const double u = double(rng()) / 4294967296.0;
+        x = float(lo + (hi - lo) * u);
+    }
+}
+
+std::vector<float> randomVector(size_t n, uint32_t seed, float lo, float hi) {
     std::vector<float> v(n);
-    for (auto& x : v) x = static_cast<float>(rng.uniform(lo, hi));
+    randomFill(v, seed, lo, hi);
     return v;
 }
 
-std::string compareVectors(const std::vector<float>& a, const std::vector<float>& b, double abs,
-                           double rel) {
-    if (a.size() != b.size())
-        return "sizes differ: " + std::to_string(a.size()) + " vs " + std::to_string(b.size());
-    for (size_t i = 0; i < a.size(); ++i) {
-        const double d = std::fabs(double(a[i]) - double(b[i]));
-        if (!(d <= abs + rel * std::fabs(double(b[i]))))
-            return "index " + std::to_string(i) + ": " + std::to_string(a[i]) + " vs " +
-                   std::to_string(b[i]);
+std::string compareNear(const float* got, const float* want, size_t n, Tolerance tol) {
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const double g = got[i], w = want[i];
+        bool ok;
+        if (std::isnan(w) || std::isnan(g))
+            ok = std::isnan(w) && std::isnan(g);
+        else if (std::isinf(w) || std::isinf(g))
+            ok = g == w;
+        else
+            ok = std::fabs(g - w) <= tol.abs + tol.rel * std::fabs(w);
+        if (!ok && bad++ == 0) first = i;
+    }
+    if (bad == 0) return {};
+    std::ostringstream s;
+    s.precision(9);
+    s << bad << " of " << n << " values differ; first at index " << first << ": got " << got[first]
+      << ", want " << want[first] << " (diff " << double(got[first]) - want[first] << ", tolerance "
+      << tol.abs << " abs + " << tol.rel << " rel)";
+    return s.str();
+}
+
+std::string compareNear(const std::vector<float>& got, const std::vector<float>& want,
+                        Tolerance tol) {
+    if (got.size() != want.size())
+        return "size differs: got " + std::to_string(got.size()) + ", want " +
+               std::to_string(want.size());
+    return compareNear(got.data(), want.data(), got.size(), tol);
+}
+
+GuardedBuffer::GuardedBuffer(Backend& be, const std::vector<float>& data, size_t padBefore,
+                             size_t padAfter)
+    : be_(&be), padBefore_(padBefore), count_(data.size()), padAfter_(padAfter) {
+    std::vector<float> all(padBefore + data.size() + padAfter, kSentinel);
+    std::copy(data.begin(), data.end(), all.begin() + long(padBefore));
+    buf_ = be.alloc(all.size());
+    be.upload(buf_, all.data(), all.size());
+}
+
+std::vector<float> GuardedBuffer::read() const {
+    std::vector<float> v(count_);
+    be_->download(ref(), v.data(), count_);
+    return v;
+}
+
+std::string GuardedBuffer::guardViolation(const std::string& name) const {
+    std::vector<float> all(padBefore_ + count_ + padAfter_);
+    be_->download(buf_, all.data(), all.size());
+    for (size_t i = 0; i < all.size(); ++i) {
+        if (i >= padBefore_ && i < padBefore_ + count_) continue;
+        if (all[i] != kSentinel) {
+            std::ostringstream s;
+            s << name << ": guard value at " << (i < padBefore_ ? "-" : "+")
+              << (i < padBefore_ ? padBefore_ - i : i - padBefore_ - count_ + 1)
+              << (i < padBefore_ ? " before" : " past") << " the data overwritten with " << all[i];
+            return s.str();
+        }
     }
     return {};
 }
@@ -47,7 +104,7 @@ std::string tempDir() {
     std::string tmpl = std::string(base && *base ? base : "/tmp") + "/nnwb-test-XXXXXX";
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
-    if (!mkdtemp(buf.data())) throw std::runtime_error("mkdtemp failed");
+    if (!mkdtemp(buf.data())) throw std::runtime_error("cannot create a temporary directory");
     return std::string(buf.data());
 }
 

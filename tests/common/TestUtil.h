@@ -1,24 +1,62 @@
-// Helpers shared by the test suites: the device ids to run on (cpu plus every OpenCL device),
-// seeded random host data, tolerant comparisons that report the first mismatch, and paths.
-// Test threads only.
+// Helpers shared by the Qt Test suites: the device ids to test on, seeded random data,
+// tolerance comparisons that name the first mismatch, and device buffers with sentinel guard
+// values around their data. Used on the test's main thread only.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "compute/Backend.h"
+
 namespace nnwb::test {
 
-// "cpu" followed by every OpenCL device id listDevices() reports.
-std::vector<std::string> deviceIds();
-std::vector<std::string> openclDeviceIds();
-std::vector<float> randomVector(size_t n, uint64_t seed, float lo = -1.0f, float hi = 1.0f);
-// Empty string when |a-b| <= abs + rel*|b| everywhere, else a message naming the first index.
-std::string compareVectors(const std::vector<float>& a, const std::vector<float>& b, double abs,
-                           double rel);
-std::string tempDir();  // a fresh directory under the system temp folder
+// "cpu" plus every OpenCL device id from listDevices().
+std::vector<std::string> testDeviceIds();
+// Only the OpenCL device ids (empty on a machine without an OpenCL runtime).
+std::vector<std::string> openClDeviceIds();
+
+// n values uniform in [lo, hi) from a fixed seed (same numbers on every machine).
+std::vector<float> randomVector(size_t n, uint32_t seed, float lo = -1.0f, float hi = 1.0f);
+void randomFill(std::vector<float>& v, uint32_t seed, float lo = -1.0f, float hi = 1.0f);
+
+// |got - want| <= abs + rel * |want| per value; NaN only matches NaN, inf only the same inf.
+struct Tolerance {
+    double abs = 1e-5;
+    double rel = 1e-4;
+};
+// Empty when all n values match, else a message naming the first mismatching index, both
+// values, the tolerance and the number of mismatches.
+std::string compareNear(const float* got, const float* want, size_t n, Tolerance tol);
+std::string compareNear(const std::vector<float>& got, const std::vector<float>& want,
+                        Tolerance tol);
+
+// A fresh directory under $TMPDIR (or /tmp) for files a test writes.
+std::string tempDir();
+
+// The guard value written around outputs; an op that changes it wrote out of bounds.
+constexpr float kSentinel = 12345.0f;
+
+// A device buffer of padBefore + data + padAfter floats: the pads hold kSentinel, ref() views
+// the data region (a non-zero offset, so offset handling is exercised as well).
+class GuardedBuffer {
+public:
+    GuardedBuffer(Backend& be, const std::vector<float>& data, size_t padBefore = 7,
+                  size_t padAfter = 5);
+    BufRef ref() const { return BufRef(buf_, padBefore_); }
+    size_t count() const { return count_; }
+    std::vector<float> read() const;  // the data region
+    // Empty when both pads still hold kSentinel, else which value was overwritten.
+    std::string guardViolation(const std::string& name) const;
+
+private:
+    Backend* be_;
+    Buffer buf_;
+    size_t padBefore_, count_, padAfter_;
+};
 
 // A synthetic data section: {"source":"synthetic","samples":N,"units":U,"window":W}.
 nlohmann::json syntheticData(int samples = 256, int units = 4, int window = 6);

@@ -100,7 +100,7 @@ private Q_SLOTS:
     void trainsOnCpu() { trainOn("cpu"); }
 
     void trainsOnOpenCl() {
-        const auto ids = test::openclDeviceIds();
+        const auto ids = test::openClDeviceIds();
         if (ids.empty()) QSKIP("no OpenCL device");
         trainOn(ids.front());
     }

@@ -51,7 +51,7 @@ class TrainSynthetic : public QObject {
 private slots:
     void reachesStatedLoss_data() {
         QTest::addColumn<QString>("device");
-        for (const auto& id : test::deviceIds()) QTest::newRow(id.c_str()) << QString::fromStdString(id);
+        for (const auto& id : test::testDeviceIds()) QTest::newRow(id.c_str()) << QString::fromStdString(id);
     }
     // The teacher task is linearly separable; chance level cross-entropy is ln 3 = 1.0986.
     void reachesStatedLoss() {
@@ -75,7 +75,7 @@ private slots:
         QVERIFY(train(other, 1)[0].train.loss != a[0].train.loss);
     }
     void openclMatchesCpu() {
-        const auto ids = test::openclDeviceIds();
+        const auto ids = test::openClDeviceIds();
         if (ids.empty()) QSKIP("no OpenCL device");
         const double cpu = train(problem("cpu"), 1)[0].train.loss;
         for (const auto& id : ids) {

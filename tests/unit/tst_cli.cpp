@@ -29,7 +29,7 @@ private slots:
         auto r = run({"devices"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("cpu"));
-        for (const auto& id : nnwb::test::openclDeviceIds())
+        for (const auto& id : nnwb::test::openClDeviceIds())
             QVERIFY2(r.out.contains(QString::fromStdString(id)), qPrintable(r.out));
     }
     void badArguments() {

@@ -102,6 +102,13 @@ private slots:
         QVERIFY2(r.ok, r.error.c_str());
         QCOMPARE(r.bars.size(), size_t(2));
     }
+    void crOnlyLineBreaks() {
+        const LoadResult r = parseBarText(
+            "Date,Time,Open,High,Low,Close\r02.03.2020,10:00,1,2,0.5,1.5\r"
+            "02.03.2020,11:00,1,2,0.5,1.5\r02.03.2020,12:00,1,2,0.5,x\r",
+            "mac.csv");
+        QCOMPARE(r.error, std::string("mac.csv:4: close price 'x' is not a number"));
+    }
     void timeframeIsMostCommonSpacing() {
         QCOMPARE(inferTimeframe({}), int64_t(0));
         QCOMPARE(inferTimeframe({5}), int64_t(0));
@@ -133,6 +140,11 @@ private slots:
         QCOMPARE(t, fromCalendar(2020, 3, 2, 10));
         QVERIFY(!parseDateTime("2019.02.29 10:00", t));
         QVERIFY(!parseDateTime("2019.02.28 24:00", t));
+        QVERIFY(parseDateTime("02.03.2020 10:00", t));  // DD.MM.YYYY
+        QCOMPARE(t, fromCalendar(2020, 3, 2, 10));
+        QVERIFY(parseDateTime("20200302", t));
+        QCOMPARE(t, fromCalendar(2020, 3, 2));
+        QVERIFY(!parseDateTime("2020-03-02 10:00 extra", t));
         int s = 0;
         QVERIFY(parseTimeOfDay("23:59:59.500", s));
         QCOMPARE(s, 86399);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "model/data/BarImporter.h"
+#include "model/data/DataConfig.h"
 #include "model/data/DataPipeline.h"
 #include "model/data/DataSummary.h"
 
@@ -122,8 +123,8 @@ private slots:
         for (float v : r.split.validation.x) QVERIFY(std::isfinite(v));
     }
     void bundledDefaultDataSet() {
-        const std::string path =
-            std::string(NNWB_TEST_FIXTURES) + "/../../resources/data/EURUSD_H1_2017-2018.csv";
+        const std::string path = defaultDataFile();
+        QVERIFY2(QFileInfo::exists(QString::fromStdString(path)), path.c_str());
         const LoadResult r = loadBarFile(path);
         QVERIFY2(r.ok, r.error.c_str());
         QCOMPARE(r.bars.format, std::string("mt5"));

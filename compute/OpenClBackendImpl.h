@@ -1,0 +1,265 @@
+// Internals of OpenClBackend shared by its source files (OpenClBackend.cpp: creation, program
+// building, buffers; OpenClOps.cpp: the ops): the Impl state (context, queue, kernels, scratch,
+// profiling), argument checks and launch helpers. Not part of the public interface; used only
+// on the thread that owns the backend.
+#pragma once
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "compute/OpenClBackend.h"
+#include "compute/OpenClDevices.h"
+#include "compute/OpenClError.h"
+#include "compute/OpenClHandles.h"
+#include "compute/OpenClProgramCache.h"
+
+namespace nnwb {
+
+namespace cldetail {
+
+inline constexpr const char* kCommonFile = "common.cl";
+inline constexpr const char* kGemmFile = "gemm.cl";
+
+// Every kernel the host launches; creation fails if one is missing from the sources.
+// clang-format off
+inline constexpr const char* kRequiredKernels[] = {
+    "fill_f32", "copy_f32", "copy2d_f32", "axpy_f32", "add_f32", "gemm_tiled", "bias_activation",
+    "bias_softmax_rows", "activation_backward", "softmax_activation_backward", "bias_gradient",
+    "softmax_forward", "softmax_backward", "norm_forward", "norm_backward", "unfold_windows",
+    "fold_windows", "mse_loss", "softmax_cross_entropy", "sgd_step", "adam_step",
+    "lightconv_taps", "lightconv_forward", "lightconv_backward_dx", "lightconv_tap_grad",
+    "lightconv_weight_grad_apply"};
+// clang-format on
+
+// Gemm tilings from the largest to the smallest; the first one the device can run is used.
+struct GemmConfig {
+    int tsm, tsn, tsk, wptm, wptn;
+    size_t threadsM() const { return size_t(tsm / wptm); }
+    size_t threadsN() const { return size_t(tsn / wptn); }
+    size_t threads() const { return threadsM() * threadsN(); }
+    size_t localBytes() const { return size_t(tsm + tsn) * tsk * sizeof(float); }
+    std::string defines() const {
+        std::ostringstream s;
+        s << "-DTSM=" << tsm << " -DTSN=" << tsn << " -DTSK=" << tsk << " -DWPTM=" << wptm
+          << " -DWPTN=" << wptn;
+        return s.str();
+    }
+};
+inline constexpr GemmConfig kGemmConfigs[] = {
+    {64, 64, 16, 4, 4},  // 256 work-items
+    {32, 32, 16, 4, 4},  // 64
+    {16, 16, 8, 4, 4},   // 16
+    {4, 4, 4, 4, 4},     // 1
+};
+
+struct LocalMem {
+    size_t bytes;
+};
+
+struct KernelEntry {
+    ClKernel kernel;
+    std::string name;
+    size_t maxWg = 1;
+};
+
+inline size_t floorPow2(size_t v) {
+    size_t p = 1;
+    while (p * 2 <= v) p *= 2;
+    return p;
+}
+inline size_t ceilPow2(size_t v) {
+    size_t p = 1;
+    while (p < v) p *= 2;
+    return p;
+}
+inline size_t roundUp(size_t v, size_t m) {
+    return (v + m - 1) / m * m;
+}
+
+inline std::string envStr(const char* name) {
+    const char* v = std::getenv(name);
+    return v ? std::string(v) : std::string();
+}
+
+inline std::string readFile(const std::string& path, bool& ok) {
+    std::ifstream in(path, std::ios::binary);
+    ok = bool(in);
+    if (!ok) return {};
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+inline std::string bytesText(uint64_t b) {
+    std::ostringstream s;
+    s << b << " bytes";
+    if (b >= (uint64_t(1) << 20)) s << " (" << (b >> 20) << " MiB)";
+    return s.str();
+}
+
+}  // namespace cldetail
+
+struct OpenClBackend::Impl {
+    OpenClBackend* self = nullptr;
+    ClDeviceRef ref;
+    DeviceInfo info;
+    std::string driverVersion;
+    ClContext context;
+    ClQueue queue;
+    std::vector<ClProgram> programs;
+    std::unordered_map<std::string, cldetail::KernelEntry> kernels;
+    size_t deviceMaxWg = 1;
+    size_t maxItemSizes[3] = {1, 1, 1};
+    cl_ulong localMemSize = 0;
+    uint64_t allocated = 0;  // bytes held by live buffers of this backend
+    cldetail::GemmConfig gemm = cldetail::kGemmConfigs[0];
+    OpenClProgramCache cache;
+    int fromCache = 0, built = 0;
+    // Scratch buffer for overlapping copies and the lightConv tap gradient (in-order queue).
+    ClMem scratch;
+    size_t scratchCount = 0;
+    // Profiling.
+    bool profiling = false;
+    std::vector<std::pair<const std::string*, ClEvent>> pending;
+    std::map<std::string, double> times;
+
+    // ---- program building ----
+    ClProgram buildProgram(const std::string& file, const std::string& source,
+                           const std::string& options);
+    void createKernels(cl_program program);
+    void loadPrograms(const std::vector<std::pair<std::string, std::string>>& sources);
+
+    // ---- argument checks (mirroring CpuBackend) ----
+    void check(BufRef r, size_t n, const std::string& op) const {
+        if (r.empty()) throw ComputeError(op + ": missing buffer");
+        if (r.buf->backend() != self)
+            throw ComputeError(op + ": buffer belongs to another backend");
+        if (r.offset + n > r.buf->size())
+            throw ComputeError(op + ": access of " + std::to_string(n) + " values at offset " +
+                               std::to_string(r.offset) + " overruns a buffer of " +
+                               std::to_string(r.buf->size()));
+    }
+    static cl_mem mem(BufRef r) { return static_cast<cl_mem>(r.buf->handle()); }
+    static cl_ulong off(BufRef r) { return cl_ulong(r.offset); }
+
+    // ---- launching ----
+    cldetail::KernelEntry& kernel(const char* name) {
+        auto it = kernels.find(name);
+        if (it == kernels.end())
+            throw ComputeError(std::string("OpenCL kernel '") + name + "' is not loaded");
+        return it->second;
+    }
+    template <typename T>
+    void setArg(cldetail::KernelEntry& k, cl_uint i, const T& v) {
+        static_assert(
+            std::is_same_v<T, cl_mem> || std::is_same_v<T, cl_int> || std::is_same_v<T, cl_float> ||
+                std::is_same_v<T, cl_ulong> || std::is_same_v<T, cldetail::LocalMem>,
+            "kernel arguments must be cl_mem, cl_int, cl_float, cl_ulong or cldetail::LocalMem");
+        cl_int err;
+        if constexpr (std::is_same_v<T, cldetail::LocalMem>)
+            err = clSetKernelArg(k.kernel.get(), i, v.bytes, nullptr);
+        else
+            err = clSetKernelArg(k.kernel.get(), i, sizeof(T), &v);
+        if (err != CL_SUCCESS)
+            throw ComputeError("kernel " + k.name + ": clSetKernelArg(" + std::to_string(i) +
+                               ") failed (" + clErrorName(err) + ")");
+    }
+    template <typename... A>
+    void setArgs(cldetail::KernelEntry& k, const A&... a) {
+        cl_uint i = 0;
+        (setArg(k, i++, a), ...);
+    }
+    void enqueue(const std::string& op, cldetail::KernelEntry& k, cl_uint dims,
+                 const size_t* global, const size_t* local) {
+        cl_event ev = nullptr;
+        const cl_int err =
+            clEnqueueNDRangeKernel(queue.get(), k.kernel.get(), dims, nullptr, global, local, 0,
+                                   nullptr, profiling ? &ev : nullptr);
+        if (err != CL_SUCCESS)
+            throw ComputeError(op + ": launching kernel " + k.name + " failed (" +
+                               clErrorName(err) + ")");
+        if (profiling) {
+            pending.emplace_back(&k.name, ClEvent(ev));
+            if (pending.size() >= 4096) drainEvents();
+        }
+    }
+    // Work-group size for 1-D element-wise kernels.
+    size_t elemLocal(const cldetail::KernelEntry& k) const {
+        return std::max<size_t>(1, std::min({size_t(256), k.maxWg, deviceMaxWg, maxItemSizes[0]}));
+    }
+    // 1-D grid-stride launch over n elements (n > 0).
+    template <typename... A>
+    void launch1d(const std::string& op, const char* name, size_t n, const A&... a) {
+        cldetail::KernelEntry& k = kernel(name);
+        setArgs(k, a...);
+        const size_t local = elemLocal(k);
+        const size_t global = cldetail::roundUp(std::min(n, local * 65536), local);
+        enqueue(op, k, 1, &global, &local);
+    }
+    // Largest power-of-two work-group size a row-reduction kernel may use.
+    size_t rowCap(const cldetail::KernelEntry& k) const {
+        return cldetail::floorPow2(
+            std::max<size_t>(1, std::min({size_t(256), k.maxWg, deviceMaxWg, maxItemSizes[0]})));
+    }
+    // One work-group per row (rows > 0); the local size is a power of two fitted to `cols`,
+    // so results depend only on the device and the sizes (deterministic). The scratch
+    // argument (`scratchFloatsPerItem` floats per work-item) is appended last.
+    template <typename... A>
+    void launchRows(const std::string& op, const char* name, size_t rows, size_t cols,
+                    size_t scratchFloatsPerItem, const A&... a) {
+        cldetail::KernelEntry& k = kernel(name);
+        const size_t local = std::min(cldetail::ceilPow2(std::max<size_t>(1, cols)), rowCap(k));
+        setArgs(k, a..., cldetail::LocalMem{local * scratchFloatsPerItem * sizeof(float)});
+        const size_t global = rows * local;
+        enqueue(op, k, 1, &global, &local);
+    }
+
+    void drainEvents() {
+        for (auto& [name, ev] : pending) {
+            cl_event e = ev.get();
+            if (clWaitForEvents(1, &e) != CL_SUCCESS) continue;
+            cl_ulong t0 = 0, t1 = 0;
+            if (clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof t0, &t0, nullptr) ==
+                    CL_SUCCESS &&
+                clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr) ==
+                    CL_SUCCESS &&
+                t1 >= t0)
+                times[*name] += double(t1 - t0) * 1e-6;
+        }
+        pending.clear();
+    }
+
+    cl_mem ensureScratch(size_t count, const std::string& op) {
+        count = std::max<size_t>(count, 1);
+        if (scratchCount < count) {
+            scratch.reset();
+            scratchCount = 0;
+            cl_int err = CL_SUCCESS;
+            cl_mem m = clCreateBuffer(context.get(), CL_MEM_READ_WRITE, count * sizeof(float),
+                                      nullptr, &err);
+            if (err != CL_SUCCESS)
+                throw ComputeError(op + ": scratch buffer of " +
+                                   cldetail::bytesText(count * sizeof(float)) + " failed (" +
+                                   clErrorName(err) + ")");
+            scratch.reset(m);
+            scratchCount = count;
+        }
+        return scratch.get();
+    }
+
+    // Element-wise copy of n floats between (mem, offset) pairs.
+    void copyRaw(const std::string& op, cl_mem src, cl_ulong so, cl_mem dst, cl_ulong dO,
+                 size_t n) {
+        launch1d(op, "copy_f32", n, src, so, dst, dO, cl_ulong(n));
+    }
+};
+
+}  // namespace nnwb

@@ -1,0 +1,124 @@
+// Bias + activation forward, activation backward and the bias gradient (column sums).
+// Activation codes follow nnwb::Activation: 0 none, 1 tanh, 2 sigmoid, 3 relu,
+// 4 leaky relu (0.01), 5 swish, 6 softmax (per row; its own kernels below).
+
+float nnwb_act(float z, int act) {
+    switch (act) {
+        case 1: return tanh(z);
+        case 2: return 1.0f / (1.0f + exp(-z));
+        case 3: return z > 0.0f ? z : 0.0f;
+        case 4: return z > 0.0f ? z : 0.01f * z;
+        case 5: return z / (1.0f + exp(-z));
+        default: return z;
+    }
+}
+
+float nnwb_act_grad(float z, float y, int act) {
+    switch (act) {
+        case 1: return 1.0f - y * y;
+        case 2: return y * (1.0f - y);
+        case 3: return z > 0.0f ? 1.0f : 0.0f;
+        case 4: return z > 0.0f ? 1.0f : 0.01f;
+        case 5: {
+            const float s = 1.0f / (1.0f + exp(-z));
+            return s + y * (1.0f - s);
+        }
+        default: return 1.0f;
+    }
+}
+
+// z = x + bias[col] (hasBias != 0), y = f(z); element-wise activations. z may alias x.
+__kernel void bias_activation(int rows, int cols, __global const float* x, ulong xo,
+                              __global const float* bias, ulong bo, int hasBias,
+                              __global float* z, ulong zo, __global float* y, ulong yo, int act) {
+    x += xo;
+    bias += bo;
+    z += zo;
+    y += yo;
+    const ulong n = (ulong)rows * (ulong)cols;
+    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
+        const float v = x[i] + (hasBias ? bias[i % (ulong)cols] : 0.0f);
+        z[i] = v;
+        y[i] = nnwb_act(v, act);
+    }
+}
+
+// Softmax activation: one work-group per row. z = x + bias, y = softmax(z) over the row.
+__kernel void bias_softmax_rows(int rows, int cols, __global const float* x, ulong xo,
+                                __global const float* bias, ulong bo, int hasBias,
+                                __global float* z, ulong zo, __global float* y, ulong yo,
+                                __local float* scratch) {
+    const int r = (int)get_group_id(0);
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
+    if (r >= rows) return;  // uniform per group
+    const ulong o = (ulong)r * (ulong)cols;
+    x += xo + o;
+    bias += bo;
+    z += zo + o;
+    y += yo + o;
+    float mx = -INFINITY;
+    for (int j = lid; j < cols; j += lsz) {
+        const float v = x[j] + (hasBias ? bias[j] : 0.0f);
+        z[j] = v;
+        mx = fmax(mx, v);
+    }
+    mx = nnwb_group_max(scratch, mx);
+    float sum = 0.0f;
+    for (int j = lid; j < cols; j += lsz) sum += exp(z[j] - mx);
+    sum = nnwb_group_sum(scratch, sum);
+    const float inv = 1.0f / sum;
+    for (int j = lid; j < cols; j += lsz) y[j] = exp(z[j] - mx) * inv;
+}
+
+// dz = dy * f'(z) for the element-wise activations. dz may alias dy.
+__kernel void activation_backward(int rows, int cols, __global const float* z, ulong zo,
+                                  __global const float* y, ulong yo, __global const float* dy,
+                                  ulong dyo, __global float* dz, ulong dzo, int act) {
+    z += zo;
+    y += yo;
+    dy += dyo;
+    dz += dzo;
+    const ulong n = (ulong)rows * (ulong)cols;
+    for (ulong i = get_global_id(0); i < n; i += get_global_size(0))
+        dz[i] = dy[i] * nnwb_act_grad(z[i], y[i], act);
+}
+
+// Softmax activation backward, one work-group per row: dz = y * (dy - sum(dy * y)).
+__kernel void softmax_activation_backward(int rows, int cols, __global const float* y, ulong yo,
+                                          __global const float* dy, ulong dyo,
+                                          __global float* dz, ulong dzo,
+                                          __local float* scratch) {
+    const int r = (int)get_group_id(0);
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
+    if (r >= rows) return;
+    const ulong o = (ulong)r * (ulong)cols;
+    y += yo + o;
+    dy += dyo + o;
+    dz += dzo + o;
+    float dot = 0.0f;
+    for (int j = lid; j < cols; j += lsz) dot += dy[j] * y[j];
+    dot = nnwb_group_sum(scratch, dot);
+    for (int j = lid; j < cols; j += lsz) dz[j] = y[j] * (dy[j] - dot);
+}
+
+// db[c] += sum over rows of dz[r][c]. Local size (LX, LY): LX columns per group, LY lanes
+// splitting the rows (LY a power of two), reduced in a fixed tree order (deterministic).
+// scratch holds LX * LY floats.
+__kernel void bias_gradient(int rows, int cols, __global const float* dz, ulong dzo,
+                            __global float* db, ulong dbo, __local float* scratch) {
+    const int cx = (int)get_local_id(0), ly = (int)get_local_id(1);
+    const int lx = (int)get_local_size(0), lyN = (int)get_local_size(1);
+    const int c = (int)get_group_id(0) * lx + cx;
+    dz += dzo;
+    db += dbo;
+    float s = 0.0f;
+    if (c < cols)
+        for (int r = ly; r < rows; r += lyN) s += dz[(ulong)r * (ulong)cols + c];
+    scratch[ly * lx + cx] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int h = lyN / 2; h > 0; h >>= 1) {
+        if (ly < h) scratch[ly * lx + cx] += scratch[(ly + h) * lx + cx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (ly == 0 && c < cols) db[c] += scratch[cx];
+}

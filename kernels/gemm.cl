@@ -1,0 +1,104 @@
+// Batched strided GEMM: C = alpha * op(A) * op(B) + beta * C, row-major, for every batch index
+// (i0, i1) (NDRange dimension 2 = i0 * batch1 + i1). Tiled through local memory with register
+// blocking: a work-group computes a TSM x TSN tile of C with (TSM/WPTM) x (TSN/WPTN) work-items,
+// each holding WPTM x WPTN results. Tile sizes are -D defines chosen by the host per device.
+// Correct for any M, N, K (out-of-range loads read 0, out-of-range stores are skipped).
+// beta == 0 never reads C.
+
+#ifndef TSM
+#define TSM 64
+#endif
+#ifndef TSN
+#define TSN 64
+#endif
+#ifndef TSK
+#define TSK 16
+#endif
+#ifndef WPTM
+#define WPTM 4
+#endif
+#ifndef WPTN
+#define WPTN 4
+#endif
+#define RTSM (TSM / WPTM)
+#define RTSN (TSN / WPTN)
+#define GEMM_THREADS (RTSM * RTSN)
+
+// Local size (RTSN, RTSM, 1); global (ceil(N / TSN) * RTSN, ceil(M / TSM) * RTSM, batches).
+__kernel void gemm_tiled(
+    int M, int N, int K, float alpha, float beta, int transA, int transB,
+    __global const float* A, ulong aOff, int lda, ulong strideA0, ulong strideA1,
+    __global const float* B, ulong bOff, int ldb, ulong strideB0, ulong strideB1,
+    __global float* C, ulong cOff, int ldc, ulong strideC0, ulong strideC1, int batch1) {
+    __local float Asub[TSK][TSM];
+    __local float Bsub[TSK][TSN];
+    const int tn = (int)get_local_id(0), tm = (int)get_local_id(1);
+    const int tid = tm * RTSN + tn;
+    const int m0 = (int)get_group_id(1) * TSM, n0 = (int)get_group_id(0) * TSN;
+    const ulong bi = get_global_id(2);
+    const ulong i0 = bi / (ulong)batch1, i1 = bi % (ulong)batch1;
+    A += aOff + i0 * strideA0 + i1 * strideA1;
+    B += bOff + i0 * strideB0 + i1 * strideB1;
+    C += cOff + i0 * strideC0 + i1 * strideC1;
+
+    float acc[WPTM][WPTN];
+    for (int wm = 0; wm < WPTM; ++wm)
+        for (int wn = 0; wn < WPTN; ++wn) acc[wm][wn] = 0.0f;
+
+    for (int k0 = 0; k0 < K; k0 += TSK) {
+        // op(A)[i][k] is A[i * lda + k], or A[k * lda + i] when transposed; consecutive
+        // work-items read consecutive addresses in either case.
+        for (int l = tid; l < TSM * TSK; l += GEMM_THREADS) {
+            int ii, kk;
+            if (transA) {
+                ii = l % TSM;
+                kk = l / TSM;
+            } else {
+                kk = l % TSK;
+                ii = l / TSK;
+            }
+            const int gi = m0 + ii, gk = k0 + kk;
+            float v = 0.0f;
+            if (gi < M && gk < K)
+                v = transA ? A[(ulong)gk * lda + gi] : A[(ulong)gi * lda + gk];
+            Asub[kk][ii] = v;
+        }
+        // op(B)[k][j] is B[k * ldb + j], or B[j * ldb + k] when transposed.
+        for (int l = tid; l < TSN * TSK; l += GEMM_THREADS) {
+            int jj, kk;
+            if (transB) {
+                kk = l % TSK;
+                jj = l / TSK;
+            } else {
+                jj = l % TSN;
+                kk = l / TSN;
+            }
+            const int gj = n0 + jj, gk = k0 + kk;
+            float v = 0.0f;
+            if (gj < N && gk < K)
+                v = transB ? B[(ulong)gj * ldb + gk] : B[(ulong)gk * ldb + gj];
+            Bsub[kk][jj] = v;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int kk = 0; kk < TSK; ++kk) {
+            float breg[WPTN];
+            for (int wn = 0; wn < WPTN; ++wn) breg[wn] = Bsub[kk][tn + wn * RTSN];
+            for (int wm = 0; wm < WPTM; ++wm) {
+                const float a = Asub[kk][tm + wm * RTSM];
+                for (int wn = 0; wn < WPTN; ++wn) acc[wm][wn] += a * breg[wn];
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    for (int wm = 0; wm < WPTM; ++wm) {
+        const int gi = m0 + tm + wm * RTSM;
+        if (gi >= M) continue;
+        for (int wn = 0; wn < WPTN; ++wn) {
+            const int gj = n0 + tn + wn * RTSN;
+            if (gj >= N) continue;
+            __global float* c = C + (ulong)gi * ldc + gj;
+            *c = beta == 0.0f ? alpha * acc[wm][wn] : alpha * acc[wm][wn] + beta * *c;
+        }
+    }
+}

@@ -1,0 +1,44 @@
+// Layer normalization over `cols` values per row (no learned gain), one work-group per row.
+// Mean and variance in two passes, as the CPU reference.
+
+// y = (x - mean) * rstd, rstd = 1 / sqrt(var + eps); rstd[r] kept for backward.
+__kernel void norm_forward(int rows, int cols, float eps, __global const float* x, ulong xo,
+                           __global float* y, ulong yo, __global float* rstd, ulong ro,
+                           __local float* scratch) {
+    const int r = (int)get_group_id(0);
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
+    if (r >= rows) return;
+    const ulong o = (ulong)r * (ulong)cols;
+    x += xo + o;
+    y += yo + o;
+    float s = 0.0f;
+    for (int j = lid; j < cols; j += lsz) s += x[j];
+    const float mean = nnwb_group_sum(scratch, s) / (float)cols;
+    float v = 0.0f;
+    for (int j = lid; j < cols; j += lsz) v += (x[j] - mean) * (x[j] - mean);
+    const float var = nnwb_group_sum(scratch, v) / (float)cols;
+    const float rs = 1.0f / sqrt(var + eps);
+    for (int j = lid; j < cols; j += lsz) y[j] = (x[j] - mean) * rs;
+    if (lid == 0) rstd[ro + r] = rs;
+}
+
+// dx = rstd * (dy - mean(dy) - y * mean(dy * y)).
+__kernel void norm_backward(int rows, int cols, __global const float* y, ulong yo,
+                            __global const float* rstd, ulong ro, __global const float* dy,
+                            ulong dyo, __global float* dx, ulong dxo, __local float* scratch) {
+    const int r = (int)get_group_id(0);
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
+    if (r >= rows) return;
+    const ulong o = (ulong)r * (ulong)cols;
+    y += yo + o;
+    dy += dyo + o;
+    dx += dxo + o;
+    float a = 0.0f, b = 0.0f;
+    for (int j = lid; j < cols; j += lsz) {
+        a += dy[j];
+        b += dy[j] * y[j];
+    }
+    const float2 m = nnwb_group_sum2(scratch, a, b) / (float)cols;
+    const float rs = rstd[ro + r];
+    for (int j = lid; j < cols; j += lsz) dx[j] = rs * (dy[j] - m.x - y[j] * m.y);
+}

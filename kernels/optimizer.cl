@@ -1,0 +1,34 @@
+// Optimizer steps, one work-item per weight (grid stride). The host passes the derived
+// constants (Adam's step = lr / bc1, keep = 1 - lr * wd, rbc2 = 1 / sqrt(bc2)) computed in
+// float exactly as the CPU reference does.
+
+// SGD with momentum and (coupled) weight decay: v = m v + g + wd w; w -= lr v.
+__kernel void sgd_step(ulong n, __global float* w, ulong wo, __global const float* g, ulong go,
+                       __global float* vel, ulong vo, float lr, float momentum, float wd) {
+    w += wo;
+    g += go;
+    vel += vo;
+    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
+        const float v = momentum * vel[i] + g[i] + wd * w[i];
+        vel[i] = v;
+        w[i] -= lr * v;
+    }
+}
+
+// AdamW: m, v moments; w = w * keep - step * m / (sqrt(v) * rbc2 + eps).
+__kernel void adam_step(ulong n, __global float* w, ulong wo, __global const float* g, ulong go,
+                        __global float* m, ulong mo, __global float* v, ulong vo, float beta1,
+                        float beta2, float eps, float step, float keep, float rbc2) {
+    w += wo;
+    g += go;
+    m += mo;
+    v += vo;
+    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
+        const float gi = g[i];
+        const float mi = beta1 * m[i] + (1.0f - beta1) * gi;
+        const float vi = beta2 * v[i] + (1.0f - beta2) * gi * gi;
+        m[i] = mi;
+        v[i] = vi;
+        w[i] = w[i] * keep - step * mi / (sqrt(vi) * rbc2 + eps);
+    }
+}

@@ -1,0 +1,155 @@
+// Parity harness for the OpenCL-vs-CPU op suites: runs the same op on the CpuBackend
+// reference and on every OpenCL device, with every buffer guarded by sentinel values, and
+// reports the first mismatching output, overwritten guard or modified input. Main thread only.
+#pragma once
+
+#include <QtTest/QtTest>
+
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/TestUtil.h"
+#include "compute/CpuBackend.h"
+
+namespace nnwb::test {
+
+// One run of an op on one backend: the op declares its inputs and outputs through in()/out().
+class OpRun {
+public:
+    explicit OpRun(Backend& backend) : be(backend) {}
+    Backend& be;
+
+    // An input: checked unchanged after the op.
+    BufRef in(const std::string& name, const std::vector<float>& data) {
+        entries_.push_back({name, data, false, std::make_unique<GuardedBuffer>(be, data)});
+        return entries_.back().buf->ref();
+    }
+    // An output (or in-out) with its initial content: compared between the backends.
+    BufRef out(const std::string& name, const std::vector<float>& init) {
+        entries_.push_back({name, init, true, std::make_unique<GuardedBuffer>(be, init)});
+        return entries_.back().buf->ref();
+    }
+
+    // Reads back every buffer; fills outputs and problems.
+    void finish() {
+        be.synchronize();
+        for (auto& e : entries_) {
+            const std::string g = e.buf->guardViolation(e.name);
+            if (!g.empty()) problems += g + "; ";
+            std::vector<float> now = e.buf->read();
+            if (e.isOutput)
+                outputs.emplace_back(e.name, std::move(now));
+            else if (std::memcmp(now.data(), e.init.data(), now.size() * sizeof(float)) != 0)
+                problems += "input " + e.name + " was modified; ";
+        }
+    }
+
+    std::vector<std::pair<std::string, std::vector<float>>> outputs;
+    std::string problems;
+
+private:
+    struct Entry {
+        std::string name;
+        std::vector<float> init;
+        bool isOutput;
+        std::unique_ptr<GuardedBuffer> buf;
+    };
+    std::vector<Entry> entries_;
+};
+
+using OpFn = std::function<void(OpRun&)>;
+
+// Per-output tolerance override: name -> tolerance (others use the default).
+struct ParityTolerance {
+    Tolerance def;
+    std::vector<std::pair<std::string, Tolerance>> perOutput;
+    Tolerance of(const std::string& name) const {
+        for (const auto& [n, t] : perOutput)
+            if (n == name) return t;
+        return def;
+    }
+};
+
+// The reference and the OpenCL backends under test, created once per test executable.
+struct ParityDevices {
+    CpuBackend cpu;
+    std::vector<std::pair<std::string, std::unique_ptr<Backend>>> cl;
+};
+
+inline ParityDevices& parityDevices() {
+    static ParityDevices d;
+    return d;
+}
+
+// Opens every OpenCL device; empty string on success, else the error. Call from initTestCase.
+inline std::string openParityDevices() {
+    ParityDevices& d = parityDevices();
+    if (!d.cl.empty()) return {};
+    for (const std::string& id : openClDeviceIds()) {
+        try {
+            d.cl.emplace_back(id, createBackend(id));
+        } catch (const std::exception& e) {
+            return id + ": " + e.what();
+        }
+    }
+    return {};
+}
+
+// Releases the OpenCL backends before static destruction (drivers may be gone by then).
+// Call from cleanupTestCase.
+inline void closeParityDevices() {
+    parityDevices().cl.clear();
+}
+
+// Runs `op` on the CPU reference and on `dev`; empty string when they agree.
+inline std::string runParity(const std::string& devId, Backend& dev, const OpFn& op,
+                             const ParityTolerance& tol, const std::string& context) {
+    OpRun ref(parityDevices().cpu), got(dev);
+    try {
+        op(ref);
+        ref.finish();
+    } catch (const std::exception& e) {
+        return context + " [cpu]: " + e.what();
+    }
+    try {
+        op(got);
+        got.finish();
+    } catch (const std::exception& e) {
+        return context + " [" + devId + "]: " + e.what();
+    }
+    if (!ref.problems.empty()) return context + " [cpu]: " + ref.problems;
+    if (!got.problems.empty()) return context + " [" + devId + "]: " + got.problems;
+    for (size_t i = 0; i < ref.outputs.size(); ++i) {
+        const auto& [name, want] = ref.outputs[i];
+        const std::string m = compareNear(got.outputs[i].second, want, tol.of(name));
+        if (!m.empty()) return context + " [" + devId + "] output " + name + ": " + m;
+    }
+    return {};
+}
+
+}  // namespace nnwb::test
+
+// Compares `op` on every OpenCL device against the CPU reference; fails the test function
+// with the first difference.
+#define NNWB_PARITY(op, tol, context)                                                    \
+    do {                                                                                 \
+        for (auto& dev_ : nnwb::test::parityDevices().cl) {                              \
+            const std::string m_ =                                                       \
+                nnwb::test::runParity(dev_.first, *dev_.second, (op), (tol), (context)); \
+            QVERIFY2(m_.empty(), m_.c_str());                                            \
+        }                                                                                \
+    } while (0)
+
+// initTestCase body: skip without OpenCL devices, fail if one cannot be opened.
+#define NNWB_PARITY_INIT()                                                               \
+    do {                                                                                 \
+        if (nnwb::test::openClDeviceIds().empty())                                       \
+            QSKIP(                                                                       \
+                "no OpenCL device found (install an OpenCL runtime such as PoCL to run " \
+                "the parity tests)");                                                    \
+        const std::string e_ = nnwb::test::openParityDevices();                          \
+        QVERIFY2(e_.empty(), e_.c_str());                                                \
+    } while (0)

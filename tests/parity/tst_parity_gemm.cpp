@@ -1,0 +1,186 @@
+// Parity of gemm (kernel gemm_tiled): every OpenCL device against the CpuBackend reference for
+// all four transpose combinations, odd sizes (M, N, K from 1 to 130), padded leading
+// dimensions, alpha/beta (beta = 0 with NaN-filled C must not read C), 2-level batches with
+// strides (stride 0 for a shared B) and non-zero offsets, with guard values around A, B, C.
+// Tolerance: 1e-5 + 2e-6 * K absolute + 1e-4 relative.
+#include <QtTest/QtTest>
+
+#include <limits>
+
+#include "parity/ParityHarness.h"
+
+using namespace nnwb;
+using namespace nnwb::test;
+
+namespace {
+
+ParityTolerance gemmTol(int k) {
+    return ParityTolerance{{1e-5 + 2e-6 * k, 1e-4}, {}};
+}
+
+struct GemmCase {
+    int m, n, k;
+    bool ta, tb;
+    float alpha, beta;
+    int padA = 0, padB = 0, padC = 0;  // extra leading-dimension columns
+    int batch0 = 1, batch1 = 1;
+    bool sharedB = false;  // strideB0 = strideB1 = 0
+};
+
+std::string describe(const GemmCase& c) {
+    std::ostringstream s;
+    s << "gemm M=" << c.m << " N=" << c.n << " K=" << c.k << " transA=" << c.ta
+      << " transB=" << c.tb << " alpha=" << c.alpha << " beta=" << c.beta << " padA=" << c.padA
+      << " padB=" << c.padB << " padC=" << c.padC << " batch=" << c.batch0 << "x" << c.batch1
+      << (c.sharedB ? " sharedB" : "");
+    return s.str();
+}
+
+void runCase(const GemmCase& c) {
+    // Storage of op(A) (M x K): K x M when transposed.
+    const int aRows = c.ta ? c.k : c.m, aCols = c.ta ? c.m : c.k;
+    const int bRows = c.tb ? c.n : c.k, bCols = c.tb ? c.k : c.n;
+    const int lda = aCols + c.padA, ldb = bCols + c.padB, ldc = c.n + c.padC;
+    const size_t sizeA = size_t(aRows) * lda, sizeB = size_t(bRows) * ldb,
+                 sizeC = size_t(c.m) * ldc;
+    // Batch strides with gaps between matrices (gaps must survive too).
+    const size_t sA1 = sizeA + 3, sA0 = sA1 * c.batch1 + 5;
+    const size_t sB1 = c.sharedB ? 0 : sizeB + 2, sB0 = c.sharedB ? 0 : sB1 * c.batch1 + 1;
+    const size_t sC1 = sizeC + 4, sC0 = sC1 * c.batch1 + 3;
+    const size_t totA = sA0 * (c.batch0 - 1) + sA1 * (c.batch1 - 1) + sizeA;
+    const size_t totB = sB0 * (c.batch0 - 1) + sB1 * (c.batch1 - 1) + sizeB;
+    const size_t totC = sC0 * (c.batch0 - 1) + sC1 * (c.batch1 - 1) + sizeC;
+    std::vector<float> cInit = randomVector(totC, 203);
+    if (c.beta == 0.0f)
+        std::fill(cInit.begin(), cInit.end(), std::numeric_limits<float>::quiet_NaN());
+    // With beta == 0 the NaN padding columns of C stay NaN on both backends (NaN matches NaN).
+    NNWB_PARITY(
+        [&](OpRun& r) {
+            GemmArgs g;
+            g.transA = c.ta;
+            g.transB = c.tb;
+            g.m = c.m;
+            g.n = c.n;
+            g.k = c.k;
+            g.alpha = c.alpha;
+            g.beta = c.beta;
+            g.a = r.in("A", randomVector(totA, 201));
+            g.b = r.in("B", randomVector(totB, 202));
+            g.c = r.out("C", cInit);
+            g.lda = lda;
+            g.ldb = ldb;
+            g.ldc = ldc;
+            g.batch0 = c.batch0;
+            g.batch1 = c.batch1;
+            g.strideA0 = sA0;
+            g.strideA1 = sA1;
+            g.strideB0 = sB0;
+            g.strideB1 = sB1;
+            g.strideC0 = sC0;
+            g.strideC1 = sC1;
+            r.be.gemm(g);
+        },
+        gemmTol(c.k), describe(c));
+}
+
+}  // namespace
+
+class TstParityGemm : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { NNWB_PARITY_INIT(); }
+    void cleanupTestCase() { closeParityDevices(); }
+
+    // Kernels: gemm_tiled. Every combination of M, N, K in {1, 7, 33, 130} and the four
+    // transpose combinations.
+    void sizesAndTransposes() {
+        const int sizes[] = {1, 7, 33, 130};
+        for (int m : sizes)
+            for (int n : sizes)
+                for (int k : sizes)
+                    for (int t = 0; t < 4; ++t) {
+                        runCase({m, n, k, bool(t & 1), bool(t & 2), 1.0f, 0.0f});
+                        if (QTest::currentTestFailed()) return;
+                    }
+    }
+
+    // Kernels: gemm_tiled. Odd shapes that are not multiples of any tile (3, 20, 65, 64 +- 1).
+    void oddShapes() {
+        const int shapes[][3] = {{3, 20, 65}, {65, 3, 20},  {20, 65, 3},  {1, 1, 130},
+                                 {130, 1, 1}, {63, 65, 17}, {64, 64, 16}, {65, 63, 129},
+                                 {2, 300, 5}, {300, 2, 7}};
+        for (const auto& s : shapes)
+            for (int t = 0; t < 4; ++t) {
+                runCase({s[0], s[1], s[2], bool(t & 1), bool(t & 2), 1.0f, 0.0f});
+                if (QTest::currentTestFailed()) return;
+            }
+    }
+
+    // Kernels: gemm_tiled. alpha/beta: beta = 0 over NaN-filled C, beta = 1 accumulation,
+    // general alpha and beta; padded leading dimensions.
+    void alphaBetaAndLeadingDims() {
+        const float ab[][2] = {{1.0f, 0.0f}, {0.5f, 0.0f}, {1.0f, 1.0f}, {-0.7f, 0.3f}};
+        for (const auto& x : ab)
+            for (int t = 0; t < 4; ++t) {
+                GemmCase c{20, 33, 7, bool(t & 1), bool(t & 2), x[0], x[1], 3, 1, 2};
+                runCase(c);
+                if (QTest::currentTestFailed()) return;
+                c = {65, 7, 130, bool(t & 1), bool(t & 2), x[0], x[1], 1, 4, 0};
+                runCase(c);
+                if (QTest::currentTestFailed()) return;
+            }
+    }
+
+    // Kernels: gemm_tiled. K == 0 gives C = beta * C (0 for beta == 0) without reading A, B.
+    void emptyK() {
+        runCase({7, 20, 0, false, false, 1.0f, 0.0f});
+        runCase({7, 20, 0, true, true, 1.0f, 0.5f});
+    }
+
+    // Kernels: gemm_tiled. 2-level batches with strides, including a B shared by every
+    // product (stride 0), as in multi-head attention.
+    void batched() {
+        const int shapes[][3] = {{7, 20, 3}, {33, 33, 20}, {1, 65, 7}, {20, 7, 65}};
+        for (const auto& s : shapes)
+            for (int t = 0; t < 4; ++t)
+                for (bool shared : {false, true}) {
+                    GemmCase c{s[0], s[1], s[2], bool(t & 1), bool(t & 2), 0.8f, 0.0f, 1, 2, 3};
+                    c.batch0 = 2;
+                    c.batch1 = 3;
+                    c.sharedB = shared;
+                    runCase(c);
+                    if (QTest::currentTestFailed()) return;
+                    c.beta = 0.5f;
+                    c.batch0 = 3;
+                    c.batch1 = 1;
+                    runCase(c);
+                    if (QTest::currentTestFailed()) return;
+                }
+    }
+
+    // The bounds check names the gemm operand, as on the CPU backend.
+    void boundsError() {
+        for (auto& [id, be] : parityDevices().cl) {
+            Buffer a = be->alloc(12), b = be->alloc(12), c = be->alloc(8);
+            GemmArgs g;
+            g.m = 3;
+            g.n = 3;
+            g.k = 4;
+            g.a = a;
+            g.b = b;
+            g.c = c;
+            g.lda = 4;
+            g.ldb = 3;
+            g.ldc = 3;
+            try {
+                be->gemm(g);
+                QFAIL(("gemm with a too small C did not throw on " + id).c_str());
+            } catch (const ComputeError& e) {
+                QVERIFY2(std::string(e.what()).find("gemm C") != std::string::npos, e.what());
+            }
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TstParityGemm)
+#include "tst_parity_gemm.moc"

@@ -1,0 +1,427 @@
+// Parity of the element-wise, activation, softmax, norm, window, loss and optimizer ops:
+// every OpenCL device against the CpuBackend reference, odd sizes, fixed seeds, guard values
+// around every buffer (non-zero offsets). Tolerance unless stated: 1e-5 abs + 1e-4 rel.
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <limits>
+
+#include "parity/ParityHarness.h"
+
+using namespace nnwb;
+using namespace nnwb::test;
+
+namespace {
+
+const size_t kSizes[] = {1, 3, 7, 20, 33, 65, 130, 1000, 70001};
+const std::pair<int, int> kShapes[] = {{1, 1},  {1, 7},    {3, 3},    {7, 20},  {20, 33},
+                                       {33, 7}, {65, 130}, {130, 65}, {5, 300}, {2, 1025}};
+const ParityTolerance kTol{};
+
+std::string ctx(const char* op, int rows, int cols) {
+    return std::string(op) + " rows=" + std::to_string(rows) + " cols=" + std::to_string(cols);
+}
+
+const char* actName(Activation a) {
+    switch (a) {
+        case Activation::None:
+            return "none";
+        case Activation::Tanh:
+            return "tanh";
+        case Activation::Sigmoid:
+            return "sigmoid";
+        case Activation::Relu:
+            return "relu";
+        case Activation::LeakyRelu:
+            return "leakyrelu";
+        case Activation::Swish:
+            return "swish";
+        case Activation::Softmax:
+            return "softmax";
+    }
+    return "?";
+}
+const Activation kActs[] = {Activation::None,   Activation::Tanh,      Activation::Sigmoid,
+                            Activation::Relu,   Activation::LeakyRelu, Activation::Swish,
+                            Activation::Softmax};
+
+}  // namespace
+
+class TstParityOps : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { NNWB_PARITY_INIT(); }
+    void cleanupTestCase() { closeParityDevices(); }
+
+    // Kernels: fill_f32
+    void fill() {
+        for (size_t n : kSizes) {
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef x = r.out("x", randomVector(n, 1));
+                    r.be.fill(x, n, -2.5f);
+                },
+                kTol, "fill n=" + std::to_string(n));
+        }
+    }
+
+    // Kernels: copy_f32 (also the memmove path through the scratch buffer for overlaps)
+    void copy() {
+        for (size_t n : kSizes) {
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef s = r.in("src", randomVector(n, 2));
+                    BufRef d = r.out("dst", randomVector(n, 3));
+                    r.be.copy(s, d, n);
+                },
+                kTol, "copy n=" + std::to_string(n));
+            // Overlapping ranges of one buffer, both directions.
+            for (size_t shift : {size_t(1), size_t(3)}) {
+                NNWB_PARITY(
+                    [&](OpRun& r) {
+                        BufRef b = r.out("buf", randomVector(n + shift, 4));
+                        r.be.copy(b, b + shift, n);
+                    },
+                    kTol, "copy overlap up n=" + std::to_string(n));
+                NNWB_PARITY(
+                    [&](OpRun& r) {
+                        BufRef b = r.out("buf", randomVector(n + shift, 5));
+                        r.be.copy(b + shift, b, n);
+                    },
+                    kTol, "copy overlap down n=" + std::to_string(n));
+            }
+        }
+    }
+
+    // Kernels: copy2d_f32
+    void copy2d() {
+        for (auto [rows, cols] : kShapes) {
+            for (int extraS : {0, 3}) {
+                for (int extraD : {0, 5}) {
+                    const int sld = cols + extraS, dld = cols + extraD;
+                    NNWB_PARITY(
+                        [&](OpRun& r) {
+                            BufRef s = r.in("src", randomVector(size_t(rows) * sld, 6));
+                            BufRef d = r.out("dst", randomVector(size_t(rows) * dld, 7));
+                            r.be.copy2d(s, sld, d, dld, rows, cols);
+                        },
+                        kTol,
+                        ctx("copy2d", rows, cols) + " sld=" + std::to_string(sld) +
+                            " dld=" + std::to_string(dld));
+                }
+            }
+            // Overlapping rows within one buffer (e.g. compacting a padded layout in place).
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef b = r.out("buf", randomVector(size_t(rows) * (cols + 2) + 2, 8));
+                    r.be.copy2d(b + 2, cols + 2, b, cols, rows, cols);
+                },
+                kTol, ctx("copy2d overlap", rows, cols));
+        }
+    }
+
+    // Kernels: axpy_f32, add_f32
+    void axpyAdd() {
+        for (size_t n : kSizes) {
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef x = r.in("x", randomVector(n, 9));
+                    BufRef y = r.out("y", randomVector(n, 10));
+                    r.be.axpy(n, -0.75f, x, y);
+                },
+                kTol, "axpy n=" + std::to_string(n));
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef a = r.in("a", randomVector(n, 11));
+                    BufRef b = r.in("b", randomVector(n, 12));
+                    BufRef o = r.out("out", randomVector(n, 13));
+                    r.be.add(n, a, b, o);
+                },
+                kTol, "add n=" + std::to_string(n));
+            NNWB_PARITY(
+                [&](OpRun& r) {  // out aliases a
+                    BufRef a = r.out("a", randomVector(n, 14));
+                    BufRef b = r.in("b", randomVector(n, 15));
+                    r.be.add(n, a, b, a);
+                },
+                kTol, "add in place n=" + std::to_string(n));
+        }
+    }
+
+    // Kernels: bias_activation, bias_softmax_rows (all 7 activations, with and without bias,
+    // and with z aliasing x)
+    void biasActivation() {
+        for (auto [rows, cols] : kShapes) {
+            for (Activation act : kActs) {
+                for (int mode = 0; mode < 3; ++mode) {  // 0 bias, 1 no bias, 2 bias + z == x
+                    const size_t n = size_t(rows) * cols;
+                    NNWB_PARITY(
+                        [&](OpRun& r) {
+                            BufRef bias;
+                            if (mode != 1) bias = r.in("bias", randomVector(cols, 21, -0.5f, 0.5f));
+                            BufRef y = r.out("y", randomVector(n, 22));
+                            if (mode == 2) {
+                                BufRef xz = r.out("xz", randomVector(n, 20, -3.0f, 3.0f));
+                                r.be.biasActivation(rows, cols, xz, bias, xz, y, act);
+                            } else {
+                                BufRef x = r.in("x", randomVector(n, 20, -3.0f, 3.0f));
+                                BufRef z = r.out("z", randomVector(n, 23));
+                                r.be.biasActivation(rows, cols, x, bias, z, y, act);
+                            }
+                        },
+                        kTol,
+                        ctx("biasActivation", rows, cols) + " act=" + actName(act) +
+                            " mode=" + std::to_string(mode));
+                }
+            }
+        }
+    }
+
+    // Kernels: activation_backward, softmax_activation_backward (dz separate and aliasing dy)
+    void activationBackward() {
+        for (auto [rows, cols] : kShapes) {
+            for (Activation act : kActs) {
+                for (bool inPlace : {false, true}) {
+                    const size_t n = size_t(rows) * cols;
+                    NNWB_PARITY(
+                        [&](OpRun& r) {
+                            BufRef z = r.in("z", randomVector(n, 30, -3.0f, 3.0f));
+                            BufRef y = r.in("y", randomVector(n, 31, 0.0f, 1.0f));
+                            if (inPlace) {
+                                BufRef d = r.out("dydz", randomVector(n, 32));
+                                r.be.activationBackward(rows, cols, z, y, d, d, act);
+                            } else {
+                                BufRef dy = r.in("dy", randomVector(n, 32));
+                                BufRef dz = r.out("dz", randomVector(n, 33));
+                                r.be.activationBackward(rows, cols, z, y, dy, dz, act);
+                            }
+                        },
+                        kTol,
+                        ctx("activationBackward", rows, cols) + " act=" + actName(act) +
+                            (inPlace ? " in place" : ""));
+                }
+            }
+        }
+    }
+
+    // Kernels: bias_gradient (accumulates into db). Tolerance scaled with the row count.
+    void biasGradient() {
+        const std::pair<int, int> shapes[] = {{1, 1},    {3, 7},    {7, 3},    {20, 33}, {33, 20},
+                                              {130, 65}, {65, 130}, {1000, 3}, {2, 1000}};
+        for (auto [rows, cols] : shapes) {
+            ParityTolerance tol{{1e-6 * rows + 1e-5, 1e-4}, {}};
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef dz = r.in("dz", randomVector(size_t(rows) * cols, 40));
+                    BufRef db = r.out("db", randomVector(cols, 41));
+                    r.be.biasGradient(rows, cols, dz, db);
+                    r.be.biasGradient(rows, cols, dz, db);  // accumulates twice
+                },
+                tol, ctx("biasGradient", rows, cols));
+        }
+    }
+
+    // Kernels: softmax_forward, softmax_backward (scale, causal with queries == cols and
+    // queries != cols, in place)
+    void softmax() {
+        struct Case {
+            int rows, cols;
+            float scale;
+            bool causal;
+            int queries;
+        };
+        const Case cases[] = {{1, 1, 1.0f, false, 0},       {3, 3, 1.0f, true, 3},
+                              {14, 7, 0.5f, true, 7},       {20, 33, 0.17f, false, 0},
+                              {66, 33, 0.17f, true, 33},    {40, 33, 1.0f, true, 20},
+                              {65, 130, 1.0f, false, 0},    {4, 300, 0.125f, false, 0},
+                              {600, 300, 0.05f, true, 300}, {7, 1, 2.0f, true, 7}};
+        for (const Case& c : cases) {
+            SoftmaxArgs s;
+            s.rows = c.rows;
+            s.cols = c.cols;
+            s.scale = c.scale;
+            s.causal = c.causal;
+            s.queries = c.queries;
+            const size_t n = size_t(c.rows) * c.cols;
+            const std::string name =
+                ctx("softmax", c.rows, c.cols) + " scale=" + std::to_string(c.scale) +
+                (c.causal ? " causal q=" : "") + (c.causal ? std::to_string(c.queries) : "");
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef x = r.in("x", randomVector(n, 50, -4.0f, 4.0f));
+                    BufRef y = r.out("y", randomVector(n, 51));
+                    r.be.softmaxForward(s, x, y);
+                },
+                kTol, name + " forward");
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef xy = r.out("xy", randomVector(n, 50, -4.0f, 4.0f));
+                    r.be.softmaxForward(s, xy, xy);
+                },
+                kTol, name + " forward in place");
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef y = r.in("y", randomVector(n, 52, 0.0f, 1.0f));
+                    BufRef dy = r.in("dy", randomVector(n, 53));
+                    BufRef dx = r.out("dx", randomVector(n, 54));
+                    r.be.softmaxBackward(s, y, dy, dx);
+                },
+                kTol, name + " backward");
+        }
+    }
+
+    // Kernels: norm_forward, norm_backward
+    void norm() {
+        for (auto [rows, cols] : kShapes) {
+            const size_t n = size_t(rows) * cols;
+            for (float eps : {1e-5f, 1e-2f}) {
+                NNWB_PARITY(
+                    [&](OpRun& r) {
+                        BufRef x = r.in("x", randomVector(n, 60, -2.0f, 3.0f));
+                        BufRef y = r.out("y", randomVector(n, 61));
+                        BufRef rs = r.out("rstd", randomVector(rows, 62));
+                        r.be.normForward(rows, cols, eps, x, y, rs);
+                    },
+                    kTol, ctx("normForward", rows, cols) + " eps=" + std::to_string(eps));
+            }
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef y = r.in("y", randomVector(n, 63, -2.0f, 2.0f));
+                    BufRef rs = r.in("rstd", randomVector(rows, 64, 0.5f, 3.0f));
+                    BufRef dy = r.in("dy", randomVector(n, 65));
+                    BufRef dx = r.out("dx", randomVector(n, 66));
+                    r.be.normBackward(rows, cols, y, rs, dy, dx);
+                },
+                kTol, ctx("normBackward", rows, cols));
+        }
+    }
+
+    // Kernels: unfold_windows, fold_windows (step < window, step == window, step > window,
+    // positions running past the end of the sequence)
+    void unfoldFold() {
+        struct Case {
+            int batch, len, window, step, positions;
+        };
+        const Case cases[] = {{1, 1, 1, 1, 1},  {3, 20, 5, 2, 10},    {2, 21, 7, 7, 3},
+                              {3, 33, 3, 5, 7}, {2, 130, 20, 1, 111}, {1, 65, 33, 20, 4},
+                              {7, 7, 3, 3, 3},  {2, 20, 1, 1, 20}};
+        for (const Case& c : cases) {
+            const std::string name =
+                "batch=" + std::to_string(c.batch) + " len=" + std::to_string(c.len) +
+                " window=" + std::to_string(c.window) + " step=" + std::to_string(c.step) +
+                " positions=" + std::to_string(c.positions);
+            const size_t nx = size_t(c.batch) * c.len;
+            const size_t nc = size_t(c.batch) * c.positions * c.window;
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef x = r.in("x", randomVector(nx, 70));
+                    BufRef cols = r.out("cols", randomVector(nc, 71));
+                    r.be.unfold(c.batch, c.len, c.window, c.step, c.positions, x, cols);
+                },
+                kTol, "unfold " + name);
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef dc = r.in("dcols", randomVector(nc, 72));
+                    BufRef dx = r.out("dx", randomVector(nx, 73));
+                    r.be.fold(c.batch, c.len, c.window, c.step, c.positions, dc, dx);
+                },
+                kTol, "fold " + name);
+        }
+    }
+
+    // Kernels: mse_loss, softmax_cross_entropy
+    void losses() {
+        for (auto [rows, cols] : kShapes) {
+            const size_t n = size_t(rows) * cols;
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef y = r.in("y", randomVector(n, 80));
+                    BufRef t = r.in("t", randomVector(n, 81));
+                    BufRef dy = r.out("dy", randomVector(n, 82));
+                    BufRef loss = r.out("loss", randomVector(rows, 83));
+                    r.be.mseLoss(rows, cols, y, t, dy, loss, 0.5f);
+                },
+                kTol, ctx("mseLoss", rows, cols));
+            for (bool oneHot : {true, false}) {
+                std::vector<float> target(n, 0.0f);
+                if (oneHot)
+                    for (int rr = 0; rr < rows; ++rr)
+                        target[size_t(rr) * cols + (rr * 7) % cols] = 1;
+                else
+                    target = randomVector(n, 84, 0.0f, 1.0f);  // unnormalised
+                NNWB_PARITY(
+                    [&](OpRun& r) {
+                        BufRef x = r.in("logits", randomVector(n, 85, -5.0f, 5.0f));
+                        BufRef t = r.in("t", target);
+                        BufRef p = r.out("prob", randomVector(n, 86));
+                        BufRef dy = r.out("dy", randomVector(n, 87));
+                        BufRef loss = r.out("loss", randomVector(rows, 88));
+                        r.be.softmaxCrossEntropy(rows, cols, x, t, p, dy, loss, 0.25f);
+                    },
+                    kTol, ctx("softmaxCrossEntropy", rows, cols) + (oneHot ? " one-hot" : " soft"));
+            }
+        }
+    }
+
+    // Kernels: sgd_step, adam_step (several steps with fresh gradients)
+    void optimizers() {
+        for (size_t n : kSizes) {
+            for (float wd : {0.0f, 1e-2f}) {
+                NNWB_PARITY(
+                    [&](OpRun& r) {
+                        BufRef w = r.out("w", randomVector(n, 90));
+                        BufRef v = r.out("velocity", randomVector(n, 91, -0.1f, 0.1f));
+                        for (int step = 0; step < 3; ++step) {
+                            BufRef g = r.in("g" + std::to_string(step), randomVector(n, 92 + step));
+                            r.be.sgdStep(n, w, g, v, 0.05f, 0.9f, wd);
+                        }
+                    },
+                    kTol, "sgdStep n=" + std::to_string(n) + " wd=" + std::to_string(wd));
+                NNWB_PARITY(
+                    [&](OpRun& r) {
+                        BufRef w = r.out("w", randomVector(n, 100));
+                        BufRef m = r.out("m", std::vector<float>(n, 0.0f));
+                        BufRef v = r.out("v", std::vector<float>(n, 0.0f));
+                        const float b1 = 0.9f;  // (no top-level commas inside the macro)
+                        const float b2 = 0.999f;
+                        for (int t = 1; t <= 5; ++t) {
+                            BufRef g = r.in("g" + std::to_string(t),
+                                            randomVector(n, 100 + t, -2.0f, 2.0f));
+                            const float bc1 = 1.0f - std::pow(b1, float(t));
+                            const float bc2 = 1.0f - std::pow(b2, float(t));
+                            r.be.adamStep(n, w, g, m, v, 1e-2f, b1, b2, 1e-8f, wd, bc1, bc2);
+                        }
+                    },
+                    kTol, "adamStep n=" + std::to_string(n) + " wd=" + std::to_string(wd));
+            }
+        }
+    }
+
+    // Argument checks name the op, as on the CPU backend.
+    void boundsErrors() {
+        for (auto& [id, be] : parityDevices().cl) {
+            Buffer b = be->alloc(10);
+            try {
+                be->fill(BufRef(b, 4), 7, 1.0f);
+                QFAIL("fill past the end did not throw");
+            } catch (const ComputeError& e) {
+                QVERIFY2(std::string(e.what()).find("fill") != std::string::npos, e.what());
+                QVERIFY2(std::string(e.what()).find("overruns") != std::string::npos, e.what());
+            }
+            QVERIFY_THROWS_EXCEPTION(ComputeError, be->normForward(3, 4, 1e-5f, b, b, BufRef()));
+            SoftmaxArgs s;
+            s.rows = 2;
+            s.cols = 2;
+            s.causal = true;
+            s.queries = 0;
+            QVERIFY_THROWS_EXCEPTION(ComputeError, be->softmaxForward(s, b, b));
+            QVERIFY_THROWS_EXCEPTION(ComputeError, be->unfold(1, 5, 2, 0, 2, b, b));
+            Buffer other = parityDevices().cpu.alloc(10);
+            QVERIFY_THROWS_EXCEPTION(ComputeError, be->copy(other, b, 3));
+            Q_UNUSED(id);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TstParityOps)
+#include "tst_parity_ops.moc"
