@@ -12,6 +12,7 @@
 #include "app/core/ExperimentDocument.h"
 #include "app/core/LayerStackModel.h"
 #include "common/TestUtil.h"
+#include "model/layers/LayerRegistry.h"
 #include "ui/LayerParamForm.h"
 #include "ui/LayerStackEditor.h"
 #include "ui/MainWindow.h"
@@ -121,11 +122,11 @@ private Q_SLOTS:
 
         // consecutive edits of one parameter merge into one undo step
         w.layerEditor()->setCurrentLayer(0);
-        const int before = w.document()->undoStack()->count();
+        const int before = w.document()->undoStack()->index();
         intField(w, "filters")->setValue(9);
         intField(w, "filters")->setValue(10);
         intField(w, "filters")->setValue(11);
-        QCOMPARE(w.document()->undoStack()->count(), before + 1);
+        QCOMPARE(w.document()->undoStack()->index(), before + 1);
         w.undoAction()->trigger();
         QCOMPARE(w.stackModel()->layers()[0]["filters"].get<int>(), 8);
         QCOMPARE(intField(w, "filters")->value(), 8);  // the form follows undo
