@@ -8,7 +8,7 @@
 namespace nnwb {
 
 AttentionGrid::AttentionGrid(QWidget* parent) : QCustomPlot(parent) {
-    setMinimumSize(200, 180);
+    setMinimumSize(160, 150);
     clearScores();
 }
 

@@ -31,7 +31,7 @@ QSharedPointer<QCPAxisTicker> AttentionHeatmap::offsetTicker(int units) {
 }
 
 AttentionHeatmap::AttentionHeatmap(QWidget* parent) : QCustomPlot(parent) {
-    setMinimumSize(200, 180);
+    setMinimumSize(160, 150);
     plotLayout()->insertRow(0);
     title_ = new QCPTextElement(this, QString(), QFont(font().family(), 10, QFont::Bold));
     plotLayout()->addElement(0, 0, title_);

@@ -75,8 +75,9 @@ void AttentionView::clear(const QString& message) {
         layer_->clear();
         head_->clear();
     }
-    layer_->setEnabled(false);
-    head_->setEnabled(false);
+    for (QWidget* w : {static_cast<QWidget*>(layer_), static_cast<QWidget*>(head_),
+                       static_cast<QWidget*>(sample_)})
+        w->setVisible(false);
     info_->clear();
     heatmap_->clearScores();
     grid_->clearScores();
@@ -98,8 +99,9 @@ void AttentionView::setSnapshot(const AttentionSnapshotPtr& snap) {
         sample_->setRange(0, std::max<int>(0, static_cast<int>(snap->validationSamples) - 1));
         sample_->setValue(snap->sample);
     }
-    layer_->setEnabled(true);
-    head_->setEnabled(true);
+    for (QWidget* w : {static_cast<QWidget*>(layer_), static_cast<QWidget*>(head_),
+                       static_cast<QWidget*>(sample_)})
+        w->setVisible(true);
     fillHeads();
     if (keepHead >= 0 && keepHead < head_->count()) {
         const QSignalBlocker b(head_);

@@ -40,6 +40,7 @@ ConfusionTable::ConfusionTable(QWidget* parent) : QWidget(parent) {
     table_->setSelectionMode(QAbstractItemView::NoSelection);
     table_->setToolTip(tr("Rows: actual class of the bar. Columns: predicted signal."));
     table_->setMinimumHeight(110);
+    setMinimumWidth(200);
     layout->addWidget(table_, 1);
     auto* note = new QLabel(tr("rows: actual · columns: predicted · shade: share of the row"),
                             this);

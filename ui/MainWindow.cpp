@@ -21,6 +21,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
+#include <QTreeWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -109,6 +110,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     updateTitle();
     updateRunActions();
     resize(1600, 960);
+    editor_->table()->setFocus();
 }
 
 MainWindow::~MainWindow() { controller_->shutdown(); }
@@ -209,8 +211,8 @@ void MainWindow::applyDefaultLayout() {
     } else {
         splitDockWidget(dataDock_, trainingDock_, Qt::Vertical);
     }
-    resizeDocks({modelDock_}, {compact ? 380 : 440}, Qt::Horizontal);
-    resizeDocks({dataDock_}, {compact ? 330 : 370}, Qt::Horizontal);
+    resizeDocks({modelDock_}, {compact ? 300 : 440}, Qt::Horizontal);
+    resizeDocks({dataDock_}, {compact ? 350 : 380}, Qt::Horizontal);
     if (!compact) resizeDocks({dataDock_, trainingDock_}, {500, 480}, Qt::Vertical);
     if (auto* split = findChild<QSplitter*>(QStringLiteral("centralSplitter")))
         split->setSizes({compact ? 300 : 400, compact ? 380 : 520});

@@ -11,7 +11,7 @@ const QColor kValidation(0xe4, 0x6c, 0x0a);
 
 MetricChart::MetricChart(const QString& title, const QString& yLabel, QWidget* parent)
     : QCustomPlot(parent) {
-    setMinimumSize(220, 160);
+    setMinimumSize(150, 150);
     setAntialiasedElements(QCP::aeAll);
     setNoAntialiasingOnDrag(true);
     plotLayout()->insertRow(0);
@@ -30,7 +30,7 @@ MetricChart::MetricChart(const QString& title, const QString& yLabel, QWidget* p
     yAxis->setRange(0, 1);
 
     train_ = addGraph();
-    train_->setName(tr("training"));
+    train_->setName(tr("train"));
     train_->setPen(QPen(kTrain, 2));
     train_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, kTrain, kTrain, 5));
     validation_ = addGraph();
@@ -39,13 +39,19 @@ MetricChart::MetricChart(const QString& title, const QString& yLabel, QWidget* p
     validation_->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssDisc, kValidation, kValidation, 5));
 
+    // The legend sits in its own row under the title, never over the curves.
     legend->setVisible(true);
-    legend->setBrush(QColor(255, 255, 255, 210));
-    legend->setBorderPen(QPen(QColor(0xcc, 0xcc, 0xcc)));
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
     QFont lf = font();
     lf.setPointSizeF(lf.pointSizeF() * 0.9);
     legend->setFont(lf);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setMargins(QMargins(2, 0, 2, 0));
+    plotLayout()->insertRow(1);
+    plotLayout()->addElement(1, 0, legend);
+    plotLayout()->setRowStretchFactor(1, 0.001);
+    plotLayout()->setRowSpacing(0);
 
     tracer_ = new QCPItemTracer(this);
     tracer_->setStyle(QCPItemTracer::tsCircle);
