@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "compute/Backend.h"
 
 namespace nnwb::test {
@@ -55,5 +57,11 @@ private:
     Buffer buf_;
     size_t padBefore_, count_, padAfter_;
 };
+
+// A synthetic data section: {"source":"synthetic","samples":N,"units":U,"window":W}.
+nlohmann::json syntheticData(int samples = 256, int units = 4, int window = 6);
+// A small experiment JSON (formatVersion 1) on synthetic data with a conv + dense stack that
+// trains in well under a second per epoch on the CPU backend.
+nlohmann::json tinyExperimentJson(int epochs = 3, int batch = 16);
 
 }  // namespace nnwb::test

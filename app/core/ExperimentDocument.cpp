@@ -1,0 +1,137 @@
+#include "app/core/ExperimentDocument.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
+
+namespace nnwb {
+
+ExperimentDocument::ExperimentDocument(QObject* parent) : QObject(parent) {
+    connect(&undo_, &QUndoStack::cleanChanged, this, [this] { emitModified(); });
+}
+
+QString ExperimentDocument::displayName() const {
+    if (filePath_.isEmpty()) return tr("untitled");
+    return QFileInfo(filePath_).fileName();
+}
+
+void ExperimentDocument::reset(const Experiment& experiment, const QString& path) {
+    experiment_ = experiment;
+    if (!experiment_.model.is_object()) experiment_.model = nlohmann::json::object();
+    if (!experiment_.model.contains("layers") || !experiment_.model["layers"].is_array())
+        experiment_.model["layers"] = nlohmann::json::array();
+    filePath_ = path;
+    undo_.clear();
+    undo_.setClean();
+    dirty_ = false;
+    Q_EMIT filePathChanged(filePath_);
+    Q_EMIT replaced();
+    emitModified();
+}
+
+bool ExperimentDocument::open(const QString& path, QString* error) {
+    try {
+        Experiment e = Experiment::load(path.toStdString());
+        reset(e, QFileInfo(path).absoluteFilePath());
+        addRecentFile(filePath_);
+        return true;
+    } catch (const std::exception& ex) {
+        if (error) *error = QString::fromStdString(ex.what());
+        return false;
+    }
+}
+
+bool ExperimentDocument::save(const QString& path, QString* error) {
+    const QString target = path.isEmpty() ? filePath_ : path;
+    if (target.isEmpty()) {
+        if (error) *error = tr("No file name given.");
+        return false;
+    }
+    const QString newDir = QFileInfo(QFileInfo(target).absoluteFilePath()).absolutePath();
+    Experiment copy = experiment_;
+    // A relative price-file path stays valid from the new folder.
+    if (copy.data.contains("file") && copy.data["file"].is_string()) {
+        const QString file = QString::fromStdString(copy.data["file"].get<std::string>());
+        if (QFileInfo(file).isRelative()) {
+            const QString abs = QDir(QString::fromStdString(copy.baseDir)).absoluteFilePath(file);
+            copy.data["file"] = QDir(newDir).relativeFilePath(abs).toStdString();
+        }
+    }
+    try {
+        copy.save(target.toStdString());
+    } catch (const std::exception& ex) {
+        if (error) *error = QString::fromStdString(ex.what());
+        return false;
+    }
+    const QString abs = QFileInfo(target).absoluteFilePath();
+    experiment_.data = copy.data;
+    experiment_.baseDir = newDir.toStdString();
+    if (abs != filePath_) {
+        filePath_ = abs;
+        Q_EMIT filePathChanged(filePath_);
+    }
+    undo_.setClean();
+    setDirty(false);
+    addRecentFile(filePath_);
+    return true;
+}
+
+void ExperimentDocument::setData(const nlohmann::json& data) {
+    if (experiment_.data == data) return;
+    experiment_.data = data;
+    setDirty(true);
+    Q_EMIT dataChanged();
+}
+
+void ExperimentDocument::setTraining(const TrainingConfig& training) {
+    if (experiment_.training.toJson() == training.toJson()) return;
+    experiment_.training = training;
+    setDirty(true);
+    Q_EMIT trainingChanged();
+}
+
+void ExperimentDocument::setView(const nlohmann::json& view) {
+    if (experiment_.view == view) return;
+    experiment_.view = view;
+    setDirty(true);
+}
+
+void ExperimentDocument::setName(const QString& name) {
+    if (experiment_.name == name.toStdString()) return;
+    experiment_.name = name.toStdString();
+    setDirty(true);
+}
+
+void ExperimentDocument::setLayers(const nlohmann::json& layers, int selection) {
+    experiment_.model["layers"] = layers;
+    Q_EMIT layersChanged(selection);
+}
+
+QStringList ExperimentDocument::recentFiles() const {
+    QSettings s;
+    return s.value(QStringLiteral("recentFiles")).toStringList();
+}
+
+void ExperimentDocument::addRecentFile(const QString& path) {
+    QStringList list = recentFiles();
+    list.removeAll(path);
+    list.prepend(path);
+    while (list.size() > kMaxRecent) list.removeLast();
+    QSettings s;
+    s.setValue(QStringLiteral("recentFiles"), list);
+    Q_EMIT recentFilesChanged();
+}
+
+void ExperimentDocument::setDirty(bool dirty) {
+    dirty_ = dirty;
+    emitModified();
+}
+
+void ExperimentDocument::emitModified() {
+    const bool m = isModified();
+    if (m == lastModified_) return;
+    lastModified_ = m;
+    Q_EMIT modifiedChanged(m);
+}
+
+}  // namespace nnwb

@@ -1,0 +1,13 @@
+#include "app/core/MetaTypes.h"
+
+namespace nnwb {
+
+void registerMetaTypes() {
+    qRegisterMetaType<nnwb::EpochReport>("nnwb::EpochReport");
+    qRegisterMetaType<nnwb::RunInfo>("nnwb::RunInfo");
+    qRegisterMetaType<nnwb::TrainingProgress>("nnwb::TrainingProgress");
+    qRegisterMetaType<nnwb::AttentionSnapshotPtr>("nnwb::AttentionSnapshotPtr");
+    qRegisterMetaType<nnwb::RunEnd>("nnwb::RunEnd");
+}
+
+}  // namespace nnwb

@@ -1,0 +1,62 @@
+// The GUI-side facade of training: starts a run of a copy of an experiment on the worker
+// thread, pauses, resumes and stops it (within one batch, through TrainControl), forwards the
+// worker's signals and shuts the thread down cleanly (stop, quit(), wait()) on destruction.
+// Lives on and is used from the GUI (main) thread only.
+#pragma once
+
+#include <memory>
+
+#include <QObject>
+#include <QThread>
+
+#include "app/core/MetaTypes.h"
+#include "model/Experiment.h"
+#include "model/TrainControl.h"
+
+namespace nnwb {
+
+class TrainingWorker;
+
+class TrainingController : public QObject {
+    Q_OBJECT
+public:
+    enum class State { Idle, Running, Paused, Stopping };
+    Q_ENUM(State)
+
+    explicit TrainingController(QObject* parent = nullptr);
+    ~TrainingController() override;
+
+    State state() const { return state_; }
+    bool isBusy() const { return state_ != State::Idle; }
+    // Starts a run of `experiment` (copied); `epochs` > 0 overrides training.epochs.
+    // Returns false when a run is already going.
+    bool start(const Experiment& experiment, int epochs = 0);
+    void pause();
+    void resume();
+    void stop();
+    // Which validation sample the attention snapshots show; answered between epochs.
+    void requestScores(int sample);
+    void saveWeights(const QString& path);
+    // Stops a run and ends the worker thread; waits for it. Idempotent.
+    void shutdown();
+
+Q_SIGNALS:
+    void stateChanged(nnwb::TrainingController::State state);
+    void runStarted(const nnwb::RunInfo& info);
+    void progress(const nnwb::TrainingProgress& p);
+    void epochFinished(const nnwb::EpochReport& report);
+    void attentionReady(const nnwb::AttentionSnapshotPtr& snapshot);
+    void runFinished(nnwb::RunEnd end, const QString& message);
+    void weightsSaved(bool ok, const QString& message);
+
+private:
+    void setState(State s);
+
+    QThread thread_;
+    TrainingWorker* worker_ = nullptr;  // lives on thread_, deleted when it finishes
+    std::shared_ptr<TrainControl> control_;
+    State state_ = State::Idle;
+    bool shutDown_ = false;
+};
+
+}  // namespace nnwb

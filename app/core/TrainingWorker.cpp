@@ -1,0 +1,174 @@
+#include "app/core/TrainingWorker.h"
+
+#include <algorithm>
+#include <exception>
+
+#include <QMetaObject>
+
+#include "model/NetworkWeights.h"
+
+namespace nnwb {
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+QString deviceLabel(const DeviceInfo& info) {
+    if (info.id == "cpu") return QStringLiteral("CPU (native)");
+    return q(info.name);
+}
+}  // namespace
+
+TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) {}
+
+TrainingWorker::~TrainingWorker() { releaseCompute(); }
+
+void TrainingWorker::releaseCompute() {
+    trainer_.reset();
+    network_.reset();
+    backend_.reset();
+    data_.reset();
+    lastGood_.clear();
+    lastGoodEpoch_ = 0;
+}
+
+void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainControl> control) {
+    ++runId_;
+    releaseCompute();
+    experiment_ = experiment;
+    control_ = std::move(control);
+    epochsWanted_ = experiment_.training.epochs;
+    epochSeconds_ = 0.0;
+    running_ = true;
+    try {
+        auto data = std::make_unique<ExperimentData>(loadExperimentData(experiment_));
+        if (!data->ok) return fail(q(data->error));
+        data_ = std::move(data);
+        backend_ = createBackend(experiment_.training.device);
+        network_ = std::make_unique<Network>(Network::layersFromJson(experiment_.model),
+                                             data_->split.train.inputShape);
+        trainer_ = std::make_unique<Trainer>(*backend_, *network_, experiment_.training,
+                                             data_->split);
+    } catch (const ShapeError& e) {
+        return fail(QStringLiteral("Model: ") + q(e.what()));
+    } catch (const ComputeError& e) {
+        return fail(QStringLiteral("Device: ") + q(e.what()));
+    } catch (const TrainingError& e) {
+        return fail(q(e.what()));
+    } catch (const std::exception& e) {
+        return fail(q(e.what()));
+    }
+    RunInfo info;
+    const DeviceInfo dev = backend_->info();
+    info.deviceId = q(dev.id);
+    info.deviceName = deviceLabel(dev);
+    info.dataDescription = q(data_->description);
+    info.parameters = network_->parameterCount();
+    info.trainSamples = data_->split.train.size();
+    info.validationSamples = data_->split.validation.size();
+    info.epochs = epochsWanted_;
+    info.input = network_->inputShape();
+    Q_EMIT runStarted(info);
+    const int id = runId_;
+    QMetaObject::invokeMethod(this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
+}
+
+void TrainingWorker::nextEpoch(int runId) {
+    if (runId != runId_ || !running_ || !trainer_) return;
+    if (control_ && control_->stopRequested()) return finish(RunEnd::Stopped, {});
+    const int epoch = trainer_->epochsDone() + 1;
+    const double avgEpoch = epoch > 1 ? epochSeconds_ / (epoch - 1) : 0.0;
+    const int remainingAfter = epochsWanted_ - epoch;
+    auto onProgress = [&](const ProgressReport& r) {
+        TrainingProgress p;
+        p.epoch = r.epoch;
+        p.epochs = epochsWanted_;
+        p.done = r.done;
+        p.total = r.total;
+        p.samplesPerSecond = r.samplesPerSecond;
+        p.epochEtaSeconds = r.etaSeconds;
+        double perEpoch = avgEpoch;
+        if (perEpoch <= 0 && r.samplesPerSecond > 0) perEpoch = r.total / r.samplesPerSecond;
+        p.runEtaSeconds = r.etaSeconds + std::max(0, remainingAfter) * perEpoch;
+        Q_EMIT progress(p);
+    };
+    bool completed = false;
+    EpochReport report;
+    try {
+        report = trainer_->runEpoch(control_.get(), onProgress, &completed);
+    } catch (const TrainingError& e) {
+        return fail(q(e.what()));
+    } catch (const ComputeError& e) {
+        return fail(QStringLiteral("Device: ") + q(e.what()));
+    } catch (const std::exception& e) {
+        return fail(q(e.what()));
+    }
+    if (!completed) return finish(RunEnd::Stopped, {});
+    epochSeconds_ += report.seconds;
+    try {
+        lastGood_ = readWeights(*network_);
+        lastGoodEpoch_ = report.epoch;
+    } catch (const std::exception&) {
+        // keep the previous snapshot; the run itself is fine
+    }
+    Q_EMIT epochFinished(report);
+    emitScores(scoreSample_.load());
+    if (trainer_->epochsDone() >= epochsWanted_) return finish(RunEnd::Completed, {});
+    QMetaObject::invokeMethod(this, [this, runId] { nextEpoch(runId); }, Qt::QueuedConnection);
+}
+
+void TrainingWorker::requestScores(int sample) {
+    scoreSample_.store(sample);
+    if (trainer_ && trainer_->epochsDone() > 0) emitScores(sample);
+}
+
+void TrainingWorker::emitScores(int sample) {
+    if (!trainer_ || !data_) return;
+    try {
+        const size_t nVal = data_->split.validation.size() ? data_->split.validation.size()
+                                                           : data_->split.train.size();
+        if (nVal == 0) return;
+        const size_t index = std::min(static_cast<size_t>(std::max(0, sample)), nVal - 1);
+        auto snap = std::make_shared<AttentionSnapshot>();
+        snap->layers = trainer_->validationScores(index);
+        if (snap->layers.empty()) return;
+        snap->epoch = trainer_->epochsDone();
+        snap->sample = static_cast<int>(index);
+        snap->validationSamples = nVal;
+        Q_EMIT attentionReady(std::shared_ptr<const AttentionSnapshot>(std::move(snap)));
+    } catch (const std::exception&) {
+        // a failed read-back is not worth ending a run for; the next epoch tries again
+    }
+}
+
+void TrainingWorker::saveWeights(const QString& path) {
+    if (!network_ || !trainer_) {
+        Q_EMIT weightsSaved(false, tr("There are no trained weights yet."));
+        return;
+    }
+    try {
+        saveWeightsFile(*network_, path.toStdString());
+        Q_EMIT weightsSaved(true, path);
+    } catch (const std::exception& e) {
+        Q_EMIT weightsSaved(false, q(e.what()));
+    }
+}
+
+void TrainingWorker::fail(const QString& message) {
+    QString text = message;
+    if (network_ && !lastGood_.empty()) {
+        try {
+            writeWeights(*network_, lastGood_);
+            text += tr("\nThe weights of epoch %1 were kept.").arg(lastGoodEpoch_);
+        } catch (const std::exception&) {
+            // the device may be unusable; nothing more to keep
+        }
+    }
+    finish(RunEnd::Failed, text);
+}
+
+void TrainingWorker::finish(RunEnd end, const QString& message) {
+    running_ = false;
+    Q_EMIT runFinished(end, message);
+}
+
+}  // namespace nnwb

@@ -1,0 +1,74 @@
+// The training worker: a QObject moved to its own QThread (Qt's worker-object pattern). It
+// owns the backend, the network, the trainer and every device buffer, works on its own copy of
+// the experiment and reports only through queued signals carrying small value types. Its slots
+// run on the worker thread only; construct it anywhere, then moveToThread() before start().
+#pragma once
+
+#include <atomic>
+#include <memory>
+
+#include <QObject>
+#include <QString>
+
+#include "app/core/TrainingTypes.h"
+#include "compute/Backend.h"
+#include "model/Experiment.h"
+#include "model/ExperimentData.h"
+#include "model/Network.h"
+#include "model/Safetensors.h"
+#include "model/TrainControl.h"
+#include "model/Trainer.h"
+
+namespace nnwb {
+
+class TrainingWorker : public QObject {
+    Q_OBJECT
+public:
+    explicit TrainingWorker(QObject* parent = nullptr);
+    ~TrainingWorker() override;
+
+    // Any thread: which validation sample the next attention snapshot shows.
+    void setScoreSample(int sample) { scoreSample_.store(sample); }
+
+public Q_SLOTS:
+    // Loads the data, creates the backend for experiment.training.device, builds the network
+    // and trains experiment.training.epochs epochs, one epoch per event so that other queued
+    // requests (scores) are served between epochs. Ends with runFinished().
+    void start(const nnwb::Experiment& experiment, std::shared_ptr<nnwb::TrainControl> control);
+    // Reads the Score matrices of validation sample `sample` from the device (between epochs
+    // or after a run, while the trained network is kept) and emits attentionReady().
+    void requestScores(int sample);
+    // Writes the current weights as safetensors; emits weightsSaved().
+    void saveWeights(const QString& path);
+
+Q_SIGNALS:
+    void runStarted(const nnwb::RunInfo& info);
+    void progress(const nnwb::TrainingProgress& p);
+    void epochFinished(const nnwb::EpochReport& report);
+    void attentionReady(const nnwb::AttentionSnapshotPtr& snapshot);
+    void runFinished(nnwb::RunEnd end, const QString& message);
+    void weightsSaved(bool ok, const QString& message);
+
+private:
+    void nextEpoch(int runId);
+    void finish(RunEnd end, const QString& message);
+    void fail(const QString& message);
+    void emitScores(int sample);
+    void releaseCompute();
+
+    Experiment experiment_;
+    std::shared_ptr<TrainControl> control_;
+    std::unique_ptr<ExperimentData> data_;
+    std::unique_ptr<Backend> backend_;
+    std::unique_ptr<Network> network_;
+    std::unique_ptr<Trainer> trainer_;  // declared last: destroyed first
+    TensorMap lastGood_;                // weights after the last completed epoch
+    int lastGoodEpoch_ = 0;
+    int runId_ = 0;
+    bool running_ = false;
+    int epochsWanted_ = 0;
+    double epochSeconds_ = 0.0;  // sum over completed epochs, for the run ETA
+    std::atomic<int> scoreSample_{0};
+};
+
+}  // namespace nnwb

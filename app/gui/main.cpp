@@ -1,0 +1,116 @@
+// nnwb: the workbench GUI. With no arguments it opens the last experiment (or the bundled
+// default); `--experiment FILE --train-epochs N --screenshot OUT.png [--device ID]
+// [--size WxH]` trains N epochs, renders the window to OUT.png and exits (works offscreen).
+#include <cstdio>
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QFont>
+#include <QSettings>
+#include <QStyleFactory>
+#include <QTimer>
+
+#include "app/core/ExperimentDocument.h"
+#include "app/core/MetaTypes.h"
+#include "app/core/Presets.h"
+#include "ui/MainWindow.h"
+#include "ui/ScreenshotRun.h"
+
+namespace {
+
+QSize parseSize(const QString& text) {
+    const QStringList parts = text.toLower().split(QLatin1Char('x'));
+    if (parts.size() != 2) return {};
+    bool ok1 = false, ok2 = false;
+    const QSize s(parts[0].toInt(&ok1), parts[1].toInt(&ok2));
+    return ok1 && ok2 && s.width() >= 640 && s.height() >= 480 ? s : QSize();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("nnwb"));
+    QApplication::setApplicationName(QStringLiteral("nnwb"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    nnwb::registerMetaTypes();
+
+    QCommandLineParser cli;
+    cli.setApplicationDescription(QStringLiteral("Neural Network Workbench"));
+    cli.addHelpOption();
+    cli.addVersionOption();
+    const QCommandLineOption experimentOpt(QStringLiteral("experiment"),
+                                           QStringLiteral("Open experiment FILE."),
+                                           QStringLiteral("FILE"));
+    const QCommandLineOption epochsOpt(QStringLiteral("train-epochs"),
+                                       QStringLiteral("Train N epochs at start."),
+                                       QStringLiteral("N"));
+    const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
+                                     QStringLiteral("Render the window to OUT.png and exit."),
+                                     QStringLiteral("OUT.png"));
+    const QCommandLineOption deviceOpt(QStringLiteral("device"),
+                                       QStringLiteral("Compute device id (cpu, opencl:P:D)."),
+                                       QStringLiteral("ID"));
+    const QCommandLineOption sizeOpt(QStringLiteral("size"),
+                                     QStringLiteral("Window size, e.g. 1920x1080."),
+                                     QStringLiteral("WxH"));
+    cli.addOptions({experimentOpt, epochsOpt, shotOpt, deviceOpt, sizeOpt});
+    cli.process(app);
+
+    const bool scripted = cli.isSet(shotOpt);
+    nnwb::MainWindow window;
+    window.setConfirmDiscard(!scripted);
+
+    if (cli.isSet(experimentOpt)) {
+        if (!window.openExperiment(cli.value(experimentOpt))) {
+            std::fprintf(stderr, "nnwb: %s\n", qPrintable(window.lastError().isEmpty()
+                                                              ? cli.value(experimentOpt)
+                                                              : window.lastError()));
+            if (scripted) return 2;
+        }
+    } else {
+        const QString last = QSettings().value(QStringLiteral("lastExperiment")).toString();
+        if (scripted || last.isEmpty() || !QFileInfo::exists(last) ||
+            !window.openExperiment(last)) {
+            QString source;
+            const nnwb::Experiment e = nnwb::defaultExperiment(&source);
+            window.document()->reset(e);
+        }
+    }
+    if (cli.isSet(deviceOpt)) {
+        nnwb::TrainingConfig t = window.document()->experiment().training;
+        t.device = cli.value(deviceOpt).toStdString();
+        window.document()->setTraining(t);
+    }
+
+    const QSize size = parseSize(cli.value(sizeOpt));
+    if (size.isValid()) {
+        window.resize(size);
+        window.applyDefaultLayout();
+    } else if (scripted || !window.restoreWindowState()) {
+        window.resize(scripted ? QSize(1920, 1080) : QSize(1600, 960));
+        window.applyDefaultLayout();
+    }
+    window.show();
+
+    int epochs = 0;
+    if (cli.isSet(epochsOpt)) {
+        bool ok = false;
+        epochs = cli.value(epochsOpt).toInt(&ok);
+        if (!ok || epochs < 0) {
+            std::fprintf(stderr, "nnwb: --train-epochs needs a non-negative number\n");
+            return 2;
+        }
+    }
+    if (scripted) {
+        auto* run = new nnwb::ScreenshotRun(&window, epochs, cli.value(shotOpt), &app);
+        QObject::connect(run, &nnwb::ScreenshotRun::finished, &app,
+                         [](int code) { QApplication::exit(code); });
+        QTimer::singleShot(100, run, &nnwb::ScreenshotRun::start);
+    } else if (epochs > 0) {
+        QTimer::singleShot(100, &window, [&window, epochs] { window.startTraining(epochs); });
+    }
+    return app.exec();
+}

@@ -1,0 +1,127 @@
+// GUI: the attention heatmap shows a units×units Score matrix per head (rows summing to 1,
+// no interpolation, offsets as ticks), the grid shows every head, and the view's layer / head /
+// sample pickers follow a snapshot. Uses hand-made AttentionScores (any layer type).
+#include <cmath>
+
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QtTest>
+
+#include "app/core/MetaTypes.h"
+#include "ui/AttentionGrid.h"
+#include "ui/AttentionHeatmap.h"
+#include "ui/AttentionView.h"
+
+using namespace nnwb;
+
+namespace {
+
+// Row-softmax scores with a recognisable pattern.
+AttentionScores makeScores(const std::string& name, int heads, int units) {
+    AttentionScores s;
+    s.name = name;
+    s.heads = heads;
+    s.units = units;
+    s.values.resize(static_cast<size_t>(heads) * units * units);
+    for (int h = 0; h < heads; ++h)
+        for (int q = 0; q < units; ++q) {
+            double sum = 0;
+            float* row = s.values.data() + (static_cast<size_t>(h) * units + q) * units;
+            for (int k = 0; k < units; ++k) sum += row[k] = std::exp(0.3f * (h + 1) * (q - k));
+            for (int k = 0; k < units; ++k) row[k] = static_cast<float>(row[k] / sum);
+        }
+    return s;
+}
+
+}  // namespace
+
+class TestAttentionView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void heatmapHoldsOneHead() {
+        AttentionHeatmap map;
+        const auto s = makeScores("layers.1", 3, 7);
+        map.setScores(s, 2, QStringLiteral("head 3"));
+        QCPColorMap* cm = map.colorMap();
+        QVERIFY(!cm->interpolate());
+        QCOMPARE(cm->data()->keySize(), 7);
+        QCOMPARE(cm->data()->valueSize(), 7);
+        for (int q = 0; q < 7; ++q) {
+            double sum = 0;
+            for (int k = 0; k < 7; ++k) {
+                sum += map.cellValue(q, k);
+                QCOMPARE(float(map.cellValue(q, k)), s.values[(2 * 7 + q) * 7 + k]);
+            }
+            QVERIFY2(std::abs(sum - 1.0) < 1e-5, qPrintable(QString::number(sum)));
+        }
+        // ticks are bar offsets ending at the newest bar t
+        auto ticker = map.xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().value(6), QStringLiteral("t"));
+        QCOMPARE(ticker->ticks().value(0), QStringLiteral("t-6"));
+        map.clearScores();
+        QCOMPARE(map.units(), 0);
+    }
+
+    void gridShowsEveryHead() {
+        AttentionGrid grid;
+        const auto s = makeScores("layers.0", 4, 5);
+        grid.setScores(s);
+        QCOMPARE(grid.heads(), 4);
+        for (int h = 0; h < 4; ++h) {
+            QCOMPARE(grid.map(h)->data()->keySize(), 5);
+            QVERIFY(!grid.map(h)->interpolate());
+            for (int q = 0; q < 5; ++q) {
+                double sum = 0;
+                for (int k = 0; k < 5; ++k) sum += grid.map(h)->data()->cell(k, q);
+                QVERIFY(std::abs(sum - 1.0) < 1e-5);
+            }
+        }
+        grid.setScores(makeScores("x", 1, 3));
+        QCOMPARE(grid.heads(), 1);
+    }
+
+    void viewFollowsSnapshots() {
+        registerMetaTypes();
+        AttentionView view;
+        view.show();
+        auto snap = std::make_shared<AttentionSnapshot>();
+        snap->epoch = 4;
+        snap->sample = 2;
+        snap->validationSamples = 50;
+        snap->layers = {makeScores("layers.1", 1, 6), makeScores("layers.2.block.0", 3, 6)};
+        view.setSnapshot(snap);
+        QCOMPARE(view.layerBox()->count(), 2);
+        QCOMPARE(view.headBox()->count(), 1);  // one head: no "all heads" entry
+        QCOMPARE(view.sampleBox()->maximum(), 49);
+        QCOMPARE(view.sampleBox()->value(), 2);
+        QCOMPARE(view.heatmap()->units(), 6);
+
+        view.layerBox()->setCurrentIndex(1);
+        QCOMPARE(view.headBox()->count(), 4);  // 3 heads + all heads
+        view.headBox()->setCurrentIndex(1);
+        QCOMPARE(view.heatmap()->cellValue(0, 0), double(snap->layers[1].values[36]));
+        view.headBox()->setCurrentIndex(3);
+        QCOMPARE(view.grid()->heads(), 3);
+        auto* pages = view.findChild<QStackedWidget*>();
+        QCOMPARE(pages->currentWidget(), static_cast<QWidget*>(view.grid()));
+
+        // a new snapshot keeps the chosen layer and head
+        auto next = std::make_shared<AttentionSnapshot>(*snap);
+        next->epoch = 5;
+        view.setSnapshot(next);
+        QCOMPARE(view.layerBox()->currentIndex(), 1);
+        QCOMPARE(view.headBox()->currentIndex(), 3);
+
+        // picking another sample asks the worker for it
+        QSignalSpy asked(&view, &AttentionView::sampleRequested);
+        view.sampleBox()->setValue(7);
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(asked.first().at(0).toInt(), 7);
+    }
+};
+
+QTEST_MAIN(TestAttentionView)
+#include "tst_attention_view.moc"

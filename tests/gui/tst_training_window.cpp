@@ -1,0 +1,217 @@
+// GUI: training from the window on the CPU backend and (when listDevices() has one) on
+// OpenCL — one chart point per epoch, the confusion table filled — pause and stop acting within
+// one batch, a worker error shown in the window, and closing the window during training.
+#include <QAction>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QtTest>
+
+#include "app/core/ExperimentDocument.h"
+#include "app/core/TrainingController.h"
+#include "common/TestUtil.h"
+#include "ui/ConfusionTable.h"
+#include "ui/MainWindow.h"
+#include "ui/MetricChart.h"
+#include "ui/MetricCharts.h"
+
+using namespace nnwb;
+
+namespace {
+
+Experiment tiny(int epochs, const std::string& device = "cpu") {
+    Experiment e = Experiment::fromJson(test::tinyExperimentJson(epochs));
+    e.training.device = device;
+    return e;
+}
+
+// Long epochs of tiny batches: each batch is microseconds, an epoch takes seconds.
+Experiment slow() {
+    Experiment e = tiny(3);
+    e.data["samples"] = 400000;
+    e.training.batchSize = 1;
+    return e;
+}
+
+bool waitForEnd(QSignalSpy& finished, int ms) {
+    return finished.count() > 0 || finished.wait(ms);
+}
+
+}  // namespace
+
+class TestTrainingWindow : public QObject {
+    Q_OBJECT
+
+    void trainOn(const std::string& device) {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.document()->reset(tiny(3, device));
+        w.show();
+        QSignalSpy epochs(w.controller(), &TrainingController::epochFinished);
+        QSignalSpy finished(w.controller(), &TrainingController::runFinished);
+        QVERIFY(w.startTraining());
+        QVERIFY(!w.trainAction()->isEnabled());
+        QVERIFY(w.stopAction()->isEnabled());
+        QVERIFY(waitForEnd(finished, 60000));
+        const auto end = finished.first().at(0).value<RunEnd>();
+        const QString message = finished.first().at(1).toString();
+        if (end == RunEnd::Failed && device != "cpu" && message.contains("no OpenCL device"))
+            QSKIP("this build's OpenCL backend cannot open the device");
+        QVERIFY2(end == RunEnd::Completed, qPrintable(message));
+        QCOMPARE(epochs.count(), 3);
+        MetricCharts* c = w.charts();
+        for (MetricChart* chart : {c->lossChart(), c->missedChart(), c->accuracyChart()}) {
+            QCOMPARE(chart->trainGraph()->dataCount(), 3);
+            QCOMPARE(chart->validationGraph()->dataCount(), 3);
+        }
+        // the points are the reported figures, epoch by epoch
+        const EpochReport last = epochs.last().at(0).value<EpochReport>();
+        QCOMPARE(last.epoch, 3);
+        QCOMPARE(c->lossChart()->trainGraph()->data()->at(2)->value, last.train.loss);
+        QCOMPARE(c->lossChart()->validationGraph()->data()->at(2)->value, last.validation.loss);
+        // the confusion table shows the last epoch's validation matrix
+        QTableWidget* t = w.confusionTable()->table();
+        int64_t total = 0;
+        for (int a = 0; a < 3; ++a)
+            for (int p = 0; p < 3; ++p) {
+                const QString text = t->item(a, p)->text().section(QLatin1Char('\n'), 0, 0);
+                total += QLocale().toLongLong(text);
+                QCOMPARE(QLocale().toLongLong(text), last.validation.confusion[a][p]);
+            }
+        QCOMPARE(static_cast<size_t>(total), last.validation.samples);
+        QVERIFY(w.trainAction()->isEnabled());
+        QVERIFY(!w.stopAction()->isEnabled());
+        // CSV export has a header and one row per epoch
+        const QString csv = QString::fromStdString(test::tempDir()) + QStringLiteral("/m.csv");
+        QString error;
+        QVERIFY2(c->exportCsv(csv, &error), qPrintable(error));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll().count('\n'), 4);
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("nnwb-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_training_window"));
+    }
+
+    void trainsOnCpu() { trainOn("cpu"); }
+
+    void trainsOnOpenCl() {
+        const auto ids = test::openClDeviceIds();
+        if (ids.empty()) QSKIP("no OpenCL device");
+        trainOn(ids.front());
+    }
+
+    void editingDuringTrainingLeavesTheRunAlone() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.document()->reset(tiny(2));
+        QSignalSpy finished(w.controller(), &TrainingController::runFinished);
+        QVERIFY(w.startTraining());
+        // break the document's stack while the worker trains its own copy
+        w.document()->undoStack()->clear();
+        QVERIFY(w.layerEditor() != nullptr);
+        nlohmann::json broken = w.document()->layers();
+        broken[1]["neurons"] = 7;
+        w.document()->setLayers(broken, 1);
+        QVERIFY(waitForEnd(finished, 60000));
+        QCOMPARE(finished.first().at(0).value<RunEnd>(), RunEnd::Completed);
+        QCOMPARE(w.charts()->lossChart()->pointCount(), 2);
+        QVERIFY(!w.trainAction()->isEnabled());  // the edited stack is invalid
+    }
+
+    void pauseAndStopActWithinOneBatch() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.document()->reset(slow());
+        QSignalSpy progress(w.controller(), &TrainingController::progress);
+        QSignalSpy epochs(w.controller(), &TrainingController::epochFinished);
+        QSignalSpy finished(w.controller(), &TrainingController::runFinished);
+        QVERIFY(w.startTraining());
+        QVERIFY(progress.wait(30000));
+        QVERIFY(progress.count() > 0 || progress.wait(10000));
+
+        w.pauseAction()->trigger();  // F6
+        QCOMPARE(w.controller()->state(), TrainingController::State::Paused);
+        QCOMPARE(w.pauseAction()->text(), QStringLiteral("&Resume"));
+        QTest::qWait(400);  // reports already under way arrive
+        const int paused = progress.count();
+        const size_t doneAtPause = progress.last().at(0).value<TrainingProgress>().done;
+        QTest::qWait(800);
+        QCOMPARE(progress.count(), paused);  // nothing moves while paused
+
+        w.pauseAction()->trigger();  // resume
+        QCOMPARE(w.controller()->state(), TrainingController::State::Running);
+        QVERIFY(progress.wait(5000));
+        QVERIFY(progress.last().at(0).value<TrainingProgress>().done > doneAtPause);
+
+        QElapsedTimer timer;
+        timer.start();
+        w.stopAction()->trigger();  // Shift+F5
+        QVERIFY(waitForEnd(finished, 5000));
+        QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(finished.first().at(0).value<RunEnd>(), RunEnd::Stopped);
+        QCOMPARE(epochs.count(), 0);
+        QCOMPARE(w.controller()->state(), TrainingController::State::Idle);
+        QVERIFY(w.trainAction()->isEnabled());
+
+        // stop while paused ends the run too
+        progress.clear();
+        finished.clear();
+        QVERIFY(w.startTraining());
+        QVERIFY(progress.wait(30000));
+        w.controller()->pause();
+        QTest::qWait(100);
+        w.controller()->stop();
+        QVERIFY(waitForEnd(finished, 5000));
+        QCOMPARE(finished.first().at(0).value<RunEnd>(), RunEnd::Stopped);
+    }
+
+    void workerErrorIsShownInTheWindow() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.document()->reset(tiny(2, "opencl:9:9"));
+        QSignalSpy finished(w.controller(), &TrainingController::runFinished);
+        QVERIFY(w.startTraining());
+        QVERIFY(waitForEnd(finished, 30000));
+        QCOMPARE(finished.first().at(0).value<RunEnd>(), RunEnd::Failed);
+        QVERIFY2(w.lastError().contains(QStringLiteral("opencl:9:9")), qPrintable(w.lastError()));
+        auto* banner = w.findChild<QLabel*>(QStringLiteral("errorBanner"));
+        QVERIFY(banner && !banner->isHidden());
+        QVERIFY(banner->text().contains(QStringLiteral("opencl:9:9")));
+        QVERIFY(w.trainAction()->isEnabled());  // the user may pick another device
+    }
+
+    void closingDuringTrainingStopsTheWorker() {
+        auto* w = new MainWindow;
+        w->setConfirmDiscard(false);
+        w->document()->reset(slow());
+        w->show();
+        QSignalSpy progress(w->controller(), &TrainingController::progress);
+        QVERIFY(w->startTraining());
+        QVERIFY(progress.wait(30000));
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(w->close());
+        QVERIFY2(timer.elapsed() < 3000, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(w->controller()->state(), TrainingController::State::Idle);
+        delete w;  // the destructor after close() must not hang or crash either
+
+        // destroying a window mid-run without close() is clean as well
+        auto* w2 = new MainWindow;
+        w2->setConfirmDiscard(false);
+        w2->document()->reset(slow());
+        QSignalSpy progress2(w2->controller(), &TrainingController::progress);
+        QVERIFY(w2->startTraining());
+        QVERIFY(progress2.wait(30000));
+        timer.restart();
+        delete w2;
+        QVERIFY(timer.elapsed() < 3000);
+    }
+};
+
+QTEST_MAIN(TestTrainingWindow)
+#include "tst_training_window.moc"

@@ -1,0 +1,144 @@
+#include "ui/AttentionView.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+#include "ui/AttentionGrid.h"
+#include "ui/AttentionHeatmap.h"
+
+namespace nnwb {
+
+AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* controls = new QHBoxLayout;
+    auto* title = new QLabel(tr("Attention"), this);
+    QFont b = title->font();
+    b.setBold(true);
+    title->setFont(b);
+    layer_ = new QComboBox(this);
+    layer_->setObjectName(QStringLiteral("attentionLayer"));
+    layer_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    head_ = new QComboBox(this);
+    head_->setObjectName(QStringLiteral("attentionHead"));
+    sample_ = new QSpinBox(this);
+    sample_->setObjectName(QStringLiteral("attentionSample"));
+    sample_->setRange(0, 0);
+    sample_->setKeyboardTracking(false);
+    sample_->setPrefix(tr("sample "));
+    sample_->setToolTip(tr("Validation sample whose Score matrices are shown"));
+    info_ = new QLabel(this);
+    info_->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    controls->addWidget(title);
+    controls->addSpacing(8);
+    controls->addWidget(layer_);
+    controls->addWidget(head_);
+    controls->addWidget(sample_);
+    controls->addStretch(1);
+    controls->addWidget(info_);
+    layout->addLayout(controls);
+
+    pages_ = new QStackedWidget(this);
+    placeholder_ = new QLabel(pages_);
+    placeholder_->setAlignment(Qt::AlignCenter);
+    placeholder_->setWordWrap(true);
+    placeholder_->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    heatmap_ = new AttentionHeatmap(pages_);
+    heatmap_->setObjectName(QStringLiteral("attentionHeatmap"));
+    grid_ = new AttentionGrid(pages_);
+    grid_->setObjectName(QStringLiteral("attentionGrid"));
+    pages_->addWidget(placeholder_);
+    pages_->addWidget(heatmap_);
+    pages_->addWidget(grid_);
+    layout->addWidget(pages_, 1);
+
+    connect(layer_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        fillHeads();
+        showCurrent();
+    });
+    connect(head_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this] { showCurrent(); });
+    connect(sample_, qOverload<int>(&QSpinBox::valueChanged), this,
+            [this](int v) { Q_EMIT sampleRequested(v); });
+    clear(tr("Train a stack with an attention layer to see its Score matrices here."));
+}
+
+void AttentionView::clear(const QString& message) {
+    snapshot_.reset();
+    {
+        const QSignalBlocker b1(layer_), b2(head_);
+        layer_->clear();
+        head_->clear();
+    }
+    for (QWidget* w : {static_cast<QWidget*>(layer_), static_cast<QWidget*>(head_),
+                       static_cast<QWidget*>(sample_)})
+        w->setVisible(false);
+    info_->clear();
+    heatmap_->clearScores();
+    grid_->clearScores();
+    placeholder_->setText(message);
+    pages_->setCurrentWidget(placeholder_);
+}
+
+void AttentionView::setSnapshot(const AttentionSnapshotPtr& snap) {
+    if (!snap || snap->layers.empty()) return;
+    const QString keepLayer = layer_->currentText();
+    const int keepHead = head_->currentIndex();
+    snapshot_ = snap;
+    {
+        const QSignalBlocker b1(layer_), b2(sample_);
+        layer_->clear();
+        for (const auto& s : snap->layers) layer_->addItem(QString::fromStdString(s.name));
+        const int i = layer_->findText(keepLayer);
+        layer_->setCurrentIndex(i >= 0 ? i : 0);
+        sample_->setRange(0, std::max<int>(0, static_cast<int>(snap->validationSamples) - 1));
+        sample_->setValue(snap->sample);
+    }
+    for (QWidget* w : {static_cast<QWidget*>(layer_), static_cast<QWidget*>(head_),
+                       static_cast<QWidget*>(sample_)})
+        w->setVisible(true);
+    fillHeads();
+    if (keepHead >= 0 && keepHead < head_->count()) {
+        const QSignalBlocker b(head_);
+        head_->setCurrentIndex(keepHead);
+    }
+    info_->setText(tr("epoch %1 · %2 validation samples")
+                       .arg(snap->epoch)
+                       .arg(snap->validationSamples));
+    showCurrent();
+}
+
+void AttentionView::fillHeads() {
+    const QSignalBlocker b(head_);
+    const int keep = head_->currentIndex();
+    head_->clear();
+    if (!snapshot_ || layer_->currentIndex() < 0) return;
+    const auto& s = snapshot_->layers[static_cast<size_t>(layer_->currentIndex())];
+    for (int h = 0; h < s.heads; ++h) head_->addItem(tr("head %1").arg(h + 1));
+    if (s.heads > 1) head_->addItem(tr("all heads"));
+    head_->setCurrentIndex(keep >= 0 && keep < head_->count() ? keep : 0);
+}
+
+void AttentionView::showCurrent() {
+    if (!snapshot_ || layer_->currentIndex() < 0) return;
+    const auto& s = snapshot_->layers[static_cast<size_t>(layer_->currentIndex())];
+    const int head = head_->currentIndex();
+    if (s.heads > 1 && head == s.heads) {
+        grid_->setScores(s);
+        pages_->setCurrentWidget(grid_);
+    } else {
+        heatmap_->setScores(s, std::max(0, head),
+                            tr("%1 · head %2 · sample %3")
+                                .arg(QString::fromStdString(s.name))
+                                .arg(std::max(0, head) + 1)
+                                .arg(snapshot_->sample));
+        pages_->setCurrentWidget(heatmap_);
+    }
+}
+
+}  // namespace nnwb

@@ -1,0 +1,52 @@
+// The attention pane: picks a layer (every Score matrix the network exposes), a head (or all
+// heads as a grid) and a validation sample; shows the latest AttentionSnapshot the worker sent
+// and asks for a new one when the sample changes. GUI thread only.
+#pragma once
+
+#include <QWidget>
+
+#include "app/core/TrainingTypes.h"
+
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QStackedWidget;
+
+namespace nnwb {
+
+class AttentionGrid;
+class AttentionHeatmap;
+
+class AttentionView : public QWidget {
+    Q_OBJECT
+public:
+    explicit AttentionView(QWidget* parent = nullptr);
+
+    void setSnapshot(const AttentionSnapshotPtr& snapshot);
+    void clear(const QString& message);
+    AttentionSnapshotPtr snapshot() const { return snapshot_; }
+    AttentionHeatmap* heatmap() const { return heatmap_; }
+    AttentionGrid* grid() const { return grid_; }
+    QComboBox* layerBox() const { return layer_; }
+    QComboBox* headBox() const { return head_; }
+    QSpinBox* sampleBox() const { return sample_; }
+
+Q_SIGNALS:
+    void sampleRequested(int sample);
+
+private:
+    void showCurrent();
+    void fillHeads();
+
+    AttentionSnapshotPtr snapshot_;
+    QComboBox* layer_;
+    QComboBox* head_;
+    QSpinBox* sample_;
+    QLabel* info_;
+    QStackedWidget* pages_;
+    QLabel* placeholder_;
+    AttentionHeatmap* heatmap_;
+    AttentionGrid* grid_;
+};
+
+}  // namespace nnwb

@@ -1,0 +1,98 @@
+#include "ui/ConfusionTable.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace nnwb {
+
+ConfusionTable::ConfusionTable(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* row = new QHBoxLayout;
+    caption_ = new QLabel(tr("Confusion matrix"), this);
+    QFont b = caption_->font();
+    b.setBold(true);
+    caption_->setFont(b);
+    part_ = new QComboBox(this);
+    part_->addItem(tr("validation"));
+    part_->addItem(tr("training"));
+    row->addWidget(caption_, 1);
+    row->addWidget(part_);
+    layout->addLayout(row);
+    table_ = new QTableWidget(3, 3, this);
+    table_->setObjectName(QStringLiteral("confusionTable"));
+    const QStringList classes{tr("none"), tr("buy"), tr("sell")};
+    QStringList cols, rows;
+    for (const QString& c : classes) {
+        cols << tr("→ %1").arg(c);
+        rows << c;
+    }
+    table_->setHorizontalHeaderLabels(cols);
+    table_->setVerticalHeaderLabels(rows);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionMode(QAbstractItemView::NoSelection);
+    table_->setToolTip(tr("Rows: actual class of the bar. Columns: predicted signal."));
+    table_->setMinimumHeight(110);
+    setMinimumWidth(200);
+    layout->addWidget(table_, 1);
+    auto* note = new QLabel(tr("rows: actual · columns: predicted · shade: share of the row"),
+                            this);
+    note->setStyleSheet(QStringLiteral("color: palette(mid); font-size: 8pt;"));
+    layout->addWidget(note);
+    connect(part_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { show(); });
+    clear();
+}
+
+void ConfusionTable::setReport(const EpochReport& report, bool hasValidation) {
+    report_ = report;
+    have_ = report.taskMetrics;
+    hasValidation_ = hasValidation;
+    show();
+}
+
+void ConfusionTable::clear() {
+    have_ = false;
+    show();
+}
+
+void ConfusionTable::show() {
+    const bool validation = part_->currentIndex() == 0 && hasValidation_;
+    const EpochMetrics& m = validation ? report_.validation : report_.train;
+    const QLocale loc;
+    caption_->setText(have_ ? tr("Confusion matrix · epoch %1").arg(report_.epoch)
+                            : tr("Confusion matrix"));
+    for (int a = 0; a < 3; ++a) {
+        int64_t rowSum = 0;
+        for (int p = 0; p < 3; ++p) rowSum += have_ ? m.confusion[a][p] : 0;
+        for (int p = 0; p < 3; ++p) {
+            auto* item = table_->item(a, p);
+            if (!item) {
+                item = new QTableWidgetItem;
+                item->setTextAlignment(Qt::AlignCenter);
+                table_->setItem(a, p, item);
+            }
+            if (!have_) {
+                item->setText(QStringLiteral("–"));
+                item->setBackground(QBrush());
+                continue;
+            }
+            const int64_t v = m.confusion[a][p];
+            const double share = rowSum > 0 ? double(v) / double(rowSum) : 0.0;
+            item->setText(QStringLiteral("%1\n%2 %").arg(loc.toString(qlonglong(v)))
+                              .arg(share * 100.0, 0, 'f', 1));
+            const QColor base = a == p ? QColor(0x2e, 0x8b, 0x57) : QColor(0xc0, 0x39, 0x2b);
+            QColor c = base;
+            c.setAlphaF(0.08 + 0.6 * share);
+            item->setBackground(c);
+        }
+    }
+}
+
+}  // namespace nnwb

@@ -1,0 +1,72 @@
+// The Data pane: the source (price file or synthetic task), opening a price file (dialog or
+// drag-and-drop) with its summary (file, bars, range, time frame, gaps, fractal counts) read off
+// the GUI thread, the feature switches, window length and validation share. An import error is
+// shown in the pane with its FILE:LINE message and the previous data stays. GUI thread only.
+#pragma once
+
+#include <QWidget>
+
+#include "app/core/DataAdapter.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QGroupBox;
+class QLabel;
+class QSpinBox;
+class QStackedWidget;
+
+namespace nnwb {
+
+class ExperimentDocument;
+
+class DataPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit DataPanel(ExperimentDocument* doc, QWidget* parent = nullptr);
+
+    // Reads `path` in the background; on success the document's data section points at it.
+    void openPriceFile(const QString& path);
+    QString errorText() const;
+    bool isLoading() const { return loading_ > 0; }
+
+public Q_SLOTS:
+    void browse();
+
+Q_SIGNALS:
+    void priceFileInspected(bool ok, const QString& message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    void syncFromDocument();
+    void commit();  // widgets → document
+    void showSummary(const PriceFileInfo& info);
+    void showError(const QString& message);
+    void inspectCurrentFile();
+
+    ExperimentDocument* doc_;
+    bool syncing_ = false;
+    int loading_ = 0;
+    QComboBox* source_;
+    QStackedWidget* sourcePages_;
+    QLabel* fileName_;
+    QLabel* summary_[7];
+    QLabel* error_;
+    QGroupBox* features_;
+    QCheckBox* featureBoxes_[12];
+    QSpinBox* window_;
+    QDoubleSpinBox* validation_;
+    QComboBox* normalization_;
+    QCheckBox* positional_;
+    QComboBox* fractal_;
+    QSpinBox* synthSamples_;
+    QSpinBox* synthUnits_;
+    QSpinBox* synthWindow_;
+    QLabel* shape_;
+};
+
+}  // namespace nnwb

@@ -1,0 +1,554 @@
+#include "ui/MainWindow.h"
+
+#include <cmath>
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLocale>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+#include <QTreeWidget>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "app/core/ExperimentDocument.h"
+#include "app/core/LayerStackModel.h"
+#include "app/core/Presets.h"
+#include "ui/AttentionView.h"
+#include "ui/ConfusionTable.h"
+#include "ui/DataPanel.h"
+#include "ui/DevicePicker.h"
+#include "ui/LayerStackEditor.h"
+#include "ui/MetricCharts.h"
+#include "ui/TrainingPanel.h"
+
+namespace nnwb {
+
+namespace {
+QString duration(double seconds) {
+    if (seconds < 0 || !std::isfinite(seconds)) return QStringLiteral("–");
+    const qint64 s = static_cast<qint64>(seconds + 0.5);
+    if (s >= 3600)
+        return QStringLiteral("%1:%2:%3")
+            .arg(s / 3600)
+            .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
+            .arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+QScrollArea* scrolled(QWidget* w) {
+    auto* area = new QScrollArea;
+    area->setWidget(w);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    return area;
+}
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    registerMetaTypes();
+    setObjectName(QStringLiteral("nnwbMainWindow"));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    doc_ = new ExperimentDocument(this);
+    stack_ = new LayerStackModel(doc_, this);
+    controller_ = new TrainingController(this);
+
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(4, 4, 4, 4);
+    banner_ = new QLabel(central);
+    banner_->setObjectName(QStringLiteral("errorBanner"));
+    banner_->setWordWrap(true);
+    banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    banner_->setStyleSheet(QStringLiteral(
+        "QLabel { color: #7a1010; background: #fde2e1; border: 1px solid #f0b4b0;"
+        " border-radius: 3px; padding: 6px; }"));
+    banner_->hide();
+    centralLayout->addWidget(banner_);
+    auto* vsplit = new QSplitter(Qt::Vertical, central);
+    vsplit->setObjectName(QStringLiteral("centralSplitter"));
+    charts_ = new MetricCharts(vsplit);
+    auto* hsplit = new QSplitter(Qt::Horizontal, vsplit);
+    hsplit->setObjectName(QStringLiteral("lowerSplitter"));
+    attention_ = new AttentionView(hsplit);
+    confusion_ = new ConfusionTable(hsplit);
+    hsplit->setStretchFactor(0, 3);
+    hsplit->setStretchFactor(1, 1);
+    vsplit->setStretchFactor(0, 1);
+    vsplit->setStretchFactor(1, 1);
+    vsplit->setChildrenCollapsible(false);
+    centralLayout->addWidget(vsplit, 1);
+    setCentralWidget(central);
+
+    createActions();
+    createDocks();
+    createMenus();
+    createStatusBar();
+    connectController();
+
+    connect(doc_, &ExperimentDocument::modifiedChanged, this, [this] { updateTitle(); });
+    connect(doc_, &ExperimentDocument::filePathChanged, this, [this] { updateTitle(); });
+    connect(doc_, &ExperimentDocument::recentFilesChanged, this, [this] { rebuildRecentMenu(); });
+    connect(stack_, &LayerStackModel::changed, this, [this] { updateRunActions(); });
+    connect(attention_, &AttentionView::sampleRequested, controller_,
+            &TrainingController::requestScores);
+    updateTitle();
+    updateRunActions();
+    resize(1600, 960);
+    editor_->table()->setFocus();
+}
+
+MainWindow::~MainWindow() { controller_->shutdown(); }
+
+void MainWindow::createActions() {
+    auto make = [this](const QString& text, const QKeySequence& key, const QString& tip,
+                       QStyle::StandardPixmap icon) {
+        auto* a = new QAction(style()->standardIcon(icon), text, this);
+        if (!key.isEmpty()) a->setShortcut(key);
+        a->setToolTip(tip);
+        a->setStatusTip(tip);
+        return a;
+    };
+    newAct_ = make(tr("&New"), QKeySequence::New, tr("New experiment"),
+                   QStyle::SP_FileIcon);
+    openAct_ = make(tr("&Open…"), QKeySequence(Qt::CTRL | Qt::Key_O), tr("Open an experiment"),
+                    QStyle::SP_DialogOpenButton);
+    saveAct_ = make(tr("&Save"), QKeySequence(Qt::CTRL | Qt::Key_S), tr("Save the experiment"),
+                    QStyle::SP_DialogSaveButton);
+    saveAsAct_ = make(tr("Save &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
+                      tr("Save the experiment under a new name"), QStyle::SP_DialogSaveButton);
+    exportWeightsAct_ = make(tr("Export &Weights…"), {}, tr("Save the trained weights"),
+                             QStyle::SP_DriveHDIcon);
+    connect(newAct_, &QAction::triggered, this, &MainWindow::newExperiment);
+    connect(openAct_, &QAction::triggered, this, &MainWindow::openDialog);
+    connect(saveAct_, &QAction::triggered, this, &MainWindow::save);
+    connect(saveAsAct_, &QAction::triggered, this, &MainWindow::saveAs);
+    connect(exportWeightsAct_, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export weights"), QStringLiteral("weights.safetensors"),
+            tr("safetensors (*.safetensors)"));
+        if (!path.isEmpty()) controller_->saveWeights(path);
+    });
+
+    undoAct_ = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undoAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
+    undoAct_->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
+    redoAct_ = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redoAct_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Y),
+                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+    redoAct_->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
+
+    trainAct_ = make(tr("&Train"), QKeySequence(Qt::Key_F5), tr("Train (F5)"),
+                     QStyle::SP_MediaPlay);
+    trainAct_->setObjectName(QStringLiteral("trainAction"));
+    pauseAct_ = make(tr("&Pause"), QKeySequence(Qt::Key_F6), tr("Pause / resume (F6)"),
+                     QStyle::SP_MediaPause);
+    stopAct_ = make(tr("&Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5), tr("Stop (Shift+F5)"),
+                    QStyle::SP_MediaStop);
+    connect(trainAct_, &QAction::triggered, this, [this] { startTraining(); });
+    connect(pauseAct_, &QAction::triggered, this, &MainWindow::togglePause);
+    connect(stopAct_, &QAction::triggered, this, &MainWindow::stopTraining);
+
+    auto* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->setMovable(false);
+    bar->addAction(openAct_);
+    bar->addAction(saveAct_);
+    bar->addSeparator();
+    bar->addAction(undoAct_);
+    bar->addAction(redoAct_);
+    bar->addSeparator();
+    bar->addAction(trainAct_);
+    bar->addAction(pauseAct_);
+    bar->addAction(stopAct_);
+}
+
+void MainWindow::createDocks() {
+    editor_ = new LayerStackEditor(stack_);
+    dataPanel_ = new DataPanel(doc_);
+    trainingPanel_ = new TrainingPanel(doc_);
+    auto dock = [this](const QString& title, const char* name, QWidget* w) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(QLatin1String(name));
+        d->setWidget(w);
+        d->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                       QDockWidget::DockWidgetClosable);
+        return d;
+    };
+    modelDock_ = dock(tr("Model"), "modelDock", editor_);
+    dataDock_ = dock(tr("Data"), "dataDock", scrolled(dataPanel_));
+    trainingDock_ = dock(tr("Training"), "trainingDock", scrolled(trainingPanel_));
+    addDockWidget(Qt::LeftDockWidgetArea, modelDock_);
+    addDockWidget(Qt::RightDockWidgetArea, dataDock_);
+    addDockWidget(Qt::RightDockWidgetArea, trainingDock_);
+    connect(dataPanel_, &DataPanel::priceFileInspected, this, [this](bool ok, const QString& m) {
+        if (!ok) statusBar()->showMessage(tr("Import failed: %1").arg(m), 8000);
+    });
+}
+
+void MainWindow::applyDefaultLayout() {
+    const int w = width();
+    const bool compact = w < 1600;
+    if (compact) {
+        tabifyDockWidget(dataDock_, trainingDock_);
+        dataDock_->raise();
+    } else {
+        splitDockWidget(dataDock_, trainingDock_, Qt::Vertical);
+    }
+    resizeDocks({modelDock_}, {compact ? 300 : 440}, Qt::Horizontal);
+    resizeDocks({dataDock_}, {compact ? 350 : 380}, Qt::Horizontal);
+    if (!compact) resizeDocks({dataDock_, trainingDock_}, {500, 480}, Qt::Vertical);
+    if (auto* split = findChild<QSplitter*>(QStringLiteral("centralSplitter")))
+        split->setSizes({compact ? 300 : 400, compact ? 380 : 520});
+    if (auto* split = findChild<QSplitter*>(QStringLiteral("lowerSplitter")))
+        split->setSizes({compact ? 520 : 760, compact ? 260 : 320});
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(newAct_);
+    file->addAction(openAct_);
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    file->addAction(saveAct_);
+    file->addAction(saveAsAct_);
+    file->addSeparator();
+    QAction* csv = file->addAction(tr("Export Metrics as &CSV…"));
+    QAction* png = file->addAction(tr("Export Charts as &PNG…"));
+    connect(csv, &QAction::triggered, charts_, &MetricCharts::exportCsvDialog);
+    connect(png, &QAction::triggered, charts_, &MetricCharts::exportPngDialog);
+    file->addAction(exportWeightsAct_);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"));
+    quit->setShortcut(QKeySequence::Quit);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(undoAct_);
+    edit->addAction(redoAct_);
+
+    QMenu* model = menuBar()->addMenu(tr("&Model"));
+    QMenu* add = model->addMenu(tr("&Add Layer"));
+    for (QAction* a : editor_->palette()->actions()) add->addAction(a);
+    presetMenu_ = model->addMenu(tr("&Presets"));
+    rebuildPresetMenu();
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(trainAct_);
+    run->addAction(pauseAct_);
+    run->addAction(stopAct_);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(modelDock_->toggleViewAction());
+    view->addAction(dataDock_->toggleViewAction());
+    view->addAction(trainingDock_->toggleViewAction());
+    rebuildRecentMenu();
+}
+
+void MainWindow::createStatusBar() {
+    stateLabel_ = new QLabel(tr("Ready"));
+    epochLabel_ = new QLabel;
+    epochLabel_->setObjectName(QStringLiteral("epochLabel"));
+    speedLabel_ = new QLabel;
+    etaLabel_ = new QLabel;
+    deviceLabel_ = new QLabel;
+    progress_ = new QProgressBar;
+    progress_->setObjectName(QStringLiteral("epochProgress"));
+    progress_->setRange(0, 1000);
+    progress_->setValue(0);
+    progress_->setMaximumWidth(260);
+    progress_->setTextVisible(true);
+    progress_->setFormat(QStringLiteral("%p %"));
+    statusBar()->addWidget(stateLabel_);
+    statusBar()->addPermanentWidget(epochLabel_);
+    statusBar()->addPermanentWidget(speedLabel_);
+    statusBar()->addPermanentWidget(etaLabel_);
+    statusBar()->addPermanentWidget(deviceLabel_);
+    statusBar()->addPermanentWidget(progress_);
+    deviceLabel_->setText(trainingPanel_->devicePicker()->labelFor(
+        QString::fromStdString(doc_->experiment().training.device)));
+    connect(doc_, &ExperimentDocument::trainingChanged, this, [this] {
+        if (!controller_->isBusy())
+            deviceLabel_->setText(trainingPanel_->devicePicker()->labelFor(
+                QString::fromStdString(doc_->experiment().training.device)));
+    });
+}
+
+void MainWindow::connectController() {
+    connect(controller_, &TrainingController::stateChanged, this, [this](TrainingController::State s) {
+        using S = TrainingController::State;
+        stateLabel_->setText(s == S::Running    ? tr("Training")
+                             : s == S::Paused   ? tr("Paused")
+                             : s == S::Stopping ? tr("Stopping…")
+                                                : tr("Ready"));
+        updateRunActions();
+    });
+    connect(controller_, &TrainingController::runStarted, this, [this](const RunInfo& info) {
+        hasValidation_ = info.validationSamples > 0;
+        deviceLabel_->setText(info.deviceName);
+        epochLabel_->setText(tr("epoch 1/%1").arg(info.epochs));
+        statusBar()->showMessage(
+            tr("%1 · %2 parameters · %3 training / %4 validation samples")
+                .arg(info.dataDescription)
+                .arg(QLocale().toString(qulonglong(info.parameters)))
+                .arg(info.trainSamples)
+                .arg(info.validationSamples),
+            10000);
+    });
+    connect(controller_, &TrainingController::progress, this, [this](const TrainingProgress& p) {
+        epochLabel_->setText(tr("epoch %1/%2").arg(p.epoch).arg(p.epochs));
+        speedLabel_->setText(
+            tr("%1 samples/s").arg(QLocale().toString(p.samplesPerSecond, 'f', 0)));
+        etaLabel_->setText(tr("ETA %1").arg(duration(p.runEtaSeconds)));
+        progress_->setValue(p.total ? static_cast<int>(1000.0 * p.done / p.total) : 0);
+    });
+    connect(controller_, &TrainingController::epochFinished, this,
+            [this](const EpochReport& r) {
+                charts_->addEpoch(r, hasValidation_);
+                confusion_->setReport(r, hasValidation_);
+            });
+    connect(controller_, &TrainingController::attentionReady, attention_,
+            &AttentionView::setSnapshot);
+    connect(controller_, &TrainingController::runFinished, this,
+            [this](RunEnd end, const QString& message) {
+                progress_->setValue(end == RunEnd::Completed ? 1000 : progress_->value());
+                etaLabel_->clear();
+                if (!attention_->snapshot())
+                    attention_->clear(end == RunEnd::Failed || charts_->reports().empty()
+                                          ? tr("No Score matrices: the run ended early.")
+                                          : tr("This stack has no attention layer, so there are "
+                                               "no Score matrices to show."));
+                if (end == RunEnd::Failed) {
+                    lastError_ = message;
+                    showError(tr("Training stopped"), message);
+                } else {
+                    statusBar()->showMessage(end == RunEnd::Completed ? tr("Training finished")
+                                                                      : tr("Training stopped"),
+                                             6000);
+                }
+            });
+    connect(controller_, &TrainingController::weightsSaved, this,
+            [this](bool ok, const QString& message) {
+                if (ok)
+                    statusBar()->showMessage(tr("Weights saved to %1").arg(message), 6000);
+                else
+                    showError(tr("Export weights"), message);
+            });
+}
+
+bool MainWindow::startTraining(int epochs) {
+    updateRunActions();
+    if (!trainAct_->isEnabled() || controller_->isBusy()) return false;
+    banner_->hide();
+    lastError_.clear();
+    charts_->clear();
+    confusion_->clear();
+    attention_->clear(tr("Waiting for the first epoch…"));
+    progress_->setValue(0);
+    speedLabel_->clear();
+    etaLabel_->clear();
+    const bool ok = controller_->start(doc_->experiment(), epochs);
+    updateRunActions();
+    return ok;
+}
+
+void MainWindow::togglePause() {
+    if (controller_->state() == TrainingController::State::Running)
+        controller_->pause();
+    else if (controller_->state() == TrainingController::State::Paused)
+        controller_->resume();
+}
+
+void MainWindow::stopTraining() { controller_->stop(); }
+
+void MainWindow::updateRunActions() {
+    using S = TrainingController::State;
+    const S s = controller_->state();
+    const QString problem = stack_->problem();
+    const bool idle = s == S::Idle;
+    trainAct_->setEnabled(idle && problem.isEmpty());
+    trainAct_->setToolTip(problem.isEmpty()
+                              ? (idle ? tr("Train (F5)") : tr("A run is in progress"))
+                              : tr("Cannot train: %1").arg(problem));
+    pauseAct_->setEnabled(s == S::Running || s == S::Paused);
+    pauseAct_->setText(s == S::Paused ? tr("&Resume") : tr("&Pause"));
+    pauseAct_->setIcon(style()->standardIcon(s == S::Paused ? QStyle::SP_MediaPlay
+                                                            : QStyle::SP_MediaPause));
+    stopAct_->setEnabled(s == S::Running || s == S::Paused);
+}
+
+void MainWindow::updateTitle() {
+    setWindowTitle(tr("%1[*] — nnwb").arg(doc_->displayName()));
+    setWindowModified(doc_->isModified());
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList files = doc_->recentFiles();
+    for (const QString& f : files) {
+        QAction* a = recentMenu_->addAction(QFileInfo(f).fileName());
+        a->setToolTip(f);
+        a->setStatusTip(f);
+        connect(a, &QAction::triggered, this, [this, f] {
+            if (maybeSave()) openExperiment(f);
+        });
+    }
+    recentMenu_->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::rebuildPresetMenu() {
+    presetMenu_->clear();
+    const auto presets = listPresets();
+    for (const PresetInfo& p : presets) {
+        QAction* a = presetMenu_->addAction(p.name);
+        a->setToolTip(p.description.isEmpty() ? p.path : p.description);
+        a->setStatusTip(a->toolTip());
+        const QString path = p.path, name = p.name;
+        connect(a, &QAction::triggered, this, [this, path, name] {
+            nlohmann::json layers;
+            QString error;
+            if (!loadPresetLayers(path, &layers, &error))
+                showError(tr("Preset"), error);
+            else
+                stack_->replaceLayers(layers, tr("Load preset %1").arg(name));
+        });
+    }
+    presetMenu_->setToolTipsVisible(true);
+    if (presets.isEmpty()) presetMenu_->addAction(tr("(no presets found)"))->setEnabled(false);
+}
+
+bool MainWindow::openExperiment(const QString& path) {
+    QString error;
+    if (!doc_->open(path, &error)) {
+        showError(tr("Open experiment"), error);
+        return false;
+    }
+    QSettings().setValue(QStringLiteral("lastExperiment"), doc_->filePath());
+    charts_->clear();
+    confusion_->clear();
+    return true;
+}
+
+void MainWindow::newExperiment() {
+    if (!maybeSave()) return;
+    doc_->reset(builtinExperiment());
+}
+
+void MainWindow::openDialog() {
+    if (!maybeSave()) return;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open experiment"), QFileInfo(doc_->filePath()).absolutePath(),
+        tr("nnwb experiments (*.json);;All files (*)"));
+    if (!path.isEmpty()) openExperiment(path);
+}
+
+bool MainWindow::save() {
+    if (doc_->filePath().isEmpty()) return saveAs();
+    QString error;
+    if (!doc_->save({}, &error)) {
+        showError(tr("Save experiment"), error);
+        return false;
+    }
+    QSettings().setValue(QStringLiteral("lastExperiment"), doc_->filePath());
+    statusBar()->showMessage(tr("Saved %1").arg(doc_->filePath()), 4000);
+    return true;
+}
+
+bool MainWindow::saveAs() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save experiment"),
+        doc_->filePath().isEmpty() ? QStringLiteral("experiment.json") : doc_->filePath(),
+        tr("nnwb experiments (*.json)"));
+    if (path.isEmpty()) return false;
+    QString error;
+    if (!doc_->save(path, &error)) {
+        showError(tr("Save experiment"), error);
+        return false;
+    }
+    QSettings().setValue(QStringLiteral("lastExperiment"), doc_->filePath());
+    return true;
+}
+
+bool MainWindow::maybeSave() {
+    if (!confirmDiscard_ || !doc_->isModified()) return true;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved changes"),
+        tr("%1 has unsaved changes. Save them?").arg(doc_->displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Save) return save();
+    return true;
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+    banner_->setText(QStringLiteral("<b>%1.</b> %2")
+                         .arg(title.toHtmlEscaped(),
+                              message.toHtmlEscaped().replace(QLatin1Char('\n'),
+                                                              QStringLiteral("<br>"))));
+    banner_->show();
+    statusBar()->showMessage(title + QStringLiteral(": ") + message.section(QLatin1Char('\n'), 0, 0),
+                             10000);
+    if (confirmDiscard_) {
+        auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (!maybeSave()) {
+        e->ignore();
+        return;
+    }
+    saveWindowState();
+    controller_->shutdown();
+    e->accept();
+}
+
+void MainWindow::saveWindowState() {
+    QSettings s;
+    s.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("mainWindow/state"), saveState());
+}
+
+bool MainWindow::restoreWindowState() {
+    QSettings s;
+    const QByteArray geometry = s.value(QStringLiteral("mainWindow/geometry")).toByteArray();
+    const QByteArray state = s.value(QStringLiteral("mainWindow/state")).toByteArray();
+    if (geometry.isEmpty() || state.isEmpty()) return false;
+    return restoreGeometry(geometry) && restoreState(state);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const auto urls = e->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile()) return;
+    const QString path = urls.first().toLocalFile();
+    if (path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)) {
+        if (maybeSave()) openExperiment(path);
+    } else {
+        dataPanel_->openPriceFile(path);
+    }
+    e->acceptProposedAction();
+}
+
+}  // namespace nnwb

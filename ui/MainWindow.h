@@ -1,0 +1,127 @@
+// The workbench window: Model, Data and Training panes as docks around the live charts, the
+// attention heatmaps and the confusion matrix; File/Edit/Model/Run menus with shortcuts;
+// Train / Pause / Stop driving a TrainingController; window state, recent files and the last
+// experiment kept in QSettings. Closing during training stops the worker cleanly. GUI thread.
+#pragma once
+
+#include <QMainWindow>
+
+#include "app/core/MetaTypes.h"
+#include "app/core/TrainingController.h"
+
+class QAction;
+class QLabel;
+class QMenu;
+class QProgressBar;
+
+namespace nnwb {
+
+class AttentionView;
+class ConfusionTable;
+class DataPanel;
+class ExperimentDocument;
+class LayerStackEditor;
+class LayerStackModel;
+class MetricCharts;
+class TrainingPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ExperimentDocument* document() const { return doc_; }
+    LayerStackModel* stackModel() const { return stack_; }
+    TrainingController* controller() const { return controller_; }
+    LayerStackEditor* layerEditor() const { return editor_; }
+    DataPanel* dataPanel() const { return dataPanel_; }
+    TrainingPanel* trainingPanel() const { return trainingPanel_; }
+    MetricCharts* charts() const { return charts_; }
+    AttentionView* attentionView() const { return attention_; }
+    ConfusionTable* confusionTable() const { return confusion_; }
+    QAction* trainAction() const { return trainAct_; }
+    QAction* pauseAction() const { return pauseAct_; }
+    QAction* stopAction() const { return stopAct_; }
+    QAction* undoAction() const { return undoAct_; }
+    QAction* redoAction() const { return redoAct_; }
+    // The message of the last run that failed ("" if none).
+    QString lastError() const { return lastError_; }
+
+    // Ask before discarding unsaved changes on close/new/open (off for scripted runs, tests).
+    void setConfirmDiscard(bool on) { confirmDiscard_ = on; }
+    bool openExperiment(const QString& path);
+    // Starts training a copy of the document; epochs > 0 overrides the experiment's count.
+    bool startTraining(int epochs = 0);
+    // Lays the panes out for the current window size (called on first show).
+    void applyDefaultLayout();
+    // Restores geometry and dock layout from QSettings; false when nothing was saved.
+    bool restoreWindowState();
+
+public Q_SLOTS:
+    void newExperiment();
+    void openDialog();
+    bool save();
+    bool saveAs();
+    void stopTraining();
+    void togglePause();
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createDocks();
+    void createStatusBar();
+    void connectController();
+    void updateTitle();
+    void updateRunActions();
+    void rebuildRecentMenu();
+    void rebuildPresetMenu();
+    bool maybeSave();
+    void showError(const QString& title, const QString& message);
+    void saveWindowState();
+
+    ExperimentDocument* doc_;
+    LayerStackModel* stack_;
+    TrainingController* controller_;
+    LayerStackEditor* editor_ = nullptr;
+    DataPanel* dataPanel_ = nullptr;
+    TrainingPanel* trainingPanel_ = nullptr;
+    MetricCharts* charts_ = nullptr;
+    AttentionView* attention_ = nullptr;
+    ConfusionTable* confusion_ = nullptr;
+    QDockWidget* modelDock_ = nullptr;
+    QDockWidget* dataDock_ = nullptr;
+    QDockWidget* trainingDock_ = nullptr;
+    QLabel* banner_ = nullptr;
+
+    QAction* newAct_ = nullptr;
+    QAction* openAct_ = nullptr;
+    QAction* saveAct_ = nullptr;
+    QAction* saveAsAct_ = nullptr;
+    QAction* exportWeightsAct_ = nullptr;
+    QAction* undoAct_ = nullptr;
+    QAction* redoAct_ = nullptr;
+    QAction* trainAct_ = nullptr;
+    QAction* pauseAct_ = nullptr;
+    QAction* stopAct_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QMenu* presetMenu_ = nullptr;
+
+    QLabel* stateLabel_ = nullptr;
+    QLabel* epochLabel_ = nullptr;
+    QLabel* speedLabel_ = nullptr;
+    QLabel* etaLabel_ = nullptr;
+    QLabel* deviceLabel_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+
+    bool confirmDiscard_ = true;
+    bool hasValidation_ = false;
+    QString lastError_;
+};
+
+}  // namespace nnwb

@@ -1,0 +1,107 @@
+#include "ui/MetricCharts.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QMessageBox>
+#include <QPainter>
+#include <QSaveFile>
+#include <QTextStream>
+
+#include "ui/MetricChart.h"
+
+namespace nnwb {
+
+MetricCharts::MetricCharts(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->setSpacing(4);
+    charts_[0] = new MetricChart(tr("Loss"), tr("mean loss per sample"), this);
+    charts_[1] = new MetricChart(tr("Missed patterns"), tr("missed fractals (%)"), this);
+    charts_[2] = new MetricChart(tr("Accuracy"), tr("signals on a fractal (%)"), this);
+    const char* names[3] = {"lossChart", "missedChart", "accuracyChart"};
+    for (int i = 0; i < 3; ++i) {
+        charts_[i]->setObjectName(QLatin1String(names[i]));
+        layout->addWidget(charts_[i], 1);
+    }
+}
+
+void MetricCharts::addEpoch(const EpochReport& r, bool hasValidation) {
+    reports_.push_back(r);
+    hasValidation_.push_back(hasValidation);
+    const double e = r.epoch;
+    charts_[0]->addPoint(e, r.train.loss, r.validation.loss, hasValidation);
+    if (r.taskMetrics) {
+        charts_[1]->addPoint(e, r.train.missedPct, r.validation.missedPct, hasValidation);
+        charts_[2]->addPoint(e, r.train.accuracyPct, r.validation.accuracyPct, hasValidation);
+    }
+}
+
+void MetricCharts::clear() {
+    reports_.clear();
+    hasValidation_.clear();
+    for (MetricChart* c : charts_) c->clearPoints();
+}
+
+bool MetricCharts::exportPng(const QString& path, QString* error) const {
+    const int w = 560, h = 380;
+    QPixmap all(w * 3, h);
+    all.fill(Qt::white);
+    QPainter p(&all);
+    for (int i = 0; i < 3; ++i) p.drawPixmap(i * w, 0, charts_[i]->toPixmap(w, h, 1.0));
+    p.end();
+    if (!all.save(path, "PNG")) {
+        if (error) *error = tr("%1: cannot be written").arg(path);
+        return false;
+    }
+    return true;
+}
+
+bool MetricCharts::exportCsv(const QString& path, QString* error) const {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
+        if (error) *error = tr("%1: cannot be written (%2)").arg(path, f.errorString());
+        return false;
+    }
+    QTextStream out(&f);
+    out << "epoch,seconds,samples_per_second,train_loss,train_accuracy_pct,train_missed_pct,"
+           "validation_loss,validation_accuracy_pct,validation_missed_pct\n";
+    for (size_t i = 0; i < reports_.size(); ++i) {
+        const EpochReport& r = reports_[i];
+        auto num = [](double v) { return QString::number(v, 'g', 9); };
+        const bool task = r.taskMetrics;
+        const bool val = hasValidation_[i];
+        out << r.epoch << ',' << num(r.seconds) << ',' << num(r.samplesPerSecond) << ','
+            << num(r.train.loss) << ',' << (task ? num(r.train.accuracyPct) : QString()) << ','
+            << (task ? num(r.train.missedPct) : QString()) << ','
+            << (val ? num(r.validation.loss) : QString()) << ','
+            << (val && task ? num(r.validation.accuracyPct) : QString()) << ','
+            << (val && task ? num(r.validation.missedPct) : QString()) << '\n';
+    }
+    out.flush();
+    if (!f.commit()) {
+        if (error) *error = tr("%1: cannot be written (%2)").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+void MetricCharts::exportPngDialog() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export charts as PNG"),
+                                                      QStringLiteral("charts.png"),
+                                                      tr("PNG images (*.png)"));
+    QString error;
+    if (!path.isEmpty() && !exportPng(path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+void MetricCharts::exportCsvDialog() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export metrics as CSV"),
+                                                      QStringLiteral("metrics.csv"),
+                                                      tr("CSV files (*.csv)"));
+    QString error;
+    if (!path.isEmpty() && !exportCsv(path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+}  // namespace nnwb

@@ -1,0 +1,42 @@
+// The live charts of a run: loss, missed patterns % and accuracy % per epoch (training and
+// validation), side by side, with export of all three to PNG and of every per-epoch figure to
+// CSV. Keeps the epoch reports it was given. GUI thread only.
+#pragma once
+
+#include <vector>
+
+#include <QWidget>
+
+#include "model/Trainer.h"
+
+namespace nnwb {
+
+class MetricChart;
+
+class MetricCharts : public QWidget {
+    Q_OBJECT
+public:
+    explicit MetricCharts(QWidget* parent = nullptr);
+
+    void addEpoch(const EpochReport& report, bool hasValidation);
+    void clear();
+    const std::vector<EpochReport>& reports() const { return reports_; }
+    MetricChart* lossChart() const { return charts_[0]; }
+    MetricChart* missedChart() const { return charts_[1]; }
+    MetricChart* accuracyChart() const { return charts_[2]; }
+
+    // Renders the three charts side by side into one PNG; false with a message on failure.
+    bool exportPng(const QString& path, QString* error) const;
+    bool exportCsv(const QString& path, QString* error) const;
+
+public Q_SLOTS:
+    void exportPngDialog();
+    void exportCsvDialog();
+
+private:
+    MetricChart* charts_[3];
+    std::vector<EpochReport> reports_;
+    std::vector<bool> hasValidation_;
+};
+
+}  // namespace nnwb
