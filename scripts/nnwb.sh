@@ -41,9 +41,9 @@ case "$mode" in
         shift
         if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ "${QT_QPA_PLATFORM:-}" = "" ]; then
             echo "== no display found: starting the workbench under xvfb-run"
-            exec xvfb-run -a -s "-screen 0 1920x1080x24" "$build/app/nnwb" "$@"
+            exec xvfb-run -a -s "-screen 0 1920x1080x24" "$build/ui/nnwb" "$@"
         fi
-        exec "$build/app/nnwb" "$@"
+        exec "$build/ui/nnwb" "$@"
         ;;
     test)
         install_missing

@@ -8,9 +8,13 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include <cmath>
+
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TrainingController.h"
 #include "common/TestUtil.h"
+#include "ui/AttentionHeatmap.h"
+#include "ui/AttentionView.h"
 #include "ui/ConfusionTable.h"
 #include "ui/MainWindow.h"
 #include "ui/MetricChart.h"
@@ -98,6 +102,54 @@ private Q_SLOTS:
     }
 
     void trainsOnCpu() { trainOn("cpu"); }
+
+    // A real attention layer: at each epoch end the worker reads the Score matrices out of
+    // the device buffers and the heatmap shows units x units values whose rows sum to 1.
+    void heatmapFromRealAttentionRun() {
+        for (const std::string& device : test::testDeviceIds()) {
+            nlohmann::json j = test::tinyExperimentJson(2);
+            j["model"]["layers"] = nlohmann::json::array(
+                {{{"type", "conv"}, {"window", 6}, {"step", 6}, {"filters", 8},
+                  {"activation", "tanh"}},
+                 {{"type", "multihead_attention"}, {"key_size", 4}, {"heads", 3}},
+                 {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}});
+            Experiment e = Experiment::fromJson(j);
+            e.training.device = device;
+            MainWindow w;
+            w.setConfirmDiscard(false);
+            w.document()->reset(e);
+            w.show();
+            QSignalSpy snapshots(w.controller(), &TrainingController::attentionReady);
+            QSignalSpy finished(w.controller(), &TrainingController::runFinished);
+            QVERIFY(w.startTraining());
+            QVERIFY(waitForEnd(finished, 60000));
+            QVERIFY2(finished.first().at(0).value<RunEnd>() == RunEnd::Completed,
+                     qPrintable(finished.first().at(1).toString()));
+            QTRY_VERIFY(snapshots.count() >= 2);  // one per epoch end
+            const auto snap = snapshots.last().at(0).value<AttentionSnapshotPtr>();
+            QCOMPARE(snap->epoch, 2);
+            QCOMPARE(int(snap->layers.size()), 1);
+            QCOMPARE(snap->layers[0].heads, 3);
+            QTRY_COMPARE(w.attentionView()->snapshot(), snap);
+            AttentionHeatmap* map = w.attentionView()->heatmap();
+            const int units = 4;  // synthetic samples of 4 elements, conv keeps them
+            QCOMPARE(map->units(), units);
+            const int nx = map->colorMap()->data()->keySize();
+            const int ny = map->colorMap()->data()->valueSize();
+            QCOMPARE(nx, units);
+            QCOMPARE(ny, units);
+            for (int q = 0; q < units; ++q) {
+                double sum = 0;
+                for (int k = 0; k < units; ++k) {
+                    const double v = map->cellValue(q, k);
+                    QVERIFY(v >= 0.0 && v <= 1.0);
+                    sum += v;
+                }
+                QVERIFY2(std::fabs(sum - 1.0) < 1e-5,
+                         qPrintable(QString("%1: row %2 sums to %3").arg(device.c_str()).arg(q).arg(sum)));
+            }
+        }
+    }
 
     void trainsOnOpenCl() {
         const auto ids = test::openClDeviceIds();
