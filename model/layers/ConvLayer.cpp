@@ -5,6 +5,7 @@
 
 #include "model/layers/ActivationNames.h"
 #include "model/layers/LayerRegistry.h"
+#include "model/layers/LinearOps.h"
 
 namespace nnwb {
 
@@ -57,52 +58,15 @@ void ConvLayer::forward(BufRef x, int batch, bool) {
         be_->unfold(batch, len_, window_, step_, positions_, x, cols_);
         cols = cols_;
     }
-    GemmArgs g;
-    g.transB = true;
-    g.m = batch * positions_;
-    g.n = filters_;
-    g.k = window_;
-    g.a = cols;
-    g.lda = window_;
-    g.b = w_.value;
-    g.ldb = window_;
-    g.c = z_;
-    g.ldc = filters_;
-    be_->gemm(g);
-    be_->biasActivation(batch * positions_, filters_, z_, b_.value, z_, y_, act_);
+    linearForward(*be_, cols, batch * positions_, window_, filters_, w_, b_, z_, y_, act_);
 }
 
 void ConvLayer::backward(BufRef x, BufRef dy, BufRef dx, int batch) {
-    const int rows = batch * positions_;
-    be_->activationBackward(rows, filters_, z_, y_, dy, dz_, act_);
-    BufRef cols = direct() ? x : BufRef(cols_);
-    GemmArgs gw;  // dW += dZ^T cols
-    gw.transA = true;
-    gw.m = filters_;
-    gw.n = window_;
-    gw.k = rows;
-    gw.a = dz_;
-    gw.lda = filters_;
-    gw.b = cols;
-    gw.ldb = window_;
-    gw.c = w_.grad;
-    gw.ldc = window_;
-    gw.beta = 1.0f;
-    be_->gemm(gw);
-    be_->biasGradient(rows, filters_, dz_, b_.grad);
-    if (dx.empty()) return;
-    GemmArgs gx;  // dcols = dZ W
-    gx.m = rows;
-    gx.n = window_;
-    gx.k = filters_;
-    gx.a = dz_;
-    gx.lda = filters_;
-    gx.b = w_.value;
-    gx.ldb = window_;
-    gx.c = direct() ? dx : BufRef(dcols_);
-    gx.ldc = window_;
-    be_->gemm(gx);
-    if (!direct()) be_->fold(batch, len_, window_, step_, positions_, dcols_, dx);
+    const BufRef cols = direct() ? x : BufRef(cols_);
+    const BufRef dcols = dx.empty() ? BufRef() : direct() ? dx : BufRef(dcols_);
+    linearBackward(*be_, cols, batch * positions_, window_, filters_, w_, b_, z_, y_, dy, dz_,
+                   dcols, act_);
+    if (!dx.empty() && !direct()) be_->fold(batch, len_, window_, step_, positions_, dcols_, dx);
 }
 
 }  // namespace nnwb

@@ -5,6 +5,7 @@
 
 #include "model/layers/ActivationNames.h"
 #include "model/layers/LayerRegistry.h"
+#include "model/layers/LinearOps.h"
 
 namespace nnwb {
 
@@ -40,49 +41,11 @@ void DenseLayer::initWeights(Rng& rng) {
 }
 
 void DenseLayer::forward(BufRef x, int batch, bool) {
-    GemmArgs g;
-    g.transB = true;
-    g.m = batch;
-    g.n = neurons_;
-    g.k = in_;
-    g.a = x;
-    g.lda = in_;
-    g.b = w_.value;
-    g.ldb = in_;
-    g.c = z_;
-    g.ldc = neurons_;
-    be_->gemm(g);
-    be_->biasActivation(batch, neurons_, z_, b_.value, z_, y_, act_);
+    linearForward(*be_, x, batch, in_, neurons_, w_, b_, z_, y_, act_);
 }
 
 void DenseLayer::backward(BufRef x, BufRef dy, BufRef dx, int batch) {
-    be_->activationBackward(batch, neurons_, z_, y_, dy, dz_, act_);
-    GemmArgs gw;  // dW += dZ^T X
-    gw.transA = true;
-    gw.m = neurons_;
-    gw.n = in_;
-    gw.k = batch;
-    gw.a = dz_;
-    gw.lda = neurons_;
-    gw.b = x;
-    gw.ldb = in_;
-    gw.c = w_.grad;
-    gw.ldc = in_;
-    gw.beta = 1.0f;
-    be_->gemm(gw);
-    be_->biasGradient(batch, neurons_, dz_, b_.grad);
-    if (dx.empty()) return;
-    GemmArgs gx;  // dX = dZ W
-    gx.m = batch;
-    gx.n = in_;
-    gx.k = neurons_;
-    gx.a = dz_;
-    gx.lda = neurons_;
-    gx.b = w_.value;
-    gx.ldb = in_;
-    gx.c = dx;
-    gx.ldc = in_;
-    be_->gemm(gx);
+    linearBackward(*be_, x, batch, in_, neurons_, w_, b_, z_, y_, dy, dz_, dx, act_);
 }
 
 }  // namespace nnwb
