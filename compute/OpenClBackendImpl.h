@@ -32,7 +32,7 @@ inline constexpr const char* kGemmFile = "gemm.cl";
 // clang-format off
 inline constexpr const char* kRequiredKernels[] = {
     "fill_f32", "copy_f32", "copy2d_f32", "axpy_f32", "add_f32", "gemm_tiled", "bias_activation",
-    "bias_softmax_rows", "activation_backward", "softmax_activation_backward", "bias_gradient",
+    "bias_softmax_rows", "activation_backward", "bias_gradient",
     "softmax_forward", "softmax_backward", "norm_forward", "norm_backward", "unfold_windows",
     "fold_windows", "mse_loss", "softmax_cross_entropy", "sgd_step", "adam_step",
     "lightconv_taps", "lightconv_forward", "lightconv_backward_dx", "lightconv_tap_grad",

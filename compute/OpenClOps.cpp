@@ -141,8 +141,9 @@ void OpenClBackend::activationBackward(int rows, int cols, BufRef z, BufRef y, B
     d_->check(dz, n, "activationBackward dz");
     if (rows <= 0 || cols <= 0) return;
     if (act == Activation::Softmax) {
-        d_->launchRows("activationBackward", "softmax_activation_backward", size_t(rows),
-                       size_t(cols), 1, cl_int(rows), cl_int(cols), Impl::mem(y), Impl::off(y),
+        // The attention softmax backward with scale 1: dz = y * (dy - sum(dy * y)).
+        d_->launchRows("activationBackward", "softmax_backward", size_t(rows), size_t(cols), 1,
+                       cl_int(rows), cl_int(cols), cl_float(1.0f), Impl::mem(y), Impl::off(y),
                        Impl::mem(dy), Impl::off(dy), Impl::mem(dz), Impl::off(dz));
         return;
     }

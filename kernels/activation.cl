@@ -1,6 +1,7 @@
 // Bias + activation forward, activation backward and the bias gradient (column sums).
 // Activation codes follow nnwb::Activation: 0 none, 1 tanh, 2 sigmoid, 3 relu,
-// 4 leaky relu (0.01), 5 swish, 6 softmax (per row; its own kernels below).
+// 4 leaky relu (0.01), 5 swish, 6 softmax (per row: bias_softmax_rows below; its backward is
+// softmax_backward in softmax.cl).
 
 float nnwb_act(float z, int act) {
     switch (act) {
@@ -81,24 +82,6 @@ __kernel void activation_backward(int rows, int cols, __global const float* z, u
     const ulong n = (ulong)rows * (ulong)cols;
     for (ulong i = get_global_id(0); i < n; i += get_global_size(0))
         dz[i] = dy[i] * nnwb_act_grad(z[i], y[i], act);
-}
-
-// Softmax activation backward, one work-group per row: dz = y * (dy - sum(dy * y)).
-__kernel void softmax_activation_backward(int rows, int cols, __global const float* y, ulong yo,
-                                          __global const float* dy, ulong dyo,
-                                          __global float* dz, ulong dzo,
-                                          __local float* scratch) {
-    const int r = (int)get_group_id(0);
-    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
-    if (r >= rows) return;
-    const ulong o = (ulong)r * (ulong)cols;
-    y += yo + o;
-    dy += dyo + o;
-    dz += dzo + o;
-    float dot = 0.0f;
-    for (int j = lid; j < cols; j += lsz) dot += dy[j] * y[j];
-    dot = nnwb_group_sum(scratch, dot);
-    for (int j = lid; j < cols; j += lsz) dz[j] = y[j] * (dy[j] - dot);
 }
 
 // db[c] += sum over rows of dz[r][c]. Local size (LX, LY): LX columns per group, LY lanes

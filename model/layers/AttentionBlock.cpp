@@ -9,16 +9,6 @@ namespace nnwb {
 namespace {
 constexpr float kNormEps = 1e-5f;
 
-Param makeParam(Backend& be, std::string name, std::vector<int> shape) {
-    Param p;
-    p.name = std::move(name);
-    p.shape = std::move(shape);
-    p.value = be.alloc(p.count());
-    p.grad = be.alloc(p.count());
-    be.fill(p.grad, p.count(), 0.0f);
-    return p;
-}
-
 // One (sample, head) batched product: batch0 runs over samples, batch1 over heads.
 struct Strided {
     BufRef ref;

@@ -4,7 +4,7 @@
 
 namespace nnwb {
 
-Param Layer::makeParam(Backend& be, std::string name, std::vector<int> shape) {
+Param makeParam(Backend& be, std::string name, std::vector<int> shape) {
     Param p;
     p.name = std::move(name);
     p.shape = std::move(shape);

@@ -66,8 +66,10 @@ protected:
     // Xavier/Glorot uniform init of a parameter and upload.
     static void initUniform(Backend& be, Param& p, Rng& rng, double limit);
     static void initConstant(Backend& be, Param& p, float value);
-    static Param makeParam(Backend& be, std::string name, std::vector<int> shape);
 };
+
+// Allocates a parameter's value and a zeroed gradient on the backend.
+Param makeParam(Backend& be, std::string name, std::vector<int> shape);
 
 using LayerPtr = std::unique_ptr<Layer>;
 

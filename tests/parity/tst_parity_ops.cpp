@@ -177,7 +177,7 @@ private slots:
         }
     }
 
-    // Kernels: activation_backward, softmax_activation_backward (dz separate and aliasing dy)
+    // Kernels: activation_backward, softmax_backward for Softmax (dz separate and aliasing dy)
     void activationBackward() {
         for (auto [rows, cols] : kShapes) {
             for (Activation act : kActs) {
