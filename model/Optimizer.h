@@ -34,8 +34,14 @@ public:
 private:
     Backend& be_;
     OptimizerConfig cfg_;
+    // Parameters stored back to back (one ParamArena) form one run: one launch per step.
+    struct Run {
+        BufRef value, grad;
+        size_t count = 0;
+        Buffer m, v;
+    };
     std::vector<NamedParam> params_;
-    std::vector<Buffer> m_, v_;
+    std::vector<Run> runs_;
     long long t_ = 0;
 };
 
