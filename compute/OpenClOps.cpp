@@ -287,19 +287,23 @@ void OpenClBackend::softmaxCrossEntropy(int rows, int cols, BufRef logits, BufRe
 // Optimizers
 
 void OpenClBackend::sgdStep(size_t n, BufRef w, BufRef g, BufRef velocity, float lr, float momentum,
-                            float weightDecay) {
+                            float weightDecay, BufRef skip) {
     d_->check(w, n, "sgd w");
     d_->check(g, n, "sgd g");
     d_->check(velocity, n, "sgd velocity");
+    if (!skip.empty()) d_->check(skip, 1, "sgd skip flag");
     if (n == 0) return;
+    const BufRef s = skip.empty() ? w : skip;  // any valid buffer when there is no flag
     d_->launch1d("sgd", "sgd_step", n, cl_ulong(n), Impl::mem(w), Impl::off(w), Impl::mem(g),
                  Impl::off(g), Impl::mem(velocity), Impl::off(velocity), cl_float(lr),
-                 cl_float(momentum), cl_float(weightDecay));
+                 cl_float(momentum), cl_float(weightDecay), Impl::mem(s), Impl::off(s),
+                 cl_int(skip.empty() ? 0 : 1));
 }
 
 void OpenClBackend::adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr,
                              float beta1, float beta2, float eps, float weightDecay, float bc1,
-                             float bc2) {
+                             float bc2, BufRef skip) {
+    if (!skip.empty()) d_->check(skip, 1, "adam skip flag");
     d_->check(w, n, "adam w");
     d_->check(g, n, "adam g");
     d_->check(m, n, "adam m");
@@ -312,7 +316,27 @@ void OpenClBackend::adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, f
     d_->launch1d("adam", "adam_step", n, cl_ulong(n), Impl::mem(w), Impl::off(w), Impl::mem(g),
                  Impl::off(g), Impl::mem(m), Impl::off(m), Impl::mem(v), Impl::off(v),
                  cl_float(beta1), cl_float(beta2), cl_float(eps), cl_float(step), cl_float(keep),
-                 cl_float(rbc2));
+                 cl_float(rbc2), Impl::mem(skip.empty() ? w : skip),
+                 Impl::off(skip.empty() ? w : skip), cl_int(skip.empty() ? 0 : 1));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Metrics
+
+void OpenClBackend::recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss,
+                                   BufRef log, BufRef flag, float batchIndex) {
+    const size_t r = size_t(std::max(rows, 0)), c = size_t(std::max(cols, 0));
+    d_->check(pred, r * c, "recordOutcomes pred");
+    d_->check(target, r * c, "recordOutcomes target");
+    d_->check(loss, r, "recordOutcomes loss");
+    d_->check(log, 2 * r, "recordOutcomes log");
+    d_->check(flag, 1, "recordOutcomes flag");
+    if (rows <= 0 || cols <= 0) return;
+    // One work-group over all rows (a batch is small).
+    d_->launchRows("recordOutcomes", "record_outcomes", 1, r, 1, cl_int(rows), cl_int(cols),
+                   Impl::mem(pred), Impl::off(pred), Impl::mem(target), Impl::off(target),
+                   Impl::mem(loss), Impl::off(loss), Impl::mem(log), Impl::off(log),
+                   Impl::mem(flag), Impl::off(flag), cl_float(batchIndex));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -74,7 +74,7 @@ Optimizer::Optimizer(Backend& be, const OptimizerConfig& cfg, std::vector<NamedP
     }
 }
 
-void Optimizer::step() {
+void Optimizer::step(BufRef skip) {
     ++t_;
     const float lr = static_cast<float>(cfg_.learningRate);
     const float wd = static_cast<float>(cfg_.weightDecay);
@@ -84,10 +84,11 @@ void Optimizer::step() {
         for (auto& r : runs_)
             be_.adamStep(r.count, r.value, r.grad, r.m, r.v, lr, static_cast<float>(cfg_.beta1),
                          static_cast<float>(cfg_.beta2), static_cast<float>(cfg_.epsilon), wd,
-                         bc1, bc2);
+                         bc1, bc2, skip);
     } else {
         for (auto& r : runs_)
-            be_.sgdStep(r.count, r.value, r.grad, r.m, lr, static_cast<float>(cfg_.momentum), wd);
+            be_.sgdStep(r.count, r.value, r.grad, r.m, lr, static_cast<float>(cfg_.momentum), wd,
+                        skip);
     }
 }
 

@@ -27,8 +27,9 @@ struct OptimizerConfig {
 class Optimizer {
 public:
     Optimizer(Backend& backend, const OptimizerConfig& config, std::vector<NamedParam> params);
-    // One update of every parameter from its accumulated gradient.
-    void step();
+    // One update of every parameter from its accumulated gradient; none once skip[0] >= 0
+    // (the divergence flag of Backend::recordOutcomes), when skip is given.
+    void step(BufRef skip = BufRef());
     long long steps() const { return t_; }
 
 private:
