@@ -91,19 +91,88 @@ void OpenClBackend::gemm(const GemmArgs& g) {
     const int kk = std::max(K, 0);
     // With K == 0, A and B are never read; C's buffer stands in for them.
     const BufRef a = kk > 0 ? g.a : g.c, b = kk > 0 ? g.b : g.c;
-    KernelEntry& k = d_->kernel("gemm_tiled");
-    const GemmConfig& c = d_->gemm;
+    const size_t batches = size_t(g.batch0) * size_t(g.batch1);
+    const size_t mn = size_t(M) * size_t(N);
+
+    // Choose the kernel: tiny products one work-item per element; otherwise the largest
+    // tiling that gives enough work-groups to fill the device, splitting K when even the
+    // smallest tiling gives too few and K is long (weight gradients over a whole batch).
+    std::string name = d_->forcedGemm;
+    if (name.empty()) name = mn <= 1024 && kk <= 64 ? "gemm_small" : "";
+    const GemmVariant* v = nullptr;
+    int splits = 1;
+    if (name != "gemm_small") {
+        const size_t target = 2 * size_t(std::max(d_->info.computeUnits, 1));
+        auto tilesOf = [&](const GemmConfig& c) {
+            return size_t((M + c.tsm - 1) / c.tsm) * size_t((N + c.tsn - 1) / c.tsn) * batches;
+        };
+        auto splitsFor = [&](size_t tiles) {
+            const size_t most = size_t(std::max(kk / 64, 1));  // at least 64 values of K each
+            return tiles >= target ? size_t(1) : std::min(most, (target + tiles - 1) / tiles);
+        };
+        size_t bestWork = 0;
+        for (const GemmVariant& cand : d_->gemmVariants) {
+            if (!name.empty() && cand.kernel != name) continue;
+            const size_t tiles = tilesOf(cand.config);
+            const size_t sp = splitsFor(tiles);
+            if (!name.empty() || tiles * sp >= target) {
+                v = &cand;
+                splits = int(sp);
+                break;
+            }
+            if (tiles * sp > bestWork) {  // none fills the device: the one with most groups
+                bestWork = tiles * sp;
+                v = &cand;
+                splits = int(sp);
+            }
+        }
+        if (!v) throw ComputeError("gemm: no gemm kernel '" + name + "' on " + d_->info.name);
+        if (d_->forcedSplits > 0) splits = std::min(d_->forcedSplits, std::max(kk, 1));
+        if (batches * size_t(splits) > 65535 * 64) splits = 1;  // keep the grid reasonable
+    }
+    if (!v) {
+        KernelEntry& k = d_->kernel("gemm_small");
+        const size_t total = batches * mn;
+        d_->setArgs(k, cl_int(M), cl_int(N), cl_int(kk), cl_float(g.alpha), cl_float(g.beta),
+                    cl_int(g.transA), cl_int(g.transB), Impl::mem(a), Impl::off(a),
+                    cl_int(g.lda), cl_ulong(g.strideA0), cl_ulong(g.strideA1), Impl::mem(b),
+                    Impl::off(b), cl_int(g.ldb), cl_ulong(g.strideB0), cl_ulong(g.strideB1),
+                    Impl::mem(g.c), Impl::off(g.c), cl_int(g.ldc), cl_ulong(g.strideC0),
+                    cl_ulong(g.strideC1), cl_int(g.batch1), cl_ulong(total));
+        const size_t local = d_->elemLocal(k);
+        const size_t global = roundUp(total, local);
+        d_->enqueue("gemm", k, 1, &global, &local);
+        return;
+    }
+    const GemmConfig& c = v->config;
+    const int kChunk = splits > 1 ? int(roundUp(size_t((kk + splits - 1) / splits), size_t(c.tsk)))
+                                  : std::max(kk, 1);
+    if (splits > 1) splits = (kk + kChunk - 1) / kChunk;
+    cl_mem partial = splits > 1 ? d_->ensureScratch(batches * size_t(splits) * mn, "gemm")
+                                : Impl::mem(g.c);
+    KernelEntry& k = d_->kernel(v->kernel.c_str());
     d_->setArgs(k, cl_int(M), cl_int(N), cl_int(kk), cl_float(g.alpha), cl_float(g.beta),
                 cl_int(g.transA), cl_int(g.transB), Impl::mem(a), Impl::off(a), cl_int(g.lda),
                 cl_ulong(g.strideA0), cl_ulong(g.strideA1), Impl::mem(b), Impl::off(b),
                 cl_int(g.ldb), cl_ulong(g.strideB0), cl_ulong(g.strideB1), Impl::mem(g.c),
                 Impl::off(g.c), cl_int(g.ldc), cl_ulong(g.strideC0), cl_ulong(g.strideC1),
-                cl_int(g.batch1));
+                cl_int(g.batch1), cl_int(splits), cl_int(kChunk), partial);
     const size_t local[3] = {c.threadsN(), c.threadsM(), 1};
     const size_t global[3] = {size_t((N + c.tsn - 1) / c.tsn) * c.threadsN(),
                               size_t((M + c.tsm - 1) / c.tsm) * c.threadsM(),
-                              size_t(g.batch0) * size_t(g.batch1)};
+                              batches * size_t(splits)};
     d_->enqueue("gemm", k, 3, global, local);
+    if (splits > 1) {
+        KernelEntry& r = d_->kernel("gemm_reduce_splits");
+        const size_t total = batches * mn;
+        d_->setArgs(r, cl_int(M), cl_int(N), cl_int(splits), cl_float(g.alpha),
+                    cl_float(g.beta), partial, Impl::mem(g.c), Impl::off(g.c), cl_int(g.ldc),
+                    cl_ulong(g.strideC0), cl_ulong(g.strideC1), cl_int(g.batch1),
+                    cl_ulong(total));
+        const size_t lr = d_->elemLocal(r);
+        const size_t gr = roundUp(total, lr);
+        d_->enqueue("gemm", r, 1, &gr, &lr);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
