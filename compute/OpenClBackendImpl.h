@@ -60,9 +60,11 @@ inline constexpr GemmConfig kGemmConfigs[] = {
     {16, 16, 8, 4, 4},   // 16
     {4, 4, 4, 4, 4},     // 1
 };
-// Smaller tilings built besides the main one, for products with too few 64 x 64 tiles to fill
-// the device (kernel gemm_tiled_<TSM>); skipped where they do not fit.
+// Tilings built besides the main one (kernel gemm_tiled_<TSM>), skipped where they do not fit:
+// a larger one for big products (8 x 8 results per work-item), smaller ones for products with
+// too few 64 x 64 tiles to fill the device.
 inline constexpr GemmConfig kGemmExtraConfigs[] = {
+    {128, 128, 16, 8, 8},  // 256 work-items
     {32, 32, 16, 2, 2},  // 256 work-items
     {16, 16, 16, 1, 1},  // 256
 };

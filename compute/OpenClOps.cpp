@@ -227,13 +227,33 @@ void OpenClBackend::biasGradient(int rows, int cols, BufRef dz, BufRef db) {
     if (rows <= 0 || cols <= 0) return;
     KernelEntry& k = d_->kernel("bias_gradient");
     const size_t cap = d_->rowCap(k);
-    const size_t lx = std::min<size_t>({cap, 16, d_->maxItemSizes[0]});
+    const size_t lx = std::min<size_t>({cap, 32, d_->maxItemSizes[0]});
     const size_t ly = floorPow2(std::max<size_t>(1, std::min(cap / lx, d_->maxItemSizes[1])));
+    // Enough groups to fill the device: split the rows into chunks of at least 64 per lane
+    // set when the columns alone give too few groups.
+    const size_t groupsX = (size_t(cols) + lx - 1) / lx;
+    const size_t target = 2 * size_t(std::max(d_->info.computeUnits, 1));
+    size_t chunks = groupsX >= target ? 1 : (target + groupsX - 1) / groupsX;
+    chunks = std::max<size_t>(1, std::min(chunks, size_t(rows) / (64 * ly)));
+    const int rowChunk = int((size_t(rows) + chunks - 1) / chunks);
+    chunks = (size_t(rows) + size_t(rowChunk) - 1) / size_t(rowChunk);
+    cl_mem partial =
+        chunks > 1 ? d_->ensureScratch(chunks * size_t(cols), "biasGradient") : Impl::mem(db);
     d_->setArgs(k, cl_int(rows), cl_int(cols), Impl::mem(dz), Impl::off(dz), Impl::mem(db),
-                Impl::off(db), LocalMem{lx * ly * sizeof(float)});
+                Impl::off(db), cl_int(rowChunk), partial, LocalMem{lx * ly * sizeof(float)});
     const size_t local[2] = {lx, ly};
-    const size_t global[2] = {roundUp(size_t(cols), lx), ly};
+    const size_t global[2] = {roundUp(size_t(cols), lx), chunks * ly};
     d_->enqueue("biasGradient", k, 2, global, local);
+    if (chunks > 1) {  // db += sum of the chunks (the split-K reduction of gemm)
+        KernelEntry& r = d_->kernel("gemm_reduce_splits");
+        const size_t total = size_t(cols);
+        d_->setArgs(r, cl_int(1), cl_int(cols), cl_int(chunks), cl_float(1.0f), cl_float(1.0f),
+                    partial, Impl::mem(db), Impl::off(db), cl_int(cols), cl_ulong(0),
+                    cl_ulong(0), cl_int(1), cl_ulong(total));
+        const size_t lr = d_->elemLocal(r);
+        const size_t gr = roundUp(total, lr);
+        d_->enqueue("biasGradient", r, 1, &gr, &lr);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -86,22 +86,31 @@ __kernel void activation_backward(int rows, int cols, __global const float* z, u
 
 // db[c] += sum over rows of dz[r][c]. Local size (LX, LY): LX columns per group, LY lanes
 // splitting the rows (LY a power of two), reduced in a fixed tree order (deterministic).
-// scratch holds LX * LY floats.
+// Global dimension 1 is (chunks * LY): with chunks > 1, group row g sums rows
+// [g * rowChunk, (g + 1) * rowChunk) into partial[g][c] instead, and gemm_reduce_splits adds
+// the chunks into db. scratch holds LX * LY floats.
 __kernel void bias_gradient(int rows, int cols, __global const float* dz, ulong dzo,
-                            __global float* db, ulong dbo, __local float* scratch) {
+                            __global float* db, ulong dbo, int rowChunk,
+                            __global float* partial, __local float* scratch) {
     const int cx = (int)get_local_id(0), ly = (int)get_local_id(1);
     const int lx = (int)get_local_size(0), lyN = (int)get_local_size(1);
     const int c = (int)get_group_id(0) * lx + cx;
+    const int chunk = (int)get_group_id(1), chunks = (int)get_num_groups(1);
+    const int r0 = chunk * rowChunk, r1 = min(rows, r0 + rowChunk);
     dz += dzo;
     db += dbo;
     float s = 0.0f;
     if (c < cols)
-        for (int r = ly; r < rows; r += lyN) s += dz[(ulong)r * (ulong)cols + c];
+        for (int r = r0 + ly; r < r1; r += lyN) s += dz[(ulong)r * (ulong)cols + c];
     scratch[ly * lx + cx] = s;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int h = lyN / 2; h > 0; h >>= 1) {
         if (ly < h) scratch[ly * lx + cx] += scratch[(ly + h) * lx + cx];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (ly == 0 && c < cols) db[c] += scratch[cx];
+    if (ly != 0 || c >= cols) return;
+    if (chunks == 1)
+        db[c] += scratch[cx];
+    else
+        partial[(ulong)chunk * (ulong)cols + c] = scratch[cx];
 }

@@ -204,10 +204,12 @@ private slots:
         }
     }
 
-    // Kernels: bias_gradient (accumulates into db). Tolerance scaled with the row count.
+    // Kernels: bias_gradient (accumulates into db; long columns split into row chunks summed by
+    // gemm_reduce_splits). Tolerance scaled with the row count.
     void biasGradient() {
-        const std::pair<int, int> shapes[] = {{1, 1},    {3, 7},    {7, 3},    {20, 33}, {33, 20},
-                                              {130, 65}, {65, 130}, {1000, 3}, {2, 1000}};
+        const std::pair<int, int> shapes[] = {{1, 1},    {3, 7},     {7, 3},    {20, 33},
+                                              {33, 20},  {130, 65},  {65, 130}, {1000, 3},
+                                              {2, 1000}, {5000, 3},  {3001, 40}};
         for (auto [rows, cols] : shapes) {
             ParityTolerance tol{{1e-6 * rows + 1e-5, 1e-4}, {}};
             NNWB_PARITY(
