@@ -50,6 +50,7 @@ public:
     void axpy(size_t n, float alpha, BufRef x, BufRef y) override;
     void add(size_t n, BufRef a, BufRef b, BufRef out) override;
     void gemm(const GemmArgs& g) override;
+    void gemmBiasActivation(const GemmArgs& g, BufRef bias, Activation act, BufRef y) override;
     void biasActivation(int rows, int cols, BufRef x, BufRef bias, BufRef z, BufRef y,
                         Activation act) override;
     void activationBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy, BufRef dz,
@@ -59,6 +60,10 @@ public:
     void softmaxBackward(const SoftmaxArgs& s, BufRef y, BufRef dy, BufRef dx) override;
     void normForward(int rows, int cols, float eps, BufRef x, BufRef y, BufRef rstd) override;
     void normBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy, BufRef dx) override;
+    void addNormForward(int rows, int cols, float eps, BufRef a, BufRef b, BufRef sum, BufRef y,
+                        BufRef rstd) override;
+    void addNormBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy, BufRef dy2,
+                         BufRef dx) override;
     void unfold(int batch, int len, int window, int step, int positions, BufRef x,
                 BufRef cols) override;
     void fold(int batch, int len, int window, int step, int positions, BufRef dcols,
@@ -99,6 +104,8 @@ protected:
 
 private:
     struct Impl;
+    struct Epilogue;
+    void gemmWith(const GemmArgs& g, const Epilogue* epi);
     explicit OpenClBackend(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> d_;
 };

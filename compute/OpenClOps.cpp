@@ -73,7 +73,34 @@ void OpenClBackend::add(size_t n, BufRef a, BufRef b, BufRef out) {
 // ---------------------------------------------------------------------------------------------
 // gemm
 
+// The fused bias/activation epilogue of gemmBiasActivation.
+struct OpenClBackend::Epilogue {
+    BufRef bias, y;
+    Activation act;
+};
+
 void OpenClBackend::gemm(const GemmArgs& g) {
+    gemmWith(g, nullptr);
+}
+
+void OpenClBackend::gemmBiasActivation(const GemmArgs& g, BufRef bias, Activation act, BufRef y) {
+    if (act == Activation::Softmax) {  // a per-row activation: not an element-wise epilogue
+        Backend::gemmBiasActivation(g, bias, act, y);
+        return;
+    }
+    if (g.batch0 != 1 || g.batch1 != 1 || g.ldc != g.n)
+        throw ComputeError("gemmBiasActivation: needs one product with ldc == n (got " +
+                           std::to_string(g.batch0) + "x" + std::to_string(g.batch1) +
+                           " products, ldc " + std::to_string(g.ldc) + ", n " +
+                           std::to_string(g.n) + ")");
+    const size_t n = size_t(std::max(g.m, 0)) * size_t(std::max(g.n, 0));
+    if (!bias.empty()) d_->check(bias, size_t(std::max(g.n, 0)), "gemmBiasActivation bias");
+    d_->check(y, n, "gemmBiasActivation y");
+    const Epilogue e{bias, y, act};
+    gemmWith(g, &e);
+}
+
+void OpenClBackend::gemmWith(const GemmArgs& g, const Epilogue* epi) {
     const int M = g.m, N = g.n, K = g.k;
     if (M <= 0 || N <= 0 || g.batch0 <= 0 || g.batch1 <= 0) return;
     auto extent = [](bool trans, int rows, int cols, int ld) {
@@ -130,6 +157,10 @@ void OpenClBackend::gemm(const GemmArgs& g) {
         if (d_->forcedSplits > 0) splits = std::min(d_->forcedSplits, std::max(kk, 1));
         if (batches * size_t(splits) > 65535 * 64) splits = 1;  // keep the grid reasonable
     }
+    if (epi && splits > 1) splits = 1;  // the epilogue needs the whole sum in one pass
+    // Epilogue buffers (C's buffer stands in for missing ones; the kernel does not touch them).
+    const BufRef eBias = epi && !epi->bias.empty() ? epi->bias : g.c;
+    const BufRef eY = epi ? epi->y : g.c;
     if (!v) {
         KernelEntry& k = d_->kernel("gemm_small");
         const size_t total = batches * mn;
@@ -138,7 +169,9 @@ void OpenClBackend::gemm(const GemmArgs& g) {
                     cl_int(g.lda), cl_ulong(g.strideA0), cl_ulong(g.strideA1), Impl::mem(b),
                     Impl::off(b), cl_int(g.ldb), cl_ulong(g.strideB0), cl_ulong(g.strideB1),
                     Impl::mem(g.c), Impl::off(g.c), cl_int(g.ldc), cl_ulong(g.strideC0),
-                    cl_ulong(g.strideC1), cl_int(g.batch1), cl_ulong(total));
+                    cl_ulong(g.strideC1), cl_int(g.batch1), cl_ulong(total), cl_int(epi ? 1 : 0),
+                    Impl::mem(eBias), Impl::off(eBias), cl_int(epi && !epi->bias.empty()),
+                    Impl::mem(eY), Impl::off(eY), cl_int(epi ? int(epi->act) : 0));
         const size_t local = d_->elemLocal(k);
         const size_t global = roundUp(total, local);
         d_->enqueue("gemm", k, 1, &global, &local);
@@ -156,7 +189,9 @@ void OpenClBackend::gemm(const GemmArgs& g) {
                 cl_ulong(g.strideA0), cl_ulong(g.strideA1), Impl::mem(b), Impl::off(b),
                 cl_int(g.ldb), cl_ulong(g.strideB0), cl_ulong(g.strideB1), Impl::mem(g.c),
                 Impl::off(g.c), cl_int(g.ldc), cl_ulong(g.strideC0), cl_ulong(g.strideC1),
-                cl_int(g.batch1), cl_int(splits), cl_int(kChunk), partial);
+                cl_int(g.batch1), cl_int(splits), cl_int(kChunk), partial, cl_int(epi ? 1 : 0),
+                Impl::mem(eBias), Impl::off(eBias), cl_int(epi && !epi->bias.empty()),
+                Impl::mem(eY), Impl::off(eY), cl_int(epi ? int(epi->act) : 0));
     const size_t local[3] = {c.threadsN(), c.threadsM(), 1};
     const size_t global[3] = {size_t((N + c.tsn - 1) / c.tsn) * c.threadsN(),
                               size_t((M + c.tsm - 1) / c.tsm) * c.threadsM(),
@@ -293,6 +328,36 @@ void OpenClBackend::normForward(int rows, int cols, float eps, BufRef x, BufRef 
     d_->launchRows("normForward", "norm_forward", size_t(rows), size_t(cols), 1, cl_int(rows),
                    cl_int(cols), cl_float(eps), Impl::mem(x), Impl::off(x), Impl::mem(y),
                    Impl::off(y), Impl::mem(rstd), Impl::off(rstd));
+}
+
+void OpenClBackend::addNormForward(int rows, int cols, float eps, BufRef a, BufRef b, BufRef sum,
+                                   BufRef y, BufRef rstd) {
+    const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
+    d_->check(a, n, "addNormForward a");
+    d_->check(b, n, "addNormForward b");
+    d_->check(sum, n, "addNormForward sum");
+    d_->check(y, n, "addNormForward y");
+    d_->check(rstd, size_t(std::max(rows, 0)), "addNormForward rstd");
+    if (rows <= 0 || cols <= 0) return;
+    d_->launchRows("addNormForward", "add_norm_forward", size_t(rows), size_t(cols), 1,
+                   cl_int(rows), cl_int(cols), cl_float(eps), Impl::mem(a), Impl::off(a),
+                   Impl::mem(b), Impl::off(b), Impl::mem(sum), Impl::off(sum), Impl::mem(y),
+                   Impl::off(y), Impl::mem(rstd), Impl::off(rstd));
+}
+
+void OpenClBackend::addNormBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy,
+                                    BufRef dy2, BufRef dx) {
+    const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
+    d_->check(y, n, "addNormBackward y");
+    d_->check(dy, n, "addNormBackward dy");
+    d_->check(dy2, n, "addNormBackward dy2");
+    d_->check(dx, n, "addNormBackward dx");
+    d_->check(rstd, size_t(std::max(rows, 0)), "addNormBackward rstd");
+    if (rows <= 0 || cols <= 0) return;
+    d_->launchRows("addNormBackward", "add_norm_backward", size_t(rows), size_t(cols), 2,
+                   cl_int(rows), cl_int(cols), Impl::mem(y), Impl::off(y), Impl::mem(rstd),
+                   Impl::off(rstd), Impl::mem(dy), Impl::off(dy), Impl::mem(dy2), Impl::off(dy2),
+                   Impl::mem(dx), Impl::off(dx));
 }
 
 void OpenClBackend::normBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy, BufRef dx) {

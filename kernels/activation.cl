@@ -3,30 +3,7 @@
 // 4 leaky relu (0.01), 5 swish, 6 softmax (per row: bias_softmax_rows below; its backward is
 // softmax_backward in softmax.cl).
 
-float nnwb_act(float z, int act) {
-    switch (act) {
-        case 1: return tanh(z);
-        case 2: return 1.0f / (1.0f + exp(-z));
-        case 3: return z > 0.0f ? z : 0.0f;
-        case 4: return z > 0.0f ? z : 0.01f * z;
-        case 5: return z / (1.0f + exp(-z));
-        default: return z;
-    }
-}
-
-float nnwb_act_grad(float z, float y, int act) {
-    switch (act) {
-        case 1: return 1.0f - y * y;
-        case 2: return y * (1.0f - y);
-        case 3: return z > 0.0f ? 1.0f : 0.0f;
-        case 4: return z > 0.0f ? 1.0f : 0.01f;
-        case 5: {
-            const float s = 1.0f / (1.0f + exp(-z));
-            return s + y * (1.0f - s);
-        }
-        default: return 1.0f;
-    }
-}
+// nnwb_act and nnwb_act_grad live in common.cl (the gemm epilogue uses them too).
 
 // z = x + bias[col] (hasBias != 0), y = f(z); element-wise activations. z may alias x.
 __kernel void bias_activation(int rows, int cols, __global const float* x, ulong xo,

@@ -15,8 +15,7 @@ void linearForward(Backend& be, BufRef x, int rows, int in, int out, const Param
     g.ldb = in;
     g.c = z;
     g.ldc = out;
-    be.gemm(g);
-    be.biasActivation(rows, out, z, b.value, z, y, act);
+    be.gemmBiasActivation(g, b.value, act, y);
 }
 
 void linearBackward(Backend& be, BufRef x, int rows, int in, int out, Param& w, Param& b,
