@@ -20,8 +20,7 @@ struct OpenClOptions {
                              // OpenClProgramCache)
     bool noCache = false;    // no binary cache (also NNWB_NO_KERNEL_CACHE=1)
     // Tests only: run every product with this gemm kernel ("gemm_small", "gemm_tiled",
-    // "gemm_tiled_128", "gemm_tiled_32", "gemm_tiled_16") and, for the tiled ones, this many
-    // K splits.
+    // "gemm_tiled_32", "gemm_tiled_16") and, for the tiled ones, this many K splits.
     std::string gemmKernel;
     int gemmSplits = 0;
 };

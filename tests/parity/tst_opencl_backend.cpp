@@ -31,7 +31,7 @@ int countFiles(const QString& dir, const QString& pattern) {
     return int(QDir(dir).entryList({pattern}, QDir::Files).size());
 }
 // Programs a backend builds: one per kernel file (not common.cl), plus one per extra gemm
-// tiling (gemm_tiled_128, gemm_tiled_32, gemm_tiled_16) the device runs.
+// tiling (gemm_tiled_32, gemm_tiled_16) the device runs.
 int programCount(const OpenClBackend& be) {
     int n = 0;
     for (const auto& [name, text] : OpenClBackend::embeddedKernelSources())
