@@ -36,6 +36,12 @@ void Backend::gemmBiasActivation(const GemmArgs& g, BufRef bias, Activation act,
     biasActivation(g.m, g.n, g.c, bias, g.c, y, act);
 }
 
+void Backend::activationBiasBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy,
+                                     BufRef dz, Activation act, BufRef db) {
+    activationBackward(rows, cols, z, y, dy, dz, act);
+    biasGradient(rows, cols, dz, db);
+}
+
 void Backend::addNormForward(int rows, int cols, float eps, BufRef a, BufRef b, BufRef sum,
                              BufRef y, BufRef rstd) {
     add(size_t(std::max(rows, 0)) * size_t(std::max(cols, 0)), a, b, sum);

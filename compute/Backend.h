@@ -95,6 +95,10 @@ public:
                                     Activation act) = 0;
     // db += column sums of dz (rows x cols).
     virtual void biasGradient(int rows, int cols, BufRef dz, BufRef db) = 0;
+    // activationBackward then biasGradient of its dz; the default runs the two, a backend may
+    // fuse them.
+    virtual void activationBiasBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy,
+                                        BufRef dz, Activation act, BufRef db);
 
     // ---- attention softmax ----
     virtual void softmaxForward(const SoftmaxArgs& s, BufRef x, BufRef y) = 0;

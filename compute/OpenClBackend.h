@@ -55,6 +55,8 @@ public:
     void activationBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy, BufRef dz,
                             Activation act) override;
     void biasGradient(int rows, int cols, BufRef dz, BufRef db) override;
+    void activationBiasBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy, BufRef dz,
+                                Activation act, BufRef db) override;
     void softmaxForward(const SoftmaxArgs& s, BufRef x, BufRef y) override;
     void softmaxBackward(const SoftmaxArgs& s, BufRef y, BufRef dy, BufRef dx) override;
     void normForward(int rows, int cols, float eps, BufRef x, BufRef y, BufRef rstd) override;
@@ -105,6 +107,9 @@ private:
     struct Impl;
     struct Epilogue;
     void gemmWith(const GemmArgs& g, const Epilogue* epi);
+    // bias_gradient, computing dz from (z, y, dy) first when act is element-wise.
+    void biasGradientWith(int rows, int cols, BufRef dz, BufRef db, const Activation* act,
+                          BufRef z, BufRef y, BufRef dy);
     explicit OpenClBackend(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> d_;
 };

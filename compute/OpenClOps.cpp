@@ -259,6 +259,26 @@ void OpenClBackend::activationBackward(int rows, int cols, BufRef z, BufRef y, B
 void OpenClBackend::biasGradient(int rows, int cols, BufRef dz, BufRef db) {
     d_->check(dz, size_t(std::max(rows, 0)) * size_t(std::max(cols, 0)), "biasGradient dz");
     d_->check(db, size_t(std::max(cols, 0)), "biasGradient db");
+    biasGradientWith(rows, cols, dz, db, nullptr, dz, dz, dz);
+}
+
+void OpenClBackend::activationBiasBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy,
+                                           BufRef dz, Activation act, BufRef db) {
+    if (act == Activation::Softmax) {  // a per-row backward: not fusable here
+        Backend::activationBiasBackward(rows, cols, z, y, dy, dz, act, db);
+        return;
+    }
+    const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
+    d_->check(z, n, "activationBiasBackward z");
+    d_->check(y, n, "activationBiasBackward y");
+    d_->check(dy, n, "activationBiasBackward dy");
+    d_->check(dz, n, "activationBiasBackward dz");
+    d_->check(db, size_t(std::max(cols, 0)), "activationBiasBackward db");
+    biasGradientWith(rows, cols, dz, db, &act, z, y, dy);
+}
+
+void OpenClBackend::biasGradientWith(int rows, int cols, BufRef dz, BufRef db,
+                                     const Activation* act, BufRef z, BufRef y, BufRef dy) {
     if (rows <= 0 || cols <= 0) return;
     KernelEntry& k = d_->kernel("bias_gradient");
     const size_t cap = d_->rowCap(k);
@@ -275,7 +295,9 @@ void OpenClBackend::biasGradient(int rows, int cols, BufRef dz, BufRef db) {
     cl_mem partial =
         chunks > 1 ? d_->ensureScratch(chunks * size_t(cols), "biasGradient") : Impl::mem(db);
     d_->setArgs(k, cl_int(rows), cl_int(cols), Impl::mem(dz), Impl::off(dz), Impl::mem(db),
-                Impl::off(db), cl_int(rowChunk), partial, LocalMem{lx * ly * sizeof(float)});
+                Impl::off(db), cl_int(rowChunk), partial, cl_int(act ? int(*act) : -1),
+                Impl::mem(z), Impl::off(z), Impl::mem(y), Impl::off(y), Impl::mem(dy),
+                Impl::off(dy), LocalMem{lx * ly * sizeof(float)});
     const size_t local[2] = {lx, ly};
     const size_t global[2] = {roundUp(size_t(cols), lx), chunks * ly};
     d_->enqueue("biasGradient", k, 2, global, local);

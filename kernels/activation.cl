@@ -65,10 +65,14 @@ __kernel void activation_backward(int rows, int cols, __global const float* z, u
 // splitting the rows (LY a power of two), reduced in a fixed tree order (deterministic).
 // Global dimension 1 is (chunks * LY): with chunks > 1, group row g sums rows
 // [g * rowChunk, (g + 1) * rowChunk) into partial[g][c] instead, and gemm_reduce_splits adds
-// the chunks into db. scratch holds LX * LY floats.
-__kernel void bias_gradient(int rows, int cols, __global const float* dz, ulong dzo,
+// the chunks into db. scratch holds LX * LY floats. With act >= 0 the kernel first computes
+// dz = dy * f'(z) (f element-wise, code act) and writes it: activation backward and bias
+// gradient in one launch (dz may alias dy).
+__kernel void bias_gradient(int rows, int cols, __global float* dz, ulong dzo,
                             __global float* db, ulong dbo, int rowChunk,
-                            __global float* partial, __local float* scratch) {
+                            __global float* partial, int act, __global const float* z, ulong zo,
+                            __global const float* y, ulong yo, __global const float* dy,
+                            ulong dyo, __local float* scratch) {
     const int cx = (int)get_local_id(0), ly = (int)get_local_id(1);
     const int lx = (int)get_local_size(0), lyN = (int)get_local_size(1);
     const int c = (int)get_group_id(0) * lx + cx;
@@ -77,8 +81,18 @@ __kernel void bias_gradient(int rows, int cols, __global const float* dz, ulong 
     dz += dzo;
     db += dbo;
     float s = 0.0f;
-    if (c < cols)
-        for (int r = r0 + ly; r < r1; r += lyN) s += dz[(ulong)r * (ulong)cols + c];
+    if (c < cols) {
+        if (act < 0) {
+            for (int r = r0 + ly; r < r1; r += lyN) s += dz[(ulong)r * (ulong)cols + c];
+        } else {
+            for (int r = r0 + ly; r < r1; r += lyN) {
+                const ulong i = (ulong)r * (ulong)cols + c;
+                const float g = dy[dyo + i] * nnwb_act_grad(z[zo + i], y[yo + i], act);
+                dz[i] = g;
+                s += g;
+            }
+        }
+    }
     scratch[ly * lx + cx] = s;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int h = lyN / 2; h > 0; h >>= 1) {

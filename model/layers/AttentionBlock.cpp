@@ -215,13 +215,11 @@ BufRef AttentionBlock::tailBackward(BufRef dy, int rows, int normRows, Acts& a, 
     const size_t n = size_t(rows) * w;
     const int normCols = int(n / size_t(normRows));
     be.normBackward(normRows, normCols, a.out, a.rstd2, dy, s.dr2);
-    be.activationBackward(rows, w, a.z2, a.f, s.dr2, s.dz2, cfg_.ffOut);
+    be.activationBiasBackward(rows, w, a.z2, a.f, s.dr2, s.dz2, cfg_.ffOut, b2_.grad);
     gemm(true, false, w, f, rows, s.dz2, w, a.h1, f, w2_.grad, f, 1.0f);  // dW2 += dZ2^T H1
-    be.biasGradient(rows, w, s.dz2, b2_.grad);
     gemm(false, false, rows, f, w, s.dz2, w, w2_.value, f, s.dh1, f);  // dH1 = dZ2 W2
-    be.activationBackward(rows, f, a.z1, a.h1, s.dh1, s.dh1, cfg_.hidden);
+    be.activationBiasBackward(rows, f, a.z1, a.h1, s.dh1, s.dh1, cfg_.hidden, b1_.grad);
     gemm(true, false, f, w, rows, s.dh1, f, a.x1, w, w1_.grad, w, 1.0f);  // dW1 += dZ1^T X1
-    be.biasGradient(rows, f, s.dh1, b1_.grad);
     gemm(false, false, rows, w, f, s.dh1, f, w1_.value, w, s.dx1, w);  // dX1 = dZ1 W1
     be.addNormBackward(normRows, normCols, a.x1, a.rstd1, s.dx1, s.dr2, s.dr1);  // + residual
     if (!cfg_.w0) return s.dr1;

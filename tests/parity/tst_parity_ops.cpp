@@ -298,6 +298,32 @@ private slots:
         }
     }
 
+    // Kernel: bias_gradient computing dz = dy * f'(z) first (activation backward fused), for
+    // every activation (Softmax falls back to the two ops), with chunked long columns, and
+    // with dz aliasing dy.
+    void activationBiasBackward() {
+        const std::pair<int, int> shapes[] = {{1, 1}, {20, 33}, {65, 130}, {5000, 3}};
+        for (auto [rows, cols] : shapes)
+            for (int act = 0; act <= 6; ++act)
+                for (bool alias : {false, true}) {
+                    const size_t n = size_t(rows) * cols;
+                    ParityTolerance tol{{1e-6 * rows + 1e-5, 1e-4}, {}};
+                    NNWB_PARITY(
+                        [&](OpRun& r) {
+                            BufRef z = r.in("z", randomVector(n, 82, -2.0f, 2.0f));
+                            BufRef y = r.in("y", randomVector(n, 83, 0.05f, 0.95f));
+                            BufRef dy = alias ? r.out("dy", randomVector(n, 84))
+                                              : r.in("dy", randomVector(n, 84));
+                            BufRef dz = alias ? dy : r.out("dz", randomVector(n, 85));
+                            BufRef db = r.out("db", randomVector(size_t(cols), 86));
+                            r.be.activationBiasBackward(rows, cols, z, y, dy, dz, Activation(act),
+                                                        db);
+                        },
+                        tol, ctx("activationBiasBackward", rows, cols) + " act=" +
+                                 std::to_string(act) + (alias ? " in place" : ""));
+                }
+    }
+
     // Kernels: add_norm_forward, add_norm_backward (the residual add fused into the norm)
     void addNorm() {
         for (auto [rows, cols] : kShapes) {
