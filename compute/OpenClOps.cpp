@@ -264,7 +264,9 @@ void OpenClBackend::biasGradient(int rows, int cols, BufRef dz, BufRef db) {
 
 void OpenClBackend::activationBiasBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy,
                                            BufRef dz, Activation act, BufRef db) {
-    if (act == Activation::Softmax) {  // a per-row backward: not fusable here
+    // Fused only for short columns (small batches), where launches dominate: the fused kernel
+    // spreads rows over few work-groups, which loses to the element-wise kernel on tall inputs.
+    if (act == Activation::Softmax || rows > 256) {
         Backend::activationBiasBackward(rows, cols, z, y, dy, dz, act, db);
         return;
     }

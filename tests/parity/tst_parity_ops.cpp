@@ -299,10 +299,10 @@ private slots:
     }
 
     // Kernel: bias_gradient computing dz = dy * f'(z) first (activation backward fused), for
-    // every activation (Softmax falls back to the two ops), with chunked long columns, and
-    // with dz aliasing dy.
+    // every activation (Softmax, and more than 256 rows, fall back to the two ops), and with dz
+    // aliasing dy.
     void activationBiasBackward() {
-        const std::pair<int, int> shapes[] = {{1, 1}, {20, 33}, {65, 130}, {5000, 3}};
+        const std::pair<int, int> shapes[] = {{1, 1}, {20, 33}, {65, 130}, {256, 7}, {5000, 3}};
         for (auto [rows, cols] : shapes)
             for (int act = 0; act <= 6; ++act)
                 for (bool alias : {false, true}) {
