@@ -11,44 +11,29 @@
 #include <QVBoxLayout>
 
 #include "ui/AttentionHeatmap.h"
+#include "ui/AttentionPickers.h"
 
 namespace nnwb {
 
 namespace {
-const AttentionScores* findLayer(const AttentionSnapshotPtr& snap, const QString& name) {
-    if (!snap) return nullptr;
-    for (const AttentionScores& s : snap->layers)
-        if (QString::fromStdString(s.name) == name) return &s;
-    return nullptr;
+// Layers are matched by position among the attention layers (block 3 of a 5-block stack
+// against block 3 of a 12-block one), so that stacks of different kinds still line up.
+const AttentionScores* layerAt(const AttentionSnapshotPtr& snap, int index) {
+    if (!snap || index < 0 || index >= static_cast<int>(snap->layers.size())) return nullptr;
+    return &snap->layers[size_t(index)];
 }
 }  // namespace
 
 ComparisonAttention::ComparisonAttention(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    auto* controls = new QHBoxLayout;
-    auto* title = new QLabel(tr("Attention, side by side"), this);
-    QFont b = title->font();
-    b.setBold(true);
-    title->setFont(b);
-    layer_ = new QComboBox(this);
-    layer_->setObjectName(QStringLiteral("comparisonLayer"));
-    layer_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    head_ = new QComboBox(this);
-    head_->setObjectName(QStringLiteral("comparisonHead"));
-    sample_ = new QSpinBox(this);
-    sample_->setObjectName(QStringLiteral("comparisonSample"));
-    sample_->setRange(0, 0);
-    sample_->setKeyboardTracking(false);
-    sample_->setPrefix(tr("sample "));
+    pickers_ =
+        new AttentionPickers(tr("Attention, side by side"), QStringLiteral("comparison"), this);
+    layer_ = pickers_->layer();
+    head_ = pickers_->head();
+    sample_ = pickers_->sample();
     sample_->setToolTip(tr("Validation sample whose Score matrices are shown for every run"));
-    controls->addWidget(title);
-    controls->addSpacing(8);
-    controls->addWidget(layer_);
-    controls->addWidget(head_);
-    controls->addWidget(sample_);
-    controls->addStretch(1);
-    layout->addLayout(controls);
+    layout->addWidget(pickers_);
     row_ = new QWidget(this);
     auto* rowLayout = new QHBoxLayout(row_);
     rowLayout->setContentsMargins(0, 0, 0, 0);
@@ -64,6 +49,7 @@ void ComparisonAttention::setRuns(const QStringList& names, const std::vector<QC
     for (Column& c : columns_) {
         delete c.title;
         delete c.pages;
+        delete c.layout;  // also leaves the row's layout
     }
     columns_.clear();
     auto* rowLayout = static_cast<QHBoxLayout*>(row_->layout());
@@ -82,10 +68,10 @@ void ComparisonAttention::setRuns(const QStringList& names, const std::vector<QC
         c.heatmap->setObjectName(QStringLiteral("comparisonHeatmap%1").arg(i));
         c.pages->addWidget(c.placeholder);
         c.pages->addWidget(c.heatmap);
-        auto* column = new QVBoxLayout;
-        column->addWidget(c.title);
-        column->addWidget(c.pages, 1);
-        rowLayout->addLayout(column, 1);
+        c.layout = new QVBoxLayout;
+        c.layout->addWidget(c.title);
+        c.layout->addWidget(c.pages, 1);
+        rowLayout->addLayout(c.layout, 1);
         columns_.push_back(c);
     }
     clearSnapshots();
@@ -110,56 +96,52 @@ bool ComparisonAttention::showsHeatmap(int run) const {
 }
 
 void ComparisonAttention::refillPickers() {
-    QStringList layers;
+    QStringList layers;  // by position; named after the first run that has the position
     int heads = 0;
     size_t samples = 0;
     for (const Column& c : columns_) {
         if (!c.snapshot) continue;
         samples = std::max(samples, c.snapshot->validationSamples);
-        for (const AttentionScores& s : c.snapshot->layers) {
-            const QString name = QString::fromStdString(s.name);
-            if (!layers.contains(name)) layers << name;
+        for (size_t i = 0; i < c.snapshot->layers.size(); ++i) {
+            const AttentionScores& s = c.snapshot->layers[i];
+            if (int(i) >= layers.size())
+                layers << tr("%1: %2").arg(i + 1).arg(QString::fromStdString(s.name));
             heads = std::max(heads, s.heads);
         }
     }
     const QSignalBlocker b1(layer_), b2(head_), b3(sample_);
-    const QString keepLayer = layer_->currentText();
+    const int keepLayer = layer_->currentIndex();
     const int keepHead = head_->currentIndex();
     layer_->clear();
     layer_->addItems(layers);
-    const int li = layer_->findText(keepLayer);
-    layer_->setCurrentIndex(li >= 0 ? li : 0);
+    layer_->setCurrentIndex(keepLayer >= 0 && keepLayer < layers.size() ? keepLayer : 0);
     head_->clear();
     for (int h = 0; h < heads; ++h) head_->addItem(tr("head %1").arg(h + 1));
     head_->setCurrentIndex(keepHead >= 0 && keepHead < heads ? keepHead : 0);
     sample_->setRange(0, std::max<int>(0, static_cast<int>(samples) - 1));
-    for (QWidget* w : {static_cast<QWidget*>(layer_), static_cast<QWidget*>(head_),
-                       static_cast<QWidget*>(sample_)})
-        w->setVisible(!layers.isEmpty());
+    pickers_->setPickersVisible(!layers.isEmpty());
 }
 
 void ComparisonAttention::showAll() {
-    const QString layer = layer_->currentText();
+    const int layer = layer_->currentIndex();
     const int head = std::max(0, head_->currentIndex());
     for (Column& c : columns_) {
-        const AttentionScores* s = findLayer(c.snapshot, layer);
+        const AttentionScores* s = layerAt(c.snapshot, layer);
         if (!c.snapshot) {
             c.placeholder->setText(
                 tr("No Score matrices yet: they come after the first epoch "
                    "of a stack with an attention layer."));
         } else if (!s) {
-            c.placeholder->setText(c.snapshot->layers.empty()
-                                       ? tr("This run has no attention layer.")
-                                       : tr("This run has no layer %1.").arg(layer));
+            c.placeholder->setText(tr("This run has %n attention layer(s) only.", nullptr,
+                                      static_cast<int>(c.snapshot->layers.size())));
         } else if (head >= s->heads) {
-            c.placeholder->setText(tr("%1 of this run has no head %2.").arg(layer).arg(head + 1));
+            c.placeholder->setText(tr("%1 of this run has %n head(s) only.", nullptr, s->heads)
+                                       .arg(QString::fromStdString(s->name)));
         } else {
-            c.heatmap->setScores(*s, head,
-                                 tr("%1 · head %2 · sample %3 · epoch %4")
-                                     .arg(layer)
-                                     .arg(head + 1)
-                                     .arg(c.snapshot->sample)
-                                     .arg(c.snapshot->epoch));
+            // The title stays short: the column names the run, the pickers the head and sample.
+            c.heatmap->setScores(
+                *s, head,
+                tr("%1 · epoch %2").arg(QString::fromStdString(s->name)).arg(c.snapshot->epoch));
             c.pages->setCurrentWidget(c.heatmap);
             continue;
         }

@@ -1,6 +1,7 @@
 // Attention of a comparison side by side: one Score-matrix heatmap per run for the same layer
-// (by name, e.g. "layers.1.block.0"), head and validation sample, picked once for all runs;
-// a run without that layer (or without attention) says so in its column. GUI thread only.
+// (by position among the run's attention layers: block 3 against block 3), head and
+// validation sample, picked once for all runs; a run without that layer or head says so in
+// its column. GUI thread only.
 #pragma once
 
 #include <vector>
@@ -13,10 +14,12 @@ class QComboBox;
 class QLabel;
 class QSpinBox;
 class QStackedWidget;
+class QVBoxLayout;
 
 namespace nnwb {
 
 class AttentionHeatmap;
+class AttentionPickers;
 
 class ComparisonAttention : public QWidget {
     Q_OBJECT
@@ -43,11 +46,13 @@ private:
     struct Column {
         QLabel* title;
         QStackedWidget* pages;
+        QVBoxLayout* layout;
         QLabel* placeholder;
         AttentionHeatmap* heatmap;
         AttentionSnapshotPtr snapshot;
     };
     std::vector<Column> columns_;
+    AttentionPickers* pickers_;
     QComboBox* layer_;
     QComboBox* head_;
     QSpinBox* sample_;

@@ -5,6 +5,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QSpinBox>
@@ -55,9 +56,10 @@ ComparisonView::ComparisonView(ComparisonController* controller, ExperimentDocum
     auto* vsplit = new QSplitter(Qt::Vertical, this);
     vsplit->setObjectName(QStringLiteral("comparisonSplitter"));
     vsplit->setChildrenCollapsible(false);
-    runs_ = new ComparisonRunsTable(vsplit);
+    runs_ = new ComparisonRunsTable(this);
     runs_->setDevices(listDevices());
-    runs_->setMinimumHeight(90);
+    runs_->setMinimumHeight(60);
+    layout->addWidget(runs_);
 
     auto* chartsBox = new QWidget(vsplit);
     auto* chartsLayout = new QVBoxLayout(chartsBox);
@@ -95,11 +97,9 @@ ComparisonView::ComparisonView(ComparisonController* controller, ExperimentDocum
     hsplit->setChildrenCollapsible(false);
     summary_ = new ComparisonSummaryTable(hsplit);
     attention_ = new ComparisonAttention(hsplit);
-    hsplit->setStretchFactor(0, 3);
-    hsplit->setStretchFactor(1, 2);
-    vsplit->setStretchFactor(0, 0);
-    vsplit->setStretchFactor(1, 3);
-    vsplit->setStretchFactor(2, 2);
+    hsplit->setSizes({450, 550});
+    vsplit->setStretchFactor(0, 3);
+    vsplit->setStretchFactor(1, 2);
     layout->addWidget(vsplit, 1);
 
     auto parts = [this] {
@@ -229,6 +229,12 @@ void ComparisonView::rebuild() {
         names << QString::fromStdString(controller_->record(i).label);
     const std::vector<QColor> cs = colours();
     runs_->setRuns(controller_->set(), cs);
+    // The runs table is as tall as its rows, so that the charts get the rest.
+    int rowsHeight = runs_->horizontalHeader()->sizeHint().height() + 2 * runs_->frameWidth() + 4;
+    for (int r = 0; r < runs_->rowCount(); ++r)
+        rowsHeight += runs_->verticalHeader()->sectionSize(r);
+    runs_->setMaximumHeight(
+        std::max(rowsHeight, 3 * runs_->verticalHeader()->defaultSectionSize()));
     for (ComparisonChart* c : charts_) {
         c->setRuns(names, cs);
         c->setPartsVisible(showTraining_->isChecked(), showValidation_->isChecked());

@@ -6,22 +6,15 @@
 
 #include <fstream>
 
+#include "common/CliRun.h"
 #include "common/TestUtil.h"
 
 using json = nlohmann::json;
 
 class CliCompare : public QObject {
     Q_OBJECT
-    struct Result {
-        int code;
-        QString out, err;
-    };
-    Result run(const QStringList& args) {
-        QProcess p;
-        p.start(NNWB_CLI_PATH, QStringList{"compare"} + args);
-        if (!p.waitForFinished(240000)) return {-1, {}, "timeout"};
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
+    static nnwb::test::CliResult run(const QStringList& args) {
+        return nnwb::test::runCli(QStringList{"compare"} + args);
     }
     QString write(const QString& name, const json& j) {
         const QString path = dir_ + "/" + name + ".json";
