@@ -97,7 +97,7 @@ ComparisonView::ComparisonView(ComparisonController* controller, ExperimentDocum
     hsplit->setChildrenCollapsible(false);
     summary_ = new ComparisonSummaryTable(hsplit);
     attention_ = new ComparisonAttention(hsplit);
-    hsplit->setSizes({450, 550});
+    hsplit->setSizes({550, 450});
     vsplit->setStretchFactor(0, 3);
     vsplit->setStretchFactor(1, 2);
     layout->addWidget(vsplit, 1);
