@@ -23,10 +23,7 @@ TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) {}
 TrainingWorker::~TrainingWorker() { releaseCompute(); }
 
 void TrainingWorker::releaseCompute() {
-    trainer_.reset();
-    network_.reset();
-    backend_.reset();
-    data_.reset();
+    session_.reset();
     lastGood_.clear();
     lastGoodEpoch_ = 0;
 }
@@ -40,14 +37,9 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     epochSeconds_ = 0.0;
     running_ = true;
     try {
-        auto data = std::make_unique<ExperimentData>(loadExperimentData(experiment_));
-        if (!data->ok) return fail(q(data->error));
-        data_ = std::move(data);
-        backend_ = createBackend(experiment_.training.device);
-        network_ = std::make_unique<Network>(Network::layersFromJson(experiment_.model),
-                                             data_->split.train.inputShape);
-        trainer_ = std::make_unique<Trainer>(*backend_, *network_, experiment_.training,
-                                             data_->split);
+        session_ = std::make_unique<TrainingSession>(experiment_);
+    } catch (const DataLoadError& e) {
+        return fail(q(e.what()));
     } catch (const ShapeError& e) {
         return fail(QStringLiteral("Model: ") + q(e.what()));
     } catch (const ComputeError& e) {
@@ -58,24 +50,25 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
         return fail(q(e.what()));
     }
     RunInfo info;
-    const DeviceInfo dev = backend_->info();
+    const DeviceInfo dev = session_->backend().info();
     info.deviceId = q(dev.id);
     info.deviceName = deviceLabel(dev);
-    info.dataDescription = q(data_->description);
-    info.parameters = network_->parameterCount();
-    info.trainSamples = data_->split.train.size();
-    info.validationSamples = data_->split.validation.size();
+    info.dataDescription = q(session_->data().description);
+    info.parameters = session_->network().parameterCount();
+    info.trainSamples = session_->split().train.size();
+    info.validationSamples = session_->split().validation.size();
     info.epochs = epochsWanted_;
-    info.input = network_->inputShape();
+    info.input = session_->network().inputShape();
     Q_EMIT runStarted(info);
     const int id = runId_;
     QMetaObject::invokeMethod(this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
 }
 
 void TrainingWorker::nextEpoch(int runId) {
-    if (runId != runId_ || !running_ || !trainer_) return;
+    if (runId != runId_ || !running_ || !session_) return;
+    Trainer& trainer = session_->trainer();
     if (control_ && control_->stopRequested()) return finish(RunEnd::Stopped, {});
-    const int epoch = trainer_->epochsDone() + 1;
+    const int epoch = trainer.epochsDone() + 1;
     const double avgEpoch = epoch > 1 ? epochSeconds_ / (epoch - 1) : 0.0;
     const int remainingAfter = epochsWanted_ - epoch;
     auto onProgress = [&](const ProgressReport& r) {
@@ -94,7 +87,7 @@ void TrainingWorker::nextEpoch(int runId) {
     bool completed = false;
     EpochReport report;
     try {
-        report = trainer_->runEpoch(control_.get(), onProgress, &completed);
+        report = trainer.runEpoch(control_.get(), onProgress, &completed);
     } catch (const TrainingError& e) {
         return fail(q(e.what()));
     } catch (const ComputeError& e) {
@@ -105,33 +98,33 @@ void TrainingWorker::nextEpoch(int runId) {
     if (!completed) return finish(RunEnd::Stopped, {});
     epochSeconds_ += report.seconds;
     try {
-        lastGood_ = readWeights(*network_);
+        lastGood_ = readWeights(session_->network());
         lastGoodEpoch_ = report.epoch;
     } catch (const std::exception&) {
         // keep the previous snapshot; the run itself is fine
     }
     Q_EMIT epochFinished(report);
     emitScores(scoreSample_.load());
-    if (trainer_->epochsDone() >= epochsWanted_) return finish(RunEnd::Completed, {});
+    if (trainer.epochsDone() >= epochsWanted_) return finish(RunEnd::Completed, {});
     QMetaObject::invokeMethod(this, [this, runId] { nextEpoch(runId); }, Qt::QueuedConnection);
 }
 
 void TrainingWorker::requestScores(int sample) {
     scoreSample_.store(sample);
-    if (trainer_ && trainer_->epochsDone() > 0) emitScores(sample);
+    if (session_ && session_->trainer().epochsDone() > 0) emitScores(sample);
 }
 
 void TrainingWorker::emitScores(int sample) {
-    if (!trainer_ || !data_) return;
+    if (!session_) return;
     try {
-        const size_t nVal = data_->split.validation.size() ? data_->split.validation.size()
-                                                           : data_->split.train.size();
+        const DataSplit& split = session_->split();
+        const size_t nVal = split.validation.size() ? split.validation.size() : split.train.size();
         if (nVal == 0) return;
         const size_t index = std::min(static_cast<size_t>(std::max(0, sample)), nVal - 1);
         auto snap = std::make_shared<AttentionSnapshot>();
-        snap->layers = trainer_->validationScores(index);
+        snap->layers = session_->trainer().validationScores(index);
         if (snap->layers.empty()) return;
-        snap->epoch = trainer_->epochsDone();
+        snap->epoch = session_->trainer().epochsDone();
         snap->sample = static_cast<int>(index);
         snap->validationSamples = nVal;
         Q_EMIT attentionReady(std::shared_ptr<const AttentionSnapshot>(std::move(snap)));
@@ -141,12 +134,12 @@ void TrainingWorker::emitScores(int sample) {
 }
 
 void TrainingWorker::saveWeights(const QString& path) {
-    if (!network_ || !trainer_) {
+    if (!session_) {
         Q_EMIT weightsSaved(false, tr("There are no trained weights yet."));
         return;
     }
     try {
-        saveWeightsFile(*network_, path.toStdString());
+        saveWeightsFile(session_->network(), path.toStdString());
         Q_EMIT weightsSaved(true, path);
     } catch (const std::exception& e) {
         Q_EMIT weightsSaved(false, q(e.what()));
@@ -155,9 +148,9 @@ void TrainingWorker::saveWeights(const QString& path) {
 
 void TrainingWorker::fail(const QString& message) {
     QString text = message;
-    if (network_ && !lastGood_.empty()) {
+    if (session_ && !lastGood_.empty()) {
         try {
-            writeWeights(*network_, lastGood_);
+            writeWeights(session_->network(), lastGood_);
             text += tr("\nThe weights of epoch %1 were kept.").arg(lastGoodEpoch_);
         } catch (const std::exception&) {
             // the device may be unusable; nothing more to keep

@@ -11,13 +11,10 @@
 #include <QString>
 
 #include "app/core/TrainingTypes.h"
-#include "compute/Backend.h"
 #include "model/Experiment.h"
-#include "model/ExperimentData.h"
-#include "model/Network.h"
 #include "model/Safetensors.h"
 #include "model/TrainControl.h"
-#include "model/Trainer.h"
+#include "model/TrainingSession.h"
 
 namespace nnwb {
 
@@ -58,11 +55,8 @@ private:
 
     Experiment experiment_;
     std::shared_ptr<TrainControl> control_;
-    std::unique_ptr<ExperimentData> data_;
-    std::unique_ptr<Backend> backend_;
-    std::unique_ptr<Network> network_;
-    std::unique_ptr<Trainer> trainer_;  // declared last: destroyed first
-    TensorMap lastGood_;                // weights after the last completed epoch
+    std::unique_ptr<TrainingSession> session_;  // data, backend, network, trainer
+    TensorMap lastGood_;                        // weights after the last completed epoch
     int lastGoodEpoch_ = 0;
     int runId_ = 0;
     bool running_ = false;
