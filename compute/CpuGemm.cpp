@@ -132,7 +132,8 @@ struct Kernels {
             const bool acc = k0 > 0;
             for (int j = j0; j < j1; j += NR) {
                 const int nc = std::min(NR, j1 - j);
-                const int width = nc > VL ? NR : VL;
+                constexpr int HL = VB > 16 ? VL / 2 : VL;  // half-width edge panels
+                const int width = nc > VL ? NR : nc > HL ? VL : HL;
                 const T* bp;
                 int ldbp;
                 if (!p.transB && nc == width) {
@@ -150,6 +151,9 @@ struct Kernels {
                     if (width == NR)
                         microRows<2, TA>(mr, kc, ap, p.lda, bp, ldbp, cp, p.ldc, nc, p.alpha,
                                          p.beta, acc);
+                    else if (width < VL)
+                        Kernels<T, VB / 2>::template microRows<1, TA>(
+                            mr, kc, ap, p.lda, bp, ldbp, cp, p.ldc, nc, p.alpha, p.beta, acc);
                     else
                         microRows<1, TA>(mr, kc, ap, p.lda, bp, ldbp, cp, p.ldc, nc, p.alpha,
                                          p.beta, acc);
@@ -203,6 +207,14 @@ struct Kernels {
                     for (int i = i0; i < i1; ++i) dotRows<1>(p, i, j0, j1);
             }
             return;
+        }
+        // Narrow products (the per-head P V with 4 value columns): half-width vectors instead
+        // of padding every row of B to a full vector.
+        if constexpr (VB > 16) {
+            if (p.n <= Kernels<T, VB / 2>::VL) {
+                Kernels<T, VB / 2>::run(p, i0, i1, j0, j1);
+                return;
+            }
         }
         if (p.transA)
             blocked<true>(p, i0, i1, j0, j1);
