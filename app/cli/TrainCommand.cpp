@@ -7,6 +7,7 @@
 #include "compute/Backend.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
+#include "model/MemoryCheck.h"
 #include "model/NetworkWeights.h"
 #include "model/Trainer.h"
 
@@ -108,6 +109,12 @@ int runTrain(const Args& args) {
                                         data.split.train.inputShape);
     } catch (const ShapeError& e) {
         throw UsageError(std::string("model: ") + e.what());
+    }
+    try {
+        requireDeviceMemory(trainingMemoryNeed(exp.model, exp.training, data.split),
+                            backend->info(), exp.training.batchSize);
+    } catch (const ComputeError& e) {
+        throw UsageError(e.what());
     }
     Trainer trainer(*backend, *net, exp.training, data.split);
     if (!loadWeights.empty()) loadWeightsFile(*net, loadWeights);
