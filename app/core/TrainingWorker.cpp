@@ -5,6 +5,7 @@
 
 #include <QMetaObject>
 
+#include "model/MemoryCheck.h"
 #include "model/NetworkWeights.h"
 
 namespace nnwb {
@@ -27,12 +28,13 @@ void TrainingWorker::releaseCompute() {
     network_.reset();
     backend_.reset();
     data_.reset();
-    lastGood_.clear();
-    lastGoodEpoch_ = 0;
 }
 
 void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainControl> control) {
     ++runId_;
+    // The previous run's device objects go first (they hold device memory); its last good
+    // weights stay on the host until this run has started, so a run that cannot start loses
+    // nothing that could still be saved.
     releaseCompute();
     experiment_ = experiment;
     control_ = std::move(control);
@@ -41,22 +43,27 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     running_ = true;
     try {
         auto data = std::make_unique<ExperimentData>(loadExperimentData(experiment_));
-        if (!data->ok) return fail(q(data->error));
+        if (!data->ok) return failToStart(q(data->error));
         data_ = std::move(data);
         backend_ = createBackend(experiment_.training.device);
         network_ = std::make_unique<Network>(Network::layersFromJson(experiment_.model),
                                              data_->split.train.inputShape);
+        requireDeviceMemory(
+            trainingMemoryNeed(experiment_.model, experiment_.training, data_->split),
+            backend_->info(), experiment_.training.batchSize);
         trainer_ = std::make_unique<Trainer>(*backend_, *network_, experiment_.training,
                                              data_->split);
     } catch (const ShapeError& e) {
-        return fail(QStringLiteral("Model: ") + q(e.what()));
+        return failToStart(QStringLiteral("Model: ") + q(e.what()));
     } catch (const ComputeError& e) {
-        return fail(QStringLiteral("Device: ") + q(e.what()));
+        return failToStart(QStringLiteral("Device: ") + q(e.what()));
     } catch (const TrainingError& e) {
-        return fail(q(e.what()));
+        return failToStart(q(e.what()));
     } catch (const std::exception& e) {
-        return fail(q(e.what()));
+        return failToStart(q(e.what()));
     }
+    lastGood_.clear();
+    runFailed_ = false;
     RunInfo info;
     const DeviceInfo dev = backend_->info();
     info.deviceId = q(dev.id);
@@ -105,10 +112,13 @@ void TrainingWorker::nextEpoch(int runId) {
     if (!completed) return finish(RunEnd::Stopped, {});
     epochSeconds_ += report.seconds;
     try {
-        lastGood_ = readWeights(*network_);
-        lastGoodEpoch_ = report.epoch;
-    } catch (const std::exception&) {
-        // keep the previous snapshot; the run itself is fine
+        std::string problem;
+        if (!lastGood_.capture(*network_, report.epoch, &problem))
+            return fail(tr("The weights became NaN or infinite in epoch %1: %2")
+                            .arg(report.epoch)
+                            .arg(q(problem)));
+    } catch (const ComputeError& e) {
+        return fail(QStringLiteral("Device: ") + q(e.what()));
     }
     Q_EMIT epochFinished(report);
     emitScores(scoreSample_.load());
@@ -141,28 +151,40 @@ void TrainingWorker::emitScores(int sample) {
 }
 
 void TrainingWorker::saveWeights(const QString& path) {
-    if (!network_ || !trainer_) {
-        Q_EMIT weightsSaved(false, tr("There are no trained weights yet."));
-        return;
-    }
     try {
-        saveWeightsFile(*network_, path.toStdString());
+        if (network_ && trainer_ && !runFailed_) {
+            saveWeightsFile(*network_, path.toStdString());
+        } else if (!lastGood_.empty()) {
+            // After a failure (the device's copy may be lost or diverged) or a run that could
+            // not start: the host copy of the last completed epoch.
+            lastGood_.save(path.toStdString());
+        } else {
+            Q_EMIT weightsSaved(false, tr("There are no trained weights yet."));
+            return;
+        }
         Q_EMIT weightsSaved(true, path);
     } catch (const std::exception& e) {
         Q_EMIT weightsSaved(false, q(e.what()));
     }
 }
 
+void TrainingWorker::failToStart(const QString& message) {
+    releaseCompute();  // a half-built run is of no use; the kept weights stay
+    runFailed_ = true;
+    finish(RunEnd::Failed, message);
+}
+
 void TrainingWorker::fail(const QString& message) {
     QString text = message;
     if (network_ && !lastGood_.empty()) {
         try {
-            writeWeights(*network_, lastGood_);
-            text += tr("\nThe weights of epoch %1 were kept.").arg(lastGoodEpoch_);
+            lastGood_.restore(*network_);
+            text += tr("\nThe weights of epoch %1 were kept.").arg(lastGood_.epoch());
         } catch (const std::exception&) {
             // the device may be unusable; nothing more to keep
         }
     }
+    runFailed_ = true;
     finish(RunEnd::Failed, text);
 }
 

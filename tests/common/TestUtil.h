@@ -37,6 +37,24 @@ std::string compareNear(const std::vector<float>& got, const std::vector<float>&
 // A fresh directory under $TMPDIR (or /tmp) for files a test writes.
 std::string tempDir();
 
+// Makes a directory read-only for the lifetime of the object. Root ignores directory
+// permissions, so as root the effective user also becomes `nobody` (65534) until destruction,
+// and the kernel refuses writes there as it would for a normal user. enforced() is false only
+// when neither works (then a test must not claim the save failed for that reason).
+class ReadOnlyDir {
+public:
+    explicit ReadOnlyDir(const std::string& dir);
+    ~ReadOnlyDir();
+    ReadOnlyDir(const ReadOnlyDir&) = delete;
+    ReadOnlyDir& operator=(const ReadOnlyDir&) = delete;
+    bool enforced() const { return enforced_; }
+
+private:
+    std::string dir_;
+    bool droppedRoot_ = false;
+    bool enforced_ = false;
+};
+
 // The guard value written around outputs; an op that changes it wrote out of bounds.
 constexpr float kSentinel = 12345.0f;
 
