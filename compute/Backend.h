@@ -122,12 +122,23 @@ public:
                                      BufRef prob, BufRef dy, BufRef loss, float gradScale) = 0;
 
     // ---- optimizers (weight decay is decoupled for Adam, i.e. AdamW when non-zero) ----
+    // `skip`, when not empty, is a divergence flag (see recordOutcomes): the step does nothing
+    // once skip[0] >= 0, so the weights stay those of the last finite batch.
     virtual void sgdStep(size_t n, BufRef w, BufRef g, BufRef velocity, float lr, float momentum,
-                         float weightDecay) = 0;
+                         float weightDecay, BufRef skip) = 0;
     // Adam with bias correction as PyTorch's AdamW: w -= lr * wd * w; m, v updated;
     // w -= (lr / bc1) * m / (sqrt(v) / sqrt(bc2) + eps), with bc1 = 1 - b1^t, bc2 = 1 - b2^t.
     virtual void adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr, float beta1,
-                          float beta2, float eps, float weightDecay, float bc1, float bc2) = 0;
+                          float beta2, float eps, float weightDecay, float bc1, float bc2,
+                          BufRef skip) = 0;
+
+    // ---- metrics without host round trips ----
+    // Per-sample outcome log of a batch of `rows` samples: log[2r] = loss[r] and
+    // log[2r + 1] = argmax of pred row r (ties to the first), plus, when cols == 3,
+    // 3 * (target[r][1] > 0.5) + 6 * (target[r][2] > 0.5). When a loss value is not finite
+    // and flag[0] < 0, flag[0] = batchIndex (the first diverging batch of a run).
+    virtual void recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss,
+                                BufRef log, BufRef flag, float batchIndex) = 0;
 
     // ---- lightweight convolution (depthwise over the sequence) ----
     // x, y: [batch][units][channels]; weight: [heads][k]; channel c uses head c / (channels/heads).

@@ -430,7 +430,14 @@ struct CpuOps {
         }
     }
 
-    void sgdStep(size_t n, BufRef w, BufRef g, BufRef vel, float lr, float mom, float wd) {
+    bool skipped(BufRef skip) {
+        if (skip.empty()) return false;
+        check(skip, 1, "optimizer skip flag");
+        return ptr(skip)[0] >= T(0);
+    }
+    void sgdStep(size_t n, BufRef w, BufRef g, BufRef vel, float lr, float mom, float wd,
+                 BufRef skip) {
+        if (skipped(skip)) return;
         check(w, n, "sgd w");
         check(g, n, "sgd g");
         check(vel, n, "sgd velocity");
@@ -444,7 +451,8 @@ struct CpuOps {
         });
     }
     void adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr, float b1,
-                  float b2, float eps, float wd, float bc1, float bc2) {
+                  float b2, float eps, float wd, float bc1, float bc2, BufRef skip) {
+        if (skipped(skip)) return;
         check(w, n, "adam w");
         check(g, n, "adam g");
         check(m, n, "adam m");
@@ -460,6 +468,34 @@ struct CpuOps {
             Vv[i] = B2 * Vv[i] + (T(1) - B2) * G[i] * G[i];
             W[i] = W[i] * keep - step * Mv[i] / (std::sqrt(Vv[i]) * rbc2 + E);
         });
+    }
+
+    void recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss, BufRef log,
+                        BufRef flag, float batchIndex) {
+        const size_t r = size_t(std::max(rows, 0)), c = size_t(std::max(cols, 0));
+        check(pred, r * c, "recordOutcomes pred");
+        check(target, r * c, "recordOutcomes target");
+        check(loss, r, "recordOutcomes loss");
+        check(log, 2 * r, "recordOutcomes log");
+        check(flag, 1, "recordOutcomes flag");
+        const T* P = ptr(pred);
+        const T* Tg = ptr(target);
+        const T* L = ptr(loss);
+        T* out = ptr(log);
+        bool finite = true;
+        for (size_t i = 0; i < r; ++i) {
+            const T* p = P + i * c;
+            size_t best = 0;
+            for (size_t k = 1; k < c; ++k)
+                if (p[k] > p[best]) best = k;
+            T code = T(best);
+            if (c == 3) code += T(3 * (Tg[i * c + 1] > T(0.5)) + 6 * (Tg[i * c + 2] > T(0.5)));
+            out[2 * i] = L[i];
+            out[2 * i + 1] = code;
+            finite = finite && std::isfinite(L[i]);
+        }
+        T* F = ptr(flag);
+        if (!finite && F[0] < T(0)) F[0] = T(batchIndex);
     }
 
     void tapWeights(int heads, int k, bool sm, const T* W, T* out) {
@@ -721,12 +757,16 @@ void CpuBackend::softmaxCrossEntropy(int rows, int cols, BufRef logits, BufRef t
     NNWB_DISPATCH(softmaxCrossEntropy(rows, cols, logits, t, prob, dy, loss, gs));
 }
 void CpuBackend::sgdStep(size_t n, BufRef w, BufRef g, BufRef vel, float lr, float mom,
-                         float wd) {
-    NNWB_DISPATCH(sgdStep(n, w, g, vel, lr, mom, wd));
+                         float wd, BufRef skip) {
+    NNWB_DISPATCH(sgdStep(n, w, g, vel, lr, mom, wd, skip));
 }
 void CpuBackend::adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr, float b1,
-                          float b2, float eps, float wd, float bc1, float bc2) {
-    NNWB_DISPATCH(adamStep(n, w, g, m, v, lr, b1, b2, eps, wd, bc1, bc2));
+                          float b2, float eps, float wd, float bc1, float bc2, BufRef skip) {
+    NNWB_DISPATCH(adamStep(n, w, g, m, v, lr, b1, b2, eps, wd, bc1, bc2, skip));
+}
+void CpuBackend::recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss,
+                                BufRef log, BufRef flag, float batchIndex) {
+    NNWB_DISPATCH(recordOutcomes(rows, cols, pred, target, loss, log, flag, batchIndex));
 }
 void CpuBackend::lightConvForward(int batch, int units, int ch, int heads, int k, int padL,
                                   bool sm, BufRef x, BufRef weight, BufRef wsm, BufRef y) {

@@ -51,9 +51,12 @@ public:
     void softmaxCrossEntropy(int rows, int cols, BufRef logits, BufRef target, BufRef prob,
                              BufRef dy, BufRef loss, float gradScale) override;
     void sgdStep(size_t n, BufRef w, BufRef g, BufRef velocity, float lr, float momentum,
-                 float weightDecay) override;
+                 float weightDecay, BufRef skip) override;
     void adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr, float beta1,
-                  float beta2, float eps, float weightDecay, float bc1, float bc2) override;
+                  float beta2, float eps, float weightDecay, float bc1, float bc2,
+                  BufRef skip) override;
+    void recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss, BufRef log,
+                        BufRef flag, float batchIndex) override;
     void lightConvForward(int batch, int units, int channels, int heads, int k, int padL,
                           bool softmaxTaps, BufRef x, BufRef weight, BufRef wsm,
                           BufRef y) override;

@@ -140,6 +140,7 @@ void OpenClBackend::Impl::loadPrograms(
                 continue;
             }
             gemm = c;
+            gemmVariants.push_back({"gemm_tiled", c});
             programs.push_back(std::move(p));
             done = true;
             break;
@@ -147,6 +148,23 @@ void OpenClBackend::Impl::loadPrograms(
         if (!done)
             throw ComputeError("OpenCL device '" + info.name + "' cannot run any gemm tiling" +
                                (lastProblem.empty() ? "" : ": " + lastProblem));
+        for (const GemmConfig& c : kGemmExtraConfigs) {
+            const std::string kname = "gemm_tiled_" + std::to_string(c.tsm);
+            if (c.tsm >= gemm.tsm || c.threads() > deviceMaxWg ||
+                c.threadsN() > maxItemSizes[0] || c.threadsM() > maxItemSizes[1] ||
+                c.localBytes() > localMemSize)
+                continue;
+            ClProgram p = buildProgram(name, source, c.defines() + " -DGEMM_NAME=" + kname);
+            createKernels(p.get());
+            const auto it = kernels.find(kname);
+            if (it == kernels.end()) continue;
+            if (it->second.maxWg < c.threads()) {
+                kernels.erase(it);
+                continue;
+            }
+            gemmVariants.push_back({kname, c});
+            programs.push_back(std::move(p));
+        }
     }
     for (const char* k : kRequiredKernels)
         if (!kernels.count(k))
@@ -224,6 +242,8 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
                                        m.profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &err));
     clCheck(err, where, "clCreateCommandQueue");
 
+    m.forcedGemm = opt.gemmKernel;
+    m.forcedSplits = opt.gemmSplits;
     if (opt.noCache || envStr("NNWB_NO_KERNEL_CACHE") == "1")
         m.cache = OpenClProgramCache(std::string());
     else if (!opt.cacheDir.empty())
@@ -284,6 +304,11 @@ int OpenClBackend::programsBuilt() const {
 }
 std::string OpenClBackend::gemmConfig() const {
     return d_->gemm.defines();
+}
+std::vector<std::string> OpenClBackend::gemmKernels() const {
+    std::vector<std::string> out{"gemm_small"};
+    for (const auto& v : d_->gemmVariants) out.push_back(v.kernel);
+    return out;
 }
 
 // ---------------------------------------------------------------------------------------------

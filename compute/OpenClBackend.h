@@ -19,6 +19,10 @@ struct OpenClOptions {
     std::string cacheDir;    // program binary cache directory (else the default, see
                              // OpenClProgramCache)
     bool noCache = false;    // no binary cache (also NNWB_NO_KERNEL_CACHE=1)
+    // Tests only: run every product with this gemm kernel ("gemm_small", "gemm_tiled",
+    // "gemm_tiled_32", "gemm_tiled_16") and, for the tiled ones, this many K splits.
+    std::string gemmKernel;
+    int gemmSplits = 0;
 };
 
 class OpenClBackend final : public Backend {
@@ -63,9 +67,12 @@ public:
     void softmaxCrossEntropy(int rows, int cols, BufRef logits, BufRef target, BufRef prob,
                              BufRef dy, BufRef loss, float gradScale) override;
     void sgdStep(size_t n, BufRef w, BufRef g, BufRef velocity, float lr, float momentum,
-                 float weightDecay) override;
+                 float weightDecay, BufRef skip) override;
     void adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr, float beta1,
-                  float beta2, float eps, float weightDecay, float bc1, float bc2) override;
+                  float beta2, float eps, float weightDecay, float bc1, float bc2,
+                  BufRef skip) override;
+    void recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss, BufRef log,
+                        BufRef flag, float batchIndex) override;
     void lightConvForward(int batch, int units, int channels, int heads, int k, int padL,
                           bool softmaxTaps, BufRef x, BufRef weight, BufRef wsm, BufRef y) override;
     void lightConvBackward(int batch, int units, int channels, int heads, int k, int padL,
@@ -81,8 +88,10 @@ public:
     // Programs of this backend that were loaded from the binary cache instead of compiled.
     int programsFromCache() const;
     int programsBuilt() const;
-    // The gemm tiling in use, e.g. "TSM=64 TSN=64 TSK=16 WPTM=4 WPTN=4".
+    // The main gemm tiling, e.g. "TSM=64 TSN=64 TSK=16 WPTM=4 WPTN=4".
     std::string gemmConfig() const;
+    // The gemm kernels this device has, e.g. {"gemm_small", "gemm_tiled", "gemm_tiled_16"}.
+    std::vector<std::string> gemmKernels() const;
 
 protected:
     void release(void* handle) noexcept override;

@@ -35,6 +35,7 @@ inline constexpr const char* kRequiredKernels[] = {
     "bias_softmax_rows", "activation_backward", "bias_gradient",
     "softmax_forward", "softmax_backward", "norm_forward", "norm_backward", "unfold_windows",
     "fold_windows", "mse_loss", "softmax_cross_entropy", "sgd_step", "adam_step",
+    "record_outcomes", "gemm_small", "gemm_reduce_splits",
     "lightconv_taps", "lightconv_forward", "lightconv_backward_dx", "lightconv_tap_grad",
     "lightconv_weight_grad_apply"};
 // clang-format on
@@ -58,6 +59,18 @@ inline constexpr GemmConfig kGemmConfigs[] = {
     {32, 32, 16, 4, 4},  // 64
     {16, 16, 8, 4, 4},   // 16
     {4, 4, 4, 4, 4},     // 1
+};
+// Smaller tilings built besides the main one, for products with too few 64 x 64 tiles to fill
+// the device (kernel gemm_tiled_<TSM>); skipped where they do not fit.
+inline constexpr GemmConfig kGemmExtraConfigs[] = {
+    {32, 32, 16, 2, 2},  // 256 work-items
+    {16, 16, 16, 1, 1},  // 256
+};
+
+// A built tiled gemm kernel and its tiling.
+struct GemmVariant {
+    std::string kernel;
+    GemmConfig config;
 };
 
 struct LocalMem {
@@ -121,6 +134,9 @@ struct OpenClBackend::Impl {
     cl_ulong localMemSize = 0;
     uint64_t allocated = 0;  // bytes held by live buffers of this backend
     cldetail::GemmConfig gemm = cldetail::kGemmConfigs[0];
+    std::vector<cldetail::GemmVariant> gemmVariants;  // largest tile first
+    std::string forcedGemm;                           // OpenClOptions::gemmKernel
+    int forcedSplits = 0;                             // OpenClOptions::gemmSplits
     OpenClProgramCache cache;
     int fromCache = 0, built = 0;
     // Scratch buffer for overlapping copies and the lightConv tap gradient (in-order queue).

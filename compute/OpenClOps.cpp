@@ -91,19 +91,88 @@ void OpenClBackend::gemm(const GemmArgs& g) {
     const int kk = std::max(K, 0);
     // With K == 0, A and B are never read; C's buffer stands in for them.
     const BufRef a = kk > 0 ? g.a : g.c, b = kk > 0 ? g.b : g.c;
-    KernelEntry& k = d_->kernel("gemm_tiled");
-    const GemmConfig& c = d_->gemm;
+    const size_t batches = size_t(g.batch0) * size_t(g.batch1);
+    const size_t mn = size_t(M) * size_t(N);
+
+    // Choose the kernel: tiny products one work-item per element; otherwise the largest
+    // tiling that gives enough work-groups to fill the device, splitting K when even the
+    // smallest tiling gives too few and K is long (weight gradients over a whole batch).
+    std::string name = d_->forcedGemm;
+    if (name.empty()) name = mn <= 1024 && kk <= 64 ? "gemm_small" : "";
+    const GemmVariant* v = nullptr;
+    int splits = 1;
+    if (name != "gemm_small") {
+        const size_t target = 2 * size_t(std::max(d_->info.computeUnits, 1));
+        auto tilesOf = [&](const GemmConfig& c) {
+            return size_t((M + c.tsm - 1) / c.tsm) * size_t((N + c.tsn - 1) / c.tsn) * batches;
+        };
+        auto splitsFor = [&](size_t tiles) {
+            const size_t most = size_t(std::max(kk / 64, 1));  // at least 64 values of K each
+            return tiles >= target ? size_t(1) : std::min(most, (target + tiles - 1) / tiles);
+        };
+        size_t bestWork = 0;
+        for (const GemmVariant& cand : d_->gemmVariants) {
+            if (!name.empty() && cand.kernel != name) continue;
+            const size_t tiles = tilesOf(cand.config);
+            const size_t sp = splitsFor(tiles);
+            if (!name.empty() || tiles * sp >= target) {
+                v = &cand;
+                splits = int(sp);
+                break;
+            }
+            if (tiles * sp > bestWork) {  // none fills the device: the one with most groups
+                bestWork = tiles * sp;
+                v = &cand;
+                splits = int(sp);
+            }
+        }
+        if (!v) throw ComputeError("gemm: no gemm kernel '" + name + "' on " + d_->info.name);
+        if (d_->forcedSplits > 0) splits = std::min(d_->forcedSplits, std::max(kk, 1));
+        if (batches * size_t(splits) > 65535 * 64) splits = 1;  // keep the grid reasonable
+    }
+    if (!v) {
+        KernelEntry& k = d_->kernel("gemm_small");
+        const size_t total = batches * mn;
+        d_->setArgs(k, cl_int(M), cl_int(N), cl_int(kk), cl_float(g.alpha), cl_float(g.beta),
+                    cl_int(g.transA), cl_int(g.transB), Impl::mem(a), Impl::off(a),
+                    cl_int(g.lda), cl_ulong(g.strideA0), cl_ulong(g.strideA1), Impl::mem(b),
+                    Impl::off(b), cl_int(g.ldb), cl_ulong(g.strideB0), cl_ulong(g.strideB1),
+                    Impl::mem(g.c), Impl::off(g.c), cl_int(g.ldc), cl_ulong(g.strideC0),
+                    cl_ulong(g.strideC1), cl_int(g.batch1), cl_ulong(total));
+        const size_t local = d_->elemLocal(k);
+        const size_t global = roundUp(total, local);
+        d_->enqueue("gemm", k, 1, &global, &local);
+        return;
+    }
+    const GemmConfig& c = v->config;
+    const int kChunk = splits > 1 ? int(roundUp(size_t((kk + splits - 1) / splits), size_t(c.tsk)))
+                                  : std::max(kk, 1);
+    if (splits > 1) splits = (kk + kChunk - 1) / kChunk;
+    cl_mem partial = splits > 1 ? d_->ensureScratch(batches * size_t(splits) * mn, "gemm")
+                                : Impl::mem(g.c);
+    KernelEntry& k = d_->kernel(v->kernel.c_str());
     d_->setArgs(k, cl_int(M), cl_int(N), cl_int(kk), cl_float(g.alpha), cl_float(g.beta),
                 cl_int(g.transA), cl_int(g.transB), Impl::mem(a), Impl::off(a), cl_int(g.lda),
                 cl_ulong(g.strideA0), cl_ulong(g.strideA1), Impl::mem(b), Impl::off(b),
                 cl_int(g.ldb), cl_ulong(g.strideB0), cl_ulong(g.strideB1), Impl::mem(g.c),
                 Impl::off(g.c), cl_int(g.ldc), cl_ulong(g.strideC0), cl_ulong(g.strideC1),
-                cl_int(g.batch1));
+                cl_int(g.batch1), cl_int(splits), cl_int(kChunk), partial);
     const size_t local[3] = {c.threadsN(), c.threadsM(), 1};
     const size_t global[3] = {size_t((N + c.tsn - 1) / c.tsn) * c.threadsN(),
                               size_t((M + c.tsm - 1) / c.tsm) * c.threadsM(),
-                              size_t(g.batch0) * size_t(g.batch1)};
+                              batches * size_t(splits)};
     d_->enqueue("gemm", k, 3, global, local);
+    if (splits > 1) {
+        KernelEntry& r = d_->kernel("gemm_reduce_splits");
+        const size_t total = batches * mn;
+        d_->setArgs(r, cl_int(M), cl_int(N), cl_int(splits), cl_float(g.alpha),
+                    cl_float(g.beta), partial, Impl::mem(g.c), Impl::off(g.c), cl_int(g.ldc),
+                    cl_ulong(g.strideC0), cl_ulong(g.strideC1), cl_int(g.batch1),
+                    cl_ulong(total));
+        const size_t lr = d_->elemLocal(r);
+        const size_t gr = roundUp(total, lr);
+        d_->enqueue("gemm", r, 1, &gr, &lr);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -287,19 +356,23 @@ void OpenClBackend::softmaxCrossEntropy(int rows, int cols, BufRef logits, BufRe
 // Optimizers
 
 void OpenClBackend::sgdStep(size_t n, BufRef w, BufRef g, BufRef velocity, float lr, float momentum,
-                            float weightDecay) {
+                            float weightDecay, BufRef skip) {
     d_->check(w, n, "sgd w");
     d_->check(g, n, "sgd g");
     d_->check(velocity, n, "sgd velocity");
+    if (!skip.empty()) d_->check(skip, 1, "sgd skip flag");
     if (n == 0) return;
+    const BufRef s = skip.empty() ? w : skip;  // any valid buffer when there is no flag
     d_->launch1d("sgd", "sgd_step", n, cl_ulong(n), Impl::mem(w), Impl::off(w), Impl::mem(g),
                  Impl::off(g), Impl::mem(velocity), Impl::off(velocity), cl_float(lr),
-                 cl_float(momentum), cl_float(weightDecay));
+                 cl_float(momentum), cl_float(weightDecay), Impl::mem(s), Impl::off(s),
+                 cl_int(skip.empty() ? 0 : 1));
 }
 
 void OpenClBackend::adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr,
                              float beta1, float beta2, float eps, float weightDecay, float bc1,
-                             float bc2) {
+                             float bc2, BufRef skip) {
+    if (!skip.empty()) d_->check(skip, 1, "adam skip flag");
     d_->check(w, n, "adam w");
     d_->check(g, n, "adam g");
     d_->check(m, n, "adam m");
@@ -312,7 +385,27 @@ void OpenClBackend::adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, f
     d_->launch1d("adam", "adam_step", n, cl_ulong(n), Impl::mem(w), Impl::off(w), Impl::mem(g),
                  Impl::off(g), Impl::mem(m), Impl::off(m), Impl::mem(v), Impl::off(v),
                  cl_float(beta1), cl_float(beta2), cl_float(eps), cl_float(step), cl_float(keep),
-                 cl_float(rbc2));
+                 cl_float(rbc2), Impl::mem(skip.empty() ? w : skip),
+                 Impl::off(skip.empty() ? w : skip), cl_int(skip.empty() ? 0 : 1));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Metrics
+
+void OpenClBackend::recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss,
+                                   BufRef log, BufRef flag, float batchIndex) {
+    const size_t r = size_t(std::max(rows, 0)), c = size_t(std::max(cols, 0));
+    d_->check(pred, r * c, "recordOutcomes pred");
+    d_->check(target, r * c, "recordOutcomes target");
+    d_->check(loss, r, "recordOutcomes loss");
+    d_->check(log, 2 * r, "recordOutcomes log");
+    d_->check(flag, 1, "recordOutcomes flag");
+    if (rows <= 0 || cols <= 0) return;
+    // One work-group over all rows (a batch is small).
+    d_->launchRows("recordOutcomes", "record_outcomes", 1, r, 1, cl_int(rows), cl_int(cols),
+                   Impl::mem(pred), Impl::off(pred), Impl::mem(target), Impl::off(target),
+                   Impl::mem(loss), Impl::off(loss), Impl::mem(log), Impl::off(log),
+                   Impl::mem(flag), Impl::off(flag), cl_float(batchIndex));
 }
 
 // ---------------------------------------------------------------------------------------------

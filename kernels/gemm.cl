@@ -3,7 +3,10 @@
 // blocking: a work-group computes a TSM x TSN tile of C with (TSM/WPTM) x (TSN/WPTN) work-items,
 // each holding WPTM x WPTN results. Tile sizes are -D defines chosen by the host per device.
 // Correct for any M, N, K (out-of-range loads read 0, out-of-range stores are skipped).
-// beta == 0 never reads C.
+// beta == 0 never reads C. The host builds this file once per tiling, naming the kernel with
+// GEMM_NAME. Split-K: with splits > 1, NDRange dimension 2 is (batch, split) and each split
+// sums its kChunk values of K into P[batch][split][M][N] (no alpha, beta); gemm_reduce_splits
+// then writes C.
 
 #ifndef TSM
 #define TSM 64
@@ -20,22 +23,29 @@
 #ifndef WPTN
 #define WPTN 4
 #endif
+#ifndef GEMM_NAME
+#define GEMM_NAME gemm_tiled
+#endif
 #define RTSM (TSM / WPTM)
 #define RTSN (TSN / WPTN)
 #define GEMM_THREADS (RTSM * RTSN)
 
-// Local size (RTSN, RTSM, 1); global (ceil(N / TSN) * RTSN, ceil(M / TSM) * RTSM, batches).
-__kernel void gemm_tiled(
+// Local size (RTSN, RTSM, 1); global (ceil(N / TSN) * RTSN, ceil(M / TSM) * RTSM,
+// batches * splits).
+__kernel void GEMM_NAME(
     int M, int N, int K, float alpha, float beta, int transA, int transB,
     __global const float* A, ulong aOff, int lda, ulong strideA0, ulong strideA1,
     __global const float* B, ulong bOff, int ldb, ulong strideB0, ulong strideB1,
-    __global float* C, ulong cOff, int ldc, ulong strideC0, ulong strideC1, int batch1) {
+    __global float* C, ulong cOff, int ldc, ulong strideC0, ulong strideC1, int batch1,
+    int splits, int kChunk, __global float* P) {
     __local float Asub[TSK][TSM];
     __local float Bsub[TSK][TSN];
     const int tn = (int)get_local_id(0), tm = (int)get_local_id(1);
     const int tid = tm * RTSN + tn;
     const int m0 = (int)get_group_id(1) * TSM, n0 = (int)get_group_id(0) * TSN;
-    const ulong bi = get_global_id(2);
+    const ulong bi = get_global_id(2) / (ulong)splits;
+    const int split = (int)(get_global_id(2) % (ulong)splits);
+    const int kBegin = split * kChunk, kEnd = min(K, kBegin + kChunk);
     const ulong i0 = bi / (ulong)batch1, i1 = bi % (ulong)batch1;
     A += aOff + i0 * strideA0 + i1 * strideA1;
     B += bOff + i0 * strideB0 + i1 * strideB1;
@@ -45,7 +55,7 @@ __kernel void gemm_tiled(
     for (int wm = 0; wm < WPTM; ++wm)
         for (int wn = 0; wn < WPTN; ++wn) acc[wm][wn] = 0.0f;
 
-    for (int k0 = 0; k0 < K; k0 += TSK) {
+    for (int k0 = kBegin; k0 < kEnd; k0 += TSK) {
         // op(A)[i][k] is A[i * lda + k], or A[k * lda + i] when transposed; consecutive
         // work-items read consecutive addresses in either case.
         for (int l = tid; l < TSM * TSK; l += GEMM_THREADS) {
@@ -59,7 +69,7 @@ __kernel void gemm_tiled(
             }
             const int gi = m0 + ii, gk = k0 + kk;
             float v = 0.0f;
-            if (gi < M && gk < K)
+            if (gi < M && gk < kEnd)
                 v = transA ? A[(ulong)gk * lda + gi] : A[(ulong)gi * lda + gk];
             Asub[kk][ii] = v;
         }
@@ -75,7 +85,7 @@ __kernel void gemm_tiled(
             }
             const int gj = n0 + jj, gk = k0 + kk;
             float v = 0.0f;
-            if (gj < N && gk < K)
+            if (gj < N && gk < kEnd)
                 v = transB ? B[(ulong)gj * ldb + gk] : B[(ulong)gk * ldb + gj];
             Bsub[kk][jj] = v;
         }
@@ -91,6 +101,18 @@ __kernel void gemm_tiled(
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
+    if (splits > 1) {
+        P += (bi * (ulong)splits + (ulong)split) * (ulong)M * (ulong)N;
+        for (int wm = 0; wm < WPTM; ++wm) {
+            const int gi = m0 + tm + wm * RTSM;
+            if (gi >= M) continue;
+            for (int wn = 0; wn < WPTN; ++wn) {
+                const int gj = n0 + tn + wn * RTSN;
+                if (gj < N) P[(ulong)gi * N + gj] = acc[wm][wn];
+            }
+        }
+        return;
+    }
     for (int wm = 0; wm < WPTM; ++wm) {
         const int gi = m0 + tm + wm * RTSM;
         if (gi >= M) continue;

@@ -2,9 +2,13 @@
 // constants (Adam's step = lr / bc1, keep = 1 - lr * wd, rbc2 = 1 / sqrt(bc2)) computed in
 // float exactly as the CPU reference does.
 
+// With hasSkip, the step does nothing once skip[so] >= 0 (the divergence flag is set).
+
 // SGD with momentum and (coupled) weight decay: v = m v + g + wd w; w -= lr v.
 __kernel void sgd_step(ulong n, __global float* w, ulong wo, __global const float* g, ulong go,
-                       __global float* vel, ulong vo, float lr, float momentum, float wd) {
+                       __global float* vel, ulong vo, float lr, float momentum, float wd,
+                       __global const float* skip, ulong so, int hasSkip) {
+    if (hasSkip && skip[so] >= 0.0f) return;
     w += wo;
     g += go;
     vel += vo;
@@ -18,7 +22,9 @@ __kernel void sgd_step(ulong n, __global float* w, ulong wo, __global const floa
 // AdamW: m, v moments; w = w * keep - step * m / (sqrt(v) * rbc2 + eps).
 __kernel void adam_step(ulong n, __global float* w, ulong wo, __global const float* g, ulong go,
                         __global float* m, ulong mo, __global float* v, ulong vo, float beta1,
-                        float beta2, float eps, float step, float keep, float rbc2) {
+                        float beta2, float eps, float step, float keep, float rbc2,
+                        __global const float* skip, ulong so, int hasSkip) {
+    if (hasSkip && skip[so] >= 0.0f) return;
     w += wo;
     g += go;
     m += mo;

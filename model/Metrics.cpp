@@ -16,45 +16,60 @@ MetricsAccumulator::MetricsAccumulator(int classes, RunningAverages* running)
 void MetricsAccumulator::add(const float* outputs, const float* targets, const float* lossPerSample,
                              size_t n) {
     const size_t c = classes_ > 0 ? static_cast<size_t>(classes_) : 0;
+    const bool task = c == 3 && outputs && targets;
     for (size_t i = 0; i < n; ++i) {
         const double loss = lossPerSample ? static_cast<double>(lossPerSample[i]) : 0.0;
-        lossSum_ += loss;
-        ++m_.samples;
-        if (running_) {
-            runningUpdate(running_->loss, loss);
-            running_->started = true;
+        if (!task) {
+            addSample(loss, false, 0, false, false);
+            continue;
         }
-        if (c != 3 || !outputs || !targets) continue;
-
         const float* o = outputs + i * c;
         const float* t = targets + i * c;
         int pred = 0;  // argmax; ties go to the first (none before buy before sell)
         for (int k = 1; k < 3; ++k)
             if (o[k] > o[pred]) pred = k;
-        const bool buy = t[1] > 0.5f, sell = t[2] > 0.5f;
-        const bool pattern = buy || sell;
-        const bool signal = pred != 0;
-        const bool hit = (pred == 1 && buy) || (pred == 2 && sell);
+        addSample(loss, true, pred, t[1] > 0.5f, t[2] > 0.5f);
+    }
+}
 
-        int actual = 0;
-        if (buy && sell)
-            actual = hit ? pred : 2;
-        else if (buy)
-            actual = 1;
-        else if (sell)
-            actual = 2;
-        ++m_.confusion[static_cast<size_t>(actual)][static_cast<size_t>(pred)];
+void MetricsAccumulator::addOutcomes(const float* log, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        const int code = static_cast<int>(log[2 * i + 1]);
+        addSample(static_cast<double>(log[2 * i]), classes_ == 3, code % 3, (code / 3) % 2 == 1,
+                  code / 6 == 1);
+    }
+}
 
-        if (signal) {
-            ++m_.signalCount;
-            if (hit) ++hits_;
-            if (running_) runningUpdate(running_->accuracyPct, hit ? 100.0 : 0.0);
-        }
-        if (pattern) {
-            ++m_.patterns;
-            if (hit) ++caught_;
-            if (running_) runningUpdate(running_->missedPct, hit ? 0.0 : 100.0);
-        }
+void MetricsAccumulator::addSample(double loss, bool task, int pred, bool buy, bool sell) {
+    lossSum_ += loss;
+    ++m_.samples;
+    if (running_) {
+        runningUpdate(running_->loss, loss);
+        running_->started = true;
+    }
+    if (!task) return;
+    const bool pattern = buy || sell;
+    const bool signal = pred != 0;
+    const bool hit = (pred == 1 && buy) || (pred == 2 && sell);
+
+    int actual = 0;
+    if (buy && sell)
+        actual = hit ? pred : 2;
+    else if (buy)
+        actual = 1;
+    else if (sell)
+        actual = 2;
+    ++m_.confusion[static_cast<size_t>(actual)][static_cast<size_t>(pred)];
+
+    if (signal) {
+        ++m_.signalCount;
+        if (hit) ++hits_;
+        if (running_) runningUpdate(running_->accuracyPct, hit ? 100.0 : 0.0);
+    }
+    if (pattern) {
+        ++m_.patterns;
+        if (hit) ++caught_;
+        if (running_) runningUpdate(running_->missedPct, hit ? 0.0 : 100.0);
     }
 }
 

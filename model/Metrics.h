@@ -36,9 +36,13 @@ public:
     explicit MetricsAccumulator(int classes = 3, RunningAverages* running = nullptr);
     // Adds `n` samples: outputs and targets are n x classes, lossPerSample has n values.
     void add(const float* outputs, const float* targets, const float* lossPerSample, size_t n);
+    // Adds `n` samples from an outcome log of Backend::recordOutcomes (loss, code pairs).
+    void addOutcomes(const float* log, size_t n);
     EpochMetrics result() const;
 
 private:
+    // One sample: its loss and, with `task`, the predicted class and the target's flags.
+    void addSample(double loss, bool task, int pred, bool buy, bool sell);
     int classes_;
     RunningAverages* running_;
     EpochMetrics m_;

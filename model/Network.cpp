@@ -1,5 +1,7 @@
 #include "model/Network.h"
 
+#include <algorithm>
+
 #include "model/layers/LayerRegistry.h"
 
 namespace nnwb {
@@ -69,12 +71,18 @@ void Network::build(Backend& backend, int maxBatch) {
     maxBatch_ = maxBatch;
     Shape in = input_;
     grads_.clear();
+    arena_.reset();
+    arena_ = std::make_unique<ParamArena>(backend, std::max<size_t>(parameterCount(), 1));
     for (size_t i = 0; i < layers_.size(); ++i) {
+        layers_[i]->setParamArena(arena_.get());
         layers_[i]->build(backend, in, maxBatch);
         if (i + 1 < layers_.size())
             grads_.push_back(backend.alloc(static_cast<size_t>(maxBatch) * shapes_[i].size()));
         in = shapes_[i];
     }
+    if (arena_->used() != parameterCount())
+        throw std::logic_error("the layers took " + std::to_string(arena_->used()) +
+                               " parameter values but count " + std::to_string(parameterCount()));
 }
 
 void Network::initWeights(uint64_t seed) {
@@ -104,8 +112,7 @@ void Network::backward(BufRef x, BufRef dy, int batch) {
 }
 
 void Network::zeroGrad() {
-    for (auto& l : layers_)
-        for (Param* p : l->params()) backend_->fill(p->grad, p->count(), 0.0f);
+    if (arena_ && arena_->used() > 0) backend_->fill(arena_->grads(), arena_->used(), 0.0f);
 }
 
 std::vector<NamedParam> Network::params() {

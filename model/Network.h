@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/layers/Layer.h"
+#include "model/layers/ParamArena.h"
 
 namespace nnwb {
 
@@ -62,6 +63,8 @@ public:
     void zeroGrad();
     std::vector<NamedParam> params();
     std::vector<AttentionScores> readScores(int sample);
+    // Every parameter back to back (after build): values and gradients of used() floats.
+    const ParamArena& paramArena() const { return *arena_; }
 
 private:
     std::vector<LayerPtr> layers_;
@@ -69,6 +72,7 @@ private:
     std::vector<Shape> shapes_;
     Backend* backend_ = nullptr;
     int maxBatch_ = 0;
+    std::unique_ptr<ParamArena> arena_;
     std::vector<Buffer> grads_;  // gradient w.r.t. the output of layers 0..n-2
 };
 

@@ -50,36 +50,45 @@ OptimizerConfig OptimizerConfig::fromJson(const nlohmann::json& j) {
 
 Optimizer::Optimizer(Backend& be, const OptimizerConfig& cfg, std::vector<NamedParam> params)
     : be_(be), cfg_(cfg), params_(std::move(params)) {
-    for (auto& p : params_) {
-        const size_t n = p.param->count();
-        m_.push_back(be.alloc(n));
-        be.fill(m_.back(), n, 0.0f);
+    for (auto& np : params_) {
+        const Param& p = *np.param;
+        const size_t n = p.count();
+        if (!runs_.empty()) {
+            Run& r = runs_.back();
+            if (r.value.buf == p.value.buf && r.grad.buf == p.grad.buf &&
+                r.value.offset + r.count == p.value.offset &&
+                r.grad.offset + r.count == p.grad.offset) {
+                r.count += n;
+                continue;
+            }
+        }
+        runs_.push_back({p.value, p.grad, n, Buffer(), Buffer()});
+    }
+    for (auto& r : runs_) {
+        r.m = be.alloc(r.count);
+        be.fill(r.m, r.count, 0.0f);
         if (cfg_.type == "adam") {
-            v_.push_back(be.alloc(n));
-            be.fill(v_.back(), n, 0.0f);
+            r.v = be.alloc(r.count);
+            be.fill(r.v, r.count, 0.0f);
         }
     }
 }
 
-void Optimizer::step() {
+void Optimizer::step(BufRef skip) {
     ++t_;
     const float lr = static_cast<float>(cfg_.learningRate);
     const float wd = static_cast<float>(cfg_.weightDecay);
     if (cfg_.type == "adam") {
         const float bc1 = static_cast<float>(1.0 - std::pow(cfg_.beta1, double(t_)));
         const float bc2 = static_cast<float>(1.0 - std::pow(cfg_.beta2, double(t_)));
-        for (size_t i = 0; i < params_.size(); ++i) {
-            Param& p = *params_[i].param;
-            be_.adamStep(p.count(), p.value, p.grad, m_[i], v_[i], lr,
-                         static_cast<float>(cfg_.beta1), static_cast<float>(cfg_.beta2),
-                         static_cast<float>(cfg_.epsilon), wd, bc1, bc2);
-        }
+        for (auto& r : runs_)
+            be_.adamStep(r.count, r.value, r.grad, r.m, r.v, lr, static_cast<float>(cfg_.beta1),
+                         static_cast<float>(cfg_.beta2), static_cast<float>(cfg_.epsilon), wd,
+                         bc1, bc2, skip);
     } else {
-        for (size_t i = 0; i < params_.size(); ++i) {
-            Param& p = *params_[i].param;
-            be_.sgdStep(p.count(), p.value, p.grad, m_[i], lr,
-                        static_cast<float>(cfg_.momentum), wd);
-        }
+        for (auto& r : runs_)
+            be_.sgdStep(r.count, r.value, r.grad, r.m, lr, static_cast<float>(cfg_.momentum), wd,
+                        skip);
     }
 }
 

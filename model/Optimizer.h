@@ -27,15 +27,22 @@ struct OptimizerConfig {
 class Optimizer {
 public:
     Optimizer(Backend& backend, const OptimizerConfig& config, std::vector<NamedParam> params);
-    // One update of every parameter from its accumulated gradient.
-    void step();
+    // One update of every parameter from its accumulated gradient; none once skip[0] >= 0
+    // (the divergence flag of Backend::recordOutcomes), when skip is given.
+    void step(BufRef skip = BufRef());
     long long steps() const { return t_; }
 
 private:
     Backend& be_;
     OptimizerConfig cfg_;
+    // Parameters stored back to back (one ParamArena) form one run: one launch per step.
+    struct Run {
+        BufRef value, grad;
+        size_t count = 0;
+        Buffer m, v;
+    };
     std::vector<NamedParam> params_;
-    std::vector<Buffer> m_, v_;
+    std::vector<Run> runs_;
     long long t_ = 0;
 };
 

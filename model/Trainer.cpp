@@ -31,17 +31,26 @@ Trainer::Trainer(Backend& be, Network& net, const TrainingConfig& cfg, const Dat
     net.initWeights(cfg.seed);
     loss_ = std::make_unique<Loss>(be, cfg.loss, data.train.outputs, batch);
     opt_ = std::make_unique<Optimizer>(be, cfg.optimizer, net.params());
-    x_ = be.alloc(static_cast<size_t>(batch) * net.inputShape().size());
-    t_ = be.alloc(static_cast<size_t>(batch) * data.train.outputs);
+    const size_t in = net.inputShape().size(), out = static_cast<size_t>(data.train.outputs);
+    const size_t most = std::max(data.train.size(), data.validation.size());
+    // Staging chunks of at most ~64 MiB, whole batches, no more than the largest part.
+    const size_t perSample = (in + out) * sizeof(float);
+    const size_t b = static_cast<size_t>(batch);
+    chunk_ = std::max<size_t>(1, (size_t(64) << 20) / perSample / b) * b;
+    chunk_ = std::min(chunk_, (most + b - 1) / b * b);
+    x_ = be.alloc(chunk_ * in);
+    t_ = be.alloc(chunk_ * out);
+    log_ = be.alloc(2 * std::max<size_t>(most, 1));
+    flag_ = be.alloc(1);
 }
 
-void Trainer::loadBatch(const SampleSet& set, const std::vector<size_t>& order, size_t first,
-                        int count) {
+void Trainer::stage(const SampleSet& set, const std::vector<size_t>& order, size_t first,
+                    size_t count) {
     const size_t in = set.inputShape.size();
     const size_t out = static_cast<size_t>(set.outputs);
-    hostX_.resize(static_cast<size_t>(count) * in);
-    hostT_.resize(static_cast<size_t>(count) * out);
-    for (int i = 0; i < count; ++i) {
+    hostX_.resize(count * in);
+    hostT_.resize(count * out);
+    for (size_t i = 0; i < count; ++i) {
         const size_t s = order.empty() ? first + i : order[first + i];
         std::copy_n(set.input(s), in, hostX_.data() + i * in);
         std::copy_n(set.target(s), out, hostT_.data() + i * out);
@@ -50,12 +59,39 @@ void Trainer::loadBatch(const SampleSet& set, const std::vector<size_t>& order, 
     be_.upload(t_, hostT_.data(), hostT_.size());
 }
 
+float Trainer::readFlag() {
+    float f = -1.0f;
+    be_.download(flag_, &f, 1);
+    return f;
+}
+
+void Trainer::collect(MetricsAccumulator& acc, size_t samples, int epoch) {
+    const float flag = readFlag();
+    hostLog_.resize(2 * samples);
+    be_.download(log_, hostLog_.data(), hostLog_.size());
+    if (flag >= 0.0f) {
+        const size_t b = static_cast<size_t>(flag);
+        const size_t first = b * static_cast<size_t>(cfg_.batchSize);
+        bool nan = true;
+        for (size_t i = first; i < samples && i < first + static_cast<size_t>(cfg_.batchSize); ++i)
+            if (!std::isfinite(hostLog_[2 * i])) {
+                nan = std::isnan(hostLog_[2 * i]);
+                break;
+            }
+        throw TrainingError("the loss became " + std::string(nan ? "NaN" : "infinite") +
+                            " in epoch " + std::to_string(epoch) + ", batch " +
+                            std::to_string(b + 1));
+    }
+    acc.addOutcomes(hostLog_.data(), samples);
+}
+
 EpochReport Trainer::runEpoch(TrainControl* control,
                               const std::function<void(const ProgressReport&)>& progress,
                               bool* completed) {
     const SampleSet& set = data_.train;
     const size_t n = set.size();
     const int outputs = set.outputs;
+    const size_t in = set.inputShape.size();
     std::vector<size_t> order(n);
     std::iota(order.begin(), order.end(), size_t(0));
     if (cfg_.shuffle) {
@@ -66,9 +102,10 @@ EpochReport Trainer::runEpoch(TrainControl* control,
     rep.epoch = epoch_ + 1;
     rep.taskMetrics = outputs == 3;
     MetricsAccumulator acc(outputs, &runTrain_);
+    be_.fill(flag_, 1, -1.0f);
     const auto start = Clock::now();
     auto lastReport = start - std::chrono::seconds(1);  // report the first batch at once
-    size_t done = 0;
+    size_t done = 0, chunkStart = 0;
     bool stopped = false;
     int batchIndex = 0;
     for (size_t first = 0; first < n; first += static_cast<size_t>(cfg_.batchSize), ++batchIndex) {
@@ -77,24 +114,24 @@ EpochReport Trainer::runEpoch(TrainControl* control,
             break;
         }
         const int count = static_cast<int>(std::min<size_t>(cfg_.batchSize, n - first));
-        loadBatch(set, order, first, count);
+        if (first % chunk_ == 0) {
+            chunkStart = first;
+            stage(set, order, first, std::min(chunk_, n - first));
+        }
+        const size_t at = first - chunkStart;
+        const BufRef x = BufRef(x_) + at * in;
+        const BufRef t = BufRef(t_) + at * static_cast<size_t>(outputs);
         net_.zeroGrad();
-        BufRef y = net_.forward(x_, count, true);
-        loss_->compute(y, t_, count);
-        net_.backward(x_, loss_->gradient(), count);
-        opt_->step();
-        hostOut_.resize(static_cast<size_t>(count) * outputs);
-        hostLoss_.resize(static_cast<size_t>(count));
-        be_.download(loss_->prediction(y), hostOut_.data(), hostOut_.size());
-        be_.download(loss_->perSample(), hostLoss_.data(), hostLoss_.size());
-        for (float l : hostLoss_)
-            if (!std::isfinite(l))
-                throw TrainingError("the loss became " + std::string(std::isnan(l) ? "NaN" : "infinite") +
-                                    " in epoch " + std::to_string(rep.epoch) + ", batch " +
-                                    std::to_string(batchIndex + 1));
-        acc.add(hostOut_.data(), hostT_.data(), hostLoss_.data(), static_cast<size_t>(count));
+        BufRef y = net_.forward(x, count, true);
+        loss_->compute(y, t, count);
+        net_.backward(x, loss_->gradient(), count);
+        be_.recordOutcomes(count, outputs, loss_->prediction(y), t, loss_->perSample(),
+                           BufRef(log_) + 2 * first, flag_, static_cast<float>(batchIndex));
+        opt_->step(flag_);
         done += static_cast<size_t>(count);
         if (progress && (secondsSince(lastReport) > 0.1 || done == n)) {
+            // The one read-back inside an epoch, at most ten times a second: the flag.
+            if (readFlag() >= 0.0f) break;
             lastReport = Clock::now();
             ProgressReport p;
             p.epoch = rep.epoch;
@@ -106,7 +143,7 @@ EpochReport Trainer::runEpoch(TrainControl* control,
             progress(p);
         }
     }
-    be_.synchronize();
+    collect(acc, done, rep.epoch);  // waits for the device
     rep.seconds = secondsSince(start);
     rep.samplesPerSecond = rep.seconds > 0 ? done / rep.seconds : 0.0;
     rep.train = acc.result();
@@ -119,25 +156,37 @@ EpochReport Trainer::runEpoch(TrainControl* control,
 }
 
 EpochMetrics Trainer::evaluate(const SampleSet& set, RunningAverages* running) {
+    if (set.size() > log_.size() / 2)
+        throw TrainingError("evaluate: " + std::to_string(set.size()) +
+                            " samples exceed the outcome log of " +
+                            std::to_string(log_.size() / 2));
     MetricsAccumulator acc(set.outputs, running);
+    const size_t in = set.inputShape.size();
+    size_t chunkStart = 0;
     for (size_t first = 0; first < set.size(); first += static_cast<size_t>(cfg_.batchSize)) {
         const int count = static_cast<int>(std::min<size_t>(cfg_.batchSize, set.size() - first));
-        loadBatch(set, {}, first, count);
-        BufRef y = net_.forward(x_, count, false);
-        loss_->compute(y, t_, count);
-        hostOut_.resize(static_cast<size_t>(count) * set.outputs);
-        hostLoss_.resize(static_cast<size_t>(count));
-        be_.download(loss_->prediction(y), hostOut_.data(), hostOut_.size());
-        be_.download(loss_->perSample(), hostLoss_.data(), hostLoss_.size());
-        acc.add(hostOut_.data(), hostT_.data(), hostLoss_.data(), static_cast<size_t>(count));
+        if (first % chunk_ == 0) {
+            chunkStart = first;
+            stage(set, {}, first, std::min(chunk_, set.size() - first));
+        }
+        const size_t at = first - chunkStart;
+        const BufRef x = BufRef(x_) + at * in;
+        const BufRef t = BufRef(t_) + at * static_cast<size_t>(set.outputs);
+        BufRef y = net_.forward(x, count, false);
+        loss_->compute(y, t, count);
+        be_.recordOutcomes(count, set.outputs, loss_->prediction(y), t, loss_->perSample(),
+                           BufRef(log_) + 2 * first, flag_, -1.0f);
     }
+    hostLog_.resize(2 * set.size());
+    be_.download(log_, hostLog_.data(), hostLog_.size());
+    acc.addOutcomes(hostLog_.data(), set.size());
     return acc.result();
 }
 
 std::vector<AttentionScores> Trainer::validationScores(size_t index) {
     const SampleSet& v = data_.validation.size() ? data_.validation : data_.train;
     if (index >= v.size()) return {};
-    loadBatch(v, {}, index, 1);
+    stage(v, {}, index, 1);
     net_.forward(x_, 1, false);
     return net_.readScores(0);
 }

@@ -1,6 +1,9 @@
 // Runs training epochs of a Network on a DataSplit: shuffled mini-batches (seeded), loss,
 // optimizer step, per-epoch task metrics on both parts, progress callbacks, pause/stop between
-// batches and divergence detection. Lives on the thread that owns the backend (the worker).
+// batches and divergence detection. A training step has no host round trip: the epoch's
+// samples go to the device in large chunks, and per-sample outcomes and the divergence flag
+// stay there until the epoch ends (or a progress report reads the flag).
+// Lives on the thread that owns the backend (the worker).
 #pragma once
 
 #include <functional>
@@ -60,16 +63,25 @@ public:
     std::vector<AttentionScores> validationScores(size_t index);
 
 private:
-    void loadBatch(const SampleSet& set, const std::vector<size_t>& order, size_t first,
-                   int count);
+    // Uploads samples order[first .. first+count) (or first.. when order is empty) to the
+    // staging buffers, from their start.
+    void stage(const SampleSet& set, const std::vector<size_t>& order, size_t first,
+               size_t count);
+    // Reads the outcome log of `samples` samples into `acc`; throws TrainingError when the
+    // divergence flag says a batch had a non-finite loss.
+    void collect(MetricsAccumulator& acc, size_t samples, int epoch);
+    float readFlag();
     Backend& be_;
     Network& net_;
     TrainingConfig cfg_;
     const DataSplit& data_;
     std::unique_ptr<Loss> loss_;
     std::unique_ptr<Optimizer> opt_;
-    Buffer x_, t_;
-    std::vector<float> hostX_, hostT_, hostOut_, hostLoss_;
+    size_t chunk_ = 0;             // samples per staging upload (a multiple of the batch size)
+    Buffer x_, t_;                 // staging: chunk_ samples of inputs and targets
+    Buffer log_;                   // outcome log: (loss, code) per sample of the largest part
+    Buffer flag_;                  // first diverging batch index, or -1
+    std::vector<float> hostX_, hostT_, hostLog_;
     RunningAverages runTrain_, runVal_;
     int epoch_ = 0;
 };

@@ -105,20 +105,20 @@ void AttentionBlock::allocActs(Acts& a, size_t rows, size_t scores) {
     a.rstd2 = be.alloc(rows);
 }
 
-void AttentionBlock::build(Backend& be, int maxBatch) {
+void AttentionBlock::build(Backend& be, int maxBatch, ParamArena* arena) {
     be_ = &be;
     maxBatch_ = maxBatch;
     const int w = cfg_.window, q = cfg_.qkvWidth(), c = cfg_.ctxWidth(), f = cfg_.ffWidth();
-    wqkv_ = makeParam(be, prefix_ + "qkv.weight", {q, w});
-    bqkv_ = makeParam(be, prefix_ + "qkv.bias", {q});
+    wqkv_ = makeParam(be, arena, prefix_ + "qkv.weight", {q, w});
+    bqkv_ = makeParam(be, arena, prefix_ + "qkv.bias", {q});
     if (cfg_.w0) {
-        w0_ = makeParam(be, prefix_ + "w0.weight", {w, c});
-        b0_ = makeParam(be, prefix_ + "w0.bias", {w});
+        w0_ = makeParam(be, arena, prefix_ + "w0.weight", {w, c});
+        b0_ = makeParam(be, arena, prefix_ + "w0.bias", {w});
     }
-    w1_ = makeParam(be, prefix_ + "ff1.weight", {f, w});
-    b1_ = makeParam(be, prefix_ + "ff1.bias", {f});
-    w2_ = makeParam(be, prefix_ + "ff2.weight", {w, f});
-    b2_ = makeParam(be, prefix_ + "ff2.bias", {w});
+    w1_ = makeParam(be, arena, prefix_ + "ff1.weight", {f, w});
+    b1_ = makeParam(be, arena, prefix_ + "ff1.bias", {f});
+    w2_ = makeParam(be, arena, prefix_ + "ff2.weight", {w, f});
+    b2_ = makeParam(be, arena, prefix_ + "ff2.bias", {w});
     const size_t u = size_t(cfg_.units);
     allocActs(acts_, size_t(maxBatch) * u, size_t(maxBatch) * cfg_.heads * u * u);
 }

@@ -60,7 +60,7 @@ public:
     const Config& config() const { return cfg_; }
 
     // Allocates parameters and the sequence-path activations for maxBatch samples.
-    void build(Backend& be, int maxBatch);
+    void build(Backend& be, int maxBatch, ParamArena* arena);
     void initWeights(Rng& rng);
     std::vector<Param*> params();
 

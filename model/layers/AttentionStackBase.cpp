@@ -56,7 +56,7 @@ void AttentionStackBase::build(Backend& be, const Shape& in, int maxBatch) {
     blocks_.reserve(size_t(s_.layers));
     for (int l = 0; l < s_.layers; ++l) {
         blocks_.emplace_back(cfg, prefixed_ ? "block." + std::to_string(l) + "." : "");
-        blocks_.back().build(be, maxBatch);
+        blocks_.back().build(be, maxBatch, arena());
     }
     const size_t u = size_t(in.units);
     scratch_.allocate(be, cfg, size_t(maxBatch) * u, size_t(maxBatch) * cfg.heads * u * u);

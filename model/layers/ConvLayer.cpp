@@ -35,8 +35,8 @@ void ConvLayer::build(Backend& be, const Shape& in, int maxBatch) {
     be_ = &be;
     len_ = static_cast<int>(in.size());
     positions_ = outputShape(in).units;
-    w_ = makeParam(be, "weight", {filters_, window_});
-    b_ = makeParam(be, "bias", {filters_});
+    w_ = makeParam(be, arena(), "weight", {filters_, window_});
+    b_ = makeParam(be, arena(), "bias", {filters_});
     const size_t rows = static_cast<size_t>(maxBatch) * positions_;
     if (!direct()) {
         cols_ = be.alloc(rows * window_);

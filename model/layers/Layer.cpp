@@ -2,15 +2,24 @@
 
 #include <vector>
 
+#include "model/layers/ParamArena.h"
+
 namespace nnwb {
 
-Param makeParam(Backend& be, std::string name, std::vector<int> shape) {
+Param makeParam(Backend& be, ParamArena* arena, std::string name, std::vector<int> shape) {
     Param p;
     p.name = std::move(name);
     p.shape = std::move(shape);
-    p.value = be.alloc(p.count());
-    p.grad = be.alloc(p.count());
-    be.fill(p.grad, p.count(), 0.0f);
+    if (arena) {
+        arena->take(p);
+        return p;
+    }
+    p.storage = std::make_shared<ParamStorage>();
+    p.storage->value = be.alloc(p.count());
+    p.storage->grad = be.alloc(p.count());
+    be.fill(p.storage->grad, p.count(), 0.0f);
+    p.value = p.storage->value;
+    p.grad = p.storage->grad;
     return p;
 }
 

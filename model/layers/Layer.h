@@ -15,12 +15,21 @@
 
 namespace nnwb {
 
-// A trainable tensor: its value and gradient live on the device.
+class ParamArena;
+
+// Device storage of a parameter built outside a network (a layer under test).
+struct ParamStorage {
+    Buffer value, grad;
+};
+
+// A trainable tensor: its value and gradient live on the device, as slices of the network's
+// ParamArena or, for a layer built on its own, of its own storage.
 struct Param {
     std::string name;        // relative to the layer, e.g. "weight", "block.3.qkv.weight"
     std::vector<int> shape;  // row-major dimensions
-    Buffer value;
-    Buffer grad;
+    BufRef value;
+    BufRef grad;
+    std::shared_ptr<ParamStorage> storage;  // set when not in an arena
     size_t count() const {
         size_t n = 1;
         for (int d : shape) n *= static_cast<size_t>(d);
@@ -61,15 +70,22 @@ public:
     virtual std::vector<Param*> params() { return {}; }
     // Score matrices for sample `sample` of the last forward batch; empty if not attention.
     virtual std::vector<AttentionScores> readScores(int /*sample*/) { return {}; }
+    // Where build() takes its parameters from (the network's arena); null: own storage.
+    void setParamArena(ParamArena* arena) { arena_ = arena; }
 
 protected:
     // Xavier/Glorot uniform init of a parameter and upload.
     static void initUniform(Backend& be, Param& p, Rng& rng, double limit);
     static void initConstant(Backend& be, Param& p, float value);
+    ParamArena* arena() const { return arena_; }
+
+private:
+    ParamArena* arena_ = nullptr;
 };
 
-// Allocates a parameter's value and a zeroed gradient on the backend.
-Param makeParam(Backend& be, std::string name, std::vector<int> shape);
+// A parameter's value and zeroed gradient: the next slice of `arena`, or own buffers on the
+// backend when `arena` is null.
+Param makeParam(Backend& be, ParamArena* arena, std::string name, std::vector<int> shape);
 
 using LayerPtr = std::unique_ptr<Layer>;
 

@@ -63,7 +63,7 @@ void LightConvLayer::build(Backend& be, const Shape& in, int maxBatch) {
     outputShape(in);
     be_ = &be;
     in_ = in;
-    w_ = makeParam(be, "weight", {heads_, k_});
+    w_ = makeParam(be, arena(), "weight", {heads_, k_});
     wsm_ = be.alloc(w_.count());
     y_ = be.alloc(size_t(maxBatch) * in.size());
 }

@@ -81,7 +81,7 @@ public:
                 return "dx was written out of bounds";
         return {};
     }
-    std::vector<double> read(const Buffer& b, size_t n) {
+    std::vector<double> read(BufRef b, size_t n) {
         std::vector<double> v(n);
         be->downloadF64(b, v.data(), n);
         return v;

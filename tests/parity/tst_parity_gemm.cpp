@@ -1,4 +1,6 @@
-// Parity of gemm (kernel gemm_tiled): every OpenCL device against the CpuBackend reference for
+// Parity of gemm (kernels gemm_small, gemm_tiled, gemm_tiled_32, gemm_tiled_16, each also with
+// split K and gemm_reduce_splits): every OpenCL device, once with the automatic choice and
+// once forced to each kernel and split count, against the CpuBackend reference for
 // all four transpose combinations, odd sizes (M, N, K from 1 to 130), padded leading
 // dimensions, alpha/beta (beta = 0 with NaN-filled C must not read C), 2-level batches with
 // strides (stride 0 for a shared B) and non-zero offsets, with guard values around A, B, C.
@@ -7,6 +9,7 @@
 
 #include <limits>
 
+#include "compute/OpenClBackend.h"
 #include "parity/ParityHarness.h"
 
 using namespace nnwb;
@@ -88,7 +91,28 @@ void runCase(const GemmCase& c) {
 class TstParityGemm : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() { NNWB_PARITY_INIT(); }
+    void initTestCase() {
+        NNWB_PARITY_INIT();
+        // Every gemm kernel of every device, forced, with and without split K.
+        auto& cl = parityDevices().cl;
+        const size_t devices = cl.size();
+        for (size_t d = 0; d < devices; ++d) {
+            const std::string id = cl[d].first;
+            auto* be = dynamic_cast<OpenClBackend*>(cl[d].second.get());
+            QVERIFY(be);
+            const auto kernels = be->gemmKernels();
+            QVERIFY(kernels.size() >= 2);
+            for (const std::string& k : kernels)
+                for (int splits : {1, 3}) {
+                    if (k == "gemm_small" && splits > 1) continue;
+                    OpenClOptions o;
+                    o.gemmKernel = k;
+                    o.gemmSplits = splits;
+                    cl.emplace_back(id + " " + k + " splits " + std::to_string(splits),
+                                    OpenClBackend::create(id, o));
+                }
+        }
+    }
     void cleanupTestCase() { closeParityDevices(); }
 
     // Kernels: gemm_tiled. Every combination of M, N, K in {1, 7, 33, 130} and the four

@@ -373,7 +373,7 @@ private slots:
                         BufRef v = r.out("velocity", randomVector(n, 91, -0.1f, 0.1f));
                         for (int step = 0; step < 3; ++step) {
                             BufRef g = r.in("g" + std::to_string(step), randomVector(n, 92 + step));
-                            r.be.sgdStep(n, w, g, v, 0.05f, 0.9f, wd);
+                            r.be.sgdStep(n, w, g, v, 0.05f, 0.9f, wd, BufRef());
                         }
                     },
                     kTol, "sgdStep n=" + std::to_string(n) + " wd=" + std::to_string(wd));
@@ -389,12 +389,99 @@ private slots:
                                             randomVector(n, 100 + t, -2.0f, 2.0f));
                             const float bc1 = 1.0f - std::pow(b1, float(t));
                             const float bc2 = 1.0f - std::pow(b2, float(t));
-                            r.be.adamStep(n, w, g, m, v, 1e-2f, b1, b2, 1e-8f, wd, bc1, bc2);
+                            r.be.adamStep(n, w, g, m, v, 1e-2f, b1, b2, 1e-8f, wd, bc1, bc2,
+                                          BufRef());
                         }
                     },
                     kTol, "adamStep n=" + std::to_string(n) + " wd=" + std::to_string(wd));
             }
         }
+    }
+
+    // The divergence flag: steps run while flag < 0 and change nothing once it is set.
+    void optimizerSkipFlag() {
+        const size_t n = 37;
+        for (float flag : {-1.0f, 0.0f, 4.0f}) {
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef w = r.out("w", randomVector(n, 110));
+                    BufRef m = r.out("m", randomVector(n, 111, -0.1f, 0.1f));
+                    BufRef v = r.out("v", randomVector(n, 112, 0.0f, 0.1f));
+                    BufRef g = r.in("g", randomVector(n, 113));
+                    BufRef f = r.in("flag", {flag});
+                    r.be.adamStep(n, w, g, m, v, 1e-2f, 0.9f, 0.999f, 1e-8f, 0.0f, 0.1f, 0.001f, f);
+                    r.be.sgdStep(n, w, g, m, 0.05f, 0.9f, 0.0f, f);
+                },
+                kTol, "optimizer skip flag " + std::to_string(flag));
+        }
+        CpuBackend cpu;
+        Buffer w = cpu.alloc(3), g = cpu.alloc(3), m = cpu.alloc(3), v = cpu.alloc(3),
+               f = cpu.alloc(1);
+        const std::vector<float> w0{1.0f, 2.0f, 3.0f}, ones(3, 1.0f);
+        cpu.upload(w, w0.data(), 3);
+        cpu.upload(g, ones.data(), 3);
+        cpu.fill(f, 1, 2.0f);
+        cpu.adamStep(3, w, g, m, v, 0.1f, 0.9f, 0.999f, 1e-8f, 0.0f, 0.1f, 0.001f, f);
+        cpu.sgdStep(3, w, g, m, 0.1f, 0.9f, 0.0f, f);
+        std::vector<float> now(3);
+        cpu.download(w, now.data(), 3);
+        QCOMPARE(now, w0);
+        cpu.fill(f, 1, -1.0f);
+        cpu.sgdStep(3, w, g, m, 0.5f, 0.0f, 0.0f, f);
+        cpu.download(w, now.data(), 3);
+        QCOMPARE(now, (std::vector<float>{0.5f, 1.5f, 2.5f}));
+    }
+
+    // Kernel: record_outcomes (argmax with ties to the first, target flags, divergence flag)
+    void recordOutcomes() {
+        for (int rows : {1, 3, 7, 64, 300}) {
+            for (int cols : {1, 3, 5}) {
+                std::vector<float> pred = randomVector(size_t(rows) * cols, 120);
+                std::vector<float> target(size_t(rows) * cols, 0.0f);
+                for (int r = 0; r < rows; ++r) {
+                    if (r % 4 == 1) pred[size_t(r) * cols + cols - 1] = pred[size_t(r) * cols];
+                    target[size_t(r) * cols + size_t(r % cols)] = 1.0f;
+                    if (cols == 3 && r % 5 == 4) target[size_t(r) * cols + 1] = 1.0f;
+                }
+                std::vector<float> loss = randomVector(size_t(rows), 121, 0.0f, 2.0f);
+                for (float bad : {0.0f, NAN, INFINITY}) {
+                    std::vector<float> l = loss;
+                    if (bad != 0.0f) l[size_t(rows) / 2] = bad;
+                    for (float flag0 : {-1.0f, 2.0f}) {
+                        NNWB_PARITY(
+                            [&](OpRun& r) {
+                                BufRef p = r.in("pred", pred);
+                                BufRef t = r.in("target", target);
+                                BufRef ls = r.in("loss", l);
+                                BufRef log = r.out("log", randomVector(size_t(rows) * 2, 122));
+                                BufRef f = r.out("flag", {flag0});
+                                r.be.recordOutcomes(rows, cols, p, t, ls, log, f, 7.0f);
+                            },
+                            kTol, ctx("recordOutcomes", rows, cols) + " bad " +
+                                      std::to_string(bad) + " flag " + std::to_string(flag0));
+                    }
+                }
+            }
+        }
+        // The reference's codes and flag by hand.
+        CpuBackend cpu;
+        const std::vector<float> pred{0.1f, 0.9f, 0.9f, 0.5f, 0.2f, 0.7f},
+            target{0, 1, 1, 0, 0, 1}, loss{0.5f, NAN};
+        Buffer p = cpu.alloc(6), t = cpu.alloc(6), l = cpu.alloc(2), log = cpu.alloc(4),
+               f = cpu.alloc(1);
+        cpu.upload(p, pred.data(), 6);
+        cpu.upload(t, target.data(), 6);
+        cpu.upload(l, loss.data(), 2);
+        cpu.fill(f, 1, -1.0f);
+        cpu.recordOutcomes(2, 3, p, t, l, log, f, 5.0f);
+        std::vector<float> out(4), flag(1);
+        cpu.download(log, out.data(), 4);
+        cpu.download(f, flag.data(), 1);
+        QCOMPARE(out[0], 0.5f);
+        QCOMPARE(out[1], 1.0f + 3.0f + 6.0f);  // argmax 1 (tie with 2 goes first); buy and sell
+        QVERIFY(std::isnan(out[2]));
+        QCOMPARE(out[3], 2.0f + 6.0f);
+        QCOMPARE(flag[0], 5.0f);
     }
 
     // Argument checks name the op, as on the CPU backend.

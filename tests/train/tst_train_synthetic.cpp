@@ -97,7 +97,7 @@ private slots:
         for (int t = 1; t <= 3; ++t) {
             be.uploadF64(g, grads[t - 1], 2);
             const double bc1 = float(1 - std::pow(b1, t)), bc2 = float(1 - std::pow(b2, t));
-            be.adamStep(2, w, g, m, v, lr, b1, b2, eps, wd, bc1, bc2);
+            be.adamStep(2, w, g, m, v, lr, b1, b2, eps, wd, bc1, bc2, BufRef());
             for (int i = 0; i < 2; ++i) {
                 ew[i] *= 1 - double(float(lr)) * double(float(wd));
                 em[i] = b1 * em[i] + (1 - b1) * grads[t - 1][i];
@@ -120,7 +120,7 @@ private slots:
         for (int t = 0; t < 4; ++t) {
             double grad = 0.5 * t - 0.7;
             be.uploadF64(g, &grad, 1);
-            be.sgdStep(1, w, g, vel, 0.1f, 0.9f, 0.0f);
+            be.sgdStep(1, w, g, vel, 0.1f, 0.9f, 0.0f, BufRef());
             evel = double(0.9f) * evel + grad;
             ex -= double(0.1f) * evel;
         }
@@ -142,6 +142,39 @@ private slots:
         QVERIFY(!completed);
         QVERIFY(rep.train.samples <= 2 * size_t(e.training.batchSize));
         QCOMPARE(t.epochsDone(), 0);
+    }
+    void nonFiniteLossStopsAndKeepsWeights_data() { reachesStatedLoss_data(); }
+    // A NaN input in batch 7 makes that batch's loss NaN: the run stops naming epoch and
+    // batch, and the weights are those after batch 6 (no update from batch 7 onwards).
+    void nonFiniteLossStopsAndKeepsWeights() {
+        QFETCH(QString, device);
+        Experiment e = problem(device.toStdString());
+        e.training.shuffle = false;
+        auto data = loadExperimentData(e);
+        const size_t bad = 6 * size_t(e.training.batchSize) + 3;
+        data.split.train.x[bad * data.split.train.inputShape.size()] = NAN;
+        auto be = createBackend(e.training.device);
+        Network net(Network::layersFromJson(e.model), data.split.train.inputShape);
+        Trainer t(*be, net, e.training, data.split);
+        // The reference: the same network trained on the first six batches only.
+        DataSplit six = data.split;
+        six.train.x.resize(6 * size_t(e.training.batchSize) * six.train.inputShape.size());
+        six.train.y.resize(6 * size_t(e.training.batchSize) * size_t(six.train.outputs));
+        Network ref(Network::layersFromJson(e.model), six.train.inputShape);
+        Trainer rt(*be, ref, e.training, six);
+        rt.runEpoch();
+        try {
+            t.runEpoch();
+            QFAIL("no divergence reported");
+        } catch (const TrainingError& err) {
+            QCOMPARE(QString(err.what()), QString("the loss became NaN in epoch 1, batch 7"));
+        }
+        const ParamArena& a = net.paramArena();
+        const ParamArena& b = ref.paramArena();
+        std::vector<float> wa(a.used()), wb(b.used());
+        be->download(a.values(), wa.data(), wa.size());
+        be->download(b.values(), wb.data(), wb.size());
+        QVERIFY(wa == wb);
     }
 };
 
