@@ -15,7 +15,7 @@ public:
     explicit MeasuringBackend(DeviceInfo measuredFor, uint64_t bytesPerValue = 4);
     ~MeasuringBackend() override;
 
-    uint64_t peakBytes() const { return peak_; }       // most bytes held at once
+    uint64_t peakBytes() const { return peak_; }        // most bytes held at once
     uint64_t largestBytes() const { return largest_; }  // largest single buffer
     uint64_t buffers() const { return count_; }         // allocations made
 
@@ -42,9 +42,10 @@ public:
     void fold(int, int, int, int, int, BufRef, BufRef) override {}
     void mseLoss(int, int, BufRef, BufRef, BufRef, BufRef, float) override {}
     void softmaxCrossEntropy(int, int, BufRef, BufRef, BufRef, BufRef, BufRef, float) override {}
-    void sgdStep(size_t, BufRef, BufRef, BufRef, float, float, float) override {}
+    void sgdStep(size_t, BufRef, BufRef, BufRef, float, float, float, BufRef) override {}
     void adamStep(size_t, BufRef, BufRef, BufRef, BufRef, float, float, float, float, float, float,
-                  float) override {}
+                  float, BufRef) override {}
+    void recordOutcomes(int, int, BufRef, BufRef, BufRef, BufRef, BufRef, float) override {}
     void lightConvForward(int, int, int, int, int, int, bool, BufRef, BufRef, BufRef,
                           BufRef) override {}
     void lightConvBackward(int, int, int, int, int, int, bool, BufRef, BufRef, BufRef, BufRef,

@@ -302,6 +302,9 @@ int OpenClBackend::programsFromCache() const {
 int OpenClBackend::programsBuilt() const {
     return d_->built;
 }
+uint64_t OpenClBackend::enqueueCount() const {
+    return d_->faults.count();
+}
 std::string OpenClBackend::gemmConfig() const {
     return d_->gemm.defines();
 }
@@ -355,19 +358,23 @@ void OpenClBackend::release(void* handle) noexcept {
 void OpenClBackend::upload(BufRef dst, const float* src, size_t count) {
     d_->check(dst, count, "upload");
     if (count == 0) return;
-    clCheck(
-        clEnqueueWriteBuffer(d_->queue.get(), Impl::mem(dst), CL_TRUE, dst.offset * sizeof(float),
-                             count * sizeof(float), src, 0, nullptr, nullptr),
-        "upload", "clEnqueueWriteBuffer");
+    cl_int err = d_->faults.next();
+    if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer(d_->queue.get(), Impl::mem(dst), CL_TRUE,
+                                   dst.offset * sizeof(float), count * sizeof(float), src, 0,
+                                   nullptr, nullptr);
+    clCheck(err, "upload" + d_->faults.note(), "clEnqueueWriteBuffer");
 }
 
 void OpenClBackend::download(BufRef src, float* dst, size_t count) {
     d_->check(src, count, "download");
     if (count == 0) return;
-    clCheck(
-        clEnqueueReadBuffer(d_->queue.get(), Impl::mem(src), CL_TRUE, src.offset * sizeof(float),
-                            count * sizeof(float), dst, 0, nullptr, nullptr),
-        "download", "clEnqueueReadBuffer");
+    cl_int err = d_->faults.next();
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(d_->queue.get(), Impl::mem(src), CL_TRUE,
+                                  src.offset * sizeof(float), count * sizeof(float), dst, 0,
+                                  nullptr, nullptr);
+    clCheck(err, "download" + d_->faults.note(), "clEnqueueReadBuffer");
 }
 
 void OpenClBackend::synchronize() {

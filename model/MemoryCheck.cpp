@@ -1,5 +1,6 @@
 #include "model/MemoryCheck.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -19,8 +20,17 @@ MemoryNeed trainingMemoryNeed(const nlohmann::json& model, const TrainingConfig&
         net.build(be, batch);
         Loss loss(be, training.loss, data.train.outputs, batch);
         Optimizer opt(be, training.optimizer, net.params());
-        Buffer x = be.alloc(static_cast<size_t>(batch) * net.inputShape().size());
-        Buffer t = be.alloc(static_cast<size_t>(batch) * static_cast<size_t>(data.train.outputs));
+        // Staging chunks, outcome log and divergence flag, sized as Trainer's constructor does.
+        const size_t in = net.inputShape().size(), out = static_cast<size_t>(data.train.outputs);
+        const size_t most = std::max(data.train.size(), data.validation.size());
+        const size_t b = static_cast<size_t>(batch);
+        size_t chunk =
+            std::max<size_t>(1, (size_t(64) << 20) / ((in + out) * sizeof(float)) / b) * b;
+        chunk = std::min(chunk, (most + b - 1) / b * b);
+        Buffer x = be.alloc(chunk * in);
+        Buffer t = be.alloc(chunk * out);
+        Buffer log = be.alloc(2 * std::max<size_t>(most, 1));
+        Buffer flag = be.alloc(1);
     }
     return {be.peakBytes(), be.largestBytes()};
 }
@@ -43,8 +53,7 @@ void requireDeviceMemory(const MemoryNeed& need, const DeviceInfo& device, int b
     const std::string allocName = cpu ? "physical memory" : "CL_DEVICE_MAX_MEM_ALLOC_SIZE";
     const std::string what = "the network needs " + memoryText(need.totalBytes) + " (" +
                              std::to_string(need.totalBytes) +
-                             " bytes) of device memory for batch size " +
-                             std::to_string(batchSize);
+                             " bytes) of device memory for batch size " + std::to_string(batchSize);
     if (device.globalMemory > 0 && need.totalBytes > device.globalMemory)
         throw ComputeError(what + ", but " + dev + " has " + memoryText(device.globalMemory) +
                            " (" + std::to_string(device.globalMemory) + " bytes, " + globalName +

@@ -176,13 +176,20 @@ void TrainingWorker::failToStart(const QString& message) {
 
 void TrainingWorker::fail(const QString& message) {
     QString text = message;
-    if (network_ && !lastGood_.empty()) {
-        try {
-            lastGood_.restore(*network_);
-            text += tr("\nThe weights of epoch %1 were kept.").arg(lastGood_.epoch());
-        } catch (const std::exception&) {
-            // the device may be unusable; nothing more to keep
+    if (!lastGood_.empty()) {
+        // The host copy is what Export Weights saves after a failure; putting it back on the
+        // device as well is a courtesy that a lost device may refuse.
+        if (network_) {
+            try {
+                lastGood_.restore(*network_);
+            } catch (const std::exception&) {
+            }
         }
+        text += tr("\nThe weights of epoch %1, the last good one, were kept; Export Weights "
+                   "saves them.")
+                    .arg(lastGood_.epoch());
+    } else {
+        text += tr("\nNo epoch was completed, so there are no trained weights to keep.");
     }
     runFailed_ = true;
     finish(RunEnd::Failed, text);
