@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace nnwb {
 
@@ -21,7 +22,7 @@ std::string firstNonFiniteValue(const std::vector<float>& values) {
     return {};
 }
 
-std::string firstNonFinite(Network& net, int batch) {
+std::string firstNonFinite(Network& net, BufRef x, int batch) {
     Backend& be = net.backend();
     // Parameters, in layer order (params() lists them so).
     for (size_t i = 0; i < net.layerCount(); ++i) {
@@ -30,11 +31,14 @@ std::string firstNonFinite(Network& net, int batch) {
             std::vector<float> v(p->count());
             be.download(p->value, v.data(), v.size());
             const std::string bad = firstNonFiniteValue(v);
-            if (!bad.empty())
-                return layerName(net, i) + ": tensor " + prefix + p->name + bad;
+            if (!bad.empty()) return layerName(net, i) + ": tensor " + prefix + p->name + bad;
         }
     }
-    // Activations of the last forward pass.
+    // Activations of the batch, layer by layer; the largest magnitude is the suspect when
+    // all are finite (the loss squares or exponentiates it).
+    net.forward(x, batch, false);
+    float largest = 0.0f;
+    std::string largestAt;
     for (size_t i = 0; i < net.layerCount(); ++i) {
         const BufRef out = net.layer(i).output();
         if (out.empty()) continue;
@@ -44,8 +48,16 @@ std::string firstNonFinite(Network& net, int batch) {
         be.download(out, v.data(), n);
         const std::string bad = firstNonFiniteValue(v);
         if (!bad.empty()) return layerName(net, i) + ": output" + bad;
+        for (size_t k = 0; k < n; ++k)
+            if (std::fabs(v[k]) > largest) {
+                largest = std::fabs(v[k]);
+                largestAt = layerName(net, i) + ": output[" + std::to_string(k) + "] = ";
+            }
     }
-    return {};
+    if (largestAt.empty()) return {};
+    char num[32];
+    std::snprintf(num, sizeof num, "%g", double(largest));
+    return largestAt + num + " (all layers finite: the largest output overflowed the loss)";
 }
 
 }  // namespace nnwb
