@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "compute/OpenClBackend.h"
+#include "compute/EnqueueFaults.h"
 #include "compute/OpenClDevices.h"
 #include "compute/OpenClError.h"
 #include "compute/OpenClHandles.h"
@@ -142,6 +143,7 @@ struct OpenClBackend::Impl {
     // Scratch buffer for overlapping copies and the lightConv tap gradient (in-order queue).
     ClMem scratch;
     size_t scratchCount = 0;
+    EnqueueFaults faults;  // test-only: NNWB_CL_FAIL_AFTER
     // Profiling.
     bool profiling = false;
     std::vector<std::pair<const std::string*, ClEvent>> pending;
@@ -196,12 +198,13 @@ struct OpenClBackend::Impl {
     void enqueue(const std::string& op, cldetail::KernelEntry& k, cl_uint dims,
                  const size_t* global, const size_t* local) {
         cl_event ev = nullptr;
-        const cl_int err =
-            clEnqueueNDRangeKernel(queue.get(), k.kernel.get(), dims, nullptr, global, local, 0,
-                                   nullptr, profiling ? &ev : nullptr);
+        cl_int err = faults.next();
+        if (err == CL_SUCCESS)
+            err = clEnqueueNDRangeKernel(queue.get(), k.kernel.get(), dims, nullptr, global, local,
+                                         0, nullptr, profiling ? &ev : nullptr);
         if (err != CL_SUCCESS)
             throw ComputeError(op + ": launching kernel " + k.name + " failed (" +
-                               clErrorName(err) + ")");
+                               clErrorName(err) + ")" + faults.note());
         if (profiling) {
             pending.emplace_back(&k.name, ClEvent(ev));
             if (pending.size() >= 4096) drainEvents();
@@ -256,8 +259,9 @@ struct OpenClBackend::Impl {
     cl_mem ensureScratch(size_t count, const std::string& op) {
         count = std::max<size_t>(count, 1);
         if (scratchCount < count) {
-            scratch.reset();
-            scratchCount = 0;
+            // The larger buffer is created before the old one is released: a checker that
+            // tracks memory by address (oclgrind) then never sees the old, smaller buffer's
+            // address reused, which it misreads as uninitialized memory past the old size.
             cl_int err = CL_SUCCESS;
             cl_mem m = clCreateBuffer(context.get(), CL_MEM_READ_WRITE, count * sizeof(float),
                                       nullptr, &err);

@@ -5,11 +5,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define NNWB_FUZZ_CHECK(cond, what)                                                  \
-    do {                                                                            \
-        if (!(cond)) {                                                              \
-            std::fprintf(stderr, "fuzz invariant failed: %s (%s:%d)\n", what, __FILE__, \
-                         __LINE__);                                                 \
-            std::abort();                                                           \
-        }                                                                           \
+#define NNWB_FUZZ_CHECK(cond, what)                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            std::fprintf(stderr, "fuzz invariant failed: %s (%s:%d)\n", what, __FILE__, __LINE__); \
+            std::abort();                                                                          \
+        }                                                                                          \
     } while (0)

@@ -27,7 +27,11 @@ struct Target {
     Target() {
         const nlohmann::json model = {
             {"layers",
-             {{{"type", "conv"}, {"window", 6}, {"step", 6}, {"filters", 8}, {"activation", "tanh"}},
+             {{{"type", "conv"},
+               {"window", 6},
+               {"step", 6},
+               {"filters", 8},
+               {"activation", "tanh"}},
               {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}};
         net = std::make_unique<nnwb::Network>(nnwb::Network::layersFromJson(model),
                                               nnwb::Shape{4, 6});
@@ -74,9 +78,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
         NNWB_FUZZ_CHECK(count == t.values.size(), "a tensor holds the values its shape says");
     }
-    NNWB_FUZZ_CHECK(sameTensors(nnwb::decodeSafetensors(nnwb::encodeSafetensors(tensors, meta)),
-                                tensors),
-                    "encode/decode round trip");
+    NNWB_FUZZ_CHECK(
+        sameTensors(nnwb::decodeSafetensors(nnwb::encodeSafetensors(tensors, meta)), tensors),
+        "encode/decode round trip");
 
     try {
         nnwb::writeWeights(*target.net, tensors);
