@@ -25,6 +25,11 @@ std::vector<std::string> openClDeviceIds() {
     return ids;
 }
 
+size_t parityMaxValues() {
+    const char* v = std::getenv("NNWB_PARITY_MAX_VALUES");
+    return v && *v ? size_t(std::strtoull(v, nullptr, 10)) : size_t(-1);
+}
+
 void randomFill(std::vector<float>& v, uint32_t seed, float lo, float hi) {
     std::mt19937 rng(seed);
     // Built from raw 32-bit draws: std::uniform_real_distribution is not portable across

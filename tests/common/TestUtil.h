@@ -19,6 +19,10 @@ std::vector<std::string> testDeviceIds();
 // Only the OpenCL device ids (empty on a machine without an OpenCL runtime).
 std::vector<std::string> openClDeviceIds();
 
+// NNWB_PARITY_MAX_VALUES=N limits the parity suites to cases whose buffers hold at most N
+// floats in all (for slow checking devices such as oclgrind); SIZE_MAX when unset (every case).
+size_t parityMaxValues();
+
 // n values uniform in [lo, hi) from a fixed seed (same numbers on every machine).
 std::vector<float> randomVector(size_t n, uint32_t seed, float lo = -1.0f, float hi = 1.0f);
 void randomFill(std::vector<float>& v, uint32_t seed, float lo = -1.0f, float hi = 1.0f);

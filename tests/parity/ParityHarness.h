@@ -17,13 +17,7 @@
 
 namespace nnwb::test {
 
-// NNWB_PARITY_MAX_VALUES=N limits a run to cases whose buffers hold at most N floats in all
-// (for slow checking devices such as oclgrind); larger cases are skipped and counted. Unset:
-// every case runs.
-inline size_t parityMaxValues() {
-    const char* v = std::getenv("NNWB_PARITY_MAX_VALUES");
-    return v && *v ? size_t(std::strtoull(v, nullptr, 10)) : size_t(-1);
-}
+// Cases larger than parityMaxValues() (TestUtil.h) are skipped and counted here.
 inline size_t& paritySkipped() {
     static size_t n = 0;
     return n;
