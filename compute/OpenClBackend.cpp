@@ -262,6 +262,7 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
         }
     }
     m.loadPrograms(sources);
+    m.ensureScratch(0, where);
 
     auto be = std::unique_ptr<OpenClBackend>(new OpenClBackend(std::move(impl)));
     return be;

@@ -256,12 +256,15 @@ struct OpenClBackend::Impl {
         pending.clear();
     }
 
+    // The scratch buffer holds at least kMinScratch floats (created with the backend), so
+    // small ops never reallocate it. oclgrind's uninitialized-value check keeps a freed
+    // buffer's size for a later buffer that reuses its address and then misreads everything
+    // past that size as uninitialized; a scratch made first and rarely regrown avoids that.
+    static constexpr size_t kMinScratch = size_t(1) << 16;
     cl_mem ensureScratch(size_t count, const std::string& op) {
-        count = std::max<size_t>(count, 1);
+        count = std::max<size_t>(count, kMinScratch);
         if (scratchCount < count) {
-            // The larger buffer is created before the old one is released: a checker that
-            // tracks memory by address (oclgrind) then never sees the old, smaller buffer's
-            // address reused, which it misreads as uninitialized memory past the old size.
+            // The larger buffer is created before the old one is released (no address reuse).
             cl_int err = CL_SUCCESS;
             cl_mem m = clCreateBuffer(context.get(), CL_MEM_READ_WRITE, count * sizeof(float),
                                       nullptr, &err);
