@@ -80,6 +80,10 @@ public:
 
     // ---- matrix products ----
     virtual void gemm(const GemmArgs& g) = 0;
+    // A projection: z = gemm result into g.c (one product: batch0 == batch1 == 1), then
+    // z += bias per column (bias may be empty) and y = f(z), y laid out like z (ld g.ldc).
+    // The default is gemm then biasActivation; a backend may fuse them.
+    virtual void gemmBiasActivation(const GemmArgs& g, BufRef bias, Activation act, BufRef y);
 
     // ---- bias and activation: z = x + bias (per column), y = f(z) ----
     // `bias` may be empty. For Softmax, f is a softmax over each row of `cols`.
@@ -91,6 +95,10 @@ public:
                                     Activation act) = 0;
     // db += column sums of dz (rows x cols).
     virtual void biasGradient(int rows, int cols, BufRef dz, BufRef db) = 0;
+    // activationBackward then biasGradient of its dz; the default runs the two, a backend may
+    // fuse them.
+    virtual void activationBiasBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy,
+                                        BufRef dz, Activation act, BufRef db);
 
     // ---- attention softmax ----
     virtual void softmaxForward(const SoftmaxArgs& s, BufRef x, BufRef y) = 0;
@@ -103,6 +111,13 @@ public:
     // dx = rstd * (dy - mean(dy) - y * mean(dy * y)).
     virtual void normBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy,
                               BufRef dx) = 0;
+    // The residual connection before a norm: sum = a + b, then normForward of sum.
+    // The default is add then normForward; a backend may fuse them.
+    virtual void addNormForward(int rows, int cols, float eps, BufRef a, BufRef b, BufRef sum,
+                                BufRef y, BufRef rstd);
+    // dy += dy2 (dy keeps the sum), then normBackward of dy into dx (dx must not alias dy).
+    virtual void addNormBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy,
+                                 BufRef dy2, BufRef dx);
 
     // ---- sliding windows (the MQL5 convolution) ----
     // For each of `batch` samples of `len` values: cols[p][w] = x[p * step + w], p < positions.

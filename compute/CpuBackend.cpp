@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstring>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
+#include "compute/CpuGemm.h"
 #include "compute/ThreadPool.h"
 
 namespace nnwb {
@@ -20,6 +22,7 @@ struct Storage {
 };
 
 constexpr size_t kGrain = 1 << 14;  // elements per parallel chunk for element-wise work
+constexpr size_t kGemmParallelWork = 1 << 17;  // multiply-adds below which gemm stays serial
 
 }  // namespace
 
@@ -45,6 +48,12 @@ struct CpuOps {
         be.pool_->parallelFor(rows, grain, [&](size_t b, size_t e) {
             for (size_t r = b; r < e; ++r) f(r);
         });
+    }
+    // f(firstRow, endRow) over blocks of whole rows.
+    template <typename F>
+    void rowBlocks(size_t rows, size_t cols, F&& f) {
+        size_t grain = std::max<size_t>(1, kGrain / std::max<size_t>(1, cols));
+        be.pool_->parallelFor(rows, grain, [&](size_t b, size_t e) { f(b, e); });
     }
     template <typename F>
     void elemParallel(size_t n, F&& f) {
@@ -77,7 +86,14 @@ struct CpuOps {
         const T* a = ptr(x);
         T* b = ptr(y);
         const T al = alpha;
-        elemParallel(n, [&](size_t i) { b[i] += al * a[i]; });
+        be.pool_->parallelFor(n, kGrain, [=](size_t s, size_t e) {
+            const T* __restrict x = a;
+            T* __restrict yv = b;
+            if (x == yv)
+                for (size_t i = s; i < e; ++i) yv[i] += al * yv[i];
+            else
+                for (size_t i = s; i < e; ++i) yv[i] += al * x[i];
+        });
     }
     void add(size_t n, BufRef x, BufRef y, BufRef out) {
         check(x, n, "add");
@@ -108,90 +124,85 @@ struct CpuOps {
         const T* A = K > 0 ? ptr(g.a) : nullptr;
         const T* B = K > 0 ? ptr(g.b) : nullptr;
         T* C = ptr(g.c);
-        const T alpha = g.alpha, beta = g.beta;
+        cpugemm::Product<T> p;
+        p.transA = g.transA;
+        p.transB = g.transB;
+        p.m = M;
+        p.n = N;
+        p.k = std::max(K, 0);
+        p.alpha = g.alpha;
+        p.beta = g.beta;
+        p.lda = g.lda;
+        p.ldb = g.ldb;
+        p.ldc = g.ldc;
+        // Tiles: (product, row block, column block). Each C element belongs to one tile and its
+        // value does not depend on the split, so any thread count gives the same result.
         const size_t batches = size_t(g.batch0) * g.batch1;
-        // Split rows of each product only when there are too few products to keep threads busy.
-        const size_t want = size_t(be.pool_->size()) * 4;
-        const int rowBlock =
-            batches >= want ? M : std::max(1, int((size_t(M) * batches + want - 1) / want));
-        const size_t blocksPerBatch = size_t((M + rowBlock - 1) / rowBlock);
-        const size_t work = size_t(M) * N * std::max(1, K);
+        const int rowTiles = (M + cpugemm::kTileRows - 1) / cpugemm::kTileRows;
+        const int colTiles = (N + cpugemm::kTileCols - 1) / cpugemm::kTileCols;
+        const size_t perBatch = size_t(rowTiles) * colTiles;
+        const size_t items = batches * perBatch;
         auto run = [&](size_t b0, size_t e0) {
-            std::vector<T> bt;  // op(B) packed row-major K x N
-            std::vector<T> arow(size_t(std::max(K, 1)));
-            const T* lastPacked = nullptr;
+            cpugemm::Product<T> q = p;
             for (size_t w = b0; w < e0; ++w) {
-                size_t bi = w / blocksPerBatch, blk = w % blocksPerBatch;
-                size_t i0 = bi / g.batch1, i1 = bi % g.batch1;
-                const T* a = A ? A + i0 * g.strideA0 + i1 * g.strideA1 : nullptr;
-                const T* b = B ? B + i0 * g.strideB0 + i1 * g.strideB1 : nullptr;
-                T* c = C + i0 * g.strideC0 + i1 * g.strideC1;
-                const T* bp = b;
-                int ldbp = g.ldb;
-                if (b && g.transB) {
-                    if (b != lastPacked) {
-                        bt.resize(size_t(K) * N);
-                        for (int j = 0; j < N; ++j)
-                            for (int k = 0; k < K; ++k) bt[size_t(k) * N + j] = b[size_t(j) * g.ldb + k];
-                        lastPacked = b;
-                    }
-                    bp = bt.data();
-                    ldbp = N;
-                }
-                int rb = int(blk) * rowBlock, re = std::min(M, rb + rowBlock);
-                for (int i = rb; i < re; ++i) {
-                    T* crow = c + size_t(i) * g.ldc;
-                    if (beta == T(0))
-                        std::fill_n(crow, N, T(0));
-                    else if (beta != T(1))
-                        for (int j = 0; j < N; ++j) crow[j] *= beta;
-                    if (!a) continue;
-                    if (g.transA)
-                        for (int k = 0; k < K; ++k) arow[k] = a[size_t(k) * g.lda + i];
-                    else
-                        std::memcpy(arow.data(), a + size_t(i) * g.lda, size_t(K) * sizeof(T));
-                    for (int k = 0; k < K; ++k) {
-                        const T aik = alpha * arow[k];
-                        if (aik == T(0)) continue;
-                        const T* brow = bp + size_t(k) * ldbp;
-                        for (int j = 0; j < N; ++j) crow[j] += aik * brow[j];
-                    }
-                }
+                const size_t bi = w / perBatch, t = w % perBatch;
+                const size_t i0 = bi / g.batch1, i1 = bi % g.batch1;
+                q.a = A ? A + i0 * g.strideA0 + i1 * g.strideA1 : nullptr;
+                q.b = B ? B + i0 * g.strideB0 + i1 * g.strideB1 : nullptr;
+                q.c = C + i0 * g.strideC0 + i1 * g.strideC1;
+                const int rt = int(t / colTiles), ct = int(t % colTiles);
+                const int r0 = rt * cpugemm::kTileRows, c0 = ct * cpugemm::kTileCols;
+                cpugemm::tile(q, r0, std::min(M, r0 + cpugemm::kTileRows), c0,
+                              std::min(N, c0 + cpugemm::kTileCols));
             }
         };
-        const size_t items = batches * blocksPerBatch;
-        if (work < 32768 || items == 1)
+        // Threads only pay off above a few hundred thousand multiply-adds.
+        const size_t work = batches * size_t(M) * N * std::max(1, K);
+        if (work < kGemmParallelWork || items == 1) {
             run(0, items);
-        else
-            be.pool_->parallelFor(items, 1, run);
+            return;
+        }
+        const size_t chunks = std::min(items, size_t(be.pool_->size()) * 4);
+        be.pool_->parallelFor(items, (items + chunks - 1) / chunks, run);
     }
 
-    static T act(T z, Activation a) {
-        switch (a) {
-            case Activation::None: return z;
-            case Activation::Tanh: return std::tanh(z);
-            case Activation::Sigmoid: return T(1) / (T(1) + std::exp(-z));
-            case Activation::Relu: return z > T(0) ? z : T(0);
-            case Activation::LeakyRelu: return z > T(0) ? z : T(0.01) * z;
-            case Activation::Swish: return z / (T(1) + std::exp(-z));
-            case Activation::Softmax: return z;  // handled per row
-        }
-        return z;
+    // The activation chosen at compile time, so that the element loops below vectorize.
+    template <Activation A>
+    static T act(T z) {
+        if constexpr (A == Activation::Tanh) return std::tanh(z);
+        if constexpr (A == Activation::Sigmoid) return T(1) / (T(1) + std::exp(-z));
+        if constexpr (A == Activation::Relu) return z > T(0) ? z : T(0);
+        // Both sides evaluated (select, no branch) so the loop vectorizes; same values.
+        if constexpr (A == Activation::LeakyRelu) return (z > T(0) ? T(1) : T(0.01)) * z;
+        if constexpr (A == Activation::Swish) return z / (T(1) + std::exp(-z));
+        return z;  // None; Softmax is handled per row
     }
-    static T actGrad(T z, T y, Activation a) {
-        switch (a) {
-            case Activation::None: return T(1);
-            case Activation::Tanh: return T(1) - y * y;
-            case Activation::Sigmoid: return y * (T(1) - y);
-            case Activation::Relu: return z > T(0) ? T(1) : T(0);
-            case Activation::LeakyRelu: return z > T(0) ? T(1) : T(0.01);
-            case Activation::Swish: {
-                T s = T(1) / (T(1) + std::exp(-z));
-                return s + y * (T(1) - s);
-            }
-            case Activation::Softmax: return T(1);
+    template <Activation A>
+    static T actGrad(T z, T y) {
+        if constexpr (A == Activation::Tanh) return T(1) - y * y;
+        if constexpr (A == Activation::Sigmoid) return y * (T(1) - y);
+        if constexpr (A == Activation::Relu) return z > T(0) ? T(1) : T(0);
+        if constexpr (A == Activation::LeakyRelu) return z > T(0) ? T(1) : T(0.01);
+        if constexpr (A == Activation::Swish) {
+            const T s = T(1) / (T(1) + std::exp(-z));
+            return s + y * (T(1) - s);
         }
-        return T(1);
+        return T(1);  // None, Softmax
+    }
+    template <Activation A>
+    using ActTag = std::integral_constant<Activation, A>;
+    // Calls f(ActTag<a>()) so that the body is compiled once per activation.
+    template <typename F>
+    static void withActivation(Activation a, F&& f) {
+        switch (a) {
+            case Activation::None: f(ActTag<Activation::None>()); break;
+            case Activation::Tanh: f(ActTag<Activation::Tanh>()); break;
+            case Activation::Sigmoid: f(ActTag<Activation::Sigmoid>()); break;
+            case Activation::Relu: f(ActTag<Activation::Relu>()); break;
+            case Activation::LeakyRelu: f(ActTag<Activation::LeakyRelu>()); break;
+            case Activation::Swish: f(ActTag<Activation::Swish>()); break;
+            case Activation::Softmax: f(ActTag<Activation::Softmax>()); break;
+        }
     }
     static void softmaxRow(const T* x, T* y, int n, T scale) {
         T mx = x[0] * scale;
@@ -216,15 +227,32 @@ struct CpuOps {
         const T* Bv = bias.empty() ? nullptr : ptr(bias);
         T* Z = ptr(z);
         T* Y = ptr(y);
-        rowsParallel(size_t(rows), size_t(cols), [&](size_t r) {
-            const T* xr = X + r * cols;
-            T* zr = Z + r * cols;
-            T* yr = Y + r * cols;
-            for (int j = 0; j < cols; ++j) zr[j] = xr[j] + (Bv ? Bv[j] : T(0));
-            if (a == Activation::Softmax)
-                softmaxRow(zr, yr, cols, T(1));
-            else
-                for (int j = 0; j < cols; ++j) yr[j] = act(zr[j], a);
+        withActivation(a, [&](auto tag) {
+            constexpr Activation A = decltype(tag)::value;
+            rowBlocks(size_t(rows), size_t(cols), [&](size_t rb, size_t re) {
+                for (size_t r = rb; r < re; ++r) {
+                    const T* xr = X + r * cols;
+                    T* zr = Z + r * cols;
+                    if (Bv)
+                        for (int j = 0; j < cols; ++j) zr[j] = xr[j] + Bv[j];
+                    else if (zr != xr)
+                        std::copy_n(xr, cols, zr);
+                }
+                if constexpr (A == Activation::Softmax) {
+                    for (size_t r = rb; r < re; ++r)
+                        softmaxRow(Z + r * cols, Y + r * cols, cols, T(1));
+                } else {
+                    const size_t count = (re - rb) * size_t(cols);
+                    if (Y == Z) {
+                        T* __restrict ys = Y + rb * cols;
+                        for (size_t i = 0; i < count; ++i) ys[i] = act<A>(ys[i]);
+                    } else {
+                        const T* __restrict zs = Z + rb * cols;
+                        T* __restrict ys = Y + rb * cols;
+                        for (size_t i = 0; i < count; ++i) ys[i] = act<A>(zs[i]);
+                    }
+                }
+            });
         });
     }
     void activationBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy, BufRef dz,
@@ -238,16 +266,32 @@ struct CpuOps {
         const T* Y = ptr(y);
         const T* DY = ptr(dy);
         T* DZ = ptr(dz);
-        rowsParallel(size_t(rows), size_t(cols), [&](size_t r) {
-            const size_t o = r * cols;
-            if (a == Activation::Softmax) {
-                T dot = 0;
-                for (int j = 0; j < cols; ++j) dot += DY[o + j] * Y[o + j];
-                for (int j = 0; j < cols; ++j) DZ[o + j] = Y[o + j] * (DY[o + j] - dot);
-            } else {
-                for (int j = 0; j < cols; ++j)
-                    DZ[o + j] = DY[o + j] * actGrad(Z[o + j], Y[o + j], a);
-            }
+        withActivation(a, [&](auto tag) {
+            constexpr Activation A = decltype(tag)::value;
+            rowBlocks(size_t(rows), size_t(cols), [&](size_t rb, size_t re) {
+                if constexpr (A == Activation::Softmax) {
+                    for (size_t r = rb; r < re; ++r) {
+                        const size_t o = r * cols;
+                        T dot = 0;
+                        for (int j = 0; j < cols; ++j) dot += DY[o + j] * Y[o + j];
+                        for (int j = 0; j < cols; ++j) DZ[o + j] = Y[o + j] * (DY[o + j] - dot);
+                    }
+                } else {
+                    // dz may alias dy: separate loops so each vectorizes without overlap checks.
+                    const T* __restrict zz = Z;
+                    const T* __restrict yy = Y;
+                    if (DZ == DY) {
+                        T* __restrict d = DZ;
+                        for (size_t i = rb * cols, e = re * cols; i < e; ++i)
+                            d[i] = d[i] * actGrad<A>(zz[i], yy[i]);
+                    } else {
+                        T* __restrict d = DZ;
+                        const T* __restrict g = DY;
+                        for (size_t i = rb * cols, e = re * cols; i < e; ++i)
+                            d[i] = g[i] * actGrad<A>(zz[i], yy[i]);
+                    }
+                }
+            });
         });
     }
     void biasGradient(int rows, int cols, BufRef dz, BufRef db) {
@@ -445,9 +489,15 @@ struct CpuOps {
         const T* G = ptr(g);
         T* V = ptr(vel);
         const T l = lr, m = mom, d = wd;
-        elemParallel(n, [&](size_t i) {
-            V[i] = m * V[i] + G[i] + d * W[i];
-            W[i] -= l * V[i];
+        be.pool_->parallelFor(n, kGrain, [=](size_t b, size_t e) {
+            T* __restrict w = W;
+            const T* __restrict gr = G;
+            T* __restrict v = V;
+            for (size_t i = b; i < e; ++i) {
+                const T vi = m * v[i] + gr[i] + d * w[i];
+                v[i] = vi;
+                w[i] -= l * vi;
+            }
         });
     }
     void adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr, float b1,
@@ -463,10 +513,20 @@ struct CpuOps {
         T* Vv = ptr(v);
         const T B1 = b1, B2 = b2, E = eps, step = T(lr) / T(bc1);
         const T keep = T(1) - T(lr) * T(wd), rbc2 = T(1) / std::sqrt(T(bc2));
-        elemParallel(n, [&](size_t i) {
-            Mv[i] = B1 * Mv[i] + (T(1) - B1) * G[i];
-            Vv[i] = B2 * Vv[i] + (T(1) - B2) * G[i] * G[i];
-            W[i] = W[i] * keep - step * Mv[i] / (std::sqrt(Vv[i]) * rbc2 + E);
+        be.pool_->parallelFor(n, kGrain, [=](size_t b, size_t e) {
+            // Local restrict pointers so that the loop vectorizes.
+            T* __restrict w = W;
+            const T* __restrict gr = G;
+            T* __restrict m1 = Mv;
+            T* __restrict m2 = Vv;
+            for (size_t i = b; i < e; ++i) {
+                const T gi = gr[i];
+                const T mi = B1 * m1[i] + (T(1) - B1) * gi;
+                const T vi = B2 * m2[i] + (T(1) - B2) * gi * gi;
+                m1[i] = mi;
+                m2[i] = vi;
+                w[i] = w[i] * keep - step * mi / (std::sqrt(vi) * rbc2 + E);
+            }
         });
     }
 

@@ -150,7 +150,7 @@ void OpenClBackend::Impl::loadPrograms(
                                (lastProblem.empty() ? "" : ": " + lastProblem));
         for (const GemmConfig& c : kGemmExtraConfigs) {
             const std::string kname = "gemm_tiled_" + std::to_string(c.tsm);
-            if (c.tsm >= gemm.tsm || c.threads() > deviceMaxWg ||
+            if (c.tsm == gemm.tsm || c.threads() > deviceMaxWg ||
                 c.threadsN() > maxItemSizes[0] || c.threadsM() > maxItemSizes[1] ||
                 c.localBytes() > localMemSize)
                 continue;
@@ -165,6 +165,10 @@ void OpenClBackend::Impl::loadPrograms(
             gemmVariants.push_back({kname, c});
             programs.push_back(std::move(p));
         }
+        std::stable_sort(gemmVariants.begin(), gemmVariants.end(),
+                         [](const GemmVariant& a, const GemmVariant& b) {
+                             return a.config.tsm * a.config.tsn > b.config.tsm * b.config.tsn;
+                         });
     }
     for (const char* k : kRequiredKernels)
         if (!kernels.count(k))

@@ -50,15 +50,22 @@ public:
     void axpy(size_t n, float alpha, BufRef x, BufRef y) override;
     void add(size_t n, BufRef a, BufRef b, BufRef out) override;
     void gemm(const GemmArgs& g) override;
+    void gemmBiasActivation(const GemmArgs& g, BufRef bias, Activation act, BufRef y) override;
     void biasActivation(int rows, int cols, BufRef x, BufRef bias, BufRef z, BufRef y,
                         Activation act) override;
     void activationBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy, BufRef dz,
                             Activation act) override;
     void biasGradient(int rows, int cols, BufRef dz, BufRef db) override;
+    void activationBiasBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy, BufRef dz,
+                                Activation act, BufRef db) override;
     void softmaxForward(const SoftmaxArgs& s, BufRef x, BufRef y) override;
     void softmaxBackward(const SoftmaxArgs& s, BufRef y, BufRef dy, BufRef dx) override;
     void normForward(int rows, int cols, float eps, BufRef x, BufRef y, BufRef rstd) override;
     void normBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy, BufRef dx) override;
+    void addNormForward(int rows, int cols, float eps, BufRef a, BufRef b, BufRef sum, BufRef y,
+                        BufRef rstd) override;
+    void addNormBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy, BufRef dy2,
+                         BufRef dx) override;
     void unfold(int batch, int len, int window, int step, int positions, BufRef x,
                 BufRef cols) override;
     void fold(int batch, int len, int window, int step, int positions, BufRef dcols,
@@ -101,6 +108,11 @@ protected:
 
 private:
     struct Impl;
+    struct Epilogue;
+    void gemmWith(const GemmArgs& g, const Epilogue* epi);
+    // bias_gradient, computing dz from (z, y, dy) first when act is element-wise.
+    void biasGradientWith(int rows, int cols, BufRef dz, BufRef db, const Activation* act,
+                          BufRef z, BufRef y, BufRef dy);
     explicit OpenClBackend(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> d_;
 };

@@ -73,7 +73,34 @@ void OpenClBackend::add(size_t n, BufRef a, BufRef b, BufRef out) {
 // ---------------------------------------------------------------------------------------------
 // gemm
 
+// The fused bias/activation epilogue of gemmBiasActivation.
+struct OpenClBackend::Epilogue {
+    BufRef bias, y;
+    Activation act;
+};
+
 void OpenClBackend::gemm(const GemmArgs& g) {
+    gemmWith(g, nullptr);
+}
+
+void OpenClBackend::gemmBiasActivation(const GemmArgs& g, BufRef bias, Activation act, BufRef y) {
+    if (act == Activation::Softmax) {  // a per-row activation: not an element-wise epilogue
+        Backend::gemmBiasActivation(g, bias, act, y);
+        return;
+    }
+    if (g.batch0 != 1 || g.batch1 != 1 || g.ldc != g.n)
+        throw ComputeError("gemmBiasActivation: needs one product with ldc == n (got " +
+                           std::to_string(g.batch0) + "x" + std::to_string(g.batch1) +
+                           " products, ldc " + std::to_string(g.ldc) + ", n " +
+                           std::to_string(g.n) + ")");
+    const size_t n = size_t(std::max(g.m, 0)) * size_t(std::max(g.n, 0));
+    if (!bias.empty()) d_->check(bias, size_t(std::max(g.n, 0)), "gemmBiasActivation bias");
+    d_->check(y, n, "gemmBiasActivation y");
+    const Epilogue e{bias, y, act};
+    gemmWith(g, &e);
+}
+
+void OpenClBackend::gemmWith(const GemmArgs& g, const Epilogue* epi) {
     const int M = g.m, N = g.n, K = g.k;
     if (M <= 0 || N <= 0 || g.batch0 <= 0 || g.batch1 <= 0) return;
     auto extent = [](bool trans, int rows, int cols, int ld) {
@@ -130,6 +157,10 @@ void OpenClBackend::gemm(const GemmArgs& g) {
         if (d_->forcedSplits > 0) splits = std::min(d_->forcedSplits, std::max(kk, 1));
         if (batches * size_t(splits) > 65535 * 64) splits = 1;  // keep the grid reasonable
     }
+    if (epi && splits > 1) splits = 1;  // the epilogue needs the whole sum in one pass
+    // Epilogue buffers (C's buffer stands in for missing ones; the kernel does not touch them).
+    const BufRef eBias = epi && !epi->bias.empty() ? epi->bias : g.c;
+    const BufRef eY = epi ? epi->y : g.c;
     if (!v) {
         KernelEntry& k = d_->kernel("gemm_small");
         const size_t total = batches * mn;
@@ -138,7 +169,9 @@ void OpenClBackend::gemm(const GemmArgs& g) {
                     cl_int(g.lda), cl_ulong(g.strideA0), cl_ulong(g.strideA1), Impl::mem(b),
                     Impl::off(b), cl_int(g.ldb), cl_ulong(g.strideB0), cl_ulong(g.strideB1),
                     Impl::mem(g.c), Impl::off(g.c), cl_int(g.ldc), cl_ulong(g.strideC0),
-                    cl_ulong(g.strideC1), cl_int(g.batch1), cl_ulong(total));
+                    cl_ulong(g.strideC1), cl_int(g.batch1), cl_ulong(total), cl_int(epi ? 1 : 0),
+                    Impl::mem(eBias), Impl::off(eBias), cl_int(epi && !epi->bias.empty()),
+                    Impl::mem(eY), Impl::off(eY), cl_int(epi ? int(epi->act) : 0));
         const size_t local = d_->elemLocal(k);
         const size_t global = roundUp(total, local);
         d_->enqueue("gemm", k, 1, &global, &local);
@@ -156,7 +189,9 @@ void OpenClBackend::gemm(const GemmArgs& g) {
                 cl_ulong(g.strideA0), cl_ulong(g.strideA1), Impl::mem(b), Impl::off(b),
                 cl_int(g.ldb), cl_ulong(g.strideB0), cl_ulong(g.strideB1), Impl::mem(g.c),
                 Impl::off(g.c), cl_int(g.ldc), cl_ulong(g.strideC0), cl_ulong(g.strideC1),
-                cl_int(g.batch1), cl_int(splits), cl_int(kChunk), partial);
+                cl_int(g.batch1), cl_int(splits), cl_int(kChunk), partial, cl_int(epi ? 1 : 0),
+                Impl::mem(eBias), Impl::off(eBias), cl_int(epi && !epi->bias.empty()),
+                Impl::mem(eY), Impl::off(eY), cl_int(epi ? int(epi->act) : 0));
     const size_t local[3] = {c.threadsN(), c.threadsM(), 1};
     const size_t global[3] = {size_t((N + c.tsn - 1) / c.tsn) * c.threadsN(),
                               size_t((M + c.tsm - 1) / c.tsm) * c.threadsM(),
@@ -224,16 +259,60 @@ void OpenClBackend::activationBackward(int rows, int cols, BufRef z, BufRef y, B
 void OpenClBackend::biasGradient(int rows, int cols, BufRef dz, BufRef db) {
     d_->check(dz, size_t(std::max(rows, 0)) * size_t(std::max(cols, 0)), "biasGradient dz");
     d_->check(db, size_t(std::max(cols, 0)), "biasGradient db");
+    biasGradientWith(rows, cols, dz, db, nullptr, dz, dz, dz);
+}
+
+void OpenClBackend::activationBiasBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy,
+                                           BufRef dz, Activation act, BufRef db) {
+    // Fused only for short columns (small batches), where launches dominate: the fused kernel
+    // spreads rows over few work-groups, which loses to the element-wise kernel on tall inputs.
+    if (act == Activation::Softmax || rows > 256) {
+        Backend::activationBiasBackward(rows, cols, z, y, dy, dz, act, db);
+        return;
+    }
+    const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
+    d_->check(z, n, "activationBiasBackward z");
+    d_->check(y, n, "activationBiasBackward y");
+    d_->check(dy, n, "activationBiasBackward dy");
+    d_->check(dz, n, "activationBiasBackward dz");
+    d_->check(db, size_t(std::max(cols, 0)), "activationBiasBackward db");
+    biasGradientWith(rows, cols, dz, db, &act, z, y, dy);
+}
+
+void OpenClBackend::biasGradientWith(int rows, int cols, BufRef dz, BufRef db,
+                                     const Activation* act, BufRef z, BufRef y, BufRef dy) {
     if (rows <= 0 || cols <= 0) return;
     KernelEntry& k = d_->kernel("bias_gradient");
     const size_t cap = d_->rowCap(k);
-    const size_t lx = std::min<size_t>({cap, 16, d_->maxItemSizes[0]});
+    const size_t lx = std::min<size_t>({cap, 32, d_->maxItemSizes[0]});
     const size_t ly = floorPow2(std::max<size_t>(1, std::min(cap / lx, d_->maxItemSizes[1])));
+    // Enough groups to fill the device: split the rows into chunks of at least 64 per lane
+    // set when the columns alone give too few groups.
+    const size_t groupsX = (size_t(cols) + lx - 1) / lx;
+    const size_t target = 2 * size_t(std::max(d_->info.computeUnits, 1));
+    size_t chunks = groupsX >= target ? 1 : (target + groupsX - 1) / groupsX;
+    chunks = std::max<size_t>(1, std::min(chunks, size_t(rows) / (64 * ly)));
+    const int rowChunk = int((size_t(rows) + chunks - 1) / chunks);
+    chunks = (size_t(rows) + size_t(rowChunk) - 1) / size_t(rowChunk);
+    cl_mem partial =
+        chunks > 1 ? d_->ensureScratch(chunks * size_t(cols), "biasGradient") : Impl::mem(db);
     d_->setArgs(k, cl_int(rows), cl_int(cols), Impl::mem(dz), Impl::off(dz), Impl::mem(db),
-                Impl::off(db), LocalMem{lx * ly * sizeof(float)});
+                Impl::off(db), cl_int(rowChunk), partial, cl_int(act ? int(*act) : -1),
+                Impl::mem(z), Impl::off(z), Impl::mem(y), Impl::off(y), Impl::mem(dy),
+                Impl::off(dy), LocalMem{lx * ly * sizeof(float)});
     const size_t local[2] = {lx, ly};
-    const size_t global[2] = {roundUp(size_t(cols), lx), ly};
+    const size_t global[2] = {roundUp(size_t(cols), lx), chunks * ly};
     d_->enqueue("biasGradient", k, 2, global, local);
+    if (chunks > 1) {  // db += sum of the chunks (the split-K reduction of gemm)
+        KernelEntry& r = d_->kernel("gemm_reduce_splits");
+        const size_t total = size_t(cols);
+        d_->setArgs(r, cl_int(1), cl_int(cols), cl_int(chunks), cl_float(1.0f), cl_float(1.0f),
+                    partial, Impl::mem(db), Impl::off(db), cl_int(cols), cl_ulong(0),
+                    cl_ulong(0), cl_int(1), cl_ulong(total));
+        const size_t lr = d_->elemLocal(r);
+        const size_t gr = roundUp(total, lr);
+        d_->enqueue("biasGradient", r, 1, &gr, &lr);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -273,6 +352,36 @@ void OpenClBackend::normForward(int rows, int cols, float eps, BufRef x, BufRef 
     d_->launchRows("normForward", "norm_forward", size_t(rows), size_t(cols), 1, cl_int(rows),
                    cl_int(cols), cl_float(eps), Impl::mem(x), Impl::off(x), Impl::mem(y),
                    Impl::off(y), Impl::mem(rstd), Impl::off(rstd));
+}
+
+void OpenClBackend::addNormForward(int rows, int cols, float eps, BufRef a, BufRef b, BufRef sum,
+                                   BufRef y, BufRef rstd) {
+    const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
+    d_->check(a, n, "addNormForward a");
+    d_->check(b, n, "addNormForward b");
+    d_->check(sum, n, "addNormForward sum");
+    d_->check(y, n, "addNormForward y");
+    d_->check(rstd, size_t(std::max(rows, 0)), "addNormForward rstd");
+    if (rows <= 0 || cols <= 0) return;
+    d_->launchRows("addNormForward", "add_norm_forward", size_t(rows), size_t(cols), 1,
+                   cl_int(rows), cl_int(cols), cl_float(eps), Impl::mem(a), Impl::off(a),
+                   Impl::mem(b), Impl::off(b), Impl::mem(sum), Impl::off(sum), Impl::mem(y),
+                   Impl::off(y), Impl::mem(rstd), Impl::off(rstd));
+}
+
+void OpenClBackend::addNormBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy,
+                                    BufRef dy2, BufRef dx) {
+    const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
+    d_->check(y, n, "addNormBackward y");
+    d_->check(dy, n, "addNormBackward dy");
+    d_->check(dy2, n, "addNormBackward dy2");
+    d_->check(dx, n, "addNormBackward dx");
+    d_->check(rstd, size_t(std::max(rows, 0)), "addNormBackward rstd");
+    if (rows <= 0 || cols <= 0) return;
+    d_->launchRows("addNormBackward", "add_norm_backward", size_t(rows), size_t(cols), 2,
+                   cl_int(rows), cl_int(cols), Impl::mem(y), Impl::off(y), Impl::mem(rstd),
+                   Impl::off(rstd), Impl::mem(dy), Impl::off(dy), Impl::mem(dy2), Impl::off(dy2),
+                   Impl::mem(dx), Impl::off(dx));
 }
 
 void OpenClBackend::normBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy, BufRef dx) {

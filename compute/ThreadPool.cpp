@@ -2,10 +2,27 @@
 
 #include <algorithm>
 
+#ifdef __linux__
+#include <sched.h>
+#endif
+
 namespace nnwb {
 
+namespace {
+// Cores this process may run on: the affinity mask (taskset, cgroups cpusets) where the system
+// has one, else the hardware count. More threads than cores only adds switching.
+int usableCores() {
+#ifdef __linux__
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+#endif
+    return static_cast<int>(std::thread::hardware_concurrency());
+}
+}  // namespace
+
 ThreadPool::ThreadPool(int threads) {
-    int n = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
+    int n = threads > 0 ? threads : usableCores();
     n = std::max(1, n);
     for (int i = 1; i < n; ++i) workers_.emplace_back([this, i] { workerLoop(i); });
 }

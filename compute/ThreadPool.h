@@ -12,7 +12,7 @@ namespace nnwb {
 
 class ThreadPool {
 public:
-    explicit ThreadPool(int threads);  // 0 = hardware concurrency
+    explicit ThreadPool(int threads);  // 0 = the cores this process may run on
     ~ThreadPool();
     ThreadPool(const ThreadPool&) = delete;
     ThreadPool& operator=(const ThreadPool&) = delete;

@@ -3,30 +3,7 @@
 // 4 leaky relu (0.01), 5 swish, 6 softmax (per row: bias_softmax_rows below; its backward is
 // softmax_backward in softmax.cl).
 
-float nnwb_act(float z, int act) {
-    switch (act) {
-        case 1: return tanh(z);
-        case 2: return 1.0f / (1.0f + exp(-z));
-        case 3: return z > 0.0f ? z : 0.0f;
-        case 4: return z > 0.0f ? z : 0.01f * z;
-        case 5: return z / (1.0f + exp(-z));
-        default: return z;
-    }
-}
-
-float nnwb_act_grad(float z, float y, int act) {
-    switch (act) {
-        case 1: return 1.0f - y * y;
-        case 2: return y * (1.0f - y);
-        case 3: return z > 0.0f ? 1.0f : 0.0f;
-        case 4: return z > 0.0f ? 1.0f : 0.01f;
-        case 5: {
-            const float s = 1.0f / (1.0f + exp(-z));
-            return s + y * (1.0f - s);
-        }
-        default: return 1.0f;
-    }
-}
+// nnwb_act and nnwb_act_grad live in common.cl (the gemm epilogue uses them too).
 
 // z = x + bias[col] (hasBias != 0), y = f(z); element-wise activations. z may alias x.
 __kernel void bias_activation(int rows, int cols, __global const float* x, ulong xo,
@@ -86,22 +63,45 @@ __kernel void activation_backward(int rows, int cols, __global const float* z, u
 
 // db[c] += sum over rows of dz[r][c]. Local size (LX, LY): LX columns per group, LY lanes
 // splitting the rows (LY a power of two), reduced in a fixed tree order (deterministic).
-// scratch holds LX * LY floats.
-__kernel void bias_gradient(int rows, int cols, __global const float* dz, ulong dzo,
-                            __global float* db, ulong dbo, __local float* scratch) {
+// Global dimension 1 is (chunks * LY): with chunks > 1, group row g sums rows
+// [g * rowChunk, (g + 1) * rowChunk) into partial[g][c] instead, and gemm_reduce_splits adds
+// the chunks into db. scratch holds LX * LY floats. With act >= 0 the kernel first computes
+// dz = dy * f'(z) (f element-wise, code act) and writes it: activation backward and bias
+// gradient in one launch (dz may alias dy).
+__kernel void bias_gradient(int rows, int cols, __global float* dz, ulong dzo,
+                            __global float* db, ulong dbo, int rowChunk,
+                            __global float* partial, int act, __global const float* z, ulong zo,
+                            __global const float* y, ulong yo, __global const float* dy,
+                            ulong dyo, __local float* scratch) {
     const int cx = (int)get_local_id(0), ly = (int)get_local_id(1);
     const int lx = (int)get_local_size(0), lyN = (int)get_local_size(1);
     const int c = (int)get_group_id(0) * lx + cx;
+    const int chunk = (int)get_group_id(1), chunks = (int)get_num_groups(1);
+    const int r0 = chunk * rowChunk, r1 = min(rows, r0 + rowChunk);
     dz += dzo;
     db += dbo;
     float s = 0.0f;
-    if (c < cols)
-        for (int r = ly; r < rows; r += lyN) s += dz[(ulong)r * (ulong)cols + c];
+    if (c < cols) {
+        if (act < 0) {
+            for (int r = r0 + ly; r < r1; r += lyN) s += dz[(ulong)r * (ulong)cols + c];
+        } else {
+            for (int r = r0 + ly; r < r1; r += lyN) {
+                const ulong i = (ulong)r * (ulong)cols + c;
+                const float g = dy[dyo + i] * nnwb_act_grad(z[zo + i], y[yo + i], act);
+                dz[i] = g;
+                s += g;
+            }
+        }
+    }
     scratch[ly * lx + cx] = s;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int h = lyN / 2; h > 0; h >>= 1) {
         if (ly < h) scratch[ly * lx + cx] += scratch[(ly + h) * lx + cx];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (ly == 0 && c < cols) db[c] += scratch[cx];
+    if (ly != 0 || c >= cols) return;
+    if (chunks == 1)
+        db[c] += scratch[cx];
+    else
+        partial[(ulong)chunk * (ulong)cols + c] = scratch[cx];
 }

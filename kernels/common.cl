@@ -49,3 +49,30 @@ float2 nnwb_group_sum2(__local float* buf, float a, float b) {
     barrier(CLK_LOCAL_MEM_FENCE);
     return r;
 }
+
+// Element-wise activations by nnwb::Activation code: 0 none, 1 tanh, 2 sigmoid, 3 relu,
+// 4 leaky relu (0.01), 5 swish (6, softmax, is per row and not handled here).
+float nnwb_act(float z, int act) {
+    switch (act) {
+        case 1: return tanh(z);
+        case 2: return 1.0f / (1.0f + exp(-z));
+        case 3: return z > 0.0f ? z : 0.0f;
+        case 4: return z > 0.0f ? z : 0.01f * z;
+        case 5: return z / (1.0f + exp(-z));
+        default: return z;
+    }
+}
+
+float nnwb_act_grad(float z, float y, int act) {
+    switch (act) {
+        case 1: return 1.0f - y * y;
+        case 2: return y * (1.0f - y);
+        case 3: return z > 0.0f ? 1.0f : 0.0f;
+        case 4: return z > 0.0f ? 1.0f : 0.01f;
+        case 5: {
+            const float s = 1.0f / (1.0f + exp(-z));
+            return s + y * (1.0f - s);
+        }
+        default: return 1.0f;
+    }
+}

@@ -6,7 +6,8 @@
 // beta == 0 never reads C. The host builds this file once per tiling, naming the kernel with
 // GEMM_NAME. Split-K: with splits > 1, NDRange dimension 2 is (batch, split) and each split
 // sums its kChunk values of K into P[batch][split][M][N] (no alpha, beta); gemm_reduce_splits
-// then writes C.
+// then writes C. With epi (a single product, no split), C += bias per column (hasBias) and
+// Y = act(C), Y laid out like C: the fused projection of a dense layer.
 
 #ifndef TSM
 #define TSM 64
@@ -37,7 +38,8 @@ __kernel void GEMM_NAME(
     __global const float* A, ulong aOff, int lda, ulong strideA0, ulong strideA1,
     __global const float* B, ulong bOff, int ldb, ulong strideB0, ulong strideB1,
     __global float* C, ulong cOff, int ldc, ulong strideC0, ulong strideC1, int batch1,
-    int splits, int kChunk, __global float* P) {
+    int splits, int kChunk, __global float* P, int epi, __global const float* bias, ulong bo,
+    int hasBias, __global float* Y, ulong yo, int act) {
     __local float Asub[TSK][TSM];
     __local float Bsub[TSK][TSN];
     const int tn = (int)get_local_id(0), tm = (int)get_local_id(1);
@@ -120,7 +122,12 @@ __kernel void GEMM_NAME(
             const int gj = n0 + tn + wn * RTSN;
             if (gj >= N) continue;
             __global float* c = C + (ulong)gi * ldc + gj;
-            *c = beta == 0.0f ? alpha * acc[wm][wn] : alpha * acc[wm][wn] + beta * *c;
+            float v = beta == 0.0f ? alpha * acc[wm][wn] : alpha * acc[wm][wn] + beta * *c;
+            if (epi) {  // one product only: z = v + bias, y = f(z)
+                if (hasBias) v += bias[bo + gj];
+                Y[yo + (ulong)gi * ldc + gj] = nnwb_act(v, act);
+            }
+            *c = v;
         }
     }
 }

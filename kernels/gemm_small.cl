@@ -1,12 +1,15 @@
 // Matrix products too small for tiling (the per-(sample, head) score products of attention):
 // one work-item per element of C, K summed straight from global memory. Same arguments and
-// semantics as gemm_tiled; 1-D NDRange over batches * M * N. Also the split-K reduction.
+// semantics as gemm_tiled (including the bias/activation epilogue); 1-D NDRange over
+// batches * M * N. Also the split-K reduction.
 
 __kernel void gemm_small(int M, int N, int K, float alpha, float beta, int transA, int transB,
                          __global const float* A, ulong aOff, int lda, ulong strideA0,
                          ulong strideA1, __global const float* B, ulong bOff, int ldb,
                          ulong strideB0, ulong strideB1, __global float* C, ulong cOff, int ldc,
-                         ulong strideC0, ulong strideC1, int batch1, ulong total) {
+                         ulong strideC0, ulong strideC1, int batch1, ulong total, int epi,
+                         __global const float* bias, ulong bo, int hasBias, __global float* Y,
+                         ulong yo, int act) {
     const ulong gid = get_global_id(0);
     if (gid >= total) return;
     const ulong mn = (ulong)M * (ulong)N;
@@ -24,7 +27,12 @@ __kernel void gemm_small(int M, int N, int K, float alpha, float beta, int trans
     float acc = 0.0f;
     for (int k = 0; k < K; ++k) acc += a[k * aStep] * b[k * bStep];
     __global float* c = C + (ulong)i * ldc + j;
-    *c = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
+    float v = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
+    if (epi) {  // as gemm_tiled: one product, z = v + bias, y = f(z)
+        if (hasBias) v += bias[bo + j];
+        Y[yo + (ulong)i * ldc + j] = nnwb_act(v, act);
+    }
+    *c = v;
 }
 
 // C = alpha * sum over splits of P[batch][split] + beta * C; 1-D NDRange over batches * M * N.

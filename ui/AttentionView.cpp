@@ -1,7 +1,6 @@
 #include "ui/AttentionView.h"
 
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -9,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "ui/AttentionGrid.h"
+#include "ui/AttentionPickers.h"
 #include "ui/AttentionHeatmap.h"
 
 namespace nnwb {
@@ -16,32 +16,12 @@ namespace nnwb {
 AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    auto* controls = new QHBoxLayout;
-    auto* title = new QLabel(tr("Attention"), this);
-    QFont b = title->font();
-    b.setBold(true);
-    title->setFont(b);
-    layer_ = new QComboBox(this);
-    layer_->setObjectName(QStringLiteral("attentionLayer"));
-    layer_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    head_ = new QComboBox(this);
-    head_->setObjectName(QStringLiteral("attentionHead"));
-    sample_ = new QSpinBox(this);
-    sample_->setObjectName(QStringLiteral("attentionSample"));
-    sample_->setRange(0, 0);
-    sample_->setKeyboardTracking(false);
-    sample_->setPrefix(tr("sample "));
-    sample_->setToolTip(tr("Validation sample whose Score matrices are shown"));
-    info_ = new QLabel(this);
-    info_->setStyleSheet(QStringLiteral("color: palette(mid);"));
-    controls->addWidget(title);
-    controls->addSpacing(8);
-    controls->addWidget(layer_);
-    controls->addWidget(head_);
-    controls->addWidget(sample_);
-    controls->addStretch(1);
-    controls->addWidget(info_);
-    layout->addLayout(controls);
+    pickers_ = new AttentionPickers(tr("Attention"), QStringLiteral("attention"), this);
+    layer_ = pickers_->layer();
+    head_ = pickers_->head();
+    sample_ = pickers_->sample();
+    info_ = pickers_->info();
+    layout->addWidget(pickers_);
 
     pages_ = new QStackedWidget(this);
     placeholder_ = new QLabel(pages_);
@@ -75,9 +55,7 @@ void AttentionView::clear(const QString& message) {
         layer_->clear();
         head_->clear();
     }
-    for (QWidget* w : {static_cast<QWidget*>(layer_), static_cast<QWidget*>(head_),
-                       static_cast<QWidget*>(sample_)})
-        w->setVisible(false);
+    pickers_->setPickersVisible(false);
     info_->clear();
     heatmap_->clearScores();
     grid_->clearScores();
@@ -99,9 +77,7 @@ void AttentionView::setSnapshot(const AttentionSnapshotPtr& snap) {
         sample_->setRange(0, std::max<int>(0, static_cast<int>(snap->validationSamples) - 1));
         sample_->setValue(snap->sample);
     }
-    for (QWidget* w : {static_cast<QWidget*>(layer_), static_cast<QWidget*>(head_),
-                       static_cast<QWidget*>(sample_)})
-        w->setVisible(true);
+    pickers_->setPickersVisible(true);
     fillHeads();
     if (keepHead >= 0 && keepHead < head_->count()) {
         const QSignalBlocker b(head_);

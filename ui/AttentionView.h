@@ -16,6 +16,7 @@ namespace nnwb {
 
 class AttentionGrid;
 class AttentionHeatmap;
+class AttentionPickers;
 
 class AttentionView : public QWidget {
     Q_OBJECT
@@ -43,6 +44,7 @@ private:
     QComboBox* head_;
     QSpinBox* sample_;
     QLabel* info_;
+    AttentionPickers* pickers_;
     QStackedWidget* pages_;
     QLabel* placeholder_;
     AttentionHeatmap* heatmap_;

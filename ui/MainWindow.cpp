@@ -20,15 +20,18 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabWidget>
 #include <QToolBar>
 #include <QTreeWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "app/core/ComparisonController.h"
 #include "app/core/ExperimentDocument.h"
 #include "app/core/LayerStackModel.h"
 #include "app/core/Presets.h"
 #include "ui/AttentionView.h"
+#include "ui/ComparisonView.h"
 #include "ui/ConfusionTable.h"
 #include "ui/DataPanel.h"
 #include "ui/DevicePicker.h"
@@ -67,8 +70,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     doc_ = new ExperimentDocument(this);
     stack_ = new LayerStackModel(doc_, this);
     controller_ = new TrainingController(this);
+    comparison_ = new ComparisonController(this);
 
-    auto* central = new QWidget(this);
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("centralTabs"));
+    tabs_->setDocumentMode(true);
+    auto* central = new QWidget(tabs_);
     auto* centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(4, 4, 4, 4);
     banner_ = new QLabel(central);
@@ -93,7 +100,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     vsplit->setStretchFactor(1, 1);
     vsplit->setChildrenCollapsible(false);
     centralLayout->addWidget(vsplit, 1);
-    setCentralWidget(central);
+    tabs_->addTab(central, tr("Experiment"));
+    comparisonView_ = new ComparisonView(comparison_, doc_, tabs_);
+    tabs_->addTab(comparisonView_, tr("Comparison"));
+    setCentralWidget(tabs_);
 
     createActions();
     createDocks();
@@ -107,13 +117,33 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(stack_, &LayerStackModel::changed, this, [this] { updateRunActions(); });
     connect(attention_, &AttentionView::sampleRequested, controller_,
             &TrainingController::requestScores);
+    // The docks edit the current experiment; the Comparison tab has the whole width.
+    connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
+        QDockWidget* docks[3] = {modelDock_, dataDock_, trainingDock_};
+        const bool comparing = tabs_->widget(index) == comparisonView_;
+        for (int i = 0; i < 3; ++i) {
+            if (comparing) {
+                docksShown_[i] = docks[i]->isVisible();
+                docks[i]->hide();
+            } else if (docksShown_[i]) {
+                docks[i]->show();
+            }
+        }
+    });
     updateTitle();
     updateRunActions();
     resize(1600, 960);
     editor_->table()->setFocus();
 }
 
-MainWindow::~MainWindow() { controller_->shutdown(); }
+MainWindow::~MainWindow() {
+    controller_->shutdown();
+    comparison_->shutdown();
+}
+
+void MainWindow::showComparison(bool on) {
+    tabs_->setCurrentWidget(on ? static_cast<QWidget*>(comparisonView_) : tabs_->widget(0));
+}
 
 void MainWindow::createActions() {
     auto make = [this](const QString& text, const QKeySequence& key, const QString& tip,
@@ -253,6 +283,15 @@ void MainWindow::createMenus() {
     run->addAction(trainAct_);
     run->addAction(pauseAct_);
     run->addAction(stopAct_);
+    run->addSeparator();
+    QAction* compare = run->addAction(tr("&Compare Experiments"));
+    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    compare->setToolTip(tr("Train several experiments side by side (Comparison tab)"));
+    connect(compare, &QAction::triggered, this, [this] { showComparison(); });
+    run->addAction(comparisonView_->trainAllAction());
+    run->addAction(comparisonView_->stopAllAction());
+    run->addAction(tr("Open Comparison Set…"), comparisonView_, &ComparisonView::openSetDialog);
+    run->addAction(tr("Save Comparison Set…"), comparisonView_, &ComparisonView::saveSetDialog);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(modelDock_->toggleViewAction());
@@ -518,6 +557,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     }
     saveWindowState();
     controller_->shutdown();
+    comparison_->shutdown();
     e->accept();
 }
 

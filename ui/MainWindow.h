@@ -1,5 +1,6 @@
 // The workbench window: Model, Data and Training panes as docks around the live charts, the
-// attention heatmaps and the confusion matrix; File/Edit/Model/Run menus with shortcuts;
+// attention heatmaps and the confusion matrix (Experiment tab), a Comparison tab that trains
+// several experiments side by side; File/Edit/Model/Run menus with shortcuts;
 // Train / Pause / Stop driving a TrainingController; window state, recent files and the last
 // experiment kept in QSettings. Closing during training stops the worker cleanly. GUI thread.
 #pragma once
@@ -13,10 +14,13 @@ class QAction;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QTabWidget;
 
 namespace nnwb {
 
 class AttentionView;
+class ComparisonController;
+class ComparisonView;
 class ConfusionTable;
 class DataPanel;
 class ExperimentDocument;
@@ -40,6 +44,10 @@ public:
     MetricCharts* charts() const { return charts_; }
     AttentionView* attentionView() const { return attention_; }
     ConfusionTable* confusionTable() const { return confusion_; }
+    ComparisonController* comparison() const { return comparison_; }
+    ComparisonView* comparisonView() const { return comparisonView_; }
+    // Brings the Comparison tab (or back the Experiment tab) to the front.
+    void showComparison(bool on = true);
     QAction* trainAction() const { return trainAct_; }
     QAction* pauseAction() const { return pauseAct_; }
     QAction* stopAction() const { return stopAct_; }
@@ -88,6 +96,10 @@ private:
     ExperimentDocument* doc_;
     LayerStackModel* stack_;
     TrainingController* controller_;
+    ComparisonController* comparison_;
+    ComparisonView* comparisonView_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    bool docksShown_[3] = {true, true, true};  // while the Comparison tab hides them
     LayerStackEditor* editor_ = nullptr;
     DataPanel* dataPanel_ = nullptr;
     TrainingPanel* trainingPanel_ = nullptr;

@@ -6,7 +6,9 @@
 #include <QPixmap>
 #include <QTimer>
 
+#include "app/core/ComparisonController.h"
 #include "app/core/TrainingController.h"
+#include "ui/ComparisonView.h"
 #include "ui/MainWindow.h"
 
 namespace nnwb {
@@ -15,10 +17,12 @@ ScreenshotRun::ScreenshotRun(MainWindow* window, int epochs, QString output, QOb
     : QObject(parent), window_(window), epochs_(epochs), output_(std::move(output)) {}
 
 void ScreenshotRun::start() {
+    if (comparison_) window_->showComparison();
     if (epochs_ <= 0) {
         QTimer::singleShot(300, this, [this] { capture(true); });
         return;
     }
+    if (comparison_) return startComparison();
     connect(window_->controller(), &TrainingController::runFinished, this,
             [this](RunEnd end, const QString& message) {
                 if (end == RunEnd::Failed)
@@ -29,6 +33,25 @@ void ScreenshotRun::start() {
     if (!window_->startTraining(epochs_)) {
         std::fprintf(stderr, "nnwb: cannot train: %s\n",
                      qPrintable(window_->trainAction()->toolTip()));
+        QTimer::singleShot(300, this, [this] { capture(false); });
+    }
+}
+
+void ScreenshotRun::startComparison() {
+    ComparisonController* cmp = window_->comparison();
+    connect(cmp, &ComparisonController::runFinished, this,
+            [cmp](int run, RunEnd end, const QString& message) {
+                if (end == RunEnd::Failed)
+                    std::fprintf(stderr, "nnwb: run %s failed: %s\n",
+                                 cmp->record(run).label.c_str(), qPrintable(message));
+            });
+    connect(cmp, &ComparisonController::allFinished, this, [this, cmp] {
+        bool ok = true;
+        for (const RunRecord& r : cmp->records()) ok = ok && r.status == RunStatus::Completed;
+        QTimer::singleShot(400, this, [this, ok] { capture(ok); });
+    });
+    if (!window_->comparisonView()->trainAll(epochs_)) {
+        std::fprintf(stderr, "nnwb: cannot train the comparison set (no runs?)\n");
         QTimer::singleShot(300, this, [this] { capture(false); });
     }
 }

@@ -14,6 +14,7 @@ using Args = std::vector<std::string>;
 int runDevices(const Args& args);
 int runTrain(const Args& args);
 int runBench(const Args& args);
+int runCompare(const Args& args);
 
 // Small argument helpers shared by the commands.
 class UsageError : public std::runtime_error {

@@ -6,41 +6,24 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
+#include "app/compare/EpochReportJson.h"
 #include "compute/Backend.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
-#include "model/MemoryCheck.h"
 #include "model/NetworkWeights.h"
 #include "model/Trainer.h"
+#include "model/TrainingSession.h"
 #include "model/WeightsSnapshot.h"
 
 namespace nnwb::cli {
 
 namespace {
 
-nlohmann::json metricsJson(const EpochMetrics& m, bool task) {
-    nlohmann::json j{{"samples", m.samples}, {"loss", m.loss}};
-    if (task) {
-        j["accuracy"] = m.accuracyPct;
-        j["missed"] = m.missedPct;
-        j["signals"] = m.signalCount;
-        j["patterns"] = m.patterns;
-        j["confusion"] = m.confusion;
-    }
-    return j;
-}
-
 void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
     if (json) {
-        nlohmann::json j{{"epoch", r.epoch},
-                         {"loss", r.train.loss},
-                         {"seconds", r.seconds},
-                         {"samplesPerSecond", r.samplesPerSecond},
-                         {"train", metricsJson(r.train, r.taskMetrics)}};
-        if (hasVal) {
-            j["validationLoss"] = r.validation.loss;
-            j["validation"] = metricsJson(r.validation, r.taskMetrics);
-        }
+        nlohmann::json j = epochReportToJson(r, hasVal);
+        j["loss"] = r.train.loss;
+        if (hasVal) j["validationLoss"] = r.validation.loss;
         if (r.taskMetrics) {
             j["accuracy"] = r.train.accuracyPct;
             j["missed"] = r.train.missedPct;
@@ -97,35 +80,25 @@ int runTrain(const Args& args) {
     if (epochs > 0) exp.training.epochs = epochs;
     if (batch > 0) exp.training.batchSize = batch;
 
-    ExperimentData data = loadExperimentData(exp);
-    if (!data.ok) throw UsageError(data.error);
-
-    std::unique_ptr<Backend> backend;
+    std::unique_ptr<TrainingSession> session;
     try {
-        backend = createBackend(exp.training.device);
+        session = std::make_unique<TrainingSession>(exp);
+    } catch (const DataLoadError& e) {
+        throw UsageError(e.what());
     } catch (const ComputeError& e) {
         throw UsageError(e.what());
-    }
-    std::unique_ptr<Network> net;
-    try {
-        net = std::make_unique<Network>(Network::layersFromJson(exp.model),
-                                        data.split.train.inputShape);
     } catch (const ShapeError& e) {
         throw UsageError(std::string("model: ") + e.what());
     }
-    try {
-        requireDeviceMemory(trainingMemoryNeed(exp.model, exp.training, data.split),
-                            backend->info(), exp.training.batchSize);
-    } catch (const ComputeError& e) {
-        throw UsageError(e.what());
-    }
-    Trainer trainer(*backend, *net, exp.training, data.split);
-    if (!loadWeights.empty()) loadWeightsFile(*net, loadWeights);
+    Network& net = session->network();
+    Trainer& trainer = session->trainer();
+    const ExperimentData& data = session->data();
+    if (!loadWeights.empty()) loadWeightsFile(net, loadWeights);
     if (!json) {
-        const auto info = backend->info();
+        const auto info = session->backend().info();
         std::printf("%s: %s on %s (%s), %zu parameters, %zu training / %zu validation samples\n",
                     exp.name.c_str(), data.description.c_str(), info.id.c_str(),
-                    info.name.c_str(), net->parameterCount(), data.split.train.size(),
+                    info.name.c_str(), net.parameterCount(), data.split.train.size(),
                     data.split.validation.size());
     }
     const bool hasVal = data.split.validation.size() > 0;
@@ -134,7 +107,7 @@ int runTrain(const Args& args) {
         try {
             const EpochReport r = trainer.runEpoch();
             std::string problem;
-            if (!lastGood.capture(*net, r.epoch, &problem))
+            if (!lastGood.capture(net, r.epoch, &problem))
                 throw TrainingError("the weights became NaN or infinite in epoch " +
                                     std::to_string(r.epoch) + " (checked after its last batch); " +
                                     "first non-finite value: " + problem);

@@ -17,7 +17,11 @@ void usage(std::FILE* out) {
         "        [--save-weights FILE] [--load-weights FILE]\n"
         "                                         train and print one line per epoch\n"
         "  bench [--device ID ...] [--preset NAME ...] [--batch B ...] [--seconds S] [--json]\n"
-        "                                         training samples/s, forward latency, kernels\n",
+        "                                         training samples/s, forward latency, kernels\n"
+        "  compare A B [...] [--epochs N] [--device ID ...] [--csv OUT]\n"
+        "                                         train experiment files or presets on the same\n"
+        "                                         data (concurrently on different devices); per-\n"
+        "                                         epoch table, summary, per-epoch CSV\n",
         out);
 }
 }  // namespace
@@ -34,6 +38,7 @@ int main(int argc, char** argv) {
         if (cmd == "train") return nnwb::cli::runTrain(args);
         if (cmd == "data") return nnwb::runDataCommand(args);
         if (cmd == "bench") return nnwb::cli::runBench(args);
+        if (cmd == "compare") return nnwb::cli::runCompare(args);
         if (cmd == "help" || cmd == "--help" || cmd == "-h") {
             usage(stdout);
             return 0;

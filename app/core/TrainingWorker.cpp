@@ -5,7 +5,6 @@
 
 #include <QMetaObject>
 
-#include "model/MemoryCheck.h"
 #include "model/NetworkWeights.h"
 
 namespace nnwb {
@@ -24,10 +23,7 @@ TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) {}
 TrainingWorker::~TrainingWorker() { releaseCompute(); }
 
 void TrainingWorker::releaseCompute() {
-    trainer_.reset();
-    network_.reset();
-    backend_.reset();
-    data_.reset();
+    session_.reset();
 }
 
 void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainControl> control) {
@@ -42,17 +38,9 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     epochSeconds_ = 0.0;
     running_ = true;
     try {
-        auto data = std::make_unique<ExperimentData>(loadExperimentData(experiment_));
-        if (!data->ok) return failToStart(q(data->error));
-        data_ = std::move(data);
-        backend_ = createBackend(experiment_.training.device);
-        network_ = std::make_unique<Network>(Network::layersFromJson(experiment_.model),
-                                             data_->split.train.inputShape);
-        requireDeviceMemory(
-            trainingMemoryNeed(experiment_.model, experiment_.training, data_->split),
-            backend_->info(), experiment_.training.batchSize);
-        trainer_ = std::make_unique<Trainer>(*backend_, *network_, experiment_.training,
-                                             data_->split);
+        session_ = std::make_unique<TrainingSession>(experiment_);
+    } catch (const DataLoadError& e) {
+        return failToStart(q(e.what()));
     } catch (const ShapeError& e) {
         return failToStart(QStringLiteral("Model: ") + q(e.what()));
     } catch (const ComputeError& e) {
@@ -65,24 +53,25 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     lastGood_.clear();
     runFailed_ = false;
     RunInfo info;
-    const DeviceInfo dev = backend_->info();
+    const DeviceInfo dev = session_->backend().info();
     info.deviceId = q(dev.id);
     info.deviceName = deviceLabel(dev);
-    info.dataDescription = q(data_->description);
-    info.parameters = network_->parameterCount();
-    info.trainSamples = data_->split.train.size();
-    info.validationSamples = data_->split.validation.size();
+    info.dataDescription = q(session_->data().description);
+    info.parameters = session_->network().parameterCount();
+    info.trainSamples = session_->split().train.size();
+    info.validationSamples = session_->split().validation.size();
     info.epochs = epochsWanted_;
-    info.input = network_->inputShape();
+    info.input = session_->network().inputShape();
     Q_EMIT runStarted(info);
     const int id = runId_;
     QMetaObject::invokeMethod(this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
 }
 
 void TrainingWorker::nextEpoch(int runId) {
-    if (runId != runId_ || !running_ || !trainer_) return;
+    if (runId != runId_ || !running_ || !session_) return;
+    Trainer& trainer = session_->trainer();
     if (control_ && control_->stopRequested()) return finish(RunEnd::Stopped, {});
-    const int epoch = trainer_->epochsDone() + 1;
+    const int epoch = trainer.epochsDone() + 1;
     const double avgEpoch = epoch > 1 ? epochSeconds_ / (epoch - 1) : 0.0;
     const int remainingAfter = epochsWanted_ - epoch;
     auto onProgress = [&](const ProgressReport& r) {
@@ -101,7 +90,7 @@ void TrainingWorker::nextEpoch(int runId) {
     bool completed = false;
     EpochReport report;
     try {
-        report = trainer_->runEpoch(control_.get(), onProgress, &completed);
+        report = trainer.runEpoch(control_.get(), onProgress, &completed);
     } catch (const TrainingError& e) {
         return fail(q(e.what()));
     } catch (const ComputeError& e) {
@@ -113,7 +102,7 @@ void TrainingWorker::nextEpoch(int runId) {
     epochSeconds_ += report.seconds;
     try {
         std::string problem;
-        if (!lastGood_.capture(*network_, report.epoch, &problem))
+        if (!lastGood_.capture(session_->network(), report.epoch, &problem))
             return fail(tr("The weights became NaN or infinite in epoch %1: %2")
                             .arg(report.epoch)
                             .arg(q(problem)));
@@ -122,26 +111,26 @@ void TrainingWorker::nextEpoch(int runId) {
     }
     Q_EMIT epochFinished(report);
     emitScores(scoreSample_.load());
-    if (trainer_->epochsDone() >= epochsWanted_) return finish(RunEnd::Completed, {});
+    if (trainer.epochsDone() >= epochsWanted_) return finish(RunEnd::Completed, {});
     QMetaObject::invokeMethod(this, [this, runId] { nextEpoch(runId); }, Qt::QueuedConnection);
 }
 
 void TrainingWorker::requestScores(int sample) {
     scoreSample_.store(sample);
-    if (trainer_ && trainer_->epochsDone() > 0) emitScores(sample);
+    if (session_ && session_->trainer().epochsDone() > 0) emitScores(sample);
 }
 
 void TrainingWorker::emitScores(int sample) {
-    if (!trainer_ || !data_) return;
+    if (!session_) return;
     try {
-        const size_t nVal = data_->split.validation.size() ? data_->split.validation.size()
-                                                           : data_->split.train.size();
+        const DataSplit& split = session_->split();
+        const size_t nVal = split.validation.size() ? split.validation.size() : split.train.size();
         if (nVal == 0) return;
         const size_t index = std::min(static_cast<size_t>(std::max(0, sample)), nVal - 1);
         auto snap = std::make_shared<AttentionSnapshot>();
-        snap->layers = trainer_->validationScores(index);
+        snap->layers = session_->trainer().validationScores(index);
         if (snap->layers.empty()) return;
-        snap->epoch = trainer_->epochsDone();
+        snap->epoch = session_->trainer().epochsDone();
         snap->sample = static_cast<int>(index);
         snap->validationSamples = nVal;
         Q_EMIT attentionReady(std::shared_ptr<const AttentionSnapshot>(std::move(snap)));
@@ -152,8 +141,8 @@ void TrainingWorker::emitScores(int sample) {
 
 void TrainingWorker::saveWeights(const QString& path) {
     try {
-        if (network_ && trainer_ && !runFailed_) {
-            saveWeightsFile(*network_, path.toStdString());
+        if (session_ && !runFailed_) {
+            saveWeightsFile(session_->network(), path.toStdString());
         } else if (!lastGood_.empty()) {
             // After a failure (the device's copy may be lost or diverged) or a run that could
             // not start: the host copy of the last completed epoch.
@@ -179,9 +168,9 @@ void TrainingWorker::fail(const QString& message) {
     if (!lastGood_.empty()) {
         // The host copy is what Export Weights saves after a failure; putting it back on the
         // device as well is a courtesy that a lost device may refuse.
-        if (network_) {
+        if (session_) {
             try {
-                lastGood_.restore(*network_);
+                lastGood_.restore(session_->network());
             } catch (const std::exception&) {
             }
         }

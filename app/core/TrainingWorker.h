@@ -11,13 +11,10 @@
 #include <QString>
 
 #include "app/core/TrainingTypes.h"
-#include "compute/Backend.h"
 #include "model/Experiment.h"
-#include "model/ExperimentData.h"
-#include "model/Network.h"
 #include "model/Safetensors.h"
 #include "model/TrainControl.h"
-#include "model/Trainer.h"
+#include "model/TrainingSession.h"
 #include "model/WeightsSnapshot.h"
 
 namespace nnwb {
@@ -61,10 +58,7 @@ private:
 
     Experiment experiment_;
     std::shared_ptr<TrainControl> control_;
-    std::unique_ptr<ExperimentData> data_;
-    std::unique_ptr<Backend> backend_;
-    std::unique_ptr<Network> network_;
-    std::unique_ptr<Trainer> trainer_;  // declared last: destroyed first
+    std::unique_ptr<TrainingSession> session_;  // data, backend, network, trainer
     WeightsSnapshot lastGood_;  // weights after the last completed epoch (host copy)
     bool runFailed_ = false;    // the last run ended in an error
     int runId_ = 0;

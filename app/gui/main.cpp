@@ -1,6 +1,8 @@
 // nnwb: the workbench GUI. With no arguments it opens the last experiment (or the bundled
 // default); `--experiment FILE --train-epochs N --screenshot OUT.png [--device ID]
-// [--size WxH]` trains N epochs, renders the window to OUT.png and exits (works offscreen).
+// [--size WxH]` trains N epochs, renders the window to OUT.png and exits (works offscreen);
+// `--compare A B ... [--device ID ...]` opens the experiment files or presets A, B, ... as a
+// comparison set on the Comparison tab (with --train-epochs and --screenshot: the same demo).
 #include <cstdio>
 
 #include <QApplication>
@@ -11,9 +13,11 @@
 #include <QStyleFactory>
 #include <QTimer>
 
+#include "app/core/ComparisonController.h"
 #include "app/core/ExperimentDocument.h"
 #include "app/core/MetaTypes.h"
 #include "app/core/Presets.h"
+#include "ui/ComparisonView.h"
 #include "ui/MainWindow.h"
 #include "ui/ScreenshotRun.h"
 
@@ -50,13 +54,22 @@ int main(int argc, char** argv) {
     const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
                                      QStringLiteral("Render the window to OUT.png and exit."),
                                      QStringLiteral("OUT.png"));
-    const QCommandLineOption deviceOpt(QStringLiteral("device"),
-                                       QStringLiteral("Compute device id (cpu, opencl:P:D)."),
-                                       QStringLiteral("ID"));
+    const QCommandLineOption deviceOpt(
+        QStringLiteral("device"),
+        QStringLiteral("Compute device id (cpu, opencl:P:D); with --compare once for all runs "
+                       "or once per run."),
+        QStringLiteral("ID"));
+    const QCommandLineOption compareOpt(
+        QStringLiteral("compare"),
+        QStringLiteral("Open the experiment files or presets given as arguments as a comparison "
+                       "set (Comparison tab)."));
     const QCommandLineOption sizeOpt(QStringLiteral("size"),
                                      QStringLiteral("Window size, e.g. 1920x1080."),
                                      QStringLiteral("WxH"));
-    cli.addOptions({experimentOpt, epochsOpt, shotOpt, deviceOpt, sizeOpt});
+    cli.addOptions({experimentOpt, epochsOpt, shotOpt, deviceOpt, sizeOpt, compareOpt});
+    cli.addPositionalArgument(QStringLiteral("experiments"),
+                              QStringLiteral("With --compare: experiment files or preset names."),
+                              QStringLiteral("[A B ...]"));
     cli.process(app);
 
     const bool scripted = cli.isSet(shotOpt);
@@ -79,7 +92,27 @@ int main(int argc, char** argv) {
             window.document()->reset(e);
         }
     }
-    if (cli.isSet(deviceOpt)) {
+    const bool compare = cli.isSet(compareOpt);
+    if (compare) {
+        const QStringList runs = cli.positionalArguments();
+        const QStringList devices = cli.values(deviceOpt);
+        if (runs.size() < 2 || (devices.size() > 1 && devices.size() != runs.size())) {
+            std::fprintf(stderr,
+                         "nnwb: --compare needs two or more experiments and --device "
+                         "once for all or once per experiment\n");
+            return 2;
+        }
+        for (int i = 0; i < runs.size(); ++i) {
+            const QString device = devices.isEmpty()     ? QString()
+                                   : devices.size() == 1 ? devices[0]
+                                                         : devices[i];
+            QString error;
+            if (!window.comparisonView()->addFromFileOrPreset(runs[i], device, &error)) {
+                std::fprintf(stderr, "nnwb: %s\n", qPrintable(error));
+                return 2;
+            }
+        }
+    } else if (cli.isSet(deviceOpt)) {
         nnwb::TrainingConfig t = window.document()->experiment().training;
         t.device = cli.value(deviceOpt).toStdString();
         window.document()->setTraining(t);
@@ -106,9 +139,15 @@ int main(int argc, char** argv) {
     }
     if (scripted) {
         auto* run = new nnwb::ScreenshotRun(&window, epochs, cli.value(shotOpt), &app);
+        run->setComparison(compare);
         QObject::connect(run, &nnwb::ScreenshotRun::finished, &app,
                          [](int code) { QApplication::exit(code); });
         QTimer::singleShot(100, run, &nnwb::ScreenshotRun::start);
+    } else if (compare) {
+        window.showComparison();
+        if (epochs > 0)
+            QTimer::singleShot(100, &window,
+                               [&window, epochs] { window.comparisonView()->trainAll(epochs); });
     } else if (epochs > 0) {
         QTimer::singleShot(100, &window, [&window, epochs] { window.startTraining(epochs); });
     }

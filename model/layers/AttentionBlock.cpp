@@ -170,11 +170,26 @@ void AttentionBlock::gemm(bool ta, bool tb, int m, int n, int k, BufRef a, int l
     be_->gemm(g);
 }
 
+// y = f(X W^T + b) for `rows` rows of `in` values into `out` outputs; z keeps X W^T + b.
+void AttentionBlock::linear(BufRef x, int rows, int in, int out, const Param& w, const Param& b,
+                            BufRef z, BufRef y, Activation act) {
+    GemmArgs g;
+    g.transB = true;
+    g.m = rows;
+    g.n = out;
+    g.k = in;
+    g.a = x;
+    g.lda = in;
+    g.b = w.value;
+    g.ldb = in;
+    g.c = z;
+    g.ldc = out;
+    be_->gemmBiasActivation(g, b.value, act, y);
+}
+
 // QKV = X Wqkv^T + b (the gemm result goes through s.dqkv, unused during forward).
 void AttentionBlock::project(BufRef x, int rows, Acts& a, Scratch& s) {
-    const int w = cfg_.window, q = cfg_.qkvWidth();
-    gemm(false, true, rows, q, w, x, w, wqkv_.value, w, s.dqkv, q);
-    be_->biasActivation(rows, q, s.dqkv, bqkv_.value, s.dqkv, a.qkv, Activation::None);
+    linear(x, rows, cfg_.window, cfg_.qkvWidth(), wqkv_, bqkv_, s.dqkv, a.qkv, Activation::None);
 }
 
 // From the context a.ctx to the block output a.out.
@@ -185,18 +200,13 @@ void AttentionBlock::tailForward(BufRef x, int rows, int normRows, Acts& a, Scra
     const int normCols = int(n / size_t(normRows));
     BufRef attn = a.ctx;
     if (cfg_.w0) {
-        gemm(false, true, rows, w, c, a.ctx, c, w0_.value, c, s.dr2, w);
-        be.biasActivation(rows, w, s.dr2, b0_.value, s.dr2, s.attn, Activation::None);
+        linear(a.ctx, rows, c, w, w0_, b0_, s.dr2, s.attn, Activation::None);
         attn = s.attn;
     }
-    be.add(n, x, attn, s.r);
-    be.normForward(normRows, normCols, kNormEps, s.r, a.x1, a.rstd1);
-    gemm(false, true, rows, f, w, a.x1, w, w1_.value, w, a.z1, f);
-    be.biasActivation(rows, f, a.z1, b1_.value, a.z1, a.h1, cfg_.hidden);
-    gemm(false, true, rows, w, f, a.h1, f, w2_.value, f, a.z2, w);
-    be.biasActivation(rows, w, a.z2, b2_.value, a.z2, a.f, cfg_.ffOut);
-    be.add(n, a.x1, a.f, s.r);
-    be.normForward(normRows, normCols, kNormEps, s.r, a.out, a.rstd2);
+    be.addNormForward(normRows, normCols, kNormEps, x, attn, s.r, a.x1, a.rstd1);
+    linear(a.x1, rows, w, f, w1_, b1_, a.z1, a.h1, cfg_.hidden);
+    linear(a.h1, rows, f, w, w2_, b2_, a.z2, a.f, cfg_.ffOut);
+    be.addNormForward(normRows, normCols, kNormEps, a.x1, a.f, s.r, a.out, a.rstd2);
 }
 
 BufRef AttentionBlock::tailBackward(BufRef dy, int rows, int normRows, Acts& a, Scratch& s) {
@@ -205,16 +215,13 @@ BufRef AttentionBlock::tailBackward(BufRef dy, int rows, int normRows, Acts& a, 
     const size_t n = size_t(rows) * w;
     const int normCols = int(n / size_t(normRows));
     be.normBackward(normRows, normCols, a.out, a.rstd2, dy, s.dr2);
-    be.activationBackward(rows, w, a.z2, a.f, s.dr2, s.dz2, cfg_.ffOut);
+    be.activationBiasBackward(rows, w, a.z2, a.f, s.dr2, s.dz2, cfg_.ffOut, b2_.grad);
     gemm(true, false, w, f, rows, s.dz2, w, a.h1, f, w2_.grad, f, 1.0f);  // dW2 += dZ2^T H1
-    be.biasGradient(rows, w, s.dz2, b2_.grad);
     gemm(false, false, rows, f, w, s.dz2, w, w2_.value, f, s.dh1, f);  // dH1 = dZ2 W2
-    be.activationBackward(rows, f, a.z1, a.h1, s.dh1, s.dh1, cfg_.hidden);
+    be.activationBiasBackward(rows, f, a.z1, a.h1, s.dh1, s.dh1, cfg_.hidden, b1_.grad);
     gemm(true, false, f, w, rows, s.dh1, f, a.x1, w, w1_.grad, w, 1.0f);  // dW1 += dZ1^T X1
-    be.biasGradient(rows, f, s.dh1, b1_.grad);
     gemm(false, false, rows, w, f, s.dh1, f, w1_.value, w, s.dx1, w);  // dX1 = dZ1 W1
-    be.axpy(n, 1.0f, s.dr2, s.dx1);                                    // + residual
-    be.normBackward(normRows, normCols, a.x1, a.rstd1, s.dx1, s.dr1);
+    be.addNormBackward(normRows, normCols, a.x1, a.rstd1, s.dx1, s.dr2, s.dr1);  // + residual
     if (!cfg_.w0) return s.dr1;
     gemm(true, false, w, c, rows, s.dr1, w, a.ctx, c, w0_.grad, c, 1.0f);  // dW0 += dA^T C
     be.biasGradient(rows, w, s.dr1, b0_.grad);

@@ -15,13 +15,12 @@ void linearForward(Backend& be, BufRef x, int rows, int in, int out, const Param
     g.ldb = in;
     g.c = z;
     g.ldc = out;
-    be.gemm(g);
-    be.biasActivation(rows, out, z, b.value, z, y, act);
+    be.gemmBiasActivation(g, b.value, act, y);
 }
 
 void linearBackward(Backend& be, BufRef x, int rows, int in, int out, Param& w, Param& b,
                     BufRef z, BufRef y, BufRef dy, BufRef dz, BufRef dx, Activation act) {
-    be.activationBackward(rows, out, z, y, dy, dz, act);
+    be.activationBiasBackward(rows, out, z, y, dy, dz, act, b.grad);
     GemmArgs gw;  // dW += dZ^T X
     gw.transA = true;
     gw.m = out;
@@ -35,7 +34,6 @@ void linearBackward(Backend& be, BufRef x, int rows, int in, int out, Param& w, 
     gw.ldc = in;
     gw.beta = 1.0f;
     be.gemm(gw);
-    be.biasGradient(rows, out, dz, b.grad);
     if (dx.empty()) return;
     GemmArgs gx;  // dX = dZ W
     gx.m = rows;

@@ -1,4 +1,4 @@
-// Parity of gemm (kernels gemm_small, gemm_tiled, gemm_tiled_32, gemm_tiled_16, each also with
+// Parity of gemm (kernels gemm_small, gemm_tiled, gemm_tiled_32/_16, each also with
 // split K and gemm_reduce_splits): every OpenCL device, once with the automatic choice and
 // once forced to each kernel and split count, against the CpuBackend reference for
 // all four transpose combinations, odd sizes (M, N, K from 1 to 130), padded leading

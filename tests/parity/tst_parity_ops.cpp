@@ -204,10 +204,12 @@ private slots:
         }
     }
 
-    // Kernels: bias_gradient (accumulates into db). Tolerance scaled with the row count.
+    // Kernels: bias_gradient (accumulates into db; long columns split into row chunks summed by
+    // gemm_reduce_splits). Tolerance scaled with the row count.
     void biasGradient() {
-        const std::pair<int, int> shapes[] = {{1, 1},    {3, 7},    {7, 3},    {20, 33}, {33, 20},
-                                              {130, 65}, {65, 130}, {1000, 3}, {2, 1000}};
+        const std::pair<int, int> shapes[] = {{1, 1},    {3, 7},     {7, 3},    {20, 33},
+                                              {33, 20},  {130, 65},  {65, 130}, {1000, 3},
+                                              {2, 1000}, {5000, 3},  {3001, 40}};
         for (auto [rows, cols] : shapes) {
             ParityTolerance tol{{1e-6 * rows + 1e-5, 1e-4}, {}};
             NNWB_PARITY(
@@ -294,6 +296,90 @@ private slots:
                 },
                 kTol, ctx("normBackward", rows, cols));
         }
+    }
+
+    // Kernel: bias_gradient computing dz = dy * f'(z) first (activation backward fused), for
+    // every activation (Softmax, and more than 256 rows, fall back to the two ops), and with dz
+    // aliasing dy.
+    void activationBiasBackward() {
+        const std::pair<int, int> shapes[] = {{1, 1}, {20, 33}, {65, 130}, {256, 7}, {5000, 3}};
+        for (auto [rows, cols] : shapes)
+            for (int act = 0; act <= 6; ++act)
+                for (bool alias : {false, true}) {
+                    const size_t n = size_t(rows) * cols;
+                    ParityTolerance tol{{1e-6 * rows + 1e-5, 1e-4}, {}};
+                    NNWB_PARITY(
+                        [&](OpRun& r) {
+                            BufRef z = r.in("z", randomVector(n, 82, -2.0f, 2.0f));
+                            BufRef y = r.in("y", randomVector(n, 83, 0.05f, 0.95f));
+                            BufRef dy = alias ? r.out("dy", randomVector(n, 84))
+                                              : r.in("dy", randomVector(n, 84));
+                            BufRef dz = alias ? dy : r.out("dz", randomVector(n, 85));
+                            BufRef db = r.out("db", randomVector(size_t(cols), 86));
+                            r.be.activationBiasBackward(rows, cols, z, y, dy, dz, Activation(act),
+                                                        db);
+                        },
+                        tol, ctx("activationBiasBackward", rows, cols) + " act=" +
+                                 std::to_string(act) + (alias ? " in place" : ""));
+                }
+    }
+
+    // Kernels: add_norm_forward, add_norm_backward (the residual add fused into the norm)
+    void addNorm() {
+        for (auto [rows, cols] : kShapes) {
+            const size_t n = size_t(rows) * cols;
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef a = r.in("a", randomVector(n, 67, -2.0f, 3.0f));
+                    BufRef b = r.in("b", randomVector(n, 68));
+                    BufRef sum = r.out("sum", randomVector(n, 69));
+                    BufRef y = r.out("y", randomVector(n, 70));
+                    BufRef rs = r.out("rstd", randomVector(rows, 71));
+                    r.be.addNormForward(rows, cols, 1e-5f, a, b, sum, y, rs);
+                },
+                kTol, ctx("addNormForward", rows, cols));
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef y = r.in("y", randomVector(n, 72, -2.0f, 2.0f));
+                    BufRef rs = r.in("rstd", randomVector(rows, 73, 0.5f, 3.0f));
+                    BufRef dy = r.out("dy", randomVector(n, 74));
+                    BufRef dy2 = r.in("dy2", randomVector(n, 75));
+                    BufRef dx = r.out("dx", randomVector(n, 76));
+                    r.be.addNormBackward(rows, cols, y, rs, dy, dy2, dx);
+                },
+                kTol, ctx("addNormBackward", rows, cols));
+        }
+    }
+
+    // Kernels: gemm_small and gemm_tiled* with the bias/activation epilogue (and the
+    // unfused fallback for Softmax), against gemm + biasActivation on the reference.
+    void gemmBiasActivation() {
+        const int shapes[][3] = {{1, 3, 5}, {20, 96, 24}, {33, 7, 130}, {130, 65, 20}};
+        for (const auto& sh : shapes)
+            for (int act = 0; act <= 6; ++act)
+                for (bool bias : {true, false}) {
+                    const int m = sh[0], n = sh[1], k = sh[2];
+                    NNWB_PARITY(
+                        [&](OpRun& r) {
+                            GemmArgs g;
+                            g.transB = true;
+                            g.m = m;
+                            g.n = n;
+                            g.k = k;
+                            g.a = r.in("x", randomVector(size_t(m) * k, 77));
+                            g.lda = k;
+                            g.b = r.in("w", randomVector(size_t(n) * k, 78, -0.3f, 0.3f));
+                            g.ldb = k;
+                            g.c = r.out("z", randomVector(size_t(m) * n, 79));
+                            g.ldc = n;
+                            BufRef b = bias ? r.in("b", randomVector(size_t(n), 80)) : BufRef();
+                            BufRef y = r.out("y", randomVector(size_t(m) * n, 81));
+                            r.be.gemmBiasActivation(g, b, Activation(act), y);
+                        },
+                        ParityTolerance({{1e-5 + 2e-6 * k, 1e-4}, {}}),
+                        ctx("gemmBiasActivation", m, n) + " k=" + std::to_string(k) +
+                            " act=" + std::to_string(act) + (bias ? " bias" : ""));
+                }
     }
 
     // Kernels: unfold_windows, fold_windows (step < window, step == window, step > window,

@@ -1,5 +1,5 @@
-// Atomic saves: experiments (model and document), weights (file and training worker) and the
-// low-level writeFileAtomic. A save into a read-only folder, or over a folder, fails with a
+// Atomic saves: experiments (model and document), comparison sets, weights (file and training
+// worker) and the low-level writeFileAtomic. A save into a read-only folder, or over a folder, fails with a
 // message that says why, leaves the previous file byte for byte and leaves no temporary file.
 // Runs as root too: ReadOnlyDir drops the effective user so the folder really is read-only.
 #include <QtTest>
@@ -10,6 +10,7 @@
 #include <fstream>
 #include <thread>
 
+#include "app/compare/ComparisonSet.h"
 #include "app/core/ExperimentDocument.h"
 #include "app/core/MetaTypes.h"
 #include "app/core/TrainingWorker.h"
@@ -69,6 +70,34 @@ private slots:
         QCOMPARE(readFile(path), before);
         QCOMPARE(Experiment::load(path).name, std::string("old"));
         QVERIFY2(strays(dir, "e.json").isEmpty(), qPrintable(strays(dir, "e.json").join(' ')));
+    }
+
+    // ComparisonSet::save into a read-only folder: ComparisonError with the reason, the old
+    // set file intact and still loadable.
+    void comparisonSetSaveReadOnlyFolder() {
+        const std::string dir = test::tempDir(), path = dir + "/set.json";
+        ComparisonSet set;
+        set.name = "old";
+        set.addRun(tiny("a"), "");
+        set.addRun(tiny("b"), "", "cpu");
+        set.save(path);
+        const std::string before = readFile(path);
+        set.name = "new";
+        std::string message;
+        {
+            test::ReadOnlyDir ro(dir);
+            QVERIFY(ro.enforced());
+            try {
+                set.save(path);
+            } catch (const ComparisonError& e) {
+                message = e.what();
+            }
+        }
+        QVERIFY2(contains(message, "cannot save " + path), message.c_str());
+        QVERIFY2(contains(message, "Permission denied"), message.c_str());
+        QCOMPARE(readFile(path), before);
+        QCOMPARE(ComparisonSet::load(path).name, std::string("old"));
+        QVERIFY(strays(dir, "set.json").isEmpty());
     }
 
     // A failure at the last step (rename over a folder) removes the temporary file.

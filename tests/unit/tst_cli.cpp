@@ -4,21 +4,12 @@
 
 #include <fstream>
 
+#include "common/CliRun.h"
 #include "common/TestUtil.h"
 
 class CliTest : public QObject {
     Q_OBJECT
-    struct Result {
-        int code;
-        QString out, err;
-    };
-    Result run(const QStringList& args) {
-        QProcess p;
-        p.start(NNWB_CLI_PATH, args);
-        if (!p.waitForFinished(120000)) return {-1, {}, "timeout"};
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
-    }
+    static nnwb::test::CliResult run(const QStringList& args) { return nnwb::test::runCli(args); }
     QString writeExperiment(const QString& text) {
         const QString path = QString::fromStdString(nnwb::test::tempDir()) + "/e.json";
         std::ofstream(path.toStdString()) << text.toStdString();

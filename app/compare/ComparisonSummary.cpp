@@ -1,0 +1,111 @@
+#include "app/compare/ComparisonSummary.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace nnwb {
+
+namespace {
+
+const SummaryColumnInfo kColumns[kSummaryColumns] = {
+    {"parameters", true, 0},    {"s/epoch", true, 3},           {"samples/s", false, 0},
+    {"best val loss", true, 5}, {"best val missed %", true, 2}, {"best val acc %", false, 2},
+    {"last val loss", true, 5}, {"last val missed %", true, 2}, {"last val acc %", false, 2},
+};
+
+std::optional<double> bestOf(const std::vector<EpochReport>& epochs,
+                             double (*get)(const EpochReport&), bool lowerIsBetter) {
+    std::optional<double> best;
+    for (const EpochReport& r : epochs) {
+        const double v = get(r);
+        if (!std::isfinite(v)) continue;
+        if (!best || (lowerIsBetter ? v < *best : v > *best)) best = v;
+    }
+    return best;
+}
+
+double valLoss(const EpochReport& r) {
+    return r.validation.loss;
+}
+double valMissed(const EpochReport& r) {
+    return r.validation.missedPct;
+}
+double valAccuracy(const EpochReport& r) {
+    return r.validation.accuracyPct;
+}
+
+SummaryRow rowOf(const RunRecord& run) {
+    SummaryRow row;
+    row.label = run.label;
+    row.deviceId = run.deviceId;
+    row.deviceName = run.deviceName;
+    row.status = runStatusName(run.status);
+    row.epochs = static_cast<int>(run.epochs.size());
+    auto& v = row.values;
+    if (run.parameters > 0) v[kParameters] = static_cast<double>(run.parameters);
+    if (run.epochs.empty()) return row;
+    double seconds = 0, rate = 0;
+    for (const EpochReport& r : run.epochs) seconds += r.seconds, rate += r.samplesPerSecond;
+    const double n = static_cast<double>(run.epochs.size());
+    v[kSecondsPerEpoch] = seconds / n;
+    v[kSamplesPerSecond] = rate / n;
+    if (!run.hasValidation()) return row;
+    const EpochReport& last = run.epochs.back();
+    v[kBestLoss] = bestOf(run.epochs, valLoss, true);
+    v[kLastLoss] = last.validation.loss;
+    if (last.taskMetrics) {
+        v[kBestMissed] = bestOf(run.epochs, valMissed, true);
+        v[kBestAccuracy] = bestOf(run.epochs, valAccuracy, false);
+        v[kLastMissed] = last.validation.missedPct;
+        v[kLastAccuracy] = last.validation.accuracyPct;
+    }
+    return row;
+}
+
+}  // namespace
+
+const SummaryColumnInfo& summaryColumnInfo(int column) {
+    return kColumns[column];
+}
+
+std::vector<SummaryRow> summarize(const std::vector<RunRecord>& runs) {
+    std::vector<SummaryRow> rows;
+    for (const RunRecord& run : runs) rows.push_back(rowOf(run));
+    for (int c = 0; c < kSummaryColumns; ++c) {
+        std::optional<double> best, worst;
+        for (const SummaryRow& row : rows) {
+            const auto& v = row.values[c];
+            if (!v || !std::isfinite(*v)) continue;
+            const bool better = kColumns[c].lowerIsBetter ? *v < best.value_or(HUGE_VAL)
+                                                          : *v > best.value_or(-HUGE_VAL);
+            if (!best || better) best = *v;
+            if (!worst || (kColumns[c].lowerIsBetter ? *v > *worst : *v < *worst)) worst = *v;
+        }
+        if (!best || *best == *worst) continue;  // fewer than two values, or all the same
+        for (SummaryRow& row : rows) row.best[c] = row.values[c] && *row.values[c] == *best;
+    }
+    return rows;
+}
+
+std::string formatSummaryValue(int column, const std::optional<double>& value) {
+    if (!value || !std::isfinite(*value)) return "–";
+    char buf[64];
+    if (column == kParameters || column == kSamplesPerSecond) {
+        // digits grouped by three with a space: 1 234 567
+        std::snprintf(buf, sizeof buf, "%.0f", *value);
+        std::string digits = buf, out;
+        const size_t lead = digits[0] == '-' ? 1 : 0;
+        for (size_t i = 0; i < digits.size(); ++i) {
+            if (i > lead && (digits.size() - i) % 3 == 0) out += ' ';
+            out += digits[i];
+        }
+        return out;
+    }
+    if (column == kSecondsPerEpoch)  // three significant digits: 0.0123, 1.23, 123
+        std::snprintf(buf, sizeof buf, "%.*g", kColumns[column].decimals, *value);
+    else
+        std::snprintf(buf, sizeof buf, "%.*f", kColumns[column].decimals, *value);
+    return buf;
+}
+
+}  // namespace nnwb

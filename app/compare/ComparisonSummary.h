@@ -1,0 +1,50 @@
+// The summary table of a comparison: one row per run (parameters, seconds per epoch,
+// samples/s, best and last validation loss / missed % / accuracy %) and, per column, which
+// rows hold the best value. Pure computation on RunRecords; any thread. Qt-free.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/compare/RunRecord.h"
+
+namespace nnwb {
+
+enum SummaryColumn {
+    kParameters,
+    kSecondsPerEpoch,
+    kSamplesPerSecond,
+    kBestLoss,
+    kBestMissed,
+    kBestAccuracy,
+    kLastLoss,
+    kLastMissed,
+    kLastAccuracy,
+    kSummaryColumns
+};
+
+struct SummaryColumnInfo {
+    const char* header;  // e.g. "best val loss"
+    bool lowerIsBetter;
+    int decimals;  // for display (significant digits for s/epoch)
+};
+const SummaryColumnInfo& summaryColumnInfo(int column);
+
+struct SummaryRow {
+    std::string label, deviceId, deviceName, status;
+    int epochs = 0;  // epochs completed
+    std::array<std::optional<double>, kSummaryColumns> values;
+    std::array<bool, kSummaryColumns> best{};  // the best value of its column (ties all marked)
+};
+
+// Means of seconds and samples/s over the epochs done; best = lowest loss and missed, highest
+// accuracy over the validation figures of every epoch; last = the last epoch's. A column is
+// marked only where at least two runs have a value and the values differ.
+std::vector<SummaryRow> summarize(const std::vector<RunRecord>& runs);
+
+// "12.35", "1 234 567" (thousands separated by a space), "–" for no value.
+std::string formatSummaryValue(int column, const std::optional<double>& value);
+
+}  // namespace nnwb

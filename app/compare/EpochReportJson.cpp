@@ -1,0 +1,73 @@
+#include "app/compare/EpochReportJson.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace nnwb {
+
+namespace {
+
+template <typename T>
+T get(const nlohmann::json& j, const char* key, const std::string& where) {
+    const auto it = j.find(key);
+    if (it == j.end()) throw std::invalid_argument(where + key + ": missing");
+    try {
+        return it->get<T>();
+    } catch (const nlohmann::json::exception&) {
+        throw std::invalid_argument(where + key + ": wrong type");
+    }
+}
+
+EpochMetrics metricsFromJson(const nlohmann::json& j, const std::string& where) {
+    if (!j.is_object()) throw std::invalid_argument(where + ": not an object");
+    const std::string in = where + ".";
+    EpochMetrics m;
+    m.samples = get<size_t>(j, "samples", in);
+    m.loss = get<double>(j, "loss", in);
+    if (j.contains("accuracy")) {
+        m.accuracyPct = get<double>(j, "accuracy", in);
+        m.missedPct = get<double>(j, "missed", in);
+        m.signalCount = get<size_t>(j, "signals", in);
+        m.patterns = get<size_t>(j, "patterns", in);
+        m.confusion = get<decltype(m.confusion)>(j, "confusion", in);
+    }
+    return m;
+}
+
+}  // namespace
+
+nlohmann::json metricsToJson(const EpochMetrics& m, bool task) {
+    nlohmann::json j{{"samples", m.samples}, {"loss", m.loss}};
+    if (task) {
+        j["accuracy"] = m.accuracyPct;
+        j["missed"] = m.missedPct;
+        j["signals"] = m.signalCount;
+        j["patterns"] = m.patterns;
+        j["confusion"] = m.confusion;
+    }
+    return j;
+}
+
+nlohmann::json epochReportToJson(const EpochReport& r, bool hasValidation) {
+    nlohmann::json j{{"epoch", r.epoch},
+                     {"seconds", r.seconds},
+                     {"samplesPerSecond", r.samplesPerSecond},
+                     {"taskMetrics", r.taskMetrics},
+                     {"train", metricsToJson(r.train, r.taskMetrics)}};
+    if (hasValidation) j["validation"] = metricsToJson(r.validation, r.taskMetrics);
+    return j;
+}
+
+EpochReport epochReportFromJson(const nlohmann::json& j) {
+    if (!j.is_object()) throw std::invalid_argument("not an object");
+    EpochReport r;
+    r.epoch = get<int>(j, "epoch", "");
+    r.seconds = get<double>(j, "seconds", "");
+    r.samplesPerSecond = get<double>(j, "samplesPerSecond", "");
+    r.taskMetrics = j.value("taskMetrics", false);
+    r.train = metricsFromJson(get<nlohmann::json>(j, "train", ""), "train");
+    if (j.contains("validation")) r.validation = metricsFromJson(j["validation"], "validation");
+    return r;
+}
+
+}  // namespace nnwb

@@ -1,0 +1,70 @@
+// The comparison set of the window and its runs: one TrainingController (so one worker thread)
+// per run, all started together on the same data and split, each stoppable on its own; a run
+// that fails ends alone. Keeps every run's RunRecord up to date from the workers' signals and
+// saves / opens the set as one file. Lives on and is used from the GUI (main) thread only.
+#pragma once
+
+#include <vector>
+
+#include <QObject>
+#include <QString>
+
+#include "app/compare/ComparisonSet.h"
+#include "app/core/MetaTypes.h"
+
+namespace nnwb {
+
+class TrainingController;
+
+class ComparisonController : public QObject {
+    Q_OBJECT
+public:
+    explicit ComparisonController(QObject* parent = nullptr);
+    ~ComparisonController() override;
+
+    const ComparisonSet& set() const { return set_; }
+    int runCount() const { return static_cast<int>(set_.runs.size()); }
+    const RunRecord& record(int run) const { return set_.runs.at(size_t(run)).record; }
+    std::vector<RunRecord> records() const { return set_.records(); }
+    bool isBusy() const;
+    bool isRunning(int run) const;
+    QString filePath() const { return filePath_; }
+
+    // Edits of the set, refused (false / -1) while a run is going.
+    int addRun(const Experiment& experiment, const QString& file, const QString& device = {});
+    bool removeRun(int run);
+    bool setDevice(int run, const QString& device);
+    bool setEpochs(int epochs);  // 0: each experiment's own
+
+    // Starts every run, each on its own worker thread; false when busy or the set is empty.
+    bool start();
+    void stop(int run);
+    void stopAll();
+    // Which validation sample the runs' attention snapshots show.
+    void requestScores(int sample);
+
+    bool save(const QString& path, QString* error);
+    // Replaces the set; on failure returns false with the message and changes nothing.
+    bool open(const QString& path, QString* error);
+    // Stops every run and ends the worker threads; waits for them. Idempotent.
+    void shutdown();
+
+Q_SIGNALS:
+    void runsChanged();        // runs added, removed or replaced (open)
+    void runChanged(int run);  // status, device or figures of one run
+    void runProgress(int run, const nnwb::TrainingProgress& progress);
+    void epochFinished(int run, const nnwb::EpochReport& report);
+    void attentionReady(int run, const nnwb::AttentionSnapshotPtr& snapshot);
+    void runFinished(int run, nnwb::RunEnd end, const QString& message);
+    void allFinished();
+
+private:
+    TrainingController* makeController();
+    int indexOf(const QObject* controller) const;
+
+    ComparisonSet set_;
+    std::vector<TrainingController*> controllers_;  // one per run, same order
+    QString filePath_;
+};
+
+}  // namespace nnwb

@@ -1,0 +1,282 @@
+#include "compute/CpuGemm.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+// Compiled with -ffp-contract=fast (see CMakeLists.txt) so that acc += a * b becomes an FMA in
+// the AVX2 clone. Every element is accumulated over k in ascending order in one register lane,
+// whatever the tile it falls in, so results do not depend on tiling or thread count.
+
+#define NNWB_INLINE inline __attribute__((always_inline))
+
+namespace nnwb::cpugemm {
+
+namespace {
+
+constexpr int kMr = 6;       // rows per micro-tile
+constexpr int kKc = 256;     // k values per pass over a B panel (keeps the panel in L1)
+constexpr int kDotRows = 4;  // products with at most this many rows and B^T use dot products
+
+template <typename T, int VB>
+struct Kernels {
+    typedef T V __attribute__((vector_size(VB)));
+    static constexpr int VL = VB / int(sizeof(T));  // lanes per vector
+    static constexpr int NR = 2 * VL;               // columns per full micro-tile
+
+    // Unaligned, aliasing-safe views of VL values (loads and stores are plain dereferences, so
+    // no vector type crosses a function boundary).
+    typedef T VU __attribute__((vector_size(VB), aligned(alignof(T)), may_alias));
+    static NNWB_INLINE const VU& at(const T* p) { return *reinterpret_cast<const VU*>(p); }
+    static NNWB_INLINE VU& at(T* p) { return *reinterpret_cast<VU*>(p); }
+
+    // C[0..MR) x [0..ncols) (= alpha * sum_k A B) + beta * C or += when `accumulate`.
+    // A element (r, k) is a[r * lda + k], or a[k * lda + r] when TA; B row k is b + k * ldb with
+    // NV * VL readable values (zero beyond ncols).
+    template <int MR, int NV, bool TA>
+    // alpha and beta come by reference and are read after the k loop: as values they would stay
+    // live in two vector registers through it and push an accumulator out to the stack.
+    static NNWB_INLINE void micro(int kc, const T* a, int lda, const T* b, int ldb, T* c, int ldc,
+                                  int ncols, const T& alphaRef, const T& betaRef, bool accumulate) {
+        V acc[MR][NV];
+#pragma GCC unroll 8
+        for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; ++v) acc[r][v] = V{};
+        for (int k = 0; k < kc; ++k) {
+            V bv[NV];
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; ++v) bv[v] = at(b + size_t(k) * ldb + v * VL);
+#pragma GCC unroll 8
+            for (int r = 0; r < MR; ++r) {
+                const T av = TA ? a[size_t(k) * lda + r] : a[size_t(r) * lda + k];
+#pragma GCC unroll 4
+                for (int v = 0; v < NV; ++v) acc[r][v] += av * bv[v];
+            }
+        }
+        const T alpha = alphaRef, beta = betaRef;
+        const bool readC = accumulate || beta != T(0);
+        const T bc = accumulate ? T(1) : beta;
+#pragma GCC unroll 8
+        for (int r = 0; r < MR; ++r) {
+            T* cr = c + size_t(r) * ldc;
+            if (ncols == NV * VL) {
+#pragma GCC unroll 4
+                for (int v = 0; v < NV; ++v) {
+                    V o = alpha * acc[r][v];
+                    if (readC) o += bc * at(cr + v * VL);
+                    at(cr + v * VL) = o;
+                }
+            } else {
+                T tmp[NV * VL];
+#pragma GCC unroll 4
+                for (int v = 0; v < NV; ++v) at(tmp + v * VL) = alpha * acc[r][v];
+                for (int j = 0; j < ncols; ++j) cr[j] = readC ? tmp[j] + bc * cr[j] : tmp[j];
+            }
+        }
+    }
+
+    template <int NV, bool TA>
+    static NNWB_INLINE void microRows(int mr, int kc, const T* a, int lda, const T* b, int ldb,
+                                      T* c, int ldc, int ncols, const T& alpha, const T& beta,
+                                      bool acc) {
+        switch (mr) {
+            case 6:
+                micro<6, NV, TA>(kc, a, lda, b, ldb, c, ldc, ncols, alpha, beta, acc);
+                break;
+            case 5:
+                micro<5, NV, TA>(kc, a, lda, b, ldb, c, ldc, ncols, alpha, beta, acc);
+                break;
+            case 4:
+                micro<4, NV, TA>(kc, a, lda, b, ldb, c, ldc, ncols, alpha, beta, acc);
+                break;
+            case 3:
+                micro<3, NV, TA>(kc, a, lda, b, ldb, c, ldc, ncols, alpha, beta, acc);
+                break;
+            case 2:
+                micro<2, NV, TA>(kc, a, lda, b, ldb, c, ldc, ncols, alpha, beta, acc);
+                break;
+            default:
+                micro<1, NV, TA>(kc, a, lda, b, ldb, c, ldc, ncols, alpha, beta, acc);
+                break;
+        }
+    }
+
+    // Copies op(B) rows [k0, k0 + kc) x columns [j, j + nc) into dst (kc x width, zero padded).
+    static NNWB_INLINE void packB(const Product<T>& p, int k0, int kc, int j, int nc, int width,
+                                  T* dst) {
+        if (p.transB) {
+            if (nc < width)
+                for (int k = 0; k < kc; ++k)
+                    std::fill(dst + size_t(k) * width + nc, dst + size_t(k + 1) * width, T(0));
+            for (int jj = 0; jj < nc; ++jj) {
+                const T* src = p.b + size_t(j + jj) * p.ldb + k0;
+                for (int k = 0; k < kc; ++k) dst[size_t(k) * width + jj] = src[k];
+            }
+        } else {
+            for (int k = 0; k < kc; ++k) {
+                const T* src = p.b + size_t(k0 + k) * p.ldb + j;
+                T* d = dst + size_t(k) * width;
+                std::copy(src, src + nc, d);
+                std::fill(d + nc, d + width, T(0));
+            }
+        }
+    }
+
+    template <bool TA>
+    static NNWB_INLINE void blocked(const Product<T>& p, int i0, int i1, int j0, int j1) {
+        static thread_local std::vector<T> packed;
+        if (packed.size() < size_t(kKc) * NR) packed.resize(size_t(kKc) * NR);
+        for (int k0 = 0; k0 < p.k; k0 += kKc) {
+            const int kc = std::min(kKc, p.k - k0);
+            const bool acc = k0 > 0;
+            for (int j = j0; j < j1; j += NR) {
+                const int nc = std::min(NR, j1 - j);
+                constexpr int HL = VB > 16 ? VL / 2 : VL;  // half-width edge panels
+                const int width = nc > VL ? NR : nc > HL ? VL : HL;
+                const T* bp;
+                int ldbp;
+                if (!p.transB && nc == width) {
+                    bp = p.b + size_t(k0) * p.ldb + j;
+                    ldbp = p.ldb;
+                } else {
+                    packB(p, k0, kc, j, nc, width, packed.data());
+                    bp = packed.data();
+                    ldbp = width;
+                }
+                for (int i = i0; i < i1; i += kMr) {
+                    const int mr = std::min(kMr, i1 - i);
+                    const T* ap = TA ? p.a + size_t(k0) * p.lda + i : p.a + size_t(i) * p.lda + k0;
+                    T* cp = p.c + size_t(i) * p.ldc + j;
+                    if (width == NR)
+                        microRows<2, TA>(mr, kc, ap, p.lda, bp, ldbp, cp, p.ldc, nc, p.alpha,
+                                         p.beta, acc);
+                    else if (width < VL)
+                        Kernels<T, VB / 2>::template microRows<1, TA>(
+                            mr, kc, ap, p.lda, bp, ldbp, cp, p.ldc, nc, p.alpha, p.beta, acc);
+                    else
+                        microRows<1, TA>(mr, kc, ap, p.lda, bp, ldbp, cp, p.ldc, nc, p.alpha,
+                                         p.beta, acc);
+                }
+            }
+        }
+    }
+
+    // Few rows times B^T: each C element is a dot product of two contiguous rows, which avoids
+    // packing a B that would be read only once or twice.
+    template <int MR>
+    static NNWB_INLINE void dotRows(const Product<T>& p, int i, int j0, int j1) {
+        const int K = p.k, kv = K / VL * VL;
+        for (int j = j0; j < j1; ++j) {
+            const T* b = p.b + size_t(j) * p.ldb;
+            V acc[MR];
+#pragma GCC unroll 4
+            for (int r = 0; r < MR; ++r) acc[r] = V{};
+            for (int k = 0; k < kv; k += VL) {
+                const V bv = at(b + k);
+#pragma GCC unroll 4
+                for (int r = 0; r < MR; ++r) acc[r] += at(p.a + size_t(i + r) * p.lda + k) * bv;
+            }
+#pragma GCC unroll 4
+            for (int r = 0; r < MR; ++r) {
+                T lanes[VL];
+                at(lanes) = acc[r];
+                T s = 0;
+                for (int l = 0; l < VL; ++l) s += lanes[l];
+                const T* a = p.a + size_t(i + r) * p.lda;
+                for (int k = kv; k < K; ++k) s += a[k] * b[k];
+                T* c = p.c + size_t(i + r) * p.ldc + j;
+                *c = p.beta == T(0) ? p.alpha * s : p.alpha * s + p.beta * *c;
+            }
+        }
+    }
+
+    static NNWB_INLINE void run(const Product<T>& p, int i0, int i1, int j0, int j1) {
+        if (!p.transA && p.transB && p.m <= kDotRows) {
+            switch (i1 - i0) {
+                case 4:
+                    dotRows<4>(p, i0, j0, j1);
+                    break;
+                case 3:
+                    dotRows<3>(p, i0, j0, j1);
+                    break;
+                case 2:
+                    dotRows<2>(p, i0, j0, j1);
+                    break;
+                default:
+                    for (int i = i0; i < i1; ++i) dotRows<1>(p, i, j0, j1);
+            }
+            return;
+        }
+        // Narrow products (the per-head P V with 4 value columns): half-width vectors instead
+        // of padding every row of B to a full vector.
+        if constexpr (VB > 16) {
+            if (p.n <= Kernels<T, VB / 2>::VL) {
+                Kernels<T, VB / 2>::run(p, i0, i1, j0, j1);
+                return;
+            }
+        }
+        if (p.transA)
+            blocked<true>(p, i0, i1, j0, j1);
+        else
+            blocked<false>(p, i0, i1, j0, j1);
+    }
+};
+
+// Clones of the kernels per instruction set; the pointer is chosen once at start-up.
+template <typename T>
+using TileFn = void (*)(const Product<T>&, int, int, int, int);
+
+template <typename T>
+void tileGeneric(const Product<T>& p, int i0, int i1, int j0, int j1) {
+    Kernels<T, 16>::run(p, i0, i1, j0, j1);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#define NNWB_GEMM_X86 1
+template <typename T>
+__attribute__((target("avx2,fma"))) void tileAvx2(const Product<T>& p, int i0, int i1, int j0,
+                                                  int j1) {
+    Kernels<T, 32>::run(p, i0, i1, j0, j1);
+}
+bool haveAvx2() {
+    static const bool have = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return have;
+}
+#endif
+
+template <typename T>
+TileFn<T> chooseTile() {
+#ifdef NNWB_GEMM_X86
+    if (haveAvx2()) return &tileAvx2<T>;
+#endif
+    return &tileGeneric<T>;
+}
+
+}  // namespace
+
+template <typename T>
+void tile(const Product<T>& p, int i0, int i1, int j0, int j1) {
+    static const TileFn<T> fn = chooseTile<T>();
+    if (i0 >= i1 || j0 >= j1) return;
+    if (p.k <= 0) {
+        for (int i = i0; i < i1; ++i) {
+            T* c = p.c + size_t(i) * p.ldc;
+            for (int j = j0; j < j1; ++j) c[j] = p.beta == T(0) ? T(0) : p.beta * c[j];
+        }
+        return;
+    }
+    fn(p, i0, i1, j0, j1);
+}
+
+const char* isaName() {
+#ifdef NNWB_GEMM_X86
+    if (haveAvx2()) return "avx2+fma";
+#endif
+    return "generic";
+}
+
+template void tile<float>(const Product<float>&, int, int, int, int);
+template void tile<double>(const Product<double>&, int, int, int, int);
+
+}  // namespace nnwb::cpugemm

@@ -1,0 +1,218 @@
+// CpuBackend gemm (the blocked, register-tiled kernel of compute/CpuGemm) against a plain
+// triple loop in long double, in float and double storage: sizes that hit every micro-kernel
+// and tile edge (1, 3, 7, 17, 33, 65, 130, plus K past the k-block and M/N past one tile), all
+// transpose combinations, padded leading dimensions, alpha/beta, 2-level batches with stride 0,
+// NaN propagation from A and B, beta = 0 over NaN, K = 0, and bit-identical results for any
+// thread count. Tolerance: 2e-7 * (K + 8) times the sum of |terms| (float), 1e-15 x (double).
+#include <QtTest>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#include "common/TestUtil.h"
+#include "compute/CpuBackend.h"
+
+using namespace nnwb;
+using namespace nnwb::test;
+
+namespace {
+
+struct Case {
+    int m, n, k;
+    bool ta, tb;
+    float alpha = 1.0f, beta = 0.0f;
+    int batch0 = 1, batch1 = 1;
+    bool sharedB = false;
+    int pad = 0;
+};
+
+std::string describe(const Case& c) {
+    std::ostringstream s;
+    s << "M=" << c.m << " N=" << c.n << " K=" << c.k << " ta=" << c.ta << " tb=" << c.tb
+      << " alpha=" << c.alpha << " beta=" << c.beta << " batch=" << c.batch0 << "x" << c.batch1
+      << (c.sharedB ? " sharedB" : "") << " pad=" << c.pad;
+    return s.str();
+}
+
+// Host layout of one case: every matrix of the batch at its strided position.
+struct Layout {
+    int lda, ldb, ldc;
+    size_t sA0, sA1, sB0, sB1, sC0, sC1, totA, totB, totC;
+    explicit Layout(const Case& c) {
+        const int aRows = c.ta ? c.k : c.m, aCols = c.ta ? c.m : c.k;
+        const int bRows = c.tb ? c.n : c.k, bCols = c.tb ? c.k : c.n;
+        lda = std::max(1, aCols + c.pad);
+        ldb = std::max(1, bCols + c.pad);
+        ldc = c.n + c.pad;
+        const size_t sizeA = size_t(std::max(aRows, 1)) * lda,
+                     sizeB = size_t(std::max(bRows, 1)) * ldb, sizeC = size_t(c.m) * ldc;
+        sA1 = sizeA + 3;
+        sA0 = sA1 * c.batch1 + 1;
+        sB1 = c.sharedB ? 0 : sizeB + 2;
+        sB0 = c.sharedB ? 0 : sB1 * c.batch1 + 5;
+        sC1 = sizeC + 1;
+        sC0 = sC1 * c.batch1 + 2;
+        totA = sA0 * (c.batch0 - 1) + sA1 * (c.batch1 - 1) + sizeA;
+        totB = sB0 * (c.batch0 - 1) + sB1 * (c.batch1 - 1) + sizeB;
+        totC = sC0 * (c.batch0 - 1) + sC1 * (c.batch1 - 1) + sizeC;
+    }
+};
+
+std::vector<double> runGemm(Backend& be, const Case& c, const Layout& l,
+                            const std::vector<float>& a, const std::vector<float>& b,
+                            const std::vector<float>& cInit) {
+    Buffer A = be.alloc(a.size()), B = be.alloc(b.size()), C = be.alloc(cInit.size());
+    be.upload(A, a.data(), a.size());
+    be.upload(B, b.data(), b.size());
+    be.upload(C, cInit.data(), cInit.size());
+    GemmArgs g;
+    g.transA = c.ta;
+    g.transB = c.tb;
+    g.m = c.m;
+    g.n = c.n;
+    g.k = c.k;
+    g.alpha = c.alpha;
+    g.beta = c.beta;
+    g.a = A;
+    g.b = B;
+    g.c = C;
+    g.lda = l.lda;
+    g.ldb = l.ldb;
+    g.ldc = l.ldc;
+    g.batch0 = c.batch0;
+    g.batch1 = c.batch1;
+    g.strideA0 = l.sA0;
+    g.strideA1 = l.sA1;
+    g.strideB0 = l.sB0;
+    g.strideB1 = l.sB1;
+    g.strideC0 = l.sC0;
+    g.strideC1 = l.sC1;
+    be.gemm(g);
+    std::vector<double> out(cInit.size());
+    be.downloadF64(C, out.data(), out.size());
+    return out;
+}
+
+// Checks `got` against the long double reference; returns an empty string when it matches.
+std::string check(const Case& c, const Layout& l, const std::vector<float>& a,
+                  const std::vector<float>& b, const std::vector<float>& cInit,
+                  const std::vector<double>& got, double relTol) {
+    std::vector<bool> written(cInit.size(), false);
+    for (int b0 = 0; b0 < c.batch0; ++b0)
+        for (int b1 = 0; b1 < c.batch1; ++b1) {
+            const size_t oa = b0 * l.sA0 + b1 * l.sA1, ob = b0 * l.sB0 + b1 * l.sB1,
+                         oc = b0 * l.sC0 + b1 * l.sC1;
+            for (int i = 0; i < c.m; ++i)
+                for (int j = 0; j < c.n; ++j) {
+                    long double s = 0, mag = 0;
+                    for (int k = 0; k < c.k; ++k) {
+                        const float av =
+                            c.ta ? a[oa + size_t(k) * l.lda + i] : a[oa + size_t(i) * l.lda + k];
+                        const float bv =
+                            c.tb ? b[ob + size_t(j) * l.ldb + k] : b[ob + size_t(k) * l.ldb + j];
+                        s += (long double)av * bv;
+                        mag += std::fabs((long double)av * bv);
+                    }
+                    const size_t ci = oc + size_t(i) * l.ldc + j;
+                    written[ci] = true;
+                    const long double old = c.beta == 0.0f ? 0.0L : (long double)cInit[ci];
+                    const long double want = (long double)c.alpha * s + c.beta * old;
+                    const double tol = relTol * (c.k + 8) *
+                                       double(std::fabs(c.alpha) * mag + std::fabs(c.beta * old));
+                    const double g = got[ci];
+                    const double w = double(want);
+                    const bool ok = std::isnan(w)   ? std::isnan(g)
+                                    : std::isinf(w) ? g == w
+                                                    : std::fabs(g - w) <= tol;
+                    if (!ok) {
+                        std::ostringstream m;
+                        m << describe(c) << ": C[" << b0 << "," << b1 << "][" << i << "][" << j
+                          << "] = " << g << ", want " << double(want) << " (tol " << tol << ")";
+                        return m.str();
+                    }
+                }
+        }
+    for (size_t i = 0; i < cInit.size(); ++i) {
+        const bool same = std::isnan(cInit[i]) ? std::isnan(got[i]) : got[i] == cInit[i];
+        if (!written[i] && !same) return describe(c) + ": wrote outside C at " + std::to_string(i);
+    }
+    return {};
+}
+
+void runCase(const Case& c, bool nanA = false, bool nanB = false) {
+    const Layout l(c);
+    std::vector<float> a = randomVector(l.totA, 11), b = randomVector(l.totB, 12),
+                       cInit = randomVector(l.totC, 13);
+    if (c.beta == 0.0f) std::fill(cInit.begin(), cInit.end(), std::nanf(""));
+    if (nanA) a[l.totA / 2] = std::numeric_limits<float>::quiet_NaN();
+    if (nanB) b[l.totB / 3] = std::numeric_limits<float>::infinity();
+    CpuBackend f1(Precision::Float, 1), f3(Precision::Float, 3), d2(Precision::Double, 2);
+    const std::vector<double> got = runGemm(f1, c, l, a, b, cInit);
+    const std::string err = check(c, l, a, b, cInit, got, 2e-7);
+    QVERIFY2(err.empty(), err.c_str());
+    const std::vector<double> got3 = runGemm(f3, c, l, a, b, cInit);
+    for (size_t i = 0; i < got.size(); ++i)
+        if (!(got3[i] == got[i] || (std::isnan(got3[i]) && std::isnan(got[i]))))
+            QFAIL((describe(c) + ": 3 threads differ from 1 at " + std::to_string(i)).c_str());
+    const std::string errD = check(c, l, a, b, cInit, runGemm(d2, c, l, a, b, cInit), 1e-15);
+    QVERIFY2(errD.empty(), ("double " + errD).c_str());
+}
+
+const int kSizes[] = {1, 3, 7, 17, 33, 65, 130};
+
+}  // namespace
+
+class TestCpuGemm : public QObject {
+    Q_OBJECT
+private slots:
+    void edgeSizesEveryTransposeCombination() {
+        for (int t = 0; t < 4; ++t)
+            for (int m : kSizes)
+                for (int n : kSizes)
+                    for (int k : {1, 7, 33, 130}) runCase({m, n, k, bool(t & 1), bool(t & 2)});
+    }
+    void kPastOneBlockAndTilesPastOne() {
+        for (int t = 0; t < 4; ++t) {
+            runCase({7, 19, 300, bool(t & 1), bool(t & 2)});
+            runCase({200, 290, 17, bool(t & 1), bool(t & 2), 0.5f, 0.0f, 1, 1, false, 3});
+            runCase({101, 131, 520, bool(t & 1), bool(t & 2), -1.0f, 0.25f});
+            runCase({3, 300, 600, bool(t & 1), bool(t & 2)});
+        }
+    }
+    void alphaBetaAndPaddedLeadingDimensions() {
+        for (int t = 0; t < 4; ++t)
+            for (int m : {1, 4, 6, 17})
+                for (int n : {1, 8, 16, 33}) {
+                    runCase({m, n, 9, bool(t & 1), bool(t & 2), 2.0f, 1.0f, 1, 1, false, 2});
+                    runCase({m, n, 9, bool(t & 1), bool(t & 2), -0.5f, 0.5f, 1, 1, false, 5});
+                    runCase({m, n, 9, bool(t & 1), bool(t & 2), 0.0f, 1.5f});
+                }
+    }
+    void batchedWithSharedB() {
+        for (int t = 0; t < 4; ++t) {
+            runCase({20, 20, 4, bool(t & 1), bool(t & 2), 1.0f, 0.0f, 5, 8});
+            runCase({20, 4, 20, bool(t & 1), bool(t & 2), 1.0f, 1.0f, 3, 2, true});
+            runCase({7, 33, 17, bool(t & 1), bool(t & 2), 0.5f, 0.0f, 2, 3, true, 1});
+            runCase({1, 9, 130, bool(t & 1), bool(t & 2), 1.0f, 0.0f, 4, 3});
+        }
+    }
+    void nanAndInfPropagate() {
+        for (int t = 0; t < 4; ++t)
+            for (int m : {1, 3, 17})
+                for (int n : {1, 17}) {
+                    runCase({m, n, 7, bool(t & 1), bool(t & 2)}, true, false);
+                    runCase({m, n, 7, bool(t & 1), bool(t & 2), 1.0f, 0.5f}, false, true);
+                    runCase({m, n, 7, bool(t & 1), bool(t & 2), 1.0f, 0.0f}, true, true);
+                }
+    }
+    void zeroKScalesC() {
+        runCase({5, 7, 0, false, false, 1.0f, 0.5f});
+        runCase({5, 7, 0, true, true, 1.0f, 0.0f});
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCpuGemm)
+#include "tst_cpu_gemm.moc"

@@ -1,0 +1,46 @@
+#include "ui/AttentionPickers.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+namespace nnwb {
+
+AttentionPickers::AttentionPickers(const QString& title, const QString& prefix, QWidget* parent)
+    : QWidget(parent) {
+    auto* controls = new QHBoxLayout(this);
+    controls->setContentsMargins(0, 0, 0, 0);
+    auto* titleLabel = new QLabel(title, this);
+    QFont b = titleLabel->font();
+    b.setBold(true);
+    titleLabel->setFont(b);
+    layer_ = new QComboBox(this);
+    layer_->setObjectName(prefix + QStringLiteral("Layer"));
+    layer_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    head_ = new QComboBox(this);
+    head_->setObjectName(prefix + QStringLiteral("Head"));
+    sample_ = new QSpinBox(this);
+    sample_->setObjectName(prefix + QStringLiteral("Sample"));
+    sample_->setRange(0, 0);
+    sample_->setKeyboardTracking(false);
+    sample_->setPrefix(tr("sample "));
+    sample_->setToolTip(tr("Validation sample whose Score matrices are shown"));
+    info_ = new QLabel(this);
+    info_->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    controls->addWidget(titleLabel);
+    controls->addSpacing(8);
+    controls->addWidget(layer_);
+    controls->addWidget(head_);
+    controls->addWidget(sample_);
+    controls->addStretch(1);
+    controls->addWidget(info_);
+}
+
+void AttentionPickers::setPickersVisible(bool visible) {
+    for (QWidget* w : {static_cast<QWidget*>(layer_), static_cast<QWidget*>(head_),
+                       static_cast<QWidget*>(sample_)})
+        w->setVisible(visible);
+}
+
+}  // namespace nnwb

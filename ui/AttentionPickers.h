@@ -1,0 +1,33 @@
+// The row above attention heatmaps: a bold title, a layer picker, a head picker, a validation
+// sample spin box (no keyboard tracking) and an info label, the three pickers hidden until
+// there is something to pick. Used by AttentionView and ComparisonAttention. GUI thread only.
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QSpinBox;
+
+namespace nnwb {
+
+class AttentionPickers : public QWidget {
+    Q_OBJECT
+public:
+    // Object names of the pickers: <prefix>Layer, <prefix>Head, <prefix>Sample.
+    AttentionPickers(const QString& title, const QString& prefix, QWidget* parent = nullptr);
+
+    QComboBox* layer() const { return layer_; }
+    QComboBox* head() const { return head_; }
+    QSpinBox* sample() const { return sample_; }
+    QLabel* info() const { return info_; }
+    void setPickersVisible(bool visible);
+
+private:
+    QComboBox* layer_;
+    QComboBox* head_;
+    QSpinBox* sample_;
+    QLabel* info_;
+};
+
+}  // namespace nnwb

@@ -1,0 +1,73 @@
+#include "ui/ComparisonChart.h"
+
+namespace nnwb {
+
+ComparisonChart::ComparisonChart(const QString& title, const QString& yLabel, QWidget* parent)
+    : SeriesChart(title, yLabel, parent) {
+    setInteractions(interactions() | QCP::iSelectLegend);
+    legend->setSelectableParts(QCPLegend::spItems);
+    connect(this, &QCustomPlot::legendClick, this,
+            [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
+                auto* plottable = qobject_cast<QCPPlottableLegendItem*>(item);
+                if (!plottable) return;
+                for (size_t i = 0; i < series_.size(); ++i) {
+                    if (series_[i].train != plottable->plottable()) continue;
+                    setRunVisible(static_cast<int>(i), !series_[i].visible);
+                    Q_EMIT runToggled(static_cast<int>(i), series_[i].visible);
+                }
+                legend->setSelectedParts(QCPLegend::spNone);
+            });
+}
+
+void ComparisonChart::setRuns(const QStringList& names, const std::vector<QColor>& colours) {
+    clearGraphs();
+    series_.clear();
+    for (int i = 0; i < names.size(); ++i) {
+        const QColor c = colours.at(size_t(i));
+        Series s;
+        s.train = addSeries(names[i], c);
+        s.validation = addSeries(tr("%1 (validation)").arg(names[i]), c, true);
+        s.validation->removeFromLegend();
+        series_.push_back(s);
+    }
+    clearSeries();
+}
+
+void ComparisonChart::addPoint(int run, double epoch, double train, double validation,
+                               bool hasValidation) {
+    if (run < 0 || run >= runCount()) return;
+    series_[size_t(run)].train->addData(epoch, train);
+    if (hasValidation) series_[size_t(run)].validation->addData(epoch, validation);
+    scheduleReplot();
+}
+
+void ComparisonChart::clearRun(int run) {
+    if (run < 0 || run >= runCount()) return;
+    series_[size_t(run)].train->data()->clear();
+    series_[size_t(run)].validation->data()->clear();
+    scheduleReplot();
+}
+
+void ComparisonChart::setRunVisible(int run, bool visible) {
+    if (run < 0 || run >= runCount()) return;
+    series_[size_t(run)].visible = visible;
+    applyVisibility(run);
+}
+
+void ComparisonChart::setPartsVisible(bool training, bool validation) {
+    showTraining_ = training;
+    showValidation_ = validation;
+    for (int i = 0; i < runCount(); ++i) applyVisibility(i);
+}
+
+void ComparisonChart::applyVisibility(int run) {
+    Series& s = series_[size_t(run)];
+    s.train->setVisible(s.visible && showTraining_);
+    s.validation->setVisible(s.visible && showValidation_);
+    // A hidden run stays in the legend, greyed, so that it can be shown again.
+    if (QCPAbstractLegendItem* item = legend->itemWithPlottable(s.train))
+        item->setTextColor(s.visible ? Qt::black : QColor(0xa0, 0xa0, 0xa0));
+    scheduleReplot();
+}
+
+}  // namespace nnwb

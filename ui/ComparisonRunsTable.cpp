@@ -1,0 +1,122 @@
+#include "ui/ComparisonRunsTable.h"
+
+#include <QCheckBox>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QProgressBar>
+#include <QStyle>
+#include <QToolButton>
+
+#include "ui/DevicePicker.h"
+
+namespace nnwb {
+
+namespace {
+QString statusText(const RunRecord& r) {
+    QString s = QString::fromUtf8(runStatusName(r.status));
+    if (r.status == RunStatus::Failed && !r.error.empty())
+        s +=
+            QStringLiteral(": ") + QString::fromStdString(r.error).section(QLatin1Char('\n'), 0, 0);
+    return s;
+}
+}  // namespace
+
+ComparisonRunsTable::ComparisonRunsTable(QWidget* parent) : QTableWidget(parent) {
+    setObjectName(QStringLiteral("comparisonRuns"));
+    setColumnCount(kColumns);
+    setHorizontalHeaderLabels(
+        {tr("show"), tr("run"), tr("experiment"), tr("device"), tr("status"), tr("epoch"), {}});
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setSelectionMode(QAbstractItemView::SingleSelection);
+    verticalHeader()->hide();
+    QHeaderView* h = horizontalHeader();
+    h->setSectionResizeMode(QHeaderView::ResizeToContents);
+    h->setSectionResizeMode(kStatus, QHeaderView::Stretch);
+}
+
+void ComparisonRunsTable::setRuns(const ComparisonSet& set, const std::vector<QColor>& colours) {
+    setRowCount(0);
+    setRowCount(static_cast<int>(set.runs.size()));
+    for (int r = 0; r < rowCount(); ++r) {
+        const ComparisonRun& run = set.runs[size_t(r)];
+        auto* show = new QCheckBox(this);
+        show->setChecked(true);
+        show->setToolTip(tr("Show this run's curves"));
+        show->setStyleSheet(QStringLiteral("QCheckBox { background: %1; padding: 2px 4px; }")
+                                .arg(colours.at(size_t(r)).name()));
+        connect(show, &QCheckBox::toggled, this, [this, r](bool on) { Q_EMIT showToggled(r, on); });
+        setCellWidget(r, kShow, show);
+        auto* name = new QTableWidgetItem(QString::fromStdString(run.record.label));
+        name->setForeground(colours.at(size_t(r)));
+        QFont bold = font();
+        bold.setBold(true);
+        name->setFont(bold);
+        name->setToolTip(QString::fromStdString(run.experiment.name));
+        setItem(r, kName, name);
+        const QString file = QString::fromStdString(run.experimentFile);
+        auto* fileItem =
+            new QTableWidgetItem(file.isEmpty() ? tr("(in the set)") : QFileInfo(file).fileName());
+        fileItem->setToolTip(file.isEmpty() ? tr("Stored in the comparison file") : file);
+        setItem(r, kFile, fileItem);
+        auto* picker = new DevicePicker(this);
+        picker->setDevices(devices_);
+        picker->setCurrentId(QString::fromStdString(run.experiment.training.device));
+        connect(picker, &DevicePicker::deviceChanged, this,
+                [this, r](const QString& id) { Q_EMIT deviceChosen(r, id); });
+        setCellWidget(r, kDevice, picker);
+        setItem(r, kStatus, new QTableWidgetItem);
+        auto* bar = new QProgressBar(this);
+        bar->setRange(0, 1000);
+        bar->setValue(0);
+        bar->setFormat(QStringLiteral("–"));
+        bar->setMaximumWidth(140);
+        setCellWidget(r, kProgress, bar);
+        auto* stop = new QToolButton(this);
+        stop->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
+        stop->setToolTip(tr("Stop this run"));
+        stop->setObjectName(QStringLiteral("stopRun%1").arg(r));
+        connect(stop, &QToolButton::clicked, this, [this, r] { Q_EMIT stopRequested(r); });
+        setCellWidget(r, kStop, stop);
+        updateRun(r, run.record, false);
+    }
+}
+
+void ComparisonRunsTable::updateRun(int run, const RunRecord& record, bool running) {
+    if (run < 0 || run >= rowCount()) return;
+    QTableWidgetItem* status = item(run, kStatus);
+    status->setText(statusText(record));
+    status->setToolTip(QString::fromStdString(record.error));
+    status->setForeground(record.status == RunStatus::Failed ? QColor(0xb0, 0, 0)
+                                                             : palette().color(QPalette::Text));
+    if (auto* stop = cellWidget(run, kStop)) stop->setEnabled(running);
+    if (record.finished()) {
+        auto* bar = static_cast<QProgressBar*>(cellWidget(run, kProgress));
+        bar->setFormat(tr("%1 done").arg(record.epochs.size()));
+        if (record.status == RunStatus::Completed) bar->setValue(1000);
+    }
+}
+
+void ComparisonRunsTable::setProgress(int run, const TrainingProgress& p) {
+    if (run < 0 || run >= rowCount()) return;
+    auto* bar = static_cast<QProgressBar*>(cellWidget(run, kProgress));
+    const double done = p.total ? double(p.done) / double(p.total) : 0.0;
+    bar->setValue(p.epochs ? static_cast<int>(1000.0 * (p.epoch - 1 + done) / p.epochs) : 0);
+    bar->setFormat(tr("%1/%2").arg(p.epoch).arg(p.epochs));
+}
+
+void ComparisonRunsTable::setEditable(bool editable) {
+    for (int r = 0; r < rowCount(); ++r)
+        if (QWidget* w = cellWidget(r, kDevice)) w->setEnabled(editable);
+}
+
+DevicePicker* ComparisonRunsTable::devicePicker(int run) const {
+    return qobject_cast<DevicePicker*>(cellWidget(run, kDevice));
+}
+
+bool ComparisonRunsTable::runShown(int run) const {
+    auto* box = qobject_cast<QCheckBox*>(cellWidget(run, kShow));
+    return box && box->isChecked();
+}
+
+}  // namespace nnwb

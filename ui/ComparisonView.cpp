@@ -1,0 +1,358 @@
+#include "ui/ComparisonView.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStyle>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "app/core/ComparisonController.h"
+#include "app/core/ExperimentDocument.h"
+#include "app/core/Presets.h"
+#include "ui/ComparisonAttention.h"
+#include "ui/ComparisonChart.h"
+#include "ui/ComparisonRunsTable.h"
+#include "ui/ComparisonSummaryTable.h"
+#include "ui/DevicePicker.h"
+
+namespace nnwb {
+
+namespace {
+const QColor kRunColours[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28),
+                              QColor(0x2c, 0xa0, 0x2c), QColor(0x94, 0x67, 0xbd),
+                              QColor(0xff, 0x7f, 0x0e), QColor(0x8c, 0x56, 0x4b),
+                              QColor(0xe3, 0x77, 0xc2), QColor(0x17, 0xbe, 0xcf)};
+constexpr int kRunColourCount = sizeof(kRunColours) / sizeof(kRunColours[0]);
+}  // namespace
+
+QColor ComparisonView::runColour(int run) {
+    return kRunColours[run % kRunColourCount];
+}
+
+ComparisonView::ComparisonView(ComparisonController* controller, ExperimentDocument* document,
+                               QWidget* parent)
+    : QWidget(parent), controller_(controller), document_(document) {
+    setObjectName(QStringLiteral("comparisonView"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    createToolBar();
+    layout->addWidget(toolBar_);
+    message_ = new QLabel(this);
+    message_->setObjectName(QStringLiteral("comparisonMessage"));
+    message_->setWordWrap(true);
+    message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    message_->hide();
+    layout->addWidget(message_);
+
+    auto* vsplit = new QSplitter(Qt::Vertical, this);
+    vsplit->setObjectName(QStringLiteral("comparisonSplitter"));
+    vsplit->setChildrenCollapsible(false);
+    runs_ = new ComparisonRunsTable(this);
+    runs_->setDevices(listDevices());
+    runs_->setMinimumHeight(60);
+    layout->addWidget(runs_);
+
+    auto* chartsBox = new QWidget(vsplit);
+    auto* chartsLayout = new QVBoxLayout(chartsBox);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    auto* toggles = new QHBoxLayout;
+    showTraining_ = new QCheckBox(tr("training (solid)"), chartsBox);
+    showValidation_ = new QCheckBox(tr("validation (dashed)"), chartsBox);
+    showTraining_->setChecked(true);
+    showValidation_->setChecked(true);
+    auto* hint = new QLabel(tr("Click a name in a legend to hide or show that run."), chartsBox);
+    hint->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    toggles->addWidget(showTraining_);
+    toggles->addWidget(showValidation_);
+    toggles->addSpacing(12);
+    toggles->addWidget(hint);
+    toggles->addStretch(1);
+    chartsLayout->addLayout(toggles);
+    auto* chartRow = new QHBoxLayout;
+    charts_[0] = new ComparisonChart(tr("Loss"), tr("mean loss per sample"), chartsBox);
+    charts_[1] = new ComparisonChart(tr("Missed patterns"), tr("missed fractals (%)"), chartsBox);
+    charts_[2] = new ComparisonChart(tr("Accuracy"), tr("signals on a fractal (%)"), chartsBox);
+    const char* names[3] = {"comparisonLoss", "comparisonMissed", "comparisonAccuracy"};
+    for (int i = 0; i < 3; ++i) {
+        charts_[i]->setObjectName(QLatin1String(names[i]));
+        chartRow->addWidget(charts_[i], 1);
+        connect(charts_[i], &ComparisonChart::runToggled, this, [this](int run, bool shown) {
+            if (auto* box =
+                    qobject_cast<QCheckBox*>(runs_->cellWidget(run, ComparisonRunsTable::kShow)))
+                box->setChecked(shown);
+        });
+    }
+    chartsLayout->addLayout(chartRow, 1);
+
+    auto* hsplit = new QSplitter(Qt::Horizontal, vsplit);
+    hsplit->setChildrenCollapsible(false);
+    summary_ = new ComparisonSummaryTable(hsplit);
+    attention_ = new ComparisonAttention(hsplit);
+    hsplit->setSizes({550, 450});
+    vsplit->setStretchFactor(0, 3);
+    vsplit->setStretchFactor(1, 2);
+    layout->addWidget(vsplit, 1);
+
+    auto parts = [this] {
+        for (ComparisonChart* c : charts_)
+            c->setPartsVisible(showTraining_->isChecked(), showValidation_->isChecked());
+    };
+    connect(showTraining_, &QCheckBox::toggled, this, parts);
+    connect(showValidation_, &QCheckBox::toggled, this, parts);
+    connect(runs_, &ComparisonRunsTable::showToggled, this, [this](int run, bool shown) {
+        for (ComparisonChart* c : charts_) c->setRunVisible(run, shown);
+    });
+    connect(runs_, &ComparisonRunsTable::deviceChosen, this,
+            [this](int run, const QString& id) { controller_->setDevice(run, id); });
+    connect(runs_, &ComparisonRunsTable::stopRequested, controller_, &ComparisonController::stop);
+    connect(runs_, &QTableWidget::itemSelectionChanged, this, [this] { updateActions(); });
+    connect(attention_, &ComparisonAttention::sampleRequested, controller_,
+            &ComparisonController::requestScores);
+
+    connect(controller_, &ComparisonController::runsChanged, this, [this] { rebuild(); });
+    connect(controller_, &ComparisonController::runChanged, this, [this](int run) {
+        refreshRun(run);
+        refreshSummary();
+        updateActions();
+    });
+    connect(controller_, &ComparisonController::runProgress, runs_,
+            &ComparisonRunsTable::setProgress);
+    connect(controller_, &ComparisonController::epochFinished, this,
+            [this](int run, const EpochReport& r) {
+                const bool val = controller_->record(run).hasValidation();
+                charts_[0]->addPoint(run, r.epoch, r.train.loss, r.validation.loss, val);
+                if (!r.taskMetrics) return;
+                charts_[1]->addPoint(run, r.epoch, r.train.missedPct, r.validation.missedPct, val);
+                charts_[2]->addPoint(run, r.epoch, r.train.accuracyPct, r.validation.accuracyPct,
+                                     val);
+            });
+    connect(controller_, &ComparisonController::attentionReady, attention_,
+            &ComparisonAttention::setSnapshot);
+    connect(controller_, &ComparisonController::runFinished, this,
+            [this](int run, RunEnd end, const QString& message) {
+                if (end == RunEnd::Failed)
+                    showMessage(
+                        tr("%1 failed: %2")
+                            .arg(QString::fromStdString(controller_->record(run).label), message),
+                        true);
+            });
+    connect(controller_, &ComparisonController::allFinished, this, [this] { updateActions(); });
+    rebuild();
+}
+
+void ComparisonView::createToolBar() {
+    auto* bar = new QToolBar(this);
+    bar->setObjectName(QStringLiteral("comparisonToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolBar_ = bar;
+
+    addMenu_ = new QMenu(tr("Add"), this);
+    QAction* current = addMenu_->addAction(tr("Current Experiment (a copy)"));
+    QAction* fresh = addMenu_->addAction(tr("New Experiment"));
+    QAction* file = addMenu_->addAction(tr("Experiment File…"));
+    QMenu* presets = addMenu_->addMenu(tr("Preset"));
+    for (const PresetInfo& p : listPresets()) {
+        QAction* a = presets->addAction(QFileInfo(p.path).completeBaseName());
+        a->setToolTip(p.name);
+        const QString path = p.path;
+        connect(a, &QAction::triggered, this, [this, path] {
+            QString error;
+            if (!addFromFileOrPreset(path, {}, &error)) showMessage(error, true);
+        });
+    }
+    connect(current, &QAction::triggered, this, [this] {
+        // A modified document is embedded in the set as it is now; a saved one is referenced.
+        const bool saved = !document_->filePath().isEmpty() && !document_->isModified();
+        controller_->addRun(document_->experiment(), saved ? document_->filePath() : QString());
+    });
+    connect(fresh, &QAction::triggered, this,
+            [this] { controller_->addRun(builtinExperiment(), {}); });
+    connect(file, &QAction::triggered, this, [this] {
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, tr("Add experiments"), QFileInfo(document_->filePath()).absolutePath(),
+            tr("nnwb experiments (*.json)"));
+        for (const QString& p : paths) {
+            QString error;
+            if (!addFromFileOrPreset(p, {}, &error)) showMessage(error, true);
+        }
+    });
+    auto* addButton = new QToolButton(bar);
+    addButton->setText(tr("Add"));
+    addButton->setIcon(style()->standardIcon(QStyle::SP_FileDialogNewFolder));
+    addButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    addButton->setPopupMode(QToolButton::InstantPopup);
+    addButton->setMenu(addMenu_);
+    addButton->setObjectName(QStringLiteral("comparisonAdd"));
+    bar->addWidget(addButton);
+    remove_ =
+        bar->addAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("Remove"), this, [this] {
+            const auto rows = runs_->selectionModel()->selectedRows();
+            if (!rows.isEmpty()) controller_->removeRun(rows.first().row());
+        });
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" epochs "), bar));
+    epochs_ = new QSpinBox(bar);
+    epochs_->setObjectName(QStringLiteral("comparisonEpochs"));
+    epochs_->setRange(0, 1000000);
+    epochs_->setSpecialValueText(tr("each its own"));
+    epochs_->setToolTip(tr("Epochs every run trains (0: each experiment's own)"));
+    bar->addWidget(epochs_);
+    trainAll_ = bar->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("Train All"), this,
+                               [this] { trainAll(); });
+    stopAll_ = bar->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop All"),
+                              controller_, &ComparisonController::stopAll);
+    bar->addSeparator();
+    openSet_ = bar->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("Open Set…"),
+                              this, &ComparisonView::openSetDialog);
+    saveSet_ = bar->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("Save Set…"),
+                              this, &ComparisonView::saveSetDialog);
+}
+
+std::vector<QColor> ComparisonView::colours() const {
+    std::vector<QColor> out;
+    for (int i = 0; i < controller_->runCount(); ++i) out.push_back(runColour(i));
+    return out;
+}
+
+void ComparisonView::rebuild() {
+    QStringList names;
+    for (int i = 0; i < controller_->runCount(); ++i)
+        names << QString::fromStdString(controller_->record(i).label);
+    const std::vector<QColor> cs = colours();
+    runs_->setRuns(controller_->set(), cs);
+    // The runs table is as tall as its rows, so that the charts get the rest.
+    int rowsHeight = runs_->horizontalHeader()->sizeHint().height() + 2 * runs_->frameWidth() + 4;
+    for (int r = 0; r < runs_->rowCount(); ++r)
+        rowsHeight += runs_->verticalHeader()->sectionSize(r);
+    runs_->setMaximumHeight(
+        std::max(rowsHeight, 3 * runs_->verticalHeader()->defaultSectionSize()));
+    for (ComparisonChart* c : charts_) {
+        c->setRuns(names, cs);
+        c->setPartsVisible(showTraining_->isChecked(), showValidation_->isChecked());
+    }
+    // A reopened set shows its run histories.
+    for (int i = 0; i < controller_->runCount(); ++i) {
+        const RunRecord& r = controller_->record(i);
+        for (const EpochReport& e : r.epochs) {
+            charts_[0]->addPoint(i, e.epoch, e.train.loss, e.validation.loss, r.hasValidation());
+            if (!e.taskMetrics) continue;
+            charts_[1]->addPoint(i, e.epoch, e.train.missedPct, e.validation.missedPct,
+                                 r.hasValidation());
+            charts_[2]->addPoint(i, e.epoch, e.train.accuracyPct, e.validation.accuracyPct,
+                                 r.hasValidation());
+        }
+    }
+    attention_->setRuns(names, cs);
+    {
+        const QSignalBlocker block(epochs_);
+        epochs_->setValue(controller_->set().epochs);
+    }
+    refreshSummary();
+    updateActions();
+}
+
+void ComparisonView::refreshRun(int run) {
+    runs_->updateRun(run, controller_->record(run), controller_->isRunning(run));
+    if (auto* picker = runs_->devicePicker(run)) {
+        const QSignalBlocker block(picker);
+        picker->setCurrentId(QString::fromStdString(controller_->record(run).deviceId));
+    }
+}
+
+void ComparisonView::refreshSummary() {
+    summary_->setRecords(controller_->records(), colours());
+}
+
+void ComparisonView::updateActions() {
+    const bool busy = controller_->isBusy();
+    const bool any = controller_->runCount() > 0;
+    trainAll_->setEnabled(!busy && any);
+    stopAll_->setEnabled(busy);
+    remove_->setEnabled(!busy && !runs_->selectionModel()->selectedRows().isEmpty());
+    addMenu_->setEnabled(!busy);
+    openSet_->setEnabled(!busy);
+    saveSet_->setEnabled(any);
+    epochs_->setEnabled(!busy);
+    runs_->setEditable(!busy);
+    for (int i = 0; i < controller_->runCount(); ++i)
+        runs_->updateRun(i, controller_->record(i), controller_->isRunning(i));
+}
+
+bool ComparisonView::trainAll(int epochs) {
+    if (epochs > 0) epochs_->setValue(epochs);
+    controller_->setEpochs(epochs_->value());
+    message_->hide();
+    if (!controller_->start()) return false;
+    for (int i = 0; i < controller_->runCount(); ++i)
+        for (ComparisonChart* c : charts_) c->clearRun(i);
+    attention_->clearSnapshots();
+    updateActions();
+    return true;
+}
+
+bool ComparisonView::addFromFileOrPreset(const QString& fileOrPreset, const QString& device,
+                                         QString* error) {
+    QString path = fileOrPreset;
+    if (!QFileInfo::exists(path)) {
+        for (const PresetInfo& p : listPresets())
+            if (QFileInfo(p.path).completeBaseName() == fileOrPreset) path = p.path;
+    }
+    if (!QFileInfo::exists(path)) {
+        if (error) *error = tr("%1: no such experiment file or preset").arg(fileOrPreset);
+        return false;
+    }
+    try {
+        const Experiment e = Experiment::load(path.toStdString());
+        if (controller_->addRun(e, path, device) < 0) {
+            if (error) *error = tr("Stop the running comparison first.");
+            return false;
+        }
+    } catch (const std::exception& ex) {
+        if (error) *error = QString::fromStdString(ex.what());
+        return false;
+    }
+    return true;
+}
+
+void ComparisonView::openSetDialog() {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open comparison set"), QFileInfo(controller_->filePath()).absolutePath(),
+        tr("nnwb comparison sets (*.json)"));
+    QString error;
+    if (!path.isEmpty() && !controller_->open(path, &error)) showMessage(error, true);
+}
+
+void ComparisonView::saveSetDialog() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save comparison set"),
+                                                      controller_->filePath().isEmpty()
+                                                          ? QStringLiteral("comparison.json")
+                                                          : controller_->filePath(),
+                                                      tr("nnwb comparison sets (*.json)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (controller_->save(path, &error))
+        showMessage(tr("Saved %1").arg(path), false);
+    else
+        showMessage(error, true);
+}
+
+void ComparisonView::showMessage(const QString& text, bool error) {
+    message_->setText(text);
+    message_->setStyleSheet(
+        error ? QStringLiteral("QLabel { color: #7a1010; background: #fde2e1; border: 1px solid "
+                               "#f0b4b0; border-radius: 3px; padding: 6px; }")
+              : QStringLiteral("QLabel { color: #1d4d1d; background: #e3f4e1; border: 1px solid "
+                               "#b4dcb0; border-radius: 3px; padding: 6px; }"));
+    message_->show();
+}
+
+}  // namespace nnwb

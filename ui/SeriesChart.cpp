@@ -1,0 +1,166 @@
+#include "ui/SeriesChart.h"
+
+#include <cmath>
+#include <limits>
+
+namespace nnwb {
+
+SeriesChart::SeriesChart(const QString& title, const QString& yLabel, QWidget* parent)
+    : QCustomPlot(parent) {
+    setMinimumSize(150, 150);
+    setAntialiasedElements(QCP::aeAll);
+    setNoAntialiasingOnDrag(true);
+    plotLayout()->insertRow(0);
+    auto* titleElement = new QCPTextElement(this, title, QFont(font().family(), 10, QFont::Bold));
+    plotLayout()->addElement(0, 0, titleElement);
+    xAxis->setLabel(tr("epoch"));
+    yAxis->setLabel(yLabel);
+    unit_ = yLabel.contains(QLatin1Char('%')) ? QStringLiteral(" %") : QString();
+    QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+    ticker->setTickStep(1.0);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    xAxis->setTicker(ticker);
+    xAxis->grid()->setSubGridVisible(false);
+    yAxis->grid()->setSubGridVisible(true);
+    xAxis->setRange(0.5, 5.5);
+    yAxis->setRange(0, 1);
+
+    // The legend sits in its own row under the title, never over the curves.
+    legend->setVisible(true);
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
+    QFont lf = font();
+    lf.setPointSizeF(lf.pointSizeF() * 0.9);
+    legend->setFont(lf);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setMargins(QMargins(2, 0, 2, 0));
+    plotLayout()->insertRow(1);
+    plotLayout()->addElement(1, 0, legend);
+    plotLayout()->setRowStretchFactor(1, 0.001);
+    plotLayout()->setRowSpacing(0);
+
+    tracer_ = new QCPItemTracer(this);
+    tracer_->setStyle(QCPItemTracer::tsCircle);
+    tracer_->setSize(9);
+    tracer_->setPen(QPen(Qt::black, 1.5));
+    tracer_->setInterpolating(false);
+    tracer_->setVisible(false);
+    readout_ = new QCPItemText(this);
+    readout_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    readout_->position->setParentAnchor(tracer_->position);
+    readout_->position->setCoords(8, -6);
+    readout_->setPadding(QMargins(4, 2, 4, 2));
+    readout_->setBrush(QColor(255, 255, 255, 230));
+    readout_->setPen(QPen(QColor(0x99, 0x99, 0x99)));
+    readout_->setVisible(false);
+
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    replotTimer_.setSingleShot(true);
+    replotTimer_.setInterval(40);
+    connect(&replotTimer_, &QTimer::timeout, this, &SeriesChart::doReplot);
+    // Dragging or zooming by hand turns autoscale off until the next clear or double click.
+    connect(this, &QCustomPlot::mouseWheel, this, [this] { autoscale_ = false; });
+    connect(this, &QCustomPlot::mousePress, this, [this] { autoscale_ = false; });
+    connect(this, &QCustomPlot::mouseDoubleClick, this, [this] {
+        autoscale_ = true;
+        scheduleReplot();
+    });
+}
+
+QCPGraph* SeriesChart::addSeries(const QString& name, const QColor& colour, bool dashed) {
+    QCPGraph* g = addGraph();
+    g->setName(name);
+    QPen pen(colour, 2);
+    if (dashed) pen.setStyle(Qt::DashLine);
+    g->setPen(pen);
+    const QBrush fill = dashed ? QBrush(Qt::white) : QBrush(colour);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, colour, fill.color(), 6));
+    return g;
+}
+
+void SeriesChart::clearSeries() {
+    for (int i = 0; i < graphCount(); ++i) graph(i)->data()->clear();
+    tracer_->setVisible(false);
+    readout_->setVisible(false);
+    autoscale_ = true;
+    scheduleReplot();
+}
+
+void SeriesChart::scheduleReplot() {
+    if (!replotTimer_.isActive()) replotTimer_.start();
+}
+
+void SeriesChart::setAutoscale(bool on) {
+    autoscale_ = on;
+    scheduleReplot();
+}
+
+void SeriesChart::doReplot() {
+    if (autoscale_) {
+        bool any = false;
+        double lastKey = 0;
+        QCPRange y;
+        for (int i = 0; i < graphCount(); ++i) {
+            QCPGraph* g = graph(i);
+            if (!g->visible() || g->dataCount() == 0) continue;
+            bool found = false;
+            const QCPRange r = g->data()->valueRange(found);
+            if (!found) continue;
+            if (any)
+                y.expand(r);
+            else
+                y = r;
+            lastKey = std::max(lastKey, g->data()->constEnd()[-1].key);
+            any = true;
+        }
+        if (any) {
+            xAxis->setRange(0.5, std::max(5.5, lastKey + 0.5));
+            double pad = (y.upper - y.lower) * 0.08;
+            if (pad <= 0) pad = std::max(1e-3, std::abs(y.upper) * 0.1);
+            double lo = y.lower - pad;
+            if (y.lower >= 0 && lo < 0) lo = 0;
+            yAxis->setRange(lo, y.upper + pad);
+        }
+    }
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SeriesChart::mouseMoveEvent(QMouseEvent* e) {
+    QCustomPlot::mouseMoveEvent(e);
+    const double x = xAxis->pixelToCoord(e->position().x());
+    const double y = yAxis->pixelToCoord(e->position().y());
+    // Snap to the nearest epoch of the visible series nearest to the pointer.
+    QCPGraph* best = nullptr;
+    double bestDistance = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < graphCount(); ++i) {
+        QCPGraph* g = graph(i);
+        if (!g->visible() || g->dataCount() == 0) continue;
+        const auto it = g->data()->findBegin(x - 0.5);
+        if (it == g->data()->constEnd()) continue;
+        const double d = std::abs(it->value - y);
+        if (d < bestDistance) bestDistance = d, best = g;
+    }
+    if (!best) return;
+    tracer_->setGraph(best);
+    tracer_->setGraphKey(std::round(x));
+    tracer_->updatePosition();
+    const double key = tracer_->position->key();
+    const double value = tracer_->position->value();
+    readout_->setText(tr("%1 · epoch %2\n%3%4")
+                          .arg(best->name())
+                          .arg(key, 0, 'f', 0)
+                          .arg(value, 0, 'g', 5)
+                          .arg(unit_));
+    tracer_->setVisible(true);
+    readout_->setVisible(true);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SeriesChart::leaveEvent(QEvent* e) {
+    QCustomPlot::leaveEvent(e);
+    tracer_->setVisible(false);
+    readout_->setVisible(false);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace nnwb

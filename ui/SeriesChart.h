@@ -1,0 +1,41 @@
+// The base of the per-epoch charts (QCustomPlot): a title, "epoch" on x with integer ticks, a
+// legend in its own row under the title, a hover read-out that snaps to the nearest point of
+// the nearest visible series, autoscale over the visible series and redraws coalesced by a
+// single-shot timer (PlotJuggler's habit). MetricChart and ComparisonChart add the series.
+// GUI thread only.
+#pragma once
+
+#include <QTimer>
+
+#include "ui/Plot.h"
+
+namespace nnwb {
+
+class SeriesChart : public QCustomPlot {
+    Q_OBJECT
+public:
+    SeriesChart(const QString& title, const QString& yLabel, QWidget* parent = nullptr);
+
+    // Asks for one redraw soon; many calls within the interval draw once.
+    void scheduleReplot();
+    void setAutoscale(bool on);
+
+protected:
+    // A graph drawn with `colour`, solid or dashed, with point markers.
+    QCPGraph* addSeries(const QString& name, const QColor& colour, bool dashed = false);
+    // Empties every graph and hides the read-out.
+    void clearSeries();
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void leaveEvent(QEvent* e) override;
+
+private:
+    void doReplot();
+
+    QCPItemTracer* tracer_;
+    QCPItemText* readout_;
+    QTimer replotTimer_;
+    bool autoscale_ = true;
+    QString unit_;
+};
+
+}  // namespace nnwb
