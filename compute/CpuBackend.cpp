@@ -1,5 +1,7 @@
 #include "compute/CpuBackend.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -664,6 +666,17 @@ CpuBackend::CpuBackend(Precision precision, int threads)
 
 CpuBackend::~CpuBackend() = default;
 
+namespace {
+// 0 when unknown (then nothing is checked against it).
+uint64_t physicalMemoryBytes() {
+    static const uint64_t bytes = [] {
+        const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
+        return pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : uint64_t(0);
+    }();
+    return bytes;
+}
+}  // namespace
+
 DeviceInfo CpuBackend::info() const {
     DeviceInfo d;
     d.id = "cpu";
@@ -673,15 +686,31 @@ DeviceInfo CpuBackend::info() const {
     d.version = precision_ == Precision::Double ? "native C++ (float64)" : "native C++ (float32)";
     d.type = "CPU";
     d.computeUnits = pool_->size();
+    // The sane limit of a host backend: the machine's physical memory.
+    d.globalMemory = physicalMemoryBytes();
+    d.maxAlloc = d.globalMemory;
     return d;
 }
 
 Buffer CpuBackend::alloc(size_t count) {
+    const size_t valueBytes = precision_ == Precision::Double ? sizeof(double) : sizeof(float);
+    const uint64_t limit = physicalMemoryBytes();
+    if (limit > 0 && count > limit / valueBytes)
+        throw ComputeError("alloc of " + std::to_string(count) + " values (" +
+                           std::to_string(uint64_t(count) * valueBytes) +
+                           " bytes) exceeds the physical memory of " + std::to_string(limit) +
+                           " bytes");
     void* h = nullptr;
-    if (precision_ == Precision::Double)
-        h = new Storage<double>{std::vector<double>(count, 0.0)};
-    else
-        h = new Storage<float>{std::vector<float>(count, 0.0f)};
+    try {
+        if (precision_ == Precision::Double)
+            h = new Storage<double>{std::vector<double>(count, 0.0)};
+        else
+            h = new Storage<float>{std::vector<float>(count, 0.0f)};
+    } catch (const std::bad_alloc&) {
+        throw ComputeError("alloc of " + std::to_string(count) + " values (" +
+                           std::to_string(uint64_t(count) * valueBytes) +
+                           " bytes) failed: out of host memory");
+    }
     return Buffer(this, h, count);
 }
 

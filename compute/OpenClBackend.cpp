@@ -266,6 +266,7 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
         }
     }
     m.loadPrograms(sources);
+    m.ensureScratch(0, where);
 
     auto be = std::unique_ptr<OpenClBackend>(new OpenClBackend(std::move(impl)));
     return be;
@@ -305,6 +306,9 @@ int OpenClBackend::programsFromCache() const {
 }
 int OpenClBackend::programsBuilt() const {
     return d_->built;
+}
+uint64_t OpenClBackend::enqueueCount() const {
+    return d_->faults.count();
 }
 std::string OpenClBackend::gemmConfig() const {
     return d_->gemm.defines();
@@ -359,19 +363,23 @@ void OpenClBackend::release(void* handle) noexcept {
 void OpenClBackend::upload(BufRef dst, const float* src, size_t count) {
     d_->check(dst, count, "upload");
     if (count == 0) return;
-    clCheck(
-        clEnqueueWriteBuffer(d_->queue.get(), Impl::mem(dst), CL_TRUE, dst.offset * sizeof(float),
-                             count * sizeof(float), src, 0, nullptr, nullptr),
-        "upload", "clEnqueueWriteBuffer");
+    cl_int err = d_->faults.next();
+    if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer(d_->queue.get(), Impl::mem(dst), CL_TRUE,
+                                   dst.offset * sizeof(float), count * sizeof(float), src, 0,
+                                   nullptr, nullptr);
+    clCheck(err, "upload" + d_->faults.note(), "clEnqueueWriteBuffer");
 }
 
 void OpenClBackend::download(BufRef src, float* dst, size_t count) {
     d_->check(src, count, "download");
     if (count == 0) return;
-    clCheck(
-        clEnqueueReadBuffer(d_->queue.get(), Impl::mem(src), CL_TRUE, src.offset * sizeof(float),
-                            count * sizeof(float), dst, 0, nullptr, nullptr),
-        "download", "clEnqueueReadBuffer");
+    cl_int err = d_->faults.next();
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(d_->queue.get(), Impl::mem(src), CL_TRUE,
+                                  src.offset * sizeof(float), count * sizeof(float), dst, 0,
+                                  nullptr, nullptr);
+    clCheck(err, "download" + d_->faults.note(), "clEnqueueReadBuffer");
 }
 
 void OpenClBackend::synchronize() {

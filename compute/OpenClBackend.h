@@ -4,6 +4,7 @@
 // build log. Owned and used by one thread (the one running the network).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -95,6 +96,8 @@ public:
     // Programs of this backend that were loaded from the binary cache instead of compiled.
     int programsFromCache() const;
     int programsBuilt() const;
+    // Kernel launches, uploads and downloads enqueued so far (what NNWB_CL_FAIL_AFTER counts).
+    uint64_t enqueueCount() const;
     // The main gemm tiling, e.g. "TSM=64 TSN=64 TSK=16 WPTM=4 WPTN=4".
     std::string gemmConfig() const;
     // The gemm kernels this device has, e.g. {"gemm_small", "gemm_tiled", "gemm_tiled_16"}.

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "compute/OpenClBackend.h"
+#include "compute/EnqueueFaults.h"
 #include "compute/OpenClDevices.h"
 #include "compute/OpenClError.h"
 #include "compute/OpenClHandles.h"
@@ -144,6 +145,7 @@ struct OpenClBackend::Impl {
     // Scratch buffer for overlapping copies and the lightConv tap gradient (in-order queue).
     ClMem scratch;
     size_t scratchCount = 0;
+    EnqueueFaults faults;  // test-only: NNWB_CL_FAIL_AFTER
     // Profiling.
     bool profiling = false;
     std::vector<std::pair<const std::string*, ClEvent>> pending;
@@ -198,12 +200,13 @@ struct OpenClBackend::Impl {
     void enqueue(const std::string& op, cldetail::KernelEntry& k, cl_uint dims,
                  const size_t* global, const size_t* local) {
         cl_event ev = nullptr;
-        const cl_int err =
-            clEnqueueNDRangeKernel(queue.get(), k.kernel.get(), dims, nullptr, global, local, 0,
-                                   nullptr, profiling ? &ev : nullptr);
+        cl_int err = faults.next();
+        if (err == CL_SUCCESS)
+            err = clEnqueueNDRangeKernel(queue.get(), k.kernel.get(), dims, nullptr, global, local,
+                                         0, nullptr, profiling ? &ev : nullptr);
         if (err != CL_SUCCESS)
             throw ComputeError(op + ": launching kernel " + k.name + " failed (" +
-                               clErrorName(err) + ")");
+                               clErrorName(err) + ")" + faults.note());
         if (profiling) {
             pending.emplace_back(&k.name, ClEvent(ev));
             if (pending.size() >= 4096) drainEvents();
@@ -255,11 +258,15 @@ struct OpenClBackend::Impl {
         pending.clear();
     }
 
+    // The scratch buffer holds at least kMinScratch floats (created with the backend), so
+    // small ops never reallocate it. oclgrind's uninitialized-value check keeps a freed
+    // buffer's size for a later buffer that reuses its address and then misreads everything
+    // past that size as uninitialized; a scratch made first and rarely regrown avoids that.
+    static constexpr size_t kMinScratch = size_t(1) << 16;
     cl_mem ensureScratch(size_t count, const std::string& op) {
-        count = std::max<size_t>(count, 1);
+        count = std::max<size_t>(count, kMinScratch);
         if (scratchCount < count) {
-            scratch.reset();
-            scratchCount = 0;
+            // The larger buffer is created before the old one is released (no address reuse).
             cl_int err = CL_SUCCESS;
             cl_mem m = clCreateBuffer(context.get(), CL_MEM_READ_WRITE, count * sizeof(float),
                                       nullptr, &err);

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -12,35 +13,54 @@
 
 namespace nnwb {
 
+namespace {
+
+std::string folderOf(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    if (slash == std::string::npos) return ".";
+    return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Makes the rename itself durable; a folder that cannot be opened or synced (some file
+// systems) costs only that guarantee, not the save.
+void syncFolder(const std::string& path) {
+    const int dfd = ::open(folderOf(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0) return;
+    ::fsync(dfd);
+    ::close(dfd);
+}
+
+}  // namespace
+
 void writeFileAtomic(const std::string& path, const std::string& bytes) {
-    const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-    auto fail = [&](const std::string& what) {
-        const std::string reason = std::strerror(errno);
+    // Unique per process and call, so concurrent saves never share a temporary file.
+    static std::atomic<unsigned> serial{0};
+    const std::string tmp =
+        path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(serial++);
+    auto fail = [&](const std::string& what, int err, int fd) {
+        if (fd >= 0) ::close(fd);
         ::unlink(tmp.c_str());
-        throw std::runtime_error("cannot save " + path + ": " + what + ": " + reason);
+        throw std::runtime_error("cannot save " + path + ": " + what + ": " + std::strerror(err));
     };
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
-        const std::string reason = std::strerror(errno);
-        throw std::runtime_error("cannot save " + path + ": cannot create a temporary file: " +
-                                 reason);
+        const int err = errno;
+        throw std::runtime_error("cannot save " + path + ": cannot create a temporary file in " +
+                                 folderOf(path) + ": " + std::strerror(err));
     }
     size_t done = 0;
     while (done < bytes.size()) {
-        ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
         if (n < 0) {
             if (errno == EINTR) continue;
-            ::close(fd);
-            fail("write failed");
+            fail("write failed", errno, fd);
         }
         done += static_cast<size_t>(n);
     }
-    if (::fsync(fd) != 0) {
-        ::close(fd);
-        fail("flush failed");
-    }
-    if (::close(fd) != 0) fail("close failed");
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) fail("rename failed");
+    if (::fsync(fd) != 0) fail("flush failed", errno, fd);
+    if (::close(fd) != 0) fail("close failed", errno, -1);
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) fail("rename failed", errno, -1);
+    syncFolder(path);
 }
 
 std::string readFile(const std::string& path) {

@@ -83,12 +83,17 @@ TensorMap decodeSafetensors(const std::string& bytes, std::map<std::string, std:
         HostTensor t;
         size_t count = 1;
         if (!v["shape"].is_array()) throw SafetensorsError("tensor " + name + ": bad shape");
+        constexpr uint64_t kMaxCount = 1ull << 40;
         for (const auto& d : v["shape"]) {
-            if (!d.is_number_unsigned() || d.get<uint64_t>() > (1ull << 40))
+            if (!d.is_number_unsigned() || d.get<uint64_t>() > kMaxCount)
                 throw SafetensorsError("tensor " + name + ": bad shape " + v["shape"].dump());
-            t.shape.push_back(d.get<int64_t>());
-            count *= d.get<size_t>();
-            if (count > (1ull << 40)) throw SafetensorsError("tensor " + name + ": too large");
+            const uint64_t dim = d.get<uint64_t>();
+            t.shape.push_back(static_cast<int64_t>(dim));
+            // Checked before multiplying: [2^40, 2^24] must not wrap around to 0 values.
+            if (dim != 0 && count > kMaxCount / dim)
+                throw SafetensorsError("tensor " + name + ": shape " + v["shape"].dump() +
+                                       " is too large");
+            count *= dim;
         }
         const auto& off = v["data_offsets"];
         if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() ||

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "model/NonFiniteFinder.h"
 #include "model/Rng.h"
 
 namespace nnwb {
@@ -65,7 +66,8 @@ float Trainer::readFlag() {
     return f;
 }
 
-void Trainer::collect(MetricsAccumulator& acc, size_t samples, int epoch) {
+void Trainer::collect(MetricsAccumulator& acc, size_t samples, int epoch,
+                      const std::vector<size_t>& order) {
     const float flag = readFlag();
     hostLog_.resize(2 * samples);
     be_.download(log_, hostLog_.data(), hostLog_.size());
@@ -78,9 +80,14 @@ void Trainer::collect(MetricsAccumulator& acc, size_t samples, int epoch) {
                 nan = std::isnan(hostLog_[2 * i]);
                 break;
             }
+        // The optimizer stopped at the diverging batch: run it again to find the layer.
+        const size_t count = std::min<size_t>(cfg_.batchSize, data_.train.size() - first);
+        stage(data_.train, order, first, count);
+        const std::string where = firstNonFinite(net_, x_, static_cast<int>(count));
         throw TrainingError("the loss became " + std::string(nan ? "NaN" : "infinite") +
                             " in epoch " + std::to_string(epoch) + ", batch " +
-                            std::to_string(b + 1));
+                            std::to_string(b + 1) + "; first non-finite value: " +
+                            (where.empty() ? "none in the layers" : where));
     }
     acc.addOutcomes(hostLog_.data(), samples);
 }
@@ -143,7 +150,7 @@ EpochReport Trainer::runEpoch(TrainControl* control,
             progress(p);
         }
     }
-    collect(acc, done, rep.epoch);  // waits for the device
+    collect(acc, done, rep.epoch, order);  // waits for the device
     rep.seconds = secondsSince(start);
     rep.samplesPerSecond = rep.seconds > 0 ? done / rep.seconds : 0.0;
     rep.train = acc.result();

@@ -69,7 +69,8 @@ private:
                size_t count);
     // Reads the outcome log of `samples` samples into `acc`; throws TrainingError when the
     // divergence flag says a batch had a non-finite loss.
-    void collect(MetricsAccumulator& acc, size_t samples, int epoch);
+    void collect(MetricsAccumulator& acc, size_t samples, int epoch,
+                 const std::vector<size_t>& order);
     float readFlag();
     Backend& be_;
     Network& net_;

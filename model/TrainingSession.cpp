@@ -1,5 +1,7 @@
 #include "model/TrainingSession.h"
 
+#include "model/MemoryCheck.h"
+
 namespace nnwb {
 
 TrainingSession::TrainingSession(const Experiment& experiment,
@@ -10,6 +12,9 @@ TrainingSession::TrainingSession(const Experiment& experiment,
     backend_ = createBackend(experiment.training.device);
     network_ = std::make_unique<Network>(Network::layersFromJson(experiment.model),
                                          data_->split.train.inputShape);
+    // Refused before any device memory is taken when the run cannot fit (ComputeError).
+    requireDeviceMemory(trainingMemoryNeed(experiment.model, experiment.training, data_->split),
+                        backend_->info(), experiment.training.batchSize);
     trainer_ = std::make_unique<Trainer>(*backend_, *network_, experiment.training, data_->split);
 }
 

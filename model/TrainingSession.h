@@ -24,9 +24,9 @@ public:
 
 class TrainingSession {
 public:
-    // Loads the data unless `data` is given, creates the backend and builds the network and
-    // trainer. Throws DataLoadError (data), ComputeError (device), ShapeError (model) or
-    // TrainingError.
+    // Loads the data unless `data` is given, creates the backend, checks that the run fits the
+    // device's memory and builds the network and trainer. Throws DataLoadError (data),
+    // ComputeError (device, or too large for it), ShapeError (model) or TrainingError.
     explicit TrainingSession(const Experiment& experiment,
                              std::shared_ptr<const ExperimentData> data = nullptr);
     TrainingSession(const TrainingSession&) = delete;

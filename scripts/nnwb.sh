@@ -2,6 +2,8 @@
 # One entry point for a fresh Debian 12 machine (run as root, or with sudo available):
 #   scripts/nnwb.sh run    install what is missing, build, open the workbench
 #   scripts/nnwb.sh test   install what is missing, build, run the whole test suite (ctest)
+#   scripts/nnwb.sh check  reliability checks: fuzzers, ASan+UBSan test suite, TSan threaded
+#                          tests, OpenCL kernels under oclgrind (separate build-* folders)
 # A second run installs nothing and rebuilds only what changed.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,9 +14,12 @@ mode="${1:-}"
 packages=(build-essential cmake pkg-config qt6-base-dev libqcustomplot-dev ocl-icd-opencl-dev
           opencl-c-headers pocl-opencl-icd clinfo nlohmann-json3-dev xvfb xauth)
 
+# Only for `check`: clang with its sanitizer and libFuzzer runtimes, llvm-symbolizer, oclgrind.
+check_packages=(clang libclang-rt-14-dev llvm oclgrind)
+
 install_missing() {
     local missing=()
-    for p in "${packages[@]}"; do
+    for p in "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
             missing+=("$p")
     done
@@ -34,9 +39,51 @@ configure_and_build() {
     cmake --build "$build" -j "$(nproc)"
 }
 
+# configure_clang DIR CMAKE_ARGS...: a clang build folder, configured once.
+configure_clang() {
+    local dir="$1"
+    shift
+    if [ ! -f "$dir/CMakeCache.txt" ]; then
+        CC=clang CXX=clang++ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@"
+    fi
+}
+
+step() { echo "== $(date +%T) $*"; }
+
+run_checks() {
+    local jobs
+    jobs="$(nproc)"
+    # 1. libFuzzer targets of the three loaders, NNWB_FUZZ_SECONDS each (Qt-free build).
+    step "fuzz: build-fuzz"
+    configure_clang build-fuzz -DNNWB_BUILD_GUI=OFF -DNNWB_FUZZ=ON
+    cmake --build build-fuzz -j "$jobs" --target fuzz_bar_importer fuzz_experiment fuzz_safetensors
+    (cd build-fuzz && ctest --output-on-failure -j "$jobs" -L fuzz)
+    # 2. OpenCL kernels under oclgrind, with the Release build of `test`.
+    step "oclgrind: $build"
+    configure_and_build
+    (cd "$build" && ctest --output-on-failure -j "$jobs" -L oclgrind)
+    # 3. AddressSanitizer + UndefinedBehaviorSanitizer: the whole test suite.
+    step "asan+ubsan: build-asan"
+    configure_clang build-asan -DNNWB_SANITIZE=address,undefined
+    cmake --build build-asan -j "$jobs"
+    (cd build-asan && ctest --output-on-failure -j "$jobs" --timeout 1800)
+    # 4. ThreadSanitizer: only the tests that run work on several threads.
+    step "tsan: build-tsan"
+    configure_clang build-tsan -DNNWB_SANITIZE=thread
+    local targets
+    targets="$(cd build-tsan && ctest -N -L threads | sed -n 's/^ *Test *#[0-9]*: *//p')"
+    # shellcheck disable=SC2086
+    cmake --build build-tsan -j "$jobs" --target nnwb-cli $targets
+    # Without address-space randomization: clang 14's TSan cannot map its shadow memory on
+    # kernels with more ASLR entropy (vm.mmap_rnd_bits > 28).
+    (cd build-tsan && setarch "$(uname -m)" -R ctest --output-on-failure -j 1 -L threads \
+        --timeout 1800)
+    step "all checks passed"
+}
+
 case "$mode" in
     run)
-        install_missing
+        install_missing "${packages[@]}"
         configure_and_build
         shift
         if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ "${QT_QPA_PLATFORM:-}" = "" ]; then
@@ -46,13 +93,18 @@ case "$mode" in
         exec "$build/ui/nnwb" "$@"
         ;;
     test)
-        install_missing
+        install_missing "${packages[@]}"
         configure_and_build
         cd "$build"
-        ctest --output-on-failure -j "$(nproc)" --timeout 1200
+        # oclgrind runs belong to `check` (they take minutes).
+        ctest --output-on-failure -j "$(nproc)" --timeout 1200 -LE oclgrind
+        ;;
+    check)
+        install_missing "${packages[@]}" "${check_packages[@]}"
+        run_checks
         ;;
     *)
-        echo "usage: scripts/nnwb.sh run|test" >&2
+        echo "usage: scripts/nnwb.sh run|test|check" >&2
         exit 2
         ;;
 esac

@@ -50,8 +50,10 @@ bool MetricCharts::exportPng(const QString& path, QString* error) const {
     QPainter p(&all);
     for (int i = 0; i < 3; ++i) p.drawPixmap(i * w, 0, charts_[i]->toPixmap(w, h, 1.0));
     p.end();
-    if (!all.save(path, "PNG")) {
-        if (error) *error = tr("%1: cannot be written").arg(path);
+    // Atomic like every save: a failed export leaves an older picture of that name intact.
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || !all.save(&f, "PNG") || !f.commit()) {
+        if (error) *error = tr("%1: cannot be written (%2)").arg(path, f.errorString());
         return false;
     }
     return true;

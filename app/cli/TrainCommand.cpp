@@ -1,5 +1,7 @@
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -11,6 +13,7 @@
 #include "model/NetworkWeights.h"
 #include "model/Trainer.h"
 #include "model/TrainingSession.h"
+#include "model/WeightsSnapshot.h"
 
 namespace nnwb::cli {
 
@@ -99,9 +102,31 @@ int runTrain(const Args& args) {
                     data.split.validation.size());
     }
     const bool hasVal = data.split.validation.size() > 0;
-    for (int e = 0; e < exp.training.epochs; ++e)
-        printEpoch(trainer.runEpoch(), exp.training.epochs, json, hasVal);
-    if (!saveWeights.empty()) saveWeightsFile(net, saveWeights);
+    WeightsSnapshot lastGood;  // host copy after each epoch; checked for NaN/Inf
+    for (int e = 0; e < exp.training.epochs; ++e) {
+        try {
+            const EpochReport r = trainer.runEpoch();
+            std::string problem;
+            if (!lastGood.capture(net, r.epoch, &problem))
+                throw TrainingError("the weights became NaN or infinite in epoch " +
+                                    std::to_string(r.epoch) + " (checked after its last batch); " +
+                                    "first non-finite value: " + problem);
+            printEpoch(r, exp.training.epochs, json, hasVal);
+        } catch (const std::runtime_error& ex) {  // TrainingError, ComputeError
+            std::string message = ex.what();
+            if (!saveWeights.empty()) {
+                if (lastGood.empty()) {
+                    message += "\nno epoch completed: no weights were saved";
+                } else {
+                    lastGood.save(saveWeights);
+                    message += "\nthe weights of epoch " + std::to_string(lastGood.epoch()) +
+                               " (the last good one) were saved to " + saveWeights;
+                }
+            }
+            throw std::runtime_error(message);  // exit status 1
+        }
+    }
+    if (!saveWeights.empty()) lastGood.save(saveWeights);
     return 0;
 }
 

@@ -24,12 +24,13 @@ TrainingWorker::~TrainingWorker() { releaseCompute(); }
 
 void TrainingWorker::releaseCompute() {
     session_.reset();
-    lastGood_.clear();
-    lastGoodEpoch_ = 0;
 }
 
 void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainControl> control) {
     ++runId_;
+    // The previous run's device objects go first (they hold device memory); its last good
+    // weights stay on the host until this run has started, so a run that cannot start loses
+    // nothing that could still be saved.
     releaseCompute();
     experiment_ = experiment;
     control_ = std::move(control);
@@ -39,16 +40,18 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     try {
         session_ = std::make_unique<TrainingSession>(experiment_);
     } catch (const DataLoadError& e) {
-        return fail(q(e.what()));
+        return failToStart(q(e.what()));
     } catch (const ShapeError& e) {
-        return fail(QStringLiteral("Model: ") + q(e.what()));
+        return failToStart(QStringLiteral("Model: ") + q(e.what()));
     } catch (const ComputeError& e) {
-        return fail(QStringLiteral("Device: ") + q(e.what()));
+        return failToStart(QStringLiteral("Device: ") + q(e.what()));
     } catch (const TrainingError& e) {
-        return fail(q(e.what()));
+        return failToStart(q(e.what()));
     } catch (const std::exception& e) {
-        return fail(q(e.what()));
+        return failToStart(q(e.what()));
     }
+    lastGood_.clear();
+    runFailed_ = false;
     RunInfo info;
     const DeviceInfo dev = session_->backend().info();
     info.deviceId = q(dev.id);
@@ -98,10 +101,13 @@ void TrainingWorker::nextEpoch(int runId) {
     if (!completed) return finish(RunEnd::Stopped, {});
     epochSeconds_ += report.seconds;
     try {
-        lastGood_ = readWeights(session_->network());
-        lastGoodEpoch_ = report.epoch;
-    } catch (const std::exception&) {
-        // keep the previous snapshot; the run itself is fine
+        std::string problem;
+        if (!lastGood_.capture(session_->network(), report.epoch, &problem))
+            return fail(tr("The weights became NaN or infinite in epoch %1: %2")
+                            .arg(report.epoch)
+                            .arg(q(problem)));
+    } catch (const ComputeError& e) {
+        return fail(QStringLiteral("Device: ") + q(e.what()));
     }
     Q_EMIT epochFinished(report);
     emitScores(scoreSample_.load());
@@ -134,28 +140,47 @@ void TrainingWorker::emitScores(int sample) {
 }
 
 void TrainingWorker::saveWeights(const QString& path) {
-    if (!session_) {
-        Q_EMIT weightsSaved(false, tr("There are no trained weights yet."));
-        return;
-    }
     try {
-        saveWeightsFile(session_->network(), path.toStdString());
+        if (session_ && !runFailed_) {
+            saveWeightsFile(session_->network(), path.toStdString());
+        } else if (!lastGood_.empty()) {
+            // After a failure (the device's copy may be lost or diverged) or a run that could
+            // not start: the host copy of the last completed epoch.
+            lastGood_.save(path.toStdString());
+        } else {
+            Q_EMIT weightsSaved(false, tr("There are no trained weights yet."));
+            return;
+        }
         Q_EMIT weightsSaved(true, path);
     } catch (const std::exception& e) {
         Q_EMIT weightsSaved(false, q(e.what()));
     }
 }
 
+void TrainingWorker::failToStart(const QString& message) {
+    releaseCompute();  // a half-built run is of no use; the kept weights stay
+    runFailed_ = true;
+    finish(RunEnd::Failed, message);
+}
+
 void TrainingWorker::fail(const QString& message) {
     QString text = message;
-    if (session_ && !lastGood_.empty()) {
-        try {
-            writeWeights(session_->network(), lastGood_);
-            text += tr("\nThe weights of epoch %1 were kept.").arg(lastGoodEpoch_);
-        } catch (const std::exception&) {
-            // the device may be unusable; nothing more to keep
+    if (!lastGood_.empty()) {
+        // The host copy is what Export Weights saves after a failure; putting it back on the
+        // device as well is a courtesy that a lost device may refuse.
+        if (session_) {
+            try {
+                lastGood_.restore(session_->network());
+            } catch (const std::exception&) {
+            }
         }
+        text += tr("\nThe weights of epoch %1, the last good one, were kept; Export Weights "
+                   "saves them.")
+                    .arg(lastGood_.epoch());
+    } else {
+        text += tr("\nNo epoch was completed, so there are no trained weights to keep.");
     }
+    runFailed_ = true;
     finish(RunEnd::Failed, text);
 }
 

@@ -15,6 +15,7 @@
 #include "model/Safetensors.h"
 #include "model/TrainControl.h"
 #include "model/TrainingSession.h"
+#include "model/WeightsSnapshot.h"
 
 namespace nnwb {
 
@@ -35,7 +36,8 @@ public Q_SLOTS:
     // Reads the Score matrices of validation sample `sample` from the device (between epochs
     // or after a run, while the trained network is kept) and emits attentionReady().
     void requestScores(int sample);
-    // Writes the current weights as safetensors; emits weightsSaved().
+    // Writes the current weights as safetensors; after a failed run (or one that could not
+    // start) the weights of the last completed epoch. Emits weightsSaved().
     void saveWeights(const QString& path);
 
 Q_SIGNALS:
@@ -50,14 +52,15 @@ private:
     void nextEpoch(int runId);
     void finish(RunEnd end, const QString& message);
     void fail(const QString& message);
+    void failToStart(const QString& message);
     void emitScores(int sample);
     void releaseCompute();
 
     Experiment experiment_;
     std::shared_ptr<TrainControl> control_;
     std::unique_ptr<TrainingSession> session_;  // data, backend, network, trainer
-    TensorMap lastGood_;                        // weights after the last completed epoch
-    int lastGoodEpoch_ = 0;
+    WeightsSnapshot lastGood_;  // weights after the last completed epoch (host copy)
+    bool runFailed_ = false;    // the last run ended in an error
     int runId_ = 0;
     bool running_ = false;
     int epochsWanted_ = 0;

@@ -1,5 +1,8 @@
 #include "common/TestUtil.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <stdexcept>
 
@@ -20,6 +23,11 @@ std::vector<std::string> openClDeviceIds() {
     for (const DeviceInfo& d : listDevices())
         if (d.id.rfind("opencl:", 0) == 0) ids.push_back(d.id);
     return ids;
+}
+
+size_t parityMaxValues() {
+    const char* v = std::getenv("NNWB_PARITY_MAX_VALUES");
+    return v && *v ? size_t(std::strtoull(v, nullptr, 10)) : size_t(-1);
 }
 
 void randomFill(std::vector<float>& v, uint32_t seed, float lo, float hi) {
@@ -106,6 +114,17 @@ std::string tempDir() {
     buf.push_back('\0');
     if (!mkdtemp(buf.data())) throw std::runtime_error("cannot create a temporary directory");
     return std::string(buf.data());
+}
+
+ReadOnlyDir::ReadOnlyDir(const std::string& dir) : dir_(dir) {
+    if (::chmod(dir.c_str(), 0555) != 0) return;
+    if (::geteuid() == 0) droppedRoot_ = ::seteuid(65534) == 0;
+    enforced_ = ::geteuid() != 0;
+}
+
+ReadOnlyDir::~ReadOnlyDir() {
+    if (droppedRoot_ && ::seteuid(0) != 0) std::abort();  // the test cannot go on as nobody
+    ::chmod(dir_.c_str(), 0755);
 }
 
 nlohmann::json syntheticData(int samples, int units, int window) {

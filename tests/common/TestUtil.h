@@ -19,6 +19,10 @@ std::vector<std::string> testDeviceIds();
 // Only the OpenCL device ids (empty on a machine without an OpenCL runtime).
 std::vector<std::string> openClDeviceIds();
 
+// NNWB_PARITY_MAX_VALUES=N limits the parity suites to cases whose buffers hold at most N
+// floats in all (for slow checking devices such as oclgrind); SIZE_MAX when unset (every case).
+size_t parityMaxValues();
+
 // n values uniform in [lo, hi) from a fixed seed (same numbers on every machine).
 std::vector<float> randomVector(size_t n, uint32_t seed, float lo = -1.0f, float hi = 1.0f);
 void randomFill(std::vector<float>& v, uint32_t seed, float lo = -1.0f, float hi = 1.0f);
@@ -36,6 +40,24 @@ std::string compareNear(const std::vector<float>& got, const std::vector<float>&
 
 // A fresh directory under $TMPDIR (or /tmp) for files a test writes.
 std::string tempDir();
+
+// Makes a directory read-only for the lifetime of the object. Root ignores directory
+// permissions, so as root the effective user also becomes `nobody` (65534) until destruction,
+// and the kernel refuses writes there as it would for a normal user. enforced() is false only
+// when neither works (then a test must not claim the save failed for that reason).
+class ReadOnlyDir {
+public:
+    explicit ReadOnlyDir(const std::string& dir);
+    ~ReadOnlyDir();
+    ReadOnlyDir(const ReadOnlyDir&) = delete;
+    ReadOnlyDir& operator=(const ReadOnlyDir&) = delete;
+    bool enforced() const { return enforced_; }
+
+private:
+    std::string dir_;
+    bool droppedRoot_ = false;
+    bool enforced_ = false;
+};
 
 // The guard value written around outputs; an op that changes it wrote out of bounds.
 constexpr float kSentinel = 12345.0f;

@@ -12,6 +12,7 @@
 
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TrainingController.h"
+#include "common/FaultProbe.h"
 #include "common/TestUtil.h"
 #include "ui/AttentionHeatmap.h"
 #include "ui/AttentionView.h"
@@ -235,6 +236,42 @@ private Q_SLOTS:
         QVERIFY(banner && !banner->isHidden());
         QVERIFY(banner->text().contains(QStringLiteral("opencl:9:9")));
         QVERIFY(w.trainAction()->isEnabled());  // the user may pick another device
+    }
+
+    // A device fault in the middle of epoch 2 (NNWB_CL_FAIL_AFTER): the window shows the
+    // OpenCL error and the kept epoch, the epoch-1 point stays on the charts, the weights can
+    // be exported, and the next run trains normally.
+    void deviceFaultDuringTraining() {
+        const auto ids = test::openClDeviceIds();
+        if (ids.empty()) QSKIP("no OpenCL device");
+        const std::string id = ids.front();
+        const test::FaultProbe probe = test::probeMidEpochFault(tiny(3, id), id);
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.document()->reset(tiny(3, id));
+        QSignalSpy finished(w.controller(), &TrainingController::runFinished);
+        QSignalSpy saved(w.controller(), &TrainingController::weightsSaved);
+        qputenv("NNWB_CL_FAIL_AFTER", QByteArray::number(qulonglong(probe.failAt)));
+        QVERIFY(w.startTraining());
+        QVERIFY(waitForEnd(finished, 120000));
+        qunsetenv("NNWB_CL_FAIL_AFTER");
+        QCOMPARE(finished.first().at(0).value<RunEnd>(), RunEnd::Failed);
+        QVERIFY2(w.lastError().contains(QStringLiteral("CL_OUT_OF_RESOURCES")),
+                 qPrintable(w.lastError()));
+        QVERIFY2(w.lastError().contains(QStringLiteral("epoch 1, the last good one")),
+                 qPrintable(w.lastError()));
+        QCOMPARE(w.charts()->lossChart()->trainGraph()->dataCount(), 1);
+        QVERIFY(w.trainAction()->isEnabled());
+        const QString path = QString::fromStdString(test::tempDir()) + "/kept.safetensors";
+        w.controller()->saveWeights(path);
+        QVERIFY(saved.wait(30000));
+        QVERIFY2(saved.first().at(0).toBool(), qPrintable(saved.first().at(1).toString()));
+        QVERIFY(loadSafetensors(path.toStdString()).at("layers.1.weight").values ==
+                probe.epoch1Weights.at("layers.1.weight").values);
+        finished.clear();
+        QVERIFY(w.startTraining());
+        QVERIFY(waitForEnd(finished, 120000));
+        QCOMPARE(finished.first().at(0).value<RunEnd>(), RunEnd::Completed);
     }
 
     void closingDuringTrainingStopsTheWorker() {

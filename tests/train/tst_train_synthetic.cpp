@@ -144,8 +144,9 @@ private slots:
         QCOMPARE(t.epochsDone(), 0);
     }
     void nonFiniteLossStopsAndKeepsWeights_data() { reachesStatedLoss_data(); }
-    // A NaN input in batch 7 makes that batch's loss NaN: the run stops naming epoch and
-    // batch, and the weights are those after batch 6 (no update from batch 7 onwards).
+    // A NaN input in batch 7 makes that batch's loss NaN: the run stops naming epoch, batch
+    // and the first layer holding a NaN, and the weights are those after batch 6 (no update
+    // from batch 7 onwards).
     void nonFiniteLossStopsAndKeepsWeights() {
         QFETCH(QString, device);
         Experiment e = problem(device.toStdString());
@@ -167,7 +168,11 @@ private slots:
             t.runEpoch();
             QFAIL("no divergence reported");
         } catch (const TrainingError& err) {
-            QCOMPARE(QString(err.what()), QString("the loss became NaN in epoch 1, batch 7"));
+            // Sample 3 of the batch holds the NaN: the first layer's output for it (3 x 32
+            // values in) is the first non-finite value.
+            QCOMPARE(QString(err.what()),
+                     QString("the loss became NaN in epoch 1, batch 7; first non-finite value: "
+                             "layer 1 (conv): output[96] is NaN"));
         }
         const ParamArena& a = net.paramArena();
         const ParamArena& b = ref.paramArena();

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <fstream>
 
 #include "common/TestUtil.h"
@@ -140,6 +141,22 @@ private slots:
         TensorMap missing = before;
         missing.erase("layers.1.bias");
         expectFailure(encodeSafetensors(missing), "no tensor layers.1.bias");
+    }
+    // Found by fuzz_safetensors: dimensions whose product wraps around to 0 passed as an empty
+    // tensor with a 2^64-element shape.
+    void weightShapeOverflow() {
+        const std::string header =
+            R"({"t":{"dtype":"F32","shape":[1099511627776,16777216],"data_offsets":[0,0]}})";
+        std::string bytes(8, '\0');
+        const uint64_t len = header.size();
+        std::memcpy(bytes.data(), &len, 8);
+        bytes += header;
+        try {
+            decodeSafetensors(bytes);
+            QFAIL("a shape of 2^64 values was accepted");
+        } catch (const SafetensorsError& e) {
+            QVERIFY2(QString(e.what()).contains("too large"), e.what());
+        }
     }
     void atomicSaveKeepsOldFile() {
         if (geteuid() == 0) {
