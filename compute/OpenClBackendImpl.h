@@ -36,8 +36,7 @@ inline constexpr const char* kRequiredKernels[] = {
     "bias_softmax_rows", "activation_backward", "bias_gradient",
     "softmax_forward", "softmax_backward", "norm_forward", "norm_backward", "unfold_windows",
     "fold_windows", "mse_loss", "softmax_cross_entropy", "sgd_step", "adam_step",
-    "record_outcomes", "gemm_small", "gemm_reduce_splits", "add_norm_forward",
-    "add_norm_backward",
+    "record_outcomes", "gemm_small", "gemm_reduce_splits",
     "lightconv_taps", "lightconv_forward", "lightconv_backward_dx", "lightconv_tap_grad",
     "lightconv_weight_grad_apply"};
 // clang-format on

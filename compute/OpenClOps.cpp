@@ -349,8 +349,10 @@ void OpenClBackend::normForward(int rows, int cols, float eps, BufRef x, BufRef 
     d_->check(y, n, "normForward y");
     d_->check(rstd, size_t(std::max(rows, 0)), "normForward rstd");
     if (rows <= 0 || cols <= 0) return;
+    // No residual: x stands in for b and y for sum (neither is read nor written).
     d_->launchRows("normForward", "norm_forward", size_t(rows), size_t(cols), 1, cl_int(rows),
-                   cl_int(cols), cl_float(eps), Impl::mem(x), Impl::off(x), Impl::mem(y),
+                   cl_int(cols), cl_float(eps), Impl::mem(x), Impl::off(x), Impl::mem(x),
+                   Impl::off(x), cl_int(0), Impl::mem(y), Impl::off(y), Impl::mem(y),
                    Impl::off(y), Impl::mem(rstd), Impl::off(rstd));
 }
 
@@ -363,9 +365,9 @@ void OpenClBackend::addNormForward(int rows, int cols, float eps, BufRef a, BufR
     d_->check(y, n, "addNormForward y");
     d_->check(rstd, size_t(std::max(rows, 0)), "addNormForward rstd");
     if (rows <= 0 || cols <= 0) return;
-    d_->launchRows("addNormForward", "add_norm_forward", size_t(rows), size_t(cols), 1,
-                   cl_int(rows), cl_int(cols), cl_float(eps), Impl::mem(a), Impl::off(a),
-                   Impl::mem(b), Impl::off(b), Impl::mem(sum), Impl::off(sum), Impl::mem(y),
+    d_->launchRows("addNormForward", "norm_forward", size_t(rows), size_t(cols), 1, cl_int(rows),
+                   cl_int(cols), cl_float(eps), Impl::mem(a), Impl::off(a), Impl::mem(b),
+                   Impl::off(b), cl_int(1), Impl::mem(sum), Impl::off(sum), Impl::mem(y),
                    Impl::off(y), Impl::mem(rstd), Impl::off(rstd));
 }
 
@@ -378,10 +380,10 @@ void OpenClBackend::addNormBackward(int rows, int cols, BufRef y, BufRef rstd, B
     d_->check(dx, n, "addNormBackward dx");
     d_->check(rstd, size_t(std::max(rows, 0)), "addNormBackward rstd");
     if (rows <= 0 || cols <= 0) return;
-    d_->launchRows("addNormBackward", "add_norm_backward", size_t(rows), size_t(cols), 2,
+    d_->launchRows("addNormBackward", "norm_backward", size_t(rows), size_t(cols), 2,
                    cl_int(rows), cl_int(cols), Impl::mem(y), Impl::off(y), Impl::mem(rstd),
                    Impl::off(rstd), Impl::mem(dy), Impl::off(dy), Impl::mem(dy2), Impl::off(dy2),
-                   Impl::mem(dx), Impl::off(dx));
+                   cl_int(1), Impl::mem(dx), Impl::off(dx));
 }
 
 void OpenClBackend::normBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy, BufRef dx) {
@@ -391,9 +393,11 @@ void OpenClBackend::normBackward(int rows, int cols, BufRef y, BufRef rstd, BufR
     d_->check(dx, n, "normBackward dx");
     d_->check(rstd, size_t(std::max(rows, 0)), "normBackward rstd");
     if (rows <= 0 || cols <= 0) return;
+    // No second gradient: dy stands in for dy2 (not read) and is not written.
     d_->launchRows("normBackward", "norm_backward", size_t(rows), size_t(cols), 2, cl_int(rows),
                    cl_int(cols), Impl::mem(y), Impl::off(y), Impl::mem(rstd), Impl::off(rstd),
-                   Impl::mem(dy), Impl::off(dy), Impl::mem(dx), Impl::off(dx));
+                   Impl::mem(dy), Impl::off(dy), Impl::mem(dy), Impl::off(dy), cl_int(0),
+                   Impl::mem(dx), Impl::off(dx));
 }
 
 // ---------------------------------------------------------------------------------------------

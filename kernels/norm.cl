@@ -1,81 +1,45 @@
 // Layer normalization over `cols` values per row (no learned gain), one work-group per row.
-// Mean and variance in two passes, as the CPU reference.
+// Mean and variance in two passes, as the CPU reference. Both kernels optionally take the
+// residual connection that precedes a norm in attention blocks (one launch instead of two).
 
-// y = (x - mean) * rstd, rstd = 1 / sqrt(var + eps); rstd[r] kept for backward.
+// x' = x + b (hasB; x' also written to sum) or x; y = (x' - mean) * rstd,
+// rstd = 1 / sqrt(var + eps); rstd[r] kept for backward.
 __kernel void norm_forward(int rows, int cols, float eps, __global const float* x, ulong xo,
-                           __global float* y, ulong yo, __global float* rstd, ulong ro,
+                           __global const float* b, ulong bo, int hasB, __global float* sum,
+                           ulong so, __global float* y, ulong yo, __global float* rstd, ulong ro,
                            __local float* scratch) {
     const int r = (int)get_group_id(0);
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     if (r >= rows) return;
     const ulong o = (ulong)r * (ulong)cols;
     x += xo + o;
-    y += yo + o;
-    float s = 0.0f;
-    for (int j = lid; j < cols; j += lsz) s += x[j];
-    const float mean = nnwb_group_sum(scratch, s) / (float)cols;
-    float v = 0.0f;
-    for (int j = lid; j < cols; j += lsz) v += (x[j] - mean) * (x[j] - mean);
-    const float var = nnwb_group_sum(scratch, v) / (float)cols;
-    const float rs = 1.0f / sqrt(var + eps);
-    for (int j = lid; j < cols; j += lsz) y[j] = (x[j] - mean) * rs;
-    if (lid == 0) rstd[ro + r] = rs;
-}
-
-// dx = rstd * (dy - mean(dy) - y * mean(dy * y)).
-__kernel void norm_backward(int rows, int cols, __global const float* y, ulong yo,
-                            __global const float* rstd, ulong ro, __global const float* dy,
-                            ulong dyo, __global float* dx, ulong dxo, __local float* scratch) {
-    const int r = (int)get_group_id(0);
-    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
-    if (r >= rows) return;
-    const ulong o = (ulong)r * (ulong)cols;
-    y += yo + o;
-    dy += dyo + o;
-    dx += dxo + o;
-    float a = 0.0f, b = 0.0f;
-    for (int j = lid; j < cols; j += lsz) {
-        a += dy[j];
-        b += dy[j] * y[j];
-    }
-    const float2 m = nnwb_group_sum2(scratch, a, b) / (float)cols;
-    const float rs = rstd[ro + r];
-    for (int j = lid; j < cols; j += lsz) dx[j] = rs * (dy[j] - m.x - y[j] * m.y);
-}
-
-// The residual connection and the norm in one pass: sum = a + b, y = norm(sum), rstd kept.
-__kernel void add_norm_forward(int rows, int cols, float eps, __global const float* a, ulong ao,
-                               __global const float* b, ulong bo, __global float* sum, ulong so,
-                               __global float* y, ulong yo, __global float* rstd, ulong ro,
-                               __local float* scratch) {
-    const int r = (int)get_group_id(0);
-    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
-    if (r >= rows) return;
-    const ulong o = (ulong)r * (ulong)cols;
-    a += ao + o;
     b += bo + o;
     sum += so + o;
     y += yo + o;
     float s = 0.0f;
     for (int j = lid; j < cols; j += lsz) {
-        const float x = a[j] + b[j];
-        sum[j] = x;
-        s += x;
+        const float v = hasB ? x[j] + b[j] : x[j];
+        if (hasB) sum[j] = v;
+        s += v;
     }
     const float mean = nnwb_group_sum(scratch, s) / (float)cols;
-    float v = 0.0f;
-    for (int j = lid; j < cols; j += lsz) v += (sum[j] - mean) * (sum[j] - mean);
-    const float var = nnwb_group_sum(scratch, v) / (float)cols;
+    float q = 0.0f;
+    for (int j = lid; j < cols; j += lsz) {
+        const float d = (hasB ? x[j] + b[j] : x[j]) - mean;
+        q += d * d;
+    }
+    const float var = nnwb_group_sum(scratch, q) / (float)cols;
     const float rs = 1.0f / sqrt(var + eps);
-    for (int j = lid; j < cols; j += lsz) y[j] = (sum[j] - mean) * rs;
+    for (int j = lid; j < cols; j += lsz) y[j] = ((hasB ? x[j] + b[j] : x[j]) - mean) * rs;
     if (lid == 0) rstd[ro + r] = rs;
 }
 
-// dy += dy2, then dx = rstd * (dy - mean(dy) - y * mean(dy * y)).
-__kernel void add_norm_backward(int rows, int cols, __global const float* y, ulong yo,
-                                __global const float* rstd, ulong ro, __global float* dy,
-                                ulong dyo, __global const float* dy2, ulong d2o,
-                                __global float* dx, ulong dxo, __local float* scratch) {
+// g = dy + dy2 (hasDy2; g also written back to dy) or dy;
+// dx = rstd * (g - mean(g) - y * mean(g * y)).
+__kernel void norm_backward(int rows, int cols, __global const float* y, ulong yo,
+                            __global const float* rstd, ulong ro, __global float* dy, ulong dyo,
+                            __global const float* dy2, ulong d2o, int hasDy2, __global float* dx,
+                            ulong dxo, __local float* scratch) {
     const int r = (int)get_group_id(0);
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     if (r >= rows) return;
@@ -84,14 +48,17 @@ __kernel void add_norm_backward(int rows, int cols, __global const float* y, ulo
     dy += dyo + o;
     dy2 += d2o + o;
     dx += dxo + o;
-    float a = 0.0f, b = 0.0f;
+    float a = 0.0f, c = 0.0f;
     for (int j = lid; j < cols; j += lsz) {
-        const float g = dy[j] + dy2[j];
-        dy[j] = g;
+        float g = dy[j];
+        if (hasDy2) {
+            g += dy2[j];
+            dy[j] = g;
+        }
         a += g;
-        b += g * y[j];
+        c += g * y[j];
     }
-    const float2 m = nnwb_group_sum2(scratch, a, b) / (float)cols;
+    const float2 m = nnwb_group_sum2(scratch, a, c) / (float)cols;
     const float rs = rstd[ro + r];
     for (int j = lid; j < cols; j += lsz) dx[j] = rs * (dy[j] - m.x - y[j] * m.y);
 }

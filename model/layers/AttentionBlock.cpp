@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "model/layers/LinearOps.h"
+
 namespace nnwb {
 
 namespace {
@@ -170,26 +172,10 @@ void AttentionBlock::gemm(bool ta, bool tb, int m, int n, int k, BufRef a, int l
     be_->gemm(g);
 }
 
-// y = f(X W^T + b) for `rows` rows of `in` values into `out` outputs; z keeps X W^T + b.
-void AttentionBlock::linear(BufRef x, int rows, int in, int out, const Param& w, const Param& b,
-                            BufRef z, BufRef y, Activation act) {
-    GemmArgs g;
-    g.transB = true;
-    g.m = rows;
-    g.n = out;
-    g.k = in;
-    g.a = x;
-    g.lda = in;
-    g.b = w.value;
-    g.ldb = in;
-    g.c = z;
-    g.ldc = out;
-    be_->gemmBiasActivation(g, b.value, act, y);
-}
-
 // QKV = X Wqkv^T + b (the gemm result goes through s.dqkv, unused during forward).
 void AttentionBlock::project(BufRef x, int rows, Acts& a, Scratch& s) {
-    linear(x, rows, cfg_.window, cfg_.qkvWidth(), wqkv_, bqkv_, s.dqkv, a.qkv, Activation::None);
+    linearForward(*be_, x, rows, cfg_.window, cfg_.qkvWidth(), wqkv_, bqkv_, s.dqkv, a.qkv,
+                  Activation::None);
 }
 
 // From the context a.ctx to the block output a.out.
@@ -200,12 +186,12 @@ void AttentionBlock::tailForward(BufRef x, int rows, int normRows, Acts& a, Scra
     const int normCols = int(n / size_t(normRows));
     BufRef attn = a.ctx;
     if (cfg_.w0) {
-        linear(a.ctx, rows, c, w, w0_, b0_, s.dr2, s.attn, Activation::None);
+        linearForward(be, a.ctx, rows, c, w, w0_, b0_, s.dr2, s.attn, Activation::None);
         attn = s.attn;
     }
     be.addNormForward(normRows, normCols, kNormEps, x, attn, s.r, a.x1, a.rstd1);
-    linear(a.x1, rows, w, f, w1_, b1_, a.z1, a.h1, cfg_.hidden);
-    linear(a.h1, rows, f, w, w2_, b2_, a.z2, a.f, cfg_.ffOut);
+    linearForward(be, a.x1, rows, w, f, w1_, b1_, a.z1, a.h1, cfg_.hidden);
+    linearForward(be, a.h1, rows, f, w, w2_, b2_, a.z2, a.f, cfg_.ffOut);
     be.addNormForward(normRows, normCols, kNormEps, a.x1, a.f, s.r, a.out, a.rstd2);
 }
 

@@ -89,8 +89,6 @@ public:
 
 private:
     void allocActs(Acts& a, size_t rows, size_t scores);
-    void linear(BufRef x, int rows, int in, int out, const Param& w, const Param& b, BufRef z,
-                BufRef y, Activation act);
     void project(BufRef x, int rows, Acts& a, Scratch& s);
     void tailForward(BufRef x, int rows, int normRows, Acts& a, Scratch& s);
     // Leaves the gradient w.r.t. the context C in the returned ref and dR1 in s.dr1.

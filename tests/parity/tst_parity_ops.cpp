@@ -272,7 +272,7 @@ private slots:
         }
     }
 
-    // Kernels: norm_forward, norm_backward
+    // Kernels: norm_forward, norm_backward (no residual)
     void norm() {
         for (auto [rows, cols] : kShapes) {
             const size_t n = size_t(rows) * cols;
@@ -324,7 +324,7 @@ private slots:
                 }
     }
 
-    // Kernels: add_norm_forward, add_norm_backward (the residual add fused into the norm)
+    // Kernels: norm_forward, norm_backward with the residual add fused in
     void addNorm() {
         for (auto [rows, cols] : kShapes) {
             const size_t n = size_t(rows) * cols;
