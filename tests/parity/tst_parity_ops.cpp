@@ -95,7 +95,8 @@ private slots:
 
     // Kernels: copy2d_f32
     void copy2d() {
-        for (auto [rows, cols] : kShapes) {
+        for (const auto& shape : kShapes) {
+            const int rows = shape.first, cols = shape.second;
             for (int extraS : {0, 3}) {
                 for (int extraD : {0, 5}) {
                     const int sld = cols + extraS, dld = cols + extraD;
@@ -151,7 +152,8 @@ private slots:
     // Kernels: bias_activation, bias_softmax_rows (all 7 activations, with and without bias,
     // and with z aliasing x)
     void biasActivation() {
-        for (auto [rows, cols] : kShapes) {
+        for (const auto& shape : kShapes) {
+            const int rows = shape.first, cols = shape.second;
             for (Activation act : kActs) {
                 for (int mode = 0; mode < 3; ++mode) {  // 0 bias, 1 no bias, 2 bias + z == x
                     const size_t n = size_t(rows) * cols;
@@ -179,7 +181,8 @@ private slots:
 
     // Kernels: activation_backward, softmax_backward for Softmax (dz separate and aliasing dy)
     void activationBackward() {
-        for (auto [rows, cols] : kShapes) {
+        for (const auto& shape : kShapes) {
+            const int rows = shape.first, cols = shape.second;
             for (Activation act : kActs) {
                 for (bool inPlace : {false, true}) {
                     const size_t n = size_t(rows) * cols;
@@ -207,10 +210,11 @@ private slots:
     // Kernels: bias_gradient (accumulates into db; long columns split into row chunks summed by
     // gemm_reduce_splits). Tolerance scaled with the row count.
     void biasGradient() {
-        const std::pair<int, int> shapes[] = {{1, 1},    {3, 7},     {7, 3},    {20, 33},
-                                              {33, 20},  {130, 65},  {65, 130}, {1000, 3},
-                                              {2, 1000}, {5000, 3},  {3001, 40}};
-        for (auto [rows, cols] : shapes) {
+        const std::pair<int, int> shapes[] = {{1, 1},    {3, 7},    {7, 3},    {20, 33},
+                                              {33, 20},  {130, 65}, {65, 130}, {1000, 3},
+                                              {2, 1000}, {5000, 3}, {3001, 40}};
+        for (const auto& shape : shapes) {
+            const int rows = shape.first, cols = shape.second;
             ParityTolerance tol{{1e-6 * rows + 1e-5, 1e-4}, {}};
             NNWB_PARITY(
                 [&](OpRun& r) {
@@ -274,7 +278,8 @@ private slots:
 
     // Kernels: norm_forward, norm_backward (no residual)
     void norm() {
-        for (auto [rows, cols] : kShapes) {
+        for (const auto& shape : kShapes) {
+            const int rows = shape.first, cols = shape.second;
             const size_t n = size_t(rows) * cols;
             for (float eps : {1e-5f, 1e-2f}) {
                 NNWB_PARITY(
@@ -303,9 +308,10 @@ private slots:
     // aliasing dy.
     void activationBiasBackward() {
         const std::pair<int, int> shapes[] = {{1, 1}, {20, 33}, {65, 130}, {256, 7}, {5000, 3}};
-        for (auto [rows, cols] : shapes)
+        for (const auto& shape : shapes)
             for (int act = 0; act <= 6; ++act)
                 for (bool alias : {false, true}) {
+                    const int rows = shape.first, cols = shape.second;
                     const size_t n = size_t(rows) * cols;
                     ParityTolerance tol{{1e-6 * rows + 1e-5, 1e-4}, {}};
                     NNWB_PARITY(
@@ -319,14 +325,16 @@ private slots:
                             r.be.activationBiasBackward(rows, cols, z, y, dy, dz, Activation(act),
                                                         db);
                         },
-                        tol, ctx("activationBiasBackward", rows, cols) + " act=" +
-                                 std::to_string(act) + (alias ? " in place" : ""));
+                        tol,
+                        ctx("activationBiasBackward", rows, cols) + " act=" + std::to_string(act) +
+                            (alias ? " in place" : ""));
                 }
     }
 
     // Kernels: norm_forward, norm_backward with the residual add fused in
     void addNorm() {
-        for (auto [rows, cols] : kShapes) {
+        for (const auto& shape : kShapes) {
+            const int rows = shape.first, cols = shape.second;
             const size_t n = size_t(rows) * cols;
             NNWB_PARITY(
                 [&](OpRun& r) {
@@ -417,7 +425,8 @@ private slots:
 
     // Kernels: mse_loss, softmax_cross_entropy
     void losses() {
-        for (auto [rows, cols] : kShapes) {
+        for (const auto& shape : kShapes) {
+            const int rows = shape.first, cols = shape.second;
             const size_t n = size_t(rows) * cols;
             NNWB_PARITY(
                 [&](OpRun& r) {
@@ -543,16 +552,17 @@ private slots:
                                 BufRef f = r.out("flag", {flag0});
                                 r.be.recordOutcomes(rows, cols, p, t, ls, log, f, 7.0f);
                             },
-                            kTol, ctx("recordOutcomes", rows, cols) + " bad " +
-                                      std::to_string(bad) + " flag " + std::to_string(flag0));
+                            kTol,
+                            ctx("recordOutcomes", rows, cols) + " bad " + std::to_string(bad) +
+                                " flag " + std::to_string(flag0));
                     }
                 }
             }
         }
         // The reference's codes and flag by hand.
         CpuBackend cpu;
-        const std::vector<float> pred{0.1f, 0.9f, 0.9f, 0.5f, 0.2f, 0.7f},
-            target{0, 1, 1, 0, 0, 1}, loss{0.5f, NAN};
+        const std::vector<float> pred{0.1f, 0.9f, 0.9f, 0.5f, 0.2f, 0.7f}, target{0, 1, 1, 0, 0, 1},
+            loss{0.5f, NAN};
         Buffer p = cpu.alloc(6), t = cpu.alloc(6), l = cpu.alloc(2), log = cpu.alloc(4),
                f = cpu.alloc(1);
         cpu.upload(p, pred.data(), 6);

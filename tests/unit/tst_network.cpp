@@ -18,12 +18,12 @@ private slots:
                    {{{"type", "conv"}, {"window", 12}, {"step", 12}, {"filters", 24}},
                     {{"type", "dense"}, {"neurons", 200}, {"activation", "tanh"}},
                     {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}};
+        CpuBackend be;  // declared first: the network's buffers must go before their backend
         Network net(Network::layersFromJson(m), Shape{20, 12});
         QCOMPARE(net.shapes()[0], (Shape{20, 24}));
         QCOMPARE(net.outputShape(), (Shape{1, 3}));
         const size_t expected = 24 * 12 + 24 + 200 * 480 + 200 + 3 * 200 + 3;
         QCOMPARE(net.parameterCount(), expected);
-        CpuBackend be;
         net.build(be, 4);
         size_t counted = 0;
         for (auto& p : net.params()) counted += p.param->count();
