@@ -24,11 +24,12 @@ struct Kernels {
     static constexpr int VL = VB / int(sizeof(T));  // lanes per vector
     static constexpr int NR = 2 * VL;               // columns per full micro-tile
 
-    // Unaligned, aliasing-safe views of VL values (loads and stores are plain dereferences, so
-    // no vector type crosses a function boundary).
-    typedef T VU __attribute__((vector_size(VB), aligned(alignof(T)), may_alias));
-    static NNWB_INLINE const VU& at(const T* p) { return *reinterpret_cast<const VU*>(p); }
-    static NNWB_INLINE VU& at(T* p) { return *reinterpret_cast<VU*>(p); }
+    // Unaligned loads and stores of VL values through memcpy (compiled to unaligned vector
+    // moves). Dereferencing an under-aligned vector typedef instead is not portable: clang
+    // emitted aligned moves for it and crashed on unaligned rows. Vectors pass by reference,
+    // so no vector type crosses a function boundary by value.
+    static NNWB_INLINE void load(V& out, const T* p) { __builtin_memcpy(&out, p, sizeof out); }
+    static NNWB_INLINE void store(T* p, const V& v) { __builtin_memcpy(p, &v, sizeof v); }
 
     // C[0..MR) x [0..ncols) (= alpha * sum_k A B) + beta * C or += when `accumulate`.
     // A element (r, k) is a[r * lda + k], or a[k * lda + r] when TA; B row k is b + k * ldb with
@@ -46,7 +47,7 @@ struct Kernels {
         for (int k = 0; k < kc; ++k) {
             V bv[NV];
 #pragma GCC unroll 4
-            for (int v = 0; v < NV; ++v) bv[v] = at(b + size_t(k) * ldb + v * VL);
+            for (int v = 0; v < NV; ++v) load(bv[v], b + size_t(k) * ldb + v * VL);
 #pragma GCC unroll 8
             for (int r = 0; r < MR; ++r) {
                 const T av = TA ? a[size_t(k) * lda + r] : a[size_t(r) * lda + k];
@@ -64,13 +65,20 @@ struct Kernels {
 #pragma GCC unroll 4
                 for (int v = 0; v < NV; ++v) {
                     V o = alpha * acc[r][v];
-                    if (readC) o += bc * at(cr + v * VL);
-                    at(cr + v * VL) = o;
+                    if (readC) {
+                        V cv;
+                        load(cv, cr + v * VL);
+                        o += bc * cv;
+                    }
+                    store(cr + v * VL, o);
                 }
             } else {
                 T tmp[NV * VL];
 #pragma GCC unroll 4
-                for (int v = 0; v < NV; ++v) at(tmp + v * VL) = alpha * acc[r][v];
+                for (int v = 0; v < NV; ++v) {
+                    const V t = alpha * acc[r][v];
+                    store(tmp + v * VL, t);
+                }
                 for (int j = 0; j < ncols; ++j) cr[j] = readC ? tmp[j] + bc * cr[j] : tmp[j];
             }
         }
@@ -173,14 +181,19 @@ struct Kernels {
 #pragma GCC unroll 4
             for (int r = 0; r < MR; ++r) acc[r] = V{};
             for (int k = 0; k < kv; k += VL) {
-                const V bv = at(b + k);
+                V bv;
+                load(bv, b + k);
 #pragma GCC unroll 4
-                for (int r = 0; r < MR; ++r) acc[r] += at(p.a + size_t(i + r) * p.lda + k) * bv;
+                for (int r = 0; r < MR; ++r) {
+                    V av;
+                    load(av, p.a + size_t(i + r) * p.lda + k);
+                    acc[r] += av * bv;
+                }
             }
 #pragma GCC unroll 4
             for (int r = 0; r < MR; ++r) {
                 T lanes[VL];
-                at(lanes) = acc[r];
+                store(lanes, acc[r]);
                 T s = 0;
                 for (int l = 0; l < VL; ++l) s += lanes[l];
                 const T* a = p.a + size_t(i + r) * p.lda;

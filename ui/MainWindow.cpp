@@ -139,6 +139,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 MainWindow::~MainWindow() {
     controller_->shutdown();
     comparison_->shutdown();
+    // The document and the stack model are children deleted after this destructor: signals
+    // they send while being deleted must not reach this half-destroyed window (UBSan).
+    disconnect(doc_, nullptr, this, nullptr);
+    disconnect(stack_, nullptr, this, nullptr);
 }
 
 void MainWindow::showComparison(bool on) {
