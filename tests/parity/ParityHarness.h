@@ -49,7 +49,8 @@ public:
             std::vector<float> now = e.buf->read();
             if (e.isOutput)
                 outputs.emplace_back(e.name, std::move(now));
-            else if (std::memcmp(now.data(), e.init.data(), now.size() * sizeof(float)) != 0)
+            else if (!now.empty() &&  // memcmp must not see the null data() of empty vectors
+                     std::memcmp(now.data(), e.init.data(), now.size() * sizeof(float)) != 0)
                 problems += "input " + e.name + " was modified; ";
         }
     }

@@ -43,10 +43,10 @@ private slots:
             in = Shape{e.data.value("units", 4), e.data.value("window", 3)};
         else
             in = Shape{e.data.value("window", 20), 12};
+        CpuBackend be;  // declared first: the network's buffers must go before their backend
         Network net(Network::layersFromJson(e.model), in);
         QCOMPARE(int(net.outputShape().size()), 3);
         QVERIFY(net.parameterCount() > 0);
-        CpuBackend be;
         const int batch = 2;
         net.build(be, batch);
         net.initWeights(e.training.seed);
