@@ -2,8 +2,9 @@
 # One entry point for a fresh Debian 12 machine (run as root, or with sudo available):
 #   scripts/nnwb.sh run    install what is missing, build, open the workbench
 #   scripts/nnwb.sh test   install what is missing, build, run the whole test suite (ctest)
-#   scripts/nnwb.sh check  reliability checks: fuzzers, OpenCL kernels under oclgrind
-#   scripts/nnwb.sh asan   AddressSanitizer + UBSan build of the whole test suite (not in CI yet)
+#   scripts/nnwb.sh check  reliability checks: fuzzers, ASan + UBSan suite, OpenCL kernels under
+#                          oclgrind
+#   scripts/nnwb.sh asan   AddressSanitizer + UBSan build of the whole test suite (part of check)
 #   scripts/nnwb.sh tsan   ThreadSanitizer build of the threaded tests (not in CI yet)
 # A second run installs nothing and rebuilds only what changed.
 set -euo pipefail
@@ -59,7 +60,9 @@ run_checks() {
     configure_clang build-fuzz -DNNWB_BUILD_GUI=OFF -DNNWB_FUZZ=ON
     cmake --build build-fuzz -j "$jobs" --target fuzz_bar_importer fuzz_experiment fuzz_safetensors
     (cd build-fuzz && ctest --output-on-failure -j "$jobs" -L fuzz)
-    # 2. OpenCL kernels under oclgrind, with the Release build of `test`.
+    # 2. The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+    run_asan
+    # 3. OpenCL kernels under oclgrind, with the Release build of `test`.
     step "oclgrind: $build"
     configure_and_build
     (cd "$build" && ctest --output-on-failure -j "$jobs" -L oclgrind)
