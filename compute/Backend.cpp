@@ -26,12 +26,16 @@ void Backend::downloadF64(BufRef src, double* dst, size_t count) {
     for (size_t i = 0; i < count; ++i) dst[i] = tmp[i];
 }
 
-void Backend::gemmBiasActivation(const GemmArgs& g, BufRef bias, Activation act, BufRef y) {
+void Backend::checkProjection(const GemmArgs& g) {
     if (g.batch0 != 1 || g.batch1 != 1 || g.ldc != g.n)
         throw ComputeError("gemmBiasActivation: needs one product with ldc == n (got " +
                            std::to_string(g.batch0) + "x" + std::to_string(g.batch1) +
                            " products, ldc " + std::to_string(g.ldc) + ", n " +
                            std::to_string(g.n) + ")");
+}
+
+void Backend::gemmBiasActivation(const GemmArgs& g, BufRef bias, Activation act, BufRef y) {
+    checkProjection(g);
     gemm(g);
     biasActivation(g.m, g.n, g.c, bias, g.c, y, act);
 }

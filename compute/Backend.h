@@ -169,6 +169,8 @@ public:
 
 protected:
     Backend() = default;
+    // gemmBiasActivation's precondition (one product, ldc == n); throws ComputeError.
+    static void checkProjection(const GemmArgs& g);
     friend class Buffer;
     virtual void release(void* handle) noexcept = 0;
 };

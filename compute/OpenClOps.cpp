@@ -88,11 +88,7 @@ void OpenClBackend::gemmBiasActivation(const GemmArgs& g, BufRef bias, Activatio
         Backend::gemmBiasActivation(g, bias, act, y);
         return;
     }
-    if (g.batch0 != 1 || g.batch1 != 1 || g.ldc != g.n)
-        throw ComputeError("gemmBiasActivation: needs one product with ldc == n (got " +
-                           std::to_string(g.batch0) + "x" + std::to_string(g.batch1) +
-                           " products, ldc " + std::to_string(g.ldc) + ", n " +
-                           std::to_string(g.n) + ")");
+    checkProjection(g);
     const size_t n = size_t(std::max(g.m, 0)) * size_t(std::max(g.n, 0));
     if (!bias.empty()) d_->check(bias, size_t(std::max(g.n, 0)), "gemmBiasActivation bias");
     d_->check(y, n, "gemmBiasActivation y");
