@@ -1,5 +1,7 @@
 #include "ui/DataPanel.h"
 
+#include <thread>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -14,24 +16,26 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMimeData>
-#include <QPointer>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStackedWidget>
-#include <QThread>
 #include <QVBoxLayout>
 
+#include "app/core/CallQueue.h"
 #include "app/core/ExperimentDocument.h"
 
 namespace nnwb {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 enum SummaryRow { kFormat, kBars, kFirst, kLast, kFrame, kGaps, kFractals };
 }  // namespace
 
-DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
+DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
+    : QWidget(parent), doc_(doc), inspected_(std::make_shared<CallQueue>(this, "runQueuedCalls")) {
     setAcceptDrops(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -66,7 +70,7 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent) : QWidget(parent)
     fileLayout->addLayout(fileRow);
     auto* sumForm = new QFormLayout;
     sumForm->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    const QString labels[7] = {tr("Format:"), tr("Bars:"),  tr("First bar:"), tr("Last bar:"),
+    const QString labels[7] = {tr("Format:"),     tr("Bars:"), tr("First bar:"), tr("Last bar:"),
                                tr("Time frame:"), tr("Gaps:"), tr("Fractals:")};
     for (int i = 0; i < 7; ++i) {
         summary_[i] = new QLabel(QStringLiteral("–"), filePage);
@@ -131,10 +135,10 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent) : QWidget(parent)
     auto* synthForm = new QFormLayout(synthPage);
     synthForm->setContentsMargins(0, 0, 0, 0);
     synthForm->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    auto* synthNote = new QLabel(
-        tr("Gaussian inputs labelled by a fixed random linear teacher (3 classes). "
-           "For quick tests of a stack."),
-        synthPage);
+    auto* synthNote =
+        new QLabel(tr("Gaussian inputs labelled by a fixed random linear teacher (3 classes). "
+                      "For quick tests of a stack."),
+                   synthPage);
     synthNote->setWordWrap(true);
     synthSamples_ = new QSpinBox(synthPage);
     synthSamples_->setRange(4, 10000000);
@@ -176,7 +180,9 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent) : QWidget(parent)
     inspectCurrentFile();
 }
 
-QString DataPanel::errorText() const { return error_->isVisible() ? error_->text() : QString(); }
+QString DataPanel::errorText() const {
+    return error_->isVisible() ? error_->text() : QString();
+}
 
 void DataPanel::browse() {
     QString dir;
@@ -184,37 +190,33 @@ void DataPanel::browse() {
     if (data.contains("file") && data["file"].is_string())
         dir = QFileInfo(q(data["file"].get<std::string>())).absolutePath();
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open price file"), dir,
-        tr("Price files (*.csv *.txt *.tsv);;All files (*)"));
+        this, tr("Open price file"), dir, tr("Price files (*.csv *.txt *.tsv);;All files (*)"));
     if (!path.isEmpty()) openPriceFile(path);
 }
 
+DataPanel::~DataPanel() {
+    inspected_->close();
+}
+
+void DataPanel::runQueuedCalls() {
+    inspected_->run();
+}
+
 void DataPanel::openPriceFile(const QString& path) {
-    ++loading_;
     fileName_->setText(tr("Reading %1 …").arg(QFileInfo(path).fileName()));
-    QPointer<DataPanel> self(this);
-    const std::string p = path.toStdString();
-    QThread* t = QThread::create([self, p] {
-        PriceFileInfo info = inspectPriceFile(p);
-        QMetaObject::invokeMethod(qApp, [self, info] {
-            if (!self) return;
-            --self->loading_;
-            if (info.ok) {
-                nlohmann::json data = self->doc_->experiment().data;
-                data["source"] = "file";
-                data["file"] = info.path;
-                self->doc_->setData(data);
-                self->showSummary(info);
-            } else {
-                self->showError(q(info.error));
-                // the previous data stays: show its summary again
-                self->syncFromDocument();
-            }
-            Q_EMIT self->priceFileInspected(info.ok, q(info.ok ? info.path : info.error));
-        });
+    inspectInBackground(path, [](DataPanel* self, const PriceFileInfo& info) {
+        if (info.ok) {
+            nlohmann::json data = self->doc_->experiment().data;
+            data["source"] = "file";
+            data["file"] = info.path;
+            self->doc_->setData(data);
+            self->showSummary(info);
+        } else {
+            self->showError(q(info.error));
+            // the previous data stays: show its summary again
+            self->syncFromDocument();
+        }
     });
-    connect(t, &QThread::finished, t, &QObject::deleteLater);
-    t->start();
 }
 
 void DataPanel::inspectCurrentFile() {
@@ -224,23 +226,27 @@ void DataPanel::inspectCurrentFile() {
     QString path = q(data["file"].get<std::string>());
     if (QFileInfo(path).isRelative())
         path = QDir(q(doc_->experiment().baseDir)).absoluteFilePath(path);
-    ++loading_;
-    QPointer<DataPanel> self(this);
-    const std::string p = path.toStdString();
-    QThread* t = QThread::create([self, p] {
-        PriceFileInfo info = inspectPriceFile(p);
-        QMetaObject::invokeMethod(qApp, [self, info] {
-            if (!self) return;
-            --self->loading_;
-            if (info.ok)
-                self->showSummary(info);
-            else
-                self->showError(q(info.error));
-            Q_EMIT self->priceFileInspected(info.ok, q(info.ok ? info.path : info.error));
-        });
+    inspectInBackground(path, [](DataPanel* self, const PriceFileInfo& info) {
+        if (info.ok)
+            self->showSummary(info);
+        else
+            self->showError(q(info.error));
     });
-    connect(t, &QThread::finished, t, &QObject::deleteLater);
-    t->start();
+}
+
+void DataPanel::inspectInBackground(const QString& path,
+                                    std::function<void(DataPanel*, const PriceFileInfo&)> done) {
+    ++loading_;
+    // A detached std::thread: it owns its callable and destroys it on its own thread. The
+    // result comes back through inspected_, which drops it once the panel is gone (close()).
+    std::thread([calls = inspected_, p = path.toStdString(), done = std::move(done), this] {
+        PriceFileInfo info = inspectPriceFile(p);
+        calls->post([this, done, info] {
+            --loading_;
+            done(this, info);
+            Q_EMIT priceFileInspected(info.ok, q(info.ok ? info.path : info.error));
+        });
+    }).detach();
 }
 
 void DataPanel::showSummary(const PriceFileInfo& info) {
@@ -276,10 +282,9 @@ void DataPanel::syncFromDocument() {
         return d.contains(k) && d[k].is_number() ? d[k].get<int>() : def;
     };
     window_->setValue(intOr("window", 20));
-    const double share =
-        d.contains("validationShare") && d["validationShare"].is_number()
-            ? d["validationShare"].get<double>()
-            : (source == "synthetic" ? 0.25 : 0.2);
+    const double share = d.contains("validationShare") && d["validationShare"].is_number()
+                             ? d["validationShare"].get<double>()
+                             : (source == "synthetic" ? 0.25 : 0.2);
     validation_->setValue(share * 100.0);
     normalization_->setCurrentIndex(d.value("normalization", std::string("zscore")) == "none");
     fractal_->setCurrentIndex(d.value("fractal", std::string("3bar")) == "5bar");

@@ -1,8 +1,12 @@
 // The Data pane: the source (price file or synthetic task), opening a price file (dialog or
 // drag-and-drop) with its summary (file, bars, range, time frame, gaps, fractal counts) read off
 // the GUI thread, the feature switches, window length and validation share. An import error is
-// shown in the pane with its FILE:LINE message and the previous data stays. GUI thread only.
+// shown in the pane with its FILE:LINE message and the previous data stays. GUI thread only
+// (the file is read on a thread of its own, whose result comes back through a CallQueue).
 #pragma once
+
+#include <functional>
+#include <memory>
 
 #include <QWidget>
 
@@ -19,12 +23,14 @@ class QStackedWidget;
 
 namespace nnwb {
 
+class CallQueue;
 class ExperimentDocument;
 
 class DataPanel : public QWidget {
     Q_OBJECT
 public:
     explicit DataPanel(ExperimentDocument* doc, QWidget* parent = nullptr);
+    ~DataPanel() override;
 
     // Reads `path` in the background; on success the document's data section points at it.
     void openPriceFile(const QString& path);
@@ -41,7 +47,14 @@ protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
+private Q_SLOTS:
+    void runQueuedCalls();
+
 private:
+    // Reads `path` on a thread of its own; `done` then runs on the GUI thread, unless the
+    // panel is gone by then.
+    void inspectInBackground(const QString& path,
+                             std::function<void(DataPanel*, const PriceFileInfo&)> done);
     void syncFromDocument();
     void commit();  // widgets → document
     void showSummary(const PriceFileInfo& info);
@@ -49,6 +62,7 @@ private:
     void inspectCurrentFile();
 
     ExperimentDocument* doc_;
+    std::shared_ptr<CallQueue> inspected_;  // shared with the reading threads
     bool syncing_ = false;
     int loading_ = 0;
     QComboBox* source_;

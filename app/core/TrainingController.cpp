@@ -10,21 +10,35 @@ TrainingController::TrainingController(QObject* parent) : QObject(parent) {
     worker_ = new TrainingWorker;
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    connect(worker_, &TrainingWorker::runStarted, this, &TrainingController::runStarted);
-    connect(worker_, &TrainingWorker::progress, this, &TrainingController::progress);
-    connect(worker_, &TrainingWorker::epochFinished, this, &TrainingController::epochFinished);
-    connect(worker_, &TrainingWorker::attentionReady, this, &TrainingController::attentionReady);
-    connect(worker_, &TrainingWorker::weightsSaved, this, &TrainingController::weightsSaved);
-    connect(worker_, &TrainingWorker::runFinished, this,
-            [this](RunEnd end, const QString& message) {
-                control_.reset();
-                setState(State::Idle);
-                Q_EMIT runFinished(end, message);
-            });
+    // The worker is deleted on its thread as the thread ends; this unlock is the last thing
+    // nnwb code does there, and shutdown() locks the mutex after QThread::wait(), so the end
+    // of the thread happens-before whatever follows, also for ThreadSanitizer (which cannot
+    // see QThread::wait's own synchronization inside libQt6Core).
+    connect(
+        worker_, &QObject::destroyed, worker_,
+        [this] { std::lock_guard<std::mutex> lock(workerEnd_); }, Qt::DirectConnection);
+    // The worker's signals are taken on the worker thread (direct connections) and posted
+    // here with their arguments copied, so that they cross the threads through fromWorker_.
+    auto forward = [this](auto signal, auto handler) {
+        connect(
+            worker_, signal, worker_,
+            [this, handler](const auto&... args) {
+                fromWorker_.post([this, handler, args...] { (this->*handler)(args...); });
+            },
+            Qt::DirectConnection);
+    };
+    forward(&TrainingWorker::runStarted, &TrainingController::runStarted);
+    forward(&TrainingWorker::progress, &TrainingController::progress);
+    forward(&TrainingWorker::epochFinished, &TrainingController::epochFinished);
+    forward(&TrainingWorker::attentionReady, &TrainingController::attentionReady);
+    forward(&TrainingWorker::weightsSaved, &TrainingController::weightsSaved);
+    forward(&TrainingWorker::runFinished, &TrainingController::finished);
     thread_.start();
 }
 
-TrainingController::~TrainingController() { shutdown(); }
+TrainingController::~TrainingController() {
+    shutdown();
+}
 
 bool TrainingController::start(const Experiment& experiment, int epochs) {
     if (shutDown_ || state_ != State::Idle) return false;
@@ -34,9 +48,7 @@ bool TrainingController::start(const Experiment& experiment, int epochs) {
     auto control = control_;
     TrainingWorker* worker = worker_;
     setState(State::Running);
-    QMetaObject::invokeMethod(
-        worker_, [worker, copy, control] { worker->start(copy, control); },
-        Qt::QueuedConnection);
+    worker_->post([worker, copy, control] { worker->start(copy, control); });
     return true;
 }
 
@@ -62,15 +74,13 @@ void TrainingController::requestScores(int sample) {
     if (shutDown_) return;
     worker_->setScoreSample(sample);
     TrainingWorker* worker = worker_;
-    QMetaObject::invokeMethod(
-        worker_, [worker, sample] { worker->requestScores(sample); }, Qt::QueuedConnection);
+    worker_->post([worker, sample] { worker->requestScores(sample); });
 }
 
 void TrainingController::saveWeights(const QString& path) {
     if (shutDown_) return;
     TrainingWorker* worker = worker_;
-    QMetaObject::invokeMethod(
-        worker_, [worker, path] { worker->saveWeights(path); }, Qt::QueuedConnection);
+    worker_->post([worker, path] { worker->saveWeights(path); });
 }
 
 void TrainingController::shutdown() {
@@ -79,12 +89,19 @@ void TrainingController::shutdown() {
     if (control_) control_->requestStop();
     thread_.quit();
     thread_.wait();
+    { std::lock_guard<std::mutex> lock(workerEnd_); }
     worker_ = nullptr;
     control_.reset();
     if (state_ != State::Idle) {
         state_ = State::Idle;
         Q_EMIT stateChanged(state_);
     }
+}
+
+void TrainingController::finished(RunEnd end, const QString& message) {
+    control_.reset();
+    setState(State::Idle);
+    Q_EMIT runFinished(end, message);
 }
 
 void TrainingController::setState(State s) {

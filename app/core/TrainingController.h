@@ -1,14 +1,17 @@
 // The GUI-side facade of training: starts a run of a copy of an experiment on the worker
 // thread, pauses, resumes and stops it (within one batch, through TrainControl), forwards the
 // worker's signals and shuts the thread down cleanly (stop, quit(), wait()) on destruction.
-// Lives on and is used from the GUI (main) thread only.
+// Lives on and is used from the GUI (main) thread only. Calls to the worker and its signals
+// back cross threads through CallQueues (std::mutex hand-offs that ThreadSanitizer sees).
 #pragma once
 
 #include <memory>
+#include <mutex>
 
 #include <QObject>
 #include <QThread>
 
+#include "app/core/CallQueue.h"
 #include "app/core/MetaTypes.h"
 #include "model/Experiment.h"
 #include "model/TrainControl.h"
@@ -49,9 +52,15 @@ Q_SIGNALS:
     void runFinished(nnwb::RunEnd end, const QString& message);
     void weightsSaved(bool ok, const QString& message);
 
+private Q_SLOTS:
+    void runQueuedCalls() { fromWorker_.run(); }
+
 private:
     void setState(State s);
+    void finished(RunEnd end, const QString& message);
 
+    CallQueue fromWorker_{this, "runQueuedCalls"};  // the worker's signals, run here
+    std::mutex workerEnd_;  // unlocked by the worker's last act on its thread (see shutdown())
     QThread thread_;
     TrainingWorker* worker_ = nullptr;  // lives on thread_, deleted when it finishes
     std::shared_ptr<TrainControl> control_;

@@ -2,14 +2,17 @@
 // owns the backend, the network, the trainer and every device buffer, works on its own copy of
 // the experiment and reports only through queued signals carrying small value types. Its slots
 // run on the worker thread only; construct it anywhere, then moveToThread() before start().
+// Other threads hand it calls through post() (a CallQueue).
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 #include <QObject>
 #include <QString>
 
+#include "app/core/CallQueue.h"
 #include "app/core/TrainingTypes.h"
 #include "model/Experiment.h"
 #include "model/Safetensors.h"
@@ -27,6 +30,8 @@ public:
 
     // Any thread: which validation sample the next attention snapshot shows.
     void setScoreSample(int sample) { scoreSample_.store(sample); }
+    // Any thread: runs `call` on the worker's thread, after the calls posted before it.
+    void post(std::function<void()> call) { calls_.post(std::move(call)); }
 
 public Q_SLOTS:
     // Loads the data, creates the backend for experiment.training.device, builds the network
@@ -48,6 +53,9 @@ Q_SIGNALS:
     void runFinished(nnwb::RunEnd end, const QString& message);
     void weightsSaved(bool ok, const QString& message);
 
+private Q_SLOTS:
+    void runQueuedCalls() { calls_.run(); }
+
 private:
     void nextEpoch(int runId);
     void finish(RunEnd end, const QString& message);
@@ -66,6 +74,7 @@ private:
     int epochsWanted_ = 0;
     double epochSeconds_ = 0.0;  // sum over completed epochs, for the run ETA
     std::atomic<int> scoreSample_{0};
+    CallQueue calls_{this, "runQueuedCalls"};
 };
 
 }  // namespace nnwb
