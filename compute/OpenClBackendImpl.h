@@ -44,26 +44,28 @@ inline constexpr const char* kRequiredKernels[] = {
 // Gemm tilings from the largest to the smallest; the first one the device can run is used.
 struct GemmConfig {
     int tsm, tsn, tsk, wptm, wptn;
+    int pad = 0;  // LPAD: floats added to each local row (against bank conflicts of the loads)
     size_t threadsM() const { return size_t(tsm / wptm); }
     size_t threadsN() const { return size_t(tsn / wptn); }
     size_t threads() const { return threadsM() * threadsN(); }
-    size_t localBytes() const { return size_t(tsm + tsn) * tsk * sizeof(float); }
+    size_t localBytes() const { return size_t(tsm + tsn + 2 * pad) * tsk * sizeof(float); }
     std::string defines() const {
         std::ostringstream s;
         s << "-DTSM=" << tsm << " -DTSN=" << tsn << " -DTSK=" << tsk << " -DWPTM=" << wptm
-          << " -DWPTN=" << wptn;
+          << " -DWPTN=" << wptn << " -DLPAD=" << pad;
         return s.str();
     }
 };
 inline constexpr GemmConfig kGemmConfigs[] = {
-    {64, 64, 16, 4, 4},  // 256 work-items
-    {32, 32, 16, 4, 4},  // 64
-    {16, 16, 8, 4, 4},   // 16
-    {4, 4, 4, 4, 4},     // 1
+    {64, 64, 32, 4, 4, 4},  // 256 work-items, local rows padded by 4
+    {32, 32, 16, 4, 4},     // 64
+    {16, 16, 8, 4, 4},      // 16
+    {4, 4, 4, 4, 4},        // 1
 };
 // Smaller tilings built besides the main one (kernel gemm_tiled_<TSM>), for products with too
-// few 64 x 64 tiles to fill the device; skipped where they do not fit. (A 128 x 128 tiling with
-// 8 x 8 results per work-item measured 40% slower on transformer-64 on an H200: not built.)
+// few 64 x 64 tiles to fill the device; skipped where they do not fit. (128 x 128 with 8 x 8
+// results and 128 x 64 with 8 x 4 read as float4 measured slower on transformer-64 on an H200
+// than the main tiling, as did K steps of 8 and 16 there: see the README's Performance.)
 inline constexpr GemmConfig kGemmExtraConfigs[] = {
     {32, 32, 16, 2, 2},  // 256 work-items
     {16, 16, 16, 1, 1},  // 256

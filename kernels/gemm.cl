@@ -30,6 +30,14 @@
 #define RTSM (TSM / WPTM)
 #define RTSN (TSN / WPTN)
 #define GEMM_THREADS (RTSM * RTSN)
+// A work-item's results: rows tm + wm * RTSM, columns tn + wn * RTSN.
+#define ROW(tm, wm) ((tm) + (wm) * RTSM)
+#define COL(tn, wn) ((tn) + (wn) * RTSN)
+// Floats added to each local row: the tile loads write columns of TSK values, which fall into
+// one bank when TSM or TSN is a multiple of 32 without it.
+#ifndef LPAD
+#define LPAD 0
+#endif
 
 // Local size (RTSN, RTSM, 1); global (ceil(N / TSN) * RTSN, ceil(M / TSM) * RTSM,
 // batches * splits).
@@ -40,8 +48,8 @@ __kernel void GEMM_NAME(
     __global float* C, ulong cOff, int ldc, ulong strideC0, ulong strideC1, int batch1,
     int splits, int kChunk, __global float* P, int epi, __global const float* bias, ulong bo,
     int hasBias, __global float* Y, ulong yo, int act) {
-    __local float Asub[TSK][TSM];
-    __local float Bsub[TSK][TSN];
+    __local float Asub[TSK][TSM + LPAD];
+    __local float Bsub[TSK][TSN + LPAD];
     const int tn = (int)get_local_id(0), tm = (int)get_local_id(1);
     const int tid = tm * RTSN + tn;
     const int m0 = (int)get_group_id(1) * TSM, n0 = (int)get_group_id(0) * TSN;
@@ -54,7 +62,9 @@ __kernel void GEMM_NAME(
     C += cOff + i0 * strideC0 + i1 * strideC1;
 
     float acc[WPTM][WPTN];
+#pragma unroll
     for (int wm = 0; wm < WPTM; ++wm)
+#pragma unroll
         for (int wn = 0; wn < WPTN; ++wn) acc[wm][wn] = 0.0f;
 
     for (int k0 = kBegin; k0 < kEnd; k0 += TSK) {
@@ -92,34 +102,42 @@ __kernel void GEMM_NAME(
             Bsub[kk][jj] = v;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
         for (int kk = 0; kk < TSK; ++kk) {
-            float breg[WPTN];
-            for (int wn = 0; wn < WPTN; ++wn) breg[wn] = Bsub[kk][tn + wn * RTSN];
-            for (int wm = 0; wm < WPTM; ++wm) {
-                const float a = Asub[kk][tm + wm * RTSM];
-                for (int wn = 0; wn < WPTN; ++wn) acc[wm][wn] += a * breg[wn];
-            }
+            float areg[WPTM], breg[WPTN];
+#pragma unroll
+            for (int wm = 0; wm < WPTM; ++wm) areg[wm] = Asub[kk][ROW(tm, wm)];
+#pragma unroll
+            for (int wn = 0; wn < WPTN; ++wn) breg[wn] = Bsub[kk][COL(tn, wn)];
+#pragma unroll
+            for (int wm = 0; wm < WPTM; ++wm)
+#pragma unroll
+                for (int wn = 0; wn < WPTN; ++wn) acc[wm][wn] += areg[wm] * breg[wn];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
     if (splits > 1) {
         P += (bi * (ulong)splits + (ulong)split) * (ulong)M * (ulong)N;
+#pragma unroll
         for (int wm = 0; wm < WPTM; ++wm) {
-            const int gi = m0 + tm + wm * RTSM;
+            const int gi = m0 + ROW(tm, wm);
             if (gi >= M) continue;
+#pragma unroll
             for (int wn = 0; wn < WPTN; ++wn) {
-                const int gj = n0 + tn + wn * RTSN;
+                const int gj = n0 + COL(tn, wn);
                 if (gj < N) P[(ulong)gi * N + gj] = acc[wm][wn];
             }
         }
         return;
     }
+#pragma unroll
     for (int wm = 0; wm < WPTM; ++wm) {
-        const int gi = m0 + tm + wm * RTSM;
+        const int gi = m0 + ROW(tm, wm);
         if (gi >= M) continue;
+#pragma unroll
         for (int wn = 0; wn < WPTN; ++wn) {
-            const int gj = n0 + tn + wn * RTSN;
+            const int gj = n0 + COL(tn, wn);
             if (gj >= N) continue;
             __global float* c = C + (ulong)gi * ldc + gj;
             float v = beta == 0.0f ? alpha * acc[wm][wn] : alpha * acc[wm][wn] + beta * *c;
