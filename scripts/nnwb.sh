@@ -97,7 +97,13 @@ run_tsan() {
     # Without address-space randomization where the kernel lets us: older TSan runtimes cannot
     # map their shadow memory with more ASLR entropy (vm.mmap_rnd_bits > 28).
     local norandom=()
-    if setarch "$(uname -m)" -R true 2>/dev/null; then norandom=(setarch "$(uname -m)" -R); fi
+    if setarch "$(uname -m)" -R true 2>/dev/null; then
+        norandom=(setarch "$(uname -m)" -R)
+    elif [ "$(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo 28)" -gt 28 ]; then
+        echo "== tsan: setarch -R is not permitted here; lowering vm.mmap_rnd_bits to 28"
+        sysctl -qw vm.mmap_rnd_bits=28 2>/dev/null ||
+            echo "== tsan: cannot lower vm.mmap_rnd_bits either; TSan may fail to map its memory"
+    fi
     (cd build-tsan && "${norandom[@]}" ctest --output-on-failure -j 1 -L threads --timeout 1800)
 }
 
