@@ -28,6 +28,10 @@ struct EpochReport {
     bool taskMetrics = false;  // accuracy/missed/confusion are meaningful (3 outputs)
     double seconds = 0.0;
     double samplesPerSecond = 0.0;
+    // With Trainer::setKeepValidationOutputs: what the validation pass gave for each
+    // validation sample in order (outputs per sample; softmax probabilities for
+    // cross-entropy), shared read-only.
+    std::shared_ptr<const std::vector<float>> validationOutputs;
 };
 
 struct ProgressReport {
@@ -55,8 +59,12 @@ public:
     EpochReport runEpoch(TrainControl* control = nullptr,
                          const std::function<void(const ProgressReport&)>& progress = {},
                          bool* completed = nullptr);
-    // Forward-only pass over a sample set: loss and task metrics (updating `running` if given).
-    EpochMetrics evaluate(const SampleSet& set, RunningAverages* running = nullptr);
+    // Forward-only pass over a sample set: loss and task metrics (updating `running` if given);
+    // with `outputs`, also what the metrics saw per sample (one device read at the end).
+    EpochMetrics evaluate(const SampleSet& set, RunningAverages* running = nullptr,
+                          std::vector<float>* outputs = nullptr);
+    // Whether runEpoch's reports carry the validation pass's outputs (off by default).
+    void setKeepValidationOutputs(bool on) { keepValidationOutputs_ = on; }
     int epochsDone() const { return epoch_; }
     Network& network() { return net_; }
     // Score matrices of validation sample `index` (runs a forward pass of that one sample).
@@ -82,6 +90,8 @@ private:
     Buffer x_, t_;                 // staging: chunk_ samples of inputs and targets
     Buffer log_;                   // outcome log: (loss, code) per sample of the largest part
     Buffer flag_;                  // first diverging batch index, or -1
+    Buffer outputs_;               // evaluate's per-sample outputs, allocated on first use
+    bool keepValidationOutputs_ = false;
     std::vector<float> hostX_, hostT_, hostLog_;
     RunningAverages runTrain_, runVal_;
     int epoch_ = 0;

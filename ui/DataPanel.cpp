@@ -206,6 +206,7 @@ void DataPanel::openPriceFile(const QString& path) {
     fileName_->setText(tr("Reading %1 …").arg(QFileInfo(path).fileName()));
     inspectInBackground(path, [](DataPanel* self, const PriceFileInfo& info) {
         if (info.ok) {
+            self->bars_ = info.series;
             nlohmann::json data = self->doc_->experiment().data;
             data["source"] = "file";
             data["file"] = info.path;
@@ -227,6 +228,7 @@ void DataPanel::inspectCurrentFile() {
     if (QFileInfo(path).isRelative())
         path = QDir(q(doc_->experiment().baseDir)).absoluteFilePath(path);
     inspectInBackground(path, [](DataPanel* self, const PriceFileInfo& info) {
+        if (info.ok) self->bars_ = info.series;
         if (info.ok)
             self->showSummary(info);
         else

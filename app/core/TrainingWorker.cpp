@@ -10,7 +10,9 @@
 namespace nnwb {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 QString deviceLabel(const DeviceInfo& info) {
     if (info.id == "cpu") return QStringLiteral("CPU (native)");
@@ -20,7 +22,9 @@ QString deviceLabel(const DeviceInfo& info) {
 
 TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) {}
 
-TrainingWorker::~TrainingWorker() { releaseCompute(); }
+TrainingWorker::~TrainingWorker() {
+    releaseCompute();
+}
 
 void TrainingWorker::releaseCompute() {
     session_.reset();
@@ -62,9 +66,20 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     info.validationSamples = session_->split().validation.size();
     info.epochs = epochsWanted_;
     info.input = session_->network().inputShape();
+    const ExperimentData& data = session_->data();
+    if (data.priceData && data.bars) {
+        info.bars = data.bars;
+        info.fractalRule = data.dataConfig.fractalRule();
+        info.trainFirstBar = data.trainFirstBar;
+        info.trainLastBar = data.trainLastBar;
+        info.validationFirstBar = data.validationFirstBar;
+        info.validationLastBar = data.validationLastBar;
+    }
+    session_->trainer().setKeepValidationOutputs(true);  // the price chart's signals
     Q_EMIT runStarted(info);
     const int id = runId_;
-    QMetaObject::invokeMethod(this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
 }
 
 void TrainingWorker::nextEpoch(int runId) {
@@ -112,7 +127,8 @@ void TrainingWorker::nextEpoch(int runId) {
     Q_EMIT epochFinished(report);
     emitScores(scoreSample_.load());
     if (trainer.epochsDone() >= epochsWanted_) return finish(RunEnd::Completed, {});
-    QMetaObject::invokeMethod(this, [this, runId] { nextEpoch(runId); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, runId] { nextEpoch(runId); }, Qt::QueuedConnection);
 }
 
 void TrainingWorker::requestScores(int sample) {
@@ -133,6 +149,8 @@ void TrainingWorker::emitScores(int sample) {
         snap->epoch = session_->trainer().epochsDone();
         snap->sample = static_cast<int>(index);
         snap->validationSamples = nVal;
+        const SampleSet& part = split.validation.size() ? split.validation : split.train;
+        if (index < part.time.size()) snap->sampleTime = part.time[index];
         Q_EMIT attentionReady(std::shared_ptr<const AttentionSnapshot>(std::move(snap)));
     } catch (const std::exception&) {
         // a failed read-back is not worth ending a run for; the next epoch tries again
@@ -154,6 +172,30 @@ void TrainingWorker::saveWeights(const QString& path) {
         Q_EMIT weightsSaved(true, path);
     } catch (const std::exception& e) {
         Q_EMIT weightsSaved(false, q(e.what()));
+    }
+}
+
+void TrainingWorker::makeBundle() {
+    try {
+        if (!session_ && lastGood_.empty())
+            return Q_EMIT bundleReady(nullptr, tr("There is no trained model yet: train first."));
+        if (!session_) return Q_EMIT bundleReady(nullptr, tr("The last run could not start."));
+        std::shared_ptr<const ModelBundle> bundle;
+        if (!runFailed_ && session_->trainer().epochsDone() > 0) {
+            bundle = std::make_shared<const ModelBundle>(
+                makeModelBundle(experiment_, session_->data(), readWeights(session_->network()),
+                                session_->network().toJson(), session_->trainer().epochsDone()));
+        } else if (!lastGood_.empty()) {
+            bundle = std::make_shared<const ModelBundle>(
+                makeModelBundle(experiment_, session_->data(), lastGood_.tensors(),
+                                session_->network().toJson(), lastGood_.epoch()));
+        } else {
+            return Q_EMIT bundleReady(nullptr,
+                                      tr("There is no trained model yet: no epoch completed."));
+        }
+        Q_EMIT bundleReady(bundle, QString());
+    } catch (const std::exception& e) {
+        Q_EMIT bundleReady(nullptr, q(e.what()));
     }
 }
 

@@ -15,6 +15,7 @@
 #include "app/core/CallQueue.h"
 #include "app/core/TrainingTypes.h"
 #include "model/Experiment.h"
+#include "model/ModelBundle.h"
 #include "model/Safetensors.h"
 #include "model/TrainControl.h"
 #include "model/TrainingSession.h"
@@ -44,6 +45,9 @@ public Q_SLOTS:
     // Writes the current weights as safetensors; after a failed run (or one that could not
     // start) the weights of the last completed epoch. Emits weightsSaved().
     void saveWeights(const QString& path);
+    // Packs the trained model (the current weights, or after a failure those of the last
+    // completed epoch) with the run's data settings and statistics; emits bundleReady().
+    void makeBundle();
 
 Q_SIGNALS:
     void runStarted(const nnwb::RunInfo& info);
@@ -52,6 +56,8 @@ Q_SIGNALS:
     void attentionReady(const nnwb::AttentionSnapshotPtr& snapshot);
     void runFinished(nnwb::RunEnd end, const QString& message);
     void weightsSaved(bool ok, const QString& message);
+    // The bundle, or null and the reason.
+    void bundleReady(std::shared_ptr<const nnwb::ModelBundle> bundle, const QString& error);
 
 private Q_SLOTS:
     void runQueuedCalls() { calls_.run(); }
