@@ -118,7 +118,7 @@ PriceChart::PriceChart(QWidget* parent) : QWidget(parent) {
     boundary_->setVisible(false);
     validationText_ = new QCPItemText(plot_);
     validationText_->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    validationText_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    validationText_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     validationText_->setText(tr("validation →"));
     validationText_->setColor(QColor(120, 80, 0));
     validationText_->setVisible(false);
@@ -126,6 +126,8 @@ PriceChart::PriceChart(QWidget* parent) : QWidget(parent) {
     plot_->legend->setVisible(true);
     plot_->legend->setFont(QFont(font().family(), 8));
     plot_->legend->setBrush(QColor(255, 255, 255, 200));
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);  // one row along the top
+    plot_->legend->setWrap(6);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     plot_->legend->clearItems();
     for (QCPAbstractPlottable* p : {static_cast<QCPAbstractPlottable*>(trueBuy_),
@@ -189,6 +191,8 @@ void PriceChart::setBars(std::shared_ptr<const BarSeries> bars, FractalRule rule
         levels_.clear();
     }
     shownLevel_ = static_cast<size_t>(-1);
+    const double typical = bars_ && !bars_->empty() ? std::fabs(bars_->close.back()) : 1.0;
+    plot_->yAxis->setNumberPrecision(typical >= 1000 ? 1 : typical >= 10 ? 2 : 5);
     // The overview: closes of the finest level with at most 4000 candles.
     overviewLine_->data()->clear();
     if (!levels_.empty()) {
@@ -219,7 +223,7 @@ void PriceChart::setSplit(size_t trainFirst, size_t trainLast, size_t validation
     validationShade_->topLeft->setCoords(x, 0);
     validationShade_->bottomRight->setCoords(double(validationLast) + 0.5, 1);
     validationShade_->setVisible(has);
-    validationText_->position->setCoords(x, 0.01);
+    validationText_->position->setCoords(x, 0.99);
     validationText_->setVisible(has);
     overviewBoundary_->point1->setCoords(x, 0);
     overviewBoundary_->point2->setCoords(x, 1);
@@ -404,7 +408,7 @@ void PriceChart::updateOverviewWindow() {
 
 void PriceChart::updateHeader() {
     if (!bars_ || bars_->empty()) {
-        header_->setText(tr("No price data: open a price file in the Data pane."));
+        header_->setText(tr("No bars loaded."));
         return;
     }
     const BarSeries& b = *bars_;
