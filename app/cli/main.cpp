@@ -6,15 +6,19 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/DataCommand.h"
+#include "app/cli/TrainingFlags.h"
 
 namespace {
 void usage(std::FILE* out) {
-    std::fputs(
+    std::fprintf(
+        out,
         "usage: nnwb-cli COMMAND [options]\n"
         "  devices [--json]                       list compute devices (cpu, opencl:P:D)\n"
-        "  data FILE [--json]                     summary of a price file (format, bars, fractals)\n"
+        "  data FILE [--json]                     summary of a price file (format, bars, "
+        "fractals)\n"
         "  train --experiment FILE [--device ID] [--epochs N] [--batch B] [--json]\n"
         "        [--save-weights FILE] [--load-weights FILE]\n"
+        "%s"
         "                                         train and print one line per epoch\n"
         "  bench [--device ID ...] [--preset NAME ...] [--batch B ...] [--seconds S] [--json]\n"
         "                                         training samples/s, forward latency, kernels\n"
@@ -22,7 +26,7 @@ void usage(std::FILE* out) {
         "                                         train experiment files or presets on the same\n"
         "                                         data (concurrently on different devices); per-\n"
         "                                         epoch table, summary, per-epoch CSV\n",
-        out);
+        nnwb::cli::kTrainingFlagsUsage);
 }
 }  // namespace
 
