@@ -12,6 +12,7 @@
 #include "model/EpochKeeper.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
+#include "model/ModelBundle.h"
 #include "model/NetworkWeights.h"
 #include "model/Trainer.h"
 #include "model/TrainingSession.h"
@@ -48,7 +49,7 @@ void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
 }  // namespace
 
 int runTrain(const Args& args) {
-    std::string path, device, saveWeights, loadWeights;
+    std::string path, device, saveWeights, loadWeights, saveModel;
     int epochs = -1, batch = -1;
     bool json = false;
     nlohmann::json overrides = nlohmann::json::object();
@@ -70,6 +71,8 @@ int runTrain(const Args& args) {
             saveWeights = flagValue(args, i);
         else if (a == "--load-weights")
             loadWeights = flagValue(args, i);
+        else if (a == "--save-model")
+            saveModel = flagValue(args, i);
         else
             throw UsageError("unknown option '" + a + "'");
     }
@@ -106,9 +109,18 @@ int runTrain(const Args& args) {
                     exp.name.c_str(), data.description.c_str(), info.id.c_str(), info.name.c_str(),
                     net.parameterCount(), data.split.train.size(), data.split.validation.size());
     }
+    if (!saveModel.empty() && !data.priceData)
+        throw UsageError("--save-model: a model bundle needs a price file; " + path +
+                         " trains on synthetic data (use --save-weights)");
     const bool hasVal = data.split.validation.size() > 0;
     // Host copies after each epoch (checked for NaN/Inf), the best epoch, early stopping.
     EpochKeeper keeper(exp.training, trainer.monitor());
+    // The bundle of the run's result (the best epoch's weights with keepBest, else the last
+    // good epoch's), with the data settings and statistics.
+    auto writeModel = [&] {
+        const WeightsSnapshot& kept = keeper.result();
+        makeModelBundle(exp, data, kept.tensors(), net.toJson(), kept.epoch()).save(saveModel);
+    };
     for (int e = 0; e < exp.training.epochs; ++e) {
         try {
             EpochReport r = trainer.runEpoch();
@@ -117,28 +129,37 @@ int runTrain(const Args& args) {
             if (stop) break;
         } catch (const std::runtime_error& ex) {  // TrainingError, ComputeError
             std::string message = ex.what();
-            if (!saveWeights.empty()) {
+            if (!saveWeights.empty() || !saveModel.empty()) {
                 const WeightsSnapshot& kept = keeper.result();
                 if (kept.empty()) {
                     message += "\nno epoch completed: no weights were saved";
                 } else {
-                    kept.save(saveWeights);
+                    if (!saveWeights.empty()) kept.save(saveWeights);
+                    if (!saveModel.empty()) writeModel();
                     message += "\nthe weights of epoch " + std::to_string(kept.epoch()) + " (" +
                                (kept.epoch() == keeper.lastGood().epoch() ? "the last good one"
                                                                           : "the best one") +
-                               ") were saved to " + saveWeights;
+                               ") were saved to " + (saveWeights.empty() ? saveModel : saveWeights);
+                    if (!saveWeights.empty() && !saveModel.empty())
+                        message += " and, as a model bundle, to " + saveModel;
                 }
             }
             throw std::runtime_error(message);  // exit status 1
         }
     }
     if (!json) std::printf("%s\n", keeper.summary().c_str());
+    const char* which = keeper.keepBest() ? "the best epoch" : "the last epoch";
     if (!saveWeights.empty()) {
         keeper.result().save(saveWeights);
         if (!json)
             std::printf("saved the weights of epoch %d (%s) to %s\n", keeper.result().epoch(),
-                        keeper.keepBest() ? "the best epoch" : "the last epoch",
-                        saveWeights.c_str());
+                        which, saveWeights.c_str());
+    }
+    if (!saveModel.empty()) {
+        writeModel();
+        if (!json)
+            std::printf("saved the model bundle of epoch %d (%s) to %s\n",
+                        keeper.result().epoch(), which, saveModel.c_str());
     }
     return 0;
 }
