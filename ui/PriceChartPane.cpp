@@ -47,6 +47,7 @@ void PriceChartPane::setFileBars(std::shared_ptr<const BarSeries> bars) {
 
 void PriceChartPane::runStarted(const RunInfo& info) {
     epochs_.clear();
+    bestEpoch_ = 0;
     rebuildPicker();
     haveRun_ = info.bars != nullptr;
     run_ = info;
@@ -60,6 +61,7 @@ void PriceChartPane::runStarted(const RunInfo& info) {
 void PriceChartPane::epochFinished(const EpochReport& report) {
     if (!haveRun_ || !report.validationOutputs) return;
     epochs_.push_back({report.epoch, report.validation.loss, report.validationOutputs});
+    bestEpoch_ = report.bestEpoch;
     rebuildPicker();
     showPicked();
 }
@@ -69,7 +71,7 @@ void PriceChartPane::rebuildPicker() {
     const QSignalBlocker block(picker_);
     picker_->clear();
     picker_->addItem(tr("the latest epoch"));
-    picker_->addItem(tr("the best epoch (lowest validation loss)"));
+    picker_->addItem(tr("the best epoch"));
     for (const EpochSignals& e : epochs_)
         picker_->addItem(
             tr("epoch %1 (validation loss %2)").arg(e.epoch).arg(e.validationLoss, 0, 'f', 5));
@@ -85,8 +87,16 @@ void PriceChartPane::showPicked() {
     const int i = picker_->currentIndex();
     const EpochSignals* e = &epochs_.back();
     if (i == 1) {
+        // The run's best epoch on its monitored metric; without one, the lowest validation loss.
+        const EpochSignals* best = nullptr;
         for (const EpochSignals& x : epochs_)
-            if (x.validationLoss < e->validationLoss) e = &x;
+            if (x.epoch == bestEpoch_) best = &x;
+        if (!best) {
+            best = &epochs_.front();
+            for (const EpochSignals& x : epochs_)
+                if (x.validationLoss < best->validationLoss) best = &x;
+        }
+        e = best;
     } else if (i >= 2 && static_cast<size_t>(i - 2) < epochs_.size()) {
         e = &epochs_[static_cast<size_t>(i - 2)];
     }

@@ -1,7 +1,7 @@
 // The price chart tab of the experiment view: the PriceChart of the loaded price file with the
 // current run's training/validation boundary and the model's validation signals after each
-// epoch, and a picker for whose signals are drawn (the latest epoch, the best epoch by
-// validation loss, or any epoch of the run). Clicking a validation bar asks for that sample in
+// epoch, and a picker for whose signals are drawn (the latest epoch, the run's best epoch on
+// its monitored metric, or any epoch of the run). Clicking a validation bar asks for that sample in
 // the attention view. GUI thread only.
 #pragma once
 
@@ -49,6 +49,7 @@ private:
     RunInfo run_;
     bool haveRun_ = false;
     std::vector<EpochSignals> epochs_;
+    int bestEpoch_ = 0;  // the run's best epoch on its monitored metric (0: none yet)
 };
 
 }  // namespace nnwb
