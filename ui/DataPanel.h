@@ -81,6 +81,7 @@ private:
     QComboBox* normalization_;
     QCheckBox* positional_;
     QComboBox* fractal_;
+    QComboBox* indicators_;  // data.indicators: mt5 | textbook
     QSpinBox* synthSamples_;
     QSpinBox* synthUnits_;
     QSpinBox* synthWindow_;
