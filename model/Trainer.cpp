@@ -25,8 +25,7 @@ Trainer::Trainer(Backend& be, Network& net, const TrainingConfig& cfg, const Dat
                             " but the network expects " + net.inputShape().str());
     if (static_cast<int>(net.outputShape().size()) != data.train.outputs)
         throw TrainingError("the network gives " + std::to_string(net.outputShape().size()) +
-                            " outputs but the targets have " +
-                            std::to_string(data.train.outputs));
+                            " outputs but the targets have " + std::to_string(data.train.outputs));
     const int batch = cfg.batchSize;
     net.build(be, batch);
     net.initWeights(cfg.seed);
@@ -84,10 +83,10 @@ void Trainer::collect(MetricsAccumulator& acc, size_t samples, int epoch,
         const size_t count = std::min<size_t>(cfg_.batchSize, data_.train.size() - first);
         stage(data_.train, order, first, count);
         const std::string where = firstNonFinite(net_, x_, static_cast<int>(count));
-        throw TrainingError("the loss became " + std::string(nan ? "NaN" : "infinite") +
-                            " in epoch " + std::to_string(epoch) + ", batch " +
-                            std::to_string(b + 1) + "; first non-finite value: " +
-                            (where.empty() ? "none in the layers" : where));
+        throw TrainingError(
+            "the loss became " + std::string(nan ? "NaN" : "infinite") + " in epoch " +
+            std::to_string(epoch) + ", batch " + std::to_string(b + 1) +
+            "; first non-finite value: " + (where.empty() ? "none in the layers" : where));
     }
     acc.addOutcomes(hostLog_.data(), samples);
 }
@@ -115,10 +114,17 @@ EpochReport Trainer::runEpoch(TrainControl* control,
     size_t done = 0, chunkStart = 0;
     bool stopped = false;
     int batchIndex = 0;
+    double pausedSeconds = 0.0;  // time blocked in a pause: not training time
+    auto activeSeconds = [&] { return std::max(0.0, secondsSince(start) - pausedSeconds); };
     for (size_t first = 0; first < n; first += static_cast<size_t>(cfg_.batchSize), ++batchIndex) {
-        if (control && !control->checkpoint()) {
-            stopped = true;
-            break;
+        if (control) {
+            const auto before = Clock::now();  // checkpoint() blocks while paused
+            const bool go = control->checkpoint();
+            pausedSeconds += secondsSince(before);
+            if (!go) {
+                stopped = true;
+                break;
+            }
         }
         const int count = static_cast<int>(std::min<size_t>(cfg_.batchSize, n - first));
         if (first % chunk_ == 0) {
@@ -144,14 +150,14 @@ EpochReport Trainer::runEpoch(TrainControl* control,
             p.epoch = rep.epoch;
             p.done = done;
             p.total = n;
-            const double el = secondsSince(start);
+            const double el = activeSeconds();
             p.samplesPerSecond = el > 0 ? done / el : 0.0;
             p.etaSeconds = p.samplesPerSecond > 0 ? (n - done) / p.samplesPerSecond : 0.0;
             progress(p);
         }
     }
     collect(acc, done, rep.epoch, order);  // waits for the device
-    rep.seconds = secondsSince(start);
+    rep.seconds = activeSeconds();
     rep.samplesPerSecond = rep.seconds > 0 ? done / rep.seconds : 0.0;
     rep.train = acc.result();
     if (!stopped) {
