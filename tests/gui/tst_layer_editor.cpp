@@ -75,8 +75,8 @@ private Q_SLOTS:
         QCOMPARE(w.stackModel()->count(), 2);
         QCOMPARE(w.layerEditor()->currentLayer(), 1);
         intField(w, "neurons")->setValue(3);
-        auto* act = w.layerEditor()->form()->findChild<QComboBox*>(
-            QStringLiteral("param:activation"));
+        auto* act =
+            w.layerEditor()->form()->findChild<QComboBox*>(QStringLiteral("param:activation"));
         QVERIFY(act);
         act->setCurrentText(QStringLiteral("sigmoid"));
         QCOMPARE(w.stackModel()->layers()[1]["activation"].get<std::string>(),
@@ -106,9 +106,9 @@ private Q_SLOTS:
 
         // duplicate, remove, and undo both
         w.layerEditor()->setCurrentLayer(0);
-        QTest::mouseClick(w.layerEditor()->findChild<QToolButton*>(
-                              QStringLiteral("duplicateLayer")),
-                          Qt::LeftButton);
+        QTest::mouseClick(
+            w.layerEditor()->findChild<QToolButton*>(QStringLiteral("duplicateLayer")),
+            Qt::LeftButton);
         QCOMPARE(w.stackModel()->count(), 3);
         QCOMPARE(w.stackModel()->layers()[1], w.stackModel()->layers()[0]);
         QTest::mouseClick(w.layerEditor()->findChild<QToolButton*>(QStringLiteral("removeLayer")),
@@ -178,6 +178,38 @@ private Q_SLOTS:
         w.document()->setData(d);
         QVERIFY(!w.trainAction()->isEnabled());
         QCOMPARE(w.stackModel()->analysis().errorLayer, 0);
+    }
+
+    // Issue 13, finding 5: every preset of Model > Presets fits a 6-bar window, and the stack
+    // stays valid when features are switched off (layers take their sizes from the input).
+    void presetsFitTheData() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        Experiment e = Experiment::fromJson(test::tinyExperimentJson());
+        e.data = {{"source", "file"}, {"file", "prices.csv"}, {"window", 6}};
+        w.document()->reset(e);
+        QMenu* presets = nullptr;
+        for (QMenu* m : w.findChildren<QMenu*>())
+            if (m->title() == QStringLiteral("&Presets")) presets = m;
+        QVERIFY(presets);
+        int applied = 0;
+        for (QAction* a : presets->actions()) {
+            if (!a->isEnabled() || a->isSeparator()) continue;
+            a->trigger();
+            ++applied;
+            QVERIFY2(w.stackModel()->analysis().valid,
+                     qPrintable(a->text() + ": " + w.stackModel()->problem()));
+            QVERIFY2(w.trainAction()->isEnabled(), qPrintable(a->text()));
+            nlohmann::json d = w.document()->experiment().data;
+            d["features"] = {
+                {"rsi", false}, {"cci", false}, {"atr", false}, {"month", false}, {"hour", false}};
+            w.document()->setData(d);
+            QVERIFY2(w.stackModel()->analysis().valid,
+                     qPrintable(a->text() + " with 7 features: " + w.stackModel()->problem()));
+            d.erase("features");
+            w.document()->setData(d);
+        }
+        QVERIFY(applied >= 6);
     }
 };
 
