@@ -93,13 +93,20 @@ int runTrain(const Args& args) {
     Network& net = session->network();
     Trainer& trainer = session->trainer();
     const ExperimentData& data = session->data();
-    if (!loadWeights.empty()) loadWeightsFile(net, loadWeights);
+    if (!loadWeights.empty()) {
+        try {
+            loadWeightsFile(net, loadWeights);
+        } catch (const ComputeError&) {
+            throw;                           // a device failure, not bad input
+        } catch (const std::exception& e) {  // unreadable file, missing tensor, wrong shape
+            throw UsageError(std::string("--load-weights: ") + e.what());
+        }
+    }
     if (!json) {
         const auto info = session->backend().info();
         std::printf("%s: %s on %s (%s), %zu parameters, %zu training / %zu validation samples\n",
-                    exp.name.c_str(), data.description.c_str(), info.id.c_str(),
-                    info.name.c_str(), net.parameterCount(), data.split.train.size(),
-                    data.split.validation.size());
+                    exp.name.c_str(), data.description.c_str(), info.id.c_str(), info.name.c_str(),
+                    net.parameterCount(), data.split.train.size(), data.split.validation.size());
     }
     const bool hasVal = data.split.validation.size() > 0;
     WeightsSnapshot lastGood;  // host copy after each epoch; checked for NaN/Inf
@@ -119,6 +126,10 @@ int runTrain(const Args& args) {
                     message += "\nno epoch completed: no weights were saved";
                 } else {
                     lastGood.save(saveWeights);
+                    std::fprintf(json ? stderr : stdout,
+                                 "wrote %s: %zu tensors, %zu parameters (epoch %d)\n",
+                                 saveWeights.c_str(), net.params().size(), net.parameterCount(),
+                                 lastGood.epoch());
                     message += "\nthe weights of epoch " + std::to_string(lastGood.epoch()) +
                                " (the last good one) were saved to " + saveWeights;
                 }
@@ -126,7 +137,13 @@ int runTrain(const Args& args) {
             throw std::runtime_error(message);  // exit status 1
         }
     }
-    if (!saveWeights.empty()) lastGood.save(saveWeights);
+    if (!saveWeights.empty()) {
+        lastGood.save(saveWeights);
+        // With --json stdout holds only the epoch objects, so the note goes to stderr.
+        std::fprintf(json ? stderr : stdout, "wrote %s: %zu tensors, %zu parameters (epoch %d)\n",
+                     saveWeights.c_str(), net.params().size(), net.parameterCount(),
+                     lastGood.epoch());
+    }
     return 0;
 }
 
