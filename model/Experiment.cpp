@@ -24,9 +24,12 @@ int intKey(const nlohmann::json& j, const char* key, int def, int lo, int hi) {
 }  // namespace
 
 nlohmann::json TrainingConfig::toJson() const {
-    return {{"optimizer", optimizer.toJson()}, {"loss", lossName(loss)},
-            {"batchSize", batchSize},          {"epochs", epochs},
-            {"seed", seed},                    {"device", device},
+    return {{"optimizer", optimizer.toJson()},
+            {"loss", lossName(loss)},
+            {"batchSize", batchSize},
+            {"epochs", epochs},
+            {"seed", seed},
+            {"device", device},
             {"shuffle", shuffle}};
 }
 
@@ -64,9 +67,8 @@ TrainingConfig TrainingConfig::fromJson(const nlohmann::json& j) {
 }
 
 nlohmann::json Experiment::toJson() const {
-    return {{"formatVersion", kFormatVersion}, {"name", name},
-            {"data", data},                     {"model", model},
-            {"training", training.toJson()},    {"view", view}};
+    return {{"formatVersion", kFormatVersion}, {"name", name}, {"data", data}, {"model", model},
+            {"training", training.toJson()},   {"view", view}};
 }
 
 Experiment Experiment::fromJson(const nlohmann::json& j, const std::string& baseDir) {
@@ -113,7 +115,12 @@ Experiment Experiment::load(const std::string& path) {
     try {
         j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& ex) {
-        throw ExperimentError(path + ": not valid JSON (" + ex.what() + ")");
+        // nlohmann's "[json.exception.parse_error.101] " prefix means nothing to a user.
+        std::string what = ex.what();
+        const auto bracket = what.find("] ");
+        if (what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos)
+            what = what.substr(bracket + 2);
+        throw ExperimentError(path + ": not valid JSON, so not an experiment file (" + what + ")");
     }
     const auto slash = path.find_last_of('/');
     const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);

@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -35,6 +36,9 @@
 #include "ui/ConfusionTable.h"
 #include "ui/DataPanel.h"
 #include "ui/DevicePicker.h"
+#include "ui/FieldHelp.h"
+#include "ui/FieldUndoFilter.h"
+#include "ui/HelpMenu.h"
 #include "ui/LayerStackEditor.h"
 #include "ui/MetricCharts.h"
 #include "ui/TrainingPanel.h"
@@ -82,11 +86,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     banner_->setObjectName(QStringLiteral("errorBanner"));
     banner_->setWordWrap(true);
     banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    banner_->setStyleSheet(QStringLiteral(
-        "QLabel { color: #7a1010; background: #fde2e1; border: 1px solid #f0b4b0;"
-        " border-radius: 3px; padding: 6px; }"));
+    banner_->setStyleSheet(
+        QStringLiteral("QLabel { color: #7a1010; background: #fde2e1; border: 1px solid #f0b4b0;"
+                       " border-radius: 3px; padding: 6px; }"));
     banner_->hide();
     centralLayout->addWidget(banner_);
+    staleNote_ = new QLabel(central);
+    staleNote_->setObjectName(QStringLiteral("staleResultsNote"));
+    staleNote_->setWordWrap(true);
+    staleNote_->setStyleSheet(
+        QStringLiteral("QLabel { color: #5c4400; background: #fff4d1; border: 1px solid #e8d08a;"
+                       " border-radius: 3px; padding: 6px; }"));
+    staleNote_->hide();
+    centralLayout->addWidget(staleNote_);
     auto* vsplit = new QSplitter(Qt::Vertical, central);
     vsplit->setObjectName(QStringLiteral("centralSplitter"));
     charts_ = new MetricCharts(vsplit);
@@ -106,6 +118,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setCentralWidget(tabs_);
 
     createActions();
+    // Ctrl+Z in a field undoes the last document edit, not the field's text.
+    qApp->installEventFilter(new FieldUndoFilter(this, undoAct_, redoAct_));
     createDocks();
     createMenus();
     createStatusBar();
@@ -114,7 +128,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(doc_, &ExperimentDocument::modifiedChanged, this, [this] { updateTitle(); });
     connect(doc_, &ExperimentDocument::filePathChanged, this, [this] { updateTitle(); });
     connect(doc_, &ExperimentDocument::recentFilesChanged, this, [this] { rebuildRecentMenu(); });
-    connect(stack_, &LayerStackModel::changed, this, [this] { updateRunActions(); });
+    connect(stack_, &LayerStackModel::changed, this, [this] {
+        updateRunActions();
+        updateStaleNote();
+    });
+    // Another experiment: nothing of the previous one's results stays on show. A run still
+    // going keeps reporting; its results are then marked as not the document's.
+    connect(doc_, &ExperimentDocument::replaced, this, [this] {
+        clearResults();
+        banner_->hide();
+        updateStaleNote();
+    });
     connect(attention_, &AttentionView::sampleRequested, controller_,
             &TrainingController::requestScores);
     // The docks edit the current experiment; the Comparison tab has the whole width.
@@ -158,24 +182,23 @@ void MainWindow::createActions() {
         a->setStatusTip(tip);
         return a;
     };
-    newAct_ = make(tr("&New"), QKeySequence::New, tr("New experiment"),
-                   QStyle::SP_FileIcon);
+    newAct_ = make(tr("&New"), QKeySequence::New, tr("New experiment"), QStyle::SP_FileIcon);
     openAct_ = make(tr("&Open…"), QKeySequence(Qt::CTRL | Qt::Key_O), tr("Open an experiment"),
                     QStyle::SP_DialogOpenButton);
     saveAct_ = make(tr("&Save"), QKeySequence(Qt::CTRL | Qt::Key_S), tr("Save the experiment"),
                     QStyle::SP_DialogSaveButton);
     saveAsAct_ = make(tr("Save &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
                       tr("Save the experiment under a new name"), QStyle::SP_DialogSaveButton);
-    exportWeightsAct_ = make(tr("Export &Weights…"), {}, tr("Save the trained weights"),
-                             QStyle::SP_DriveHDIcon);
+    exportWeightsAct_ =
+        make(tr("Export &Weights…"), {}, tr("Save the trained weights"), QStyle::SP_DriveHDIcon);
     connect(newAct_, &QAction::triggered, this, &MainWindow::newExperiment);
     connect(openAct_, &QAction::triggered, this, &MainWindow::openDialog);
     connect(saveAct_, &QAction::triggered, this, &MainWindow::save);
     connect(saveAsAct_, &QAction::triggered, this, &MainWindow::saveAs);
     connect(exportWeightsAct_, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export weights"), QStringLiteral("weights.safetensors"),
-            tr("safetensors (*.safetensors)"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export weights"),
+                                                          QStringLiteral("weights.safetensors"),
+                                                          tr("safetensors (*.safetensors)"));
         if (!path.isEmpty()) controller_->saveWeights(path);
     });
 
@@ -183,12 +206,12 @@ void MainWindow::createActions() {
     undoAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
     undoAct_->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
     redoAct_ = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
-    redoAct_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Y),
-                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+    redoAct_->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::Key_Y), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
     redoAct_->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
 
-    trainAct_ = make(tr("&Train"), QKeySequence(Qt::Key_F5), tr("Train (F5)"),
-                     QStyle::SP_MediaPlay);
+    trainAct_ =
+        make(tr("&Train"), QKeySequence(Qt::Key_F5), tr("Train (F5)"), QStyle::SP_MediaPlay);
     trainAct_->setObjectName(QStringLiteral("trainAction"));
     pauseAct_ = make(tr("&Pause"), QKeySequence(Qt::Key_F6), tr("Pause / resume (F6)"),
                      QStyle::SP_MediaPause);
@@ -228,6 +251,8 @@ void MainWindow::createDocks() {
     modelDock_ = dock(tr("Model"), "modelDock", editor_);
     dataDock_ = dock(tr("Data"), "dataDock", scrolled(dataPanel_));
     trainingDock_ = dock(tr("Training"), "trainingDock", scrolled(trainingPanel_));
+    applyFieldHelp(dataPanel_);
+    applyFieldHelp(trainingPanel_);
     addDockWidget(Qt::LeftDockWidgetArea, modelDock_);
     addDockWidget(Qt::RightDockWidgetArea, dataDock_);
     addDockWidget(Qt::RightDockWidgetArea, trainingDock_);
@@ -258,6 +283,11 @@ void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(newAct_);
     file->addAction(openAct_);
+    QAction* openData = file->addAction(tr("Open &Data…"));
+    openData->setObjectName(QStringLiteral("openDataAction"));
+    openData->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    openData->setStatusTip(tr("Use a price file (MT5, MT4 or generic OHLCV CSV) as the data"));
+    connect(openData, &QAction::triggered, dataPanel_, &DataPanel::browse);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
     file->addAction(saveAct_);
@@ -301,6 +331,7 @@ void MainWindow::createMenus() {
     view->addAction(modelDock_->toggleViewAction());
     view->addAction(dataDock_->toggleViewAction());
     view->addAction(trainingDock_->toggleViewAction());
+    addHelpMenu(this);
     rebuildRecentMenu();
 }
 
@@ -334,25 +365,25 @@ void MainWindow::createStatusBar() {
 }
 
 void MainWindow::connectController() {
-    connect(controller_, &TrainingController::stateChanged, this, [this](TrainingController::State s) {
-        using S = TrainingController::State;
-        stateLabel_->setText(s == S::Running    ? tr("Training")
-                             : s == S::Paused   ? tr("Paused")
-                             : s == S::Stopping ? tr("Stopping…")
-                                                : tr("Ready"));
-        updateRunActions();
-    });
+    connect(controller_, &TrainingController::stateChanged, this,
+            [this](TrainingController::State s) {
+                using S = TrainingController::State;
+                stateLabel_->setText(s == S::Running    ? tr("Training")
+                                     : s == S::Paused   ? tr("Paused")
+                                     : s == S::Stopping ? tr("Stopping…")
+                                                        : tr("Ready"));
+                updateRunActions();
+            });
     connect(controller_, &TrainingController::runStarted, this, [this](const RunInfo& info) {
         hasValidation_ = info.validationSamples > 0;
         deviceLabel_->setText(info.deviceName);
         epochLabel_->setText(tr("epoch 1/%1").arg(info.epochs));
-        statusBar()->showMessage(
-            tr("%1 · %2 parameters · %3 training / %4 validation samples")
-                .arg(info.dataDescription)
-                .arg(QLocale().toString(qulonglong(info.parameters)))
-                .arg(info.trainSamples)
-                .arg(info.validationSamples),
-            10000);
+        statusBar()->showMessage(tr("%1 · %2 parameters · %3 training / %4 validation samples")
+                                     .arg(info.dataDescription)
+                                     .arg(QLocale().toString(qulonglong(info.parameters)))
+                                     .arg(info.trainSamples)
+                                     .arg(info.validationSamples),
+                                 10000);
     });
     connect(controller_, &TrainingController::progress, this, [this](const TrainingProgress& p) {
         epochLabel_->setText(tr("epoch %1/%2").arg(p.epoch).arg(p.epochs));
@@ -361,13 +392,16 @@ void MainWindow::connectController() {
         etaLabel_->setText(tr("ETA %1").arg(duration(p.runEtaSeconds)));
         progress_->setValue(p.total ? static_cast<int>(1000.0 * p.done / p.total) : 0);
     });
-    connect(controller_, &TrainingController::epochFinished, this,
-            [this](const EpochReport& r) {
-                charts_->addEpoch(r, hasValidation_);
-                confusion_->setReport(r, hasValidation_);
+    connect(controller_, &TrainingController::epochFinished, this, [this](const EpochReport& r) {
+        charts_->addEpoch(r, hasValidation_);
+        confusion_->setReport(r, hasValidation_);
+        updateStaleNote();
+    });
+    connect(controller_, &TrainingController::attentionReady, this,
+            [this](const AttentionSnapshotPtr& s) {
+                attention_->setSnapshot(s);
+                updateStaleNote();
             });
-    connect(controller_, &TrainingController::attentionReady, attention_,
-            &AttentionView::setSnapshot);
     connect(controller_, &TrainingController::runFinished, this,
             [this](RunEnd end, const QString& message) {
                 progress_->setValue(end == RunEnd::Completed ? 1000 : progress_->value());
@@ -381,9 +415,9 @@ void MainWindow::connectController() {
                     lastError_ = message;
                     showError(tr("Training stopped"), message);
                 } else {
-                    statusBar()->showMessage(end == RunEnd::Completed ? tr("Training finished")
-                                                                      : tr("Training stopped"),
-                                             6000);
+                    statusBar()->showMessage(
+                        end == RunEnd::Completed ? tr("Training finished") : tr("Training stopped"),
+                        6000);
                 }
             });
     connect(controller_, &TrainingController::weightsSaved, this,
@@ -400,15 +434,45 @@ bool MainWindow::startTraining(int epochs) {
     if (!trainAct_->isEnabled() || controller_->isBusy()) return false;
     banner_->hide();
     lastError_.clear();
-    charts_->clear();
-    confusion_->clear();
+    clearResults();
     attention_->clear(tr("Waiting for the first epoch…"));
-    progress_->setValue(0);
-    speedLabel_->clear();
-    etaLabel_->clear();
+    resultsOf_ = {{"data", doc_->experiment().data}, {"layers", doc_->layers()}};
+    updateStaleNote();
     const bool ok = controller_->start(doc_->experiment(), epochs);
     updateRunActions();
     return ok;
+}
+
+void MainWindow::clearResults() {
+    charts_->clear();
+    confusion_->clear();
+    attention_->clear(tr("Train a stack with an attention layer to see its Score matrices here."));
+    if (!controller_->isBusy()) {
+        progress_->setValue(0);
+        epochLabel_->clear();
+        speedLabel_->clear();
+        etaLabel_->clear();
+    }
+}
+
+bool MainWindow::hasResults() const {
+    return !charts_->reports().empty() || attention_->snapshot() != nullptr;
+}
+
+bool MainWindow::resultsAreStale() const {
+    if (!hasResults() || resultsOf_.is_null()) return false;
+    return resultsOf_ !=
+           nlohmann::json{{"data", doc_->experiment().data}, {"layers", doc_->layers()}};
+}
+
+void MainWindow::updateStaleNote() {
+    const bool stale = resultsAreStale();
+    if (stale)
+        staleNote_->setText(
+            tr("These results come from the last run, which was made on other "
+               "data or another layer stack than the experiment now shown. "
+               "Train again for results of this experiment."));
+    staleNote_->setVisible(stale);
 }
 
 void MainWindow::togglePause() {
@@ -418,7 +482,9 @@ void MainWindow::togglePause() {
         controller_->resume();
 }
 
-void MainWindow::stopTraining() { controller_->stop(); }
+void MainWindow::stopTraining() {
+    controller_->stop();
+}
 
 void MainWindow::updateRunActions() {
     using S = TrainingController::State;
@@ -426,13 +492,12 @@ void MainWindow::updateRunActions() {
     const QString problem = stack_->problem();
     const bool idle = s == S::Idle;
     trainAct_->setEnabled(idle && problem.isEmpty());
-    trainAct_->setToolTip(problem.isEmpty()
-                              ? (idle ? tr("Train (F5)") : tr("A run is in progress"))
-                              : tr("Cannot train: %1").arg(problem));
+    trainAct_->setToolTip(problem.isEmpty() ? (idle ? tr("Train (F5)") : tr("A run is in progress"))
+                                            : tr("Cannot train: %1").arg(problem));
     pauseAct_->setEnabled(s == S::Running || s == S::Paused);
     pauseAct_->setText(s == S::Paused ? tr("&Resume") : tr("&Pause"));
-    pauseAct_->setIcon(style()->standardIcon(s == S::Paused ? QStyle::SP_MediaPlay
-                                                            : QStyle::SP_MediaPause));
+    pauseAct_->setIcon(
+        style()->standardIcon(s == S::Paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
     stopAct_->setEnabled(s == S::Running || s == S::Paused);
 }
 
@@ -476,6 +541,32 @@ void MainWindow::rebuildPresetMenu() {
     if (presets.isEmpty()) presetMenu_->addAction(tr("(no presets found)"))->setEnabled(false);
 }
 
+bool MainWindow::isExperimentFile(const QString& path) {
+    // An experiment is a JSON object: its first character (after a UTF-8 BOM and blanks) is
+    // '{'. Price files (MT5, MT4, generic CSV, UTF-16 included) never start with one.
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive);
+    QByteArray head = f.read(4096);
+    if (head.startsWith("\xEF\xBB\xBF")) head.remove(0, 3);
+    head = head.trimmed();
+    return head.startsWith('{') ||
+           (head.isEmpty() && path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive));
+}
+
+bool MainWindow::openFile(const QString& path) {
+    if (isExperimentFile(path)) return maybeSave() && openExperiment(path);
+    // A price file: it becomes the experiment's data (an undoable edit), with its summary or
+    // its FILE:LINE error in the Data pane.
+    dataDock_->show();
+    dataDock_->raise();
+    dataPanel_->openPriceFile(path);
+    statusBar()->showMessage(
+        tr("%1 is not an experiment: reading it as price data").arg(QFileInfo(path).fileName()),
+        6000);
+    return true;
+}
+
 bool MainWindow::openExperiment(const QString& path) {
     QString error;
     if (!doc_->open(path, &error)) {
@@ -483,8 +574,6 @@ bool MainWindow::openExperiment(const QString& path) {
         return false;
     }
     QSettings().setValue(QStringLiteral("lastExperiment"), doc_->filePath());
-    charts_->clear();
-    confusion_->clear();
     return true;
 }
 
@@ -494,11 +583,10 @@ void MainWindow::newExperiment() {
 }
 
 void MainWindow::openDialog() {
-    if (!maybeSave()) return;
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open experiment"), QFileInfo(doc_->filePath()).absolutePath(),
-        tr("nnwb experiments (*.json);;All files (*)"));
-    if (!path.isEmpty()) openExperiment(path);
+        this, tr("Open experiment or price data"), QFileInfo(doc_->filePath()).absolutePath(),
+        tr("nnwb experiments (*.json);;Price data (*.csv *.txt *.tsv);;All files (*)"));
+    if (!path.isEmpty()) openFile(path);
 }
 
 bool MainWindow::save() {
@@ -540,13 +628,13 @@ bool MainWindow::maybeSave() {
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {
-    banner_->setText(QStringLiteral("<b>%1.</b> %2")
-                         .arg(title.toHtmlEscaped(),
-                              message.toHtmlEscaped().replace(QLatin1Char('\n'),
-                                                              QStringLiteral("<br>"))));
+    banner_->setText(
+        QStringLiteral("<b>%1.</b> %2")
+            .arg(title.toHtmlEscaped(),
+                 message.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
     banner_->show();
-    statusBar()->showMessage(title + QStringLiteral(": ") + message.section(QLatin1Char('\n'), 0, 0),
-                             10000);
+    statusBar()->showMessage(
+        title + QStringLiteral(": ") + message.section(QLatin1Char('\n'), 0, 0), 10000);
     if (confirmDiscard_) {
         auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
         box->setAttribute(Qt::WA_DeleteOnClose);
@@ -586,12 +674,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 void MainWindow::dropEvent(QDropEvent* e) {
     const auto urls = e->mimeData()->urls();
     if (urls.isEmpty() || !urls.first().isLocalFile()) return;
-    const QString path = urls.first().toLocalFile();
-    if (path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)) {
-        if (maybeSave()) openExperiment(path);
-    } else {
-        dataPanel_->openPriceFile(path);
-    }
+    openFile(urls.first().toLocalFile());
     e->acceptProposedAction();
 }
 

@@ -120,16 +120,16 @@ private Q_SLOTS:
         QCOMPARE(typeAt(w, 1), std::string("dense"));
         QVERIFY(w.document()->isModified());
 
-        // consecutive edits of one parameter merge into one undo step
+        // every edit of a parameter is its own undo step (issue 13: no merging)
         w.layerEditor()->setCurrentLayer(0);
         const int before = w.document()->undoStack()->index();
         intField(w, "filters")->setValue(9);
         intField(w, "filters")->setValue(10);
         intField(w, "filters")->setValue(11);
-        QCOMPARE(w.document()->undoStack()->index(), before + 1);
+        QCOMPARE(w.document()->undoStack()->index(), before + 3);
         w.undoAction()->trigger();
-        QCOMPARE(w.stackModel()->layers()[0]["filters"].get<int>(), 8);
-        QCOMPARE(intField(w, "filters")->value(), 8);  // the form follows undo
+        QCOMPARE(w.stackModel()->layers()[0]["filters"].get<int>(), 10);
+        QCOMPARE(intField(w, "filters")->value(), 10);  // the form follows undo
     }
 
     void invalidStackDisablesTrainWithReason() {
