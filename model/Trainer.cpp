@@ -18,7 +18,12 @@ double secondsSince(Clock::time_point t) {
 }  // namespace
 
 Trainer::Trainer(Backend& be, Network& net, const TrainingConfig& cfg, const DataSplit& data)
-    : be_(be), net_(net), cfg_(cfg), data_(data) {
+    : be_(be),
+      net_(net),
+      cfg_(cfg),
+      data_(data),
+      schedule_(cfg.lrSchedule, cfg.optimizer.learningRate, cfg.epochs),
+      monitor_(effectiveMonitor(cfg.monitor, data.validation.size() > 0, data.train.outputs == 3)) {
     if (data.train.size() == 0) throw TrainingError("the training part has no samples");
     if (data.train.inputShape != net.inputShape())
         throw TrainingError("the data gives samples of shape " + data.train.inputShape.str() +
@@ -107,6 +112,8 @@ EpochReport Trainer::runEpoch(TrainControl* control,
     EpochReport rep;
     rep.epoch = epoch_ + 1;
     rep.taskMetrics = outputs == 3;
+    rep.learningRate = schedule_.rate(rep.epoch);
+    opt_->setLearningRate(rep.learningRate);
     MetricsAccumulator acc(outputs, &runTrain_);
     be_.fill(flag_, 1, -1.0f);
     const auto start = Clock::now();
@@ -163,6 +170,7 @@ EpochReport Trainer::runEpoch(TrainControl* control,
     if (!stopped) {
         ++epoch_;
         if (data_.validation.size() > 0) rep.validation = evaluate(data_.validation, &runVal_);
+        schedule_.observe(monitorValue(monitor_, rep.train, rep.validation), monitor_);
     }
     if (completed) *completed = !stopped;
     return rep;
