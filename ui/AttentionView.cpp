@@ -8,8 +8,8 @@
 #include <QVBoxLayout>
 
 #include "ui/AttentionGrid.h"
-#include "ui/AttentionPickers.h"
 #include "ui/AttentionHeatmap.h"
+#include "ui/AttentionPickers.h"
 
 namespace nnwb {
 
@@ -71,7 +71,7 @@ void AttentionView::setSnapshot(const AttentionSnapshotPtr& snap) {
     {
         const QSignalBlocker b1(layer_), b2(sample_);
         layer_->clear();
-        for (const auto& s : snap->layers) layer_->addItem(QString::fromStdString(s.name));
+        for (const auto& s : snap->layers) layer_->addItem(AttentionPickers::layerLabel(s.name));
         const int i = layer_->findText(keepLayer);
         layer_->setCurrentIndex(i >= 0 ? i : 0);
         sample_->setRange(0, std::max<int>(0, static_cast<int>(snap->validationSamples) - 1));
@@ -83,9 +83,8 @@ void AttentionView::setSnapshot(const AttentionSnapshotPtr& snap) {
         const QSignalBlocker b(head_);
         head_->setCurrentIndex(keepHead);
     }
-    info_->setText(tr("epoch %1 · %2 validation samples")
-                       .arg(snap->epoch)
-                       .arg(snap->validationSamples));
+    info_->setText(
+        tr("epoch %1 · %2 validation samples").arg(snap->epoch).arg(snap->validationSamples));
     showCurrent();
 }
 
@@ -110,7 +109,7 @@ void AttentionView::showCurrent() {
     } else {
         heatmap_->setScores(s, std::max(0, head),
                             tr("%1 · head %2 · sample %3")
-                                .arg(QString::fromStdString(s.name))
+                                .arg(AttentionPickers::layerLabel(s.name))
                                 .arg(std::max(0, head) + 1)
                                 .arg(snapshot_->sample));
         pages_->setCurrentWidget(heatmap_);

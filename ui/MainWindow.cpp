@@ -209,6 +209,13 @@ void MainWindow::createActions() {
     redoAct_->setShortcuts(
         {QKeySequence(Qt::CTRL | Qt::Key_Y), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
     redoAct_->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
+    // The tool bar shows short fixed labels (the menus and tooltips say what would be undone),
+    // so that the buttons after them do not move as the undo text changes.
+    undoAct_->setIconText(tr("Undo"));
+    redoAct_->setIconText(tr("Redo"));
+    auto tip = [](QAction* a) { a->setToolTip(a->text().remove(QLatin1Char('&'))); };
+    connect(undoAct_, &QAction::changed, undoAct_, [this, tip] { tip(undoAct_); });
+    connect(redoAct_, &QAction::changed, redoAct_, [this, tip] { tip(redoAct_); });
 
     trainAct_ =
         make(tr("&Train"), QKeySequence(Qt::Key_F5), tr("Train (F5)"), QStyle::SP_MediaPlay);
@@ -348,7 +355,8 @@ void MainWindow::createStatusBar() {
     progress_->setValue(0);
     progress_->setMaximumWidth(260);
     progress_->setTextVisible(true);
-    progress_->setFormat(QStringLiteral("%p %"));
+    progress_->setFormat(tr("epoch %p %"));
+    progress_->setToolTip(tr("Progress of the current epoch over the training samples"));
     statusBar()->addWidget(stateLabel_);
     statusBar()->addPermanentWidget(epochLabel_);
     statusBar()->addPermanentWidget(speedLabel_);
@@ -420,8 +428,8 @@ void MainWindow::connectController() {
                     lastError_ = message;
                     showError(tr("Training stopped"), message);
                 } else {
-                    QString text = end == RunEnd::Completed ? tr("Training finished")
-                                                            : tr("Training stopped");
+                    QString text =
+                        end == RunEnd::Completed ? tr("Training finished") : tr("Training stopped");
                     if (!message.isEmpty()) text += QStringLiteral(": ") + message;
                     statusBar()->showMessage(text, 15000);
                 }
@@ -649,6 +657,17 @@ void MainWindow::showError(const QString& title, const QString& message) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+    if (confirmDiscard_ && (controller_->isBusy() || comparison_->isBusy())) {
+        const auto answer = QMessageBox::question(
+            this, tr("Training in progress"),
+            tr("A run is going. Stop it and close the window? (The weights of its completed "
+               "epochs are not saved unless you export them first.)"),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer != QMessageBox::Yes) {
+            e->ignore();
+            return;
+        }
+    }
     if (!maybeSave()) {
         e->ignore();
         return;

@@ -108,7 +108,7 @@ private slots:
         const QString weights = QFileInfo(small).absolutePath() + "/w.safetensors";
         auto r = run({"train", "--experiment", small, "--save-weights", weights});
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.out.contains("saved the weights of epoch 1 (the best epoch) to " + weights +
+        QVERIFY2(r.out.contains("saved the weights of epoch 1 (the last epoch) to " + weights +
                                 ": 4 tensors, 43 parameters"),
                  qPrintable(r.out));
         const QString wider = writeExperiment(
