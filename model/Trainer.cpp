@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "model/ClassWeights.h"
 #include "model/NonFiniteFinder.h"
 #include "model/Rng.h"
 
@@ -47,6 +48,13 @@ Trainer::Trainer(Backend& be, Network& net, const TrainingConfig& cfg, const Dat
     t_ = be.alloc(chunk_ * out);
     log_ = be.alloc(2 * std::max<size_t>(most, 1));
     flag_ = be.alloc(1);
+    gradNorms_ = be.alloc((data.train.size() + b - 1) / b + 1);
+    try {
+        classWeights_ = classWeightsFor(cfg.classWeights, data.train);
+    } catch (const std::invalid_argument& e) {
+        throw TrainingError(e.what());
+    }
+    if (!classWeights_.empty()) w_ = be.alloc(chunk_);
 }
 
 void Trainer::stage(const SampleSet& set, const std::vector<size_t>& order, size_t first,
@@ -62,6 +70,13 @@ void Trainer::stage(const SampleSet& set, const std::vector<size_t>& order, size
     }
     be_.upload(x_, hostX_.data(), hostX_.size());
     be_.upload(t_, hostT_.data(), hostT_.size());
+    if (!classWeights_.empty()) {
+        hostW_.resize(count);
+        for (size_t i = 0; i < count; ++i)
+            hostW_[i] = static_cast<float>(
+                sampleWeight(hostT_.data() + i * out, set.outputs, classWeights_));
+        be_.upload(w_, hostW_.data(), hostW_.size());
+    }
 }
 
 float Trainer::readFlag() {
@@ -144,7 +159,12 @@ EpochReport Trainer::runEpoch(TrainControl* control,
         net_.zeroGrad();
         BufRef y = net_.forward(x, count, true);
         loss_->compute(y, t, count);
+        if (!classWeights_.empty())
+            be_.scaleRows(count, outputs, BufRef(w_) + at, loss_->gradient());
         net_.backward(x, loss_->gradient(), count);
+        const ParamArena& arena = net_.paramArena();
+        be_.clipByGlobalNorm(arena.used(), arena.grads(), static_cast<float>(cfg_.clipNorm),
+                             BufRef(gradNorms_) + static_cast<size_t>(batchIndex));
         be_.recordOutcomes(count, outputs, loss_->prediction(y), t, loss_->perSample(),
                            BufRef(log_) + 2 * first, flag_, static_cast<float>(batchIndex));
         opt_->step(flag_);
@@ -164,6 +184,17 @@ EpochReport Trainer::runEpoch(TrainControl* control,
         }
     }
     collect(acc, done, rep.epoch, order);  // waits for the device
+    const size_t batches = (done + static_cast<size_t>(cfg_.batchSize) - 1) / cfg_.batchSize;
+    if (batches > 0) {
+        hostNorms_.resize(batches);
+        be_.download(gradNorms_, hostNorms_.data(), batches);
+        double sum = 0.0;
+        for (float v : hostNorms_) {
+            rep.gradNormMax = std::max(rep.gradNormMax, double(v));
+            sum += v;
+        }
+        rep.gradNormMean = sum / batches;
+    }
     rep.seconds = activeSeconds();
     rep.samplesPerSecond = rep.seconds > 0 ? done / rep.seconds : 0.0;
     rep.train = acc.result();

@@ -30,6 +30,8 @@ struct EpochReport {
     double seconds = 0.0;
     double samplesPerSecond = 0.0;
     double learningRate = 0.0;  // the rate this epoch trained with (after the schedule)
+    // Global L2 norm of the parameter gradients before clipping, over the epoch's batches.
+    double gradNormMax = 0.0, gradNormMean = 0.0;
     // Filled by EpochKeeper: the best epoch so far (0: none), whether this one is it, and
     // whether the run stops early after it.
     int bestEpoch = 0;
@@ -93,6 +95,11 @@ private:
     Buffer log_;        // outcome log: (loss, code) per sample of the largest part
     Buffer flag_;       // first diverging batch index, or -1
     std::vector<float> hostX_, hostT_, hostLog_;
+    std::vector<double> classWeights_;  // per class; empty: no class weights
+    Buffer w_;                          // staging: per-sample loss weights (with classWeights_)
+    std::vector<float> hostW_;
+    Buffer gradNorms_;  // the gradient norm of each batch of an epoch, read when it ends
+    std::vector<float> hostNorms_;
     RunningAverages runTrain_, runVal_;
     int epoch_ = 0;
 };

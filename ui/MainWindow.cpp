@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -224,7 +225,7 @@ void MainWindow::createActions() {
                      QStyle::SP_MediaPause);
     stopAct_ = make(tr("&Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5), tr("Stop (Shift+F5)"),
                     QStyle::SP_MediaStop);
-    connect(trainAct_, &QAction::triggered, this, [this] { startTraining(); });
+    connect(trainAct_, &QAction::triggered, this, &MainWindow::trainRequested);
     connect(pauseAct_, &QAction::triggered, this, &MainWindow::togglePause);
     connect(stopAct_, &QAction::triggered, this, &MainWindow::stopTraining);
 
@@ -319,6 +320,16 @@ void MainWindow::createMenus() {
     for (QAction* a : editor_->palette()->actions()) add->addAction(a);
     presetMenu_ = model->addMenu(tr("&Presets"));
     rebuildPresetMenu();
+    model->addSeparator();
+    loadWeightsAct_ = model->addAction(tr("&Load Weights…"));
+    loadWeightsAct_->setToolTip(
+        tr("Load trained weights (safetensors) into this model; Train "
+           "then offers to continue from them"));
+    connect(loadWeightsAct_, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Load weights"), QString(), tr("safetensors (*.safetensors);;All files (*)"));
+        if (!path.isEmpty()) loadWeights(path);
+    });
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(trainAct_);
@@ -385,7 +396,7 @@ void MainWindow::connectController() {
     connect(controller_, &TrainingController::runStarted, this, [this](const RunInfo& info) {
         hasValidation_ = info.validationSamples > 0;
         deviceLabel_->setText(info.deviceName);
-        epochLabel_->setText(tr("epoch 1/%1").arg(info.epochs));
+        epochLabel_->setText(tr("epoch %1/%2").arg(info.firstEpoch).arg(info.epochs));
         statusBar()->showMessage(tr("%1 · %2 parameters · %3 training / %4 validation samples")
                                      .arg(info.dataDescription)
                                      .arg(QLocale().toString(qulonglong(info.parameters)))
@@ -424,6 +435,10 @@ void MainWindow::connectController() {
                                           ? tr("No Score matrices: the run ended early.")
                                           : tr("This stack has no attention layer, so there are "
                                                "no Score matrices to show."));
+                if (!charts_->reports().empty() && end != RunEnd::Failed) {
+                    const Experiment& e = doc_->experiment();
+                    trainedFor_ = {{"model", e.model}, {"data", e.data}};
+                }
                 if (end == RunEnd::Failed) {
                     lastError_ = message;
                     showError(tr("Training stopped"), message);
@@ -434,6 +449,16 @@ void MainWindow::connectController() {
                     statusBar()->showMessage(text, 15000);
                 }
             });
+    connect(controller_, &TrainingController::weightsLoaded, this,
+            [this](bool ok, const QString& message) {
+                if (!ok) return showError(tr("Load weights"), message);
+                const Experiment& e = doc_->experiment();
+                trainedFor_ = {{"model", e.model}, {"data", e.data}};
+                charts_->clear();
+                confusion_->clear();
+                statusBar()->showMessage(
+                    tr("Loaded the weights of %1; Train continues from them").arg(message), 15000);
+            });
     connect(controller_, &TrainingController::weightsSaved, this,
             [this](bool ok, const QString& message) {
                 if (ok)
@@ -443,16 +468,57 @@ void MainWindow::connectController() {
             });
 }
 
-bool MainWindow::startTraining(int epochs) {
+bool MainWindow::canContinue() const {
+    const Experiment& e = doc_->experiment();
+    return !trainedFor_.is_null() && trainedFor_["model"] == e.model &&
+           trainedFor_["data"] == e.data;
+}
+
+void MainWindow::trainRequested() {
+    if (!canContinue()) {
+        startTraining();
+        return;
+    }
+    QMessageBox box(QMessageBox::Question, tr("Train"),
+                    tr("This model has trained weights. Continue training them (keeping the "
+                       "optimizer state and the epoch numbering) or start over?"),
+                    QMessageBox::NoButton, this);
+    QPushButton* current = box.addButton(tr("Continue from current"), QMessageBox::AcceptRole);
+    QPushButton* best = box.addButton(tr("Continue from best"), QMessageBox::AcceptRole);
+    QPushButton* restart = box.addButton(tr("Restart"), QMessageBox::DestructiveRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(current);
+    box.exec();
+    if (box.clickedButton() == current)
+        startTraining(0, StartMode::ContinueCurrent);
+    else if (box.clickedButton() == best)
+        startTraining(0, StartMode::ContinueBest);
+    else if (box.clickedButton() == restart)
+        startTraining(0, StartMode::Restart);
+}
+
+void MainWindow::loadWeights(const QString& path) {
+    if (controller_->isBusy()) return showError(tr("Load weights"), tr("Stop the run first."));
+    controller_->loadWeights(doc_->experiment(), path);
+}
+
+bool MainWindow::startTraining(int epochs, StartMode mode) {
     updateRunActions();
     if (!trainAct_->isEnabled() || controller_->isBusy()) return false;
     banner_->hide();
     lastError_.clear();
-    clearResults();
+    if (mode == StartMode::Restart) {
+        charts_->clear();  // a continued run goes on numbering its epochs on the same charts
+        trainedFor_ = nullptr;
+    }
+    confusion_->clear();
     attention_->clear(tr("Waiting for the first epoch…"));
+    progress_->setValue(0);
+    speedLabel_->clear();
+    etaLabel_->clear();
     resultsOf_ = {{"data", doc_->experiment().data}, {"layers", doc_->layers()}};
     updateStaleNote();
-    const bool ok = controller_->start(doc_->experiment(), epochs);
+    const bool ok = controller_->start(doc_->experiment(), epochs, mode);
     updateRunActions();
     return ok;
 }

@@ -69,7 +69,17 @@ public:
     bool openFile(const QString& path);
     static bool isExperimentFile(const QString& path);
     // Starts training a copy of the document; epochs > 0 overrides the experiment's count.
-    bool startTraining(int epochs = 0);
+    // Continue modes keep the trained network, its optimizer state and the charts' epoch
+    // numbering (epochs more epochs); Restart starts over.
+    bool startTraining(int epochs = 0, StartMode mode = StartMode::Restart);
+    // The Train action: when this model has trained (or loaded) weights, asks whether to
+    // continue from the current or the best epoch's weights, or to restart.
+    void trainRequested();
+    // There are trained or loaded weights for the document's model and data.
+    bool canContinue() const;
+    // Loads a safetensors weights file into the document's network (Model > Load Weights…),
+    // checked as nnwb-cli --load-weights does; the answer comes as weightsLoaded.
+    void loadWeights(const QString& path);
     // Lays the panes out for the current window size (called on first show).
     void applyDefaultLayout();
     // Restores geometry and dock layout from QSettings; false when nothing was saved.
@@ -147,6 +157,9 @@ private:
     bool confirmDiscard_ = true;
     bool hasValidation_ = false;
     QString lastError_;
+    // The model and data sections the worker's trained weights belong to (null: none).
+    nlohmann::json trainedFor_;
+    QAction* loadWeightsAct_ = nullptr;
 };
 
 }  // namespace nnwb

@@ -33,7 +33,10 @@ public:
     bool isBusy() const { return state_ != State::Idle; }
     // Starts a run of `experiment` (copied); `epochs` > 0 overrides training.epochs.
     // Returns false when a run is already going.
-    bool start(const Experiment& experiment, int epochs = 0);
+    bool start(const Experiment& experiment, int epochs = 0, StartMode mode = StartMode::Restart);
+    // Loads a weights file into the worker's network for `experiment` (see
+    // TrainingWorker::loadWeights); answered by weightsLoaded(). Not while a run is going.
+    void loadWeights(const Experiment& experiment, const QString& path);
     void pause();
     void resume();
     void stop();
@@ -51,6 +54,7 @@ Q_SIGNALS:
     void attentionReady(const nnwb::AttentionSnapshotPtr& snapshot);
     void runFinished(nnwb::RunEnd end, const QString& message);
     void weightsSaved(bool ok, const QString& message);
+    void weightsLoaded(bool ok, const QString& message);
 
 private Q_SLOTS:
     void runQueuedCalls() { fromWorker_.run(); }

@@ -56,6 +56,14 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     }
     keeper_ = EpochKeeper(experiment_.training, session_->trainer().monitor());
     runFailed_ = false;
+    firstEpoch_ = 1;
+    emitRunStarted(1, false);
+    const int id = runId_;
+    QMetaObject::invokeMethod(
+        this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
+}
+
+void TrainingWorker::emitRunStarted(int firstEpoch, bool continued) {
     RunInfo info;
     const DeviceInfo dev = session_->backend().info();
     info.deviceId = q(dev.id);
@@ -65,11 +73,75 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     info.trainSamples = session_->split().train.size();
     info.validationSamples = session_->split().validation.size();
     info.epochs = epochsWanted_;
+    info.firstEpoch = firstEpoch;
+    info.continued = continued;
     info.input = session_->network().inputShape();
     Q_EMIT runStarted(info);
+}
+
+bool TrainingWorker::sameRun(const Experiment& e) const {
+    return session_ && e.model == experiment_.model && e.data == experiment_.data &&
+           e.baseDir == experiment_.baseDir && e.training.device == experiment_.training.device &&
+           e.training.batchSize == experiment_.training.batchSize;
+}
+
+void TrainingWorker::continueRun(const Experiment& experiment,
+                                 std::shared_ptr<TrainControl> control, StartMode mode) {
+    if (mode == StartMode::Restart) return start(experiment, std::move(control));
+    ++runId_;
+    control_ = std::move(control);
+    if (!sameRun(experiment) || runFailed_) {
+        running_ = false;
+        Q_EMIT runFinished(
+            RunEnd::Failed,
+            tr("Cannot continue: %1 Train with \"Restart\" instead; the kept weights are "
+               "still there.")
+                .arg(runFailed_ ? tr("the last run failed.")
+                                : tr("the model, the data, the device or the batch size changed "
+                                     "since those weights were trained.")));
+        return;
+    }
+    Trainer& trainer = session_->trainer();
+    if (mode == StartMode::ContinueBest && !keeper_.best().empty()) {
+        try {
+            keeper_.best().restore(session_->network());
+        } catch (const std::exception& e) {
+            return fail(q(e.what()));
+        }
+    }
+    const int done = trainer.epochsDone();
+    keeper_.resume(done);
+    epochsWanted_ = done + experiment.training.epochs;
+    epochSeconds_ = 0.0;
+    running_ = true;
+    firstEpoch_ = done + 1;
+    emitRunStarted(done + 1, true);
     const int id = runId_;
     QMetaObject::invokeMethod(
         this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
+}
+
+void TrainingWorker::loadWeights(const Experiment& experiment, const QString& path) {
+    if (running_) {
+        Q_EMIT weightsLoaded(false, tr("A run is going; stop it before loading weights."));
+        return;
+    }
+    // A fresh network, optimizer and epoch count for the loaded weights; the kept run is
+    // replaced only once the file has passed every check.
+    std::unique_ptr<TrainingSession> session;
+    try {
+        session = std::make_unique<TrainingSession>(experiment);
+        loadWeightsFile(session->network(), path.toStdString());
+    } catch (const std::exception& e) {
+        Q_EMIT weightsLoaded(false, q(e.what()));
+        return;
+    }
+    releaseCompute();
+    session_ = std::move(session);
+    experiment_ = experiment;
+    keeper_ = EpochKeeper(experiment_.training, session_->trainer().monitor());
+    runFailed_ = false;
+    Q_EMIT weightsLoaded(true, path);
 }
 
 void TrainingWorker::nextEpoch(int runId) {
@@ -77,7 +149,7 @@ void TrainingWorker::nextEpoch(int runId) {
     Trainer& trainer = session_->trainer();
     if (control_ && control_->stopRequested()) return finish(RunEnd::Stopped, {});
     const int epoch = trainer.epochsDone() + 1;
-    const double avgEpoch = epoch > 1 ? epochSeconds_ / (epoch - 1) : 0.0;
+    const double avgEpoch = epoch > firstEpoch_ ? epochSeconds_ / (epoch - firstEpoch_) : 0.0;
     const int remainingAfter = epochsWanted_ - epoch;
     auto onProgress = [&](const ProgressReport& r) {
         TrainingProgress p;
@@ -147,12 +219,13 @@ void TrainingWorker::emitScores(int sample) {
 
 void TrainingWorker::saveWeights(const QString& path) {
     try {
-        if (session_ && !runFailed_ && !keeper_.keepBest()) {
-            saveWeightsFile(session_->network(), path.toStdString());
-        } else if (!keeper_.result().empty()) {
+        const WeightsSnapshot& kept = keeper_.result();
+        if (session_ && !runFailed_ && (!keeper_.keepBest() || kept.empty())) {
+            saveWeightsFile(session_->network(), path.toStdString());  // current (or loaded)
+        } else if (!kept.empty()) {
             // The best epoch's host copy; after a failure (the device's copy may be lost or
             // diverged) or a run that could not start, the kept host copy.
-            keeper_.result().save(path.toStdString());
+            kept.save(path.toStdString());
         } else {
             Q_EMIT weightsSaved(false, tr("There are no trained weights yet."));
             return;
