@@ -387,9 +387,12 @@ private:
             const int index = undo->index();
             undo->undo();
             undo->redo();
-            settle();
+            // Read before any event runs: a price file still being read may land as a new
+            // edit at the next event loop pass.
             const std::string after = w_.document()->experiment().toJson().dump();
-            if (after != before || undo->index() != index) {
+            const int indexAfter = undo->index();
+            settle();
+            if (after != before || indexAfter != index) {
                 *why = QStringLiteral("undo then redo of '%1' changed the experiment:\n%2\n%3")
                            .arg(undo->text(index - 1), QString::fromStdString(before),
                                 QString::fromStdString(after));
