@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -65,7 +66,15 @@ void writeFileAtomic(const std::string& path, const std::string& bytes) {
 
 std::string readFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
+    if (!in) {
+        const int err = errno;
+        std::error_code ec;
+        const std::string resolved =
+            std::filesystem::absolute(path, ec).lexically_normal().string();
+        throw std::runtime_error("cannot read " + path +
+                                 (!ec && resolved != path ? " (" + resolved + ")" : "") + ": " +
+                                 std::strerror(err));
+    }
     std::ostringstream ss;
     ss << in.rdbuf();
     if (in.bad()) throw std::runtime_error("cannot read " + path + ": read error");

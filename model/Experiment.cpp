@@ -147,7 +147,12 @@ Experiment Experiment::load(const std::string& path) {
     try {
         j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& ex) {
-        throw ExperimentError(path + ": not valid JSON (" + ex.what() + ")");
+        // nlohmann's "[json.exception.parse_error.101] " prefix means nothing to a user.
+        std::string what = ex.what();
+        const auto bracket = what.find("] ");
+        if (what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos)
+            what = what.substr(bracket + 2);
+        throw ExperimentError(path + ": not valid JSON, so not an experiment file (" + what + ")");
     }
     const auto slash = path.find_last_of('/');
     const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);

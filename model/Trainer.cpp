@@ -136,10 +136,17 @@ EpochReport Trainer::runEpoch(TrainControl* control,
     size_t done = 0, chunkStart = 0;
     bool stopped = false;
     int batchIndex = 0;
+    double pausedSeconds = 0.0;  // time blocked in a pause: not training time
+    auto activeSeconds = [&] { return std::max(0.0, secondsSince(start) - pausedSeconds); };
     for (size_t first = 0; first < n; first += static_cast<size_t>(cfg_.batchSize), ++batchIndex) {
-        if (control && !control->checkpoint()) {
-            stopped = true;
-            break;
+        if (control) {
+            const auto before = Clock::now();  // checkpoint() blocks while paused
+            const bool go = control->checkpoint();
+            pausedSeconds += secondsSince(before);
+            if (!go) {
+                stopped = true;
+                break;
+            }
         }
         const int count = static_cast<int>(std::min<size_t>(cfg_.batchSize, n - first));
         if (first % chunk_ == 0) {
@@ -170,7 +177,7 @@ EpochReport Trainer::runEpoch(TrainControl* control,
             p.epoch = rep.epoch;
             p.done = done;
             p.total = n;
-            const double el = secondsSince(start);
+            const double el = activeSeconds();
             p.samplesPerSecond = el > 0 ? done / el : 0.0;
             p.etaSeconds = p.samplesPerSecond > 0 ? (n - done) / p.samplesPerSecond : 0.0;
             progress(p);
@@ -188,7 +195,7 @@ EpochReport Trainer::runEpoch(TrainControl* control,
         }
         rep.gradNormMean = sum / batches;
     }
-    rep.seconds = secondsSince(start);
+    rep.seconds = activeSeconds();
     rep.samplesPerSecond = rep.seconds > 0 ? done / rep.seconds : 0.0;
     rep.train = acc.result();
     if (!stopped) {

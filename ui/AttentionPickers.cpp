@@ -43,4 +43,19 @@ void AttentionPickers::setPickersVisible(bool visible) {
         w->setVisible(visible);
 }
 
+QString AttentionPickers::layerLabel(const std::string& scoresName) {
+    const QStringList parts = QString::fromStdString(scoresName).split(QLatin1Char('.'));
+    QStringList out;
+    for (int i = 0; i + 1 < parts.size(); i += 2) {
+        bool ok = false;
+        const int n = parts[i + 1].toInt(&ok);
+        if (!ok) return QString::fromStdString(scoresName);
+        out << QStringLiteral("%1 %2")
+                   .arg(parts[i] == QLatin1String("layers") ? tr("layer") : parts[i])
+                   .arg(n + 1);
+    }
+    return out.isEmpty() || parts.size() % 2 ? QString::fromStdString(scoresName)
+                                             : out.join(QStringLiteral(" · "));
+}
+
 }  // namespace nnwb

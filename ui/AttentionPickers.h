@@ -3,6 +3,8 @@
 // there is something to pick. Used by AttentionView and ComparisonAttention. GUI thread only.
 #pragma once
 
+#include <string>
+
 #include <QWidget>
 
 class QComboBox;
@@ -22,6 +24,9 @@ public:
     QSpinBox* sample() const { return sample_; }
     QLabel* info() const { return info_; }
     void setPickersVisible(bool visible);
+    // "layers.1.block.3" (the 0-based tensor name) as the 1-based label of the layer list:
+    // "layer 2 · block 4".
+    static QString layerLabel(const std::string& scoresName);
 
 private:
     QComboBox* layer_;

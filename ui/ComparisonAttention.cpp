@@ -105,7 +105,7 @@ void ComparisonAttention::refillPickers() {
         for (size_t i = 0; i < c.snapshot->layers.size(); ++i) {
             const AttentionScores& s = c.snapshot->layers[i];
             if (int(i) >= layers.size())
-                layers << tr("%1: %2").arg(i + 1).arg(QString::fromStdString(s.name));
+                layers << tr("%1: %2").arg(i + 1).arg(AttentionPickers::layerLabel(s.name));
             heads = std::max(heads, s.heads);
         }
     }
@@ -136,12 +136,13 @@ void ComparisonAttention::showAll() {
                                       static_cast<int>(c.snapshot->layers.size())));
         } else if (head >= s->heads) {
             c.placeholder->setText(tr("%1 of this run has %n head(s) only.", nullptr, s->heads)
-                                       .arg(QString::fromStdString(s->name)));
+                                       .arg(AttentionPickers::layerLabel(s->name)));
         } else {
             // The title stays short: the column names the run, the pickers the head and sample.
-            c.heatmap->setScores(
-                *s, head,
-                tr("%1 · epoch %2").arg(QString::fromStdString(s->name)).arg(c.snapshot->epoch));
+            c.heatmap->setScores(*s, head,
+                                 tr("%1 · epoch %2")
+                                     .arg(AttentionPickers::layerLabel(s->name))
+                                     .arg(c.snapshot->epoch));
             c.pages->setCurrentWidget(c.heatmap);
             continue;
         }

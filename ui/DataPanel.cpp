@@ -32,6 +32,26 @@ QString q(const std::string& s) {
     return QString::fromStdString(s);
 }
 enum SummaryRow { kFormat, kBars, kFirst, kLast, kFrame, kGaps, kFractals };
+
+// What each feature is, and its unit, for the tooltips of the feature switches.
+QString featureHelp(const std::string& key) {
+    static const std::pair<const char*, const char*> help[] = {
+        {"closeOpen", "Close minus open of the bar (price units)"},
+        {"highOpen", "High minus open of the bar (price units)"},
+        {"lowOpen", "Low minus open of the bar (price units)"},
+        {"tickVolume", "Ticks in the bar (count)"},
+        {"hour", "Hour of the bar's open time (0–23)"},
+        {"dayOfWeek", "Day of the week of the bar (0 = Sunday … 6)"},
+        {"month", "Month of the bar (1–12)"},
+        {"rsi", "Relative strength index, Wilder smoothing (0–100; period in bars)"},
+        {"cci", "Commodity channel index of the typical price (dimensionless; period in bars)"},
+        {"atr", "Average true range, Wilder smoothing (price units; period in bars)"},
+        {"macdMain", "MACD main line: fast EMA minus slow EMA of the close (price units)"},
+        {"macdSignal", "MACD signal line: EMA of the main line (price units)"}};
+    for (const auto& [k, h] : help)
+        if (key == k) return QString::fromUtf8(h);
+    return {};
+}
 }  // namespace
 
 DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
@@ -133,6 +153,7 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
     for (int i = 0; i < 12; ++i) {
         featureBoxes_[i] = new QCheckBox(q(list[i].second), features_);
         featureBoxes_[i]->setObjectName(q("feature:" + list[i].first));
+        featureBoxes_[i]->setToolTip(featureHelp(list[i].first));
         grid->addWidget(featureBoxes_[i], i / 2, i % 2);
         connect(featureBoxes_[i], &QCheckBox::toggled, this, &DataPanel::commit);
     }
@@ -182,23 +203,34 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
         connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &DataPanel::commit);
 
     connect(doc_, &ExperimentDocument::replaced, this, [this] {
+        // A new experiment: nothing of the previous one's file stays on show (issue 13).
+        ++documentGeneration_;
+        error_->hide();
+        fileName_->setText(tr("No file — drop a price file here"));
+        fileName_->setToolTip({});
+        for (QLabel* l : summary_) l->setText(QStringLiteral("–"));
         syncFromDocument();
         inspectCurrentFile();
     });
-    connect(doc_, &ExperimentDocument::dataChanged, this, &DataPanel::syncFromDocument);
+    connect(doc_, &ExperimentDocument::dataChanged, this, [this] {
+        syncFromDocument();
+        // An undo or redo may have brought back another file: show that file's summary.
+        if (currentFilePath() != shownPath_) inspectCurrentFile();
+    });
     syncFromDocument();
     inspectCurrentFile();
 }
 
 QString DataPanel::errorText() const {
-    return error_->isVisible() ? error_->text() : QString();
+    return error_->isHidden() ? QString() : error_->text();
 }
 
 void DataPanel::browse() {
-    QString dir;
-    const auto& data = doc_->experiment().data;
-    if (data.contains("file") && data["file"].is_string())
-        dir = QFileInfo(q(data["file"].get<std::string>())).absolutePath();
+    // The folder of the current price file (resolved against the experiment's folder), else
+    // the experiment's folder; never a bare name that the dialog would take as a file name.
+    QString dir = currentFilePath();
+    dir = dir.isEmpty() ? QDir(q(doc_->experiment().baseDir)).absolutePath()
+                        : QFileInfo(dir).absolutePath();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open price file"), dir, tr("Price files (*.csv *.txt *.tsv);;All files (*)"));
     if (!path.isEmpty()) openPriceFile(path);
@@ -213,31 +245,46 @@ void DataPanel::runQueuedCalls() {
 }
 
 void DataPanel::openPriceFile(const QString& path) {
+    const QString shown = fileName_->text(), tip = fileName_->toolTip();
     fileName_->setText(tr("Reading %1 …").arg(QFileInfo(path).fileName()));
-    inspectInBackground(path, [](DataPanel* self, const PriceFileInfo& info) {
+    const quint64 generation = documentGeneration_;
+    inspectInBackground(path, [shown, tip, generation](DataPanel* self, const PriceFileInfo& info) {
+        if (generation != self->documentGeneration_) return;  // another experiment since
         if (info.ok) {
             self->bars_ = info.series;
             nlohmann::json data = self->doc_->experiment().data;
             data["source"] = "file";
             data["file"] = info.path;
-            self->doc_->setData(data);
+            self->doc_->setData(
+                data, tr("Open price file %1").arg(QString::fromStdString(info.fileName)));
             self->showSummary(info);
         } else {
+            // The previous data stays, and so does its header.
+            self->fileName_->setText(shown);
+            self->fileName_->setToolTip(tip);
             self->showError(q(info.error));
-            // the previous data stays: show its summary again
             self->syncFromDocument();
         }
     });
 }
 
-void DataPanel::inspectCurrentFile() {
+QString DataPanel::currentFilePath() const {
     const auto& data = doc_->experiment().data;
-    if (data.value("source", std::string("file")) != "file") return;
-    if (!data.contains("file") || !data["file"].is_string()) return;
+    if (data.value("source", std::string("file")) != "file") return {};
+    if (!data.contains("file") || !data["file"].is_string()) return {};
     QString path = q(data["file"].get<std::string>());
     if (QFileInfo(path).isRelative())
         path = QDir(q(doc_->experiment().baseDir)).absoluteFilePath(path);
-    inspectInBackground(path, [](DataPanel* self, const PriceFileInfo& info) {
+    return QDir::cleanPath(path);
+}
+
+void DataPanel::inspectCurrentFile() {
+    const QString path = currentFilePath();
+    if (path.isEmpty()) return;
+    shownPath_ = path;
+    const quint64 generation = documentGeneration_;
+    inspectInBackground(path, [generation](DataPanel* self, const PriceFileInfo& info) {
+        if (generation != self->documentGeneration_) return;
         if (info.ok) self->bars_ = info.series;
         if (info.ok)
             self->showSummary(info);
@@ -263,6 +310,7 @@ void DataPanel::inspectInBackground(const QString& path,
 
 void DataPanel::showSummary(const PriceFileInfo& info) {
     const QLocale loc;
+    shownPath_ = QDir::cleanPath(QFileInfo(q(info.path)).absoluteFilePath());
     error_->hide();
     fileName_->setText(q(info.fileName));
     fileName_->setToolTip(q(info.path));
@@ -327,6 +375,7 @@ void DataPanel::commit() {
     nlohmann::json d = doc_->experiment().data;
     const bool synthetic = source_->currentIndex() == 1;
     sourcePages_->setCurrentIndex(synthetic ? 1 : 0);
+    if (synthetic) error_->hide();  // an import error is about the price file
     d["source"] = synthetic ? "synthetic" : "file";
     if (synthetic) {
         d["samples"] = synthSamples_->value();

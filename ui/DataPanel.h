@@ -63,12 +63,16 @@ private:
     void showSummary(const PriceFileInfo& info);
     void showError(const QString& message);
     void inspectCurrentFile();
+    QString currentFilePath() const;  // the document's price file, absolute ("" if none)
 
     ExperimentDocument* doc_;
     std::shared_ptr<CallQueue> inspected_;  // shared with the reading threads
     std::shared_ptr<const BarSeries> bars_;
     bool syncing_ = false;
     int loading_ = 0;
+    quint64 documentGeneration_ = 0;
+    QString shownPath_;  // the file whose summary is on show (or being read)  // counts
+                         // replacements; a late file read checks it
     QComboBox* source_;
     QStackedWidget* sourcePages_;
     QLabel* fileName_;

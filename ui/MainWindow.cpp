@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -14,8 +15,8 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
-#include <QScreen>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -36,6 +37,9 @@
 #include "ui/ConfusionTable.h"
 #include "ui/DataPanel.h"
 #include "ui/DevicePicker.h"
+#include "ui/FieldHelp.h"
+#include "ui/FieldUndoFilter.h"
+#include "ui/HelpMenu.h"
 #include "ui/LayerStackEditor.h"
 #include "ui/MetricCharts.h"
 #include "ui/ModelActions.h"
@@ -85,11 +89,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     banner_->setObjectName(QStringLiteral("errorBanner"));
     banner_->setWordWrap(true);
     banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    banner_->setStyleSheet(QStringLiteral(
-        "QLabel { color: #7a1010; background: #fde2e1; border: 1px solid #f0b4b0;"
-        " border-radius: 3px; padding: 6px; }"));
+    banner_->setStyleSheet(
+        QStringLiteral("QLabel { color: #7a1010; background: #fde2e1; border: 1px solid #f0b4b0;"
+                       " border-radius: 3px; padding: 6px; }"));
     banner_->hide();
     centralLayout->addWidget(banner_);
+    staleNote_ = new QLabel(central);
+    staleNote_->setObjectName(QStringLiteral("staleResultsNote"));
+    staleNote_->setWordWrap(true);
+    staleNote_->setStyleSheet(
+        QStringLiteral("QLabel { color: #5c4400; background: #fff4d1; border: 1px solid #e8d08a;"
+                       " border-radius: 3px; padding: 6px; }"));
+    staleNote_->hide();
+    centralLayout->addWidget(staleNote_);
     auto* vsplit = new QSplitter(Qt::Vertical, central);
     vsplit->setObjectName(QStringLiteral("centralSplitter"));
     upperTabs_ = new QTabWidget(vsplit);
@@ -116,6 +128,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     modelActions_ = new ModelActions(controller_, doc_, this);
     createActions();
+    // Ctrl+Z in a field undoes the last document edit, not the field's text.
+    qApp->installEventFilter(new FieldUndoFilter(this, undoAct_, redoAct_));
     createDocks();
     createMenus();
     createStatusBar();
@@ -124,7 +138,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(doc_, &ExperimentDocument::modifiedChanged, this, [this] { updateTitle(); });
     connect(doc_, &ExperimentDocument::filePathChanged, this, [this] { updateTitle(); });
     connect(doc_, &ExperimentDocument::recentFilesChanged, this, [this] { rebuildRecentMenu(); });
-    connect(stack_, &LayerStackModel::changed, this, [this] { updateRunActions(); });
+    connect(stack_, &LayerStackModel::changed, this, [this] {
+        updateRunActions();
+        updateStaleNote();
+    });
+    // Another experiment: nothing of the previous one's results stays on show. A run still
+    // going keeps reporting; its results are then marked as not the document's.
+    connect(doc_, &ExperimentDocument::replaced, this, [this] {
+        clearResults();
+        banner_->hide();
+        updateStaleNote();
+    });
     connect(attention_, &AttentionView::sampleRequested, controller_,
             &TrainingController::requestScores);
     connect(priceChart_, &PriceChartPane::validationSampleClicked, attention_,
@@ -178,24 +202,23 @@ void MainWindow::createActions() {
         a->setStatusTip(tip);
         return a;
     };
-    newAct_ = make(tr("&New"), QKeySequence::New, tr("New experiment"),
-                   QStyle::SP_FileIcon);
+    newAct_ = make(tr("&New"), QKeySequence::New, tr("New experiment"), QStyle::SP_FileIcon);
     openAct_ = make(tr("&Open…"), QKeySequence(Qt::CTRL | Qt::Key_O), tr("Open an experiment"),
                     QStyle::SP_DialogOpenButton);
     saveAct_ = make(tr("&Save"), QKeySequence(Qt::CTRL | Qt::Key_S), tr("Save the experiment"),
                     QStyle::SP_DialogSaveButton);
     saveAsAct_ = make(tr("Save &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
                       tr("Save the experiment under a new name"), QStyle::SP_DialogSaveButton);
-    exportWeightsAct_ = make(tr("Export &Weights…"), {}, tr("Save the trained weights"),
-                             QStyle::SP_DriveHDIcon);
+    exportWeightsAct_ =
+        make(tr("Export &Weights…"), {}, tr("Save the trained weights"), QStyle::SP_DriveHDIcon);
     connect(newAct_, &QAction::triggered, this, &MainWindow::newExperiment);
     connect(openAct_, &QAction::triggered, this, &MainWindow::openDialog);
     connect(saveAct_, &QAction::triggered, this, &MainWindow::save);
     connect(saveAsAct_, &QAction::triggered, this, &MainWindow::saveAs);
     connect(exportWeightsAct_, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export weights"), QStringLiteral("weights.safetensors"),
-            tr("safetensors (*.safetensors)"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export weights"),
+                                                          QStringLiteral("weights.safetensors"),
+                                                          tr("safetensors (*.safetensors)"));
         if (!path.isEmpty()) controller_->saveWeights(path);
     });
 
@@ -203,12 +226,19 @@ void MainWindow::createActions() {
     undoAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
     undoAct_->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
     redoAct_ = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
-    redoAct_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Y),
-                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+    redoAct_->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::Key_Y), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
     redoAct_->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
+    // The tool bar shows short fixed labels (the menus and tooltips say what would be undone),
+    // so that the buttons after them do not move as the undo text changes.
+    undoAct_->setIconText(tr("Undo"));
+    redoAct_->setIconText(tr("Redo"));
+    auto tip = [](QAction* a) { a->setToolTip(a->text().remove(QLatin1Char('&'))); };
+    connect(undoAct_, &QAction::changed, undoAct_, [this, tip] { tip(undoAct_); });
+    connect(redoAct_, &QAction::changed, redoAct_, [this, tip] { tip(redoAct_); });
 
-    trainAct_ = make(tr("&Train"), QKeySequence(Qt::Key_F5), tr("Train (F5)"),
-                     QStyle::SP_MediaPlay);
+    trainAct_ =
+        make(tr("&Train"), QKeySequence(Qt::Key_F5), tr("Train (F5)"), QStyle::SP_MediaPlay);
     trainAct_->setObjectName(QStringLiteral("trainAction"));
     pauseAct_ = make(tr("&Pause"), QKeySequence(Qt::Key_F6), tr("Pause / resume (F6)"),
                      QStyle::SP_MediaPause);
@@ -248,6 +278,8 @@ void MainWindow::createDocks() {
     modelDock_ = dock(tr("Model"), "modelDock", editor_);
     dataDock_ = dock(tr("Data"), "dataDock", scrolled(dataPanel_));
     trainingDock_ = dock(tr("Training"), "trainingDock", scrolled(trainingPanel_));
+    applyFieldHelp(dataPanel_);
+    applyFieldHelp(trainingPanel_);
     addDockWidget(Qt::LeftDockWidgetArea, modelDock_);
     addDockWidget(Qt::RightDockWidgetArea, dataDock_);
     addDockWidget(Qt::RightDockWidgetArea, trainingDock_);
@@ -278,6 +310,11 @@ void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(newAct_);
     file->addAction(openAct_);
+    QAction* openData = file->addAction(tr("Open &Data…"));
+    openData->setObjectName(QStringLiteral("openDataAction"));
+    openData->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    openData->setStatusTip(tr("Use a price file (MT5, MT4 or generic OHLCV CSV) as the data"));
+    connect(openData, &QAction::triggered, dataPanel_, &DataPanel::browse);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
     file->addAction(saveAct_);
@@ -305,8 +342,9 @@ void MainWindow::createMenus() {
     rebuildPresetMenu();
     model->addSeparator();
     loadWeightsAct_ = model->addAction(tr("&Load Weights…"));
-    loadWeightsAct_->setToolTip(tr("Load trained weights (safetensors) into this model; Train "
-                                   "then offers to continue from them"));
+    loadWeightsAct_->setToolTip(
+        tr("Load trained weights (safetensors) into this model; Train "
+           "then offers to continue from them"));
     connect(loadWeightsAct_, &QAction::triggered, this, [this] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Load weights"), QString(), tr("safetensors (*.safetensors);;All files (*)"));
@@ -332,6 +370,7 @@ void MainWindow::createMenus() {
     view->addAction(modelDock_->toggleViewAction());
     view->addAction(dataDock_->toggleViewAction());
     view->addAction(trainingDock_->toggleViewAction());
+    addHelpMenu(this);
     rebuildRecentMenu();
 }
 
@@ -348,7 +387,8 @@ void MainWindow::createStatusBar() {
     progress_->setValue(0);
     progress_->setMaximumWidth(260);
     progress_->setTextVisible(true);
-    progress_->setFormat(QStringLiteral("%p %"));
+    progress_->setFormat(tr("epoch %p %"));
+    progress_->setToolTip(tr("Progress of the current epoch over the training samples"));
     statusBar()->addWidget(stateLabel_);
     statusBar()->addPermanentWidget(epochLabel_);
     statusBar()->addPermanentWidget(speedLabel_);
@@ -365,26 +405,26 @@ void MainWindow::createStatusBar() {
 }
 
 void MainWindow::connectController() {
-    connect(controller_, &TrainingController::stateChanged, this, [this](TrainingController::State s) {
-        using S = TrainingController::State;
-        stateLabel_->setText(s == S::Running    ? tr("Training")
-                             : s == S::Paused   ? tr("Paused")
-                             : s == S::Stopping ? tr("Stopping…")
-                                                : tr("Ready"));
-        updateRunActions();
-    });
+    connect(controller_, &TrainingController::stateChanged, this,
+            [this](TrainingController::State s) {
+                using S = TrainingController::State;
+                stateLabel_->setText(s == S::Running    ? tr("Training")
+                                     : s == S::Paused   ? tr("Paused")
+                                     : s == S::Stopping ? tr("Stopping…")
+                                                        : tr("Ready"));
+                updateRunActions();
+            });
     connect(controller_, &TrainingController::runStarted, this, [this](const RunInfo& info) {
         priceChart_->runStarted(info);
         hasValidation_ = info.validationSamples > 0;
         deviceLabel_->setText(info.deviceName);
         epochLabel_->setText(tr("epoch %1/%2").arg(info.firstEpoch).arg(info.epochs));
-        statusBar()->showMessage(
-            tr("%1 · %2 parameters · %3 training / %4 validation samples")
-                .arg(info.dataDescription)
-                .arg(QLocale().toString(qulonglong(info.parameters)))
-                .arg(info.trainSamples)
-                .arg(info.validationSamples),
-            10000);
+        statusBar()->showMessage(tr("%1 · %2 parameters · %3 training / %4 validation samples")
+                                     .arg(info.dataDescription)
+                                     .arg(QLocale().toString(qulonglong(info.parameters)))
+                                     .arg(info.trainSamples)
+                                     .arg(info.validationSamples),
+                                 10000);
     });
     connect(controller_, &TrainingController::progress, this, [this](const TrainingProgress& p) {
         epochLabel_->setText(tr("epoch %1/%2").arg(p.epoch).arg(p.epochs));
@@ -393,20 +433,22 @@ void MainWindow::connectController() {
         etaLabel_->setText(tr("ETA %1").arg(duration(p.runEtaSeconds)));
         progress_->setValue(p.total ? static_cast<int>(1000.0 * p.done / p.total) : 0);
     });
-    connect(controller_, &TrainingController::epochFinished, this,
-            [this](const EpochReport& r) {
-                charts_->addEpoch(r, hasValidation_);
-                priceChart_->epochFinished(r);
-                confusion_->setReport(r, hasValidation_);
-                if (r.bestEpoch > 0) {
-                    const QString text = r.stoppedEarly
-                                             ? tr("Epoch %1: stopping early, best epoch %2")
-                                             : tr("Epoch %1 done, best epoch %2");
-                    statusBar()->showMessage(text.arg(r.epoch).arg(r.bestEpoch));
-                }
+    connect(controller_, &TrainingController::epochFinished, this, [this](const EpochReport& r) {
+        charts_->addEpoch(r, hasValidation_);
+        priceChart_->epochFinished(r);
+        confusion_->setReport(r, hasValidation_);
+        updateStaleNote();
+        if (r.bestEpoch > 0) {
+            const QString text = r.stoppedEarly ? tr("Epoch %1: stopping early, best epoch %2")
+                                                : tr("Epoch %1 done, best epoch %2");
+            statusBar()->showMessage(text.arg(r.epoch).arg(r.bestEpoch));
+        }
+    });
+    connect(controller_, &TrainingController::attentionReady, this,
+            [this](const AttentionSnapshotPtr& s) {
+                attention_->setSnapshot(s);
+                updateStaleNote();
             });
-    connect(controller_, &TrainingController::attentionReady, attention_,
-            &AttentionView::setSnapshot);
     connect(controller_, &TrainingController::runFinished, this,
             [this](RunEnd end, const QString& message) {
                 progress_->setValue(end == RunEnd::Completed ? 1000 : progress_->value());
@@ -424,8 +466,8 @@ void MainWindow::connectController() {
                     lastError_ = message;
                     showError(tr("Training stopped"), message);
                 } else {
-                    QString text = end == RunEnd::Completed ? tr("Training finished")
-                                                            : tr("Training stopped");
+                    QString text =
+                        end == RunEnd::Completed ? tr("Training finished") : tr("Training stopped");
                     if (!message.isEmpty()) text += QStringLiteral(": ") + message;
                     statusBar()->showMessage(text, 15000);
                 }
@@ -451,7 +493,8 @@ void MainWindow::connectController() {
 
 bool MainWindow::canContinue() const {
     const Experiment& e = doc_->experiment();
-    return !trainedFor_.is_null() && trainedFor_["model"] == e.model && trainedFor_["data"] == e.data;
+    return !trainedFor_.is_null() && trainedFor_["model"] == e.model &&
+           trainedFor_["data"] == e.data;
 }
 
 void MainWindow::trainRequested() {
@@ -496,9 +539,43 @@ bool MainWindow::startTraining(int epochs, StartMode mode) {
     progress_->setValue(0);
     speedLabel_->clear();
     etaLabel_->clear();
+    resultsOf_ = {{"data", doc_->experiment().data}, {"layers", doc_->layers()}};
+    updateStaleNote();
     const bool ok = controller_->start(doc_->experiment(), epochs, mode);
     updateRunActions();
     return ok;
+}
+
+void MainWindow::clearResults() {
+    charts_->clear();
+    confusion_->clear();
+    attention_->clear(tr("Train a stack with an attention layer to see its Score matrices here."));
+    if (!controller_->isBusy()) {
+        progress_->setValue(0);
+        epochLabel_->clear();
+        speedLabel_->clear();
+        etaLabel_->clear();
+    }
+}
+
+bool MainWindow::hasResults() const {
+    return !charts_->reports().empty() || attention_->snapshot() != nullptr;
+}
+
+bool MainWindow::resultsAreStale() const {
+    if (!hasResults() || resultsOf_.is_null()) return false;
+    return resultsOf_ !=
+           nlohmann::json{{"data", doc_->experiment().data}, {"layers", doc_->layers()}};
+}
+
+void MainWindow::updateStaleNote() {
+    const bool stale = resultsAreStale();
+    if (stale)
+        staleNote_->setText(
+            tr("These results come from the last run, which was made on other "
+               "data or another layer stack than the experiment now shown. "
+               "Train again for results of this experiment."));
+    staleNote_->setVisible(stale);
 }
 
 void MainWindow::togglePause() {
@@ -508,7 +585,9 @@ void MainWindow::togglePause() {
         controller_->resume();
 }
 
-void MainWindow::stopTraining() { controller_->stop(); }
+void MainWindow::stopTraining() {
+    controller_->stop();
+}
 
 void MainWindow::updateRunActions() {
     using S = TrainingController::State;
@@ -516,13 +595,12 @@ void MainWindow::updateRunActions() {
     const QString problem = stack_->problem();
     const bool idle = s == S::Idle;
     trainAct_->setEnabled(idle && problem.isEmpty());
-    trainAct_->setToolTip(problem.isEmpty()
-                              ? (idle ? tr("Train (F5)") : tr("A run is in progress"))
-                              : tr("Cannot train: %1").arg(problem));
+    trainAct_->setToolTip(problem.isEmpty() ? (idle ? tr("Train (F5)") : tr("A run is in progress"))
+                                            : tr("Cannot train: %1").arg(problem));
     pauseAct_->setEnabled(s == S::Running || s == S::Paused);
     pauseAct_->setText(s == S::Paused ? tr("&Resume") : tr("&Pause"));
-    pauseAct_->setIcon(style()->standardIcon(s == S::Paused ? QStyle::SP_MediaPlay
-                                                            : QStyle::SP_MediaPause));
+    pauseAct_->setIcon(
+        style()->standardIcon(s == S::Paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
     stopAct_->setEnabled(s == S::Running || s == S::Paused);
 }
 
@@ -566,6 +644,32 @@ void MainWindow::rebuildPresetMenu() {
     if (presets.isEmpty()) presetMenu_->addAction(tr("(no presets found)"))->setEnabled(false);
 }
 
+bool MainWindow::isExperimentFile(const QString& path) {
+    // An experiment is a JSON object: its first character (after a UTF-8 BOM and blanks) is
+    // '{'. Price files (MT5, MT4, generic CSV, UTF-16 included) never start with one.
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive);
+    QByteArray head = f.read(4096);
+    if (head.startsWith("\xEF\xBB\xBF")) head.remove(0, 3);
+    head = head.trimmed();
+    return head.startsWith('{') ||
+           (head.isEmpty() && path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive));
+}
+
+bool MainWindow::openFile(const QString& path) {
+    if (isExperimentFile(path)) return maybeSave() && openExperiment(path);
+    // A price file: it becomes the experiment's data (an undoable edit), with its summary or
+    // its FILE:LINE error in the Data pane.
+    dataDock_->show();
+    dataDock_->raise();
+    dataPanel_->openPriceFile(path);
+    statusBar()->showMessage(
+        tr("%1 is not an experiment: reading it as price data").arg(QFileInfo(path).fileName()),
+        6000);
+    return true;
+}
+
 bool MainWindow::openExperiment(const QString& path) {
     QString error;
     if (!doc_->open(path, &error)) {
@@ -573,8 +677,6 @@ bool MainWindow::openExperiment(const QString& path) {
         return false;
     }
     QSettings().setValue(QStringLiteral("lastExperiment"), doc_->filePath());
-    charts_->clear();
-    confusion_->clear();
     return true;
 }
 
@@ -584,11 +686,10 @@ void MainWindow::newExperiment() {
 }
 
 void MainWindow::openDialog() {
-    if (!maybeSave()) return;
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open experiment"), QFileInfo(doc_->filePath()).absolutePath(),
-        tr("nnwb experiments (*.json);;All files (*)"));
-    if (!path.isEmpty()) openExperiment(path);
+        this, tr("Open experiment or price data"), QFileInfo(doc_->filePath()).absolutePath(),
+        tr("nnwb experiments (*.json);;Price data (*.csv *.txt *.tsv);;All files (*)"));
+    if (!path.isEmpty()) openFile(path);
 }
 
 bool MainWindow::save() {
@@ -630,13 +731,13 @@ bool MainWindow::maybeSave() {
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {
-    banner_->setText(QStringLiteral("<b>%1.</b> %2")
-                         .arg(title.toHtmlEscaped(),
-                              message.toHtmlEscaped().replace(QLatin1Char('\n'),
-                                                              QStringLiteral("<br>"))));
+    banner_->setText(
+        QStringLiteral("<b>%1.</b> %2")
+            .arg(title.toHtmlEscaped(),
+                 message.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
     banner_->show();
-    statusBar()->showMessage(title + QStringLiteral(": ") + message.section(QLatin1Char('\n'), 0, 0),
-                             10000);
+    statusBar()->showMessage(
+        title + QStringLiteral(": ") + message.section(QLatin1Char('\n'), 0, 0), 10000);
     if (confirmDiscard_) {
         auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
         box->setAttribute(Qt::WA_DeleteOnClose);
@@ -645,6 +746,17 @@ void MainWindow::showError(const QString& title, const QString& message) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+    if (confirmDiscard_ && (controller_->isBusy() || comparison_->isBusy())) {
+        const auto answer = QMessageBox::question(
+            this, tr("Training in progress"),
+            tr("A run is going. Stop it and close the window? (The weights of its completed "
+               "epochs are not saved unless you export them first.)"),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer != QMessageBox::Yes) {
+            e->ignore();
+            return;
+        }
+    }
     if (!maybeSave()) {
         e->ignore();
         return;
@@ -676,12 +788,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 void MainWindow::dropEvent(QDropEvent* e) {
     const auto urls = e->mimeData()->urls();
     if (urls.isEmpty() || !urls.first().isLocalFile()) return;
-    const QString path = urls.first().toLocalFile();
-    if (path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)) {
-        if (maybeSave()) openExperiment(path);
-    } else {
-        dataPanel_->openPriceFile(path);
-    }
+    openFile(urls.first().toLocalFile());
     e->acceptProposedAction();
 }
 

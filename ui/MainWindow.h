@@ -61,10 +61,19 @@ public:
     QAction* redoAction() const { return redoAct_; }
     // The message of the last run that failed ("" if none).
     QString lastError() const { return lastError_; }
+    // Results (charts, confusion matrix, heatmaps) are on show, and they come from a run made
+    // on other data or another stack than the document's now (then a note above them says so).
+    bool hasResults() const;
+    bool resultsAreStale() const;
+    QLabel* staleNote() const { return staleNote_; }
 
     // Ask before discarding unsaved changes on close/new/open (off for scripted runs, tests).
     void setConfirmDiscard(bool on) { confirmDiscard_ = on; }
     bool openExperiment(const QString& path);
+    // File > Open and drops: an experiment (JSON) replaces the document, a price file becomes
+    // its data. True when the file was taken (a price file is then read in the background).
+    bool openFile(const QString& path);
+    static bool isExperimentFile(const QString& path);
     // Starts training a copy of the document; epochs > 0 overrides the experiment's count.
     // Continue modes keep the trained network, its optimizer state and the charts' epoch
     // numbering (epochs more epochs); Restart starts over.
@@ -108,6 +117,8 @@ private:
     bool maybeSave();
     void showError(const QString& title, const QString& message);
     void saveWindowState();
+    void clearResults();     // charts, confusion, heatmaps, progress of the previous run
+    void updateStaleNote();  // after an edit: are the results still the document's?
 
     ExperimentDocument* doc_;
     LayerStackModel* stack_;
@@ -129,6 +140,8 @@ private:
     QDockWidget* dataDock_ = nullptr;
     QDockWidget* trainingDock_ = nullptr;
     QLabel* banner_ = nullptr;
+    QLabel* staleNote_ = nullptr;
+    nlohmann::json resultsOf_;  // data and layers of the run whose results are on show
 
     QAction* newAct_ = nullptr;
     QAction* openAct_ = nullptr;

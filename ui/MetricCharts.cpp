@@ -1,5 +1,7 @@
 #include "ui/MetricCharts.h"
 
+#include <limits>
+
 #include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -41,7 +43,11 @@ void MetricCharts::addEpoch(const EpochReport& r, bool hasValidation) {
     charts_[0]->addPoint(e, r.train.loss, r.validation.loss, hasValidation);
     if (r.taskMetrics) {
         charts_[1]->addPoint(e, r.train.missedPct, r.validation.missedPct, hasValidation);
-        charts_[2]->addPoint(e, r.train.accuracyPct, r.validation.accuracyPct, hasValidation);
+        // Accuracy of no signal at all is undefined, not 0 %: a gap in the curve.
+        const double gap = std::numeric_limits<double>::quiet_NaN();
+        charts_[2]->addPoint(e, r.train.signalCount ? r.train.accuracyPct : gap,
+                             r.validation.signalCount ? r.validation.accuracyPct : gap,
+                             hasValidation);
     }
     if (r.learningRate > 0) rateChart_->addPoint(e, r.learningRate);
     if (r.bestEpoch > 0 && r.bestEpoch != bestEpoch_) {

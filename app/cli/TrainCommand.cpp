@@ -105,7 +105,15 @@ int runTrain(const Args& args) {
     Network& net = session->network();
     Trainer& trainer = session->trainer();
     const ExperimentData& data = session->data();
-    if (!loadWeights.empty()) loadWeightsFile(net, loadWeights);
+    if (!loadWeights.empty()) {
+        try {
+            loadWeightsFile(net, loadWeights);
+        } catch (const ComputeError&) {
+            throw;                           // a device failure, not bad input
+        } catch (const std::exception& e) {  // unreadable file, missing tensor, wrong shape
+            throw UsageError(std::string("--load-weights: ") + e.what());
+        }
+    }
     if (!json) {
         const auto info = session->backend().info();
         std::printf("%s: %s on %s (%s), %zu parameters, %zu training / %zu validation samples\n",
@@ -152,17 +160,19 @@ int runTrain(const Args& args) {
     }
     if (!json) std::printf("%s\n", keeper.summary().c_str());
     const char* which = keeper.keepBest() ? "the best epoch" : "the last epoch";
+    // Says what it wrote; with --json on stderr, since stdout holds only the epoch objects.
+    std::FILE* note = json ? stderr : stdout;
     if (!saveWeights.empty()) {
         keeper.result().save(saveWeights);
-        if (!json)
-            std::printf("saved the weights of epoch %d (%s) to %s\n", keeper.result().epoch(),
-                        which, saveWeights.c_str());
+        std::fprintf(note,
+                     "saved the weights of epoch %d (%s) to %s: %zu tensors, %zu parameters\n",
+                     keeper.result().epoch(), which, saveWeights.c_str(), net.params().size(),
+                     net.parameterCount());
     }
     if (!saveModel.empty()) {
         writeModel();
-        if (!json)
-            std::printf("saved the model bundle of epoch %d (%s) to %s\n", keeper.result().epoch(),
-                        which, saveModel.c_str());
+        std::fprintf(note, "saved the model bundle of epoch %d (%s) to %s\n",
+                     keeper.result().epoch(), which, saveModel.c_str());
     }
     return 0;
 }

@@ -31,6 +31,45 @@ void usage(std::FILE* out) {
         "                                         signal, true label), then the metrics\n",
         nnwb::cli::kTrainingFlagsUsage);
 }
+// `nnwb-cli COMMAND --help`: what the command does, its options and exit status.
+const char* commandHelp(const std::string& cmd) {
+    if (cmd == "devices")
+        return "usage: nnwb-cli devices [--json]\n"
+               "Lists the compute devices: cpu (the native backend) and every OpenCL device as\n"
+               "opencl:PLATFORM:DEVICE with its name, compute units, memory and OpenCL version.\n"
+               "  --json   one JSON array instead of the table\n";
+    if (cmd == "data")
+        return "usage: nnwb-cli data FILE [--json]\n"
+               "Reads a price file (MT5 export, MT4 history or generic OHLCV CSV) and prints its\n"
+               "format, bar count, first and last bar, time frame, gaps and fractal counts.\n"
+               "  --json   one JSON object instead of the text\n"
+               "Exit status 2 with FILE:LINE: problem on stderr for a file that cannot be read.\n";
+    if (cmd == "train")
+        return "usage: nnwb-cli train --experiment FILE [options]\n"
+               "Trains the experiment and prints one line per epoch (loss, accuracy, missed).\n"
+               "  --experiment FILE      experiment JSON (required)\n"
+               "  --device ID            cpu or opencl:P:D (default: the experiment's)\n"
+               "  --epochs N             epochs to train (default: the experiment's)\n"
+               "  --batch B              batch size (default: the experiment's)\n"
+               "  --json                 one JSON object per epoch\n"
+               "  --save-weights FILE    write the trained weights (safetensors) at the end\n"
+               "  --load-weights FILE    start from these weights (shapes must match)\n"
+               "Exit status: 0 done, 1 the run failed (e.g. a non-finite loss), 2 bad input.\n";
+    if (cmd == "bench")
+        return "usage: nnwb-cli bench [--device ID ...] [--preset NAME ...] [--batch B ...]\n"
+               "                      [--seconds S] [--json]\n"
+               "Training samples/s, forward latency per batch and (OpenCL) kernel times of the\n"
+               "presets on random data of their shapes; every combination of the lists.\n";
+    if (cmd == "compare")
+        return "usage: nnwb-cli compare A B [...] [--epochs N] [--device ID ...] [--csv OUT]\n"
+               "Trains experiment files or presets on the data of the first one (concurrently\n"
+               "on different devices), prints a line per run and epoch, then a summary table.\n"
+               "  --epochs N     epochs of every run (default: each experiment's own)\n"
+               "  --device ID    once for all runs, or once per run in order\n"
+               "  --csv OUT      one row per run and epoch\n"
+               "Exit status: 0 done, 1 a run failed, 2 bad input.\n";
+    return nullptr;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -40,6 +79,13 @@ int main(int argc, char** argv) {
     }
     const std::string cmd = argv[1];
     nnwb::cli::Args args(argv + 2, argv + argc);
+    for (const std::string& a : args) {
+        if (a != "--help" && a != "-h") continue;
+        if (const char* help = commandHelp(cmd)) {
+            std::fputs(help, stdout);
+            return 0;
+        }
+    }
     try {
         if (cmd == "devices") return nnwb::cli::runDevices(args);
         if (cmd == "train") return nnwb::cli::runTrain(args);

@@ -76,18 +76,45 @@ bool ExperimentDocument::save(const QString& path, QString* error) {
     return true;
 }
 
-void ExperimentDocument::setData(const nlohmann::json& data) {
+void ExperimentDocument::setData(const nlohmann::json& data, const QString& what) {
     if (experiment_.data == data) return;
-    experiment_.data = data;
-    setDirty(true);
-    Q_EMIT dataChanged();
+    // The steps hold the price file as an absolute path: a Save As to another folder (which
+    // rewrites relative paths) must not make an undo point at a file that is not there.
+    auto absolute = [this](nlohmann::json d) {
+        if (d.is_object() && d.contains("file") && d["file"].is_string()) {
+            const QString f = QString::fromStdString(d["file"].get<std::string>());
+            if (QFileInfo(f).isRelative())
+                d["file"] =
+                    QDir::cleanPath(
+                        QDir(QString::fromStdString(experiment_.baseDir)).absoluteFilePath(f))
+                        .toStdString();
+        }
+        return d;
+    };
+    undo_.push(new DocumentEditCommand(this, DocumentSection::Data, absolute(experiment_.data),
+                                       absolute(data), what));
 }
 
-void ExperimentDocument::setTraining(const TrainingConfig& training) {
-    if (experiment_.training.toJson() == training.toJson()) return;
-    experiment_.training = training;
-    setDirty(true);
-    Q_EMIT trainingChanged();
+void ExperimentDocument::setTraining(const TrainingConfig& training, const QString& what) {
+    const nlohmann::json before = experiment_.training.toJson(), after = training.toJson();
+    if (before == after) return;
+    undo_.push(new DocumentEditCommand(this, DocumentSection::Training, before, after, what));
+}
+
+void ExperimentDocument::applySection(DocumentSection section, const nlohmann::json& value) {
+    switch (section) {
+        case DocumentSection::Data:
+            experiment_.data = value;
+            Q_EMIT dataChanged();
+            break;
+        case DocumentSection::Training:
+            experiment_.training = TrainingConfig::fromJson(value);
+            Q_EMIT trainingChanged();
+            break;
+        case DocumentSection::Name:
+            experiment_.name = value.get<std::string>();
+            break;
+    }
 }
 
 void ExperimentDocument::setView(const nlohmann::json& view) {
@@ -98,8 +125,8 @@ void ExperimentDocument::setView(const nlohmann::json& view) {
 
 void ExperimentDocument::setName(const QString& name) {
     if (experiment_.name == name.toStdString()) return;
-    experiment_.name = name.toStdString();
-    setDirty(true);
+    undo_.push(
+        new DocumentEditCommand(this, DocumentSection::Name, experiment_.name, name.toStdString()));
 }
 
 void ExperimentDocument::setLayers(const nlohmann::json& layers, int selection) {

@@ -1,12 +1,14 @@
 // The experiment being edited in the window: the Experiment value, its file path, the modified
-// flag (layer edits through the undo stack plus direct section edits), open/save (atomic) and
-// the recent-files list kept in QSettings. GUI thread only; training works on copies.
+// flag, open/save (atomic) and the recent-files list kept in QSettings. Every edit of the
+// layers, data, training or name is one command on the undo stack (LabPlot's rule); only the
+// view settings are set directly. GUI thread only; training works on copies.
 #pragma once
 
 #include <QObject>
 #include <QStringList>
 #include <QUndoStack>
 
+#include "app/core/DocumentEditCommand.h"
 #include "model/Experiment.h"
 
 namespace nnwb {
@@ -31,11 +33,15 @@ public:
     // Saves atomically to `path` (or the current path when empty); clears the modified flag.
     bool save(const QString& path, QString* error);
 
-    // Direct (not undoable) edits of the other sections; each marks the document modified.
-    void setData(const nlohmann::json& data);
-    void setTraining(const TrainingConfig& training);
-    void setView(const nlohmann::json& view);
+    // Undoable edits of the other sections, one undo step each (`what`: the step's text; by
+    // default it names what changed). No step when nothing changes.
+    void setData(const nlohmann::json& data, const QString& what = {});
+    void setTraining(const TrainingConfig& training, const QString& what = {});
     void setName(const QString& name);
+    // View settings (splitter sizes and the like): direct, not undoable; marks modified.
+    void setView(const nlohmann::json& view);
+    // Sets a section without an undo step; used by DocumentEditCommand.
+    void applySection(DocumentSection section, const nlohmann::json& value);
     // Replaces the layer array; used by the undo commands (selection = layer to select).
     void setLayers(const nlohmann::json& layers, int selection);
 
@@ -44,7 +50,7 @@ public:
     static constexpr int kMaxRecent = 10;
 
 Q_SIGNALS:
-    void replaced();                  // everything changed (new / open)
+    void replaced();  // everything changed (new / open)
     void layersChanged(int selection);
     void dataChanged();
     void trainingChanged();

@@ -24,9 +24,13 @@ LayerStackModel::LayerStackModel(ExperimentDocument* doc, QObject* parent)
     reanalyze();
 }
 
-const nlohmann::json& LayerStackModel::layers() const { return doc_->layers(); }
+const nlohmann::json& LayerStackModel::layers() const {
+    return doc_->layers();
+}
 
-int LayerStackModel::count() const { return static_cast<int>(layers().size()); }
+int LayerStackModel::count() const {
+    return static_cast<int>(layers().size());
+}
 
 QString LayerStackModel::problem() const {
     if (analysis_.valid) return {};
@@ -70,8 +74,8 @@ bool LayerStackModel::moveLayer(int index, int delta) {
     after.erase(after.begin() + index);
     after.insert(after.begin() + to, layer);
     const QString label = typeLabel(layer.value("type", std::string()));
-    push(delta < 0 ? tr("Move %1 up").arg(label) : tr("Move %1 down").arg(label),
-         std::move(after), index, to);
+    push(delta < 0 ? tr("Move %1 up").arg(label) : tr("Move %1 down").arg(label), std::move(after),
+         index, to);
     return true;
 }
 
@@ -85,14 +89,21 @@ bool LayerStackModel::duplicateLayer(int index) {
     return true;
 }
 
-bool LayerStackModel::setParameter(int index, const std::string& key,
-                                   const nlohmann::json& value) {
+bool LayerStackModel::setParameter(int index, const std::string& key, const nlohmann::json& value) {
     if (index < 0 || index >= count()) return false;
     if (layers()[index].value(key, nlohmann::json()) == value) return true;
     nlohmann::json after = layers();
     after[index][key] = value;
-    push(tr("Set %1 of layer %2").arg(QString::fromStdString(key)).arg(index + 1),
-         std::move(after), index, index, std::to_string(index) + "/" + key);
+    const nlohmann::json before = layers()[index].value(key, nlohmann::json());
+    push(tr("Layer %1: %2 %3 → %4")
+             .arg(index + 1)
+             .arg(QString::fromStdString(key),
+                  QString::fromStdString(before.is_string() ? before.get<std::string>()
+                                         : before.is_null() ? std::string("(default)")
+                                                            : before.dump()),
+                  QString::fromStdString(value.is_string() ? value.get<std::string>()
+                                                           : value.dump())),
+         std::move(after), index, index);
     return true;
 }
 
@@ -102,10 +113,9 @@ void LayerStackModel::replaceLayers(const nlohmann::json& newLayers, const QStri
 }
 
 void LayerStackModel::push(const QString& text, nlohmann::json after, int selectBefore,
-                           int selectAfter, std::string mergeKey) {
-    doc_->undoStack()->push(new ModelEditCommand(doc_, text, layers(), selectBefore,
-                                                 std::move(after), selectAfter,
-                                                 std::move(mergeKey)));
+                           int selectAfter) {
+    doc_->undoStack()->push(
+        new ModelEditCommand(doc_, text, layers(), selectBefore, std::move(after), selectAfter));
 }
 
 void LayerStackModel::reanalyze() {

@@ -42,8 +42,7 @@ Q_SIGNALS:
     void changed(int selection);
 
 private:
-    void push(const QString& text, nlohmann::json after, int selectBefore, int selectAfter,
-              std::string mergeKey = {});
+    void push(const QString& text, nlohmann::json after, int selectBefore, int selectAfter);
     void reanalyze();
 
     ExperimentDocument* doc_;

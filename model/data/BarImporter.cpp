@@ -451,10 +451,15 @@ LoadResult loadBarFile(const std::string& path) {
         return r;
     };
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) return fail("is a directory, not a file");
+    // Problems with the file itself name it as resolved, since a relative name was resolved
+    // against a folder the user may not have had in mind.
+    std::string resolved = std::filesystem::absolute(path, ec).lexically_normal().string();
+    if (ec) resolved = path;
+    if (std::filesystem::is_directory(path, ec))
+        return fail(resolved + " is a directory, not a file");
     errno = 0;
     FILE* fp = std::fopen(path.c_str(), "rb");
-    if (!fp) return fail(std::string("cannot open: ") + std::strerror(errno));
+    if (!fp) return fail("cannot open " + resolved + ": " + std::strerror(errno));
     std::string bytes;
     const auto size = std::filesystem::file_size(path, ec);
     if (!ec && size < kMaxFileBytes) bytes.reserve(static_cast<size_t>(size));

@@ -17,22 +17,27 @@ LayerPtr ConvLayer::fromJson(const nlohmann::json& j) {
 }
 
 nlohmann::json ConvLayer::toJson() const {
-    return {{"type", type()},       {"window", window_},
-            {"step", step_},        {"filters", filters_},
+    return {{"type", type()},
+            {"window", cfgWindow_},
+            {"step", cfgStep_},
+            {"filters", filters_},
             {"activation", activationName(act_)}};
 }
 
 Shape ConvLayer::outputShape(const Shape& in) const {
     const int len = static_cast<int>(in.size());
-    if (len < window_)
-        throw std::invalid_argument("window " + std::to_string(window_) +
+    const int window = windowFor(in), step = stepFor(in);
+    if (len < window)
+        throw std::invalid_argument("window " + std::to_string(window) +
                                     " is longer than the input (" + std::to_string(len) +
                                     " values)");
-    return Shape{(len - window_) / step_ + 1, filters_};
+    return Shape{(len - window) / step + 1, filters_};
 }
 
 void ConvLayer::build(Backend& be, const Shape& in, int maxBatch) {
     be_ = &be;
+    window_ = windowFor(in);
+    step_ = stepFor(in);
     len_ = static_cast<int>(in.size());
     positions_ = outputShape(in).units;
     w_ = makeParam(be, arena(), "weight", {filters_, window_});

@@ -1,6 +1,8 @@
 // The MQL5 "convolution" layer: a dense projection y = f(W w + b) applied to each window of
 // `window` consecutive input values moved by `step`, `filters` outputs per position. Input is
-// the flattened sample; output shape {positions, filters}. Thread: the backend's owner.
+// the flattened sample; output shape {positions, filters}. `window` 0 takes the input's values
+// per element (so the layer follows the data's feature count), `step` 0 equals the window.
+// Thread: the backend's owner.
 #pragma once
 
 #include "model/layers/Layer.h"
@@ -10,14 +12,19 @@ namespace nnwb {
 class ConvLayer final : public Layer {
 public:
     ConvLayer(int window, int step, int filters, Activation act)
-        : window_(window), step_(step), filters_(filters), act_(act) {}
+        : cfgWindow_(window),
+          cfgStep_(step),
+          window_(window),
+          step_(step),
+          filters_(filters),
+          act_(act) {}
     static LayerPtr fromJson(const nlohmann::json& j);
 
     std::string type() const override { return "conv"; }
     nlohmann::json toJson() const override;
     Shape outputShape(const Shape& in) const override;
-    size_t parameterCount(const Shape&) const override {
-        return size_t(filters_) * (size_t(window_) + 1);
+    size_t parameterCount(const Shape& in) const override {
+        return size_t(filters_) * (size_t(windowFor(in)) + 1);
     }
     void build(Backend& backend, const Shape& in, int maxBatch) override;
     void initWeights(Rng& rng) override;
@@ -27,8 +34,12 @@ public:
     std::vector<Param*> params() override { return {&w_, &b_}; }
 
 private:
+    int windowFor(const Shape& in) const { return cfgWindow_ > 0 ? cfgWindow_ : in.window; }
+    int stepFor(const Shape& in) const { return cfgStep_ > 0 ? cfgStep_ : windowFor(in); }
     bool direct() const { return step_ == window_ && len_ == positions_ * window_; }
-    int window_, step_, filters_;
+    int cfgWindow_, cfgStep_;  // as configured (0: from the input)
+    int window_, step_;        // as built
+    int filters_;
     Activation act_;
     Backend* be_ = nullptr;
     int len_ = 0, positions_ = 0;

@@ -105,8 +105,11 @@ std::vector<LayerTypeInfo> buildTypes() {
     t.push_back({"conv",
                  "Convolution",
                  "Dense projection of each window of inputs moved by step (the MQL5 convolution).",
-                 {intParam("window", "Window", 1, 1 << 20, 12, "input values per position"),
-                  intParam("step", "Step", 1, 1 << 20, 12, "shift between positions"),
+                 {intParam("window", "Window", 0, 1 << 20, 0,
+                           "input values per position (0 = the input's values per element, "
+                           "e.g. the features of one bar)"),
+                  intParam("step", "Step", 0, 1 << 20, 0,
+                           "shift between positions in values (0 = the window)"),
                   intParam("filters", "Filters", 1, 1 << 16, 24, "outputs per position"),
                   activationParam("sigmoid")},
                  ConvLayer::fromJson});

@@ -75,8 +75,8 @@ private Q_SLOTS:
         QCOMPARE(w.stackModel()->count(), 2);
         QCOMPARE(w.layerEditor()->currentLayer(), 1);
         intField(w, "neurons")->setValue(3);
-        auto* act = w.layerEditor()->form()->findChild<QComboBox*>(
-            QStringLiteral("param:activation"));
+        auto* act =
+            w.layerEditor()->form()->findChild<QComboBox*>(QStringLiteral("param:activation"));
         QVERIFY(act);
         act->setCurrentText(QStringLiteral("sigmoid"));
         QCOMPARE(w.stackModel()->layers()[1]["activation"].get<std::string>(),
@@ -106,9 +106,9 @@ private Q_SLOTS:
 
         // duplicate, remove, and undo both
         w.layerEditor()->setCurrentLayer(0);
-        QTest::mouseClick(w.layerEditor()->findChild<QToolButton*>(
-                              QStringLiteral("duplicateLayer")),
-                          Qt::LeftButton);
+        QTest::mouseClick(
+            w.layerEditor()->findChild<QToolButton*>(QStringLiteral("duplicateLayer")),
+            Qt::LeftButton);
         QCOMPARE(w.stackModel()->count(), 3);
         QCOMPARE(w.stackModel()->layers()[1], w.stackModel()->layers()[0]);
         QTest::mouseClick(w.layerEditor()->findChild<QToolButton*>(QStringLiteral("removeLayer")),
@@ -120,16 +120,16 @@ private Q_SLOTS:
         QCOMPARE(typeAt(w, 1), std::string("dense"));
         QVERIFY(w.document()->isModified());
 
-        // consecutive edits of one parameter merge into one undo step
+        // every edit of a parameter is its own undo step (issue 13: no merging)
         w.layerEditor()->setCurrentLayer(0);
         const int before = w.document()->undoStack()->index();
         intField(w, "filters")->setValue(9);
         intField(w, "filters")->setValue(10);
         intField(w, "filters")->setValue(11);
-        QCOMPARE(w.document()->undoStack()->index(), before + 1);
+        QCOMPARE(w.document()->undoStack()->index(), before + 3);
         w.undoAction()->trigger();
-        QCOMPARE(w.stackModel()->layers()[0]["filters"].get<int>(), 8);
-        QCOMPARE(intField(w, "filters")->value(), 8);  // the form follows undo
+        QCOMPARE(w.stackModel()->layers()[0]["filters"].get<int>(), 10);
+        QCOMPARE(intField(w, "filters")->value(), 10);  // the form follows undo
     }
 
     void invalidStackDisablesTrainWithReason() {
@@ -178,6 +178,38 @@ private Q_SLOTS:
         w.document()->setData(d);
         QVERIFY(!w.trainAction()->isEnabled());
         QCOMPARE(w.stackModel()->analysis().errorLayer, 0);
+    }
+
+    // Issue 13, finding 5: every preset of Model > Presets fits a 6-bar window, and the stack
+    // stays valid when features are switched off (layers take their sizes from the input).
+    void presetsFitTheData() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        Experiment e = Experiment::fromJson(test::tinyExperimentJson());
+        e.data = {{"source", "file"}, {"file", "prices.csv"}, {"window", 6}};
+        w.document()->reset(e);
+        QMenu* presets = nullptr;
+        for (QMenu* m : w.findChildren<QMenu*>())
+            if (m->title() == QStringLiteral("&Presets")) presets = m;
+        QVERIFY(presets);
+        int applied = 0;
+        for (QAction* a : presets->actions()) {
+            if (!a->isEnabled() || a->isSeparator()) continue;
+            a->trigger();
+            ++applied;
+            QVERIFY2(w.stackModel()->analysis().valid,
+                     qPrintable(a->text() + ": " + w.stackModel()->problem()));
+            QVERIFY2(w.trainAction()->isEnabled(), qPrintable(a->text()));
+            nlohmann::json d = w.document()->experiment().data;
+            d["features"] = {
+                {"rsi", false}, {"cci", false}, {"atr", false}, {"month", false}, {"hour", false}};
+            w.document()->setData(d);
+            QVERIFY2(w.stackModel()->analysis().valid,
+                     qPrintable(a->text() + " with 7 features: " + w.stackModel()->problem()));
+            d.erase("features");
+            w.document()->setData(d);
+        }
+        QVERIFY(applied >= 6);
     }
 };
 

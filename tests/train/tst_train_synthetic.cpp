@@ -3,7 +3,9 @@
 // optimizers match their formulas step by step.
 #include <QtTest>
 
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "common/TestUtil.h"
 #include "compute/CpuBackend.h"
@@ -18,12 +20,13 @@ namespace {
 
 Experiment problem(const std::string& device) {
     Experiment e;
-    e.data = {{"source", "synthetic"}, {"samples", 2000}, {"units", 4}, {"window", 5},
-              {"validationShare", 0.25}, {"seed", 3}};
-    e.model = {{"layers",
-                {{{"type", "conv"}, {"window", 5}, {"step", 5}, {"filters", 8}, {"activation", "tanh"}},
-                 {{"type", "dense"}, {"neurons", 16}, {"activation", "swish"}},
-                 {{"type", "dense"}, {"neurons", 3}, {"activation", "none"}}}}};
+    e.data = {{"source", "synthetic"}, {"samples", 2000},         {"units", 4},
+              {"window", 5},           {"validationShare", 0.25}, {"seed", 3}};
+    e.model = {
+        {"layers",
+         {{{"type", "conv"}, {"window", 5}, {"step", 5}, {"filters", 8}, {"activation", "tanh"}},
+          {{"type", "dense"}, {"neurons", 16}, {"activation", "swish"}},
+          {{"type", "dense"}, {"neurons", 3}, {"activation", "none"}}}}};
     e.training.loss = LossKind::CrossEntropy;
     e.training.optimizer.learningRate = 0.01;
     e.training.batchSize = 16;
@@ -51,7 +54,8 @@ class TrainSynthetic : public QObject {
 private slots:
     void reachesStatedLoss_data() {
         QTest::addColumn<QString>("device");
-        for (const auto& id : test::testDeviceIds()) QTest::newRow(id.c_str()) << QString::fromStdString(id);
+        for (const auto& id : test::testDeviceIds())
+            QTest::newRow(id.c_str()) << QString::fromStdString(id);
     }
     // The teacher task is linearly separable; chance level cross-entropy is ln 3 = 1.0986.
     void reachesStatedLoss() {
@@ -108,8 +112,9 @@ private slots:
         double got[2];
         be.downloadF64(w, got, 2);
         for (int i = 0; i < 2; ++i)
-            QVERIFY2(std::fabs(got[i] - ew[i]) < 1e-12,
-                     qPrintable(QString("%1 vs %2").arg(got[i], 0, 'g', 17).arg(ew[i], 0, 'g', 17)));
+            QVERIFY2(
+                std::fabs(got[i] - ew[i]) < 1e-12,
+                qPrintable(QString("%1 vs %2").arg(got[i], 0, 'g', 17).arg(ew[i], 0, 'g', 17)));
     }
     void sgdMatchesFormula() {
         CpuBackend be(Precision::Double, 1);
@@ -136,12 +141,54 @@ private slots:
         TrainControl control;
         int calls = 0;
         bool completed = true;
-        const auto rep = t.runEpoch(&control, [&](const ProgressReport&) {
-            if (++calls == 1) control.requestStop();
-        }, &completed);
+        const auto rep = t.runEpoch(
+            &control,
+            [&](const ProgressReport&) {
+                if (++calls == 1) control.requestStop();
+            },
+            &completed);
         QVERIFY(!completed);
         QVERIFY(rep.train.samples <= 2 * size_t(e.training.batchSize));
         QCOMPARE(t.epochsDone(), 0);
+    }
+    void pauseIsNotTrainingTime_data() { reachesStatedLoss_data(); }
+    // Issue 13, finding 3: a pause of 1.5 s inside an epoch is not counted in the epoch's
+    // seconds, its samples/s or the progress reports' samples/s (so nor in the ETA).
+    void pauseIsNotTrainingTime() {
+        QFETCH(QString, device);
+        const Experiment e = problem(device.toStdString());
+        auto data = loadExperimentData(e);
+        auto be = createBackend(e.training.device);
+        Network net(Network::layersFromJson(e.model), data.split.train.inputShape);
+        Trainer t(*be, net, e.training, data.split);
+        TrainControl control;
+        std::thread resumer;
+        double longest = -1;  // the longest elapsed time implied by a report after the pause
+        bool paused = false;
+        const auto wallStart = std::chrono::steady_clock::now();
+        const auto rep = t.runEpoch(&control, [&](const ProgressReport& p) {
+            if (!paused) {
+                paused = true;
+                control.pause();
+                resumer = std::thread([&control] {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+                    control.resume();
+                });
+            } else {
+                longest = std::max(
+                    longest, p.samplesPerSecond > 0 ? double(p.done) / p.samplesPerSecond : 1e30);
+            }
+        });
+        resumer.join();
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+        QVERIFY(wall >= 1.5);
+        QVERIFY2(rep.seconds <= wall - 1.4,
+                 qPrintable(QString("epoch %1 s of %2 s wall").arg(rep.seconds).arg(wall)));
+        QVERIFY(rep.samplesPerSecond >= rep.train.samples / (wall - 1.4));
+        QVERIFY(longest >= 0);  // there was a report after the pause
+        QVERIFY2(longest <= wall - 1.4,
+                 qPrintable(QString("progress counted %1 s of %2 s wall").arg(longest).arg(wall)));
     }
     void nonFiniteLossStopsAndKeepsWeights_data() { reachesStatedLoss_data(); }
     // A NaN input in batch 7 makes that batch's loss NaN: the run stops naming epoch, batch

@@ -64,6 +64,62 @@ private slots:
             QVERIFY(obj.contains("validation"));
         }
     }
+    // Issue 13, finding 9: --help on nnwb-cli and every subcommand exits 0 with its usage.
+    void helpEverywhere() {
+        auto r = run({"--help"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("usage: nnwb-cli COMMAND"));
+        for (const char* cmd : {"devices", "data", "train", "bench", "compare"}) {
+            for (const char* flag : {"--help", "-h"}) {
+                r = run({cmd, flag});
+                QVERIFY2(r.code == 0, qPrintable(QString("%1 %2: %3").arg(cmd, flag, r.err)));
+                QVERIFY2(r.out.startsWith(QString("usage: nnwb-cli ") + cmd), qPrintable(r.out));
+            }
+        }
+        r = run({"train", "--experiment", "x.json", "--help"});  // anywhere on the line
+        QCOMPARE(r.code, 0);
+    }
+    // A missing file is named as resolved: the price file relative to the experiment, and an
+    // experiment given relative to the working folder.
+    void missingFileNamesResolvedPath() {
+        const QString path = writeExperiment(
+            R"({"formatVersion":1,"data":{"source":"file","file":"../no/such/prices.csv"},
+                "model":{"layers":[{"type":"dense","neurons":3}]}})");
+        const QString dir = QFileInfo(path).absolutePath();
+        auto r = run({"train", "--experiment", path});
+        QCOMPARE(r.code, 2);
+        const QString resolved = QDir::cleanPath(dir + "/../no/such/prices.csv");
+        QVERIFY2(r.err.contains("cannot open " + resolved + ": No such file"), qPrintable(r.err));
+        QProcess p;
+        p.setWorkingDirectory(dir);
+        p.start(NNWB_CLI_PATH, {"train", "--experiment", "missing.json"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains("missing.json (" + dir + "/missing.json)"), qPrintable(err));
+    }
+    // --save-weights says what it wrote; weights of other shapes exit 2 naming the tensor and
+    // both shapes.
+    void weightsFiles() {
+        const QString small = writeExperiment(
+            R"({"formatVersion":1,"data":{"source":"synthetic","samples":64,"units":2,"window":3},
+                "model":{"layers":[{"type":"dense","neurons":4},{"type":"dense","neurons":3}]},
+                "training":{"epochs":1,"batchSize":8}})");
+        const QString weights = QFileInfo(small).absolutePath() + "/w.safetensors";
+        auto r = run({"train", "--experiment", small, "--save-weights", weights});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("saved the weights of epoch 1 (the last epoch) to " + weights +
+                                ": 4 tensors, 43 parameters"),
+                 qPrintable(r.out));
+        const QString wider = writeExperiment(
+            R"({"formatVersion":1,"data":{"source":"synthetic","samples":64,"units":2,"window":3},
+                "model":{"layers":[{"type":"dense","neurons":5},{"type":"dense","neurons":3}]},
+                "training":{"epochs":1,"batchSize":8}})");
+        r = run({"train", "--experiment", wider, "--load-weights", weights});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("tensor layers.0.weight has shape [4,6], the network needs [5,6]"),
+                 qPrintable(r.err));
+    }
     void trainingFlags() {
         // A version 1 file trains all its epochs; the flags turn early stopping on. minDelta
         // 1000 makes every epoch after the first no improvement: patience 1 stops at epoch 2.

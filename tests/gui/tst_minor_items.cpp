@@ -1,0 +1,109 @@
+// GUI: the minor items of issue 13 (finding 8) that have a checkable effect: accuracy is a gap,
+// not 0 %, in an epoch without signals; the status bar's progress says it is the epoch's; the
+// tool bar's Undo/Redo keep their labels (and width) as the undo text changes; the price-file
+// dialog starts in the folder of the current price file.
+#include <QAction>
+#include <QApplication>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSignalSpy>
+#include <QToolBar>
+#include <QToolButton>
+#include <QtTest>
+
+#include <cmath>
+
+#include "app/core/ExperimentDocument.h"
+#include "app/core/LayerStackModel.h"
+#include "common/TestUtil.h"
+#include "ui/AttentionPickers.h"
+#include "ui/MainWindow.h"
+#include "ui/MetricChart.h"
+#include "ui/MetricCharts.h"
+
+using namespace nnwb;
+
+class TestMinorItems : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void accuracyWithoutSignalsIsAGap() {
+        MetricCharts charts;
+        EpochReport r;
+        r.epoch = 1;
+        r.taskMetrics = true;
+        r.train.signalCount = 0;  // no buy/sell signal: accuracy undefined
+        r.train.accuracyPct = 0;
+        r.validation.signalCount = 4;
+        r.validation.accuracyPct = 25;
+        charts.addEpoch(r, true);
+        QCPGraph* train = charts.accuracyChart()->trainGraph();
+        QCOMPARE(train->dataCount(), 1);
+        QVERIFY(std::isnan(train->data()->at(0)->value));
+        QCOMPARE(charts.accuracyChart()->validationGraph()->data()->at(0)->value, 25.0);
+    }
+
+    // Layer pickers count from 1, as the layer list does (the tensor names count from 0).
+    void layerNamesAreOneBased() {
+        QCOMPARE(AttentionPickers::layerLabel("layers.1.block.3"),
+                 QStringLiteral("layer 2 · block 4"));
+        QCOMPARE(AttentionPickers::layerLabel("layers.0"), QStringLiteral("layer 1"));
+        QCOMPARE(AttentionPickers::layerLabel("odd"), QStringLiteral("odd"));
+    }
+
+    void progressSaysWhatItMeasures() {
+        MainWindow w;
+        auto* bar = w.findChild<QProgressBar*>(QStringLiteral("epochProgress"));
+        QVERIFY(bar->format().contains(QStringLiteral("epoch")));
+        QVERIFY(!bar->toolTip().isEmpty());
+    }
+
+    void toolBarButtonsStayPut() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.document()->reset(Experiment::fromJson(test::tinyExperimentJson()));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* bar = w.findChild<QToolBar*>(QStringLiteral("mainToolBar"));
+        auto* undo = qobject_cast<QToolButton*>(bar->widgetForAction(w.undoAction()));
+        auto* train = bar->widgetForAction(w.trainAction());
+        QVERIFY(undo && train);
+        const int x = train->x();
+        w.stackModel()->addLayer("multihead_attention", 0);
+        QTest::qWait(20);
+        QCOMPARE(undo->text(), QStringLiteral("Undo"));
+        QVERIFY(w.undoAction()->toolTip().contains(QStringLiteral("Multi-head attention")));
+        QCOMPARE(train->x(), x);
+    }
+
+    // Closing during training says a run is going; Cancel keeps it, Yes stops it and closes.
+    void closingDuringTrainingAsks() {
+        MainWindow w;
+        w.setConfirmDiscard(true);
+        Experiment e = Experiment::fromJson(test::tinyExperimentJson(100000, 1));
+        w.document()->reset(e);
+        w.show();
+        QVERIFY(w.startTraining());
+        QTRY_VERIFY(w.controller()->state() == TrainingController::State::Running);
+        QString asked;
+        auto answer = [&asked](QMessageBox::StandardButton which) {
+            QTimer::singleShot(50, [&asked, which] {
+                auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+                if (!box) return;
+                asked = box->text();
+                box->button(which)->click();
+            });
+        };
+        answer(QMessageBox::Cancel);
+        QVERIFY(!w.close());
+        QVERIFY(asked.contains(QStringLiteral("A run is going")));
+        QVERIFY(w.controller()->isBusy());
+        asked.clear();
+        answer(QMessageBox::Yes);
+        QVERIFY(w.close());
+        QVERIFY(!asked.isEmpty());
+        QVERIFY(!w.controller()->isBusy());
+    }
+};
+
+QTEST_MAIN(TestMinorItems)
+#include "tst_minor_items.moc"

@@ -1,0 +1,119 @@
+#include "ui/HelpMenu.h"
+
+#include <QAction>
+#include <QDesktopServices>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QTextBrowser>
+#include <QUrl>
+#include <QVBoxLayout>
+
+#include "app/core/Presets.h"
+#include "compute/Backend.h"
+
+namespace nnwb {
+
+QString readmePath() {
+    for (const QString& dir : resourceDirs()) {
+        const QString p = QDir(dir).absoluteFilePath(QStringLiteral("../README.md"));
+        if (QFileInfo::exists(p)) return QDir::cleanPath(p);
+    }
+    return {};
+}
+
+QString aboutText() {
+    QString devices;
+    for (const DeviceInfo& d : listDevices())
+        devices += QStringLiteral("<li><code>%1</code> — %2</li>")
+                       .arg(QString::fromStdString(d.id).toHtmlEscaped(),
+                            QString::fromStdString(d.name).toHtmlEscaped());
+#if defined(__clang__)
+    const QString compiler = QStringLiteral("clang %1").arg(QLatin1String(__clang_version__));
+#elif defined(__GNUC__)
+    const QString compiler = QStringLiteral("g++ %1").arg(QLatin1String(__VERSION__));
+#else
+    const QString compiler = QStringLiteral("unknown compiler");
+#endif
+    return QObject::tr(
+               "<h3>nnwb %1 — Neural Network Workbench</h3>"
+               "<p>Attention-family networks trained on market price bars, on the CPU "
+               "or any OpenCL device.</p>"
+               "<p>Qt %2 (built with %3), %4.</p>"
+               "<p>Compute devices:</p><ul>%5</ul>")
+        .arg(QStringLiteral(NNWB_VERSION), QLatin1String(qVersion()), QLatin1String(QT_VERSION_STR),
+             compiler, devices);
+}
+
+QString firstStepsText() {
+    return QObject::tr(
+        "<h3>First steps</h3><ol>"
+        "<li><b>Data</b> (right): the bundled EURUSD H1 bars are loaded. File ▸ Open Data… or a "
+        "drop on the window takes your own MT5 / MT4 / CSV export. Pick the features and the "
+        "window (bars per sample).</li>"
+        "<li><b>Model</b> (left): Model ▸ Presets loads a known stack; Add layer, Remove, Up, "
+        "Down and the parameter form edit it. The status line under the stack says whether it "
+        "fits the data and, if not, which layer does not.</li>"
+        "<li><b>Training</b>: optimizer, learning rate, batch size, epochs and the device.</li>"
+        "<li><b>Train</b> (F5): the charts show loss, missed patterns and accuracy per epoch, "
+        "training solid and validation dashed; the heatmaps show the attention Score matrices "
+        "of a validation sample; F6 pauses, Shift+F5 stops.</li>"
+        "<li><b>Compare</b> (Ctrl+K): add experiments or presets and Train All to see their "
+        "curves side by side.</li>"
+        "<li>Every edit can be undone (Ctrl+Z); File ▸ Save keeps the experiment as JSON.</li>"
+        "</ol><p>Hover over any field to see what it does and its unit.</p>");
+}
+
+QMenu* addHelpMenu(QMainWindow* window) {
+    QMenu* help = window->menuBar()->addMenu(QObject::tr("&Help"));
+    help->setObjectName(QStringLiteral("helpMenu"));
+    QAction* steps = help->addAction(QObject::tr("&First Steps…"));
+    steps->setObjectName(QStringLiteral("firstStepsAction"));
+    QObject::connect(steps, &QAction::triggered, window, [window] {
+        auto* d = new QDialog(window);
+        d->setAttribute(Qt::WA_DeleteOnClose);
+        d->setWindowTitle(QObject::tr("First steps"));
+        auto* layout = new QVBoxLayout(d);
+        auto* text = new QTextBrowser(d);
+        text->setHtml(firstStepsText());
+        layout->addWidget(text);
+        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, d);
+        QObject::connect(buttons, &QDialogButtonBox::rejected, d, &QDialog::close);
+        layout->addWidget(buttons);
+        d->resize(560, 420);
+        d->show();
+    });
+    QAction* readme = help->addAction(QObject::tr("&README…"));
+    readme->setObjectName(QStringLiteral("readmeAction"));
+    QObject::connect(readme, &QAction::triggered, window, [window] {
+        const QString path = readmePath();
+        if (path.isEmpty() || !QDesktopServices::openUrl(QUrl::fromLocalFile(path))) {
+            auto* box = new QMessageBox(
+                QMessageBox::Information, QObject::tr("README"),
+                path.isEmpty() ? QObject::tr("README.md was not found next to the "
+                                             "resources folder.")
+                               : QObject::tr("Open %1 in a viewer of your choice.").arg(path),
+                QMessageBox::Ok, window);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        }
+    });
+    help->addSeparator();
+    QAction* about = help->addAction(QObject::tr("&About nnwb…"));
+    about->setObjectName(QStringLiteral("aboutAction"));
+    QObject::connect(about, &QAction::triggered, window, [window] {
+        auto* box = new QMessageBox(QMessageBox::NoIcon, QObject::tr("About nnwb"), aboutText(),
+                                    QMessageBox::Ok, window);
+        box->setTextFormat(Qt::RichText);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+    return help;
+}
+
+}  // namespace nnwb
