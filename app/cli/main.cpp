@@ -12,7 +12,8 @@ void usage(std::FILE* out) {
     std::fputs(
         "usage: nnwb-cli COMMAND [options]\n"
         "  devices [--json]                       list compute devices (cpu, opencl:P:D)\n"
-        "  data FILE [--json]                     summary of a price file (format, bars, fractals)\n"
+        "  data FILE [--json]                     summary of a price file (format, bars, "
+        "fractals)\n"
         "  train --experiment FILE [--device ID] [--epochs N] [--batch B] [--json]\n"
         "        [--save-weights FILE] [--load-weights FILE]\n"
         "                                         train and print one line per epoch\n"
@@ -21,7 +22,10 @@ void usage(std::FILE* out) {
         "  compare A B [...] [--epochs N] [--device ID ...] [--csv OUT]\n"
         "                                         train experiment files or presets on the same\n"
         "                                         data (concurrently on different devices); per-\n"
-        "                                         epoch table, summary, per-epoch CSV\n",
+        "                                         epoch table, summary, per-epoch CSV\n"
+        "  export --experiment FILE --weights W.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
+        "                                         ONNX model for MetaTrader 5 / onnxruntime: raw\n"
+        "                                         features in, [batch, 3] scores out\n",
         out);
 }
 }  // namespace
@@ -39,6 +43,7 @@ int main(int argc, char** argv) {
         if (cmd == "data") return nnwb::runDataCommand(args);
         if (cmd == "bench") return nnwb::cli::runBench(args);
         if (cmd == "compare") return nnwb::cli::runCompare(args);
+        if (cmd == "export") return nnwb::cli::runExport(args);
         if (cmd == "help" || cmd == "--help" || cmd == "-h") {
             usage(stdout);
             return 0;
