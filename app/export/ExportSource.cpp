@@ -42,16 +42,22 @@ TensorMap checkedWeights(const Experiment& e, const Shape& input, const TensorMa
     return out;
 }
 
+DataConfig dataConfig(const Experiment& e) {
+    try {
+        return DataConfig::fromJson(e.data);
+    } catch (const std::exception& err) {
+        throw std::invalid_argument(err.what());
+    }
+}
+
 std::string layerSummary(const nlohmann::json& model) {
     std::vector<std::string> parts;
     for (const auto& l : model.at("layers")) parts.push_back(l.value("type", std::string("?")));
     return joined(parts, " > ");
 }
 
-}  // namespace
-
-ExportSpec specFromExperiment(const Experiment& e, const TensorMap& weights, int batch,
-                              const SourceInfo& info) {
+ExportSpec buildSpec(const Experiment& e, const DataResult* data, const TensorMap& weights,
+                     int batch, const SourceInfo& info) {
     ExportSpec spec;
     spec.name = e.name;
     spec.model = e.model;
@@ -94,25 +100,19 @@ ExportSpec specFromExperiment(const Experiment& e, const TensorMap& weights, int
         return spec;
     }
 
-    DataConfig cfg;
-    try {
-        cfg = DataConfig::fromJson(e.data);
-    } catch (const std::exception& err) {
-        throw std::invalid_argument(err.what());
-    }
-    const DataResult data = buildDataSplit(cfg, e.baseDir);
-    if (!data.ok) throw std::invalid_argument(data.error);
+    const DataConfig cfg = dataConfig(e);
+    if (!data || !data->ok) throw std::invalid_argument("the experiment's data is not loaded");
     if (cfg.normalization == "zscore") {
-        spec.mean = data.stats.mean;
-        spec.scale = zScoreScale(data.stats);
-        spec.metadata["nnwb.normalization.mean"] = numbers(data.stats.mean).dump();
-        spec.metadata["nnwb.normalization.stddev"] = numbers(data.stats.stddev).dump();
+        spec.mean = data->stats.mean;
+        spec.scale = zScoreScale(data->stats);
+        spec.metadata["nnwb.normalization.mean"] = numbers(data->stats.mean).dump();
+        spec.metadata["nnwb.normalization.stddev"] = numbers(data->stats.stddev).dump();
     }
     spec.positionalEncoding = cfg.positionalEncoding;
     spec.metadata["nnwb.normalization"] = cfg.normalization;
     spec.metadata["nnwb.positionalEncoding"] = cfg.positionalEncoding ? "true" : "false";
     spec.metadata["nnwb.indicators"] = indicatorVariant(cfg);
-    spec.metadata["nnwb.features"] = joined(data.featureNames, ",");
+    spec.metadata["nnwb.features"] = joined(data->featureNames, ",");
     spec.metadata["nnwb.fractal"] = cfg.fractal;
 
     std::string columns;
@@ -143,12 +143,28 @@ ExportSpec specFromExperiment(const Experiment& e, const TensorMap& weights, int
                      "sell is a signal, none is not.";
     spec.modelDoc = "nnwb model '" + e.name + "' (" + layerSummary(e.model) + "), trained on " +
                     file + " with a window of " + std::to_string(window) + " bars and " +
-                    std::to_string(features) + " features (" + joined(data.featureNames, ", ") +
+                    std::to_string(features) + " features (" + joined(data->featureNames, ", ") +
                     "; indicator definitions: " + indicatorVariant(cfg) + "), from " + from +
                     epochText + ". Input 'features' [batch, " + std::to_string(window) + ", " +
                     std::to_string(features) +
                     "] raw values, output 'scores' [batch, 3] = none, buy, sell.";
     return spec;
+}
+
+}  // namespace
+
+ExportSpec specFromExperiment(const Experiment& e, const TensorMap& weights, int batch,
+                              const SourceInfo& info) {
+    if (e.data.value("source", std::string("file")) == "synthetic")
+        return buildSpec(e, nullptr, weights, batch, info);
+    const DataResult data = buildDataSplit(dataConfig(e), e.baseDir);
+    if (!data.ok) throw std::invalid_argument(data.error);
+    return buildSpec(e, &data, weights, batch, info);
+}
+
+ExportSpec specFromData(const Experiment& e, const DataResult& data, const TensorMap& weights,
+                        int batch, const SourceInfo& info) {
+    return buildSpec(e, &data, weights, batch, info);
 }
 
 }  // namespace nnwb::onnxexport

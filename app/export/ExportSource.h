@@ -11,6 +11,7 @@
 #include "app/export/OnnxExport.h"
 #include "model/Experiment.h"
 #include "model/Safetensors.h"
+#include "model/data/DataPipeline.h"
 
 namespace nnwb::onnxexport {
 
@@ -24,5 +25,9 @@ struct SourceInfo {
 // (the first missing, extra or mis-shaped tensor).
 ExportSpec specFromExperiment(const Experiment& e, const TensorMap& weights, int batch,
                               const SourceInfo& info = {});
+// The same with the experiment's bar data already loaded (buildDataSplit or
+// buildDataSplitFromBars of its data section): its statistics are used as they are.
+ExportSpec specFromData(const Experiment& e, const DataResult& data, const TensorMap& weights,
+                        int batch, const SourceInfo& info = {});
 
 }  // namespace nnwb::onnxexport
