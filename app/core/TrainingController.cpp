@@ -32,6 +32,7 @@ TrainingController::TrainingController(QObject* parent) : QObject(parent) {
     forward(&TrainingWorker::epochFinished, &TrainingController::epochFinished);
     forward(&TrainingWorker::attentionReady, &TrainingController::attentionReady);
     forward(&TrainingWorker::weightsSaved, &TrainingController::weightsSaved);
+    forward(&TrainingWorker::onnxExported, &TrainingController::onnxExported);
     forward(&TrainingWorker::runFinished, &TrainingController::finished);
     thread_.start();
 }
@@ -81,6 +82,12 @@ void TrainingController::saveWeights(const QString& path) {
     if (shutDown_) return;
     TrainingWorker* worker = worker_;
     worker_->post([worker, path] { worker->saveWeights(path); });
+}
+
+void TrainingController::exportOnnx(const QString& path, int batch) {
+    if (shutDown_) return;
+    TrainingWorker* worker = worker_;
+    worker_->post([worker, path, batch] { worker->exportOnnx(path, batch); });
 }
 
 void TrainingController::shutdown() {

@@ -40,6 +40,9 @@ public:
     // Which validation sample the attention snapshots show; answered between epochs.
     void requestScores(int sample);
     void saveWeights(const QString& path);
+    // The weights of the last completed epoch as an ONNX model (batch 0 = dynamic); answers
+    // with onnxExported().
+    void exportOnnx(const QString& path, int batch);
     // Stops a run and ends the worker thread; waits for it. Idempotent.
     void shutdown();
 
@@ -51,6 +54,7 @@ Q_SIGNALS:
     void attentionReady(const nnwb::AttentionSnapshotPtr& snapshot);
     void runFinished(nnwb::RunEnd end, const QString& message);
     void weightsSaved(bool ok, const QString& message);
+    void onnxExported(bool ok, const QString& message);
 
 private Q_SLOTS:
     void runQueuedCalls() { fromWorker_.run(); }

@@ -6,6 +6,10 @@
 #include <QMetaObject>
 
 #include "model/NetworkWeights.h"
+#ifdef NNWB_HAS_ONNX
+#include "app/export/ExportSource.h"
+#include "app/export/OnnxExport.h"
+#endif
 
 namespace nnwb {
 
@@ -155,6 +159,31 @@ void TrainingWorker::saveWeights(const QString& path) {
     } catch (const std::exception& e) {
         Q_EMIT weightsSaved(false, q(e.what()));
     }
+}
+
+void TrainingWorker::exportOnnx(const QString& path, int batch) {
+#ifdef NNWB_HAS_ONNX
+    if (lastGood_.empty()) {
+        Q_EMIT onnxExported(false, tr("There are no trained weights yet."));
+        return;
+    }
+    try {
+        onnxexport::SourceInfo info;
+        info.weightsLabel = "the weights of epoch " + std::to_string(lastGood_.epoch());
+        info.epoch = lastGood_.epoch();
+        const auto spec =
+            onnxexport::specFromExperiment(experiment_, lastGood_.tensors(), batch, info);
+        onnxexport::exportModel(spec, path.toStdString());
+        Q_EMIT onnxExported(true, path);
+    } catch (const std::exception& e) {
+        Q_EMIT onnxExported(false, q(e.what()));
+    }
+#else
+    (void)path;
+    (void)batch;
+    Q_EMIT onnxExported(false,
+                        tr("This build has no ONNX export (configure with -DNNWB_ONNX=ON)."));
+#endif
 }
 
 void TrainingWorker::failToStart(const QString& message) {

@@ -44,6 +44,10 @@ public Q_SLOTS:
     // Writes the current weights as safetensors; after a failed run (or one that could not
     // start) the weights of the last completed epoch. Emits weightsSaved().
     void saveWeights(const QString& path);
+    // Exports the weights of the last completed epoch as an ONNX model (raw features in,
+    // [batch, 3] out; see app/export/OnnxExport.h) with a fixed batch (0 = dynamic). Loads the
+    // experiment's data for the training part's normalization statistics. Emits onnxExported().
+    void exportOnnx(const QString& path, int batch);
 
 Q_SIGNALS:
     void runStarted(const nnwb::RunInfo& info);
@@ -52,6 +56,8 @@ Q_SIGNALS:
     void attentionReady(const nnwb::AttentionSnapshotPtr& snapshot);
     void runFinished(nnwb::RunEnd end, const QString& message);
     void weightsSaved(bool ok, const QString& message);
+    // ok: message is the path; else the reason.
+    void onnxExported(bool ok, const QString& message);
 
 private Q_SLOTS:
     void runQueuedCalls() { calls_.run(); }
