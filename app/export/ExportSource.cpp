@@ -28,18 +28,16 @@ nlohmann::json numbers(const std::vector<double>& v) {
 
 // The weights in the network's own order and shapes; throws std::invalid_argument.
 TensorMap checkedWeights(const Experiment& e, const Shape& input, const TensorMap& weights) {
+    auto backend = createBackend("cpu");  // declared first: the network's buffers go before it
     std::unique_ptr<Network> net;
     try {
         net = std::make_unique<Network>(Network::layersFromJson(e.model), input);
     } catch (const ShapeError& err) {
         throw std::invalid_argument(std::string("model: ") + err.what());
     }
-    auto backend = createBackend("cpu");
     net->build(*backend, 1);
     writeWeights(*net, weights);  // names the first missing, extra or mis-shaped tensor
-    TensorMap out = readWeights(*net);
-    net.reset();  // before its backend
-    return out;
+    return readWeights(*net);
 }
 
 DataConfig dataConfig(const Experiment& e) {
