@@ -10,6 +10,7 @@
 #include "compute/Backend.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
+#include "model/ModelBundle.h"
 #include "model/NetworkWeights.h"
 #include "model/Trainer.h"
 #include "model/TrainingSession.h"
@@ -46,7 +47,7 @@ void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
 }  // namespace
 
 int runTrain(const Args& args) {
-    std::string path, device, saveWeights, loadWeights;
+    std::string path, device, saveWeights, loadWeights, saveModel;
     int epochs = -1, batch = -1;
     bool json = false;
     for (size_t i = 0; i < args.size(); ++i) {
@@ -65,6 +66,8 @@ int runTrain(const Args& args) {
             saveWeights = flagValue(args, i);
         else if (a == "--load-weights")
             loadWeights = flagValue(args, i);
+        else if (a == "--save-model")
+            saveModel = flagValue(args, i);
         else
             throw UsageError("unknown option '" + a + "'");
     }
@@ -97,12 +100,19 @@ int runTrain(const Args& args) {
     if (!json) {
         const auto info = session->backend().info();
         std::printf("%s: %s on %s (%s), %zu parameters, %zu training / %zu validation samples\n",
-                    exp.name.c_str(), data.description.c_str(), info.id.c_str(),
-                    info.name.c_str(), net.parameterCount(), data.split.train.size(),
-                    data.split.validation.size());
+                    exp.name.c_str(), data.description.c_str(), info.id.c_str(), info.name.c_str(),
+                    net.parameterCount(), data.split.train.size(), data.split.validation.size());
     }
+    if (!saveModel.empty() && !data.priceData)
+        throw UsageError("--save-model: a model bundle needs a price file; " + path +
+                         " trains on synthetic data (use --save-weights)");
     const bool hasVal = data.split.validation.size() > 0;
     WeightsSnapshot lastGood;  // host copy after each epoch; checked for NaN/Inf
+    // The bundle of the last good epoch's weights, with the data settings and statistics.
+    auto writeModel = [&] {
+        makeModelBundle(exp, data, lastGood.tensors(), net.toJson(), lastGood.epoch())
+            .save(saveModel);
+    };
     for (int e = 0; e < exp.training.epochs; ++e) {
         try {
             const EpochReport r = trainer.runEpoch();
@@ -114,19 +124,24 @@ int runTrain(const Args& args) {
             printEpoch(r, exp.training.epochs, json, hasVal);
         } catch (const std::runtime_error& ex) {  // TrainingError, ComputeError
             std::string message = ex.what();
-            if (!saveWeights.empty()) {
+            if (!saveWeights.empty() || !saveModel.empty()) {
                 if (lastGood.empty()) {
                     message += "\nno epoch completed: no weights were saved";
                 } else {
-                    lastGood.save(saveWeights);
+                    if (!saveWeights.empty()) lastGood.save(saveWeights);
+                    if (!saveModel.empty()) writeModel();
                     message += "\nthe weights of epoch " + std::to_string(lastGood.epoch()) +
-                               " (the last good one) were saved to " + saveWeights;
+                               " (the last good one) were saved to " +
+                               (saveWeights.empty() ? saveModel : saveWeights);
+                    if (!saveWeights.empty() && !saveModel.empty())
+                        message += " and, as a model bundle, to " + saveModel;
                 }
             }
             throw std::runtime_error(message);  // exit status 1
         }
     }
     if (!saveWeights.empty()) lastGood.save(saveWeights);
+    if (!saveModel.empty()) writeModel();
     return 0;
 }
 

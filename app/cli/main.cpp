@@ -15,7 +15,7 @@ void usage(std::FILE* out) {
         "  data FILE [--json]                     summary of a price file (format, bars, "
         "fractals)\n"
         "  train --experiment FILE [--device ID] [--epochs N] [--batch B] [--json]\n"
-        "        [--save-weights FILE] [--load-weights FILE]\n"
+        "        [--save-weights FILE] [--load-weights FILE] [--save-model M.safetensors]\n"
         "                                         train and print one line per epoch\n"
         "  bench [--device ID ...] [--preset NAME ...] [--batch B ...] [--seconds S] [--json]\n"
         "                                         training samples/s, forward latency, kernels\n"
@@ -23,6 +23,9 @@ void usage(std::FILE* out) {
         "                                         train experiment files or presets on the same\n"
         "                                         data (concurrently on different devices); per-\n"
         "                                         epoch table, summary, per-epoch CSV\n"
+        "  predict --model M.safetensors --data FILE [--from T] [--to T] [--device ID]\n"
+        "          [--csv OUT] [--json]        apply a model bundle: one row per bar (outputs,\n"
+        "                                         signal, true label), then the metrics\n"
         "  export --experiment FILE --weights W.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
         "                                         ONNX model for MetaTrader 5 / onnxruntime: raw\n"
         "                                         features in, [batch, 3] scores out\n",
@@ -43,6 +46,7 @@ int main(int argc, char** argv) {
         if (cmd == "data") return nnwb::runDataCommand(args);
         if (cmd == "bench") return nnwb::cli::runBench(args);
         if (cmd == "compare") return nnwb::cli::runCompare(args);
+        if (cmd == "predict") return nnwb::cli::runPredict(args);
         if (cmd == "export") return nnwb::cli::runExport(args);
         if (cmd == "help" || cmd == "--help" || cmd == "-h") {
             usage(stdout);
