@@ -26,9 +26,10 @@ void usage(std::FILE* out) {
         "  predict --model M.safetensors --data FILE [--from T] [--to T] [--device ID]\n"
         "          [--csv OUT] [--json]        apply a model bundle: one row per bar (outputs,\n"
         "                                         signal, true label), then the metrics\n"
+        "  export --model M.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
         "  export --experiment FILE --weights W.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
         "                                         ONNX model for MetaTrader 5 / onnxruntime: raw\n"
-        "                                         features in, [batch, 3] scores out\n",
+        "                                         features in, [batch, 3] none/buy/sell out\n",
         out);
 }
 }  // namespace

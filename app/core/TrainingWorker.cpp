@@ -168,11 +168,13 @@ void TrainingWorker::exportOnnx(const QString& path, int batch) {
         return;
     }
     try {
-        onnxexport::SourceInfo info;
-        info.weightsLabel = "the weights of epoch " + std::to_string(lastGood_.epoch());
-        info.epoch = lastGood_.epoch();
-        const auto spec =
-            onnxexport::specFromExperiment(experiment_, lastGood_.tensors(), batch, info);
+        const int epoch = lastGood_.epoch();
+        const std::string source = "the weights of epoch " + std::to_string(epoch);
+        const auto spec = session_ ? onnxexport::specFromExperimentData(
+                                         experiment_, session_->data(), lastGood_.tensors(),
+                                         batch, epoch, source)
+                                   : onnxexport::specFromExperiment(
+                                         experiment_, lastGood_.tensors(), batch, epoch, source);
         onnxexport::exportModel(spec, path.toStdString());
         Q_EMIT onnxExported(true, path);
     } catch (const std::exception& e) {

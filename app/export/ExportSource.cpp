@@ -1,5 +1,6 @@
 #include "app/export/ExportSource.h"
 
+#include <memory>
 #include <stdexcept>
 
 #include "app/export/FeatureDocs.h"
@@ -7,7 +8,6 @@
 #include "model/ExperimentData.h"
 #include "model/Network.h"
 #include "model/NetworkWeights.h"
-#include "model/data/DataPipeline.h"
 #include "model/data/Normalization.h"
 
 namespace nnwb::onnxexport {
@@ -20,18 +20,13 @@ std::string joined(const std::vector<std::string>& v, const std::string& sep) {
     return out;
 }
 
-nlohmann::json numbers(const std::vector<double>& v) {
-    nlohmann::json a = nlohmann::json::array();
-    for (double x : v) a.push_back(x);
-    return a;
-}
-
 // The weights in the network's own order and shapes; throws std::invalid_argument.
-TensorMap checkedWeights(const Experiment& e, const Shape& input, const TensorMap& weights) {
+TensorMap checkedWeights(const nlohmann::json& model, const Shape& input,
+                         const TensorMap& weights) {
     auto backend = createBackend("cpu");  // declared first: the network's buffers go before it
     std::unique_ptr<Network> net;
     try {
-        net = std::make_unique<Network>(Network::layersFromJson(e.model), input);
+        net = std::make_unique<Network>(Network::layersFromJson(model), input);
     } catch (const ShapeError& err) {
         throw std::invalid_argument(std::string("model: ") + err.what());
     }
@@ -40,84 +35,85 @@ TensorMap checkedWeights(const Experiment& e, const Shape& input, const TensorMa
     return readWeights(*net);
 }
 
-DataConfig dataConfig(const Experiment& e) {
-    try {
-        return DataConfig::fromJson(e.data);
-    } catch (const std::exception& err) {
-        throw std::invalid_argument(err.what());
-    }
-}
-
 std::string layerSummary(const nlohmann::json& model) {
     std::vector<std::string> parts;
     for (const auto& l : model.at("layers")) parts.push_back(l.value("type", std::string("?")));
     return joined(parts, " > ");
 }
 
-ExportSpec buildSpec(const Experiment& e, const DataResult* data, const TensorMap& weights,
-                     int batch, const SourceInfo& info) {
+std::string outputMeaning(const std::string& loss) {
+    return loss == "cross_entropy"
+               ? "class probabilities (softmax of the network's outputs; trained with "
+                 "cross-entropy)"
+               : "scores (the network's outputs, trained with mean squared error towards the "
+                 "one-hot target)";
+}
+
+ExportSpec syntheticSpec(const Experiment& e, const TensorMap& weights, int batch, int epoch,
+                         const std::string& from) {
     ExportSpec spec;
     spec.name = e.name;
     spec.model = e.model;
     spec.batch = batch;
-    try {
-        spec.input = experimentInputShape(e);
-    } catch (const std::exception& err) {
-        throw std::invalid_argument(err.what());
-    }
-    spec.weights = checkedWeights(e, spec.input, weights);
-    const int window = spec.input.units, features = spec.input.window;
-    const std::string lossName = e.training.toJson().value("loss", std::string("mse"));
-    const std::string source = e.data.value("source", std::string("file"));
-    const std::string from =
-        info.weightsLabel.empty() ? std::string("its weights") : info.weightsLabel;
-    std::string epochText = info.epoch > 0 ? ", epoch " + std::to_string(info.epoch) : "";
-
-    spec.metadata["nnwb.format"] = "nnwb-onnx 1";
+    spec.input = experimentInputShape(e);
+    spec.weights = checkedWeights(e.model, spec.input, weights);
+    const std::string loss = lossName(e.training.loss);
+    spec.outputSoftmax = loss == "cross_entropy";
+    spec.classNames = {"class 0", "class 1", "class 2"};
+    const std::string dims =
+        std::to_string(spec.input.units) + ", " + std::to_string(spec.input.window);
+    spec.inputDoc = "float32 [batch, " + dims +
+                    "]: the synthetic task's inputs (Gaussian values, no normalization)";
+    spec.outputDoc = "float32 [batch, 3]: " + outputMeaning(loss) + " of the synthetic classes";
+    spec.modelDoc = "nnwb model '" + e.name + "' (" + layerSummary(e.model) +
+                    ") on the synthetic teacher task, from " + from +
+                    (epoch > 0 ? ", epoch " + std::to_string(epoch) : "") + ".";
+    spec.metadata["nnwb.onnx"] = "1";
     spec.metadata["nnwb.experiment"] = e.toJson().dump();
-    spec.metadata["nnwb.classes"] = joined(spec.classNames, ",");
-    spec.metadata["nnwb.window"] = std::to_string(window);
-    spec.metadata["nnwb.loss"] = lossName;
-    spec.metadata["nnwb.weights"] = from;
-    if (info.epoch > 0) spec.metadata["nnwb.epoch"] = std::to_string(info.epoch);
+    spec.metadata["nnwb.outputs"] = nlohmann::json(spec.classNames).dump();
+    spec.metadata["nnwb.loss"] = loss;
+    if (epoch > 0) spec.metadata["nnwb.epoch"] = std::to_string(epoch);
+    return spec;
+}
 
-    const std::string outputs =
-        lossName == "cross_entropy"
-            ? "logits (trained with softmax cross-entropy; softmax gives probabilities)"
-            : "scores (trained with mean squared error towards the one-hot target)";
-    if (source == "synthetic") {
-        spec.inputDoc = "float32 [batch, " + std::to_string(window) + ", " +
-                        std::to_string(features) +
-                        "]: the synthetic task's inputs (Gaussian values, no normalization)";
-        spec.outputDoc = "float32 [batch, 3]: " + outputs + " of the synthetic task's classes";
-        spec.modelDoc = "nnwb model '" + e.name + "' (" + layerSummary(e.model) +
-                        ") on the synthetic teacher task, from " + from + epochText + ".";
-        spec.classNames = {"class 0", "class 1", "class 2"};
-        spec.metadata["nnwb.classes"] = joined(spec.classNames, ",");
-        spec.metadata["nnwb.normalization"] = "none";
-        return spec;
-    }
+}  // namespace
 
-    const DataConfig cfg = dataConfig(e);
-    if (!data || !data->ok) throw std::invalid_argument("the experiment's data is not loaded");
+ExportSpec specFromBundle(const ModelBundle& b, int batch, const std::string& source) {
+    const DataConfig& cfg = b.data;
+    ExportSpec spec;
+    spec.name = b.experiment.empty() ? "nnwb" : b.experiment;
+    spec.model = b.model;
+    spec.batch = batch;
+    spec.input = Shape{cfg.window, cfg.featureCount()};
+    if (b.features.size() != size_t(cfg.featureCount()))
+        throw std::invalid_argument("the bundle lists " + std::to_string(b.features.size()) +
+                                    " features, its data settings enable " +
+                                    std::to_string(cfg.featureCount()));
+    spec.weights = checkedWeights(b.model, spec.input, b.tensors);
     if (cfg.normalization == "zscore") {
-        spec.mean = data->stats.mean;
-        spec.scale = zScoreScale(data->stats);
-        spec.metadata["nnwb.normalization.mean"] = numbers(data->stats.mean).dump();
-        spec.metadata["nnwb.normalization.stddev"] = numbers(data->stats.stddev).dump();
+        if (b.stats.mean.size() != b.features.size() || b.stats.stddev.size() != b.features.size())
+            throw std::invalid_argument(
+                "the bundle's normalization statistics do not match its "
+                "features");
+        spec.mean = b.stats.mean;
+        spec.scale = zScoreScale(b.stats);
     }
     spec.positionalEncoding = cfg.positionalEncoding;
-    spec.metadata["nnwb.normalization"] = cfg.normalization;
-    spec.metadata["nnwb.positionalEncoding"] = cfg.positionalEncoding ? "true" : "false";
-    spec.metadata["nnwb.indicators"] = indicatorVariant(cfg);
-    spec.metadata["nnwb.features"] = joined(data->featureNames, ",");
-    spec.metadata["nnwb.fractal"] = cfg.fractal;
+    spec.classNames = b.outputs;
+    spec.outputSoftmax = b.loss == "cross_entropy";
 
+    // metadata_props: the bundle's own __metadata__ keys under "nnwb.", plus the window.
+    for (const auto& [k, v] : b.metadata()) spec.metadata["nnwb." + k] = v;
+    spec.metadata["nnwb.onnx"] = "1";
+    spec.metadata["nnwb.window"] = std::to_string(cfg.window);
+
+    const int window = cfg.window, features = cfg.featureCount();
+    const std::string from = source.empty() ? "its weights" : source;
+    const std::string epochText = b.epoch > 0 ? ", epoch " + std::to_string(b.epoch) : "";
     std::string columns;
     const auto active = cfg.features.active();
     for (size_t k = 0; k < active.size(); ++k)
         columns += "\n  " + std::to_string(k) + " " + featureDefinition(active[k], cfg);
-    const std::string file = cfg.file.substr(cfg.file.find_last_of('/') + 1);
     std::string prep = cfg.normalization == "zscore"
                            ? "The graph itself applies the training part's z-score normalization "
                              "(x - mean) / stddev per feature"
@@ -132,37 +128,46 @@ ExportSpec buildSpec(const Experiment& e, const DataResult* data, const TensorMa
     const std::string fractal = cfg.fractal == "5bar"
                                     ? "5-bar Williams fractal (two bars each side)"
                                     : "3-bar fractal (one bar each side)";
-    spec.outputDoc = "float32 [batch, 3]: " + outputs +
-                     " of the classes none, buy, sell for the newest bar of the window: buy = its "
-                     "low is a " +
-                     fractal +
-                     " low, sell = its high a fractal high, confirmed "
-                     "when the next bar closes. The signal is the largest of the three; buy or "
-                     "sell is a signal, none is not.";
-    spec.modelDoc = "nnwb model '" + e.name + "' (" + layerSummary(e.model) + "), trained on " +
-                    file + " with a window of " + std::to_string(window) + " bars and " +
-                    std::to_string(features) + " features (" + joined(data->featureNames, ", ") +
+    spec.outputDoc = "float32 [batch, 3]: " + outputMeaning(b.loss) + " of the classes " +
+                     joined(b.outputs, ", ") +
+                     " for the newest bar of the window: buy = its low is a " + fractal +
+                     " low, sell = its high a fractal high, known when the next bar closes. The "
+                     "signal is the largest of the three; buy or sell is a signal, none is not.";
+    spec.modelDoc = "nnwb model '" + spec.name + "' (" + layerSummary(b.model) + "), trained on " +
+                    (b.trainedOn.empty() ? cfg.file : b.trainedOn) + " with a window of " +
+                    std::to_string(window) + " bars and " + std::to_string(features) +
+                    " features (" + joined(b.features, ", ") +
                     "; indicator definitions: " + indicatorVariant(cfg) + "), from " + from +
                     epochText + ". Input 'features' [batch, " + std::to_string(window) + ", " +
                     std::to_string(features) +
-                    "] raw values, output 'scores' [batch, 3] = none, buy, sell.";
+                    "] raw values, output 'scores' [batch, 3] = " + joined(b.outputs, ", ") + ".";
     return spec;
 }
 
-}  // namespace
-
-ExportSpec specFromExperiment(const Experiment& e, const TensorMap& weights, int batch,
-                              const SourceInfo& info) {
-    if (e.data.value("source", std::string("file")) == "synthetic")
-        return buildSpec(e, nullptr, weights, batch, info);
-    const DataResult data = buildDataSplit(dataConfig(e), e.baseDir);
-    if (!data.ok) throw std::invalid_argument(data.error);
-    return buildSpec(e, &data, weights, batch, info);
+ExportSpec specFromExperimentData(const Experiment& e, const ExperimentData& data,
+                                  const TensorMap& weights, int batch, int epoch,
+                                  const std::string& source) {
+    const std::string from = source.empty() ? "its weights" : source;
+    try {
+        if (e.data.value("source", std::string("file")) == "synthetic")
+            return syntheticSpec(e, weights, batch, epoch, from);
+        if (!data.ok) throw std::invalid_argument(data.error);
+        const ModelBundle b = makeModelBundle(e, data, weights, e.model, epoch);
+        ExportSpec spec = specFromBundle(b, batch, from);
+        spec.metadata["nnwb.experiment"] = e.toJson().dump();
+        return spec;
+    } catch (const ModelBundleError& err) {
+        throw std::invalid_argument(err.what());
+    }
 }
 
-ExportSpec specFromData(const Experiment& e, const DataResult& data, const TensorMap& weights,
-                        int batch, const SourceInfo& info) {
-    return buildSpec(e, &data, weights, batch, info);
+ExportSpec specFromExperiment(const Experiment& e, const TensorMap& weights, int batch, int epoch,
+                              const std::string& source) {
+    if (e.data.value("source", std::string("file")) == "synthetic")
+        return specFromExperimentData(e, ExperimentData{}, weights, batch, epoch, source);
+    const ExperimentData data = loadExperimentData(e);
+    if (!data.ok) throw std::invalid_argument(data.error);
+    return specFromExperimentData(e, data, weights, batch, epoch, source);
 }
 
 }  // namespace nnwb::onnxexport

@@ -1,33 +1,34 @@
-// Gathers what an ONNX export needs from what the workbench holds: an experiment and trained
-// weights (checked against the experiment's network). For bar data the training part's z-score
-// statistics are computed from the experiment's data exactly as training computes them, and the
-// doc strings and metadata_props name the features, definitions, periods, window and classes.
-// Plain functions; any thread (loads files, builds a CPU network to check the weights).
+// Gathers what an ONNX export needs from what the workbench holds: a model bundle (weights,
+// data settings, the training part's normalization statistics, feature order, loss, epoch), or
+// an experiment plus weights (its data is loaded to compute the same statistics as training).
+// The weights are checked against the model; the doc strings and metadata_props name the
+// features, their definitions, periods, window and classes and carry the bundle's settings.
+// Plain functions; any thread (may load files, builds a CPU network to check the weights).
 #pragma once
 
-#include <map>
 #include <string>
 
 #include "app/export/OnnxExport.h"
 #include "model/Experiment.h"
+#include "model/ModelBundle.h"
 #include "model/Safetensors.h"
-#include "model/data/DataPipeline.h"
 
 namespace nnwb::onnxexport {
 
-struct SourceInfo {
-    std::string weightsLabel;  // e.g. the weights file name, for the doc strings
-    int epoch = 0;             // the epoch the weights come from; 0 = unknown
-};
+// Throws std::invalid_argument saying what is wrong: a model that does not fit the data
+// settings, weights that do not fit the model (the first missing, extra or mis-shaped tensor).
+// `source` names where the bundle came from in the doc strings (e.g. its file name).
+ExportSpec specFromBundle(const ModelBundle& bundle, int batch, const std::string& source = {});
 
-// Throws std::invalid_argument saying what is wrong: data that cannot be loaded (the loader's
-// "FILE:LINE: problem"), a model that does not fit the data, weights that do not fit the model
-// (the first missing, extra or mis-shaped tensor).
+// An experiment and weights from `epoch` (0 = unknown): price data becomes a bundle (the
+// data loaded as training loads it) and then specFromBundle; synthetic data exports without
+// normalization. Throws std::invalid_argument (data that cannot be loaded: the loader's
+// "FILE:LINE: problem"; a model or weights that do not fit).
 ExportSpec specFromExperiment(const Experiment& e, const TensorMap& weights, int batch,
-                              const SourceInfo& info = {});
-// The same with the experiment's bar data already loaded (buildDataSplit or
-// buildDataSplitFromBars of its data section): its statistics are used as they are.
-ExportSpec specFromData(const Experiment& e, const DataResult& data, const TensorMap& weights,
-                        int batch, const SourceInfo& info = {});
+                              int epoch = 0, const std::string& source = {});
+// The same with the experiment's data already loaded (loadExperimentData or equivalent).
+ExportSpec specFromExperimentData(const Experiment& e, const ExperimentData& data,
+                                  const TensorMap& weights, int batch, int epoch = 0,
+                                  const std::string& source = {});
 
 }  // namespace nnwb::onnxexport

@@ -3,9 +3,7 @@
 namespace nnwb::onnxexport {
 
 std::string indicatorVariant(const DataConfig& cfg) {
-    const auto it = cfg.extra.find("indicators");
-    if (it != cfg.extra.end() && it->is_string()) return it->get<std::string>();
-    return "textbook";
+    return indicatorDefinitionsName(cfg.features.definitions);
 }
 
 std::string featureDefinition(Feature f, const DataConfig& cfg) {

@@ -9,7 +9,7 @@
 
 namespace nnwb::onnxexport {
 
-// The indicator definitions a data section uses: its "indicators" value, else "textbook".
+// The indicator definitions a data section uses: "mt5" or "textbook".
 std::string indicatorVariant(const DataConfig& cfg);
 // One line, e.g. "rsi: RSI(14) of Close, Wilder smoothing (...)".
 std::string featureDefinition(Feature f, const DataConfig& cfg);

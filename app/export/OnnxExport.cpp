@@ -103,7 +103,9 @@ onnx::ModelProto buildModel(const ExportSpec& spec) {
                                     " values per sample; the export needs one per class (" +
                                     std::to_string(spec.classNames.size()) + ")");
     if (t.name == in->name()) t.name = g.node("Identity", "output", {t.name});
-    const std::string y = g.node("Flatten", "output", {t.name}, {Attr::integer("axis", 1)});
+    std::string y = g.node("Flatten", "output", {t.name}, {Attr::integer("axis", 1)});
+    if (spec.outputSoftmax)
+        y = g.node("Softmax", "output/probabilities", {y}, {Attr::integer("axis", -1)});
     g.renameOutput(y, "scores");
     auto* out = graph->add_output();
     out->set_name("scores");

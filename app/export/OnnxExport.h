@@ -31,7 +31,8 @@ struct ExportSpec {
     // sinusoidal positional encoding added when positionalEncoding. Empty: no normalization.
     std::vector<double> mean, scale;
     bool positionalEncoding = false;
-    int batch = 1;  // fixed batch dimension; 0 = dynamic ("batch")
+    int batch = 1;               // fixed batch dimension; 0 = dynamic ("batch")
+    bool outputSoftmax = false;  // a softmax over the outputs (cross-entropy models)
     std::vector<std::string> classNames{"none", "buy", "sell"};
     std::string modelDoc, inputDoc, outputDoc;    // doc strings
     std::map<std::string, std::string> metadata;  // metadata_props

@@ -17,6 +17,7 @@
 #include "app/export/ExportSource.h"
 #include "app/export/OnnxExport.h"
 #include "model/ExperimentData.h"
+#include "model/ModelBundle.h"
 #include "model/NetworkWeights.h"
 #include "model/TrainingSession.h"
 #include "model/data/BarImporter.h"
@@ -100,10 +101,20 @@ OnnxCaseResult runOnnxCase(const Experiment& e, const BarSeries& bars, int expor
         *data = loadExperimentData(e);
         if (!data->ok) return fail(data->error);
     } else {
-        bar = buildDataSplitFromBars(DataConfig::fromJson(e.data), bars);
+        const DataConfig cfg = DataConfig::fromJson(e.data);
+        bar = buildDataSplitFromBars(cfg, bars);
         if (!bar.ok) return fail(bar.error);
-        data->ok = true;
+        data->ok = true;  // as loadExperimentData fills it for a price file
         data->split = bar.split;
+        data->priceData = true;
+        data->dataConfig = cfg;
+        data->stats = bar.stats;
+        data->featureNames = bar.featureNames;
+        data->bars = std::make_shared<const BarSeries>(bar.bars);
+        data->trainFirstBar = bar.trainFirstBar;
+        data->trainLastBar = bar.trainLastBar;
+        data->validationFirstBar = bar.validationFirstBar;
+        data->validationLastBar = bar.validationLastBar;
     }
     const SampleSet& val = data->split.validation;
     if (int(val.size()) < samples)
@@ -119,8 +130,14 @@ OnnxCaseResult runOnnxCase(const Experiment& e, const BarSeries& bars, int expor
     const std::string model = dir + "/" + tag + ".onnx";
     onnxexport::ExportSpec spec;
     try {
-        spec = synthetic ? onnxexport::specFromExperiment(e, weights, exportBatch)
-                         : onnxexport::specFromData(e, bar, weights, exportBatch);
+        // Price data goes through a model bundle file, as `nnwb-cli export --model` reads it.
+        if (synthetic) {
+            spec = onnxexport::specFromExperimentData(e, *data, weights, exportBatch, 1, tag);
+        } else {
+            const std::string bundle = dir + "/" + tag + ".safetensors";
+            makeModelBundle(e, *data, weights, session.network().toJson(), 1).save(bundle);
+            spec = onnxexport::specFromBundle(ModelBundle::load(bundle), exportBatch, tag);
+        }
         onnxexport::exportModel(spec, model);
         onnx::ModelProto m = onnxexport::loadModel(model);
         const auto summary = onnxexport::checkModel(m);
@@ -134,8 +151,19 @@ OnnxCaseResult runOnnxCase(const Experiment& e, const BarSeries& bars, int expor
         if (summary.outputDims != std::vector<int64_t>{wantIn[0], 3})
             return fail("output dims differ");
         if (m.graph().input(0).doc_string().empty() || m.graph().output(0).doc_string().empty() ||
-            m.doc_string().empty() || m.metadata_props_size() == 0)
-            return fail("doc strings or metadata missing");
+            m.doc_string().empty())
+            return fail("doc strings missing");
+        std::set<std::string> keys;
+        for (const auto& p : m.metadata_props()) keys.insert(p.key());
+        std::vector<std::string> want{"nnwb.onnx", "nnwb.outputs", "nnwb.loss"};
+        if (synthetic)
+            want.push_back("nnwb.experiment");
+        else  // the bundle's settings
+            for (const char* k : {"nnwb.model", "nnwb.data", "nnwb.features", "nnwb.normalization",
+                                  "nnwb.training", "nnwb.epoch", "nnwb.window"})
+                want.push_back(k);
+        for (const auto& k : want)
+            if (!keys.count(k)) return fail("metadata_props lack " + k);
     } catch (const std::exception& ex) {
         return fail(ex.what());
     }
@@ -195,7 +223,14 @@ OnnxCaseResult runOnnxCase(const Experiment& e, const BarSeries& bars, int expor
         return fail(std::string("runner output: ") + ex.what());
     }
     const std::vector<float> ort = readFloats(output);
-    const std::vector<float> ref = nnwbOutputs(session, val, samples);
+    std::vector<float> ref = nnwbOutputs(session, val, samples);
+    if (e.training.loss == LossKind::CrossEntropy)  // the export gives probabilities, as predict
+        for (size_t s = 0; s < ref.size(); s += 3) {
+            const double m = std::max({ref[s], ref[s + 1], ref[s + 2]});
+            double z = 0.0, ex[3];
+            for (int k = 0; k < 3; ++k) z += ex[k] = std::exp(double(ref[s + size_t(k)]) - m);
+            for (int k = 0; k < 3; ++k) ref[s + size_t(k)] = float(ex[k] / z);
+        }
     if (ort.size() != 2 * ref.size()) return fail("onnxruntime gave a wrong number of outputs");
 
     // 6. Compare: max |difference| below 1e-4 of the output range, the same argmax everywhere.

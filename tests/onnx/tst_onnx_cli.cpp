@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <map>
 
 #include "app/export/OnnxExport.h"
 #include "common/CliRun.h"
@@ -75,6 +76,27 @@ private slots:
         QCOMPARE(r.code, 0);
         m = onnxexport::loadModel(out.toStdString());
         QCOMPARE(onnxexport::checkModel(m).inputDims, (std::vector<int64_t>{4, 6, 12}));
+
+        // A model bundle from `train --save-model`: the same export from --model alone.
+        const QString bundle = QString::fromStdString(dir + "/m.safetensors");
+        r = test::runCli({"train", "--experiment", exp, "--epochs", "1", "--save-model", bundle});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString fromBundle = QString::fromStdString(dir + "/m.onnx");
+        r = test::runCli({"export", "--model", bundle, "--onnx", fromBundle});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        m = onnxexport::loadModel(fromBundle.toStdString());
+        QCOMPARE(onnxexport::checkModel(m).inputDims, (std::vector<int64_t>{1, 6, 12}));
+        std::map<std::string, std::string> props;
+        for (const auto& p : m.metadata_props()) props[p.key()] = p.value();
+        QCOMPARE(props["nnwb.epoch"], std::string("1"));
+        QVERIFY(props["nnwb.data"].find("\"window\":6") != std::string::npos);
+        QVERIFY(m.graph().input(0).doc_string().find("11 macdSignal") != std::string::npos);
+        // A plain weights file is not a bundle; --model and --weights do not mix.
+        r = test::runCli({"export", "--model", weights, "--onnx", fromBundle});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("not a model bundle"), qPrintable(r.err));
+        r = test::runCli({"export", "--model", bundle, "--weights", weights, "--onnx", fromBundle});
+        QCOMPARE(r.code, 2);
 
         // Weights of another model: status 2, the tensor named.
         r = test::runCli({"export", "--experiment", exp, "--weights", otherWeights, "--onnx",
