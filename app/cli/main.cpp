@@ -6,16 +6,19 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/DataCommand.h"
+#include "app/cli/TrainingFlags.h"
 
 namespace {
 void usage(std::FILE* out) {
-    std::fputs(
+    std::fprintf(
+        out,
         "usage: nnwb-cli COMMAND [options]\n"
         "  devices [--json]                       list compute devices (cpu, opencl:P:D)\n"
         "  data FILE [--json]                     summary of a price file (format, bars, "
         "fractals)\n"
         "  train --experiment FILE [--device ID] [--epochs N] [--batch B] [--json]\n"
         "        [--save-weights FILE] [--load-weights FILE] [--save-model M.safetensors]\n"
+        "%s"
         "                                         train and print one line per epoch\n"
         "  bench [--device ID ...] [--preset NAME ...] [--batch B ...] [--seconds S] [--json]\n"
         "                                         training samples/s, forward latency, kernels\n"
@@ -25,12 +28,17 @@ void usage(std::FILE* out) {
         "                                         epoch table, summary, per-epoch CSV\n"
         "  predict --model M.safetensors --data FILE [--from T] [--to T] [--device ID]\n"
         "          [--csv OUT] [--json]        apply a model bundle: one row per bar (outputs,\n"
-        "                                         signal, true label), then the metrics\n"
-        "  export --model M.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
-        "  export --experiment FILE --weights W.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
-        "                                         ONNX model for MetaTrader 5 / onnxruntime: raw\n"
-        "                                         features in, [batch, 3] none/buy/sell out\n",
-        out);
+        "                                         signal, true label), then the metrics
+"
+        "  export --model M.safetensors --onnx OUT.onnx [--batch N|dynamic]
+"
+        "  export --experiment FILE --weights W.safetensors --onnx OUT.onnx [--batch N|dynamic]
+"
+        "                                         ONNX model for MetaTrader 5 / onnxruntime: raw
+"
+        "                                         features in, [batch, 3] none/buy/sell out
+",
+        nnwb::cli::kTrainingFlagsUsage);
 }
 }  // namespace
 

@@ -40,7 +40,7 @@ public:
     // Which validation sample the attention snapshots show; answered between epochs.
     void requestScores(int sample);
     void saveWeights(const QString& path);
-    // The weights of the last completed epoch as an ONNX model (batch 0 = dynamic); answers
+    // The run's result (best epoch where kept) as an ONNX model (batch 0 = dynamic); answers
     // with onnxExported().
     void exportOnnx(const QString& path, int batch);
     // Stops a run and ends the worker thread; waits for it. Idempotent.
