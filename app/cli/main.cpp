@@ -28,16 +28,11 @@ void usage(std::FILE* out) {
         "                                         epoch table, summary, per-epoch CSV\n"
         "  predict --model M.safetensors --data FILE [--from T] [--to T] [--device ID]\n"
         "          [--csv OUT] [--json]        apply a model bundle: one row per bar (outputs,\n"
-        "                                         signal, true label), then the metrics
-"
-        "  export --model M.safetensors --onnx OUT.onnx [--batch N|dynamic]
-"
-        "  export --experiment FILE --weights W.safetensors --onnx OUT.onnx [--batch N|dynamic]
-"
-        "                                         ONNX model for MetaTrader 5 / onnxruntime: raw
-"
-        "                                         features in, [batch, 3] none/buy/sell out
-",
+        "                                         signal, true label), then the metrics\n"
+        "  export --model M.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
+        "  export --experiment FILE --weights W.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
+        "                                         ONNX model for MetaTrader 5 / onnxruntime: raw\n"
+        "                                         features in, [batch, 3] none/buy/sell out\n",
         nnwb::cli::kTrainingFlagsUsage);
 }
 }  // namespace

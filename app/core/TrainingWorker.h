@@ -46,9 +46,9 @@ public Q_SLOTS:
     // that could not start) the kept host copy. Emits weightsSaved().
     void saveWeights(const QString& path);
     // Exports the run's result (the best epoch's weights with keepBest, else those of the last
-    // completed epoch) as an ONNX model (raw features in,
-    // [batch, 3] out; see app/export/OnnxExport.h) with a fixed batch (0 = dynamic). Loads the
-    // experiment's data for the training part's normalization statistics. Emits onnxExported().
+    // completed epoch) as an ONNX model (raw features in, [batch, 3] out; see
+    // app/export/OnnxExport.h) with a fixed batch (0 = dynamic), the training part's
+    // normalization statistics taken from the run's data. Emits onnxExported().
     void exportOnnx(const QString& path, int batch);
 
 Q_SIGNALS:

@@ -102,7 +102,6 @@ onnx::ModelProto buildModel(const ExportSpec& spec) {
         throw std::invalid_argument("the last layer gives " + std::to_string(outputs) +
                                     " values per sample; the export needs one per class (" +
                                     std::to_string(spec.classNames.size()) + ")");
-    if (t.name == in->name()) t.name = g.node("Identity", "output", {t.name});
     std::string y = g.node("Flatten", "output", {t.name}, {Attr::integer("axis", 1)});
     if (spec.outputSoftmax)
         y = g.node("Softmax", "output/probabilities", {y}, {Attr::integer("axis", -1)});

@@ -82,7 +82,7 @@ bool onnxOperatorAllowed(const std::string& op) {
     static const std::set<std::string> ops{
         "Add",     "Sub",   "Mul",     "Div",  "Sqrt",      "MatMul",  "ReduceMean",
         "Softmax", "Tanh",  "Sigmoid", "Relu", "LeakyRelu", "Reshape", "Transpose",
-        "Split",   "Slice", "Gather",  "Conv", "Flatten",   "Identity"};
+        "Split",   "Slice", "Gather",  "Conv", "Flatten"};
     return ops.count(op) > 0;
 }
 
