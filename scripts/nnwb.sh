@@ -16,7 +16,8 @@ build="${NNWB_BUILD_DIR:-build}"
 mode="${1:-}"
 
 packages=(build-essential cmake pkg-config qt6-base-dev libqcustomplot-dev ocl-icd-opencl-dev
-          opencl-c-headers pocl-opencl-icd clinfo nlohmann-json3-dev xvfb xauth)
+          opencl-c-headers pocl-opencl-icd clinfo nlohmann-json3-dev xvfb xauth
+          libonnx-dev libprotobuf-dev)
 
 # Only for `check`: clang with its sanitizer and libFuzzer runtimes, llvm-symbolizer, oclgrind.
 check_packages=(clang libclang-rt-14-dev llvm oclgrind clang-format)
@@ -37,6 +38,26 @@ install_missing() {
     export DEBIAN_FRONTEND=noninteractive
     $sudo apt-get update -qq
     $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# onnxruntime 1.14 for the ONNX export tests (label onnx): the npm package onnxruntime-node,
+# pinned in tests/onnx/runtime/package-lock.json, into tests/onnx/runtime/node_modules (ignored).
+# Skipped at once when that version is already there. Debian's nodejs and npm are installed
+# only where the npm command is missing (node may come from another package).
+install_onnxruntime_node() {
+    local dir="tests/onnx/runtime"
+    local want
+    want="$(sed -n 's/.*"onnxruntime-node": *"\([0-9.]*\)".*/\1/p' "$dir/package.json")"
+    if [ -f "$dir/node_modules/onnxruntime-node/package.json" ] &&
+        grep -q "\"version\": *\"$want\"" "$dir/node_modules/onnxruntime-node/package.json"; then
+        return 0
+    fi
+    if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
+        install_missing nodejs npm
+    fi
+    echo "== installing onnxruntime-node $want into $dir/node_modules"
+    # The package bundles the CPU runtime for linux-x64; skip its optional GPU download step.
+    ONNXRUNTIME_NODE_INSTALL=skip npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
 }
 
 configure_and_build() {
@@ -159,6 +180,7 @@ case "$mode" in
         ;;
     test)
         install_missing "${packages[@]}"
+        install_onnxruntime_node
         configure_and_build
         cd "$build"
         # oclgrind runs belong to `check` (they take minutes).
@@ -166,10 +188,12 @@ case "$mode" in
         ;;
     check)
         install_missing "${packages[@]}" "${check_packages[@]}"
+        install_onnxruntime_node
         run_checks
         ;;
     asan)
         install_missing "${packages[@]}" "${check_packages[@]}"
+        install_onnxruntime_node
         run_asan
         ;;
     tsan)

@@ -209,8 +209,18 @@ void MainWindow::createActions() {
                     QStyle::SP_DialogSaveButton);
     saveAsAct_ = make(tr("Save &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
                       tr("Save the experiment under a new name"), QStyle::SP_DialogSaveButton);
-    exportWeightsAct_ =
-        make(tr("Export &Weights…"), {}, tr("Save the trained weights"), QStyle::SP_DriveHDIcon);
+    exportWeightsAct_ = make(tr("Export &Weights…"), {}, tr("Save the trained weights"),
+                             QStyle::SP_DriveHDIcon);
+    exportOnnxAct_ = make(tr("&ONNX…"), {},
+                          tr("Export the trained model as ONNX for MetaTrader 5: raw features in, "
+                             "none/buy/sell scores out"),
+                          QStyle::SP_DriveHDIcon);
+    exportOnnxAct_->setObjectName(QStringLiteral("exportOnnxAction"));
+    connect(exportOnnxAct_, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export ONNX model"), QStringLiteral("model.onnx"), tr("ONNX (*.onnx)"));
+        if (!path.isEmpty()) controller_->exportOnnx(path, 1);  // batch 1: one bar per call
+    });
     connect(newAct_, &QAction::triggered, this, &MainWindow::newExperiment);
     connect(openAct_, &QAction::triggered, this, &MainWindow::openDialog);
     connect(saveAct_, &QAction::triggered, this, &MainWindow::save);
@@ -326,6 +336,8 @@ void MainWindow::createMenus() {
     connect(png, &QAction::triggered, charts_, &MetricCharts::exportPngDialog);
     file->addAction(exportWeightsAct_);
     file->addAction(modelActions_->exportAction());
+    QMenu* exportMenu = file->addMenu(tr("E&xport"));
+    exportMenu->addAction(exportOnnxAct_);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -488,6 +500,13 @@ void MainWindow::connectController() {
                     statusBar()->showMessage(tr("Weights saved to %1").arg(message), 6000);
                 else
                     showError(tr("Export weights"), message);
+            });
+    connect(controller_, &TrainingController::onnxExported, this,
+            [this](bool ok, const QString& message) {
+                if (ok)
+                    statusBar()->showMessage(tr("ONNX model written to %1").arg(message), 6000);
+                else
+                    showError(tr("Export ONNX"), message);
             });
 }
 

@@ -148,6 +148,7 @@ private:
     QAction* saveAct_ = nullptr;
     QAction* saveAsAct_ = nullptr;
     QAction* exportWeightsAct_ = nullptr;
+    QAction* exportOnnxAct_ = nullptr;
     QAction* undoAct_ = nullptr;
     QAction* redoAct_ = nullptr;
     QAction* trainAct_ = nullptr;

@@ -16,6 +16,7 @@ int runTrain(const Args& args);
 int runBench(const Args& args);
 int runCompare(const Args& args);
 int runPredict(const Args& args);
+int runExport(const Args& args);
 
 // Small argument helpers shared by the commands.
 class UsageError : public std::runtime_error {

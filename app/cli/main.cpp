@@ -28,7 +28,11 @@ void usage(std::FILE* out) {
         "                                         epoch table, summary, per-epoch CSV\n"
         "  predict --model M.safetensors --data FILE [--from T] [--to T] [--device ID]\n"
         "          [--csv OUT] [--json]        apply a model bundle: one row per bar (outputs,\n"
-        "                                         signal, true label), then the metrics\n",
+        "                                         signal, true label), then the metrics\n"
+        "  export --model M.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
+        "  export --experiment FILE --weights W.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
+        "                                         ONNX model for MetaTrader 5 / onnxruntime: raw\n"
+        "                                         features in, [batch, 3] none/buy/sell out\n",
         nnwb::cli::kTrainingFlagsUsage);
 }
 // `nnwb-cli COMMAND --help`: what the command does, its options and exit status.
@@ -93,6 +97,7 @@ int main(int argc, char** argv) {
         if (cmd == "bench") return nnwb::cli::runBench(args);
         if (cmd == "compare") return nnwb::cli::runCompare(args);
         if (cmd == "predict") return nnwb::cli::runPredict(args);
+        if (cmd == "export") return nnwb::cli::runExport(args);
         if (cmd == "help" || cmd == "--help" || cmd == "-h") {
             usage(stdout);
             return 0;

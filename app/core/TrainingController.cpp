@@ -34,6 +34,7 @@ TrainingController::TrainingController(QObject* parent) : QObject(parent) {
     forward(&TrainingWorker::weightsSaved, &TrainingController::weightsSaved);
     forward(&TrainingWorker::bundleReady, &TrainingController::bundleReady);
     forward(&TrainingWorker::weightsLoaded, &TrainingController::weightsLoaded);
+    forward(&TrainingWorker::onnxExported, &TrainingController::onnxExported);
     forward(&TrainingWorker::runFinished, &TrainingController::finished);
     thread_.start();
 }
@@ -96,6 +97,12 @@ void TrainingController::requestBundle() {
     if (shutDown_) return;
     TrainingWorker* worker = worker_;
     worker_->post([worker] { worker->makeBundle(); });
+}
+
+void TrainingController::exportOnnx(const QString& path, int batch) {
+    if (shutDown_) return;
+    TrainingWorker* worker = worker_;
+    worker_->post([worker, path, batch] { worker->exportOnnx(path, batch); });
 }
 
 void TrainingController::shutdown() {

@@ -46,6 +46,9 @@ public:
     void saveWeights(const QString& path);
     // Asks the worker for the trained model as a bundle; answered by bundleReady().
     void requestBundle();
+    // The run's result (best epoch where kept) as an ONNX model (batch 0 = dynamic); answers
+    // with onnxExported().
+    void exportOnnx(const QString& path, int batch);
     // Stops a run and ends the worker thread; waits for it. Idempotent.
     void shutdown();
 
@@ -59,6 +62,7 @@ Q_SIGNALS:
     void weightsSaved(bool ok, const QString& message);
     void bundleReady(std::shared_ptr<const nnwb::ModelBundle> bundle, const QString& error);
     void weightsLoaded(bool ok, const QString& message);
+    void onnxExported(bool ok, const QString& message);
 
 private Q_SLOTS:
     void runQueuedCalls() { fromWorker_.run(); }

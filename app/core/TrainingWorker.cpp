@@ -6,6 +6,10 @@
 #include <QMetaObject>
 
 #include "model/NetworkWeights.h"
+#ifdef NNWB_HAS_ONNX
+#include "app/export/ExportSource.h"
+#include "app/export/OnnxExport.h"
+#endif
 
 namespace nnwb {
 
@@ -265,6 +269,36 @@ void TrainingWorker::makeBundle() {
     } catch (const std::exception& e) {
         Q_EMIT bundleReady(nullptr, q(e.what()));
     }
+}
+
+void TrainingWorker::exportOnnx(const QString& path, int batch) {
+#ifdef NNWB_HAS_ONNX
+    const WeightsSnapshot& result = keeper_.result();  // the best epoch's with keepBest
+    if (result.empty()) {
+        Q_EMIT onnxExported(false, tr("There are no trained weights yet."));
+        return;
+    }
+    try {
+        const int epoch = result.epoch();
+        const std::string source =
+            (keeper_.keepBest() ? "the best epoch's weights (epoch " : "the weights of epoch ") +
+            std::to_string(epoch) + (keeper_.keepBest() ? ")" : "");
+        const auto spec = session_ ? onnxexport::specFromExperimentData(
+                                         experiment_, session_->data(), result.tensors(), batch,
+                                         epoch, source)
+                                   : onnxexport::specFromExperiment(experiment_, result.tensors(),
+                                                                    batch, epoch, source);
+        onnxexport::exportModel(spec, path.toStdString());
+        Q_EMIT onnxExported(true, path);
+    } catch (const std::exception& e) {
+        Q_EMIT onnxExported(false, q(e.what()));
+    }
+#else
+    (void)path;
+    (void)batch;
+    Q_EMIT onnxExported(false,
+                        tr("This build has no ONNX export (configure with -DNNWB_ONNX=ON)."));
+#endif
 }
 
 void TrainingWorker::failToStart(const QString& message) {

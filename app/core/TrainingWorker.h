@@ -58,6 +58,11 @@ public Q_SLOTS:
     // Packs the run's result (the best epoch's weights with keepBest, else the last completed
     // epoch's) with the run's data settings and statistics; emits bundleReady().
     void makeBundle();
+    // Exports the run's result (the best epoch's weights with keepBest, else those of the last
+    // completed epoch) as an ONNX model (raw features in, [batch, 3] out; see
+    // app/export/OnnxExport.h) with a fixed batch (0 = dynamic), the training part's
+    // normalization statistics taken from the run's data. Emits onnxExported().
+    void exportOnnx(const QString& path, int batch);
 
 Q_SIGNALS:
     void runStarted(const nnwb::RunInfo& info);
@@ -69,6 +74,8 @@ Q_SIGNALS:
     // The bundle, or null and the reason.
     void bundleReady(std::shared_ptr<const nnwb::ModelBundle> bundle, const QString& error);
     void weightsLoaded(bool ok, const QString& message);
+    // ok: message is the path; else the reason.
+    void onnxExported(bool ok, const QString& message);
 
 private Q_SLOTS:
     void runQueuedCalls() { calls_.run(); }

@@ -23,13 +23,18 @@ ZScoreStats fitZScore(const FeatureMatrix& m, size_t first, size_t last) {
     return s;
 }
 
-void applyZScore(FeatureMatrix& m, const ZScoreStats& s) {
-    const size_t nf = static_cast<size_t>(m.features);
-    std::vector<double> inv(nf, 1.0);
-    for (size_t k = 0; k < nf; ++k) {
+std::vector<double> zScoreScale(const ZScoreStats& s) {
+    std::vector<double> inv(s.mean.size(), 1.0);
+    for (size_t k = 0; k < inv.size() && k < s.stddev.size(); ++k) {
         const double scale = std::fabs(s.mean[k]) > 1.0 ? std::fabs(s.mean[k]) : 1.0;
         inv[k] = s.stddev[k] > 1e-12 * scale ? 1.0 / s.stddev[k] : 1.0;
     }
+    return inv;
+}
+
+void applyZScore(FeatureMatrix& m, const ZScoreStats& s) {
+    const size_t nf = static_cast<size_t>(m.features);
+    const std::vector<double> inv = zScoreScale(s);
     for (size_t i = 0; i < m.bars; ++i) {
         double* r = m.row(i);
         for (size_t k = 0; k < nf; ++k) r[k] = (r[k] - s.mean[k]) * inv[k];

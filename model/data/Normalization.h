@@ -16,8 +16,11 @@ struct ZScoreStats {
 
 // Statistics over bars [first, last] (inclusive) of `m`.
 ZScoreStats fitZScore(const FeatureMatrix& m, size_t first, size_t last);
-// x = (x - mean) / stddev for every row (a constant feature, stddev 0 or below 1e-12 of its
-// scale, becomes x - mean, i.e. 0 on the fitted range).
+// The factor applyZScore multiplies x - mean by, per feature: 1 / stddev, or 1 for a constant
+// feature (stddev 0 or below 1e-12 of its scale).
+std::vector<double> zScoreScale(const ZScoreStats& s);
+// x = (x - mean) * zScoreScale for every row (a constant feature becomes x - mean, i.e. 0 on
+// the fitted range).
 void applyZScore(FeatureMatrix& m, const ZScoreStats& s);
 
 }  // namespace nnwb

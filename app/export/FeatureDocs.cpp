@@ -1,0 +1,61 @@
+#include "app/export/FeatureDocs.h"
+
+namespace nnwb::onnxexport {
+
+std::string indicatorVariant(const DataConfig& cfg) {
+    return indicatorDefinitionsName(cfg.features.definitions);
+}
+
+std::string featureDefinition(Feature f, const DataConfig& cfg) {
+    const FeatureSpec& s = cfg.features;
+    const bool mt5 = indicatorVariant(cfg) == "mt5";
+    const std::string key = featureKey(f);
+    auto p = [](int n) { return std::to_string(n); };
+    switch (f) {
+        case Feature::CloseOpen:
+            return key + ": Close - Open of the bar (price units)";
+        case Feature::HighOpen:
+            return key + ": High - Open of the bar (price units)";
+        case Feature::LowOpen:
+            return key + ": Low - Open of the bar (price units, <= 0)";
+        case Feature::TickVolume:
+            return key + ": tick volume of the bar (MqlRates.tick_volume)";
+        case Feature::Hour:
+            return key + ": hour of the bar's open time, 0..23 (time of the data)";
+        case Feature::DayOfWeek:
+            return key +
+                   ": day of week of the bar's open time, 0 = Sunday .. 6 = Saturday "
+                   "(MqlDateTime.day_of_week)";
+        case Feature::Month:
+            return key + ": month of the bar's open time, 1..12";
+        case Feature::Rsi:
+            return key + ": RSI(" + p(s.rsiPeriod) +
+                   ") of Close, 0..100: average gain and loss of the first " + p(s.rsiPeriod) +
+                   " changes, then Wilder smoothing avg = (avg*(n-1) + x)/n";
+        case Feature::Cci:
+            return key + ": CCI(" + p(s.cciPeriod) +
+                   ") of the typical price (H+L+C)/3: (tp - SMA(tp)) / (0.015 * mean |tp - "
+                   "SMA(tp)|)";
+        case Feature::Atr:
+            return mt5 ? key + ": ATR(" + p(s.atrPeriod) +
+                             "): simple average of the true range over " + p(s.atrPeriod) +
+                             " bars (as MT5's iATR)"
+                       : key + ": ATR(" + p(s.atrPeriod) + "), Wilder: the mean of the first " +
+                             p(s.atrPeriod) +
+                             " true ranges, then atr = (atr*(n-1) + tr)/n (textbook; MT5's iATR "
+                             "uses a simple average instead)";
+        case Feature::MacdMain:
+            return key + ": MACD(" + p(s.macdFast) + "," + p(s.macdSlow) +
+                   ") main line EMA(Close," + p(s.macdFast) + ") - EMA(Close," + p(s.macdSlow) +
+                   "), EMAs seeded with the simple mean of their first values";
+        case Feature::MacdSignal:
+            return mt5 ? key + ": MACD signal line, simple average of the main line over " +
+                             p(s.macdSignal) + " bars (as MT5's iMACD SIGNAL_LINE)"
+                       : key + ": MACD signal line, EMA(" + p(s.macdSignal) +
+                             ") of the main line (textbook; MT5's iMACD SIGNAL_LINE is a simple "
+                             "average instead)";
+    }
+    return key;
+}
+
+}  // namespace nnwb::onnxexport
