@@ -200,20 +200,29 @@ EpochReport Trainer::runEpoch(TrainControl* control,
     rep.train = acc.result();
     if (!stopped) {
         ++epoch_;
-        if (data_.validation.size() > 0) rep.validation = evaluate(data_.validation, &runVal_);
+        if (data_.validation.size() > 0) {
+            std::vector<float> outs;
+            rep.validation =
+                evaluate(data_.validation, &runVal_, keepValidationOutputs_ ? &outs : nullptr);
+            if (keepValidationOutputs_)
+                rep.validationOutputs = std::make_shared<const std::vector<float>>(std::move(outs));
+        }
         schedule_.observe(monitorValue(monitor_, rep.train, rep.validation), monitor_);
     }
     if (completed) *completed = !stopped;
     return rep;
 }
 
-EpochMetrics Trainer::evaluate(const SampleSet& set, RunningAverages* running) {
+EpochMetrics Trainer::evaluate(const SampleSet& set, RunningAverages* running,
+                               std::vector<float>* outputs) {
     if (set.size() > log_.size() / 2)
         throw TrainingError("evaluate: " + std::to_string(set.size()) +
                             " samples exceed the outcome log of " +
                             std::to_string(log_.size() / 2));
     MetricsAccumulator acc(set.outputs, running);
     const size_t in = set.inputShape.size();
+    const size_t out = static_cast<size_t>(set.outputs);
+    if (outputs && outputs_.size() < set.size() * out) outputs_ = be_.alloc(set.size() * out);
     size_t chunkStart = 0;
     for (size_t first = 0; first < set.size(); first += static_cast<size_t>(cfg_.batchSize)) {
         const int count = static_cast<int>(std::min<size_t>(cfg_.batchSize, set.size() - first));
@@ -228,6 +237,13 @@ EpochMetrics Trainer::evaluate(const SampleSet& set, RunningAverages* running) {
         loss_->compute(y, t, count);
         be_.recordOutcomes(count, set.outputs, loss_->prediction(y), t, loss_->perSample(),
                            BufRef(log_) + 2 * first, flag_, -1.0f);
+        if (outputs)
+            be_.copy(loss_->prediction(y), BufRef(outputs_) + first * out,
+                     static_cast<size_t>(count) * out);
+    }
+    if (outputs) {
+        outputs->resize(set.size() * out);
+        be_.download(outputs_, outputs->data(), outputs->size());
     }
     hostLog_.resize(2 * set.size());
     be_.download(log_, hostLog_.data(), hostLog_.size());

@@ -42,6 +42,8 @@
 #include "ui/HelpMenu.h"
 #include "ui/LayerStackEditor.h"
 #include "ui/MetricCharts.h"
+#include "ui/ModelActions.h"
+#include "ui/PriceChartPane.h"
 #include "ui/TrainingPanel.h"
 
 namespace nnwb {
@@ -102,7 +104,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     centralLayout->addWidget(staleNote_);
     auto* vsplit = new QSplitter(Qt::Vertical, central);
     vsplit->setObjectName(QStringLiteral("centralSplitter"));
-    charts_ = new MetricCharts(vsplit);
+    upperTabs_ = new QTabWidget(vsplit);
+    upperTabs_->setObjectName(QStringLiteral("upperTabs"));
+    upperTabs_->setDocumentMode(true);
+    charts_ = new MetricCharts(upperTabs_);
+    upperTabs_->addTab(charts_, tr("Metrics"));
+    priceChart_ = new PriceChartPane(upperTabs_);
+    upperTabs_->addTab(priceChart_, tr("Price Chart"));
     auto* hsplit = new QSplitter(Qt::Horizontal, vsplit);
     hsplit->setObjectName(QStringLiteral("lowerSplitter"));
     attention_ = new AttentionView(hsplit);
@@ -118,6 +126,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_->addTab(comparisonView_, tr("Comparison"));
     setCentralWidget(tabs_);
 
+    modelActions_ = new ModelActions(controller_, doc_, this);
     createActions();
     // Ctrl+Z in a field undoes the last document edit, not the field's text.
     qApp->installEventFilter(new FieldUndoFilter(this, undoAct_, redoAct_));
@@ -145,6 +154,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(attention_, &AttentionView::sampleRequested, controller_,
             &TrainingController::requestScores);
+    connect(priceChart_, &PriceChartPane::validationSampleClicked, attention_,
+            &AttentionView::showSample);
+    connect(dataPanel_, &DataPanel::priceFileInspected, this, [this](bool ok) {
+        if (ok) priceChart_->setFileBars(dataPanel_->bars());
+    });
     // The docks edit the current experiment; the Comparison tab has the whole width.
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
         QDockWidget* docks[3] = {modelDock_, dataDock_, trainingDock_};
@@ -171,6 +185,11 @@ MainWindow::~MainWindow() {
     // they send while being deleted must not reach this half-destroyed window (UBSan).
     disconnect(doc_, nullptr, this, nullptr);
     disconnect(stack_, nullptr, this, nullptr);
+}
+
+void MainWindow::showPriceChart() {
+    tabs_->setCurrentIndex(0);
+    upperTabs_->setCurrentWidget(priceChart_);
 }
 
 void MainWindow::showComparison(bool on) {
@@ -309,6 +328,7 @@ void MainWindow::createMenus() {
     connect(csv, &QAction::triggered, charts_, &MetricCharts::exportCsvDialog);
     connect(png, &QAction::triggered, charts_, &MetricCharts::exportPngDialog);
     file->addAction(exportWeightsAct_);
+    file->addAction(modelActions_->exportAction());
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -338,6 +358,7 @@ void MainWindow::createMenus() {
     run->addAction(trainAct_);
     run->addAction(pauseAct_);
     run->addAction(stopAct_);
+    run->addAction(modelActions_->predictAction());
     run->addSeparator();
     QAction* compare = run->addAction(tr("&Compare Experiments"));
     compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
@@ -397,6 +418,7 @@ void MainWindow::connectController() {
                 updateRunActions();
             });
     connect(controller_, &TrainingController::runStarted, this, [this](const RunInfo& info) {
+        priceChart_->runStarted(info);
         hasValidation_ = info.validationSamples > 0;
         deviceLabel_->setText(info.deviceName);
         epochLabel_->setText(tr("epoch %1/%2").arg(info.firstEpoch).arg(info.epochs));
@@ -416,6 +438,7 @@ void MainWindow::connectController() {
     });
     connect(controller_, &TrainingController::epochFinished, this, [this](const EpochReport& r) {
         charts_->addEpoch(r, hasValidation_);
+        priceChart_->epochFinished(r);
         confusion_->setReport(r, hasValidation_);
         updateStaleNote();
         if (r.bestEpoch > 0) {

@@ -22,6 +22,8 @@ class AttentionView;
 class ComparisonController;
 class ComparisonView;
 class ConfusionTable;
+class ModelActions;
+class PriceChartPane;
 class DataPanel;
 class ExperimentDocument;
 class LayerStackEditor;
@@ -46,6 +48,10 @@ public:
     ConfusionTable* confusionTable() const { return confusion_; }
     ComparisonController* comparison() const { return comparison_; }
     ComparisonView* comparisonView() const { return comparisonView_; }
+    // The Price Chart tab above the attention view, and File > Export Model / Run > Predict.
+    PriceChartPane* priceChartPane() const { return priceChart_; }
+    ModelActions* modelActions() const { return modelActions_; }
+    void showPriceChart();
     // Brings the Comparison tab (or back the Experiment tab) to the front.
     void showComparison(bool on = true);
     QAction* trainAction() const { return trainAct_; }
@@ -125,6 +131,9 @@ private:
     DataPanel* dataPanel_ = nullptr;
     TrainingPanel* trainingPanel_ = nullptr;
     MetricCharts* charts_ = nullptr;
+    QTabWidget* upperTabs_ = nullptr;  // Metrics | Price Chart
+    PriceChartPane* priceChart_ = nullptr;
+    ModelActions* modelActions_ = nullptr;  // Export Model…, Run > Predict…
     AttentionView* attention_ = nullptr;
     ConfusionTable* confusion_ = nullptr;
     QDockWidget* modelDock_ = nullptr;

@@ -32,6 +32,7 @@ TrainingController::TrainingController(QObject* parent) : QObject(parent) {
     forward(&TrainingWorker::epochFinished, &TrainingController::epochFinished);
     forward(&TrainingWorker::attentionReady, &TrainingController::attentionReady);
     forward(&TrainingWorker::weightsSaved, &TrainingController::weightsSaved);
+    forward(&TrainingWorker::bundleReady, &TrainingController::bundleReady);
     forward(&TrainingWorker::weightsLoaded, &TrainingController::weightsLoaded);
     forward(&TrainingWorker::runFinished, &TrainingController::finished);
     thread_.start();
@@ -89,6 +90,12 @@ void TrainingController::saveWeights(const QString& path) {
     if (shutDown_) return;
     TrainingWorker* worker = worker_;
     worker_->post([worker, path] { worker->saveWeights(path); });
+}
+
+void TrainingController::requestBundle() {
+    if (shutDown_) return;
+    TrainingWorker* worker = worker_;
+    worker_->post([worker] { worker->makeBundle(); });
 }
 
 void TrainingController::shutdown() {

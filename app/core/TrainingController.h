@@ -14,6 +14,7 @@
 #include "app/core/CallQueue.h"
 #include "app/core/MetaTypes.h"
 #include "model/Experiment.h"
+#include "model/ModelBundle.h"
 #include "model/TrainControl.h"
 
 namespace nnwb {
@@ -43,6 +44,8 @@ public:
     // Which validation sample the attention snapshots show; answered between epochs.
     void requestScores(int sample);
     void saveWeights(const QString& path);
+    // Asks the worker for the trained model as a bundle; answered by bundleReady().
+    void requestBundle();
     // Stops a run and ends the worker thread; waits for it. Idempotent.
     void shutdown();
 
@@ -54,6 +57,7 @@ Q_SIGNALS:
     void attentionReady(const nnwb::AttentionSnapshotPtr& snapshot);
     void runFinished(nnwb::RunEnd end, const QString& message);
     void weightsSaved(bool ok, const QString& message);
+    void bundleReady(std::shared_ptr<const nnwb::ModelBundle> bundle, const QString& error);
     void weightsLoaded(bool ok, const QString& message);
 
 private Q_SLOTS:

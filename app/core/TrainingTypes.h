@@ -10,6 +10,8 @@
 #include <QString>
 
 #include "model/Shape.h"
+#include "model/data/BarSeries.h"
+#include "model/data/Fractals.h"
 #include "model/layers/Layer.h"
 
 namespace nnwb {
@@ -25,6 +27,11 @@ struct RunInfo {
     int firstEpoch = 1;  // > 1 when the run continues an earlier one
     bool continued = false;
     Shape input;
+    // Price-file runs: the loaded bars (shared, read-only), the fractal rule and the bar
+    // indices of each part's samples (last bar of each window; first > last: empty part).
+    std::shared_ptr<const BarSeries> bars;
+    FractalRule fractalRule = FractalRule::ThreeBar;
+    size_t trainFirstBar = 0, trainLastBar = 0, validationFirstBar = 1, validationLastBar = 0;
 };
 
 // How a Train request treats weights that are already trained (a finished run, loaded weights).
@@ -48,6 +55,7 @@ struct AttentionSnapshot {
     int epoch = 0;                 // epochs trained when it was read
     int sample = 0;                // validation sample index
     size_t validationSamples = 0;  // how many there are (for the sample picker)
+    int64_t sampleTime = 0;        // open time of the sample's last bar (0: not a price file)
     std::vector<AttentionScores> layers;
 };
 using AttentionSnapshotPtr = std::shared_ptr<const AttentionSnapshot>;

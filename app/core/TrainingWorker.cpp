@@ -76,6 +76,16 @@ void TrainingWorker::emitRunStarted(int firstEpoch, bool continued) {
     info.firstEpoch = firstEpoch;
     info.continued = continued;
     info.input = session_->network().inputShape();
+    const ExperimentData& data = session_->data();
+    if (data.priceData && data.bars) {
+        info.bars = data.bars;
+        info.fractalRule = data.dataConfig.fractalRule();
+        info.trainFirstBar = data.trainFirstBar;
+        info.trainLastBar = data.trainLastBar;
+        info.validationFirstBar = data.validationFirstBar;
+        info.validationLastBar = data.validationLastBar;
+    }
+    session_->trainer().setKeepValidationOutputs(true);  // the price chart's signals
     Q_EMIT runStarted(info);
 }
 
@@ -211,6 +221,8 @@ void TrainingWorker::emitScores(int sample) {
         snap->epoch = session_->trainer().epochsDone();
         snap->sample = static_cast<int>(index);
         snap->validationSamples = nVal;
+        const SampleSet& part = split.validation.size() ? split.validation : split.train;
+        if (index < part.time.size()) snap->sampleTime = part.time[index];
         Q_EMIT attentionReady(std::shared_ptr<const AttentionSnapshot>(std::move(snap)));
     } catch (const std::exception&) {
         // a failed read-back is not worth ending a run for; the next epoch tries again
@@ -233,6 +245,25 @@ void TrainingWorker::saveWeights(const QString& path) {
         Q_EMIT weightsSaved(true, path);
     } catch (const std::exception& e) {
         Q_EMIT weightsSaved(false, q(e.what()));
+    }
+}
+
+void TrainingWorker::makeBundle() {
+    try {
+        if (!session_)
+            return Q_EMIT bundleReady(nullptr, tr("There is no trained model yet: train first."));
+        // The run's result: the best epoch's weights with keepBest, else the last good ones
+        // (host copies taken as each epoch completed, so the bundle names a real epoch).
+        const WeightsSnapshot& kept = keeper_.result();
+        if (kept.empty())
+            return Q_EMIT bundleReady(nullptr,
+                                      tr("There is no trained model yet: no epoch completed."));
+        auto bundle = std::make_shared<const ModelBundle>(
+            makeModelBundle(experiment_, session_->data(), kept.tensors(),
+                            session_->network().toJson(), kept.epoch()));
+        Q_EMIT bundleReady(bundle, QString());
+    } catch (const std::exception& e) {
+        Q_EMIT bundleReady(nullptr, q(e.what()));
     }
 }
 

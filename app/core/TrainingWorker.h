@@ -16,6 +16,7 @@
 #include "app/core/TrainingTypes.h"
 #include "model/EpochKeeper.h"
 #include "model/Experiment.h"
+#include "model/ModelBundle.h"
 #include "model/Safetensors.h"
 #include "model/TrainControl.h"
 #include "model/TrainingSession.h"
@@ -54,6 +55,9 @@ public Q_SLOTS:
     // keeps the best (training.keepBest), else the current ones; after a failed run (or one
     // that could not start) the kept host copy. Emits weightsSaved().
     void saveWeights(const QString& path);
+    // Packs the run's result (the best epoch's weights with keepBest, else the last completed
+    // epoch's) with the run's data settings and statistics; emits bundleReady().
+    void makeBundle();
 
 Q_SIGNALS:
     void runStarted(const nnwb::RunInfo& info);
@@ -62,6 +66,8 @@ Q_SIGNALS:
     void attentionReady(const nnwb::AttentionSnapshotPtr& snapshot);
     void runFinished(nnwb::RunEnd end, const QString& message);
     void weightsSaved(bool ok, const QString& message);
+    // The bundle, or null and the reason.
+    void bundleReady(std::shared_ptr<const nnwb::ModelBundle> bundle, const QString& error);
     void weightsLoaded(bool ok, const QString& message);
 
 private Q_SLOTS:
