@@ -138,6 +138,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(doc_, &ExperimentDocument::modifiedChanged, this, [this] { updateTitle(); });
     connect(doc_, &ExperimentDocument::filePathChanged, this, [this] { updateTitle(); });
     connect(doc_, &ExperimentDocument::recentFilesChanged, this, [this] { rebuildRecentMenu(); });
+    connect(doc_, &ExperimentDocument::editRejected, this, [this](const QString& why) {
+        statusBar()->showMessage(tr("Not changed: %1").arg(why), 8000);
+    });
     connect(stack_, &LayerStackModel::changed, this, [this] {
         updateRunActions();
         updateStaleNote();

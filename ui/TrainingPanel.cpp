@@ -59,7 +59,7 @@ TrainingPanel::TrainingPanel(ExperimentDocument* doc, QWidget* parent)
     beta2_->setRange(0, 0.99999);
     beta2_->setDecimals(5);
     epsilon_ = numberEdit(optBox, "epsilon", 0, 1);
-    weightDecay_ = numberEdit(optBox, "weightDecay", 0, 10);
+    weightDecay_ = numberEdit(optBox, "weightDecay", 0, 1);  // the format's range
     of->addRow(tr("Method:"), optimizer_);
     of->addRow(tr("Learning rate:"), learningRate_);
     of->addRow(tr("Momentum:"), momentum_);

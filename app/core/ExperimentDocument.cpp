@@ -95,10 +95,19 @@ void ExperimentDocument::setData(const nlohmann::json& data, const QString& what
                                        absolute(data), what));
 }
 
-void ExperimentDocument::setTraining(const TrainingConfig& training, const QString& what) {
+bool ExperimentDocument::setTraining(const TrainingConfig& training, const QString& what) {
     const nlohmann::json before = experiment_.training.toJson(), after = training.toJson();
-    if (before == after) return;
+    if (before == after) return true;
+    // Only settings the experiment format accepts become a step (the monkey typed a weight
+    // decay of 3 into a field whose validator allowed 10; the step's redo then threw).
+    try {
+        TrainingConfig::fromJson(after);
+    } catch (const std::exception& e) {
+        Q_EMIT editRejected(tr("Training: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
     undo_.push(new DocumentEditCommand(this, DocumentSection::Training, before, after, what));
+    return true;
 }
 
 void ExperimentDocument::applySection(DocumentSection section, const nlohmann::json& value) {

@@ -36,7 +36,8 @@ public:
     // Undoable edits of the other sections, one undo step each (`what`: the step's text; by
     // default it names what changed). No step when nothing changes.
     void setData(const nlohmann::json& data, const QString& what = {});
-    void setTraining(const TrainingConfig& training, const QString& what = {});
+    // False (and editRejected) when the settings are outside what the format accepts.
+    bool setTraining(const TrainingConfig& training, const QString& what = {});
     void setName(const QString& name);
     // View settings (splitter sizes and the like): direct, not undoable; marks modified.
     void setView(const nlohmann::json& view);
@@ -57,6 +58,7 @@ Q_SIGNALS:
     void modifiedChanged(bool modified);
     void filePathChanged(const QString& path);
     void recentFilesChanged();
+    void editRejected(const QString& why);  // an edit that was not made, and why
 
 private:
     void setDirty(bool dirty);

@@ -92,11 +92,19 @@ public:
     // One action; false with `why` when an invariant fails.
     bool step(int i, QString* why) {
         const quint32 kind = draw() % 1000, a = draw(), b = draw(), c = draw();
-        const QString what = act(kind, a, b, c);
-        actions_ << QStringLiteral("%1: %2").arg(i).arg(what);
-        log_ << actions_.back().toStdString() << std::endl;
-        settle();
-        return check(why);
+        QString what;
+        try {  // an exception out of the window's code is a defect too
+            what = act(kind, a, b, c);
+            actions_ << QStringLiteral("%1: %2").arg(i).arg(what);
+            log_ << actions_.back().toStdString() << std::endl;
+            settle();
+            return check(why);
+        } catch (const std::exception& e) {
+            actions_ << QStringLiteral("%1: %2 (threw)").arg(i).arg(what);
+            log_ << actions_.back().toStdString() << std::endl;
+            *why = QStringLiteral("exception: %1").arg(QString::fromUtf8(e.what()));
+            return false;
+        }
     }
 
     // Stops everything and lets the workers end (the window's destructor does the rest).

@@ -3,6 +3,7 @@
 // distinct steps; Ctrl+Z with the focus in a field undoes the document, not the field's text
 // (unless the field holds uncommitted typing).
 #include <QLineEdit>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QUndoStack>
 #include <QtTest>
@@ -132,6 +133,27 @@ private Q_SLOTS:
         w.redoAction()->trigger();
         QCOMPARE(w.document()->experiment().training.optimizer.learningRate, 0.5);
         QCOMPARE(w.document()->experiment().data["window"].get<int>(), 12);
+    }
+
+    // Found by the monkey (seed 11): a training value outside the format's range became an
+    // undo step whose redo threw out of the window's code. Now it is refused, and said so.
+    void outOfRangeTrainingEditIsRefused() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.document()->reset(Experiment::fromJson(test::tinyExperimentJson()));
+        QSignalSpy rejected(w.document(), &ExperimentDocument::editRejected);
+        TrainingConfig t = w.document()->experiment().training;
+        t.optimizer.weightDecay = 3.0;
+        const int steps = w.document()->undoStack()->count();
+        QVERIFY(!w.document()->setTraining(t));
+        QCOMPARE(w.document()->undoStack()->count(), steps);
+        QCOMPARE(rejected.count(), 1);
+        QVERIFY(rejected.at(0).at(0).toString().contains("weightDecay"));
+        auto* wd = w.trainingPanel()->findChild<QLineEdit*>(QStringLiteral("weightDecay"));
+        wd->setText(QStringLiteral("3"));
+        Q_EMIT wd->editingFinished();  // as a field whose validator lets it through would
+        QCOMPARE(w.document()->experiment().training.optimizer.weightDecay, 0.0);
+        QCOMPARE(w.document()->undoStack()->count(), steps);
     }
 };
 
