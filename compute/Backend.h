@@ -147,6 +147,14 @@ public:
                           float beta2, float eps, float weightDecay, float bc1, float bc2,
                           BufRef skip) = 0;
 
+    // ---- gradient clipping and per-sample loss weights ----
+    // The global L2 norm of n values: norm[0] = sqrt(sum g[i]^2) (one reduction); then, when
+    // maxNorm > 0 and norm[0] > maxNorm, g *= maxNorm / norm[0] (one scale; the factor is read
+    // on the device). A non-finite norm scales nothing.
+    virtual void clipByGlobalNorm(size_t n, BufRef g, float maxNorm, BufRef norm) = 0;
+    // x[r][c] *= scale[r] for rows x cols values (class weights on the loss gradient).
+    virtual void scaleRows(int rows, int cols, BufRef scale, BufRef x) = 0;
+
     // ---- metrics without host round trips ----
     // Per-sample outcome log of a batch of `rows` samples: log[2r] = loss[r] and
     // log[2r + 1] = argmax of pred row r (ties to the first), plus, when cols == 3,

@@ -530,6 +530,29 @@ struct CpuOps {
         });
     }
 
+    void clipByGlobalNorm(size_t n, BufRef g, float maxNorm, BufRef norm) {
+        check(g, n, "clipByGlobalNorm g");
+        check(norm, 1, "clipByGlobalNorm norm");
+        T* G = ptr(g);
+        double sum = 0.0;  // in double: the reference for every device's float reduction
+        for (size_t i = 0; i < n; ++i) sum += double(G[i]) * double(G[i]);
+        const T nrm = T(std::sqrt(sum));
+        ptr(norm)[0] = nrm;
+        if (maxNorm > 0 && std::isfinite(nrm) && nrm > T(maxNorm)) {
+            const T f = T(maxNorm) / nrm;
+            for (size_t i = 0; i < n; ++i) G[i] *= f;
+        }
+    }
+    void scaleRows(int rows, int cols, BufRef scale, BufRef x) {
+        const size_t r = size_t(std::max(rows, 0)), c = size_t(std::max(cols, 0));
+        check(scale, r, "scaleRows scale");
+        check(x, r * c, "scaleRows x");
+        const T* S = ptr(scale);
+        T* X = ptr(x);
+        for (size_t i = 0; i < r; ++i)
+            for (size_t k = 0; k < c; ++k) X[i * c + k] *= S[i];
+    }
+
     void recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss, BufRef log,
                         BufRef flag, float batchIndex) {
         const size_t r = size_t(std::max(rows, 0)), c = size_t(std::max(cols, 0));
@@ -823,6 +846,12 @@ void CpuBackend::sgdStep(size_t n, BufRef w, BufRef g, BufRef vel, float lr, flo
 void CpuBackend::adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr, float b1,
                           float b2, float eps, float wd, float bc1, float bc2, BufRef skip) {
     NNWB_DISPATCH(adamStep(n, w, g, m, v, lr, b1, b2, eps, wd, bc1, bc2, skip));
+}
+void CpuBackend::clipByGlobalNorm(size_t n, BufRef g, float maxNorm, BufRef norm) {
+    NNWB_DISPATCH(clipByGlobalNorm(n, g, maxNorm, norm));
+}
+void CpuBackend::scaleRows(int rows, int cols, BufRef scale, BufRef x) {
+    NNWB_DISPATCH(scaleRows(rows, cols, scale, x));
 }
 void CpuBackend::recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss,
                                 BufRef log, BufRef flag, float batchIndex) {

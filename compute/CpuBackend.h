@@ -55,6 +55,8 @@ public:
     void adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr, float beta1,
                   float beta2, float eps, float weightDecay, float bc1, float bc2,
                   BufRef skip) override;
+    void clipByGlobalNorm(size_t n, BufRef g, float maxNorm, BufRef norm) override;
+    void scaleRows(int rows, int cols, BufRef scale, BufRef x) override;
     void recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss, BufRef log,
                         BufRef flag, float batchIndex) override;
     void lightConvForward(int batch, int units, int channels, int heads, int k, int padL,

@@ -45,6 +45,8 @@ public:
     void sgdStep(size_t, BufRef, BufRef, BufRef, float, float, float, BufRef) override {}
     void adamStep(size_t, BufRef, BufRef, BufRef, BufRef, float, float, float, float, float, float,
                   float, BufRef) override {}
+    void clipByGlobalNorm(size_t, BufRef, float, BufRef) override {}
+    void scaleRows(int, int, BufRef, BufRef) override {}
     void recordOutcomes(int, int, BufRef, BufRef, BufRef, BufRef, BufRef, float) override {}
     void lightConvForward(int, int, int, int, int, int, bool, BufRef, BufRef, BufRef,
                           BufRef) override {}

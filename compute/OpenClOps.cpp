@@ -501,6 +501,27 @@ void OpenClBackend::adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, f
 // ---------------------------------------------------------------------------------------------
 // Metrics
 
+void OpenClBackend::clipByGlobalNorm(size_t n, BufRef g, float maxNorm, BufRef norm) {
+    d_->check(g, n, "clipByGlobalNorm g");
+    d_->check(norm, 1, "clipByGlobalNorm norm");
+    // One work-group sums the squares (a strided loop per work-item, then a tree) and writes
+    // the norm; the scale kernel reads it on the device: no host round trip.
+    d_->launchRows("clipByGlobalNorm", "clip_sum_squares", 1, std::max<size_t>(n, 1), 1,
+                   cl_ulong(n), Impl::mem(g), Impl::off(g), Impl::mem(norm), Impl::off(norm));
+    if (n == 0 || !(maxNorm > 0)) return;
+    d_->launch1d("clipByGlobalNorm", "clip_scale", n, cl_ulong(n), Impl::mem(g), Impl::off(g),
+                 Impl::mem(norm), Impl::off(norm), cl_float(maxNorm));
+}
+
+void OpenClBackend::scaleRows(int rows, int cols, BufRef scale, BufRef x) {
+    const size_t r = size_t(std::max(rows, 0)), c = size_t(std::max(cols, 0));
+    d_->check(scale, r, "scaleRows scale");
+    d_->check(x, r * c, "scaleRows x");
+    if (r * c == 0) return;
+    d_->launch1d("scaleRows", "scale_rows", r * c, cl_int(rows), cl_int(cols), Impl::mem(scale),
+                 Impl::off(scale), Impl::mem(x), Impl::off(x));
+}
+
 void OpenClBackend::recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss,
                                    BufRef log, BufRef flag, float batchIndex) {
     const size_t r = size_t(std::max(rows, 0)), c = size_t(std::max(cols, 0));

@@ -33,6 +33,8 @@ TrainingController::TrainingController(QObject* parent) : QObject(parent) {
     forward(&TrainingWorker::attentionReady, &TrainingController::attentionReady);
     forward(&TrainingWorker::weightsSaved, &TrainingController::weightsSaved);
     forward(&TrainingWorker::onnxExported, &TrainingController::onnxExported);
+    forward(&TrainingWorker::bundleReady, &TrainingController::bundleReady);
+    forward(&TrainingWorker::weightsLoaded, &TrainingController::weightsLoaded);
     forward(&TrainingWorker::runFinished, &TrainingController::finished);
     thread_.start();
 }
@@ -41,7 +43,7 @@ TrainingController::~TrainingController() {
     shutdown();
 }
 
-bool TrainingController::start(const Experiment& experiment, int epochs) {
+bool TrainingController::start(const Experiment& experiment, int epochs, StartMode mode) {
     if (shutDown_ || state_ != State::Idle) return false;
     Experiment copy = experiment;
     if (epochs > 0) copy.training.epochs = epochs;
@@ -49,8 +51,15 @@ bool TrainingController::start(const Experiment& experiment, int epochs) {
     auto control = control_;
     TrainingWorker* worker = worker_;
     setState(State::Running);
-    worker_->post([worker, copy, control] { worker->start(copy, control); });
+    worker_->post([worker, copy, control, mode] { worker->continueRun(copy, control, mode); });
     return true;
+}
+
+void TrainingController::loadWeights(const Experiment& experiment, const QString& path) {
+    if (shutDown_ || state_ != State::Idle) return;
+    TrainingWorker* worker = worker_;
+    const Experiment copy = experiment;
+    worker_->post([worker, copy, path] { worker->loadWeights(copy, path); });
 }
 
 void TrainingController::pause() {
@@ -88,6 +97,12 @@ void TrainingController::exportOnnx(const QString& path, int batch) {
     if (shutDown_) return;
     TrainingWorker* worker = worker_;
     worker_->post([worker, path, batch] { worker->exportOnnx(path, batch); });
+}
+
+void TrainingController::requestBundle() {
+    if (shutDown_) return;
+    TrainingWorker* worker = worker_;
+    worker_->post([worker] { worker->makeBundle(); });
 }
 
 void TrainingController::shutdown() {
