@@ -1,6 +1,5 @@
 #include "compute/Backend.h"
 
-#include <algorithm>
 #include <vector>
 
 #include "compute/CpuBackend.h"
@@ -26,36 +25,64 @@ void Backend::downloadF64(BufRef src, double* dst, size_t count) {
     for (size_t i = 0; i < count; ++i) dst[i] = tmp[i];
 }
 
-void Backend::checkProjection(const GemmArgs& g) {
-    if (g.batch0 != 1 || g.batch1 != 1 || g.ldc != g.n)
-        throw ComputeError("gemmBiasActivation: needs one product with ldc == n (got " +
-                           std::to_string(g.batch0) + "x" + std::to_string(g.batch1) +
-                           " products, ldc " + std::to_string(g.ldc) + ", n " +
-                           std::to_string(g.n) + ")");
+// The public entries: check once, then the backend's implementation.
+#define NNWB_OP_ENTRY(Name, name)                      \
+    void Backend::name(const Name##Args& args) {       \
+        args.check(OpCheck(this, #name));              \
+        name##Impl(args);                              \
+    }
+NNWB_OPS(NNWB_OP_ENTRY)
+#undef NNWB_OP_ENTRY
+
+void Backend::unsupported(OpId op) const {
+    throw ComputeError(std::string(opName(op)) + ": not supported on " + info().name);
 }
 
-void Backend::gemmBiasActivation(const GemmArgs& g, BufRef bias, Activation act, BufRef y) {
-    checkProjection(g);
-    gemm(g);
-    biasActivation(g.m, g.n, g.c, bias, g.c, y, act);
+// The defaults: composite ops run their parts; every other op is not supported.
+#define NNWB_OP_UNSUPPORTED(Name, name) \
+    void Backend::name##Impl(const Name##Args&) { unsupported(OpId::Name); }
+NNWB_OP_UNSUPPORTED(Fill, fill)
+NNWB_OP_UNSUPPORTED(Copy, copy)
+NNWB_OP_UNSUPPORTED(Copy2d, copy2d)
+NNWB_OP_UNSUPPORTED(Axpy, axpy)
+NNWB_OP_UNSUPPORTED(Add, add)
+NNWB_OP_UNSUPPORTED(Gemm, gemm)
+NNWB_OP_UNSUPPORTED(BiasActivation, biasActivation)
+NNWB_OP_UNSUPPORTED(ActivationBackward, activationBackward)
+NNWB_OP_UNSUPPORTED(BiasGradient, biasGradient)
+NNWB_OP_UNSUPPORTED(SoftmaxForward, softmaxForward)
+NNWB_OP_UNSUPPORTED(SoftmaxBackward, softmaxBackward)
+NNWB_OP_UNSUPPORTED(NormForward, normForward)
+NNWB_OP_UNSUPPORTED(NormBackward, normBackward)
+NNWB_OP_UNSUPPORTED(Unfold, unfold)
+NNWB_OP_UNSUPPORTED(Fold, fold)
+NNWB_OP_UNSUPPORTED(MseLoss, mseLoss)
+NNWB_OP_UNSUPPORTED(SoftmaxCrossEntropy, softmaxCrossEntropy)
+NNWB_OP_UNSUPPORTED(SgdStep, sgdStep)
+NNWB_OP_UNSUPPORTED(AdamStep, adamStep)
+NNWB_OP_UNSUPPORTED(RecordOutcomes, recordOutcomes)
+NNWB_OP_UNSUPPORTED(LightConvForward, lightConvForward)
+NNWB_OP_UNSUPPORTED(LightConvBackward, lightConvBackward)
+#undef NNWB_OP_UNSUPPORTED
+
+void Backend::gemmBiasActivationImpl(const GemmBiasActivationArgs& a) {
+    gemm(a.gemm);
+    biasActivation({a.gemm.m, a.gemm.n, a.gemm.c, a.bias, a.gemm.c, a.y, a.act});
 }
 
-void Backend::activationBiasBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy,
-                                     BufRef dz, Activation act, BufRef db) {
-    activationBackward(rows, cols, z, y, dy, dz, act);
-    biasGradient(rows, cols, dz, db);
+void Backend::activationBiasBackwardImpl(const ActivationBiasBackwardArgs& a) {
+    activationBackward({a.rows, a.cols, a.z, a.y, a.dy, a.dz, a.act});
+    biasGradient({a.rows, a.cols, a.dz, a.db});
 }
 
-void Backend::addNormForward(int rows, int cols, float eps, BufRef a, BufRef b, BufRef sum,
-                             BufRef y, BufRef rstd) {
-    add(size_t(std::max(rows, 0)) * size_t(std::max(cols, 0)), a, b, sum);
-    normForward(rows, cols, eps, sum, y, rstd);
+void Backend::addNormForwardImpl(const AddNormForwardArgs& a) {
+    add({elems(a.rows, a.cols), a.a, a.b, a.sum});
+    normForward({a.rows, a.cols, a.eps, a.sum, a.y, a.rstd});
 }
 
-void Backend::addNormBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy, BufRef dy2,
-                              BufRef dx) {
-    axpy(size_t(std::max(rows, 0)) * size_t(std::max(cols, 0)), 1.0f, dy2, dy);
-    normBackward(rows, cols, y, rstd, dy, dx);
+void Backend::addNormBackwardImpl(const AddNormBackwardArgs& a) {
+    axpy({elems(a.rows, a.cols), 1.0f, a.dy2, a.dy});
+    normBackward({a.rows, a.cols, a.y, a.rstd, a.dy, a.dx});
 }
 
 std::unique_ptr<Backend> createBackend(const std::string& id) {

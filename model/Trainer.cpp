@@ -43,6 +43,11 @@ Trainer::Trainer(Backend& be, Network& net, const TrainingConfig& cfg, const Dat
     t_ = be.alloc(chunk_ * out);
     log_ = be.alloc(2 * std::max<size_t>(most, 1));
     flag_ = be.alloc(1);
+    const std::vector<float> codes = MetricsAccumulator::codeWeights(data.train.outputs);
+    if (!codes.empty()) {
+        codes_ = be.alloc(codes.size());
+        be.upload(codes_, codes.data(), codes.size());
+    }
 }
 
 void Trainer::stage(const SampleSet& set, const std::vector<size_t>& order, size_t first,
@@ -109,7 +114,7 @@ EpochReport Trainer::runEpoch(TrainControl* control,
     rep.epoch = epoch_ + 1;
     rep.taskMetrics = outputs == 3;
     MetricsAccumulator acc(outputs, &runTrain_);
-    be_.fill(flag_, 1, -1.0f);
+    be_.fill({flag_, 1, -1.0f});
     const auto start = Clock::now();
     auto lastReport = start - std::chrono::seconds(1);  // report the first batch at once
     size_t done = 0, chunkStart = 0;
@@ -132,8 +137,8 @@ EpochReport Trainer::runEpoch(TrainControl* control,
         BufRef y = net_.forward(x, count, true);
         loss_->compute(y, t, count);
         net_.backward(x, loss_->gradient(), count);
-        be_.recordOutcomes(count, outputs, loss_->prediction(y), t, loss_->perSample(),
-                           BufRef(log_) + 2 * first, flag_, static_cast<float>(batchIndex));
+        be_.recordOutcomes({count, outputs, loss_->prediction(y), t, loss_->perSample(),
+                           BufRef(log_) + 2 * first, flag_, static_cast<float>(batchIndex), codes_});
         opt_->step(flag_);
         done += static_cast<size_t>(count);
         if (progress && (secondsSince(lastReport) > 0.1 || done == n)) {
@@ -181,8 +186,8 @@ EpochMetrics Trainer::evaluate(const SampleSet& set, RunningAverages* running) {
         const BufRef t = BufRef(t_) + at * static_cast<size_t>(set.outputs);
         BufRef y = net_.forward(x, count, false);
         loss_->compute(y, t, count);
-        be_.recordOutcomes(count, set.outputs, loss_->prediction(y), t, loss_->perSample(),
-                           BufRef(log_) + 2 * first, flag_, -1.0f);
+        be_.recordOutcomes({count, set.outputs, loss_->prediction(y), t, loss_->perSample(),
+                           BufRef(log_) + 2 * first, flag_, -1.0f, codes_});
     }
     hostLog_.resize(2 * set.size());
     be_.download(log_, hostLog_.data(), hostLog_.size());

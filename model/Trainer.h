@@ -82,6 +82,7 @@ private:
     Buffer x_, t_;                 // staging: chunk_ samples of inputs and targets
     Buffer log_;                   // outcome log: (loss, code) per sample of the largest part
     Buffer flag_;                  // first diverging batch index, or -1
+    Buffer codes_;                 // the outcome codes' encoding (MetricsAccumulator::codeWeights)
     std::vector<float> hostX_, hostT_, hostLog_;
     RunningAverages runTrain_, runVal_;
     int epoch_ = 0;
