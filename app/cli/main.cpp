@@ -6,23 +6,30 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/DataCommand.h"
+#include "app/cli/TrainingFlags.h"
 
 namespace {
 void usage(std::FILE* out) {
-    std::fputs(
+    std::fprintf(
+        out,
         "usage: nnwb-cli COMMAND [options]\n"
         "  devices [--json]                       list compute devices (cpu, opencl:P:D)\n"
-        "  data FILE [--json]                     summary of a price file (format, bars, fractals)\n"
+        "  data FILE [--json]                     summary of a price file (format, bars, "
+        "fractals)\n"
         "  train --experiment FILE [--device ID] [--epochs N] [--batch B] [--json]\n"
-        "        [--save-weights FILE] [--load-weights FILE]\n"
+        "        [--save-weights FILE] [--load-weights FILE] [--save-model M.safetensors]\n"
+        "%s"
         "                                         train and print one line per epoch\n"
         "  bench [--device ID ...] [--preset NAME ...] [--batch B ...] [--seconds S] [--json]\n"
         "                                         training samples/s, forward latency, kernels\n"
         "  compare A B [...] [--epochs N] [--device ID ...] [--csv OUT]\n"
         "                                         train experiment files or presets on the same\n"
         "                                         data (concurrently on different devices); per-\n"
-        "                                         epoch table, summary, per-epoch CSV\n",
-        out);
+        "                                         epoch table, summary, per-epoch CSV\n"
+        "  predict --model M.safetensors --data FILE [--from T] [--to T] [--device ID]\n"
+        "          [--csv OUT] [--json]        apply a model bundle: one row per bar (outputs,\n"
+        "                                         signal, true label), then the metrics\n",
+        nnwb::cli::kTrainingFlagsUsage);
 }
 }  // namespace
 
@@ -39,6 +46,7 @@ int main(int argc, char** argv) {
         if (cmd == "data") return nnwb::runDataCommand(args);
         if (cmd == "bench") return nnwb::cli::runBench(args);
         if (cmd == "compare") return nnwb::cli::runCompare(args);
+        if (cmd == "predict") return nnwb::cli::runPredict(args);
         if (cmd == "help" || cmd == "--help" || cmd == "-h") {
             usage(stdout);
             return 0;

@@ -4,6 +4,7 @@
 #include <map>
 #include <thread>
 
+#include "model/EpochKeeper.h"
 #include "model/TrainingSession.h"
 
 namespace nnwb {
@@ -67,13 +68,18 @@ void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
             r.status = RunStatus::Running;
             if (cb.started) cb.started(i, r);
         }
+        EpochKeeper keeper(e.training, session.trainer().monitor());
         for (int epoch = 0; epoch < e.training.epochs; ++epoch) {
             bool completed = false;
-            const EpochReport report = session.trainer().runEpoch(&control, {}, &completed);
+            EpochReport report = session.trainer().runEpoch(&control, {}, &completed);
             if (!completed) return end(RunStatus::Stopped, {});
-            std::lock_guard<std::mutex> lock(mutex_);
-            records_[i].epochs.push_back(report);
-            if (cb.epoch) cb.epoch(i, records_[i], report);
+            const bool stop = keeper.afterEpoch(session.network(), report);
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                records_[i].epochs.push_back(report);
+                if (cb.epoch) cb.epoch(i, records_[i], report);
+            }
+            if (stop) break;
         }
     } catch (const DataLoadError& ex) {
         return end(RunStatus::Failed, std::string("data: ") + ex.what());

@@ -10,7 +10,9 @@
 namespace nnwb {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 QString deviceLabel(const DeviceInfo& info) {
     if (info.id == "cpu") return QStringLiteral("CPU (native)");
@@ -20,7 +22,9 @@ QString deviceLabel(const DeviceInfo& info) {
 
 TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) {}
 
-TrainingWorker::~TrainingWorker() { releaseCompute(); }
+TrainingWorker::~TrainingWorker() {
+    releaseCompute();
+}
 
 void TrainingWorker::releaseCompute() {
     session_.reset();
@@ -50,7 +54,7 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     } catch (const std::exception& e) {
         return failToStart(q(e.what()));
     }
-    lastGood_.clear();
+    keeper_ = EpochKeeper(experiment_.training, session_->trainer().monitor());
     runFailed_ = false;
     RunInfo info;
     const DeviceInfo dev = session_->backend().info();
@@ -64,7 +68,8 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     info.input = session_->network().inputShape();
     Q_EMIT runStarted(info);
     const int id = runId_;
-    QMetaObject::invokeMethod(this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
 }
 
 void TrainingWorker::nextEpoch(int runId) {
@@ -100,19 +105,20 @@ void TrainingWorker::nextEpoch(int runId) {
     }
     if (!completed) return finish(RunEnd::Stopped, {});
     epochSeconds_ += report.seconds;
+    bool stopEarly = false;
     try {
-        std::string problem;
-        if (!lastGood_.capture(session_->network(), report.epoch, &problem))
-            return fail(tr("The weights became NaN or infinite in epoch %1: %2")
-                            .arg(report.epoch)
-                            .arg(q(problem)));
+        stopEarly = keeper_.afterEpoch(session_->network(), report);
+    } catch (const TrainingError& e) {
+        return fail(q(e.what()));
     } catch (const ComputeError& e) {
         return fail(QStringLiteral("Device: ") + q(e.what()));
     }
     Q_EMIT epochFinished(report);
     emitScores(scoreSample_.load());
-    if (trainer.epochsDone() >= epochsWanted_) return finish(RunEnd::Completed, {});
-    QMetaObject::invokeMethod(this, [this, runId] { nextEpoch(runId); }, Qt::QueuedConnection);
+    if (stopEarly || trainer.epochsDone() >= epochsWanted_)
+        return finish(RunEnd::Completed, q(keeper_.summary()));
+    QMetaObject::invokeMethod(
+        this, [this, runId] { nextEpoch(runId); }, Qt::QueuedConnection);
 }
 
 void TrainingWorker::requestScores(int sample) {
@@ -141,12 +147,12 @@ void TrainingWorker::emitScores(int sample) {
 
 void TrainingWorker::saveWeights(const QString& path) {
     try {
-        if (session_ && !runFailed_) {
+        if (session_ && !runFailed_ && !keeper_.keepBest()) {
             saveWeightsFile(session_->network(), path.toStdString());
-        } else if (!lastGood_.empty()) {
-            // After a failure (the device's copy may be lost or diverged) or a run that could
-            // not start: the host copy of the last completed epoch.
-            lastGood_.save(path.toStdString());
+        } else if (!keeper_.result().empty()) {
+            // The best epoch's host copy; after a failure (the device's copy may be lost or
+            // diverged) or a run that could not start, the kept host copy.
+            keeper_.result().save(path.toStdString());
         } else {
             Q_EMIT weightsSaved(false, tr("There are no trained weights yet."));
             return;
@@ -165,18 +171,24 @@ void TrainingWorker::failToStart(const QString& message) {
 
 void TrainingWorker::fail(const QString& message) {
     QString text = message;
-    if (!lastGood_.empty()) {
+    const WeightsSnapshot& lastGood = keeper_.lastGood();
+    if (!lastGood.empty()) {
         // The host copy is what Export Weights saves after a failure; putting it back on the
         // device as well is a courtesy that a lost device may refuse.
         if (session_) {
             try {
-                lastGood_.restore(session_->network());
+                lastGood.restore(session_->network());
             } catch (const std::exception&) {
             }
         }
-        text += tr("\nThe weights of epoch %1, the last good one, were kept; Export Weights "
-                   "saves them.")
-                    .arg(lastGood_.epoch());
+        if (keeper_.result().epoch() != lastGood.epoch())
+            text += tr("\nThe weights of epoch %1, the best one, were kept; Export Weights "
+                       "saves them.")
+                        .arg(keeper_.result().epoch());
+        else
+            text += tr("\nThe weights of epoch %1, the last good one, were kept; Export Weights "
+                       "saves them.")
+                        .arg(lastGood.epoch());
     } else {
         text += tr("\nNo epoch was completed, so there are no trained weights to keep.");
     }
