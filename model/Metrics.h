@@ -1,4 +1,4 @@
-// Per-epoch task metrics of DESIGN.md §4 (loss, accuracy %, missed patterns %, 3x3 confusion)
+// Per-epoch task metrics of docs/ARCHITECTURE.md §4 (loss, accuracy %, missed patterns %, 3x3 confusion)
 // accumulated batch by batch from network outputs and one-hot targets [none, buy, sell].
 // Also the MQL5-style never-reset running averages (factor 1/10000) as an option.
 // Value types; used by the thread that runs the Trainer.

@@ -6,6 +6,8 @@
 #                          OpenCL kernels under oclgrind
 #   scripts/nnwb.sh asan   AddressSanitizer + UBSan build of the whole test suite (part of check)
 #   scripts/nnwb.sh tsan   ThreadSanitizer build of the threaded tests (part of check)
+#   scripts/nnwb.sh format formats every tracked C++ file with clang-format (.clang-format)
+#   scripts/nnwb.sh format-check  fails when a tracked C++ file is not formatted (part of check)
 # A second run installs nothing and rebuilds only what changed.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,7 +19,10 @@ packages=(build-essential cmake pkg-config qt6-base-dev libqcustomplot-dev ocl-i
           opencl-c-headers pocl-opencl-icd clinfo nlohmann-json3-dev xvfb xauth)
 
 # Only for `check`: clang with its sanitizer and libFuzzer runtimes, llvm-symbolizer, oclgrind.
-check_packages=(clang libclang-rt-14-dev llvm oclgrind)
+check_packages=(clang libclang-rt-14-dev llvm oclgrind clang-format)
+
+# Whether `check` runs the clang-format gate (format-check) as its first step.
+format_gate=0
 
 install_missing() {
     local missing=()
@@ -52,9 +57,32 @@ configure_clang() {
 
 step() { echo "== $(date +%T) $*"; }
 
+# The tracked C++ sources (what the formatting gate covers; kernels/*.cl are left as written).
+cxx_files() { git ls-files -z -- '*.cpp' '*.h'; }
+
+run_format() {
+    step "format: clang-format -i on every tracked C++ file"
+    cxx_files | xargs -0 clang-format -i
+}
+
+# Fails, listing the files, when clang-format would change a tracked C++ file.
+run_format_check() {
+    step "format-check: clang-format --dry-run -Werror"
+    local bad=()
+    while IFS= read -r -d '' f; do
+        clang-format --dry-run -Werror "$f" >/dev/null 2>&1 || bad+=("$f")
+    done < <(cxx_files)
+    if [ ${#bad[@]} -gt 0 ]; then
+        echo "== not formatted (run: bash scripts/nnwb.sh format): ${bad[*]}" >&2
+        return 1
+    fi
+}
+
 run_checks() {
     local jobs
     jobs="$(nproc)"
+    # 0. Formatting of every tracked C++ file (the gate; see format_gate above).
+    if [ "$format_gate" = 1 ]; then run_format_check; fi
     # 1. libFuzzer targets of the three loaders, NNWB_FUZZ_SECONDS each (Qt-free build).
     step "fuzz: build-fuzz"
     configure_clang build-fuzz -DNNWB_BUILD_GUI=OFF -DNNWB_FUZZ=ON
@@ -137,8 +165,16 @@ case "$mode" in
         install_missing "${packages[@]}" "${check_packages[@]}"
         run_tsan
         ;;
+    format)
+        install_missing clang-format
+        run_format
+        ;;
+    format-check)
+        install_missing clang-format
+        run_format_check
+        ;;
     *)
-        echo "usage: scripts/nnwb.sh run|test|check|asan|tsan" >&2
+        echo "usage: scripts/nnwb.sh run|test|check|asan|tsan|format|format-check" >&2
         exit 2
         ;;
 esac

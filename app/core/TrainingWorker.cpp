@@ -6,17 +6,13 @@
 #include <QMetaObject>
 
 #include "model/NetworkWeights.h"
+#include "model/RunFailure.h"
 
 namespace nnwb {
 
 namespace {
 QString q(const std::string& s) {
     return QString::fromStdString(s);
-}
-
-QString deviceLabel(const DeviceInfo& info) {
-    if (info.id == "cpu") return QStringLiteral("CPU (native)");
-    return q(info.name);
 }
 }  // namespace
 
@@ -43,23 +39,15 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     running_ = true;
     try {
         session_ = std::make_unique<TrainingSession>(experiment_);
-    } catch (const DataLoadError& e) {
-        return failToStart(q(e.what()));
-    } catch (const ShapeError& e) {
-        return failToStart(QStringLiteral("Model: ") + q(e.what()));
-    } catch (const ComputeError& e) {
-        return failToStart(QStringLiteral("Device: ") + q(e.what()));
-    } catch (const TrainingError& e) {
-        return failToStart(q(e.what()));
     } catch (const std::exception& e) {
-        return failToStart(q(e.what()));
+        return failToStart(q(describeRunFailure(e, true)));
     }
     keeper_ = EpochKeeper(experiment_.training, session_->trainer().monitor());
     runFailed_ = false;
     RunInfo info;
     const DeviceInfo dev = session_->backend().info();
     info.deviceId = q(dev.id);
-    info.deviceName = deviceLabel(dev);
+    info.deviceName = q(dev.name);
     info.dataDescription = q(session_->data().description);
     info.parameters = session_->network().parameterCount();
     info.trainSamples = session_->split().train.size();
@@ -96,22 +84,16 @@ void TrainingWorker::nextEpoch(int runId) {
     EpochReport report;
     try {
         report = trainer.runEpoch(control_.get(), onProgress, &completed);
-    } catch (const TrainingError& e) {
-        return fail(q(e.what()));
-    } catch (const ComputeError& e) {
-        return fail(QStringLiteral("Device: ") + q(e.what()));
     } catch (const std::exception& e) {
-        return fail(q(e.what()));
+        return fail(q(describeRunFailure(e, true)));
     }
     if (!completed) return finish(RunEnd::Stopped, {});
     epochSeconds_ += report.seconds;
     bool stopEarly = false;
     try {
         stopEarly = keeper_.afterEpoch(session_->network(), report);
-    } catch (const TrainingError& e) {
-        return fail(q(e.what()));
-    } catch (const ComputeError& e) {
-        return fail(QStringLiteral("Device: ") + q(e.what()));
+    } catch (const std::exception& e) {
+        return fail(q(describeRunFailure(e, true)));
     }
     Q_EMIT epochFinished(report);
     emitScores(scoreSample_.load());
