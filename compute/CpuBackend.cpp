@@ -542,6 +542,25 @@ struct CpuOps {
         });
     }
 
+    void run(const ClipByGlobalNormArgs& a) {
+        T* G = ptr(a.g);
+        double sum = 0.0;  // in double: the reference for every device's float reduction
+        for (size_t i = 0; i < a.n; ++i) sum += double(G[i]) * double(G[i]);
+        const T nrm = T(std::sqrt(sum));
+        ptr(a.norm)[0] = nrm;
+        if (a.maxNorm > 0 && std::isfinite(nrm) && nrm > T(a.maxNorm)) {
+            const T f = T(a.maxNorm) / nrm;
+            for (size_t i = 0; i < a.n; ++i) G[i] *= f;
+        }
+    }
+    void run(const ScaleRowsArgs& a) {
+        const size_t r = elems(a.rows), c = elems(a.cols);
+        const T* S = ptr(a.scale);
+        T* X = ptr(a.x);
+        for (size_t i = 0; i < r; ++i)
+            for (size_t k = 0; k < c; ++k) X[i * c + k] *= S[i];
+    }
+
     void run(const RecordOutcomesArgs& args) {
         const auto rows = args.rows;
         const auto cols = args.cols;

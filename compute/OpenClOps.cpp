@@ -20,7 +20,7 @@ const char* const cldetail::kRequiredKernels[] = {
     "fold_windows", "mse_loss", "softmax_cross_entropy", "sgd_step", "adam_step",
     "record_outcomes", "gemm_small", "gemm_reduce_splits",
     "lightconv_taps", "lightconv_forward", "lightconv_backward_dx", "lightconv_tap_grad",
-    "lightconv_weight_grad_apply", nullptr};
+    "lightconv_weight_grad_apply", "clip_sum_squares", "clip_scale", "scale_rows", nullptr};
 // clang-format on
 
 // The ops: one run per argument struct of compute/Ops.h that this backend implements.
@@ -536,6 +536,29 @@ void run(const AdamStepArgs& args) {
 
 // ---------------------------------------------------------------------------------------------
 // Metrics
+
+void run(const ClipByGlobalNormArgs& a) {
+    // One work-group sums the squares (a strided loop per work-item, then a tree) and writes
+    // the norm; the scale kernel reads it on the device: no host round trip.
+    if (a.n == 0) {  // norm 0 (g may be an empty reference)
+        d_->launch1d("clipByGlobalNorm", "fill_f32", 1, Impl::mem(a.norm), Impl::off(a.norm),
+                     cl_ulong(1), cl_float(0.0f));
+        return;
+    }
+    d_->launchRows("clipByGlobalNorm", "clip_sum_squares", 1, std::max<size_t>(a.n, 1), 1,
+                   cl_ulong(a.n), Impl::mem(a.g), Impl::off(a.g), Impl::mem(a.norm),
+                   Impl::off(a.norm));
+    if (!(a.maxNorm > 0)) return;
+    d_->launch1d("clipByGlobalNorm", "clip_scale", a.n, cl_ulong(a.n), Impl::mem(a.g),
+                 Impl::off(a.g), Impl::mem(a.norm), Impl::off(a.norm), cl_float(a.maxNorm));
+}
+
+void run(const ScaleRowsArgs& a) {
+    const size_t n = elems(a.rows, a.cols);
+    if (n == 0) return;
+    d_->launch1d("scaleRows", "scale_rows", n, cl_int(a.rows), cl_int(a.cols), Impl::mem(a.scale),
+                 Impl::off(a.scale), Impl::mem(a.x), Impl::off(a.x));
+}
 
 void run(const RecordOutcomesArgs& args) {
     const auto rows = args.rows;

@@ -386,6 +386,32 @@ struct AdamStepArgs {
     }
 };
 
+// ---- gradient clipping and per-sample loss weights ----
+// The global L2 norm of n values: norm[0] = sqrt(sum g[i]^2) (one reduction); then, when
+// maxNorm > 0 and norm[0] > maxNorm, g *= maxNorm / norm[0] (one scale; the factor is read
+// on the device). A non-finite norm scales nothing.
+struct ClipByGlobalNormArgs {
+    size_t n = 0;
+    BufRef g;
+    float maxNorm = 0.0f;
+    BufRef norm;
+    void check(const OpCheck& c) const {
+        c.buf(g, n, "g");
+        c.buf(norm, 1, "norm");
+        c.disjoint(g, n, "g", norm, 1, "norm");
+    }
+};
+// x[r][c] *= scale[r] for rows x cols values (class weights on the loss gradient).
+struct ScaleRowsArgs {
+    int rows = 0, cols = 0;
+    BufRef scale, x;
+    void check(const OpCheck& c) const {
+        c.sizes({{"rows", rows}, {"cols", cols}});
+        c.buf(scale, elems(rows), "scale");
+        c.buf(x, elems(rows, cols), "x");
+    }
+};
+
 // ---- metrics without host round trips ----
 // Per-sample outcome log of a batch of `rows` samples: log[2r] = loss[r] and
 // log[2r + 1] = argmax of pred row r (ties to the first) plus, when codeWeights (cols values)
@@ -478,6 +504,8 @@ struct LightConvBackwardArgs {
     X(SoftmaxCrossEntropy, softmaxCrossEntropy)        \
     X(SgdStep, sgdStep)                                \
     X(AdamStep, adamStep)                              \
+    X(ClipByGlobalNorm, clipByGlobalNorm)              \
+    X(ScaleRows, scaleRows)                            \
     X(RecordOutcomes, recordOutcomes)                  \
     X(LightConvForward, lightConvForward)              \
     X(LightConvBackward, lightConvBackward)

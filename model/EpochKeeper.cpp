@@ -1,5 +1,6 @@
 #include "model/EpochKeeper.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace nnwb {
@@ -18,9 +19,10 @@ bool EpochKeeper::afterEpoch(Network& net, EpochReport& report) {
     report.isBest = tracker_.update(report.epoch, monitorValue(m, report.train, report.validation));
     if (report.isBest) best_ = lastGood_;  // a host copy: no second read from the device
     report.bestEpoch = tracker_.bestEpoch();
+    const int since = report.epoch - std::max(tracker_.bestEpoch(), patienceFrom_);
     report.stoppedEarly =
-        cfg_.earlyStopping.enabled && tracker_.patienceRunOut(cfg_.earlyStopping.patience);
-    if (report.stoppedEarly) stoppedAt_ = report.epoch;
+        cfg_.earlyStopping.enabled && tracker_.hasBest() && since >= cfg_.earlyStopping.patience;
+    stoppedAt_ = report.stoppedEarly ? report.epoch : 0;
     return report.stoppedEarly;
 }
 

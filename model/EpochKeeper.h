@@ -26,6 +26,10 @@ public:
     // report.bestEpoch, isBest and stoppedEarly. Returns true when the run stops early here.
     bool afterEpoch(Network& net, EpochReport& report);
 
+    // Training goes on after `epochsDone` epochs (continue): early stopping counts its
+    // patience from here, the best epoch so far stays the one to beat.
+    void resume(int epochsDone) { patienceFrom_ = epochsDone; }
+
     const WeightsSnapshot& lastGood() const { return lastGood_; }
     const WeightsSnapshot& best() const { return best_; }
     // The run's result: the best epoch's weights with keepBest, else the last good ones.
@@ -43,7 +47,7 @@ private:
     TrainingConfig cfg_;
     BestEpochTracker tracker_;
     WeightsSnapshot lastGood_, best_;
-    int lastEpoch_ = 0, stoppedAt_ = 0;
+    int lastEpoch_ = 0, stoppedAt_ = 0, patienceFrom_ = 0;
 };
 
 }  // namespace nnwb

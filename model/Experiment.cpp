@@ -35,7 +35,9 @@ nlohmann::json TrainingConfig::toJson() const {
             {"monitor", monitorName(monitor)},
             {"keepBest", keepBest},
             {"earlyStopping", earlyStopping.toJson()},
-            {"lrSchedule", lrSchedule.toJson()}};
+            {"lrSchedule", lrSchedule.toJson()},
+            {"clipNorm", clipNorm},
+            {"classWeights", classWeights.toJson()}};
 }
 
 TrainingConfig TrainingConfig::version1() {
@@ -88,6 +90,9 @@ TrainingConfig TrainingConfig::fromJson(const nlohmann::json& j, int formatVersi
     if (j.contains("earlyStopping"))
         c.earlyStopping = EarlyStoppingConfig::fromJson(j["earlyStopping"]);
     if (j.contains("lrSchedule")) c.lrSchedule = LrScheduleConfig::fromJson(j["lrSchedule"]);
+    c.clipNorm = readNumberKey(j, "training", "clipNorm", c.clipNorm, 0.0, 1e9);
+    if (j.contains("classWeights"))
+        c.classWeights = ClassWeightsConfig::fromJson(j["classWeights"]);
     return c;
 }
 

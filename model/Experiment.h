@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/ClassWeights.h"
 #include "model/EarlyStopping.h"
 #include "model/Loss.h"
 #include "model/LrSchedule.h"
@@ -40,6 +41,10 @@ struct TrainingConfig {
     bool keepBest = true;  // the run's result is the best epoch's weights, not the last's
     EarlyStoppingConfig earlyStopping;
     LrScheduleConfig lrSchedule;
+    // Gradient clipping: the global L2 norm over all parameters is scaled down to this when
+    // above it; 0 is off (the norm is measured and reported either way).
+    double clipNorm = 0.0;
+    ClassWeightsConfig classWeights;
     nlohmann::json toJson() const;
     // Reads a file's `training` section of `formatVersion`: version 1 ignores the later keys
     // and gives the old behaviour. Throws std::invalid_argument naming the key.

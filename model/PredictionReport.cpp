@@ -1,5 +1,6 @@
 #include "model/PredictionReport.h"
 
+#include <charconv>
 #include <cstdio>
 
 #include "model/data/DateTime.h"
@@ -9,16 +10,17 @@ namespace nnwb {
 
 namespace {
 
+// The shortest text that reads back as the same float / double.
 std::string floatText(float v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
-    return buf;
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
 }
 
 std::string doubleText(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
 }
 
 }  // namespace

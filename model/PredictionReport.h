@@ -19,8 +19,9 @@ const char* signalName(int signal);
 // the bar after it does not exist yet.
 std::string labelName(const PredictionRow& row);
 
-// Header `time,close,none,buy,sell,signal,label`, then one line per row; outputs with 9
-// significant digits (a float read back is bit-equal), times "YYYY-MM-DD HH:MM".
+// Header `time,close,none,buy,sell,signal,label`, then one line per row; numbers in their
+// shortest form that reads back bit-equal (float outputs, double close), times
+// "YYYY-MM-DD HH:MM".
 std::string predictionCsv(const PredictionResult& r);
 // {"model": {...the bundle's facts}, "data": {file, bars, rows, labelled}, "rows": [{"time",
 //  "close", "none", "buy", "sell", "signal", "label"}], "metrics": {samples, loss, accuracy,

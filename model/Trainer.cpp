@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "model/ClassWeights.h"
 #include "model/NonFiniteFinder.h"
 #include "model/Rng.h"
 
@@ -52,6 +53,13 @@ Trainer::Trainer(Backend& be, Network& net, const TrainingConfig& cfg, const Dat
         codes_ = be.alloc(codes.size());
         be.upload(codes_, codes.data(), codes.size());
     }
+    gradNorms_ = be.alloc((data.train.size() + b - 1) / b + 1);
+    try {
+        classWeights_ = classWeightsFor(cfg.classWeights, data.train);
+    } catch (const std::invalid_argument& e) {
+        throw TrainingError(e.what());
+    }
+    if (!classWeights_.empty()) w_ = be.alloc(chunk_);
 }
 
 void Trainer::stage(const SampleSet& set, const std::vector<size_t>& order, size_t first,
@@ -67,6 +75,13 @@ void Trainer::stage(const SampleSet& set, const std::vector<size_t>& order, size
     }
     be_.upload(x_, hostX_.data(), hostX_.size());
     be_.upload(t_, hostT_.data(), hostT_.size());
+    if (!classWeights_.empty()) {
+        hostW_.resize(count);
+        for (size_t i = 0; i < count; ++i)
+            hostW_[i] = static_cast<float>(
+                sampleWeight(hostT_.data() + i * out, set.outputs, classWeights_));
+        be_.upload(w_, hostW_.data(), hostW_.size());
+    }
 }
 
 float Trainer::readFlag() {
@@ -142,9 +157,15 @@ EpochReport Trainer::runEpoch(TrainControl* control,
         net_.zeroGrad();
         BufRef y = net_.forward(x, count, true);
         loss_->compute(y, t, count);
+        if (!classWeights_.empty())
+            be_.scaleRows({count, outputs, BufRef(w_) + at, loss_->gradient()});
         net_.backward(x, loss_->gradient(), count);
+        const ParamArena& arena = net_.paramArena();
+        be_.clipByGlobalNorm({arena.used(), arena.grads(), static_cast<float>(cfg_.clipNorm),
+                              BufRef(gradNorms_) + static_cast<size_t>(batchIndex)});
         be_.recordOutcomes({count, outputs, loss_->prediction(y), t, loss_->perSample(),
-                           BufRef(log_) + 2 * first, flag_, static_cast<float>(batchIndex), codes_});
+                            BufRef(log_) + 2 * first, flag_, static_cast<float>(batchIndex),
+                            codes_});
         opt_->step(flag_);
         done += static_cast<size_t>(count);
         if (progress && (secondsSince(lastReport) > 0.1 || done == n)) {
@@ -162,25 +183,45 @@ EpochReport Trainer::runEpoch(TrainControl* control,
         }
     }
     collect(acc, done, rep.epoch, order);  // waits for the device
+    const size_t batches = (done + static_cast<size_t>(cfg_.batchSize) - 1) / cfg_.batchSize;
+    if (batches > 0) {
+        hostNorms_.resize(batches);
+        be_.download(gradNorms_, hostNorms_.data(), batches);
+        double sum = 0.0;
+        for (float v : hostNorms_) {
+            rep.gradNormMax = std::max(rep.gradNormMax, double(v));
+            sum += v;
+        }
+        rep.gradNormMean = sum / batches;
+    }
     rep.seconds = secondsSince(start);
     rep.samplesPerSecond = rep.seconds > 0 ? done / rep.seconds : 0.0;
     rep.train = acc.result();
     if (!stopped) {
         ++epoch_;
-        if (data_.validation.size() > 0) rep.validation = evaluate(data_.validation, &runVal_);
+        if (data_.validation.size() > 0) {
+            std::vector<float> outs;
+            rep.validation =
+                evaluate(data_.validation, &runVal_, keepValidationOutputs_ ? &outs : nullptr);
+            if (keepValidationOutputs_)
+                rep.validationOutputs = std::make_shared<const std::vector<float>>(std::move(outs));
+        }
         schedule_.observe(monitorValue(monitor_, rep.train, rep.validation), monitor_);
     }
     if (completed) *completed = !stopped;
     return rep;
 }
 
-EpochMetrics Trainer::evaluate(const SampleSet& set, RunningAverages* running) {
+EpochMetrics Trainer::evaluate(const SampleSet& set, RunningAverages* running,
+                               std::vector<float>* outputs) {
     if (set.size() > log_.size() / 2)
         throw TrainingError("evaluate: " + std::to_string(set.size()) +
                             " samples exceed the outcome log of " +
                             std::to_string(log_.size() / 2));
     MetricsAccumulator acc(set.outputs, running);
     const size_t in = set.inputShape.size();
+    const size_t out = static_cast<size_t>(set.outputs);
+    if (outputs && outputs_.size() < set.size() * out) outputs_ = be_.alloc(set.size() * out);
     size_t chunkStart = 0;
     for (size_t first = 0; first < set.size(); first += static_cast<size_t>(cfg_.batchSize)) {
         const int count = static_cast<int>(std::min<size_t>(cfg_.batchSize, set.size() - first));
@@ -194,7 +235,14 @@ EpochMetrics Trainer::evaluate(const SampleSet& set, RunningAverages* running) {
         BufRef y = net_.forward(x, count, false);
         loss_->compute(y, t, count);
         be_.recordOutcomes({count, set.outputs, loss_->prediction(y), t, loss_->perSample(),
-                           BufRef(log_) + 2 * first, flag_, -1.0f, codes_});
+                            BufRef(log_) + 2 * first, flag_, -1.0f, codes_});
+        if (outputs)
+            be_.copy({loss_->prediction(y), BufRef(outputs_) + first * out,
+                      static_cast<size_t>(count) * out});
+    }
+    if (outputs) {
+        outputs->resize(set.size() * out);
+        be_.download(outputs_, outputs->data(), outputs->size());
     }
     hostLog_.resize(2 * set.size());
     be_.download(log_, hostLog_.data(), hostLog_.size());

@@ -30,11 +30,17 @@ struct EpochReport {
     double seconds = 0.0;
     double samplesPerSecond = 0.0;
     double learningRate = 0.0;  // the rate this epoch trained with (after the schedule)
+    // Global L2 norm of the parameter gradients before clipping, over the epoch's batches.
+    double gradNormMax = 0.0, gradNormMean = 0.0;
     // Filled by EpochKeeper: the best epoch so far (0: none), whether this one is it, and
     // whether the run stops early after it.
     int bestEpoch = 0;
     bool isBest = false;
     bool stoppedEarly = false;
+    // With Trainer::setKeepValidationOutputs: what the validation pass gave for each
+    // validation sample in order (outputs per sample; softmax probabilities for
+    // cross-entropy), shared read-only.
+    std::shared_ptr<const std::vector<float>> validationOutputs;
 };
 
 struct ProgressReport {
@@ -62,8 +68,12 @@ public:
     EpochReport runEpoch(TrainControl* control = nullptr,
                          const std::function<void(const ProgressReport&)>& progress = {},
                          bool* completed = nullptr);
-    // Forward-only pass over a sample set: loss and task metrics (updating `running` if given).
-    EpochMetrics evaluate(const SampleSet& set, RunningAverages* running = nullptr);
+    // Forward-only pass over a sample set: loss and task metrics (updating `running` if given);
+    // with `outputs`, also what the metrics saw per sample (one device read at the end).
+    EpochMetrics evaluate(const SampleSet& set, RunningAverages* running = nullptr,
+                          std::vector<float>* outputs = nullptr);
+    // Whether runEpoch's reports carry the validation pass's outputs (off by default).
+    void setKeepValidationOutputs(bool on) { keepValidationOutputs_ = on; }
     int epochsDone() const { return epoch_; }
     // The metric the schedule (and the run's EpochKeeper) watches, after fallbacks.
     Monitor monitor() const { return monitor_; }
@@ -93,7 +103,14 @@ private:
     Buffer log_;        // outcome log: (loss, code) per sample of the largest part
     Buffer flag_;       // first diverging batch index, or -1
     Buffer codes_;      // the outcome codes' encoding (MetricsAccumulator::codeWeights)
+    Buffer outputs_;    // evaluate's per-sample outputs, allocated on first use
+    bool keepValidationOutputs_ = false;
     std::vector<float> hostX_, hostT_, hostLog_;
+    std::vector<double> classWeights_;  // per class; empty: no class weights
+    Buffer w_;                          // staging: per-sample loss weights (with classWeights_)
+    std::vector<float> hostW_;
+    Buffer gradNorms_;  // the gradient norm of each batch of an epoch, read when it ends
+    std::vector<float> hostNorms_;
     RunningAverages runTrain_, runVal_;
     int epoch_ = 0;
 };

@@ -7,9 +7,10 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
+#include "model/data/DateTime.h"
 #include "ui/AttentionGrid.h"
-#include "ui/AttentionPickers.h"
 #include "ui/AttentionHeatmap.h"
+#include "ui/AttentionPickers.h"
 
 namespace nnwb {
 
@@ -48,6 +49,14 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
     clear(tr("Train a stack with an attention layer to see its Score matrices here."));
 }
 
+void AttentionView::showSample(int sample) {
+    if (sample_->maximum() < sample) sample_->setMaximum(sample);
+    if (sample_->value() == sample)
+        Q_EMIT sampleRequested(sample);
+    else
+        sample_->setValue(sample);  // emits sampleRequested
+}
+
 void AttentionView::clear(const QString& message) {
     snapshot_.reset();
     {
@@ -83,9 +92,13 @@ void AttentionView::setSnapshot(const AttentionSnapshotPtr& snap) {
         const QSignalBlocker b(head_);
         head_->setCurrentIndex(keepHead);
     }
-    info_->setText(tr("epoch %1 · %2 validation samples")
-                       .arg(snap->epoch)
-                       .arg(snap->validationSamples));
+    QString info =
+        tr("epoch %1 · %2 validation samples").arg(snap->epoch).arg(snap->validationSamples);
+    if (snap->sampleTime != 0)
+        info += tr(" · sample %1: bar %2")
+                    .arg(snap->sample)
+                    .arg(QString::fromStdString(formatBarTime(snap->sampleTime)));
+    info_->setText(info);
     showCurrent();
 }
 

@@ -25,6 +25,9 @@ public:
 
     void setSnapshot(const AttentionSnapshotPtr& snapshot);
     void clear(const QString& message);
+    // Shows validation sample `sample` (asks the worker for its Score matrices); the info line
+    // names the sample's bar date once the snapshot arrives.
+    void showSample(int sample);
     AttentionSnapshotPtr snapshot() const { return snapshot_; }
     AttentionHeatmap* heatmap() const { return heatmap_; }
     AttentionGrid* grid() const { return grid_; }

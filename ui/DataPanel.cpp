@@ -114,6 +114,15 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
     sampleForm->addRow(tr("Validation:"), validation_);
     sampleForm->addRow(tr("Normalize:"), normalization_);
     sampleForm->addRow(tr("Fractal rule:"), fractal_);
+    indicators_ = new QComboBox(filePage);
+    indicators_->setObjectName(QStringLiteral("indicatorDefinitions"));
+    indicators_->addItem(tr("MetaTrader 5"), QStringLiteral("mt5"));
+    indicators_->addItem(tr("textbook"), QStringLiteral("textbook"));
+    indicators_->setToolTip(
+        tr("MetaTrader 5: ATR = simple average of the true range, MACD "
+           "signal = simple average of MACD (as an Expert Advisor reads "
+           "them); textbook: Wilder's ATR, EMA signal line"));
+    sampleForm->addRow(tr("Indicators:"), indicators_);
     sampleForm->addRow(QString(), positional_);
     fileLayout->addLayout(sampleForm);
 
@@ -167,6 +176,7 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
     connect(normalization_, qOverload<int>(&QComboBox::currentIndexChanged), this,
             &DataPanel::commit);
     connect(fractal_, qOverload<int>(&QComboBox::currentIndexChanged), this, &DataPanel::commit);
+    connect(indicators_, qOverload<int>(&QComboBox::currentIndexChanged), this, &DataPanel::commit);
     connect(positional_, &QCheckBox::toggled, this, &DataPanel::commit);
     for (QSpinBox* s : {synthSamples_, synthUnits_, synthWindow_})
         connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &DataPanel::commit);
@@ -206,6 +216,7 @@ void DataPanel::openPriceFile(const QString& path) {
     fileName_->setText(tr("Reading %1 …").arg(QFileInfo(path).fileName()));
     inspectInBackground(path, [](DataPanel* self, const PriceFileInfo& info) {
         if (info.ok) {
+            self->bars_ = info.series;
             nlohmann::json data = self->doc_->experiment().data;
             data["source"] = "file";
             data["file"] = info.path;
@@ -227,6 +238,7 @@ void DataPanel::inspectCurrentFile() {
     if (QFileInfo(path).isRelative())
         path = QDir(q(doc_->experiment().baseDir)).absoluteFilePath(path);
     inspectInBackground(path, [](DataPanel* self, const PriceFileInfo& info) {
+        if (info.ok) self->bars_ = info.series;
         if (info.ok)
             self->showSummary(info);
         else
@@ -288,6 +300,8 @@ void DataPanel::syncFromDocument() {
     validation_->setValue(share * 100.0);
     normalization_->setCurrentIndex(d.value("normalization", std::string("zscore")) == "none");
     fractal_->setCurrentIndex(d.value("fractal", std::string("3bar")) == "5bar");
+    // Without the key: a file from before MT5 definitions existed, trained on textbook ones.
+    indicators_->setCurrentIndex(d.value("indicators", std::string("textbook")) == "mt5" ? 0 : 1);
     positional_->setChecked(d.value("positionalEncoding", false));
     const auto f = d.value("features", nlohmann::json::object());
     const auto list = featureList();
@@ -322,6 +336,7 @@ void DataPanel::commit() {
         d["window"] = window_->value();
         d["normalization"] = normalization_->currentData().toString().toStdString();
         d["fractal"] = fractal_->currentData().toString().toStdString();
+        d["indicators"] = indicators_->currentData().toString().toStdString();
         d["positionalEncoding"] = positional_->isChecked();
         nlohmann::json f = d.value("features", nlohmann::json::object());
         if (!f.is_object()) f = nlohmann::json::object();

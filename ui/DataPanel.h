@@ -40,6 +40,9 @@ public:
 public Q_SLOTS:
     void browse();
 
+    // The bars of the experiment's price file as last read (null before), for the price chart.
+    std::shared_ptr<const BarSeries> bars() const { return bars_; }
+
 Q_SIGNALS:
     void priceFileInspected(bool ok, const QString& message);
 
@@ -63,6 +66,7 @@ private:
 
     ExperimentDocument* doc_;
     std::shared_ptr<CallQueue> inspected_;  // shared with the reading threads
+    std::shared_ptr<const BarSeries> bars_;
     bool syncing_ = false;
     int loading_ = 0;
     QComboBox* source_;
@@ -77,6 +81,7 @@ private:
     QComboBox* normalization_;
     QCheckBox* positional_;
     QComboBox* fractal_;
+    QComboBox* indicators_;  // data.indicators: mt5 | textbook
     QSpinBox* synthSamples_;
     QSpinBox* synthUnits_;
     QSpinBox* synthWindow_;

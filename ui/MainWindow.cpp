@@ -15,6 +15,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QScreen>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -37,6 +38,8 @@
 #include "ui/DevicePicker.h"
 #include "ui/LayerStackEditor.h"
 #include "ui/MetricCharts.h"
+#include "ui/ModelActions.h"
+#include "ui/PriceChartPane.h"
 #include "ui/TrainingPanel.h"
 
 namespace nnwb {
@@ -89,7 +92,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     centralLayout->addWidget(banner_);
     auto* vsplit = new QSplitter(Qt::Vertical, central);
     vsplit->setObjectName(QStringLiteral("centralSplitter"));
-    charts_ = new MetricCharts(vsplit);
+    upperTabs_ = new QTabWidget(vsplit);
+    upperTabs_->setObjectName(QStringLiteral("upperTabs"));
+    upperTabs_->setDocumentMode(true);
+    charts_ = new MetricCharts(upperTabs_);
+    upperTabs_->addTab(charts_, tr("Metrics"));
+    priceChart_ = new PriceChartPane(upperTabs_);
+    upperTabs_->addTab(priceChart_, tr("Price Chart"));
     auto* hsplit = new QSplitter(Qt::Horizontal, vsplit);
     hsplit->setObjectName(QStringLiteral("lowerSplitter"));
     attention_ = new AttentionView(hsplit);
@@ -105,6 +114,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_->addTab(comparisonView_, tr("Comparison"));
     setCentralWidget(tabs_);
 
+    modelActions_ = new ModelActions(controller_, doc_, this);
     createActions();
     createDocks();
     createMenus();
@@ -117,6 +127,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(stack_, &LayerStackModel::changed, this, [this] { updateRunActions(); });
     connect(attention_, &AttentionView::sampleRequested, controller_,
             &TrainingController::requestScores);
+    connect(priceChart_, &PriceChartPane::validationSampleClicked, attention_,
+            &AttentionView::showSample);
+    connect(dataPanel_, &DataPanel::priceFileInspected, this, [this](bool ok) {
+        if (ok) priceChart_->setFileBars(dataPanel_->bars());
+    });
     // The docks edit the current experiment; the Comparison tab has the whole width.
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
         QDockWidget* docks[3] = {modelDock_, dataDock_, trainingDock_};
@@ -143,6 +158,11 @@ MainWindow::~MainWindow() {
     // they send while being deleted must not reach this half-destroyed window (UBSan).
     disconnect(doc_, nullptr, this, nullptr);
     disconnect(stack_, nullptr, this, nullptr);
+}
+
+void MainWindow::showPriceChart() {
+    tabs_->setCurrentIndex(0);
+    upperTabs_->setCurrentWidget(priceChart_);
 }
 
 void MainWindow::showComparison(bool on) {
@@ -194,7 +214,7 @@ void MainWindow::createActions() {
                      QStyle::SP_MediaPause);
     stopAct_ = make(tr("&Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5), tr("Stop (Shift+F5)"),
                     QStyle::SP_MediaStop);
-    connect(trainAct_, &QAction::triggered, this, [this] { startTraining(); });
+    connect(trainAct_, &QAction::triggered, this, &MainWindow::trainRequested);
     connect(pauseAct_, &QAction::triggered, this, &MainWindow::togglePause);
     connect(stopAct_, &QAction::triggered, this, &MainWindow::stopTraining);
 
@@ -268,6 +288,7 @@ void MainWindow::createMenus() {
     connect(csv, &QAction::triggered, charts_, &MetricCharts::exportCsvDialog);
     connect(png, &QAction::triggered, charts_, &MetricCharts::exportPngDialog);
     file->addAction(exportWeightsAct_);
+    file->addAction(modelActions_->exportAction());
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -282,11 +303,21 @@ void MainWindow::createMenus() {
     for (QAction* a : editor_->palette()->actions()) add->addAction(a);
     presetMenu_ = model->addMenu(tr("&Presets"));
     rebuildPresetMenu();
+    model->addSeparator();
+    loadWeightsAct_ = model->addAction(tr("&Load Weights…"));
+    loadWeightsAct_->setToolTip(tr("Load trained weights (safetensors) into this model; Train "
+                                   "then offers to continue from them"));
+    connect(loadWeightsAct_, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Load weights"), QString(), tr("safetensors (*.safetensors);;All files (*)"));
+        if (!path.isEmpty()) loadWeights(path);
+    });
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(trainAct_);
     run->addAction(pauseAct_);
     run->addAction(stopAct_);
+    run->addAction(modelActions_->predictAction());
     run->addSeparator();
     QAction* compare = run->addAction(tr("&Compare Experiments"));
     compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
@@ -343,9 +374,10 @@ void MainWindow::connectController() {
         updateRunActions();
     });
     connect(controller_, &TrainingController::runStarted, this, [this](const RunInfo& info) {
+        priceChart_->runStarted(info);
         hasValidation_ = info.validationSamples > 0;
         deviceLabel_->setText(info.deviceName);
-        epochLabel_->setText(tr("epoch 1/%1").arg(info.epochs));
+        epochLabel_->setText(tr("epoch %1/%2").arg(info.firstEpoch).arg(info.epochs));
         statusBar()->showMessage(
             tr("%1 · %2 parameters · %3 training / %4 validation samples")
                 .arg(info.dataDescription)
@@ -364,6 +396,7 @@ void MainWindow::connectController() {
     connect(controller_, &TrainingController::epochFinished, this,
             [this](const EpochReport& r) {
                 charts_->addEpoch(r, hasValidation_);
+                priceChart_->epochFinished(r);
                 confusion_->setReport(r, hasValidation_);
                 if (r.bestEpoch > 0) {
                     const QString text = r.stoppedEarly
@@ -383,6 +416,10 @@ void MainWindow::connectController() {
                                           ? tr("No Score matrices: the run ended early.")
                                           : tr("This stack has no attention layer, so there are "
                                                "no Score matrices to show."));
+                if (!charts_->reports().empty() && end != RunEnd::Failed) {
+                    const Experiment& e = doc_->experiment();
+                    trainedFor_ = {{"model", e.model}, {"data", e.data}};
+                }
                 if (end == RunEnd::Failed) {
                     lastError_ = message;
                     showError(tr("Training stopped"), message);
@@ -393,6 +430,16 @@ void MainWindow::connectController() {
                     statusBar()->showMessage(text, 15000);
                 }
             });
+    connect(controller_, &TrainingController::weightsLoaded, this,
+            [this](bool ok, const QString& message) {
+                if (!ok) return showError(tr("Load weights"), message);
+                const Experiment& e = doc_->experiment();
+                trainedFor_ = {{"model", e.model}, {"data", e.data}};
+                charts_->clear();
+                confusion_->clear();
+                statusBar()->showMessage(
+                    tr("Loaded the weights of %1; Train continues from them").arg(message), 15000);
+            });
     connect(controller_, &TrainingController::weightsSaved, this,
             [this](bool ok, const QString& message) {
                 if (ok)
@@ -402,18 +449,54 @@ void MainWindow::connectController() {
             });
 }
 
-bool MainWindow::startTraining(int epochs) {
+bool MainWindow::canContinue() const {
+    const Experiment& e = doc_->experiment();
+    return !trainedFor_.is_null() && trainedFor_["model"] == e.model && trainedFor_["data"] == e.data;
+}
+
+void MainWindow::trainRequested() {
+    if (!canContinue()) {
+        startTraining();
+        return;
+    }
+    QMessageBox box(QMessageBox::Question, tr("Train"),
+                    tr("This model has trained weights. Continue training them (keeping the "
+                       "optimizer state and the epoch numbering) or start over?"),
+                    QMessageBox::NoButton, this);
+    QPushButton* current = box.addButton(tr("Continue from current"), QMessageBox::AcceptRole);
+    QPushButton* best = box.addButton(tr("Continue from best"), QMessageBox::AcceptRole);
+    QPushButton* restart = box.addButton(tr("Restart"), QMessageBox::DestructiveRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(current);
+    box.exec();
+    if (box.clickedButton() == current)
+        startTraining(0, StartMode::ContinueCurrent);
+    else if (box.clickedButton() == best)
+        startTraining(0, StartMode::ContinueBest);
+    else if (box.clickedButton() == restart)
+        startTraining(0, StartMode::Restart);
+}
+
+void MainWindow::loadWeights(const QString& path) {
+    if (controller_->isBusy()) return showError(tr("Load weights"), tr("Stop the run first."));
+    controller_->loadWeights(doc_->experiment(), path);
+}
+
+bool MainWindow::startTraining(int epochs, StartMode mode) {
     updateRunActions();
     if (!trainAct_->isEnabled() || controller_->isBusy()) return false;
     banner_->hide();
     lastError_.clear();
-    charts_->clear();
+    if (mode == StartMode::Restart) {
+        charts_->clear();  // a continued run goes on numbering its epochs on the same charts
+        trainedFor_ = nullptr;
+    }
     confusion_->clear();
     attention_->clear(tr("Waiting for the first epoch…"));
     progress_->setValue(0);
     speedLabel_->clear();
     etaLabel_->clear();
-    const bool ok = controller_->start(doc_->experiment(), epochs);
+    const bool ok = controller_->start(doc_->experiment(), epochs, mode);
     updateRunActions();
     return ok;
 }

@@ -22,6 +22,8 @@ class AttentionView;
 class ComparisonController;
 class ComparisonView;
 class ConfusionTable;
+class ModelActions;
+class PriceChartPane;
 class DataPanel;
 class ExperimentDocument;
 class LayerStackEditor;
@@ -46,6 +48,10 @@ public:
     ConfusionTable* confusionTable() const { return confusion_; }
     ComparisonController* comparison() const { return comparison_; }
     ComparisonView* comparisonView() const { return comparisonView_; }
+    // The Price Chart tab above the attention view, and File > Export Model / Run > Predict.
+    PriceChartPane* priceChartPane() const { return priceChart_; }
+    ModelActions* modelActions() const { return modelActions_; }
+    void showPriceChart();
     // Brings the Comparison tab (or back the Experiment tab) to the front.
     void showComparison(bool on = true);
     QAction* trainAction() const { return trainAct_; }
@@ -60,7 +66,17 @@ public:
     void setConfirmDiscard(bool on) { confirmDiscard_ = on; }
     bool openExperiment(const QString& path);
     // Starts training a copy of the document; epochs > 0 overrides the experiment's count.
-    bool startTraining(int epochs = 0);
+    // Continue modes keep the trained network, its optimizer state and the charts' epoch
+    // numbering (epochs more epochs); Restart starts over.
+    bool startTraining(int epochs = 0, StartMode mode = StartMode::Restart);
+    // The Train action: when this model has trained (or loaded) weights, asks whether to
+    // continue from the current or the best epoch's weights, or to restart.
+    void trainRequested();
+    // There are trained or loaded weights for the document's model and data.
+    bool canContinue() const;
+    // Loads a safetensors weights file into the document's network (Model > Load Weights…),
+    // checked as nnwb-cli --load-weights does; the answer comes as weightsLoaded.
+    void loadWeights(const QString& path);
     // Lays the panes out for the current window size (called on first show).
     void applyDefaultLayout();
     // Restores geometry and dock layout from QSettings; false when nothing was saved.
@@ -104,6 +120,9 @@ private:
     DataPanel* dataPanel_ = nullptr;
     TrainingPanel* trainingPanel_ = nullptr;
     MetricCharts* charts_ = nullptr;
+    QTabWidget* upperTabs_ = nullptr;  // Metrics | Price Chart
+    PriceChartPane* priceChart_ = nullptr;
+    ModelActions* modelActions_ = nullptr;  // Export Model…, Run > Predict…
     AttentionView* attention_ = nullptr;
     ConfusionTable* confusion_ = nullptr;
     QDockWidget* modelDock_ = nullptr;
@@ -134,6 +153,9 @@ private:
     bool confirmDiscard_ = true;
     bool hasValidation_ = false;
     QString lastError_;
+    // The model and data sections the worker's trained weights belong to (null: none).
+    nlohmann::json trainedFor_;
+    QAction* loadWeightsAct_ = nullptr;
 };
 
 }  // namespace nnwb

@@ -66,6 +66,7 @@ SeriesChart::SeriesChart(const QString& title, const QString& yLabel, QWidget* p
     markerText_->setBrush(QColor(255, 255, 255, 220));
     markerText_->setPadding(QMargins(3, 1, 3, 1));
     markerText_->setSelectable(false);
+    markerText_->setClipToAxisRect(false);  // "best 1" next to the left axis stays whole
     markerText_->setVisible(false);
 
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);

@@ -184,6 +184,31 @@ TrainingPanel::TrainingPanel(ExperimentDocument* doc, QWidget* parent)
     lf->addRow(tr("Factor:"), factor_);
     lf->addRow(tr("Plateau patience:"), plateauPatience_);
     layout->addWidget(lrBox);
+
+    auto* gradBox = new QGroupBox(tr("Gradients and loss"), this);
+    auto* gf = form(gradBox);
+    clipNorm_ = numberEdit(gradBox, "clipNorm", 0, 1e9);
+    clipNorm_->setToolTip(
+        tr("Gradient clipping: when the L2 norm of all parameter gradients together is above "
+           "this, they are scaled down to it. 0 is off. The norm before clipping is reported "
+           "per epoch (mean and max) either way."));
+    classWeights_ = new QComboBox(gradBox);
+    classWeights_->setObjectName(QStringLiteral("classWeights"));
+    classWeights_->addItem(tr("None"), QStringLiteral("none"));
+    classWeights_->addItem(tr("Balanced"), QStringLiteral("balanced"));
+    classWeights_->addItem(tr("Given"), QStringLiteral("given"));
+    classWeights_->setToolTip(
+        tr("Weights of the classes in the loss. Balanced: N / (classes × samples of the class), "
+           "counted on the training part, so rare fractals weigh more. Given: one weight per "
+           "output. The reported loss stays unweighted."));
+    givenWeights_ = new QLineEdit(gradBox);
+    givenWeights_->setObjectName(QStringLiteral("givenWeights"));
+    givenWeights_->setPlaceholderText(QStringLiteral("1, 2.5, 2.5"));
+    givenWeights_->setToolTip(tr("Given: one weight per output, separated by commas."));
+    gf->addRow(tr("Clip gradient norm:"), clipNorm_);
+    gf->addRow(tr("Class weights:"), classWeights_);
+    gf->addRow(tr("Weights:"), givenWeights_);
+    layout->addWidget(gradBox);
     layout->addStretch(1);
 
     for (QSpinBox* s :
@@ -195,9 +220,10 @@ TrainingPanel::TrainingPanel(ExperimentDocument* doc, QWidget* parent)
         s->setKeyboardTracking(false);
         connect(s, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &TrainingPanel::commit);
     }
-    for (QLineEdit* e : {learningRate_, epsilon_, weightDecay_, minDelta_, floor_})
+    for (QLineEdit* e :
+         {learningRate_, epsilon_, weightDecay_, minDelta_, floor_, clipNorm_, givenWeights_})
         connect(e, &QLineEdit::editingFinished, this, &TrainingPanel::commit);
-    for (QComboBox* c : {optimizer_, loss_, monitor_, schedule_})
+    for (QComboBox* c : {optimizer_, loss_, monitor_, schedule_, classWeights_})
         connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &TrainingPanel::commit);
     for (QCheckBox* c : {shuffle_, keepBest_, earlyStopping_})
         connect(c, &QCheckBox::toggled, this, &TrainingPanel::commit);
@@ -252,6 +278,13 @@ void TrainingPanel::syncFromDocument() {
     floor_->setEnabled(s.type == "cosine" || s.type == "plateau");
     factor_->setEnabled(s.type == "plateau");
     plateauPatience_->setEnabled(s.type == "plateau");
+    clipNorm_->setText(c.toString(t.clipNorm, 'g', 6));
+    classWeights_->setCurrentIndex(
+        std::max(0, classWeights_->findData(QString::fromStdString(t.classWeights.mode))));
+    QStringList given;
+    for (double w : t.classWeights.weights) given << c.toString(w, 'g', 6);
+    givenWeights_->setText(given.join(QStringLiteral(", ")));
+    givenWeights_->setEnabled(t.classWeights.mode == "given");
     syncing_ = false;
 }
 
@@ -290,6 +323,21 @@ void TrainingPanel::commit() {
     if (ok && v >= 0) t.lrSchedule.floor = v;
     t.lrSchedule.factor = factor_->value();
     t.lrSchedule.patience = plateauPatience_->value();
+    v = c.toDouble(clipNorm_->text(), &ok);
+    if (ok && v >= 0) t.clipNorm = v;
+    t.classWeights.mode = classWeights_->currentData().toString().toStdString();
+    std::vector<double> weights;
+    for (const QString& part : givenWeights_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        v = c.toDouble(part.trimmed(), &ok);
+        if (!ok || v < 0) {
+            weights.clear();
+            break;
+        }
+        weights.push_back(v);
+    }
+    if (!weights.empty()) t.classWeights.weights = weights;
+    if (t.classWeights.mode == "given" && t.classWeights.weights.empty())
+        t.classWeights.weights = std::vector<double>(3, 1.0);  // a start the user edits
     doc_->setTraining(t);
     syncFromDocument();  // normalizes the text of the number fields
 }

@@ -1,6 +1,7 @@
 // The Training pane: optimizer (adam / sgd) and its settings, loss, batch size, epochs, seed,
 // shuffle, the compute device, the best epoch and early stopping (monitored metric, keep best,
-// patience, minimum improvement) and the learning-rate schedule. Every edit goes straight to
+// patience, minimum improvement), the learning-rate schedule, gradient clipping and class
+// weights. Every edit goes straight to
 // the document's training section (a running training keeps its own copy). GUI thread only.
 #pragma once
 
@@ -54,6 +55,9 @@ private:
     QLineEdit* floor_;
     QDoubleSpinBox* factor_;
     QSpinBox* plateauPatience_;
+    QLineEdit* clipNorm_;
+    QComboBox* classWeights_;
+    QLineEdit* givenWeights_;
 };
 
 }  // namespace nnwb

@@ -40,8 +40,9 @@ void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
             std::printf("  missed %.2f%%", r.train.missedPct);
             if (hasVal) std::printf(" (val %.2f%%)", r.validation.missedPct);
         }
-        std::printf("  lr %.3g  %.2f s  %.0f samples/s%s\n", r.learningRate, r.seconds,
-                    r.samplesPerSecond, r.isBest ? "  *best" : "");
+        std::printf("  lr %.3g  grad norm %.3g (max %.3g)  %.2f s  %.0f samples/s%s\n",
+                    r.learningRate, r.gradNormMean, r.gradNormMax, r.seconds, r.samplesPerSecond,
+                    r.isBest ? "  *best" : "");
     }
     std::fflush(stdout);
 }
@@ -98,6 +99,8 @@ int runTrain(const Args& args) {
         throw UsageError(e.what());
     } catch (const ShapeError& e) {
         throw UsageError(std::string("model: ") + e.what());
+    } catch (const TrainingError& e) {  // the data does not fit the model or its settings
+        throw UsageError(e.what());
     }
     Network& net = session->network();
     Trainer& trainer = session->trainer();
@@ -158,8 +161,8 @@ int runTrain(const Args& args) {
     if (!saveModel.empty()) {
         writeModel();
         if (!json)
-            std::printf("saved the model bundle of epoch %d (%s) to %s\n",
-                        keeper.result().epoch(), which, saveModel.c_str());
+            std::printf("saved the model bundle of epoch %d (%s) to %s\n", keeper.result().epoch(),
+                        which, saveModel.c_str());
     }
     return 0;
 }

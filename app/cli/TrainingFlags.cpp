@@ -1,5 +1,6 @@
 #include "app/cli/TrainingFlags.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -11,7 +12,8 @@ const char* const kTrainingFlagsUsage =
     "        [--monitor validation_loss|validation_accuracy|validation_missed|training_loss]\n"
     "        [--keep-best on|off] [--early-stopping on|off] [--patience N] [--min-delta X]\n"
     "        [--lr-schedule constant|step|cosine|plateau] [--lr-step-epochs N] [--lr-gamma X]\n"
-    "        [--lr-warmup N] [--lr-floor X] [--lr-factor X] [--lr-patience N]\n";
+    "        [--lr-warmup N] [--lr-floor X] [--lr-factor X] [--lr-patience N]\n"
+    "        [--clip-norm X] [--class-weights none|balanced|W0,W1,...]\n";
 
 namespace {
 
@@ -62,6 +64,8 @@ bool readTrainingFlag(const Args& args, size_t& i, nlohmann::json& o) {
         {"--lr-floor", "lrSchedule", "floor", 'n'},
         {"--lr-factor", "lrSchedule", "factor", 'n'},
         {"--lr-patience", "lrSchedule", "patience", 'i'},
+        {"--clip-norm", "", "clipNorm", 'n'},
+        {"--class-weights", "", "classWeights", 'w'},
     };
     for (const Key& k : keys) {
         if (a != k.flag) continue;
@@ -76,6 +80,20 @@ bool readTrainingFlag(const Args& args, size_t& i, nlohmann::json& o) {
                 break;
             case 'n':
                 value = number(a, v);
+                break;
+            case 'w':  // none | balanced | W0,W1,...
+                if (v == "none" || v == "balanced") {
+                    value = nlohmann::json::object({{"mode", v}});
+                } else {
+                    nlohmann::json list = nlohmann::json::array();
+                    size_t start = 0;
+                    while (start <= v.size()) {
+                        const size_t comma = std::min(v.find(',', start), v.size());
+                        list.push_back(number(a, v.substr(start, comma - start)));
+                        start = comma + 1;
+                    }
+                    value = nlohmann::json::object({{"mode", "given"}, {"weights", list}});
+                }
                 break;
             default:
                 value = v;
@@ -95,7 +113,7 @@ TrainingConfig applyTrainingFlags(const TrainingConfig& config, const nlohmann::
     nlohmann::json j = config.toJson();
     for (auto it = overrides.begin(); it != overrides.end(); ++it) {
         if (it.key() == "__flags") continue;
-        if (it->is_object())
+        if (it->is_object() && it.key() != "classWeights")
             for (auto in = it->begin(); in != it->end(); ++in) j[it.key()][in.key()] = in.value();
         else
             j[it.key()] = it.value();

@@ -56,6 +56,7 @@ nlohmann::json epochReportToJson(const EpochReport& r, bool hasValidation) {
                      {"learningRate", r.learningRate},
                      {"bestEpoch", r.bestEpoch},
                      {"best", r.isBest},
+                     {"gradNorm", {{"max", r.gradNormMax}, {"mean", r.gradNormMean}}},
                      {"train", metricsToJson(r.train, r.taskMetrics)}};
     if (hasValidation) j["validation"] = metricsToJson(r.validation, r.taskMetrics);
     if (r.stoppedEarly) j["stoppedEarly"] = true;
@@ -74,6 +75,11 @@ EpochReport epochReportFromJson(const nlohmann::json& j) {
     if (j.contains("bestEpoch")) r.bestEpoch = get<int>(j, "bestEpoch", "");
     if (j.contains("best")) r.isBest = get<bool>(j, "best", "");
     if (j.contains("stoppedEarly")) r.stoppedEarly = get<bool>(j, "stoppedEarly", "");
+    if (j.contains("gradNorm")) {
+        const auto g = get<nlohmann::json>(j, "gradNorm", "");
+        r.gradNormMax = get<double>(g, "max", "gradNorm.");
+        r.gradNormMean = get<double>(g, "mean", "gradNorm.");
+    }
     r.train = metricsFromJson(get<nlohmann::json>(j, "train", ""), "train");
     if (j.contains("validation")) r.validation = metricsFromJson(j["validation"], "validation");
     return r;

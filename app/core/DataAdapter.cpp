@@ -67,6 +67,7 @@ PriceFileInfo inspectPriceFile(const std::string& path) {
         info.buy = s.buy;
         info.sell = s.sell;
         info.both = s.both;
+        info.series = std::make_shared<const BarSeries>(std::move(r.bars));
         info.ok = true;
     } catch (const std::exception& e) {
         info.error = info.fileName + ":0: " + e.what();

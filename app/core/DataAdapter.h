@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/Shape.h"
+#include "model/data/BarSeries.h"
 
 namespace nnwb {
 
@@ -34,6 +36,7 @@ struct PriceFileInfo {
     std::string timeframe;    // "H1"
     size_t gaps = 0;
     size_t buy = 0, sell = 0, both = 0;  // 3-bar fractals
+    std::shared_ptr<const BarSeries> series;  // the loaded bars (shared, read-only)
 };
 
 // Loads and summarizes a bar file (MT5, MT4 or generic CSV).

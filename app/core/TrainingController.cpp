@@ -32,6 +32,8 @@ TrainingController::TrainingController(QObject* parent) : QObject(parent) {
     forward(&TrainingWorker::epochFinished, &TrainingController::epochFinished);
     forward(&TrainingWorker::attentionReady, &TrainingController::attentionReady);
     forward(&TrainingWorker::weightsSaved, &TrainingController::weightsSaved);
+    forward(&TrainingWorker::bundleReady, &TrainingController::bundleReady);
+    forward(&TrainingWorker::weightsLoaded, &TrainingController::weightsLoaded);
     forward(&TrainingWorker::runFinished, &TrainingController::finished);
     thread_.start();
 }
@@ -40,7 +42,7 @@ TrainingController::~TrainingController() {
     shutdown();
 }
 
-bool TrainingController::start(const Experiment& experiment, int epochs) {
+bool TrainingController::start(const Experiment& experiment, int epochs, StartMode mode) {
     if (shutDown_ || state_ != State::Idle) return false;
     Experiment copy = experiment;
     if (epochs > 0) copy.training.epochs = epochs;
@@ -48,8 +50,15 @@ bool TrainingController::start(const Experiment& experiment, int epochs) {
     auto control = control_;
     TrainingWorker* worker = worker_;
     setState(State::Running);
-    worker_->post([worker, copy, control] { worker->start(copy, control); });
+    worker_->post([worker, copy, control, mode] { worker->continueRun(copy, control, mode); });
     return true;
+}
+
+void TrainingController::loadWeights(const Experiment& experiment, const QString& path) {
+    if (shutDown_ || state_ != State::Idle) return;
+    TrainingWorker* worker = worker_;
+    const Experiment copy = experiment;
+    worker_->post([worker, copy, path] { worker->loadWeights(copy, path); });
 }
 
 void TrainingController::pause() {
@@ -81,6 +90,12 @@ void TrainingController::saveWeights(const QString& path) {
     if (shutDown_) return;
     TrainingWorker* worker = worker_;
     worker_->post([worker, path] { worker->saveWeights(path); });
+}
+
+void TrainingController::requestBundle() {
+    if (shutDown_) return;
+    TrainingWorker* worker = worker_;
+    worker_->post([worker] { worker->makeBundle(); });
 }
 
 void TrainingController::shutdown() {

@@ -14,6 +14,7 @@
 #include "app/core/CallQueue.h"
 #include "app/core/MetaTypes.h"
 #include "model/Experiment.h"
+#include "model/ModelBundle.h"
 #include "model/TrainControl.h"
 
 namespace nnwb {
@@ -33,13 +34,18 @@ public:
     bool isBusy() const { return state_ != State::Idle; }
     // Starts a run of `experiment` (copied); `epochs` > 0 overrides training.epochs.
     // Returns false when a run is already going.
-    bool start(const Experiment& experiment, int epochs = 0);
+    bool start(const Experiment& experiment, int epochs = 0, StartMode mode = StartMode::Restart);
+    // Loads a weights file into the worker's network for `experiment` (see
+    // TrainingWorker::loadWeights); answered by weightsLoaded(). Not while a run is going.
+    void loadWeights(const Experiment& experiment, const QString& path);
     void pause();
     void resume();
     void stop();
     // Which validation sample the attention snapshots show; answered between epochs.
     void requestScores(int sample);
     void saveWeights(const QString& path);
+    // Asks the worker for the trained model as a bundle; answered by bundleReady().
+    void requestBundle();
     // Stops a run and ends the worker thread; waits for it. Idempotent.
     void shutdown();
 
@@ -51,6 +57,8 @@ Q_SIGNALS:
     void attentionReady(const nnwb::AttentionSnapshotPtr& snapshot);
     void runFinished(nnwb::RunEnd end, const QString& message);
     void weightsSaved(bool ok, const QString& message);
+    void bundleReady(std::shared_ptr<const nnwb::ModelBundle> bundle, const QString& error);
+    void weightsLoaded(bool ok, const QString& message);
 
 private Q_SLOTS:
     void runQueuedCalls() { fromWorker_.run(); }

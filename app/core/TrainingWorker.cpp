@@ -44,6 +44,14 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     }
     keeper_ = EpochKeeper(experiment_.training, session_->trainer().monitor());
     runFailed_ = false;
+    firstEpoch_ = 1;
+    emitRunStarted(1, false);
+    const int id = runId_;
+    QMetaObject::invokeMethod(
+        this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
+}
+
+void TrainingWorker::emitRunStarted(int firstEpoch, bool continued) {
     RunInfo info;
     const DeviceInfo dev = session_->backend().info();
     info.deviceId = q(dev.id);
@@ -53,11 +61,85 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     info.trainSamples = session_->split().train.size();
     info.validationSamples = session_->split().validation.size();
     info.epochs = epochsWanted_;
+    info.firstEpoch = firstEpoch;
+    info.continued = continued;
     info.input = session_->network().inputShape();
+    const ExperimentData& data = session_->data();
+    if (data.priceData && data.bars) {
+        info.bars = data.bars;
+        info.fractalRule = data.dataConfig.fractalRule();
+        info.trainFirstBar = data.trainFirstBar;
+        info.trainLastBar = data.trainLastBar;
+        info.validationFirstBar = data.validationFirstBar;
+        info.validationLastBar = data.validationLastBar;
+    }
+    session_->trainer().setKeepValidationOutputs(true);  // the price chart's signals
     Q_EMIT runStarted(info);
+}
+
+bool TrainingWorker::sameRun(const Experiment& e) const {
+    return session_ && e.model == experiment_.model && e.data == experiment_.data &&
+           e.baseDir == experiment_.baseDir && e.training.device == experiment_.training.device &&
+           e.training.batchSize == experiment_.training.batchSize;
+}
+
+void TrainingWorker::continueRun(const Experiment& experiment,
+                                 std::shared_ptr<TrainControl> control, StartMode mode) {
+    if (mode == StartMode::Restart) return start(experiment, std::move(control));
+    ++runId_;
+    control_ = std::move(control);
+    if (!sameRun(experiment) || runFailed_) {
+        running_ = false;
+        Q_EMIT runFinished(
+            RunEnd::Failed,
+            tr("Cannot continue: %1 Train with \"Restart\" instead; the kept weights are "
+               "still there.")
+                .arg(runFailed_ ? tr("the last run failed.")
+                                : tr("the model, the data, the device or the batch size changed "
+                                     "since those weights were trained.")));
+        return;
+    }
+    Trainer& trainer = session_->trainer();
+    if (mode == StartMode::ContinueBest && !keeper_.best().empty()) {
+        try {
+            keeper_.best().restore(session_->network());
+        } catch (const std::exception& e) {
+            return fail(q(e.what()));
+        }
+    }
+    const int done = trainer.epochsDone();
+    keeper_.resume(done);
+    epochsWanted_ = done + experiment.training.epochs;
+    epochSeconds_ = 0.0;
+    running_ = true;
+    firstEpoch_ = done + 1;
+    emitRunStarted(done + 1, true);
     const int id = runId_;
     QMetaObject::invokeMethod(
         this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
+}
+
+void TrainingWorker::loadWeights(const Experiment& experiment, const QString& path) {
+    if (running_) {
+        Q_EMIT weightsLoaded(false, tr("A run is going; stop it before loading weights."));
+        return;
+    }
+    // A fresh network, optimizer and epoch count for the loaded weights; the kept run is
+    // replaced only once the file has passed every check.
+    std::unique_ptr<TrainingSession> session;
+    try {
+        session = std::make_unique<TrainingSession>(experiment);
+        loadWeightsFile(session->network(), path.toStdString());
+    } catch (const std::exception& e) {
+        Q_EMIT weightsLoaded(false, q(e.what()));
+        return;
+    }
+    releaseCompute();
+    session_ = std::move(session);
+    experiment_ = experiment;
+    keeper_ = EpochKeeper(experiment_.training, session_->trainer().monitor());
+    runFailed_ = false;
+    Q_EMIT weightsLoaded(true, path);
 }
 
 void TrainingWorker::nextEpoch(int runId) {
@@ -65,7 +147,7 @@ void TrainingWorker::nextEpoch(int runId) {
     Trainer& trainer = session_->trainer();
     if (control_ && control_->stopRequested()) return finish(RunEnd::Stopped, {});
     const int epoch = trainer.epochsDone() + 1;
-    const double avgEpoch = epoch > 1 ? epochSeconds_ / (epoch - 1) : 0.0;
+    const double avgEpoch = epoch > firstEpoch_ ? epochSeconds_ / (epoch - firstEpoch_) : 0.0;
     const int remainingAfter = epochsWanted_ - epoch;
     auto onProgress = [&](const ProgressReport& r) {
         TrainingProgress p;
@@ -121,6 +203,8 @@ void TrainingWorker::emitScores(int sample) {
         snap->epoch = session_->trainer().epochsDone();
         snap->sample = static_cast<int>(index);
         snap->validationSamples = nVal;
+        const SampleSet& part = split.validation.size() ? split.validation : split.train;
+        if (index < part.time.size()) snap->sampleTime = part.time[index];
         Q_EMIT attentionReady(std::shared_ptr<const AttentionSnapshot>(std::move(snap)));
     } catch (const std::exception&) {
         // a failed read-back is not worth ending a run for; the next epoch tries again
@@ -129,12 +213,13 @@ void TrainingWorker::emitScores(int sample) {
 
 void TrainingWorker::saveWeights(const QString& path) {
     try {
-        if (session_ && !runFailed_ && !keeper_.keepBest()) {
-            saveWeightsFile(session_->network(), path.toStdString());
-        } else if (!keeper_.result().empty()) {
+        const WeightsSnapshot& kept = keeper_.result();
+        if (session_ && !runFailed_ && (!keeper_.keepBest() || kept.empty())) {
+            saveWeightsFile(session_->network(), path.toStdString());  // current (or loaded)
+        } else if (!kept.empty()) {
             // The best epoch's host copy; after a failure (the device's copy may be lost or
             // diverged) or a run that could not start, the kept host copy.
-            keeper_.result().save(path.toStdString());
+            kept.save(path.toStdString());
         } else {
             Q_EMIT weightsSaved(false, tr("There are no trained weights yet."));
             return;
@@ -142,6 +227,25 @@ void TrainingWorker::saveWeights(const QString& path) {
         Q_EMIT weightsSaved(true, path);
     } catch (const std::exception& e) {
         Q_EMIT weightsSaved(false, q(e.what()));
+    }
+}
+
+void TrainingWorker::makeBundle() {
+    try {
+        if (!session_)
+            return Q_EMIT bundleReady(nullptr, tr("There is no trained model yet: train first."));
+        // The run's result: the best epoch's weights with keepBest, else the last good ones
+        // (host copies taken as each epoch completed, so the bundle names a real epoch).
+        const WeightsSnapshot& kept = keeper_.result();
+        if (kept.empty())
+            return Q_EMIT bundleReady(nullptr,
+                                      tr("There is no trained model yet: no epoch completed."));
+        auto bundle = std::make_shared<const ModelBundle>(
+            makeModelBundle(experiment_, session_->data(), kept.tensors(),
+                            session_->network().toJson(), kept.epoch()));
+        Q_EMIT bundleReady(bundle, QString());
+    } catch (const std::exception& e) {
+        Q_EMIT bundleReady(nullptr, q(e.what()));
     }
 }
 

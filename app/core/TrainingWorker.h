@@ -16,6 +16,7 @@
 #include "app/core/TrainingTypes.h"
 #include "model/EpochKeeper.h"
 #include "model/Experiment.h"
+#include "model/ModelBundle.h"
 #include "model/Safetensors.h"
 #include "model/TrainControl.h"
 #include "model/TrainingSession.h"
@@ -38,6 +39,15 @@ public Q_SLOTS:
     // and trains experiment.training.epochs epochs, one epoch per event so that other queued
     // requests (scores) are served between epochs. Ends with runFinished().
     void start(const nnwb::Experiment& experiment, std::shared_ptr<nnwb::TrainControl> control);
+    // Trains training.epochs more epochs on the kept network, optimizer and epoch numbering
+    // (from the best epoch's weights with ContinueBest). The model and data sections must be
+    // those of the kept run; otherwise the run fails with the reason and nothing is lost.
+    void continueRun(const nnwb::Experiment& experiment,
+                     std::shared_ptr<nnwb::TrainControl> control, nnwb::StartMode mode);
+    // Loads a weights file (safetensors, as Export Weights writes) into a freshly built
+    // network of `experiment` (new optimizer, epoch count 0), with the checks of nnwb-cli
+    // --load-weights (names, shapes); a refused file changes nothing. Emits weightsLoaded().
+    void loadWeights(const nnwb::Experiment& experiment, const QString& path);
     // Reads the Score matrices of validation sample `sample` from the device (between epochs
     // or after a run, while the trained network is kept) and emits attentionReady().
     void requestScores(int sample);
@@ -45,6 +55,9 @@ public Q_SLOTS:
     // keeps the best (training.keepBest), else the current ones; after a failed run (or one
     // that could not start) the kept host copy. Emits weightsSaved().
     void saveWeights(const QString& path);
+    // Packs the run's result (the best epoch's weights with keepBest, else the last completed
+    // epoch's) with the run's data settings and statistics; emits bundleReady().
+    void makeBundle();
 
 Q_SIGNALS:
     void runStarted(const nnwb::RunInfo& info);
@@ -53,6 +66,9 @@ Q_SIGNALS:
     void attentionReady(const nnwb::AttentionSnapshotPtr& snapshot);
     void runFinished(nnwb::RunEnd end, const QString& message);
     void weightsSaved(bool ok, const QString& message);
+    // The bundle, or null and the reason.
+    void bundleReady(std::shared_ptr<const nnwb::ModelBundle> bundle, const QString& error);
+    void weightsLoaded(bool ok, const QString& message);
 
 private Q_SLOTS:
     void runQueuedCalls() { calls_.run(); }
@@ -63,6 +79,9 @@ private:
     void fail(const QString& message);
     void failToStart(const QString& message);
     void emitScores(int sample);
+    // The kept network was built for this experiment's model and data.
+    bool sameRun(const Experiment& experiment) const;
+    void emitRunStarted(int firstEpoch, bool continued);
     void releaseCompute();
 
     Experiment experiment_;
@@ -73,7 +92,8 @@ private:
     bool runFailed_ = false;  // the last run ended in an error
     int runId_ = 0;
     bool running_ = false;
-    int epochsWanted_ = 0;
+    int epochsWanted_ = 0;       // the last epoch of this run
+    int firstEpoch_ = 1;         // the first epoch of this run (> 1 when continued)
     double epochSeconds_ = 0.0;  // sum over completed epochs, for the run ETA
     std::atomic<int> scoreSample_{0};
     CallQueue calls_{this, "runQueuedCalls"};

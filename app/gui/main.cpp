@@ -3,6 +3,7 @@
 // [--size WxH]` trains N epochs, renders the window to OUT.png and exits (works offscreen);
 // `--compare A B ... [--device ID ...]` opens the experiment files or presets A, B, ... as a
 // comparison set on the Comparison tab (with --train-epochs and --screenshot: the same demo).
+#include <algorithm>
 #include <cstdio>
 
 #include <QApplication>
@@ -17,7 +18,11 @@
 #include "app/core/ExperimentDocument.h"
 #include "app/core/MetaTypes.h"
 #include "app/core/Presets.h"
+#include "model/data/DateTime.h"
+#include "ui/ChartBench.h"
 #include "ui/ComparisonView.h"
+#include "ui/PriceChart.h"
+#include "ui/PriceChartPane.h"
 #include "ui/MainWindow.h"
 #include "ui/ScreenshotRun.h"
 
@@ -66,12 +71,33 @@ int main(int argc, char** argv) {
     const QCommandLineOption sizeOpt(QStringLiteral("size"),
                                      QStringLiteral("Window size, e.g. 1920x1080."),
                                      QStringLiteral("WxH"));
-    cli.addOptions({experimentOpt, epochsOpt, shotOpt, deviceOpt, sizeOpt, compareOpt});
+    const QCommandLineOption chartOpt(
+        QStringLiteral("chart-range"),
+        QStringLiteral("Show the Price Chart tab; after training, the bars from FROM to TO "
+                       "(dates, e.g. 2018-10-01,2018-10-20; 'all' for the whole range)."),
+        QStringLiteral("FROM,TO"));
+    const QCommandLineOption benchOpt(
+        QStringLiteral("chart-bench"),
+        QStringLiteral("Measure the price chart's redraw time on FILE and exit."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption barsOpt(
+        QStringLiteral("bars"),
+        QStringLiteral("With --chart-bench: repeat the file's bars end to end up to N bars."),
+        QStringLiteral("N"));
+    const QCommandLineOption modelOpt(
+        QStringLiteral("model"),
+        QStringLiteral("With --chart-bench: draw the signals of this model bundle."),
+        QStringLiteral("M.safetensors"));
+    cli.addOptions({experimentOpt, epochsOpt, shotOpt, deviceOpt, sizeOpt, compareOpt, chartOpt,
+                    benchOpt, barsOpt, modelOpt});
     cli.addPositionalArgument(QStringLiteral("experiments"),
                               QStringLiteral("With --compare: experiment files or preset names."),
                               QStringLiteral("[A B ...]"));
     cli.process(app);
 
+    if (cli.isSet(benchOpt))
+        return nnwb::runChartBench(cli.value(benchOpt), cli.value(barsOpt).toInt(),
+                                   cli.value(modelOpt), parseSize(cli.value(sizeOpt)));
     const bool scripted = cli.isSet(shotOpt);
     nnwb::MainWindow window;
     window.setConfirmDiscard(!scripted);
@@ -136,6 +162,25 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "nnwb: --train-epochs needs a non-negative number\n");
             return 2;
         }
+    }
+    if (cli.isSet(chartOpt)) {
+        window.showPriceChart();
+        // After the run (before a screenshot is taken): show the asked range of bars.
+        const QStringList range = cli.value(chartOpt).split(QLatin1Char(','));
+        QObject::connect(window.controller(), &nnwb::TrainingController::runFinished, &window,
+                         [&window, range] {
+                             nnwb::PriceChart* chart = window.priceChartPane()->chart();
+                             const auto bars = chart->bars();
+                             if (!bars || range.size() != 2) return chart->showAll();
+                             int64_t from = 0, to = 0;
+                             if (!nnwb::parseDateTime(range[0].toStdString(), from) ||
+                                 !nnwb::parseDateTime(range[1].toStdString(), to))
+                                 return chart->showAll();
+                             const auto& t = bars->time;
+                             const double a = double(std::lower_bound(t.begin(), t.end(), from) - t.begin());
+                             const double b = double(std::lower_bound(t.begin(), t.end(), to) - t.begin());
+                             chart->showRange(a - 0.5, b + 0.5);
+                         });
     }
     if (scripted) {
         auto* run = new nnwb::ScreenshotRun(&window, epochs, cli.value(shotOpt), &app);

@@ -56,12 +56,18 @@ private slots:
 
     void losses_data() {
         QTest::addColumn<QString>("loss");
-        QTest::newRow("mse") << "mse";
-        QTest::newRow("cross_entropy") << "cross_entropy";
+        QTest::addColumn<bool>("weighted");
+        QTest::newRow("mse") << "mse" << false;
+        QTest::newRow("cross_entropy") << "cross_entropy" << false;
+        QTest::newRow("mse, class weights") << "mse" << true;
+        QTest::newRow("cross_entropy, class weights") << "cross_entropy" << true;
     }
-    // d(mean loss)/d(output) from Loss::compute against central differences.
+    // d(mean loss)/d(output) from Loss::compute against central differences; with class
+    // weights, the gradient scaled per sample by Backend::scaleRows against the differences of
+    // the weighted mean loss (sum of w_s * loss_s / batch).
     void losses() {
         QFETCH(QString, loss);
+        QFETCH(bool, weighted);
         CpuBackend be(Precision::Double, 1);
         const int batch = 4, outs = 3;
         Loss l(be, lossFromName(loss.toStdString()), outs, batch);
@@ -72,16 +78,21 @@ private slots:
         t[outs + 0] = 1.0;  // an outside-bar style target with two classes set
         Buffer yb = be.alloc(y.size()), tb = be.alloc(t.size());
         be.uploadF64(tb, t.data(), t.size());
+        std::vector<double> w(batch, 1.0);
+        if (weighted) w = {0.5, 2.25, 1.0, 3.5};
+        Buffer wb = be.alloc(batch);
+        be.uploadF64(wb, w.data(), w.size());
         auto meanLoss = [&](const std::vector<double>& yy) {
             be.uploadF64(yb, yy.data(), yy.size());
             l.compute(yb, tb, batch);
             std::vector<double> per(batch);
             be.downloadF64(l.perSample(), per.data(), batch);
             double s = 0;
-            for (double v : per) s += v;
+            for (int b = 0; b < batch; ++b) s += w[b] * per[b];
             return s / batch;
         };
         meanLoss(y);
+        if (weighted) be.scaleRows({batch, outs, wb, l.gradient()});
         std::vector<double> g(y.size());
         be.downloadF64(l.gradient(), g.data(), g.size());
         const double eps = 1e-6;

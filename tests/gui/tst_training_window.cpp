@@ -110,6 +110,83 @@ private Q_SLOTS:
 
     void trainsOnCpu() { trainOn("cpu"); }
 
+    // Continue training: two epochs, then two more on the same network and optimizer; the
+    // charts go on numbering (epochs 3 and 4 join 1 and 2). Export Weights, restart (fresh
+    // charts), then Model > Load Weights puts the exported weights back: Train can continue
+    // from them, and a file that does not fit the model is refused with the reason.
+    void continueAndLoadWeights() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.document()->reset(tiny(2));
+        w.show();
+        QVERIFY(!w.canContinue());
+        QSignalSpy epochs(w.controller(), &TrainingController::epochFinished);
+        QSignalSpy finished(w.controller(), &TrainingController::runFinished);
+        QVERIFY(w.startTraining());
+        QVERIFY(waitForEnd(finished, 60000));
+        QTRY_VERIFY(!w.controller()->isBusy());
+        QVERIFY(w.canContinue());
+        finished.clear();
+        QVERIFY(w.startTraining(0, StartMode::ContinueCurrent));
+        QVERIFY(waitForEnd(finished, 60000));
+        QCOMPARE(finished.first().at(0).value<RunEnd>(), RunEnd::Completed);
+        QCOMPARE(epochs.count(), 4);
+        QCOMPARE(epochs.at(2).at(0).value<EpochReport>().epoch, 3);
+        QCOMPARE(epochs.at(3).at(0).value<EpochReport>().epoch, 4);
+        QCOMPARE(w.charts()->lossChart()->trainGraph()->dataCount(), 4);
+        QCOMPARE(w.charts()->lossChart()->trainGraph()->data()->at(3)->key, 4.0);
+        QTRY_VERIFY(!w.controller()->isBusy());
+
+        const QString path =
+            QString::fromStdString(test::tempDir()) + QStringLiteral("/w.safetensors");
+        QSignalSpy saved(w.controller(), &TrainingController::weightsSaved);
+        w.controller()->saveWeights(path);
+        QVERIFY(saved.wait(30000));
+        QVERIFY(saved.first().at(0).toBool());
+
+        finished.clear();
+        QVERIFY(w.startTraining(0, StartMode::Restart));
+        QVERIFY(waitForEnd(finished, 60000));
+        QTRY_VERIFY(!w.controller()->isBusy());
+        QCOMPARE(w.charts()->lossChart()->trainGraph()->dataCount(), 2);
+
+        QSignalSpy loaded(w.controller(), &TrainingController::weightsLoaded);
+        w.loadWeights(path);
+        QVERIFY(loaded.wait(30000));
+        QVERIFY2(loaded.first().at(0).toBool(), qPrintable(loaded.first().at(1).toString()));
+        QVERIFY(w.canContinue());
+        QCOMPARE(w.charts()->lossChart()->trainGraph()->dataCount(), 0);
+        // A file for another model: refused, and the loaded weights stay.
+        Experiment other = tiny(1);
+        other.model["layers"][0]["filters"] = 5;
+        const QString otherPath =
+            QString::fromStdString(test::tempDir()) + QStringLiteral("/other.safetensors");
+        {
+            MainWindow o;
+            o.setConfirmDiscard(false);
+            o.document()->reset(other);
+            QSignalSpy end(o.controller(), &TrainingController::runFinished);
+            QVERIFY(o.startTraining());
+            QVERIFY(waitForEnd(end, 60000));
+            QTRY_VERIFY(!o.controller()->isBusy());
+            QSignalSpy s2(o.controller(), &TrainingController::weightsSaved);
+            o.controller()->saveWeights(otherPath);
+            QVERIFY(s2.wait(30000));
+        }
+        loaded.clear();
+        w.loadWeights(otherPath);
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(!loaded.first().at(0).toBool());
+        QVERIFY2(!loaded.first().at(1).toString().isEmpty(), "the reason is given");
+        QVERIFY(w.statusBar()->currentMessage().startsWith(QStringLiteral("Load weights")));
+        finished.clear();
+        epochs.clear();
+        QVERIFY(w.startTraining(0, StartMode::ContinueCurrent));
+        QVERIFY(waitForEnd(finished, 60000));
+        QCOMPARE(finished.first().at(0).value<RunEnd>(), RunEnd::Completed);
+        QCOMPARE(epochs.first().at(0).value<EpochReport>().epoch, 1);  // a fresh network
+    }
+
     // Early stopping from the window: minDelta 1000 makes no epoch after the first an
     // improvement, so patience 1 ends the run after epoch 2 of 6 with epoch 1 the best. Every
     // chart marks epoch 1, the learning-rate chart has a point per epoch, the status line

@@ -493,6 +493,33 @@ private slots:
         }
     }
 
+    // Kernels: clip_sum_squares, clip_scale (measure only, clipped, above the norm), scale_rows
+    void clippingAndRowScale() {
+        for (size_t n : kSizes) {
+            for (float maxNorm : {0.0f, 0.5f, 1e9f}) {
+                NNWB_PARITY(
+                    [&](OpRun& r) {
+                        BufRef g = r.out("g", randomVector(n, 120, -2.0f, 2.0f));
+                        BufRef norm = r.out("norm", randomVector(1, 121));
+                        r.be.clipByGlobalNorm({n, g, maxNorm, norm});
+                    },
+                    kTol,
+                    "clipByGlobalNorm n=" + std::to_string(n) +
+                        " maxNorm=" + std::to_string(maxNorm));
+            }
+        }
+        for (const auto& shape : kShapes) {
+            const int rows = shape.first, cols = shape.second;
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef scale = r.in("scale", randomVector(rows, 122, 0.0f, 3.0f));
+                    BufRef x = r.out("x", randomVector(size_t(rows) * cols, 123));
+                    r.be.scaleRows({rows, cols, scale, x});
+                },
+                kTol, ctx("scaleRows", rows, cols));
+        }
+    }
+
     // The divergence flag: steps run while flag < 0 and change nothing once it is set.
     void optimizerSkipFlag() {
         const size_t n = 37;

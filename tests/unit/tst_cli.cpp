@@ -102,6 +102,18 @@ private slots:
         r = run({"train", "--experiment", path, "--early-stopping", "maybe"});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--early-stopping: 'maybe' is not on or off"), qPrintable(r.err));
+        r = run({"train", "--experiment", path, "--class-weights", "1,x"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--class-weights: 'x' is not a number"), qPrintable(r.err));
+        r = run({"train", "--experiment", path, "--class-weights", "1,2"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("2 weights for a model with 3 outputs"), qPrintable(r.err));
+        r = run({"train", "--experiment", path, "--json", "--class-weights", "balanced",
+                 "--clip-norm", "0.001", "--epochs", "1"});
+        QCOMPARE(r.code, 0);
+        const auto clipped = QJsonDocument::fromJson(r.out.trimmed().toUtf8()).object();
+        QVERIFY(clipped["gradNorm"].toObject()["max"].toDouble() > 0.001);
+        QVERIFY(clipped["gradNorm"].toObject()["mean"].toDouble() > 0);
         r = run({"train", "--experiment", path, "--lr-schedule", "exp"});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--lr-schedule: training.lrSchedule.type"), qPrintable(r.err));

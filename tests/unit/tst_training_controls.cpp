@@ -12,6 +12,7 @@
 
 #include "common/TestUtil.h"
 #include "compute/CpuBackend.h"
+#include "model/ClassWeights.h"
 #include "model/EpochKeeper.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
@@ -223,6 +224,109 @@ private slots:
         const double want[] = {0.01, 0.01, 0.005, 0.005};
         for (double w : want) QCOMPARE(trainer.runEpoch().learningRate, w);
     }
+    // The clipped step equals the formula on every device: SGD without momentum after
+    // clipByGlobalNorm gives w - lr * g * c / ||g|| when ||g|| > c, and w - lr * g otherwise.
+    void clippedStepEqualsTheFormula() {
+        for (const std::string& id : test::testDeviceIds()) {
+            auto be = createBackend(id);
+            const size_t n = 1001;
+            const std::vector<float> w0 = test::randomVector(n, 3), g0 = test::randomVector(n, 4);
+            double norm = 0;
+            for (float v : g0) norm += double(v) * v;
+            norm = std::sqrt(norm);
+            for (double c : {norm / 4, norm * 2}) {
+                Buffer w = be->alloc(n), g = be->alloc(n), v = be->alloc(n), nb = be->alloc(1);
+                be->upload(w, w0.data(), n);
+                be->upload(g, g0.data(), n);
+                be->fill({v, n, 0.0f});
+                be->clipByGlobalNorm({n, g, float(c), nb});
+                be->sgdStep({n, w, g, v, 0.1f, 0.0f, 0.0f, BufRef()});
+                std::vector<float> got(n);
+                float measured = 0;
+                be->download(w, got.data(), n);
+                be->download(nb, &measured, 1);
+                QVERIFY2(std::fabs(measured - norm) < 1e-4 * norm, id.c_str());
+                const double f = norm > c ? c / norm : 1.0;
+                std::vector<float> want(n);
+                for (size_t i = 0; i < n; ++i) want[i] = float(w0[i] - 0.1 * g0[i] * f);
+                const std::string msg = test::compareNear(got, want, {1e-6, 1e-5});
+                QVERIFY2(msg.empty(), (id + ": " + msg).c_str());
+            }
+        }
+    }
+    void gradientNormInTheReport() {
+        // Clipping at 1e-3 changes the run, and the report shows the norm before clipping.
+        json j = tinyExperiment(2);
+        const Experiment plain = Experiment::fromJson(j);
+        j["training"]["clipNorm"] = 1e-3;
+        const Experiment clipped = Experiment::fromJson(j);
+        QCOMPARE(clipped.training.clipNorm, 1e-3);
+        std::vector<EpochReport> reps[2];
+        int k = 0;
+        for (const Experiment* e : {&plain, &clipped}) {
+            const ExperimentData data = loadExperimentData(*e);
+            CpuBackend be;
+            Network net(Network::layersFromJson(e->model), data.split.train.inputShape);
+            Trainer trainer(be, net, e->training, data.split);
+            for (int i = 0; i < 2; ++i) reps[k].push_back(trainer.runEpoch());
+            ++k;
+        }
+        for (const auto& r : reps[1]) {
+            QVERIFY(r.gradNormMax > 1e-3);  // before clipping
+            QVERIFY(r.gradNormMean > 0 && r.gradNormMean <= r.gradNormMax);
+        }
+        QVERIFY(reps[0][0].gradNormMax > 1e-3);  // without clipping: measured the same way
+        QVERIFY(reps[0][1].train.loss != reps[1][1].train.loss);
+    }
+    void classWeights() {
+        SampleSet s;
+        s.outputs = 3;
+        s.inputShape = Shape{1, 1};
+        // 6 none, 2 buy, 1 sell, 1 outside bar (buy and sell): class mass 6, 2.5, 1.5 of 10.
+        const float rows[][3] = {{1, 0, 0}, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}, {1, 0, 0},
+                                 {1, 0, 0}, {0, 1, 0}, {0, 1, 0}, {0, 0, 1}, {0, 1, 1}};
+        for (const auto& r : rows) {
+            s.x.push_back(0);
+            s.y.insert(s.y.end(), r, r + 3);
+        }
+        ClassWeightsConfig c;
+        QVERIFY(classWeightsFor(c, s).empty());
+        c.mode = "balanced";
+        const std::vector<double> w = classWeightsFor(c, s);
+        QCOMPARE(w.size(), size_t(3));
+        QVERIFY(std::fabs(w[0] - 10.0 / (3 * 6)) < 1e-12);
+        QVERIFY(std::fabs(w[1] - 10.0 / (3 * 2.5)) < 1e-12);
+        QVERIFY(std::fabs(w[2] - 10.0 / (3 * 1.5)) < 1e-12);
+        QVERIFY(std::fabs(sampleWeight(rows[9], 3, w) - (w[1] + w[2]) / 2) < 1e-12);
+        const float none[3] = {0, 0, 0};
+        QCOMPARE(sampleWeight(none, 3, w), 1.0);
+        c.mode = "given";
+        c.weights = {1, 2};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, classWeightsFor(c, s));
+        // Through the experiment file and a training run: weights change the gradient.
+        json j = tinyExperiment(1);
+        const Experiment plain = Experiment::fromJson(j);
+        j["training"]["classWeights"] = {{"mode", "given"}, {"weights", {1.0, 3.0, 3.0}}};
+        const Experiment weighted = Experiment::fromJson(j);
+        QCOMPARE(weighted.training.classWeights.weights, std::vector<double>({1.0, 3.0, 3.0}));
+        QCOMPARE(Experiment::fromJson(weighted.toJson()).toJson(), weighted.toJson());
+        double loss[2];
+        int k = 0;
+        for (const Experiment* e : {&plain, &weighted}) {
+            const ExperimentData data = loadExperimentData(*e);
+            CpuBackend be;
+            Network net(Network::layersFromJson(e->model), data.split.train.inputShape);
+            Trainer trainer(be, net, e->training, data.split);
+            loss[k++] = trainer.runEpoch().validation.loss;
+        }
+        QVERIFY(loss[0] != loss[1]);
+        j["training"]["classWeights"] = {{"mode", "given"}, {"weights", {1.0}}};
+        const Experiment bad = Experiment::fromJson(j);
+        const ExperimentData data = loadExperimentData(bad);
+        CpuBackend be;
+        Network net(Network::layersFromJson(bad.model), data.split.train.inputShape);
+        QVERIFY_THROWS_EXCEPTION(TrainingError, Trainer(be, net, bad.training, data.split));
+    }
     void trainingSectionKeys() {
         json j = tinyExperiment(3);
         j["training"]["monitor"] = "validation_missed";
@@ -250,6 +354,9 @@ private slots:
             {"lrSchedule", {{"type", "exp"}}, "training.lrSchedule.type: 'exp' is not one of"},
             {"lrSchedule", {{"gamma", 2}}, "training.lrSchedule.gamma: 2 is outside"},
             {"lrSchedule", "cosine", "training.lrSchedule: must be an object"},
+            {"clipNorm", -1, "training.clipNorm: -1 is outside"},
+            {"classWeights", {{"mode", "inverse"}}, "training.classWeights.mode: 'inverse'"},
+            {"classWeights", {{"mode", "given"}}, "training.classWeights.weights: a list"},
         };
         for (const auto& b : bad) {
             json k = tinyExperiment(3);

@@ -1,0 +1,30 @@
+// Gradient clipping by the global L2 norm over the parameter arena, and per-row scaling (class
+// weights on the loss gradient). The norm stays on the device: clip_scale reads it there.
+
+// norm[0] = sqrt(sum of g[i]^2). One work-group; each work-item sums a stride, then a tree.
+__kernel void clip_sum_squares(ulong n, __global const float* g, ulong go, __global float* norm,
+                               ulong no, __local float* scratch) {
+    g += go;
+    float s = 0.0f;
+    for (ulong i = get_local_id(0); i < n; i += get_local_size(0)) s += g[i] * g[i];
+    s = nnwb_group_sum(scratch, s);
+    if (get_local_id(0) == 0) norm[no] = sqrt(s);
+}
+
+// g *= maxNorm / norm[0] when the norm is finite and above maxNorm.
+__kernel void clip_scale(ulong n, __global float* g, ulong go, __global const float* norm,
+                         ulong no, float maxNorm) {
+    const float nrm = norm[no];
+    if (!isfinite(nrm) || !(nrm > maxNorm)) return;
+    const float f = maxNorm / nrm;
+    g += go;
+    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) g[i] *= f;
+}
+
+// x[r][c] *= scale[r] for rows x cols values.
+__kernel void scale_rows(int rows, int cols, __global const float* scale, ulong so,
+                         __global float* x, ulong xo) {
+    const ulong n = (ulong)rows * (ulong)cols;
+    for (ulong i = get_global_id(0); i < n; i += get_global_size(0))
+        x[xo + i] *= scale[so + i / (ulong)cols];
+}

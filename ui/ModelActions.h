@@ -1,0 +1,52 @@
+// File > Export Model… and Run > Predict…: both ask the training worker for the trained model
+// as a ModelBundle (TrainingController::requestBundle) and, when it arrives, save it or open a
+// PredictDialog with it. Owns the two actions; kept out of MainWindow. GUI thread only.
+#pragma once
+
+#include <memory>
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include "model/ModelBundle.h"
+
+class QAction;
+class QWidget;
+
+namespace nnwb {
+
+class ExperimentDocument;
+class PredictDialog;
+class TrainingController;
+
+class ModelActions : public QObject {
+    Q_OBJECT
+public:
+    ModelActions(TrainingController* controller, ExperimentDocument* doc, QWidget* window);
+
+    QAction* exportAction() const { return export_; }
+    QAction* predictAction() const { return predict_; }
+    // Without dialogs (tests, demo flags): save the bundle to `path` / open the prediction
+    // window and run the model on `file` as soon as the bundle arrives.
+    void exportModel(const QString& path);
+    void predictFile(const QString& file);
+    PredictDialog* predictDialog() const;
+
+Q_SIGNALS:
+    void modelExported(bool ok, const QString& message);
+
+private:
+    void onBundle(std::shared_ptr<const ModelBundle> bundle, const QString& error);
+
+    TrainingController* controller_;
+    ExperimentDocument* doc_;
+    QWidget* window_;
+    QAction* export_;
+    QAction* predict_;
+    enum class Pending { None, Export, Predict } pending_ = Pending::None;
+    QString pendingPath_;
+    QPointer<PredictDialog> dialog_;
+};
+
+}  // namespace nnwb

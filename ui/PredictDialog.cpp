@@ -1,0 +1,170 @@
+#include "ui/PredictDialog.h"
+
+#include <thread>
+
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include "app/core/CallQueue.h"
+#include "compute/ComputeError.h"
+#include "model/AtomicFile.h"
+#include "model/PredictionReport.h"
+#include "model/data/BarImporter.h"
+#include "model/data/DataSummary.h"
+#include "ui/PriceChart.h"
+
+namespace nnwb {
+
+namespace {
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+}  // namespace
+
+PredictDialog::PredictDialog(std::shared_ptr<const ModelBundle> bundle, const QString& device,
+                             QWidget* parent)
+    : QDialog(parent),
+      bundle_(std::move(bundle)),
+      device_(device),
+      calls_(std::make_shared<CallQueue>(this, "runQueuedCalls")) {
+    setObjectName(QStringLiteral("predictDialog"));
+    setWindowTitle(tr("Predict with the trained model"));
+    auto* layout = new QVBoxLayout(this);
+    title_ = new QLabel(this);
+    title_->setWordWrap(true);
+    title_->setText(tr("Model: <b>%1</b>, epoch %2, trained on %3 (%4), %5 features, window %6, "
+                       "%7 indicators")
+                        .arg(q(bundle_->experiment).toHtmlEscaped())
+                        .arg(bundle_->epoch)
+                        .arg(q(bundle_->trainedOn).toHtmlEscaped())
+                        .arg(q(timeframeName(bundle_->timeframe)))
+                        .arg(bundle_->features.size())
+                        .arg(bundle_->data.window)
+                        .arg(q(indicatorDefinitionsName(bundle_->data.features.definitions))));
+    layout->addWidget(title_);
+    status_ = new QLabel(tr("Open a price file to apply the model to."), this);
+    status_->setObjectName(QStringLiteral("predictStatus"));
+    status_->setWordWrap(true);
+    layout->addWidget(status_);
+    chart_ = new PriceChart(this);
+    layout->addWidget(chart_, 1);
+    metrics_ = new QPlainTextEdit(this);
+    metrics_->setObjectName(QStringLiteral("predictMetrics"));
+    metrics_->setReadOnly(true);
+    metrics_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    metrics_->setMaximumHeight(110);
+    layout->addWidget(metrics_);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    openButton_ = buttons->addButton(tr("Open Price File…"), QDialogButtonBox::ActionRole);
+    exportButton_ = buttons->addButton(tr("Export CSV…"), QDialogButtonBox::ActionRole);
+    exportButton_->setEnabled(false);
+    connect(openButton_, &QPushButton::clicked, this, &PredictDialog::openFileDialog);
+    connect(exportButton_, &QPushButton::clicked, this, &PredictDialog::exportCsvDialog);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+    resize(1300, 800);
+}
+
+PredictDialog::~PredictDialog() {
+    calls_->close();
+}
+
+void PredictDialog::runQueuedCalls() {
+    calls_->run();
+}
+
+void PredictDialog::openFileDialog() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Apply the model to a price file"), QString(),
+                                     tr("Price files (*.csv *.txt *.tsv);;All files (*)"));
+    if (!path.isEmpty()) predictFile(path);
+}
+
+void PredictDialog::predictFile(const QString& path) {
+    if (busy_) return;
+    busy_ = true;
+    openButton_->setEnabled(false);
+    status_->setText(tr("Reading %1 and running the model…").arg(QFileInfo(path).fileName()));
+    // A detached thread with its own backend; the outcome comes back through calls_, which
+    // drops it if the dialog is gone by then.
+    std::thread([calls = calls_, bundle = bundle_, device = device_.toStdString(),
+                 p = path.toStdString(), this] {
+        Outcome o;
+        o.path = q(p);
+        try {
+            LoadResult loaded = loadBarFile(p);
+            if (!loaded.ok) throw PredictionInputError(loaded.error);
+            auto bars = std::make_shared<const BarSeries>(std::move(loaded.bars));
+            const PredictionInputs in = buildPredictionInputs(*bundle, *bars);
+            Predictor predictor(*bundle, device);
+            o.result = std::make_shared<const PredictionResult>(predictor.run(in, *bars));
+            o.bars = std::move(bars);
+            o.ok = true;
+        } catch (const std::exception& e) {
+            o.error = q(e.what());
+        }
+        calls->post([this, o] { showOutcome(o); });
+    }).detach();
+}
+
+void PredictDialog::showOutcome(const Outcome& o) {
+    busy_ = false;
+    openButton_->setEnabled(true);
+    if (!o.ok) {
+        status_->setText(tr("<span style='color:#a00'>%1</span>").arg(o.error.toHtmlEscaped()));
+        Q_EMIT finished(false, o.error);
+        return;
+    }
+    result_ = o.result;
+    const PredictionResult& r = *o.result;
+    chart_->setBars(o.bars, bundle_->data.fractalRule());
+    std::vector<float> outs;
+    outs.reserve(r.rows.size() * 3);
+    for (const PredictionRow& row : r.rows)
+        outs.insert(outs.end(), row.outputs.begin(), row.outputs.end());
+    chart_->setSignals(r.rows.front().bar, std::move(outs),
+                       tr("the model (epoch %1)").arg(bundle_->epoch));
+    status_->setText(tr("%1: %2 bars, %3 with a full window, %4 labelled")
+                         .arg(QFileInfo(o.path).fileName())
+                         .arg(o.bars->size())
+                         .arg(r.rows.size())
+                         .arg(r.labelled));
+    metrics_->setPlainText(q(predictionMetricsText(r.metrics)));
+    exportButton_->setEnabled(true);
+    Q_EMIT finished(true, o.path);
+}
+
+QString PredictDialog::metricsText() const {
+    return metrics_->toPlainText();
+}
+
+bool PredictDialog::exportCsv(const QString& path, QString* error) {
+    if (!result_) {
+        if (error) *error = tr("Nothing predicted yet.");
+        return false;
+    }
+    try {
+        writeFileAtomic(path.toStdString(), predictionCsv(*result_));
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = q(e.what());
+        return false;
+    }
+}
+
+void PredictDialog::exportCsvDialog() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export predictions"), QStringLiteral("predictions.csv"), tr("CSV files (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export predictions"), error);
+}
+
+}  // namespace nnwb

@@ -1,0 +1,107 @@
+#include "ui/PriceChartPane.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+#include "ui/PriceChart.h"
+
+namespace nnwb {
+
+PriceChartPane::PriceChartPane(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Signals of:"), this));
+    picker_ = new QComboBox(this);
+    picker_->setObjectName(QStringLiteral("signalEpochPicker"));
+    picker_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    row->addWidget(picker_);
+    row->addStretch(1);
+    layout->addLayout(row);
+    chart_ = new PriceChart(this);
+    layout->addWidget(chart_, 1);
+    rebuildPicker();
+    connect(picker_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this] { showPicked(); });
+    connect(chart_, &PriceChart::barClicked, this, [this](long long bar) {
+        if (!haveRun_ || run_.validationFirstBar > run_.validationLastBar) return;
+        if (bar < static_cast<long long>(run_.validationFirstBar) ||
+            bar > static_cast<long long>(run_.validationLastBar))
+            return;
+        Q_EMIT validationSampleClicked(static_cast<int>(bar - run_.validationFirstBar));
+    });
+}
+
+void PriceChartPane::setFileBars(std::shared_ptr<const BarSeries> bars) {
+    if (haveRun_ && run_.bars && bars && run_.bars->source == bars->source &&
+        run_.bars->size() == bars->size())
+        return;  // the run's own file: keep its split and signals
+    haveRun_ = false;
+    epochs_.clear();
+    rebuildPicker();
+    chart_->setBars(std::move(bars));
+}
+
+void PriceChartPane::runStarted(const RunInfo& info) {
+    epochs_.clear();
+    bestEpoch_ = 0;
+    rebuildPicker();
+    haveRun_ = info.bars != nullptr;
+    run_ = info;
+    if (!haveRun_) return;
+    if (chart_->bars() != info.bars) chart_->setBars(info.bars, info.fractalRule);
+    chart_->clearSignals();
+    chart_->setSplit(info.trainFirstBar, info.trainLastBar, info.validationFirstBar,
+                     info.validationLastBar);
+}
+
+void PriceChartPane::epochFinished(const EpochReport& report) {
+    if (!haveRun_ || !report.validationOutputs) return;
+    epochs_.push_back({report.epoch, report.validation.loss, report.validationOutputs});
+    bestEpoch_ = report.bestEpoch;
+    rebuildPicker();
+    showPicked();
+}
+
+void PriceChartPane::rebuildPicker() {
+    const int keep = picker_->currentIndex();
+    const QSignalBlocker block(picker_);
+    picker_->clear();
+    picker_->addItem(tr("the latest epoch"));
+    picker_->addItem(tr("the best epoch"));
+    for (const EpochSignals& e : epochs_)
+        picker_->addItem(
+            tr("epoch %1 (validation loss %2)").arg(e.epoch).arg(e.validationLoss, 0, 'f', 5));
+    // Following "latest" or "best" stays; a chosen epoch stays chosen.
+    picker_->setCurrentIndex(keep >= 0 && keep < picker_->count() ? keep : 0);
+}
+
+void PriceChartPane::showPicked() {
+    if (!haveRun_ || epochs_.empty()) {
+        chart_->clearSignals();
+        return;
+    }
+    const int i = picker_->currentIndex();
+    const EpochSignals* e = &epochs_.back();
+    if (i == 1) {
+        // The run's best epoch on its monitored metric; without one, the lowest validation loss.
+        const EpochSignals* best = nullptr;
+        for (const EpochSignals& x : epochs_)
+            if (x.epoch == bestEpoch_) best = &x;
+        if (!best) {
+            best = &epochs_.front();
+            for (const EpochSignals& x : epochs_)
+                if (x.validationLoss < best->validationLoss) best = &x;
+        }
+        e = best;
+    } else if (i >= 2 && static_cast<size_t>(i - 2) < epochs_.size()) {
+        e = &epochs_[static_cast<size_t>(i - 2)];
+    }
+    chart_->setSignals(run_.validationFirstBar, *e->outputs,
+                       tr("epoch %1 (validation part)").arg(e->epoch));
+}
+
+}  // namespace nnwb

@@ -1,0 +1,55 @@
+// The price chart tab of the experiment view: the PriceChart of the loaded price file with the
+// current run's training/validation boundary and the model's validation signals after each
+// epoch, and a picker for whose signals are drawn (the latest epoch, the run's best epoch on
+// its monitored metric, or any epoch of the run). Clicking a validation bar asks for that sample in
+// the attention view. GUI thread only.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <QWidget>
+
+#include "app/core/TrainingTypes.h"
+#include "model/Trainer.h"
+
+class QComboBox;
+
+namespace nnwb {
+
+class PriceChart;
+
+class PriceChartPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit PriceChartPane(QWidget* parent = nullptr);
+
+    PriceChart* chart() const { return chart_; }
+    QComboBox* signalPicker() const { return picker_; }
+    // A price file was opened in the Data pane (outside a run): show its bars.
+    void setFileBars(std::shared_ptr<const BarSeries> bars);
+    void runStarted(const RunInfo& info);
+    void epochFinished(const EpochReport& report);
+
+Q_SIGNALS:
+    // A bar of the validation part was clicked: its sample index.
+    void validationSampleClicked(int sample);
+
+private:
+    struct EpochSignals {
+        int epoch = 0;
+        double validationLoss = 0.0;
+        std::shared_ptr<const std::vector<float>> outputs;
+    };
+    void showPicked();
+    void rebuildPicker();
+
+    PriceChart* chart_;
+    QComboBox* picker_;
+    RunInfo run_;
+    bool haveRun_ = false;
+    std::vector<EpochSignals> epochs_;
+    int bestEpoch_ = 0;  // the run's best epoch on its monitored metric (0: none yet)
+};
+
+}  // namespace nnwb
