@@ -25,6 +25,12 @@ ExperimentData loadExperimentData(const Experiment& e) {
         const auto slash = cfg.file.find_last_of('/');
         out.description = (slash == std::string::npos ? cfg.file : cfg.file.substr(slash + 1)) +
                           ", " + std::to_string(r.bars.size()) + " bars";
+        out.file = cfg.resolvedFile(e.baseDir);
+        out.bars = r.bars.size();
+        if (!r.bars.empty()) {
+            out.firstBarTime = r.bars.time.front();
+            out.lastBarTime = r.bars.time.back();
+        }
         out.split = std::move(r.split);
         out.ok = true;
     } catch (const std::exception& ex) {

@@ -3,6 +3,7 @@
 // worker threads). Any thread; each call works on its own data.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "model/Experiment.h"
@@ -14,6 +15,9 @@ struct ExperimentData {
     bool ok = false;
     std::string error;        // "FILE:LINE: problem" or "data.key: problem"
     std::string description;  // e.g. "EURUSD_H1_2017-2018.csv, 12 399 samples"
+    std::string file;         // the price file as opened (resolved path); empty for synthetic
+    size_t bars = 0;          // bars in the file
+    int64_t firstBarTime = 0, lastBarTime = 0;  // open times of its first and last bar (UTC s)
     DataSplit split;
 };
 

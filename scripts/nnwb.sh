@@ -14,7 +14,8 @@ build="${NNWB_BUILD_DIR:-build}"
 mode="${1:-}"
 
 packages=(build-essential cmake pkg-config qt6-base-dev libqcustomplot-dev ocl-icd-opencl-dev
-          opencl-c-headers pocl-opencl-icd clinfo nlohmann-json3-dev xvfb xauth)
+          opencl-c-headers pocl-opencl-icd clinfo nlohmann-json3-dev libsqlite3-dev libsqlitecpp-dev
+          xvfb xauth)
 
 # Only for `check`: clang with its sanitizer and libFuzzer runtimes, llvm-symbolizer, oclgrind.
 check_packages=(clang libclang-rt-14-dev llvm oclgrind)

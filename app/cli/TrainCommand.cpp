@@ -49,9 +49,13 @@ int runTrain(const Args& args) {
     std::string path, device, saveWeights, loadWeights;
     int epochs = -1, batch = -1;
     bool json = false;
+    RecordingOptions record;
+    record.source = "cli-train";
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a == "--experiment")
+        if (recordingFlag(args, i, record))
+            continue;
+        else if (a == "--experiment")
             path = flagValue(args, i);
         else if (a == "--device")
             device = flagValue(args, i);
@@ -97,12 +101,16 @@ int runTrain(const Args& args) {
     if (!json) {
         const auto info = session->backend().info();
         std::printf("%s: %s on %s (%s), %zu parameters, %zu training / %zu validation samples\n",
-                    exp.name.c_str(), data.description.c_str(), info.id.c_str(),
-                    info.name.c_str(), net.parameterCount(), data.split.train.size(),
-                    data.split.validation.size());
+                    exp.name.c_str(), data.description.c_str(), info.id.c_str(), info.name.c_str(),
+                    net.parameterCount(), data.split.train.size(), data.split.validation.size());
     }
     const bool hasVal = data.split.validation.size() > 0;
+    // The run store (one warning and no recording when it cannot be written).
+    record.experimentFile = path;
+    RunRecorder recorder(record, stderrWarning("train"));
+    recorder.begin(exp, data, session->backend().info(), net.parameterCount(), exp.training.epochs);
     WeightsSnapshot lastGood;  // host copy after each epoch; checked for NaN/Inf
+    WeightsSnapshot best;      // the best epoch's copy (lowest validation loss)
     for (int e = 0; e < exp.training.epochs; ++e) {
         try {
             const EpochReport r = trainer.runEpoch();
@@ -111,9 +119,14 @@ int runTrain(const Args& args) {
                 throw TrainingError("the weights became NaN or infinite in epoch " +
                                     std::to_string(r.epoch) + " (checked after its last batch); " +
                                     "first non-finite value: " + problem);
+            recorder.epoch(r, exp.training.optimizer.learningRate);
+            if (recorder.lastIsBest()) best = lastGood;
             printEpoch(r, exp.training.epochs, json, hasVal);
         } catch (const std::runtime_error& ex) {  // TrainingError, ComputeError
             std::string message = ex.what();
+            recorder.bundle("best", best);
+            recorder.bundle("last", lastGood);
+            recorder.finish(runstatus::kFailed, message);
             if (!saveWeights.empty()) {
                 if (lastGood.empty()) {
                     message += "\nno epoch completed: no weights were saved";
@@ -126,6 +139,9 @@ int runTrain(const Args& args) {
             throw std::runtime_error(message);  // exit status 1
         }
     }
+    recorder.bundle("best", best);
+    recorder.bundle("last", lastGood);
+    recorder.finish(runstatus::kCompleted);
     if (!saveWeights.empty()) lastGood.save(saveWeights);
     return 0;
 }

@@ -4,7 +4,10 @@
 #include <map>
 #include <thread>
 
+#include <unistd.h>
+
 #include "model/TrainingSession.h"
+#include "model/WeightsSnapshot.h"
 
 namespace nnwb {
 
@@ -19,6 +22,14 @@ ComparisonRunner::ComparisonRunner(std::vector<Experiment> experiments,
         records_.push_back(std::move(r));
         controls_.push_back(std::make_shared<TrainControl>());
     }
+}
+
+void ComparisonRunner::setRecording(const RecordingOptions& options,
+                                    std::vector<std::string> files) {
+    recording_ = options;
+    files_ = std::move(files);
+    if (recording_.comparison.empty())
+        recording_.comparison = utcNowText() + "-" + std::to_string(::getpid());
 }
 
 void ComparisonRunner::run(const Callbacks& callbacks) {
@@ -47,7 +58,27 @@ std::vector<RunRecord> ComparisonRunner::records() const {
 void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
     const Experiment& e = experiments_[i];
     TrainControl& control = *controls_[i];
+    RecordingOptions ro = recording_;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ro.name = records_[i].label;
+    }
+    ro.source = "cli-compare";
+    ro.experimentFile = i < files_.size() ? files_[i] : std::string();
+    RunRecorder recorder(ro, [this, &cb](const std::string& message) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (warned_) return;
+        warned_ = true;
+        if (cb.warning) cb.warning(message);
+    });
+    WeightsSnapshot last, best;
     auto end = [&](RunStatus status, const std::string& error) {
+        recorder.bundle("best", best);
+        recorder.bundle("last", last);
+        recorder.finish(status == RunStatus::Completed ? runstatus::kCompleted
+                        : status == RunStatus::Failed  ? runstatus::kFailed
+                                                       : runstatus::kStopped,
+                        error);
         std::lock_guard<std::mutex> lock(mutex_);
         records_[i].status = status;
         records_[i].error = error;
@@ -56,6 +87,8 @@ void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
     if (control.stopRequested()) return end(RunStatus::Stopped, {});
     try {
         TrainingSession session(e, data_);
+        recorder.begin(e, *data_, session.backend().info(), session.network().parameterCount(),
+                       e.training.epochs);
         {
             std::lock_guard<std::mutex> lock(mutex_);
             RunRecord& r = records_[i];
@@ -71,6 +104,13 @@ void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
             bool completed = false;
             const EpochReport report = session.trainer().runEpoch(&control, {}, &completed);
             if (!completed) return end(RunStatus::Stopped, {});
+            std::string problem;
+            if (!last.capture(session.network(), report.epoch, &problem))
+                throw TrainingError("the weights became NaN or infinite in epoch " +
+                                    std::to_string(report.epoch) +
+                                    "; first non-finite value: " + problem);
+            recorder.epoch(report, e.training.optimizer.learningRate);
+            if (recorder.lastIsBest()) best = last;
             std::lock_guard<std::mutex> lock(mutex_);
             records_[i].epochs.push_back(report);
             if (cb.epoch) cb.epoch(i, records_[i], report);
