@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QProgressBar>
+#include <QSignalBlocker>
 #include <QStyle>
 #include <QToolButton>
 
@@ -36,6 +37,10 @@ ComparisonRunsTable::ComparisonRunsTable(QWidget* parent) : QTableWidget(parent)
 }
 
 void ComparisonRunsTable::setRuns(const ComparisonSet& set, const std::vector<QColor>& colours) {
+    // No selection signal while the rows are rebuilt: a listener would refresh rows that have
+    // no widgets yet (the SIGSEGV of issue 13). The caller refreshes its actions afterwards.
+    const QSignalBlocker block(this);
+    clearSelection();
     setRowCount(0);
     setRowCount(static_cast<int>(set.runs.size()));
     for (int r = 0; r < rowCount(); ++r) {
@@ -85,21 +90,24 @@ void ComparisonRunsTable::setRuns(const ComparisonSet& set, const std::vector<QC
 void ComparisonRunsTable::updateRun(int run, const RunRecord& record, bool running) {
     if (run < 0 || run >= rowCount()) return;
     QTableWidgetItem* status = item(run, kStatus);
+    if (!status) return;  // a row being built
     status->setText(statusText(record));
     status->setToolTip(QString::fromStdString(record.error));
     status->setForeground(record.status == RunStatus::Failed ? QColor(0xb0, 0, 0)
                                                              : palette().color(QPalette::Text));
     if (auto* stop = cellWidget(run, kStop)) stop->setEnabled(running);
     if (record.finished()) {
-        auto* bar = static_cast<QProgressBar*>(cellWidget(run, kProgress));
-        bar->setFormat(tr("%1 done").arg(record.epochs.size()));
-        if (record.status == RunStatus::Completed) bar->setValue(1000);
+        if (auto* bar = qobject_cast<QProgressBar*>(cellWidget(run, kProgress))) {
+            bar->setFormat(tr("%1 done").arg(record.epochs.size()));
+            if (record.status == RunStatus::Completed) bar->setValue(1000);
+        }
     }
 }
 
 void ComparisonRunsTable::setProgress(int run, const TrainingProgress& p) {
     if (run < 0 || run >= rowCount()) return;
-    auto* bar = static_cast<QProgressBar*>(cellWidget(run, kProgress));
+    auto* bar = qobject_cast<QProgressBar*>(cellWidget(run, kProgress));
+    if (!bar) return;
     const double done = p.total ? double(p.done) / double(p.total) : 0.0;
     bar->setValue(p.epochs ? static_cast<int>(1000.0 * (p.epoch - 1 + done) / p.epochs) : 0);
     bar->setFormat(tr("%1/%2").arg(p.epoch).arg(p.epochs));

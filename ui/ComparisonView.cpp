@@ -252,6 +252,8 @@ void ComparisonView::rebuild() {
         }
     }
     attention_->setRuns(names, cs);
+    for (int i = 0; i < controller_->runCount(); ++i)
+        if (const AttentionSnapshotPtr s = controller_->scores(i)) attention_->setSnapshot(i, s);
     {
         const QSignalBlocker block(epochs_);
         epochs_->setValue(controller_->set().epochs);

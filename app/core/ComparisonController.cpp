@@ -22,6 +22,10 @@ bool ComparisonController::isRunning(int run) const {
     return run >= 0 && run < runCount() && controllers_[size_t(run)]->isBusy();
 }
 
+AttentionSnapshotPtr ComparisonController::scores(int run) const {
+    return run >= 0 && run < static_cast<int>(scores_.size()) ? scores_[size_t(run)] : nullptr;
+}
+
 int ComparisonController::indexOf(const QObject* controller) const {
     for (size_t i = 0; i < controllers_.size(); ++i)
         if (controllers_[i] == controller) return static_cast<int>(i);
@@ -54,7 +58,9 @@ TrainingController* ComparisonController::makeController() {
     });
     connect(c, &TrainingController::attentionReady, this, [this, c](const AttentionSnapshotPtr& s) {
         const int i = indexOf(c);
-        if (i >= 0) Q_EMIT attentionReady(i, s);
+        if (i < 0) return;
+        scores_[size_t(i)] = s;
+        Q_EMIT attentionReady(i, s);
     });
     connect(c, &TrainingController::runFinished, this,
             [this, c](RunEnd end, const QString& message) {
@@ -77,6 +83,7 @@ int ComparisonController::addRun(const Experiment& experiment, const QString& fi
     if (isBusy()) return -1;
     const size_t i = set_.addRun(experiment, file.toStdString(), device.toStdString());
     controllers_.push_back(makeController());
+    scores_.emplace_back();
     Q_EMIT runsChanged();
     return static_cast<int>(i);
 }
@@ -85,6 +92,7 @@ bool ComparisonController::removeRun(int run) {
     if (isBusy() || run < 0 || run >= runCount()) return false;
     TrainingController* c = controllers_[size_t(run)];
     controllers_.erase(controllers_.begin() + run);
+    scores_.erase(scores_.begin() + run);
     set_.runs.erase(set_.runs.begin() + run);
     c->shutdown();
     c->deleteLater();
@@ -110,6 +118,7 @@ bool ComparisonController::start() {
     const std::vector<Experiment> experiments = set_.trainingExperiments();
     for (size_t i = 0; i < experiments.size(); ++i) {
         set_.runs[i].record.restart();
+        scores_[i].reset();
         Q_EMIT runChanged(static_cast<int>(i));
     }
     for (size_t i = 0; i < experiments.size(); ++i) controllers_[i]->start(experiments[i]);
@@ -158,6 +167,7 @@ bool ComparisonController::open(const QString& path, QString* error) {
     controllers_.clear();
     set_ = std::move(loaded);
     for (size_t i = 0; i < set_.runs.size(); ++i) controllers_.push_back(makeController());
+    scores_.assign(set_.runs.size(), nullptr);
     filePath_ = path;
     Q_EMIT runsChanged();
     return true;

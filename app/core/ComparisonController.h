@@ -29,6 +29,9 @@ public:
     bool isBusy() const;
     bool isRunning(int run) const;
     QString filePath() const { return filePath_; }
+    // The last Score matrices of a run (null before its first epoch or for a stack without
+    // attention), kept so that a rebuilt view shows them again.
+    AttentionSnapshotPtr scores(int run) const;
 
     // Edits of the set, refused (false / -1) while a run is going.
     int addRun(const Experiment& experiment, const QString& file, const QString& device = {});
@@ -64,6 +67,7 @@ private:
 
     ComparisonSet set_;
     std::vector<TrainingController*> controllers_;  // one per run, same order
+    std::vector<AttentionSnapshotPtr> scores_;      // one per run, same order
     QString filePath_;
 };
 

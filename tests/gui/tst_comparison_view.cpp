@@ -119,6 +119,46 @@ private slots:
         QCOMPARE(w2.comparisonView()->summaryTable()->item(1, 3)->text(), QString("3"));
     }
 
+    // Finding 1 of issue 13: with a completed run's row selected, adding, removing or opening
+    // rebuilt the table while the selection changed, and the refresh reached a row without its
+    // widgets (SIGSEGV in QProgressBar::setFormat). Adding a run also wiped the heatmaps of the
+    // completed runs.
+    void editsWithASelectedCompletedRun() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.resize(1600, 1000);
+        w.show();
+        w.showComparison();
+        ComparisonView* view = w.comparisonView();
+        ComparisonController* cmp = w.comparison();
+        cmp->addRun(tiny("dense"), {});
+        cmp->addRun(tinyAttention(), {});
+        QSignalSpy done(cmp, &ComparisonController::allFinished);
+        QVERIFY(view->trainAll(2));
+        QVERIFY(done.count() > 0 || done.wait(120000));
+        QTRY_VERIFY(view->attention()->showsHeatmap(1));
+
+        view->runsTable()->selectRow(1);
+        QCOMPARE(cmp->addRun(tiny("third"), {}), 2);  // crashed here
+        QCOMPARE(view->runsTable()->rowCount(), 3);
+        QVERIFY(view->attention()->showsHeatmap(1));   // the completed run keeps its heatmap
+        QVERIFY(!view->attention()->showsHeatmap(2));  // the new one has none yet
+        QCOMPARE(view->runsTable()->item(1, ComparisonRunsTable::kStatus)->text(),
+                 QString("completed"));
+
+        view->runsTable()->selectRow(0);
+        QVERIFY(cmp->removeRun(0));  // and here
+        QCOMPARE(view->runsTable()->rowCount(), 2);
+        QVERIFY(view->attention()->showsHeatmap(0));  // the attention run, now first
+
+        const QString path = QString::fromStdString(test::tempDir()) + "/set.json";
+        QString error;
+        QVERIFY2(cmp->save(path, &error), qPrintable(error));
+        view->runsTable()->selectRow(1);
+        QVERIFY2(cmp->open(path, &error), qPrintable(error));  // and here
+        QCOMPARE(view->runsTable()->rowCount(), 2);
+    }
+
     void stopsOneRun() {
         MainWindow w;
         w.setConfirmDiscard(false);
