@@ -30,6 +30,8 @@
 #include "app/core/ExperimentDocument.h"
 #include "app/core/LayerStackModel.h"
 #include "app/core/Presets.h"
+#include "app/runs/RunStore.h"
+#include "app/runs/RunsDbPath.h"
 #include "ui/AttentionView.h"
 #include "ui/ComparisonView.h"
 #include "ui/ConfusionTable.h"
@@ -37,6 +39,7 @@
 #include "ui/DevicePicker.h"
 #include "ui/LayerStackEditor.h"
 #include "ui/MetricCharts.h"
+#include "ui/RunsView.h"
 #include "ui/TrainingPanel.h"
 
 namespace nnwb {
@@ -82,9 +85,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     banner_->setObjectName(QStringLiteral("errorBanner"));
     banner_->setWordWrap(true);
     banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    banner_->setStyleSheet(QStringLiteral(
-        "QLabel { color: #7a1010; background: #fde2e1; border: 1px solid #f0b4b0;"
-        " border-radius: 3px; padding: 6px; }"));
+    banner_->setStyleSheet(
+        QStringLiteral("QLabel { color: #7a1010; background: #fde2e1; border: 1px solid #f0b4b0;"
+                       " border-radius: 3px; padding: 6px; }"));
     banner_->hide();
     centralLayout->addWidget(banner_);
     auto* vsplit = new QSplitter(Qt::Vertical, central);
@@ -103,7 +106,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_->addTab(central, tr("Experiment"));
     comparisonView_ = new ComparisonView(comparison_, doc_, tabs_);
     tabs_->addTab(comparisonView_, tr("Comparison"));
+    runsView_ = new RunsView(tabs_);
+    tabs_->addTab(runsView_, tr("Runs"));
     setCentralWidget(tabs_);
+    recording_.source = "window";
+    setRunStore({}, true);
 
     createActions();
     createDocks();
@@ -120,7 +127,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // The docks edit the current experiment; the Comparison tab has the whole width.
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
         QDockWidget* docks[3] = {modelDock_, dataDock_, trainingDock_};
-        const bool comparing = tabs_->widget(index) == comparisonView_;
+        const bool comparing =
+            tabs_->widget(index) == comparisonView_ || tabs_->widget(index) == runsView_;
+        if (tabs_->widget(index) == runsView_) runsView_->refresh();
         for (int i = 0; i < 3; ++i) {
             if (comparing) {
                 docksShown_[i] = docks[i]->isVisible();
@@ -158,24 +167,23 @@ void MainWindow::createActions() {
         a->setStatusTip(tip);
         return a;
     };
-    newAct_ = make(tr("&New"), QKeySequence::New, tr("New experiment"),
-                   QStyle::SP_FileIcon);
+    newAct_ = make(tr("&New"), QKeySequence::New, tr("New experiment"), QStyle::SP_FileIcon);
     openAct_ = make(tr("&Open…"), QKeySequence(Qt::CTRL | Qt::Key_O), tr("Open an experiment"),
                     QStyle::SP_DialogOpenButton);
     saveAct_ = make(tr("&Save"), QKeySequence(Qt::CTRL | Qt::Key_S), tr("Save the experiment"),
                     QStyle::SP_DialogSaveButton);
     saveAsAct_ = make(tr("Save &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
                       tr("Save the experiment under a new name"), QStyle::SP_DialogSaveButton);
-    exportWeightsAct_ = make(tr("Export &Weights…"), {}, tr("Save the trained weights"),
-                             QStyle::SP_DriveHDIcon);
+    exportWeightsAct_ =
+        make(tr("Export &Weights…"), {}, tr("Save the trained weights"), QStyle::SP_DriveHDIcon);
     connect(newAct_, &QAction::triggered, this, &MainWindow::newExperiment);
     connect(openAct_, &QAction::triggered, this, &MainWindow::openDialog);
     connect(saveAct_, &QAction::triggered, this, &MainWindow::save);
     connect(saveAsAct_, &QAction::triggered, this, &MainWindow::saveAs);
     connect(exportWeightsAct_, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export weights"), QStringLiteral("weights.safetensors"),
-            tr("safetensors (*.safetensors)"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export weights"),
+                                                          QStringLiteral("weights.safetensors"),
+                                                          tr("safetensors (*.safetensors)"));
         if (!path.isEmpty()) controller_->saveWeights(path);
     });
 
@@ -183,12 +191,12 @@ void MainWindow::createActions() {
     undoAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
     undoAct_->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
     redoAct_ = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
-    redoAct_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Y),
-                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+    redoAct_->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::Key_Y), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
     redoAct_->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
 
-    trainAct_ = make(tr("&Train"), QKeySequence(Qt::Key_F5), tr("Train (F5)"),
-                     QStyle::SP_MediaPlay);
+    trainAct_ =
+        make(tr("&Train"), QKeySequence(Qt::Key_F5), tr("Train (F5)"), QStyle::SP_MediaPlay);
     trainAct_->setObjectName(QStringLiteral("trainAction"));
     pauseAct_ = make(tr("&Pause"), QKeySequence(Qt::Key_F6), tr("Pause / resume (F6)"),
                      QStyle::SP_MediaPause);
@@ -334,25 +342,25 @@ void MainWindow::createStatusBar() {
 }
 
 void MainWindow::connectController() {
-    connect(controller_, &TrainingController::stateChanged, this, [this](TrainingController::State s) {
-        using S = TrainingController::State;
-        stateLabel_->setText(s == S::Running    ? tr("Training")
-                             : s == S::Paused   ? tr("Paused")
-                             : s == S::Stopping ? tr("Stopping…")
-                                                : tr("Ready"));
-        updateRunActions();
-    });
+    connect(controller_, &TrainingController::stateChanged, this,
+            [this](TrainingController::State s) {
+                using S = TrainingController::State;
+                stateLabel_->setText(s == S::Running    ? tr("Training")
+                                     : s == S::Paused   ? tr("Paused")
+                                     : s == S::Stopping ? tr("Stopping…")
+                                                        : tr("Ready"));
+                updateRunActions();
+            });
     connect(controller_, &TrainingController::runStarted, this, [this](const RunInfo& info) {
         hasValidation_ = info.validationSamples > 0;
         deviceLabel_->setText(info.deviceName);
         epochLabel_->setText(tr("epoch 1/%1").arg(info.epochs));
-        statusBar()->showMessage(
-            tr("%1 · %2 parameters · %3 training / %4 validation samples")
-                .arg(info.dataDescription)
-                .arg(QLocale().toString(qulonglong(info.parameters)))
-                .arg(info.trainSamples)
-                .arg(info.validationSamples),
-            10000);
+        statusBar()->showMessage(tr("%1 · %2 parameters · %3 training / %4 validation samples")
+                                     .arg(info.dataDescription)
+                                     .arg(QLocale().toString(qulonglong(info.parameters)))
+                                     .arg(info.trainSamples)
+                                     .arg(info.validationSamples),
+                                 10000);
     });
     connect(controller_, &TrainingController::progress, this, [this](const TrainingProgress& p) {
         epochLabel_->setText(tr("epoch %1/%2").arg(p.epoch).arg(p.epochs));
@@ -361,15 +369,43 @@ void MainWindow::connectController() {
         etaLabel_->setText(tr("ETA %1").arg(duration(p.runEtaSeconds)));
         progress_->setValue(p.total ? static_cast<int>(1000.0 * p.done / p.total) : 0);
     });
-    connect(controller_, &TrainingController::epochFinished, this,
-            [this](const EpochReport& r) {
-                charts_->addEpoch(r, hasValidation_);
-                confusion_->setReport(r, hasValidation_);
-            });
+    connect(controller_, &TrainingController::epochFinished, this, [this](const EpochReport& r) {
+        charts_->addEpoch(r, hasValidation_);
+        confusion_->setReport(r, hasValidation_);
+    });
     connect(controller_, &TrainingController::attentionReady, attention_,
             &AttentionView::setSnapshot);
+    connect(controller_, &TrainingController::recordingWarning, this,
+            &MainWindow::showRecordingWarning);
+    connect(comparison_, &ComparisonController::recordingWarning, this,
+            &MainWindow::showRecordingWarning);
+    connect(comparison_, &ComparisonController::allFinished, runsView_, &RunsView::refresh);
+    connect(runsView_, &RunsView::openExperimentRequested, this, [this](qint64 id) {
+        if (controller_->isBusy() || !maybeSave()) return;
+        const auto run = runsView_->load(id);
+        if (!run) return;
+        try {
+            const std::string base = run->experimentFile.empty()
+                                         ? std::string(".")
+                                         : QFileInfo(QString::fromStdString(run->experimentFile))
+                                               .absolutePath()
+                                               .toStdString();
+            doc_->reset(Experiment::fromJson(run->experiment, base));
+        } catch (const std::exception& e) {
+            showError(tr("Open run"), QString::fromStdString(e.what()));
+            return;
+        }
+        charts_->clear();
+        confusion_->clear();
+        for (const StoredEpoch& e : run->epochs) charts_->addEpoch(e.report, run->hasValidation());
+        if (!run->epochs.empty())
+            confusion_->setReport(run->epochs.back().report, run->hasValidation());
+        tabs_->setCurrentIndex(0);
+        statusBar()->showMessage(tr("Opened the experiment of run #%1").arg(run->id), 8000);
+    });
     connect(controller_, &TrainingController::runFinished, this,
             [this](RunEnd end, const QString& message) {
+                runsView_->refresh();
                 progress_->setValue(end == RunEnd::Completed ? 1000 : progress_->value());
                 etaLabel_->clear();
                 if (!attention_->snapshot())
@@ -381,9 +417,9 @@ void MainWindow::connectController() {
                     lastError_ = message;
                     showError(tr("Training stopped"), message);
                 } else {
-                    statusBar()->showMessage(end == RunEnd::Completed ? tr("Training finished")
-                                                                      : tr("Training stopped"),
-                                             6000);
+                    statusBar()->showMessage(
+                        end == RunEnd::Completed ? tr("Training finished") : tr("Training stopped"),
+                        6000);
                 }
             });
     connect(controller_, &TrainingController::weightsSaved, this,
@@ -406,6 +442,9 @@ bool MainWindow::startTraining(int epochs) {
     progress_->setValue(0);
     speedLabel_->clear();
     etaLabel_->clear();
+    RecordingOptions recording = recording_;
+    recording.experimentFile = doc_->filePath().toStdString();
+    controller_->setRecording(recording);
     const bool ok = controller_->start(doc_->experiment(), epochs);
     updateRunActions();
     return ok;
@@ -418,7 +457,9 @@ void MainWindow::togglePause() {
         controller_->resume();
 }
 
-void MainWindow::stopTraining() { controller_->stop(); }
+void MainWindow::stopTraining() {
+    controller_->stop();
+}
 
 void MainWindow::updateRunActions() {
     using S = TrainingController::State;
@@ -426,13 +467,12 @@ void MainWindow::updateRunActions() {
     const QString problem = stack_->problem();
     const bool idle = s == S::Idle;
     trainAct_->setEnabled(idle && problem.isEmpty());
-    trainAct_->setToolTip(problem.isEmpty()
-                              ? (idle ? tr("Train (F5)") : tr("A run is in progress"))
-                              : tr("Cannot train: %1").arg(problem));
+    trainAct_->setToolTip(problem.isEmpty() ? (idle ? tr("Train (F5)") : tr("A run is in progress"))
+                                            : tr("Cannot train: %1").arg(problem));
     pauseAct_->setEnabled(s == S::Running || s == S::Paused);
     pauseAct_->setText(s == S::Paused ? tr("&Resume") : tr("&Pause"));
-    pauseAct_->setIcon(style()->standardIcon(s == S::Paused ? QStyle::SP_MediaPlay
-                                                            : QStyle::SP_MediaPause));
+    pauseAct_->setIcon(
+        style()->standardIcon(s == S::Paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
     stopAct_->setEnabled(s == S::Running || s == S::Paused);
 }
 
@@ -485,7 +525,54 @@ bool MainWindow::openExperiment(const QString& path) {
     QSettings().setValue(QStringLiteral("lastExperiment"), doc_->filePath());
     charts_->clear();
     confusion_->clear();
+    showLastRunOf(doc_->filePath());
     return true;
+}
+
+void MainWindow::setRunStore(const QString& dbPath, bool enabled) {
+    recording_.enabled = enabled;
+    recording_.dbPath = dbPath.toStdString();
+    RecordingOptions forComparison = recording_;
+    comparison_->setRecording(forComparison);
+    runsView_->setDatabase(enabled || !dbPath.isEmpty() ? runStorePath() : QString());
+}
+
+QString MainWindow::runStorePath() const {
+    return QString::fromStdString(runsDbPath(recording_.dbPath));
+}
+
+void MainWindow::showRuns() {
+    tabs_->setCurrentWidget(runsView_);
+}
+
+void MainWindow::showRecordingWarning(const QString& message) {
+    statusBar()->showMessage(tr("This run is not recorded: the run store cannot be written"),
+                             10000);
+    if (recordingWarned_) return;  // one clear warning per session
+    recordingWarned_ = true;
+    showError(tr("Run history"), message);
+}
+
+void MainWindow::showLastRunOf(const QString& path) {
+    const std::string db = runsDbPath(recording_.dbPath);
+    if (path.isEmpty() || db.empty() || !QFileInfo::exists(QString::fromStdString(db))) return;
+    try {
+        RunStore store(db, false);
+        const auto id = store.lastRunOfExperiment(QFileInfo(path).absoluteFilePath().toStdString());
+        if (!id) return;
+        const auto run = store.get(*id);
+        if (!run) return;
+        for (const StoredEpoch& e : run->epochs) charts_->addEpoch(e.report, run->hasValidation());
+        if (!run->epochs.empty())
+            confusion_->setReport(run->epochs.back().report, run->hasValidation());
+        statusBar()->showMessage(tr("Curves of run #%1 (%2, %3)")
+                                     .arg(run->id)
+                                     .arg(QString::fromStdString(run->startedAt),
+                                          QString::fromStdString(runStatusLabel(run->status))),
+                                 10000);
+    } catch (const std::exception&) {
+        // the store cannot be read: the experiment opens without its last curves
+    }
 }
 
 void MainWindow::newExperiment() {
@@ -540,13 +627,13 @@ bool MainWindow::maybeSave() {
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {
-    banner_->setText(QStringLiteral("<b>%1.</b> %2")
-                         .arg(title.toHtmlEscaped(),
-                              message.toHtmlEscaped().replace(QLatin1Char('\n'),
-                                                              QStringLiteral("<br>"))));
+    banner_->setText(
+        QStringLiteral("<b>%1.</b> %2")
+            .arg(title.toHtmlEscaped(),
+                 message.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
     banner_->show();
-    statusBar()->showMessage(title + QStringLiteral(": ") + message.section(QLatin1Char('\n'), 0, 0),
-                             10000);
+    statusBar()->showMessage(
+        title + QStringLiteral(": ") + message.section(QLatin1Char('\n'), 0, 0), 10000);
     if (confirmDiscard_) {
         auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
         box->setAttribute(Qt::WA_DeleteOnClose);

@@ -9,6 +9,7 @@
 
 #include "app/core/MetaTypes.h"
 #include "app/core/TrainingController.h"
+#include "app/runs/RunRecorder.h"
 
 class QAction;
 class QLabel;
@@ -27,6 +28,7 @@ class ExperimentDocument;
 class LayerStackEditor;
 class LayerStackModel;
 class MetricCharts;
+class RunsView;
 class TrainingPanel;
 
 class MainWindow : public QMainWindow {
@@ -55,6 +57,14 @@ public:
     QAction* redoAction() const { return redoAct_; }
     // The message of the last run that failed ("" if none).
     QString lastError() const { return lastError_; }
+
+    // Where runs are recorded: `dbPath` empty means the default ($NNWB_RUNS_DB, XDG data
+    // folder); `enabled` false records nothing (--no-record).
+    void setRunStore(const QString& dbPath, bool enabled);
+    QString runStorePath() const;
+    RunsView* runsView() const { return runsView_; }
+    // Brings the Runs tab to the front.
+    void showRuns();
 
     // Ask before discarding unsaved changes on close/new/open (off for scripted runs, tests).
     void setConfirmDiscard(bool on) { confirmDiscard_ = on; }
@@ -92,12 +102,18 @@ private:
     bool maybeSave();
     void showError(const QString& title, const QString& message);
     void saveWindowState();
+    void showRecordingWarning(const QString& message);
+    // Shows the curves of the newest stored run of the experiment file `path`, if any.
+    void showLastRunOf(const QString& path);
 
     ExperimentDocument* doc_;
     LayerStackModel* stack_;
     TrainingController* controller_;
     ComparisonController* comparison_;
     ComparisonView* comparisonView_ = nullptr;
+    RunsView* runsView_ = nullptr;
+    RecordingOptions recording_;    // the window's runs (source, file set per run)
+    bool recordingWarned_ = false;  // the run store's warning was shown
     QTabWidget* tabs_ = nullptr;
     bool docksShown_[3] = {true, true, true};  // while the Comparison tab hides them
     LayerStackEditor* editor_ = nullptr;

@@ -44,7 +44,7 @@ public:
     static constexpr int kMaxRecent = 10;
 
 Q_SIGNALS:
-    void replaced();                  // everything changed (new / open)
+    void replaced();  // everything changed (new / open)
     void layersChanged(int selection);
     void dataChanged();
     void trainingChanged();

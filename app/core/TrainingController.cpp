@@ -32,6 +32,7 @@ TrainingController::TrainingController(QObject* parent) : QObject(parent) {
     forward(&TrainingWorker::epochFinished, &TrainingController::epochFinished);
     forward(&TrainingWorker::attentionReady, &TrainingController::attentionReady);
     forward(&TrainingWorker::weightsSaved, &TrainingController::weightsSaved);
+    forward(&TrainingWorker::recordingWarning, &TrainingController::recordingWarning);
     forward(&TrainingWorker::runFinished, &TrainingController::finished);
     thread_.start();
 }
@@ -47,8 +48,9 @@ bool TrainingController::start(const Experiment& experiment, int epochs) {
     control_ = std::make_shared<TrainControl>();
     auto control = control_;
     TrainingWorker* worker = worker_;
+    const RecordingOptions recording = recording_;
     setState(State::Running);
-    worker_->post([worker, copy, control] { worker->start(copy, control); });
+    worker_->post([worker, copy, control, recording] { worker->start(copy, control, recording); });
     return true;
 }
 

@@ -13,6 +13,7 @@
 
 #include "app/core/CallQueue.h"
 #include "app/core/MetaTypes.h"
+#include "app/runs/RunRecorder.h"
 #include "model/Experiment.h"
 #include "model/TrainControl.h"
 
@@ -34,6 +35,9 @@ public:
     // Starts a run of `experiment` (copied); `epochs` > 0 overrides training.epochs.
     // Returns false when a run is already going.
     bool start(const Experiment& experiment, int epochs = 0);
+    // How the next runs are recorded in the run store (default: not at all).
+    void setRecording(const RecordingOptions& options) { recording_ = options; }
+    const RecordingOptions& recording() const { return recording_; }
     void pause();
     void resume();
     void stop();
@@ -51,6 +55,7 @@ Q_SIGNALS:
     void attentionReady(const nnwb::AttentionSnapshotPtr& snapshot);
     void runFinished(nnwb::RunEnd end, const QString& message);
     void weightsSaved(bool ok, const QString& message);
+    void recordingWarning(const QString& message);
 
 private Q_SLOTS:
     void runQueuedCalls() { fromWorker_.run(); }
@@ -64,6 +69,7 @@ private:
     QThread thread_;
     TrainingWorker* worker_ = nullptr;  // lives on thread_, deleted when it finishes
     std::shared_ptr<TrainControl> control_;
+    RecordingOptions recording_ = RecordingOptions::none();
     State state_ = State::Idle;
     bool shutDown_ = false;
 };

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -16,19 +17,20 @@ namespace nnwb {
 
 // Sent once when a run has built its network on the device.
 struct RunInfo {
-    QString deviceId;        // "cpu", "opencl:0:0"
-    QString deviceName;      // e.g. "CPU (native)" or the OpenCL device name
-    QString dataDescription; // from loadExperimentData
+    QString deviceId;         // "cpu", "opencl:0:0"
+    QString deviceName;       // e.g. "CPU (native)" or the OpenCL device name
+    QString dataDescription;  // from loadExperimentData
     size_t parameters = 0;
     size_t trainSamples = 0, validationSamples = 0;
-    int epochs = 0;  // epochs this run will train
+    int epochs = 0;             // epochs this run will train
+    int64_t recordedRunId = 0;  // its id in the run store; 0 when it is not recorded
     Shape input;
 };
 
 // Progress within the current epoch plus an estimate for the whole run.
 struct TrainingProgress {
-    int epoch = 0, epochs = 0;  // 1-based epoch being trained, epochs of the run
-    size_t done = 0, total = 0; // training samples of this epoch
+    int epoch = 0, epochs = 0;   // 1-based epoch being trained, epochs of the run
+    size_t done = 0, total = 0;  // training samples of this epoch
     double samplesPerSecond = 0.0;
     double epochEtaSeconds = 0.0;  // rest of this epoch
     double runEtaSeconds = 0.0;    // rest of the run (estimate)

@@ -10,7 +10,9 @@
 namespace nnwb {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 QString deviceLabel(const DeviceInfo& info) {
     if (info.id == "cpu") return QStringLiteral("CPU (native)");
@@ -20,13 +22,16 @@ QString deviceLabel(const DeviceInfo& info) {
 
 TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) {}
 
-TrainingWorker::~TrainingWorker() { releaseCompute(); }
+TrainingWorker::~TrainingWorker() {
+    releaseCompute();
+}
 
 void TrainingWorker::releaseCompute() {
     session_.reset();
 }
 
-void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainControl> control) {
+void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainControl> control,
+                           const RecordingOptions& recording) {
     ++runId_;
     // The previous run's device objects go first (they hold device memory); its last good
     // weights stay on the host until this run has started, so a run that cannot start loses
@@ -51,9 +56,15 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
         return failToStart(q(e.what()));
     }
     lastGood_.clear();
+    best_.clear();
     runFailed_ = false;
-    RunInfo info;
     const DeviceInfo dev = session_->backend().info();
+    recorder_ = std::make_unique<RunRecorder>(
+        recording, [this](const std::string& m) { Q_EMIT recordingWarning(q(m)); });
+    recorder_->begin(experiment_, session_->data(), dev, session_->network().parameterCount(),
+                     epochsWanted_);
+    RunInfo info;
+    info.recordedRunId = recorder_->recording() ? recorder_->runId() : 0;
     info.deviceId = q(dev.id);
     info.deviceName = deviceLabel(dev);
     info.dataDescription = q(session_->data().description);
@@ -64,7 +75,8 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     info.input = session_->network().inputShape();
     Q_EMIT runStarted(info);
     const int id = runId_;
-    QMetaObject::invokeMethod(this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
 }
 
 void TrainingWorker::nextEpoch(int runId) {
@@ -85,6 +97,7 @@ void TrainingWorker::nextEpoch(int runId) {
         double perEpoch = avgEpoch;
         if (perEpoch <= 0 && r.samplesPerSecond > 0) perEpoch = r.total / r.samplesPerSecond;
         p.runEtaSeconds = r.etaSeconds + std::max(0, remainingAfter) * perEpoch;
+        if (recorder_) recorder_->heartbeat();
         Q_EMIT progress(p);
     };
     bool completed = false;
@@ -109,10 +122,15 @@ void TrainingWorker::nextEpoch(int runId) {
     } catch (const ComputeError& e) {
         return fail(QStringLiteral("Device: ") + q(e.what()));
     }
+    if (recorder_) {
+        recorder_->epoch(report, experiment_.training.optimizer.learningRate);
+        if (recorder_->lastIsBest()) best_ = lastGood_;
+    }
     Q_EMIT epochFinished(report);
     emitScores(scoreSample_.load());
     if (trainer.epochsDone() >= epochsWanted_) return finish(RunEnd::Completed, {});
-    QMetaObject::invokeMethod(this, [this, runId] { nextEpoch(runId); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, runId] { nextEpoch(runId); }, Qt::QueuedConnection);
 }
 
 void TrainingWorker::requestScores(int sample) {
@@ -186,6 +204,16 @@ void TrainingWorker::fail(const QString& message) {
 
 void TrainingWorker::finish(RunEnd end, const QString& message) {
     running_ = false;
+    if (recorder_) {
+        recorder_->bundle("best", best_);
+        recorder_->bundle("last", lastGood_);
+        recorder_->finish(end == RunEnd::Completed ? runstatus::kCompleted
+                          : end == RunEnd::Stopped ? runstatus::kStopped
+                                                   : runstatus::kFailed,
+                          message.toStdString());
+        recorder_.reset();
+        best_.clear();
+    }
     Q_EMIT runFinished(end, message);
 }
 

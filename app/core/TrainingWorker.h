@@ -14,6 +14,7 @@
 
 #include "app/core/CallQueue.h"
 #include "app/core/TrainingTypes.h"
+#include "app/runs/RunRecorder.h"
 #include "model/Experiment.h"
 #include "model/Safetensors.h"
 #include "model/TrainControl.h"
@@ -37,7 +38,9 @@ public Q_SLOTS:
     // Loads the data, creates the backend for experiment.training.device, builds the network
     // and trains experiment.training.epochs epochs, one epoch per event so that other queued
     // requests (scores) are served between epochs. Ends with runFinished().
-    void start(const nnwb::Experiment& experiment, std::shared_ptr<nnwb::TrainControl> control);
+    // The run is recorded in the run store as `recording` says (see RunRecorder).
+    void start(const nnwb::Experiment& experiment, std::shared_ptr<nnwb::TrainControl> control,
+               const nnwb::RecordingOptions& recording = nnwb::RecordingOptions::none());
     // Reads the Score matrices of validation sample `sample` from the device (between epochs
     // or after a run, while the trained network is kept) and emits attentionReady().
     void requestScores(int sample);
@@ -52,6 +55,8 @@ Q_SIGNALS:
     void attentionReady(const nnwb::AttentionSnapshotPtr& snapshot);
     void runFinished(nnwb::RunEnd end, const QString& message);
     void weightsSaved(bool ok, const QString& message);
+    // The run store cannot be written; the run goes on unrecorded (at most once per run).
+    void recordingWarning(const QString& message);
 
 private Q_SLOTS:
     void runQueuedCalls() { calls_.run(); }
@@ -67,8 +72,10 @@ private:
     Experiment experiment_;
     std::shared_ptr<TrainControl> control_;
     std::unique_ptr<TrainingSession> session_;  // data, backend, network, trainer
-    WeightsSnapshot lastGood_;  // weights after the last completed epoch (host copy)
-    bool runFailed_ = false;    // the last run ended in an error
+    WeightsSnapshot lastGood_;               // weights after the last completed epoch (host copy)
+    WeightsSnapshot best_;                   // the best epoch's weights so far, for the run store
+    std::unique_ptr<RunRecorder> recorder_;  // the run's record in the run store
+    bool runFailed_ = false;                 // the last run ended in an error
     int runId_ = 0;
     bool running_ = false;
     int epochsWanted_ = 0;

@@ -2,7 +2,9 @@
 // default); `--experiment FILE --train-epochs N --screenshot OUT.png [--device ID]
 // [--size WxH]` trains N epochs, renders the window to OUT.png and exits (works offscreen);
 // `--compare A B ... [--device ID ...]` opens the experiment files or presets A, B, ... as a
-// comparison set on the Comparison tab (with --train-epochs and --screenshot: the same demo).
+// comparison set on the Comparison tab (with --train-epochs and --screenshot: the same demo);
+// `--runs-db PATH` / `--no-record` choose the run store; `--show-runs ID,ID,...` opens the Runs
+// tab with those runs selected (with --screenshot: a picture of it).
 #include <cstdio>
 
 #include <QApplication>
@@ -19,6 +21,7 @@
 #include "app/core/Presets.h"
 #include "ui/ComparisonView.h"
 #include "ui/MainWindow.h"
+#include "ui/RunsView.h"
 #include "ui/ScreenshotRun.h"
 
 namespace {
@@ -66,7 +69,19 @@ int main(int argc, char** argv) {
     const QCommandLineOption sizeOpt(QStringLiteral("size"),
                                      QStringLiteral("Window size, e.g. 1920x1080."),
                                      QStringLiteral("WxH"));
-    cli.addOptions({experimentOpt, epochsOpt, shotOpt, deviceOpt, sizeOpt, compareOpt});
+    const QCommandLineOption runsDbOpt(
+        QStringLiteral("runs-db"),
+        QStringLiteral("Run store database (default: $NNWB_RUNS_DB, else "
+                       "~/.local/share/nnwb/runs.sqlite)."),
+        QStringLiteral("PATH"));
+    const QCommandLineOption noRecordOpt(QStringLiteral("no-record"),
+                                         QStringLiteral("Do not record runs in the run store."));
+    const QCommandLineOption showRunsOpt(
+        QStringLiteral("show-runs"),
+        QStringLiteral("Open the Runs tab with these runs (comma-separated ids) selected."),
+        QStringLiteral("IDS"));
+    cli.addOptions({experimentOpt, epochsOpt, shotOpt, deviceOpt, sizeOpt, compareOpt, runsDbOpt,
+                    noRecordOpt, showRunsOpt});
     cli.addPositionalArgument(QStringLiteral("experiments"),
                               QStringLiteral("With --compare: experiment files or preset names."),
                               QStringLiteral("[A B ...]"));
@@ -75,12 +90,13 @@ int main(int argc, char** argv) {
     const bool scripted = cli.isSet(shotOpt);
     nnwb::MainWindow window;
     window.setConfirmDiscard(!scripted);
+    window.setRunStore(cli.value(runsDbOpt), !cli.isSet(noRecordOpt));
 
     if (cli.isSet(experimentOpt)) {
         if (!window.openExperiment(cli.value(experimentOpt))) {
-            std::fprintf(stderr, "nnwb: %s\n", qPrintable(window.lastError().isEmpty()
-                                                              ? cli.value(experimentOpt)
-                                                              : window.lastError()));
+            std::fprintf(stderr, "nnwb: %s\n",
+                         qPrintable(window.lastError().isEmpty() ? cli.value(experimentOpt)
+                                                                 : window.lastError()));
             if (scripted) return 2;
         }
     } else {
@@ -136,6 +152,13 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "nnwb: --train-epochs needs a non-negative number\n");
             return 2;
         }
+    }
+    if (cli.isSet(showRunsOpt)) {
+        std::vector<int64_t> ids;
+        for (const QString& id : cli.value(showRunsOpt).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            ids.push_back(id.trimmed().toLongLong());
+        window.showRuns();
+        window.runsView()->selectIds(ids);
     }
     if (scripted) {
         auto* run = new nnwb::ScreenshotRun(&window, epochs, cli.value(shotOpt), &app);

@@ -61,6 +61,10 @@ void RunRecorder::begin(const Experiment& experiment, const ExperimentData& data
             }
         }
         r.dataDescription = data.description;
+        // The data file as an absolute path, so the stored experiment opens from anywhere.
+        if (!r.dataFile.empty() && r.experiment.contains("data") &&
+            r.experiment["data"].is_object() && r.experiment["data"].contains("file"))
+            r.experiment["data"]["file"] = r.dataFile;
         r.deviceId = device.id;
         r.deviceName = device.id == "cpu" ? "CPU (native)" : device.name;
         r.seed = experiment.training.seed;

@@ -29,6 +29,11 @@ struct RecordingOptions {
     std::string source = "cli-train";  // cli-train, cli-compare, window, window-compare
     std::string comparison;            // id shared by the runs of one comparison
     std::string experimentFile;        // where the experiment was opened from
+    static RecordingOptions none() {   // records nothing
+        RecordingOptions o;
+        o.enabled = false;
+        return o;
+    }
 };
 
 // The app version runs and bundles are stamped with.
