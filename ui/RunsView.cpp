@@ -77,9 +77,6 @@ RunsView::RunsView(QWidget* parent) : QWidget(parent) {
     auto* refresh = button(tr("Refresh"), QStringLiteral("runsRefresh"));
     openExperiment_ = button(tr("Open Experiment"), QStringLiteral("runsOpenExperiment"));
     openExperiment_->setToolTip(tr("Open the run's experiment, as it was trained, in the editor"));
-    openModel_ = button(tr("Open Model"), QStringLiteral("runsOpenModel"));
-    openModel_->setToolTip(
-        tr("Open the run's experiment and load its best model (heatmaps, Export Weights)"));
     exportCsv_ = button(tr("Export CSV…"), QStringLiteral("runsExportCsv"));
     delete_ = button(tr("Delete…"), QStringLiteral("runsDelete"));
     layout->addLayout(bar);
@@ -169,10 +166,6 @@ RunsView::RunsView(QWidget* parent) : QWidget(parent) {
     connect(openExperiment_, &QPushButton::clicked, this, [this] {
         const auto ids = selectedIds();
         if (!ids.empty()) Q_EMIT openExperimentRequested(qlonglong(ids.front()));
-    });
-    connect(openModel_, &QPushButton::clicked, this, [this] {
-        const auto ids = selectedIds();
-        if (!ids.empty()) Q_EMIT openModelRequested(qlonglong(ids.front()));
     });
     connect(exportCsv_, &QPushButton::clicked, this, &RunsView::exportCsvDialog);
     connect(delete_, &QPushButton::clicked, this, &RunsView::deleteSelected);
@@ -314,7 +307,6 @@ void RunsView::selectionChanged() {
 
     const bool one = first.has_value();
     openExperiment_->setEnabled(one);
-    openModel_->setEnabled(one && (first->bundle("best") || first->bundle("last")));
     exportCsv_->setEnabled(one);
     delete_->setEnabled(!ids.empty());
     note_->setEnabled(one);
