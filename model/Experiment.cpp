@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "model/AtomicFile.h"
+#include "model/ConfigKeys.h"
 #include "model/Network.h"
 
 namespace nnwb {
@@ -24,15 +25,29 @@ int intKey(const nlohmann::json& j, const char* key, int def, int lo, int hi) {
 }  // namespace
 
 nlohmann::json TrainingConfig::toJson() const {
-    return {{"optimizer", optimizer.toJson()}, {"loss", lossName(loss)},
-            {"batchSize", batchSize},          {"epochs", epochs},
-            {"seed", seed},                    {"device", device},
-            {"shuffle", shuffle}};
+    return {{"optimizer", optimizer.toJson()},
+            {"loss", lossName(loss)},
+            {"batchSize", batchSize},
+            {"epochs", epochs},
+            {"seed", seed},
+            {"device", device},
+            {"shuffle", shuffle},
+            {"monitor", monitorName(monitor)},
+            {"keepBest", keepBest},
+            {"earlyStopping", earlyStopping.toJson()},
+            {"lrSchedule", lrSchedule.toJson()}};
 }
 
-TrainingConfig TrainingConfig::fromJson(const nlohmann::json& j) {
-    if (!j.is_object()) throw std::invalid_argument("training: must be an object");
+TrainingConfig TrainingConfig::version1() {
     TrainingConfig c;
+    c.keepBest = false;
+    c.earlyStopping.enabled = false;
+    return c;
+}
+
+TrainingConfig TrainingConfig::fromJson(const nlohmann::json& j, int formatVersion) {
+    if (!j.is_object()) throw std::invalid_argument("training: must be an object");
+    TrainingConfig c = formatVersion >= 2 ? TrainingConfig() : version1();
     if (j.contains("optimizer")) c.optimizer = OptimizerConfig::fromJson(j["optimizer"]);
     if (j.contains("loss")) {
         if (!j["loss"].is_string())
@@ -60,13 +75,25 @@ TrainingConfig TrainingConfig::fromJson(const nlohmann::json& j) {
             throw std::invalid_argument("training.shuffle: must be true or false");
         c.shuffle = j["shuffle"].get<bool>();
     }
+    if (formatVersion < 2) return c;  // later keys are not part of a version 1 file
+    if (j.contains("monitor")) {
+        const std::string m = readStringKey(j, "training", "monitor", "");
+        try {
+            c.monitor = monitorFromName(m);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(std::string("training.monitor: ") + e.what());
+        }
+    }
+    c.keepBest = readBoolKey(j, "training", "keepBest", c.keepBest);
+    if (j.contains("earlyStopping"))
+        c.earlyStopping = EarlyStoppingConfig::fromJson(j["earlyStopping"]);
+    if (j.contains("lrSchedule")) c.lrSchedule = LrScheduleConfig::fromJson(j["lrSchedule"]);
     return c;
 }
 
 nlohmann::json Experiment::toJson() const {
-    return {{"formatVersion", kFormatVersion}, {"name", name},
-            {"data", data},                     {"model", model},
-            {"training", training.toJson()},    {"view", view}};
+    return {{"formatVersion", kFormatVersion}, {"name", name}, {"data", data}, {"model", model},
+            {"training", training.toJson()},   {"view", view}};
 }
 
 Experiment Experiment::fromJson(const nlohmann::json& j, const std::string& baseDir) {
@@ -92,7 +119,9 @@ Experiment Experiment::fromJson(const nlohmann::json& j, const std::string& base
         if (!j.contains("model")) throw std::invalid_argument("model: missing");
         e.model = j["model"];
         Network::layersFromJson(e.model);  // validates every layer's parameters
-        if (j.contains("training")) e.training = TrainingConfig::fromJson(j["training"]);
+        e.training = j.contains("training")
+                         ? TrainingConfig::fromJson(j["training"], v)
+                         : (v >= 2 ? TrainingConfig() : TrainingConfig::version1());
         if (j.contains("view")) e.view = j["view"];
     } catch (const ShapeError& ex) {
         throw ExperimentError(std::string("model.") + ex.what());

@@ -9,7 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/EarlyStopping.h"
 #include "model/Loss.h"
+#include "model/LrSchedule.h"
+#include "model/Monitor.h"
 #include "model/Optimizer.h"
 
 namespace nnwb {
@@ -19,6 +22,11 @@ public:
     explicit ExperimentError(const std::string& what) : std::runtime_error(what) {}
 };
 
+// Version 2 added the best epoch, early stopping and learning-rate schedules to `training`;
+// a version 1 file loads with the old behaviour (last epoch's weights, no early stopping,
+// constant rate).
+constexpr int kExperimentFormatVersion = 2;
+
 struct TrainingConfig {
     OptimizerConfig optimizer;
     LossKind loss = LossKind::Mse;
@@ -27,14 +35,24 @@ struct TrainingConfig {
     uint64_t seed = 42;
     std::string device = "cpu";
     bool shuffle = true;
+    // The metric behind the best epoch, early stopping and the plateau schedule.
+    Monitor monitor = Monitor::ValidationLoss;
+    bool keepBest = true;  // the run's result is the best epoch's weights, not the last's
+    EarlyStoppingConfig earlyStopping;
+    LrScheduleConfig lrSchedule;
     nlohmann::json toJson() const;
-    static TrainingConfig fromJson(const nlohmann::json& j);  // throws std::invalid_argument
+    // Reads a file's `training` section of `formatVersion`: version 1 ignores the later keys
+    // and gives the old behaviour. Throws std::invalid_argument naming the key.
+    static TrainingConfig fromJson(const nlohmann::json& j,
+                                   int formatVersion = kExperimentFormatVersion);
+    // What a version 1 file meant: keepBest off, early stopping off, constant rate.
+    static TrainingConfig version1();
 };
 
 struct Experiment {
-    static constexpr int kFormatVersion = 1;
+    static constexpr int kFormatVersion = kExperimentFormatVersion;
     std::string name = "untitled";
-    nlohmann::json data = nlohmann::json::object();   // see DataConfig / SyntheticData
+    nlohmann::json data = nlohmann::json::object();  // see DataConfig / SyntheticData
     nlohmann::json model = {{"layers", nlohmann::json::array()}};
     TrainingConfig training;
     nlohmann::json view = nlohmann::json::object();

@@ -25,13 +25,18 @@ ExperimentData loadExperimentData(const Experiment& e) {
         const auto slash = cfg.file.find_last_of('/');
         out.description = (slash == std::string::npos ? cfg.file : cfg.file.substr(slash + 1)) +
                           ", " + std::to_string(r.bars.size()) + " bars";
-        out.file = cfg.resolvedFile(e.baseDir);
-        out.bars = r.bars.size();
         if (!r.bars.empty()) {
-            out.firstBarTime = r.bars.time.front();
-            out.lastBarTime = r.bars.time.back();
         }
         out.split = std::move(r.split);
+        out.priceData = true;
+        out.dataConfig = cfg;
+        out.stats = std::move(r.stats);
+        out.featureNames = std::move(r.featureNames);
+        out.trainFirstBar = r.trainFirstBar;
+        out.trainLastBar = r.trainLastBar;
+        out.validationFirstBar = r.validationFirstBar;
+        out.validationLastBar = r.validationLastBar;
+        out.bars = std::make_shared<const BarSeries>(std::move(r.bars));
         out.ok = true;
     } catch (const std::exception& ex) {
         out.error = ex.what();

@@ -3,11 +3,15 @@
 // worker threads). Any thread; each call works on its own data.
 #pragma once
 
-#include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "model/Experiment.h"
 #include "model/SampleSet.h"
+#include "model/data/BarSeries.h"
+#include "model/data/DataConfig.h"
+#include "model/data/Normalization.h"
 
 namespace nnwb {
 
@@ -15,10 +19,18 @@ struct ExperimentData {
     bool ok = false;
     std::string error;        // "FILE:LINE: problem" or "data.key: problem"
     std::string description;  // e.g. "EURUSD_H1_2017-2018.csv, 12 399 samples"
-    std::string file;         // the price file as opened (resolved path); empty for synthetic
-    size_t bars = 0;          // bars in the file
-    int64_t firstBarTime = 0, lastBarTime = 0;  // open times of its first and last bar (UTC s)
     DataSplit split;
+    // Price files only (priceData true): the data section as read, the training-part
+    // normalization statistics, the feature names in input order, the loaded bars and the bar
+    // indices of each part's samples (last bar of the window; a part that is empty has
+    // first > last). What a model bundle and the price chart need.
+    bool priceData = false;
+    DataConfig dataConfig;
+    ZScoreStats stats;
+    std::vector<std::string> featureNames;
+    std::shared_ptr<const BarSeries> bars;
+    size_t trainFirstBar = 0, trainLastBar = 0;
+    size_t validationFirstBar = 1, validationLastBar = 0;
 };
 
 ExperimentData loadExperimentData(const Experiment& e);

@@ -16,7 +16,7 @@ namespace nnwb {
 struct OptimizerConfig {
     std::string type = "adam";  // "adam" or "sgd"
     double learningRate = 1e-3;
-    double momentum = 0.9;  // sgd
+    double momentum = 0.9;                              // sgd
     double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;  // adam
     double weightDecay = 0.0;
     nlohmann::json toJson() const;
@@ -31,6 +31,9 @@ public:
     // (the divergence flag of Backend::recordOutcomes), when skip is given.
     void step(BufRef skip = BufRef());
     long long steps() const { return t_; }
+    // The rate of the next steps (a schedule changes it between epochs; the moments stay).
+    void setLearningRate(double rate) { cfg_.learningRate = rate; }
+    double learningRate() const { return cfg_.learningRate; }
 
 private:
     Backend& be_;

@@ -18,15 +18,19 @@ double secondsSince(Clock::time_point t) {
 }  // namespace
 
 Trainer::Trainer(Backend& be, Network& net, const TrainingConfig& cfg, const DataSplit& data)
-    : be_(be), net_(net), cfg_(cfg), data_(data) {
+    : be_(be),
+      net_(net),
+      cfg_(cfg),
+      data_(data),
+      schedule_(cfg.lrSchedule, cfg.optimizer.learningRate, cfg.epochs),
+      monitor_(effectiveMonitor(cfg.monitor, data.validation.size() > 0, data.train.outputs == 3)) {
     if (data.train.size() == 0) throw TrainingError("the training part has no samples");
     if (data.train.inputShape != net.inputShape())
         throw TrainingError("the data gives samples of shape " + data.train.inputShape.str() +
                             " but the network expects " + net.inputShape().str());
     if (static_cast<int>(net.outputShape().size()) != data.train.outputs)
         throw TrainingError("the network gives " + std::to_string(net.outputShape().size()) +
-                            " outputs but the targets have " +
-                            std::to_string(data.train.outputs));
+                            " outputs but the targets have " + std::to_string(data.train.outputs));
     const int batch = cfg.batchSize;
     net.build(be, batch);
     net.initWeights(cfg.seed);
@@ -84,10 +88,10 @@ void Trainer::collect(MetricsAccumulator& acc, size_t samples, int epoch,
         const size_t count = std::min<size_t>(cfg_.batchSize, data_.train.size() - first);
         stage(data_.train, order, first, count);
         const std::string where = firstNonFinite(net_, x_, static_cast<int>(count));
-        throw TrainingError("the loss became " + std::string(nan ? "NaN" : "infinite") +
-                            " in epoch " + std::to_string(epoch) + ", batch " +
-                            std::to_string(b + 1) + "; first non-finite value: " +
-                            (where.empty() ? "none in the layers" : where));
+        throw TrainingError(
+            "the loss became " + std::string(nan ? "NaN" : "infinite") + " in epoch " +
+            std::to_string(epoch) + ", batch " + std::to_string(b + 1) +
+            "; first non-finite value: " + (where.empty() ? "none in the layers" : where));
     }
     acc.addOutcomes(hostLog_.data(), samples);
 }
@@ -108,6 +112,8 @@ EpochReport Trainer::runEpoch(TrainControl* control,
     EpochReport rep;
     rep.epoch = epoch_ + 1;
     rep.taskMetrics = outputs == 3;
+    rep.learningRate = schedule_.rate(rep.epoch);
+    opt_->setLearningRate(rep.learningRate);
     MetricsAccumulator acc(outputs, &runTrain_);
     be_.fill(flag_, 1, -1.0f);
     const auto start = Clock::now();
@@ -157,6 +163,7 @@ EpochReport Trainer::runEpoch(TrainControl* control,
     if (!stopped) {
         ++epoch_;
         if (data_.validation.size() > 0) rep.validation = evaluate(data_.validation, &runVal_);
+        schedule_.observe(monitorValue(monitor_, rep.train, rep.validation), monitor_);
     }
     if (completed) *completed = !stopped;
     return rep;

@@ -14,6 +14,7 @@
 
 #include "model/Experiment.h"
 #include "model/Loss.h"
+#include "model/LrSchedule.h"
 #include "model/Metrics.h"
 #include "model/Network.h"
 #include "model/Optimizer.h"
@@ -28,6 +29,12 @@ struct EpochReport {
     bool taskMetrics = false;  // accuracy/missed/confusion are meaningful (3 outputs)
     double seconds = 0.0;
     double samplesPerSecond = 0.0;
+    double learningRate = 0.0;  // the rate this epoch trained with (after the schedule)
+    // Filled by EpochKeeper: the best epoch so far (0: none), whether this one is it, and
+    // whether the run stops early after it.
+    int bestEpoch = 0;
+    bool isBest = false;
+    bool stoppedEarly = false;
 };
 
 struct ProgressReport {
@@ -58,6 +65,8 @@ public:
     // Forward-only pass over a sample set: loss and task metrics (updating `running` if given).
     EpochMetrics evaluate(const SampleSet& set, RunningAverages* running = nullptr);
     int epochsDone() const { return epoch_; }
+    // The metric the schedule (and the run's EpochKeeper) watches, after fallbacks.
+    Monitor monitor() const { return monitor_; }
     Network& network() { return net_; }
     // Score matrices of validation sample `index` (runs a forward pass of that one sample).
     std::vector<AttentionScores> validationScores(size_t index);
@@ -65,8 +74,7 @@ public:
 private:
     // Uploads samples order[first .. first+count) (or first.. when order is empty) to the
     // staging buffers, from their start.
-    void stage(const SampleSet& set, const std::vector<size_t>& order, size_t first,
-               size_t count);
+    void stage(const SampleSet& set, const std::vector<size_t>& order, size_t first, size_t count);
     // Reads the outcome log of `samples` samples into `acc`; throws TrainingError when the
     // divergence flag says a batch had a non-finite loss.
     void collect(MetricsAccumulator& acc, size_t samples, int epoch,
@@ -78,10 +86,12 @@ private:
     const DataSplit& data_;
     std::unique_ptr<Loss> loss_;
     std::unique_ptr<Optimizer> opt_;
-    size_t chunk_ = 0;             // samples per staging upload (a multiple of the batch size)
-    Buffer x_, t_;                 // staging: chunk_ samples of inputs and targets
-    Buffer log_;                   // outcome log: (loss, code) per sample of the largest part
-    Buffer flag_;                  // first diverging batch index, or -1
+    LrSchedule schedule_;
+    Monitor monitor_;
+    size_t chunk_ = 0;  // samples per staging upload (a multiple of the batch size)
+    Buffer x_, t_;      // staging: chunk_ samples of inputs and targets
+    Buffer log_;        // outcome log: (loss, code) per sample of the largest part
+    Buffer flag_;       // first diverging batch index, or -1
     std::vector<float> hostX_, hostT_, hostLog_;
     RunningAverages runTrain_, runVal_;
     int epoch_ = 0;

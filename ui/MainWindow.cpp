@@ -369,10 +369,17 @@ void MainWindow::connectController() {
         etaLabel_->setText(tr("ETA %1").arg(duration(p.runEtaSeconds)));
         progress_->setValue(p.total ? static_cast<int>(1000.0 * p.done / p.total) : 0);
     });
-    connect(controller_, &TrainingController::epochFinished, this, [this](const EpochReport& r) {
-        charts_->addEpoch(r, hasValidation_);
-        confusion_->setReport(r, hasValidation_);
-    });
+    connect(controller_, &TrainingController::epochFinished, this,
+            [this](const EpochReport& r) {
+                charts_->addEpoch(r, hasValidation_);
+                confusion_->setReport(r, hasValidation_);
+                if (r.bestEpoch > 0) {
+                    const QString text = r.stoppedEarly
+                                             ? tr("Epoch %1: stopping early, best epoch %2")
+                                             : tr("Epoch %1 done, best epoch %2");
+                    statusBar()->showMessage(text.arg(r.epoch).arg(r.bestEpoch));
+                }
+            });
     connect(controller_, &TrainingController::attentionReady, attention_,
             &AttentionView::setSnapshot);
     connect(controller_, &TrainingController::recordingWarning, this,
@@ -417,9 +424,10 @@ void MainWindow::connectController() {
                     lastError_ = message;
                     showError(tr("Training stopped"), message);
                 } else {
-                    statusBar()->showMessage(
-                        end == RunEnd::Completed ? tr("Training finished") : tr("Training stopped"),
-                        6000);
+                    QString text = end == RunEnd::Completed ? tr("Training finished")
+                                                            : tr("Training stopped");
+                    if (!message.isEmpty()) text += QStringLiteral(": ") + message;
+                    statusBar()->showMessage(text, 15000);
                 }
             });
     connect(controller_, &TrainingController::weightsSaved, this,

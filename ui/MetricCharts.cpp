@@ -8,6 +8,7 @@
 #include <QSaveFile>
 #include <QTextStream>
 
+#include "ui/LearningRateChart.h"
 #include "ui/MetricChart.h"
 
 namespace nnwb {
@@ -24,6 +25,13 @@ MetricCharts::MetricCharts(QWidget* parent) : QWidget(parent) {
         charts_[i]->setObjectName(QLatin1String(names[i]));
         layout->addWidget(charts_[i], 1);
     }
+    rateChart_ = new LearningRateChart(this);
+    rateChart_->setObjectName(QStringLiteral("learningRateChart"));
+    layout->addWidget(rateChart_, 1);
+}
+
+std::vector<SeriesChart*> MetricCharts::all() const {
+    return {charts_[0], charts_[1], charts_[2], rateChart_};
 }
 
 void MetricCharts::addEpoch(const EpochReport& r, bool hasValidation) {
@@ -35,24 +43,33 @@ void MetricCharts::addEpoch(const EpochReport& r, bool hasValidation) {
         charts_[1]->addPoint(e, r.train.missedPct, r.validation.missedPct, hasValidation);
         charts_[2]->addPoint(e, r.train.accuracyPct, r.validation.accuracyPct, hasValidation);
     }
+    if (r.learningRate > 0) rateChart_->addPoint(e, r.learningRate);
+    if (r.bestEpoch > 0 && r.bestEpoch != bestEpoch_) {
+        bestEpoch_ = r.bestEpoch;
+        for (SeriesChart* c : all()) c->setMarker(bestEpoch_, tr("best %1").arg(bestEpoch_));
+    }
 }
 
 void MetricCharts::clear() {
     reports_.clear();
     hasValidation_.clear();
     for (MetricChart* c : charts_) c->clearPoints();
+    rateChart_->clearPoints();
+    bestEpoch_ = 0;
 }
 
 bool MetricCharts::exportPng(const QString& path, QString* error) const {
     const int w = 560, h = 380;
-    QPixmap all(w * 3, h);
-    all.fill(Qt::white);
-    QPainter p(&all);
-    for (int i = 0; i < 3; ++i) p.drawPixmap(i * w, 0, charts_[i]->toPixmap(w, h, 1.0));
+    const std::vector<SeriesChart*> charts = all();
+    QPixmap picture(w * int(charts.size()), h);
+    picture.fill(Qt::white);
+    QPainter p(&picture);
+    for (size_t i = 0; i < charts.size(); ++i)
+        p.drawPixmap(int(i) * w, 0, charts[i]->toPixmap(w, h, 1.0));
     p.end();
     // Atomic like every save: a failed export leaves an older picture of that name intact.
     QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || !all.save(&f, "PNG") || !f.commit()) {
+    if (!f.open(QIODevice::WriteOnly) || !picture.save(&f, "PNG") || !f.commit()) {
         if (error) *error = tr("%1: cannot be written (%2)").arg(path, f.errorString());
         return false;
     }
@@ -67,7 +84,8 @@ bool MetricCharts::exportCsv(const QString& path, QString* error) const {
     }
     QTextStream out(&f);
     out << "epoch,seconds,samples_per_second,train_loss,train_accuracy_pct,train_missed_pct,"
-           "validation_loss,validation_accuracy_pct,validation_missed_pct\n";
+           "validation_loss,validation_accuracy_pct,validation_missed_pct,learning_rate,best_"
+           "epoch\n";
     for (size_t i = 0; i < reports_.size(); ++i) {
         const EpochReport& r = reports_[i];
         auto num = [](double v) { return QString::number(v, 'g', 9); };
@@ -78,7 +96,9 @@ bool MetricCharts::exportCsv(const QString& path, QString* error) const {
             << (task ? num(r.train.missedPct) : QString()) << ','
             << (val ? num(r.validation.loss) : QString()) << ','
             << (val && task ? num(r.validation.accuracyPct) : QString()) << ','
-            << (val && task ? num(r.validation.missedPct) : QString()) << '\n';
+            << (val && task ? num(r.validation.missedPct) : QString()) << ','
+            << (r.learningRate > 0 ? num(r.learningRate) : QString()) << ','
+            << (r.bestEpoch > 0 ? QString::number(r.bestEpoch) : QString()) << '\n';
     }
     out.flush();
     if (!f.commit()) {
@@ -89,18 +109,16 @@ bool MetricCharts::exportCsv(const QString& path, QString* error) const {
 }
 
 void MetricCharts::exportPngDialog() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export charts as PNG"),
-                                                      QStringLiteral("charts.png"),
-                                                      tr("PNG images (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export charts as PNG"), QStringLiteral("charts.png"), tr("PNG images (*.png)"));
     QString error;
     if (!path.isEmpty() && !exportPng(path, &error))
         QMessageBox::warning(this, tr("Export failed"), error);
 }
 
 void MetricCharts::exportCsvDialog() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export metrics as CSV"),
-                                                      QStringLiteral("metrics.csv"),
-                                                      tr("CSV files (*.csv)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export metrics as CSV"), QStringLiteral("metrics.csv"), tr("CSV files (*.csv)"));
     QString error;
     if (!path.isEmpty() && !exportCsv(path, &error))
         QMessageBox::warning(this, tr("Export failed"), error);

@@ -1,6 +1,7 @@
 // The live charts of a run: loss, missed patterns % and accuracy % per epoch (training and
-// validation), side by side, with export of all three to PNG and of every per-epoch figure to
-// CSV. Keeps the epoch reports it was given. GUI thread only.
+// validation) and the learning rate, side by side, each with the best epoch marked; export of
+// all of them to PNG and of every per-epoch figure to CSV. Keeps the epoch reports it was
+// given. GUI thread only.
 #pragma once
 
 #include <vector>
@@ -11,7 +12,9 @@
 
 namespace nnwb {
 
+class LearningRateChart;
 class MetricChart;
+class SeriesChart;
 
 class MetricCharts : public QWidget {
     Q_OBJECT
@@ -24,6 +27,8 @@ public:
     MetricChart* lossChart() const { return charts_[0]; }
     MetricChart* missedChart() const { return charts_[1]; }
     MetricChart* accuracyChart() const { return charts_[2]; }
+    LearningRateChart* learningRateChart() const { return rateChart_; }
+    int bestEpoch() const { return bestEpoch_; }  // marked on every chart; 0: none
 
     // Renders the three charts side by side into one PNG; false with a message on failure.
     bool exportPng(const QString& path, QString* error) const;
@@ -34,7 +39,10 @@ public Q_SLOTS:
     void exportCsvDialog();
 
 private:
+    std::vector<SeriesChart*> all() const;
     MetricChart* charts_[3];
+    LearningRateChart* rateChart_;
+    int bestEpoch_ = 0;
     std::vector<EpochReport> reports_;
     std::vector<bool> hasValidation_;
 };

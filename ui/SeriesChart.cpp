@@ -54,6 +54,20 @@ SeriesChart::SeriesChart(const QString& title, const QString& yLabel, QWidget* p
     readout_->setPen(QPen(QColor(0x99, 0x99, 0x99)));
     readout_->setVisible(false);
 
+    marker_ = new QCPItemStraightLine(this);
+    marker_->setPen(QPen(QColor(0x2c, 0xa0, 0x2c), 1.5, Qt::DashLine));
+    marker_->setSelectable(false);
+    marker_->setVisible(false);
+    markerText_ = new QCPItemText(this);
+    markerText_->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    markerText_->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    markerText_->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    markerText_->setColor(QColor(0x2c, 0xa0, 0x2c));
+    markerText_->setBrush(QColor(255, 255, 255, 220));
+    markerText_->setPadding(QMargins(3, 1, 3, 1));
+    markerText_->setSelectable(false);
+    markerText_->setVisible(false);
+
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     replotTimer_.setSingleShot(true);
     replotTimer_.setInterval(40);
@@ -78,8 +92,24 @@ QCPGraph* SeriesChart::addSeries(const QString& name, const QColor& colour, bool
     return g;
 }
 
+void SeriesChart::setMarker(double epoch, const QString& label) {
+    markerEpoch_ = epoch > 0 ? epoch : 0;
+    marker_->setVisible(markerEpoch_ > 0);
+    markerText_->setVisible(markerEpoch_ > 0);
+    marker_->point1->setCoords(markerEpoch_, 0);
+    marker_->point2->setCoords(markerEpoch_, 1);
+    markerText_->position->setCoords(markerEpoch_, 0.02);
+    markerText_->setText(label);
+    scheduleReplot();
+}
+
+QString SeriesChart::markerLabel() const {
+    return markerEpoch_ > 0 ? markerText_->text() : QString();
+}
+
 void SeriesChart::clearSeries() {
     for (int i = 0; i < graphCount(); ++i) graph(i)->data()->clear();
+    setMarker(0, QString());
     tracer_->setVisible(false);
     readout_->setVisible(false);
     autoscale_ = true;

@@ -19,6 +19,11 @@ public:
     // Asks for one redraw soon; many calls within the interval draw once.
     void scheduleReplot();
     void setAutoscale(bool on);
+    // A dashed vertical line at `epoch` with `label` at its top (the best epoch); epoch <= 0
+    // removes it.
+    void setMarker(double epoch, const QString& label);
+    double markerEpoch() const { return markerEpoch_; }
+    QString markerLabel() const;
 
 protected:
     // A graph drawn with `colour`, solid or dashed, with point markers.
@@ -33,6 +38,9 @@ private:
 
     QCPItemTracer* tracer_;
     QCPItemText* readout_;
+    QCPItemStraightLine* marker_;
+    QCPItemText* markerText_;
+    double markerEpoch_ = 0;
     QTimer replotTimer_;
     bool autoscale_ = true;
     QString unit_;

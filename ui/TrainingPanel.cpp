@@ -1,5 +1,7 @@
 #include "ui/TrainingPanel.h"
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -92,22 +94,113 @@ TrainingPanel::TrainingPanel(ExperimentDocument* doc, QWidget* parent)
     rf->addRow(tr("Seed:"), seed_);
     rf->addRow(QString(), shuffle_);
     layout->addWidget(runBox);
+
+    auto* bestBox = new QGroupBox(tr("Best epoch and early stopping"), this);
+    auto* bf = form(bestBox);
+    monitor_ = new QComboBox(bestBox);
+    monitor_->setObjectName(QStringLiteral("monitor"));
+    monitor_->addItem(tr("Validation loss"), QStringLiteral("validation_loss"));
+    monitor_->addItem(tr("Validation accuracy %"), QStringLiteral("validation_accuracy"));
+    monitor_->addItem(tr("Validation missed %"), QStringLiteral("validation_missed"));
+    monitor_->addItem(tr("Training loss"), QStringLiteral("training_loss"));
+    monitor_->setToolTip(
+        tr("The figure that picks the best epoch, ends the run early and drives the plateau "
+           "schedule. Lower is better, except accuracy. Without a validation part the run "
+           "watches the training loss."));
+    keepBest_ = new QCheckBox(tr("keep the best epoch's weights"), bestBox);
+    keepBest_->setObjectName(QStringLiteral("keepBest"));
+    keepBest_->setToolTip(
+        tr("Keeps a copy of the weights of the best epoch so far. That copy is the run's "
+           "result: Export Weights writes it. Off: the last epoch's weights."));
+    earlyStopping_ = new QCheckBox(tr("stop early"), bestBox);
+    earlyStopping_->setObjectName(QStringLiteral("earlyStopping"));
+    earlyStopping_->setToolTip(
+        tr("Ends the run when the monitored figure has not improved "
+           "for 'Patience' epochs."));
+    patience_ = new QSpinBox(bestBox);
+    patience_->setObjectName(QStringLiteral("patience"));
+    patience_->setRange(1, 100000);
+    patience_->setSuffix(tr(" epochs"));
+    patience_->setToolTip(tr("Epochs without an improvement before the run stops."));
+    minDelta_ = numberEdit(bestBox, "minDelta", 0, 1e6);
+    minDelta_->setToolTip(
+        tr("An epoch improves only when it beats the best by more than "
+           "this (in the monitored figure's unit)."));
+    bf->addRow(tr("Monitor:"), monitor_);
+    bf->addRow(QString(), keepBest_);
+    bf->addRow(QString(), earlyStopping_);
+    bf->addRow(tr("Patience:"), patience_);
+    bf->addRow(tr("Min. improvement:"), minDelta_);
+    layout->addWidget(bestBox);
+
+    auto* lrBox = new QGroupBox(tr("Learning-rate schedule"), this);
+    auto* lf = form(lrBox);
+    schedule_ = new QComboBox(lrBox);
+    schedule_->setObjectName(QStringLiteral("lrSchedule"));
+    schedule_->addItem(tr("Constant"), QStringLiteral("constant"));
+    schedule_->addItem(tr("Step"), QStringLiteral("step"));
+    schedule_->addItem(tr("Cosine"), QStringLiteral("cosine"));
+    schedule_->addItem(tr("Reduce on plateau"), QStringLiteral("plateau"));
+    schedule_->setToolTip(
+        tr("Sets the rate once per epoch. Step: × γ every N epochs. Cosine: linear warm-up, "
+           "then a half cosine from the base rate to the floor on the last epoch. Plateau: × "
+           "factor after 'patience' epochs without an improvement of the monitored figure."));
+    stepEpochs_ = new QSpinBox(lrBox);
+    stepEpochs_->setObjectName(QStringLiteral("lrStepEpochs"));
+    stepEpochs_->setRange(1, 1000000);
+    stepEpochs_->setToolTip(tr("Step: epochs between two reductions."));
+    gamma_ = new QDoubleSpinBox(lrBox);
+    gamma_->setObjectName(QStringLiteral("lrGamma"));
+    gamma_->setRange(0.0001, 1.0);
+    gamma_->setDecimals(4);
+    gamma_->setSingleStep(0.05);
+    gamma_->setToolTip(tr("Step: the factor of each reduction."));
+    warmup_ = new QSpinBox(lrBox);
+    warmup_->setObjectName(QStringLiteral("lrWarmup"));
+    warmup_->setRange(0, 1000000);
+    warmup_->setToolTip(
+        tr("Cosine: epochs of linear warm-up (epoch e of W trains at base × "
+           "e / W)."));
+    floor_ = numberEdit(lrBox, "lrFloor", 0, 10);
+    floor_->setToolTip(tr("Cosine: the rate of the last epoch. Plateau: the lowest rate."));
+    factor_ = new QDoubleSpinBox(lrBox);
+    factor_->setObjectName(QStringLiteral("lrFactor"));
+    factor_->setRange(0.0001, 1.0);
+    factor_->setDecimals(4);
+    factor_->setSingleStep(0.05);
+    factor_->setToolTip(tr("Plateau: the factor of each reduction."));
+    plateauPatience_ = new QSpinBox(lrBox);
+    plateauPatience_->setObjectName(QStringLiteral("lrPatience"));
+    plateauPatience_->setRange(1, 100000);
+    plateauPatience_->setSuffix(tr(" epochs"));
+    plateauPatience_->setToolTip(
+        tr("Plateau: epochs without an improvement before a "
+           "reduction."));
+    lf->addRow(tr("Schedule:"), schedule_);
+    lf->addRow(tr("Step every:"), stepEpochs_);
+    lf->addRow(tr("γ:"), gamma_);
+    lf->addRow(tr("Warm-up epochs:"), warmup_);
+    lf->addRow(tr("Floor:"), floor_);
+    lf->addRow(tr("Factor:"), factor_);
+    lf->addRow(tr("Plateau patience:"), plateauPatience_);
+    layout->addWidget(lrBox);
     layout->addStretch(1);
 
-    for (QSpinBox* s : {batch_, epochs_, seed_}) {
+    for (QSpinBox* s :
+         {batch_, epochs_, seed_, patience_, stepEpochs_, warmup_, plateauPatience_}) {
         s->setKeyboardTracking(false);
         connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &TrainingPanel::commit);
     }
-    for (QDoubleSpinBox* s : {momentum_, beta1_, beta2_}) {
+    for (QDoubleSpinBox* s : {momentum_, beta1_, beta2_, gamma_, factor_}) {
         s->setKeyboardTracking(false);
-        connect(s, qOverload<double>(&QDoubleSpinBox::valueChanged), this,
-                &TrainingPanel::commit);
+        connect(s, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &TrainingPanel::commit);
     }
-    for (QLineEdit* e : {learningRate_, epsilon_, weightDecay_})
+    for (QLineEdit* e : {learningRate_, epsilon_, weightDecay_, minDelta_, floor_})
         connect(e, &QLineEdit::editingFinished, this, &TrainingPanel::commit);
-    for (QComboBox* c : {optimizer_, loss_})
+    for (QComboBox* c : {optimizer_, loss_, monitor_, schedule_})
         connect(c, qOverload<int>(&QComboBox::currentIndexChanged), this, &TrainingPanel::commit);
-    connect(shuffle_, &QCheckBox::toggled, this, &TrainingPanel::commit);
+    for (QCheckBox* c : {shuffle_, keepBest_, earlyStopping_})
+        connect(c, &QCheckBox::toggled, this, &TrainingPanel::commit);
     connect(device_, &DevicePicker::deviceChanged, this, &TrainingPanel::commit);
 
     connect(doc_, &ExperimentDocument::replaced, this, &TrainingPanel::syncFromDocument);
@@ -137,6 +230,28 @@ void TrainingPanel::syncFromDocument() {
     seed_->setValue(static_cast<int>(std::min<uint64_t>(t.seed, 2147483647)));
     shuffle_->setChecked(t.shuffle);
     device_->setCurrentId(QString::fromStdString(t.device));
+    monitor_->setCurrentIndex(
+        std::max(0, monitor_->findData(QString::fromStdString(monitorName(t.monitor)))));
+    keepBest_->setChecked(t.keepBest);
+    earlyStopping_->setChecked(t.earlyStopping.enabled);
+    patience_->setValue(t.earlyStopping.patience);
+    patience_->setEnabled(t.earlyStopping.enabled);
+    minDelta_->setText(c.toString(t.earlyStopping.minDelta, 'g', 6));
+    minDelta_->setEnabled(t.earlyStopping.enabled);
+    const LrScheduleConfig& s = t.lrSchedule;
+    schedule_->setCurrentIndex(std::max(0, schedule_->findData(QString::fromStdString(s.type))));
+    stepEpochs_->setValue(s.stepEpochs);
+    gamma_->setValue(s.gamma);
+    warmup_->setValue(s.warmupEpochs);
+    floor_->setText(c.toString(s.floor, 'g', 6));
+    factor_->setValue(s.factor);
+    plateauPatience_->setValue(s.patience);
+    stepEpochs_->setEnabled(s.type == "step");
+    gamma_->setEnabled(s.type == "step");
+    warmup_->setEnabled(s.type == "cosine");
+    floor_->setEnabled(s.type == "cosine" || s.type == "plateau");
+    factor_->setEnabled(s.type == "plateau");
+    plateauPatience_->setEnabled(s.type == "plateau");
     syncing_ = false;
 }
 
@@ -161,6 +276,20 @@ void TrainingPanel::commit() {
     t.seed = static_cast<uint64_t>(seed_->value());
     t.shuffle = shuffle_->isChecked();
     if (!device_->currentId().isEmpty()) t.device = device_->currentId().toStdString();
+    t.monitor = monitorFromName(monitor_->currentData().toString().toStdString());
+    t.keepBest = keepBest_->isChecked();
+    t.earlyStopping.enabled = earlyStopping_->isChecked();
+    t.earlyStopping.patience = patience_->value();
+    v = c.toDouble(minDelta_->text(), &ok);
+    if (ok && v >= 0) t.earlyStopping.minDelta = v;
+    t.lrSchedule.type = schedule_->currentData().toString().toStdString();
+    t.lrSchedule.stepEpochs = stepEpochs_->value();
+    t.lrSchedule.gamma = gamma_->value();
+    t.lrSchedule.warmupEpochs = warmup_->value();
+    v = c.toDouble(floor_->text(), &ok);
+    if (ok && v >= 0) t.lrSchedule.floor = v;
+    t.lrSchedule.factor = factor_->value();
+    t.lrSchedule.patience = plateauPatience_->value();
     doc_->setTraining(t);
     syncFromDocument();  // normalizes the text of the number fields
 }

@@ -1,6 +1,7 @@
 // The Training pane: optimizer (adam / sgd) and its settings, loss, batch size, epochs, seed,
-// shuffle and the compute device. Every edit goes straight to the document's training section
-// (a running training keeps its own copy). GUI thread only.
+// shuffle, the compute device, the best epoch and early stopping (monitored metric, keep best,
+// patience, minimum improvement) and the learning-rate schedule. Every edit goes straight to
+// the document's training section (a running training keeps its own copy). GUI thread only.
 #pragma once
 
 #include <QWidget>
@@ -41,6 +42,18 @@ private:
     QSpinBox* seed_;
     QCheckBox* shuffle_;
     DevicePicker* device_;
+    QComboBox* monitor_;
+    QCheckBox* keepBest_;
+    QCheckBox* earlyStopping_;
+    QSpinBox* patience_;
+    QLineEdit* minDelta_;
+    QComboBox* schedule_;
+    QSpinBox* stepEpochs_;
+    QDoubleSpinBox* gamma_;
+    QSpinBox* warmup_;
+    QLineEdit* floor_;
+    QDoubleSpinBox* factor_;
+    QSpinBox* plateauPatience_;
 };
 
 }  // namespace nnwb

@@ -18,6 +18,7 @@ int runTrain(const Args& args);
 int runBench(const Args& args);
 int runCompare(const Args& args);
 int runRuns(const Args& args);
+int runPredict(const Args& args);
 
 // Small argument helpers shared by the commands.
 class UsageError : public std::runtime_error {

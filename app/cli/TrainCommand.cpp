@@ -6,14 +6,17 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
+#include "app/cli/TrainingFlags.h"
 #include "app/compare/EpochReportJson.h"
 #include "compute/Backend.h"
+#include "model/EpochKeeper.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
+#include "model/ModelBundle.h"
+#include "model/Monitor.h"
 #include "model/NetworkWeights.h"
 #include "model/Trainer.h"
 #include "model/TrainingSession.h"
-#include "model/WeightsSnapshot.h"
 
 namespace nnwb::cli {
 
@@ -21,7 +24,7 @@ namespace {
 
 void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
     if (json) {
-        nlohmann::json j = epochReportToJson(r, hasVal);
+        nlohmann::json j = epochReportToJson(r, hasVal);  // learningRate, bestEpoch, … too
         j["loss"] = r.train.loss;
         if (hasVal) j["validationLoss"] = r.validation.loss;
         if (r.taskMetrics) {
@@ -38,7 +41,8 @@ void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
             std::printf("  missed %.2f%%", r.train.missedPct);
             if (hasVal) std::printf(" (val %.2f%%)", r.validation.missedPct);
         }
-        std::printf("  %.2f s  %.0f samples/s\n", r.seconds, r.samplesPerSecond);
+        std::printf("  lr %.3g  %.2f s  %.0f samples/s%s\n", r.learningRate, r.seconds,
+                    r.samplesPerSecond, r.isBest ? "  *best" : "");
     }
     std::fflush(stdout);
 }
@@ -46,14 +50,15 @@ void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
 }  // namespace
 
 int runTrain(const Args& args) {
-    std::string path, device, saveWeights, loadWeights;
+    std::string path, device, saveWeights, loadWeights, saveModel;
     int epochs = -1, batch = -1;
     bool json = false;
     RecordingOptions record;
     record.source = "cli-train";
+    nlohmann::json overrides = nlohmann::json::object();
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (recordingFlag(args, i, record))
+        if (recordingFlag(args, i, record) || readTrainingFlag(args, i, overrides))
             continue;
         else if (a == "--experiment")
             path = flagValue(args, i);
@@ -69,6 +74,8 @@ int runTrain(const Args& args) {
             saveWeights = flagValue(args, i);
         else if (a == "--load-weights")
             loadWeights = flagValue(args, i);
+        else if (a == "--save-model")
+            saveModel = flagValue(args, i);
         else
             throw UsageError("unknown option '" + a + "'");
     }
@@ -83,6 +90,7 @@ int runTrain(const Args& args) {
     if (!device.empty()) exp.training.device = device;
     if (epochs > 0) exp.training.epochs = epochs;
     if (batch > 0) exp.training.batchSize = batch;
+    exp.training = applyTrainingFlags(exp.training, overrides);
 
     std::unique_ptr<TrainingSession> session;
     try {
@@ -104,45 +112,72 @@ int runTrain(const Args& args) {
                     exp.name.c_str(), data.description.c_str(), info.id.c_str(), info.name.c_str(),
                     net.parameterCount(), data.split.train.size(), data.split.validation.size());
     }
+    if (!saveModel.empty() && !data.priceData)
+        throw UsageError("--save-model: a model bundle needs a price file; " + path +
+                         " trains on synthetic data (use --save-weights)");
     const bool hasVal = data.split.validation.size() > 0;
     // The run store (one warning and no recording when it cannot be written).
     record.experimentFile = path;
     RunRecorder recorder(record, stderrWarning("train"));
-    recorder.begin(exp, data, session->backend().info(), net.parameterCount(), exp.training.epochs);
-    WeightsSnapshot lastGood;  // host copy after each epoch; checked for NaN/Inf
-    WeightsSnapshot best;      // the best epoch's copy (lowest validation loss)
+    recorder.begin(exp, data, session->backend().info(), net.parameterCount(), exp.training.epochs,
+                   monitorName(trainer.monitor()));
+    // Host copies after each epoch (checked for NaN/Inf), the best epoch, early stopping.
+    EpochKeeper keeper(exp.training, trainer.monitor());
+    // The bundle of the run's result (the best epoch's weights with keepBest, else the last
+    // good epoch's), with the data settings and statistics.
+    auto writeModel = [&] {
+        const WeightsSnapshot& kept = keeper.result();
+        makeModelBundle(exp, data, kept.tensors(), net.toJson(), kept.epoch()).save(saveModel);
+    };
+    auto recordModels = [&] {
+        recorder.bundle("best", keeper.best(), net.toJson());
+        recorder.bundle("last", keeper.lastGood(), net.toJson());
+    };
     for (int e = 0; e < exp.training.epochs; ++e) {
         try {
-            const EpochReport r = trainer.runEpoch();
-            std::string problem;
-            if (!lastGood.capture(net, r.epoch, &problem))
-                throw TrainingError("the weights became NaN or infinite in epoch " +
-                                    std::to_string(r.epoch) + " (checked after its last batch); " +
-                                    "first non-finite value: " + problem);
-            recorder.epoch(r, exp.training.optimizer.learningRate);
-            if (recorder.lastIsBest()) best = lastGood;
+            EpochReport r = trainer.runEpoch();
+            const bool stop = keeper.afterEpoch(net, r);
+            recorder.epoch(r);
             printEpoch(r, exp.training.epochs, json, hasVal);
+            if (stop) break;
         } catch (const std::runtime_error& ex) {  // TrainingError, ComputeError
             std::string message = ex.what();
-            recorder.bundle("best", best);
-            recorder.bundle("last", lastGood);
+            recordModels();
             recorder.finish(runstatus::kFailed, message);
-            if (!saveWeights.empty()) {
-                if (lastGood.empty()) {
+            if (!saveWeights.empty() || !saveModel.empty()) {
+                const WeightsSnapshot& kept = keeper.result();
+                if (kept.empty()) {
                     message += "\nno epoch completed: no weights were saved";
                 } else {
-                    lastGood.save(saveWeights);
-                    message += "\nthe weights of epoch " + std::to_string(lastGood.epoch()) +
-                               " (the last good one) were saved to " + saveWeights;
+                    if (!saveWeights.empty()) kept.save(saveWeights);
+                    if (!saveModel.empty()) writeModel();
+                    message += "\nthe weights of epoch " + std::to_string(kept.epoch()) + " (" +
+                               (kept.epoch() == keeper.lastGood().epoch() ? "the last good one"
+                                                                          : "the best one") +
+                               ") were saved to " + (saveWeights.empty() ? saveModel : saveWeights);
+                    if (!saveWeights.empty() && !saveModel.empty())
+                        message += " and, as a model bundle, to " + saveModel;
                 }
             }
             throw std::runtime_error(message);  // exit status 1
         }
     }
-    recorder.bundle("best", best);
-    recorder.bundle("last", lastGood);
-    recorder.finish(runstatus::kCompleted);
-    if (!saveWeights.empty()) lastGood.save(saveWeights);
+    recordModels();
+    recorder.finish(keeper.stoppedEarlyAt() > 0 ? runstatus::kStoppedEarly : runstatus::kCompleted);
+    if (!json) std::printf("%s\n", keeper.summary().c_str());
+    const char* which = keeper.keepBest() ? "the best epoch" : "the last epoch";
+    if (!saveWeights.empty()) {
+        keeper.result().save(saveWeights);
+        if (!json)
+            std::printf("saved the weights of epoch %d (%s) to %s\n", keeper.result().epoch(),
+                        which, saveWeights.c_str());
+    }
+    if (!saveModel.empty()) {
+        writeModel();
+        if (!json)
+            std::printf("saved the model bundle of epoch %d (%s) to %s\n", keeper.result().epoch(),
+                        which, saveModel.c_str());
+    }
     return 0;
 }
 

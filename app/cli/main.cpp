@@ -6,17 +6,20 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/DataCommand.h"
+#include "app/cli/TrainingFlags.h"
 
 namespace {
 void usage(std::FILE* out) {
-    std::fputs(
+    std::fprintf(
+        out,
         "usage: nnwb-cli COMMAND [options]\n"
         "  devices [--json]                       list compute devices (cpu, opencl:P:D)\n"
         "  data FILE [--json]                     summary of a price file (format, bars, "
         "fractals)\n"
         "  train --experiment FILE [--device ID] [--epochs N] [--batch B] [--json]\n"
-        "        [--save-weights FILE] [--load-weights FILE]\n"
+        "        [--save-weights FILE] [--load-weights FILE] [--save-model M.safetensors]\n"
         "        [--runs-db PATH] [--no-record] [--name N] [--tags A,B] [--note TEXT]\n"
+        "%s"
         "                                         train and print one line per epoch; the run is\n"
         "                                         recorded in the run store\n"
         "  bench [--device ID ...] [--preset NAME ...] [--batch B ...] [--seconds S] [--json]\n"
@@ -26,6 +29,9 @@ void usage(std::FILE* out) {
         "                                         train experiment files or presets on the same\n"
         "                                         data (concurrently on different devices); per-\n"
         "                                         epoch table, summary, per-epoch CSV\n"
+        "  predict --model M.safetensors --data FILE [--from T] [--to T] [--device ID]\n"
+        "          [--csv OUT] [--json]        apply a model bundle: one row per bar (outputs,\n"
+        "                                         signal, true label), then the metrics\n"
         "  runs list [--json] [--filter F] [--sort K] the recorded runs (filter: words or\n"
         "                                         key:value, keys name tag status device data\n"
         "                                         source note id comparison; sort: id name date\n"
@@ -36,7 +42,7 @@ void usage(std::FILE* out) {
         "  runs rm ID [ID ...]                    delete runs and their model files\n"
         "      (runs database: --runs-db PATH, else $NNWB_RUNS_DB, else\n"
         "       $XDG_DATA_HOME/nnwb/runs.sqlite, ~/.local/share/nnwb/runs.sqlite)\n",
-        out);
+        nnwb::cli::kTrainingFlagsUsage);
 }
 }  // namespace
 
@@ -54,6 +60,7 @@ int main(int argc, char** argv) {
         if (cmd == "bench") return nnwb::cli::runBench(args);
         if (cmd == "compare") return nnwb::cli::runCompare(args);
         if (cmd == "runs") return nnwb::cli::runRuns(args);
+        if (cmd == "predict") return nnwb::cli::runPredict(args);
         if (cmd == "help" || cmd == "--help" || cmd == "-h") {
             usage(stdout);
             return 0;

@@ -6,6 +6,8 @@
 
 #include <unistd.h>
 
+#include "model/EpochKeeper.h"
+#include "model/Monitor.h"
 #include "model/TrainingSession.h"
 #include "model/WeightsSnapshot.h"
 
@@ -71,13 +73,18 @@ void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
         warned_ = true;
         if (cb.warning) cb.warning(message);
     });
-    WeightsSnapshot last, best;
+    std::unique_ptr<EpochKeeper> keeper;  // once the network is built
+    nlohmann::json model;
     auto end = [&](RunStatus status, const std::string& error) {
-        recorder.bundle("best", best);
-        recorder.bundle("last", last);
-        recorder.finish(status == RunStatus::Completed ? runstatus::kCompleted
-                        : status == RunStatus::Failed  ? runstatus::kFailed
-                                                       : runstatus::kStopped,
+        if (keeper) {
+            recorder.bundle("best", keeper->best(), model);
+            recorder.bundle("last", keeper->lastGood(), model);
+        }
+        const bool early = keeper && keeper->stoppedEarlyAt() > 0;
+        recorder.finish(status == RunStatus::Completed
+                            ? (early ? runstatus::kStoppedEarly : runstatus::kCompleted)
+                        : status == RunStatus::Failed ? runstatus::kFailed
+                                                      : runstatus::kStopped,
                         error);
         std::lock_guard<std::mutex> lock(mutex_);
         records_[i].status = status;
@@ -88,7 +95,8 @@ void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
     try {
         TrainingSession session(e, data_);
         recorder.begin(e, *data_, session.backend().info(), session.network().parameterCount(),
-                       e.training.epochs);
+                       e.training.epochs, monitorName(session.trainer().monitor()));
+        model = session.network().toJson();
         {
             std::lock_guard<std::mutex> lock(mutex_);
             RunRecord& r = records_[i];
@@ -100,20 +108,19 @@ void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
             r.status = RunStatus::Running;
             if (cb.started) cb.started(i, r);
         }
+        keeper = std::make_unique<EpochKeeper>(e.training, session.trainer().monitor());
         for (int epoch = 0; epoch < e.training.epochs; ++epoch) {
             bool completed = false;
-            const EpochReport report = session.trainer().runEpoch(&control, {}, &completed);
+            EpochReport report = session.trainer().runEpoch(&control, {}, &completed);
             if (!completed) return end(RunStatus::Stopped, {});
-            std::string problem;
-            if (!last.capture(session.network(), report.epoch, &problem))
-                throw TrainingError("the weights became NaN or infinite in epoch " +
-                                    std::to_string(report.epoch) +
-                                    "; first non-finite value: " + problem);
-            recorder.epoch(report, e.training.optimizer.learningRate);
-            if (recorder.lastIsBest()) best = last;
-            std::lock_guard<std::mutex> lock(mutex_);
-            records_[i].epochs.push_back(report);
-            if (cb.epoch) cb.epoch(i, records_[i], report);
+            const bool stop = keeper->afterEpoch(session.network(), report);
+            recorder.epoch(report);
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                records_[i].epochs.push_back(report);
+                if (cb.epoch) cb.epoch(i, records_[i], report);
+            }
+            if (stop) break;
         }
     } catch (const DataLoadError& ex) {
         return end(RunStatus::Failed, std::string("data: ") + ex.what());

@@ -53,8 +53,12 @@ nlohmann::json epochReportToJson(const EpochReport& r, bool hasValidation) {
                      {"seconds", r.seconds},
                      {"samplesPerSecond", r.samplesPerSecond},
                      {"taskMetrics", r.taskMetrics},
+                     {"learningRate", r.learningRate},
+                     {"bestEpoch", r.bestEpoch},
+                     {"best", r.isBest},
                      {"train", metricsToJson(r.train, r.taskMetrics)}};
     if (hasValidation) j["validation"] = metricsToJson(r.validation, r.taskMetrics);
+    if (r.stoppedEarly) j["stoppedEarly"] = true;
     return j;
 }
 
@@ -65,6 +69,11 @@ EpochReport epochReportFromJson(const nlohmann::json& j) {
     r.seconds = get<double>(j, "seconds", "");
     r.samplesPerSecond = get<double>(j, "samplesPerSecond", "");
     r.taskMetrics = j.value("taskMetrics", false);
+    // Later additions: histories written before them read as unknown (0 / false).
+    if (j.contains("learningRate")) r.learningRate = get<double>(j, "learningRate", "");
+    if (j.contains("bestEpoch")) r.bestEpoch = get<int>(j, "bestEpoch", "");
+    if (j.contains("best")) r.isBest = get<bool>(j, "best", "");
+    if (j.contains("stoppedEarly")) r.stoppedEarly = get<bool>(j, "stoppedEarly", "");
     r.train = metricsFromJson(get<nlohmann::json>(j, "train", ""), "train");
     if (j.contains("validation")) r.validation = metricsFromJson(j["validation"], "validation");
     return r;

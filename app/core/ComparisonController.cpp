@@ -74,7 +74,7 @@ TrainingController* ComparisonController::makeController() {
                 r.status = end == RunEnd::Completed ? RunStatus::Completed
                            : end == RunEnd::Stopped ? RunStatus::Stopped
                                                     : RunStatus::Failed;
-                r.error = message.toStdString();
+                r.error = end == RunEnd::Failed ? message.toStdString() : std::string();
                 Q_EMIT runChanged(i);
                 Q_EMIT runFinished(i, end, message);
                 if (!isBusy()) Q_EMIT allFinished();

@@ -5,6 +5,7 @@
 
 #include <QMetaObject>
 
+#include "model/Monitor.h"
 #include "model/NetworkWeights.h"
 
 namespace nnwb {
@@ -55,14 +56,13 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     } catch (const std::exception& e) {
         return failToStart(q(e.what()));
     }
-    lastGood_.clear();
-    best_.clear();
+    keeper_ = EpochKeeper(experiment_.training, session_->trainer().monitor());
     runFailed_ = false;
     const DeviceInfo dev = session_->backend().info();
     recorder_ = std::make_unique<RunRecorder>(
         recording, [this](const std::string& m) { Q_EMIT recordingWarning(q(m)); });
     recorder_->begin(experiment_, session_->data(), dev, session_->network().parameterCount(),
-                     epochsWanted_);
+                     epochsWanted_, monitorName(keeper_.monitor()));
     RunInfo info;
     info.recordedRunId = recorder_->recording() ? recorder_->runId() : 0;
     info.deviceId = q(dev.id);
@@ -113,22 +113,19 @@ void TrainingWorker::nextEpoch(int runId) {
     }
     if (!completed) return finish(RunEnd::Stopped, {});
     epochSeconds_ += report.seconds;
+    bool stopEarly = false;
     try {
-        std::string problem;
-        if (!lastGood_.capture(session_->network(), report.epoch, &problem))
-            return fail(tr("The weights became NaN or infinite in epoch %1: %2")
-                            .arg(report.epoch)
-                            .arg(q(problem)));
+        stopEarly = keeper_.afterEpoch(session_->network(), report);
+    } catch (const TrainingError& e) {
+        return fail(q(e.what()));
     } catch (const ComputeError& e) {
         return fail(QStringLiteral("Device: ") + q(e.what()));
     }
-    if (recorder_) {
-        recorder_->epoch(report, experiment_.training.optimizer.learningRate);
-        if (recorder_->lastIsBest()) best_ = lastGood_;
-    }
+    if (recorder_) recorder_->epoch(report);
     Q_EMIT epochFinished(report);
     emitScores(scoreSample_.load());
-    if (trainer.epochsDone() >= epochsWanted_) return finish(RunEnd::Completed, {});
+    if (stopEarly || trainer.epochsDone() >= epochsWanted_)
+        return finish(RunEnd::Completed, q(keeper_.summary()));
     QMetaObject::invokeMethod(
         this, [this, runId] { nextEpoch(runId); }, Qt::QueuedConnection);
 }
@@ -159,12 +156,12 @@ void TrainingWorker::emitScores(int sample) {
 
 void TrainingWorker::saveWeights(const QString& path) {
     try {
-        if (session_ && !runFailed_) {
+        if (session_ && !runFailed_ && !keeper_.keepBest()) {
             saveWeightsFile(session_->network(), path.toStdString());
-        } else if (!lastGood_.empty()) {
-            // After a failure (the device's copy may be lost or diverged) or a run that could
-            // not start: the host copy of the last completed epoch.
-            lastGood_.save(path.toStdString());
+        } else if (!keeper_.result().empty()) {
+            // The best epoch's host copy; after a failure (the device's copy may be lost or
+            // diverged) or a run that could not start, the kept host copy.
+            keeper_.result().save(path.toStdString());
         } else {
             Q_EMIT weightsSaved(false, tr("There are no trained weights yet."));
             return;
@@ -183,18 +180,24 @@ void TrainingWorker::failToStart(const QString& message) {
 
 void TrainingWorker::fail(const QString& message) {
     QString text = message;
-    if (!lastGood_.empty()) {
+    const WeightsSnapshot& lastGood = keeper_.lastGood();
+    if (!lastGood.empty()) {
         // The host copy is what Export Weights saves after a failure; putting it back on the
         // device as well is a courtesy that a lost device may refuse.
         if (session_) {
             try {
-                lastGood_.restore(session_->network());
+                lastGood.restore(session_->network());
             } catch (const std::exception&) {
             }
         }
-        text += tr("\nThe weights of epoch %1, the last good one, were kept; Export Weights "
-                   "saves them.")
-                    .arg(lastGood_.epoch());
+        if (keeper_.result().epoch() != lastGood.epoch())
+            text += tr("\nThe weights of epoch %1, the best one, were kept; Export Weights "
+                       "saves them.")
+                        .arg(keeper_.result().epoch());
+        else
+            text += tr("\nThe weights of epoch %1, the last good one, were kept; Export Weights "
+                       "saves them.")
+                        .arg(lastGood.epoch());
     } else {
         text += tr("\nNo epoch was completed, so there are no trained weights to keep.");
     }
@@ -205,14 +208,17 @@ void TrainingWorker::fail(const QString& message) {
 void TrainingWorker::finish(RunEnd end, const QString& message) {
     running_ = false;
     if (recorder_) {
-        recorder_->bundle("best", best_);
-        recorder_->bundle("last", lastGood_);
-        recorder_->finish(end == RunEnd::Completed ? runstatus::kCompleted
+        const nlohmann::json model =
+            session_ ? session_->network().toJson() : nlohmann::json::object();
+        recorder_->bundle("best", keeper_.best(), model);
+        recorder_->bundle("last", keeper_.lastGood(), model);
+        const bool early = keeper_.stoppedEarlyAt() > 0;
+        recorder_->finish(end == RunEnd::Completed
+                              ? (early ? runstatus::kStoppedEarly : runstatus::kCompleted)
                           : end == RunEnd::Stopped ? runstatus::kStopped
                                                    : runstatus::kFailed,
-                          message.toStdString());
+                          end == RunEnd::Failed ? message.toStdString() : std::string());
         recorder_.reset();
-        best_.clear();
     }
     Q_EMIT runFinished(end, message);
 }

@@ -15,11 +15,11 @@
 #include "app/core/CallQueue.h"
 #include "app/core/TrainingTypes.h"
 #include "app/runs/RunRecorder.h"
+#include "model/EpochKeeper.h"
 #include "model/Experiment.h"
 #include "model/Safetensors.h"
 #include "model/TrainControl.h"
 #include "model/TrainingSession.h"
-#include "model/WeightsSnapshot.h"
 
 namespace nnwb {
 
@@ -44,8 +44,9 @@ public Q_SLOTS:
     // Reads the Score matrices of validation sample `sample` from the device (between epochs
     // or after a run, while the trained network is kept) and emits attentionReady().
     void requestScores(int sample);
-    // Writes the current weights as safetensors; after a failed run (or one that could not
-    // start) the weights of the last completed epoch. Emits weightsSaved().
+    // Writes the run's result as safetensors: the best epoch's weights when the experiment
+    // keeps the best (training.keepBest), else the current ones; after a failed run (or one
+    // that could not start) the kept host copy. Emits weightsSaved().
     void saveWeights(const QString& path);
 
 Q_SIGNALS:
@@ -72,8 +73,8 @@ private:
     Experiment experiment_;
     std::shared_ptr<TrainControl> control_;
     std::unique_ptr<TrainingSession> session_;  // data, backend, network, trainer
-    WeightsSnapshot lastGood_;               // weights after the last completed epoch (host copy)
-    WeightsSnapshot best_;                   // the best epoch's weights so far, for the run store
+    // Host copies of the last completed and the best epoch's weights, early stopping.
+    EpochKeeper keeper_;
     std::unique_ptr<RunRecorder> recorder_;  // the run's record in the run store
     bool runFailed_ = false;                 // the last run ended in an error
     int runId_ = 0;

@@ -4,6 +4,7 @@
 
 #include "app/runs/RunsDbPath.h"
 #include "app/runs/Sha256.h"
+#include "model/ModelBundle.h"
 #include "model/data/DateTime.h"
 
 namespace fs = std::filesystem;
@@ -15,7 +16,7 @@ constexpr auto kHeartbeatEvery = std::chrono::seconds(5);
 }
 
 const char* nnwbVersion() {
-    return NNWB_APP_VERSION;
+    return appVersion();
 }
 
 RunRecorder::RunRecorder(RecordingOptions options, Warn warn)
@@ -36,8 +37,11 @@ void RunRecorder::disable(const std::exception& e) {
 }
 
 void RunRecorder::begin(const Experiment& experiment, const ExperimentData& data,
-                        const DeviceInfo& device, size_t parameters, int epochsPlanned) {
+                        const DeviceInfo& device, size_t parameters, int epochsPlanned,
+                        const std::string& monitor) {
     if (!options_.enabled || id_ != 0 || disabled_) return;
+    experiment_ = experiment;
+    data_ = &data;
     try {
         store_ = std::make_unique<RunStore>(path_);
         StoredRun r;
@@ -49,15 +53,16 @@ void RunRecorder::begin(const Experiment& experiment, const ExperimentData& data
         r.experiment = experiment.toJson();
         if (!options_.experimentFile.empty())
             r.experimentFile = fs::absolute(options_.experimentFile).lexically_normal().string();
-        if (!data.file.empty()) {
-            r.dataFile = fs::absolute(data.file).lexically_normal().string();
+        if (data.priceData) {
+            const std::string file = data.dataConfig.resolvedFile(experiment.baseDir);
+            r.dataFile = fs::absolute(file).lexically_normal().string();
             uint64_t size = 0;
-            r.dataSha256 = sha256File(data.file, &size);
+            r.dataSha256 = sha256File(file, &size);
             r.dataSize = int64_t(size);
-            r.dataBars = int64_t(data.bars);
-            if (data.bars > 0) {
-                r.dataFirstBar = formatBarTime(data.firstBarTime);
-                r.dataLastBar = formatBarTime(data.lastBarTime);
+            if (data.bars && !data.bars->empty()) {
+                r.dataBars = int64_t(data.bars->size());
+                r.dataFirstBar = formatBarTime(data.bars->time.front());
+                r.dataLastBar = formatBarTime(data.bars->time.back());
             }
         }
         r.dataDescription = data.description;
@@ -74,7 +79,9 @@ void RunRecorder::begin(const Experiment& experiment, const ExperimentData& data
         r.validationSamples = int64_t(data.split.validation.size());
         r.epochsPlanned = epochsPlanned;
         hasValidation_ = r.validationSamples > 0;
-        r.monitor = hasValidation_ ? "validation loss" : "training loss";
+        r.monitor = !monitor.empty() ? monitor
+                    : hasValidation_ ? "validation loss"
+                                     : "training loss";
         id_ = store_->insertRun(r);
         lastBeat_ = std::chrono::steady_clock::now();
     } catch (const std::exception& e) {
@@ -82,13 +89,18 @@ void RunRecorder::begin(const Experiment& experiment, const ExperimentData& data
     }
 }
 
-void RunRecorder::epoch(const EpochReport& report, std::optional<double> learningRate) {
-    const double value = hasValidation_ ? report.validation.loss : report.train.loss;
-    lastIsBest_ = !bestEpoch_ || value < bestValue_;
-    if (lastIsBest_) bestEpoch_ = report.epoch, bestValue_ = value;
+void RunRecorder::epoch(const EpochReport& report) {
+    if (report.bestEpoch > 0) {  // EpochKeeper's monitored metric
+        lastIsBest_ = report.isBest;
+        bestEpoch_ = report.bestEpoch;
+    } else {
+        const double value = hasValidation_ ? report.validation.loss : report.train.loss;
+        lastIsBest_ = !bestEpoch_ || value < bestValue_;
+        if (lastIsBest_) bestEpoch_ = report.epoch, bestValue_ = value;
+    }
     if (!recording()) return;
     try {
-        store_->addEpoch(id_, StoredEpoch{report, learningRate}, bestEpoch_);
+        store_->addEpoch(id_, StoredEpoch{report, report.learningRate}, bestEpoch_);
         lastBeat_ = std::chrono::steady_clock::now();
     } catch (const std::exception& e) {
         disable(e);
@@ -107,7 +119,8 @@ void RunRecorder::heartbeat() {
     }
 }
 
-void RunRecorder::bundle(const std::string& kind, const WeightsSnapshot& weights) {
+void RunRecorder::bundle(const std::string& kind, const WeightsSnapshot& weights,
+                         const nlohmann::json& model) {
     if (!recording() || weights.empty()) return;
     try {
         const fs::path folder = store_->runFolder(id_);
@@ -120,7 +133,11 @@ void RunRecorder::bundle(const std::string& kind, const WeightsSnapshot& weights
         b.kind = kind;
         b.path = (folder / (kind + ".safetensors")).string();
         b.epoch = weights.epoch();
-        weights.save(b.path);
+        if (data_ && data_->priceData)
+            makeModelBundle(experiment_, *data_, weights.tensors(), model, weights.epoch())
+                .save(b.path);
+        else
+            weights.save(b.path);
         b.sha256 = sha256File(b.path, &b.size);
         store_->setBundle(id_, b);
     } catch (const std::exception& e) {

@@ -53,24 +53,31 @@ public:
     int64_t runId() const { return id_; }
     const std::string& dbPath() const { return path_; }
 
+    // `data` must outlive the recorder (bundles read its settings); `monitor` names what the
+    // best epoch is best at (monitorName()).
     void begin(const Experiment& experiment, const ExperimentData& data, const DeviceInfo& device,
-               size_t parameters, int epochsPlanned);
-    // Stores the epoch; learningRate: the rate it trained with, if known. Tracks the best epoch
-    // (lowest validation loss, or training loss without a validation part).
-    void epoch(const EpochReport& report, std::optional<double> learningRate = std::nullopt);
+               size_t parameters, int epochsPlanned, const std::string& monitor = {});
+    // Stores the epoch with its learning rate. The best epoch is the report's (EpochKeeper's)
+    // when it has one, else the lowest validation loss (training loss without validation).
+    void epoch(const EpochReport& report);
     // Whether the last epoch given to epoch() is the best so far.
     bool lastIsBest() const { return lastIsBest_; }
     std::optional<int> bestEpoch() const { return bestEpoch_; }
     // Renews the heartbeat, at most every few seconds (call it as often as convenient).
     void heartbeat();
-    // Writes `weights` as the run's `kind` ("best" or "last") bundle beside the database.
-    void bundle(const std::string& kind, const WeightsSnapshot& weights);
+    // Writes `weights` as the run's `kind` ("best" or "last") model file beside the database:
+    // a model bundle (weights, data settings, statistics) for a price file, else a plain
+    // weights file. `model`: the network's JSON (Network::toJson()).
+    void bundle(const std::string& kind, const WeightsSnapshot& weights,
+                const nlohmann::json& model);
     // status: one of runstatus::*; error: why it failed.
     void finish(const std::string& status, const std::string& error = {});
 
 private:
     void disable(const std::exception& e);
     RecordingOptions options_;
+    Experiment experiment_;
+    const ExperimentData* data_ = nullptr;
     Warn warn_;
     std::string path_;
     std::unique_ptr<RunStore> store_;

@@ -404,6 +404,7 @@ struct Parser {
                                       " bar(s) have open or close outside [low, high] (first "
                                       "here)");
         b.format = lay.format;
+        b.hasVolume = lay.volume >= 0;
         b.timeframe = inferTimeframe(b.time);
         result.ok = true;
         return true;

@@ -15,6 +15,7 @@ struct BarSeries {
     std::vector<int64_t> time;  // bar open time, UTC seconds, strictly increasing
     std::vector<double> open, high, low, close;
     std::vector<double> volume;  // tick volume where the file has one, else volume, else 0
+    bool hasVolume = false;      // the file has a (tick) volume column
     std::string format;          // "mt5", "mt4" or "csv"
     std::string source;          // the path the bars were read from (or a name for memory input)
     int64_t timeframe = 0;       // most common spacing of consecutive bars, seconds (0: < 2 bars)

@@ -69,7 +69,8 @@ const char* const kKnownKeys[] = {"source",
                                   "features",
                                   "normalization",
                                   "positionalEncoding",
-                                  "fractal"};
+                                  "fractal",
+                                  "indicators"};
 
 }  // namespace
 
@@ -126,12 +127,20 @@ nlohmann::json DataConfig::toJson() const {
     j["normalization"] = normalization;
     j["positionalEncoding"] = positionalEncoding;
     j["fractal"] = fractal;
+    j["indicators"] = indicatorDefinitionsName(features.definitions);
     return j;
 }
 
 DataConfig DataConfig::fromJson(const nlohmann::json& j) {
     DataConfig c;
     if (!j.is_object()) bad("data", "must be an object");
+    // Files written before the key existed keep the definitions they were trained with.
+    c.features.definitions = IndicatorDefinitions::Textbook;
+    if (const auto it = j.find("indicators"); it != j.end()) {
+        if (!it->is_string() ||
+            !parseIndicatorDefinitions(it->get<std::string>(), c.features.definitions))
+            bad("data.indicators", "must be \"mt5\" or \"textbook\"");
+    }
     readString(j, "source", "data.source", {"file", "synthetic"},
                "must be \"file\" or \"synthetic\"", c.source);
     readString(j, "file", "data.file", {}, "must be a string (a path)", c.file);

@@ -35,9 +35,12 @@ struct DataConfig {
 
     // {"source", "file", "window", "validationShare", "features": {"closeOpen": bool, ...,
     //  "macdSignal": bool, "rsiPeriod", "cciPeriod", "atrPeriod", "macdFast", "macdSlow",
-    //  "macdSignalPeriod"}, "normalization", "positionalEncoding", "fractal"} plus `extra`.
+    //  "macdSignalPeriod"}, "normalization", "positionalEncoding", "fractal", "indicators"}
+    //  plus `extra`.
     nlohmann::json toJson() const;
-    // Missing keys take the defaults above; wrong types or values throw std::invalid_argument.
+    // Missing keys take the defaults above, except "indicators": a data section without it
+    // was written before MT5 definitions existed and keeps "textbook" (a new DataConfig has
+    // "mt5"). Wrong types or values throw std::invalid_argument.
     static DataConfig fromJson(const nlohmann::json& j);
 };
 

@@ -18,9 +18,11 @@ DataResult failure(std::string message) {
     return r;
 }
 
-void fillPart(SampleSet& set, const FeatureMatrix& m, const std::vector<uint8_t>& flags,
-              const std::vector<int64_t>& time, size_t firstBar, size_t lastBar, int window,
-              bool positional) {
+}  // namespace
+
+void fillSamples(SampleSet& set, const FeatureMatrix& m, const std::vector<uint8_t>& flags,
+                 const std::vector<int64_t>& time, size_t firstBar, size_t lastBar, int window,
+                 bool positional) {
     const int nf = m.features;
     set.inputShape = Shape{window, nf};
     set.outputs = 3;
@@ -47,8 +49,6 @@ void fillPart(SampleSet& set, const FeatureMatrix& m, const std::vector<uint8_t>
         set.time[s] = time[t];
     }
 }
-
-}  // namespace
 
 DataResult buildDataSplitFromBars(const DataConfig& config, BarSeries bars) {
     const std::string problem = config.validate();
@@ -102,10 +102,10 @@ DataResult buildDataSplitFromBars(const DataConfig& config, BarSeries bars) {
         applyZScore(m, r.stats);
     }
 
-    fillPart(r.split.train, m, flags, bars.time, first, trainLast, config.window,
-             config.positionalEncoding);
-    fillPart(r.split.validation, m, flags, bars.time, r.validationFirstBar, r.validationLastBar,
-             config.window, config.positionalEncoding);
+    fillSamples(r.split.train, m, flags, bars.time, first, trainLast, config.window,
+                config.positionalEncoding);
+    fillSamples(r.split.validation, m, flags, bars.time, r.validationFirstBar, r.validationLastBar,
+                config.window, config.positionalEncoding);
     r.featureNames = m.names;
     r.bars = std::move(bars);
     r.ok = true;

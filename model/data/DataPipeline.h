@@ -34,6 +34,14 @@ struct DataResult {
 // (synthetic data is built by the Trainer).
 DataResult buildDataSplit(const DataConfig& config, const std::string& baseDir);
 
+// The samples whose windows end at bars firstBar..lastBar (none when first > last): inputs the
+// `window` feature rows up to that bar (as float, plus positional encoding when asked),
+// targets one-hot [none, buy, sell] from the fractal flags, times of the last bars. The one
+// place samples are cut, for training and for predictions alike.
+void fillSamples(SampleSet& set, const FeatureMatrix& m, const std::vector<uint8_t>& flags,
+                 const std::vector<int64_t>& time, size_t firstBar, size_t lastBar, int window,
+                 bool positional);
+
 // The same from bars already in memory (config.source and config.file are ignored).
 DataResult buildDataSplitFromBars(const DataConfig& config, BarSeries bars);
 

@@ -48,11 +48,16 @@ FeatureMatrix computeFeatures(const BarSeries& b, const FeatureSpec& spec) {
 
     std::vector<double> rsi, cci, atr;
     MacdSeries md;
+    // RSI and CCI: MT5's iRSI and iCCI follow the textbook definitions (Indicators.h).
     if (spec.isEnabled(Feature::Rsi)) rsi = rsiWilder(b.close, spec.rsiPeriod);
     if (spec.isEnabled(Feature::Cci)) cci = cciTypical(b.high, b.low, b.close, spec.cciPeriod);
-    if (spec.isEnabled(Feature::Atr)) atr = atrWilder(b.high, b.low, b.close, spec.atrPeriod);
+    const bool mt5 = spec.definitions == IndicatorDefinitions::Mt5;
+    if (spec.isEnabled(Feature::Atr))
+        atr = mt5 ? atrSma(b.high, b.low, b.close, spec.atrPeriod)
+                  : atrWilder(b.high, b.low, b.close, spec.atrPeriod);
     if (spec.isEnabled(Feature::MacdMain) || spec.isEnabled(Feature::MacdSignal))
-        md = macd(b.close, spec.macdFast, spec.macdSlow, spec.macdSignal);
+        md = mt5 ? macdMt5(b.close, spec.macdFast, spec.macdSlow, spec.macdSignal)
+                 : macd(b.close, spec.macdFast, spec.macdSlow, spec.macdSignal);
 
     for (size_t i = 0; i < m.bars; ++i) {
         const CalendarTime c = toCalendar(b.time[i]);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/data/BarSeries.h"
+#include "model/data/Indicators.h"
 
 namespace nnwb {
 
@@ -37,6 +38,8 @@ struct FeatureSpec {
                                             true, true, true, true, true, true};
     int rsiPeriod = 14, cciPeriod = 14, atrPeriod = 14;
     int macdFast = 12, macdSlow = 26, macdSignal = 9;
+    // Which definitions RSI, CCI, ATR and MACD follow (Indicators.h); new specs use MT5's.
+    IndicatorDefinitions definitions = IndicatorDefinitions::Mt5;
 
     bool isEnabled(Feature f) const { return enabled[static_cast<size_t>(f)]; }
     void setEnabled(Feature f, bool on) { enabled[static_cast<size_t>(f)] = on; }

@@ -8,6 +8,20 @@ namespace nnwb {
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+}  // namespace
+
+const char* indicatorDefinitionsName(IndicatorDefinitions d) {
+    return d == IndicatorDefinitions::Mt5 ? "mt5" : "textbook";
+}
+
+bool parseIndicatorDefinitions(const std::string& name, IndicatorDefinitions& out) {
+    if (name == "mt5")
+        out = IndicatorDefinitions::Mt5;
+    else if (name == "textbook")
+        out = IndicatorDefinitions::Textbook;
+    else
+        return false;
+    return true;
 }
 
 std::vector<double> emaSeries(const std::vector<double>& x, int period, size_t start) {
@@ -106,6 +120,59 @@ MacdSeries macd(const std::vector<double>& close, int fast, int slow, int signal
     const size_t start = macdMainWarmup(fast, slow);
     for (size_t i = start; i < close.size(); ++i) m.main[i] = ef[i] - es[i];
     if (start < close.size()) m.signal = emaSeries(m.main, signal, start);
+    return m;
+}
+
+std::vector<double> atrSma(const std::vector<double>& high, const std::vector<double>& low,
+                           const std::vector<double>& close, int period) {
+    const size_t n = std::min({high.size(), low.size(), close.size()});
+    std::vector<double> out(n, kNaN);
+    if (period < 1) return out;
+    const size_t p = static_cast<size_t>(period);
+    if (n < p + 1) return out;
+    std::vector<double> tr(n, 0.0);
+    for (size_t i = 1; i < n; ++i)
+        tr[i] = std::max(high[i], close[i - 1]) - std::min(low[i], close[i - 1]);
+    for (size_t i = p; i < n; ++i) {
+        double sum = 0.0;
+        for (size_t j = i + 1 - p; j <= i; ++j) sum += tr[j];
+        out[i] = sum / period;
+    }
+    return out;
+}
+
+std::vector<double> emaSeededFirst(const std::vector<double>& x, int period) {
+    std::vector<double> out(x.size(), kNaN);
+    if (period < 1 || x.empty()) return out;
+    const double alpha = 2.0 / (period + 1.0);
+    double v = x[0];
+    out[0] = v;
+    for (size_t i = 1; i < x.size(); ++i) {
+        v = x[i] * alpha + v * (1.0 - alpha);
+        out[i] = v;
+    }
+    return out;
+}
+
+MacdSeries macdMt5(const std::vector<double>& close, int fast, int slow, int signal) {
+    MacdSeries m;
+    const size_t n = close.size();
+    m.main.assign(n, kNaN);
+    m.signal.assign(n, kNaN);
+    if (fast < 1 || slow < 1 || signal < 1) return m;
+    const std::vector<double> ef = emaSeededFirst(close, fast);
+    const std::vector<double> es = emaSeededFirst(close, slow);
+    std::vector<double> all(n);
+    for (size_t i = 0; i < n; ++i) all[i] = ef[i] - es[i];
+    const size_t mainFirst = macdMainWarmup(fast, slow);
+    const size_t signalFirst = macdSignalWarmup(fast, slow, signal);
+    const size_t g = static_cast<size_t>(signal);
+    for (size_t i = mainFirst; i < n; ++i) m.main[i] = all[i];
+    for (size_t i = signalFirst; i < n; ++i) {
+        double sum = 0.0;
+        for (size_t j = i + 1 - g; j <= i; ++j) sum += all[j];
+        m.signal[i] = sum / signal;
+    }
     return m;
 }
 

@@ -2,9 +2,14 @@
 // OpenCL — one chart point per epoch, the confusion table filled — pause and stop acting within
 // one batch, a worker error shown in the window, and closing the window during training.
 #include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QtTest>
 
@@ -17,6 +22,7 @@
 #include "ui/AttentionHeatmap.h"
 #include "ui/AttentionView.h"
 #include "ui/ConfusionTable.h"
+#include "ui/LearningRateChart.h"
 #include "ui/MainWindow.h"
 #include "ui/MetricChart.h"
 #include "ui/MetricCharts.h"
@@ -104,13 +110,74 @@ private Q_SLOTS:
 
     void trainsOnCpu() { trainOn("cpu"); }
 
+    // Early stopping from the window: minDelta 1000 makes no epoch after the first an
+    // improvement, so patience 1 ends the run after epoch 2 of 6 with epoch 1 the best. Every
+    // chart marks epoch 1, the learning-rate chart has a point per epoch, the status line
+    // names the stop and the best epoch. The settings are made in the Training pane.
+    void earlyStoppingMarksTheBestEpoch() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        nlohmann::json j = test::tinyExperimentJson(6);
+        j["formatVersion"] = 2;
+        w.document()->reset(Experiment::fromJson(j));
+        w.show();
+        auto* early = w.findChild<QCheckBox*>(QStringLiteral("earlyStopping"));
+        auto* patience = w.findChild<QSpinBox*>(QStringLiteral("patience"));
+        auto* minDelta = w.findChild<QLineEdit*>(QStringLiteral("minDelta"));
+        auto* schedule = w.findChild<QComboBox*>(QStringLiteral("lrSchedule"));
+        QVERIFY(early && patience && minDelta && schedule);
+        QVERIFY(early->isChecked());  // the default of a new (version 2) experiment
+        QVERIFY(!patience->toolTip().isEmpty() && !schedule->toolTip().isEmpty());
+        patience->setValue(1);
+        minDelta->setText(QStringLiteral("1000"));
+        QMetaObject::invokeMethod(minDelta, "editingFinished");
+        schedule->setCurrentIndex(schedule->findData(QStringLiteral("step")));
+        const TrainingConfig& t = w.document()->experiment().training;
+        QCOMPARE(t.earlyStopping.patience, 1);
+        QCOMPARE(t.earlyStopping.minDelta, 1000.0);
+        QCOMPARE(QString::fromStdString(t.lrSchedule.type), QStringLiteral("step"));
+
+        QSignalSpy epochs(w.controller(), &TrainingController::epochFinished);
+        QSignalSpy finished(w.controller(), &TrainingController::runFinished);
+        QVERIFY(w.startTraining());
+        QVERIFY(waitForEnd(finished, 60000));
+        QCOMPARE(finished.first().at(0).value<RunEnd>(), RunEnd::Completed);
+        QCOMPARE(epochs.count(), 2);
+        MetricCharts* c = w.charts();
+        QCOMPARE(c->bestEpoch(), 1);
+        for (SeriesChart* chart : std::initializer_list<SeriesChart*>{
+                 c->lossChart(), c->missedChart(), c->accuracyChart(), c->learningRateChart()}) {
+            QCOMPARE(chart->markerEpoch(), 1.0);
+            QCOMPARE(chart->markerLabel(), QStringLiteral("best 1"));
+        }
+        QCOMPARE(c->learningRateChart()->rateGraph()->dataCount(), 2);
+        QCOMPARE(c->learningRateChart()->rateGraph()->data()->at(0)->value, 0.01);
+        QTRY_VERIFY2(w.statusBar()->currentMessage().contains(
+                         QStringLiteral("stopped early at epoch 2, best epoch 1")),
+                     qPrintable(w.statusBar()->currentMessage()));
+        // The CSV has the learning rate and the best epoch of each epoch.
+        const QString csv = QString::fromStdString(test::tempDir()) + QStringLiteral("/m.csv");
+        QString error;
+        QVERIFY2(c->exportCsv(csv, &error), qPrintable(error));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList rows = QString::fromUtf8(f.readAll()).trimmed().split('\n');
+        QCOMPARE(rows.size(), 3);
+        QVERIFY(rows[0].endsWith(QStringLiteral("learning_rate,best_epoch")));
+        QVERIFY2(rows[2].endsWith(QStringLiteral(",0.01,1")), qPrintable(rows[2]));
+        w.grab().save(QString::fromStdString(test::tempDir()) + "/early-stopping.png");
+    }
+
     // A real attention layer: at each epoch end the worker reads the Score matrices out of
     // the device buffers and the heatmap shows units x units values whose rows sum to 1.
     void heatmapFromRealAttentionRun() {
         for (const std::string& device : test::testDeviceIds()) {
             nlohmann::json j = test::tinyExperimentJson(2);
             j["model"]["layers"] = nlohmann::json::array(
-                {{{"type", "conv"}, {"window", 6}, {"step", 6}, {"filters", 8},
+                {{{"type", "conv"},
+                  {"window", 6},
+                  {"step", 6},
+                  {"filters", 8},
                   {"activation", "tanh"}},
                  {{"type", "multihead_attention"}, {"key_size", 4}, {"heads", 3}},
                  {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}});
@@ -147,7 +214,8 @@ private Q_SLOTS:
                     sum += v;
                 }
                 QVERIFY2(std::fabs(sum - 1.0) < 1e-5,
-                         qPrintable(QString("%1: row %2 sums to %3").arg(device.c_str()).arg(q).arg(sum)));
+                         qPrintable(
+                             QString("%1: row %2 sums to %3").arg(device.c_str()).arg(q).arg(sum)));
             }
         }
     }

@@ -177,6 +177,7 @@ private slots:
         b.time[5] = fromCalendar(2021, 7, 18, 13);  // a Sunday in July, 13:00 (times need not
                                                     // be ordered for features)
         FeatureSpec spec;
+        spec.definitions = IndicatorDefinitions::Textbook;  // MT5's: tst_mt5_indicators
         QCOMPARE(spec.count(), 12);
         QCOMPARE(spec.warmup(), size_t(33));
         const FeatureMatrix m = computeFeatures(b, spec);

@@ -48,7 +48,7 @@ private slots:
         const Experiment back = Experiment::load(dir + "/e.json");
         QCOMPARE(back.toJson(), e.toJson());
         QCOMPARE(back.baseDir, dir);
-        QCOMPARE(back.toJson()["formatVersion"].get<int>(), 1);
+        QCOMPARE(back.toJson()["formatVersion"].get<int>(), Experiment::kFormatVersion);
     }
     void experimentErrors_data() {
         QTest::addColumn<QString>("text");

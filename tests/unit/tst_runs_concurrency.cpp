@@ -61,7 +61,8 @@ private slots:
                     r.epoch = i;
                     r.train.samples = 10;
                     r.train.loss = 1.0 / i;
-                    rec.epoch(r, 0.001);
+                    r.learningRate = 0.001;
+                    rec.epoch(r);
                     if (i == 1) {  // is a process still writing?
                         RunStore peek(db);
                         bool saw = false;

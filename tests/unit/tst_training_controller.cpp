@@ -55,6 +55,43 @@ private slots:
         QVERIFY(readFile(path).size() > 8);
     }
 
+    void earlyStoppingKeepsTheBestEpoch() {
+        // minDelta 1000: no epoch after the first improves, so patience 1 stops after epoch 2
+        // and the best epoch is 1. Export Weights then writes epoch 1's weights: the same
+        // bytes as a run of one epoch with the same seed.
+        auto twoEpochs = test::tinyExperimentJson(6, 16);
+        twoEpochs["formatVersion"] = 2;
+        twoEpochs["training"]["earlyStopping"] = {{"patience", 1}, {"minDelta", 1000.0}};
+        auto oneEpoch = test::tinyExperimentJson(1, 16);
+        const std::string dir = test::tempDir();
+        std::string saved[2];
+        int i = 0;
+        for (const auto& j : {twoEpochs, oneEpoch}) {
+            TrainingController c;
+            QSignalSpy epochs(&c, &TrainingController::epochFinished);
+            QSignalSpy finished(&c, &TrainingController::runFinished);
+            QVERIFY(c.start(Experiment::fromJson(j)));
+            QVERIFY(finished.wait(60000));
+            QCOMPARE(finished.first().at(0).value<RunEnd>(), RunEnd::Completed);
+            if (i == 0) {
+                QCOMPARE(epochs.size(), 2);
+                const auto last = epochs.last().at(0).value<EpochReport>();
+                QVERIFY(last.stoppedEarly);
+                QCOMPARE(last.bestEpoch, 1);
+                QCOMPARE(finished.first().at(1).toString().left(41),
+                         QString("stopped early at epoch 2, best epoch 1 (v"));
+            }
+            QTRY_COMPARE(c.state(), TrainingController::State::Idle);
+            QSignalSpy done(&c, &TrainingController::weightsSaved);
+            const std::string path = dir + "/w" + std::to_string(i) + ".safetensors";
+            c.saveWeights(QString::fromStdString(path));
+            QVERIFY(done.wait(30000));
+            QVERIFY(done.first().at(0).toBool());
+            saved[i++] = readFile(path);
+        }
+        QVERIFY(saved[0] == saved[1]);
+    }
+
     void pauseResumeStop() {
         TrainingController c;
         QSignalSpy progress(&c, &TrainingController::progress);

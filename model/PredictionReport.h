@@ -1,0 +1,35 @@
+// Text forms of a prediction run (Predictor): the CSV of one row per bar, the JSON report and
+// the names of signals and labels, shared by `nnwb-cli predict` and the window's Run > Predict.
+// Pure functions; any thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "model/ModelBundle.h"
+#include "model/Predictor.h"
+
+namespace nnwb {
+
+// "none", "buy", "sell" for a signal (argmax index).
+const char* signalName(int signal);
+// The true label of a labelled row: "none", "buy", "sell" or "both" (an outside bar); "" when
+// the bar after it does not exist yet.
+std::string labelName(const PredictionRow& row);
+
+// Header `time,close,none,buy,sell,signal,label`, then one line per row; outputs with 9
+// significant digits (a float read back is bit-equal), times "YYYY-MM-DD HH:MM".
+std::string predictionCsv(const PredictionResult& r);
+// {"model": {...the bundle's facts}, "data": {file, bars, rows, labelled}, "rows": [{"time",
+//  "close", "none", "buy", "sell", "signal", "label"}], "metrics": {samples, loss, accuracy,
+//  missed, signals, patterns, confusion}}.
+nlohmann::ordered_json predictionToJson(const PredictionResult& r, const ModelBundle& b,
+                                        const std::string& dataFile, size_t bars);
+// {samples, loss, accuracy, missed, signals, patterns, confusion[actual][predicted]}.
+nlohmann::ordered_json predictionMetricsJson(const EpochMetrics& m);
+// A few lines: loss, accuracy, missed, signal and pattern counts and the confusion matrix.
+std::string predictionMetricsText(const EpochMetrics& m);
+
+}  // namespace nnwb

@@ -1,0 +1,152 @@
+// nnwb-cli train --save-model and nnwb-cli predict as a user runs them: a model trained on the
+// bundled EURUSD H1 bars, applied to its own validation range, prints exactly the run's
+// validation figures; applied to the shared XAUUSD H1 file it prints rows and metrics; files
+// the model cannot use exit with 2 and the reason (no volume, another time frame, too few
+// bars, a plain weights file); --csv writes one row per bar.
+#include <QtTest>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "common/CliRun.h"
+#include "common/TestUtil.h"
+#include "model/data/DataConfig.h"
+#include "model/data/DateTime.h"
+
+using nlohmann::json;
+
+class TstCliPredict : public QObject {
+    Q_OBJECT
+    QString dir_, experiment_, model_, weights_;
+    json lastEpoch_;
+
+    static nnwb::test::CliResult run(const QStringList& args) {
+        return nnwb::test::runCli(args, 300000);
+    }
+    // A generic CSV of `count` bars `minutes` apart, with or without a volume column.
+    static std::string barsText(int count, int minutes, bool volume) {
+        std::string t =
+            volume ? "Datetime,Open,High,Low,Close,Volume\n" : "Datetime,Open,High,Low,Close\n";
+        const int64_t start = 1577836800;  // 2020-01-01 00:00
+        for (int i = 0; i < count; ++i) {
+            const double c = 1.0 + 0.01 * (i % 7);
+            t += nnwb::formatBarTime(start + int64_t(i) * minutes * 60) + ":00," +
+                 std::to_string(c) + "," + std::to_string(c + 0.05) + "," +
+                 std::to_string(c - 0.05) + "," + std::to_string(c) + (volume ? ",5\n" : "\n");
+        }
+        return t;
+    }
+    QString write(const QString& name, const std::string& text) {
+        const QString path = dir_ + "/" + name;
+        std::ofstream(path.toStdString()) << text;
+        return path;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        dir_ = QString::fromStdString(nnwb::test::tempDir());
+        const json e = {
+            {"formatVersion", 1},
+            {"name", "cli predict"},
+            {"data", {{"file", nnwb::defaultDataFile()}, {"window", 8}, {"indicators", "mt5"}}},
+            {"model",
+             {{"layers",
+               {{{"type", "conv"},
+                 {"window", 12},
+                 {"step", 12},
+                 {"filters", 6},
+                 {"activation", "sigmoid"}},
+                {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
+            {"training", {{"epochs", 2}, {"batchSize", 16}, {"seed", 3}}}};
+        experiment_ = write("e.json", e.dump(2));
+        model_ = dir_ + "/m.safetensors";
+        weights_ = dir_ + "/w.safetensors";
+        const auto r = run({"train", "--experiment", experiment_, "--json", "--save-model", model_,
+                            "--save-weights", weights_});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        lastEpoch_ = json::parse(lines.back().toStdString());
+    }
+
+    void validationRangeGivesTheRunsFigures() {
+        // The bundle names the validation range; predict over it on the training file.
+        std::ifstream f(model_.toStdString(), std::ios::binary);
+        uint64_t n = 0;
+        f.read(reinterpret_cast<char*>(&n), 8);
+        std::string header(n, '\0');
+        f.read(header.data(), static_cast<std::streamsize>(n));
+        const json meta = json::parse(header)["__metadata__"];
+        QCOMPARE(meta["epoch"].get<std::string>(), std::string("2"));
+        QCOMPARE(json::parse(meta["outputs"].get<std::string>()), json({"none", "buy", "sell"}));
+        QCOMPARE(json::parse(meta["data"].get<std::string>())["indicators"].get<std::string>(),
+                 std::string("mt5"));
+        const json training = json::parse(meta["training"].get<std::string>());
+        const auto r =
+            run({"predict", "--model", model_, "--data",
+                 QString::fromStdString(nnwb::defaultDataFile()), "--from",
+                 QString::fromStdString(training["validationFirst"].get<std::string>()), "--to",
+                 QString::fromStdString(training["validationLast"].get<std::string>()), "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const json out = json::parse(r.out.toStdString());
+        const json& got = out["metrics"];
+        const json& want = lastEpoch_["validation"];
+        QCOMPARE(got["samples"].get<size_t>(), want["samples"].get<size_t>());
+        QCOMPARE(got["loss"].get<double>(), want["loss"].get<double>());  // bit-equal
+        QCOMPARE(got["accuracy"].get<double>(), want["accuracy"].get<double>());
+        QCOMPARE(got["missed"].get<double>(), want["missed"].get<double>());
+        QCOMPARE(got["confusion"], want["confusion"]);
+        QCOMPARE(out["rows"].size(), want["samples"].get<size_t>());
+    }
+
+    void otherInstrumentPrintsRowsAndMetrics() {
+        const QString gold = QStringLiteral(NNWB_SHARED_DATA_DIR "/XAUUSD_H1.csv");
+        if (!QFile::exists(gold)) QSKIP("../shared/data/XAUUSD_H1.csv is not here");
+        const QString csv = dir_ + "/gold.csv";
+        const auto r = run(
+            {"predict", "--model", model_, "--data", gold, "--from", "2018-01-01", "--csv", csv});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("metrics over"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("confusion"), qPrintable(r.out));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split('\n');
+        QCOMPARE(lines.front(), QStringLiteral("time,close,none,buy,sell,signal,label"));
+        QVERIFY(lines[1].startsWith("2018-01-0"));
+        QVERIFY2(lines.back().endsWith(","), qPrintable(lines.back()));  // last bar: no label
+        QVERIFY(lines.size() > 1000);
+    }
+
+    void refusals() {
+        // No volume column, but the model uses tick volume.
+        auto r = run(
+            {"predict", "--model", model_, "--data", write("novol.csv", barsText(80, 60, false))});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("tick volume"), qPrintable(r.err));
+        // M30 bars.
+        r = run({"predict", "--model", model_, "--data", write("m30.csv", barsText(80, 30, true))});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("M30") && r.err.contains("H1"), qPrintable(r.err));
+        // Too few bars: says how many are needed (MACD 12/26/9 warm-up 33 + window 8).
+        r = run({"predict", "--model", model_, "--data", write("few.csv", barsText(30, 60, true))});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("too few bars: 30 bars") && r.err.contains("at least 41"),
+                 qPrintable(r.err));
+        // A plain weights file is not a bundle.
+        r = run({"predict", "--model", weights_, "--data",
+                 QString::fromStdString(nnwb::defaultDataFile())});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("not a model bundle"), qPrintable(r.err));
+        r = run({"predict", "--data", QString::fromStdString(nnwb::defaultDataFile())});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--model"), qPrintable(r.err));
+        r = run({"predict", "--model", model_, "--data",
+                 QString::fromStdString(nnwb::defaultDataFile()), "--from", "yesterday"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("yesterday"), qPrintable(r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCliPredict)
+#include "tst_cli_predict.moc"

@@ -1,0 +1,312 @@
+// Training controls of experiment format 2: each learning-rate schedule against its formula,
+// early stopping on scripted metric sequences, the best epoch's weights byte-equal to a
+// snapshot taken at that epoch, the Trainer applying the schedule, the training section's
+// keys (round trip, errors naming the key) and version 1 files opening with the old behaviour.
+#include <QtTest>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "common/TestUtil.h"
+#include "compute/CpuBackend.h"
+#include "model/EpochKeeper.h"
+#include "model/Experiment.h"
+#include "model/ExperimentData.h"
+#include "model/LrSchedule.h"
+#include "model/Trainer.h"
+#include "model/WeightsSnapshot.h"
+
+using namespace nnwb;
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+EpochReport reportWithValidation(int epoch, double valLoss, double trainLoss = 1.0) {
+    EpochReport r;
+    r.epoch = epoch;
+    r.validation.loss = valLoss;
+    r.validation.samples = 10;
+    r.train.loss = trainLoss;
+    return r;
+}
+
+// A small built network whose weights EpochKeeper can copy.
+struct TinyNet {
+    CpuBackend be;
+    Network net{Network::layersFromJson({{"layers", {{{"type", "dense"}, {"neurons", 3}}}}}),
+                Shape{1, 4}};
+    TinyNet() {
+        net.build(be, 2);
+        net.initWeights(7);
+    }
+};
+
+json tinyExperiment(int epochs) {
+    json j = test::tinyExperimentJson(epochs, 16);
+    j["formatVersion"] = 2;
+    return j;
+}
+
+bool sameBytes(const TensorMap& a, const TensorMap& b) {
+    if (a.size() != b.size()) return false;
+    for (const auto& [name, t] : a) {
+        const auto it = b.find(name);
+        if (it == b.end() || it->second.shape != t.shape ||
+            it->second.values.size() != t.values.size())
+            return false;
+        if (!t.values.empty() &&
+            std::memcmp(t.values.data(), it->second.values.data(), t.values.size() * 4) != 0)
+            return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+class TrainingControlsTest : public QObject {
+    Q_OBJECT
+private slots:
+    void constantAndStep() {
+        LrScheduleConfig c;
+        LrSchedule constant(c, 0.01, 10);
+        for (int e = 1; e <= 10; ++e) QCOMPARE(constant.rate(e), 0.01);
+        c.type = "step";
+        c.stepEpochs = 3;
+        c.gamma = 0.1;
+        LrSchedule step(c, 0.01, 10);
+        const double want[] = {0.01, 0.01, 0.01, 1e-3, 1e-3, 1e-3, 1e-4, 1e-4, 1e-4, 1e-5};
+        for (int e = 1; e <= 10; ++e)
+            QVERIFY2(std::fabs(step.rate(e) - want[e - 1]) < 1e-15 * 0.01,
+                     qPrintable(QString("epoch %1: %2").arg(e).arg(step.rate(e))));
+    }
+    void cosineWithWarmupAndFloor() {
+        LrScheduleConfig c;
+        c.type = "cosine";
+        c.warmupEpochs = 2;
+        c.floor = 1e-4;
+        const double base = 1e-2;
+        const int epochs = 12;
+        LrSchedule s(c, base, epochs);
+        QCOMPARE(s.rate(1), base / 2);  // linear warm-up: base * epoch / warm-up epochs
+        QCOMPARE(s.rate(2), base);
+        QCOMPARE(s.rate(3), base);          // the cosine starts at the base rate …
+        QCOMPARE(s.rate(epochs), c.floor);  // … and ends at the floor on the last epoch
+        for (int e = 3; e <= epochs; ++e) {
+            const double t = (e - 3) / double(epochs - 3);
+            const double want = c.floor + (base - c.floor) * 0.5 * (1 + std::cos(M_PI * t));
+            QVERIFY(std::fabs(s.rate(e) - want) < 1e-12);
+            if (e > 3) QVERIFY(s.rate(e) < s.rate(e - 1));
+        }
+        QCOMPARE(s.rate(epochs + 5), c.floor);  // continued training stays at the floor
+        c.warmupEpochs = 0;
+        LrSchedule noWarmup(c, base, 1);
+        QCOMPARE(noWarmup.rate(1), base);  // a one-epoch run trains at the base rate
+    }
+    void plateau() {
+        LrScheduleConfig c;
+        c.type = "plateau";
+        c.patience = 2;
+        c.factor = 0.5;
+        c.floor = 0.2;
+        LrSchedule s(c, 1.0, 20);
+        // Validation losses: improve, improve, 2 flat (-> ×0.5), improve, 2 flat (-> ×0.5),
+        // 2 flat (-> ×0.5 would be 0.125: held at the floor 0.2).
+        const double losses[] = {1.0, 0.9, 0.95, 0.91, 0.8, 0.85, 0.8, 0.81, 0.82};
+        const double want[] = {1.0, 1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 0.25, 0.25, 0.2};
+        QCOMPARE(s.rate(1), want[0]);
+        for (int i = 0; i < 9; ++i) {
+            s.observe(losses[i], Monitor::ValidationLoss);
+            QVERIFY2(std::fabs(s.rate(i + 2) - want[i + 1]) < 1e-12,
+                     qPrintable(QString("after epoch %1: %2").arg(i + 1).arg(s.rate(i + 2))));
+        }
+        // Accuracy is better when higher.
+        LrSchedule acc(c, 1.0, 20);
+        for (double a : {50.0, 60.0, 70.0}) acc.observe(a, Monitor::ValidationAccuracy);
+        QCOMPARE(acc.rate(4), 1.0);
+    }
+    void earlyStoppingScripted() {
+        // Best at epoch 2; patience 3: epochs 3, 4, 5 do not improve -> stop after epoch 5.
+        TinyNet t;
+        TrainingConfig cfg;
+        cfg.earlyStopping.patience = 3;
+        EpochKeeper keeper(cfg, Monitor::ValidationLoss);
+        const double losses[] = {0.5, 0.4, 0.45, 0.41, 0.40001, 0.1};
+        int stoppedAt = 0;
+        for (int e = 1; e <= 6 && !stoppedAt; ++e) {
+            EpochReport r = reportWithValidation(e, losses[e - 1]);
+            if (keeper.afterEpoch(t.net, r)) stoppedAt = e;
+            QCOMPARE(r.bestEpoch, e <= 2 ? e : 2);
+            QCOMPARE(r.isBest, e <= 2);
+            QCOMPARE(r.stoppedEarly, stoppedAt == e);
+        }
+        QCOMPARE(stoppedAt, 5);
+        QCOMPARE(keeper.bestEpoch(), 2);
+        QCOMPARE(keeper.result().epoch(), 2);
+        QCOMPARE(keeper.lastGood().epoch(), 5);
+        QCOMPARE(QString::fromStdString(keeper.summary()),
+                 QString("stopped early at epoch 5, best epoch 2 (validation loss 0.4)"));
+    }
+    void minDeltaAndMonitors() {
+        // minDelta: 0.39 beats 0.4 by less than 0.05, so it is no improvement.
+        BestEpochTracker t(Monitor::ValidationLoss, 0.05);
+        QVERIFY(t.update(1, 0.4));
+        QVERIFY(!t.update(2, 0.39));
+        QVERIFY(t.update(3, 0.34));
+        QVERIFY(!t.update(4, std::nan("")));
+        QCOMPARE(t.bestEpoch(), 3);
+        QCOMPARE(t.epochsSinceBest(), 1);
+        BestEpochTracker acc(Monitor::ValidationAccuracy);
+        QVERIFY(acc.update(1, 40));
+        QVERIFY(!acc.update(2, 30));
+        QVERIFY(acc.update(3, 41));
+        // Fallbacks: no validation part -> training loss; no task figures -> validation loss.
+        QVERIFY(effectiveMonitor(Monitor::ValidationMissed, false, true) == Monitor::TrainingLoss);
+        QVERIFY(effectiveMonitor(Monitor::ValidationAccuracy, true, false) ==
+                Monitor::ValidationLoss);
+        QVERIFY(effectiveMonitor(Monitor::ValidationMissed, true, true) ==
+                Monitor::ValidationMissed);
+        // Off: the run never stops early and the result is the last epoch's weights.
+        TinyNet n;
+        TrainingConfig cfg = TrainingConfig::version1();
+        EpochKeeper keeper(cfg, Monitor::ValidationLoss);
+        for (int e = 1; e <= 12; ++e) {
+            EpochReport r = reportWithValidation(e, e == 1 ? 0.1 : 1.0);
+            QVERIFY(!keeper.afterEpoch(n.net, r));
+        }
+        QCOMPARE(keeper.bestEpoch(), 1);
+        QCOMPARE(keeper.result().epoch(), 12);
+    }
+    void bestWeightsAreTheBestEpochsBytes() {
+        // Train a real run; snapshot after every epoch ourselves; the keeper's best copy must be
+        // byte-equal to our snapshot of its best epoch (and differ from the last epoch's).
+        json j = tinyExperiment(8);
+        j["training"]["earlyStopping"] = {{"enabled", false}};
+        j["training"]["optimizer"]["learningRate"] = 0.3;  // large: the loss wanders
+        const Experiment e = Experiment::fromJson(j);
+        const ExperimentData data = loadExperimentData(e);
+        QVERIFY2(data.ok, data.error.c_str());
+        CpuBackend be;
+        Network net(Network::layersFromJson(e.model), data.split.train.inputShape);
+        Trainer trainer(be, net, e.training, data.split);
+        EpochKeeper keeper(e.training, trainer.monitor());
+        std::map<int, WeightsSnapshot> ours;
+        std::vector<double> val;
+        for (int i = 0; i < 8; ++i) {
+            EpochReport r = trainer.runEpoch();
+            QVERIFY(!keeper.afterEpoch(net, r));
+            QVERIFY(ours[r.epoch].capture(net, r.epoch));
+            val.push_back(r.validation.loss);
+        }
+        const int best = int(std::min_element(val.begin(), val.end()) - val.begin()) + 1;
+        QCOMPARE(keeper.bestEpoch(), best);
+        QCOMPARE(keeper.result().epoch(), best);
+        QVERIFY(sameBytes(keeper.result().tensors(), ours[best].tensors()));
+        QVERIFY2(best < 8, "the run must wander for the test to mean something");
+        QVERIFY(!sameBytes(keeper.result().tensors(), ours[8].tensors()));
+        // Saved and read back, the file holds the same bytes.
+        const std::string path = test::tempDir() + "/best.safetensors";
+        keeper.result().save(path);
+        QVERIFY(sameBytes(loadSafetensors(path), ours[best].tensors()));
+    }
+    void trainerAppliesTheSchedule() {
+        json j = tinyExperiment(4);
+        j["training"]["lrSchedule"] = {{"type", "step"}, {"stepEpochs", 2}, {"gamma", 0.5}};
+        const Experiment e = Experiment::fromJson(j);
+        const ExperimentData data = loadExperimentData(e);
+        CpuBackend be;
+        Network net(Network::layersFromJson(e.model), data.split.train.inputShape);
+        Trainer trainer(be, net, e.training, data.split);
+        const double want[] = {0.01, 0.01, 0.005, 0.005};
+        for (double w : want) QCOMPARE(trainer.runEpoch().learningRate, w);
+    }
+    void trainingSectionKeys() {
+        json j = tinyExperiment(3);
+        j["training"]["monitor"] = "validation_missed";
+        j["training"]["keepBest"] = false;
+        j["training"]["earlyStopping"] = {{"enabled", true}, {"patience", 7}, {"minDelta", 0.01}};
+        j["training"]["lrSchedule"] = {{"type", "cosine"}, {"warmupEpochs", 2}, {"floor", 1e-5}};
+        const Experiment e = Experiment::fromJson(j);
+        QVERIFY(e.training.monitor == Monitor::ValidationMissed);
+        QVERIFY(!e.training.keepBest);
+        QCOMPARE(e.training.earlyStopping.patience, 7);
+        QCOMPARE(e.training.earlyStopping.minDelta, 0.01);
+        QCOMPARE(QString::fromStdString(e.training.lrSchedule.type), QString("cosine"));
+        QCOMPARE(e.training.lrSchedule.warmupEpochs, 2);
+        QCOMPARE(Experiment::fromJson(e.toJson()).toJson(), e.toJson());
+        QCOMPARE(e.toJson()["formatVersion"].get<int>(), 2);
+        const struct {
+            const char* key;
+            json value;
+            const char* message;
+        } bad[] = {
+            {"monitor", "val_loss", "training.monitor: 'val_loss' is not one of"},
+            {"keepBest", 1, "training.keepBest: must be true or false"},
+            {"earlyStopping", {{"patience", 0}}, "training.earlyStopping.patience: 0 is outside"},
+            {"earlyStopping", {{"minDelta", -1}}, "training.earlyStopping.minDelta: -1 is outside"},
+            {"lrSchedule", {{"type", "exp"}}, "training.lrSchedule.type: 'exp' is not one of"},
+            {"lrSchedule", {{"gamma", 2}}, "training.lrSchedule.gamma: 2 is outside"},
+            {"lrSchedule", "cosine", "training.lrSchedule: must be an object"},
+        };
+        for (const auto& b : bad) {
+            json k = tinyExperiment(3);
+            k["training"][b.key] = b.value;
+            try {
+                Experiment::fromJson(k);
+                QFAIL(b.message);
+            } catch (const ExperimentError& ex) {
+                QVERIFY2(QString(ex.what()).startsWith(b.message), ex.what());
+            }
+        }
+    }
+    void newExperimentDefaults() {
+        const TrainingConfig c;
+        QVERIFY(c.keepBest);
+        QVERIFY(c.earlyStopping.enabled);
+        QCOMPARE(c.earlyStopping.patience, 5);
+        QVERIFY(c.monitor == Monitor::ValidationLoss);
+        QCOMPARE(QString::fromStdString(c.lrSchedule.type), QString("constant"));
+    }
+    void version1FilesOpenWithTheOldBehaviour() {
+        // Every experiment and preset as resources/ held them in format 1 (copies kept in
+        // tests/fixtures/format-v1), and every file in resources/ rewritten as version 1.
+        std::vector<std::pair<std::string, json>> files;
+        for (const auto& f : fs::directory_iterator(std::string(NNWB_TEST_FIXTURES) + "/format-v1"))
+            files.emplace_back(f.path().string(), json::parse(std::ifstream(f.path())));
+        QVERIFY(files.size() >= 8);
+        for (const char* dir : {"/experiments", "/presets"})
+            for (const auto& f : fs::directory_iterator(std::string(NNWB_RESOURCE_DIR) + dir)) {
+                json j = json::parse(std::ifstream(f.path()));
+                QCOMPARE(j["formatVersion"].get<int>(), 2);  // the shipped files are current
+                const Experiment now = Experiment::load(f.path().string());
+                QVERIFY2(now.training.keepBest && now.training.earlyStopping.enabled &&
+                             now.training.earlyStopping.patience == 5,
+                         f.path().c_str());
+                j["formatVersion"] = 1;
+                files.emplace_back(f.path().string() + " as version 1", j);
+            }
+        for (const auto& [name, j] : files) {
+            QCOMPARE(j["formatVersion"].get<int>(), 1);
+            const Experiment e = Experiment::fromJson(j, NNWB_RESOURCE_DIR "/experiments");
+            const TrainingConfig old = TrainingConfig::version1();
+            QVERIFY2(!e.training.keepBest, name.c_str());
+            QVERIFY2(!e.training.earlyStopping.enabled, name.c_str());
+            QVERIFY2(e.training.lrSchedule.type == "constant", name.c_str());
+            QVERIFY2(e.training.monitor == old.monitor, name.c_str());
+            // Everything version 1 had reads as before.
+            QCOMPARE(e.training.epochs, j["training"]["epochs"].get<int>());
+            QCOMPARE(e.training.optimizer.learningRate,
+                     j["training"]["optimizer"]["learningRate"].get<double>());
+            QCOMPARE(e.model, j["model"]);
+            // Saved again, it becomes a version 2 file that keeps the old behaviour.
+            const Experiment again = Experiment::fromJson(e.toJson());
+            QVERIFY(!again.training.keepBest && !again.training.earlyStopping.enabled);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TrainingControlsTest)
+#include "tst_training_controls.moc"
