@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 #include <filesystem>
 #include <fstream>
@@ -145,7 +146,8 @@ private slots:
         std::ofstream(db_.toStdString()) << std::string(2048, 'z');
         auto r = runCli({"train", "--experiment", exp_, "--runs-db", db_});
         QCOMPARE(r.code, 0);
-        QCOMPARE(r.out.count("epoch "), 3);
+        QCOMPARE(r.out.count(QRegularExpression("^epoch ", QRegularExpression::MultilineOption)),
+                 3);
         QCOMPARE(r.err.count("warning"), 1);
         QVERIFY2(r.err.contains("corrupt") && r.err.contains("not recorded"), qPrintable(r.err));
         r = runCli({"runs", "list", "--runs-db", db_});

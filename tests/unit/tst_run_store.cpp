@@ -198,12 +198,15 @@ private slots:
         const std::string data = dir_ + "/bars.csv";
         std::ofstream(data) << "abc";
         ExperimentData d = fakeData();
-        d.file = data;
-        d.bars = 2;
-        d.firstBarTime = 0;
-        d.lastBarTime = 3600;
+        d.priceData = true;
+        d.dataConfig.file = "bars.csv";  // relative to the experiment's folder
+        auto bars = std::make_shared<BarSeries>();
+        bars->time = {0, 3600};
+        d.bars = bars;
         Recording rec(db());
-        rec.recorder.begin(smallExperiment(), d, cpuInfo(), 1, 1);
+        Experiment e = smallExperiment();
+        e.baseDir = dir_;
+        rec.recorder.begin(e, d, cpuInfo(), 1, 1);
         rec.recorder.finish(runstatus::kStopped);
         RunStore store(db());
         const auto run = store.get(rec.recorder.runId());
