@@ -230,7 +230,7 @@ private:
                 t.contains(QLatin1String("...")) || t.contains(QLatin1String("Quit")) ||
                 // File > Save would write over the repository's experiment and fixtures the
                 // monkey opened; it saves to its own folder instead (the "save" action).
-                t.remove(QLatin1Char('&')) == QLatin1String("Save") || t.isEmpty())
+                QString(t).remove(QLatin1Char('&')) == QLatin1String("Save") || t.isEmpty())
                 continue;
             if (!usable.contains(x)) usable << x;
         }
