@@ -228,7 +228,9 @@ private:
             const QString t = x->text();
             if (x->isSeparator() || x->menu() || t.contains(QChar(0x2026)) ||
                 t.contains(QLatin1String("...")) || t.contains(QLatin1String("Quit")) ||
-                t.isEmpty())
+                // File > Save would write over the repository's experiment and fixtures the
+                // monkey opened; it saves to its own folder instead (the "save" action).
+                QString(t).remove(QLatin1Char('&')) == QLatin1String("Save") || t.isEmpty())
                 continue;
             if (!usable.contains(x)) usable << x;
         }
