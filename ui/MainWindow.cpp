@@ -32,6 +32,8 @@
 #include "app/core/ExperimentDocument.h"
 #include "app/core/LayerStackModel.h"
 #include "app/core/Presets.h"
+#include "app/runs/RunStore.h"
+#include "app/runs/RunsDbPath.h"
 #include "ui/AttentionView.h"
 #include "ui/ComparisonView.h"
 #include "ui/ConfusionTable.h"
@@ -44,6 +46,7 @@
 #include "ui/MetricCharts.h"
 #include "ui/ModelActions.h"
 #include "ui/PriceChartPane.h"
+#include "ui/RunsView.h"
 #include "ui/TrainingPanel.h"
 
 namespace nnwb {
@@ -124,7 +127,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_->addTab(central, tr("Experiment"));
     comparisonView_ = new ComparisonView(comparison_, doc_, tabs_);
     tabs_->addTab(comparisonView_, tr("Comparison"));
+    runsView_ = new RunsView(tabs_);
+    tabs_->addTab(runsView_, tr("Runs"));
     setCentralWidget(tabs_);
+    recording_.source = "window";
+    setRunStore({}, true);
 
     modelActions_ = new ModelActions(controller_, doc_, this);
     createActions();
@@ -162,7 +169,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // The docks edit the current experiment; the Comparison tab has the whole width.
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
         QDockWidget* docks[3] = {modelDock_, dataDock_, trainingDock_};
-        const bool comparing = tabs_->widget(index) == comparisonView_;
+        const bool comparing =
+            tabs_->widget(index) == comparisonView_ || tabs_->widget(index) == runsView_;
+        if (tabs_->widget(index) == runsView_) runsView_->refresh();
         for (int i = 0; i < 3; ++i) {
             if (comparing) {
                 docksShown_[i] = docks[i]->isVisible();
@@ -464,8 +473,38 @@ void MainWindow::connectController() {
                 attention_->setSnapshot(s);
                 updateStaleNote();
             });
+    connect(controller_, &TrainingController::recordingWarning, this,
+            &MainWindow::showRecordingWarning);
+    connect(comparison_, &ComparisonController::recordingWarning, this,
+            &MainWindow::showRecordingWarning);
+    connect(comparison_, &ComparisonController::allFinished, runsView_, &RunsView::refresh);
+    connect(runsView_, &RunsView::openExperimentRequested, this, [this](qint64 id) {
+        if (controller_->isBusy() || !maybeSave()) return;
+        const auto run = runsView_->load(id);
+        if (!run) return;
+        try {
+            const std::string base = run->experimentFile.empty()
+                                         ? std::string(".")
+                                         : QFileInfo(QString::fromStdString(run->experimentFile))
+                                               .absolutePath()
+                                               .toStdString();
+            doc_->reset(Experiment::fromJson(run->experiment, base));
+        } catch (const std::exception& e) {
+            showError(tr("Open run"), QString::fromStdString(e.what()));
+            return;
+        }
+        clearResults();
+        for (const StoredEpoch& e : run->epochs) charts_->addEpoch(e.report, run->hasValidation());
+        if (!run->epochs.empty())
+            confusion_->setReport(run->epochs.back().report, run->hasValidation());
+        resultsOf_ = {{"data", doc_->experiment().data}, {"layers", doc_->layers()}};
+        updateStaleNote();
+        tabs_->setCurrentIndex(0);
+        statusBar()->showMessage(tr("Opened the experiment of run #%1").arg(run->id), 8000);
+    });
     connect(controller_, &TrainingController::runFinished, this,
             [this](RunEnd end, const QString& message) {
+                runsView_->refresh();
                 progress_->setValue(end == RunEnd::Completed ? 1000 : progress_->value());
                 etaLabel_->clear();
                 if (!attention_->snapshot())
@@ -563,6 +602,9 @@ bool MainWindow::startTraining(int epochs, StartMode mode) {
     etaLabel_->clear();
     resultsOf_ = {{"data", doc_->experiment().data}, {"layers", doc_->layers()}};
     updateStaleNote();
+    RecordingOptions recording = recording_;
+    recording.experimentFile = doc_->filePath().toStdString();
+    controller_->setRecording(recording);
     const bool ok = controller_->start(doc_->experiment(), epochs, mode);
     updateRunActions();
     return ok;
@@ -699,7 +741,60 @@ bool MainWindow::openExperiment(const QString& path) {
         return false;
     }
     QSettings().setValue(QStringLiteral("lastExperiment"), doc_->filePath());
+    showLastRunOf(doc_->filePath());
     return true;
+}
+
+void MainWindow::setRunStore(const QString& dbPath, bool enabled) {
+    recording_.enabled = enabled;
+    recording_.dbPath = dbPath.toStdString();
+    RecordingOptions forComparison = recording_;
+    comparison_->setRecording(forComparison);
+    runsView_->setDatabase(enabled || !dbPath.isEmpty() ? runStorePath() : QString());
+}
+
+QString MainWindow::runStorePath() const {
+    return QString::fromStdString(runsDbPath(recording_.dbPath));
+}
+
+void MainWindow::showRuns() {
+    tabs_->setCurrentWidget(runsView_);
+}
+
+void MainWindow::showRecordingWarning(const QString& message) {
+    statusBar()->showMessage(tr("This run is not recorded: the run store cannot be written"),
+                             10000);
+    if (recordingWarned_) return;  // one clear warning per session
+    recordingWarned_ = true;
+    showError(tr("Run history"), message);
+}
+
+void MainWindow::showLastRunOf(const QString& path) {
+    const std::string db = runsDbPath(recording_.dbPath);
+    if (path.isEmpty() || db.empty() || !QFileInfo::exists(QString::fromStdString(db))) return;
+    try {
+        RunStore store(db, false);
+        const auto id = store.lastRunOfExperiment(QFileInfo(path).absoluteFilePath().toStdString());
+        if (!id) return;
+        const auto run = store.get(*id);
+        if (!run) return;
+        for (const StoredEpoch& e : run->epochs) charts_->addEpoch(e.report, run->hasValidation());
+        if (!run->epochs.empty())
+            confusion_->setReport(run->epochs.back().report, run->hasValidation());
+        // The stored curves belong to the run's stack and data: marked stale if they differ.
+        const nlohmann::json& stored = run->experiment;
+        if (stored.contains("data") && stored.contains("model"))
+            resultsOf_ = {{"data", Experiment::fromJson(stored, ".").data},
+                          {"layers", stored["model"].value("layers", nlohmann::json::array())}};
+        updateStaleNote();
+        statusBar()->showMessage(tr("Curves of run #%1 (%2, %3)")
+                                     .arg(run->id)
+                                     .arg(QString::fromStdString(run->startedAt),
+                                          QString::fromStdString(runStatusLabel(run->status))),
+                                 10000);
+    } catch (const std::exception&) {
+        // the store cannot be read: the experiment opens without its last curves
+    }
 }
 
 void MainWindow::newExperiment() {

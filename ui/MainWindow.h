@@ -9,6 +9,7 @@
 
 #include "app/core/MetaTypes.h"
 #include "app/core/TrainingController.h"
+#include "app/runs/RunRecorder.h"
 
 class QAction;
 class QLabel;
@@ -29,6 +30,7 @@ class ExperimentDocument;
 class LayerStackEditor;
 class LayerStackModel;
 class MetricCharts;
+class RunsView;
 class TrainingPanel;
 
 class MainWindow : public QMainWindow {
@@ -66,6 +68,14 @@ public:
     bool hasResults() const;
     bool resultsAreStale() const;
     QLabel* staleNote() const { return staleNote_; }
+
+    // Where runs are recorded: `dbPath` empty means the default ($NNWB_RUNS_DB, XDG data
+    // folder); `enabled` false records nothing (--no-record).
+    void setRunStore(const QString& dbPath, bool enabled);
+    QString runStorePath() const;
+    RunsView* runsView() const { return runsView_; }
+    // Brings the Runs tab to the front.
+    void showRuns();
 
     // Ask before discarding unsaved changes on close/new/open (off for scripted runs, tests).
     void setConfirmDiscard(bool on) { confirmDiscard_ = on; }
@@ -119,12 +129,18 @@ private:
     void saveWindowState();
     void clearResults();     // charts, confusion, heatmaps, progress of the previous run
     void updateStaleNote();  // after an edit: are the results still the document's?
+    void showRecordingWarning(const QString& message);
+    // Shows the curves of the newest stored run of the experiment file `path`, if any.
+    void showLastRunOf(const QString& path);
 
     ExperimentDocument* doc_;
     LayerStackModel* stack_;
     TrainingController* controller_;
     ComparisonController* comparison_;
     ComparisonView* comparisonView_ = nullptr;
+    RunsView* runsView_ = nullptr;
+    RecordingOptions recording_;    // the window's runs (source, file set per run)
+    bool recordingWarned_ = false;  // the run store's warning was shown
     QTabWidget* tabs_ = nullptr;
     bool docksShown_[3] = {true, true, true};  // while the Comparison tab hides them
     LayerStackEditor* editor_ = nullptr;

@@ -164,7 +164,9 @@ int runBench(const Args& args) {
                     for (size_t k = 0; k < r.kernels.size() && int(k) < top; ++k)
                         std::printf("    %-34s %10.2f ms %5.1f%%\n", r.kernels[k].first.c_str(),
                                     r.kernels[k].second,
-                                    r.kernelTotalMs > 0 ? 100.0 * r.kernels[k].second / r.kernelTotalMs : 0.0);
+                                    r.kernelTotalMs > 0
+                                        ? 100.0 * r.kernels[k].second / r.kernelTotalMs
+                                        : 0.0);
                 }
                 std::fflush(stdout);
             }

@@ -25,13 +25,19 @@ struct Options {
     std::vector<std::string> experiments, devices;
     int epochs = 0;
     std::string csv;
+    RecordingOptions record;
 };
 
 Options parse(const Args& args) {
     Options o;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a == "--epochs")
+        if (recordingFlag(args, i, o.record)) {
+            if (!o.record.name.empty())
+                throw UsageError(
+                    "--name does not apply to compare: runs are named by their "
+                    "labels");
+        } else if (a == "--epochs")
             o.epochs = flagInt(args, i, 1, 1000000);
         else if (a == "--device")
             o.devices.push_back(flagValue(args, i));
@@ -156,9 +162,11 @@ private:
 int runCompare(const Args& args) {
     const Options opt = parse(args);
     ComparisonSet set;
+    std::vector<std::string> files;
     for (size_t i = 0; i < opt.experiments.size(); ++i) {
         std::string file;
         const Experiment e = loadExperiment(opt.experiments[i], &file);
+        files.push_back(file);
         const std::string device = opt.devices.empty()       ? std::string()
                                    : opt.devices.size() == 1 ? opt.devices[0]
                                                              : opt.devices[i];
@@ -201,7 +209,9 @@ int runCompare(const Args& args) {
     std::fflush(stdout);
 
     ComparisonRunner runner(experiments, labels, data);
+    runner.setRecording(opt.record, files);
     ComparisonRunner::Callbacks cb;
+    cb.warning = stderrWarning("compare");
     cb.started = [&](size_t, const RunRecord& r) {
         std::printf("%s  started on %s (%s), %s parameters\n",
                     padRight(r.label, labelWidth).c_str(), r.deviceId.c_str(), r.deviceName.c_str(),

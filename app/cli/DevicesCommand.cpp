@@ -19,9 +19,14 @@ int runDevices(const Args& args) {
     if (json) {
         nlohmann::json arr = nlohmann::json::array();
         for (const auto& d : devices)
-            arr.push_back({{"id", d.id}, {"name", d.name}, {"vendor", d.vendor},
-                           {"platform", d.platform}, {"version", d.version}, {"type", d.type},
-                           {"computeUnits", d.computeUnits}, {"globalMemory", d.globalMemory}});
+            arr.push_back({{"id", d.id},
+                           {"name", d.name},
+                           {"vendor", d.vendor},
+                           {"platform", d.platform},
+                           {"version", d.version},
+                           {"type", d.type},
+                           {"computeUnits", d.computeUnits},
+                           {"globalMemory", d.globalMemory}});
         std::printf("%s\n", arr.dump(2).c_str());
         return 0;
     }

@@ -13,6 +13,7 @@
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
 #include "model/ModelBundle.h"
+#include "model/Monitor.h"
 #include "model/NetworkWeights.h"
 #include "model/Trainer.h"
 #include "model/TrainingSession.h"
@@ -53,10 +54,12 @@ int runTrain(const Args& args) {
     std::string path, device, saveWeights, loadWeights, saveModel;
     int epochs = -1, batch = -1;
     bool json = false;
+    RecordingOptions record;
+    record.source = "cli-train";
     nlohmann::json overrides = nlohmann::json::object();
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (readTrainingFlag(args, i, overrides))
+        if (recordingFlag(args, i, record) || readTrainingFlag(args, i, overrides))
             continue;
         else if (a == "--experiment")
             path = flagValue(args, i);
@@ -124,6 +127,11 @@ int runTrain(const Args& args) {
         throw UsageError("--save-model: a model bundle needs a price file; " + path +
                          " trains on synthetic data (use --save-weights)");
     const bool hasVal = data.split.validation.size() > 0;
+    // The run store (one warning and no recording when it cannot be written).
+    record.experimentFile = path;
+    RunRecorder recorder(record, stderrWarning("train"));
+    recorder.begin(exp, data, session->backend().info(), net.parameterCount(), exp.training.epochs,
+                   monitorName(trainer.monitor()));
     // Host copies after each epoch (checked for NaN/Inf), the best epoch, early stopping.
     EpochKeeper keeper(exp.training, trainer.monitor());
     // The bundle of the run's result (the best epoch's weights with keepBest, else the last
@@ -132,14 +140,21 @@ int runTrain(const Args& args) {
         const WeightsSnapshot& kept = keeper.result();
         makeModelBundle(exp, data, kept.tensors(), net.toJson(), kept.epoch()).save(saveModel);
     };
+    auto recordModels = [&] {
+        recorder.bundle("best", keeper.best(), net.toJson());
+        recorder.bundle("last", keeper.lastGood(), net.toJson());
+    };
     for (int e = 0; e < exp.training.epochs; ++e) {
         try {
             EpochReport r = trainer.runEpoch();
             const bool stop = keeper.afterEpoch(net, r);
+            recorder.epoch(r);
             printEpoch(r, exp.training.epochs, json, hasVal);
             if (stop) break;
         } catch (const std::runtime_error& ex) {  // TrainingError, ComputeError
             std::string message = ex.what();
+            recordModels();
+            recorder.finish(runstatus::kFailed, message);
             if (!saveWeights.empty() || !saveModel.empty()) {
                 const WeightsSnapshot& kept = keeper.result();
                 if (kept.empty()) {
@@ -158,6 +173,8 @@ int runTrain(const Args& args) {
             throw std::runtime_error(message);  // exit status 1
         }
     }
+    recordModels();
+    recorder.finish(keeper.stoppedEarlyAt() > 0 ? runstatus::kStoppedEarly : runstatus::kCompleted);
     if (!json) std::printf("%s\n", keeper.summary().c_str());
     const char* which = keeper.keepBest() ? "the best epoch" : "the last epoch";
     // Says what it wrote; with --json on stderr, since stdout holds only the epoch objects.

@@ -18,11 +18,14 @@ void usage(std::FILE* out) {
         "fractals)\n"
         "  train --experiment FILE [--device ID] [--epochs N] [--batch B] [--json]\n"
         "        [--save-weights FILE] [--load-weights FILE] [--save-model M.safetensors]\n"
+        "        [--runs-db PATH] [--no-record] [--name N] [--tags A,B] [--note TEXT]\n"
         "%s"
-        "                                         train and print one line per epoch\n"
+        "                                         train and print one line per epoch; the run is\n"
+        "                                         recorded in the run store\n"
         "  bench [--device ID ...] [--preset NAME ...] [--batch B ...] [--seconds S] [--json]\n"
         "                                         training samples/s, forward latency, kernels\n"
         "  compare A B [...] [--epochs N] [--device ID ...] [--csv OUT]\n"
+        "        [--runs-db PATH] [--no-record] [--tags A,B] [--note TEXT]\n"
         "                                         train experiment files or presets on the same\n"
         "                                         data (concurrently on different devices); per-\n"
         "                                         epoch table, summary, per-epoch CSV\n"
@@ -33,6 +36,16 @@ void usage(std::FILE* out) {
         "  export --experiment FILE --weights W.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
         "                                         ONNX model for MetaTrader 5 / onnxruntime: raw\n"
         "                                         features in, [batch, 3] none/buy/sell out\n",
+        "  runs list [--json] [--filter F] [--sort K] the recorded runs (filter: words or\n"
+        "                                         key:value, keys name tag status device data\n"
+        "                                         source note id comparison; sort: id name date\n"
+        "                                         status device data params epochs loss\n"
+        "                                         accuracy missed, -K descending)\n"
+        "  runs show ID [--json]                  one run: settings, data, device, epochs, models\n"
+        "  runs export ID --csv OUT               its per-epoch figures as CSV\n"
+        "  runs rm ID [ID ...]                    delete runs and their model files\n"
+        "      (runs database: --runs-db PATH, else $NNWB_RUNS_DB, else\n"
+        "       $XDG_DATA_HOME/nnwb/runs.sqlite, ~/.local/share/nnwb/runs.sqlite)\n",
         nnwb::cli::kTrainingFlagsUsage);
 }
 // `nnwb-cli COMMAND --help`: what the command does, its options and exit status.
@@ -96,6 +109,7 @@ int main(int argc, char** argv) {
         if (cmd == "data") return nnwb::runDataCommand(args);
         if (cmd == "bench") return nnwb::cli::runBench(args);
         if (cmd == "compare") return nnwb::cli::runCompare(args);
+        if (cmd == "runs") return nnwb::cli::runRuns(args);
         if (cmd == "predict") return nnwb::cli::runPredict(args);
         if (cmd == "export") return nnwb::cli::runExport(args);
         if (cmd == "help" || cmd == "--help" || cmd == "-h") {

@@ -4,8 +4,12 @@
 #include <map>
 #include <thread>
 
+#include <unistd.h>
+
 #include "model/EpochKeeper.h"
+#include "model/Monitor.h"
 #include "model/TrainingSession.h"
+#include "model/WeightsSnapshot.h"
 
 namespace nnwb {
 
@@ -20,6 +24,14 @@ ComparisonRunner::ComparisonRunner(std::vector<Experiment> experiments,
         records_.push_back(std::move(r));
         controls_.push_back(std::make_shared<TrainControl>());
     }
+}
+
+void ComparisonRunner::setRecording(const RecordingOptions& options,
+                                    std::vector<std::string> files) {
+    recording_ = options;
+    files_ = std::move(files);
+    if (recording_.comparison.empty())
+        recording_.comparison = utcNowText() + "-" + std::to_string(::getpid());
 }
 
 void ComparisonRunner::run(const Callbacks& callbacks) {
@@ -48,7 +60,32 @@ std::vector<RunRecord> ComparisonRunner::records() const {
 void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
     const Experiment& e = experiments_[i];
     TrainControl& control = *controls_[i];
+    RecordingOptions ro = recording_;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ro.name = records_[i].label;
+    }
+    ro.source = "cli-compare";
+    ro.experimentFile = i < files_.size() ? files_[i] : std::string();
+    RunRecorder recorder(ro, [this, &cb](const std::string& message) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (warned_) return;
+        warned_ = true;
+        if (cb.warning) cb.warning(message);
+    });
+    std::unique_ptr<EpochKeeper> keeper;  // once the network is built
+    nlohmann::json model;
     auto end = [&](RunStatus status, const std::string& error) {
+        if (keeper) {
+            recorder.bundle("best", keeper->best(), model);
+            recorder.bundle("last", keeper->lastGood(), model);
+        }
+        const bool early = keeper && keeper->stoppedEarlyAt() > 0;
+        recorder.finish(status == RunStatus::Completed
+                            ? (early ? runstatus::kStoppedEarly : runstatus::kCompleted)
+                        : status == RunStatus::Failed ? runstatus::kFailed
+                                                      : runstatus::kStopped,
+                        error);
         std::lock_guard<std::mutex> lock(mutex_);
         records_[i].status = status;
         records_[i].error = error;
@@ -57,6 +94,9 @@ void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
     if (control.stopRequested()) return end(RunStatus::Stopped, {});
     try {
         TrainingSession session(e, data_);
+        recorder.begin(e, *data_, session.backend().info(), session.network().parameterCount(),
+                       e.training.epochs, monitorName(session.trainer().monitor()));
+        model = session.network().toJson();
         {
             std::lock_guard<std::mutex> lock(mutex_);
             RunRecord& r = records_[i];
@@ -68,12 +108,13 @@ void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
             r.status = RunStatus::Running;
             if (cb.started) cb.started(i, r);
         }
-        EpochKeeper keeper(e.training, session.trainer().monitor());
+        keeper = std::make_unique<EpochKeeper>(e.training, session.trainer().monitor());
         for (int epoch = 0; epoch < e.training.epochs; ++epoch) {
             bool completed = false;
             EpochReport report = session.trainer().runEpoch(&control, {}, &completed);
             if (!completed) return end(RunStatus::Stopped, {});
-            const bool stop = keeper.afterEpoch(session.network(), report);
+            const bool stop = keeper->afterEpoch(session.network(), report);
+            recorder.epoch(report);
             {
                 std::lock_guard<std::mutex> lock(mutex_);
                 records_[i].epochs.push_back(report);

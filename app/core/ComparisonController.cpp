@@ -1,5 +1,7 @@
 #include "app/core/ComparisonController.h"
 
+#include <QCoreApplication>
+
 #include "app/core/TrainingController.h"
 
 namespace nnwb {
@@ -56,6 +58,8 @@ TrainingController* ComparisonController::makeController() {
         Q_EMIT epochFinished(i, report);
         Q_EMIT runChanged(i);
     });
+    connect(c, &TrainingController::recordingWarning, this,
+            &ComparisonController::recordingWarning);
     connect(c, &TrainingController::attentionReady, this, [this, c](const AttentionSnapshotPtr& s) {
         const int i = indexOf(c);
         if (i < 0) return;
@@ -121,7 +125,18 @@ bool ComparisonController::start() {
         scores_[i].reset();
         Q_EMIT runChanged(static_cast<int>(i));
     }
-    for (size_t i = 0; i < experiments.size(); ++i) controllers_[i]->start(experiments[i]);
+    const std::string comparison = utcNowText() + "-" +
+                                   std::to_string(QCoreApplication::applicationPid()) + "-" +
+                                   std::to_string(++started_);
+    for (size_t i = 0; i < experiments.size(); ++i) {
+        RecordingOptions o = recording_;
+        o.name = set_.runs[i].record.label;
+        o.source = "window-compare";
+        o.comparison = comparison;
+        o.experimentFile = set_.runs[i].experimentFile;
+        controllers_[i]->setRecording(o);
+        controllers_[i]->start(experiments[i]);
+    }
     return true;
 }
 

@@ -11,6 +11,7 @@
 
 #include "app/compare/ComparisonSet.h"
 #include "app/core/MetaTypes.h"
+#include "app/runs/RunRecorder.h"
 
 namespace nnwb {
 
@@ -43,6 +44,9 @@ public:
     bool start();
     void stop(int run);
     void stopAll();
+    // Where the runs are recorded (name, source, comparison id and file are set per run);
+    // default: not recorded.
+    void setRecording(const RecordingOptions& options) { recording_ = options; }
     // Which validation sample the runs' attention snapshots show.
     void requestScores(int sample);
 
@@ -60,6 +64,7 @@ Q_SIGNALS:
     void attentionReady(int run, const nnwb::AttentionSnapshotPtr& snapshot);
     void runFinished(int run, nnwb::RunEnd end, const QString& message);
     void allFinished();
+    void recordingWarning(const QString& message);  // the run store cannot be written
 
 private:
     TrainingController* makeController();
@@ -69,6 +74,8 @@ private:
     std::vector<TrainingController*> controllers_;  // one per run, same order
     std::vector<AttentionSnapshotPtr> scores_;      // one per run, same order
     QString filePath_;
+    RecordingOptions recording_ = RecordingOptions::none();
+    int started_ = 0;  // comparisons started, for their ids
 };
 
 }  // namespace nnwb

@@ -35,6 +35,7 @@ TrainingController::TrainingController(QObject* parent) : QObject(parent) {
     forward(&TrainingWorker::bundleReady, &TrainingController::bundleReady);
     forward(&TrainingWorker::weightsLoaded, &TrainingController::weightsLoaded);
     forward(&TrainingWorker::onnxExported, &TrainingController::onnxExported);
+    forward(&TrainingWorker::recordingWarning, &TrainingController::recordingWarning);
     forward(&TrainingWorker::runFinished, &TrainingController::finished);
     thread_.start();
 }
@@ -50,8 +51,11 @@ bool TrainingController::start(const Experiment& experiment, int epochs, StartMo
     control_ = std::make_shared<TrainControl>();
     auto control = control_;
     TrainingWorker* worker = worker_;
+    const RecordingOptions recording = recording_;
     setState(State::Running);
-    worker_->post([worker, copy, control, mode] { worker->continueRun(copy, control, mode); });
+    worker_->post([worker, copy, control, mode, recording] {
+        worker->continueRun(copy, control, mode, recording);
+    });
     return true;
 }
 

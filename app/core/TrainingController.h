@@ -13,6 +13,7 @@
 
 #include "app/core/CallQueue.h"
 #include "app/core/MetaTypes.h"
+#include "app/runs/RunRecorder.h"
 #include "model/Experiment.h"
 #include "model/ModelBundle.h"
 #include "model/TrainControl.h"
@@ -38,6 +39,9 @@ public:
     // Loads a weights file into the worker's network for `experiment` (see
     // TrainingWorker::loadWeights); answered by weightsLoaded(). Not while a run is going.
     void loadWeights(const Experiment& experiment, const QString& path);
+    // How the next runs are recorded in the run store (default: not at all).
+    void setRecording(const RecordingOptions& options) { recording_ = options; }
+    const RecordingOptions& recording() const { return recording_; }
     void pause();
     void resume();
     void stop();
@@ -63,6 +67,7 @@ Q_SIGNALS:
     void bundleReady(std::shared_ptr<const nnwb::ModelBundle> bundle, const QString& error);
     void weightsLoaded(bool ok, const QString& message);
     void onnxExported(bool ok, const QString& message);
+    void recordingWarning(const QString& message);
 
 private Q_SLOTS:
     void runQueuedCalls() { fromWorker_.run(); }
@@ -76,6 +81,7 @@ private:
     QThread thread_;
     TrainingWorker* worker_ = nullptr;  // lives on thread_, deleted when it finishes
     std::shared_ptr<TrainControl> control_;
+    RecordingOptions recording_ = RecordingOptions::none();
     State state_ = State::Idle;
     bool shutDown_ = false;
 };

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -26,6 +27,7 @@ struct RunInfo {
     int epochs = 0;      // the last epoch this run will train (numbering goes on when continued)
     int firstEpoch = 1;  // > 1 when the run continues an earlier one
     bool continued = false;
+    int64_t recordedRunId = 0;  // its id in the run store; 0 when it is not recorded
     Shape input;
     // Price-file runs: the loaded bars (shared, read-only), the fractal rule and the bar
     // indices of each part's samples (last bar of each window; first > last: empty part).

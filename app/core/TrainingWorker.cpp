@@ -5,6 +5,7 @@
 
 #include <QMetaObject>
 
+#include "model/Monitor.h"
 #include "model/NetworkWeights.h"
 #ifdef NNWB_HAS_ONNX
 #include "app/export/ExportSource.h"
@@ -34,7 +35,8 @@ void TrainingWorker::releaseCompute() {
     session_.reset();
 }
 
-void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainControl> control) {
+void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainControl> control,
+                           const RecordingOptions& recording) {
     ++runId_;
     // The previous run's device objects go first (they hold device memory); its last good
     // weights stay on the host until this run has started, so a run that cannot start loses
@@ -61,15 +63,21 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     keeper_ = EpochKeeper(experiment_.training, session_->trainer().monitor());
     runFailed_ = false;
     firstEpoch_ = 1;
-    emitRunStarted(1, false);
+    emitRunStarted(1, false, recording);
     const int id = runId_;
     QMetaObject::invokeMethod(
         this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
 }
 
-void TrainingWorker::emitRunStarted(int firstEpoch, bool continued) {
-    RunInfo info;
+void TrainingWorker::emitRunStarted(int firstEpoch, bool continued,
+                                    const RecordingOptions& recording) {
     const DeviceInfo dev = session_->backend().info();
+    recorder_ = std::make_unique<RunRecorder>(
+        recording, [this](const std::string& m) { Q_EMIT recordingWarning(q(m)); });
+    recorder_->begin(experiment_, session_->data(), dev, session_->network().parameterCount(),
+                     epochsWanted_, monitorName(keeper_.monitor()));
+    RunInfo info;
+    info.recordedRunId = recorder_->recording() ? recorder_->runId() : 0;
     info.deviceId = q(dev.id);
     info.deviceName = deviceLabel(dev);
     info.dataDescription = q(session_->data().description);
@@ -100,8 +108,9 @@ bool TrainingWorker::sameRun(const Experiment& e) const {
 }
 
 void TrainingWorker::continueRun(const Experiment& experiment,
-                                 std::shared_ptr<TrainControl> control, StartMode mode) {
-    if (mode == StartMode::Restart) return start(experiment, std::move(control));
+                                 std::shared_ptr<TrainControl> control, StartMode mode,
+                                 const RecordingOptions& recording) {
+    if (mode == StartMode::Restart) return start(experiment, std::move(control), recording);
     ++runId_;
     control_ = std::move(control);
     if (!sameRun(experiment) || runFailed_) {
@@ -129,7 +138,7 @@ void TrainingWorker::continueRun(const Experiment& experiment,
     epochSeconds_ = 0.0;
     running_ = true;
     firstEpoch_ = done + 1;
-    emitRunStarted(done + 1, true);
+    emitRunStarted(done + 1, true, recording);
     const int id = runId_;
     QMetaObject::invokeMethod(
         this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
@@ -176,6 +185,7 @@ void TrainingWorker::nextEpoch(int runId) {
         double perEpoch = avgEpoch;
         if (perEpoch <= 0 && r.samplesPerSecond > 0) perEpoch = r.total / r.samplesPerSecond;
         p.runEtaSeconds = r.etaSeconds + std::max(0, remainingAfter) * perEpoch;
+        if (recorder_) recorder_->heartbeat();
         Q_EMIT progress(p);
     };
     bool completed = false;
@@ -199,6 +209,7 @@ void TrainingWorker::nextEpoch(int runId) {
     } catch (const ComputeError& e) {
         return fail(QStringLiteral("Device: ") + q(e.what()));
     }
+    if (recorder_) recorder_->epoch(report);
     Q_EMIT epochFinished(report);
     emitScores(scoreSample_.load());
     if (stopEarly || trainer.epochsDone() >= epochsWanted_)
@@ -336,6 +347,19 @@ void TrainingWorker::fail(const QString& message) {
 
 void TrainingWorker::finish(RunEnd end, const QString& message) {
     running_ = false;
+    if (recorder_) {
+        const nlohmann::json model =
+            session_ ? session_->network().toJson() : nlohmann::json::object();
+        recorder_->bundle("best", keeper_.best(), model);
+        recorder_->bundle("last", keeper_.lastGood(), model);
+        const bool early = keeper_.stoppedEarlyAt() > 0;
+        recorder_->finish(end == RunEnd::Completed
+                              ? (early ? runstatus::kStoppedEarly : runstatus::kCompleted)
+                          : end == RunEnd::Stopped ? runstatus::kStopped
+                                                   : runstatus::kFailed,
+                          end == RunEnd::Failed ? message.toStdString() : std::string());
+        recorder_.reset();
+    }
     Q_EMIT runFinished(end, message);
 }
 

@@ -14,6 +14,7 @@
 
 #include "app/core/CallQueue.h"
 #include "app/core/TrainingTypes.h"
+#include "app/runs/RunRecorder.h"
 #include "model/EpochKeeper.h"
 #include "model/Experiment.h"
 #include "model/ModelBundle.h"
@@ -38,12 +39,16 @@ public Q_SLOTS:
     // Loads the data, creates the backend for experiment.training.device, builds the network
     // and trains experiment.training.epochs epochs, one epoch per event so that other queued
     // requests (scores) are served between epochs. Ends with runFinished().
-    void start(const nnwb::Experiment& experiment, std::shared_ptr<nnwb::TrainControl> control);
+    // The run is recorded in the run store as `recording` says (see RunRecorder).
+    void start(const nnwb::Experiment& experiment, std::shared_ptr<nnwb::TrainControl> control,
+               const nnwb::RecordingOptions& recording = nnwb::RecordingOptions::none());
     // Trains training.epochs more epochs on the kept network, optimizer and epoch numbering
     // (from the best epoch's weights with ContinueBest). The model and data sections must be
-    // those of the kept run; otherwise the run fails with the reason and nothing is lost.
+    // those of the kept run; otherwise the run fails with the reason and nothing is lost. A
+    // continued run is recorded as a run of its own whose epochs go on from the kept ones.
     void continueRun(const nnwb::Experiment& experiment,
-                     std::shared_ptr<nnwb::TrainControl> control, nnwb::StartMode mode);
+                     std::shared_ptr<nnwb::TrainControl> control, nnwb::StartMode mode,
+                     const nnwb::RecordingOptions& recording = nnwb::RecordingOptions::none());
     // Loads a weights file (safetensors, as Export Weights writes) into a freshly built
     // network of `experiment` (new optimizer, epoch count 0), with the checks of nnwb-cli
     // --load-weights (names, shapes); a refused file changes nothing. Emits weightsLoaded().
@@ -76,6 +81,8 @@ Q_SIGNALS:
     void weightsLoaded(bool ok, const QString& message);
     // ok: message is the path; else the reason.
     void onnxExported(bool ok, const QString& message);
+    // The run store cannot be written; the run goes on unrecorded (at most once per run).
+    void recordingWarning(const QString& message);
 
 private Q_SLOTS:
     void runQueuedCalls() { calls_.run(); }
@@ -88,7 +95,7 @@ private:
     void emitScores(int sample);
     // The kept network was built for this experiment's model and data.
     bool sameRun(const Experiment& experiment) const;
-    void emitRunStarted(int firstEpoch, bool continued);
+    void emitRunStarted(int firstEpoch, bool continued, const nnwb::RecordingOptions& recording);
     void releaseCompute();
 
     Experiment experiment_;
@@ -96,7 +103,8 @@ private:
     std::unique_ptr<TrainingSession> session_;  // data, backend, network, trainer
     // Host copies of the last completed and the best epoch's weights, early stopping.
     EpochKeeper keeper_;
-    bool runFailed_ = false;  // the last run ended in an error
+    std::unique_ptr<RunRecorder> recorder_;  // the run's record in the run store
+    bool runFailed_ = false;                 // the last run ended in an error
     int runId_ = 0;
     bool running_ = false;
     int epochsWanted_ = 0;       // the last epoch of this run

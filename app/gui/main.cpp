@@ -2,7 +2,9 @@
 // default); `--experiment FILE --train-epochs N --screenshot OUT.png [--device ID]
 // [--size WxH]` trains N epochs, renders the window to OUT.png and exits (works offscreen);
 // `--compare A B ... [--device ID ...]` opens the experiment files or presets A, B, ... as a
-// comparison set on the Comparison tab (with --train-epochs and --screenshot: the same demo).
+// comparison set on the Comparison tab (with --train-epochs and --screenshot: the same demo);
+// `--runs-db PATH` / `--no-record` choose the run store; `--show-runs ID,ID,...` opens the Runs
+// tab with those runs selected (with --screenshot: a picture of it).
 #include <algorithm>
 #include <cstdio>
 
@@ -24,6 +26,7 @@
 #include "ui/PriceChart.h"
 #include "ui/PriceChartPane.h"
 #include "ui/MainWindow.h"
+#include "ui/RunsView.h"
 #include "ui/ScreenshotRun.h"
 
 namespace {
@@ -88,8 +91,19 @@ int main(int argc, char** argv) {
         QStringLiteral("model"),
         QStringLiteral("With --chart-bench: draw the signals of this model bundle."),
         QStringLiteral("M.safetensors"));
+    const QCommandLineOption runsDbOpt(
+        QStringLiteral("runs-db"),
+        QStringLiteral("Run store database (default: $NNWB_RUNS_DB, else "
+                       "~/.local/share/nnwb/runs.sqlite)."),
+        QStringLiteral("PATH"));
+    const QCommandLineOption noRecordOpt(QStringLiteral("no-record"),
+                                         QStringLiteral("Do not record runs in the run store."));
+    const QCommandLineOption showRunsOpt(
+        QStringLiteral("show-runs"),
+        QStringLiteral("Open the Runs tab with these runs (comma-separated ids) selected."),
+        QStringLiteral("IDS"));
     cli.addOptions({experimentOpt, epochsOpt, shotOpt, deviceOpt, sizeOpt, compareOpt, chartOpt,
-                    benchOpt, barsOpt, modelOpt});
+                    benchOpt, barsOpt, modelOpt, runsDbOpt, noRecordOpt, showRunsOpt});
     cli.addPositionalArgument(QStringLiteral("experiments"),
                               QStringLiteral("With --compare: experiment files or preset names."),
                               QStringLiteral("[A B ...]"));
@@ -101,12 +115,13 @@ int main(int argc, char** argv) {
     const bool scripted = cli.isSet(shotOpt);
     nnwb::MainWindow window;
     window.setConfirmDiscard(!scripted);
+    window.setRunStore(cli.value(runsDbOpt), !cli.isSet(noRecordOpt));
 
     if (cli.isSet(experimentOpt)) {
         if (!window.openExperiment(cli.value(experimentOpt))) {
-            std::fprintf(stderr, "nnwb: %s\n", qPrintable(window.lastError().isEmpty()
-                                                              ? cli.value(experimentOpt)
-                                                              : window.lastError()));
+            std::fprintf(stderr, "nnwb: %s\n",
+                         qPrintable(window.lastError().isEmpty() ? cli.value(experimentOpt)
+                                                                 : window.lastError()));
             if (scripted) return 2;
         }
     } else {
@@ -181,6 +196,13 @@ int main(int argc, char** argv) {
                              const double b = double(std::lower_bound(t.begin(), t.end(), to) - t.begin());
                              chart->showRange(a - 0.5, b + 0.5);
                          });
+    }
+    if (cli.isSet(showRunsOpt)) {
+        std::vector<int64_t> ids;
+        for (const QString& id : cli.value(showRunsOpt).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            ids.push_back(id.trimmed().toLongLong());
+        window.showRuns();
+        window.runsView()->selectIds(ids);
     }
     if (scripted) {
         auto* run = new nnwb::ScreenshotRun(&window, epochs, cli.value(shotOpt), &app);

@@ -1,0 +1,303 @@
+// `nnwb-cli runs list [--json] [--filter F] [--sort K]`, `runs show ID [--json]`,
+// `runs export ID --csv OUT`, `runs rm ID [ID ...]`, each with `--runs-db PATH`: the run store
+// from the command line. Reading never creates a database. CLI main thread; Qt-free.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/Commands.h"
+#include "app/compare/EpochReportJson.h"
+#include "app/runs/RunQuery.h"
+#include "app/runs/RunStore.h"
+#include "app/runs/RunsDbPath.h"
+#include "app/runs/StoredRunCsv.h"
+
+namespace nnwb::cli {
+
+namespace {
+
+struct Options {
+    std::string sub, db, filter, sort = "-date", csv;
+    std::vector<int64_t> ids;
+    bool json = false;
+};
+
+int64_t parseId(const std::string& s) {
+    char* end = nullptr;
+    const long long v = std::strtoll(s.c_str(), &end, 10);
+    if (s.empty() || *end != '\0' || v <= 0) throw UsageError("'" + s + "' is not a run id");
+    return v;
+}
+
+Options parse(const Args& args) {
+    if (args.empty()) throw UsageError("needs list, show, export or rm");
+    Options o;
+    o.sub = args[0];
+    if (o.sub != "list" && o.sub != "show" && o.sub != "export" && o.sub != "rm")
+        throw UsageError("unknown sub-command '" + o.sub + "' (list, show, export, rm)");
+    for (size_t i = 1; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--runs-db")
+            o.db = flagValue(args, i);
+        else if (a == "--json" && (o.sub == "list" || o.sub == "show"))
+            o.json = true;
+        else if (a == "--filter" && o.sub == "list")
+            o.filter = flagValue(args, i);
+        else if (a == "--sort" && o.sub == "list")
+            o.sort = flagValue(args, i);
+        else if (a == "--csv" && o.sub == "export")
+            o.csv = flagValue(args, i);
+        else if (a.rfind("--", 0) == 0)
+            throw UsageError("runs " + o.sub + ": unknown option '" + a + "'");
+        else if (o.sub != "list")
+            o.ids.push_back(parseId(a));
+        else
+            throw UsageError("runs list takes no ids (use --filter id:N)");
+    }
+    if (o.sub == "show" || o.sub == "export") {
+        if (o.ids.size() != 1) throw UsageError("runs " + o.sub + " needs one run id");
+    }
+    if (o.sub == "rm" && o.ids.empty()) throw UsageError("runs rm needs one or more run ids");
+    if (o.sub == "export" && o.csv.empty()) throw UsageError("runs export needs --csv OUT");
+    return o;
+}
+
+std::string fixed(const std::optional<double>& v, int decimals) {
+    if (!v || !std::isfinite(*v)) return "–";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, *v);
+    return buf;
+}
+
+// Characters shown, not bytes ("–" is three bytes of UTF-8).
+std::string pad(std::string s, size_t w, bool right = false) {
+    size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    if (n >= w) return s;
+    return right ? std::string(w - n, ' ') + s : s.append(w - n, ' ');
+}
+
+std::string dataName(const StoredRun& r) {
+    if (r.dataFile.empty()) return r.dataDescription.empty() ? "–" : r.dataDescription;
+    return std::filesystem::path(r.dataFile).filename().string();
+}
+
+std::string startedShort(const std::string& iso) {  // 2026-11-23T10:40:12Z -> 2026-11-23 10:40
+    if (iso.size() < 16) return iso;
+    return iso.substr(0, 10) + " " + iso.substr(11, 5);
+}
+
+nlohmann::json nullable(const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json textOrNull(const std::string& s) {
+    return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
+}
+
+nlohmann::json summaryJson(const StoredRun& r) {
+    return {{"id", r.id},
+            {"name", r.name},
+            {"tags", r.tags},
+            {"note", r.note},
+            {"source", r.source},
+            {"comparison", textOrNull(r.comparison)},
+            {"status", r.status},
+            {"error", r.error},
+            {"startedAt", r.startedAt},
+            {"endedAt", textOrNull(r.endedAt)},
+            {"experimentFile", r.experimentFile},
+            {"data",
+             {{"file", r.dataFile},
+              {"size", r.dataSize},
+              {"sha256", r.dataSha256},
+              {"bars", r.dataBars},
+              {"firstBar", r.dataFirstBar},
+              {"lastBar", r.dataLastBar},
+              {"description", r.dataDescription}}},
+            {"device", {{"id", r.deviceId}, {"name", r.deviceName}}},
+            {"seed", r.seed},
+            {"appVersion", r.appVersion},
+            {"parameters", r.parameters},
+            {"trainSamples", r.trainSamples},
+            {"validationSamples", r.validationSamples},
+            {"epochsPlanned", r.epochsPlanned},
+            {"epochs", r.epochsDone},
+            {"bestEpoch", r.bestEpoch ? nlohmann::json(*r.bestEpoch) : nlohmann::json(nullptr)},
+            {"monitor", r.monitor},
+            {"bestValidationLoss", nullable(r.bestValLoss)},
+            {"bestValidationAccuracy", nullable(r.bestValAccuracy)},
+            {"bestValidationMissed", nullable(r.bestValMissed)},
+            {"host", r.host},
+            {"pid", r.pid}};
+}
+
+void printList(std::vector<StoredRun> runs, const Options& o) {
+    const RunFilter filter(o.filter);
+    sortRuns(runs, o.sort);
+    std::vector<StoredRun> shown;
+    for (StoredRun& r : runs)
+        if (filter.matches(r)) shown.push_back(std::move(r));
+    if (o.json) {
+        nlohmann::json a = nlohmann::json::array();
+        for (const StoredRun& r : shown) a.push_back(summaryJson(r));
+        std::printf("%s\n", a.dump(2).c_str());
+        return;
+    }
+    size_t nameW = 4, dataW = 4, devW = 6;
+    for (const StoredRun& r : shown) {
+        nameW = std::max(nameW, r.name.size());
+        dataW = std::max(dataW, dataName(r).size());
+        devW = std::max(devW, r.deviceId.size());
+    }
+    std::printf("%s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  tags\n", pad("id", 4, true).c_str(),
+                pad("started (UTC)", 16).c_str(), pad("name", nameW).c_str(),
+                pad("status", 13).c_str(), pad("device", devW).c_str(), pad("data", dataW).c_str(),
+                pad("epochs", 7, true).c_str(), pad("params", 10, true).c_str(),
+                pad("val loss", 9, true).c_str(), pad("val acc %", 9, true).c_str(),
+                pad("val missed %", 12, true).c_str());
+    for (const StoredRun& r : shown) {
+        const std::string epochs =
+            std::to_string(r.epochsDone) + "/" + std::to_string(r.epochsPlanned);
+        std::printf("%s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s\n",
+                    pad(std::to_string(r.id), 4, true).c_str(),
+                    pad(startedShort(r.startedAt), 16).c_str(), pad(r.name, nameW).c_str(),
+                    pad(runStatusLabel(r.status), 13).c_str(), pad(r.deviceId, devW).c_str(),
+                    pad(dataName(r), dataW).c_str(), pad(epochs, 7, true).c_str(),
+                    pad(std::to_string(r.parameters), 10, true).c_str(),
+                    pad(fixed(r.bestValLoss, 5), 9, true).c_str(),
+                    pad(fixed(r.bestValAccuracy, 2), 9, true).c_str(),
+                    pad(fixed(r.bestValMissed, 2), 12, true).c_str(), r.tags.c_str());
+    }
+    std::printf("%zu of %zu runs\n", shown.size(), runs.size());
+}
+
+std::string lr(const std::optional<double>& v) {
+    if (!v) return "–";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", *v);
+    return buf;
+}
+
+void printShow(const StoredRun& r, bool json) {
+    const bool val = r.hasValidation();
+    if (json) {
+        nlohmann::json j = summaryJson(r);
+        j["experiment"] = r.experiment;
+        nlohmann::json epochs = nlohmann::json::array();
+        for (const StoredEpoch& e : r.epochs) {
+            nlohmann::json ej = epochReportToJson(e.report, val);
+            ej["learningRate"] = e.learningRate ? nlohmann::json(*e.learningRate) : nullptr;
+            epochs.push_back(ej);
+        }
+        j["epochReports"] = epochs;
+        nlohmann::json bundles = nlohmann::json::array();
+        for (const StoredBundle& b : r.bundles)
+            bundles.push_back({{"kind", b.kind},
+                               {"path", b.path},
+                               {"sha256", b.sha256},
+                               {"size", b.size},
+                               {"epoch", b.epoch}});
+        j["bundles"] = bundles;
+        std::printf("%s\n", j.dump(2).c_str());
+        return;
+    }
+    auto line = [](const char* k, const std::string& v) {
+        if (!v.empty()) std::printf("%-13s %s\n", k, v.c_str());
+    };
+    line("run", std::to_string(r.id) + "  " + r.name);
+    line("status", runStatusLabel(r.status));
+    line("error", r.error);
+    line("tags", r.tags);
+    line("note", r.note);
+    line("started", r.startedAt);
+    line("ended", r.endedAt);
+    line("source", r.source + (r.comparison.empty() ? "" : "  (comparison " + r.comparison + ")"));
+    line("experiment", r.experimentFile.empty() ? "(unsaved; stored in full)" : r.experimentFile);
+    line("data", r.dataFile.empty() ? r.dataDescription : r.dataFile);
+    if (!r.dataFile.empty()) {
+        line("data size", std::to_string(r.dataSize) + " bytes, sha256 " + r.dataSha256);
+        line("data bars",
+             std::to_string(r.dataBars) + ", " + r.dataFirstBar + " to " + r.dataLastBar);
+    }
+    line("samples", std::to_string(r.trainSamples) + " training / " +
+                        std::to_string(r.validationSamples) + " validation");
+    line("device", r.deviceId + " (" + r.deviceName + ")");
+    line("parameters", std::to_string(r.parameters));
+    line("seed", std::to_string(r.seed));
+    line("app version", r.appVersion);
+    line("process", r.host + " pid " + std::to_string(r.pid));
+    if (r.bestEpoch) line("best epoch", std::to_string(*r.bestEpoch) + " (" + r.monitor + ")");
+    for (const StoredBundle& b : r.bundles)
+        line((b.kind + " model").c_str(), b.path + "  epoch " + std::to_string(b.epoch) + ", " +
+                                              std::to_string(b.size) + " bytes, sha256 " +
+                                              b.sha256);
+    std::printf(
+        "\nepoch   seconds  samples/s  learn rate      loss  val loss    acc %%  val acc %%  "
+        "missed %%  val missed %%\n");
+    for (const StoredEpoch& e : r.epochs) {
+        const EpochReport& p = e.report;
+        const bool task = p.taskMetrics;
+        auto opt = [](bool have, double v) {
+            return have ? std::optional<double>(v) : std::nullopt;
+        };
+        std::printf("%5d  %8.2f  %9.0f  %10s  %8s  %8s  %7s  %9s  %8s  %12s%s\n", p.epoch,
+                    p.seconds, p.samplesPerSecond, lr(e.learningRate).c_str(),
+                    fixed(p.train.loss, 6).c_str(), fixed(opt(val, p.validation.loss), 6).c_str(),
+                    fixed(opt(task, p.train.accuracyPct), 2).c_str(),
+                    fixed(opt(val && task, p.validation.accuracyPct), 2).c_str(),
+                    fixed(opt(task, p.train.missedPct), 2).c_str(),
+                    fixed(opt(val && task, p.validation.missedPct), 2).c_str(),
+                    r.bestEpoch && *r.bestEpoch == p.epoch ? "  best" : "");
+    }
+}
+
+}  // namespace
+
+int runRuns(const Args& args) {
+    const Options o = parse(args);
+    const std::string path = runsDbPath(o.db);
+    if (path.empty()) throw UsageError("no runs database location (set NNWB_RUNS_DB or HOME)");
+    if (!std::filesystem::exists(path)) {
+        if (o.sub == "list") {
+            if (o.json)
+                std::printf("[]\n");
+            else
+                std::printf("no runs recorded yet (no database at %s)\n", path.c_str());
+            return 0;
+        }
+        throw UsageError("no runs database at " + path);
+    }
+    RunStore store(path, false);
+    if (o.sub == "list") {
+        try {
+            printList(store.list(), o);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+        return 0;
+    }
+    if (o.sub == "rm") {
+        for (int64_t id : o.ids)
+            if (!store.get(id)) throw UsageError("no run " + std::to_string(id) + " in " + path);
+        for (int64_t id : o.ids) {
+            store.remove(id);
+            std::printf("removed run %lld and its files\n", static_cast<long long>(id));
+        }
+        return 0;
+    }
+    const auto run = store.get(o.ids.front());
+    if (!run) throw UsageError("no run " + std::to_string(o.ids.front()) + " in " + path);
+    if (o.sub == "show") {
+        printShow(*run, o.json);
+        return 0;
+    }
+    writeStoredRunCsv(o.csv, *run);
+    std::printf("wrote %s (%zu epochs)\n", o.csv.c_str(), run->epochs.size());
+    return 0;
+}
+
+}  // namespace nnwb::cli

@@ -1,0 +1,95 @@
+// Records one training run into the run store, from the thread that owns the run (the CLI, a
+// comparison run thread, a training worker): begin() when the network is built, epoch() after
+// each epoch, bundle() for the best and last weights, finish() with the status. Every write is
+// a short transaction on the recorder's own connection. A store that cannot be opened or
+// written (read-only, locked, corrupt) gives one warning through the callback and recording
+// stops; training goes on. Create, use and destroy it on one thread. Qt-free.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "app/runs/RunStore.h"
+#include "compute/Backend.h"
+#include "model/Experiment.h"
+#include "model/ExperimentData.h"
+#include "model/WeightsSnapshot.h"
+
+namespace nnwb {
+
+// How (and whether) a run is recorded; a plain value handed to the run's thread.
+struct RecordingOptions {
+    bool enabled = true;
+    std::string dbPath;  // empty: runsDbPath() ($NNWB_RUNS_DB, XDG, ~/.local/share/nnwb)
+    std::string name;    // empty: the experiment's name
+    std::string tags, note;
+    std::string source = "cli-train";  // cli-train, cli-compare, window, window-compare
+    std::string comparison;            // id shared by the runs of one comparison
+    std::string experimentFile;        // where the experiment was opened from
+    static RecordingOptions none() {   // records nothing
+        RecordingOptions o;
+        o.enabled = false;
+        return o;
+    }
+};
+
+// The app version runs and bundles are stamped with.
+const char* nnwbVersion();
+
+class RunRecorder {
+public:
+    using Warn = std::function<void(const std::string& message)>;
+    RunRecorder(RecordingOptions options, Warn warn);
+    // A run begun and not finished ends as stopped.
+    ~RunRecorder();
+    RunRecorder(const RunRecorder&) = delete;
+    RunRecorder& operator=(const RunRecorder&) = delete;
+
+    bool recording() const { return store_ != nullptr && id_ > 0 && !disabled_; }
+    // The run's id in the store (0 before begin() stored it); kept after a failed write.
+    int64_t runId() const { return id_; }
+    const std::string& dbPath() const { return path_; }
+
+    // `data` must outlive the recorder (bundles read its settings); `monitor` names what the
+    // best epoch is best at (monitorName()).
+    void begin(const Experiment& experiment, const ExperimentData& data, const DeviceInfo& device,
+               size_t parameters, int epochsPlanned, const std::string& monitor = {});
+    // Stores the epoch with its learning rate. The best epoch is the report's (EpochKeeper's)
+    // when it has one, else the lowest validation loss (training loss without validation).
+    void epoch(const EpochReport& report);
+    // Whether the last epoch given to epoch() is the best so far.
+    bool lastIsBest() const { return lastIsBest_; }
+    std::optional<int> bestEpoch() const { return bestEpoch_; }
+    // Renews the heartbeat, at most every few seconds (call it as often as convenient).
+    void heartbeat();
+    // Writes `weights` as the run's `kind` ("best" or "last") model file beside the database:
+    // a model bundle (weights, data settings, statistics) for a price file, else a plain
+    // weights file. `model`: the network's JSON (Network::toJson()).
+    void bundle(const std::string& kind, const WeightsSnapshot& weights,
+                const nlohmann::json& model);
+    // status: one of runstatus::*; error: why it failed.
+    void finish(const std::string& status, const std::string& error = {});
+
+private:
+    void disable(const std::exception& e);
+    RecordingOptions options_;
+    Experiment experiment_;
+    const ExperimentData* data_ = nullptr;
+    Warn warn_;
+    std::string path_;
+    std::unique_ptr<RunStore> store_;
+    int64_t id_ = 0;
+    bool finished_ = false;
+    bool warned_ = false;
+    bool disabled_ = false;
+    bool hasValidation_ = false;
+    std::optional<int> bestEpoch_;
+    double bestValue_ = 0.0;
+    bool lastIsBest_ = false;
+    std::chrono::steady_clock::time_point lastBeat_;
+};
+
+}  // namespace nnwb

@@ -1,0 +1,578 @@
+#include "app/runs/RunStore.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <sqlite3.h>
+
+#include "app/runs/RunsSchema.h"
+
+namespace fs = std::filesystem;
+
+namespace nnwb {
+
+namespace {
+
+// A running run on another host whose heartbeat is older than this is taken for dead.
+constexpr double kStaleHeartbeatSeconds = 15 * 60;
+
+int busyTimeoutMs() {
+    const char* v = std::getenv("NNWB_RUNS_BUSY_MS");
+    if (v && *v) {
+        const int ms = std::atoi(v);
+        if (ms >= 0) return ms;
+    }
+    return 10000;
+}
+
+double nowSeconds() {
+    using namespace std::chrono;
+    return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
+std::string utcText(double seconds) {
+    const std::time_t t = static_cast<std::time_t>(seconds);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::string hostName() {
+    char buf[256] = {};
+    if (gethostname(buf, sizeof buf - 1) != 0) return {};
+    return buf;
+}
+
+// Field 22 of /proc/PID/stat (start time in clock ticks after boot), 0 when unknown: with the
+// pid it names one process, even after the pid is reused.
+int64_t processStart(int64_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(in, line)) return 0;
+    const auto close = line.rfind(')');
+    if (close == std::string::npos) return 0;
+    std::istringstream rest(line.substr(close + 1));
+    std::string field;
+    for (int i = 3; i <= 22 && rest >> field; ++i)
+        if (i == 22) return std::atoll(field.c_str());
+    return 0;
+}
+
+bool processAlive(int64_t pid, int64_t start) {
+    if (pid <= 0) return false;
+    if (::kill(pid_t(pid), 0) != 0 && errno != EPERM) return false;
+    const int64_t now = processStart(pid);
+    return start == 0 || now == 0 || now == start;
+}
+
+void bindText(SQLite::Statement& q, const char* name, const std::string& s) {
+    if (s.empty())
+        q.bind(name);  // NULL
+    else
+        q.bind(name, s);
+}
+
+std::string text(SQLite::Statement& q, const char* name) {
+    const SQLite::Column c = q.getColumn(name);
+    return c.isNull() ? std::string() : c.getString();
+}
+int64_t integer(SQLite::Statement& q, const char* name) {
+    const SQLite::Column c = q.getColumn(name);
+    return c.isNull() ? 0 : c.getInt64();
+}
+std::optional<double> optReal(SQLite::Statement& q, const char* name) {
+    const SQLite::Column c = q.getColumn(name);
+    if (c.isNull()) return std::nullopt;
+    return c.getDouble();
+}
+
+std::string confusionText(const EpochMetrics& m) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& row : m.confusion) j.push_back({row[0], row[1], row[2]});
+    return j.dump();
+}
+void confusionFrom(const std::string& s, EpochMetrics& m) {
+    if (s.empty()) return;
+    const nlohmann::json j = nlohmann::json::parse(s, nullptr, false);
+    if (!j.is_array() || j.size() != 3) return;
+    for (size_t r = 0; r < 3; ++r)
+        for (size_t c = 0; c < 3 && j[r].is_array() && j[r].size() == 3; ++c)
+            m.confusion[r][c] = j[r][c].get<int64_t>();
+}
+
+const char* kRunColumns =
+    "r.id, r.name, r.tags, r.note, r.source, r.comparison, r.experiment_file, r.data_file, "
+    "r.data_size, r.data_sha256, r.data_bars, r.data_first_bar, r.data_last_bar, "
+    "r.data_description, r.device_id, r.device_name, r.seed, r.app_version, r.parameters, "
+    "r.train_samples, r.validation_samples, r.epochs_planned, r.started_at, r.ended_at, "
+    "r.status, r.error, r.host, r.pid, r.heartbeat_at, r.best_epoch, r.monitor, "
+    "(SELECT COUNT(*) FROM epochs e WHERE e.run_id = r.id) AS epochs_done, "
+    "(SELECT MIN(val_loss) FROM epochs e WHERE e.run_id = r.id) AS best_val_loss, "
+    "(SELECT MAX(val_accuracy) FROM epochs e WHERE e.run_id = r.id AND e.task_metrics) "
+    "AS best_val_accuracy, "
+    "(SELECT MIN(val_missed) FROM epochs e WHERE e.run_id = r.id AND e.task_metrics) "
+    "AS best_val_missed";
+
+StoredRun readRun(SQLite::Statement& q) {
+    StoredRun r;
+    r.id = integer(q, "id");
+    r.name = text(q, "name");
+    r.tags = text(q, "tags");
+    r.note = text(q, "note");
+    r.source = text(q, "source");
+    r.comparison = text(q, "comparison");
+    r.experimentFile = text(q, "experiment_file");
+    r.dataFile = text(q, "data_file");
+    r.dataSize = integer(q, "data_size");
+    r.dataSha256 = text(q, "data_sha256");
+    r.dataBars = integer(q, "data_bars");
+    r.dataFirstBar = text(q, "data_first_bar");
+    r.dataLastBar = text(q, "data_last_bar");
+    r.dataDescription = text(q, "data_description");
+    r.deviceId = text(q, "device_id");
+    r.deviceName = text(q, "device_name");
+    r.seed = uint64_t(integer(q, "seed"));
+    r.appVersion = text(q, "app_version");
+    r.parameters = integer(q, "parameters");
+    r.trainSamples = integer(q, "train_samples");
+    r.validationSamples = integer(q, "validation_samples");
+    r.epochsPlanned = int(integer(q, "epochs_planned"));
+    r.startedAt = text(q, "started_at");
+    r.endedAt = text(q, "ended_at");
+    r.status = text(q, "status");
+    r.error = text(q, "error");
+    r.host = text(q, "host");
+    r.pid = integer(q, "pid");
+    r.heartbeatAt = optReal(q, "heartbeat_at").value_or(0.0);
+    if (!q.getColumn("best_epoch").isNull()) r.bestEpoch = int(integer(q, "best_epoch"));
+    r.monitor = text(q, "monitor");
+    r.epochsDone = int(integer(q, "epochs_done"));
+    r.bestValLoss = optReal(q, "best_val_loss");
+    r.bestValAccuracy = optReal(q, "best_val_accuracy");
+    r.bestValMissed = optReal(q, "best_val_missed");
+    return r;
+}
+
+void readMetrics(SQLite::Statement& q, const std::string& p, EpochMetrics& m) {
+    m.samples = size_t(integer(q, (p + "_samples").c_str()));
+    m.loss = optReal(q, (p + "_loss").c_str()).value_or(0.0);
+    m.accuracyPct = optReal(q, (p + "_accuracy").c_str()).value_or(0.0);
+    m.missedPct = optReal(q, (p + "_missed").c_str()).value_or(0.0);
+    m.signalCount = size_t(integer(q, (p + "_signals").c_str()));
+    m.patterns = size_t(integer(q, (p + "_patterns").c_str()));
+    confusionFrom(text(q, (p + "_confusion").c_str()), m);
+}
+
+void bindMetrics(SQLite::Statement& q, const std::string& p, const EpochMetrics& m, bool have,
+                 bool task) {
+    auto name = [&](const char* s) { return ":" + p + "_" + s; };
+    if (!have) {
+        for (const char* s :
+             {"samples", "loss", "accuracy", "missed", "signals", "patterns", "confusion"})
+            q.bind(name(s));
+        return;
+    }
+    q.bind(name("samples"), int64_t(m.samples));
+    q.bind(name("loss"), m.loss);
+    if (task) {
+        q.bind(name("accuracy"), m.accuracyPct);
+        q.bind(name("missed"), m.missedPct);
+        q.bind(name("signals"), int64_t(m.signalCount));
+        q.bind(name("patterns"), int64_t(m.patterns));
+        q.bind(name("confusion"), confusionText(m));
+    } else {
+        for (const char* s : {"accuracy", "missed", "signals", "patterns", "confusion"})
+            q.bind(name(s));
+    }
+}
+
+}  // namespace
+
+std::string utcNowText() {
+    return utcText(nowSeconds());
+}
+
+RunStore::RunStore(const std::string& path, bool create) : path_(path) {
+    if (path_.empty()) throw RunStoreError("runs database: no location (set NNWB_RUNS_DB or HOME)");
+    try {
+        const fs::path folder = fs::path(path_).parent_path();
+        if (create && !folder.empty()) {
+            std::error_code ec;
+            fs::create_directories(folder, ec);
+            if (ec)
+                throw std::runtime_error("cannot create the folder " + folder.string() + ": " +
+                                         ec.message());
+        }
+        if (!create && !fs::exists(path_)) throw std::runtime_error("no such file");
+        const int flags = SQLite::OPEN_READWRITE | (create ? SQLite::OPEN_CREATE : 0);
+        db_ = std::make_unique<SQLite::Database>(path_, flags, busyTimeoutMs());
+        if (sqlite3_db_readonly(db_->getHandle(), "main") == 1)
+            throw std::runtime_error("the file is read-only");
+        db_->exec("PRAGMA foreign_keys = ON");
+        const std::string mode = db_->execAndGet("PRAGMA journal_mode = WAL").getString();
+        if (mode != "wal")
+            throw std::runtime_error("cannot use a WAL journal (journal mode stays " + mode + ")");
+        db_->exec("PRAGMA synchronous = NORMAL");  // WAL: durable across process crashes
+        if (runsSchemaVersion(*db_) != kRunsSchemaVersion) migrateRunsSchema(*db_);
+        markInterrupted();
+    } catch (const RunStoreError&) {
+        throw;
+    } catch (const std::exception& e) {
+        db_.reset();
+        fail("", e);
+    }
+}
+
+RunStore::~RunStore() = default;
+
+void RunStore::fail(const std::string& what, const std::exception& e) const {
+    std::string reason = e.what();
+    if (const auto* se = dynamic_cast<const SQLite::Exception*>(&e)) {
+        const int code = se->getErrorCode();
+        if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+            reason = "the database is locked by another program (waited " +
+                     std::to_string(busyTimeoutMs() / 1000.0).substr(0, 4) + " s)";
+        else if (code == SQLITE_READONLY)
+            reason = "the database is read-only (" + reason + ")";
+        else if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+            reason = "the database is corrupt (" + reason + ")";
+        else if (code == SQLITE_CANTOPEN)
+            reason = "cannot open it (" + reason + ")";
+    }
+    throw RunStoreError("runs database " + path_ + ": " + (what.empty() ? "" : what + ": ") +
+                        reason);
+}
+
+std::string RunStore::runFolder(int64_t id) const {
+    const fs::path p(path_);
+    const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+    return (dir / (p.stem().string() + "-models") / std::to_string(id)).string();
+}
+
+std::string RunStore::relativeToDb(const std::string& absolute) const {
+    const fs::path dir = fs::path(path_).parent_path();
+    std::error_code ec;
+    const fs::path rel = fs::relative(absolute, dir.empty() ? fs::path(".") : dir, ec);
+    return ec || rel.empty() ? absolute : rel.string();
+}
+
+int64_t RunStore::insertRun(const StoredRun& r) {
+    try {
+        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        SQLite::Statement q(
+            *db_,
+            "INSERT INTO runs (name, tags, note, source, comparison, experiment, "
+            "experiment_file, data_file, data_size, data_sha256, data_bars, data_first_bar, "
+            "data_last_bar, data_description, device_id, device_name, seed, app_version, "
+            "parameters, train_samples, validation_samples, epochs_planned, started_at, status, "
+            "host, pid, pid_start, heartbeat_at, monitor) VALUES (:name, :tags, :note, :source, "
+            ":comparison, :experiment, :experiment_file, :data_file, :data_size, :data_sha256, "
+            ":data_bars, :data_first_bar, :data_last_bar, :data_description, :device_id, "
+            ":device_name, :seed, :app_version, :parameters, :train_samples, "
+            ":validation_samples, :epochs_planned, :started_at, 'running', :host, :pid, "
+            ":pid_start, :heartbeat_at, :monitor)");
+        q.bind(":name", r.name);
+        q.bind(":tags", r.tags);
+        q.bind(":note", r.note);
+        q.bind(":source", r.source);
+        bindText(q, ":comparison", r.comparison);
+        q.bind(":experiment", r.experiment.dump());
+        bindText(q, ":experiment_file", r.experimentFile);
+        bindText(q, ":data_file", r.dataFile);
+        q.bind(":data_size", r.dataSize);
+        bindText(q, ":data_sha256", r.dataSha256);
+        q.bind(":data_bars", r.dataBars);
+        bindText(q, ":data_first_bar", r.dataFirstBar);
+        bindText(q, ":data_last_bar", r.dataLastBar);
+        bindText(q, ":data_description", r.dataDescription);
+        q.bind(":device_id", r.deviceId);
+        q.bind(":device_name", r.deviceName);
+        q.bind(":seed", int64_t(r.seed));
+        q.bind(":app_version", r.appVersion);
+        q.bind(":parameters", r.parameters);
+        q.bind(":train_samples", r.trainSamples);
+        q.bind(":validation_samples", r.validationSamples);
+        q.bind(":epochs_planned", r.epochsPlanned);
+        q.bind(":started_at", r.startedAt.empty() ? utcNowText() : r.startedAt);
+        q.bind(":host", hostName());
+        q.bind(":pid", int64_t(::getpid()));
+        q.bind(":pid_start", processStart(::getpid()));
+        q.bind(":heartbeat_at", nowSeconds());
+        bindText(q, ":monitor", r.monitor);
+        q.exec();
+        const int64_t id = db_->getLastInsertRowid();
+        tx.commit();
+        return id;
+    } catch (const std::exception& e) {
+        fail("cannot add the run", e);
+    }
+}
+
+void RunStore::addEpoch(int64_t id, const StoredEpoch& e, std::optional<int> bestEpoch) {
+    try {
+        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        SQLite::Statement q(
+            *db_,
+            "INSERT OR REPLACE INTO epochs (run_id, epoch, seconds, samples_per_second, "
+            "task_metrics, learning_rate, train_samples, train_loss, train_accuracy, "
+            "train_missed, train_signals, train_patterns, train_confusion, val_samples, "
+            "val_loss, val_accuracy, val_missed, val_signals, val_patterns, val_confusion) "
+            "VALUES (:run, :epoch, :seconds, :sps, :task, :lr, :train_samples, :train_loss, "
+            ":train_accuracy, :train_missed, :train_signals, :train_patterns, :train_confusion, "
+            ":val_samples, :val_loss, :val_accuracy, :val_missed, :val_signals, :val_patterns, "
+            ":val_confusion)");
+        const EpochReport& r = e.report;
+        q.bind(":run", id);
+        q.bind(":epoch", r.epoch);
+        q.bind(":seconds", r.seconds);
+        q.bind(":sps", r.samplesPerSecond);
+        q.bind(":task", r.taskMetrics ? 1 : 0);
+        if (e.learningRate)
+            q.bind(":lr", *e.learningRate);
+        else
+            q.bind(":lr");
+        bindMetrics(q, "train", r.train, true, r.taskMetrics);
+        bindMetrics(q, "val", r.validation, r.validation.samples > 0, r.taskMetrics);
+        q.exec();
+        SQLite::Statement u(*db_, "UPDATE runs SET heartbeat_at = ?, best_epoch = ? WHERE id = ?");
+        u.bind(1, nowSeconds());
+        if (bestEpoch)
+            u.bind(2, *bestEpoch);
+        else
+            u.bind(2);
+        u.bind(3, id);
+        u.exec();
+        tx.commit();
+    } catch (const std::exception& ex) {
+        fail("cannot add epoch " + std::to_string(e.report.epoch) + " of run " + std::to_string(id),
+             ex);
+    }
+}
+
+void RunStore::heartbeat(int64_t id) {
+    try {
+        SQLite::Statement u(*db_, "UPDATE runs SET heartbeat_at = ? WHERE id = ?");
+        u.bind(1, nowSeconds());
+        u.bind(2, id);
+        u.exec();
+    } catch (const std::exception& e) {
+        fail("cannot renew the heartbeat of run " + std::to_string(id), e);
+    }
+}
+
+void RunStore::finishRun(int64_t id, const std::string& status, const std::string& error,
+                         std::optional<int> bestEpoch) {
+    try {
+        SQLite::Statement u(*db_,
+                            "UPDATE runs SET status = ?, error = ?, ended_at = ?, "
+                            "heartbeat_at = ?, best_epoch = COALESCE(?, best_epoch) WHERE id = ?");
+        u.bind(1, status);
+        if (error.empty())
+            u.bind(2);
+        else
+            u.bind(2, error);
+        u.bind(3, utcNowText());
+        u.bind(4, nowSeconds());
+        if (bestEpoch)
+            u.bind(5, *bestEpoch);
+        else
+            u.bind(5);
+        u.bind(6, id);
+        u.exec();
+    } catch (const std::exception& e) {
+        fail("cannot end run " + std::to_string(id), e);
+    }
+}
+
+void RunStore::setBundle(int64_t id, const StoredBundle& b) {
+    try {
+        SQLite::Statement q(*db_,
+                            "INSERT OR REPLACE INTO bundles (run_id, kind, path, sha256, size, "
+                            "epoch) VALUES (?, ?, ?, ?, ?, ?)");
+        q.bind(1, id);
+        q.bind(2, b.kind);
+        q.bind(3, relativeToDb(b.path));
+        q.bind(4, b.sha256);
+        q.bind(5, int64_t(b.size));
+        q.bind(6, b.epoch);
+        q.exec();
+    } catch (const std::exception& e) {
+        fail("cannot record the " + b.kind + " model of run " + std::to_string(id), e);
+    }
+}
+
+std::vector<StoredRun> RunStore::list() {
+    std::vector<StoredRun> out;
+    try {
+        SQLite::Statement q(
+            *db_, std::string("SELECT ") + kRunColumns + " FROM runs r ORDER BY r.id DESC");
+        while (q.executeStep()) out.push_back(readRun(q));
+    } catch (const std::exception& e) {
+        fail("cannot list the runs", e);
+    }
+    return out;
+}
+
+std::optional<StoredRun> RunStore::get(int64_t id) {
+    try {
+        SQLite::Statement q(*db_, std::string("SELECT ") + kRunColumns +
+                                      ", r.experiment FROM runs r WHERE r.id = ?");
+        q.bind(1, id);
+        if (!q.executeStep()) return std::nullopt;
+        StoredRun r = readRun(q);
+        r.experiment = nlohmann::json::parse(text(q, "experiment"), nullptr, false);
+        if (r.experiment.is_discarded()) r.experiment = nlohmann::json::object();
+
+        SQLite::Statement e(*db_, "SELECT * FROM epochs WHERE run_id = ? ORDER BY epoch");
+        e.bind(1, id);
+        while (e.executeStep()) {
+            StoredEpoch se;
+            se.report.epoch = int(integer(e, "epoch"));
+            se.report.seconds = optReal(e, "seconds").value_or(0.0);
+            se.report.samplesPerSecond = optReal(e, "samples_per_second").value_or(0.0);
+            se.report.taskMetrics = integer(e, "task_metrics") != 0;
+            se.learningRate = optReal(e, "learning_rate");
+            readMetrics(e, "train", se.report.train);
+            readMetrics(e, "val", se.report.validation);
+            r.epochs.push_back(std::move(se));
+        }
+        const fs::path dir = fs::path(path_).parent_path();
+        SQLite::Statement b(*db_, "SELECT * FROM bundles WHERE run_id = ? ORDER BY kind");
+        b.bind(1, id);
+        while (b.executeStep()) {
+            StoredBundle sb;
+            sb.kind = text(b, "kind");
+            const fs::path p = text(b, "path");
+            sb.path = p.is_absolute() || dir.empty() ? p.string() : (dir / p).string();
+            sb.sha256 = text(b, "sha256");
+            sb.size = uint64_t(integer(b, "size"));
+            sb.epoch = int(integer(b, "epoch"));
+            r.bundles.push_back(std::move(sb));
+        }
+        return r;
+    } catch (const std::exception& e) {
+        fail("cannot read run " + std::to_string(id), e);
+    }
+}
+
+std::optional<int64_t> RunStore::lastRunOfExperiment(const std::string& experimentFile) {
+    try {
+        SQLite::Statement q(*db_,
+                            "SELECT id FROM runs WHERE experiment_file = ? AND EXISTS (SELECT 1 "
+                            "FROM epochs e WHERE e.run_id = runs.id) ORDER BY id DESC LIMIT 1");
+        q.bind(1, experimentFile);
+        if (!q.executeStep()) return std::nullopt;
+        return q.getColumn(0).getInt64();
+    } catch (const std::exception& e) {
+        fail("cannot look up the runs of " + experimentFile, e);
+    }
+}
+
+bool RunStore::setMeta(int64_t id, const std::string& name, const std::string& tags,
+                       const std::string& note) {
+    try {
+        SQLite::Statement u(*db_, "UPDATE runs SET name = ?, tags = ?, note = ? WHERE id = ?");
+        u.bind(1, name);
+        u.bind(2, tags);
+        u.bind(3, note);
+        u.bind(4, id);
+        return u.exec() > 0;
+    } catch (const std::exception& e) {
+        fail("cannot edit run " + std::to_string(id), e);
+    }
+}
+
+bool RunStore::remove(int64_t id) {
+    int changed = 0;
+    try {
+        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        SQLite::Statement d(*db_, "DELETE FROM runs WHERE id = ?");  // epochs, bundles cascade
+        d.bind(1, id);
+        changed = d.exec();
+        tx.commit();
+    } catch (const std::exception& e) {
+        fail("cannot delete run " + std::to_string(id), e);
+    }
+    std::error_code ec;
+    fs::remove_all(runFolder(id), ec);
+    if (ec)
+        throw RunStoreError("runs database " + path_ + ": run " + std::to_string(id) +
+                            " was deleted but its folder " + runFolder(id) +
+                            " could not be removed: " + ec.message());
+    return changed > 0;
+}
+
+int RunStore::markInterrupted() {
+    struct Candidate {
+        int64_t id;
+        double heartbeat;
+        std::string why;
+    };
+    std::vector<Candidate> dead;
+    try {
+        const std::string me = hostName();
+        const double now = nowSeconds();
+        SQLite::Statement q(*db_,
+                            "SELECT id, host, pid, pid_start, heartbeat_at FROM runs WHERE "
+                            "status = 'running'");
+        while (q.executeStep()) {
+            const int64_t id = integer(q, "id"), pid = integer(q, "pid");
+            const std::string host = text(q, "host");
+            const double beat = optReal(q, "heartbeat_at").value_or(0.0);
+            if (host == me) {
+                if (!processAlive(pid, integer(q, "pid_start")))
+                    dead.push_back({id, beat,
+                                    "the process (pid " + std::to_string(pid) +
+                                        ") ended without finishing the run; last heartbeat " +
+                                        utcText(beat)});
+            } else if (now - beat > kStaleHeartbeatSeconds) {
+                dead.push_back({id, beat,
+                                "no heartbeat from " + host + " (pid " + std::to_string(pid) +
+                                    ") since " + utcText(beat)});
+            }
+        }
+        if (dead.empty()) return 0;
+        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        for (const Candidate& c : dead) {
+            SQLite::Statement u(*db_,
+                                "UPDATE runs SET status = 'interrupted', error = ?, ended_at = ? "
+                                "WHERE id = ? AND status = 'running'");
+            u.bind(1, c.why);
+            u.bind(2, utcText(c.heartbeat));
+            u.bind(3, c.id);
+            u.exec();
+        }
+        tx.commit();
+    } catch (const std::exception& e) {
+        fail("cannot check the running runs", e);
+    }
+    return int(dead.size());
+}
+
+std::string RunStore::integrityCheck() {
+    try {
+        SQLite::Statement q(*db_, "PRAGMA integrity_check");
+        std::string out;
+        while (q.executeStep()) out += (out.empty() ? "" : "\n") + q.getColumn(0).getString();
+        return out;
+    } catch (const std::exception& e) {
+        fail("integrity check", e);
+    }
+}
+
+std::string runStatusLabel(const std::string& status) {
+    return status == runstatus::kStoppedEarly ? "stopped early" : status;
+}
+
+}  // namespace nnwb

@@ -1,0 +1,91 @@
+#include "app/runs/RunsSchema.h"
+
+#include <stdexcept>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+namespace nnwb {
+
+const std::vector<std::string>& runsSchemaMigrations() {
+    static const std::vector<std::string> steps = {
+        // 1: runs and their epochs.
+        R"sql(
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+INSERT INTO schema_version (version) VALUES (0);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    tags TEXT NOT NULL DEFAULT '',
+    note TEXT NOT NULL DEFAULT '',
+    source TEXT NOT NULL,            -- cli-train, cli-compare, window, window-compare
+    comparison TEXT,                 -- runs of one comparison share this id
+    experiment TEXT NOT NULL,        -- the whole experiment JSON as trained
+    experiment_file TEXT,            -- where it was opened from, if anywhere
+    data_file TEXT, data_size INTEGER, data_sha256 TEXT,
+    data_bars INTEGER, data_first_bar TEXT, data_last_bar TEXT, data_description TEXT,
+    device_id TEXT, device_name TEXT,
+    seed INTEGER, app_version TEXT,
+    parameters INTEGER, train_samples INTEGER, validation_samples INTEGER,
+    epochs_planned INTEGER,
+    started_at TEXT NOT NULL,        -- UTC, YYYY-MM-DDTHH:MM:SSZ
+    ended_at TEXT,
+    status TEXT NOT NULL,            -- running, completed, stopped, stopped_early, failed, interrupted
+    error TEXT,
+    host TEXT, pid INTEGER, pid_start INTEGER,  -- the process that owns a running run
+    heartbeat_at REAL                -- UTC seconds, renewed while the run goes
+);
+CREATE INDEX runs_started ON runs (started_at);
+CREATE INDEX runs_status ON runs (status);
+CREATE TABLE epochs (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    epoch INTEGER NOT NULL,
+    seconds REAL, samples_per_second REAL, task_metrics INTEGER NOT NULL,
+    train_samples INTEGER, train_loss REAL, train_accuracy REAL, train_missed REAL,
+    train_signals INTEGER, train_patterns INTEGER, train_confusion TEXT,
+    val_samples INTEGER, val_loss REAL, val_accuracy REAL, val_missed REAL,
+    val_signals INTEGER, val_patterns INTEGER, val_confusion TEXT,
+    PRIMARY KEY (run_id, epoch)
+);
+)sql",
+        // 2: best epoch, learning rate per epoch, model bundles (best and last) as files
+        // beside the database.
+        R"sql(
+ALTER TABLE runs ADD COLUMN best_epoch INTEGER;
+ALTER TABLE runs ADD COLUMN monitor TEXT;
+ALTER TABLE epochs ADD COLUMN learning_rate REAL;
+CREATE TABLE bundles (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,              -- best, last
+    path TEXT NOT NULL,              -- relative to the database's folder
+    sha256 TEXT NOT NULL, size INTEGER NOT NULL, epoch INTEGER,
+    PRIMARY KEY (run_id, kind)
+);
+)sql",
+    };
+    return steps;
+}
+
+int runsSchemaVersion(SQLite::Database& db) {
+    if (!db.tableExists("schema_version")) return 0;
+    SQLite::Statement q(db, "SELECT version FROM schema_version");
+    if (!q.executeStep()) throw std::runtime_error("the schema_version table is empty");
+    return q.getColumn(0).getInt();
+}
+
+void migrateRunsSchema(SQLite::Database& db, int target) {
+    const auto& steps = runsSchemaMigrations();
+    if (target < 0 || target > int(steps.size()))
+        throw std::invalid_argument("no schema version " + std::to_string(target));
+    SQLite::Transaction tx(db, SQLite::TransactionBehavior::IMMEDIATE);
+    const int have = runsSchemaVersion(db);  // read under the write lock: one process migrates
+    if (have > kRunsSchemaVersion)
+        throw std::runtime_error("it was made by a newer nnwb (schema version " +
+                                 std::to_string(have) + "; this one knows up to " +
+                                 std::to_string(kRunsSchemaVersion) + ")");
+    if (have >= target) return;  // the transaction rolls back: nothing was written
+    for (int v = have; v < target; ++v) db.exec(steps[size_t(v)]);
+    db.exec("UPDATE schema_version SET version = " + std::to_string(target));
+    tx.commit();
+}
+
+}  // namespace nnwb

@@ -1,0 +1,185 @@
+// GUI: the window records its runs (Train and every Comparison run) into the run store, and
+// the Runs tab shows them: a sortable, filterable table; several runs selected overlay their
+// curves and summary; name, tags and note edits are stored; Open Experiment loads a run's
+// experiment into the editor with its curves; reopening an experiment file shows its last
+// run's curves; Delete removes runs with their files; --no-record records nothing; a corrupt
+// store gives one warning and training goes on.
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+#include "app/core/ComparisonController.h"
+#include "app/core/ExperimentDocument.h"
+#include "app/core/TrainingController.h"
+#include "app/runs/RunStore.h"
+#include "common/TestUtil.h"
+#include "ui/ComparisonChart.h"
+#include "ui/ComparisonSummaryTable.h"
+#include "ui/ComparisonView.h"
+#include "ui/MainWindow.h"
+#include "ui/MetricChart.h"
+#include "ui/MetricCharts.h"
+#include "ui/RunsTableModel.h"
+#include "ui/RunsView.h"
+
+using namespace nnwb;
+
+namespace {
+
+Experiment tiny(int epochs, const std::string& name = "tiny") {
+    Experiment e = Experiment::fromJson(test::tinyExperimentJson(epochs));
+    e.name = name;
+    return e;
+}
+
+bool train(MainWindow& w, int epochs) {
+    QSignalSpy finished(w.controller(), &TrainingController::runFinished);
+    if (!w.startTraining(epochs)) return false;
+    return finished.wait(60000) && finished.first().at(0).value<RunEnd>() == RunEnd::Completed;
+}
+
+}  // namespace
+
+class TestRunsView : public QObject {
+    Q_OBJECT
+    std::string dir_, db_;
+private slots:
+    void init() {
+        dir_ = test::tempDir();
+        db_ = dir_ + "/runs.sqlite";
+    }
+
+    void windowAndComparisonRunsAreShownAndOverlaid() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunStore(QString::fromStdString(db_), true);
+        QCOMPARE(w.runStorePath(), QString::fromStdString(db_));
+        const std::string file = dir_ + "/tiny.json";
+        tiny(2).save(file);
+        QVERIFY(w.openExperiment(QString::fromStdString(file)));
+        w.show();
+        QVERIFY(train(w, 2));
+
+        ComparisonController* cmp = w.comparison();
+        QCOMPARE(cmp->addRun(tiny(1, "left"), {}), 0);
+        QCOMPARE(cmp->addRun(tiny(1, "right"), {}), 1);
+        QSignalSpy done(cmp, &ComparisonController::allFinished);
+        QVERIFY(w.comparisonView()->trainAll(1));
+        QVERIFY(done.wait(60000));
+
+        RunsView* view = w.runsView();
+        w.showRuns();
+        QTRY_COMPARE(view->shownCount(), 3);
+        RunStore store(db_);
+        const auto runs = store.list();
+        QCOMPARE(runs.size(), size_t(3));
+        int window = 0, compare = 0;
+        for (const StoredRun& r : runs) {
+            QCOMPARE(r.status, std::string("completed"));
+            window += r.source == "window";
+            compare += r.source == "window-compare";
+        }
+        QCOMPARE(window, 1);
+        QCOMPARE(compare, 2);
+        const StoredRun trained = *store.get(runs.back().id);  // the first, the window's
+        QCOMPARE(trained.epochsDone, 2);
+        QCOMPARE(trained.experimentFile, std::filesystem::absolute(file).string());
+        QVERIFY(trained.bundle("best") && trained.bundle("last"));
+        QCOMPARE(runs[0].comparison, runs[1].comparison);
+        QVERIFY(!runs[0].comparison.empty());
+
+        // Select all three: their curves and summary rows overlaid
+        view->selectIds({runs[0].id, runs[1].id, runs[2].id});
+        QCOMPARE(view->selectedIds().size(), size_t(3));
+        QCOMPARE(view->chart(0)->runCount(), 3);
+        QCOMPARE(view->chart(0)->trainGraph(2)->dataCount() +
+                     view->chart(0)->trainGraph(1)->dataCount() +
+                     view->chart(0)->trainGraph(0)->dataCount(),
+                 4);
+        QCOMPARE(view->summary()->rowCount(), 3);
+
+        // Sorting by a column and filtering
+        view->table()->sortByColumn(RunsTableModel::kEpochs, Qt::DescendingOrder);
+        const QModelIndex top = view->table()->model()->index(0, RunsTableModel::kId);
+        QCOMPARE(top.data().toString(), QString::number(trained.id));
+        view->filterEdit()->setText("source:window-compare");
+        QCOMPARE(view->shownCount(), 2);
+        view->filterEdit()->setText("colour:red");  // an unknown key shows everything, marked
+        QCOMPARE(view->shownCount(), 3);
+        QVERIFY(view->filterEdit()->toolTip().contains("unknown filter key"));
+        view->filterEdit()->clear();
+
+        // Editing name and tags in the table and the note
+        RunsTableModel* model = view->model();
+        const int row = model->rowOf(trained.id);
+        QVERIFY(model->setData(model->index(row, RunsTableModel::kName), "renamed", Qt::EditRole));
+        QVERIFY(model->setData(model->index(row, RunsTableModel::kTags), " a , b ", Qt::EditRole));
+        view->selectIds({trained.id});
+        view->findChild<QPlainTextEdit*>("runsNote")->setPlainText("looks fine");
+        view->findChild<QPushButton*>("runsSaveNote")->click();
+        const StoredRun edited = *store.get(trained.id);
+        QCOMPARE(edited.name, std::string("renamed"));
+        QCOMPARE(edited.tags, std::string("a,b"));
+        QCOMPARE(edited.note, std::string("looks fine"));
+
+        // Open Experiment: the run's experiment in the editor, its curves on the charts
+        w.document()->reset(tiny(5, "something else"));
+        view->findChild<QPushButton*>("runsOpenExperiment")->click();
+        QCOMPARE(w.document()->experiment().name, std::string("tiny"));
+        QCOMPARE(w.document()->experiment().training.epochs, 2);
+        QCOMPARE(w.charts()->reports().size(), size_t(2));
+
+        // Reopening the experiment file shows its last run's curves
+        w.document()->reset(tiny(5, "other"));
+        w.charts()->clear();
+        QVERIFY(w.openExperiment(QString::fromStdString(file)));
+        QCOMPARE(w.charts()->reports().size(), size_t(2));
+        QCOMPARE(w.charts()->reports()[1].train.loss, trained.epochs[1].report.train.loss);
+
+        // Delete (confirmation off for the test): the run and its files go
+        const std::string folder = store.runFolder(runs[0].id);
+        QVERIFY(std::filesystem::exists(folder));
+        view->setConfirmDelete(false);
+        view->selectIds({runs[0].id});
+        view->findChild<QPushButton*>("runsDelete")->click();
+        QCOMPARE(view->shownCount(), 2);
+        QVERIFY(!store.get(runs[0].id));
+        QVERIFY(!std::filesystem::exists(folder));
+    }
+
+    void noRecordAndCorruptStore() {
+        {
+            MainWindow w;
+            w.setConfirmDiscard(false);
+            w.setRunStore(QString::fromStdString(db_), false);
+            w.document()->reset(tiny(1));
+            QVERIFY(train(w, 1));
+            QVERIFY(!std::filesystem::exists(db_));
+        }
+        std::ofstream(db_) << std::string(4096, 'q');
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunStore(QString::fromStdString(db_), true);
+        w.document()->reset(tiny(1));
+        QSignalSpy warn(w.controller(), &TrainingController::recordingWarning);
+        w.show();
+        QVERIFY(train(w, 1));  // training goes on
+        QCOMPARE(warn.count(), 1);
+        auto* banner = w.findChild<QLabel*>("errorBanner");
+        QVERIFY(banner->isVisibleTo(&w));
+        QVERIFY2(banner->text().contains("corrupt"), qPrintable(banner->text()));
+        QCOMPARE(w.charts()->reports().size(), size_t(1));
+        QVERIFY(train(w, 1));
+        QCOMPARE(warn.count(), 2);  // the worker says it per run; the window shows it once
+        QVERIFY(!banner->isVisibleTo(&w));
+    }
+};
+
+QTEST_MAIN(TestRunsView)
+#include "tst_runs_view.moc"

@@ -1,0 +1,408 @@
+#include "ui/RunsView.h"
+
+#include <filesystem>
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "app/runs/RunQuery.h"
+#include "app/runs/RunStore.h"
+#include "app/runs/StoredRunCsv.h"
+#include "ui/ComparisonChart.h"
+#include "ui/ComparisonSummaryTable.h"
+#include "ui/ComparisonView.h"
+#include "ui/RunsTableModel.h"
+
+namespace nnwb {
+
+namespace {
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
+}  // namespace
+
+RunRecord runRecordOf(const StoredRun& run) {
+    RunRecord r;
+    r.label = "#" + std::to_string(run.id) + " " + run.name;
+    r.deviceId = run.deviceId;
+    r.deviceName = run.deviceName;
+    r.parameters = size_t(run.parameters);
+    r.trainSamples = size_t(run.trainSamples);
+    r.validationSamples = size_t(run.validationSamples);
+    r.status = run.status == runstatus::kCompleted ? RunStatus::Completed
+               : run.status == runstatus::kFailed  ? RunStatus::Failed
+               : run.status == runstatus::kRunning ? RunStatus::Running
+                                                   : RunStatus::Stopped;
+    r.error = run.error;
+    for (const StoredEpoch& e : run.epochs) r.epochs.push_back(e.report);
+    return r;
+}
+
+RunsView::RunsView(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("runsView"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    auto* bar = new QHBoxLayout;
+    filter_ = new QLineEdit(this);
+    filter_->setObjectName(QStringLiteral("runsFilter"));
+    filter_->setClearButtonEnabled(true);
+    filter_->setPlaceholderText(
+        tr("Filter: words, or key:value (name tag status device data source note id)"));
+    filter_->setToolTip(
+        tr("All words must match. key:value matches one field (name, tag, status, device, data, "
+           "source, note, id, comparison); a bare word matches name, tags, note, data, device "
+           "and status. Example: tag:baseline status:completed eurusd"));
+    count_ = new QLabel(this);
+    auto button = [this, bar](const QString& text, const QString& name) {
+        auto* b = new QPushButton(text, this);
+        b->setObjectName(name);
+        bar->addWidget(b);
+        return b;
+    };
+    bar->addWidget(filter_, 1);
+    bar->addWidget(count_);
+    auto* refresh = button(tr("Refresh"), QStringLiteral("runsRefresh"));
+    openExperiment_ = button(tr("Open Experiment"), QStringLiteral("runsOpenExperiment"));
+    openExperiment_->setToolTip(tr("Open the run's experiment, as it was trained, in the editor"));
+    exportCsv_ = button(tr("Export CSV…"), QStringLiteral("runsExportCsv"));
+    delete_ = button(tr("Delete…"), QStringLiteral("runsDelete"));
+    layout->addLayout(bar);
+    status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("runsStatus"));
+    status_->setWordWrap(true);
+    status_->setStyleSheet(QStringLiteral("QLabel { color: #7a1010; }"));
+    status_->hide();
+    layout->addWidget(status_);
+
+    auto* vsplit = new QSplitter(Qt::Vertical, this);
+    model_ = new RunsTableModel(this);
+    proxy_ = new QSortFilterProxyModel(this);
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(Qt::UserRole);
+    table_ = new QTableView(vsplit);
+    table_->setObjectName(QStringLiteral("runsTable"));
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(RunsTableModel::kId, Qt::DescendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setAlternatingRowColors(true);
+
+    auto* lower = new QSplitter(Qt::Vertical, vsplit);
+    auto* chartsBox = new QWidget(lower);
+    auto* chartsLayout = new QHBoxLayout(chartsBox);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    charts_[0] = new ComparisonChart(tr("Loss"), tr("mean loss per sample"), chartsBox);
+    charts_[1] = new ComparisonChart(tr("Missed patterns"), tr("missed fractals (%)"), chartsBox);
+    charts_[2] = new ComparisonChart(tr("Accuracy"), tr("signals on a fractal (%)"), chartsBox);
+    for (ComparisonChart* c : charts_) chartsLayout->addWidget(c);
+    for (int i = 0; i < 3; ++i)
+        connect(charts_[i], &ComparisonChart::runToggled, this, [this](int run, bool shown) {
+            for (ComparisonChart* c : charts_) c->setRunVisible(run, shown);
+        });
+    auto* hsplit = new QSplitter(Qt::Horizontal, lower);
+    summary_ = new ComparisonSummaryTable(hsplit);
+    auto* side = new QWidget(hsplit);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    details_ = new QLabel(side);
+    details_->setObjectName(QStringLiteral("runsDetails"));
+    details_->setWordWrap(true);
+    details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    details_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    note_ = new QPlainTextEdit(side);
+    note_->setObjectName(QStringLiteral("runsNote"));
+    note_->setPlaceholderText(tr("Note on this run"));
+    saveNote_ = new QPushButton(tr("Save Note"), side);
+    saveNote_->setObjectName(QStringLiteral("runsSaveNote"));
+    sideLayout->addWidget(details_, 1);
+    sideLayout->addWidget(note_, 1);
+    sideLayout->addWidget(saveNote_, 0, Qt::AlignRight);
+    hsplit->setStretchFactor(0, 3);
+    hsplit->setStretchFactor(1, 2);
+    lower->setStretchFactor(0, 3);
+    lower->setStretchFactor(1, 2);
+    vsplit->setStretchFactor(0, 2);
+    vsplit->setStretchFactor(1, 3);
+    layout->addWidget(vsplit, 1);
+
+    connect(filter_, &QLineEdit::textChanged, this, [this] { applyFilter(); });
+    connect(refresh, &QPushButton::clicked, this, &RunsView::refresh);
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { selectionChanged(); });
+    connect(model_, &RunsTableModel::metaEdited, this,
+            [this](qint64 id, const QString& name, const QString& tags) {
+                RunStore* s = store(false);
+                if (!s) return;
+                try {
+                    for (StoredRun& r : all_)
+                        if (r.id == id) {
+                            r.name = name.toStdString();
+                            r.tags = tags.toStdString();
+                            s->setMeta(id, r.name, r.tags, r.note);
+                        }
+                } catch (const std::exception& e) {
+                    report(q(e.what()));
+                }
+                selectionChanged();
+            });
+    connect(saveNote_, &QPushButton::clicked, this, &RunsView::saveNote);
+    connect(openExperiment_, &QPushButton::clicked, this, [this] {
+        const auto ids = selectedIds();
+        if (!ids.empty()) Q_EMIT openExperimentRequested(qlonglong(ids.front()));
+    });
+    connect(exportCsv_, &QPushButton::clicked, this, &RunsView::exportCsvDialog);
+    connect(delete_, &QPushButton::clicked, this, &RunsView::deleteSelected);
+    selectionChanged();
+}
+
+RunsView::~RunsView() = default;
+
+void RunsView::report(const QString& message) {
+    status_->setText(message);
+    status_->setVisible(!message.isEmpty());
+    if (!message.isEmpty()) Q_EMIT problem(message);
+}
+
+RunStore* RunsView::store(bool create) {
+    if (store_) return store_.get();
+    if (path_.isEmpty()) return nullptr;
+    if (!create && !std::filesystem::exists(path_.toStdString())) return nullptr;
+    try {
+        store_ = std::make_unique<RunStore>(path_.toStdString(), create);
+    } catch (const std::exception& e) {
+        report(q(e.what()));
+    }
+    return store_.get();
+}
+
+void RunsView::setDatabase(const QString& path) {
+    if (path == path_ && store_) return refresh();
+    path_ = path;
+    store_.reset();
+    refresh();
+}
+
+void RunsView::refresh() {
+    const std::vector<int64_t> keep = selectedIds();
+    all_.clear();
+    status_->hide();
+    if (RunStore* s = store(false)) {
+        try {
+            s->markInterrupted();
+            all_ = s->list();
+        } catch (const std::exception& e) {
+            report(q(e.what()));
+            store_.reset();
+        }
+    }
+    applyFilter();
+    selectIds(keep);
+}
+
+void RunsView::applyFilter() {
+    std::vector<StoredRun> shown;
+    try {
+        const RunFilter filter(filter_->text().toStdString());
+        filter_->setStyleSheet({});
+        filter_->setToolTip({});
+        for (const StoredRun& r : all_)
+            if (filter.matches(r)) shown.push_back(r);
+    } catch (const std::invalid_argument& e) {
+        filter_->setStyleSheet(QStringLiteral("QLineEdit { background: #fde2e1; }"));
+        filter_->setToolTip(q(e.what()));
+        shown = all_;
+    }
+    const std::vector<int64_t> keep = selectedIds();
+    model_->setRuns(std::move(shown));
+    count_->setText(all_.empty() && path_.isEmpty()
+                        ? tr("no run store")
+                        : tr("%1 of %2 runs").arg(model_->rowCount()).arg(all_.size()));
+    table_->resizeColumnsToContents();
+    selectIds(keep);
+}
+
+int RunsView::shownCount() const {
+    return model_->rowCount();
+}
+
+std::vector<int64_t> RunsView::selectedIds() const {
+    std::vector<int64_t> ids;
+    if (!table_ || !table_->selectionModel()) return ids;
+    QModelIndexList rows = table_->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(),
+              [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    for (const QModelIndex& i : rows) ids.push_back(model_->run(proxy_->mapToSource(i).row()).id);
+    return ids;
+}
+
+void RunsView::selectIds(const std::vector<int64_t>& ids) {
+    QItemSelection sel;
+    for (int64_t id : ids) {
+        const int row = model_->rowOf(id);
+        if (row < 0) continue;
+        const QModelIndex i = proxy_->mapFromSource(model_->index(row, 0));
+        sel.select(i, i.siblingAtColumn(RunsTableModel::kColumnCount - 1));
+    }
+    table_->selectionModel()->select(sel, QItemSelectionModel::ClearAndSelect);
+    selectionChanged();
+}
+
+std::optional<StoredRun> RunsView::load(int64_t id) {
+    RunStore* s = store(false);
+    if (!s) return std::nullopt;
+    try {
+        return s->get(id);
+    } catch (const std::exception& e) {
+        report(q(e.what()));
+        return std::nullopt;
+    }
+}
+
+void RunsView::selectionChanged() {
+    const std::vector<int64_t> ids = selectedIds();
+    std::vector<RunRecord> records;
+    std::optional<StoredRun> first;
+    for (int64_t id : ids) {
+        auto run = load(id);
+        if (!run) continue;
+        if (!first) first = run;
+        records.push_back(runRecordOf(*run));
+    }
+    QStringList names;
+    std::vector<QColor> colours;
+    for (size_t i = 0; i < records.size(); ++i) {
+        names << q(records[i].label);
+        colours.push_back(ComparisonView::runColour(int(i)));
+    }
+    for (ComparisonChart* c : charts_) c->setRuns(names, colours);
+    for (size_t i = 0; i < records.size(); ++i) {
+        const RunRecord& r = records[i];
+        const bool val = r.hasValidation();
+        for (const EpochReport& e : r.epochs) {
+            charts_[0]->addPoint(int(i), e.epoch, e.train.loss, e.validation.loss, val);
+            if (!e.taskMetrics) continue;
+            charts_[1]->addPoint(int(i), e.epoch, e.train.missedPct, e.validation.missedPct, val);
+            charts_[2]->addPoint(int(i), e.epoch, e.train.accuracyPct, e.validation.accuracyPct,
+                                 val);
+        }
+    }
+    summary_->setRecords(records, colours);
+
+    const bool one = first.has_value();
+    openExperiment_->setEnabled(one);
+    exportCsv_->setEnabled(one);
+    delete_->setEnabled(!ids.empty());
+    note_->setEnabled(one);
+    saveNote_->setEnabled(one);
+    noteRun_ = one ? first->id : 0;
+    if (!one) {
+        details_->setText(path_.isEmpty() ? tr("Runs are not recorded (--no-record).")
+                                          : tr("Select runs to compare them; the run store is "
+                                               "%1.")
+                                                .arg(path_.toHtmlEscaped()));
+        note_->clear();
+        return;
+    }
+    const StoredRun& r = *first;
+    QString html = QStringLiteral("<b>#%1 %2</b> — %3<br>")
+                       .arg(r.id)
+                       .arg(q(r.name).toHtmlEscaped())
+                       .arg(q(runStatusLabel(r.status)));
+    if (!r.error.empty()) html += q(r.error).toHtmlEscaped() + QStringLiteral("<br>");
+    auto row = [&](const QString& k, const QString& v) {
+        if (!v.isEmpty()) html += QStringLiteral("%1: %2<br>").arg(k, v.toHtmlEscaped());
+    };
+    row(tr("Started"), q(r.startedAt) + (r.endedAt.empty() ? QString() : " – " + q(r.endedAt)));
+    row(tr("Experiment"),
+        r.experimentFile.empty() ? tr("(unsaved; stored in full)") : q(r.experimentFile));
+    row(tr("Data"), r.dataFile.empty() ? q(r.dataDescription) : q(r.dataFile));
+    if (!r.dataFile.empty())
+        row(tr("Data bars"),
+            QStringLiteral("%1, %2 – %3, sha256 %4…")
+                .arg(r.dataBars)
+                .arg(q(r.dataFirstBar), q(r.dataLastBar), q(r.dataSha256).left(16)));
+    row(tr("Device"), q(r.deviceId) + " (" + q(r.deviceName) + ")");
+    row(tr("Seed"), QString::number(r.seed));
+    if (r.bestEpoch)
+        row(tr("Best epoch"), QStringLiteral("%1 (%2)").arg(*r.bestEpoch).arg(q(r.monitor)));
+    for (const StoredBundle& b : r.bundles)
+        row(tr("Model (%1)").arg(q(b.kind)),
+            QStringLiteral("%1, epoch %2").arg(QFileInfo(q(b.path)).fileName()).arg(b.epoch));
+    row(tr("Source"), q(r.source) + QStringLiteral(", nnwb ") + q(r.appVersion));
+    details_->setText(html);
+    note_->setPlainText(q(r.note));
+}
+
+void RunsView::saveNote() {
+    RunStore* s = store(false);
+    if (!s || noteRun_ == 0) return;
+    for (StoredRun& r : all_) {
+        if (r.id != noteRun_) continue;
+        r.note = note_->toPlainText().toStdString();
+        try {
+            s->setMeta(r.id, r.name, r.tags, r.note);
+        } catch (const std::exception& e) {
+            report(q(e.what()));
+        }
+    }
+}
+
+void RunsView::deleteSelected() {
+    const std::vector<int64_t> ids = selectedIds();
+    RunStore* s = store(false);
+    if (ids.empty() || !s) return;
+    if (confirmDelete_) {
+        QStringList names;
+        for (int64_t id : ids) names << QStringLiteral("#%1").arg(id);
+        const auto answer = QMessageBox::question(
+            this, tr("Delete runs"),
+            tr("Delete %n run(s) (%1) with their epochs and model files? This cannot be undone.",
+               nullptr, int(ids.size()))
+                .arg(names.join(QStringLiteral(", "))),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer != QMessageBox::Yes) return;
+    }
+    for (int64_t id : ids) {
+        try {
+            s->remove(id);
+        } catch (const std::exception& e) {
+            report(q(e.what()));
+        }
+    }
+    refresh();
+}
+
+void RunsView::exportCsvDialog() {
+    const auto ids = selectedIds();
+    if (ids.empty()) return;
+    const auto run = load(ids.front());
+    if (!run) return;
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export run as CSV"),
+                                     QStringLiteral("run-%1.csv").arg(run->id), tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    try {
+        writeStoredRunCsv(path.toStdString(), *run);
+    } catch (const std::exception& e) {
+        report(q(e.what()));
+    }
+}
+
+}  // namespace nnwb

@@ -1,0 +1,97 @@
+// The Runs tab: every run of the run store in a sortable, filterable table (the filter syntax
+// of `nnwb-cli runs list`); selecting runs overlays their curves on the comparison charts and
+// their figures in the comparison summary table; the current run's details and note (editable,
+// as are name and tags in the table); Open Experiment, Export CSV and Delete (with
+// its files, after confirmation). Reads and edits the store on the GUI thread in short
+// transactions; the training threads write through their own connections. GUI thread only.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <QWidget>
+
+#include "app/compare/RunRecord.h"
+#include "app/runs/StoredRun.h"
+
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace nnwb {
+
+class ComparisonChart;
+class ComparisonSummaryTable;
+class RunStore;
+class RunsTableModel;
+
+class RunsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunsView(QWidget* parent = nullptr);
+    ~RunsView() override;
+
+    // The database shown (a path; no file yet is an empty list). Refreshes.
+    void setDatabase(const QString& path);
+    QString database() const { return path_; }
+    void setConfirmDelete(bool on) { confirmDelete_ = on; }
+
+    QTableView* table() const { return table_; }
+    QLineEdit* filterEdit() const { return filter_; }
+    RunsTableModel* model() const { return model_; }
+    ComparisonChart* chart(int i) const { return charts_[i]; }
+    ComparisonSummaryTable* summary() const { return summary_; }
+    // Runs shown (after the filter) and the ids selected, in table order.
+    int shownCount() const;
+    std::vector<int64_t> selectedIds() const;
+    // Selects these runs (as a user's ctrl-click would).
+    void selectIds(const std::vector<int64_t>& ids);
+    // The full stored run (epochs, bundles), if it still exists.
+    std::optional<StoredRun> load(int64_t id);
+
+public Q_SLOTS:
+    void refresh();
+    void deleteSelected();
+    void exportCsvDialog();
+
+Q_SIGNALS:
+    void openExperimentRequested(qint64 id);
+    void problem(const QString& message);  // the store could not be read or written
+
+private:
+    RunStore* store(bool create);
+    void applyFilter();
+    void selectionChanged();
+    void saveNote();
+    void report(const QString& message);
+
+    QString path_;
+    std::unique_ptr<RunStore> store_;
+    std::vector<StoredRun> all_;
+    bool confirmDelete_ = true;
+    int64_t noteRun_ = 0;  // the run whose note is in the editor
+
+    QLineEdit* filter_ = nullptr;
+    QLabel* count_ = nullptr;
+    QLabel* status_ = nullptr;
+    QTableView* table_ = nullptr;
+    RunsTableModel* model_ = nullptr;
+    QSortFilterProxyModel* proxy_ = nullptr;
+    ComparisonChart* charts_[3] = {};
+    ComparisonSummaryTable* summary_ = nullptr;
+    QLabel* details_ = nullptr;
+    QPlainTextEdit* note_ = nullptr;
+    QPushButton* saveNote_ = nullptr;
+    QPushButton* openExperiment_ = nullptr;
+    QPushButton* exportCsv_ = nullptr;
+    QPushButton* delete_ = nullptr;
+};
+
+// A stored run as a comparison run record (for the comparison charts and summary table).
+RunRecord runRecordOf(const StoredRun& run);
+
+}  // namespace nnwb
