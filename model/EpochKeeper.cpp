@@ -26,6 +26,14 @@ bool EpochKeeper::afterEpoch(Network& net, EpochReport& report) {
     return report.stoppedEarly;
 }
 
+void EpochKeeper::adopt(Network& net, int epoch) {
+    std::string problem;
+    if (!lastGood_.capture(net, epoch, &problem))
+        throw TrainingError("the loaded weights are not usable: " + problem);
+    best_ = lastGood_;
+    lastEpoch_ = epoch;
+}
+
 const WeightsSnapshot& EpochKeeper::result() const {
     return cfg_.keepBest && !best_.empty() ? best_ : lastGood_;
 }

@@ -29,6 +29,10 @@ public:
     // Training goes on after `epochsDone` epochs (continue): early stopping counts its
     // patience from here, the best epoch so far stays the one to beat.
     void resume(int epochsDone) { patienceFrom_ = epochsDone; }
+    // Weights loaded from a file (a run's stored model) become the result, as if `epoch` had
+    // just completed: bundles, ONNX export and saved weights then take them. Throws
+    // TrainingError when a value is not finite.
+    void adopt(Network& net, int epoch);
 
     const WeightsSnapshot& lastGood() const { return lastGood_; }
     const WeightsSnapshot& best() const { return best_; }

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <utility>
+
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -479,29 +481,10 @@ void MainWindow::connectController() {
             &MainWindow::showRecordingWarning);
     connect(comparison_, &ComparisonController::allFinished, runsView_, &RunsView::refresh);
     connect(runsView_, &RunsView::openExperimentRequested, this, [this](qint64 id) {
-        if (controller_->isBusy() || !maybeSave()) return;
-        const auto run = runsView_->load(id);
-        if (!run) return;
-        try {
-            const std::string base = run->experimentFile.empty()
-                                         ? std::string(".")
-                                         : QFileInfo(QString::fromStdString(run->experimentFile))
-                                               .absolutePath()
-                                               .toStdString();
-            doc_->reset(Experiment::fromJson(run->experiment, base));
-        } catch (const std::exception& e) {
-            showError(tr("Open run"), QString::fromStdString(e.what()));
-            return;
-        }
-        clearResults();
-        for (const StoredEpoch& e : run->epochs) charts_->addEpoch(e.report, run->hasValidation());
-        if (!run->epochs.empty())
-            confusion_->setReport(run->epochs.back().report, run->hasValidation());
-        resultsOf_ = {{"data", doc_->experiment().data}, {"layers", doc_->layers()}};
-        updateStaleNote();
-        tabs_->setCurrentIndex(0);
-        statusBar()->showMessage(tr("Opened the experiment of run #%1").arg(run->id), 8000);
+        if (const auto run = openRun(id))
+            statusBar()->showMessage(tr("Opened the experiment of run #%1").arg(run->id), 8000);
     });
+    connect(runsView_, &RunsView::openModelRequested, this, &MainWindow::openRunModel);
     connect(controller_, &TrainingController::runFinished, this,
             [this](RunEnd end, const QString& message) {
                 runsView_->refresh();
@@ -528,9 +511,21 @@ void MainWindow::connectController() {
             });
     connect(controller_, &TrainingController::weightsLoaded, this,
             [this](bool ok, const QString& message) {
-                if (!ok) return showError(tr("Load weights"), message);
+                const QString runModel = std::exchange(pendingRunModel_, QString());
+                if (!ok)
+                    return showError(runModel.isEmpty() ? tr("Load weights") : tr("Open model"),
+                                     message);
                 const Experiment& e = doc_->experiment();
                 trainedFor_ = {{"model", e.model}, {"data", e.data}};
+                if (!runModel.isEmpty()) {  // the run's curves stay; its heatmaps come now
+                    attention_->showSample(attention_->sampleBox()->value());
+                    statusBar()->showMessage(
+                        tr("Opened %1: Predict…, Export Model and ONNX use it; Train continues "
+                           "from it")
+                            .arg(runModel),
+                        15000);
+                    return;
+                }
                 charts_->clear();
                 confusion_->clear();
                 statusBar()->showMessage(
@@ -615,6 +610,7 @@ void MainWindow::clearResults() {
     confusion_->clear();
     attention_->clear(tr("Train a stack with an attention layer to see its Score matrices here."));
     if (!controller_->isBusy()) {
+        priceChart_->clearRun();
         progress_->setValue(0);
         epochLabel_->clear();
         speedLabel_->clear();
@@ -795,6 +791,49 @@ void MainWindow::showLastRunOf(const QString& path) {
     } catch (const std::exception&) {
         // the store cannot be read: the experiment opens without its last curves
     }
+}
+
+std::optional<StoredRun> MainWindow::openRun(qint64 id) {
+    if (controller_->isBusy() || !maybeSave()) return std::nullopt;
+    auto run = runsView_->load(id);
+    if (!run) return std::nullopt;
+    try {
+        const std::string base =
+            run->experimentFile.empty()
+                ? std::string(".")
+                : QFileInfo(QString::fromStdString(run->experimentFile)).absolutePath().toStdString();
+        doc_->reset(Experiment::fromJson(run->experiment, base));
+    } catch (const std::exception& e) {
+        showError(tr("Open run"), QString::fromStdString(e.what()));
+        return std::nullopt;
+    }
+    clearResults();
+    for (const StoredEpoch& e : run->epochs) charts_->addEpoch(e.report, run->hasValidation());
+    if (!run->epochs.empty())
+        confusion_->setReport(run->epochs.back().report, run->hasValidation());
+    resultsOf_ = {{"data", doc_->experiment().data}, {"layers", doc_->layers()}};
+    updateStaleNote();
+    tabs_->setCurrentIndex(0);
+    return run;
+}
+
+void MainWindow::openRunModel(qint64 id) {
+    const auto run = openRun(id);
+    if (!run) return;
+    const StoredBundle* model = run->bundle("best");
+    if (!model || !QFileInfo::exists(QString::fromStdString(model->path))) model = run->bundle("last");
+    if (!model || !QFileInfo::exists(QString::fromStdString(model->path))) {
+        showError(tr("Open model"),
+                  tr("Run #%1 has no stored model file: it ended before an epoch completed, or "
+                     "its files were deleted. Its experiment and curves are open.")
+                      .arg(run->id));
+        return;
+    }
+    pendingRunModel_ = tr("the %1 model of run #%2 (epoch %3)")
+                           .arg(QString::fromStdString(model->kind))
+                           .arg(run->id)
+                           .arg(model->epoch);
+    controller_->loadWeights(doc_->experiment(), QString::fromStdString(model->path));
 }
 
 void MainWindow::newExperiment() {

@@ -5,11 +5,14 @@
 // experiment kept in QSettings. Closing during training stops the worker cleanly. GUI thread.
 #pragma once
 
+#include <optional>
+
 #include <QMainWindow>
 
 #include "app/core/MetaTypes.h"
 #include "app/core/TrainingController.h"
 #include "app/runs/RunRecorder.h"
+#include "app/runs/StoredRun.h"
 
 class QAction;
 class QLabel;
@@ -130,6 +133,11 @@ private:
     void clearResults();     // charts, confusion, heatmaps, progress of the previous run
     void updateStaleNote();  // after an edit: are the results still the document's?
     void showRecordingWarning(const QString& message);
+    // Opens run `id`'s experiment with its stored curves (after maybeSave); nothing when busy,
+    // declined or unreadable.
+    std::optional<StoredRun> openRun(qint64 id);
+    // openRun, then loads the run's best model file (else its last) into the worker.
+    void openRunModel(qint64 id);
     // Shows the curves of the newest stored run of the experiment file `path`, if any.
     void showLastRunOf(const QString& path);
 
@@ -185,6 +193,7 @@ private:
     QString lastError_;
     // The model and data sections the worker's trained weights belong to (null: none).
     nlohmann::json trainedFor_;
+    QString pendingRunModel_;  // "the best model of run #3 (epoch 6)" while it loads
     QAction* loadWeightsAct_ = nullptr;
 };
 

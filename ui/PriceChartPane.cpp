@@ -58,6 +58,16 @@ void PriceChartPane::runStarted(const RunInfo& info) {
                      info.validationLastBar);
 }
 
+void PriceChartPane::clearRun() {
+    haveRun_ = false;
+    run_ = RunInfo();
+    epochs_.clear();
+    bestEpoch_ = 0;
+    rebuildPicker();
+    chart_->clearSignals();
+    chart_->setSplit(1, 0, 1, 0);  // both parts empty: no boundary, no shade
+}
+
 void PriceChartPane::epochFinished(const EpochReport& report) {
     if (!haveRun_ || !report.validationOutputs) return;
     epochs_.push_back({report.epoch, report.validation.loss, report.validationOutputs});

@@ -30,6 +30,9 @@ public:
     void setFileBars(std::shared_ptr<const BarSeries> bars);
     void runStarted(const RunInfo& info);
     void epochFinished(const EpochReport& report);
+    // Another experiment (File > New, Open): the previous run's split and signals go; the
+    // bars stay until the new experiment's data is read.
+    void clearRun();
 
 Q_SIGNALS:
     // A bar of the validation part was clicked: its sample index.

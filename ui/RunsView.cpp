@@ -77,6 +77,10 @@ RunsView::RunsView(QWidget* parent) : QWidget(parent) {
     auto* refresh = button(tr("Refresh"), QStringLiteral("runsRefresh"));
     openExperiment_ = button(tr("Open Experiment"), QStringLiteral("runsOpenExperiment"));
     openExperiment_->setToolTip(tr("Open the run's experiment, as it was trained, in the editor"));
+    openModel_ = button(tr("Open Model"), QStringLiteral("runsOpenModel"));
+    openModel_->setToolTip(tr("Open the run's experiment with its stored best model (the last "
+                              "one without a best): Predict…, Export Model, ONNX and the "
+                              "attention heatmaps then use those weights"));
     exportCsv_ = button(tr("Export CSV…"), QStringLiteral("runsExportCsv"));
     delete_ = button(tr("Delete…"), QStringLiteral("runsDelete"));
     layout->addLayout(bar);
@@ -166,6 +170,10 @@ RunsView::RunsView(QWidget* parent) : QWidget(parent) {
     connect(openExperiment_, &QPushButton::clicked, this, [this] {
         const auto ids = selectedIds();
         if (!ids.empty()) Q_EMIT openExperimentRequested(qlonglong(ids.front()));
+    });
+    connect(openModel_, &QPushButton::clicked, this, [this] {
+        const auto ids = selectedIds();
+        if (!ids.empty()) Q_EMIT openModelRequested(qlonglong(ids.front()));
     });
     connect(exportCsv_, &QPushButton::clicked, this, &RunsView::exportCsvDialog);
     connect(delete_, &QPushButton::clicked, this, &RunsView::deleteSelected);
@@ -307,6 +315,7 @@ void RunsView::selectionChanged() {
 
     const bool one = first.has_value();
     openExperiment_->setEnabled(one);
+    openModel_->setEnabled(one && first->epochsDone > 0);
     exportCsv_->setEnabled(one);
     delete_->setEnabled(!ids.empty());
     note_->setEnabled(one);

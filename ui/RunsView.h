@@ -1,8 +1,9 @@
 // The Runs tab: every run of the run store in a sortable, filterable table (the filter syntax
 // of `nnwb-cli runs list`); selecting runs overlays their curves on the comparison charts and
 // their figures in the comparison summary table; the current run's details and note (editable,
-// as are name and tags in the table); Open Experiment, Export CSV and Delete (with
-// its files, after confirmation). Reads and edits the store on the GUI thread in short
+// as are name and tags in the table); Open Experiment, Open Model (the run's stored best model
+// into the window for Predict, export and heatmaps), Export CSV and Delete (with its files,
+// after confirmation). Reads and edits the store on the GUI thread in short
 // transactions; the training threads write through their own connections. GUI thread only.
 #pragma once
 
@@ -60,6 +61,7 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void openExperimentRequested(qint64 id);
+    void openModelRequested(qint64 id);
     void problem(const QString& message);  // the store could not be read or written
 
 private:
@@ -87,6 +89,7 @@ private:
     QPlainTextEdit* note_ = nullptr;
     QPushButton* saveNote_ = nullptr;
     QPushButton* openExperiment_ = nullptr;
+    QPushButton* openModel_ = nullptr;
     QPushButton* exportCsv_ = nullptr;
     QPushButton* delete_ = nullptr;
 };

@@ -5,6 +5,7 @@
 
 #include <QMetaObject>
 
+#include "model/ModelBundle.h"
 #include "model/Monitor.h"
 #include "model/NetworkWeights.h"
 #ifdef NNWB_HAS_ONNX
@@ -152,9 +153,19 @@ void TrainingWorker::loadWeights(const Experiment& experiment, const QString& pa
     // A fresh network, optimizer and epoch count for the loaded weights; the kept run is
     // replaced only once the file has passed every check.
     std::unique_ptr<TrainingSession> session;
+    EpochKeeper keeper;
     try {
         session = std::make_unique<TrainingSession>(experiment);
         loadWeightsFile(session->network(), path.toStdString());
+        // The loaded weights are the result (Predict, Export Model, ONNX, Export Weights),
+        // named by the epoch a model bundle says they come from (0 for plain weights).
+        int epoch = 0;
+        try {
+            epoch = ModelBundle::load(path.toStdString()).epoch;
+        } catch (const ModelBundleError&) {
+        }
+        keeper = EpochKeeper(experiment.training, session->trainer().monitor());
+        keeper.adopt(session->network(), epoch);
     } catch (const std::exception& e) {
         Q_EMIT weightsLoaded(false, q(e.what()));
         return;
@@ -162,7 +173,7 @@ void TrainingWorker::loadWeights(const Experiment& experiment, const QString& pa
     releaseCompute();
     session_ = std::move(session);
     experiment_ = experiment;
-    keeper_ = EpochKeeper(experiment_.training, session_->trainer().monitor());
+    keeper_ = std::move(keeper);
     runFailed_ = false;
     Q_EMIT weightsLoaded(true, path);
 }
@@ -220,7 +231,9 @@ void TrainingWorker::nextEpoch(int runId) {
 
 void TrainingWorker::requestScores(int sample) {
     scoreSample_.store(sample);
-    if (session_ && session_->trainer().epochsDone() > 0) emitScores(sample);
+    // After an epoch, or on loaded weights (no epoch of this session, a kept result).
+    if (session_ && (session_->trainer().epochsDone() > 0 || !keeper_.result().empty()))
+        emitScores(sample);
 }
 
 void TrainingWorker::emitScores(int sample) {
@@ -233,7 +246,8 @@ void TrainingWorker::emitScores(int sample) {
         auto snap = std::make_shared<AttentionSnapshot>();
         snap->layers = session_->trainer().validationScores(index);
         if (snap->layers.empty()) return;
-        snap->epoch = session_->trainer().epochsDone();
+        const int done = session_->trainer().epochsDone();
+        snap->epoch = done > 0 ? done : keeper_.result().epoch();  // loaded: the file's epoch
         snap->sample = static_cast<int>(index);
         snap->validationSamples = nVal;
         const SampleSet& part = split.validation.size() ? split.validation : split.train;

@@ -1,7 +1,8 @@
 // GUI: the window records its runs (Train and every Comparison run) into the run store, and
 // the Runs tab shows them: a sortable, filterable table; several runs selected overlay their
 // curves and summary; name, tags and note edits are stored; Open Experiment loads a run's
-// experiment into the editor with its curves; reopening an experiment file shows its last
+// experiment into the editor with its curves; Open Model loads its stored best model, which
+// Export Weights then saves and the attention view shows; reopening an experiment file shows its last
 // run's curves; Delete removes runs with their files; --no-record records nothing; a corrupt
 // store gives one warning and training goes on.
 #include <QLineEdit>
@@ -18,9 +19,11 @@
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TrainingController.h"
 #include "app/runs/RunStore.h"
+#include "model/Safetensors.h"
 #include "common/TestUtil.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ComparisonSummaryTable.h"
+#include "ui/AttentionView.h"
 #include "ui/ComparisonView.h"
 #include "ui/MainWindow.h"
 #include "ui/MetricChart.h"
@@ -151,6 +154,66 @@ private slots:
         QCOMPARE(view->shownCount(), 2);
         QVERIFY(!store.get(runs[0].id));
         QVERIFY(!std::filesystem::exists(folder));
+    }
+
+    void openModelLoadsTheRunsBestWeights() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunStore(QString::fromStdString(db_), true);
+        nlohmann::json j = test::tinyExperimentJson(3);
+        j["model"]["layers"].insert(j["model"]["layers"].begin() + 1,
+                                    nlohmann::json{{"type", "attention"}});
+        w.document()->reset(Experiment::fromJson(j));
+        w.show();
+        QVERIFY(train(w, 3));
+        RunStore store(db_);
+        const auto runs = store.list();
+        QCOMPARE(runs.size(), size_t(1));
+        const StoredRun run = *store.get(runs[0].id);
+        const StoredBundle* best = run.bundle("best");
+        QVERIFY(best);
+
+        // Another experiment and no results on show; then Open Model on the run
+        w.document()->reset(tiny(5, "something else"));
+        QVERIFY(!w.attentionView()->snapshot());
+        RunsView* view = w.runsView();
+        w.showRuns();
+        view->refresh();
+        view->selectIds({run.id});
+        auto* open = view->findChild<QPushButton*>("runsOpenModel");
+        QVERIFY(open->isEnabled());
+        QSignalSpy loaded(w.controller(), &TrainingController::weightsLoaded);
+        open->click();
+        QVERIFY(loaded.wait(30000));
+        QVERIFY2(loaded.first().at(0).toBool(), qPrintable(loaded.first().at(1).toString()));
+        QCOMPARE(w.document()->experiment().model, run.experiment["model"]);
+        QCOMPARE(w.charts()->reports().size(), size_t(3));  // the run's curves stay
+        QTRY_VERIFY_WITH_TIMEOUT(w.attentionView()->snapshot() != nullptr, 30000);
+        QCOMPARE(w.attentionView()->snapshot()->epoch, best->epoch);
+
+        // Export Weights writes the loaded (best) weights, bit for bit the stored file's
+        const std::string out = dir_ + "/opened.safetensors";
+        QSignalSpy saved(w.controller(), &TrainingController::weightsSaved);
+        w.controller()->saveWeights(QString::fromStdString(out));
+        QVERIFY(saved.wait(30000));
+        QVERIFY2(saved.first().at(0).toBool(), qPrintable(saved.first().at(1).toString()));
+        const TensorMap a = loadSafetensors(out), b = loadSafetensors(best->path);
+        QCOMPARE(a.size(), b.size());
+        for (const auto& [name, t] : b) {
+            QVERIFY(a.count(name));
+            QCOMPARE(a.at(name).values, t.values);
+        }
+
+        // A run whose model files are gone: a clear error, the experiment still opens
+        std::filesystem::remove(best->path);
+        if (const StoredBundle* last = run.bundle("last")) std::filesystem::remove(last->path);
+        w.document()->reset(tiny(5, "something else"));
+        view->selectIds({run.id});
+        open->click();
+        QCOMPARE(w.document()->experiment().model, run.experiment["model"]);
+        auto* banner = w.findChild<QLabel*>("errorBanner");
+        QVERIFY(banner->isVisibleTo(&w));
+        QVERIFY2(banner->text().contains("no stored model file"), qPrintable(banner->text()));
     }
 
     void noRecordAndCorruptStore() {

@@ -1,7 +1,8 @@
 // GUI: nothing stale stays on show (issue 13, finding 2): a failed import keeps the previous
 // file's header and its error goes with a source switch or File > New; File > New and opening
 // another experiment clear the charts, the confusion matrix and the heatmaps; results of a
-// run made on other data or another stack are marked as such.
+// run made on other data or another stack are marked as such; File > New takes the previous
+// run's signals off the price chart.
 #include <QComboBox>
 #include <QLabel>
 #include <QSignalSpy>
@@ -14,6 +15,8 @@
 #include "ui/DataPanel.h"
 #include "ui/MainWindow.h"
 #include "ui/MetricCharts.h"
+#include "ui/PriceChart.h"
+#include "ui/PriceChartPane.h"
 
 using namespace nnwb;
 
@@ -94,6 +97,24 @@ private Q_SLOTS:
         QVERIFY(w.openExperiment(path));
         QVERIFY(!w.hasResults());
         QVERIFY(!w.attentionView()->snapshot());
+    }
+
+    void newClearsThePriceChartsSignals() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        Experiment e =
+            Experiment::load(std::string(NNWB_RESOURCES_DIR) + "/experiments/default.json");
+        e.training.epochs = 1;
+        w.document()->reset(e);
+        QSignalSpy done(w.controller(), &TrainingController::runFinished);
+        QVERIFY(w.startTraining());
+        QVERIFY(done.wait(120000));
+        PriceChart* chart = w.priceChartPane()->chart();
+        QTRY_VERIFY(chart->hitCount() + chart->falseSignalCount() > 0);
+        QCOMPARE(w.priceChartPane()->signalPicker()->count(), 3);  // latest, best, epoch 1
+        w.newExperiment();
+        QCOMPARE(chart->hitCount() + chart->falseSignalCount(), size_t(0));
+        QCOMPARE(w.priceChartPane()->signalPicker()->count(), 2);
     }
 
     void resultsOfAnotherStackAreMarked() {
