@@ -21,6 +21,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
@@ -833,7 +834,8 @@ void MainWindow::openRunModel(qint64 id) {
                            .arg(QString::fromStdString(model->kind))
                            .arg(run->id)
                            .arg(model->epoch);
-    controller_->loadWeights(doc_->experiment(), QString::fromStdString(model->path));
+    controller_->loadWeights(doc_->experiment(), QString::fromStdString(model->path),
+                             model->epoch);
 }
 
 void MainWindow::newExperiment() {

@@ -59,11 +59,12 @@ bool TrainingController::start(const Experiment& experiment, int epochs, StartMo
     return true;
 }
 
-void TrainingController::loadWeights(const Experiment& experiment, const QString& path) {
+void TrainingController::loadWeights(const Experiment& experiment, const QString& path,
+                                     int epoch) {
     if (shutDown_ || state_ != State::Idle) return;
     TrainingWorker* worker = worker_;
     const Experiment copy = experiment;
-    worker_->post([worker, copy, path] { worker->loadWeights(copy, path); });
+    worker_->post([worker, copy, path, epoch] { worker->loadWeights(copy, path, epoch); });
 }
 
 void TrainingController::pause() {

@@ -38,7 +38,7 @@ public:
     bool start(const Experiment& experiment, int epochs = 0, StartMode mode = StartMode::Restart);
     // Loads a weights file into the worker's network for `experiment` (see
     // TrainingWorker::loadWeights); answered by weightsLoaded(). Not while a run is going.
-    void loadWeights(const Experiment& experiment, const QString& path);
+    void loadWeights(const Experiment& experiment, const QString& path, int epoch = -1);
     // How the next runs are recorded in the run store (default: not at all).
     void setRecording(const RecordingOptions& options) { recording_ = options; }
     const RecordingOptions& recording() const { return recording_; }

@@ -145,7 +145,8 @@ void TrainingWorker::continueRun(const Experiment& experiment,
         this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
 }
 
-void TrainingWorker::loadWeights(const Experiment& experiment, const QString& path) {
+void TrainingWorker::loadWeights(const Experiment& experiment, const QString& path,
+                                 int epoch) {
     if (running_) {
         Q_EMIT weightsLoaded(false, tr("A run is going; stop it before loading weights."));
         return;
@@ -158,11 +159,13 @@ void TrainingWorker::loadWeights(const Experiment& experiment, const QString& pa
         session = std::make_unique<TrainingSession>(experiment);
         loadWeightsFile(session->network(), path.toStdString());
         // The loaded weights are the result (Predict, Export Model, ONNX, Export Weights),
-        // named by the epoch a model bundle says they come from (0 for plain weights).
-        int epoch = 0;
-        try {
-            epoch = ModelBundle::load(path.toStdString()).epoch;
-        } catch (const ModelBundleError&) {
+        // named by the epoch given, else the one a model bundle says (0 for plain weights).
+        if (epoch < 0) {
+            try {
+                epoch = ModelBundle::load(path.toStdString()).epoch;
+            } catch (const ModelBundleError&) {
+                epoch = 0;
+            }
         }
         keeper = EpochKeeper(experiment.training, session->trainer().monitor());
         keeper.adopt(session->network(), epoch);

@@ -52,7 +52,8 @@ public Q_SLOTS:
     // Loads a weights file (safetensors, as Export Weights writes) into a freshly built
     // network of `experiment` (new optimizer, epoch count 0), with the checks of nnwb-cli
     // --load-weights (names, shapes); a refused file changes nothing. Emits weightsLoaded().
-    void loadWeights(const nnwb::Experiment& experiment, const QString& path);
+    // `epoch`: the epoch the weights come from (-1: the model bundle's, 0 for plain weights).
+    void loadWeights(const nnwb::Experiment& experiment, const QString& path, int epoch = -1);
     // Reads the Score matrices of validation sample `sample` from the device (between epochs
     // or after a run, while the trained network is kept) and emits attentionReady().
     void requestScores(int sample);
