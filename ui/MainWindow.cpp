@@ -1,6 +1,7 @@
 #include "ui/MainWindow.h"
 
 #include <cmath>
+#include <filesystem>
 
 #include <utility>
 
@@ -53,6 +54,22 @@
 #include "ui/TrainingPanel.h"
 
 namespace nnwb {
+
+namespace {
+// What results belong to: the data settings (the file as an absolute path, so that a stored
+// run's absolute path equals the experiment's relative one) and the layer stack.
+nlohmann::json resultsKey(const Experiment& e) {
+    nlohmann::json data = e.data;
+    if (data.contains("file") && data["file"].is_string() &&
+        !data["file"].get<std::string>().empty()) {
+        const std::filesystem::path file = data["file"].get<std::string>();
+        data["file"] = std::filesystem::absolute(file.is_absolute() ? file : e.baseDir / file)
+                           .lexically_normal()
+                           .string();
+    }
+    return {{"data", data}, {"layers", e.model.value("layers", nlohmann::json::array())}};
+}
+}  // namespace
 
 namespace {
 QString duration(double seconds) {
@@ -596,7 +613,7 @@ bool MainWindow::startTraining(int epochs, StartMode mode) {
     progress_->setValue(0);
     speedLabel_->clear();
     etaLabel_->clear();
-    resultsOf_ = {{"data", doc_->experiment().data}, {"layers", doc_->layers()}};
+    resultsOf_ = resultsKey(doc_->experiment());
     updateStaleNote();
     RecordingOptions recording = recording_;
     recording.experimentFile = doc_->filePath().toStdString();
@@ -625,8 +642,7 @@ bool MainWindow::hasResults() const {
 
 bool MainWindow::resultsAreStale() const {
     if (!hasResults() || resultsOf_.is_null()) return false;
-    return resultsOf_ !=
-           nlohmann::json{{"data", doc_->experiment().data}, {"layers", doc_->layers()}};
+    return resultsOf_ != resultsKey(doc_->experiment());
 }
 
 void MainWindow::updateStaleNote() {
@@ -781,8 +797,7 @@ void MainWindow::showLastRunOf(const QString& path) {
         // The stored curves belong to the run's stack and data: marked stale if they differ.
         const nlohmann::json& stored = run->experiment;
         if (stored.contains("data") && stored.contains("model"))
-            resultsOf_ = {{"data", Experiment::fromJson(stored, ".").data},
-                          {"layers", stored["model"].value("layers", nlohmann::json::array())}};
+            resultsOf_ = resultsKey(Experiment::fromJson(stored, "."));
         updateStaleNote();
         statusBar()->showMessage(tr("Curves of run #%1 (%2, %3)")
                                      .arg(run->id)
@@ -812,7 +827,7 @@ std::optional<StoredRun> MainWindow::openRun(qint64 id) {
     for (const StoredEpoch& e : run->epochs) charts_->addEpoch(e.report, run->hasValidation());
     if (!run->epochs.empty())
         confusion_->setReport(run->epochs.back().report, run->hasValidation());
-    resultsOf_ = {{"data", doc_->experiment().data}, {"layers", doc_->layers()}};
+    resultsOf_ = resultsKey(doc_->experiment());
     updateStaleNote();
     tabs_->setCurrentIndex(0);
     return run;

@@ -443,6 +443,10 @@ std::optional<StoredRun> RunStore::get(int64_t id) {
             se.report.samplesPerSecond = optReal(e, "samples_per_second").value_or(0.0);
             se.report.taskMetrics = integer(e, "task_metrics") != 0;
             se.learningRate = optReal(e, "learning_rate");
+            // The report as the run reported it: its rate and best epoch (chart markers)
+            se.report.learningRate = se.learningRate.value_or(0.0);
+            se.report.bestEpoch = r.bestEpoch.value_or(0);
+            se.report.isBest = r.bestEpoch && *r.bestEpoch == se.report.epoch;
             readMetrics(e, "train", se.report.train);
             readMetrics(e, "val", se.report.validation);
             r.epochs.push_back(std::move(se));

@@ -144,6 +144,9 @@ private slots:
         QVERIFY(w.openExperiment(QString::fromStdString(file)));
         QCOMPARE(w.charts()->reports().size(), size_t(2));
         QCOMPARE(w.charts()->reports()[1].train.loss, trained.epochs[1].report.train.loss);
+        QCOMPARE(w.charts()->reports()[1].learningRate, 0.01);  // the rate chart has it
+        QCOMPARE(w.charts()->reports()[1].bestEpoch, *trained.bestEpoch);
+        QVERIFY(!w.resultsAreStale());  // the run's own stack and data (path made absolute)
 
         // Delete (confirmation off for the test): the run and its files go
         const std::string folder = store.runFolder(runs[0].id);
