@@ -18,6 +18,7 @@
 #include "app/core/ComparisonController.h"
 #include "app/core/ExperimentDocument.h"
 #include "app/core/Presets.h"
+#include "ui/EpochPoints.h"
 #include "ui/ComparisonAttention.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ComparisonRunsTable.h"
@@ -128,12 +129,7 @@ ComparisonView::ComparisonView(ComparisonController* controller, ExperimentDocum
             &ComparisonRunsTable::setProgress);
     connect(controller_, &ComparisonController::epochFinished, this,
             [this](int run, const EpochReport& r) {
-                const bool val = controller_->record(run).hasValidation();
-                charts_[0]->addPoint(run, r.epoch, r.train.loss, r.validation.loss, val);
-                if (!r.taskMetrics) return;
-                charts_[1]->addPoint(run, r.epoch, r.train.missedPct, r.validation.missedPct, val);
-                charts_[2]->addPoint(run, r.epoch, r.train.accuracyPct, r.validation.accuracyPct,
-                                     val);
+                addEpochPoints(charts_, run, r, controller_->record(run).hasValidation());
             });
     connect(controller_, &ComparisonController::attentionReady, attention_,
             &ComparisonAttention::setSnapshot);
@@ -242,14 +238,7 @@ void ComparisonView::rebuild() {
     // A reopened set shows its run histories.
     for (int i = 0; i < controller_->runCount(); ++i) {
         const RunRecord& r = controller_->record(i);
-        for (const EpochReport& e : r.epochs) {
-            charts_[0]->addPoint(i, e.epoch, e.train.loss, e.validation.loss, r.hasValidation());
-            if (!e.taskMetrics) continue;
-            charts_[1]->addPoint(i, e.epoch, e.train.missedPct, e.validation.missedPct,
-                                 r.hasValidation());
-            charts_[2]->addPoint(i, e.epoch, e.train.accuracyPct, e.validation.accuracyPct,
-                                 r.hasValidation());
-        }
+        for (const EpochReport& e : r.epochs) addEpochPoints(charts_, i, e, r.hasValidation());
     }
     attention_->setRuns(names, cs);
     for (int i = 0; i < controller_->runCount(); ++i)

@@ -10,6 +10,7 @@
 #include <QSaveFile>
 #include <QTextStream>
 
+#include "ui/EpochPoints.h"
 #include "ui/LearningRateChart.h"
 #include "ui/MetricChart.h"
 
@@ -44,9 +45,7 @@ void MetricCharts::addEpoch(const EpochReport& r, bool hasValidation) {
     if (r.taskMetrics) {
         charts_[1]->addPoint(e, r.train.missedPct, r.validation.missedPct, hasValidation);
         // Accuracy of no signal at all is undefined, not 0 %: a gap in the curve.
-        const double gap = std::numeric_limits<double>::quiet_NaN();
-        charts_[2]->addPoint(e, r.train.signalCount ? r.train.accuracyPct : gap,
-                             r.validation.signalCount ? r.validation.accuracyPct : gap,
+        charts_[2]->addPoint(e, plottedAccuracy(r.train), plottedAccuracy(r.validation),
                              hasValidation);
     }
     if (r.learningRate > 0) rateChart_->addPoint(e, r.learningRate);

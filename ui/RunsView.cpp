@@ -20,6 +20,7 @@
 #include "app/runs/RunQuery.h"
 #include "app/runs/RunStore.h"
 #include "app/runs/StoredRunCsv.h"
+#include "ui/EpochPoints.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/ComparisonView.h"
@@ -302,14 +303,7 @@ void RunsView::selectionChanged() {
     for (ComparisonChart* c : charts_) c->setRuns(names, colours);
     for (size_t i = 0; i < records.size(); ++i) {
         const RunRecord& r = records[i];
-        const bool val = r.hasValidation();
-        for (const EpochReport& e : r.epochs) {
-            charts_[0]->addPoint(int(i), e.epoch, e.train.loss, e.validation.loss, val);
-            if (!e.taskMetrics) continue;
-            charts_[1]->addPoint(int(i), e.epoch, e.train.missedPct, e.validation.missedPct, val);
-            charts_[2]->addPoint(int(i), e.epoch, e.train.accuracyPct, e.validation.accuracyPct,
-                                 val);
-        }
+        for (const EpochReport& e : r.epochs) addEpochPoints(charts_, int(i), e, r.hasValidation());
     }
     summary_->setRecords(records, colours);
 

@@ -1,5 +1,5 @@
 // GUI: the minor items of issue 13 (finding 8) that have a checkable effect: accuracy is a gap,
-// not 0 %, in an epoch without signals; the status bar's progress says it is the epoch's; the
+// not 0 %, in an epoch without signals (Experiment, Comparison and Runs charts alike); the status bar's progress says it is the epoch's; the
 // tool bar's Undo/Redo keep their labels (and width) as the undo text changes; the price-file
 // dialog starts in the folder of the current price file.
 #include <QAction>
@@ -17,6 +17,8 @@
 #include "app/core/LayerStackModel.h"
 #include "common/TestUtil.h"
 #include "ui/AttentionPickers.h"
+#include "ui/ComparisonChart.h"
+#include "ui/EpochPoints.h"
 #include "ui/MainWindow.h"
 #include "ui/MetricChart.h"
 #include "ui/MetricCharts.h"
@@ -40,6 +42,24 @@ private Q_SLOTS:
         QCOMPARE(train->dataCount(), 1);
         QVERIFY(std::isnan(train->data()->at(0)->value));
         QCOMPARE(charts.accuracyChart()->validationGraph()->data()->at(0)->value, 25.0);
+    }
+
+    void comparisonAccuracyWithoutSignalsIsAGap() {
+        ComparisonChart loss(QStringLiteral("Loss"), {}), missed(QStringLiteral("Missed"), {}),
+            accuracy(QStringLiteral("Accuracy"), {});
+        for (ComparisonChart* c : {&loss, &missed, &accuracy})
+            c->setRuns({QStringLiteral("a")}, {Qt::red});
+        ComparisonChart* const charts[3] = {&loss, &missed, &accuracy};
+        EpochReport r;
+        r.epoch = 1;
+        r.taskMetrics = true;
+        r.validation.signalCount = 0;
+        r.train.signalCount = 2;
+        r.train.accuracyPct = 50;
+        addEpochPoints(charts, 0, r, true);
+        QCOMPARE(accuracy.trainGraph(0)->data()->at(0)->value, 50.0);
+        QVERIFY(std::isnan(accuracy.validationGraph(0)->data()->at(0)->value));
+        QCOMPARE(missed.trainGraph(0)->dataCount(), 1);
     }
 
     // Layer pickers count from 1, as the layer list does (the tensor names count from 0).

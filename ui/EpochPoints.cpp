@@ -1,0 +1,22 @@
+#include "ui/EpochPoints.h"
+
+#include <limits>
+
+#include "ui/ComparisonChart.h"
+
+namespace nnwb {
+
+double plottedAccuracy(const EpochMetrics& m) {
+    return m.signalCount ? m.accuracyPct : std::numeric_limits<double>::quiet_NaN();
+}
+
+void addEpochPoints(ComparisonChart* const charts[3], int run, const EpochReport& e,
+                    bool hasValidation) {
+    charts[0]->addPoint(run, e.epoch, e.train.loss, e.validation.loss, hasValidation);
+    if (!e.taskMetrics) return;
+    charts[1]->addPoint(run, e.epoch, e.train.missedPct, e.validation.missedPct, hasValidation);
+    charts[2]->addPoint(run, e.epoch, plottedAccuracy(e.train), plottedAccuracy(e.validation),
+                        hasValidation);
+}
+
+}  // namespace nnwb
