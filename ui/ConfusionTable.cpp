@@ -21,8 +21,16 @@ ConfusionTable::ConfusionTable(QWidget* parent) : QWidget(parent) {
     part_ = new QComboBox(this);
     part_->addItem(tr("validation"));
     part_->addItem(tr("training"));
-    row->addWidget(caption_, 1);
+    // The caption has a line of its own (it wraps rather than being cut off in a narrow
+    // column), the part picker below it.
+    caption_->setObjectName(QStringLiteral("confusionCaption"));
+    caption_->setWordWrap(true);
+    caption_->setMinimumWidth(0);
+    layout->addWidget(caption_);
+    auto* partLabel = new QLabel(tr("Part:"), this);
+    row->addWidget(partLabel);
     row->addWidget(part_);
+    row->addStretch(1);
     layout->addLayout(row);
     table_ = new QTableWidget(3, 3, this);
     table_->setObjectName(QStringLiteral("confusionTable"));

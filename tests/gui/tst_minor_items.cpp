@@ -18,6 +18,7 @@
 #include "common/TestUtil.h"
 #include "ui/AttentionPickers.h"
 #include "ui/ComparisonChart.h"
+#include "ui/ConfusionTable.h"
 #include "ui/EpochPoints.h"
 #include "ui/MainWindow.h"
 #include "ui/MetricChart.h"
@@ -60,6 +61,27 @@ private Q_SLOTS:
         QCOMPARE(accuracy.trainGraph(0)->data()->at(0)->value, 50.0);
         QVERIFY(std::isnan(accuracy.validationGraph(0)->data()->at(0)->value));
         QCOMPARE(missed.trainGraph(0)->dataCount(), 1);
+    }
+
+    // "Confusion matrix · epoch 12" is shown whole in the narrowest column (it wraps).
+    void confusionCaptionIsNotCut() {
+        ConfusionTable t;
+        t.resize(t.minimumWidth(), 300);
+        t.setVisible(true);
+        EpochReport r;
+        r.epoch = 12;
+        r.taskMetrics = true;
+        t.setReport(r, true);
+        QApplication::processEvents();
+        auto* cap = t.findChild<QLabel*>(QStringLiteral("confusionCaption"));
+        QVERIFY(cap);
+        QVERIFY(cap->text().contains(QStringLiteral("12")));
+        const int need = cap->fontMetrics().horizontalAdvance(cap->text());
+        QVERIFY2(cap->width() >= need ||
+                     (cap->wordWrap() && cap->height() >= cap->heightForWidth(cap->width())),
+                 qPrintable(QStringLiteral("caption %1 px wide, text %2 px")
+                                .arg(cap->width())
+                                .arg(need)));
     }
 
     // Layer pickers count from 1, as the layer list does (the tensor names count from 0).
