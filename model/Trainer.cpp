@@ -251,11 +251,17 @@ EpochMetrics Trainer::evaluate(const SampleSet& set, RunningAverages* running,
     return acc.result();
 }
 
-std::vector<AttentionScores> Trainer::validationScores(size_t index) {
+std::vector<AttentionScores> Trainer::validationScores(size_t index,
+                                                       std::vector<float>* outputs) {
     const SampleSet& v = data_.validation.size() ? data_.validation : data_.train;
     if (index >= v.size()) return {};
     stage(v, {}, index, 1);
-    net_.forward(x_, 1, false);
+    const BufRef y = net_.forward(x_, 1, false);
+    if (outputs) {
+        loss_->compute(y, t_, 1);  // the probabilities of cross-entropy
+        outputs->resize(static_cast<size_t>(v.outputs));
+        be_.download(loss_->prediction(y), outputs->data(), outputs->size());
+    }
     return net_.readScores(0);
 }
 

@@ -78,8 +78,10 @@ public:
     // The metric the schedule (and the run's EpochKeeper) watches, after fallbacks.
     Monitor monitor() const { return monitor_; }
     Network& network() { return net_; }
-    // Score matrices of validation sample `index` (runs a forward pass of that one sample).
-    std::vector<AttentionScores> validationScores(size_t index);
+    // Score matrices of validation sample `index` (runs a forward pass of that one sample);
+    // with `outputs`, also what the task metrics see for it (outputs, or probabilities).
+    std::vector<AttentionScores> validationScores(size_t index,
+                                                  std::vector<float>* outputs = nullptr);
 
 private:
     // Uploads samples order[first .. first+count) (or first.. when order is empty) to the

@@ -13,29 +13,28 @@ AttentionGrid::AttentionGrid(QWidget* parent) : QCustomPlot(parent) {
 }
 
 void AttentionGrid::clearScores() {
+    units_ = 0;
     clearPlottables();
     plotLayout()->clear();
     maps_.clear();
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void AttentionGrid::setScores(const AttentionScores& s) {
+void AttentionGrid::setScores(const AttentionScores& s, const HeatmapStyle& style) {
     clearScores();
     const int n = s.units;
     if (n <= 0 || s.heads <= 0 ||
         s.values.size() < static_cast<size_t>(s.heads) * n * n)
         return;
     const int cols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(s.heads))));
-    double hi = 0;
-    for (float v : s.values) hi = std::max(hi, static_cast<double>(v));
     auto* scale = new QCPColorScale(this);
     scale->setType(QCPAxis::atRight);
-    scale->axis()->setLabel(tr("score"));
+    scale->axis()->setLabel(style.rowNormalized ? tr("score ÷ row max") : tr("score"));
     scale->setBarWidth(10);
     scale->setGradient(AttentionHeatmap::gradient());
-    scale->setDataRange(QCPRange(0, hi > 0 ? hi : 1));
     auto* group = new QCPMarginGroup(this);
     const QFont small(font().family(), 8);
+    double hi = 0;
     for (int h = 0; h < s.heads; ++h) {
         auto* rect = new QCPAxisRect(this, true);
         plotLayout()->addElement(h / cols, h % cols, rect);
@@ -51,7 +50,6 @@ void AttentionGrid::setScores(const AttentionScores& s) {
         top->setLabelFont(QFont(font().family(), 9, QFont::Bold));
         top->setLabelPadding(2);
         for (QCPAxis* a : {x, y}) {
-            a->setTicker(AttentionHeatmap::offsetTicker(n));
             a->setTickLabelFont(small);
             a->grid()->setVisible(false);
             a->setRange(-0.5, n - 0.5);
@@ -60,24 +58,42 @@ void AttentionGrid::setScores(const AttentionScores& s) {
         auto* map = new QCPColorMap(x, y);
         map->setInterpolate(false);
         map->setTightBoundary(true);
-        map->data()->setSize(n, n);
-        map->data()->setRange(QCPRange(0, std::max(1, n - 1)), QCPRange(0, std::max(1, n - 1)));
-        const float* m = s.values.data() + static_cast<size_t>(h) * n * n;
-        for (int q = 0; q < n; ++q)
-            for (int k = 0; k < n; ++k) map->data()->setCell(k, q, m[q * n + k]);
+        hi = std::max(hi, AttentionHeatmap::fillMap(map, s.values.data() + size_t(h) * n * n, n,
+                                                    style.rowNormalized));
         map->setColorScale(scale);
         map->setGradient(AttentionHeatmap::gradient());
-        map->setDataRange(QCPRange(0, hi > 0 ? hi : 1));
         maps_.push_back(map);
     }
-    const int rows = (s.heads + cols - 1) / cols;
+    for (QCPColorMap* map : maps_) map->setDataRange(QCPRange(0, hi));
+    scale->setDataRange(QCPRange(0, hi));
+    units_ = n;
+    cols_ = cols;
+    rows_ = (s.heads + cols - 1) / cols;
+    updateTickers();
     plotLayout()->addElement(0, cols, scale);
-    if (rows > 1) {
+    if (rows_ > 1) {
         // let the scale span every row: take it into its own column cell and stretch
         scale->setMaximumSize(60, QWIDGETSIZE_MAX);
     }
     plotLayout()->setColumnStretchFactor(cols, 0.01);
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+void AttentionGrid::updateTickers() {
+    if (units_ <= 0) return;
+    // Each small map gets its share of the widget, less the room of its axes and the scale:
+    // about 30 px per label across and 14 px down (8-point labels).
+    const int w = std::max(1, (width() - 70) / cols_ - 40);
+    const int h = std::max(1, height() / rows_ - 50);
+    for (QCPColorMap* map : maps_) {
+        map->keyAxis()->setTicker(AttentionHeatmap::offsetTicker(units_, w / 30));
+        map->valueAxis()->setTicker(AttentionHeatmap::offsetTicker(units_, h / 14));
+    }
+}
+
+void AttentionGrid::resizeEvent(QResizeEvent* e) {
+    QCustomPlot::resizeEvent(e);
+    updateTickers();
 }
 
 }  // namespace nnwb

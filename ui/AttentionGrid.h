@@ -1,10 +1,12 @@
 // All heads of one attention layer at once: a grid of small Score-matrix heatmaps (one
-// QCustomPlot, one axis rect per head) sharing one colour scale. GUI thread only.
+// QCustomPlot, one axis rect per head) sharing one colour scale (whole matrices or per row),
+// tick labels thinned to each small map's room. GUI thread only.
 #pragma once
 
 #include <QVector>
 
 #include "model/layers/Layer.h"
+#include "ui/AttentionHeatmap.h"
 #include "ui/Plot.h"
 
 namespace nnwb {
@@ -14,13 +16,18 @@ class AttentionGrid : public QCustomPlot {
 public:
     explicit AttentionGrid(QWidget* parent = nullptr);
 
-    void setScores(const AttentionScores& scores);
+    void setScores(const AttentionScores& scores, const HeatmapStyle& style = HeatmapStyle());
     void clearScores();
     int heads() const { return maps_.size(); }
     QCPColorMap* map(int head) const { return maps_.value(head); }
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
+    void updateTickers();
     QVector<QCPColorMap*> maps_;
+    int units_ = 0, cols_ = 1, rows_ = 1;
 };
 
 }  // namespace nnwb

@@ -19,9 +19,14 @@ QCPColorGradient AttentionHeatmap::gradient() {
     return g;
 }
 
-QSharedPointer<QCPAxisTicker> AttentionHeatmap::offsetTicker(int units) {
+QSharedPointer<QCPAxisTicker> AttentionHeatmap::offsetTicker(int units, int maxLabels) {
     QSharedPointer<QCPAxisTickerText> t(new QCPAxisTickerText);
-    const int step = units <= 12 ? 1 : units <= 24 ? 2 : units <= 60 ? 5 : 10;
+    maxLabels = std::max(2, maxLabels);
+    int step = 1;
+    for (int s : {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}) {
+        step = s;
+        if ((units + s - 1) / s <= maxLabels) break;
+    }
     for (int i = 0; i < units; ++i) {
         const int offset = i - (units - 1);
         if (offset % step != 0) continue;
@@ -30,13 +35,36 @@ QSharedPointer<QCPAxisTicker> AttentionHeatmap::offsetTicker(int units) {
     return t;
 }
 
+double AttentionHeatmap::fillMap(QCPColorMap* map, const float* m, int n, bool rowNormalized) {
+    map->data()->setSize(n, n);
+    map->data()->setRange(QCPRange(0, std::max(1, n - 1)), QCPRange(0, std::max(1, n - 1)));
+    double hi = 0;
+    for (int q = 0; q < n; ++q) {
+        double rowMax = 0;
+        for (int k = 0; k < n; ++k) rowMax = std::max(rowMax, double(m[q * n + k]));
+        for (int k = 0; k < n; ++k) {
+            double v = m[q * n + k];
+            if (rowNormalized) v = rowMax > 0 ? v / rowMax : 0.0;
+            map->data()->setCell(k, q, v);
+            hi = std::max(hi, v);
+        }
+    }
+    return hi > 0 ? hi : 1.0;
+}
+
+QString AttentionHeatmap::queryLabel(bool bars) {
+    return bars ? tr("query bar") : tr("query element");
+}
+
+QString AttentionHeatmap::keyLabel(bool bars) {
+    return bars ? tr("key bar (offset from newest)") : tr("key element (offset from last)");
+}
+
 AttentionHeatmap::AttentionHeatmap(QWidget* parent) : QCustomPlot(parent) {
     setMinimumSize(160, 150);
     plotLayout()->insertRow(0);
     title_ = new QCPTextElement(this, QString(), QFont(font().family(), 10, QFont::Bold));
     plotLayout()->addElement(0, 0, title_);
-    xAxis->setLabel(tr("key bar (offset from newest)"));
-    yAxis->setLabel(tr("query bar"));
     yAxis->setRangeReversed(true);
     xAxis->grid()->setVisible(false);
     yAxis->grid()->setVisible(false);
@@ -46,7 +74,6 @@ AttentionHeatmap::AttentionHeatmap(QWidget* parent) : QCustomPlot(parent) {
     scale_ = new QCPColorScale(this);
     plotLayout()->addElement(1, 1, scale_);
     scale_->setType(QCPAxis::atRight);
-    scale_->axis()->setLabel(tr("score"));
     scale_->setBarWidth(12);
     map_->setColorScale(scale_);
     map_->setGradient(gradient());
@@ -58,10 +85,11 @@ AttentionHeatmap::AttentionHeatmap(QWidget* parent) : QCustomPlot(parent) {
 
 void AttentionHeatmap::clearScores() {
     units_ = 0;
+    matrix_.clear();
     map_->data()->clear();
     map_->setVisible(false);
     title_->setText(tr("Score matrix"));
-    replot(QCustomPlot::rpQueuedReplot);
+    render();
 }
 
 void AttentionHeatmap::setScores(const AttentionScores& s, int head, const QString& title) {
@@ -71,30 +99,49 @@ void AttentionHeatmap::setScores(const AttentionScores& s, int head, const QStri
         return;
     }
     units_ = s.units;
-    const int n = s.units;
-    map_->data()->setSize(n, n);
-    map_->data()->setRange(QCPRange(0, std::max(1, n - 1)), QCPRange(0, std::max(1, n - 1)));
-    const float* m = s.values.data() + static_cast<size_t>(head) * n * n;
-    double hi = 0;
-    for (int q = 0; q < n; ++q)
-        for (int k = 0; k < n; ++k) {
-            const double v = m[q * n + k];
-            map_->data()->setCell(k, q, v);
-            hi = std::max(hi, v);
-        }
-    map_->setVisible(true);
-    map_->setDataRange(QCPRange(0, hi > 0 ? hi : 1));
-    xAxis->setTicker(offsetTicker(n));
-    yAxis->setTicker(offsetTicker(n));
-    xAxis->setRange(-0.5, n - 0.5);
-    yAxis->setRange(-0.5, n - 0.5);
+    const size_t n = static_cast<size_t>(s.units);
+    const auto first = s.values.begin() + static_cast<std::ptrdiff_t>(size_t(head) * n * n);
+    matrix_.assign(first, first + static_cast<std::ptrdiff_t>(n * n));
     title_->setText(title);
+    render();
+}
+
+void AttentionHeatmap::setStyle(const HeatmapStyle& style) {
+    style_ = style;
+    render();
+}
+
+void AttentionHeatmap::render() {
+    xAxis->setLabel(keyLabel(style_.elementsAreBars));
+    yAxis->setLabel(queryLabel(style_.elementsAreBars));
+    scale_->axis()->setLabel(style_.rowNormalized ? tr("score ÷ row max") : tr("score"));
+    if (units_ > 0) {
+        const int n = units_;
+        map_->setVisible(true);
+        map_->setDataRange(QCPRange(0, fillMap(map_, matrix_.data(), n, style_.rowNormalized)));
+        xAxis->setRange(-0.5, n - 0.5);
+        yAxis->setRange(-0.5, n - 0.5);
+        updateTickers();
+    }
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+void AttentionHeatmap::updateTickers() {
+    if (units_ <= 0) return;
+    // About 36 px per label across, 18 px down (the plot's share of the widget).
+    const int w = std::max(1, width() - 120), h = std::max(1, height() - 90);
+    xAxis->setTicker(offsetTicker(units_, w / 36));
+    yAxis->setTicker(offsetTicker(units_, h / 18));
+}
+
+void AttentionHeatmap::resizeEvent(QResizeEvent* e) {
+    QCustomPlot::resizeEvent(e);
+    updateTickers();
 }
 
 double AttentionHeatmap::cellValue(int query, int key) const {
     if (query < 0 || key < 0 || query >= units_ || key >= units_) return 0.0;
-    return map_->data()->cell(key, query);
+    return matrix_[size_t(query) * size_t(units_) + size_t(key)];
 }
 
 void AttentionHeatmap::mouseMoveEvent(QMouseEvent* e) {

@@ -1,13 +1,24 @@
 // A heatmap of one attention Score matrix (one layer, one head, one validation sample) as a
-// QCPColorMap: rows are queries, columns keys, both labelled in bar offsets from the newest bar
-// (t-3 … t), no interpolation, a colour scale, and a hover read-out of the cell. GUI thread
-// only.
+// QCPColorMap: rows are queries, columns keys, both labelled in offsets from the newest element
+// (t-3 … t; "bar" when the elements are the window's bars, else "element"), no interpolation,
+// a colour scale over the whole matrix or per row, tick labels thinned to the room there is,
+// and a hover read-out of the cell. GUI thread only.
 #pragma once
+
+#include <vector>
 
 #include "model/layers/Layer.h"
 #include "ui/Plot.h"
 
 namespace nnwb {
+
+// How Score matrices are drawn (shared by the heatmap and the all-heads grid).
+struct HeatmapStyle {
+    // Colour of each cell relative to its row's largest score (a causal mask's first row is
+    // always 1 and would otherwise wash out every other row).
+    bool rowNormalized = false;
+    bool elementsAreBars = true;  // axis titles say "bar", else "element"
+};
 
 class AttentionHeatmap : public QCustomPlot {
     Q_OBJECT
@@ -16,24 +27,41 @@ public:
 
     // Shows head `head` of `scores`; `title` goes above the map.
     void setScores(const AttentionScores& scores, int head, const QString& title);
+    void setStyle(const HeatmapStyle& style);
+    const HeatmapStyle& style() const { return style_; }
     void clearScores();
     QCPColorMap* colorMap() const { return map_; }
+    QCPColorScale* colorScale() const { return scale_; }
     int units() const { return units_; }
-    // Score of (query row, key column) as shown, both 0-based positions in the sequence.
+    // Score of (query row, key column), both 0-based positions in the sequence: the score
+    // itself, whatever the colour scale.
     double cellValue(int query, int key) const;
 
     // The gradient shared by every attention view (perceptually ordered, dark = 0).
     static QCPColorGradient gradient();
-    // Ticks every step bars labelled "t-5", ..., "t" for a sequence of `units` elements.
-    static QSharedPointer<QCPAxisTicker> offsetTicker(int units);
+    // Ticks labelled "t-5", ..., "t" for a sequence of `units` elements, at most `maxLabels`
+    // of them (every 1, 2, 5, 10, … elements, always including t).
+    static QSharedPointer<QCPAxisTicker> offsetTicker(int units, int maxLabels = 12);
+    // Fills `map` with an n×n matrix (rows normalized if asked) and returns the top of the
+    // colour range.
+    static double fillMap(QCPColorMap* map, const float* m, int n, bool rowNormalized);
+    // "query bar" / "query element" and the key axis' title.
+    static QString queryLabel(bool bars);
+    static QString keyLabel(bool bars);
 
 protected:
     void mouseMoveEvent(QMouseEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
+    void render();
+    void updateTickers();
+
     QCPColorMap* map_;
     QCPColorScale* scale_;
     QCPTextElement* title_;
+    HeatmapStyle style_;
+    std::vector<float> matrix_;  // the shown head, units_ × units_, as given
     int units_ = 0;
 };
 

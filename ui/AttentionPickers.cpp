@@ -26,21 +26,40 @@ AttentionPickers::AttentionPickers(const QString& title, const QString& prefix, 
     sample_->setKeyboardTracking(false);
     sample_->setPrefix(tr("sample "));
     sample_->setToolTip(tr("Validation sample whose Score matrices are shown"));
+    colourScale_ = new QComboBox(this);
+    colourScale_->setObjectName(prefix + QStringLiteral("ColourScale"));
+    colourScale_->addItem(tr("colour: matrix"));
+    colourScale_->addItem(tr("colour: each row"));
+    colourScale_->setToolTip(
+        tr("Colour scale of the Score matrices: one scale for the whole matrix, or each row "
+           "relative to its largest score (a causal mask's first row is always 1 and would "
+           "otherwise wash out the rest)"));
     info_ = new QLabel(this);
+    info_->setObjectName(prefix + QStringLiteral("Info"));
     info_->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    // The info line (epoch, sample's bar, true and predicted class) wraps in the room left by
+    // the pickers rather than widening the pane.
+    info_->setWordWrap(true);
+    info_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    info_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     controls->addWidget(titleLabel);
     controls->addSpacing(8);
     controls->addWidget(layer_);
     controls->addWidget(head_);
     controls->addWidget(sample_);
-    controls->addStretch(1);
-    controls->addWidget(info_);
+    controls->addWidget(colourScale_);
+    controls->addSpacing(8);
+    controls->addWidget(info_, 1);
 }
 
 void AttentionPickers::setPickersVisible(bool visible) {
     for (QWidget* w : {static_cast<QWidget*>(layer_), static_cast<QWidget*>(head_),
-                       static_cast<QWidget*>(sample_)})
+                       static_cast<QWidget*>(sample_), static_cast<QWidget*>(colourScale_)})
         w->setVisible(visible);
+}
+
+bool AttentionPickers::rowNormalized() const {
+    return colourScale_->currentIndex() == 1;
 }
 
 QString AttentionPickers::layerLabel(const std::string& scoresName) {

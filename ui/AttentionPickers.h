@@ -1,6 +1,6 @@
 // The row above attention heatmaps: a bold title, a layer picker, a head picker, a validation
-// sample spin box (no keyboard tracking) and an info label, the three pickers hidden until
-// there is something to pick. Used by AttentionView and ComparisonAttention. GUI thread only.
+// sample spin box (no keyboard tracking), the colour scale (whole matrix or per row) and an
+// info label, the pickers hidden until there is something to pick. Used by AttentionView and ComparisonAttention. GUI thread only.
 #pragma once
 
 #include <string>
@@ -22,6 +22,9 @@ public:
     QComboBox* layer() const { return layer_; }
     QComboBox* head() const { return head_; }
     QSpinBox* sample() const { return sample_; }
+    // Index 0: one colour scale for the whole matrix; 1: each row relative to its maximum.
+    QComboBox* colourScale() const { return colourScale_; }
+    bool rowNormalized() const;
     QLabel* info() const { return info_; }
     void setPickersVisible(bool visible);
     // "layers.1.block.3" (the 0-based tensor name) as the 1-based label of the layer list:
@@ -32,6 +35,7 @@ private:
     QComboBox* layer_;
     QComboBox* head_;
     QSpinBox* sample_;
+    QComboBox* colourScale_;
     QLabel* info_;
 };
 

@@ -14,6 +14,28 @@
 
 namespace nnwb {
 
+namespace {
+// " · true buy · predicted none (none 0.61, buy 0.22, sell 0.17)" for a 3-class sample.
+QString sampleClasses(const AttentionSnapshot& s) {
+    if (s.outputs.size() != 3 || s.target.size() != 3) return {};
+    const QString names[3] = {AttentionView::tr("none"), AttentionView::tr("buy"),
+                              AttentionView::tr("sell")};
+    const bool buy = s.target[1] > 0.5f, sell = s.target[2] > 0.5f;
+    const QString actual = buy && sell ? AttentionView::tr("buy and sell")
+                           : buy       ? names[1]
+                           : sell      ? names[2]
+                                       : names[0];
+    int pred = 0;  // argmax, ties to the first, as the metrics count it
+    for (int k = 1; k < 3; ++k)
+        if (s.outputs[size_t(k)] > s.outputs[size_t(pred)]) pred = k;
+    return AttentionView::tr(" · true %1 · predicted %2 (none %3, buy %4, sell %5)")
+        .arg(actual, names[pred])
+        .arg(s.outputs[0], 0, 'f', 2)
+        .arg(s.outputs[1], 0, 'f', 2)
+        .arg(s.outputs[2], 0, 'f', 2);
+}
+}  // namespace
+
 AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -46,6 +68,8 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
             [this] { showCurrent(); });
     connect(sample_, qOverload<int>(&QSpinBox::valueChanged), this,
             [this](int v) { Q_EMIT sampleRequested(v); });
+    connect(pickers_->colourScale(), qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this] { showCurrent(); });
     clear(tr("Train a stack with an attention layer to see its Score matrices here."));
 }
 
@@ -98,6 +122,9 @@ void AttentionView::setSnapshot(const AttentionSnapshotPtr& snap) {
         info += tr(" · sample %1: bar %2")
                     .arg(snap->sample)
                     .arg(QString::fromStdString(formatBarTime(snap->sampleTime)));
+    else
+        info += tr(" · sample %1").arg(snap->sample);
+    info += sampleClasses(*snap);
     info_->setText(info);
     showCurrent();
 }
@@ -117,8 +144,12 @@ void AttentionView::showCurrent() {
     if (!snapshot_ || layer_->currentIndex() < 0) return;
     const auto& s = snapshot_->layers[static_cast<size_t>(layer_->currentIndex())];
     const int head = head_->currentIndex();
+    HeatmapStyle style;
+    style.rowNormalized = pickers_->rowNormalized();
+    style.elementsAreBars = snapshot_->windowBars > 0 && s.units == snapshot_->windowBars;
+    heatmap_->setStyle(style);
     if (s.heads > 1 && head == s.heads) {
-        grid_->setScores(s);
+        grid_->setScores(s, style);
         pages_->setCurrentWidget(grid_);
     } else {
         heatmap_->setScores(s, std::max(0, head),

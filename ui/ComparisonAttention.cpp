@@ -41,6 +41,8 @@ ComparisonAttention::ComparisonAttention(QWidget* parent) : QWidget(parent) {
 
     connect(layer_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { showAll(); });
     connect(head_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { showAll(); });
+    connect(pickers_->colourScale(), qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this] { showAll(); });
     connect(sample_, qOverload<int>(&QSpinBox::valueChanged), this,
             [this](int v) { Q_EMIT sampleRequested(v); });
 }
@@ -139,6 +141,11 @@ void ComparisonAttention::showAll() {
                                        .arg(AttentionPickers::layerLabel(s->name)));
         } else {
             // The title stays short: the column names the run, the pickers the head and sample.
+            HeatmapStyle style;
+            style.rowNormalized = pickers_->rowNormalized();
+            style.elementsAreBars =
+                c.snapshot->windowBars > 0 && s->units == c.snapshot->windowBars;
+            c.heatmap->setStyle(style);
             c.heatmap->setScores(*s, head,
                                  tr("%1 · epoch %2")
                                      .arg(AttentionPickers::layerLabel(s->name))

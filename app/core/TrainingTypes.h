@@ -58,6 +58,9 @@ struct AttentionSnapshot {
     int sample = 0;                // validation sample index
     size_t validationSamples = 0;  // how many there are (for the sample picker)
     int64_t sampleTime = 0;        // open time of the sample's last bar (0: not a price file)
+    int windowBars = 0;            // bars per sample of a price file (0: synthetic data)
+    std::vector<float> outputs;    // what the metrics see for the sample ([none, buy, sell])
+    std::vector<float> target;     // its target (one-hot; buy and sell both set for "both")
     std::vector<AttentionScores> layers;
 };
 using AttentionSnapshotPtr = std::shared_ptr<const AttentionSnapshot>;

@@ -247,7 +247,7 @@ void TrainingWorker::emitScores(int sample) {
         if (nVal == 0) return;
         const size_t index = std::min(static_cast<size_t>(std::max(0, sample)), nVal - 1);
         auto snap = std::make_shared<AttentionSnapshot>();
-        snap->layers = session_->trainer().validationScores(index);
+        snap->layers = session_->trainer().validationScores(index, &snap->outputs);
         if (snap->layers.empty()) return;
         const int done = session_->trainer().epochsDone();
         snap->epoch = done > 0 ? done : keeper_.result().epoch();  // loaded: the file's epoch
@@ -255,6 +255,10 @@ void TrainingWorker::emitScores(int sample) {
         snap->validationSamples = nVal;
         const SampleSet& part = split.validation.size() ? split.validation : split.train;
         if (index < part.time.size()) snap->sampleTime = part.time[index];
+        // A sequence of as many elements as the window has bars is the window's bars.
+        if (session_->data().priceData) snap->windowBars = part.inputShape.units;
+        if (index < part.size())
+            snap->target.assign(part.target(index), part.target(index) + part.outputs);
         Q_EMIT attentionReady(std::shared_ptr<const AttentionSnapshot>(std::move(snap)));
     } catch (const std::exception&) {
         // a failed read-back is not worth ending a run for; the next epoch tries again

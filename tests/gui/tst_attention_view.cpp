@@ -1,9 +1,12 @@
 // GUI: the attention heatmap shows a units×units Score matrix per head (rows summing to 1,
 // no interpolation, offsets as ticks), the grid shows every head, and the view's layer / head /
-// sample pickers follow a snapshot. Uses hand-made AttentionScores (any layer type).
+// sample pickers follow a snapshot; colours per row on request; axes say "bar" only when the
+// elements are the window's bars; tick labels thinned to the room; the picked sample's true
+// and predicted class. Uses hand-made AttentionScores (any layer type).
 #include <cmath>
 
 #include <QComboBox>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -120,6 +123,84 @@ private Q_SLOTS:
         view.sampleBox()->setValue(7);
         QCOMPARE(asked.count(), 1);
         QCOMPARE(asked.first().at(0).toInt(), 7);
+    }
+
+    void rowColoursAndAxisTitles() {
+        registerMetaTypes();
+        AttentionView view;
+        view.resize(700, 500);
+        view.show();
+        // A causal pattern: row 0 is all on its first key (score 1), later rows spread out.
+        AttentionScores s = makeScores("layers.1", 1, 6);
+        for (int q = 0; q < 6; ++q)
+            for (int k = 0; k < 6; ++k) s.values[size_t(q * 6 + k)] = k <= q ? 1.0f / (q + 1) : 0;
+        auto snap = std::make_shared<AttentionSnapshot>();
+        snap->validationSamples = 10;
+        snap->windowBars = 6;  // a price window of 6 bars: the elements are bars
+        snap->layers = {s};
+        view.setSnapshot(snap);
+        AttentionHeatmap* map = view.heatmap();
+        QCOMPARE(map->yAxis->label(), QStringLiteral("query bar"));
+        QCOMPARE(map->colorMap()->data()->cell(0, 5), double(1.0f / 6));  // whole-matrix scale
+        QCOMPARE(map->colorMap()->dataRange().upper, 1.0);
+
+        auto* scale = view.findChild<QComboBox*>(QStringLiteral("attentionColourScale"));
+        QVERIFY(scale);
+        scale->setCurrentIndex(1);  // each row relative to its largest score
+        QCOMPARE(map->colorMap()->data()->cell(0, 5), 1.0);
+        QCOMPARE(map->colorMap()->data()->cell(5, 5), 1.0);
+        QCOMPARE(map->colorMap()->data()->cell(5, 4), 0.0);
+        QCOMPARE(map->cellValue(5, 0), double(1.0f / 6));  // the read-out stays the score
+        QCOMPARE(map->colorScale()->axis()->label(), QStringLiteral("score ÷ row max"));
+
+        auto other = std::make_shared<AttentionSnapshot>(*snap);
+        other->windowBars = 0;  // synthetic data: elements, not bars
+        view.setSnapshot(other);
+        QCOMPARE(map->yAxis->label(), QStringLiteral("query element"));
+        QVERIFY(map->xAxis->label().startsWith(QStringLiteral("key element")));
+    }
+
+    void tickLabelsFitTheirRoom() {
+        AttentionHeatmap map;
+        map.resize(300, 300);
+        map.show();
+        map.setScores(makeScores("layers.1", 1, 60), 0, QStringLiteral("t"));
+        auto x = map.xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(x->ticks().size() <= (300 - 120) / 36);
+        QCOMPARE(x->ticks().last(), QStringLiteral("t"));
+        map.resize(1200, 900);
+        QApplication::processEvents();
+        x = map.xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(x->ticks().size() > (300 - 120) / 36);
+
+        AttentionGrid grid;
+        grid.resize(400, 300);
+        grid.show();
+        grid.setScores(makeScores("layers.0", 4, 20));  // 2 × 2 maps of 20 elements
+        for (int h = 0; h < 4; ++h) {
+            auto t = grid.map(h)->keyAxis()->ticker().dynamicCast<QCPAxisTickerText>();
+            const int each = (400 - 70) / 2 - 40;  // a map's share, less its axes
+            QVERIFY2(t->ticks().size() * 30 <= std::max(60, each),
+                     qPrintable(QString::number(t->ticks().size())));
+        }
+    }
+
+    void pickedSampleNamesItsClasses() {
+        registerMetaTypes();
+        AttentionView view;
+        view.show();
+        auto snap = std::make_shared<AttentionSnapshot>();
+        snap->validationSamples = 10;
+        snap->sample = 3;
+        snap->outputs = {0.2f, 0.1f, 0.7f};
+        snap->target = {0.0f, 1.0f, 0.0f};
+        snap->layers = {makeScores("layers.1", 1, 4)};
+        view.setSnapshot(snap);
+        auto* info = view.findChild<QLabel*>(QStringLiteral("attentionInfo"));
+        QVERIFY(info);
+        QVERIFY2(info->text().contains(QStringLiteral("true buy · predicted sell")),
+                 qPrintable(info->text()));
+        QVERIFY(info->text().contains(QStringLiteral("sell 0.70")));
     }
 };
 
