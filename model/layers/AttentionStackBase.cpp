@@ -175,9 +175,9 @@ nlohmann::json AttentionStackBase::settingsToJson(const std::string& type) const
             j[p.key] = activationName(s_.hidden);
         else if (p.key == "ff_activation")
             j[p.key] = activationName(s_.ffOut);
-        else if (p.key == "score_dropout" && s_.scoreDropout != 0.0)
+        else if (p.key == "score_dropout")
             j[p.key] = s_.scoreDropout;
-        else if (p.key == "ff_dropout" && s_.ffDropout != 0.0)
+        else if (p.key == "ff_dropout")
             j[p.key] = s_.ffDropout;
     }
     return j;

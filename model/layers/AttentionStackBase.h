@@ -51,8 +51,7 @@ protected:
     // layers, causal, norm, activation, ff_activation, score_dropout, ff_dropout); throws
     // std::invalid_argument.
     static Settings settingsFromJson(const nlohmann::json& j, const std::string& type);
-    // Writes the same keys (those of `type`'s spec) with "type"; the dropout rates only when
-    // not 0 (so files without dropout stay as they were).
+    // Writes the same keys (those of `type`'s spec) with "type".
     nlohmann::json settingsToJson(const std::string& type) const;
     // training: apply the blocks' dropout (each block draws its masks from the layer's stream).
     void forwardBlocks(BufRef x, int batch, bool training = false);
