@@ -56,6 +56,8 @@ class TestDropoutTrain : public QObject {
 private slots:
     void learnsWithDropout() {
         const auto a = trainLosses(problem("cpu", true), 12);
+        qInfo("training loss with dropout: epoch 1 %.4f, epoch 12 %.4f", a.train.front(),
+              a.train.back());
         QVERIFY(a.train.front() > 0.9);
         QVERIFY2(a.train.back() < 0.8, qPrintable(QString("final loss %1").arg(a.train.back())));
         const auto b = trainLosses(problem("cpu", true), 12);
@@ -76,9 +78,9 @@ private slots:
                 qInfo("%s epoch %d: train %.7f vs cpu %.7f, validation %.7f vs cpu %.7f",
                       id.c_str(), i + 1, cl.train[i], cpu.train[i], cl.validation[i],
                       cpu.validation[i]);
-                QVERIFY2(std::fabs(cl.train[i] - cpu.train[i]) / cpu.train[i] < 1e-3,
+                QVERIFY2(std::fabs(cl.train[i] - cpu.train[i]) / cpu.train[i] < 1e-4,
                          qPrintable(QString("%1 epoch %2").arg(id.c_str()).arg(i + 1)));
-                QVERIFY2(std::fabs(cl.validation[i] - cpu.validation[i]) / cpu.validation[i] < 1e-3,
+                QVERIFY2(std::fabs(cl.validation[i] - cpu.validation[i]) / cpu.validation[i] < 1e-4,
                          qPrintable(QString("%1 epoch %2").arg(id.c_str()).arg(i + 1)));
             }
         }
