@@ -5,6 +5,7 @@
 
 #include "model/layers/ActivationNames.h"
 #include "model/layers/AttentionStackBase.h"
+#include "model/layers/ConvLayer.h"
 #include "model/layers/GptLayer.h"
 #include "model/layers/LayerRegistry.h"
 
@@ -158,9 +159,10 @@ GraphTensor emitDense(LayerContext& c, const nlohmann::json& j, const GraphTenso
             Shape{1, n}};
 }
 
-GraphTensor emitConv(LayerContext& c, const nlohmann::json& j, const GraphTensor& in) {
-    const int window = j.at("window").get<int>(), step = j.at("step").get<int>(),
-              filters = j.at("filters").get<int>();
+GraphTensor emitConv(LayerContext& c, const ConvLayer& conv, const nlohmann::json& j,
+                     const GraphTensor& in) {
+    const int window = conv.windowFor(in.shape), step = conv.stepFor(in.shape);
+    const int filters = j.at("filters").get<int>();
     const int len = int(in.shape.size());
     if (len < window) c.fail("window is longer than the input");
     const int positions = (len - window) / step + 1;
@@ -263,7 +265,7 @@ GraphTensor emitLayer(OnnxGraph& g, int index, const nlohmann::json& layerJson,
     const std::string type = layer->type();
     const nlohmann::json j = layer->toJson();  // every parameter, defaults filled in
     if (type == "dense") return emitDense(c, j, in);
-    if (type == "conv") return emitConv(c, j, in);
+    if (type == "conv") return emitConv(c, static_cast<const ConvLayer&>(*layer), j, in);
     if (type == "lightconv") return emitLightConv(c, j, in);
     if (type == "dropout") return in;  // the identity at inference (no node)
     if (dynamic_cast<const AttentionStackBase*>(layer.get())) return emitAttention(c, *layer, in);

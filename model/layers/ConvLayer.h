@@ -32,10 +32,11 @@ public:
     BufRef output() const override { return y_; }
     void backward(BufRef x, BufRef dy, BufRef dx, int batch) override;
     std::vector<Param*> params() override { return {&w_, &b_}; }
-
-private:
+    // The window and step this layer takes on input `in` (0 in the config: from the input)
     int windowFor(const Shape& in) const { return cfgWindow_ > 0 ? cfgWindow_ : in.window; }
     int stepFor(const Shape& in) const { return cfgStep_ > 0 ? cfgStep_ : windowFor(in); }
+
+private:
     bool direct() const { return step_ == window_ && len_ == positions_ * window_; }
     int cfgWindow_, cfgStep_;  // as configured (0: from the input)
     int window_, step_;        // as built
