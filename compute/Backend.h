@@ -155,6 +155,15 @@ public:
     // x[r][c] *= scale[r] for rows x cols values (class weights on the loss gradient).
     virtual void scaleRows(int rows, int cols, BufRef scale, BufRef x) = 0;
 
+    // ---- dropout (training only; compute/DropoutMask.h draws the mask) ----
+    // Inverted dropout of n values, 0 <= rate < 1 (else ComputeError): element i is kept when
+    // dropoutBits(key, i) >= dropoutThreshold(rate); mask[i] = dropoutScale(rate) when kept,
+    // else 0; y = x * mask. The same key gives the same mask on every device. y may alias x.
+    virtual void dropoutForward(size_t n, float rate, uint64_t key, BufRef x, BufRef mask,
+                                BufRef y) = 0;
+    // dx = dy * mask (the mask of the forward pass); dx may alias dy.
+    virtual void dropoutBackward(size_t n, BufRef mask, BufRef dy, BufRef dx) = 0;
+
     // ---- metrics without host round trips ----
     // Per-sample outcome log of a batch of `rows` samples: log[2r] = loss[r] and
     // log[2r + 1] = argmax of pred row r (ties to the first), plus, when cols == 3,

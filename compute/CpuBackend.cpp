@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compute/CpuGemm.h"
+#include "compute/DropoutMask.h"
 #include "compute/ThreadPool.h"
 
 namespace nnwb {
@@ -553,6 +554,32 @@ struct CpuOps {
             for (size_t k = 0; k < c; ++k) X[i * c + k] *= S[i];
     }
 
+    void dropoutForward(size_t n, float rate, uint64_t key, BufRef x, BufRef mask, BufRef y) {
+        checkDropoutRate(rate);
+        check(x, n, "dropoutForward x");
+        check(mask, n, "dropoutForward mask");
+        check(y, n, "dropoutForward y");
+        const uint32_t threshold = dropoutThreshold(rate);
+        const T scale = T(dropoutScale(rate));
+        const T* X = ptr(x);
+        T* M = ptr(mask);
+        T* Y = ptr(y);
+        elemParallel(n, [&](size_t i) {
+            const T m = dropoutBits(key, i) >= threshold ? scale : T(0);
+            M[i] = m;
+            Y[i] = X[i] * m;
+        });
+    }
+    void dropoutBackward(size_t n, BufRef mask, BufRef dy, BufRef dx) {
+        check(mask, n, "dropoutBackward mask");
+        check(dy, n, "dropoutBackward dy");
+        check(dx, n, "dropoutBackward dx");
+        const T* M = ptr(mask);
+        const T* D = ptr(dy);
+        T* O = ptr(dx);
+        elemParallel(n, [&](size_t i) { O[i] = D[i] * M[i]; });
+    }
+
     void recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss, BufRef log,
                         BufRef flag, float batchIndex) {
         const size_t r = size_t(std::max(rows, 0)), c = size_t(std::max(cols, 0));
@@ -852,6 +879,13 @@ void CpuBackend::clipByGlobalNorm(size_t n, BufRef g, float maxNorm, BufRef norm
 }
 void CpuBackend::scaleRows(int rows, int cols, BufRef scale, BufRef x) {
     NNWB_DISPATCH(scaleRows(rows, cols, scale, x));
+}
+void CpuBackend::dropoutForward(size_t n, float rate, uint64_t key, BufRef x, BufRef mask,
+                                BufRef y) {
+    NNWB_DISPATCH(dropoutForward(n, rate, key, x, mask, y));
+}
+void CpuBackend::dropoutBackward(size_t n, BufRef mask, BufRef dy, BufRef dx) {
+    NNWB_DISPATCH(dropoutBackward(n, mask, dy, dx));
 }
 void CpuBackend::recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss,
                                 BufRef log, BufRef flag, float batchIndex) {

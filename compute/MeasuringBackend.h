@@ -47,6 +47,8 @@ public:
                   float, BufRef) override {}
     void clipByGlobalNorm(size_t, BufRef, float, BufRef) override {}
     void scaleRows(int, int, BufRef, BufRef) override {}
+    void dropoutForward(size_t, float, uint64_t, BufRef, BufRef, BufRef) override {}
+    void dropoutBackward(size_t, BufRef, BufRef, BufRef) override {}
     void recordOutcomes(int, int, BufRef, BufRef, BufRef, BufRef, BufRef, float) override {}
     void lightConvForward(int, int, int, int, int, int, bool, BufRef, BufRef, BufRef,
                           BufRef) override {}

@@ -81,6 +81,9 @@ public:
                   BufRef skip) override;
     void clipByGlobalNorm(size_t n, BufRef g, float maxNorm, BufRef norm) override;
     void scaleRows(int rows, int cols, BufRef scale, BufRef x) override;
+    void dropoutForward(size_t n, float rate, uint64_t key, BufRef x, BufRef mask,
+                        BufRef y) override;
+    void dropoutBackward(size_t n, BufRef mask, BufRef dy, BufRef dx) override;
     void recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss, BufRef log,
                         BufRef flag, float batchIndex) override;
     void lightConvForward(int batch, int units, int channels, int heads, int k, int padL,

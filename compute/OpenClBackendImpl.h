@@ -38,7 +38,8 @@ inline constexpr const char* kRequiredKernels[] = {
     "fold_windows", "mse_loss", "softmax_cross_entropy", "sgd_step", "adam_step",
     "record_outcomes", "gemm_small", "gemm_reduce_splits",
     "lightconv_taps", "lightconv_forward", "lightconv_backward_dx", "lightconv_tap_grad",
-    "lightconv_weight_grad_apply", "clip_sum_squares", "clip_scale", "scale_rows"};
+    "lightconv_weight_grad_apply", "clip_sum_squares", "clip_scale", "scale_rows",
+    "dropout_forward", "dropout_backward"};
 // clang-format on
 
 // Gemm tilings from the largest to the smallest; the first one the device can run is used.

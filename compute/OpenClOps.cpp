@@ -2,6 +2,7 @@
 // (kernels/*.cl). No op computes on the host.
 #include <cmath>
 
+#include "compute/DropoutMask.h"
 #include "compute/OpenClBackend.h"
 #include "compute/OpenClBackendImpl.h"
 
@@ -520,6 +521,30 @@ void OpenClBackend::scaleRows(int rows, int cols, BufRef scale, BufRef x) {
     if (r * c == 0) return;
     d_->launch1d("scaleRows", "scale_rows", r * c, cl_int(rows), cl_int(cols), Impl::mem(scale),
                  Impl::off(scale), Impl::mem(x), Impl::off(x));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dropout
+
+void OpenClBackend::dropoutForward(size_t n, float rate, uint64_t key, BufRef x, BufRef mask,
+                                   BufRef y) {
+    checkDropoutRate(rate);
+    d_->check(x, n, "dropoutForward x");
+    d_->check(mask, n, "dropoutForward mask");
+    d_->check(y, n, "dropoutForward y");
+    if (n == 0) return;
+    d_->launch1d("dropoutForward", "dropout_forward", n, cl_ulong(n), cl_ulong(key),
+                 cl_int(dropoutThreshold(rate)), cl_float(dropoutScale(rate)), Impl::mem(x),
+                 Impl::off(x), Impl::mem(mask), Impl::off(mask), Impl::mem(y), Impl::off(y));
+}
+
+void OpenClBackend::dropoutBackward(size_t n, BufRef mask, BufRef dy, BufRef dx) {
+    d_->check(mask, n, "dropoutBackward mask");
+    d_->check(dy, n, "dropoutBackward dy");
+    d_->check(dx, n, "dropoutBackward dx");
+    if (n == 0) return;
+    d_->launch1d("dropoutBackward", "dropout_backward", n, cl_ulong(n), Impl::mem(mask),
+                 Impl::off(mask), Impl::mem(dy), Impl::off(dy), Impl::mem(dx), Impl::off(dx));
 }
 
 void OpenClBackend::recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss,

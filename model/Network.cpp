@@ -94,10 +94,12 @@ void Network::initWeights(uint64_t seed) {
 
 BufRef Network::forward(BufRef x, int batch, bool training) {
     BufRef cur = x;
-    for (auto& l : layers_) {
-        l->forward(cur, batch, training);
-        cur = l->output();
+    for (size_t i = 0; i < layers_.size(); ++i) {
+        if (training) layers_[i]->setDropoutStream(dropoutSeed_ * 1000003ull + i, dropoutStep_);
+        layers_[i]->forward(cur, batch, training);
+        cur = layers_[i]->output();
     }
+    if (training) ++dropoutStep_;
     return cur;
 }
 

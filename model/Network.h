@@ -57,7 +57,14 @@ public:
     int maxBatch() const { return maxBatch_; }
     void initWeights(uint64_t seed);
 
+    // A training forward draws its dropout masks from (seed of the layer, dropoutStep()) and
+    // then advances the step, so every batch gets new masks; evaluation draws none.
     BufRef forward(BufRef x, int batch, bool training);
+    // The dropout seed (the experiment's training seed; layer i uses a seed derived from it
+    // and i) and the step of the next training forward (0 after construction).
+    void setDropoutSeed(uint64_t seed) { dropoutSeed_ = seed; }
+    uint64_t dropoutStep() const { return dropoutStep_; }
+    void setDropoutStep(uint64_t step) { dropoutStep_ = step; }
     // Backward from dy (gradient of the loss w.r.t. the output); adds parameter gradients.
     void backward(BufRef x, BufRef dy, int batch);
     void zeroGrad();
@@ -74,6 +81,7 @@ private:
     int maxBatch_ = 0;
     std::unique_ptr<ParamArena> arena_;
     std::vector<Buffer> grads_;  // gradient w.r.t. the output of layers 0..n-2
+    uint64_t dropoutSeed_ = 0, dropoutStep_ = 0;
 };
 
 }  // namespace nnwb

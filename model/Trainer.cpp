@@ -35,6 +35,8 @@ Trainer::Trainer(Backend& be, Network& net, const TrainingConfig& cfg, const Dat
     const int batch = cfg.batchSize;
     net.build(be, batch);
     net.initWeights(cfg.seed);
+    net.setDropoutSeed(cfg.seed);  // dropout masks: (seed + layer, training batch)
+    net.setDropoutStep(0);
     loss_ = std::make_unique<Loss>(be, cfg.loss, data.train.outputs, batch);
     opt_ = std::make_unique<Optimizer>(be, cfg.optimizer, net.params());
     const size_t in = net.inputShape().size(), out = static_cast<size_t>(data.train.outputs);

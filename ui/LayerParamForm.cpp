@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -97,6 +98,18 @@ void LayerParamForm::rebuild(const nlohmann::json& layer) {
                 w = box;
                 break;
             }
+            case LayerParamSpec::Kind::Real: {
+                auto* box = new QDoubleSpinBox(fields_);
+                box->setDecimals(3);
+                // maxReal is excluded: the largest value the box offers is one step below it
+                box->setRange(spec.minReal, spec.maxReal - 0.001);
+                box->setSingleStep(spec.step);
+                box->setKeyboardTracking(false);
+                connect(box, qOverload<double>(&QDoubleSpinBox::valueChanged), this,
+                        [this, key](double v) { Q_EMIT parameterEdited(index_, key, v); });
+                w = box;
+                break;
+            }
             default: {  // a kind this GUI does not know yet: edit the raw JSON value
                 auto* edit = new QLineEdit(fields_);
                 connect(edit, &QLineEdit::editingFinished, this, [this, key, edit] {
@@ -128,6 +141,8 @@ void LayerParamForm::updateValues(const nlohmann::json& layer) {
         const QSignalBlocker block(w);
         if (auto* box = qobject_cast<QSpinBox*>(w)) {
             box->setValue(v.is_number_integer() ? v.get<int>() : spec.min);
+        } else if (auto* real = qobject_cast<QDoubleSpinBox*>(w)) {
+            real->setValue(v.is_number() ? v.get<double>() : spec.minReal);
         } else if (auto* check = qobject_cast<QCheckBox*>(w)) {
             check->setChecked(v.is_boolean() && v.get<bool>());
         } else if (auto* combo = qobject_cast<QComboBox*>(w)) {

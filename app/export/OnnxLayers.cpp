@@ -267,6 +267,7 @@ GraphTensor emitLayer(OnnxGraph& g, int index, const nlohmann::json& layerJson,
     if (type == "dense") return emitDense(c, j, in);
     if (type == "conv") return emitConv(c, static_cast<const ConvLayer&>(*layer), j, in);
     if (type == "lightconv") return emitLightConv(c, j, in);
+    if (type == "dropout") return in;  // the identity at inference (no node)
     if (dynamic_cast<const AttentionStackBase*>(layer.get())) return emitAttention(c, *layer, in);
     c.fail("ONNX export does not support layer type '" + type + "'");
 }

@@ -105,6 +105,14 @@ void AttentionBlock::allocActs(Acts& a, size_t rows, size_t scores) {
     a.f = be.alloc(rows * w);
     a.out = be.alloc(rows * w);
     a.rstd2 = be.alloc(rows);
+    if (cfg_.scoreDropout > 0.0f) {
+        a.pd = be.alloc(scores);
+        a.pmask = be.alloc(scores);
+    }
+    if (cfg_.ffDropout > 0.0f) {
+        a.fd = be.alloc(rows * w);
+        a.fmask = be.alloc(rows * w);
+    }
 }
 
 void AttentionBlock::build(Backend& be, int maxBatch, ParamArena* arena) {
@@ -179,7 +187,8 @@ void AttentionBlock::project(BufRef x, int rows, Acts& a, Scratch& s) {
 }
 
 // From the context a.ctx to the block output a.out.
-void AttentionBlock::tailForward(BufRef x, int rows, int normRows, Acts& a, Scratch& s) {
+void AttentionBlock::tailForward(BufRef x, int rows, int normRows, Acts& a, Scratch& s,
+                                 const DropoutKeys& dropout) {
     Backend& be = *be_;
     const int w = cfg_.window, c = cfg_.ctxWidth(), f = cfg_.ffWidth();
     const size_t n = size_t(rows) * w;
@@ -192,7 +201,13 @@ void AttentionBlock::tailForward(BufRef x, int rows, int normRows, Acts& a, Scra
     be.addNormForward(normRows, normCols, kNormEps, x, attn, s.r, a.x1, a.rstd1);
     linearForward(be, a.x1, rows, w, f, w1_, b1_, a.z1, a.h1, cfg_.hidden);
     linearForward(be, a.h1, rows, f, w, w2_, b2_, a.z2, a.f, cfg_.ffOut);
-    be.addNormForward(normRows, normCols, kNormEps, a.x1, a.f, s.r, a.out, a.rstd2);
+    a.ffMasked = dropout.active && cfg_.ffDropout > 0.0f;
+    BufRef ff = a.f;
+    if (a.ffMasked) {
+        be.dropoutForward(n, cfg_.ffDropout, dropout.ff, a.f, a.fmask, a.fd);
+        ff = a.fd;
+    }
+    be.addNormForward(normRows, normCols, kNormEps, a.x1, ff, s.r, a.out, a.rstd2);
 }
 
 BufRef AttentionBlock::tailBackward(BufRef dy, int rows, int normRows, Acts& a, Scratch& s) {
@@ -201,7 +216,12 @@ BufRef AttentionBlock::tailBackward(BufRef dy, int rows, int normRows, Acts& a, 
     const size_t n = size_t(rows) * w;
     const int normCols = int(n / size_t(normRows));
     be.normBackward(normRows, normCols, a.out, a.rstd2, dy, s.dr2);
-    be.activationBiasBackward(rows, w, a.z2, a.f, s.dr2, s.dz2, cfg_.ffOut, b2_.grad);
+    BufRef df = s.dr2;  // the gradient w.r.t. F (the residual branch keeps s.dr2)
+    if (a.ffMasked) {
+        be.dropoutBackward(n, a.fmask, s.dr2, s.dz2);
+        df = s.dz2;
+    }
+    be.activationBiasBackward(rows, w, a.z2, a.f, df, s.dz2, cfg_.ffOut, b2_.grad);
     gemm(true, false, w, f, rows, s.dz2, w, a.h1, f, w2_.grad, f, 1.0f);  // dW2 += dZ2^T H1
     gemm(false, false, rows, f, w, s.dz2, w, w2_.value, f, s.dh1, f);  // dH1 = dZ2 W2
     be.activationBiasBackward(rows, f, a.z1, a.h1, s.dh1, s.dh1, cfg_.hidden, b1_.grad);
@@ -224,7 +244,7 @@ void AttentionBlock::projectBackward(BufRef x, BufRef dx, int rows, Scratch& s) 
     be_->axpy(size_t(rows) * w, 1.0f, s.dr1, dx);                      // + residual
 }
 
-void AttentionBlock::forward(BufRef x, int batch, Scratch& s) {
+void AttentionBlock::forward(BufRef x, int batch, Scratch& s, const DropoutKeys& dropout) {
     Backend& be = *be_;
     const int u = cfg_.units, h = cfg_.heads, d = cfg_.keySize, dv = cfg_.valueSize;
     const int q = cfg_.qkvWidth(), c = cfg_.ctxWidth(), hd = h * d;
@@ -243,12 +263,19 @@ void AttentionBlock::forward(BufRef x, int batch, Scratch& s) {
     sm.causal = cfg_.causal;
     sm.queries = u;
     be.softmaxForward(sm, s.s, acts_.p);
+    acts_.scoreMasked = dropout.active && cfg_.scoreDropout > 0.0f;
+    BufRef p = acts_.p;
+    if (acts_.scoreMasked) {
+        be.dropoutForward(size_t(batch) * perSampleP, cfg_.scoreDropout, dropout.score, acts_.p,
+                          acts_.pmask, acts_.pd);
+        p = acts_.pd;
+    }
     // C_h = P_h V_h, written at column h*dv of the concatenated context
-    batchedGemm(be, batch, h, false, false, u, dv, u, {acts_.p, u, perSampleP, size_t(u) * u},
+    batchedGemm(be, batch, h, false, false, u, dv, u, {p, u, perSampleP, size_t(u) * u},
                 {BufRef(acts_.qkv) + size_t(2 * hd), q, perSampleQkv, size_t(dv)},
                 {acts_.ctx, c, size_t(u) * c, size_t(dv)});
     const int normRows = cfg_.norm == NormMode::Element ? rows : batch;
-    tailForward(x, rows, normRows, acts_, s);
+    tailForward(x, rows, normRows, acts_, s, dropout);
 }
 
 void AttentionBlock::backward(BufRef x, BufRef dy, BufRef dx, int batch, Scratch& s) {
@@ -260,7 +287,8 @@ void AttentionBlock::backward(BufRef x, BufRef dy, BufRef dx, int batch, Scratch
     const int normRows = cfg_.norm == NormMode::Element ? rows : batch;
     const BufRef dctx = tailBackward(dy, rows, normRows, acts_, s);
     const Strided dC{dctx, c, size_t(u) * c, size_t(dv)};
-    const Strided P{acts_.p, u, perSampleP, size_t(u) * u};
+    // P as used by the context (the dropped one when the forward applied the mask)
+    const Strided P{acts_.scoreMasked ? acts_.pd : acts_.p, u, perSampleP, size_t(u) * u};
     const Strided Q{acts_.qkv, q, perSampleQkv, size_t(d)};
     const Strided K{BufRef(acts_.qkv) + size_t(hd), q, perSampleQkv, size_t(d)};
     const Strided V{BufRef(acts_.qkv) + size_t(2 * hd), q, perSampleQkv, size_t(dv)};
@@ -271,6 +299,8 @@ void AttentionBlock::backward(BufRef x, BufRef dy, BufRef dx, int batch, Scratch
     const Strided dS{s.s, u, perSampleP, size_t(u) * u};
     batchedGemm(be, batch, h, false, true, u, u, dv, dC, V, dP);  // dP = dC V^T
     batchedGemm(be, batch, h, true, false, u, dv, u, P, dC, dV);  // dV = P^T dC
+    if (acts_.scoreMasked)  // dP of the softmax output = dP of the dropped P times the mask
+        be.dropoutBackward(size_t(batch) * perSampleP, acts_.pmask, s.dp, s.dp);
     SoftmaxArgs sm;
     sm.rows = batch * h * u;
     sm.cols = u;

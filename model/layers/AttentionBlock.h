@@ -4,6 +4,7 @@
 // one-row path the GPT block uses. Not a Layer itself. Thread: the backend's owner.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,12 @@ const std::vector<std::string>& normModeNames();  // {"element", "sequence"}
 std::string normModeName(NormMode m);
 NormMode normModeFromName(const std::string& name);  // throws std::invalid_argument
 
+// The dropout of one block forward: active only in training; one mask key per site.
+struct BlockDropoutKeys {
+    bool active = false;
+    uint64_t score = 0, ff = 0;
+};
+
 // Per sample, with U = units, W = window, H = heads, D = key size, Dv = value size per head:
 //   QKV = X Wqkv^T + bqkv                    [U][H*D | H*D | H*Dv]  (Q of all heads, K, V)
 //   P_h = softmax_rows(Q_h K_h^T / sqrt(D))   [H][U][U]  (optional causal mask)
@@ -29,6 +36,8 @@ NormMode normModeFromName(const std::string& name);  // throws std::invalid_argu
 //   X1  = norm(X + A)
 //   F   = g(f(X1 W1^T + b1) W2^T + b2)       hidden width 4 W, f = hidden, g = ffOut
 //   out = norm(X1 + F)
+// In a training forward with dropout rates, P and F are replaced by P * maskP and F * maskF
+// (Backend::dropoutForward; the Score read-back still shows P).
 // Parameters (names after `prefix`): qkv.weight [H(2D+Dv)][W], qkv.bias, w0.weight [W][H*Dv],
 // w0.bias, ff1.weight [4W][W], ff1.bias, ff2.weight [W][4W], ff2.bias.
 class AttentionBlock {
@@ -40,6 +49,8 @@ public:
         NormMode norm = NormMode::Element;
         Activation hidden = Activation::LeakyRelu;
         Activation ffOut = Activation::None;
+        float scoreDropout = 0.0f;  // training-only inverted dropout on P (after the softmax)
+        float ffDropout = 0.0f;     // training-only inverted dropout on F (before add & norm)
         int qkvWidth() const { return heads * (2 * keySize + valueSize); }
         int ctxWidth() const { return heads * valueSize; }
         int ffWidth() const { return 4 * window; }
@@ -49,7 +60,10 @@ public:
     // sequence path, batch on the row path) and `scores` score values.
     struct Acts {
         Buffer qkv, p, ctx, x1, rstd1, z1, h1, z2, f, out, rstd2;
+        Buffer pd, pmask, fd, fmask;  // dropped P and F and their masks (rates > 0 only)
+        bool scoreMasked = false, ffMasked = false;  // the last forward applied them
     };
+    using DropoutKeys = BlockDropoutKeys;
     // Temporaries of forward and backward, shared by all blocks of one layer.
     struct Scratch {
         Buffer s, dp, attn, r, dr2, dz2, dh1, dx1, dr1, dctx, dqkv;
@@ -65,7 +79,7 @@ public:
     std::vector<Param*> params();
 
     // ---- sequence path: x and output are [batch][units][window] ----
-    void forward(BufRef x, int batch, Scratch& scratch);
+    void forward(BufRef x, int batch, Scratch& scratch, const DropoutKeys& dropout = {});
     BufRef output() const { return acts_.out; }
     // ADDS parameter gradients; WRITES dx unless it is empty. dy and dx must not alias.
     void backward(BufRef x, BufRef dy, BufRef dx, int batch, Scratch& scratch);
@@ -90,7 +104,8 @@ public:
 private:
     void allocActs(Acts& a, size_t rows, size_t scores);
     void project(BufRef x, int rows, Acts& a, Scratch& s);
-    void tailForward(BufRef x, int rows, int normRows, Acts& a, Scratch& s);
+    void tailForward(BufRef x, int rows, int normRows, Acts& a, Scratch& s,
+                     const DropoutKeys& dropout = {});
     // Leaves the gradient w.r.t. the context C in the returned ref and dR1 in s.dr1.
     BufRef tailBackward(BufRef dy, int rows, int normRows, Acts& a, Scratch& s);
     void projectBackward(BufRef x, BufRef dx, int rows, Scratch& s);

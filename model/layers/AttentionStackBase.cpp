@@ -40,6 +40,8 @@ AttentionBlock::Config AttentionStackBase::blockConfig(const Shape& in) const {
     c.norm = s_.norm;
     c.hidden = s_.hidden;
     c.ffOut = s_.ffOut;
+    c.scoreDropout = float(s_.scoreDropout);
+    c.ffDropout = float(s_.ffDropout);
     return c;
 }
 
@@ -70,16 +72,20 @@ void AttentionStackBase::initWeights(Rng& rng) {
     for (auto& b : blocks_) b.initWeights(rng);
 }
 
-void AttentionStackBase::forwardBlocks(BufRef x, int batch) {
+void AttentionStackBase::forwardBlocks(BufRef x, int batch, bool training) {
     BufRef cur = x;
-    for (auto& b : blocks_) {
-        b.forward(cur, batch, scratch_);
-        cur = b.output();
+    for (size_t l = 0; l < blocks_.size(); ++l) {
+        AttentionBlock::DropoutKeys keys;
+        keys.active = training;
+        keys.score = dropoutKeyOf(2 * l);
+        keys.ff = dropoutKeyOf(2 * l + 1);
+        blocks_[l].forward(cur, batch, scratch_, keys);
+        cur = blocks_[l].output();
     }
 }
 
-void AttentionStackBase::forward(BufRef x, int batch, bool) {
-    forwardBlocks(x, batch);
+void AttentionStackBase::forward(BufRef x, int batch, bool training) {
+    forwardBlocks(x, batch, training);
 }
 
 BufRef AttentionStackBase::output() const {
@@ -140,6 +146,10 @@ AttentionStackBase::Settings AttentionStackBase::settingsFromJson(const nlohmann
             s.hidden = activationFromName(jsonChoice(j, p));
         else if (p.key == "ff_activation")
             s.ffOut = activationFromName(jsonChoice(j, p));
+        else if (p.key == "score_dropout")
+            s.scoreDropout = jsonReal(j, p);
+        else if (p.key == "ff_dropout")
+            s.ffDropout = jsonReal(j, p);
     }
     return s;
 }
@@ -165,6 +175,10 @@ nlohmann::json AttentionStackBase::settingsToJson(const std::string& type) const
             j[p.key] = activationName(s_.hidden);
         else if (p.key == "ff_activation")
             j[p.key] = activationName(s_.ffOut);
+        else if (p.key == "score_dropout")
+            j[p.key] = s_.scoreDropout;
+        else if (p.key == "ff_dropout")
+            j[p.key] = s_.ffDropout;
     }
     return j;
 }

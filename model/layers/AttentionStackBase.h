@@ -25,6 +25,8 @@ public:
         NormMode norm = NormMode::Element;
         Activation hidden = Activation::LeakyRelu;
         Activation ffOut = Activation::None;
+        double scoreDropout = 0.0;  // training-only dropout on the Score matrix (0 = off)
+        double ffDropout = 0.0;     // training-only dropout on the feed-forward output
     };
 
     const Settings& settings() const { return s_; }
@@ -46,11 +48,13 @@ protected:
     void checkInput(const Shape& in) const;
     AttentionBlock::Config blockConfig(const Shape& in) const;
     // Reads the keys of `type`'s registry spec that exist (units, window, key_size, heads,
-    // layers, causal, norm, activation, ff_activation); throws std::invalid_argument.
+    // layers, causal, norm, activation, ff_activation, score_dropout, ff_dropout); throws
+    // std::invalid_argument.
     static Settings settingsFromJson(const nlohmann::json& j, const std::string& type);
     // Writes the same keys (those of `type`'s spec) with "type".
     nlohmann::json settingsToJson(const std::string& type) const;
-    void forwardBlocks(BufRef x, int batch);
+    // training: apply the blocks' dropout (each block draws its masks from the layer's stream).
+    void forwardBlocks(BufRef x, int batch, bool training = false);
 
     Settings s_;
     bool singleHead_, prefixed_;

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "compute/DropoutMask.h"
 #include "model/layers/ParamArena.h"
 
 namespace nnwb {
@@ -31,6 +32,10 @@ void Layer::initUniform(Backend& be, Param& p, Rng& rng, double limit) {
 
 void Layer::initConstant(Backend& be, Param& p, float value) {
     be.fill(p.value, p.count(), value);
+}
+
+uint64_t Layer::dropoutKeyOf(uint64_t site) const {
+    return dropoutKey(dropoutMix(dropoutSeed_) + site, dropoutStep_);
 }
 
 }  // namespace nnwb

@@ -3,6 +3,7 @@
 // Backend, JSON parameters and attention Score read-back. Used by the thread owning the backend.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -72,15 +73,25 @@ public:
     virtual std::vector<AttentionScores> readScores(int /*sample*/) { return {}; }
     // Where build() takes its parameters from (the network's arena); null: own storage.
     void setParamArena(ParamArena* arena) { arena_ = arena; }
+    // Where the dropout masks of the next training forward() come from: (seed, step), see
+    // compute/DropoutMask.h. The Network sets them before each training forward (a new step
+    // per batch); the same (seed, step) gives the same masks. Layers without dropout ignore it.
+    void setDropoutStream(uint64_t seed, uint64_t step) {
+        dropoutSeed_ = seed;
+        dropoutStep_ = step;
+    }
 
 protected:
     // Xavier/Glorot uniform init of a parameter and upload.
     static void initUniform(Backend& be, Param& p, Rng& rng, double limit);
     static void initConstant(Backend& be, Param& p, float value);
     ParamArena* arena() const { return arena_; }
+    // The mask key of dropout site `site` (0, 1, ... within the layer) for the current stream.
+    uint64_t dropoutKeyOf(uint64_t site) const;
 
 private:
     ParamArena* arena_ = nullptr;
+    uint64_t dropoutSeed_ = 0, dropoutStep_ = 0;
 };
 
 // A parameter's value and zeroed gradient: the next slice of `arena`, or own buffers on the

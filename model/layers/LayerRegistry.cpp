@@ -8,6 +8,7 @@
 #include "model/layers/AttentionStackLayer.h"
 #include "model/layers/ConvLayer.h"
 #include "model/layers/DenseLayer.h"
+#include "model/layers/DropoutLayer.h"
 #include "model/layers/GptLayer.h"
 #include "model/layers/LightConvLayer.h"
 #include "model/layers/MultiHeadAttentionLayer.h"
@@ -53,6 +54,19 @@ LayerParamSpec boolParam(std::string key, std::string label, bool def, std::stri
     return s;
 }
 
+LayerParamSpec realParam(std::string key, std::string label, double min, double maxExcluded,
+                         double def, std::string help) {
+    LayerParamSpec s;
+    s.key = std::move(key);
+    s.label = std::move(label);
+    s.kind = K::Real;
+    s.minReal = min;
+    s.maxReal = maxExcluded;
+    s.defaultValue = def;
+    s.help = std::move(help);
+    return s;
+}
+
 // Parameters shared by the attention layers.
 LayerParamSpec unitsParam() {
     return intParam("units", "Units", 0, 1 << 16, 0,
@@ -89,6 +103,17 @@ LayerParamSpec ffOutActParam() {
                        "g after the second feed-forward layer (MQL5 presets: sigmoid)");
 }
 
+LayerParamSpec scoreDropoutParam() {
+    return realParam("score_dropout", "Score dropout", 0.0, 1.0, 0.0,
+                     "dropout rate on the Score matrix after the softmax, in training only "
+                     "(0 = off; kept values are scaled by 1 / (1 - rate))");
+}
+LayerParamSpec ffDropoutParam() {
+    return realParam("ff_dropout", "FF dropout", 0.0, 1.0, 0.0,
+                     "dropout rate on the feed-forward output before add & norm, in training "
+                     "only (0 = off)");
+}
+
 LayerParamSpec activationParam(std::string def) {
     return choiceParam("activation", "Activation", activationNames(), std::move(def),
                        "f applied to W x + b");
@@ -119,22 +144,24 @@ std::vector<LayerTypeInfo> buildTypes() {
                  "Z = Score V (V has window values), add & norm, feed-forward 4 x window, "
                  "add & norm.",
                  {unitsParam(), windowParam(), keySizeParam(8), causalParam(), normParam(),
-                  hiddenActParam(), ffOutActParam()},
+                  hiddenActParam(), ffOutActParam(), scoreDropoutParam(), ffDropoutParam()},
                  AttentionLayer::fromJson});
-    t.push_back({"multihead_attention",
-                 "Multi-head attention",
-                 "Multi-head self-attention block: heads of key size dk in one pass, "
-                 "concatenated and projected back to window by W0; add & norm, "
-                 "feed-forward, add & norm.",
-                 {unitsParam(), windowParam(), keySizeParam(4), headsParam(8), causalParam(),
-                  normParam(), hiddenActParam(), ffOutActParam()},
-                 MultiHeadAttentionLayer::fromJson});
+    t.push_back(
+        {"multihead_attention",
+         "Multi-head attention",
+         "Multi-head self-attention block: heads of key size dk in one pass, "
+         "concatenated and projected back to window by W0; add & norm, "
+         "feed-forward, add & norm.",
+         {unitsParam(), windowParam(), keySizeParam(4), headsParam(8), causalParam(), normParam(),
+          hiddenActParam(), ffOutActParam(), scoreDropoutParam(), ffDropoutParam()},
+         MultiHeadAttentionLayer::fromJson});
     t.push_back({"attention_stack",
                  "Attention stack",
                  "Multi-layer multi-head attention (transformer encoder): identical blocks "
                  "with a fused QKV projection, optional causal mask.",
                  {unitsParam(), windowParam(), keySizeParam(4), headsParam(8), layersParam(5),
-                  causalParam(), normParam(), hiddenActParam(), ffOutActParam()},
+                  causalParam(), normParam(), hiddenActParam(), ffOutActParam(),
+                  scoreDropoutParam(), ffDropoutParam()},
                  AttentionStackLayer::fromJson});
     t.push_back({"gpt",
                  "GPT block",
@@ -158,6 +185,15 @@ std::vector<LayerTypeInfo> buildTypes() {
                   boolParam("softmax_taps", "Softmax over taps", true,
                             "normalise each kernel's taps with a softmax")},
                  LightConvLayer::fromJson});
+    t.push_back({"dropout",
+                 "Dropout",
+                 "Inverted dropout: in training each value is zeroed with probability rate and "
+                 "the kept ones are scaled by 1 / (1 - rate); the identity when evaluating or "
+                 "predicting.",
+                 {realParam("rate", "Rate", 0.0, 1.0, 0.1,
+                            "probability that a value is dropped in training (0 <= rate < 1); "
+                            "a new mask every batch, drawn from the training seed")},
+                 DropoutLayer::fromJson});
     return t;
 }
 
@@ -242,6 +278,18 @@ std::string jsonChoice(const nlohmann::json& j, const LayerParamSpec& s) {
     for (const auto& c : s.choices)
         if (c == x) return x;
     throw std::invalid_argument(s.key + ": '" + x + "' is not one of " + all);
+}
+
+double jsonReal(const nlohmann::json& j, const LayerParamSpec& s) {
+    if (!j.contains(s.key)) return s.defaultValue.get<double>();
+    const auto& v = j[s.key];
+    if (!v.is_number()) throw std::invalid_argument(s.key + ": must be a number, got " + v.dump());
+    const double x = v.get<double>();
+    if (!(x >= s.minReal && x < s.maxReal))
+        throw std::invalid_argument(s.key + ": " + v.dump() + " is outside " +
+                                    nlohmann::json(s.minReal).dump() + " <= " + s.key + " < " +
+                                    nlohmann::json(s.maxReal).dump());
+    return x;
 }
 
 }  // namespace nnwb

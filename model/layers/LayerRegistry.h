@@ -14,11 +14,13 @@
 namespace nnwb {
 
 struct LayerParamSpec {
-    enum class Kind { Int, Bool, Choice };
+    enum class Kind { Int, Bool, Choice, Real };
     std::string key;    // JSON key
     std::string label;  // for forms
     Kind kind = Kind::Int;
     int min = 0, max = 0;              // Int
+    double minReal = 0, maxReal = 0;   // Real: minReal <= x < maxReal (maxReal excluded)
+    double step = 0.05;                // Real: the GUI spin box step
     std::vector<std::string> choices;  // Choice
     nlohmann::json defaultValue;
     std::string help;
@@ -47,5 +49,6 @@ nlohmann::json defaultLayerJson(const std::string& type);
 int jsonInt(const nlohmann::json& j, const LayerParamSpec& spec);
 bool jsonBool(const nlohmann::json& j, const LayerParamSpec& spec);
 std::string jsonChoice(const nlohmann::json& j, const LayerParamSpec& spec);
+double jsonReal(const nlohmann::json& j, const LayerParamSpec& spec);
 
 }  // namespace nnwb

@@ -129,6 +129,17 @@ private slots:
                           {"norm", "element"}},
                          dense(3, "none")}),
             false, 0, "zscore", "cross_entropy");
+        // Dropout is the identity at inference: no node for the layer, nothing for the rates.
+        row("attention_stack with dropout", json::array({conv(5, 5, 6, "sigmoid"),
+                                                         {{"type", "dropout"}, {"rate", 0.2}},
+                                                         {{"type", "attention_stack"},
+                                                          {"key_size", 3},
+                                                          {"heads", 2},
+                                                          {"layers", 2},
+                                                          {"score_dropout", 0.1},
+                                                          {"ff_dropout", 0.3}},
+                                                         {{"type", "dropout"}, {"rate", 0.5}},
+                                                         dense(3, "sigmoid")}));
         row("gpt sequence mode",
             json::array({conv(5, 5, 6, "sigmoid"),
                          {{"type", "gpt"},

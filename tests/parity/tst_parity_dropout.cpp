@@ -1,0 +1,171 @@
+// Parity of dropout across devices: Backend::dropoutForward/Backward on every OpenCL device
+// against the CpuBackend reference (odd sizes, guard values, masks compared exactly, y in
+// place), and the layers with dropout in training (dropout, attention, multihead_attention,
+// attention_stack with score_dropout and ff_dropout): output, input gradient and every
+// parameter gradient on every device of listDevices() against the double-precision CPU.
+#include <QtTest/QtTest>
+
+#include "common/LayerRun.h"
+#include "compute/DropoutMask.h"
+#include "parity/ParityHarness.h"
+
+using namespace nnwb;
+using namespace nnwb::test;
+
+namespace {
+
+const size_t kSizes[] = {1, 3, 7, 20, 33, 65, 130, 1000, 70001};
+const float kRates[] = {0.0f, 0.1f, 0.5f, 0.93f};
+// Masks are 0 or 1 / (1 - rate) on every device: compared exactly.
+const ParityTolerance kTol{{}, {{"mask", Tolerance{0.0, 0.0}}}};
+
+struct Case {
+    const char* name;
+    nlohmann::json layer;
+    Shape in;
+};
+
+std::vector<Case> layerCases() {
+    return {
+        {"dropout u7 w3 r0.3", {{"type", "dropout"}, {"rate", 0.3}}, {7, 3}},
+        {"dropout u1 w65 r0.9", {{"type", "dropout"}, {"rate", 0.9}}, {1, 65}},
+        {"attention u7 k4 causal",
+         {{"type", "attention"},
+          {"key_size", 4},
+          {"causal", true},
+          {"score_dropout", 0.3},
+          {"ff_dropout", 0.2}},
+         {7, 9}},
+        {"multihead u20 h3 k1 seq",
+         {{"type", "multihead_attention"},
+          {"key_size", 1},
+          {"heads", 3},
+          {"norm", "sequence"},
+          {"score_dropout", 0.5},
+          {"ff_dropout", 0.1}},
+         {20, 12}},
+        {"stack u33 h8 k4 score only",
+         {{"type", "attention_stack"},
+          {"key_size", 4},
+          {"heads", 8},
+          {"layers", 2},
+          {"causal", true},
+          {"score_dropout", 0.25}},
+         {33, 9}},
+        {"stack u1 h3 k4 ff only",
+         {{"type", "attention_stack"},
+          {"key_size", 4},
+          {"heads", 3},
+          {"layers", 2},
+          {"ff_dropout", 0.4}},
+         {1, 6}},
+    };
+}
+
+struct Result {
+    std::vector<double> y, dx;
+    std::vector<std::vector<double>> grads;
+    std::vector<std::string> names;
+    std::string sentinel;
+};
+
+Result runCase(std::unique_ptr<Backend> be, const Case& c) {
+    LayerRun r(std::move(be), makeLayer(c.layer), c.in, 3, 17);
+    r.layer->setDropoutStream(2024, 5);
+    r.setInput(randomDoubles(r.inCount(), 71));
+    Result out;
+    out.y = r.forward(true);
+    out.dx = r.backward(randomDoubles(r.outCount(), 72));
+    out.sentinel = r.sentinelError();
+    for (Param* p : r.layer->params()) {
+        out.grads.push_back(r.grad(p));
+        out.names.push_back(p->name);
+    }
+    return out;
+}
+
+std::string compare(const std::string& what, const std::vector<double>& got,
+                    const std::vector<double>& want) {
+    if (got.size() != want.size()) return what + ": size differs";
+    double scale = 0;
+    for (double v : want) scale = std::max(scale, std::abs(v));
+    const double atol = 2e-5 * std::max(1.0, scale), rtol = 1e-3;
+    for (size_t i = 0; i < got.size(); ++i)
+        if (!(std::abs(got[i] - want[i]) <= atol + rtol * std::abs(want[i])))
+            return what + "[" + std::to_string(i) + "]: " + std::to_string(got[i]) + " vs " +
+                   std::to_string(want[i]) + " (reference)";
+    return {};
+}
+
+}  // namespace
+
+class TstParityDropout : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { NNWB_PARITY_INIT(); }
+    void cleanupTestCase() { closeParityDevices(); }
+
+    // Kernels: dropout_forward (separate y and in place), dropout_backward (separate, in place)
+    void ops() {
+        for (size_t n : kSizes)
+            for (float rate : kRates) {
+                const std::string c =
+                    "dropout n=" + std::to_string(n) + " rate=" + std::to_string(rate);
+                const uint64_t key = dropoutKey(uint64_t(n) * 31 + 7, uint64_t(rate * 100));
+                NNWB_PARITY(
+                    [&](OpRun& r) {
+                        BufRef x = r.in("x", randomVector(n, 130));
+                        BufRef mask = r.out("mask", randomVector(n, 131));
+                        BufRef y = r.out("y", randomVector(n, 132));
+                        r.be.dropoutForward(n, rate, key, x, mask, y);
+                        BufRef dy = r.in("dy", randomVector(n, 133));
+                        BufRef dx = r.out("dx", randomVector(n, 134));
+                        r.be.dropoutBackward(n, mask, dy, dx);
+                    },
+                    kTol, c);
+                NNWB_PARITY(
+                    [&](OpRun& r) {
+                        BufRef xy = r.out("xy", randomVector(n, 135));
+                        BufRef mask = r.out("mask", randomVector(n, 136));
+                        r.be.dropoutForward(n, rate, key, xy, mask, xy);
+                        BufRef g = r.out("g", randomVector(n, 137));
+                        r.be.dropoutBackward(n, mask, g, g);
+                    },
+                    kTol, c + " in place");
+            }
+    }
+
+    // Layers with dropout in training, the mask held at (seed 2024, step 5) on every device.
+    void layer_data() {
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<int>("index");
+        const auto all = layerCases();
+        // Under NNWB_PARITY_MAX_VALUES (oclgrind) only the small cases.
+        const bool small = parityMaxValues() != size_t(-1);
+        for (const auto& id : testDeviceIds())
+            for (size_t i = 0; i < all.size(); ++i)
+                if (!small || all[i].in.units <= 7)
+                    QTest::addRow("%s %s", id.c_str(), all[i].name)
+                        << QString::fromStdString(id) << int(i);
+    }
+    void layer() {
+        QFETCH(QString, device);
+        QFETCH(int, index);
+        const Case c = layerCases()[size_t(index)];
+        const Result ref = runCase(std::make_unique<CpuBackend>(Precision::Double, 1), c);
+        const Result got = runCase(createBackend(device.toStdString()), c);
+        QVERIFY2(got.sentinel.empty(), got.sentinel.c_str());
+        auto e = compare("output", got.y, ref.y);
+        QVERIFY2(e.empty(), e.c_str());
+        e = compare("dx", got.dx, ref.dx);
+        QVERIFY2(e.empty(), e.c_str());
+        QCOMPARE(got.grads.size(), ref.grads.size());
+        for (size_t i = 0; i < ref.grads.size(); ++i) {
+            e = compare(ref.names[i], got.grads[i], ref.grads[i]);
+            QVERIFY2(e.empty(), e.c_str());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TstParityDropout)
+#include "tst_parity_dropout.moc"

@@ -1,0 +1,91 @@
+// Training with dropout (a dropout layer and the attention stack's score_dropout and
+// ff_dropout, on the tiny synthetic stack task of tests/fixtures/attention): the network
+// learns, the same seed gives the same numbers, dropout changes the run, and every OpenCL
+// device follows the CPU's losses epoch by epoch (the same masks on every device).
+// Model headers first: Metrics.h has a member named `signals`, a Qt keyword macro.
+#include <cmath>
+#include <memory>
+
+#include "common/TestUtil.h"
+#include "model/Experiment.h"
+#include "model/ExperimentData.h"
+#include "model/Trainer.h"
+
+#include <QtTest>
+
+using namespace nnwb;
+
+namespace {
+
+Experiment problem(const std::string& device, bool dropout) {
+    Experiment e =
+        Experiment::load(std::string(NNWB_TEST_FIXTURES) + "/attention/stack-synthetic.json");
+    auto& layers = e.model["layers"];
+    if (dropout) {
+        layers[0]["score_dropout"] = 0.1;
+        layers[0]["ff_dropout"] = 0.1;
+        layers.insert(layers.begin() + 1, nlohmann::json{{"type", "dropout"}, {"rate", 0.2}});
+    }
+    e.training.device = device;
+    return e;
+}
+
+struct Losses {
+    std::vector<double> train, validation;
+};
+
+Losses trainLosses(const Experiment& e, int epochs) {
+    const ExperimentData data = loadExperimentData(e);
+    if (!data.ok) throw std::runtime_error(data.error);
+    auto be = createBackend(e.training.device);
+    Network net(Network::layersFromJson(e.model), data.split.train.inputShape);
+    Trainer trainer(*be, net, e.training, data.split);
+    Losses out;
+    for (int i = 0; i < epochs; ++i) {
+        const auto rep = trainer.runEpoch();
+        out.train.push_back(rep.train.loss);
+        out.validation.push_back(rep.validation.loss);
+    }
+    return out;
+}
+
+}  // namespace
+
+class TestDropoutTrain : public QObject {
+    Q_OBJECT
+private slots:
+    void learnsWithDropout() {
+        const auto a = trainLosses(problem("cpu", true), 12);
+        qInfo("training loss with dropout: epoch 1 %.4f, epoch 12 %.4f", a.train.front(),
+              a.train.back());
+        QVERIFY(a.train.front() > 0.9);
+        QVERIFY2(a.train.back() < 0.8, qPrintable(QString("final loss %1").arg(a.train.back())));
+        const auto b = trainLosses(problem("cpu", true), 12);
+        QCOMPARE(b.train, a.train);
+        QCOMPARE(b.validation, a.validation);
+        const auto plain = trainLosses(problem("cpu", false), 2);
+        QVERIFY(plain.train[1] != a.train[1]);
+    }
+
+    void openclFollowsCpu() {
+        const auto ids = test::openClDeviceIds();
+        if (ids.empty()) QSKIP("no OpenCL device");
+        const int epochs = 3;
+        const auto cpu = trainLosses(problem("cpu", true), epochs);
+        for (const auto& id : ids) {
+            const auto cl = trainLosses(problem(id, true), epochs);
+            for (int i = 0; i < epochs; ++i) {
+                qInfo("%s epoch %d: train %.7f vs cpu %.7f, validation %.7f vs cpu %.7f",
+                      id.c_str(), i + 1, cl.train[i], cpu.train[i], cl.validation[i],
+                      cpu.validation[i]);
+                QVERIFY2(std::fabs(cl.train[i] - cpu.train[i]) / cpu.train[i] < 1e-4,
+                         qPrintable(QString("%1 epoch %2").arg(id.c_str()).arg(i + 1)));
+                QVERIFY2(std::fabs(cl.validation[i] - cpu.validation[i]) / cpu.validation[i] < 1e-4,
+                         qPrintable(QString("%1 epoch %2").arg(id.c_str()).arg(i + 1)));
+            }
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDropoutTrain)
+#include "tst_dropout_train.moc"
