@@ -9,7 +9,7 @@ namespace nnwb {
 
 AttentionPickers::AttentionPickers(const QString& title, const QString& prefix, QWidget* parent)
     : QWidget(parent) {
-    auto* controls = new QHBoxLayout(this);
+    auto* controls = controls_ = new QHBoxLayout(this);
     controls->setContentsMargins(0, 0, 0, 0);
     auto* titleLabel = new QLabel(title, this);
     QFont b = titleLabel->font();
@@ -56,6 +56,13 @@ void AttentionPickers::setPickersVisible(bool visible) {
     for (QWidget* w : {static_cast<QWidget*>(layer_), static_cast<QWidget*>(head_),
                        static_cast<QWidget*>(sample_), static_cast<QWidget*>(colourScale_)})
         w->setVisible(visible);
+    for (QWidget* w : extra_) w->setVisible(visible);
+}
+
+void AttentionPickers::addControl(QWidget* control) {
+    controls_->insertWidget(controls_->indexOf(colourScale_) + 1, control);
+    control->setVisible(colourScale_->isVisibleTo(this));
+    extra_.push_back(control);
 }
 
 bool AttentionPickers::rowNormalized() const {

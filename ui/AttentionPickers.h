@@ -4,10 +4,12 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <QWidget>
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QSpinBox;
 
@@ -27,6 +29,8 @@ public:
     bool rowNormalized() const;
     QLabel* info() const { return info_; }
     void setPickersVisible(bool visible);
+    // Another picker after the built-in ones (shown and hidden with them).
+    void addControl(QWidget* control);
     // "layers.1.block.3" (the 0-based tensor name) as the 1-based label of the layer list:
     // "layer 2 · block 4".
     static QString layerLabel(const std::string& scoresName);
@@ -37,6 +41,8 @@ private:
     QSpinBox* sample_;
     QComboBox* colourScale_;
     QLabel* info_;
+    QHBoxLayout* controls_;
+    std::vector<QWidget*> extra_;
 };
 
 }  // namespace nnwb

@@ -44,6 +44,13 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
     head_ = pickers_->head();
     sample_ = pickers_->sample();
     info_ = pickers_->info();
+    weights_ = new QComboBox(this);
+    weights_->setObjectName(QStringLiteral("attentionWeights"));
+    weights_->addItem(tr("latest epoch"));
+    weights_->addItem(tr("best epoch"));
+    weights_->setToolTip(tr("Whose Score matrices are shown: the latest epoch's weights or the "
+                            "best epoch's (on the monitored metric)"));
+    pickers_->addControl(weights_);
     layout->addWidget(pickers_);
 
     pages_ = new QStackedWidget(this);
@@ -68,6 +75,8 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
             [this] { showCurrent(); });
     connect(sample_, qOverload<int>(&QSpinBox::valueChanged), this,
             [this](int v) { Q_EMIT sampleRequested(v); });
+    connect(weights_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this](int i) { Q_EMIT bestWeightsRequested(i == 1); });
     connect(pickers_->colourScale(), qOverload<int>(&QComboBox::currentIndexChanged), this,
             [this] { showCurrent(); });
     clear(tr("Train a stack with an attention layer to see its Score matrices here."));
@@ -116,8 +125,8 @@ void AttentionView::setSnapshot(const AttentionSnapshotPtr& snap) {
         const QSignalBlocker b(head_);
         head_->setCurrentIndex(keepHead);
     }
-    QString info =
-        tr("epoch %1 · %2 validation samples").arg(snap->epoch).arg(snap->validationSamples);
+    QString info = (snap->bestEpoch ? tr("best epoch %1") : tr("epoch %1")).arg(snap->epoch) +
+                   tr(" · %1 validation samples").arg(snap->validationSamples);
     if (snap->sampleTime != 0)
         info += tr(" · sample %1: bar %2")
                     .arg(snap->sample)

@@ -34,9 +34,12 @@ public:
     QComboBox* layerBox() const { return layer_; }
     QComboBox* headBox() const { return head_; }
     QSpinBox* sampleBox() const { return sample_; }
+    QComboBox* weightsBox() const { return weights_; }
 
 Q_SIGNALS:
     void sampleRequested(int sample);
+    // The weights picker: the best epoch's (true) or the latest epoch's (false).
+    void bestWeightsRequested(bool best);
 
 private:
     void showCurrent();
@@ -47,6 +50,7 @@ private:
     QComboBox* head_;
     QSpinBox* sample_;
     QLabel* info_;
+    QComboBox* weights_;
     AttentionPickers* pickers_;
     QStackedWidget* pages_;
     QLabel* placeholder_;

@@ -1,5 +1,7 @@
 #include "ui/ComparisonChart.h"
 
+#include <cmath>
+
 namespace nnwb {
 
 ComparisonChart::ComparisonChart(const QString& title, const QString& yLabel, QWidget* parent)
@@ -28,6 +30,12 @@ void ComparisonChart::setRuns(const QStringList& names, const std::vector<QColor
         s.train = addSeries(names[i], c);
         s.validation = addSeries(tr("%1 (validation)").arg(names[i]), c, true);
         s.validation->removeFromLegend();
+        s.best = addGraph();
+        s.best->setLineStyle(QCPGraph::lsNone);
+        s.best->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, c, c.lighter(130), 13));
+        s.best->setPen(QPen(c, 2));
+        s.best->setName(tr("%1 (best epoch)").arg(names[i]));
+        s.best->removeFromLegend();
         series_.push_back(s);
     }
     clearSeries();
@@ -38,13 +46,33 @@ void ComparisonChart::addPoint(int run, double epoch, double train, double valid
     if (run < 0 || run >= runCount()) return;
     series_[size_t(run)].train->addData(epoch, train);
     if (hasValidation) series_[size_t(run)].validation->addData(epoch, validation);
+    if (int(epoch) == series_[size_t(run)].bestEpoch) placeBest(run);
     scheduleReplot();
+}
+
+void ComparisonChart::setBestEpoch(int run, int epoch) {
+    if (run < 0 || run >= runCount()) return;
+    series_[size_t(run)].bestEpoch = epoch;
+    placeBest(run);
+    scheduleReplot();
+}
+
+void ComparisonChart::placeBest(int run) {
+    Series& s = series_[size_t(run)];
+    s.best->data()->clear();
+    if (s.bestEpoch <= 0) return;
+    QCPGraph* on = s.validation->dataCount() > 0 ? s.validation : s.train;
+    const auto it = on->data()->findBegin(s.bestEpoch, false);
+    if (it == on->data()->constEnd() || it->key != s.bestEpoch || std::isnan(it->value)) return;
+    s.best->addData(it->key, it->value);
 }
 
 void ComparisonChart::clearRun(int run) {
     if (run < 0 || run >= runCount()) return;
     series_[size_t(run)].train->data()->clear();
     series_[size_t(run)].validation->data()->clear();
+    series_[size_t(run)].best->data()->clear();
+    series_[size_t(run)].bestEpoch = 0;
     scheduleReplot();
 }
 
@@ -64,6 +92,7 @@ void ComparisonChart::applyVisibility(int run) {
     Series& s = series_[size_t(run)];
     s.train->setVisible(s.visible && showTraining_);
     s.validation->setVisible(s.visible && showValidation_);
+    s.best->setVisible(s.visible);
     // A hidden run stays in the legend, greyed, so that it can be shown again.
     if (QCPAbstractLegendItem* item = legend->itemWithPlottable(s.train))
         item->setTextColor(s.visible ? Qt::black : QColor(0xa0, 0xa0, 0xa0));

@@ -19,6 +19,10 @@ public:
     void setRuns(const QStringList& names, const std::vector<QColor>& colours);
     void addPoint(int run, double epoch, double train, double validation, bool hasValidation);
     void clearRun(int run);
+    // Marks run `run`'s best epoch with a star on its validation curve (its training curve
+    // without validation); 0 removes the mark.
+    void setBestEpoch(int run, int epoch);
+    QCPGraph* bestGraph(int run) const { return series_.at(size_t(run)).best; }
     void setRunVisible(int run, bool visible);
     void setPartsVisible(bool training, bool validation);
     int runCount() const { return static_cast<int>(series_.size()); }
@@ -30,10 +34,13 @@ Q_SIGNALS:
 
 private:
     void applyVisibility(int run);
+    void placeBest(int run);
 
     struct Series {
         QCPGraph* train;
         QCPGraph* validation;
+        QCPGraph* best;
+        int bestEpoch = 0;
         bool visible = true;
     };
     std::vector<Series> series_;

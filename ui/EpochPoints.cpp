@@ -13,10 +13,14 @@ double plottedAccuracy(const EpochMetrics& m) {
 void addEpochPoints(ComparisonChart* const charts[3], int run, const EpochReport& e,
                     bool hasValidation) {
     charts[0]->addPoint(run, e.epoch, e.train.loss, e.validation.loss, hasValidation);
-    if (!e.taskMetrics) return;
-    charts[1]->addPoint(run, e.epoch, e.train.missedPct, e.validation.missedPct, hasValidation);
-    charts[2]->addPoint(run, e.epoch, plottedAccuracy(e.train), plottedAccuracy(e.validation),
-                        hasValidation);
+    if (e.taskMetrics) {
+        charts[1]->addPoint(run, e.epoch, e.train.missedPct, e.validation.missedPct,
+                            hasValidation);
+        charts[2]->addPoint(run, e.epoch, plottedAccuracy(e.train), plottedAccuracy(e.validation),
+                            hasValidation);
+    }
+    if (e.bestEpoch > 0)
+        for (int i = 0; i < 3; ++i) charts[i]->setBestEpoch(run, e.bestEpoch);
 }
 
 }  // namespace nnwb

@@ -14,7 +14,8 @@ class ComparisonChart;
 double plottedAccuracy(const EpochMetrics& m);
 
 // Adds epoch `e` of run `run` to charts[0] (loss), charts[1] (missed) and charts[2] (accuracy);
-// missed and accuracy only where the epoch has task metrics.
+// missed and accuracy only where the epoch has task metrics; moves the run's best-epoch star
+// to the epoch's bestEpoch.
 void addEpochPoints(ComparisonChart* const charts[3], int run, const EpochReport& e,
                     bool hasValidation);
 

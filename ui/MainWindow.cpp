@@ -181,6 +181,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(attention_, &AttentionView::sampleRequested, controller_,
             &TrainingController::requestScores);
+    connect(attention_, &AttentionView::bestWeightsRequested, controller_,
+            &TrainingController::setScoresOfBest);
     connect(priceChart_, &PriceChartPane::validationSampleClicked, attention_,
             &AttentionView::showSample);
     connect(dataPanel_, &DataPanel::priceFileInspected, this, [this](bool ok) {

@@ -92,6 +92,13 @@ void TrainingController::requestScores(int sample) {
     worker_->post([worker, sample] { worker->requestScores(sample); });
 }
 
+void TrainingController::setScoresOfBest(bool best) {
+    if (shutDown_) return;
+    worker_->setScoresOfBest(best);
+    TrainingWorker* worker = worker_;
+    worker_->post([worker] { worker->requestScores(worker->scoreSample()); });
+}
+
 void TrainingController::saveWeights(const QString& path) {
     if (shutDown_) return;
     TrainingWorker* worker = worker_;

@@ -47,6 +47,9 @@ public:
     void stop();
     // Which validation sample the attention snapshots show; answered between epochs.
     void requestScores(int sample);
+    // Attention snapshots of the best epoch's weights (true) or the latest (false); asks for
+    // the current sample again.
+    void setScoresOfBest(bool best);
     void saveWeights(const QString& path);
     // Asks the worker for the trained model as a bundle; answered by bundleReady().
     void requestBundle();

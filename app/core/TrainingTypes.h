@@ -54,7 +54,8 @@ struct TrainingProgress {
 
 // The Score matrices of every attention layer for one validation sample.
 struct AttentionSnapshot {
-    int epoch = 0;                 // epochs trained when it was read
+    int epoch = 0;                 // the epoch whose weights it shows
+    bool bestEpoch = false;        // that epoch is the run's best so far
     int sample = 0;                // validation sample index
     size_t validationSamples = 0;  // how many there are (for the sample picker)
     int64_t sampleTime = 0;        // open time of the sample's last bar (0: not a price file)

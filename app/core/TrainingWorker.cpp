@@ -247,10 +247,30 @@ void TrainingWorker::emitScores(int sample) {
         if (nVal == 0) return;
         const size_t index = std::min(static_cast<size_t>(std::max(0, sample)), nVal - 1);
         auto snap = std::make_shared<AttentionSnapshot>();
-        snap->layers = session_->trainer().validationScores(index, &snap->outputs);
-        if (snap->layers.empty()) return;
         const int done = session_->trainer().epochsDone();
-        snap->epoch = done > 0 ? done : keeper_.result().epoch();  // loaded: the file's epoch
+        const WeightsSnapshot& best = keeper_.best();
+        Network& net = session_->network();
+        if (scoresOfBest_.load() && !best.empty() && best.epoch() != done) {
+            // The best epoch's weights for this one forward pass, then the latest ones back
+            // (host copies; the optimizer state is untouched).
+            WeightsSnapshot latest;
+            if (!latest.capture(net, done)) return;
+            best.restore(net);
+            try {
+                snap->layers = session_->trainer().validationScores(index, &snap->outputs);
+            } catch (...) {
+                latest.restore(net);
+                throw;
+            }
+            latest.restore(net);
+            snap->epoch = best.epoch();
+            snap->bestEpoch = true;
+        } else {
+            snap->layers = session_->trainer().validationScores(index, &snap->outputs);
+            snap->epoch = done > 0 ? done : keeper_.result().epoch();  // loaded: the file's
+            snap->bestEpoch = done > 0 ? keeper_.bestEpoch() == done : false;
+        }
+        if (snap->layers.empty()) return;
         snap->sample = static_cast<int>(index);
         snap->validationSamples = nVal;
         const SampleSet& part = split.validation.size() ? split.validation : split.train;

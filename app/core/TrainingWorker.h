@@ -32,6 +32,9 @@ public:
 
     // Any thread: which validation sample the next attention snapshot shows.
     void setScoreSample(int sample) { scoreSample_.store(sample); }
+    // Any thread: whether snapshots show the best epoch's weights (else the latest ones).
+    void setScoresOfBest(bool best) { scoresOfBest_.store(best); }
+    int scoreSample() const { return scoreSample_.load(); }
     // Any thread: runs `call` on the worker's thread, after the calls posted before it.
     void post(std::function<void()> call) { calls_.post(std::move(call)); }
 
@@ -112,6 +115,7 @@ private:
     int firstEpoch_ = 1;         // the first epoch of this run (> 1 when continued)
     double epochSeconds_ = 0.0;  // sum over completed epochs, for the run ETA
     std::atomic<int> scoreSample_{0};
+    std::atomic<bool> scoresOfBest_{false};
     CallQueue calls_{this, "runQueuedCalls"};
 };
 

@@ -63,6 +63,33 @@ private Q_SLOTS:
         QCOMPARE(missed.trainGraph(0)->dataCount(), 1);
     }
 
+    // Issue 15: every comparison chart stars each run's best epoch on its validation curve.
+    void comparisonChartsStarTheBestEpoch() {
+        ComparisonChart loss(QStringLiteral("Loss"), {}), missed(QStringLiteral("Missed"), {}),
+            accuracy(QStringLiteral("Accuracy"), {});
+        for (ComparisonChart* c : {&loss, &missed, &accuracy})
+            c->setRuns({QStringLiteral("a"), QStringLiteral("b")}, {Qt::red, Qt::blue});
+        ComparisonChart* const charts[3] = {&loss, &missed, &accuracy};
+        const double losses[3] = {0.5, 0.3, 0.4};
+        for (int epoch = 1; epoch <= 3; ++epoch) {
+            EpochReport r;
+            r.epoch = epoch;
+            r.taskMetrics = true;
+            r.validation.loss = losses[epoch - 1];
+            r.validation.signalCount = 1;
+            r.validation.accuracyPct = 10.0 * epoch;
+            r.bestEpoch = epoch == 1 ? 1 : 2;
+            addEpochPoints(charts, 1, r, true);
+        }
+        QCOMPARE(loss.bestGraph(1)->dataCount(), 1);
+        QCOMPARE(loss.bestGraph(1)->data()->at(0)->key, 2.0);
+        QCOMPARE(loss.bestGraph(1)->data()->at(0)->value, 0.3);
+        QCOMPARE(accuracy.bestGraph(1)->data()->at(0)->value, 20.0);
+        QCOMPARE(loss.bestGraph(0)->dataCount(), 0);  // run a has no epoch yet
+        loss.clearRun(1);
+        QCOMPARE(loss.bestGraph(1)->dataCount(), 0);
+    }
+
     // "Confusion matrix · epoch 12" is shown whole in the narrowest column (it wraps).
     void confusionCaptionIsNotCut() {
         ConfusionTable t;

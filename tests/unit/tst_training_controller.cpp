@@ -1,7 +1,8 @@
 // The training controller and its worker thread without any widget (QtCore only), so the
 // ThreadSanitizer build can check them cheaply: a run's signals arrive in order, pause holds
 // the worker, resume and stop act within a batch, weights are saved from the worker thread,
-// and destroying the controller during a run stops and joins the thread.
+// and destroying the controller during a run stops and joins the thread; attention snapshots
+// of the best epoch's weights on request.
 #include <QtTest>
 
 #include <QSignalSpy>
@@ -90,6 +91,41 @@ private slots:
             saved[i++] = readFile(path);
         }
         QVERIFY(saved[0] == saved[1]);
+    }
+
+    void scoresOfTheBestEpochOnRequest() {
+        // minDelta 1000 and no early stopping: epoch 1 stays the best of 3 while the weights
+        // go on changing. The best epoch's snapshot equals the one taken after epoch 1.
+        auto j = test::tinyExperimentJson(3, 16);
+        j["formatVersion"] = 2;
+        j["training"]["earlyStopping"] = {{"enabled", false}, {"minDelta", 1000.0}};
+        j["model"]["layers"].insert(j["model"]["layers"].begin() + 1,
+                                    nlohmann::json{{"type", "attention"}});
+        TrainingController c;
+        std::vector<AttentionSnapshotPtr> snaps;
+        connect(&c, &TrainingController::attentionReady, this,
+                [&](const AttentionSnapshotPtr& s) { snaps.push_back(s); });
+        QSignalSpy finished(&c, &TrainingController::runFinished);
+        QVERIFY(c.start(Experiment::fromJson(j)));
+        QVERIFY(finished.wait(60000));
+        QTRY_COMPARE(snaps.size(), size_t(3));  // one after each epoch
+        QCOMPARE(snaps[0]->epoch, 1);
+        QVERIFY(snaps[0]->bestEpoch);
+        QCOMPARE(snaps[2]->epoch, 3);
+        QVERIFY(!snaps[2]->bestEpoch);
+        QVERIFY(snaps[2]->layers[0].values != snaps[0]->layers[0].values);
+
+        c.setScoresOfBest(true);
+        QTRY_COMPARE(snaps.size(), size_t(4));
+        QCOMPARE(snaps[3]->epoch, 1);
+        QVERIFY(snaps[3]->bestEpoch);
+        QCOMPARE(snaps[3]->layers[0].values, snaps[0]->layers[0].values);
+        QCOMPARE(snaps[3]->outputs, snaps[0]->outputs);
+
+        c.setScoresOfBest(false);  // the latest weights are back in place
+        QTRY_COMPARE(snaps.size(), size_t(5));
+        QCOMPARE(snaps[4]->epoch, 3);
+        QCOMPARE(snaps[4]->layers[0].values, snaps[2]->layers[0].values);
     }
 
     void pauseResumeStop() {
