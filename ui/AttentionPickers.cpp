@@ -4,13 +4,18 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 namespace nnwb {
 
 AttentionPickers::AttentionPickers(const QString& title, const QString& prefix, QWidget* parent)
     : QWidget(parent) {
-    auto* controls = controls_ = new QHBoxLayout(this);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(2);
+    auto* controls = controls_ = new QHBoxLayout;
     controls->setContentsMargins(0, 0, 0, 0);
+    outer->addLayout(controls);
     auto* titleLabel = new QLabel(title, this);
     QFont b = titleLabel->font();
     b.setBold(true);
@@ -37,19 +42,17 @@ AttentionPickers::AttentionPickers(const QString& title, const QString& prefix, 
     info_ = new QLabel(this);
     info_->setObjectName(prefix + QStringLiteral("Info"));
     info_->setStyleSheet(QStringLiteral("color: palette(mid);"));
-    // The info line (epoch, sample's bar, true and predicted class) wraps in the room left by
-    // the pickers rather than widening the pane.
+    // The info line (epoch, sample's bar, true and predicted class) has a line of its own
+    // below the pickers and wraps rather than widening the pane.
     info_->setWordWrap(true);
-    info_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    info_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     controls->addWidget(titleLabel);
     controls->addSpacing(8);
     controls->addWidget(layer_);
     controls->addWidget(head_);
     controls->addWidget(sample_);
     controls->addWidget(colourScale_);
-    controls->addSpacing(8);
-    controls->addWidget(info_, 1);
+    controls->addStretch(1);
+    outer->addWidget(info_);
 }
 
 void AttentionPickers::setPickersVisible(bool visible) {

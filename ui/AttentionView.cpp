@@ -113,7 +113,7 @@ void AttentionView::setSnapshot(const AttentionSnapshotPtr& snap) {
     {
         const QSignalBlocker b1(layer_), b2(sample_);
         layer_->clear();
-        for (const auto& s : snap->layers) layer_->addItem(QString::fromStdString(s.name));
+        for (const auto& s : snap->layers) layer_->addItem(AttentionPickers::layerLabel(s.name));
         const int i = layer_->findText(keepLayer);
         layer_->setCurrentIndex(i >= 0 ? i : 0);
         sample_->setRange(0, std::max<int>(0, static_cast<int>(snap->validationSamples) - 1));
@@ -163,7 +163,7 @@ void AttentionView::showCurrent() {
     } else {
         heatmap_->setScores(s, std::max(0, head),
                             tr("%1 · head %2 · sample %3")
-                                .arg(QString::fromStdString(s.name))
+                                .arg(AttentionPickers::layerLabel(s.name))
                                 .arg(std::max(0, head) + 1)
                                 .arg(snapshot_->sample));
         pages_->setCurrentWidget(heatmap_);

@@ -15,6 +15,7 @@
 #include "app/core/MetaTypes.h"
 #include "ui/AttentionGrid.h"
 #include "ui/AttentionHeatmap.h"
+#include "ui/AttentionPickers.h"
 #include "ui/AttentionView.h"
 
 using namespace nnwb;
@@ -97,6 +98,7 @@ private Q_SLOTS:
         snap->layers = {makeScores("layers.1", 1, 6), makeScores("layers.2.block.0", 3, 6)};
         view.setSnapshot(snap);
         QCOMPARE(view.layerBox()->count(), 2);
+        QCOMPARE(view.layerBox()->itemText(1), QStringLiteral("layer 3 · block 1"));  // 1-based
         QCOMPARE(view.headBox()->count(), 1);  // one head: no "all heads" entry
         QCOMPARE(view.sampleBox()->maximum(), 49);
         QCOMPARE(view.sampleBox()->value(), 2);
@@ -198,6 +200,13 @@ private Q_SLOTS:
         view.setSnapshot(snap);
         auto* info = view.findChild<QLabel*>(QStringLiteral("attentionInfo"));
         QVERIFY(info);
+        // The long info line wraps on a line of its own: the pickers stay a short row.
+        view.resize(420, 400);
+        QApplication::processEvents();
+        auto* pickers = view.findChild<AttentionPickers*>();
+        QVERIFY(pickers);
+        QVERIFY2(pickers->height() < 100, qPrintable(QString::number(pickers->height())));
+        QVERIFY(info->width() > 300);
         QVERIFY2(info->text().contains(QStringLiteral("true buy · predicted sell")),
                  qPrintable(info->text()));
         QVERIFY(info->text().contains(QStringLiteral("sell 0.70")));
