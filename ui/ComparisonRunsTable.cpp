@@ -1,5 +1,7 @@
 #include "ui/ComparisonRunsTable.h"
 
+#include <filesystem>
+
 #include <QCheckBox>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -20,13 +22,46 @@ QString statusText(const RunRecord& r) {
             QStringLiteral(": ") + QString::fromStdString(r.error).section(QLatin1Char('\n'), 0, 0);
     return s;
 }
+// The data settings that decide what a run trains on, the file made absolute.
+nlohmann::json dataKey(const Experiment& e) {
+    nlohmann::json d = e.data;
+    if (d.contains("file") && d["file"].is_string() && !d["file"].get<std::string>().empty()) {
+        const std::filesystem::path f = d["file"].get<std::string>();
+        d["file"] = std::filesystem::absolute(f.is_absolute() ? f : e.baseDir / f)
+                        .lexically_normal()
+                        .string();
+    }
+    return d;
+}
+
+// "EURUSD_H1_2017-2018.csv · 20 bars" or "synthetic · 512 samples".
+QString dataLabel(const Experiment& e) {
+    const nlohmann::json& d = e.data;
+    if (d.value("source", std::string()) == "synthetic")
+        return ComparisonRunsTable::tr("synthetic · %1 samples").arg(d.value("samples", 0));
+    const QString file = QString::fromStdString(d.value("file", std::string()));
+    return ComparisonRunsTable::tr("%1 · %2 bars")
+        .arg(QFileInfo(file).fileName())
+        .arg(d.value("window", 0));
+}
+
+QString dataTip(const Experiment& e) {
+    const nlohmann::json d = dataKey(e);
+    if (d.value("source", std::string()) == "synthetic")
+        return ComparisonRunsTable::tr("Synthetic data: %1").arg(QString::fromStdString(d.dump()));
+    return ComparisonRunsTable::tr("Price file %1, window %2 bars, validation %3 %")
+        .arg(QString::fromStdString(d.value("file", std::string())))
+        .arg(d.value("window", 0))
+        .arg(d.value("validationShare", 0.0) * 100.0, 0, 'f', 0);
+}
 }  // namespace
 
 ComparisonRunsTable::ComparisonRunsTable(QWidget* parent) : QTableWidget(parent) {
     setObjectName(QStringLiteral("comparisonRuns"));
     setColumnCount(kColumns);
     setHorizontalHeaderLabels(
-        {tr("show"), tr("run"), tr("experiment"), tr("device"), tr("status"), tr("epoch"), {}});
+        {tr("show"), tr("run"), tr("experiment"), tr("data"), tr("device"), tr("status"),
+         tr("epoch"), {}});
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::SingleSelection);
@@ -64,6 +99,19 @@ void ComparisonRunsTable::setRuns(const ComparisonSet& set, const std::vector<QC
             new QTableWidgetItem(file.isEmpty() ? tr("(in the set)") : QFileInfo(file).fileName());
         fileItem->setToolTip(file.isEmpty() ? tr("Stored in the comparison file") : file);
         setItem(r, kFile, fileItem);
+        // Which data the run trains on (each run its own experiment's); a run on other data
+        // than the first run's says so, as its figures are not comparable with the others'.
+        auto* dataItem = new QTableWidgetItem(dataLabel(run.experiment));
+        QString tip = dataTip(run.experiment);
+        if (r > 0 && dataKey(run.experiment) != dataKey(set.runs.front().experiment)) {
+            dataItem->setText(tr("≠ %1").arg(dataItem->text()));
+            dataItem->setForeground(QColor(0xb0, 0x50, 0x00));
+            tip += tr("\nOther data than run 1 (%1): its figures are not comparable with that "
+                      "run's.")
+                       .arg(dataLabel(set.runs.front().experiment));
+        }
+        dataItem->setToolTip(tip);
+        setItem(r, kData, dataItem);
         auto* picker = new DevicePicker(this);
         picker->setDevices(devices_);
         picker->setCurrentId(QString::fromStdString(run.experiment.training.device));

@@ -18,7 +18,7 @@ class DevicePicker;
 class ComparisonRunsTable : public QTableWidget {
     Q_OBJECT
 public:
-    enum Column { kShow, kName, kFile, kDevice, kStatus, kProgress, kStop, kColumns };
+    enum Column { kShow, kName, kFile, kData, kDevice, kStatus, kProgress, kStop, kColumns };
 
     explicit ComparisonRunsTable(QWidget* parent = nullptr);
 

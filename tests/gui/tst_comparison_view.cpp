@@ -60,6 +60,10 @@ private slots:
         QCOMPARE(cmp->addRun(tinyAttention(), {}), 1);
         QCOMPARE(view->runsTable()->rowCount(), 2);
         QVERIFY(view->trainAllAction()->isEnabled());
+        // Each run names its data; both train on the same here
+        const QString data0 = view->runsTable()->item(0, ComparisonRunsTable::kData)->text();
+        QVERIFY2(data0.startsWith(QStringLiteral("synthetic")), qPrintable(data0));
+        QCOMPARE(view->runsTable()->item(1, ComparisonRunsTable::kData)->text(), data0);
 
         QSignalSpy done(cmp, &ComparisonController::allFinished);
         QVERIFY(view->trainAll(3));
@@ -139,8 +143,15 @@ private slots:
         QTRY_VERIFY(view->attention()->showsHeatmap(1));
 
         view->runsTable()->selectRow(1);
-        QCOMPARE(cmp->addRun(tiny("third"), {}), 2);  // crashed here
+        Experiment third = tiny("third");
+        third.data["samples"] = 300;  // other data than run 1: the row says so
+        QCOMPARE(cmp->addRun(third, {}), 2);  // crashed here
         QCOMPARE(view->runsTable()->rowCount(), 3);
+        QTableWidgetItem* data = view->runsTable()->item(2, ComparisonRunsTable::kData);
+        QVERIFY2(data->text().startsWith(QStringLiteral("≠ synthetic · 300")),
+                 qPrintable(data->text()));
+        QVERIFY(data->toolTip().contains(QStringLiteral("not comparable")));
+        QVERIFY(!view->runsTable()->item(1, ComparisonRunsTable::kData)->text().startsWith("≠"));
         QVERIFY(view->attention()->showsHeatmap(1));   // the completed run keeps its heatmap
         QVERIFY(!view->attention()->showsHeatmap(2));  // the new one has none yet
         QCOMPARE(view->runsTable()->item(1, ComparisonRunsTable::kStatus)->text(),
