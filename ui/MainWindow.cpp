@@ -277,9 +277,11 @@ void MainWindow::createActions() {
     // so that the buttons after them do not move as the undo text changes.
     undoAct_->setIconText(tr("Undo"));
     redoAct_->setIconText(tr("Redo"));
-    auto tip = [](QAction* a) { a->setToolTip(a->text().remove(QLatin1Char('&'))); };
-    connect(undoAct_, &QAction::changed, undoAct_, [this, tip] { tip(undoAct_); });
-    connect(redoAct_, &QAction::changed, redoAct_, [this, tip] { tip(redoAct_); });
+    // The lambdas hold the actions, not the window: the actions change while the window's
+    // children are destroyed, when `this` is no longer a MainWindow (UBSan's vptr check).
+    for (QAction* a : {undoAct_, redoAct_})
+        connect(a, &QAction::changed, a,
+                [a] { a->setToolTip(a->text().remove(QLatin1Char('&'))); });
 
     trainAct_ =
         make(tr("&Train"), QKeySequence(Qt::Key_F5), tr("Train (F5)"), QStyle::SP_MediaPlay);

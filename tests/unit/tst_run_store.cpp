@@ -93,7 +93,8 @@ struct Recording {
     }
     // begin, 3 epochs, finish
     void fullRun() {
-        recorder.begin(smallExperiment(), fakeData(), cpuInfo(), 12, 3);
+        const ExperimentData data = fakeData();  // begin() keeps a pointer to it
+        recorder.begin(smallExperiment(), data, cpuInfo(), 12, 3);
         recorder.epoch(report(1, 0.5));
         recorder.epoch(report(2, 0.3));
         recorder.epoch(report(3, 0.4));
@@ -219,8 +220,9 @@ private slots:
     }
 
     void bundlesAndDelete() {
+        const ExperimentData data = fakeData();  // begin() keeps a pointer to it
         Recording rec(db());
-        rec.recorder.begin(smallExperiment(), fakeData(), cpuInfo(), 12, 3);
+        rec.recorder.begin(smallExperiment(), data, cpuInfo(), 12, 3);
         CpuBackend be;  // outlives the network
         Network net(Network::layersFromJson(smallExperiment().model), Shape{2, 3});
         net.build(be, 1);
@@ -338,8 +340,9 @@ private slots:
 
     void lockedWarnsOnceAndMidRunFailureStopsRecording() {
         qputenv("NNWB_RUNS_BUSY_MS", "100");
+        const ExperimentData data = fakeData();  // begin() keeps a pointer to it
         Recording rec(db());
-        rec.recorder.begin(smallExperiment(), fakeData(), cpuInfo(), 12, 3);
+        rec.recorder.begin(smallExperiment(), data, cpuInfo(), 12, 3);
         QVERIFY(rec.recorder.recording());
         rec.recorder.epoch(report(1, 0.5));
         {
@@ -361,8 +364,9 @@ private slots:
     }
 
     void deadProcessShowsInterrupted() {
+        const ExperimentData data = fakeData();  // begin() keeps a pointer to it
         Recording rec(db());
-        rec.recorder.begin(smallExperiment(), fakeData(), cpuInfo(), 12, 3);
+        rec.recorder.begin(smallExperiment(), data, cpuInfo(), 12, 3);
         rec.recorder.epoch(report(1, 0.5));
         const int64_t id = rec.recorder.runId();
         const pid_t child = ::fork();
@@ -383,7 +387,7 @@ private slots:
         // A live process that reused the pid (another start time) does not keep it running,
         // and a running run of this very process stays running.
         Recording live(db());
-        live.recorder.begin(smallExperiment(), fakeData(), cpuInfo(), 12, 3);
+        live.recorder.begin(smallExperiment(), data, cpuInfo(), 12, 3);
         {
             SQLite::Database raw(db(), SQLite::OPEN_READWRITE);
             raw.exec("UPDATE runs SET status = 'running', pid = " + std::to_string(::getpid()) +
