@@ -1,6 +1,7 @@
 #include "model/Experiment.h"
 
 #include <cmath>
+#include <filesystem>
 
 #include "model/AtomicFile.h"
 #include "model/ConfigKeys.h"
@@ -94,6 +95,17 @@ TrainingConfig TrainingConfig::fromJson(const nlohmann::json& j, int formatVersi
     if (j.contains("classWeights"))
         c.classWeights = ClassWeightsConfig::fromJson(j["classWeights"]);
     return c;
+}
+
+nlohmann::json Experiment::dataWithAbsoluteFile() const {
+    nlohmann::json d = data;
+    if (d.contains("file") && d["file"].is_string() && !d["file"].get<std::string>().empty()) {
+        const std::filesystem::path f = d["file"].get<std::string>();
+        d["file"] = std::filesystem::absolute(f.is_absolute() ? f : baseDir / f)
+                        .lexically_normal()
+                        .string();
+    }
+    return d;
 }
 
 nlohmann::json Experiment::toJson() const {

@@ -64,6 +64,9 @@ struct Experiment {
     std::string baseDir = ".";  // folder of the file, for relative data paths
 
     nlohmann::json toJson() const;
+    // The data section with its price file (if any) made absolute against baseDir: what
+    // decides which data a run trains on, comparable between experiments wherever they live.
+    nlohmann::json dataWithAbsoluteFile() const;
     // Validates sections and layer parameters; throws ExperimentError("training.epochs: ...").
     static Experiment fromJson(const nlohmann::json& j, const std::string& baseDir = ".");
     // Throws ExperimentError("PATH: problem") for unreadable, corrupt or invalid files.

@@ -1,7 +1,5 @@
 #include "ui/ComparisonRunsTable.h"
 
-#include <filesystem>
-
 #include <QCheckBox>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -22,18 +20,6 @@ QString statusText(const RunRecord& r) {
             QStringLiteral(": ") + QString::fromStdString(r.error).section(QLatin1Char('\n'), 0, 0);
     return s;
 }
-// The data settings that decide what a run trains on, the file made absolute.
-nlohmann::json dataKey(const Experiment& e) {
-    nlohmann::json d = e.data;
-    if (d.contains("file") && d["file"].is_string() && !d["file"].get<std::string>().empty()) {
-        const std::filesystem::path f = d["file"].get<std::string>();
-        d["file"] = std::filesystem::absolute(f.is_absolute() ? f : e.baseDir / f)
-                        .lexically_normal()
-                        .string();
-    }
-    return d;
-}
-
 // "EURUSD_H1_2017-2018.csv · 20 bars" or "synthetic · 512 samples".
 QString dataLabel(const Experiment& e) {
     const nlohmann::json& d = e.data;
@@ -46,7 +32,7 @@ QString dataLabel(const Experiment& e) {
 }
 
 QString dataTip(const Experiment& e) {
-    const nlohmann::json d = dataKey(e);
+    const nlohmann::json d = e.dataWithAbsoluteFile();
     if (d.value("source", std::string()) == "synthetic")
         return ComparisonRunsTable::tr("Synthetic data: %1").arg(QString::fromStdString(d.dump()));
     return ComparisonRunsTable::tr("Price file %1, window %2 bars, validation %3 %")
@@ -103,7 +89,8 @@ void ComparisonRunsTable::setRuns(const ComparisonSet& set, const std::vector<QC
         // than the first run's says so, as its figures are not comparable with the others'.
         auto* dataItem = new QTableWidgetItem(dataLabel(run.experiment));
         QString tip = dataTip(run.experiment);
-        if (r > 0 && dataKey(run.experiment) != dataKey(set.runs.front().experiment)) {
+        if (r > 0 && run.experiment.dataWithAbsoluteFile() !=
+                         set.runs.front().experiment.dataWithAbsoluteFile()) {
             dataItem->setText(tr("≠ %1").arg(dataItem->text()));
             dataItem->setForeground(QColor(0xb0, 0x50, 0x00));
             tip += tr("\nOther data than run 1 (%1): its figures are not comparable with that "

@@ -1,7 +1,6 @@
 #include "ui/MainWindow.h"
 
 #include <cmath>
-#include <filesystem>
 
 #include <utility>
 
@@ -59,15 +58,8 @@ namespace {
 // What results belong to: the data settings (the file as an absolute path, so that a stored
 // run's absolute path equals the experiment's relative one) and the layer stack.
 nlohmann::json resultsKey(const Experiment& e) {
-    nlohmann::json data = e.data;
-    if (data.contains("file") && data["file"].is_string() &&
-        !data["file"].get<std::string>().empty()) {
-        const std::filesystem::path file = data["file"].get<std::string>();
-        data["file"] = std::filesystem::absolute(file.is_absolute() ? file : e.baseDir / file)
-                           .lexically_normal()
-                           .string();
-    }
-    return {{"data", data}, {"layers", e.model.value("layers", nlohmann::json::array())}};
+    return {{"data", e.dataWithAbsoluteFile()},
+            {"layers", e.model.value("layers", nlohmann::json::array())}};
 }
 }  // namespace
 
