@@ -19,7 +19,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
-#include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
@@ -48,6 +47,7 @@
 #include "ui/LayerStackEditor.h"
 #include "ui/MetricCharts.h"
 #include "ui/ModelActions.h"
+#include "ui/PaneScrollArea.h"
 #include "ui/PriceChartPane.h"
 #include "ui/RunsView.h"
 #include "ui/TrainingPanel.h"
@@ -75,13 +75,6 @@ QString duration(double seconds) {
     return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
-QScrollArea* scrolled(QWidget* w) {
-    auto* area = new QScrollArea;
-    area->setWidget(w);
-    area->setWidgetResizable(true);
-    area->setFrameShape(QFrame::NoFrame);
-    return area;
-}
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -186,6 +179,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         const bool comparing =
             tabs_->widget(index) == comparisonView_ || tabs_->widget(index) == runsView_;
         if (tabs_->widget(index) == runsView_) runsView_->refresh();
+        fitTabsToCurrentPage();
         for (int i = 0; i < 3; ++i) {
             if (comparing) {
                 docksShown_[i] = docks[i]->isVisible();
@@ -195,6 +189,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             }
         }
     });
+    fitTabsToCurrentPage();
     updateTitle();
     updateRunActions();
     resize(1600, 960);
@@ -235,8 +230,8 @@ void MainWindow::createActions() {
                     QStyle::SP_DialogSaveButton);
     saveAsAct_ = make(tr("Save &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
                       tr("Save the experiment under a new name"), QStyle::SP_DialogSaveButton);
-    exportWeightsAct_ = make(tr("Export &Weights…"), {}, tr("Save the trained weights"),
-                             QStyle::SP_DriveHDIcon);
+    exportWeightsAct_ =
+        make(tr("Export &Weights…"), {}, tr("Save the trained weights"), QStyle::SP_DriveHDIcon);
     exportOnnxAct_ = make(tr("&ONNX…"), {},
                           tr("Export the trained model as ONNX for MetaTrader 5: raw features in, "
                              "none/buy/sell scores out"),
@@ -314,8 +309,8 @@ void MainWindow::createDocks() {
         return d;
     };
     modelDock_ = dock(tr("Model"), "modelDock", editor_);
-    dataDock_ = dock(tr("Data"), "dataDock", scrolled(dataPanel_));
-    trainingDock_ = dock(tr("Training"), "trainingDock", scrolled(trainingPanel_));
+    dataDock_ = dock(tr("Data"), "dataDock", new PaneScrollArea(dataPanel_));
+    trainingDock_ = dock(tr("Training"), "trainingDock", new PaneScrollArea(trainingPanel_));
     applyFieldHelp(dataPanel_);
     applyFieldHelp(trainingPanel_);
     addDockWidget(Qt::LeftDockWidgetArea, modelDock_);
@@ -324,6 +319,22 @@ void MainWindow::createDocks() {
     connect(dataPanel_, &DataPanel::priceFileInspected, this, [this](bool ok, const QString& m) {
         if (!ok) statusBar()->showMessage(tr("Import failed: %1").arg(m), 8000);
     });
+}
+
+QSize MainWindow::defaultSize(const QSize& available) {
+    const QSize frame(16, 48);  // a window manager's borders and title bar, generously
+    if (!available.isValid()) return {1600, 960};
+    return QSize(1600, 960).boundedTo(available - frame);
+}
+
+void MainWindow::fitTabsToCurrentPage() {
+    // A tab widget is as wide as its widest page; the Comparison and Runs pages (shown without
+    // the docks) would otherwise set the Experiment page's minimum width, docks included.
+    for (int i = 0; i < tabs_->count(); ++i) {
+        const auto policy =
+            i == tabs_->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+        tabs_->widget(i)->setSizePolicy(policy, policy);
+    }
 }
 
 void MainWindow::applyDefaultLayout() {
@@ -810,10 +821,11 @@ std::optional<StoredRun> MainWindow::openRun(qint64 id) {
     auto run = runsView_->load(id);
     if (!run) return std::nullopt;
     try {
-        const std::string base =
-            run->experimentFile.empty()
-                ? std::string(".")
-                : QFileInfo(QString::fromStdString(run->experimentFile)).absolutePath().toStdString();
+        const std::string base = run->experimentFile.empty()
+                                     ? std::string(".")
+                                     : QFileInfo(QString::fromStdString(run->experimentFile))
+                                           .absolutePath()
+                                           .toStdString();
         doc_->reset(Experiment::fromJson(run->experiment, base));
     } catch (const std::exception& e) {
         showError(tr("Open run"), QString::fromStdString(e.what()));
@@ -833,7 +845,8 @@ void MainWindow::openRunModel(qint64 id) {
     const auto run = openRun(id);
     if (!run) return;
     const StoredBundle* model = run->bundle("best");
-    if (!model || !QFileInfo::exists(QString::fromStdString(model->path))) model = run->bundle("last");
+    if (!model || !QFileInfo::exists(QString::fromStdString(model->path)))
+        model = run->bundle("last");
     if (!model || !QFileInfo::exists(QString::fromStdString(model->path))) {
         showError(tr("Open model"),
                   tr("Run #%1 has no stored model file: it ended before an epoch completed, or "
@@ -845,8 +858,7 @@ void MainWindow::openRunModel(qint64 id) {
                            .arg(QString::fromStdString(model->kind))
                            .arg(run->id)
                            .arg(model->epoch);
-    controller_->loadWeights(doc_->experiment(), QString::fromStdString(model->path),
-                             model->epoch);
+    controller_->loadWeights(doc_->experiment(), QString::fromStdString(model->path), model->epoch);
 }
 
 void MainWindow::newExperiment() {

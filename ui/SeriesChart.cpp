@@ -7,7 +7,7 @@ namespace nnwb {
 
 SeriesChart::SeriesChart(const QString& title, const QString& yLabel, QWidget* parent)
     : QCustomPlot(parent) {
-    setMinimumSize(150, 150);
+    setMinimumSize(130, 150);  // four side by side fit a 1280 px window
     setAntialiasedElements(QCP::aeAll);
     setNoAntialiasingOnDrag(true);
     plotLayout()->insertRow(0);
