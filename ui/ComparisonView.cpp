@@ -18,12 +18,12 @@
 #include "app/core/ComparisonController.h"
 #include "app/core/ExperimentDocument.h"
 #include "app/core/Presets.h"
-#include "ui/EpochPoints.h"
 #include "ui/ComparisonAttention.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ComparisonRunsTable.h"
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/DevicePicker.h"
+#include "ui/EpochPoints.h"
 
 namespace nnwb {
 
@@ -85,6 +85,7 @@ ComparisonView::ComparisonView(ComparisonController* controller, ExperimentDocum
     const char* names[3] = {"comparisonLoss", "comparisonMissed", "comparisonAccuracy"};
     for (int i = 0; i < 3; ++i) {
         charts_[i]->setObjectName(QLatin1String(names[i]));
+        charts_[i]->setPlaceholder(tr("No curves yet:\nAdd experiments, then Train All"));
         chartRow->addWidget(charts_[i], 1);
         connect(charts_[i], &ComparisonChart::runToggled, this, [this](int run, bool shown) {
             if (auto* box =

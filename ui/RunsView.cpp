@@ -20,10 +20,10 @@
 #include "app/runs/RunQuery.h"
 #include "app/runs/RunStore.h"
 #include "app/runs/StoredRunCsv.h"
-#include "ui/EpochPoints.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/ComparisonView.h"
+#include "ui/EpochPoints.h"
 #include "ui/RunsTableModel.h"
 
 namespace nnwb {
@@ -79,9 +79,10 @@ RunsView::RunsView(QWidget* parent) : QWidget(parent) {
     openExperiment_ = button(tr("Open Experiment"), QStringLiteral("runsOpenExperiment"));
     openExperiment_->setToolTip(tr("Open the run's experiment, as it was trained, in the editor"));
     openModel_ = button(tr("Open Model"), QStringLiteral("runsOpenModel"));
-    openModel_->setToolTip(tr("Open the run's experiment with its stored best model (the last "
-                              "one without a best): Predict…, Export Model, ONNX and the "
-                              "attention heatmaps then use those weights"));
+    openModel_->setToolTip(
+        tr("Open the run's experiment with its stored best model (the last "
+           "one without a best): Predict…, Export Model, ONNX and the "
+           "attention heatmaps then use those weights"));
     exportCsv_ = button(tr("Export CSV…"), QStringLiteral("runsExportCsv"));
     delete_ = button(tr("Delete…"), QStringLiteral("runsDelete"));
     layout->addLayout(bar);
@@ -116,7 +117,12 @@ RunsView::RunsView(QWidget* parent) : QWidget(parent) {
     charts_[0] = new ComparisonChart(tr("Loss"), tr("mean loss per sample"), chartsBox);
     charts_[1] = new ComparisonChart(tr("Missed patterns"), tr("missed fractals (%)"), chartsBox);
     charts_[2] = new ComparisonChart(tr("Accuracy"), tr("signals on a fractal (%)"), chartsBox);
-    for (ComparisonChart* c : charts_) chartsLayout->addWidget(c);
+    const char* names[3] = {"runsLoss", "runsMissed", "runsAccuracy"};
+    for (int i = 0; i < 3; ++i) {
+        charts_[i]->setObjectName(QLatin1String(names[i]));
+        charts_[i]->setPlaceholder(tr("Select runs in the list\nto plot their curves"));
+        chartsLayout->addWidget(charts_[i]);
+    }
     for (int i = 0; i < 3; ++i)
         connect(charts_[i], &ComparisonChart::runToggled, this, [this](int run, bool shown) {
             for (ComparisonChart* c : charts_) c->setRunVisible(run, shown);
