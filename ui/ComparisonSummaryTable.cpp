@@ -30,6 +30,11 @@ ComparisonSummaryTable::ComparisonSummaryTable(QWidget* parent) : QTableWidget(p
 void ComparisonSummaryTable::setRecords(const std::vector<RunRecord>& runs,
                                         const std::vector<QColor>& colours) {
     const std::vector<SummaryRow> rows = summarize(runs);
+    // Columns sized to their contents once, after the fill: sized as each item is set, every
+    // setItem measured its whole column again (quadratic in the runs, and this runs after
+    // every epoch of every run; the GUI monkey found the window frozen for seconds).
+    QHeaderView* header = horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::Interactive);
     setRowCount(static_cast<int>(rows.size()));
     QFont bold = font();
     bold.setBold(true);
@@ -63,6 +68,7 @@ void ComparisonSummaryTable::setRecords(const std::vector<RunRecord>& runs,
             setItem(r, kFirstFigureColumn + c, item);
         }
     }
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
 }
 
 bool ComparisonSummaryTable::isMarkedBest(int run, int column) const {
