@@ -180,6 +180,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             tabs_->widget(index) == comparisonView_ || tabs_->widget(index) == runsView_;
         if (tabs_->widget(index) == runsView_) runsView_->refresh();
         fitTabsToCurrentPage();
+        // Which docks were shown is noted when leaving the Experiment tab only: noted again
+        // between Comparison and Runs (docks already hidden) it lost them for good.
+        if (comparing == docksHidden_) return;
+        docksHidden_ = comparing;
         for (int i = 0; i < 3; ++i) {
             if (comparing) {
                 docksShown_[i] = docks[i]->isVisible();

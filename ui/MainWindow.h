@@ -155,6 +155,7 @@ private:
     bool recordingWarned_ = false;  // the run store's warning was shown
     QTabWidget* tabs_ = nullptr;
     bool docksShown_[3] = {true, true, true};  // while the Comparison tab hides them
+    bool docksHidden_ = false;                 // the Comparison or Runs tab is shown
     LayerStackEditor* editor_ = nullptr;
     DataPanel* dataPanel_ = nullptr;
     TrainingPanel* trainingPanel_ = nullptr;

@@ -6,6 +6,7 @@
 #include <QDockWidget>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTabWidget>
 #include <QtTest>
 
 #include "ui/DataPanel.h"
@@ -36,6 +37,38 @@ private Q_SLOTS:
         QVERIFY(size.width() < 1600);  // so applyDefaultLayout picks the compact layout
         QCOMPARE(MainWindow::defaultSize(QSize(2560, 1440)), QSize(1600, 960));
     }
+    // The Comparison and Runs tabs hide the docks; back on the Experiment tab they return,
+    // also after going from one of those tabs to the other (the docks were lost then).
+    void docksComeBackAfterComparisonAndRuns() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunStore(QString(), false);
+        w.resize(1600, 960);
+        w.applyDefaultLayout();
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("centralTabs"));
+        QVERIFY(tabs);
+        const auto docks = w.findChildren<QDockWidget*>();
+        QCOMPARE(docks.size(), 3);
+        for (QDockWidget* d : docks) QVERIFY(d->isVisible());
+        for (int path : {0, 1}) {  // Comparison → Runs → Experiment, Runs → Comparison → …
+            tabs->setCurrentIndex(path == 0 ? 1 : 2);
+            tabs->setCurrentIndex(path == 0 ? 2 : 1);
+            for (QDockWidget* d : docks) QVERIFY(!d->isVisible());
+            tabs->setCurrentIndex(0);
+            for (QDockWidget* d : docks)
+                QVERIFY2(d->isVisible(), qPrintable(d->objectName() + " did not come back"));
+        }
+        // A dock the user closed stays closed.
+        docks[0]->hide();
+        tabs->setCurrentIndex(1);
+        tabs->setCurrentIndex(2);
+        tabs->setCurrentIndex(0);
+        QVERIFY(!docks[0]->isVisible());
+        QVERIFY(docks[1]->isVisible() && docks[2]->isVisible());
+    }
+
     void fits1280x720_data() {
         QTest::addColumn<int>("laidOutAt");  // the width the default layout was made for
         QTest::addColumn<int>("narrowest");  // made this narrow before 1280×720 (0: not)
