@@ -128,11 +128,11 @@ run_asan() {
     configure_clang build-asan -DNNWB_SANITIZE=address,undefined
     cmake --build build-asan -j "$jobs"
     (cd build-asan && ctest --output-on-failure -j "$jobs" --timeout 1800 -LE monkey)
-    # The GUI monkey at length: 3,000 random actions over six seeds, split in two tests that
+    # The GUI monkey at length: 10,000 random actions over ten seeds, split in two tests that
     # run side by side (tests/CMakeLists.txt); each prints its actions per second.
-    step "asan+ubsan: GUI monkey, 3,000 actions"
+    step "asan+ubsan: GUI monkey, 10,000 actions"
     local log=build-asan/monkey.log
-    if ! (cd build-asan && ctest --output-on-failure -V -j "$jobs" --timeout 1800 -L monkey) \
+    if ! (cd build-asan && ctest --output-on-failure -V -j "$jobs" --timeout 2400 -L monkey) \
         >"$log" 2>&1; then
         tail -n 300 "$log"
         echo "the GUI monkey failed: seed, action list and report above, all in $log" >&2

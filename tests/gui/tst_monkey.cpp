@@ -27,6 +27,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTimer>
@@ -34,8 +35,10 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <random>
 
 #include "app/core/ComparisonController.h"
@@ -94,17 +97,40 @@ public:
         const quint32 kind = draw() % 1000, a = draw(), b = draw(), c = draw();
         QString what;
         try {  // an exception out of the window's code is a defect too
+            QElapsedTimer t;
+            t.start();
             what = act(kind, a, b, c);
             actions_ << QStringLiteral("%1: %2").arg(i).arg(what);
             log_ << actions_.back().toStdString() << std::endl;
             settle();
-            return check(why);
+            const qint64 acted = t.nsecsElapsed();
+            const bool ok = check(why);
+            account(what, acted, t.nsecsElapsed() - acted);
+            if (profile_ && t.nsecsElapsed() > 500000000)
+                std::printf("monkey: slow action %d: %s (%.0f + %.0f ms)\n", i, qPrintable(what),
+                            acted / 1e6, (t.nsecsElapsed() - acted) / 1e6);
+            return ok;
         } catch (const std::exception& e) {
             actions_ << QStringLiteral("%1: %2 (threw)").arg(i).arg(what);
             log_ << actions_.back().toStdString() << std::endl;
             *why = QStringLiteral("exception: %1").arg(QString::fromUtf8(e.what()));
             return false;
         }
+    }
+
+    // Where the time went, per kind of action (its text up to the first quote or digit):
+    // NNWB_MONKEY_PROFILE=1 prints it at the end of each seed.
+    void printProfile() const {
+        std::vector<std::pair<QString, Cost>> rows(costs_.begin(), costs_.end());
+        std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
+            return x.second.act + x.second.check > y.second.act + y.second.check;
+        });
+        std::printf("monkey: %-32s %6s %9s %9s %9s\n", "kind", "count", "act s", "check s",
+                    "max ms");
+        for (const auto& [k, c] : rows)
+            std::printf("monkey: %-32s %6d %9.2f %9.2f %9.1f\n", qPrintable(k), c.count,
+                        c.act / 1e9, c.check / 1e9, c.max / 1e6);
+        std::fflush(stdout);
     }
 
     // Stops everything and lets the workers end (the window's destructor does the rest).
@@ -119,6 +145,21 @@ public:
 
 private:
     quint32 draw() { return static_cast<quint32>(rng_()); }
+
+    struct Cost {
+        int count = 0;
+        qint64 act = 0, check = 0, max = 0;  // ns
+    };
+    void account(const QString& what, qint64 act, qint64 check) {
+        QString k = what;
+        const int cut = k.indexOf(QRegularExpression(QStringLiteral("['0-9]")));
+        if (cut > 0) k.truncate(cut);
+        Cost& c = costs_[k.trimmed()];
+        ++c.count;
+        c.act += act;
+        c.check += check;
+        c.max = std::max(c.max, act + check);
+    }
 
     void settle() {
         QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
@@ -420,7 +461,48 @@ private:
     QStringList files_;
     QStringList presets_;
     QString savePath_;
+    std::map<QString, Cost> costs_;
+    const bool profile_ = qEnvironmentVariableIntValue("NNWB_MONKEY_PROFILE") != 0;
 };
+
+// Bars of each bundled price file the monkey trains on: enough for every preset's window and
+// a validation part, few enough that an epoch of the largest preset takes milliseconds (on
+// the 12,323 bars of the bundled file an epoch took seconds, more under ASan, and the runs the
+// monkey starts kept both cores busy). NNWB_MONKEY_BARS changes it.
+constexpr int kSliceBars = 200;
+// The most epochs a bundled experiment or preset asks for (they ask for 10-20): a run that
+// "Train All" starts with each run's own epochs ends within a second or two.
+constexpr int kMaxEpochs = 3;
+
+// A copy of the bundled resources (experiments, presets) for NNWB_RESOURCE_DIR, whose price
+// files are their first bars only and whose experiments train at most kMaxEpochs: File > New,
+// the preset menus and the Comparison tab's Add menu all read from it, so every run the
+// monkey starts trains on the slice. Same layers, features and settings otherwise.
+QString sliceResources(const QString& into) {
+    const int bars = qEnvironmentVariableIntValue("NNWB_MONKEY_BARS") > 0
+                         ? qEnvironmentVariableIntValue("NNWB_MONKEY_BARS")
+                         : kSliceBars;
+    const QDir from(QStringLiteral(NNWB_RESOURCES_DIR));
+    const QString root = into + QStringLiteral("/resources");
+    for (const QString& sub :
+         {QStringLiteral("experiments"), QStringLiteral("presets"), QStringLiteral("data")}) {
+        QDir().mkpath(root + QLatin1Char('/') + sub);
+        for (const QFileInfo& f : QDir(from.filePath(sub)).entryInfoList(QDir::Files)) {
+            const QString to = root + QLatin1Char('/') + sub + QLatin1Char('/') + f.fileName();
+            QFile in(f.absoluteFilePath()), out(to);
+            if (!in.open(QIODevice::ReadOnly) || !out.open(QIODevice::WriteOnly)) continue;
+            if (sub == QLatin1String("data")) {
+                for (int line = 0; line <= bars && !in.atEnd(); ++line) out.write(in.readLine());
+                continue;
+            }
+            nlohmann::json j = nlohmann::json::parse(in.readAll().toStdString());
+            if (j.contains("training") && j["training"].contains("epochs"))
+                j["training"]["epochs"] = std::min(j["training"]["epochs"].get<int>(), kMaxEpochs);
+            out.write(QByteArray::fromStdString(j.dump(2)));
+        }
+    }
+    return root;
+}
 
 QList<quint32> seedsFromEnv() {
     QList<quint32> seeds;
@@ -436,6 +518,8 @@ class TestMonkey : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() {
+        resources_ = sliceResources(QString::fromStdString(test::tempDir()));
+        qputenv("NNWB_RESOURCE_DIR", resources_.toLocal8Bit());
         QCoreApplication::setOrganizationName(QStringLiteral("nnwb-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_monkey"));
         g_previousHandler = qInstallMessageHandler(monkeyMessageHandler);
@@ -463,8 +547,11 @@ private Q_SLOTS:
         {
             MainWindow w;
             w.setConfirmDiscard(false);
-            QVERIFY(
-                w.openExperiment(QStringLiteral(NNWB_RESOURCES_DIR) + "/experiments/default.json"));
+            // A run store of its own per seed: what the Runs tab lists (and how long it takes
+            // to list it) depends on this seed's actions only, not on the seeds before it.
+            const QString store = QString::fromStdString(test::tempDir());
+            w.setRunStore(store + QStringLiteral("/runs.sqlite"), true);
+            QVERIFY(w.openExperiment(resources_ + "/experiments/default.json"));
             w.resize(1600, 1000);
             w.show();
             w.applyDefaultLayout();
@@ -492,6 +579,7 @@ private Q_SLOTS:
                 }
             }
             monkey.finish();
+            if (qEnvironmentVariableIntValue("NNWB_MONKEY_PROFILE")) monkey.printProfile();
         }
         QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
         QVERIFY2(g_badMessages.isEmpty(), qPrintable(g_badMessages.join(QLatin1Char('\n'))));
@@ -500,6 +588,9 @@ private Q_SLOTS:
                     done / std::max(s, 1e-3));
         std::fflush(stdout);
     }
+
+private:
+    QString resources_;  // the bundled resources with their price files sliced
 };
 
 QTEST_MAIN(TestMonkey)
