@@ -7,6 +7,7 @@
 #include <cstring>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "compute/CpuGemm.h"
@@ -36,13 +37,6 @@ struct CpuOps {
         if (r.empty()) return nullptr;
         return static_cast<Storage<T>*>(r.buf->handle())->data.data() + r.offset;
     }
-    static void check(BufRef r, size_t n, const char* op) {
-        if (r.empty()) throw ComputeError(std::string(op) + ": missing buffer");
-        if (r.offset + n > r.buf->size())
-            throw ComputeError(std::string(op) + ": access of " + std::to_string(n) +
-                               " values at offset " + std::to_string(r.offset) +
-                               " overruns a buffer of " + std::to_string(r.buf->size()));
-    }
     template <typename F>
     void rowsParallel(size_t rows, size_t cols, F&& f) {
         size_t grain = std::max<size_t>(1, kGrain / std::max<size_t>(1, cols));
@@ -63,27 +57,36 @@ struct CpuOps {
         });
     }
 
-    void fill(BufRef x, size_t n, float v) {
-        check(x, n, "fill");
+    void run(const FillArgs& args) {
+        const auto x = args.x;
+        const auto n = args.n;
+        const auto v = args.value;
         std::fill_n(ptr(x), n, static_cast<T>(v));
     }
-    void copy(BufRef s, BufRef d, size_t n) {
-        check(s, n, "copy");
-        check(d, n, "copy");
+    void run(const CopyArgs& args) {
+        const auto s = args.src;
+        const auto d = args.dst;
+        const auto n = args.n;
         std::memmove(ptr(d), ptr(s), n * sizeof(T));
     }
-    void copy2d(BufRef s, int sld, BufRef d, int dld, int rows, int cols) {
+    void run(const Copy2dArgs& args) {
+        const auto s = args.src;
+        const auto sld = args.srcLd;
+        const auto d = args.dst;
+        const auto dld = args.dstLd;
+        const auto rows = args.rows;
+        const auto cols = args.cols;
         if (rows <= 0 || cols <= 0) return;
-        check(s, size_t(rows - 1) * sld + cols, "copy2d");
-        check(d, size_t(rows - 1) * dld + cols, "copy2d");
         const T* a = ptr(s);
         T* b = ptr(d);
         for (int r = 0; r < rows; ++r)
             std::memmove(b + size_t(r) * dld, a + size_t(r) * sld, size_t(cols) * sizeof(T));
     }
-    void axpy(size_t n, float alpha, BufRef x, BufRef y) {
-        check(x, n, "axpy");
-        check(y, n, "axpy");
+    void run(const AxpyArgs& args) {
+        const auto n = args.n;
+        const auto alpha = args.alpha;
+        const auto x = args.x;
+        const auto y = args.y;
         const T* a = ptr(x);
         T* b = ptr(y);
         const T al = alpha;
@@ -96,32 +99,20 @@ struct CpuOps {
                 for (size_t i = s; i < e; ++i) yv[i] += al * x[i];
         });
     }
-    void add(size_t n, BufRef x, BufRef y, BufRef out) {
-        check(x, n, "add");
-        check(y, n, "add");
-        check(out, n, "add");
+    void run(const AddArgs& args) {
+        const auto n = args.n;
+        const auto x = args.a;
+        const auto y = args.b;
+        const auto out = args.out;
         const T* a = ptr(x);
         const T* b = ptr(y);
         T* o = ptr(out);
         elemParallel(n, [&](size_t i) { o[i] = a[i] + b[i]; });
     }
 
-    void gemm(const GemmArgs& g) {
+    void run(const GemmArgs& g) {
         const int M = g.m, N = g.n, K = g.k;
         if (M <= 0 || N <= 0 || g.batch0 <= 0 || g.batch1 <= 0) return;
-        auto extent = [](bool trans, int rows, int cols, int ld) {
-            // rows x cols of op(X); storage is (trans ? cols x rows : rows x cols)
-            int sr = trans ? cols : rows, sc = trans ? rows : cols;
-            return size_t(sr - 1) * ld + sc;
-        };
-        const size_t lastA = size_t(g.batch0 - 1) * g.strideA0 + size_t(g.batch1 - 1) * g.strideA1;
-        const size_t lastB = size_t(g.batch0 - 1) * g.strideB0 + size_t(g.batch1 - 1) * g.strideB1;
-        const size_t lastC = size_t(g.batch0 - 1) * g.strideC0 + size_t(g.batch1 - 1) * g.strideC1;
-        if (K > 0) {
-            check(g.a, lastA + extent(g.transA, M, K, g.lda), "gemm A");
-            check(g.b, lastB + extent(g.transB, K, N, g.ldb), "gemm B");
-        }
-        check(g.c, lastC + extent(false, M, N, g.ldc), "gemm C");
         const T* A = K > 0 ? ptr(g.a) : nullptr;
         const T* B = K > 0 ? ptr(g.b) : nullptr;
         T* C = ptr(g.c);
@@ -217,13 +208,14 @@ struct CpuOps {
         for (int j = 0; j < n; ++j) y[j] *= inv;
     }
 
-    void biasActivation(int rows, int cols, BufRef x, BufRef bias, BufRef z, BufRef y,
-                        Activation a) {
-        const size_t n = size_t(rows) * cols;
-        check(x, n, "biasActivation x");
-        check(z, n, "biasActivation z");
-        check(y, n, "biasActivation y");
-        if (!bias.empty()) check(bias, size_t(cols), "biasActivation bias");
+    void run(const BiasActivationArgs& args) {
+        const auto rows = args.rows;
+        const auto cols = args.cols;
+        const auto x = args.x;
+        const auto bias = args.bias;
+        const auto z = args.z;
+        const auto y = args.y;
+        const auto a = args.act;
         const T* X = ptr(x);
         const T* Bv = bias.empty() ? nullptr : ptr(bias);
         T* Z = ptr(z);
@@ -256,13 +248,14 @@ struct CpuOps {
             });
         });
     }
-    void activationBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy, BufRef dz,
-                            Activation a) {
-        const size_t n = size_t(rows) * cols;
-        check(z, n, "activationBackward z");
-        check(y, n, "activationBackward y");
-        check(dy, n, "activationBackward dy");
-        check(dz, n, "activationBackward dz");
+    void run(const ActivationBackwardArgs& args) {
+        const auto rows = args.rows;
+        const auto cols = args.cols;
+        const auto z = args.z;
+        const auto y = args.y;
+        const auto dy = args.dy;
+        const auto dz = args.dz;
+        const auto a = args.act;
         const T* Z = ptr(z);
         const T* Y = ptr(y);
         const T* DY = ptr(dy);
@@ -295,19 +288,21 @@ struct CpuOps {
             });
         });
     }
-    void biasGradient(int rows, int cols, BufRef dz, BufRef db) {
-        check(dz, size_t(rows) * cols, "biasGradient dz");
-        check(db, size_t(cols), "biasGradient db");
+    void run(const BiasGradientArgs& args) {
+        const auto rows = args.rows;
+        const auto cols = args.cols;
+        const auto dz = args.dz;
+        const auto db = args.db;
         const T* D = ptr(dz);
         T* G = ptr(db);
         for (int r = 0; r < rows; ++r)
             for (int j = 0; j < cols; ++j) G[j] += D[size_t(r) * cols + j];
     }
 
-    void softmaxForward(const SoftmaxArgs& s, BufRef x, BufRef y) {
-        const size_t n = size_t(s.rows) * s.cols;
-        check(x, n, "softmax x");
-        check(y, n, "softmax y");
+    void run(const SoftmaxForwardArgs& args) {
+        const auto s = args.s;
+        const auto x = args.x;
+        const auto y = args.y;
         if (s.causal && s.queries <= 0)
             throw ComputeError("softmax: causal mask needs queries > 0 (got " +
                                std::to_string(s.queries) + ")");
@@ -323,11 +318,11 @@ struct CpuOps {
             for (int j = valid; j < s.cols; ++j) yr[j] = T(0);
         });
     }
-    void softmaxBackward(const SoftmaxArgs& s, BufRef y, BufRef dy, BufRef dx) {
-        const size_t n = size_t(s.rows) * s.cols;
-        check(y, n, "softmaxBackward y");
-        check(dy, n, "softmaxBackward dy");
-        check(dx, n, "softmaxBackward dx");
+    void run(const SoftmaxBackwardArgs& args) {
+        const auto s = args.s;
+        const auto y = args.y;
+        const auto dy = args.dy;
+        const auto dx = args.dx;
         const T* Y = ptr(y);
         const T* DY = ptr(dy);
         T* DX = ptr(dx);
@@ -340,10 +335,13 @@ struct CpuOps {
         });
     }
 
-    void normForward(int rows, int cols, float eps, BufRef x, BufRef y, BufRef rstd) {
-        check(x, size_t(rows) * cols, "normForward x");
-        check(y, size_t(rows) * cols, "normForward y");
-        check(rstd, size_t(rows), "normForward rstd");
+    void run(const NormForwardArgs& args) {
+        const auto rows = args.rows;
+        const auto cols = args.cols;
+        const auto eps = args.eps;
+        const auto x = args.x;
+        const auto y = args.y;
+        const auto rstd = args.rstd;
         const T* X = ptr(x);
         T* Y = ptr(y);
         T* R = ptr(rstd);
@@ -361,12 +359,13 @@ struct CpuOps {
             R[r] = rs;
         });
     }
-    void normBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy, BufRef dx) {
-        const size_t n = size_t(rows) * cols;
-        check(y, n, "normBackward y");
-        check(dy, n, "normBackward dy");
-        check(dx, n, "normBackward dx");
-        check(rstd, size_t(rows), "normBackward rstd");
+    void run(const NormBackwardArgs& args) {
+        const auto rows = args.rows;
+        const auto cols = args.cols;
+        const auto y = args.y;
+        const auto rstd = args.rstd;
+        const auto dy = args.dy;
+        const auto dx = args.dx;
         const T* Y = ptr(y);
         const T* R = ptr(rstd);
         const T* DY = ptr(dy);
@@ -384,19 +383,14 @@ struct CpuOps {
         });
     }
 
-    static void checkWindows(const char* op, int batch, int len, int window, int step,
-                             int positions) {
-        if (batch < 0 || len < 0 || window < 0 || positions < 0 || step < 1)
-            throw ComputeError(std::string(op) + ": invalid sizes (batch " +
-                               std::to_string(batch) + ", len " + std::to_string(len) +
-                               ", window " + std::to_string(window) + ", step " +
-                               std::to_string(step) + ", positions " +
-                               std::to_string(positions) + ")");
-    }
-    void unfold(int batch, int len, int window, int step, int positions, BufRef x, BufRef cols) {
-        checkWindows("unfold", batch, len, window, step, positions);
-        check(x, size_t(batch) * len, "unfold x");
-        check(cols, size_t(batch) * positions * window, "unfold cols");
+    void run(const UnfoldArgs& args) {
+        const auto batch = args.batch;
+        const auto len = args.len;
+        const auto window = args.window;
+        const auto step = args.step;
+        const auto positions = args.positions;
+        const auto x = args.x;
+        const auto cols = args.cols;
         const T* X = ptr(x);
         T* C = ptr(cols);
         for (int b = 0; b < batch; ++b)
@@ -407,10 +401,14 @@ struct CpuOps {
                         i < len ? X[size_t(b) * len + i] : T(0);
                 }
     }
-    void fold(int batch, int len, int window, int step, int positions, BufRef dcols, BufRef dx) {
-        checkWindows("fold", batch, len, window, step, positions);
-        check(dx, size_t(batch) * len, "fold dx");
-        check(dcols, size_t(batch) * positions * window, "fold dcols");
+    void run(const FoldArgs& args) {
+        const auto batch = args.batch;
+        const auto len = args.len;
+        const auto window = args.window;
+        const auto step = args.step;
+        const auto positions = args.positions;
+        const auto dcols = args.dcols;
+        const auto dx = args.dx;
         const T* D = ptr(dcols);
         T* X = ptr(dx);
         std::fill_n(X, size_t(batch) * len, T(0));
@@ -422,12 +420,14 @@ struct CpuOps {
                 }
     }
 
-    void mseLoss(int rows, int cols, BufRef y, BufRef t, BufRef dy, BufRef loss, float gs) {
-        const size_t n = size_t(rows) * cols;
-        check(y, n, "mseLoss y");
-        check(t, n, "mseLoss target");
-        check(dy, n, "mseLoss dy");
-        check(loss, size_t(rows), "mseLoss loss");
+    void run(const MseLossArgs& args) {
+        const auto rows = args.rows;
+        const auto cols = args.cols;
+        const auto y = args.y;
+        const auto t = args.target;
+        const auto dy = args.dy;
+        const auto loss = args.loss;
+        const auto gs = args.gradScale;
         const T* Y = ptr(y);
         const T* Tg = ptr(t);
         T* D = ptr(dy);
@@ -443,14 +443,15 @@ struct CpuOps {
             L[r] = s / T(cols);
         }
     }
-    void softmaxCrossEntropy(int rows, int cols, BufRef logits, BufRef t, BufRef prob, BufRef dy,
-                             BufRef loss, float gs) {
-        const size_t n = size_t(rows) * cols;
-        check(logits, n, "crossEntropy logits");
-        check(t, n, "crossEntropy target");
-        check(prob, n, "crossEntropy prob");
-        check(dy, n, "crossEntropy dy");
-        check(loss, size_t(rows), "crossEntropy loss");
+    void run(const SoftmaxCrossEntropyArgs& args) {
+        const auto rows = args.rows;
+        const auto cols = args.cols;
+        const auto logits = args.logits;
+        const auto t = args.target;
+        const auto prob = args.prob;
+        const auto dy = args.dy;
+        const auto loss = args.loss;
+        const auto gs = args.gradScale;
         const T* X = ptr(logits);
         const T* Tg = ptr(t);
         T* P = ptr(prob);
@@ -477,15 +478,18 @@ struct CpuOps {
 
     bool skipped(BufRef skip) {
         if (skip.empty()) return false;
-        check(skip, 1, "optimizer skip flag");
         return ptr(skip)[0] >= T(0);
     }
-    void sgdStep(size_t n, BufRef w, BufRef g, BufRef vel, float lr, float mom, float wd,
-                 BufRef skip) {
+    void run(const SgdStepArgs& args) {
+        const auto n = args.n;
+        const auto w = args.w;
+        const auto g = args.g;
+        const auto vel = args.velocity;
+        const auto lr = args.lr;
+        const auto mom = args.momentum;
+        const auto wd = args.weightDecay;
+        const auto skip = args.skip;
         if (skipped(skip)) return;
-        check(w, n, "sgd w");
-        check(g, n, "sgd g");
-        check(vel, n, "sgd velocity");
         T* W = ptr(w);
         const T* G = ptr(g);
         T* V = ptr(vel);
@@ -501,13 +505,21 @@ struct CpuOps {
             }
         });
     }
-    void adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr, float b1,
-                  float b2, float eps, float wd, float bc1, float bc2, BufRef skip) {
+    void run(const AdamStepArgs& args) {
+        const auto n = args.n;
+        const auto w = args.w;
+        const auto g = args.g;
+        const auto m = args.m;
+        const auto v = args.v;
+        const auto lr = args.lr;
+        const auto b1 = args.beta1;
+        const auto b2 = args.beta2;
+        const auto eps = args.eps;
+        const auto wd = args.weightDecay;
+        const auto bc1 = args.bc1;
+        const auto bc2 = args.bc2;
+        const auto skip = args.skip;
         if (skipped(skip)) return;
-        check(w, n, "adam w");
-        check(g, n, "adam g");
-        check(m, n, "adam m");
-        check(v, n, "adam v");
         T* W = ptr(w);
         const T* G = ptr(g);
         T* Mv = ptr(m);
@@ -531,66 +543,59 @@ struct CpuOps {
         });
     }
 
-    void clipByGlobalNorm(size_t n, BufRef g, float maxNorm, BufRef norm) {
-        check(g, n, "clipByGlobalNorm g");
-        check(norm, 1, "clipByGlobalNorm norm");
-        T* G = ptr(g);
+    void run(const ClipByGlobalNormArgs& a) {
+        T* G = ptr(a.g);
         double sum = 0.0;  // in double: the reference for every device's float reduction
-        for (size_t i = 0; i < n; ++i) sum += double(G[i]) * double(G[i]);
+        for (size_t i = 0; i < a.n; ++i) sum += double(G[i]) * double(G[i]);
         const T nrm = T(std::sqrt(sum));
-        ptr(norm)[0] = nrm;
-        if (maxNorm > 0 && std::isfinite(nrm) && nrm > T(maxNorm)) {
-            const T f = T(maxNorm) / nrm;
-            for (size_t i = 0; i < n; ++i) G[i] *= f;
+        ptr(a.norm)[0] = nrm;
+        if (a.maxNorm > 0 && std::isfinite(nrm) && nrm > T(a.maxNorm)) {
+            const T f = T(a.maxNorm) / nrm;
+            for (size_t i = 0; i < a.n; ++i) G[i] *= f;
         }
     }
-    void scaleRows(int rows, int cols, BufRef scale, BufRef x) {
-        const size_t r = size_t(std::max(rows, 0)), c = size_t(std::max(cols, 0));
-        check(scale, r, "scaleRows scale");
-        check(x, r * c, "scaleRows x");
-        const T* S = ptr(scale);
-        T* X = ptr(x);
+    void run(const ScaleRowsArgs& a) {
+        const size_t r = elems(a.rows), c = elems(a.cols);
+        const T* S = ptr(a.scale);
+        T* X = ptr(a.x);
         for (size_t i = 0; i < r; ++i)
             for (size_t k = 0; k < c; ++k) X[i * c + k] *= S[i];
     }
 
-    void dropoutForward(size_t n, float rate, uint64_t key, BufRef x, BufRef mask, BufRef y) {
-        checkDropoutRate(rate);
-        check(x, n, "dropoutForward x");
-        check(mask, n, "dropoutForward mask");
-        check(y, n, "dropoutForward y");
-        const uint32_t threshold = dropoutThreshold(rate);
-        const T scale = T(dropoutScale(rate));
-        const T* X = ptr(x);
-        T* M = ptr(mask);
-        T* Y = ptr(y);
-        elemParallel(n, [&](size_t i) {
+    void run(const DropoutForwardArgs& a) {
+        const uint32_t threshold = dropoutThreshold(a.rate);
+        const T scale = T(dropoutScale(a.rate));
+        const T* X = ptr(a.x);
+        T* M = ptr(a.mask);
+        T* Y = ptr(a.y);
+        const uint64_t key = a.key;
+        elemParallel(a.n, [&](size_t i) {
             const T m = dropoutBits(key, i) >= threshold ? scale : T(0);
             M[i] = m;
             Y[i] = X[i] * m;
         });
     }
-    void dropoutBackward(size_t n, BufRef mask, BufRef dy, BufRef dx) {
-        check(mask, n, "dropoutBackward mask");
-        check(dy, n, "dropoutBackward dy");
-        check(dx, n, "dropoutBackward dx");
-        const T* M = ptr(mask);
-        const T* D = ptr(dy);
-        T* O = ptr(dx);
-        elemParallel(n, [&](size_t i) { O[i] = D[i] * M[i]; });
+    void run(const DropoutBackwardArgs& a) {
+        const T* M = ptr(a.mask);
+        const T* D = ptr(a.dy);
+        T* O = ptr(a.dx);
+        elemParallel(a.n, [&](size_t i) { O[i] = D[i] * M[i]; });
     }
 
-    void recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss, BufRef log,
-                        BufRef flag, float batchIndex) {
+    void run(const RecordOutcomesArgs& args) {
+        const auto rows = args.rows;
+        const auto cols = args.cols;
+        const auto pred = args.pred;
+        const auto target = args.target;
+        const auto loss = args.loss;
+        const auto log = args.log;
+        const auto flag = args.flag;
+        const auto batchIndex = args.batchIndex;
         const size_t r = size_t(std::max(rows, 0)), c = size_t(std::max(cols, 0));
-        check(pred, r * c, "recordOutcomes pred");
-        check(target, r * c, "recordOutcomes target");
-        check(loss, r, "recordOutcomes loss");
-        check(log, 2 * r, "recordOutcomes log");
-        check(flag, 1, "recordOutcomes flag");
         const T* P = ptr(pred);
         const T* Tg = ptr(target);
         const T* L = ptr(loss);
+        const T* Wc = ptr(args.codeWeights);  // null when empty
         T* out = ptr(log);
         bool finite = true;
         for (size_t i = 0; i < r; ++i) {
@@ -599,7 +604,9 @@ struct CpuOps {
             for (size_t k = 1; k < c; ++k)
                 if (p[k] > p[best]) best = k;
             T code = T(best);
-            if (c == 3) code += T(3 * (Tg[i * c + 1] > T(0.5)) + 6 * (Tg[i * c + 2] > T(0.5)));
+            if (Wc)
+                for (size_t k = 0; k < c; ++k)
+                    if (Tg[i * c + k] > T(0.5)) code += Wc[k];
             out[2 * i] = L[i];
             out[2 * i + 1] = code;
             finite = finite && std::isfinite(L[i]);
@@ -616,20 +623,18 @@ struct CpuOps {
                 std::copy_n(W + size_t(h) * k, k, out + size_t(h) * k);
         }
     }
-    static void checkLightConvShape(const char* op, int ch, int heads, int k) {
-        if (heads <= 0 || ch % heads != 0)
-            throw ComputeError(std::string(op) + ": channels " + std::to_string(ch) +
-                               " not divisible by heads " + std::to_string(heads));
-        if (k <= 0) throw ComputeError(std::string(op) + ": kernel size must be positive");
-    }
-    void lightConvForward(int batch, int units, int ch, int heads, int k, int padL, bool sm,
-                          BufRef x, BufRef weight, BufRef wsm, BufRef y) {
-        checkLightConvShape("lightConv", ch, heads, k);
-        const size_t n = size_t(batch) * units * ch;
-        check(x, n, "lightConv x");
-        check(y, n, "lightConv y");
-        check(weight, size_t(heads) * k, "lightConv weight");
-        check(wsm, size_t(heads) * k, "lightConv wsm");
+    void run(const LightConvForwardArgs& args) {
+        const auto batch = args.batch;
+        const auto units = args.units;
+        const auto ch = args.channels;
+        const auto heads = args.heads;
+        const auto k = args.k;
+        const auto padL = args.padL;
+        const auto sm = args.softmaxTaps;
+        const auto x = args.x;
+        const auto weight = args.weight;
+        const auto wsm = args.wsm;
+        const auto y = args.y;
         const T* X = ptr(x);
         T* Y = ptr(y);
         T* Wt = ptr(wsm);
@@ -651,17 +656,19 @@ struct CpuOps {
             }
         });
     }
-    void lightConvBackward(int batch, int units, int ch, int heads, int k, int padL, bool sm,
-                           BufRef x, BufRef weight, BufRef wsm, BufRef dy, BufRef dx,
-                           BufRef dw) {
-        checkLightConvShape("lightConvBackward", ch, heads, k);
-        const size_t n = size_t(batch) * units * ch;
-        check(x, n, "lightConvBackward x");
-        check(dy, n, "lightConvBackward dy");
-        if (!dx.empty()) check(dx, n, "lightConvBackward dx");
-        check(dw, size_t(heads) * k, "lightConvBackward dw");
-        check(weight, size_t(heads) * k, "lightConvBackward weight");
-        check(wsm, size_t(heads) * k, "lightConvBackward wsm");
+    void run(const LightConvBackwardArgs& args) {
+        const auto batch = args.batch;
+        const auto units = args.units;
+        const auto ch = args.channels;
+        const auto heads = args.heads;
+        const auto k = args.k;
+        const auto padL = args.padL;
+        const auto sm = args.softmaxTaps;
+        const auto x = args.x;
+        const auto wsm = args.wsm;
+        const auto dy = args.dy;
+        const auto dx = args.dx;
+        const auto dw = args.dw;
         const T* X = ptr(x);
         const T* DY = ptr(dy);
         const T* Wt = ptr(wsm);
@@ -771,137 +778,72 @@ void CpuBackend::release(void* handle) noexcept {
         delete static_cast<Storage<float>*>(handle);
 }
 
-#define NNWB_DISPATCH(call)                                  \
-    do {                                                     \
-        if (precision_ == Precision::Double) {               \
-            CpuOps<double> ops{*this};                       \
-            ops.call;                                        \
-        } else {                                             \
-            CpuOps<float> ops{*this};                        \
-            ops.call;                                        \
-        }                                                    \
-    } while (0)
-
 namespace {
 template <typename T, typename S>
-void transfer(BufRef r, const S* src, S* dst, size_t n, const char* what) {
-    CpuOps<T>::check(r, n, what);
+void transfer(const Backend* be, BufRef r, const S* src, S* dst, size_t n, const char* what) {
+    OpCheck(be, what).buf(r, n, "buffer");
+    if (n == 0) return;
     T* p = CpuOps<T>::ptr(r);
     if (src)
         for (size_t i = 0; i < n; ++i) p[i] = static_cast<T>(src[i]);
     else
         for (size_t i = 0; i < n; ++i) dst[i] = static_cast<S>(p[i]);
 }
+
+// Whether CpuOps implements the op of argument struct A (else Backend's default runs).
+template <typename A, typename = void>
+struct CpuHas : std::false_type {};
+template <typename A>
+struct CpuHas<A, std::void_t<decltype(std::declval<CpuOps<float>&>().run(
+                     std::declval<const A&>()))>> : std::true_type {};
+
+// Runs an op in the storage precision, or `fallback` (Backend's default) when CpuOps has no
+// run for it.
+template <typename A, typename F>
+void runOp(CpuBackend& be, bool dbl, const A& args, F&& fallback) {
+    if constexpr (CpuHas<A>::value) {
+        if (dbl)
+            CpuOps<double>{be}.run(args);
+        else
+            CpuOps<float>{be}.run(args);
+    } else {
+        fallback();
+    }
+}
 }  // namespace
 
 void CpuBackend::upload(BufRef dst, const float* src, size_t n) {
     if (precision_ == Precision::Double)
-        transfer<double, float>(dst, src, nullptr, n, "upload");
+        transfer<double, float>(this, dst, src, nullptr, n, "upload");
     else
-        transfer<float, float>(dst, src, nullptr, n, "upload");
+        transfer<float, float>(this, dst, src, nullptr, n, "upload");
 }
 void CpuBackend::download(BufRef src, float* dst, size_t n) {
     if (precision_ == Precision::Double)
-        transfer<double, float>(src, nullptr, dst, n, "download");
+        transfer<double, float>(this, src, nullptr, dst, n, "download");
     else
-        transfer<float, float>(src, nullptr, dst, n, "download");
+        transfer<float, float>(this, src, nullptr, dst, n, "download");
 }
 void CpuBackend::uploadF64(BufRef dst, const double* src, size_t n) {
     if (precision_ == Precision::Double)
-        transfer<double, double>(dst, src, nullptr, n, "upload");
+        transfer<double, double>(this, dst, src, nullptr, n, "upload");
     else
-        transfer<float, double>(dst, src, nullptr, n, "upload");
+        transfer<float, double>(this, dst, src, nullptr, n, "upload");
 }
 void CpuBackend::downloadF64(BufRef src, double* dst, size_t n) {
     if (precision_ == Precision::Double)
-        transfer<double, double>(src, nullptr, dst, n, "download");
+        transfer<double, double>(this, src, nullptr, dst, n, "download");
     else
-        transfer<float, double>(src, nullptr, dst, n, "download");
+        transfer<float, double>(this, src, nullptr, dst, n, "download");
 }
 
-void CpuBackend::fill(BufRef x, size_t n, float v) { NNWB_DISPATCH(fill(x, n, v)); }
-void CpuBackend::copy(BufRef s, BufRef d, size_t n) { NNWB_DISPATCH(copy(s, d, n)); }
-void CpuBackend::copy2d(BufRef s, int sld, BufRef d, int dld, int rows, int cols) {
-    NNWB_DISPATCH(copy2d(s, sld, d, dld, rows, cols));
-}
-void CpuBackend::axpy(size_t n, float a, BufRef x, BufRef y) { NNWB_DISPATCH(axpy(n, a, x, y)); }
-void CpuBackend::add(size_t n, BufRef a, BufRef b, BufRef o) { NNWB_DISPATCH(add(n, a, b, o)); }
-void CpuBackend::gemm(const GemmArgs& g) { NNWB_DISPATCH(gemm(g)); }
-void CpuBackend::biasActivation(int rows, int cols, BufRef x, BufRef bias, BufRef z, BufRef y,
-                                Activation act) {
-    NNWB_DISPATCH(biasActivation(rows, cols, x, bias, z, y, act));
-}
-void CpuBackend::activationBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy, BufRef dz,
-                                    Activation act) {
-    NNWB_DISPATCH(activationBackward(rows, cols, z, y, dy, dz, act));
-}
-void CpuBackend::biasGradient(int rows, int cols, BufRef dz, BufRef db) {
-    NNWB_DISPATCH(biasGradient(rows, cols, dz, db));
-}
-void CpuBackend::softmaxForward(const SoftmaxArgs& s, BufRef x, BufRef y) {
-    NNWB_DISPATCH(softmaxForward(s, x, y));
-}
-void CpuBackend::softmaxBackward(const SoftmaxArgs& s, BufRef y, BufRef dy, BufRef dx) {
-    NNWB_DISPATCH(softmaxBackward(s, y, dy, dx));
-}
-void CpuBackend::normForward(int rows, int cols, float eps, BufRef x, BufRef y, BufRef rstd) {
-    NNWB_DISPATCH(normForward(rows, cols, eps, x, y, rstd));
-}
-void CpuBackend::normBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy, BufRef dx) {
-    NNWB_DISPATCH(normBackward(rows, cols, y, rstd, dy, dx));
-}
-void CpuBackend::unfold(int batch, int len, int window, int step, int positions, BufRef x,
-                        BufRef cols) {
-    NNWB_DISPATCH(unfold(batch, len, window, step, positions, x, cols));
-}
-void CpuBackend::fold(int batch, int len, int window, int step, int positions, BufRef dcols,
-                      BufRef dx) {
-    NNWB_DISPATCH(fold(batch, len, window, step, positions, dcols, dx));
-}
-void CpuBackend::mseLoss(int rows, int cols, BufRef y, BufRef t, BufRef dy, BufRef loss,
-                         float gs) {
-    NNWB_DISPATCH(mseLoss(rows, cols, y, t, dy, loss, gs));
-}
-void CpuBackend::softmaxCrossEntropy(int rows, int cols, BufRef logits, BufRef t, BufRef prob,
-                                     BufRef dy, BufRef loss, float gs) {
-    NNWB_DISPATCH(softmaxCrossEntropy(rows, cols, logits, t, prob, dy, loss, gs));
-}
-void CpuBackend::sgdStep(size_t n, BufRef w, BufRef g, BufRef vel, float lr, float mom,
-                         float wd, BufRef skip) {
-    NNWB_DISPATCH(sgdStep(n, w, g, vel, lr, mom, wd, skip));
-}
-void CpuBackend::adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr, float b1,
-                          float b2, float eps, float wd, float bc1, float bc2, BufRef skip) {
-    NNWB_DISPATCH(adamStep(n, w, g, m, v, lr, b1, b2, eps, wd, bc1, bc2, skip));
-}
-void CpuBackend::clipByGlobalNorm(size_t n, BufRef g, float maxNorm, BufRef norm) {
-    NNWB_DISPATCH(clipByGlobalNorm(n, g, maxNorm, norm));
-}
-void CpuBackend::scaleRows(int rows, int cols, BufRef scale, BufRef x) {
-    NNWB_DISPATCH(scaleRows(rows, cols, scale, x));
-}
-void CpuBackend::dropoutForward(size_t n, float rate, uint64_t key, BufRef x, BufRef mask,
-                                BufRef y) {
-    NNWB_DISPATCH(dropoutForward(n, rate, key, x, mask, y));
-}
-void CpuBackend::dropoutBackward(size_t n, BufRef mask, BufRef dy, BufRef dx) {
-    NNWB_DISPATCH(dropoutBackward(n, mask, dy, dx));
-}
-void CpuBackend::recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss,
-                                BufRef log, BufRef flag, float batchIndex) {
-    NNWB_DISPATCH(recordOutcomes(rows, cols, pred, target, loss, log, flag, batchIndex));
-}
-void CpuBackend::lightConvForward(int batch, int units, int ch, int heads, int k, int padL,
-                                  bool sm, BufRef x, BufRef weight, BufRef wsm, BufRef y) {
-    NNWB_DISPATCH(lightConvForward(batch, units, ch, heads, k, padL, sm, x, weight, wsm, y));
-}
-void CpuBackend::lightConvBackward(int batch, int units, int ch, int heads, int k, int padL,
-                                   bool sm, BufRef x, BufRef weight, BufRef wsm, BufRef dy,
-                                   BufRef dx, BufRef dw) {
-    NNWB_DISPATCH(
-        lightConvBackward(batch, units, ch, heads, k, padL, sm, x, weight, wsm, dy, dx, dw));
-}
-
-#undef NNWB_DISPATCH
+// Every op: CpuOps<T>::run in the storage precision, or Backend's default where CpuOps has
+// no run for it (the composite ops).
+#define NNWB_CPU_OP(Name, name)                                                         \
+    void CpuBackend::name##Impl(const Name##Args& args) {                               \
+        runOp(*this, precision_ == Precision::Double, args, [&] { Backend::name##Impl(args); }); \
+    }
+NNWB_OPS(NNWB_CPU_OP)
+#undef NNWB_CPU_OP
 
 }  // namespace nnwb

@@ -1,6 +1,8 @@
-// The Backend ops of OpenClBackend: argument checks mirroring CpuBackend, then kernel launches
-// (kernels/*.cl). No op computes on the host.
+// The Backend ops of OpenClBackend (arguments already checked by Backend's entries): kernel
+// launches (kernels/*.cl), one OpenClBackend::Ops::run per op. No op computes on the host.
 #include <cmath>
+#include <type_traits>
+#include <utility>
 
 #include "compute/DropoutMask.h"
 #include "compute/OpenClBackend.h"
@@ -10,18 +12,39 @@ namespace nnwb {
 
 using namespace cldetail;
 
+// Every kernel the host launches; creation fails if one is missing from the sources.
+// clang-format off
+const char* const cldetail::kRequiredKernels[] = {
+    "fill_f32", "copy_f32", "copy2d_f32", "axpy_f32", "add_f32", "gemm_tiled", "bias_activation",
+    "bias_softmax_rows", "activation_backward", "bias_gradient",
+    "softmax_forward", "softmax_backward", "norm_forward", "norm_backward", "unfold_windows",
+    "fold_windows", "mse_loss", "softmax_cross_entropy", "sgd_step", "adam_step",
+    "record_outcomes", "gemm_small", "gemm_reduce_splits",
+    "lightconv_taps", "lightconv_forward", "lightconv_backward_dx", "lightconv_tap_grad",
+    "lightconv_weight_grad_apply", "clip_sum_squares", "clip_scale", "scale_rows",
+    "dropout_forward", "dropout_backward", nullptr};
+// clang-format on
+
+// The ops: one run per argument struct of compute/Ops.h that this backend implements.
+struct OpenClBackend::Ops {
+    OpenClBackend& self;
+    Impl* d_;
+
 // ---------------------------------------------------------------------------------------------
 // Element-wise ops and copies
 
-void OpenClBackend::fill(BufRef x, size_t n, float value) {
-    d_->check(x, n, "fill");
+void run(const FillArgs& args) {
+    const auto x = args.x;
+    const auto n = args.n;
+    const auto value = args.value;
     if (n == 0) return;
     d_->launch1d("fill", "fill_f32", n, Impl::mem(x), Impl::off(x), cl_ulong(n), cl_float(value));
 }
 
-void OpenClBackend::copy(BufRef src, BufRef dst, size_t n) {
-    d_->check(src, n, "copy");
-    d_->check(dst, n, "copy");
+void run(const CopyArgs& args) {
+    const auto src = args.src;
+    const auto dst = args.dst;
+    const auto n = args.n;
     if (n == 0) return;
     cl_mem s = Impl::mem(src), t = Impl::mem(dst);
     if (s == t && src.offset == dst.offset) return;
@@ -35,11 +58,15 @@ void OpenClBackend::copy(BufRef src, BufRef dst, size_t n) {
     d_->copyRaw("copy", s, Impl::off(src), t, Impl::off(dst), n);
 }
 
-void OpenClBackend::copy2d(BufRef src, int srcLd, BufRef dst, int dstLd, int rows, int cols) {
+void run(const Copy2dArgs& args) {
+    const auto src = args.src;
+    const auto srcLd = args.srcLd;
+    const auto dst = args.dst;
+    const auto dstLd = args.dstLd;
+    const auto rows = args.rows;
+    const auto cols = args.cols;
     if (rows <= 0 || cols <= 0) return;
     const size_t extS = size_t(rows - 1) * srcLd + cols, extD = size_t(rows - 1) * dstLd + cols;
-    d_->check(src, extS, "copy2d");
-    d_->check(dst, extD, "copy2d");
     cl_mem s = Impl::mem(src), t = Impl::mem(dst);
     const bool overlap = s == t && src.offset < dst.offset + extD && dst.offset < src.offset + extS;
     if (overlap) {  // rows may overlap: go through a dense copy in the scratch buffer
@@ -54,18 +81,21 @@ void OpenClBackend::copy2d(BufRef src, int srcLd, BufRef dst, int dstLd, int row
                  Impl::off(dst), cl_int(dstLd), cl_int(rows), cl_int(cols));
 }
 
-void OpenClBackend::axpy(size_t n, float alpha, BufRef x, BufRef y) {
-    d_->check(x, n, "axpy");
-    d_->check(y, n, "axpy");
+void run(const AxpyArgs& args) {
+    const auto n = args.n;
+    const auto alpha = args.alpha;
+    const auto x = args.x;
+    const auto y = args.y;
     if (n == 0) return;
     d_->launch1d("axpy", "axpy_f32", n, cl_ulong(n), cl_float(alpha), Impl::mem(x), Impl::off(x),
                  Impl::mem(y), Impl::off(y));
 }
 
-void OpenClBackend::add(size_t n, BufRef a, BufRef b, BufRef out) {
-    d_->check(a, n, "add");
-    d_->check(b, n, "add");
-    d_->check(out, n, "add");
+void run(const AddArgs& args) {
+    const auto n = args.n;
+    const auto a = args.a;
+    const auto b = args.b;
+    const auto out = args.out;
     if (n == 0) return;
     d_->launch1d("add", "add_f32", n, cl_ulong(n), Impl::mem(a), Impl::off(a), Impl::mem(b),
                  Impl::off(b), Impl::mem(out), Impl::off(out));
@@ -75,43 +105,31 @@ void OpenClBackend::add(size_t n, BufRef a, BufRef b, BufRef out) {
 // gemm
 
 // The fused bias/activation epilogue of gemmBiasActivation.
-struct OpenClBackend::Epilogue {
+struct Epilogue {
     BufRef bias, y;
     Activation act;
 };
 
-void OpenClBackend::gemm(const GemmArgs& g) {
+void run(const GemmArgs& g) {
     gemmWith(g, nullptr);
 }
 
-void OpenClBackend::gemmBiasActivation(const GemmArgs& g, BufRef bias, Activation act, BufRef y) {
+void run(const GemmBiasActivationArgs& args) {
+    const auto g = args.gemm;
+    const auto bias = args.bias;
+    const auto act = args.act;
+    const auto y = args.y;
     if (act == Activation::Softmax) {  // a per-row activation: not an element-wise epilogue
-        Backend::gemmBiasActivation(g, bias, act, y);
+        self.Backend::gemmBiasActivationImpl(args);
         return;
     }
-    checkProjection(g);
-    const size_t n = size_t(std::max(g.m, 0)) * size_t(std::max(g.n, 0));
-    if (!bias.empty()) d_->check(bias, size_t(std::max(g.n, 0)), "gemmBiasActivation bias");
-    d_->check(y, n, "gemmBiasActivation y");
     const Epilogue e{bias, y, act};
     gemmWith(g, &e);
 }
 
-void OpenClBackend::gemmWith(const GemmArgs& g, const Epilogue* epi) {
+void gemmWith(const GemmArgs& g, const Epilogue* epi) {
     const int M = g.m, N = g.n, K = g.k;
     if (M <= 0 || N <= 0 || g.batch0 <= 0 || g.batch1 <= 0) return;
-    auto extent = [](bool trans, int rows, int cols, int ld) {
-        int sr = trans ? cols : rows, sc = trans ? rows : cols;
-        return size_t(sr - 1) * ld + sc;
-    };
-    const size_t lastA = size_t(g.batch0 - 1) * g.strideA0 + size_t(g.batch1 - 1) * g.strideA1;
-    const size_t lastB = size_t(g.batch0 - 1) * g.strideB0 + size_t(g.batch1 - 1) * g.strideB1;
-    const size_t lastC = size_t(g.batch0 - 1) * g.strideC0 + size_t(g.batch1 - 1) * g.strideC1;
-    if (K > 0) {
-        d_->check(g.a, lastA + extent(g.transA, M, K, g.lda), "gemm A");
-        d_->check(g.b, lastB + extent(g.transB, K, N, g.ldb), "gemm B");
-    }
-    d_->check(g.c, lastC + extent(false, M, N, g.ldc), "gemm C");
     const int kk = std::max(K, 0);
     // With K == 0, A and B are never read; C's buffer stands in for them.
     const BufRef a = kk > 0 ? g.a : g.c, b = kk > 0 ? g.b : g.c;
@@ -210,14 +228,16 @@ void OpenClBackend::gemmWith(const GemmArgs& g, const Epilogue* epi) {
 // ---------------------------------------------------------------------------------------------
 // Bias and activation
 
-void OpenClBackend::biasActivation(int rows, int cols, BufRef x, BufRef bias, BufRef z, BufRef y,
-                                   Activation act) {
+void run(const BiasActivationArgs& args) {
+    const auto rows = args.rows;
+    const auto cols = args.cols;
+    const auto x = args.x;
+    const auto bias = args.bias;
+    const auto z = args.z;
+    const auto y = args.y;
+    const auto act = args.act;
     const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
-    d_->check(x, n, "biasActivation x");
-    d_->check(z, n, "biasActivation z");
-    d_->check(y, n, "biasActivation y");
     const bool hasBias = !bias.empty();
-    if (hasBias) d_->check(bias, size_t(std::max(cols, 0)), "biasActivation bias");
     if (rows <= 0 || cols <= 0) return;
     const BufRef bb = hasBias ? bias : x;
     if (act == Activation::Softmax) {
@@ -233,13 +253,15 @@ void OpenClBackend::biasActivation(int rows, int cols, BufRef x, BufRef bias, Bu
                  cl_int(static_cast<int>(act)));
 }
 
-void OpenClBackend::activationBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy, BufRef dz,
-                                       Activation act) {
+void run(const ActivationBackwardArgs& args) {
+    const auto rows = args.rows;
+    const auto cols = args.cols;
+    const auto z = args.z;
+    const auto y = args.y;
+    const auto dy = args.dy;
+    const auto dz = args.dz;
+    const auto act = args.act;
     const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
-    d_->check(z, n, "activationBackward z");
-    d_->check(y, n, "activationBackward y");
-    d_->check(dy, n, "activationBackward dy");
-    d_->check(dz, n, "activationBackward dz");
     if (rows <= 0 || cols <= 0) return;
     if (act == Activation::Softmax) {
         // The attention softmax backward with scale 1: dz = y * (dy - sum(dy * y)).
@@ -253,30 +275,33 @@ void OpenClBackend::activationBackward(int rows, int cols, BufRef z, BufRef y, B
                  Impl::off(dy), Impl::mem(dz), Impl::off(dz), cl_int(static_cast<int>(act)));
 }
 
-void OpenClBackend::biasGradient(int rows, int cols, BufRef dz, BufRef db) {
-    d_->check(dz, size_t(std::max(rows, 0)) * size_t(std::max(cols, 0)), "biasGradient dz");
-    d_->check(db, size_t(std::max(cols, 0)), "biasGradient db");
+void run(const BiasGradientArgs& args) {
+    const auto rows = args.rows;
+    const auto cols = args.cols;
+    const auto dz = args.dz;
+    const auto db = args.db;
     biasGradientWith(rows, cols, dz, db, nullptr, dz, dz, dz);
 }
 
-void OpenClBackend::activationBiasBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy,
-                                           BufRef dz, Activation act, BufRef db) {
+void run(const ActivationBiasBackwardArgs& args) {
+    const auto rows = args.rows;
+    const auto cols = args.cols;
+    const auto z = args.z;
+    const auto y = args.y;
+    const auto dy = args.dy;
+    const auto dz = args.dz;
+    const auto act = args.act;
+    const auto db = args.db;
     // Fused only for short columns (small batches), where launches dominate: the fused kernel
     // spreads rows over few work-groups, which loses to the element-wise kernel on tall inputs.
     if (act == Activation::Softmax || rows > 256) {
-        Backend::activationBiasBackward(rows, cols, z, y, dy, dz, act, db);
+        self.Backend::activationBiasBackwardImpl(args);
         return;
     }
-    const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
-    d_->check(z, n, "activationBiasBackward z");
-    d_->check(y, n, "activationBiasBackward y");
-    d_->check(dy, n, "activationBiasBackward dy");
-    d_->check(dz, n, "activationBiasBackward dz");
-    d_->check(db, size_t(std::max(cols, 0)), "activationBiasBackward db");
     biasGradientWith(rows, cols, dz, db, &act, z, y, dy);
 }
 
-void OpenClBackend::biasGradientWith(int rows, int cols, BufRef dz, BufRef db,
+void biasGradientWith(int rows, int cols, BufRef dz, BufRef db,
                                      const Activation* act, BufRef z, BufRef y, BufRef dy) {
     if (rows <= 0 || cols <= 0) return;
     KernelEntry& k = d_->kernel("bias_gradient");
@@ -315,13 +340,10 @@ void OpenClBackend::biasGradientWith(int rows, int cols, BufRef dz, BufRef db,
 // ---------------------------------------------------------------------------------------------
 // Attention softmax and normalization
 
-void OpenClBackend::softmaxForward(const SoftmaxArgs& s, BufRef x, BufRef y) {
-    const size_t n = size_t(std::max(s.rows, 0)) * size_t(std::max(s.cols, 0));
-    d_->check(x, n, "softmax x");
-    d_->check(y, n, "softmax y");
-    if (s.causal && s.queries <= 0)
-        throw ComputeError("softmax: causal mask needs queries > 0 (got " +
-                           std::to_string(s.queries) + ")");
+void run(const SoftmaxForwardArgs& args) {
+    const auto s = args.s;
+    const auto x = args.x;
+    const auto y = args.y;
     if (s.rows <= 0 || s.cols <= 0) return;
     d_->launchRows("softmax", "softmax_forward", size_t(s.rows), size_t(s.cols), 1, cl_int(s.rows),
                    cl_int(s.cols), cl_float(s.scale), cl_int(s.causal),
@@ -329,22 +351,24 @@ void OpenClBackend::softmaxForward(const SoftmaxArgs& s, BufRef x, BufRef y) {
                    Impl::off(y));
 }
 
-void OpenClBackend::softmaxBackward(const SoftmaxArgs& s, BufRef y, BufRef dy, BufRef dx) {
-    const size_t n = size_t(std::max(s.rows, 0)) * size_t(std::max(s.cols, 0));
-    d_->check(y, n, "softmaxBackward y");
-    d_->check(dy, n, "softmaxBackward dy");
-    d_->check(dx, n, "softmaxBackward dx");
+void run(const SoftmaxBackwardArgs& args) {
+    const auto s = args.s;
+    const auto y = args.y;
+    const auto dy = args.dy;
+    const auto dx = args.dx;
     if (s.rows <= 0 || s.cols <= 0) return;
     d_->launchRows("softmaxBackward", "softmax_backward", size_t(s.rows), size_t(s.cols), 1,
                    cl_int(s.rows), cl_int(s.cols), cl_float(s.scale), Impl::mem(y), Impl::off(y),
                    Impl::mem(dy), Impl::off(dy), Impl::mem(dx), Impl::off(dx));
 }
 
-void OpenClBackend::normForward(int rows, int cols, float eps, BufRef x, BufRef y, BufRef rstd) {
-    const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
-    d_->check(x, n, "normForward x");
-    d_->check(y, n, "normForward y");
-    d_->check(rstd, size_t(std::max(rows, 0)), "normForward rstd");
+void run(const NormForwardArgs& args) {
+    const auto rows = args.rows;
+    const auto cols = args.cols;
+    const auto eps = args.eps;
+    const auto x = args.x;
+    const auto y = args.y;
+    const auto rstd = args.rstd;
     if (rows <= 0 || cols <= 0) return;
     // No residual: x stands in for b and y for sum (neither is read nor written).
     d_->launchRows("normForward", "norm_forward", size_t(rows), size_t(cols), 1, cl_int(rows),
@@ -353,14 +377,15 @@ void OpenClBackend::normForward(int rows, int cols, float eps, BufRef x, BufRef 
                    Impl::off(y), Impl::mem(rstd), Impl::off(rstd));
 }
 
-void OpenClBackend::addNormForward(int rows, int cols, float eps, BufRef a, BufRef b, BufRef sum,
-                                   BufRef y, BufRef rstd) {
-    const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
-    d_->check(a, n, "addNormForward a");
-    d_->check(b, n, "addNormForward b");
-    d_->check(sum, n, "addNormForward sum");
-    d_->check(y, n, "addNormForward y");
-    d_->check(rstd, size_t(std::max(rows, 0)), "addNormForward rstd");
+void run(const AddNormForwardArgs& args) {
+    const auto rows = args.rows;
+    const auto cols = args.cols;
+    const auto eps = args.eps;
+    const auto a = args.a;
+    const auto b = args.b;
+    const auto sum = args.sum;
+    const auto y = args.y;
+    const auto rstd = args.rstd;
     if (rows <= 0 || cols <= 0) return;
     d_->launchRows("addNormForward", "norm_forward", size_t(rows), size_t(cols), 1, cl_int(rows),
                    cl_int(cols), cl_float(eps), Impl::mem(a), Impl::off(a), Impl::mem(b),
@@ -368,14 +393,14 @@ void OpenClBackend::addNormForward(int rows, int cols, float eps, BufRef a, BufR
                    Impl::off(y), Impl::mem(rstd), Impl::off(rstd));
 }
 
-void OpenClBackend::addNormBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy,
-                                    BufRef dy2, BufRef dx) {
-    const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
-    d_->check(y, n, "addNormBackward y");
-    d_->check(dy, n, "addNormBackward dy");
-    d_->check(dy2, n, "addNormBackward dy2");
-    d_->check(dx, n, "addNormBackward dx");
-    d_->check(rstd, size_t(std::max(rows, 0)), "addNormBackward rstd");
+void run(const AddNormBackwardArgs& args) {
+    const auto rows = args.rows;
+    const auto cols = args.cols;
+    const auto y = args.y;
+    const auto rstd = args.rstd;
+    const auto dy = args.dy;
+    const auto dy2 = args.dy2;
+    const auto dx = args.dx;
     if (rows <= 0 || cols <= 0) return;
     d_->launchRows("addNormBackward", "norm_backward", size_t(rows), size_t(cols), 2,
                    cl_int(rows), cl_int(cols), Impl::mem(y), Impl::off(y), Impl::mem(rstd),
@@ -383,12 +408,13 @@ void OpenClBackend::addNormBackward(int rows, int cols, BufRef y, BufRef rstd, B
                    cl_int(1), Impl::mem(dx), Impl::off(dx));
 }
 
-void OpenClBackend::normBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy, BufRef dx) {
-    const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
-    d_->check(y, n, "normBackward y");
-    d_->check(dy, n, "normBackward dy");
-    d_->check(dx, n, "normBackward dx");
-    d_->check(rstd, size_t(std::max(rows, 0)), "normBackward rstd");
+void run(const NormBackwardArgs& args) {
+    const auto rows = args.rows;
+    const auto cols = args.cols;
+    const auto y = args.y;
+    const auto rstd = args.rstd;
+    const auto dy = args.dy;
+    const auto dx = args.dx;
     if (rows <= 0 || cols <= 0) return;
     // No second gradient: dy stands in for dy2 (not read) and is not written.
     d_->launchRows("normBackward", "norm_backward", size_t(rows), size_t(cols), 2, cl_int(rows),
@@ -400,30 +426,30 @@ void OpenClBackend::normBackward(int rows, int cols, BufRef y, BufRef rstd, BufR
 // ---------------------------------------------------------------------------------------------
 // Sliding windows
 
-void OpenClBackend::unfold(int batch, int len, int window, int step, int positions, BufRef x,
-                           BufRef cols) {
-    if (batch < 0 || len < 0 || window < 0 || positions < 0 || step < 1)
-        throw ComputeError("unfold: invalid sizes (batch " + std::to_string(batch) + ", len " +
-                           std::to_string(len) + ", window " + std::to_string(window) + ", step " +
-                           std::to_string(step) + ", positions " + std::to_string(positions) + ")");
-    d_->check(x, size_t(batch) * len, "unfold x");
+void run(const UnfoldArgs& args) {
+    const auto batch = args.batch;
+    const auto len = args.len;
+    const auto window = args.window;
+    const auto step = args.step;
+    const auto positions = args.positions;
+    const auto x = args.x;
+    const auto cols = args.cols;
     const size_t n = size_t(batch) * positions * window;
-    d_->check(cols, n, "unfold cols");
     if (n == 0) return;
     d_->launch1d("unfold", "unfold_windows", n, cl_int(batch), cl_int(len), cl_int(window),
                  cl_int(step), cl_int(positions), Impl::mem(x), Impl::off(x), Impl::mem(cols),
                  Impl::off(cols));
 }
 
-void OpenClBackend::fold(int batch, int len, int window, int step, int positions, BufRef dcols,
-                         BufRef dx) {
-    if (batch < 0 || len < 0 || window < 0 || positions < 0 || step < 1)
-        throw ComputeError("fold: invalid sizes (batch " + std::to_string(batch) + ", len " +
-                           std::to_string(len) + ", window " + std::to_string(window) + ", step " +
-                           std::to_string(step) + ", positions " + std::to_string(positions) + ")");
+void run(const FoldArgs& args) {
+    const auto batch = args.batch;
+    const auto len = args.len;
+    const auto window = args.window;
+    const auto step = args.step;
+    const auto positions = args.positions;
+    const auto dcols = args.dcols;
+    const auto dx = args.dx;
     const size_t n = size_t(batch) * len;
-    d_->check(dx, n, "fold dx");
-    d_->check(dcols, size_t(batch) * positions * window, "fold dcols");
     if (n == 0) return;
     d_->launch1d("fold", "fold_windows", n, cl_int(batch), cl_int(len), cl_int(window),
                  cl_int(step), cl_int(positions), Impl::mem(dcols), Impl::off(dcols), Impl::mem(dx),
@@ -433,27 +459,29 @@ void OpenClBackend::fold(int batch, int len, int window, int step, int positions
 // ---------------------------------------------------------------------------------------------
 // Losses
 
-void OpenClBackend::mseLoss(int rows, int cols, BufRef y, BufRef target, BufRef dy, BufRef loss,
-                            float gradScale) {
-    const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
-    d_->check(y, n, "mseLoss y");
-    d_->check(target, n, "mseLoss target");
-    d_->check(dy, n, "mseLoss dy");
-    d_->check(loss, size_t(std::max(rows, 0)), "mseLoss loss");
+void run(const MseLossArgs& args) {
+    const auto rows = args.rows;
+    const auto cols = args.cols;
+    const auto y = args.y;
+    const auto target = args.target;
+    const auto dy = args.dy;
+    const auto loss = args.loss;
+    const auto gradScale = args.gradScale;
     if (rows <= 0 || cols <= 0) return;
     d_->launchRows("mseLoss", "mse_loss", size_t(rows), size_t(cols), 1, cl_int(rows), cl_int(cols),
                    Impl::mem(y), Impl::off(y), Impl::mem(target), Impl::off(target), Impl::mem(dy),
                    Impl::off(dy), Impl::mem(loss), Impl::off(loss), cl_float(gradScale));
 }
 
-void OpenClBackend::softmaxCrossEntropy(int rows, int cols, BufRef logits, BufRef target,
-                                        BufRef prob, BufRef dy, BufRef loss, float gradScale) {
-    const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
-    d_->check(logits, n, "crossEntropy logits");
-    d_->check(target, n, "crossEntropy target");
-    d_->check(prob, n, "crossEntropy prob");
-    d_->check(dy, n, "crossEntropy dy");
-    d_->check(loss, size_t(std::max(rows, 0)), "crossEntropy loss");
+void run(const SoftmaxCrossEntropyArgs& args) {
+    const auto rows = args.rows;
+    const auto cols = args.cols;
+    const auto logits = args.logits;
+    const auto target = args.target;
+    const auto prob = args.prob;
+    const auto dy = args.dy;
+    const auto loss = args.loss;
+    const auto gradScale = args.gradScale;
     if (rows <= 0 || cols <= 0) return;
     d_->launchRows("crossEntropy", "softmax_cross_entropy", size_t(rows), size_t(cols), 2,
                    cl_int(rows), cl_int(cols), Impl::mem(logits), Impl::off(logits),
@@ -465,12 +493,15 @@ void OpenClBackend::softmaxCrossEntropy(int rows, int cols, BufRef logits, BufRe
 // ---------------------------------------------------------------------------------------------
 // Optimizers
 
-void OpenClBackend::sgdStep(size_t n, BufRef w, BufRef g, BufRef velocity, float lr, float momentum,
-                            float weightDecay, BufRef skip) {
-    d_->check(w, n, "sgd w");
-    d_->check(g, n, "sgd g");
-    d_->check(velocity, n, "sgd velocity");
-    if (!skip.empty()) d_->check(skip, 1, "sgd skip flag");
+void run(const SgdStepArgs& args) {
+    const auto n = args.n;
+    const auto w = args.w;
+    const auto g = args.g;
+    const auto velocity = args.velocity;
+    const auto lr = args.lr;
+    const auto momentum = args.momentum;
+    const auto weightDecay = args.weightDecay;
+    const auto skip = args.skip;
     if (n == 0) return;
     const BufRef s = skip.empty() ? w : skip;  // any valid buffer when there is no flag
     d_->launch1d("sgd", "sgd_step", n, cl_ulong(n), Impl::mem(w), Impl::off(w), Impl::mem(g),
@@ -479,14 +510,20 @@ void OpenClBackend::sgdStep(size_t n, BufRef w, BufRef g, BufRef velocity, float
                  cl_int(skip.empty() ? 0 : 1));
 }
 
-void OpenClBackend::adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr,
-                             float beta1, float beta2, float eps, float weightDecay, float bc1,
-                             float bc2, BufRef skip) {
-    if (!skip.empty()) d_->check(skip, 1, "adam skip flag");
-    d_->check(w, n, "adam w");
-    d_->check(g, n, "adam g");
-    d_->check(m, n, "adam m");
-    d_->check(v, n, "adam v");
+void run(const AdamStepArgs& args) {
+    const auto n = args.n;
+    const auto w = args.w;
+    const auto g = args.g;
+    const auto m = args.m;
+    const auto v = args.v;
+    const auto lr = args.lr;
+    const auto beta1 = args.beta1;
+    const auto beta2 = args.beta2;
+    const auto eps = args.eps;
+    const auto weightDecay = args.weightDecay;
+    const auto bc1 = args.bc1;
+    const auto bc2 = args.bc2;
+    const auto skip = args.skip;
     if (n == 0) return;
     // The same float constants as the CPU reference computes.
     const float step = lr / bc1;
@@ -502,89 +539,81 @@ void OpenClBackend::adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, f
 // ---------------------------------------------------------------------------------------------
 // Metrics
 
-void OpenClBackend::clipByGlobalNorm(size_t n, BufRef g, float maxNorm, BufRef norm) {
-    d_->check(g, n, "clipByGlobalNorm g");
-    d_->check(norm, 1, "clipByGlobalNorm norm");
+void run(const ClipByGlobalNormArgs& a) {
     // One work-group sums the squares (a strided loop per work-item, then a tree) and writes
     // the norm; the scale kernel reads it on the device: no host round trip.
-    d_->launchRows("clipByGlobalNorm", "clip_sum_squares", 1, std::max<size_t>(n, 1), 1,
-                   cl_ulong(n), Impl::mem(g), Impl::off(g), Impl::mem(norm), Impl::off(norm));
-    if (n == 0 || !(maxNorm > 0)) return;
-    d_->launch1d("clipByGlobalNorm", "clip_scale", n, cl_ulong(n), Impl::mem(g), Impl::off(g),
-                 Impl::mem(norm), Impl::off(norm), cl_float(maxNorm));
+    if (a.n == 0) {  // norm 0 (g may be an empty reference)
+        d_->launch1d("clipByGlobalNorm", "fill_f32", 1, Impl::mem(a.norm), Impl::off(a.norm),
+                     cl_ulong(1), cl_float(0.0f));
+        return;
+    }
+    d_->launchRows("clipByGlobalNorm", "clip_sum_squares", 1, std::max<size_t>(a.n, 1), 1,
+                   cl_ulong(a.n), Impl::mem(a.g), Impl::off(a.g), Impl::mem(a.norm),
+                   Impl::off(a.norm));
+    if (!(a.maxNorm > 0)) return;
+    d_->launch1d("clipByGlobalNorm", "clip_scale", a.n, cl_ulong(a.n), Impl::mem(a.g),
+                 Impl::off(a.g), Impl::mem(a.norm), Impl::off(a.norm), cl_float(a.maxNorm));
 }
 
-void OpenClBackend::scaleRows(int rows, int cols, BufRef scale, BufRef x) {
-    const size_t r = size_t(std::max(rows, 0)), c = size_t(std::max(cols, 0));
-    d_->check(scale, r, "scaleRows scale");
-    d_->check(x, r * c, "scaleRows x");
-    if (r * c == 0) return;
-    d_->launch1d("scaleRows", "scale_rows", r * c, cl_int(rows), cl_int(cols), Impl::mem(scale),
-                 Impl::off(scale), Impl::mem(x), Impl::off(x));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Dropout
-
-void OpenClBackend::dropoutForward(size_t n, float rate, uint64_t key, BufRef x, BufRef mask,
-                                   BufRef y) {
-    checkDropoutRate(rate);
-    d_->check(x, n, "dropoutForward x");
-    d_->check(mask, n, "dropoutForward mask");
-    d_->check(y, n, "dropoutForward y");
+void run(const ScaleRowsArgs& a) {
+    const size_t n = elems(a.rows, a.cols);
     if (n == 0) return;
-    d_->launch1d("dropoutForward", "dropout_forward", n, cl_ulong(n), cl_ulong(key),
-                 cl_int(dropoutThreshold(rate)), cl_float(dropoutScale(rate)), Impl::mem(x),
-                 Impl::off(x), Impl::mem(mask), Impl::off(mask), Impl::mem(y), Impl::off(y));
+    d_->launch1d("scaleRows", "scale_rows", n, cl_int(a.rows), cl_int(a.cols), Impl::mem(a.scale),
+                 Impl::off(a.scale), Impl::mem(a.x), Impl::off(a.x));
 }
 
-void OpenClBackend::dropoutBackward(size_t n, BufRef mask, BufRef dy, BufRef dx) {
-    d_->check(mask, n, "dropoutBackward mask");
-    d_->check(dy, n, "dropoutBackward dy");
-    d_->check(dx, n, "dropoutBackward dx");
-    if (n == 0) return;
-    d_->launch1d("dropoutBackward", "dropout_backward", n, cl_ulong(n), Impl::mem(mask),
-                 Impl::off(mask), Impl::mem(dy), Impl::off(dy), Impl::mem(dx), Impl::off(dx));
+void run(const DropoutForwardArgs& a) {
+    if (a.n == 0) return;
+    d_->launch1d("dropoutForward", "dropout_forward", a.n, cl_ulong(a.n), cl_ulong(a.key),
+                 cl_int(dropoutThreshold(a.rate)), cl_float(dropoutScale(a.rate)),
+                 Impl::mem(a.x), Impl::off(a.x), Impl::mem(a.mask), Impl::off(a.mask),
+                 Impl::mem(a.y), Impl::off(a.y));
 }
 
-void OpenClBackend::recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss,
-                                   BufRef log, BufRef flag, float batchIndex) {
-    const size_t r = size_t(std::max(rows, 0)), c = size_t(std::max(cols, 0));
-    d_->check(pred, r * c, "recordOutcomes pred");
-    d_->check(target, r * c, "recordOutcomes target");
-    d_->check(loss, r, "recordOutcomes loss");
-    d_->check(log, 2 * r, "recordOutcomes log");
-    d_->check(flag, 1, "recordOutcomes flag");
+void run(const DropoutBackwardArgs& a) {
+    if (a.n == 0) return;
+    d_->launch1d("dropoutBackward", "dropout_backward", a.n, cl_ulong(a.n), Impl::mem(a.mask),
+                 Impl::off(a.mask), Impl::mem(a.dy), Impl::off(a.dy), Impl::mem(a.dx),
+                 Impl::off(a.dx));
+}
+
+void run(const RecordOutcomesArgs& args) {
+    const auto rows = args.rows;
+    const auto cols = args.cols;
+    const auto pred = args.pred;
+    const auto target = args.target;
+    const auto loss = args.loss;
+    const auto log = args.log;
+    const auto flag = args.flag;
+    const auto batchIndex = args.batchIndex;
+    const size_t r = size_t(std::max(rows, 0));
     if (rows <= 0 || cols <= 0) return;
+    const BufRef codes = args.codeWeights.empty() ? pred : args.codeWeights;  // any valid buffer
     // One work-group over all rows (a batch is small).
     d_->launchRows("recordOutcomes", "record_outcomes", 1, r, 1, cl_int(rows), cl_int(cols),
                    Impl::mem(pred), Impl::off(pred), Impl::mem(target), Impl::off(target),
                    Impl::mem(loss), Impl::off(loss), Impl::mem(log), Impl::off(log),
-                   Impl::mem(flag), Impl::off(flag), cl_float(batchIndex));
+                   Impl::mem(flag), Impl::off(flag), cl_float(batchIndex), Impl::mem(codes),
+                   Impl::off(codes), cl_int(args.codeWeights.empty() ? 0 : 1));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Lightweight convolution
 
-namespace {
-void checkLightConvShape(const char* op, int channels, int heads, int k) {
-    if (heads <= 0 || channels % heads != 0)
-        throw ComputeError(std::string(op) + ": channels " + std::to_string(channels) +
-                           " not divisible by heads " + std::to_string(heads));
-    if (k <= 0) throw ComputeError(std::string(op) + ": kernel size must be positive");
-}
-}  // namespace
-
-void OpenClBackend::lightConvForward(int batch, int units, int channels, int heads, int k, int padL,
-                                     bool softmaxTaps, BufRef x, BufRef weight, BufRef wsm,
-                                     BufRef y) {
-    checkLightConvShape("lightConv", channels, heads, k);
+void run(const LightConvForwardArgs& args) {
+    const auto batch = args.batch;
+    const auto units = args.units;
+    const auto channels = args.channels;
+    const auto heads = args.heads;
+    const auto k = args.k;
+    const auto padL = args.padL;
+    const auto softmaxTaps = args.softmaxTaps;
+    const auto x = args.x;
+    const auto weight = args.weight;
+    const auto wsm = args.wsm;
+    const auto y = args.y;
     const size_t n =
         size_t(std::max(batch, 0)) * size_t(std::max(units, 0)) * size_t(std::max(channels, 0));
-    d_->check(x, n, "lightConv x");
-    d_->check(y, n, "lightConv y");
-    d_->check(weight, size_t(heads) * k, "lightConv weight");
-    d_->check(wsm, size_t(heads) * k, "lightConv wsm");
     KernelEntry& taps = d_->kernel("lightconv_taps");
     d_->setArgs(taps, cl_int(heads), cl_int(k), cl_int(softmaxTaps), Impl::mem(weight),
                 Impl::off(weight), Impl::mem(wsm), Impl::off(wsm));
@@ -597,18 +626,21 @@ void OpenClBackend::lightConvForward(int batch, int units, int channels, int hea
                  Impl::off(x), Impl::mem(wsm), Impl::off(wsm), Impl::mem(y), Impl::off(y));
 }
 
-void OpenClBackend::lightConvBackward(int batch, int units, int channels, int heads, int k,
-                                      int padL, bool softmaxTaps, BufRef x, BufRef weight,
-                                      BufRef wsm, BufRef dy, BufRef dx, BufRef dw) {
-    checkLightConvShape("lightConvBackward", channels, heads, k);
+void run(const LightConvBackwardArgs& args) {
+    const auto batch = args.batch;
+    const auto units = args.units;
+    const auto channels = args.channels;
+    const auto heads = args.heads;
+    const auto k = args.k;
+    const auto padL = args.padL;
+    const auto softmaxTaps = args.softmaxTaps;
+    const auto x = args.x;
+    const auto wsm = args.wsm;
+    const auto dy = args.dy;
+    const auto dx = args.dx;
+    const auto dw = args.dw;
     const size_t n =
         size_t(std::max(batch, 0)) * size_t(std::max(units, 0)) * size_t(std::max(channels, 0));
-    d_->check(x, n, "lightConvBackward x");
-    d_->check(dy, n, "lightConvBackward dy");
-    if (!dx.empty()) d_->check(dx, n, "lightConvBackward dx");
-    d_->check(dw, size_t(heads) * k, "lightConvBackward dw");
-    d_->check(weight, size_t(heads) * k, "lightConvBackward weight");
-    d_->check(wsm, size_t(heads) * k, "lightConvBackward wsm");
     if (!dx.empty() && n > 0)
         d_->launch1d("lightConvBackward", "lightconv_backward_dx", n, cl_int(batch), cl_int(units),
                      cl_int(channels), cl_int(heads), cl_int(k), cl_int(padL), Impl::mem(wsm),
@@ -627,5 +659,32 @@ void OpenClBackend::lightConvBackward(int batch, int units, int channels, int he
     const size_t ag = roundUp(size_t(heads), al);
     d_->enqueue("lightConvBackward", apply, 1, &ag, &al);
 }
+
+};
+
+namespace {
+// Whether OpenClBackend::Ops implements the op of argument struct A.
+template <typename A, typename = void>
+struct ClHas : std::false_type {};
+template <typename A>
+struct ClHas<A, std::void_t<decltype(std::declval<OpenClBackend::Ops&>().run(
+                    std::declval<const A&>()))>> : std::true_type {};
+
+template <typename A, typename F>
+void runOp(OpenClBackend::Ops ops, const A& args, F&& fallback) {
+    if constexpr (ClHas<A>::value)
+        ops.run(args);
+    else
+        fallback();
+}
+}  // namespace
+
+// Every op: Ops::run, or Backend's default (a composite, or "not supported") where there is none.
+#define NNWB_CL_OP(Name, name)                                                     \
+    void OpenClBackend::name##Impl(const Name##Args& args) {                       \
+        runOp(Ops{*this, d_.get()}, args, [&] { Backend::name##Impl(args); });     \
+    }
+NNWB_OPS(NNWB_CL_OP)
+#undef NNWB_CL_OP
 
 }  // namespace nnwb

@@ -1,4 +1,4 @@
-// An experiment document (DESIGN.md §5): data, model, training and view sections, saved as
+// An experiment document (docs/ARCHITECTURE.md §5): data, model, training and view sections, saved as
 // JSON with a formatVersion. Loading validates everything and names the key at fault.
 // Plain value type; copied across threads, never shared mutably.
 #pragma once

@@ -1,4 +1,4 @@
-// Per-epoch task metrics of DESIGN.md §4 (loss, accuracy %, missed patterns %, 3x3 confusion)
+// Per-epoch task metrics of docs/ARCHITECTURE.md §4 (loss, accuracy %, missed patterns %, 3x3 confusion)
 // accumulated batch by batch from network outputs and one-hot targets [none, buy, sell].
 // Also the MQL5-style never-reset running averages (factor 1/10000) as an option.
 // Value types; used by the thread that runs the Trainer.
@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace nnwb {
 
@@ -36,8 +37,13 @@ public:
     explicit MetricsAccumulator(int classes = 3, RunningAverages* running = nullptr);
     // Adds `n` samples: outputs and targets are n x classes, lossPerSample has n values.
     void add(const float* outputs, const float* targets, const float* lossPerSample, size_t n);
-    // Adds `n` samples from an outcome log of Backend::recordOutcomes (loss, code pairs).
+    // Adds `n` samples from an outcome log of Backend::recordOutcomes (loss, code pairs),
+    // written with codeWeights(classes) as its encoding of the targets.
     void addOutcomes(const float* log, size_t n);
+    // The encoding of the true class in an outcome code, for recordOutcomes' codeWeights: the
+    // code is argmax + 3 * buy + 6 * sell for the three classes [none, buy, sell] (what
+    // addOutcomes decodes); empty (the argmax alone) for other widths.
+    static std::vector<float> codeWeights(int classes);
     EpochMetrics result() const;
 
 private:

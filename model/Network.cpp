@@ -114,7 +114,7 @@ void Network::backward(BufRef x, BufRef dy, int batch) {
 }
 
 void Network::zeroGrad() {
-    if (arena_ && arena_->used() > 0) backend_->fill(arena_->grads(), arena_->used(), 0.0f);
+    if (arena_ && arena_->used() > 0) backend_->fill({arena_->grads(), arena_->used(), 0.0f});
 }
 
 std::vector<NamedParam> Network::params() {

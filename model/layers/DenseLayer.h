@@ -1,5 +1,5 @@
 // Fully connected layer y = f(W x + b) over the whole (flattened) input of each sample, with
-// any activation of DESIGN.md §3. Output shape {1, neurons}. Thread: the backend's owner.
+// any activation of docs/ARCHITECTURE.md §3. Output shape {1, neurons}. Thread: the backend's owner.
 #pragma once
 
 #include "model/layers/Layer.h"

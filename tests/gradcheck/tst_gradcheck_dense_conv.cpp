@@ -29,10 +29,8 @@ private slots:
         QVERIFY2(msg.empty(), msg.c_str());
     }
     void denseBatchOne() {
-        test::GradCheckOptions o;
-        o.batch = 1;
         const auto msg = test::gradCheckLayer(
-            [] { return std::make_unique<DenseLayer>(7, Activation::Tanh); }, Shape{1, 9}, o);
+            [] { return std::make_unique<DenseLayer>(7, Activation::Tanh); }, Shape{1, 9}, 1);
         QVERIFY2(msg.empty(), msg.c_str());
     }
     void conv_data() {
@@ -94,7 +92,7 @@ private slots:
             return s / batch;
         };
         meanLoss(y);
-        if (weighted) be.scaleRows(batch, outs, wb, l.gradient());
+        if (weighted) be.scaleRows({batch, outs, wb, l.gradient()});
         std::vector<double> g(y.size());
         be.downloadF64(l.gradient(), g.data(), g.size());
         const double eps = 1e-6;
