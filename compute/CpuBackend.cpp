@@ -23,7 +23,7 @@ struct Storage {
     std::vector<T> data;
 };
 
-constexpr size_t kGrain = 1 << 14;  // elements per parallel chunk for element-wise work
+constexpr size_t kGrain = 1 << 14;             // elements per parallel chunk for element-wise work
 constexpr size_t kGemmParallelWork = 1 << 17;  // multiply-adds below which gemm stays serial
 
 }  // namespace
@@ -57,57 +57,36 @@ struct CpuOps {
         });
     }
 
-    void run(const FillArgs& args) {
-        const auto x = args.x;
-        const auto n = args.n;
-        const auto v = args.value;
-        std::fill_n(ptr(x), n, static_cast<T>(v));
-    }
+    void run(const FillArgs& args) { std::fill_n(ptr(args.x), args.n, static_cast<T>(args.value)); }
     void run(const CopyArgs& args) {
-        const auto s = args.src;
-        const auto d = args.dst;
-        const auto n = args.n;
-        std::memmove(ptr(d), ptr(s), n * sizeof(T));
+        std::memmove(ptr(args.dst), ptr(args.src), args.n * sizeof(T));
     }
     void run(const Copy2dArgs& args) {
-        const auto s = args.src;
-        const auto sld = args.srcLd;
-        const auto d = args.dst;
-        const auto dld = args.dstLd;
-        const auto rows = args.rows;
-        const auto cols = args.cols;
-        if (rows <= 0 || cols <= 0) return;
-        const T* a = ptr(s);
-        T* b = ptr(d);
-        for (int r = 0; r < rows; ++r)
-            std::memmove(b + size_t(r) * dld, a + size_t(r) * sld, size_t(cols) * sizeof(T));
+        if (args.rows <= 0 || args.cols <= 0) return;
+        const T* a = ptr(args.src);
+        T* b = ptr(args.dst);
+        for (int r = 0; r < args.rows; ++r)
+            std::memmove(b + size_t(r) * args.dstLd, a + size_t(r) * args.srcLd,
+                         size_t(args.cols) * sizeof(T));
     }
     void run(const AxpyArgs& args) {
-        const auto n = args.n;
-        const auto alpha = args.alpha;
-        const auto x = args.x;
-        const auto y = args.y;
-        const T* a = ptr(x);
-        T* b = ptr(y);
-        const T al = alpha;
-        be.pool_->parallelFor(n, kGrain, [=](size_t s, size_t e) {
-            const T* __restrict x = a;
+        const T* a = ptr(args.x);
+        T* b = ptr(args.y);
+        const T al = args.alpha;
+        be.pool_->parallelFor(args.n, kGrain, [=](size_t s, size_t e) {
+            const T* __restrict xv = a;
             T* __restrict yv = b;
-            if (x == yv)
+            if (xv == yv)
                 for (size_t i = s; i < e; ++i) yv[i] += al * yv[i];
             else
-                for (size_t i = s; i < e; ++i) yv[i] += al * x[i];
+                for (size_t i = s; i < e; ++i) yv[i] += al * xv[i];
         });
     }
     void run(const AddArgs& args) {
-        const auto n = args.n;
-        const auto x = args.a;
-        const auto y = args.b;
-        const auto out = args.out;
-        const T* a = ptr(x);
-        const T* b = ptr(y);
-        T* o = ptr(out);
-        elemParallel(n, [&](size_t i) { o[i] = a[i] + b[i]; });
+        const T* a = ptr(args.a);
+        const T* b = ptr(args.b);
+        T* o = ptr(args.out);
+        elemParallel(args.n, [&](size_t i) { o[i] = a[i] + b[i]; });
     }
 
     void run(const GemmArgs& g) {
@@ -187,13 +166,27 @@ struct CpuOps {
     template <typename F>
     static void withActivation(Activation a, F&& f) {
         switch (a) {
-            case Activation::None: f(ActTag<Activation::None>()); break;
-            case Activation::Tanh: f(ActTag<Activation::Tanh>()); break;
-            case Activation::Sigmoid: f(ActTag<Activation::Sigmoid>()); break;
-            case Activation::Relu: f(ActTag<Activation::Relu>()); break;
-            case Activation::LeakyRelu: f(ActTag<Activation::LeakyRelu>()); break;
-            case Activation::Swish: f(ActTag<Activation::Swish>()); break;
-            case Activation::Softmax: f(ActTag<Activation::Softmax>()); break;
+            case Activation::None:
+                f(ActTag<Activation::None>());
+                break;
+            case Activation::Tanh:
+                f(ActTag<Activation::Tanh>());
+                break;
+            case Activation::Sigmoid:
+                f(ActTag<Activation::Sigmoid>());
+                break;
+            case Activation::Relu:
+                f(ActTag<Activation::Relu>());
+                break;
+            case Activation::LeakyRelu:
+                f(ActTag<Activation::LeakyRelu>());
+                break;
+            case Activation::Swish:
+                f(ActTag<Activation::Swish>());
+                break;
+            case Activation::Softmax:
+                f(ActTag<Activation::Softmax>());
+                break;
         }
     }
     static void softmaxRow(const T* x, T* y, int n, T scale) {
@@ -209,39 +202,32 @@ struct CpuOps {
     }
 
     void run(const BiasActivationArgs& args) {
-        const auto rows = args.rows;
-        const auto cols = args.cols;
-        const auto x = args.x;
-        const auto bias = args.bias;
-        const auto z = args.z;
-        const auto y = args.y;
-        const auto a = args.act;
-        const T* X = ptr(x);
-        const T* Bv = bias.empty() ? nullptr : ptr(bias);
-        T* Z = ptr(z);
-        T* Y = ptr(y);
-        withActivation(a, [&](auto tag) {
+        const T* X = ptr(args.x);
+        const T* Bv = args.bias.empty() ? nullptr : ptr(args.bias);
+        T* Z = ptr(args.z);
+        T* Y = ptr(args.y);
+        withActivation(args.act, [&](auto tag) {
             constexpr Activation A = decltype(tag)::value;
-            rowBlocks(size_t(rows), size_t(cols), [&](size_t rb, size_t re) {
+            rowBlocks(size_t(args.rows), size_t(args.cols), [&](size_t rb, size_t re) {
                 for (size_t r = rb; r < re; ++r) {
-                    const T* xr = X + r * cols;
-                    T* zr = Z + r * cols;
+                    const T* xr = X + r * args.cols;
+                    T* zr = Z + r * args.cols;
                     if (Bv)
-                        for (int j = 0; j < cols; ++j) zr[j] = xr[j] + Bv[j];
+                        for (int j = 0; j < args.cols; ++j) zr[j] = xr[j] + Bv[j];
                     else if (zr != xr)
-                        std::copy_n(xr, cols, zr);
+                        std::copy_n(xr, args.cols, zr);
                 }
                 if constexpr (A == Activation::Softmax) {
                     for (size_t r = rb; r < re; ++r)
-                        softmaxRow(Z + r * cols, Y + r * cols, cols, T(1));
+                        softmaxRow(Z + r * args.cols, Y + r * args.cols, args.cols, T(1));
                 } else {
-                    const size_t count = (re - rb) * size_t(cols);
+                    const size_t count = (re - rb) * size_t(args.cols);
                     if (Y == Z) {
-                        T* __restrict ys = Y + rb * cols;
+                        T* __restrict ys = Y + rb * args.cols;
                         for (size_t i = 0; i < count; ++i) ys[i] = act<A>(ys[i]);
                     } else {
-                        const T* __restrict zs = Z + rb * cols;
-                        T* __restrict ys = Y + rb * cols;
+                        const T* __restrict zs = Z + rb * args.cols;
+                        T* __restrict ys = Y + rb * args.cols;
                         for (size_t i = 0; i < count; ++i) ys[i] = act<A>(zs[i]);
                     }
                 }
@@ -249,26 +235,20 @@ struct CpuOps {
         });
     }
     void run(const ActivationBackwardArgs& args) {
-        const auto rows = args.rows;
-        const auto cols = args.cols;
-        const auto z = args.z;
-        const auto y = args.y;
-        const auto dy = args.dy;
-        const auto dz = args.dz;
-        const auto a = args.act;
-        const T* Z = ptr(z);
-        const T* Y = ptr(y);
-        const T* DY = ptr(dy);
-        T* DZ = ptr(dz);
-        withActivation(a, [&](auto tag) {
+        const T* Z = ptr(args.z);
+        const T* Y = ptr(args.y);
+        const T* DY = ptr(args.dy);
+        T* DZ = ptr(args.dz);
+        withActivation(args.act, [&](auto tag) {
             constexpr Activation A = decltype(tag)::value;
-            rowBlocks(size_t(rows), size_t(cols), [&](size_t rb, size_t re) {
+            rowBlocks(size_t(args.rows), size_t(args.cols), [&](size_t rb, size_t re) {
                 if constexpr (A == Activation::Softmax) {
                     for (size_t r = rb; r < re; ++r) {
-                        const size_t o = r * cols;
+                        const size_t o = r * args.cols;
                         T dot = 0;
-                        for (int j = 0; j < cols; ++j) dot += DY[o + j] * Y[o + j];
-                        for (int j = 0; j < cols; ++j) DZ[o + j] = Y[o + j] * (DY[o + j] - dot);
+                        for (int j = 0; j < args.cols; ++j) dot += DY[o + j] * Y[o + j];
+                        for (int j = 0; j < args.cols; ++j)
+                            DZ[o + j] = Y[o + j] * (DY[o + j] - dot);
                     }
                 } else {
                     // dz may alias dy: separate loops so each vectorizes without overlap checks.
@@ -276,12 +256,12 @@ struct CpuOps {
                     const T* __restrict yy = Y;
                     if (DZ == DY) {
                         T* __restrict d = DZ;
-                        for (size_t i = rb * cols, e = re * cols; i < e; ++i)
+                        for (size_t i = rb * args.cols, e = re * args.cols; i < e; ++i)
                             d[i] = d[i] * actGrad<A>(zz[i], yy[i]);
                     } else {
                         T* __restrict d = DZ;
                         const T* __restrict g = DY;
-                        for (size_t i = rb * cols, e = re * cols; i < e; ++i)
+                        for (size_t i = rb * args.cols, e = re * args.cols; i < e; ++i)
                             d[i] = g[i] * actGrad<A>(zz[i], yy[i]);
                     }
                 }
@@ -289,189 +269,140 @@ struct CpuOps {
         });
     }
     void run(const BiasGradientArgs& args) {
-        const auto rows = args.rows;
-        const auto cols = args.cols;
-        const auto dz = args.dz;
-        const auto db = args.db;
-        const T* D = ptr(dz);
-        T* G = ptr(db);
-        for (int r = 0; r < rows; ++r)
-            for (int j = 0; j < cols; ++j) G[j] += D[size_t(r) * cols + j];
+        const T* D = ptr(args.dz);
+        T* G = ptr(args.db);
+        for (int r = 0; r < args.rows; ++r)
+            for (int j = 0; j < args.cols; ++j) G[j] += D[size_t(r) * args.cols + j];
     }
 
     void run(const SoftmaxForwardArgs& args) {
-        const auto s = args.s;
-        const auto x = args.x;
-        const auto y = args.y;
-        if (s.causal && s.queries <= 0)
+        if (args.s.causal && args.s.queries <= 0)
             throw ComputeError("softmax: causal mask needs queries > 0 (got " +
-                               std::to_string(s.queries) + ")");
-        const T* X = ptr(x);
-        T* Y = ptr(y);
-        const T scale = s.scale;
-        rowsParallel(size_t(s.rows), size_t(s.cols), [&](size_t r) {
-            const T* xr = X + r * s.cols;
-            T* yr = Y + r * s.cols;
-            int valid = s.cols;
-            if (s.causal) valid = std::min(s.cols, int(r % size_t(s.queries)) + 1);
+                               std::to_string(args.s.queries) + ")");
+        const T* X = ptr(args.x);
+        T* Y = ptr(args.y);
+        const T scale = args.s.scale;
+        rowsParallel(size_t(args.s.rows), size_t(args.s.cols), [&](size_t r) {
+            const T* xr = X + r * args.s.cols;
+            T* yr = Y + r * args.s.cols;
+            int valid = args.s.cols;
+            if (args.s.causal) valid = std::min(args.s.cols, int(r % size_t(args.s.queries)) + 1);
             softmaxRow(xr, yr, valid, scale);
-            for (int j = valid; j < s.cols; ++j) yr[j] = T(0);
+            for (int j = valid; j < args.s.cols; ++j) yr[j] = T(0);
         });
     }
     void run(const SoftmaxBackwardArgs& args) {
-        const auto s = args.s;
-        const auto y = args.y;
-        const auto dy = args.dy;
-        const auto dx = args.dx;
-        const T* Y = ptr(y);
-        const T* DY = ptr(dy);
-        T* DX = ptr(dx);
-        const T scale = s.scale;
-        rowsParallel(size_t(s.rows), size_t(s.cols), [&](size_t r) {
-            const size_t o = r * s.cols;
+        const T* Y = ptr(args.y);
+        const T* DY = ptr(args.dy);
+        T* DX = ptr(args.dx);
+        const T scale = args.s.scale;
+        rowsParallel(size_t(args.s.rows), size_t(args.s.cols), [&](size_t r) {
+            const size_t o = r * args.s.cols;
             T dot = 0;
-            for (int j = 0; j < s.cols; ++j) dot += DY[o + j] * Y[o + j];
-            for (int j = 0; j < s.cols; ++j) DX[o + j] = scale * Y[o + j] * (DY[o + j] - dot);
+            for (int j = 0; j < args.s.cols; ++j) dot += DY[o + j] * Y[o + j];
+            for (int j = 0; j < args.s.cols; ++j) DX[o + j] = scale * Y[o + j] * (DY[o + j] - dot);
         });
     }
 
     void run(const NormForwardArgs& args) {
-        const auto rows = args.rows;
-        const auto cols = args.cols;
-        const auto eps = args.eps;
-        const auto x = args.x;
-        const auto y = args.y;
-        const auto rstd = args.rstd;
-        const T* X = ptr(x);
-        T* Y = ptr(y);
-        T* R = ptr(rstd);
-        rowsParallel(size_t(rows), size_t(cols), [&](size_t r) {
-            const T* xr = X + r * cols;
-            T* yr = Y + r * cols;
+        const T* X = ptr(args.x);
+        T* Y = ptr(args.y);
+        T* R = ptr(args.rstd);
+        rowsParallel(size_t(args.rows), size_t(args.cols), [&](size_t r) {
+            const T* xr = X + r * args.cols;
+            T* yr = Y + r * args.cols;
             T mean = 0;
-            for (int j = 0; j < cols; ++j) mean += xr[j];
-            mean /= T(cols);
+            for (int j = 0; j < args.cols; ++j) mean += xr[j];
+            mean /= T(args.cols);
             T var = 0;
-            for (int j = 0; j < cols; ++j) var += (xr[j] - mean) * (xr[j] - mean);
-            var /= T(cols);
-            const T rs = T(1) / std::sqrt(var + T(eps));
-            for (int j = 0; j < cols; ++j) yr[j] = (xr[j] - mean) * rs;
+            for (int j = 0; j < args.cols; ++j) var += (xr[j] - mean) * (xr[j] - mean);
+            var /= T(args.cols);
+            const T rs = T(1) / std::sqrt(var + T(args.eps));
+            for (int j = 0; j < args.cols; ++j) yr[j] = (xr[j] - mean) * rs;
             R[r] = rs;
         });
     }
     void run(const NormBackwardArgs& args) {
-        const auto rows = args.rows;
-        const auto cols = args.cols;
-        const auto y = args.y;
-        const auto rstd = args.rstd;
-        const auto dy = args.dy;
-        const auto dx = args.dx;
-        const T* Y = ptr(y);
-        const T* R = ptr(rstd);
-        const T* DY = ptr(dy);
-        T* DX = ptr(dx);
-        rowsParallel(size_t(rows), size_t(cols), [&](size_t r) {
-            const size_t o = r * cols;
+        const T* Y = ptr(args.y);
+        const T* R = ptr(args.rstd);
+        const T* DY = ptr(args.dy);
+        T* DX = ptr(args.dx);
+        rowsParallel(size_t(args.rows), size_t(args.cols), [&](size_t r) {
+            const size_t o = r * args.cols;
             T m1 = 0, m2 = 0;
-            for (int j = 0; j < cols; ++j) {
+            for (int j = 0; j < args.cols; ++j) {
                 m1 += DY[o + j];
                 m2 += DY[o + j] * Y[o + j];
             }
-            m1 /= T(cols);
-            m2 /= T(cols);
-            for (int j = 0; j < cols; ++j) DX[o + j] = R[r] * (DY[o + j] - m1 - Y[o + j] * m2);
+            m1 /= T(args.cols);
+            m2 /= T(args.cols);
+            for (int j = 0; j < args.cols; ++j) DX[o + j] = R[r] * (DY[o + j] - m1 - Y[o + j] * m2);
         });
     }
 
     void run(const UnfoldArgs& args) {
-        const auto batch = args.batch;
-        const auto len = args.len;
-        const auto window = args.window;
-        const auto step = args.step;
-        const auto positions = args.positions;
-        const auto x = args.x;
-        const auto cols = args.cols;
-        const T* X = ptr(x);
-        T* C = ptr(cols);
-        for (int b = 0; b < batch; ++b)
-            for (int p = 0; p < positions; ++p)
-                for (int w = 0; w < window; ++w) {
-                    int i = p * step + w;
-                    C[(size_t(b) * positions + p) * window + w] =
-                        i < len ? X[size_t(b) * len + i] : T(0);
+        const T* X = ptr(args.x);
+        T* C = ptr(args.cols);
+        for (int b = 0; b < args.batch; ++b)
+            for (int p = 0; p < args.positions; ++p)
+                for (int w = 0; w < args.window; ++w) {
+                    int i = p * args.step + w;
+                    C[(size_t(b) * args.positions + p) * args.window + w] =
+                        i < args.len ? X[size_t(b) * args.len + i] : T(0);
                 }
     }
     void run(const FoldArgs& args) {
-        const auto batch = args.batch;
-        const auto len = args.len;
-        const auto window = args.window;
-        const auto step = args.step;
-        const auto positions = args.positions;
-        const auto dcols = args.dcols;
-        const auto dx = args.dx;
-        const T* D = ptr(dcols);
-        T* X = ptr(dx);
-        std::fill_n(X, size_t(batch) * len, T(0));
-        for (int b = 0; b < batch; ++b)
-            for (int p = 0; p < positions; ++p)
-                for (int w = 0; w < window; ++w) {
-                    int i = p * step + w;
-                    if (i < len) X[size_t(b) * len + i] += D[(size_t(b) * positions + p) * window + w];
+        const T* D = ptr(args.dcols);
+        T* X = ptr(args.dx);
+        std::fill_n(X, size_t(args.batch) * args.len, T(0));
+        for (int b = 0; b < args.batch; ++b)
+            for (int p = 0; p < args.positions; ++p)
+                for (int w = 0; w < args.window; ++w) {
+                    int i = p * args.step + w;
+                    if (i < args.len)
+                        X[size_t(b) * args.len + i] +=
+                            D[(size_t(b) * args.positions + p) * args.window + w];
                 }
     }
 
     void run(const MseLossArgs& args) {
-        const auto rows = args.rows;
-        const auto cols = args.cols;
-        const auto y = args.y;
-        const auto t = args.target;
-        const auto dy = args.dy;
-        const auto loss = args.loss;
-        const auto gs = args.gradScale;
-        const T* Y = ptr(y);
-        const T* Tg = ptr(t);
-        T* D = ptr(dy);
-        T* L = ptr(loss);
-        for (int r = 0; r < rows; ++r) {
+        const T* Y = ptr(args.y);
+        const T* Tg = ptr(args.target);
+        T* D = ptr(args.dy);
+        T* L = ptr(args.loss);
+        for (int r = 0; r < args.rows; ++r) {
             T s = 0;
-            for (int j = 0; j < cols; ++j) {
-                const size_t o = size_t(r) * cols + j;
+            for (int j = 0; j < args.cols; ++j) {
+                const size_t o = size_t(r) * args.cols + j;
                 const T e = Y[o] - Tg[o];
                 s += e * e;
-                D[o] = T(2) * e / T(cols) * T(gs);
+                D[o] = T(2) * e / T(args.cols) * T(args.gradScale);
             }
-            L[r] = s / T(cols);
+            L[r] = s / T(args.cols);
         }
     }
     void run(const SoftmaxCrossEntropyArgs& args) {
-        const auto rows = args.rows;
-        const auto cols = args.cols;
-        const auto logits = args.logits;
-        const auto t = args.target;
-        const auto prob = args.prob;
-        const auto dy = args.dy;
-        const auto loss = args.loss;
-        const auto gs = args.gradScale;
-        const T* X = ptr(logits);
-        const T* Tg = ptr(t);
-        T* P = ptr(prob);
-        T* D = ptr(dy);
-        T* L = ptr(loss);
-        for (int r = 0; r < rows; ++r) {
-            const size_t o = size_t(r) * cols;
+        const T* X = ptr(args.logits);
+        const T* Tg = ptr(args.target);
+        T* P = ptr(args.prob);
+        T* D = ptr(args.dy);
+        T* L = ptr(args.loss);
+        for (int r = 0; r < args.rows; ++r) {
+            const size_t o = size_t(r) * args.cols;
             T mx = X[o];
-            for (int j = 1; j < cols; ++j) mx = std::max(mx, X[o + j]);
+            for (int j = 1; j < args.cols; ++j) mx = std::max(mx, X[o + j]);
             T sum = 0;
-            for (int j = 0; j < cols; ++j) sum += std::exp(X[o + j] - mx);
+            for (int j = 0; j < args.cols; ++j) sum += std::exp(X[o + j] - mx);
             const T lse = mx + std::log(sum);
             T l = 0, tsum = 0;
-            for (int j = 0; j < cols; ++j) {
+            for (int j = 0; j < args.cols; ++j) {
                 P[o + j] = std::exp(X[o + j] - lse);
                 l -= Tg[o + j] * (X[o + j] - lse);
                 tsum += Tg[o + j];
             }
             // Gradient of -sum t log p for unnormalised t: tsum * p - t.
-            for (int j = 0; j < cols; ++j) D[o + j] = (tsum * P[o + j] - Tg[o + j]) * T(gs);
+            for (int j = 0; j < args.cols; ++j)
+                D[o + j] = (tsum * P[o + j] - Tg[o + j]) * T(args.gradScale);
             L[r] = l;
         }
     }
@@ -481,54 +412,34 @@ struct CpuOps {
         return ptr(skip)[0] >= T(0);
     }
     void run(const SgdStepArgs& args) {
-        const auto n = args.n;
-        const auto w = args.w;
-        const auto g = args.g;
-        const auto vel = args.velocity;
-        const auto lr = args.lr;
-        const auto mom = args.momentum;
-        const auto wd = args.weightDecay;
-        const auto skip = args.skip;
-        if (skipped(skip)) return;
-        T* W = ptr(w);
-        const T* G = ptr(g);
-        T* V = ptr(vel);
-        const T l = lr, m = mom, d = wd;
-        be.pool_->parallelFor(n, kGrain, [=](size_t b, size_t e) {
-            T* __restrict w = W;
+        if (skipped(args.skip)) return;
+        T* W = ptr(args.w);
+        const T* G = ptr(args.g);
+        T* V = ptr(args.velocity);
+        const T l = args.lr, m = args.momentum, d = args.weightDecay;
+        be.pool_->parallelFor(args.n, kGrain, [=](size_t b, size_t e) {
+            T* __restrict wv = W;
             const T* __restrict gr = G;
             T* __restrict v = V;
             for (size_t i = b; i < e; ++i) {
-                const T vi = m * v[i] + gr[i] + d * w[i];
+                const T vi = m * v[i] + gr[i] + d * wv[i];
                 v[i] = vi;
-                w[i] -= l * vi;
+                wv[i] -= l * vi;
             }
         });
     }
     void run(const AdamStepArgs& args) {
-        const auto n = args.n;
-        const auto w = args.w;
-        const auto g = args.g;
-        const auto m = args.m;
-        const auto v = args.v;
-        const auto lr = args.lr;
-        const auto b1 = args.beta1;
-        const auto b2 = args.beta2;
-        const auto eps = args.eps;
-        const auto wd = args.weightDecay;
-        const auto bc1 = args.bc1;
-        const auto bc2 = args.bc2;
-        const auto skip = args.skip;
-        if (skipped(skip)) return;
-        T* W = ptr(w);
-        const T* G = ptr(g);
-        T* Mv = ptr(m);
-        T* Vv = ptr(v);
-        const T B1 = b1, B2 = b2, E = eps, step = T(lr) / T(bc1);
-        const T keep = T(1) - T(lr) * T(wd), rbc2 = T(1) / std::sqrt(T(bc2));
-        be.pool_->parallelFor(n, kGrain, [=](size_t b, size_t e) {
+        if (skipped(args.skip)) return;
+        T* W = ptr(args.w);
+        const T* G = ptr(args.g);
+        T* Mv = ptr(args.m);
+        T* Vv = ptr(args.v);
+        const T B1 = args.beta1, B2 = args.beta2, E = args.eps, step = T(args.lr) / T(args.bc1);
+        const T keep = T(1) - T(args.lr) * T(args.weightDecay),
+                rbc2 = T(1) / std::sqrt(T(args.bc2));
+        be.pool_->parallelFor(args.n, kGrain, [=](size_t b, size_t e) {
             // Local restrict pointers so that the loop vectorizes.
-            T* __restrict w = W;
+            T* __restrict wv = W;
             const T* __restrict gr = G;
             T* __restrict m1 = Mv;
             T* __restrict m2 = Vv;
@@ -538,7 +449,7 @@ struct CpuOps {
                 const T vi = B2 * m2[i] + (T(1) - B2) * gi * gi;
                 m1[i] = mi;
                 m2[i] = vi;
-                w[i] = w[i] * keep - step * mi / (std::sqrt(vi) * rbc2 + E);
+                wv[i] = wv[i] * keep - step * mi / (std::sqrt(vi) * rbc2 + E);
             }
         });
     }
@@ -583,20 +494,12 @@ struct CpuOps {
     }
 
     void run(const RecordOutcomesArgs& args) {
-        const auto rows = args.rows;
-        const auto cols = args.cols;
-        const auto pred = args.pred;
-        const auto target = args.target;
-        const auto loss = args.loss;
-        const auto log = args.log;
-        const auto flag = args.flag;
-        const auto batchIndex = args.batchIndex;
-        const size_t r = size_t(std::max(rows, 0)), c = size_t(std::max(cols, 0));
-        const T* P = ptr(pred);
-        const T* Tg = ptr(target);
-        const T* L = ptr(loss);
+        const size_t r = size_t(std::max(args.rows, 0)), c = size_t(std::max(args.cols, 0));
+        const T* P = ptr(args.pred);
+        const T* Tg = ptr(args.target);
+        const T* L = ptr(args.loss);
         const T* Wc = ptr(args.codeWeights);  // null when empty
-        T* out = ptr(log);
+        T* out = ptr(args.log);
         bool finite = true;
         for (size_t i = 0; i < r; ++i) {
             const T* p = P + i * c;
@@ -611,8 +514,8 @@ struct CpuOps {
             out[2 * i + 1] = code;
             finite = finite && std::isfinite(L[i]);
         }
-        T* F = ptr(flag);
-        if (!finite && F[0] < T(0)) F[0] = T(batchIndex);
+        T* F = ptr(args.flag);
+        if (!finite && F[0] < T(0)) F[0] = T(args.batchIndex);
     }
 
     void tapWeights(int heads, int k, bool sm, const T* W, T* out) {
@@ -624,95 +527,74 @@ struct CpuOps {
         }
     }
     void run(const LightConvForwardArgs& args) {
-        const auto batch = args.batch;
-        const auto units = args.units;
-        const auto ch = args.channels;
-        const auto heads = args.heads;
-        const auto k = args.k;
-        const auto padL = args.padL;
-        const auto sm = args.softmaxTaps;
-        const auto x = args.x;
-        const auto weight = args.weight;
-        const auto wsm = args.wsm;
-        const auto y = args.y;
-        const T* X = ptr(x);
-        T* Y = ptr(y);
-        T* Wt = ptr(wsm);
-        tapWeights(heads, k, sm, ptr(weight), Wt);
-        const int per = ch / heads;
-        rowsParallel(size_t(batch) * units, size_t(ch) * k, [&](size_t bt) {
-            const size_t b = bt / units;
-            const int t = int(bt % units);
-            T* yr = Y + bt * ch;
-            for (int c = 0; c < ch; ++c) {
-                const T* w = Wt + size_t(c / per) * k;
-                T s = 0;
-                for (int j = 0; j < k; ++j) {
-                    int src = t + j - padL;
-                    if (src < 0 || src >= units) continue;
-                    s += w[j] * X[(b * units + src) * ch + c];
-                }
-                yr[c] = s;
-            }
-        });
+        const T* X = ptr(args.x);
+        T* Y = ptr(args.y);
+        T* Wt = ptr(args.wsm);
+        tapWeights(args.heads, args.k, args.softmaxTaps, ptr(args.weight), Wt);
+        const int per = args.channels / args.heads;
+        rowsParallel(size_t(args.batch) * args.units, size_t(args.channels) * args.k,
+                     [&](size_t bt) {
+                         const size_t b = bt / args.units;
+                         const int t = int(bt % args.units);
+                         T* yr = Y + bt * args.channels;
+                         for (int c = 0; c < args.channels; ++c) {
+                             const T* w = Wt + size_t(c / per) * args.k;
+                             T s = 0;
+                             for (int j = 0; j < args.k; ++j) {
+                                 int src = t + j - args.padL;
+                                 if (src < 0 || src >= args.units) continue;
+                                 s += w[j] * X[(b * args.units + src) * args.channels + c];
+                             }
+                             yr[c] = s;
+                         }
+                     });
     }
     void run(const LightConvBackwardArgs& args) {
-        const auto batch = args.batch;
-        const auto units = args.units;
-        const auto ch = args.channels;
-        const auto heads = args.heads;
-        const auto k = args.k;
-        const auto padL = args.padL;
-        const auto sm = args.softmaxTaps;
-        const auto x = args.x;
-        const auto wsm = args.wsm;
-        const auto dy = args.dy;
-        const auto dx = args.dx;
-        const auto dw = args.dw;
-        const T* X = ptr(x);
-        const T* DY = ptr(dy);
-        const T* Wt = ptr(wsm);
-        const int per = ch / heads;
-        if (!dx.empty()) {
-            T* DX = ptr(dx);
-            rowsParallel(size_t(batch) * units, size_t(ch) * k, [&](size_t bt) {
-                const size_t b = bt / units;
-                const int s = int(bt % units);
-                for (int c = 0; c < ch; ++c) {
-                    const T* w = Wt + size_t(c / per) * k;
-                    T acc = 0;
-                    for (int j = 0; j < k; ++j) {
-                        int t = s - j + padL;  // output that read x[s] through tap j
-                        if (t < 0 || t >= units) continue;
-                        acc += w[j] * DY[(b * units + t) * ch + c];
+        const T* X = ptr(args.x);
+        const T* DY = ptr(args.dy);
+        const T* Wt = ptr(args.wsm);
+        const int per = args.channels / args.heads;
+        if (!args.dx.empty()) {
+            T* DX = ptr(args.dx);
+            rowsParallel(
+                size_t(args.batch) * args.units, size_t(args.channels) * args.k, [&](size_t bt) {
+                    const size_t b = bt / args.units;
+                    const int s = int(bt % args.units);
+                    for (int c = 0; c < args.channels; ++c) {
+                        const T* w = Wt + size_t(c / per) * args.k;
+                        T acc = 0;
+                        for (int j = 0; j < args.k; ++j) {
+                            int t = s - j + args.padL;  // output that read x[s] through tap j
+                            if (t < 0 || t >= args.units) continue;
+                            acc += w[j] * DY[(b * args.units + t) * args.channels + c];
+                        }
+                        DX[bt * args.channels + c] = acc;
                     }
-                    DX[bt * ch + c] = acc;
-                }
-            });
+                });
         }
         // Gradient w.r.t. the effective taps, then through the optional softmax.
-        std::vector<T> gw(size_t(heads) * k, T(0));
-        for (size_t b = 0; b < size_t(batch); ++b)
-            for (int t = 0; t < units; ++t)
-                for (int c = 0; c < ch; ++c) {
-                    const T d = DY[(b * units + t) * ch + c];
-                    T* g = gw.data() + size_t(c / per) * k;
-                    for (int j = 0; j < k; ++j) {
-                        int src = t + j - padL;
-                        if (src < 0 || src >= units) continue;
-                        g[j] += d * X[(b * units + src) * ch + c];
+        std::vector<T> gw(size_t(args.heads) * args.k, T(0));
+        for (size_t b = 0; b < size_t(args.batch); ++b)
+            for (int t = 0; t < args.units; ++t)
+                for (int c = 0; c < args.channels; ++c) {
+                    const T d = DY[(b * args.units + t) * args.channels + c];
+                    T* g = gw.data() + size_t(c / per) * args.k;
+                    for (int j = 0; j < args.k; ++j) {
+                        int src = t + j - args.padL;
+                        if (src < 0 || src >= args.units) continue;
+                        g[j] += d * X[(b * args.units + src) * args.channels + c];
                     }
                 }
-        T* DW = ptr(dw);
-        for (int h = 0; h < heads; ++h) {
-            const T* g = gw.data() + size_t(h) * k;
-            const T* p = Wt + size_t(h) * k;
-            if (sm) {
+        T* DW = ptr(args.dw);
+        for (int h = 0; h < args.heads; ++h) {
+            const T* g = gw.data() + size_t(h) * args.k;
+            const T* p = Wt + size_t(h) * args.k;
+            if (args.softmaxTaps) {
                 T dot = 0;
-                for (int j = 0; j < k; ++j) dot += g[j] * p[j];
-                for (int j = 0; j < k; ++j) DW[size_t(h) * k + j] += p[j] * (g[j] - dot);
+                for (int j = 0; j < args.k; ++j) dot += g[j] * p[j];
+                for (int j = 0; j < args.k; ++j) DW[size_t(h) * args.k + j] += p[j] * (g[j] - dot);
             } else {
-                for (int j = 0; j < k; ++j) DW[size_t(h) * k + j] += g[j];
+                for (int j = 0; j < args.k; ++j) DW[size_t(h) * args.k + j] += g[j];
             }
         }
     }
@@ -794,8 +676,9 @@ void transfer(const Backend* be, BufRef r, const S* src, S* dst, size_t n, const
 template <typename A, typename = void>
 struct CpuHas : std::false_type {};
 template <typename A>
-struct CpuHas<A, std::void_t<decltype(std::declval<CpuOps<float>&>().run(
-                     std::declval<const A&>()))>> : std::true_type {};
+struct CpuHas<A,
+              std::void_t<decltype(std::declval<CpuOps<float>&>().run(std::declval<const A&>()))>>
+    : std::true_type {};
 
 // Runs an op in the storage precision, or `fallback` (Backend's default) when CpuOps has no
 // run for it.
@@ -839,8 +722,8 @@ void CpuBackend::downloadF64(BufRef src, double* dst, size_t n) {
 
 // Every op: CpuOps<T>::run in the storage precision, or Backend's default where CpuOps has
 // no run for it (the composite ops).
-#define NNWB_CPU_OP(Name, name)                                                         \
-    void CpuBackend::name##Impl(const Name##Args& args) {                               \
+#define NNWB_CPU_OP(Name, name)                                                                  \
+    void CpuBackend::name##Impl(const Name##Args& args) {                                        \
         runOp(*this, precision_ == Precision::Double, args, [&] { Backend::name##Impl(args); }); \
     }
 NNWB_OPS(NNWB_CPU_OP)

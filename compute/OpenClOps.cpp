@@ -30,636 +30,509 @@ struct OpenClBackend::Ops {
     OpenClBackend& self;
     Impl* d_;
 
-// ---------------------------------------------------------------------------------------------
-// Element-wise ops and copies
+    // ---------------------------------------------------------------------------------------------
+    // Element-wise ops and copies
 
-void run(const FillArgs& args) {
-    const auto x = args.x;
-    const auto n = args.n;
-    const auto value = args.value;
-    if (n == 0) return;
-    d_->launch1d("fill", "fill_f32", n, Impl::mem(x), Impl::off(x), cl_ulong(n), cl_float(value));
-}
-
-void run(const CopyArgs& args) {
-    const auto src = args.src;
-    const auto dst = args.dst;
-    const auto n = args.n;
-    if (n == 0) return;
-    cl_mem s = Impl::mem(src), t = Impl::mem(dst);
-    if (s == t && src.offset == dst.offset) return;
-    const bool overlap = s == t && src.offset < dst.offset + n && dst.offset < src.offset + n;
-    if (overlap) {  // memmove semantics through the scratch buffer
-        cl_mem tmp = d_->ensureScratch(n, "copy");
-        d_->copyRaw("copy", s, Impl::off(src), tmp, 0, n);
-        d_->copyRaw("copy", tmp, 0, t, Impl::off(dst), n);
-        return;
+    void run(const FillArgs& args) {
+        if (args.n == 0) return;
+        d_->launch1d("fill", "fill_f32", args.n, Impl::mem(args.x), Impl::off(args.x),
+                     cl_ulong(args.n), cl_float(args.value));
     }
-    d_->copyRaw("copy", s, Impl::off(src), t, Impl::off(dst), n);
-}
 
-void run(const Copy2dArgs& args) {
-    const auto src = args.src;
-    const auto srcLd = args.srcLd;
-    const auto dst = args.dst;
-    const auto dstLd = args.dstLd;
-    const auto rows = args.rows;
-    const auto cols = args.cols;
-    if (rows <= 0 || cols <= 0) return;
-    const size_t extS = size_t(rows - 1) * srcLd + cols, extD = size_t(rows - 1) * dstLd + cols;
-    cl_mem s = Impl::mem(src), t = Impl::mem(dst);
-    const bool overlap = s == t && src.offset < dst.offset + extD && dst.offset < src.offset + extS;
-    if (overlap) {  // rows may overlap: go through a dense copy in the scratch buffer
-        cl_mem tmp = d_->ensureScratch(size_t(rows) * cols, "copy2d");
-        d_->launch1d("copy2d", "copy2d_f32", size_t(rows) * cols, s, Impl::off(src), cl_int(srcLd),
-                     tmp, cl_ulong(0), cl_int(cols), cl_int(rows), cl_int(cols));
-        d_->launch1d("copy2d", "copy2d_f32", size_t(rows) * cols, tmp, cl_ulong(0), cl_int(cols), t,
-                     Impl::off(dst), cl_int(dstLd), cl_int(rows), cl_int(cols));
-        return;
-    }
-    d_->launch1d("copy2d", "copy2d_f32", size_t(rows) * cols, s, Impl::off(src), cl_int(srcLd), t,
-                 Impl::off(dst), cl_int(dstLd), cl_int(rows), cl_int(cols));
-}
-
-void run(const AxpyArgs& args) {
-    const auto n = args.n;
-    const auto alpha = args.alpha;
-    const auto x = args.x;
-    const auto y = args.y;
-    if (n == 0) return;
-    d_->launch1d("axpy", "axpy_f32", n, cl_ulong(n), cl_float(alpha), Impl::mem(x), Impl::off(x),
-                 Impl::mem(y), Impl::off(y));
-}
-
-void run(const AddArgs& args) {
-    const auto n = args.n;
-    const auto a = args.a;
-    const auto b = args.b;
-    const auto out = args.out;
-    if (n == 0) return;
-    d_->launch1d("add", "add_f32", n, cl_ulong(n), Impl::mem(a), Impl::off(a), Impl::mem(b),
-                 Impl::off(b), Impl::mem(out), Impl::off(out));
-}
-
-// ---------------------------------------------------------------------------------------------
-// gemm
-
-// The fused bias/activation epilogue of gemmBiasActivation.
-struct Epilogue {
-    BufRef bias, y;
-    Activation act;
-};
-
-void run(const GemmArgs& g) {
-    gemmWith(g, nullptr);
-}
-
-void run(const GemmBiasActivationArgs& args) {
-    const auto g = args.gemm;
-    const auto bias = args.bias;
-    const auto act = args.act;
-    const auto y = args.y;
-    if (act == Activation::Softmax) {  // a per-row activation: not an element-wise epilogue
-        self.Backend::gemmBiasActivationImpl(args);
-        return;
-    }
-    const Epilogue e{bias, y, act};
-    gemmWith(g, &e);
-}
-
-void gemmWith(const GemmArgs& g, const Epilogue* epi) {
-    const int M = g.m, N = g.n, K = g.k;
-    if (M <= 0 || N <= 0 || g.batch0 <= 0 || g.batch1 <= 0) return;
-    const int kk = std::max(K, 0);
-    // With K == 0, A and B are never read; C's buffer stands in for them.
-    const BufRef a = kk > 0 ? g.a : g.c, b = kk > 0 ? g.b : g.c;
-    const size_t batches = size_t(g.batch0) * size_t(g.batch1);
-    const size_t mn = size_t(M) * size_t(N);
-
-    // Choose the kernel: tiny products one work-item per element; otherwise the largest
-    // tiling that gives enough work-groups to fill the device, splitting K when even the
-    // smallest tiling gives too few and K is long (weight gradients over a whole batch).
-    std::string name = d_->forcedGemm;
-    if (name.empty()) name = mn <= 1024 && kk <= 64 ? "gemm_small" : "";
-    const GemmVariant* v = nullptr;
-    int splits = 1;
-    if (name != "gemm_small") {
-        const size_t target = 2 * size_t(std::max(d_->info.computeUnits, 1));
-        auto tilesOf = [&](const GemmConfig& c) {
-            return size_t((M + c.tsm - 1) / c.tsm) * size_t((N + c.tsn - 1) / c.tsn) * batches;
-        };
-        auto splitsFor = [&](size_t tiles) {
-            const size_t most = size_t(std::max(kk / 64, 1));  // at least 64 values of K each
-            return tiles >= target ? size_t(1) : std::min(most, (target + tiles - 1) / tiles);
-        };
-        size_t bestWork = 0;
-        for (const GemmVariant& cand : d_->gemmVariants) {
-            if (!name.empty() && cand.kernel != name) continue;
-            const size_t tiles = tilesOf(cand.config);
-            const size_t sp = splitsFor(tiles);
-            if (!name.empty() || tiles * sp >= target) {
-                v = &cand;
-                splits = int(sp);
-                break;
-            }
-            if (tiles * sp > bestWork) {  // none fills the device: the one with most groups
-                bestWork = tiles * sp;
-                v = &cand;
-                splits = int(sp);
-            }
+    void run(const CopyArgs& args) {
+        if (args.n == 0) return;
+        cl_mem s = Impl::mem(args.src), t = Impl::mem(args.dst);
+        if (s == t && args.src.offset == args.dst.offset) return;
+        const bool overlap = s == t && args.src.offset < args.dst.offset + args.n &&
+                             args.dst.offset < args.src.offset + args.n;
+        if (overlap) {  // memmove semantics through the scratch buffer
+            cl_mem tmp = d_->ensureScratch(args.n, "copy");
+            d_->copyRaw("copy", s, Impl::off(args.src), tmp, 0, args.n);
+            d_->copyRaw("copy", tmp, 0, t, Impl::off(args.dst), args.n);
+            return;
         }
-        if (!v) throw ComputeError("gemm: no gemm kernel '" + name + "' on " + d_->info.name);
-        if (d_->forcedSplits > 0) splits = std::min(d_->forcedSplits, std::max(kk, 1));
-        if (batches * size_t(splits) > 65535 * 64) splits = 1;  // keep the grid reasonable
+        d_->copyRaw("copy", s, Impl::off(args.src), t, Impl::off(args.dst), args.n);
     }
-    if (epi && splits > 1) splits = 1;  // the epilogue needs the whole sum in one pass
-    // Epilogue buffers (C's buffer stands in for missing ones; the kernel does not touch them).
-    const BufRef eBias = epi && !epi->bias.empty() ? epi->bias : g.c;
-    const BufRef eY = epi ? epi->y : g.c;
-    if (!v) {
-        KernelEntry& k = d_->kernel("gemm_small");
-        const size_t total = batches * mn;
+
+    void run(const Copy2dArgs& args) {
+        if (args.rows <= 0 || args.cols <= 0) return;
+        const size_t extS = size_t(args.rows - 1) * args.srcLd + args.cols,
+                     extD = size_t(args.rows - 1) * args.dstLd + args.cols;
+        cl_mem s = Impl::mem(args.src), t = Impl::mem(args.dst);
+        const bool overlap = s == t && args.src.offset < args.dst.offset + extD &&
+                             args.dst.offset < args.src.offset + extS;
+        if (overlap) {  // rows may overlap: go through a dense copy in the scratch buffer
+            cl_mem tmp = d_->ensureScratch(size_t(args.rows) * args.cols, "copy2d");
+            d_->launch1d("copy2d", "copy2d_f32", size_t(args.rows) * args.cols, s,
+                         Impl::off(args.src), cl_int(args.srcLd), tmp, cl_ulong(0),
+                         cl_int(args.cols), cl_int(args.rows), cl_int(args.cols));
+            d_->launch1d("copy2d", "copy2d_f32", size_t(args.rows) * args.cols, tmp, cl_ulong(0),
+                         cl_int(args.cols), t, Impl::off(args.dst), cl_int(args.dstLd),
+                         cl_int(args.rows), cl_int(args.cols));
+            return;
+        }
+        d_->launch1d("copy2d", "copy2d_f32", size_t(args.rows) * args.cols, s, Impl::off(args.src),
+                     cl_int(args.srcLd), t, Impl::off(args.dst), cl_int(args.dstLd),
+                     cl_int(args.rows), cl_int(args.cols));
+    }
+
+    void run(const AxpyArgs& args) {
+        if (args.n == 0) return;
+        d_->launch1d("axpy", "axpy_f32", args.n, cl_ulong(args.n), cl_float(args.alpha),
+                     Impl::mem(args.x), Impl::off(args.x), Impl::mem(args.y), Impl::off(args.y));
+    }
+
+    void run(const AddArgs& args) {
+        if (args.n == 0) return;
+        d_->launch1d("add", "add_f32", args.n, cl_ulong(args.n), Impl::mem(args.a),
+                     Impl::off(args.a), Impl::mem(args.b), Impl::off(args.b), Impl::mem(args.out),
+                     Impl::off(args.out));
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // gemm
+
+    // The fused bias/activation epilogue of gemmBiasActivation.
+    struct Epilogue {
+        BufRef bias, y;
+        Activation act;
+    };
+
+    void run(const GemmArgs& g) { gemmWith(g, nullptr); }
+
+    void run(const GemmBiasActivationArgs& args) {
+        if (args.act ==
+            Activation::Softmax) {  // a per-row activation: not an element-wise epilogue
+            self.Backend::gemmBiasActivationImpl(args);
+            return;
+        }
+        const Epilogue e{args.bias, args.y, args.act};
+        gemmWith(args.gemm, &e);
+    }
+
+    void gemmWith(const GemmArgs& g, const Epilogue* epi) {
+        const int M = g.m, N = g.n, K = g.k;
+        if (M <= 0 || N <= 0 || g.batch0 <= 0 || g.batch1 <= 0) return;
+        const int kk = std::max(K, 0);
+        // With K == 0, A and B are never read; C's buffer stands in for them.
+        const BufRef a = kk > 0 ? g.a : g.c, b = kk > 0 ? g.b : g.c;
+        const size_t batches = size_t(g.batch0) * size_t(g.batch1);
+        const size_t mn = size_t(M) * size_t(N);
+
+        // Choose the kernel: tiny products one work-item per element; otherwise the largest
+        // tiling that gives enough work-groups to fill the device, splitting K when even the
+        // smallest tiling gives too few and K is long (weight gradients over a whole batch).
+        std::string name = d_->forcedGemm;
+        if (name.empty()) name = mn <= 1024 && kk <= 64 ? "gemm_small" : "";
+        const GemmVariant* v = nullptr;
+        int splits = 1;
+        if (name != "gemm_small") {
+            const size_t target = 2 * size_t(std::max(d_->info.computeUnits, 1));
+            auto tilesOf = [&](const GemmConfig& c) {
+                return size_t((M + c.tsm - 1) / c.tsm) * size_t((N + c.tsn - 1) / c.tsn) * batches;
+            };
+            auto splitsFor = [&](size_t tiles) {
+                const size_t most = size_t(std::max(kk / 64, 1));  // at least 64 values of K each
+                return tiles >= target ? size_t(1) : std::min(most, (target + tiles - 1) / tiles);
+            };
+            size_t bestWork = 0;
+            for (const GemmVariant& cand : d_->gemmVariants) {
+                if (!name.empty() && cand.kernel != name) continue;
+                const size_t tiles = tilesOf(cand.config);
+                const size_t sp = splitsFor(tiles);
+                if (!name.empty() || tiles * sp >= target) {
+                    v = &cand;
+                    splits = int(sp);
+                    break;
+                }
+                if (tiles * sp > bestWork) {  // none fills the device: the one with most groups
+                    bestWork = tiles * sp;
+                    v = &cand;
+                    splits = int(sp);
+                }
+            }
+            if (!v) throw ComputeError("gemm: no gemm kernel '" + name + "' on " + d_->info.name);
+            if (d_->forcedSplits > 0) splits = std::min(d_->forcedSplits, std::max(kk, 1));
+            if (batches * size_t(splits) > 65535 * 64) splits = 1;  // keep the grid reasonable
+        }
+        if (epi && splits > 1) splits = 1;  // the epilogue needs the whole sum in one pass
+        // Epilogue buffers (C's buffer stands in for missing ones; the kernel does not touch them).
+        const BufRef eBias = epi && !epi->bias.empty() ? epi->bias : g.c;
+        const BufRef eY = epi ? epi->y : g.c;
+        if (!v) {
+            KernelEntry& k = d_->kernel("gemm_small");
+            const size_t total = batches * mn;
+            d_->setArgs(k, cl_int(M), cl_int(N), cl_int(kk), cl_float(g.alpha), cl_float(g.beta),
+                        cl_int(g.transA), cl_int(g.transB), Impl::mem(a), Impl::off(a),
+                        cl_int(g.lda), cl_ulong(g.strideA0), cl_ulong(g.strideA1), Impl::mem(b),
+                        Impl::off(b), cl_int(g.ldb), cl_ulong(g.strideB0), cl_ulong(g.strideB1),
+                        Impl::mem(g.c), Impl::off(g.c), cl_int(g.ldc), cl_ulong(g.strideC0),
+                        cl_ulong(g.strideC1), cl_int(g.batch1), cl_ulong(total),
+                        cl_int(epi ? 1 : 0), Impl::mem(eBias), Impl::off(eBias),
+                        cl_int(epi && !epi->bias.empty()), Impl::mem(eY), Impl::off(eY),
+                        cl_int(epi ? int(epi->act) : 0));
+            const size_t local = d_->elemLocal(k);
+            const size_t global = roundUp(total, local);
+            d_->enqueue("gemm", k, 1, &global, &local);
+            return;
+        }
+        const GemmConfig& c = v->config;
+        const int kChunk = splits > 1
+                               ? int(roundUp(size_t((kk + splits - 1) / splits), size_t(c.tsk)))
+                               : std::max(kk, 1);
+        if (splits > 1) splits = (kk + kChunk - 1) / kChunk;
+        cl_mem partial =
+            splits > 1 ? d_->ensureScratch(batches * size_t(splits) * mn, "gemm") : Impl::mem(g.c);
+        KernelEntry& k = d_->kernel(v->kernel.c_str());
         d_->setArgs(k, cl_int(M), cl_int(N), cl_int(kk), cl_float(g.alpha), cl_float(g.beta),
-                    cl_int(g.transA), cl_int(g.transB), Impl::mem(a), Impl::off(a),
-                    cl_int(g.lda), cl_ulong(g.strideA0), cl_ulong(g.strideA1), Impl::mem(b),
-                    Impl::off(b), cl_int(g.ldb), cl_ulong(g.strideB0), cl_ulong(g.strideB1),
-                    Impl::mem(g.c), Impl::off(g.c), cl_int(g.ldc), cl_ulong(g.strideC0),
-                    cl_ulong(g.strideC1), cl_int(g.batch1), cl_ulong(total), cl_int(epi ? 1 : 0),
+                    cl_int(g.transA), cl_int(g.transB), Impl::mem(a), Impl::off(a), cl_int(g.lda),
+                    cl_ulong(g.strideA0), cl_ulong(g.strideA1), Impl::mem(b), Impl::off(b),
+                    cl_int(g.ldb), cl_ulong(g.strideB0), cl_ulong(g.strideB1), Impl::mem(g.c),
+                    Impl::off(g.c), cl_int(g.ldc), cl_ulong(g.strideC0), cl_ulong(g.strideC1),
+                    cl_int(g.batch1), cl_int(splits), cl_int(kChunk), partial, cl_int(epi ? 1 : 0),
                     Impl::mem(eBias), Impl::off(eBias), cl_int(epi && !epi->bias.empty()),
                     Impl::mem(eY), Impl::off(eY), cl_int(epi ? int(epi->act) : 0));
-        const size_t local = d_->elemLocal(k);
-        const size_t global = roundUp(total, local);
-        d_->enqueue("gemm", k, 1, &global, &local);
-        return;
+        const size_t local[3] = {c.threadsN(), c.threadsM(), 1};
+        const size_t global[3] = {size_t((N + c.tsn - 1) / c.tsn) * c.threadsN(),
+                                  size_t((M + c.tsm - 1) / c.tsm) * c.threadsM(),
+                                  batches * size_t(splits)};
+        d_->enqueue("gemm", k, 3, global, local);
+        if (splits > 1) {
+            KernelEntry& r = d_->kernel("gemm_reduce_splits");
+            const size_t total = batches * mn;
+            d_->setArgs(r, cl_int(M), cl_int(N), cl_int(splits), cl_float(g.alpha),
+                        cl_float(g.beta), partial, Impl::mem(g.c), Impl::off(g.c), cl_int(g.ldc),
+                        cl_ulong(g.strideC0), cl_ulong(g.strideC1), cl_int(g.batch1),
+                        cl_ulong(total));
+            const size_t lr = d_->elemLocal(r);
+            const size_t gr = roundUp(total, lr);
+            d_->enqueue("gemm", r, 1, &gr, &lr);
+        }
     }
-    const GemmConfig& c = v->config;
-    const int kChunk = splits > 1 ? int(roundUp(size_t((kk + splits - 1) / splits), size_t(c.tsk)))
-                                  : std::max(kk, 1);
-    if (splits > 1) splits = (kk + kChunk - 1) / kChunk;
-    cl_mem partial = splits > 1 ? d_->ensureScratch(batches * size_t(splits) * mn, "gemm")
-                                : Impl::mem(g.c);
-    KernelEntry& k = d_->kernel(v->kernel.c_str());
-    d_->setArgs(k, cl_int(M), cl_int(N), cl_int(kk), cl_float(g.alpha), cl_float(g.beta),
-                cl_int(g.transA), cl_int(g.transB), Impl::mem(a), Impl::off(a), cl_int(g.lda),
-                cl_ulong(g.strideA0), cl_ulong(g.strideA1), Impl::mem(b), Impl::off(b),
-                cl_int(g.ldb), cl_ulong(g.strideB0), cl_ulong(g.strideB1), Impl::mem(g.c),
-                Impl::off(g.c), cl_int(g.ldc), cl_ulong(g.strideC0), cl_ulong(g.strideC1),
-                cl_int(g.batch1), cl_int(splits), cl_int(kChunk), partial, cl_int(epi ? 1 : 0),
-                Impl::mem(eBias), Impl::off(eBias), cl_int(epi && !epi->bias.empty()),
-                Impl::mem(eY), Impl::off(eY), cl_int(epi ? int(epi->act) : 0));
-    const size_t local[3] = {c.threadsN(), c.threadsM(), 1};
-    const size_t global[3] = {size_t((N + c.tsn - 1) / c.tsn) * c.threadsN(),
-                              size_t((M + c.tsm - 1) / c.tsm) * c.threadsM(),
-                              batches * size_t(splits)};
-    d_->enqueue("gemm", k, 3, global, local);
-    if (splits > 1) {
-        KernelEntry& r = d_->kernel("gemm_reduce_splits");
-        const size_t total = batches * mn;
-        d_->setArgs(r, cl_int(M), cl_int(N), cl_int(splits), cl_float(g.alpha),
-                    cl_float(g.beta), partial, Impl::mem(g.c), Impl::off(g.c), cl_int(g.ldc),
-                    cl_ulong(g.strideC0), cl_ulong(g.strideC1), cl_int(g.batch1),
-                    cl_ulong(total));
-        const size_t lr = d_->elemLocal(r);
-        const size_t gr = roundUp(total, lr);
-        d_->enqueue("gemm", r, 1, &gr, &lr);
+
+    // ---------------------------------------------------------------------------------------------
+    // Bias and activation
+
+    void run(const BiasActivationArgs& args) {
+        const size_t n = size_t(std::max(args.rows, 0)) * size_t(std::max(args.cols, 0));
+        const bool hasBias = !args.bias.empty();
+        if (args.rows <= 0 || args.cols <= 0) return;
+        const BufRef bb = hasBias ? args.bias : args.x;
+        if (args.act == Activation::Softmax) {
+            d_->launchRows(
+                "biasActivation", "bias_softmax_rows", size_t(args.rows), size_t(args.cols), 1,
+                cl_int(args.rows), cl_int(args.cols), Impl::mem(args.x), Impl::off(args.x),
+                Impl::mem(bb), hasBias ? Impl::off(bb) : cl_ulong(0), cl_int(hasBias),
+                Impl::mem(args.z), Impl::off(args.z), Impl::mem(args.y), Impl::off(args.y));
+            return;
+        }
+        d_->launch1d("biasActivation", "bias_activation", n, cl_int(args.rows), cl_int(args.cols),
+                     Impl::mem(args.x), Impl::off(args.x), Impl::mem(bb),
+                     hasBias ? Impl::off(bb) : cl_ulong(0), cl_int(hasBias), Impl::mem(args.z),
+                     Impl::off(args.z), Impl::mem(args.y), Impl::off(args.y),
+                     cl_int(static_cast<int>(args.act)));
     }
-}
 
-// ---------------------------------------------------------------------------------------------
-// Bias and activation
-
-void run(const BiasActivationArgs& args) {
-    const auto rows = args.rows;
-    const auto cols = args.cols;
-    const auto x = args.x;
-    const auto bias = args.bias;
-    const auto z = args.z;
-    const auto y = args.y;
-    const auto act = args.act;
-    const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
-    const bool hasBias = !bias.empty();
-    if (rows <= 0 || cols <= 0) return;
-    const BufRef bb = hasBias ? bias : x;
-    if (act == Activation::Softmax) {
-        d_->launchRows("biasActivation", "bias_softmax_rows", size_t(rows), size_t(cols), 1,
-                       cl_int(rows), cl_int(cols), Impl::mem(x), Impl::off(x), Impl::mem(bb),
-                       hasBias ? Impl::off(bb) : cl_ulong(0), cl_int(hasBias), Impl::mem(z),
-                       Impl::off(z), Impl::mem(y), Impl::off(y));
-        return;
+    void run(const ActivationBackwardArgs& args) {
+        const size_t n = size_t(std::max(args.rows, 0)) * size_t(std::max(args.cols, 0));
+        if (args.rows <= 0 || args.cols <= 0) return;
+        if (args.act == Activation::Softmax) {
+            // The attention softmax backward with scale 1: dz = y * (dy - sum(dy * y)).
+            d_->launchRows("activationBackward", "softmax_backward", size_t(args.rows),
+                           size_t(args.cols), 1, cl_int(args.rows), cl_int(args.cols),
+                           cl_float(1.0f), Impl::mem(args.y), Impl::off(args.y), Impl::mem(args.dy),
+                           Impl::off(args.dy), Impl::mem(args.dz), Impl::off(args.dz));
+            return;
+        }
+        d_->launch1d("activationBackward", "activation_backward", n, cl_int(args.rows),
+                     cl_int(args.cols), Impl::mem(args.z), Impl::off(args.z), Impl::mem(args.y),
+                     Impl::off(args.y), Impl::mem(args.dy), Impl::off(args.dy), Impl::mem(args.dz),
+                     Impl::off(args.dz), cl_int(static_cast<int>(args.act)));
     }
-    d_->launch1d("biasActivation", "bias_activation", n, cl_int(rows), cl_int(cols), Impl::mem(x),
-                 Impl::off(x), Impl::mem(bb), hasBias ? Impl::off(bb) : cl_ulong(0),
-                 cl_int(hasBias), Impl::mem(z), Impl::off(z), Impl::mem(y), Impl::off(y),
-                 cl_int(static_cast<int>(act)));
-}
 
-void run(const ActivationBackwardArgs& args) {
-    const auto rows = args.rows;
-    const auto cols = args.cols;
-    const auto z = args.z;
-    const auto y = args.y;
-    const auto dy = args.dy;
-    const auto dz = args.dz;
-    const auto act = args.act;
-    const size_t n = size_t(std::max(rows, 0)) * size_t(std::max(cols, 0));
-    if (rows <= 0 || cols <= 0) return;
-    if (act == Activation::Softmax) {
-        // The attention softmax backward with scale 1: dz = y * (dy - sum(dy * y)).
-        d_->launchRows("activationBackward", "softmax_backward", size_t(rows), size_t(cols), 1,
-                       cl_int(rows), cl_int(cols), cl_float(1.0f), Impl::mem(y), Impl::off(y),
-                       Impl::mem(dy), Impl::off(dy), Impl::mem(dz), Impl::off(dz));
-        return;
+    void run(const BiasGradientArgs& args) {
+        biasGradientWith(args.rows, args.cols, args.dz, args.db, nullptr, args.dz, args.dz,
+                         args.dz);
     }
-    d_->launch1d("activationBackward", "activation_backward", n, cl_int(rows), cl_int(cols),
-                 Impl::mem(z), Impl::off(z), Impl::mem(y), Impl::off(y), Impl::mem(dy),
-                 Impl::off(dy), Impl::mem(dz), Impl::off(dz), cl_int(static_cast<int>(act)));
-}
 
-void run(const BiasGradientArgs& args) {
-    const auto rows = args.rows;
-    const auto cols = args.cols;
-    const auto dz = args.dz;
-    const auto db = args.db;
-    biasGradientWith(rows, cols, dz, db, nullptr, dz, dz, dz);
-}
-
-void run(const ActivationBiasBackwardArgs& args) {
-    const auto rows = args.rows;
-    const auto cols = args.cols;
-    const auto z = args.z;
-    const auto y = args.y;
-    const auto dy = args.dy;
-    const auto dz = args.dz;
-    const auto act = args.act;
-    const auto db = args.db;
-    // Fused only for short columns (small batches), where launches dominate: the fused kernel
-    // spreads rows over few work-groups, which loses to the element-wise kernel on tall inputs.
-    if (act == Activation::Softmax || rows > 256) {
-        self.Backend::activationBiasBackwardImpl(args);
-        return;
+    void run(const ActivationBiasBackwardArgs& args) {
+        // Fused only for short columns (small batches), where launches dominate: the fused kernel
+        // spreads rows over few work-groups, which loses to the element-wise kernel on tall inputs.
+        if (args.act == Activation::Softmax || args.rows > 256) {
+            self.Backend::activationBiasBackwardImpl(args);
+            return;
+        }
+        biasGradientWith(args.rows, args.cols, args.dz, args.db, &args.act, args.z, args.y,
+                         args.dy);
     }
-    biasGradientWith(rows, cols, dz, db, &act, z, y, dy);
-}
 
-void biasGradientWith(int rows, int cols, BufRef dz, BufRef db,
-                                     const Activation* act, BufRef z, BufRef y, BufRef dy) {
-    if (rows <= 0 || cols <= 0) return;
-    KernelEntry& k = d_->kernel("bias_gradient");
-    const size_t cap = d_->rowCap(k);
-    const size_t lx = std::min<size_t>({cap, 32, d_->maxItemSizes[0]});
-    const size_t ly = floorPow2(std::max<size_t>(1, std::min(cap / lx, d_->maxItemSizes[1])));
-    // Enough groups to fill the device: split the rows into chunks of at least 64 per lane
-    // set when the columns alone give too few groups.
-    const size_t groupsX = (size_t(cols) + lx - 1) / lx;
-    const size_t target = 2 * size_t(std::max(d_->info.computeUnits, 1));
-    size_t chunks = groupsX >= target ? 1 : (target + groupsX - 1) / groupsX;
-    chunks = std::max<size_t>(1, std::min(chunks, size_t(rows) / (64 * ly)));
-    const int rowChunk = int((size_t(rows) + chunks - 1) / chunks);
-    chunks = (size_t(rows) + size_t(rowChunk) - 1) / size_t(rowChunk);
-    cl_mem partial =
-        chunks > 1 ? d_->ensureScratch(chunks * size_t(cols), "biasGradient") : Impl::mem(db);
-    d_->setArgs(k, cl_int(rows), cl_int(cols), Impl::mem(dz), Impl::off(dz), Impl::mem(db),
-                Impl::off(db), cl_int(rowChunk), partial, cl_int(act ? int(*act) : -1),
-                Impl::mem(z), Impl::off(z), Impl::mem(y), Impl::off(y), Impl::mem(dy),
-                Impl::off(dy), LocalMem{lx * ly * sizeof(float)});
-    const size_t local[2] = {lx, ly};
-    const size_t global[2] = {roundUp(size_t(cols), lx), chunks * ly};
-    d_->enqueue("biasGradient", k, 2, global, local);
-    if (chunks > 1) {  // db += sum of the chunks (the split-K reduction of gemm)
-        KernelEntry& r = d_->kernel("gemm_reduce_splits");
-        const size_t total = size_t(cols);
-        d_->setArgs(r, cl_int(1), cl_int(cols), cl_int(chunks), cl_float(1.0f), cl_float(1.0f),
-                    partial, Impl::mem(db), Impl::off(db), cl_int(cols), cl_ulong(0),
-                    cl_ulong(0), cl_int(1), cl_ulong(total));
-        const size_t lr = d_->elemLocal(r);
-        const size_t gr = roundUp(total, lr);
-        d_->enqueue("biasGradient", r, 1, &gr, &lr);
+    void biasGradientWith(int rows, int cols, BufRef dz, BufRef db, const Activation* act, BufRef z,
+                          BufRef y, BufRef dy) {
+        if (rows <= 0 || cols <= 0) return;
+        KernelEntry& k = d_->kernel("bias_gradient");
+        const size_t cap = d_->rowCap(k);
+        const size_t lx = std::min<size_t>({cap, 32, d_->maxItemSizes[0]});
+        const size_t ly = floorPow2(std::max<size_t>(1, std::min(cap / lx, d_->maxItemSizes[1])));
+        // Enough groups to fill the device: split the rows into chunks of at least 64 per lane
+        // set when the columns alone give too few groups.
+        const size_t groupsX = (size_t(cols) + lx - 1) / lx;
+        const size_t target = 2 * size_t(std::max(d_->info.computeUnits, 1));
+        size_t chunks = groupsX >= target ? 1 : (target + groupsX - 1) / groupsX;
+        chunks = std::max<size_t>(1, std::min(chunks, size_t(rows) / (64 * ly)));
+        const int rowChunk = int((size_t(rows) + chunks - 1) / chunks);
+        chunks = (size_t(rows) + size_t(rowChunk) - 1) / size_t(rowChunk);
+        cl_mem partial =
+            chunks > 1 ? d_->ensureScratch(chunks * size_t(cols), "biasGradient") : Impl::mem(db);
+        d_->setArgs(k, cl_int(rows), cl_int(cols), Impl::mem(dz), Impl::off(dz), Impl::mem(db),
+                    Impl::off(db), cl_int(rowChunk), partial, cl_int(act ? int(*act) : -1),
+                    Impl::mem(z), Impl::off(z), Impl::mem(y), Impl::off(y), Impl::mem(dy),
+                    Impl::off(dy), LocalMem{lx * ly * sizeof(float)});
+        const size_t local[2] = {lx, ly};
+        const size_t global[2] = {roundUp(size_t(cols), lx), chunks * ly};
+        d_->enqueue("biasGradient", k, 2, global, local);
+        if (chunks > 1) {  // db += sum of the chunks (the split-K reduction of gemm)
+            KernelEntry& r = d_->kernel("gemm_reduce_splits");
+            const size_t total = size_t(cols);
+            d_->setArgs(r, cl_int(1), cl_int(cols), cl_int(chunks), cl_float(1.0f), cl_float(1.0f),
+                        partial, Impl::mem(db), Impl::off(db), cl_int(cols), cl_ulong(0),
+                        cl_ulong(0), cl_int(1), cl_ulong(total));
+            const size_t lr = d_->elemLocal(r);
+            const size_t gr = roundUp(total, lr);
+            d_->enqueue("biasGradient", r, 1, &gr, &lr);
+        }
     }
-}
 
-// ---------------------------------------------------------------------------------------------
-// Attention softmax and normalization
+    // ---------------------------------------------------------------------------------------------
+    // Attention softmax and normalization
 
-void run(const SoftmaxForwardArgs& args) {
-    const auto s = args.s;
-    const auto x = args.x;
-    const auto y = args.y;
-    if (s.rows <= 0 || s.cols <= 0) return;
-    d_->launchRows("softmax", "softmax_forward", size_t(s.rows), size_t(s.cols), 1, cl_int(s.rows),
-                   cl_int(s.cols), cl_float(s.scale), cl_int(s.causal),
-                   cl_int(s.causal ? s.queries : 1), Impl::mem(x), Impl::off(x), Impl::mem(y),
-                   Impl::off(y));
-}
-
-void run(const SoftmaxBackwardArgs& args) {
-    const auto s = args.s;
-    const auto y = args.y;
-    const auto dy = args.dy;
-    const auto dx = args.dx;
-    if (s.rows <= 0 || s.cols <= 0) return;
-    d_->launchRows("softmaxBackward", "softmax_backward", size_t(s.rows), size_t(s.cols), 1,
-                   cl_int(s.rows), cl_int(s.cols), cl_float(s.scale), Impl::mem(y), Impl::off(y),
-                   Impl::mem(dy), Impl::off(dy), Impl::mem(dx), Impl::off(dx));
-}
-
-void run(const NormForwardArgs& args) {
-    const auto rows = args.rows;
-    const auto cols = args.cols;
-    const auto eps = args.eps;
-    const auto x = args.x;
-    const auto y = args.y;
-    const auto rstd = args.rstd;
-    if (rows <= 0 || cols <= 0) return;
-    // No residual: x stands in for b and y for sum (neither is read nor written).
-    d_->launchRows("normForward", "norm_forward", size_t(rows), size_t(cols), 1, cl_int(rows),
-                   cl_int(cols), cl_float(eps), Impl::mem(x), Impl::off(x), Impl::mem(x),
-                   Impl::off(x), cl_int(0), Impl::mem(y), Impl::off(y), Impl::mem(y),
-                   Impl::off(y), Impl::mem(rstd), Impl::off(rstd));
-}
-
-void run(const AddNormForwardArgs& args) {
-    const auto rows = args.rows;
-    const auto cols = args.cols;
-    const auto eps = args.eps;
-    const auto a = args.a;
-    const auto b = args.b;
-    const auto sum = args.sum;
-    const auto y = args.y;
-    const auto rstd = args.rstd;
-    if (rows <= 0 || cols <= 0) return;
-    d_->launchRows("addNormForward", "norm_forward", size_t(rows), size_t(cols), 1, cl_int(rows),
-                   cl_int(cols), cl_float(eps), Impl::mem(a), Impl::off(a), Impl::mem(b),
-                   Impl::off(b), cl_int(1), Impl::mem(sum), Impl::off(sum), Impl::mem(y),
-                   Impl::off(y), Impl::mem(rstd), Impl::off(rstd));
-}
-
-void run(const AddNormBackwardArgs& args) {
-    const auto rows = args.rows;
-    const auto cols = args.cols;
-    const auto y = args.y;
-    const auto rstd = args.rstd;
-    const auto dy = args.dy;
-    const auto dy2 = args.dy2;
-    const auto dx = args.dx;
-    if (rows <= 0 || cols <= 0) return;
-    d_->launchRows("addNormBackward", "norm_backward", size_t(rows), size_t(cols), 2,
-                   cl_int(rows), cl_int(cols), Impl::mem(y), Impl::off(y), Impl::mem(rstd),
-                   Impl::off(rstd), Impl::mem(dy), Impl::off(dy), Impl::mem(dy2), Impl::off(dy2),
-                   cl_int(1), Impl::mem(dx), Impl::off(dx));
-}
-
-void run(const NormBackwardArgs& args) {
-    const auto rows = args.rows;
-    const auto cols = args.cols;
-    const auto y = args.y;
-    const auto rstd = args.rstd;
-    const auto dy = args.dy;
-    const auto dx = args.dx;
-    if (rows <= 0 || cols <= 0) return;
-    // No second gradient: dy stands in for dy2 (not read) and is not written.
-    d_->launchRows("normBackward", "norm_backward", size_t(rows), size_t(cols), 2, cl_int(rows),
-                   cl_int(cols), Impl::mem(y), Impl::off(y), Impl::mem(rstd), Impl::off(rstd),
-                   Impl::mem(dy), Impl::off(dy), Impl::mem(dy), Impl::off(dy), cl_int(0),
-                   Impl::mem(dx), Impl::off(dx));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Sliding windows
-
-void run(const UnfoldArgs& args) {
-    const auto batch = args.batch;
-    const auto len = args.len;
-    const auto window = args.window;
-    const auto step = args.step;
-    const auto positions = args.positions;
-    const auto x = args.x;
-    const auto cols = args.cols;
-    const size_t n = size_t(batch) * positions * window;
-    if (n == 0) return;
-    d_->launch1d("unfold", "unfold_windows", n, cl_int(batch), cl_int(len), cl_int(window),
-                 cl_int(step), cl_int(positions), Impl::mem(x), Impl::off(x), Impl::mem(cols),
-                 Impl::off(cols));
-}
-
-void run(const FoldArgs& args) {
-    const auto batch = args.batch;
-    const auto len = args.len;
-    const auto window = args.window;
-    const auto step = args.step;
-    const auto positions = args.positions;
-    const auto dcols = args.dcols;
-    const auto dx = args.dx;
-    const size_t n = size_t(batch) * len;
-    if (n == 0) return;
-    d_->launch1d("fold", "fold_windows", n, cl_int(batch), cl_int(len), cl_int(window),
-                 cl_int(step), cl_int(positions), Impl::mem(dcols), Impl::off(dcols), Impl::mem(dx),
-                 Impl::off(dx));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Losses
-
-void run(const MseLossArgs& args) {
-    const auto rows = args.rows;
-    const auto cols = args.cols;
-    const auto y = args.y;
-    const auto target = args.target;
-    const auto dy = args.dy;
-    const auto loss = args.loss;
-    const auto gradScale = args.gradScale;
-    if (rows <= 0 || cols <= 0) return;
-    d_->launchRows("mseLoss", "mse_loss", size_t(rows), size_t(cols), 1, cl_int(rows), cl_int(cols),
-                   Impl::mem(y), Impl::off(y), Impl::mem(target), Impl::off(target), Impl::mem(dy),
-                   Impl::off(dy), Impl::mem(loss), Impl::off(loss), cl_float(gradScale));
-}
-
-void run(const SoftmaxCrossEntropyArgs& args) {
-    const auto rows = args.rows;
-    const auto cols = args.cols;
-    const auto logits = args.logits;
-    const auto target = args.target;
-    const auto prob = args.prob;
-    const auto dy = args.dy;
-    const auto loss = args.loss;
-    const auto gradScale = args.gradScale;
-    if (rows <= 0 || cols <= 0) return;
-    d_->launchRows("crossEntropy", "softmax_cross_entropy", size_t(rows), size_t(cols), 2,
-                   cl_int(rows), cl_int(cols), Impl::mem(logits), Impl::off(logits),
-                   Impl::mem(target), Impl::off(target), Impl::mem(prob), Impl::off(prob),
-                   Impl::mem(dy), Impl::off(dy), Impl::mem(loss), Impl::off(loss),
-                   cl_float(gradScale));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Optimizers
-
-void run(const SgdStepArgs& args) {
-    const auto n = args.n;
-    const auto w = args.w;
-    const auto g = args.g;
-    const auto velocity = args.velocity;
-    const auto lr = args.lr;
-    const auto momentum = args.momentum;
-    const auto weightDecay = args.weightDecay;
-    const auto skip = args.skip;
-    if (n == 0) return;
-    const BufRef s = skip.empty() ? w : skip;  // any valid buffer when there is no flag
-    d_->launch1d("sgd", "sgd_step", n, cl_ulong(n), Impl::mem(w), Impl::off(w), Impl::mem(g),
-                 Impl::off(g), Impl::mem(velocity), Impl::off(velocity), cl_float(lr),
-                 cl_float(momentum), cl_float(weightDecay), Impl::mem(s), Impl::off(s),
-                 cl_int(skip.empty() ? 0 : 1));
-}
-
-void run(const AdamStepArgs& args) {
-    const auto n = args.n;
-    const auto w = args.w;
-    const auto g = args.g;
-    const auto m = args.m;
-    const auto v = args.v;
-    const auto lr = args.lr;
-    const auto beta1 = args.beta1;
-    const auto beta2 = args.beta2;
-    const auto eps = args.eps;
-    const auto weightDecay = args.weightDecay;
-    const auto bc1 = args.bc1;
-    const auto bc2 = args.bc2;
-    const auto skip = args.skip;
-    if (n == 0) return;
-    // The same float constants as the CPU reference computes.
-    const float step = lr / bc1;
-    const float keep = 1.0f - lr * weightDecay;
-    const float rbc2 = 1.0f / std::sqrt(bc2);
-    d_->launch1d("adam", "adam_step", n, cl_ulong(n), Impl::mem(w), Impl::off(w), Impl::mem(g),
-                 Impl::off(g), Impl::mem(m), Impl::off(m), Impl::mem(v), Impl::off(v),
-                 cl_float(beta1), cl_float(beta2), cl_float(eps), cl_float(step), cl_float(keep),
-                 cl_float(rbc2), Impl::mem(skip.empty() ? w : skip),
-                 Impl::off(skip.empty() ? w : skip), cl_int(skip.empty() ? 0 : 1));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Metrics
-
-void run(const ClipByGlobalNormArgs& a) {
-    // One work-group sums the squares (a strided loop per work-item, then a tree) and writes
-    // the norm; the scale kernel reads it on the device: no host round trip.
-    if (a.n == 0) {  // norm 0 (g may be an empty reference)
-        d_->launch1d("clipByGlobalNorm", "fill_f32", 1, Impl::mem(a.norm), Impl::off(a.norm),
-                     cl_ulong(1), cl_float(0.0f));
-        return;
+    void run(const SoftmaxForwardArgs& args) {
+        if (args.s.rows <= 0 || args.s.cols <= 0) return;
+        d_->launchRows("softmax", "softmax_forward", size_t(args.s.rows), size_t(args.s.cols), 1,
+                       cl_int(args.s.rows), cl_int(args.s.cols), cl_float(args.s.scale),
+                       cl_int(args.s.causal), cl_int(args.s.causal ? args.s.queries : 1),
+                       Impl::mem(args.x), Impl::off(args.x), Impl::mem(args.y), Impl::off(args.y));
     }
-    d_->launchRows("clipByGlobalNorm", "clip_sum_squares", 1, std::max<size_t>(a.n, 1), 1,
-                   cl_ulong(a.n), Impl::mem(a.g), Impl::off(a.g), Impl::mem(a.norm),
-                   Impl::off(a.norm));
-    if (!(a.maxNorm > 0)) return;
-    d_->launch1d("clipByGlobalNorm", "clip_scale", a.n, cl_ulong(a.n), Impl::mem(a.g),
-                 Impl::off(a.g), Impl::mem(a.norm), Impl::off(a.norm), cl_float(a.maxNorm));
-}
 
-void run(const ScaleRowsArgs& a) {
-    const size_t n = elems(a.rows, a.cols);
-    if (n == 0) return;
-    d_->launch1d("scaleRows", "scale_rows", n, cl_int(a.rows), cl_int(a.cols), Impl::mem(a.scale),
-                 Impl::off(a.scale), Impl::mem(a.x), Impl::off(a.x));
-}
+    void run(const SoftmaxBackwardArgs& args) {
+        if (args.s.rows <= 0 || args.s.cols <= 0) return;
+        d_->launchRows("softmaxBackward", "softmax_backward", size_t(args.s.rows),
+                       size_t(args.s.cols), 1, cl_int(args.s.rows), cl_int(args.s.cols),
+                       cl_float(args.s.scale), Impl::mem(args.y), Impl::off(args.y),
+                       Impl::mem(args.dy), Impl::off(args.dy), Impl::mem(args.dx),
+                       Impl::off(args.dx));
+    }
 
-void run(const DropoutForwardArgs& a) {
-    if (a.n == 0) return;
-    d_->launch1d("dropoutForward", "dropout_forward", a.n, cl_ulong(a.n), cl_ulong(a.key),
-                 cl_int(dropoutThreshold(a.rate)), cl_float(dropoutScale(a.rate)),
-                 Impl::mem(a.x), Impl::off(a.x), Impl::mem(a.mask), Impl::off(a.mask),
-                 Impl::mem(a.y), Impl::off(a.y));
-}
+    void run(const NormForwardArgs& args) {
+        if (args.rows <= 0 || args.cols <= 0) return;
+        // No residual: x stands in for b and y for sum (neither is read nor written).
+        d_->launchRows("normForward", "norm_forward", size_t(args.rows), size_t(args.cols), 1,
+                       cl_int(args.rows), cl_int(args.cols), cl_float(args.eps), Impl::mem(args.x),
+                       Impl::off(args.x), Impl::mem(args.x), Impl::off(args.x), cl_int(0),
+                       Impl::mem(args.y), Impl::off(args.y), Impl::mem(args.y), Impl::off(args.y),
+                       Impl::mem(args.rstd), Impl::off(args.rstd));
+    }
 
-void run(const DropoutBackwardArgs& a) {
-    if (a.n == 0) return;
-    d_->launch1d("dropoutBackward", "dropout_backward", a.n, cl_ulong(a.n), Impl::mem(a.mask),
-                 Impl::off(a.mask), Impl::mem(a.dy), Impl::off(a.dy), Impl::mem(a.dx),
-                 Impl::off(a.dx));
-}
+    void run(const AddNormForwardArgs& args) {
+        if (args.rows <= 0 || args.cols <= 0) return;
+        d_->launchRows("addNormForward", "norm_forward", size_t(args.rows), size_t(args.cols), 1,
+                       cl_int(args.rows), cl_int(args.cols), cl_float(args.eps), Impl::mem(args.a),
+                       Impl::off(args.a), Impl::mem(args.b), Impl::off(args.b), cl_int(1),
+                       Impl::mem(args.sum), Impl::off(args.sum), Impl::mem(args.y),
+                       Impl::off(args.y), Impl::mem(args.rstd), Impl::off(args.rstd));
+    }
 
-void run(const RecordOutcomesArgs& args) {
-    const auto rows = args.rows;
-    const auto cols = args.cols;
-    const auto pred = args.pred;
-    const auto target = args.target;
-    const auto loss = args.loss;
-    const auto log = args.log;
-    const auto flag = args.flag;
-    const auto batchIndex = args.batchIndex;
-    const size_t r = size_t(std::max(rows, 0));
-    if (rows <= 0 || cols <= 0) return;
-    const BufRef codes = args.codeWeights.empty() ? pred : args.codeWeights;  // any valid buffer
-    // One work-group over all rows (a batch is small).
-    d_->launchRows("recordOutcomes", "record_outcomes", 1, r, 1, cl_int(rows), cl_int(cols),
-                   Impl::mem(pred), Impl::off(pred), Impl::mem(target), Impl::off(target),
-                   Impl::mem(loss), Impl::off(loss), Impl::mem(log), Impl::off(log),
-                   Impl::mem(flag), Impl::off(flag), cl_float(batchIndex), Impl::mem(codes),
-                   Impl::off(codes), cl_int(args.codeWeights.empty() ? 0 : 1));
-}
+    void run(const AddNormBackwardArgs& args) {
+        if (args.rows <= 0 || args.cols <= 0) return;
+        d_->launchRows("addNormBackward", "norm_backward", size_t(args.rows), size_t(args.cols), 2,
+                       cl_int(args.rows), cl_int(args.cols), Impl::mem(args.y), Impl::off(args.y),
+                       Impl::mem(args.rstd), Impl::off(args.rstd), Impl::mem(args.dy),
+                       Impl::off(args.dy), Impl::mem(args.dy2), Impl::off(args.dy2), cl_int(1),
+                       Impl::mem(args.dx), Impl::off(args.dx));
+    }
 
-// ---------------------------------------------------------------------------------------------
-// Lightweight convolution
+    void run(const NormBackwardArgs& args) {
+        if (args.rows <= 0 || args.cols <= 0) return;
+        // No second gradient: dy stands in for dy2 (not read) and is not written.
+        d_->launchRows("normBackward", "norm_backward", size_t(args.rows), size_t(args.cols), 2,
+                       cl_int(args.rows), cl_int(args.cols), Impl::mem(args.y), Impl::off(args.y),
+                       Impl::mem(args.rstd), Impl::off(args.rstd), Impl::mem(args.dy),
+                       Impl::off(args.dy), Impl::mem(args.dy), Impl::off(args.dy), cl_int(0),
+                       Impl::mem(args.dx), Impl::off(args.dx));
+    }
 
-void run(const LightConvForwardArgs& args) {
-    const auto batch = args.batch;
-    const auto units = args.units;
-    const auto channels = args.channels;
-    const auto heads = args.heads;
-    const auto k = args.k;
-    const auto padL = args.padL;
-    const auto softmaxTaps = args.softmaxTaps;
-    const auto x = args.x;
-    const auto weight = args.weight;
-    const auto wsm = args.wsm;
-    const auto y = args.y;
-    const size_t n =
-        size_t(std::max(batch, 0)) * size_t(std::max(units, 0)) * size_t(std::max(channels, 0));
-    KernelEntry& taps = d_->kernel("lightconv_taps");
-    d_->setArgs(taps, cl_int(heads), cl_int(k), cl_int(softmaxTaps), Impl::mem(weight),
-                Impl::off(weight), Impl::mem(wsm), Impl::off(wsm));
-    const size_t tl = std::min<size_t>(d_->elemLocal(taps), 64);
-    const size_t tg = roundUp(size_t(heads), tl);
-    d_->enqueue("lightConv", taps, 1, &tg, &tl);
-    if (n == 0) return;
-    d_->launch1d("lightConv", "lightconv_forward", n, cl_int(batch), cl_int(units),
-                 cl_int(channels), cl_int(heads), cl_int(k), cl_int(padL), Impl::mem(x),
-                 Impl::off(x), Impl::mem(wsm), Impl::off(wsm), Impl::mem(y), Impl::off(y));
-}
+    // ---------------------------------------------------------------------------------------------
+    // Sliding windows
 
-void run(const LightConvBackwardArgs& args) {
-    const auto batch = args.batch;
-    const auto units = args.units;
-    const auto channels = args.channels;
-    const auto heads = args.heads;
-    const auto k = args.k;
-    const auto padL = args.padL;
-    const auto softmaxTaps = args.softmaxTaps;
-    const auto x = args.x;
-    const auto wsm = args.wsm;
-    const auto dy = args.dy;
-    const auto dx = args.dx;
-    const auto dw = args.dw;
-    const size_t n =
-        size_t(std::max(batch, 0)) * size_t(std::max(units, 0)) * size_t(std::max(channels, 0));
-    if (!dx.empty() && n > 0)
-        d_->launch1d("lightConvBackward", "lightconv_backward_dx", n, cl_int(batch), cl_int(units),
-                     cl_int(channels), cl_int(heads), cl_int(k), cl_int(padL), Impl::mem(wsm),
-                     Impl::off(wsm), Impl::mem(dy), Impl::off(dy), Impl::mem(dx), Impl::off(dx));
-    // Tap gradient per (head, tap) into scratch, then through the optional softmax into dw.
-    const size_t taps = size_t(heads) * k;
-    cl_mem gw = d_->ensureScratch(taps, "lightConvBackward");
-    const size_t perHead = n / size_t(heads);
-    d_->launchRows("lightConvBackward", "lightconv_tap_grad", taps, perHead, 1, cl_int(batch),
-                   cl_int(units), cl_int(channels), cl_int(heads), cl_int(k), cl_int(padL),
-                   Impl::mem(x), Impl::off(x), Impl::mem(dy), Impl::off(dy), gw);
-    KernelEntry& apply = d_->kernel("lightconv_weight_grad_apply");
-    d_->setArgs(apply, cl_int(heads), cl_int(k), cl_int(softmaxTaps), gw, Impl::mem(wsm),
-                Impl::off(wsm), Impl::mem(dw), Impl::off(dw));
-    const size_t al = std::min<size_t>(d_->elemLocal(apply), 64);
-    const size_t ag = roundUp(size_t(heads), al);
-    d_->enqueue("lightConvBackward", apply, 1, &ag, &al);
-}
+    void run(const UnfoldArgs& args) {
+        const size_t n = size_t(args.batch) * args.positions * args.window;
+        if (n == 0) return;
+        d_->launch1d("unfold", "unfold_windows", n, cl_int(args.batch), cl_int(args.len),
+                     cl_int(args.window), cl_int(args.step), cl_int(args.positions),
+                     Impl::mem(args.x), Impl::off(args.x), Impl::mem(args.cols),
+                     Impl::off(args.cols));
+    }
 
+    void run(const FoldArgs& args) {
+        const size_t n = size_t(args.batch) * args.len;
+        if (n == 0) return;
+        d_->launch1d("fold", "fold_windows", n, cl_int(args.batch), cl_int(args.len),
+                     cl_int(args.window), cl_int(args.step), cl_int(args.positions),
+                     Impl::mem(args.dcols), Impl::off(args.dcols), Impl::mem(args.dx),
+                     Impl::off(args.dx));
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Losses
+
+    void run(const MseLossArgs& args) {
+        if (args.rows <= 0 || args.cols <= 0) return;
+        d_->launchRows("mseLoss", "mse_loss", size_t(args.rows), size_t(args.cols), 1,
+                       cl_int(args.rows), cl_int(args.cols), Impl::mem(args.y), Impl::off(args.y),
+                       Impl::mem(args.target), Impl::off(args.target), Impl::mem(args.dy),
+                       Impl::off(args.dy), Impl::mem(args.loss), Impl::off(args.loss),
+                       cl_float(args.gradScale));
+    }
+
+    void run(const SoftmaxCrossEntropyArgs& args) {
+        if (args.rows <= 0 || args.cols <= 0) return;
+        d_->launchRows("crossEntropy", "softmax_cross_entropy", size_t(args.rows),
+                       size_t(args.cols), 2, cl_int(args.rows), cl_int(args.cols),
+                       Impl::mem(args.logits), Impl::off(args.logits), Impl::mem(args.target),
+                       Impl::off(args.target), Impl::mem(args.prob), Impl::off(args.prob),
+                       Impl::mem(args.dy), Impl::off(args.dy), Impl::mem(args.loss),
+                       Impl::off(args.loss), cl_float(args.gradScale));
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Optimizers
+
+    void run(const SgdStepArgs& args) {
+        if (args.n == 0) return;
+        const BufRef s =
+            args.skip.empty() ? args.w : args.skip;  // any valid buffer when there is no flag
+        d_->launch1d("sgd", "sgd_step", args.n, cl_ulong(args.n), Impl::mem(args.w),
+                     Impl::off(args.w), Impl::mem(args.g), Impl::off(args.g),
+                     Impl::mem(args.velocity), Impl::off(args.velocity), cl_float(args.lr),
+                     cl_float(args.momentum), cl_float(args.weightDecay), Impl::mem(s),
+                     Impl::off(s), cl_int(args.skip.empty() ? 0 : 1));
+    }
+
+    void run(const AdamStepArgs& args) {
+        if (args.n == 0) return;
+        // The same float constants as the CPU reference computes.
+        const float step = args.lr / args.bc1;
+        const float keep = 1.0f - args.lr * args.weightDecay;
+        const float rbc2 = 1.0f / std::sqrt(args.bc2);
+        d_->launch1d("adam", "adam_step", args.n, cl_ulong(args.n), Impl::mem(args.w),
+                     Impl::off(args.w), Impl::mem(args.g), Impl::off(args.g), Impl::mem(args.m),
+                     Impl::off(args.m), Impl::mem(args.v), Impl::off(args.v), cl_float(args.beta1),
+                     cl_float(args.beta2), cl_float(args.eps), cl_float(step), cl_float(keep),
+                     cl_float(rbc2), Impl::mem(args.skip.empty() ? args.w : args.skip),
+                     Impl::off(args.skip.empty() ? args.w : args.skip),
+                     cl_int(args.skip.empty() ? 0 : 1));
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Metrics
+
+    void run(const ClipByGlobalNormArgs& a) {
+        // One work-group sums the squares (a strided loop per work-item, then a tree) and writes
+        // the norm; the scale kernel reads it on the device: no host round trip.
+        if (a.n == 0) {  // norm 0 (g may be an empty reference)
+            d_->launch1d("clipByGlobalNorm", "fill_f32", 1, Impl::mem(a.norm), Impl::off(a.norm),
+                         cl_ulong(1), cl_float(0.0f));
+            return;
+        }
+        d_->launchRows("clipByGlobalNorm", "clip_sum_squares", 1, std::max<size_t>(a.n, 1), 1,
+                       cl_ulong(a.n), Impl::mem(a.g), Impl::off(a.g), Impl::mem(a.norm),
+                       Impl::off(a.norm));
+        if (!(a.maxNorm > 0)) return;
+        d_->launch1d("clipByGlobalNorm", "clip_scale", a.n, cl_ulong(a.n), Impl::mem(a.g),
+                     Impl::off(a.g), Impl::mem(a.norm), Impl::off(a.norm), cl_float(a.maxNorm));
+    }
+
+    void run(const ScaleRowsArgs& a) {
+        const size_t n = elems(a.rows, a.cols);
+        if (n == 0) return;
+        d_->launch1d("scaleRows", "scale_rows", n, cl_int(a.rows), cl_int(a.cols),
+                     Impl::mem(a.scale), Impl::off(a.scale), Impl::mem(a.x), Impl::off(a.x));
+    }
+
+    void run(const DropoutForwardArgs& a) {
+        if (a.n == 0) return;
+        d_->launch1d("dropoutForward", "dropout_forward", a.n, cl_ulong(a.n), cl_ulong(a.key),
+                     cl_int(dropoutThreshold(a.rate)), cl_float(dropoutScale(a.rate)),
+                     Impl::mem(a.x), Impl::off(a.x), Impl::mem(a.mask), Impl::off(a.mask),
+                     Impl::mem(a.y), Impl::off(a.y));
+    }
+
+    void run(const DropoutBackwardArgs& a) {
+        if (a.n == 0) return;
+        d_->launch1d("dropoutBackward", "dropout_backward", a.n, cl_ulong(a.n), Impl::mem(a.mask),
+                     Impl::off(a.mask), Impl::mem(a.dy), Impl::off(a.dy), Impl::mem(a.dx),
+                     Impl::off(a.dx));
+    }
+
+    void run(const RecordOutcomesArgs& args) {
+        const size_t r = size_t(std::max(args.rows, 0));
+        if (args.rows <= 0 || args.cols <= 0) return;
+        const BufRef codes =
+            args.codeWeights.empty() ? args.pred : args.codeWeights;  // any valid buffer
+        // One work-group over all rows (a batch is small).
+        d_->launchRows("recordOutcomes", "record_outcomes", 1, r, 1, cl_int(args.rows),
+                       cl_int(args.cols), Impl::mem(args.pred), Impl::off(args.pred),
+                       Impl::mem(args.target), Impl::off(args.target), Impl::mem(args.loss),
+                       Impl::off(args.loss), Impl::mem(args.log), Impl::off(args.log),
+                       Impl::mem(args.flag), Impl::off(args.flag), cl_float(args.batchIndex),
+                       Impl::mem(codes), Impl::off(codes),
+                       cl_int(args.codeWeights.empty() ? 0 : 1));
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Lightweight convolution
+
+    void run(const LightConvForwardArgs& args) {
+        const size_t n = size_t(std::max(args.batch, 0)) * size_t(std::max(args.units, 0)) *
+                         size_t(std::max(args.channels, 0));
+        KernelEntry& taps = d_->kernel("lightconv_taps");
+        d_->setArgs(taps, cl_int(args.heads), cl_int(args.k), cl_int(args.softmaxTaps),
+                    Impl::mem(args.weight), Impl::off(args.weight), Impl::mem(args.wsm),
+                    Impl::off(args.wsm));
+        const size_t tl = std::min<size_t>(d_->elemLocal(taps), 64);
+        const size_t tg = roundUp(size_t(args.heads), tl);
+        d_->enqueue("lightConv", taps, 1, &tg, &tl);
+        if (n == 0) return;
+        d_->launch1d("lightConv", "lightconv_forward", n, cl_int(args.batch), cl_int(args.units),
+                     cl_int(args.channels), cl_int(args.heads), cl_int(args.k), cl_int(args.padL),
+                     Impl::mem(args.x), Impl::off(args.x), Impl::mem(args.wsm), Impl::off(args.wsm),
+                     Impl::mem(args.y), Impl::off(args.y));
+    }
+
+    void run(const LightConvBackwardArgs& args) {
+        const size_t n = size_t(std::max(args.batch, 0)) * size_t(std::max(args.units, 0)) *
+                         size_t(std::max(args.channels, 0));
+        if (!args.dx.empty() && n > 0)
+            d_->launch1d("lightConvBackward", "lightconv_backward_dx", n, cl_int(args.batch),
+                         cl_int(args.units), cl_int(args.channels), cl_int(args.heads),
+                         cl_int(args.k), cl_int(args.padL), Impl::mem(args.wsm),
+                         Impl::off(args.wsm), Impl::mem(args.dy), Impl::off(args.dy),
+                         Impl::mem(args.dx), Impl::off(args.dx));
+        // Tap gradient per (head, tap) into scratch, then through the optional softmax into dw.
+        const size_t taps = size_t(args.heads) * args.k;
+        cl_mem gw = d_->ensureScratch(taps, "lightConvBackward");
+        const size_t perHead = n / size_t(args.heads);
+        d_->launchRows("lightConvBackward", "lightconv_tap_grad", taps, perHead, 1,
+                       cl_int(args.batch), cl_int(args.units), cl_int(args.channels),
+                       cl_int(args.heads), cl_int(args.k), cl_int(args.padL), Impl::mem(args.x),
+                       Impl::off(args.x), Impl::mem(args.dy), Impl::off(args.dy), gw);
+        KernelEntry& apply = d_->kernel("lightconv_weight_grad_apply");
+        d_->setArgs(apply, cl_int(args.heads), cl_int(args.k), cl_int(args.softmaxTaps), gw,
+                    Impl::mem(args.wsm), Impl::off(args.wsm), Impl::mem(args.dw),
+                    Impl::off(args.dw));
+        const size_t al = std::min<size_t>(d_->elemLocal(apply), 64);
+        const size_t ag = roundUp(size_t(args.heads), al);
+        d_->enqueue("lightConvBackward", apply, 1, &ag, &al);
+    }
 };
 
 namespace {
@@ -667,8 +540,9 @@ namespace {
 template <typename A, typename = void>
 struct ClHas : std::false_type {};
 template <typename A>
-struct ClHas<A, std::void_t<decltype(std::declval<OpenClBackend::Ops&>().run(
-                    std::declval<const A&>()))>> : std::true_type {};
+struct ClHas<
+    A, std::void_t<decltype(std::declval<OpenClBackend::Ops&>().run(std::declval<const A&>()))>>
+    : std::true_type {};
 
 template <typename A, typename F>
 void runOp(OpenClBackend::Ops ops, const A& args, F&& fallback) {
@@ -680,9 +554,9 @@ void runOp(OpenClBackend::Ops ops, const A& args, F&& fallback) {
 }  // namespace
 
 // Every op: Ops::run, or Backend's default (a composite, or "not supported") where there is none.
-#define NNWB_CL_OP(Name, name)                                                     \
-    void OpenClBackend::name##Impl(const Name##Args& args) {                       \
-        runOp(Ops{*this, d_.get()}, args, [&] { Backend::name##Impl(args); });     \
+#define NNWB_CL_OP(Name, name)                                                 \
+    void OpenClBackend::name##Impl(const Name##Args& args) {                   \
+        runOp(Ops{*this, d_.get()}, args, [&] { Backend::name##Impl(args); }); \
     }
 NNWB_OPS(NNWB_CL_OP)
 #undef NNWB_CL_OP
