@@ -17,8 +17,8 @@
 namespace nnwb {
 
 struct DeviceInfo {
-    std::string id;       // "cpu" or "opencl:P:D"
-    std::string name;     // device name
+    std::string id;    // "cpu" or "opencl:P:D"
+    std::string name;  // device name
     std::string vendor;
     std::string platform;
     std::string version;  // e.g. "OpenCL 3.0 PoCL ..." or "native C++"

@@ -1,6 +1,7 @@
 // A backend that allocates nothing and computes nothing: it only records the buffers a network
 // (or a trainer's setup) would allocate, so the memory a run needs is known before any device
-// memory is touched. Ops are no-ops (one generated override for all), downloads give zeros. One thread, like every Backend.
+// memory is touched. Ops are no-ops (one generated override for all), downloads give zeros. One
+// thread, like every Backend.
 #pragma once
 
 #include <cstdint>

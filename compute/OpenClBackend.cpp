@@ -151,9 +151,8 @@ void OpenClBackend::Impl::loadPrograms(
                                (lastProblem.empty() ? "" : ": " + lastProblem));
         for (const GemmConfig& c : kGemmExtraConfigs) {
             const std::string kname = "gemm_tiled_" + std::to_string(c.tsm);
-            if (c.tsm == gemm.tsm || c.threads() > deviceMaxWg ||
-                c.threadsN() > maxItemSizes[0] || c.threadsM() > maxItemSizes[1] ||
-                c.localBytes() > localMemSize)
+            if (c.tsm == gemm.tsm || c.threads() > deviceMaxWg || c.threadsN() > maxItemSizes[0] ||
+                c.threadsM() > maxItemSizes[1] || c.localBytes() > localMemSize)
                 continue;
             ClProgram p =
                 buildProgram(name, source, defines + " " + c.defines() + " -DGEMM_NAME=" + kname);

@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "compute/OpenClBackend.h"
 #include "compute/EnqueueFaults.h"
+#include "compute/OpenClBackend.h"
 #include "compute/OpenClDevices.h"
 #include "compute/OpenClError.h"
 #include "compute/OpenClHandles.h"

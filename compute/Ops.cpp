@@ -42,8 +42,7 @@ void OpCheck::disjoint(BufRef a, size_t na, const char* aName, BufRef b, size_t 
     if (a.offset < b.offset + nb && b.offset < a.offset + na)
         fail(std::string(aName) + " [" + std::to_string(a.offset) + ", " +
              std::to_string(a.offset + na) + ") overlaps " + bName + " [" +
-             std::to_string(b.offset) + ", " + std::to_string(b.offset + nb) +
-             ") in one buffer");
+             std::to_string(b.offset) + ", " + std::to_string(b.offset + nb) + ") in one buffer");
 }
 
 namespace {
@@ -103,8 +102,14 @@ GemmArgs GemmArgs::product(const TensorView& a, const TensorView& b, const Tenso
 }
 
 void GemmArgs::check(const OpCheck& c) const {
-    c.sizes({{"m", m}, {"n", n}, {"k", k}, {"lda", lda}, {"ldb", ldb}, {"ldc", ldc},
-             {"batch0", batch0}, {"batch1", batch1}});
+    c.sizes({{"m", m},
+             {"n", n},
+             {"k", k},
+             {"lda", lda},
+             {"ldb", ldb},
+             {"ldc", ldc},
+             {"batch0", batch0},
+             {"batch1", batch1}});
     if (m == 0 || n == 0 || batch0 == 0 || batch1 == 0) return;
     // rows x cols of op(X); storage is (trans ? cols x rows : rows x cols)
     auto extent = [](bool trans, int rows, int cols, int ld) {
@@ -128,8 +133,8 @@ void GemmArgs::check(const OpCheck& c) const {
 void GemmBiasActivationArgs::check(const OpCheck& c) const {
     if (gemm.batch0 != 1 || gemm.batch1 != 1 || gemm.ldc != gemm.n)
         c.fail("needs one product with ldc == n (got " + std::to_string(gemm.batch0) + "x" +
-               std::to_string(gemm.batch1) + " products, ldc " + std::to_string(gemm.ldc) +
-               ", n " + std::to_string(gemm.n) + ")");
+               std::to_string(gemm.batch1) + " products, ldc " + std::to_string(gemm.ldc) + ", n " +
+               std::to_string(gemm.n) + ")");
     gemm.check(c);
     const size_t n = elems(gemm.m, gemm.n);
     c.buf(y, n, "y");
@@ -139,7 +144,8 @@ void GemmBiasActivationArgs::check(const OpCheck& c) const {
 const char* opName(OpId op) {
     switch (op) {
 #define NNWB_OP_NAME(Name, name) \
-    case OpId::Name: return #name;
+    case OpId::Name:             \
+        return #name;
         NNWB_OPS(NNWB_OP_NAME)
 #undef NNWB_OP_NAME
     }

@@ -21,13 +21,13 @@ class Backend;
 
 // The activations, with the constant each has in the kernels (NNWB_ACT_<NAME>, passed to the
 // OpenCL compiler as -D defines generated from this list: see kernelDefines()).
-#define NNWB_ACTIVATIONS(X) \
-    X(None, NONE)           \
-    X(Tanh, TANH)           \
-    X(Sigmoid, SIGMOID)     \
-    X(Relu, RELU)           \
+#define NNWB_ACTIVATIONS(X)  \
+    X(None, NONE)            \
+    X(Tanh, TANH)            \
+    X(Sigmoid, SIGMOID)      \
+    X(Relu, RELU)            \
     X(LeakyRelu, LEAKY_RELU) \
-    X(Swish, SWISH)         \
+    X(Swish, SWISH)          \
     X(Softmax, SOFTMAX)
 
 #define NNWB_ACTIVATION_ENUM(name, NAME) name,
@@ -207,8 +207,9 @@ struct SoftmaxShape {
     int queries = 0;  // rows per (sample, head) block, needed when causal
     void check(const OpCheck& c) const {
         c.sizes({{"rows", rows}, {"cols", cols}});
-        if (causal) c.require(queries > 0, "causal mask needs queries > 0 (got " +
-                                               std::to_string(queries) + ")");
+        if (causal)
+            c.require(queries > 0,
+                      "causal mask needs queries > 0 (got " + std::to_string(queries) + ")");
     }
 };
 struct SoftmaxForwardArgs {
@@ -318,8 +319,7 @@ struct FoldArgs {
         UnfoldArgs::checkWindows(c, batch, len, window, step, positions);
         c.buf(dx, elems(batch, len), "dx");
         c.buf(dcols, elems(batch, positions, window), "dcols");
-        c.disjoint(dx, elems(batch, len), "dx", dcols, elems(batch, positions, window),
-                   "dcols");
+        c.disjoint(dx, elems(batch, len), "dx", dcols, elems(batch, positions, window), "dcols");
     }
 };
 
@@ -483,8 +483,7 @@ struct LightConvForwardArgs {
         c.buf(wsm, elems(heads, k), "wsm");
         c.disjoint(x, n, "x", y, n, "y");
     }
-    static void checkShape(const OpCheck& c, int batch, int units, int channels, int heads,
-                           int k) {
+    static void checkShape(const OpCheck& c, int batch, int units, int channels, int heads, int k) {
         c.sizes({{"batch", batch}, {"units", units}, {"channels", channels}});
         if (heads <= 0 || channels % heads != 0)
             c.fail("channels " + std::to_string(channels) + " not divisible by heads " +
@@ -512,36 +511,36 @@ struct LightConvBackwardArgs {
 
 // Every op: X(ArgsStructPrefix, entryName). Backend gets a public entry `entryName(args)` and a
 // protected virtual `entryNameImpl(args)` per line (see Backend.h).
-#define NNWB_OPS(X)                                    \
-    X(Fill, fill)                                      \
-    X(Copy, copy)                                      \
-    X(Copy2d, copy2d)                                  \
-    X(Axpy, axpy)                                      \
-    X(Add, add)                                        \
-    X(Gemm, gemm)                                      \
-    X(GemmBiasActivation, gemmBiasActivation)          \
-    X(BiasActivation, biasActivation)                  \
-    X(ActivationBackward, activationBackward)          \
-    X(BiasGradient, biasGradient)                      \
-    X(ActivationBiasBackward, activationBiasBackward)  \
-    X(SoftmaxForward, softmaxForward)                  \
-    X(SoftmaxBackward, softmaxBackward)                \
-    X(NormForward, normForward)                        \
-    X(NormBackward, normBackward)                      \
-    X(AddNormForward, addNormForward)                  \
-    X(AddNormBackward, addNormBackward)                \
-    X(Unfold, unfold)                                  \
-    X(Fold, fold)                                      \
-    X(MseLoss, mseLoss)                                \
-    X(SoftmaxCrossEntropy, softmaxCrossEntropy)        \
-    X(SgdStep, sgdStep)                                \
-    X(AdamStep, adamStep)                              \
-    X(ClipByGlobalNorm, clipByGlobalNorm)              \
-    X(ScaleRows, scaleRows)                            \
-    X(DropoutForward, dropoutForward)                  \
-    X(DropoutBackward, dropoutBackward)                \
-    X(RecordOutcomes, recordOutcomes)                  \
-    X(LightConvForward, lightConvForward)              \
+#define NNWB_OPS(X)                                   \
+    X(Fill, fill)                                     \
+    X(Copy, copy)                                     \
+    X(Copy2d, copy2d)                                 \
+    X(Axpy, axpy)                                     \
+    X(Add, add)                                       \
+    X(Gemm, gemm)                                     \
+    X(GemmBiasActivation, gemmBiasActivation)         \
+    X(BiasActivation, biasActivation)                 \
+    X(ActivationBackward, activationBackward)         \
+    X(BiasGradient, biasGradient)                     \
+    X(ActivationBiasBackward, activationBiasBackward) \
+    X(SoftmaxForward, softmaxForward)                 \
+    X(SoftmaxBackward, softmaxBackward)               \
+    X(NormForward, normForward)                       \
+    X(NormBackward, normBackward)                     \
+    X(AddNormForward, addNormForward)                 \
+    X(AddNormBackward, addNormBackward)               \
+    X(Unfold, unfold)                                 \
+    X(Fold, fold)                                     \
+    X(MseLoss, mseLoss)                               \
+    X(SoftmaxCrossEntropy, softmaxCrossEntropy)       \
+    X(SgdStep, sgdStep)                               \
+    X(AdamStep, adamStep)                             \
+    X(ClipByGlobalNorm, clipByGlobalNorm)             \
+    X(ScaleRows, scaleRows)                           \
+    X(DropoutForward, dropoutForward)                 \
+    X(DropoutBackward, dropoutBackward)               \
+    X(RecordOutcomes, recordOutcomes)                 \
+    X(LightConvForward, lightConvForward)             \
     X(LightConvBackward, lightConvBackward)
 
 #define NNWB_OP_ENUM(Name, name) Name,

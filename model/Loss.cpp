@@ -4,7 +4,9 @@
 
 namespace nnwb {
 
-std::string lossName(LossKind k) { return k == LossKind::Mse ? "mse" : "cross_entropy"; }
+std::string lossName(LossKind k) {
+    return k == LossKind::Mse ? "mse" : "cross_entropy";
+}
 
 LossKind lossFromName(const std::string& s) {
     if (s == "mse") return LossKind::Mse;

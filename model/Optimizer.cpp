@@ -23,8 +23,12 @@ double number(const nlohmann::json& j, const char* key, double def, double lo, d
 }  // namespace
 
 nlohmann::json OptimizerConfig::toJson() const {
-    return {{"type", type},       {"learningRate", learningRate}, {"momentum", momentum},
-            {"beta1", beta1},     {"beta2", beta2},               {"epsilon", epsilon},
+    return {{"type", type},
+            {"learningRate", learningRate},
+            {"momentum", momentum},
+            {"beta1", beta1},
+            {"beta2", beta2},
+            {"epsilon", epsilon},
             {"weightDecay", weightDecay}};
 }
 
@@ -83,12 +87,12 @@ void Optimizer::step(BufRef skip) {
         const float bc2 = static_cast<float>(1.0 - std::pow(cfg_.beta2, double(t_)));
         for (auto& r : runs_)
             be_.adamStep({r.count, r.value, r.grad, r.m, r.v, lr, static_cast<float>(cfg_.beta1),
-                         static_cast<float>(cfg_.beta2), static_cast<float>(cfg_.epsilon), wd,
-                         bc1, bc2, skip});
+                          static_cast<float>(cfg_.beta2), static_cast<float>(cfg_.epsilon), wd, bc1,
+                          bc2, skip});
     } else {
         for (auto& r : runs_)
-            be_.sgdStep({r.count, r.value, r.grad, r.m, lr, static_cast<float>(cfg_.momentum), wd,
-                        skip});
+            be_.sgdStep(
+                {r.count, r.value, r.grad, r.m, lr, static_cast<float>(cfg_.momentum), wd, skip});
     }
 }
 

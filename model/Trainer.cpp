@@ -259,8 +259,7 @@ EpochMetrics Trainer::evaluate(const SampleSet& set, RunningAverages* running,
     return acc.result();
 }
 
-std::vector<AttentionScores> Trainer::validationScores(size_t index,
-                                                       std::vector<float>* outputs) {
+std::vector<AttentionScores> Trainer::validationScores(size_t index, std::vector<float>* outputs) {
     const SampleSet& v = data_.validation.size() ? data_.validation : data_.train;
     if (index >= v.size()) return {};
     stage(v, {}, index, 1);

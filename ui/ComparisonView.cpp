@@ -18,12 +18,12 @@
 #include "app/core/ComparisonController.h"
 #include "app/core/ExperimentDocument.h"
 #include "app/core/Presets.h"
-#include "ui/EpochPoints.h"
 #include "ui/ComparisonAttention.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ComparisonRunsTable.h"
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/DevicePicker.h"
+#include "ui/EpochPoints.h"
 
 namespace nnwb {
 

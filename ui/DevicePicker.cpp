@@ -3,7 +3,9 @@
 namespace nnwb {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 }  // namespace
 
 DevicePicker::DevicePicker(QWidget* parent) : QComboBox(parent) {
@@ -35,7 +37,9 @@ void DevicePicker::setDevices(const std::vector<DeviceInfo>& devices) {
     if (!keep.isEmpty()) setCurrentId(keep);
 }
 
-QString DevicePicker::currentId() const { return currentData().toString(); }
+QString DevicePicker::currentId() const {
+    return currentData().toString();
+}
 
 void DevicePicker::setCurrentId(const QString& id) {
     int i = findData(id);

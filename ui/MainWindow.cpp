@@ -235,8 +235,8 @@ void MainWindow::createActions() {
                     QStyle::SP_DialogSaveButton);
     saveAsAct_ = make(tr("Save &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
                       tr("Save the experiment under a new name"), QStyle::SP_DialogSaveButton);
-    exportWeightsAct_ = make(tr("Export &Weights…"), {}, tr("Save the trained weights"),
-                             QStyle::SP_DriveHDIcon);
+    exportWeightsAct_ =
+        make(tr("Export &Weights…"), {}, tr("Save the trained weights"), QStyle::SP_DriveHDIcon);
     exportOnnxAct_ = make(tr("&ONNX…"), {},
                           tr("Export the trained model as ONNX for MetaTrader 5: raw features in, "
                              "none/buy/sell scores out"),
@@ -810,10 +810,11 @@ std::optional<StoredRun> MainWindow::openRun(qint64 id) {
     auto run = runsView_->load(id);
     if (!run) return std::nullopt;
     try {
-        const std::string base =
-            run->experimentFile.empty()
-                ? std::string(".")
-                : QFileInfo(QString::fromStdString(run->experimentFile)).absolutePath().toStdString();
+        const std::string base = run->experimentFile.empty()
+                                     ? std::string(".")
+                                     : QFileInfo(QString::fromStdString(run->experimentFile))
+                                           .absolutePath()
+                                           .toStdString();
         doc_->reset(Experiment::fromJson(run->experiment, base));
     } catch (const std::exception& e) {
         showError(tr("Open run"), QString::fromStdString(e.what()));
@@ -833,7 +834,8 @@ void MainWindow::openRunModel(qint64 id) {
     const auto run = openRun(id);
     if (!run) return;
     const StoredBundle* model = run->bundle("best");
-    if (!model || !QFileInfo::exists(QString::fromStdString(model->path))) model = run->bundle("last");
+    if (!model || !QFileInfo::exists(QString::fromStdString(model->path)))
+        model = run->bundle("last");
     if (!model || !QFileInfo::exists(QString::fromStdString(model->path))) {
         showError(tr("Open model"),
                   tr("Run #%1 has no stored model file: it ended before an epoch completed, or "
@@ -845,8 +847,7 @@ void MainWindow::openRunModel(qint64 id) {
                            .arg(QString::fromStdString(model->kind))
                            .arg(run->id)
                            .arg(model->epoch);
-    controller_->loadWeights(doc_->experiment(), QString::fromStdString(model->path),
-                             model->epoch);
+    controller_->loadWeights(doc_->experiment(), QString::fromStdString(model->path), model->epoch);
 }
 
 void MainWindow::newExperiment() {

@@ -9,8 +9,8 @@
 #include <QPainter>
 #include <QSaveFile>
 
-#include "ui/EpochPoints.h"
 #include "model/MetricsCsv.h"
+#include "ui/EpochPoints.h"
 #include "ui/LearningRateChart.h"
 #include "ui/MetricChart.h"
 
@@ -83,7 +83,8 @@ bool MetricCharts::exportPng(const QString& path, QString* error) const {
 
 bool MetricCharts::exportCsv(const QString& path, QString* error) const {
     std::vector<MetricsCsvRow> rows;
-    for (size_t i = 0; i < reports_.size(); ++i) rows.push_back({{}, {}, reports_[i], hasValidation_[i]});
+    for (size_t i = 0; i < reports_.size(); ++i)
+        rows.push_back({{}, {}, reports_[i], hasValidation_[i]});
     MetricsCsvColumns columns;
     columns.schedule = true;
     const std::string text = metricsCsv(rows, columns);

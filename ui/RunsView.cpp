@@ -20,10 +20,10 @@
 #include "app/runs/RunQuery.h"
 #include "app/runs/RunStore.h"
 #include "app/runs/StoredRunCsv.h"
-#include "ui/EpochPoints.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/ComparisonView.h"
+#include "ui/EpochPoints.h"
 #include "ui/RunsTableModel.h"
 
 namespace nnwb {
@@ -79,9 +79,10 @@ RunsView::RunsView(QWidget* parent) : QWidget(parent) {
     openExperiment_ = button(tr("Open Experiment"), QStringLiteral("runsOpenExperiment"));
     openExperiment_->setToolTip(tr("Open the run's experiment, as it was trained, in the editor"));
     openModel_ = button(tr("Open Model"), QStringLiteral("runsOpenModel"));
-    openModel_->setToolTip(tr("Open the run's experiment with its stored best model (the last "
-                              "one without a best): Predict…, Export Model, ONNX and the "
-                              "attention heatmaps then use those weights"));
+    openModel_->setToolTip(
+        tr("Open the run's experiment with its stored best model (the last "
+           "one without a best): Predict…, Export Model, ONNX and the "
+           "attention heatmaps then use those weights"));
     exportCsv_ = button(tr("Export CSV…"), QStringLiteral("runsExportCsv"));
     delete_ = button(tr("Delete…"), QStringLiteral("runsDelete"));
     layout->addLayout(bar);

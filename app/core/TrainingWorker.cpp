@@ -133,8 +133,7 @@ void TrainingWorker::continueRun(const Experiment& experiment,
         this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
 }
 
-void TrainingWorker::loadWeights(const Experiment& experiment, const QString& path,
-                                 int epoch) {
+void TrainingWorker::loadWeights(const Experiment& experiment, const QString& path, int epoch) {
     if (running_) {
         Q_EMIT weightsLoaded(false, tr("A run is going; stop it before loading weights."));
         return;
@@ -317,11 +316,11 @@ void TrainingWorker::exportOnnx(const QString& path, int batch) {
         const std::string source =
             (keeper_.keepBest() ? "the best epoch's weights (epoch " : "the weights of epoch ") +
             std::to_string(epoch) + (keeper_.keepBest() ? ")" : "");
-        const auto spec = session_ ? onnxexport::specFromExperimentData(
-                                         experiment_, session_->data(), result.tensors(), batch,
-                                         epoch, source)
-                                   : onnxexport::specFromExperiment(experiment_, result.tensors(),
-                                                                    batch, epoch, source);
+        const auto spec =
+            session_ ? onnxexport::specFromExperimentData(experiment_, session_->data(),
+                                                          result.tensors(), batch, epoch, source)
+                     : onnxexport::specFromExperiment(experiment_, result.tensors(), batch, epoch,
+                                                      source);
         onnxexport::exportModel(spec, path.toStdString());
         Q_EMIT onnxExported(true, path);
     } catch (const std::exception& e) {

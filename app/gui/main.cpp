@@ -23,9 +23,9 @@
 #include "model/data/DateTime.h"
 #include "ui/ChartBench.h"
 #include "ui/ComparisonView.h"
+#include "ui/MainWindow.h"
 #include "ui/PriceChart.h"
 #include "ui/PriceChartPane.h"
-#include "ui/MainWindow.h"
 #include "ui/RunsView.h"
 #include "ui/ScreenshotRun.h"
 
@@ -182,20 +182,20 @@ int main(int argc, char** argv) {
         window.showPriceChart();
         // After the run (before a screenshot is taken): show the asked range of bars.
         const QStringList range = cli.value(chartOpt).split(QLatin1Char(','));
-        QObject::connect(window.controller(), &nnwb::TrainingController::runFinished, &window,
-                         [&window, range] {
-                             nnwb::PriceChart* chart = window.priceChartPane()->chart();
-                             const auto bars = chart->bars();
-                             if (!bars || range.size() != 2) return chart->showAll();
-                             int64_t from = 0, to = 0;
-                             if (!nnwb::parseDateTime(range[0].toStdString(), from) ||
-                                 !nnwb::parseDateTime(range[1].toStdString(), to))
-                                 return chart->showAll();
-                             const auto& t = bars->time;
-                             const double a = double(std::lower_bound(t.begin(), t.end(), from) - t.begin());
-                             const double b = double(std::lower_bound(t.begin(), t.end(), to) - t.begin());
-                             chart->showRange(a - 0.5, b + 0.5);
-                         });
+        QObject::connect(
+            window.controller(), &nnwb::TrainingController::runFinished, &window, [&window, range] {
+                nnwb::PriceChart* chart = window.priceChartPane()->chart();
+                const auto bars = chart->bars();
+                if (!bars || range.size() != 2) return chart->showAll();
+                int64_t from = 0, to = 0;
+                if (!nnwb::parseDateTime(range[0].toStdString(), from) ||
+                    !nnwb::parseDateTime(range[1].toStdString(), to))
+                    return chart->showAll();
+                const auto& t = bars->time;
+                const double a = double(std::lower_bound(t.begin(), t.end(), from) - t.begin());
+                const double b = double(std::lower_bound(t.begin(), t.end(), to) - t.begin());
+                chart->showRange(a - 0.5, b + 0.5);
+            });
     }
     if (cli.isSet(showRunsOpt)) {
         std::vector<int64_t> ids;

@@ -192,23 +192,27 @@ BufRef AttentionBlock::tailBackward(BufRef dy, int rows, int normRows, Acts& a, 
     be.gemm(GemmArgs::product(M::matrix(s.dh1, rows, f).t(), M::matrix(a.x1, rows, w),
                               M::matrix(w1_.grad, f, w), 1.0f));  // dW1 += dZ1^T X1
     be.gemm(GemmArgs::product(M::matrix(s.dh1, rows, f), M::matrix(w1_.value, f, w),
-                              M::matrix(s.dx1, rows, w)));  // dX1 = dZ1 W1
+                              M::matrix(s.dx1, rows, w)));                         // dX1 = dZ1 W1
     be.addNormBackward({normRows, normCols, a.x1, a.rstd1, s.dx1, s.dr2, s.dr1});  // + residual
     if (!cfg_.w0) return s.dr1;
-    be.gemm(GemmArgs::product(M::matrix(s.dr1, rows, w).t(), M::matrix(a.ctx, rows, c), M::matrix(w0_.grad, w, c), 1.0f)); // dW0 += dA^T C
+    be.gemm(GemmArgs::product(M::matrix(s.dr1, rows, w).t(), M::matrix(a.ctx, rows, c),
+                              M::matrix(w0_.grad, w, c), 1.0f));  // dW0 += dA^T C
     be.biasGradient({rows, w, s.dr1, b0_.grad});
-    be.gemm(GemmArgs::product(M::matrix(s.dr1, rows, w), M::matrix(w0_.value, w, c), M::matrix(s.dctx, rows, c))); // dC = dA W0
+    be.gemm(GemmArgs::product(M::matrix(s.dr1, rows, w), M::matrix(w0_.value, w, c),
+                              M::matrix(s.dctx, rows, c)));  // dC = dA W0
     return s.dctx;
 }
 
 void AttentionBlock::projectBackward(BufRef x, BufRef dx, int rows, Scratch& s) {
     Backend& be = *be_;
     const int w = cfg_.window, q = cfg_.qkvWidth();
-    be.gemm(GemmArgs::product(M::matrix(s.dqkv, rows, q).t(), M::matrix(x, rows, w), M::matrix(wqkv_.grad, q, w), 1.0f)); // dWqkv += dQKV^T X
+    be.gemm(GemmArgs::product(M::matrix(s.dqkv, rows, q).t(), M::matrix(x, rows, w),
+                              M::matrix(wqkv_.grad, q, w), 1.0f));  // dWqkv += dQKV^T X
     be.biasGradient({rows, q, s.dqkv, bqkv_.grad});
     if (dx.empty()) return;
-    be.gemm(GemmArgs::product(M::matrix(s.dqkv, rows, q), M::matrix(wqkv_.value, q, w), M::matrix(dx, rows, w))); // dX = dQKV Wqkv
-    be.axpy({size_t(rows) * w, 1.0f, s.dr1, dx});                      // + residual
+    be.gemm(GemmArgs::product(M::matrix(s.dqkv, rows, q), M::matrix(wqkv_.value, q, w),
+                              M::matrix(dx, rows, w)));  // dX = dQKV Wqkv
+    be.axpy({size_t(rows) * w, 1.0f, s.dr1, dx});        // + residual
 }
 
 // Per (sample, head) views of the attention buffers: Q, K, V are column blocks of the fused
@@ -229,7 +233,7 @@ void AttentionBlock::forward(BufRef x, int batch, Scratch& s, const DropoutKeys&
     const M V = heads(BufRef(acts_.qkv) + size_t(2 * hd), u, dv, q, perQkv, size_t(dv));
     const M S = heads(s.s, u, u, u, perP, uu);
     const M C = heads(acts_.ctx, u, dv, c, size_t(u) * c, size_t(dv));  // at column h*dv
-    be.gemm(GemmArgs::product(Q, K.t(), S));  // S = Q K^T
+    be.gemm(GemmArgs::product(Q, K.t(), S));                            // S = Q K^T
     be.softmaxForward({scoreShape(batch * h * u, u), s.s, acts_.p});
     acts_.scoreMasked = dropout.active && cfg_.scoreDropout > 0.0f;
     BufRef p = acts_.p;
@@ -269,8 +273,8 @@ void AttentionBlock::backward(BufRef x, BufRef dy, BufRef dx, int batch, Scratch
     if (acts_.scoreMasked)  // dP of the softmax output = dP of the dropped P times the mask
         be.dropoutBackward({size_t(batch) * perP, acts_.pmask, s.dp, s.dp});
     be.softmaxBackward({scoreShape(batch * h * u, u), acts_.p, s.dp, s.s});  // dS (scaled)
-    be.gemm(GemmArgs::product(dS, K, dQ));      // dQ = dS K
-    be.gemm(GemmArgs::product(dS.t(), Q, dK));  // dK = dS^T Q
+    be.gemm(GemmArgs::product(dS, K, dQ));                                   // dQ = dS K
+    be.gemm(GemmArgs::product(dS.t(), Q, dK));                               // dK = dS^T Q
     projectBackward(x, dx, rows, s);
 }
 
@@ -329,12 +333,12 @@ void AttentionBlock::backwardRow(BufRef x, BufRef dy, BufRef dx, int batch, Scra
     const M dQ = heads(s.dqkv, 1, d, q, size_t(q), size_t(d));
     const M dK = heads(BufRef(s.dqkv) + size_t(hd), 1, d, q, size_t(q), size_t(d));
     const M dV = heads(BufRef(s.dqkv) + size_t(2 * hd), 1, dv, q, size_t(q), size_t(dv));
-    be.gemm(GemmArgs::product(dC, Vc.t(), dP));   // dP = dC V^T over the cache
-    be.gemm(GemmArgs::product(pSlot, dC, dV));    // dV of the new element only: P[slot] dC
+    be.gemm(GemmArgs::product(dC, Vc.t(), dP));  // dP = dC V^T over the cache
+    be.gemm(GemmArgs::product(pSlot, dC, dV));   // dV of the new element only: P[slot] dC
     SoftmaxShape sm = scoreShape(batch * h, n);
     sm.causal = false;
     be.softmaxBackward({sm, row_.p, s.dp, s.s});
-    be.gemm(GemmArgs::product(dS, Kc, dQ));       // dQ = dS K over the cache
+    be.gemm(GemmArgs::product(dS, Kc, dQ));        // dQ = dS K over the cache
     be.gemm(GemmArgs::product(dsSlot, qRow, dK));  // dK of the new element only: dS[slot] q
     projectBackward(x, dx, batch, s);
 }

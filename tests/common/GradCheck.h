@@ -31,7 +31,7 @@ std::string gradCheck(LayerRun& r, const GradCheckSettings& s, size_t* checked =
 
 // The same for a fresh layer from `make`, built for `batch` samples of `input` on a private
 // double-precision CpuBackend (one thread).
-std::string gradCheckLayer(const std::function<LayerPtr()>& make, const Shape& input,
-                           int batch = 3, const GradCheckSettings& s = {});
+std::string gradCheckLayer(const std::function<LayerPtr()>& make, const Shape& input, int batch = 3,
+                           const GradCheckSettings& s = {});
 
 }  // namespace nnwb::test

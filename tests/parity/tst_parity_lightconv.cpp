@@ -45,7 +45,7 @@ private slots:
                                     BufRef wsm = r.out("wsm", randomVector(nw, 302));
                                     BufRef y = r.out("y", randomVector(n, 303));
                                     r.be.lightConvForward({s.batch, s.units, s.channels, heads, k,
-                                                          padL, sm, x, w, wsm, y});
+                                                           padL, sm, x, w, wsm, y});
                                 },
                                 tol, name.str() + " forward");
                             for (bool withDx : {true, false}) {
@@ -56,13 +56,14 @@ private slots:
                                         BufRef wsm = r.out("wsm", randomVector(nw, 302));
                                         BufRef y = r.out("y", randomVector(n, 303));
                                         r.be.lightConvForward({s.batch, s.units, s.channels, heads,
-                                                              k, padL, sm, x, w, wsm, y});
+                                                               k, padL, sm, x, w, wsm, y});
                                         BufRef dy = r.in("dy", randomVector(n, 304));
                                         BufRef dx;
                                         if (withDx) dx = r.out("dx", randomVector(n, 305));
                                         BufRef dw = r.out("dw", randomVector(nw, 306));
                                         r.be.lightConvBackward({s.batch, s.units, s.channels, heads,
-                                                               k, padL, sm, x, w, wsm, dy, dx, dw});
+                                                                k, padL, sm, x, w, wsm, dy, dx,
+                                                                dw});
                                     },
                                     tol, name.str() + (withDx ? " backward" : " backward no dx"));
                             }

@@ -322,8 +322,8 @@ private slots:
                                               : r.in("dy", randomVector(n, 84));
                             BufRef dz = alias ? dy : r.out("dz", randomVector(n, 85));
                             BufRef db = r.out("db", randomVector(size_t(cols), 86));
-                            r.be.activationBiasBackward({rows, cols, z, y, dy, dz, Activation(act),
-                                                        db});
+                            r.be.activationBiasBackward(
+                                {rows, cols, z, y, dy, dz, Activation(act), db});
                         },
                         tol,
                         ctx("activationBiasBackward", rows, cols) + " act=" + std::to_string(act) +
@@ -484,8 +484,8 @@ private slots:
                                             randomVector(n, 100 + t, -2.0f, 2.0f));
                             const float bc1 = 1.0f - std::pow(b1, float(t));
                             const float bc2 = 1.0f - std::pow(b2, float(t));
-                            r.be.adamStep({n, w, g, m, v, 1e-2f, b1, b2, 1e-8f, wd, bc1, bc2,
-                                          BufRef()});
+                            r.be.adamStep(
+                                {n, w, g, m, v, 1e-2f, b1, b2, 1e-8f, wd, bc1, bc2, BufRef()});
                         }
                     },
                     kTol, "adamStep n=" + std::to_string(n) + " wd=" + std::to_string(wd));
@@ -531,7 +531,8 @@ private slots:
                     BufRef v = r.out("v", randomVector(n, 112, 0.0f, 0.1f));
                     BufRef g = r.in("g", randomVector(n, 113));
                     BufRef f = r.in("flag", {flag});
-                    r.be.adamStep({n, w, g, m, v, 1e-2f, 0.9f, 0.999f, 1e-8f, 0.0f, 0.1f, 0.001f, f});
+                    r.be.adamStep(
+                        {n, w, g, m, v, 1e-2f, 0.9f, 0.999f, 1e-8f, 0.0f, 0.1f, 0.001f, f});
                     r.be.sgdStep({n, w, g, m, 0.05f, 0.9f, 0.0f, f});
                 },
                 kTol, "optimizer skip flag " + std::to_string(flag));
@@ -578,8 +579,8 @@ private slots:
                                 BufRef log = r.out("log", randomVector(size_t(rows) * 2, 122));
                                 BufRef f = r.out("flag", {flag0});
                                 // The fractal task's encoding (model/Metrics.h) at width 3.
-                                BufRef codes = cols == 3 ? r.in("codes", {0.0f, 3.0f, 6.0f})
-                                                         : BufRef();
+                                BufRef codes =
+                                    cols == 3 ? r.in("codes", {0.0f, 3.0f, 6.0f}) : BufRef();
                                 r.be.recordOutcomes({rows, cols, p, t, ls, log, f, 7.0f, codes});
                             },
                             kTol,

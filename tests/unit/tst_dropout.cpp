@@ -268,8 +268,7 @@ private slots:
             QCOMPARE(plain["score_dropout"].get<double>(), 0.0);
             QCOMPARE(plain["ff_dropout"].get<double>(), 0.0);
             const auto j =
-                makeLayer({{"type", type}, {"score_dropout", 0.25}, {"ff_dropout", 0.1}})
-                    ->toJson();
+                makeLayer({{"type", type}, {"score_dropout", 0.25}, {"ff_dropout", 0.1}})->toJson();
             QCOMPARE(j["score_dropout"].get<double>(), 0.25);
             QCOMPARE(j["ff_dropout"].get<double>(), 0.1);
             QCOMPARE(makeLayer(j)->toJson(), j);
