@@ -85,6 +85,7 @@ ComparisonView::ComparisonView(ComparisonController* controller, ExperimentDocum
     const char* names[3] = {"comparisonLoss", "comparisonMissed", "comparisonAccuracy"};
     for (int i = 0; i < 3; ++i) {
         charts_[i]->setObjectName(QLatin1String(names[i]));
+        charts_[i]->setPlaceholder(tr("No curves yet:\nAdd experiments, then Train All"));
         chartRow->addWidget(charts_[i], 1);
         connect(charts_[i], &ComparisonChart::runToggled, this, [this](int run, bool shown) {
             if (auto* box =

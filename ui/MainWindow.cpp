@@ -19,7 +19,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
-#include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
@@ -48,6 +47,7 @@
 #include "ui/LayerStackEditor.h"
 #include "ui/MetricCharts.h"
 #include "ui/ModelActions.h"
+#include "ui/PaneScrollArea.h"
 #include "ui/PriceChartPane.h"
 #include "ui/RunsView.h"
 #include "ui/TrainingPanel.h"
@@ -75,13 +75,6 @@ QString duration(double seconds) {
     return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
-QScrollArea* scrolled(QWidget* w) {
-    auto* area = new QScrollArea;
-    area->setWidget(w);
-    area->setWidgetResizable(true);
-    area->setFrameShape(QFrame::NoFrame);
-    return area;
-}
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -186,6 +179,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         const bool comparing =
             tabs_->widget(index) == comparisonView_ || tabs_->widget(index) == runsView_;
         if (tabs_->widget(index) == runsView_) runsView_->refresh();
+        fitTabsToCurrentPage();
         for (int i = 0; i < 3; ++i) {
             if (comparing) {
                 docksShown_[i] = docks[i]->isVisible();
@@ -195,6 +189,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             }
         }
     });
+    fitTabsToCurrentPage();
     updateTitle();
     updateRunActions();
     resize(1600, 960);
@@ -314,8 +309,8 @@ void MainWindow::createDocks() {
         return d;
     };
     modelDock_ = dock(tr("Model"), "modelDock", editor_);
-    dataDock_ = dock(tr("Data"), "dataDock", scrolled(dataPanel_));
-    trainingDock_ = dock(tr("Training"), "trainingDock", scrolled(trainingPanel_));
+    dataDock_ = dock(tr("Data"), "dataDock", new PaneScrollArea(dataPanel_));
+    trainingDock_ = dock(tr("Training"), "trainingDock", new PaneScrollArea(trainingPanel_));
     applyFieldHelp(dataPanel_);
     applyFieldHelp(trainingPanel_);
     addDockWidget(Qt::LeftDockWidgetArea, modelDock_);
@@ -324,6 +319,22 @@ void MainWindow::createDocks() {
     connect(dataPanel_, &DataPanel::priceFileInspected, this, [this](bool ok, const QString& m) {
         if (!ok) statusBar()->showMessage(tr("Import failed: %1").arg(m), 8000);
     });
+}
+
+QSize MainWindow::defaultSize(const QSize& available) {
+    const QSize frame(16, 48);  // a window manager's borders and title bar, generously
+    if (!available.isValid()) return {1600, 960};
+    return QSize(1600, 960).boundedTo(available - frame);
+}
+
+void MainWindow::fitTabsToCurrentPage() {
+    // A tab widget is as wide as its widest page; the Comparison and Runs pages (shown without
+    // the docks) would otherwise set the Experiment page's minimum width, docks included.
+    for (int i = 0; i < tabs_->count(); ++i) {
+        const auto policy =
+            i == tabs_->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+        tabs_->widget(i)->setSizePolicy(policy, policy);
+    }
 }
 
 void MainWindow::applyDefaultLayout() {

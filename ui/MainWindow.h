@@ -101,6 +101,9 @@ public:
     void loadWeights(const QString& path);
     // Lays the panes out for the current window size (called on first show).
     void applyDefaultLayout();
+    // The size the window opens at without saved settings: 1600×960, or less on a screen whose
+    // `available` room (less a window manager's frame) is smaller, e.g. a 1280×720 screen.
+    static QSize defaultSize(const QSize& available);
     // Restores geometry and dock layout from QSettings; false when nothing was saved.
     bool restoreWindowState();
 
@@ -122,6 +125,7 @@ private:
     void createMenus();
     void createDocks();
     void createStatusBar();
+    void fitTabsToCurrentPage();  // only the shown tab page sets the central minimum size
     void connectController();
     void updateTitle();
     void updateRunActions();

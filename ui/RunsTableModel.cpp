@@ -119,6 +119,9 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
         case kBestLoss:
             return figure(r.bestValLoss, 5, role);
         case kBestAccuracy:
+            // Validation figures, but no epoch emitted a signal: there is no accuracy.
+            if (r.bestValMissed && !r.bestValAccuracy && role == Qt::DisplayRole)
+                return QStringLiteral("n/a");
             return figure(r.bestValAccuracy, 2, role);
         case kBestMissed:
             return figure(r.bestValMissed, 2, role);

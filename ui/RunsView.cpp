@@ -117,7 +117,12 @@ RunsView::RunsView(QWidget* parent) : QWidget(parent) {
     charts_[0] = new ComparisonChart(tr("Loss"), tr("mean loss per sample"), chartsBox);
     charts_[1] = new ComparisonChart(tr("Missed patterns"), tr("missed fractals (%)"), chartsBox);
     charts_[2] = new ComparisonChart(tr("Accuracy"), tr("signals on a fractal (%)"), chartsBox);
-    for (ComparisonChart* c : charts_) chartsLayout->addWidget(c);
+    const char* names[3] = {"runsLoss", "runsMissed", "runsAccuracy"};
+    for (int i = 0; i < 3; ++i) {
+        charts_[i]->setObjectName(QLatin1String(names[i]));
+        charts_[i]->setPlaceholder(tr("Select runs in the list\nto plot their curves"));
+        chartsLayout->addWidget(charts_[i]);
+    }
     for (int i = 0; i < 3; ++i)
         connect(charts_[i], &ComparisonChart::runToggled, this, [this](int run, bool shown) {
             for (ComparisonChart* c : charts_) c->setRunVisible(run, shown);

@@ -7,7 +7,7 @@ namespace nnwb {
 
 SeriesChart::SeriesChart(const QString& title, const QString& yLabel, QWidget* parent)
     : QCustomPlot(parent) {
-    setMinimumSize(150, 150);
+    setMinimumSize(130, 150);  // four side by side fit a 1280 px window
     setAntialiasedElements(QCP::aeAll);
     setNoAntialiasingOnDrag(true);
     plotLayout()->insertRow(0);
@@ -34,8 +34,16 @@ SeriesChart::SeriesChart(const QString& title, const QString& yLabel, QWidget* p
     legend->setFont(lf);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     legend->setMargins(QMargins(2, 0, 2, 0));
+    // In a row of its own with a spacer beside it: an empty legend's maximum width is its
+    // margins, and as the only element of the plot's column it made the whole plot that narrow
+    // (an empty Comparison chart drew its axes in a 120 px strip at the left).
+    auto* legendRow = new QCPLayoutGrid;
     plotLayout()->insertRow(1);
-    plotLayout()->addElement(1, 0, legend);
+    plotLayout()->addElement(1, 0, legendRow);
+    legendRow->addElement(0, 0, legend);
+    legendRow->addElement(0, 1, new QCPLayoutElement(this));
+    legendRow->setColumnStretchFactor(1, 0.001);
+    legendRow->setColumnSpacing(0);
     plotLayout()->setRowStretchFactor(1, 0.001);
     plotLayout()->setRowSpacing(0);
 
@@ -68,6 +76,17 @@ SeriesChart::SeriesChart(const QString& title, const QString& yLabel, QWidget* p
     markerText_->setSelectable(false);
     markerText_->setClipToAxisRect(false);  // "best 1" next to the left axis stays whole
     markerText_->setVisible(false);
+
+    placeholder_ = new QCPItemText(this);
+    placeholder_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    placeholder_->position->setCoords(0.5, 0.5);
+    placeholder_->setPositionAlignment(Qt::AlignCenter);
+    placeholder_->setColor(QColor(0x80, 0x80, 0x80));
+    placeholder_->setBrush(QColor(255, 255, 255, 230));
+    placeholder_->setPadding(QMargins(6, 4, 6, 4));
+    placeholder_->setSelectable(false);
+    placeholder_->setText(QString());  // QCPItemText starts as "text"
+    placeholder_->setVisible(false);
 
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     replotTimer_.setSingleShot(true);
@@ -106,6 +125,18 @@ void SeriesChart::setMarker(double epoch, const QString& label) {
 
 QString SeriesChart::markerLabel() const {
     return markerEpoch_ > 0 ? markerText_->text() : QString();
+}
+
+void SeriesChart::setPlaceholder(const QString& text) {
+    placeholder_->setText(text);
+    scheduleReplot();
+}
+
+bool SeriesChart::placeholderShown() const {
+    if (placeholder_->text().isEmpty()) return false;
+    for (int i = 0; i < graphCount(); ++i)
+        if (graph(i)->dataCount() > 0) return false;
+    return true;
 }
 
 void SeriesChart::clearSeries() {
@@ -153,6 +184,7 @@ void SeriesChart::doReplot() {
             yAxis->setRange(lo, y.upper + pad);
         }
     }
+    placeholder_->setVisible(placeholderShown());
     replot(QCustomPlot::rpQueuedReplot);
 }
 

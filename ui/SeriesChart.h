@@ -24,6 +24,10 @@ public:
     void setMarker(double epoch, const QString& label);
     double markerEpoch() const { return markerEpoch_; }
     QString markerLabel() const;
+    // A grey note in the middle of the plot while no series has a point (e.g. "Add runs and
+    // train them to compare their curves"); empty: none.
+    void setPlaceholder(const QString& text);
+    bool placeholderShown() const;
 
 protected:
     // A graph drawn with `colour`, solid or dashed, with point markers.
@@ -40,6 +44,7 @@ private:
     QCPItemText* readout_;
     QCPItemStraightLine* marker_;
     QCPItemText* markerText_;
+    QCPItemText* placeholder_;
     double markerEpoch_ = 0;
     QTimer replotTimer_;
     bool autoscale_ = true;

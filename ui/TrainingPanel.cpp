@@ -32,6 +32,8 @@ QFormLayout* form(QGroupBox* box) {
     auto* f = new QFormLayout(box);
     f->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
     f->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // In a narrow dock a field that does not fit beside its label goes below it.
+    f->setRowWrapPolicy(QFormLayout::WrapLongRows);
     return f;
 }
 }  // namespace

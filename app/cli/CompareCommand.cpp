@@ -111,12 +111,15 @@ public:
         auto opt = [](bool have, double v, int d, size_t w) {
             return padLeft(have ? fixed(v, d) : std::string("–"), w);
         };
+        // No signal emitted: no accuracy ("n/a", not 0.00).
+        auto acc = [&opt](bool have, const EpochMetrics& m, size_t w) {
+            return have && m.signalCount == 0 ? padLeft("n/a", w) : opt(have, m.accuracyPct, 2, w);
+        };
         std::printf("%s  %5s  %s  %s  %s  %s  %s  %s  %s  %s\n",
                     padRight(run.label, labelWidth_).c_str(),
                     (std::to_string(r.epoch) + "/" + std::to_string(epochs)).c_str(),
                     fixed(r.train.loss, 6).c_str(), opt(val, r.validation.loss, 6, 8).c_str(),
-                    opt(task, r.train.accuracyPct, 2, 7).c_str(),
-                    opt(val && task, r.validation.accuracyPct, 2, 9).c_str(),
+                    acc(task, r.train, 7).c_str(), acc(val && task, r.validation, 9).c_str(),
                     opt(task, r.train.missedPct, 2, 8).c_str(),
                     opt(val && task, r.validation.missedPct, 2, 12).c_str(),
                     padLeft(formatSummaryValue(kSecondsPerEpoch, r.seconds), 7).c_str(),

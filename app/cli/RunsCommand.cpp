@@ -90,6 +90,14 @@ std::string startedShort(const std::string& iso) {  // 2026-11-23T10:40:12Z -> 2
     return iso.substr(0, 10) + " " + iso.substr(11, 5);
 }
 
+// Accuracy is the share of emitted signals on a fractal: with no signal there is none.
+const char* const kNoAccuracy = "n/a";
+
+std::string accuracy(bool task, const EpochMetrics& m) {
+    if (task && m.signalCount == 0) return kNoAccuracy;
+    return fixed(task ? std::optional<double>(m.accuracyPct) : std::nullopt, 2);
+}
+
 nlohmann::json nullable(const std::optional<double>& v) {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
@@ -162,15 +170,18 @@ void printList(std::vector<StoredRun> runs, const Options& o) {
     for (const StoredRun& r : shown) {
         const std::string epochs =
             std::to_string(r.epochsDone) + "/" + std::to_string(r.epochsPlanned);
-        std::printf("%s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s\n",
-                    pad(std::to_string(r.id), 4, true).c_str(),
-                    pad(startedShort(r.startedAt), 16).c_str(), pad(r.name, nameW).c_str(),
-                    pad(runStatusLabel(r.status), 13).c_str(), pad(r.deviceId, devW).c_str(),
-                    pad(dataName(r), dataW).c_str(), pad(epochs, 7, true).c_str(),
-                    pad(std::to_string(r.parameters), 10, true).c_str(),
-                    pad(fixed(r.bestValLoss, 5), 9, true).c_str(),
-                    pad(fixed(r.bestValAccuracy, 2), 9, true).c_str(),
-                    pad(fixed(r.bestValMissed, 2), 12, true).c_str(), r.tags.c_str());
+        std::printf(
+            "%s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s\n",
+            pad(std::to_string(r.id), 4, true).c_str(), pad(startedShort(r.startedAt), 16).c_str(),
+            pad(r.name, nameW).c_str(), pad(runStatusLabel(r.status), 13).c_str(),
+            pad(r.deviceId, devW).c_str(), pad(dataName(r), dataW).c_str(),
+            pad(epochs, 7, true).c_str(), pad(std::to_string(r.parameters), 10, true).c_str(),
+            pad(fixed(r.bestValLoss, 5), 9, true).c_str(),
+            // validation figures but no epoch with a signal: no accuracy
+            pad(r.bestValMissed && !r.bestValAccuracy ? kNoAccuracy : fixed(r.bestValAccuracy, 2),
+                9, true)
+                .c_str(),
+            pad(fixed(r.bestValMissed, 2), 12, true).c_str(), r.tags.c_str());
     }
     std::printf("%zu of %zu runs\n", shown.size(), runs.size());
 }
@@ -247,8 +258,8 @@ void printShow(const StoredRun& r, bool json) {
         std::printf("%5d  %8.2f  %9.0f  %10s  %8s  %8s  %7s  %9s  %8s  %12s%s\n", p.epoch,
                     p.seconds, p.samplesPerSecond, lr(e.learningRate).c_str(),
                     fixed(p.train.loss, 6).c_str(), fixed(opt(val, p.validation.loss), 6).c_str(),
-                    fixed(opt(task, p.train.accuracyPct), 2).c_str(),
-                    fixed(opt(val && task, p.validation.accuracyPct), 2).c_str(),
+                    accuracy(task, p.train).c_str(),
+                    val ? accuracy(task, p.validation).c_str() : "–",
                     fixed(opt(task, p.train.missedPct), 2).c_str(),
                     fixed(opt(val && task, p.validation.missedPct), 2).c_str(),
                     r.bestEpoch && *r.bestEpoch == p.epoch ? "  best" : "");

@@ -36,8 +36,15 @@ void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
         std::printf("epoch %d/%d  loss %.6f", r.epoch, epochs, r.train.loss);
         if (hasVal) std::printf(" (val %.6f)", r.validation.loss);
         if (r.taskMetrics) {
-            std::printf("  accuracy %.2f%%", r.train.accuracyPct);
-            if (hasVal) std::printf(" (val %.2f%%)", r.validation.accuracyPct);
+            // No signal emitted: no accuracy (not 0 %).
+            auto acc = [](const EpochMetrics& m) {
+                char buf[32];
+                if (m.signalCount == 0) return std::string("n/a");
+                std::snprintf(buf, sizeof buf, "%.2f%%", m.accuracyPct);
+                return std::string(buf);
+            };
+            std::printf("  accuracy %s", acc(r.train).c_str());
+            if (hasVal) std::printf(" (val %s)", acc(r.validation).c_str());
             std::printf("  missed %.2f%%", r.train.missedPct);
             if (hasVal) std::printf(" (val %.2f%%)", r.validation.missedPct);
         }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace nnwb {
 
@@ -30,8 +31,12 @@ double valLoss(const EpochReport& r) {
 double valMissed(const EpochReport& r) {
     return r.validation.missedPct;
 }
+// NaN (n/a) for an epoch whose network emitted no signal: accuracy is a share of signals.
+double accuracyOf(const EpochMetrics& m) {
+    return m.signalCount ? m.accuracyPct : std::numeric_limits<double>::quiet_NaN();
+}
 double valAccuracy(const EpochReport& r) {
-    return r.validation.accuracyPct;
+    return accuracyOf(r.validation);
 }
 
 SummaryRow rowOf(const RunRecord& run) {
@@ -55,9 +60,10 @@ SummaryRow rowOf(const RunRecord& run) {
     v[kLastLoss] = last.validation.loss;
     if (last.taskMetrics) {
         v[kBestMissed] = bestOf(run.epochs, valMissed, true);
-        v[kBestAccuracy] = bestOf(run.epochs, valAccuracy, false);
+        v[kBestAccuracy] = bestOf(run.epochs, valAccuracy, false)
+                               .value_or(std::numeric_limits<double>::quiet_NaN());
         v[kLastMissed] = last.validation.missedPct;
-        v[kLastAccuracy] = last.validation.accuracyPct;
+        v[kLastAccuracy] = accuracyOf(last.validation);
     }
     return row;
 }
@@ -88,6 +94,7 @@ std::vector<SummaryRow> summarize(const std::vector<RunRecord>& runs) {
 }
 
 std::string formatSummaryValue(int column, const std::optional<double>& value) {
+    if (value && std::isnan(*value)) return "n/a";  // e.g. accuracy without a signal
     if (!value || !std::isfinite(*value)) return "–";
     char buf[64];
     if (column == kParameters || column == kSamplesPerSecond) {

@@ -40,11 +40,12 @@ struct SummaryRow {
 };
 
 // Means of seconds and samples/s over the epochs done; best = lowest loss and missed, highest
-// accuracy over the validation figures of every epoch; last = the last epoch's. A column is
+// accuracy over the validation figures of every epoch; last = the last epoch's. Accuracy is
+// NaN ("n/a") where the network emitted no signal (in any epoch, for best). A column is
 // marked only where at least two runs have a value and the values differ.
 std::vector<SummaryRow> summarize(const std::vector<RunRecord>& runs);
 
-// "12.35", "1 234 567" (thousands separated by a space), "–" for no value.
+// "12.35", "1 234 567" (thousands separated by a space), "–" for no value, "n/a" for NaN.
 std::string formatSummaryValue(int column, const std::optional<double>& value);
 
 }  // namespace nnwb

@@ -12,6 +12,7 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QFont>
+#include <QScreen>
 #include <QSettings>
 #include <QStyleFactory>
 #include <QTimer>
@@ -164,7 +165,11 @@ int main(int argc, char** argv) {
         window.resize(size);
         window.applyDefaultLayout();
     } else if (scripted || !window.restoreWindowState()) {
-        window.resize(scripted ? QSize(1920, 1080) : QSize(1600, 960));
+        // On a small screen (1280×720) the window opens at the screen's size, compact layout.
+        const QScreen* screen = window.screen();
+        window.resize(scripted ? QSize(1920, 1080)
+                               : nnwb::MainWindow::defaultSize(
+                                     screen ? screen->availableGeometry().size() : QSize()));
         window.applyDefaultLayout();
     }
     window.show();

@@ -119,7 +119,8 @@ const char* kRunColumns =
     "r.status, r.error, r.host, r.pid, r.heartbeat_at, r.best_epoch, r.monitor, "
     "(SELECT COUNT(*) FROM epochs e WHERE e.run_id = r.id) AS epochs_done, "
     "(SELECT MIN(val_loss) FROM epochs e WHERE e.run_id = r.id) AS best_val_loss, "
-    "(SELECT MAX(val_accuracy) FROM epochs e WHERE e.run_id = r.id AND e.task_metrics) "
+    "(SELECT MAX(val_accuracy) FROM epochs e WHERE e.run_id = r.id AND e.task_metrics "
+    "AND e.val_signals > 0) "
     "AS best_val_accuracy, "
     "(SELECT MIN(val_missed) FROM epochs e WHERE e.run_id = r.id AND e.task_metrics) "
     "AS best_val_missed";

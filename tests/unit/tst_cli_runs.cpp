@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "app/runs/RunStore.h"
 #include "common/CliRun.h"
 #include "common/TestUtil.h"
 
@@ -110,6 +111,64 @@ private slots:
         QCOMPARE(r.code, 0);
         QVERIFY(!QFile::exists(lastModel));
         QCOMPARE(list().size(), 1);
+    }
+
+    // A run whose network emitted no signal has no accuracy: `runs list` and `runs show` say
+    // "n/a" (they printed 0.00), and --json has null for the best validation accuracy.
+    void accuracyWithoutSignalsIsNotAvailable() {
+        int64_t id = 0;
+        {
+            nnwb::RunStore store(db_.toStdString());
+            nnwb::StoredRun run;
+            run.name = "silent";
+            run.source = "cli-train";
+            run.experiment = nlohmann::json::object();
+            run.deviceId = "cpu";
+            run.deviceName = "native";
+            run.trainSamples = 80;
+            run.validationSamples = 20;
+            run.epochsPlanned = 2;
+            run.startedAt = nnwb::utcNowText();
+            id = store.insertRun(run);
+            for (int n = 1; n <= 2; ++n) {
+                nnwb::StoredEpoch e;
+                e.learningRate = 0.001;
+                nnwb::EpochReport& r = e.report;
+                r.epoch = n;
+                r.taskMetrics = true;
+                r.seconds = 0.1;
+                for (nnwb::EpochMetrics* m : {&r.train, &r.validation}) {
+                    m->samples = 20;
+                    m->loss = 0.5 / n;
+                    m->missedPct = 100;  // every fractal missed, no signal emitted
+                    m->accuracyPct = 0;
+                    m->signalCount = 0;
+                    m->patterns = 5;
+                }
+                store.addEpoch(id, e, 1);
+            }
+            store.finishRun(id, nnwb::runstatus::kCompleted, "", 1);
+        }
+        auto r = runCli({"runs", "list", "--runs-db", db_});
+        QCOMPARE(r.code, 0);
+        QString row;
+        for (const QString& line : r.out.split('\n'))
+            if (line.contains("silent")) row = line;
+        // … val loss, val acc %, val missed %: "0.25000  n/a  100.00"
+        QVERIFY2(row.contains(QRegularExpression("0\\.25000 +n/a +100\\.00")), qPrintable(r.out));
+        QCOMPARE(list()[0].toObject()["bestValidationAccuracy"].type(), QJsonValue::Null);
+
+        r = runCli({"runs", "show", QString::number(id), "--runs-db", db_});
+        QCOMPARE(r.code, 0);
+        int epochRows = 0;
+        for (const QString& line : r.out.split('\n')) {
+            if (!line.contains(QRegularExpression("^ +[12]  "))) continue;
+            ++epochRows;
+            // acc % and val acc % are n/a, missed % and val missed % 100.00
+            QVERIFY2(line.contains(QRegularExpression("n/a +n/a +100\\.00 +100\\.00")),
+                     qPrintable(line));
+        }
+        QCOMPARE(epochRows, 2);
     }
 
     void environmentChoosesTheStore() {

@@ -31,6 +31,7 @@ EpochReport epoch(int n, double valLoss, double valMissed, double valAccuracy, d
     r.validation.loss = valLoss;
     r.validation.missedPct = valMissed;
     r.validation.accuracyPct = valAccuracy;
+    r.train.signalCount = r.validation.signalCount = 10;  // signals emitted: accuracy defined
     r.validation.confusion[1][2] = n;
     return r;
 }
@@ -88,6 +89,31 @@ private slots:
         QCOMPARE(rows[2].status, std::string("failed"));
         QCOMPARE(formatSummaryValue(kParameters, 1234567.0), std::string("1 234 567"));
         QCOMPARE(formatSummaryValue(kBestLoss, std::nullopt), std::string("–"));
+    }
+    // An epoch whose network emitted no signal has no accuracy ("n/a"), not 0 %: it is not
+    // the best or the last accuracy, and a run without any signal has none at all.
+    void accuracyWithoutSignalsIsNotAvailable() {
+        RunRecord a = record("a", 10), b = record("b", 10), c = record("c", 10);
+        a.epochs = {epoch(1, 0.3, 100, 0, 1.0), epoch(2, 0.2, 100, 0, 1.0)};
+        for (EpochReport& e : a.epochs) e.validation.signalCount = 0;
+        b.epochs = {epoch(1, 0.3, 60, 40, 1.0), epoch(2, 0.2, 100, 0, 1.0)};
+        b.epochs[1].validation.signalCount = 0;  // the last epoch emitted none
+        c.epochs = {epoch(1, 0.3, 60, 30, 1.0)};
+        const auto rows = summarize({a, b, c});
+        QCOMPARE(formatSummaryValue(kBestAccuracy, rows[0].values[kBestAccuracy]),
+                 std::string("n/a"));
+        QCOMPARE(formatSummaryValue(kLastAccuracy, rows[0].values[kLastAccuracy]),
+                 std::string("n/a"));
+        QCOMPARE(formatSummaryValue(kBestAccuracy, rows[1].values[kBestAccuracy]),
+                 std::string("40.00"));
+        QCOMPARE(formatSummaryValue(kLastAccuracy, rows[1].values[kLastAccuracy]),
+                 std::string("n/a"));
+        // Missed is defined without signals (100 %: every fractal missed).
+        QCOMPARE(formatSummaryValue(kLastMissed, rows[0].values[kLastMissed]),
+                 std::string("100.00"));
+        // The best-of-column marks ignore n/a: b's 40 beats c's 30; no last accuracy but c's.
+        QVERIFY(rows[1].best[kBestAccuracy] && !rows[0].best[kBestAccuracy]);
+        QVERIFY(!rows[0].best[kLastAccuracy] && !rows[1].best[kLastAccuracy]);
     }
     void summaryNeedsTwoValuesToMark() {
         RunRecord a = record("a", 10);
