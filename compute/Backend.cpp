@@ -1,6 +1,7 @@
 #include "compute/Backend.h"
 
-#include <algorithm>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "compute/CpuBackend.h"
@@ -26,37 +27,63 @@ void Backend::downloadF64(BufRef src, double* dst, size_t count) {
     for (size_t i = 0; i < count; ++i) dst[i] = tmp[i];
 }
 
-void Backend::checkProjection(const GemmArgs& g) {
-    if (g.batch0 != 1 || g.batch1 != 1 || g.ldc != g.n)
-        throw ComputeError("gemmBiasActivation: needs one product with ldc == n (got " +
-                           std::to_string(g.batch0) + "x" + std::to_string(g.batch1) +
-                           " products, ldc " + std::to_string(g.ldc) + ", n " +
-                           std::to_string(g.n) + ")");
+// The public entries: check once, then the backend's implementation.
+#define NNWB_OP_ENTRY(Name, name)                \
+    void Backend::name(const Name##Args& args) { \
+        args.check(OpCheck(this, #name));        \
+        name##Impl(args);                        \
+    }
+NNWB_OPS(NNWB_OP_ENTRY)
+#undef NNWB_OP_ENTRY
+
+void Backend::unsupported(OpId op) const {
+    throw ComputeError(std::string(opName(op)) + ": not supported on " + info().name);
 }
 
-void Backend::gemmBiasActivation(const GemmArgs& g, BufRef bias, Activation act, BufRef y) {
-    checkProjection(g);
-    gemm(g);
-    biasActivation(g.m, g.n, g.c, bias, g.c, y, act);
-}
+// The defaults. A composite op runs its parts (Composer::run below); every other op is not
+// supported, so a new op needs no line here.
+namespace {
+struct Composer {
+    Backend& be;
+    void run(const GemmBiasActivationArgs& a) {
+        be.gemm(a.gemm);
+        be.biasActivation({a.gemm.m, a.gemm.n, a.gemm.c, a.bias, a.gemm.c, a.y, a.act});
+    }
+    void run(const ActivationBiasBackwardArgs& a) {
+        be.activationBackward({a.rows, a.cols, a.z, a.y, a.dy, a.dz, a.act});
+        be.biasGradient({a.rows, a.cols, a.dz, a.db});
+    }
+    void run(const AddNormForwardArgs& a) {
+        be.add({elems(a.rows, a.cols), a.a, a.b, a.sum});
+        be.normForward({a.rows, a.cols, a.eps, a.sum, a.y, a.rstd});
+    }
+    void run(const AddNormBackwardArgs& a) {
+        be.axpy({elems(a.rows, a.cols), 1.0f, a.dy2, a.dy});
+        be.normBackward({a.rows, a.cols, a.y, a.rstd, a.dy, a.dx});
+    }
+};
+template <class A, class = void>
+struct Composes : std::false_type {};
+template <class A>
+struct Composes<A, std::void_t<decltype(std::declval<Composer&>().run(std::declval<const A&>()))>>
+    : std::true_type {};
 
-void Backend::activationBiasBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy,
-                                     BufRef dz, Activation act, BufRef db) {
-    activationBackward(rows, cols, z, y, dy, dz, act);
-    biasGradient(rows, cols, dz, db);
+// Composer's run for a composite op, else `otherwise` (the op is not supported).
+template <class A, class F>
+void composeOr(Backend& be, const A& args, F otherwise) {
+    if constexpr (Composes<A>::value)
+        Composer{be}.run(args);
+    else
+        otherwise();
 }
+}  // namespace
 
-void Backend::addNormForward(int rows, int cols, float eps, BufRef a, BufRef b, BufRef sum,
-                             BufRef y, BufRef rstd) {
-    add(size_t(std::max(rows, 0)) * size_t(std::max(cols, 0)), a, b, sum);
-    normForward(rows, cols, eps, sum, y, rstd);
-}
-
-void Backend::addNormBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy, BufRef dy2,
-                              BufRef dx) {
-    axpy(size_t(std::max(rows, 0)) * size_t(std::max(cols, 0)), 1.0f, dy2, dy);
-    normBackward(rows, cols, y, rstd, dy, dx);
-}
+#define NNWB_OP_DEFAULT(Name, name)                                  \
+    void Backend::name##Impl(const Name##Args& args) {               \
+        composeOr(*this, args, [this] { unsupported(OpId::Name); }); \
+    }
+NNWB_OPS(NNWB_OP_DEFAULT)
+#undef NNWB_OP_DEFAULT
 
 std::unique_ptr<Backend> createBackend(const std::string& id) {
     if (id == "cpu") return std::make_unique<CpuBackend>();

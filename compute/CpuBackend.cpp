@@ -7,6 +7,7 @@
 #include <cstring>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "compute/CpuGemm.h"
@@ -22,7 +23,7 @@ struct Storage {
     std::vector<T> data;
 };
 
-constexpr size_t kGrain = 1 << 14;  // elements per parallel chunk for element-wise work
+constexpr size_t kGrain = 1 << 14;             // elements per parallel chunk for element-wise work
 constexpr size_t kGemmParallelWork = 1 << 17;  // multiply-adds below which gemm stays serial
 
 }  // namespace
@@ -35,13 +36,6 @@ struct CpuOps {
     static T* ptr(BufRef r) {
         if (r.empty()) return nullptr;
         return static_cast<Storage<T>*>(r.buf->handle())->data.data() + r.offset;
-    }
-    static void check(BufRef r, size_t n, const char* op) {
-        if (r.empty()) throw ComputeError(std::string(op) + ": missing buffer");
-        if (r.offset + n > r.buf->size())
-            throw ComputeError(std::string(op) + ": access of " + std::to_string(n) +
-                               " values at offset " + std::to_string(r.offset) +
-                               " overruns a buffer of " + std::to_string(r.buf->size()));
     }
     template <typename F>
     void rowsParallel(size_t rows, size_t cols, F&& f) {
@@ -63,65 +57,41 @@ struct CpuOps {
         });
     }
 
-    void fill(BufRef x, size_t n, float v) {
-        check(x, n, "fill");
-        std::fill_n(ptr(x), n, static_cast<T>(v));
+    void run(const FillArgs& args) { std::fill_n(ptr(args.x), args.n, static_cast<T>(args.value)); }
+    void run(const CopyArgs& args) {
+        std::memmove(ptr(args.dst), ptr(args.src), args.n * sizeof(T));
     }
-    void copy(BufRef s, BufRef d, size_t n) {
-        check(s, n, "copy");
-        check(d, n, "copy");
-        std::memmove(ptr(d), ptr(s), n * sizeof(T));
+    void run(const Copy2dArgs& args) {
+        if (args.rows <= 0 || args.cols <= 0) return;
+        const T* a = ptr(args.src);
+        T* b = ptr(args.dst);
+        for (int r = 0; r < args.rows; ++r)
+            std::memmove(b + size_t(r) * args.dstLd, a + size_t(r) * args.srcLd,
+                         size_t(args.cols) * sizeof(T));
     }
-    void copy2d(BufRef s, int sld, BufRef d, int dld, int rows, int cols) {
-        if (rows <= 0 || cols <= 0) return;
-        check(s, size_t(rows - 1) * sld + cols, "copy2d");
-        check(d, size_t(rows - 1) * dld + cols, "copy2d");
-        const T* a = ptr(s);
-        T* b = ptr(d);
-        for (int r = 0; r < rows; ++r)
-            std::memmove(b + size_t(r) * dld, a + size_t(r) * sld, size_t(cols) * sizeof(T));
-    }
-    void axpy(size_t n, float alpha, BufRef x, BufRef y) {
-        check(x, n, "axpy");
-        check(y, n, "axpy");
-        const T* a = ptr(x);
-        T* b = ptr(y);
-        const T al = alpha;
-        be.pool_->parallelFor(n, kGrain, [=](size_t s, size_t e) {
-            const T* __restrict x = a;
+    void run(const AxpyArgs& args) {
+        const T* a = ptr(args.x);
+        T* b = ptr(args.y);
+        const T al = args.alpha;
+        be.pool_->parallelFor(args.n, kGrain, [=](size_t s, size_t e) {
+            const T* __restrict xv = a;
             T* __restrict yv = b;
-            if (x == yv)
+            if (xv == yv)
                 for (size_t i = s; i < e; ++i) yv[i] += al * yv[i];
             else
-                for (size_t i = s; i < e; ++i) yv[i] += al * x[i];
+                for (size_t i = s; i < e; ++i) yv[i] += al * xv[i];
         });
     }
-    void add(size_t n, BufRef x, BufRef y, BufRef out) {
-        check(x, n, "add");
-        check(y, n, "add");
-        check(out, n, "add");
-        const T* a = ptr(x);
-        const T* b = ptr(y);
-        T* o = ptr(out);
-        elemParallel(n, [&](size_t i) { o[i] = a[i] + b[i]; });
+    void run(const AddArgs& args) {
+        const T* a = ptr(args.a);
+        const T* b = ptr(args.b);
+        T* o = ptr(args.out);
+        elemParallel(args.n, [&](size_t i) { o[i] = a[i] + b[i]; });
     }
 
-    void gemm(const GemmArgs& g) {
+    void run(const GemmArgs& g) {
         const int M = g.m, N = g.n, K = g.k;
         if (M <= 0 || N <= 0 || g.batch0 <= 0 || g.batch1 <= 0) return;
-        auto extent = [](bool trans, int rows, int cols, int ld) {
-            // rows x cols of op(X); storage is (trans ? cols x rows : rows x cols)
-            int sr = trans ? cols : rows, sc = trans ? rows : cols;
-            return size_t(sr - 1) * ld + sc;
-        };
-        const size_t lastA = size_t(g.batch0 - 1) * g.strideA0 + size_t(g.batch1 - 1) * g.strideA1;
-        const size_t lastB = size_t(g.batch0 - 1) * g.strideB0 + size_t(g.batch1 - 1) * g.strideB1;
-        const size_t lastC = size_t(g.batch0 - 1) * g.strideC0 + size_t(g.batch1 - 1) * g.strideC1;
-        if (K > 0) {
-            check(g.a, lastA + extent(g.transA, M, K, g.lda), "gemm A");
-            check(g.b, lastB + extent(g.transB, K, N, g.ldb), "gemm B");
-        }
-        check(g.c, lastC + extent(false, M, N, g.ldc), "gemm C");
         const T* A = K > 0 ? ptr(g.a) : nullptr;
         const T* B = K > 0 ? ptr(g.b) : nullptr;
         T* C = ptr(g.c);
@@ -196,13 +166,27 @@ struct CpuOps {
     template <typename F>
     static void withActivation(Activation a, F&& f) {
         switch (a) {
-            case Activation::None: f(ActTag<Activation::None>()); break;
-            case Activation::Tanh: f(ActTag<Activation::Tanh>()); break;
-            case Activation::Sigmoid: f(ActTag<Activation::Sigmoid>()); break;
-            case Activation::Relu: f(ActTag<Activation::Relu>()); break;
-            case Activation::LeakyRelu: f(ActTag<Activation::LeakyRelu>()); break;
-            case Activation::Swish: f(ActTag<Activation::Swish>()); break;
-            case Activation::Softmax: f(ActTag<Activation::Softmax>()); break;
+            case Activation::None:
+                f(ActTag<Activation::None>());
+                break;
+            case Activation::Tanh:
+                f(ActTag<Activation::Tanh>());
+                break;
+            case Activation::Sigmoid:
+                f(ActTag<Activation::Sigmoid>());
+                break;
+            case Activation::Relu:
+                f(ActTag<Activation::Relu>());
+                break;
+            case Activation::LeakyRelu:
+                f(ActTag<Activation::LeakyRelu>());
+                break;
+            case Activation::Swish:
+                f(ActTag<Activation::Swish>());
+                break;
+            case Activation::Softmax:
+                f(ActTag<Activation::Softmax>());
+                break;
         }
     }
     static void softmaxRow(const T* x, T* y, int n, T scale) {
@@ -217,65 +201,54 @@ struct CpuOps {
         for (int j = 0; j < n; ++j) y[j] *= inv;
     }
 
-    void biasActivation(int rows, int cols, BufRef x, BufRef bias, BufRef z, BufRef y,
-                        Activation a) {
-        const size_t n = size_t(rows) * cols;
-        check(x, n, "biasActivation x");
-        check(z, n, "biasActivation z");
-        check(y, n, "biasActivation y");
-        if (!bias.empty()) check(bias, size_t(cols), "biasActivation bias");
-        const T* X = ptr(x);
-        const T* Bv = bias.empty() ? nullptr : ptr(bias);
-        T* Z = ptr(z);
-        T* Y = ptr(y);
-        withActivation(a, [&](auto tag) {
+    void run(const BiasActivationArgs& args) {
+        const T* X = ptr(args.x);
+        const T* Bv = args.bias.empty() ? nullptr : ptr(args.bias);
+        T* Z = ptr(args.z);
+        T* Y = ptr(args.y);
+        withActivation(args.act, [&](auto tag) {
             constexpr Activation A = decltype(tag)::value;
-            rowBlocks(size_t(rows), size_t(cols), [&](size_t rb, size_t re) {
+            rowBlocks(size_t(args.rows), size_t(args.cols), [&](size_t rb, size_t re) {
                 for (size_t r = rb; r < re; ++r) {
-                    const T* xr = X + r * cols;
-                    T* zr = Z + r * cols;
+                    const T* xr = X + r * args.cols;
+                    T* zr = Z + r * args.cols;
                     if (Bv)
-                        for (int j = 0; j < cols; ++j) zr[j] = xr[j] + Bv[j];
+                        for (int j = 0; j < args.cols; ++j) zr[j] = xr[j] + Bv[j];
                     else if (zr != xr)
-                        std::copy_n(xr, cols, zr);
+                        std::copy_n(xr, args.cols, zr);
                 }
                 if constexpr (A == Activation::Softmax) {
                     for (size_t r = rb; r < re; ++r)
-                        softmaxRow(Z + r * cols, Y + r * cols, cols, T(1));
+                        softmaxRow(Z + r * args.cols, Y + r * args.cols, args.cols, T(1));
                 } else {
-                    const size_t count = (re - rb) * size_t(cols);
+                    const size_t count = (re - rb) * size_t(args.cols);
                     if (Y == Z) {
-                        T* __restrict ys = Y + rb * cols;
+                        T* __restrict ys = Y + rb * args.cols;
                         for (size_t i = 0; i < count; ++i) ys[i] = act<A>(ys[i]);
                     } else {
-                        const T* __restrict zs = Z + rb * cols;
-                        T* __restrict ys = Y + rb * cols;
+                        const T* __restrict zs = Z + rb * args.cols;
+                        T* __restrict ys = Y + rb * args.cols;
                         for (size_t i = 0; i < count; ++i) ys[i] = act<A>(zs[i]);
                     }
                 }
             });
         });
     }
-    void activationBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy, BufRef dz,
-                            Activation a) {
-        const size_t n = size_t(rows) * cols;
-        check(z, n, "activationBackward z");
-        check(y, n, "activationBackward y");
-        check(dy, n, "activationBackward dy");
-        check(dz, n, "activationBackward dz");
-        const T* Z = ptr(z);
-        const T* Y = ptr(y);
-        const T* DY = ptr(dy);
-        T* DZ = ptr(dz);
-        withActivation(a, [&](auto tag) {
+    void run(const ActivationBackwardArgs& args) {
+        const T* Z = ptr(args.z);
+        const T* Y = ptr(args.y);
+        const T* DY = ptr(args.dy);
+        T* DZ = ptr(args.dz);
+        withActivation(args.act, [&](auto tag) {
             constexpr Activation A = decltype(tag)::value;
-            rowBlocks(size_t(rows), size_t(cols), [&](size_t rb, size_t re) {
+            rowBlocks(size_t(args.rows), size_t(args.cols), [&](size_t rb, size_t re) {
                 if constexpr (A == Activation::Softmax) {
                     for (size_t r = rb; r < re; ++r) {
-                        const size_t o = r * cols;
+                        const size_t o = r * args.cols;
                         T dot = 0;
-                        for (int j = 0; j < cols; ++j) dot += DY[o + j] * Y[o + j];
-                        for (int j = 0; j < cols; ++j) DZ[o + j] = Y[o + j] * (DY[o + j] - dot);
+                        for (int j = 0; j < args.cols; ++j) dot += DY[o + j] * Y[o + j];
+                        for (int j = 0; j < args.cols; ++j)
+                            DZ[o + j] = Y[o + j] * (DY[o + j] - dot);
                     }
                 } else {
                     // dz may alias dy: separate loops so each vectorizes without overlap checks.
@@ -283,240 +256,190 @@ struct CpuOps {
                     const T* __restrict yy = Y;
                     if (DZ == DY) {
                         T* __restrict d = DZ;
-                        for (size_t i = rb * cols, e = re * cols; i < e; ++i)
+                        for (size_t i = rb * args.cols, e = re * args.cols; i < e; ++i)
                             d[i] = d[i] * actGrad<A>(zz[i], yy[i]);
                     } else {
                         T* __restrict d = DZ;
                         const T* __restrict g = DY;
-                        for (size_t i = rb * cols, e = re * cols; i < e; ++i)
+                        for (size_t i = rb * args.cols, e = re * args.cols; i < e; ++i)
                             d[i] = g[i] * actGrad<A>(zz[i], yy[i]);
                     }
                 }
             });
         });
     }
-    void biasGradient(int rows, int cols, BufRef dz, BufRef db) {
-        check(dz, size_t(rows) * cols, "biasGradient dz");
-        check(db, size_t(cols), "biasGradient db");
-        const T* D = ptr(dz);
-        T* G = ptr(db);
-        for (int r = 0; r < rows; ++r)
-            for (int j = 0; j < cols; ++j) G[j] += D[size_t(r) * cols + j];
+    void run(const BiasGradientArgs& args) {
+        const T* D = ptr(args.dz);
+        T* G = ptr(args.db);
+        for (int r = 0; r < args.rows; ++r)
+            for (int j = 0; j < args.cols; ++j) G[j] += D[size_t(r) * args.cols + j];
     }
 
-    void softmaxForward(const SoftmaxArgs& s, BufRef x, BufRef y) {
-        const size_t n = size_t(s.rows) * s.cols;
-        check(x, n, "softmax x");
-        check(y, n, "softmax y");
-        if (s.causal && s.queries <= 0)
+    void run(const SoftmaxForwardArgs& args) {
+        if (args.s.causal && args.s.queries <= 0)
             throw ComputeError("softmax: causal mask needs queries > 0 (got " +
-                               std::to_string(s.queries) + ")");
-        const T* X = ptr(x);
-        T* Y = ptr(y);
-        const T scale = s.scale;
-        rowsParallel(size_t(s.rows), size_t(s.cols), [&](size_t r) {
-            const T* xr = X + r * s.cols;
-            T* yr = Y + r * s.cols;
-            int valid = s.cols;
-            if (s.causal) valid = std::min(s.cols, int(r % size_t(s.queries)) + 1);
+                               std::to_string(args.s.queries) + ")");
+        const T* X = ptr(args.x);
+        T* Y = ptr(args.y);
+        const T scale = args.s.scale;
+        rowsParallel(size_t(args.s.rows), size_t(args.s.cols), [&](size_t r) {
+            const T* xr = X + r * args.s.cols;
+            T* yr = Y + r * args.s.cols;
+            int valid = args.s.cols;
+            if (args.s.causal) valid = std::min(args.s.cols, int(r % size_t(args.s.queries)) + 1);
             softmaxRow(xr, yr, valid, scale);
-            for (int j = valid; j < s.cols; ++j) yr[j] = T(0);
+            for (int j = valid; j < args.s.cols; ++j) yr[j] = T(0);
         });
     }
-    void softmaxBackward(const SoftmaxArgs& s, BufRef y, BufRef dy, BufRef dx) {
-        const size_t n = size_t(s.rows) * s.cols;
-        check(y, n, "softmaxBackward y");
-        check(dy, n, "softmaxBackward dy");
-        check(dx, n, "softmaxBackward dx");
-        const T* Y = ptr(y);
-        const T* DY = ptr(dy);
-        T* DX = ptr(dx);
-        const T scale = s.scale;
-        rowsParallel(size_t(s.rows), size_t(s.cols), [&](size_t r) {
-            const size_t o = r * s.cols;
+    void run(const SoftmaxBackwardArgs& args) {
+        const T* Y = ptr(args.y);
+        const T* DY = ptr(args.dy);
+        T* DX = ptr(args.dx);
+        const T scale = args.s.scale;
+        rowsParallel(size_t(args.s.rows), size_t(args.s.cols), [&](size_t r) {
+            const size_t o = r * args.s.cols;
             T dot = 0;
-            for (int j = 0; j < s.cols; ++j) dot += DY[o + j] * Y[o + j];
-            for (int j = 0; j < s.cols; ++j) DX[o + j] = scale * Y[o + j] * (DY[o + j] - dot);
+            for (int j = 0; j < args.s.cols; ++j) dot += DY[o + j] * Y[o + j];
+            for (int j = 0; j < args.s.cols; ++j) DX[o + j] = scale * Y[o + j] * (DY[o + j] - dot);
         });
     }
 
-    void normForward(int rows, int cols, float eps, BufRef x, BufRef y, BufRef rstd) {
-        check(x, size_t(rows) * cols, "normForward x");
-        check(y, size_t(rows) * cols, "normForward y");
-        check(rstd, size_t(rows), "normForward rstd");
-        const T* X = ptr(x);
-        T* Y = ptr(y);
-        T* R = ptr(rstd);
-        rowsParallel(size_t(rows), size_t(cols), [&](size_t r) {
-            const T* xr = X + r * cols;
-            T* yr = Y + r * cols;
+    void run(const NormForwardArgs& args) {
+        const T* X = ptr(args.x);
+        T* Y = ptr(args.y);
+        T* R = ptr(args.rstd);
+        rowsParallel(size_t(args.rows), size_t(args.cols), [&](size_t r) {
+            const T* xr = X + r * args.cols;
+            T* yr = Y + r * args.cols;
             T mean = 0;
-            for (int j = 0; j < cols; ++j) mean += xr[j];
-            mean /= T(cols);
+            for (int j = 0; j < args.cols; ++j) mean += xr[j];
+            mean /= T(args.cols);
             T var = 0;
-            for (int j = 0; j < cols; ++j) var += (xr[j] - mean) * (xr[j] - mean);
-            var /= T(cols);
-            const T rs = T(1) / std::sqrt(var + T(eps));
-            for (int j = 0; j < cols; ++j) yr[j] = (xr[j] - mean) * rs;
+            for (int j = 0; j < args.cols; ++j) var += (xr[j] - mean) * (xr[j] - mean);
+            var /= T(args.cols);
+            const T rs = T(1) / std::sqrt(var + T(args.eps));
+            for (int j = 0; j < args.cols; ++j) yr[j] = (xr[j] - mean) * rs;
             R[r] = rs;
         });
     }
-    void normBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy, BufRef dx) {
-        const size_t n = size_t(rows) * cols;
-        check(y, n, "normBackward y");
-        check(dy, n, "normBackward dy");
-        check(dx, n, "normBackward dx");
-        check(rstd, size_t(rows), "normBackward rstd");
-        const T* Y = ptr(y);
-        const T* R = ptr(rstd);
-        const T* DY = ptr(dy);
-        T* DX = ptr(dx);
-        rowsParallel(size_t(rows), size_t(cols), [&](size_t r) {
-            const size_t o = r * cols;
+    void run(const NormBackwardArgs& args) {
+        const T* Y = ptr(args.y);
+        const T* R = ptr(args.rstd);
+        const T* DY = ptr(args.dy);
+        T* DX = ptr(args.dx);
+        rowsParallel(size_t(args.rows), size_t(args.cols), [&](size_t r) {
+            const size_t o = r * args.cols;
             T m1 = 0, m2 = 0;
-            for (int j = 0; j < cols; ++j) {
+            for (int j = 0; j < args.cols; ++j) {
                 m1 += DY[o + j];
                 m2 += DY[o + j] * Y[o + j];
             }
-            m1 /= T(cols);
-            m2 /= T(cols);
-            for (int j = 0; j < cols; ++j) DX[o + j] = R[r] * (DY[o + j] - m1 - Y[o + j] * m2);
+            m1 /= T(args.cols);
+            m2 /= T(args.cols);
+            for (int j = 0; j < args.cols; ++j) DX[o + j] = R[r] * (DY[o + j] - m1 - Y[o + j] * m2);
         });
     }
 
-    static void checkWindows(const char* op, int batch, int len, int window, int step,
-                             int positions) {
-        if (batch < 0 || len < 0 || window < 0 || positions < 0 || step < 1)
-            throw ComputeError(std::string(op) + ": invalid sizes (batch " +
-                               std::to_string(batch) + ", len " + std::to_string(len) +
-                               ", window " + std::to_string(window) + ", step " +
-                               std::to_string(step) + ", positions " +
-                               std::to_string(positions) + ")");
-    }
-    void unfold(int batch, int len, int window, int step, int positions, BufRef x, BufRef cols) {
-        checkWindows("unfold", batch, len, window, step, positions);
-        check(x, size_t(batch) * len, "unfold x");
-        check(cols, size_t(batch) * positions * window, "unfold cols");
-        const T* X = ptr(x);
-        T* C = ptr(cols);
-        for (int b = 0; b < batch; ++b)
-            for (int p = 0; p < positions; ++p)
-                for (int w = 0; w < window; ++w) {
-                    int i = p * step + w;
-                    C[(size_t(b) * positions + p) * window + w] =
-                        i < len ? X[size_t(b) * len + i] : T(0);
+    void run(const UnfoldArgs& args) {
+        const T* X = ptr(args.x);
+        T* C = ptr(args.cols);
+        for (int b = 0; b < args.batch; ++b)
+            for (int p = 0; p < args.positions; ++p)
+                for (int w = 0; w < args.window; ++w) {
+                    int i = p * args.step + w;
+                    C[(size_t(b) * args.positions + p) * args.window + w] =
+                        i < args.len ? X[size_t(b) * args.len + i] : T(0);
                 }
     }
-    void fold(int batch, int len, int window, int step, int positions, BufRef dcols, BufRef dx) {
-        checkWindows("fold", batch, len, window, step, positions);
-        check(dx, size_t(batch) * len, "fold dx");
-        check(dcols, size_t(batch) * positions * window, "fold dcols");
-        const T* D = ptr(dcols);
-        T* X = ptr(dx);
-        std::fill_n(X, size_t(batch) * len, T(0));
-        for (int b = 0; b < batch; ++b)
-            for (int p = 0; p < positions; ++p)
-                for (int w = 0; w < window; ++w) {
-                    int i = p * step + w;
-                    if (i < len) X[size_t(b) * len + i] += D[(size_t(b) * positions + p) * window + w];
+    void run(const FoldArgs& args) {
+        const T* D = ptr(args.dcols);
+        T* X = ptr(args.dx);
+        std::fill_n(X, size_t(args.batch) * args.len, T(0));
+        for (int b = 0; b < args.batch; ++b)
+            for (int p = 0; p < args.positions; ++p)
+                for (int w = 0; w < args.window; ++w) {
+                    int i = p * args.step + w;
+                    if (i < args.len)
+                        X[size_t(b) * args.len + i] +=
+                            D[(size_t(b) * args.positions + p) * args.window + w];
                 }
     }
 
-    void mseLoss(int rows, int cols, BufRef y, BufRef t, BufRef dy, BufRef loss, float gs) {
-        const size_t n = size_t(rows) * cols;
-        check(y, n, "mseLoss y");
-        check(t, n, "mseLoss target");
-        check(dy, n, "mseLoss dy");
-        check(loss, size_t(rows), "mseLoss loss");
-        const T* Y = ptr(y);
-        const T* Tg = ptr(t);
-        T* D = ptr(dy);
-        T* L = ptr(loss);
-        for (int r = 0; r < rows; ++r) {
+    void run(const MseLossArgs& args) {
+        const T* Y = ptr(args.y);
+        const T* Tg = ptr(args.target);
+        T* D = ptr(args.dy);
+        T* L = ptr(args.loss);
+        for (int r = 0; r < args.rows; ++r) {
             T s = 0;
-            for (int j = 0; j < cols; ++j) {
-                const size_t o = size_t(r) * cols + j;
+            for (int j = 0; j < args.cols; ++j) {
+                const size_t o = size_t(r) * args.cols + j;
                 const T e = Y[o] - Tg[o];
                 s += e * e;
-                D[o] = T(2) * e / T(cols) * T(gs);
+                D[o] = T(2) * e / T(args.cols) * T(args.gradScale);
             }
-            L[r] = s / T(cols);
+            L[r] = s / T(args.cols);
         }
     }
-    void softmaxCrossEntropy(int rows, int cols, BufRef logits, BufRef t, BufRef prob, BufRef dy,
-                             BufRef loss, float gs) {
-        const size_t n = size_t(rows) * cols;
-        check(logits, n, "crossEntropy logits");
-        check(t, n, "crossEntropy target");
-        check(prob, n, "crossEntropy prob");
-        check(dy, n, "crossEntropy dy");
-        check(loss, size_t(rows), "crossEntropy loss");
-        const T* X = ptr(logits);
-        const T* Tg = ptr(t);
-        T* P = ptr(prob);
-        T* D = ptr(dy);
-        T* L = ptr(loss);
-        for (int r = 0; r < rows; ++r) {
-            const size_t o = size_t(r) * cols;
+    void run(const SoftmaxCrossEntropyArgs& args) {
+        const T* X = ptr(args.logits);
+        const T* Tg = ptr(args.target);
+        T* P = ptr(args.prob);
+        T* D = ptr(args.dy);
+        T* L = ptr(args.loss);
+        for (int r = 0; r < args.rows; ++r) {
+            const size_t o = size_t(r) * args.cols;
             T mx = X[o];
-            for (int j = 1; j < cols; ++j) mx = std::max(mx, X[o + j]);
+            for (int j = 1; j < args.cols; ++j) mx = std::max(mx, X[o + j]);
             T sum = 0;
-            for (int j = 0; j < cols; ++j) sum += std::exp(X[o + j] - mx);
+            for (int j = 0; j < args.cols; ++j) sum += std::exp(X[o + j] - mx);
             const T lse = mx + std::log(sum);
             T l = 0, tsum = 0;
-            for (int j = 0; j < cols; ++j) {
+            for (int j = 0; j < args.cols; ++j) {
                 P[o + j] = std::exp(X[o + j] - lse);
                 l -= Tg[o + j] * (X[o + j] - lse);
                 tsum += Tg[o + j];
             }
             // Gradient of -sum t log p for unnormalised t: tsum * p - t.
-            for (int j = 0; j < cols; ++j) D[o + j] = (tsum * P[o + j] - Tg[o + j]) * T(gs);
+            for (int j = 0; j < args.cols; ++j)
+                D[o + j] = (tsum * P[o + j] - Tg[o + j]) * T(args.gradScale);
             L[r] = l;
         }
     }
 
     bool skipped(BufRef skip) {
         if (skip.empty()) return false;
-        check(skip, 1, "optimizer skip flag");
         return ptr(skip)[0] >= T(0);
     }
-    void sgdStep(size_t n, BufRef w, BufRef g, BufRef vel, float lr, float mom, float wd,
-                 BufRef skip) {
-        if (skipped(skip)) return;
-        check(w, n, "sgd w");
-        check(g, n, "sgd g");
-        check(vel, n, "sgd velocity");
-        T* W = ptr(w);
-        const T* G = ptr(g);
-        T* V = ptr(vel);
-        const T l = lr, m = mom, d = wd;
-        be.pool_->parallelFor(n, kGrain, [=](size_t b, size_t e) {
-            T* __restrict w = W;
+    void run(const SgdStepArgs& args) {
+        if (skipped(args.skip)) return;
+        T* W = ptr(args.w);
+        const T* G = ptr(args.g);
+        T* V = ptr(args.velocity);
+        const T l = args.lr, m = args.momentum, d = args.weightDecay;
+        be.pool_->parallelFor(args.n, kGrain, [=](size_t b, size_t e) {
+            T* __restrict wv = W;
             const T* __restrict gr = G;
             T* __restrict v = V;
             for (size_t i = b; i < e; ++i) {
-                const T vi = m * v[i] + gr[i] + d * w[i];
+                const T vi = m * v[i] + gr[i] + d * wv[i];
                 v[i] = vi;
-                w[i] -= l * vi;
+                wv[i] -= l * vi;
             }
         });
     }
-    void adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr, float b1,
-                  float b2, float eps, float wd, float bc1, float bc2, BufRef skip) {
-        if (skipped(skip)) return;
-        check(w, n, "adam w");
-        check(g, n, "adam g");
-        check(m, n, "adam m");
-        check(v, n, "adam v");
-        T* W = ptr(w);
-        const T* G = ptr(g);
-        T* Mv = ptr(m);
-        T* Vv = ptr(v);
-        const T B1 = b1, B2 = b2, E = eps, step = T(lr) / T(bc1);
-        const T keep = T(1) - T(lr) * T(wd), rbc2 = T(1) / std::sqrt(T(bc2));
-        be.pool_->parallelFor(n, kGrain, [=](size_t b, size_t e) {
+    void run(const AdamStepArgs& args) {
+        if (skipped(args.skip)) return;
+        T* W = ptr(args.w);
+        const T* G = ptr(args.g);
+        T* Mv = ptr(args.m);
+        T* Vv = ptr(args.v);
+        const T B1 = args.beta1, B2 = args.beta2, E = args.eps, step = T(args.lr) / T(args.bc1);
+        const T keep = T(1) - T(args.lr) * T(args.weightDecay),
+                rbc2 = T(1) / std::sqrt(T(args.bc2));
+        be.pool_->parallelFor(args.n, kGrain, [=](size_t b, size_t e) {
             // Local restrict pointers so that the loop vectorizes.
-            T* __restrict w = W;
+            T* __restrict wv = W;
             const T* __restrict gr = G;
             T* __restrict m1 = Mv;
             T* __restrict m2 = Vv;
@@ -526,72 +449,57 @@ struct CpuOps {
                 const T vi = B2 * m2[i] + (T(1) - B2) * gi * gi;
                 m1[i] = mi;
                 m2[i] = vi;
-                w[i] = w[i] * keep - step * mi / (std::sqrt(vi) * rbc2 + E);
+                wv[i] = wv[i] * keep - step * mi / (std::sqrt(vi) * rbc2 + E);
             }
         });
     }
 
-    void clipByGlobalNorm(size_t n, BufRef g, float maxNorm, BufRef norm) {
-        check(g, n, "clipByGlobalNorm g");
-        check(norm, 1, "clipByGlobalNorm norm");
-        T* G = ptr(g);
+    void run(const ClipByGlobalNormArgs& a) {
+        T* G = ptr(a.g);
         double sum = 0.0;  // in double: the reference for every device's float reduction
-        for (size_t i = 0; i < n; ++i) sum += double(G[i]) * double(G[i]);
+        for (size_t i = 0; i < a.n; ++i) sum += double(G[i]) * double(G[i]);
         const T nrm = T(std::sqrt(sum));
-        ptr(norm)[0] = nrm;
-        if (maxNorm > 0 && std::isfinite(nrm) && nrm > T(maxNorm)) {
-            const T f = T(maxNorm) / nrm;
-            for (size_t i = 0; i < n; ++i) G[i] *= f;
+        ptr(a.norm)[0] = nrm;
+        if (a.maxNorm > 0 && std::isfinite(nrm) && nrm > T(a.maxNorm)) {
+            const T f = T(a.maxNorm) / nrm;
+            for (size_t i = 0; i < a.n; ++i) G[i] *= f;
         }
     }
-    void scaleRows(int rows, int cols, BufRef scale, BufRef x) {
-        const size_t r = size_t(std::max(rows, 0)), c = size_t(std::max(cols, 0));
-        check(scale, r, "scaleRows scale");
-        check(x, r * c, "scaleRows x");
-        const T* S = ptr(scale);
-        T* X = ptr(x);
+    void run(const ScaleRowsArgs& a) {
+        const size_t r = elems(a.rows), c = elems(a.cols);
+        const T* S = ptr(a.scale);
+        T* X = ptr(a.x);
         for (size_t i = 0; i < r; ++i)
             for (size_t k = 0; k < c; ++k) X[i * c + k] *= S[i];
     }
 
-    void dropoutForward(size_t n, float rate, uint64_t key, BufRef x, BufRef mask, BufRef y) {
-        checkDropoutRate(rate);
-        check(x, n, "dropoutForward x");
-        check(mask, n, "dropoutForward mask");
-        check(y, n, "dropoutForward y");
-        const uint32_t threshold = dropoutThreshold(rate);
-        const T scale = T(dropoutScale(rate));
-        const T* X = ptr(x);
-        T* M = ptr(mask);
-        T* Y = ptr(y);
-        elemParallel(n, [&](size_t i) {
+    void run(const DropoutForwardArgs& a) {
+        const uint32_t threshold = dropoutThreshold(a.rate);
+        const T scale = T(dropoutScale(a.rate));
+        const T* X = ptr(a.x);
+        T* M = ptr(a.mask);
+        T* Y = ptr(a.y);
+        const uint64_t key = a.key;
+        elemParallel(a.n, [&](size_t i) {
             const T m = dropoutBits(key, i) >= threshold ? scale : T(0);
             M[i] = m;
             Y[i] = X[i] * m;
         });
     }
-    void dropoutBackward(size_t n, BufRef mask, BufRef dy, BufRef dx) {
-        check(mask, n, "dropoutBackward mask");
-        check(dy, n, "dropoutBackward dy");
-        check(dx, n, "dropoutBackward dx");
-        const T* M = ptr(mask);
-        const T* D = ptr(dy);
-        T* O = ptr(dx);
-        elemParallel(n, [&](size_t i) { O[i] = D[i] * M[i]; });
+    void run(const DropoutBackwardArgs& a) {
+        const T* M = ptr(a.mask);
+        const T* D = ptr(a.dy);
+        T* O = ptr(a.dx);
+        elemParallel(a.n, [&](size_t i) { O[i] = D[i] * M[i]; });
     }
 
-    void recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss, BufRef log,
-                        BufRef flag, float batchIndex) {
-        const size_t r = size_t(std::max(rows, 0)), c = size_t(std::max(cols, 0));
-        check(pred, r * c, "recordOutcomes pred");
-        check(target, r * c, "recordOutcomes target");
-        check(loss, r, "recordOutcomes loss");
-        check(log, 2 * r, "recordOutcomes log");
-        check(flag, 1, "recordOutcomes flag");
-        const T* P = ptr(pred);
-        const T* Tg = ptr(target);
-        const T* L = ptr(loss);
-        T* out = ptr(log);
+    void run(const RecordOutcomesArgs& args) {
+        const size_t r = size_t(std::max(args.rows, 0)), c = size_t(std::max(args.cols, 0));
+        const T* P = ptr(args.pred);
+        const T* Tg = ptr(args.target);
+        const T* L = ptr(args.loss);
+        const T* Wc = ptr(args.codeWeights);  // null when empty
+        T* out = ptr(args.log);
         bool finite = true;
         for (size_t i = 0; i < r; ++i) {
             const T* p = P + i * c;
@@ -599,13 +507,15 @@ struct CpuOps {
             for (size_t k = 1; k < c; ++k)
                 if (p[k] > p[best]) best = k;
             T code = T(best);
-            if (c == 3) code += T(3 * (Tg[i * c + 1] > T(0.5)) + 6 * (Tg[i * c + 2] > T(0.5)));
+            if (Wc)
+                for (size_t k = 0; k < c; ++k)
+                    if (Tg[i * c + k] > T(0.5)) code += Wc[k];
             out[2 * i] = L[i];
             out[2 * i + 1] = code;
             finite = finite && std::isfinite(L[i]);
         }
-        T* F = ptr(flag);
-        if (!finite && F[0] < T(0)) F[0] = T(batchIndex);
+        T* F = ptr(args.flag);
+        if (!finite && F[0] < T(0)) F[0] = T(args.batchIndex);
     }
 
     void tapWeights(int heads, int k, bool sm, const T* W, T* out) {
@@ -616,96 +526,75 @@ struct CpuOps {
                 std::copy_n(W + size_t(h) * k, k, out + size_t(h) * k);
         }
     }
-    static void checkLightConvShape(const char* op, int ch, int heads, int k) {
-        if (heads <= 0 || ch % heads != 0)
-            throw ComputeError(std::string(op) + ": channels " + std::to_string(ch) +
-                               " not divisible by heads " + std::to_string(heads));
-        if (k <= 0) throw ComputeError(std::string(op) + ": kernel size must be positive");
+    void run(const LightConvForwardArgs& args) {
+        const T* X = ptr(args.x);
+        T* Y = ptr(args.y);
+        T* Wt = ptr(args.wsm);
+        tapWeights(args.heads, args.k, args.softmaxTaps, ptr(args.weight), Wt);
+        const int per = args.channels / args.heads;
+        rowsParallel(size_t(args.batch) * args.units, size_t(args.channels) * args.k,
+                     [&](size_t bt) {
+                         const size_t b = bt / args.units;
+                         const int t = int(bt % args.units);
+                         T* yr = Y + bt * args.channels;
+                         for (int c = 0; c < args.channels; ++c) {
+                             const T* w = Wt + size_t(c / per) * args.k;
+                             T s = 0;
+                             for (int j = 0; j < args.k; ++j) {
+                                 int src = t + j - args.padL;
+                                 if (src < 0 || src >= args.units) continue;
+                                 s += w[j] * X[(b * args.units + src) * args.channels + c];
+                             }
+                             yr[c] = s;
+                         }
+                     });
     }
-    void lightConvForward(int batch, int units, int ch, int heads, int k, int padL, bool sm,
-                          BufRef x, BufRef weight, BufRef wsm, BufRef y) {
-        checkLightConvShape("lightConv", ch, heads, k);
-        const size_t n = size_t(batch) * units * ch;
-        check(x, n, "lightConv x");
-        check(y, n, "lightConv y");
-        check(weight, size_t(heads) * k, "lightConv weight");
-        check(wsm, size_t(heads) * k, "lightConv wsm");
-        const T* X = ptr(x);
-        T* Y = ptr(y);
-        T* Wt = ptr(wsm);
-        tapWeights(heads, k, sm, ptr(weight), Wt);
-        const int per = ch / heads;
-        rowsParallel(size_t(batch) * units, size_t(ch) * k, [&](size_t bt) {
-            const size_t b = bt / units;
-            const int t = int(bt % units);
-            T* yr = Y + bt * ch;
-            for (int c = 0; c < ch; ++c) {
-                const T* w = Wt + size_t(c / per) * k;
-                T s = 0;
-                for (int j = 0; j < k; ++j) {
-                    int src = t + j - padL;
-                    if (src < 0 || src >= units) continue;
-                    s += w[j] * X[(b * units + src) * ch + c];
-                }
-                yr[c] = s;
-            }
-        });
-    }
-    void lightConvBackward(int batch, int units, int ch, int heads, int k, int padL, bool sm,
-                           BufRef x, BufRef weight, BufRef wsm, BufRef dy, BufRef dx,
-                           BufRef dw) {
-        checkLightConvShape("lightConvBackward", ch, heads, k);
-        const size_t n = size_t(batch) * units * ch;
-        check(x, n, "lightConvBackward x");
-        check(dy, n, "lightConvBackward dy");
-        if (!dx.empty()) check(dx, n, "lightConvBackward dx");
-        check(dw, size_t(heads) * k, "lightConvBackward dw");
-        check(weight, size_t(heads) * k, "lightConvBackward weight");
-        check(wsm, size_t(heads) * k, "lightConvBackward wsm");
-        const T* X = ptr(x);
-        const T* DY = ptr(dy);
-        const T* Wt = ptr(wsm);
-        const int per = ch / heads;
-        if (!dx.empty()) {
-            T* DX = ptr(dx);
-            rowsParallel(size_t(batch) * units, size_t(ch) * k, [&](size_t bt) {
-                const size_t b = bt / units;
-                const int s = int(bt % units);
-                for (int c = 0; c < ch; ++c) {
-                    const T* w = Wt + size_t(c / per) * k;
-                    T acc = 0;
-                    for (int j = 0; j < k; ++j) {
-                        int t = s - j + padL;  // output that read x[s] through tap j
-                        if (t < 0 || t >= units) continue;
-                        acc += w[j] * DY[(b * units + t) * ch + c];
+    void run(const LightConvBackwardArgs& args) {
+        const T* X = ptr(args.x);
+        const T* DY = ptr(args.dy);
+        const T* Wt = ptr(args.wsm);
+        const int per = args.channels / args.heads;
+        if (!args.dx.empty()) {
+            T* DX = ptr(args.dx);
+            rowsParallel(
+                size_t(args.batch) * args.units, size_t(args.channels) * args.k, [&](size_t bt) {
+                    const size_t b = bt / args.units;
+                    const int s = int(bt % args.units);
+                    for (int c = 0; c < args.channels; ++c) {
+                        const T* w = Wt + size_t(c / per) * args.k;
+                        T acc = 0;
+                        for (int j = 0; j < args.k; ++j) {
+                            int t = s - j + args.padL;  // output that read x[s] through tap j
+                            if (t < 0 || t >= args.units) continue;
+                            acc += w[j] * DY[(b * args.units + t) * args.channels + c];
+                        }
+                        DX[bt * args.channels + c] = acc;
                     }
-                    DX[bt * ch + c] = acc;
-                }
-            });
+                });
         }
         // Gradient w.r.t. the effective taps, then through the optional softmax.
-        std::vector<T> gw(size_t(heads) * k, T(0));
-        for (size_t b = 0; b < size_t(batch); ++b)
-            for (int t = 0; t < units; ++t)
-                for (int c = 0; c < ch; ++c) {
-                    const T d = DY[(b * units + t) * ch + c];
-                    T* g = gw.data() + size_t(c / per) * k;
-                    for (int j = 0; j < k; ++j) {
-                        int src = t + j - padL;
-                        if (src < 0 || src >= units) continue;
-                        g[j] += d * X[(b * units + src) * ch + c];
+        std::vector<T> gw(size_t(args.heads) * args.k, T(0));
+        for (size_t b = 0; b < size_t(args.batch); ++b)
+            for (int t = 0; t < args.units; ++t)
+                for (int c = 0; c < args.channels; ++c) {
+                    const T d = DY[(b * args.units + t) * args.channels + c];
+                    T* g = gw.data() + size_t(c / per) * args.k;
+                    for (int j = 0; j < args.k; ++j) {
+                        int src = t + j - args.padL;
+                        if (src < 0 || src >= args.units) continue;
+                        g[j] += d * X[(b * args.units + src) * args.channels + c];
                     }
                 }
-        T* DW = ptr(dw);
-        for (int h = 0; h < heads; ++h) {
-            const T* g = gw.data() + size_t(h) * k;
-            const T* p = Wt + size_t(h) * k;
-            if (sm) {
+        T* DW = ptr(args.dw);
+        for (int h = 0; h < args.heads; ++h) {
+            const T* g = gw.data() + size_t(h) * args.k;
+            const T* p = Wt + size_t(h) * args.k;
+            if (args.softmaxTaps) {
                 T dot = 0;
-                for (int j = 0; j < k; ++j) dot += g[j] * p[j];
-                for (int j = 0; j < k; ++j) DW[size_t(h) * k + j] += p[j] * (g[j] - dot);
+                for (int j = 0; j < args.k; ++j) dot += g[j] * p[j];
+                for (int j = 0; j < args.k; ++j) DW[size_t(h) * args.k + j] += p[j] * (g[j] - dot);
             } else {
-                for (int j = 0; j < k; ++j) DW[size_t(h) * k + j] += g[j];
+                for (int j = 0; j < args.k; ++j) DW[size_t(h) * args.k + j] += g[j];
             }
         }
     }
@@ -771,137 +660,73 @@ void CpuBackend::release(void* handle) noexcept {
         delete static_cast<Storage<float>*>(handle);
 }
 
-#define NNWB_DISPATCH(call)                                  \
-    do {                                                     \
-        if (precision_ == Precision::Double) {               \
-            CpuOps<double> ops{*this};                       \
-            ops.call;                                        \
-        } else {                                             \
-            CpuOps<float> ops{*this};                        \
-            ops.call;                                        \
-        }                                                    \
-    } while (0)
-
 namespace {
 template <typename T, typename S>
-void transfer(BufRef r, const S* src, S* dst, size_t n, const char* what) {
-    CpuOps<T>::check(r, n, what);
+void transfer(const Backend* be, BufRef r, const S* src, S* dst, size_t n, const char* what) {
+    OpCheck(be, what).buf(r, n, "buffer");
+    if (n == 0) return;
     T* p = CpuOps<T>::ptr(r);
     if (src)
         for (size_t i = 0; i < n; ++i) p[i] = static_cast<T>(src[i]);
     else
         for (size_t i = 0; i < n; ++i) dst[i] = static_cast<S>(p[i]);
 }
+
+// Whether CpuOps implements the op of argument struct A (else Backend's default runs).
+template <typename A, typename = void>
+struct CpuHas : std::false_type {};
+template <typename A>
+struct CpuHas<A,
+              std::void_t<decltype(std::declval<CpuOps<float>&>().run(std::declval<const A&>()))>>
+    : std::true_type {};
+
+// Runs an op in the storage precision, or `fallback` (Backend's default) when CpuOps has no
+// run for it.
+template <typename A, typename F>
+void runOp(CpuBackend& be, bool dbl, const A& args, F&& fallback) {
+    if constexpr (CpuHas<A>::value) {
+        if (dbl)
+            CpuOps<double>{be}.run(args);
+        else
+            CpuOps<float>{be}.run(args);
+    } else {
+        fallback();
+    }
+}
 }  // namespace
 
 void CpuBackend::upload(BufRef dst, const float* src, size_t n) {
     if (precision_ == Precision::Double)
-        transfer<double, float>(dst, src, nullptr, n, "upload");
+        transfer<double, float>(this, dst, src, nullptr, n, "upload");
     else
-        transfer<float, float>(dst, src, nullptr, n, "upload");
+        transfer<float, float>(this, dst, src, nullptr, n, "upload");
 }
 void CpuBackend::download(BufRef src, float* dst, size_t n) {
     if (precision_ == Precision::Double)
-        transfer<double, float>(src, nullptr, dst, n, "download");
+        transfer<double, float>(this, src, nullptr, dst, n, "download");
     else
-        transfer<float, float>(src, nullptr, dst, n, "download");
+        transfer<float, float>(this, src, nullptr, dst, n, "download");
 }
 void CpuBackend::uploadF64(BufRef dst, const double* src, size_t n) {
     if (precision_ == Precision::Double)
-        transfer<double, double>(dst, src, nullptr, n, "upload");
+        transfer<double, double>(this, dst, src, nullptr, n, "upload");
     else
-        transfer<float, double>(dst, src, nullptr, n, "upload");
+        transfer<float, double>(this, dst, src, nullptr, n, "upload");
 }
 void CpuBackend::downloadF64(BufRef src, double* dst, size_t n) {
     if (precision_ == Precision::Double)
-        transfer<double, double>(src, nullptr, dst, n, "download");
+        transfer<double, double>(this, src, nullptr, dst, n, "download");
     else
-        transfer<float, double>(src, nullptr, dst, n, "download");
+        transfer<float, double>(this, src, nullptr, dst, n, "download");
 }
 
-void CpuBackend::fill(BufRef x, size_t n, float v) { NNWB_DISPATCH(fill(x, n, v)); }
-void CpuBackend::copy(BufRef s, BufRef d, size_t n) { NNWB_DISPATCH(copy(s, d, n)); }
-void CpuBackend::copy2d(BufRef s, int sld, BufRef d, int dld, int rows, int cols) {
-    NNWB_DISPATCH(copy2d(s, sld, d, dld, rows, cols));
-}
-void CpuBackend::axpy(size_t n, float a, BufRef x, BufRef y) { NNWB_DISPATCH(axpy(n, a, x, y)); }
-void CpuBackend::add(size_t n, BufRef a, BufRef b, BufRef o) { NNWB_DISPATCH(add(n, a, b, o)); }
-void CpuBackend::gemm(const GemmArgs& g) { NNWB_DISPATCH(gemm(g)); }
-void CpuBackend::biasActivation(int rows, int cols, BufRef x, BufRef bias, BufRef z, BufRef y,
-                                Activation act) {
-    NNWB_DISPATCH(biasActivation(rows, cols, x, bias, z, y, act));
-}
-void CpuBackend::activationBackward(int rows, int cols, BufRef z, BufRef y, BufRef dy, BufRef dz,
-                                    Activation act) {
-    NNWB_DISPATCH(activationBackward(rows, cols, z, y, dy, dz, act));
-}
-void CpuBackend::biasGradient(int rows, int cols, BufRef dz, BufRef db) {
-    NNWB_DISPATCH(biasGradient(rows, cols, dz, db));
-}
-void CpuBackend::softmaxForward(const SoftmaxArgs& s, BufRef x, BufRef y) {
-    NNWB_DISPATCH(softmaxForward(s, x, y));
-}
-void CpuBackend::softmaxBackward(const SoftmaxArgs& s, BufRef y, BufRef dy, BufRef dx) {
-    NNWB_DISPATCH(softmaxBackward(s, y, dy, dx));
-}
-void CpuBackend::normForward(int rows, int cols, float eps, BufRef x, BufRef y, BufRef rstd) {
-    NNWB_DISPATCH(normForward(rows, cols, eps, x, y, rstd));
-}
-void CpuBackend::normBackward(int rows, int cols, BufRef y, BufRef rstd, BufRef dy, BufRef dx) {
-    NNWB_DISPATCH(normBackward(rows, cols, y, rstd, dy, dx));
-}
-void CpuBackend::unfold(int batch, int len, int window, int step, int positions, BufRef x,
-                        BufRef cols) {
-    NNWB_DISPATCH(unfold(batch, len, window, step, positions, x, cols));
-}
-void CpuBackend::fold(int batch, int len, int window, int step, int positions, BufRef dcols,
-                      BufRef dx) {
-    NNWB_DISPATCH(fold(batch, len, window, step, positions, dcols, dx));
-}
-void CpuBackend::mseLoss(int rows, int cols, BufRef y, BufRef t, BufRef dy, BufRef loss,
-                         float gs) {
-    NNWB_DISPATCH(mseLoss(rows, cols, y, t, dy, loss, gs));
-}
-void CpuBackend::softmaxCrossEntropy(int rows, int cols, BufRef logits, BufRef t, BufRef prob,
-                                     BufRef dy, BufRef loss, float gs) {
-    NNWB_DISPATCH(softmaxCrossEntropy(rows, cols, logits, t, prob, dy, loss, gs));
-}
-void CpuBackend::sgdStep(size_t n, BufRef w, BufRef g, BufRef vel, float lr, float mom,
-                         float wd, BufRef skip) {
-    NNWB_DISPATCH(sgdStep(n, w, g, vel, lr, mom, wd, skip));
-}
-void CpuBackend::adamStep(size_t n, BufRef w, BufRef g, BufRef m, BufRef v, float lr, float b1,
-                          float b2, float eps, float wd, float bc1, float bc2, BufRef skip) {
-    NNWB_DISPATCH(adamStep(n, w, g, m, v, lr, b1, b2, eps, wd, bc1, bc2, skip));
-}
-void CpuBackend::clipByGlobalNorm(size_t n, BufRef g, float maxNorm, BufRef norm) {
-    NNWB_DISPATCH(clipByGlobalNorm(n, g, maxNorm, norm));
-}
-void CpuBackend::scaleRows(int rows, int cols, BufRef scale, BufRef x) {
-    NNWB_DISPATCH(scaleRows(rows, cols, scale, x));
-}
-void CpuBackend::dropoutForward(size_t n, float rate, uint64_t key, BufRef x, BufRef mask,
-                                BufRef y) {
-    NNWB_DISPATCH(dropoutForward(n, rate, key, x, mask, y));
-}
-void CpuBackend::dropoutBackward(size_t n, BufRef mask, BufRef dy, BufRef dx) {
-    NNWB_DISPATCH(dropoutBackward(n, mask, dy, dx));
-}
-void CpuBackend::recordOutcomes(int rows, int cols, BufRef pred, BufRef target, BufRef loss,
-                                BufRef log, BufRef flag, float batchIndex) {
-    NNWB_DISPATCH(recordOutcomes(rows, cols, pred, target, loss, log, flag, batchIndex));
-}
-void CpuBackend::lightConvForward(int batch, int units, int ch, int heads, int k, int padL,
-                                  bool sm, BufRef x, BufRef weight, BufRef wsm, BufRef y) {
-    NNWB_DISPATCH(lightConvForward(batch, units, ch, heads, k, padL, sm, x, weight, wsm, y));
-}
-void CpuBackend::lightConvBackward(int batch, int units, int ch, int heads, int k, int padL,
-                                   bool sm, BufRef x, BufRef weight, BufRef wsm, BufRef dy,
-                                   BufRef dx, BufRef dw) {
-    NNWB_DISPATCH(
-        lightConvBackward(batch, units, ch, heads, k, padL, sm, x, weight, wsm, dy, dx, dw));
-}
-
-#undef NNWB_DISPATCH
+// Every op: CpuOps<T>::run in the storage precision, or Backend's default where CpuOps has
+// no run for it (the composite ops).
+#define NNWB_CPU_OP(Name, name)                                                                  \
+    void CpuBackend::name##Impl(const Name##Args& args) {                                        \
+        runOp(*this, precision_ == Precision::Double, args, [&] { Backend::name##Impl(args); }); \
+    }
+NNWB_OPS(NNWB_CPU_OP)
+#undef NNWB_CPU_OP
 
 }  // namespace nnwb

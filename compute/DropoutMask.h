@@ -6,9 +6,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
-
-#include "compute/ComputeError.h"
 
 namespace nnwb {
 
@@ -41,13 +38,6 @@ inline uint32_t dropoutThreshold(float rate) {
 // The factor of a kept element (inverted dropout): 1 / (1 - rate), as a float on every device.
 inline float dropoutScale(float rate) {
     return rate > 0.0f ? static_cast<float>(1.0 / (1.0 - static_cast<double>(rate))) : 1.0f;
-}
-
-// Throws ComputeError unless 0 <= rate < 1.
-inline void checkDropoutRate(float rate) {
-    if (!(rate >= 0.0f && rate < 1.0f))
-        throw ComputeError("dropoutForward: rate " + std::to_string(rate) +
-                           " is outside 0 <= rate < 1");
 }
 
 }  // namespace nnwb

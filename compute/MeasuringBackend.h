@@ -1,6 +1,7 @@
 // A backend that allocates nothing and computes nothing: it only records the buffers a network
 // (or a trainer's setup) would allocate, so the memory a run needs is known before any device
-// memory is touched. Ops are no-ops, downloads give zeros. One thread, like every Backend.
+// memory is touched. Ops are no-ops (one generated override for all), downloads give zeros. One
+// thread, like every Backend.
 #pragma once
 
 #include <cstdint>
@@ -25,37 +26,12 @@ public:
     void download(BufRef, float* dst, size_t count) override;
     void synchronize() override {}
 
-    void fill(BufRef, size_t, float) override {}
-    void copy(BufRef, BufRef, size_t) override {}
-    void copy2d(BufRef, int, BufRef, int, int, int) override {}
-    void axpy(size_t, float, BufRef, BufRef) override {}
-    void add(size_t, BufRef, BufRef, BufRef) override {}
-    void gemm(const GemmArgs&) override {}
-    void biasActivation(int, int, BufRef, BufRef, BufRef, BufRef, Activation) override {}
-    void activationBackward(int, int, BufRef, BufRef, BufRef, BufRef, Activation) override {}
-    void biasGradient(int, int, BufRef, BufRef) override {}
-    void softmaxForward(const SoftmaxArgs&, BufRef, BufRef) override {}
-    void softmaxBackward(const SoftmaxArgs&, BufRef, BufRef, BufRef) override {}
-    void normForward(int, int, float, BufRef, BufRef, BufRef) override {}
-    void normBackward(int, int, BufRef, BufRef, BufRef, BufRef) override {}
-    void unfold(int, int, int, int, int, BufRef, BufRef) override {}
-    void fold(int, int, int, int, int, BufRef, BufRef) override {}
-    void mseLoss(int, int, BufRef, BufRef, BufRef, BufRef, float) override {}
-    void softmaxCrossEntropy(int, int, BufRef, BufRef, BufRef, BufRef, BufRef, float) override {}
-    void sgdStep(size_t, BufRef, BufRef, BufRef, float, float, float, BufRef) override {}
-    void adamStep(size_t, BufRef, BufRef, BufRef, BufRef, float, float, float, float, float, float,
-                  float, BufRef) override {}
-    void clipByGlobalNorm(size_t, BufRef, float, BufRef) override {}
-    void scaleRows(int, int, BufRef, BufRef) override {}
-    void dropoutForward(size_t, float, uint64_t, BufRef, BufRef, BufRef) override {}
-    void dropoutBackward(size_t, BufRef, BufRef, BufRef) override {}
-    void recordOutcomes(int, int, BufRef, BufRef, BufRef, BufRef, BufRef, float) override {}
-    void lightConvForward(int, int, int, int, int, int, bool, BufRef, BufRef, BufRef,
-                          BufRef) override {}
-    void lightConvBackward(int, int, int, int, int, int, bool, BufRef, BufRef, BufRef, BufRef,
-                           BufRef, BufRef) override {}
-
 protected:
+    // Every op computes nothing here (the entries still check their arguments).
+#define NNWB_MEASURE_OP(Name, name) \
+    void name##Impl(const Name##Args&) override {}
+    NNWB_OPS(NNWB_MEASURE_OP)
+#undef NNWB_MEASURE_OP
     void release(void* handle) noexcept override;
 
 private:

@@ -113,12 +113,13 @@ void OpenClBackend::Impl::loadPrograms(
             haveCommon = true;
         }
     if (!haveCommon) throw ComputeError(std::string("OpenCL kernels: ") + kCommonFile + " missing");
+    const std::string defines = kernelDefines();  // the C++ constants the kernels use
 
     for (const auto& [name, text] : sources) {
         if (name == kCommonFile) continue;
         const std::string source = common + "\n#line 1\n" + text;
         if (name != kGemmFile) {
-            ClProgram p = buildProgram(name, source, "");
+            ClProgram p = buildProgram(name, source, defines);
             createKernels(p.get());
             programs.push_back(std::move(p));
             continue;
@@ -130,7 +131,7 @@ void OpenClBackend::Impl::loadPrograms(
             if (c.threads() > deviceMaxWg || c.threadsN() > maxItemSizes[0] ||
                 c.threadsM() > maxItemSizes[1] || c.localBytes() > localMemSize)
                 continue;
-            ClProgram p = buildProgram(name, source, c.defines());
+            ClProgram p = buildProgram(name, source, defines + " " + c.defines());
             createKernels(p.get());
             const auto it = kernels.find("gemm_tiled");
             if (it != kernels.end() && it->second.maxWg < c.threads()) {
@@ -150,11 +151,11 @@ void OpenClBackend::Impl::loadPrograms(
                                (lastProblem.empty() ? "" : ": " + lastProblem));
         for (const GemmConfig& c : kGemmExtraConfigs) {
             const std::string kname = "gemm_tiled_" + std::to_string(c.tsm);
-            if (c.tsm == gemm.tsm || c.threads() > deviceMaxWg ||
-                c.threadsN() > maxItemSizes[0] || c.threadsM() > maxItemSizes[1] ||
-                c.localBytes() > localMemSize)
+            if (c.tsm == gemm.tsm || c.threads() > deviceMaxWg || c.threadsN() > maxItemSizes[0] ||
+                c.threadsM() > maxItemSizes[1] || c.localBytes() > localMemSize)
                 continue;
-            ClProgram p = buildProgram(name, source, c.defines() + " -DGEMM_NAME=" + kname);
+            ClProgram p =
+                buildProgram(name, source, defines + " " + c.defines() + " -DGEMM_NAME=" + kname);
             createKernels(p.get());
             const auto it = kernels.find(kname);
             if (it == kernels.end()) continue;
@@ -170,9 +171,9 @@ void OpenClBackend::Impl::loadPrograms(
                              return a.config.tsm * a.config.tsn > b.config.tsm * b.config.tsn;
                          });
     }
-    for (const char* k : kRequiredKernels)
-        if (!kernels.count(k))
-            throw ComputeError(std::string("OpenCL kernel '") + k +
+    for (const char* const* k = kRequiredKernels; *k; ++k)
+        if (!kernels.count(*k))
+            throw ComputeError(std::string("OpenCL kernel '") + *k +
                                "' not found in the kernel sources");
 }
 

@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "compute/OpenClBackend.h"
 #include "compute/EnqueueFaults.h"
+#include "compute/OpenClBackend.h"
 #include "compute/OpenClDevices.h"
 #include "compute/OpenClError.h"
 #include "compute/OpenClHandles.h"
@@ -29,18 +29,9 @@ namespace cldetail {
 inline constexpr const char* kCommonFile = "common.cl";
 inline constexpr const char* kGemmFile = "gemm.cl";
 
-// Every kernel the host launches; creation fails if one is missing from the sources.
-// clang-format off
-inline constexpr const char* kRequiredKernels[] = {
-    "fill_f32", "copy_f32", "copy2d_f32", "axpy_f32", "add_f32", "gemm_tiled", "bias_activation",
-    "bias_softmax_rows", "activation_backward", "bias_gradient",
-    "softmax_forward", "softmax_backward", "norm_forward", "norm_backward", "unfold_windows",
-    "fold_windows", "mse_loss", "softmax_cross_entropy", "sgd_step", "adam_step",
-    "record_outcomes", "gemm_small", "gemm_reduce_splits",
-    "lightconv_taps", "lightconv_forward", "lightconv_backward_dx", "lightconv_tap_grad",
-    "lightconv_weight_grad_apply", "clip_sum_squares", "clip_scale", "scale_rows",
-    "dropout_forward", "dropout_backward"};
-// clang-format on
+// Every kernel the host launches, null-terminated (defined in OpenClOps.cpp beside the ops
+// that launch them); creation fails if one is missing from the sources.
+extern const char* const kRequiredKernels[];
 
 // Gemm tilings from the largest to the smallest; the first one the device can run is used.
 struct GemmConfig {
@@ -159,16 +150,8 @@ struct OpenClBackend::Impl {
     void createKernels(cl_program program);
     void loadPrograms(const std::vector<std::pair<std::string, std::string>>& sources);
 
-    // ---- argument checks (mirroring CpuBackend) ----
-    void check(BufRef r, size_t n, const std::string& op) const {
-        if (r.empty()) throw ComputeError(op + ": missing buffer");
-        if (r.buf->backend() != self)
-            throw ComputeError(op + ": buffer belongs to another backend");
-        if (r.offset + n > r.buf->size())
-            throw ComputeError(op + ": access of " + std::to_string(n) + " values at offset " +
-                               std::to_string(r.offset) + " overruns a buffer of " +
-                               std::to_string(r.buf->size()));
-    }
+    // ---- transfers' argument check (the ops are checked by Backend's entries) ----
+    void check(BufRef r, size_t n, const char* op) const { OpCheck(self, op).buf(r, n, "buffer"); }
     static cl_mem mem(BufRef r) { return static_cast<cl_mem>(r.buf->handle()); }
     static cl_ulong off(BufRef r) { return cl_ulong(r.offset); }
 

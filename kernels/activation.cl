@@ -1,7 +1,6 @@
 // Bias + activation forward, activation backward and the bias gradient (column sums).
-// Activation codes follow nnwb::Activation: 0 none, 1 tanh, 2 sigmoid, 3 relu,
-// 4 leaky relu (0.01), 5 swish, 6 softmax (per row: bias_softmax_rows below; its backward is
-// softmax_backward in softmax.cl).
+// Activation codes are nnwb::Activation's (NNWB_ACT_* defines, see common.cl); softmax is per
+// row: bias_softmax_rows below, its backward softmax_backward in softmax.cl.
 
 // nnwb_act and nnwb_act_grad live in common.cl (the gemm epilogue uses them too).
 

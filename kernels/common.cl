@@ -50,26 +50,36 @@ float2 nnwb_group_sum2(__local float* buf, float a, float b) {
     return r;
 }
 
-// Element-wise activations by nnwb::Activation code: 0 none, 1 tanh, 2 sigmoid, 3 relu,
-// 4 leaky relu (0.01), 5 swish (6, softmax, is per row and not handled here).
+// The activation codes come from nnwb::Activation (compute/Ops.h) as -D defines
+// (nnwb::kernelDefines()); a build without them stops here.
+#if !defined(NNWB_ACT_NONE) || !defined(NNWB_ACT_TANH) || !defined(NNWB_ACT_SIGMOID) || \
+    !defined(NNWB_ACT_RELU) || !defined(NNWB_ACT_LEAKY_RELU) || !defined(NNWB_ACT_SWISH) || \
+    !defined(NNWB_ACT_SOFTMAX) || !defined(NNWB_ACTIVATION_COUNT)
+#error "kernels built without the activation defines of nnwb::kernelDefines()"
+#endif
+#if NNWB_ACTIVATION_COUNT != 7
+#error "nnwb::Activation changed: update nnwb_act and nnwb_act_grad"
+#endif
+
+// Element-wise activations by nnwb::Activation code (softmax is per row and not handled here).
 float nnwb_act(float z, int act) {
     switch (act) {
-        case 1: return tanh(z);
-        case 2: return 1.0f / (1.0f + exp(-z));
-        case 3: return z > 0.0f ? z : 0.0f;
-        case 4: return z > 0.0f ? z : 0.01f * z;
-        case 5: return z / (1.0f + exp(-z));
+        case NNWB_ACT_TANH: return tanh(z);
+        case NNWB_ACT_SIGMOID: return 1.0f / (1.0f + exp(-z));
+        case NNWB_ACT_RELU: return z > 0.0f ? z : 0.0f;
+        case NNWB_ACT_LEAKY_RELU: return z > 0.0f ? z : 0.01f * z;
+        case NNWB_ACT_SWISH: return z / (1.0f + exp(-z));
         default: return z;
     }
 }
 
 float nnwb_act_grad(float z, float y, int act) {
     switch (act) {
-        case 1: return 1.0f - y * y;
-        case 2: return y * (1.0f - y);
-        case 3: return z > 0.0f ? 1.0f : 0.0f;
-        case 4: return z > 0.0f ? 1.0f : 0.01f;
-        case 5: {
+        case NNWB_ACT_TANH: return 1.0f - y * y;
+        case NNWB_ACT_SIGMOID: return y * (1.0f - y);
+        case NNWB_ACT_RELU: return z > 0.0f ? 1.0f : 0.0f;
+        case NNWB_ACT_LEAKY_RELU: return z > 0.0f ? 1.0f : 0.01f;
+        case NNWB_ACT_SWISH: {
             const float s = 1.0f / (1.0f + exp(-z));
             return s + y * (1.0f - s);
         }

@@ -9,20 +9,14 @@
 // then writes C. With epi (a single product, no split), C += bias per column (hasBias) and
 // Y = act(C), Y laid out like C: the fused projection of a dense layer.
 
-#ifndef TSM
-#define TSM 64
+// The tiling comes from the host's GemmConfig (compute/OpenClBackendImpl.h) as -D defines; there
+// are no defaults here to drift from it.
+#if !defined(TSM) || !defined(TSN) || !defined(TSK) || !defined(WPTM) || !defined(WPTN) || \
+    !defined(LPAD)
+#error "gemm.cl built without the tiling defines of GemmConfig::defines()"
 #endif
-#ifndef TSN
-#define TSN 64
-#endif
-#ifndef TSK
-#define TSK 16
-#endif
-#ifndef WPTM
-#define WPTM 4
-#endif
-#ifndef WPTN
-#define WPTN 4
+#if TSM % WPTM != 0 || TSN % WPTN != 0
+#error "gemm tiling: TSM and TSN must be multiples of WPTM and WPTN"
 #endif
 #ifndef GEMM_NAME
 #define GEMM_NAME gemm_tiled
@@ -34,10 +28,7 @@
 #define ROW(tm, wm) ((tm) + (wm) * RTSM)
 #define COL(tn, wn) ((tn) + (wn) * RTSN)
 // Floats added to each local row: the tile loads write columns of TSK values, which fall into
-// one bank when TSM or TSN is a multiple of 32 without it.
-#ifndef LPAD
-#define LPAD 0
-#endif
+// one bank when TSM or TSN is a multiple of 32 without it (LPAD).
 
 // Local size (RTSN, RTSM, 1); global (ceil(N / TSN) * RTSN, ceil(M / TSM) * RTSM,
 // batches * splits).

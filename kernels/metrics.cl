@@ -2,12 +2,14 @@
 // so that a training step needs no read-back (the host reads the log once per epoch).
 // One work-group; each work-item takes rows in a stride.
 
-// log[2r] = loss[r]; log[2r+1] = argmax(pred row) (+ 3 * buy + 6 * sell when cols == 3).
+// log[2r] = loss[r]; log[2r+1] = argmax(pred row) plus, with hasCodes, the sum of codes[j] over
+// the columns j whose target is above 0.5 (the task's encoding, chosen by the host).
 // flag[0] = batchIndex when a loss is not finite and the flag is still unset (< 0).
 __kernel void record_outcomes(int rows, int cols, __global const float* pred, ulong po,
                               __global const float* target, ulong to,
                               __global const float* loss, ulong lo, __global float* log,
                               ulong logo, __global float* flag, ulong fo, float batchIndex,
+                              __global const float* codes, ulong co, int hasCodes,
                               __local float* scratch) {
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     float bad = 0.0f;
@@ -17,9 +19,10 @@ __kernel void record_outcomes(int rows, int cols, __global const float* pred, ul
         for (int k = 1; k < cols; ++k)
             if (p[k] > p[best]) best = k;
         float code = (float)best;
-        if (cols == 3) {
-            __global const float* t = target + to + (ulong)r * 3;
-            code += (t[1] > 0.5f ? 3.0f : 0.0f) + (t[2] > 0.5f ? 6.0f : 0.0f);
+        if (hasCodes) {
+            __global const float* t = target + to + (ulong)r * (ulong)cols;
+            for (int k = 0; k < cols; ++k)
+                if (t[k] > 0.5f) code += codes[co + k];
         }
         const float l = loss[lo + r];
         log[logo + 2 * (ulong)r] = l;

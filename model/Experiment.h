@@ -1,6 +1,6 @@
-// An experiment document (DESIGN.md §5): data, model, training and view sections, saved as
-// JSON with a formatVersion. Loading validates everything and names the key at fault.
-// Plain value type; copied across threads, never shared mutably.
+// An experiment document (docs/ARCHITECTURE.md §5): data, model, training and view sections, saved
+// as JSON with a formatVersion. Loading validates everything and names the key at fault. Plain
+// value type; copied across threads, never shared mutably.
 #pragma once
 
 #include <cstdint>

@@ -4,7 +4,9 @@
 
 namespace nnwb {
 
-std::string lossName(LossKind k) { return k == LossKind::Mse ? "mse" : "cross_entropy"; }
+std::string lossName(LossKind k) {
+    return k == LossKind::Mse ? "mse" : "cross_entropy";
+}
 
 LossKind lossFromName(const std::string& s) {
     if (s == "mse") return LossKind::Mse;
@@ -23,9 +25,9 @@ Loss::Loss(Backend& be, LossKind kind, int outputs, int maxBatch)
 void Loss::compute(BufRef output, BufRef target, int batch) {
     const float scale = 1.0f / static_cast<float>(batch);
     if (kind_ == LossKind::Mse)
-        be_.mseLoss(batch, outputs_, output, target, dy_, loss_, scale);
+        be_.mseLoss({batch, outputs_, output, target, dy_, loss_, scale});
     else
-        be_.softmaxCrossEntropy(batch, outputs_, output, target, prob_, dy_, loss_, scale);
+        be_.softmaxCrossEntropy({batch, outputs_, output, target, prob_, dy_, loss_, scale});
 }
 
 BufRef Loss::prediction(BufRef output) const {

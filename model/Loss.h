@@ -11,7 +11,7 @@ namespace nnwb {
 
 enum class LossKind { Mse, CrossEntropy };
 
-std::string lossName(LossKind k);          // "mse", "cross_entropy"
+std::string lossName(LossKind k);           // "mse", "cross_entropy"
 LossKind lossFromName(const std::string&);  // throws std::invalid_argument
 
 class Loss {

@@ -22,7 +22,8 @@ std::vector<LayerPtr> Network::layersFromJson(const nlohmann::json& model) {
         try {
             out.push_back(makeLayer(arr[i]));
         } catch (const std::invalid_argument& e) {
-            throw ShapeError(static_cast<int>(i), "layer " + std::to_string(i + 1) + ": " + e.what());
+            throw ShapeError(static_cast<int>(i),
+                             "layer " + std::to_string(i + 1) + ": " + e.what());
         }
     }
     return out;
@@ -36,8 +37,7 @@ std::vector<Shape> Network::inferShapes(const std::vector<LayerPtr>& layers, con
         try {
             cur = layers[i]->outputShape(cur);
         } catch (const std::invalid_argument& e) {
-            const std::string from = i == 0 ? std::string("the input")
-                                            : describe(layers, i - 1);
+            const std::string from = i == 0 ? std::string("the input") : describe(layers, i - 1);
             throw ShapeError(static_cast<int>(i), describe(layers, i) + " cannot take " + from +
                                                       " of shape " + cur.str() + ": " + e.what());
         }
@@ -114,7 +114,7 @@ void Network::backward(BufRef x, BufRef dy, int batch) {
 }
 
 void Network::zeroGrad() {
-    if (arena_ && arena_->used() > 0) backend_->fill(arena_->grads(), arena_->used(), 0.0f);
+    if (arena_ && arena_->used() > 0) backend_->fill({arena_->grads(), arena_->used(), 0.0f});
 }
 
 std::vector<NamedParam> Network::params() {

@@ -28,8 +28,7 @@ void writeWeights(Network& net, const TensorMap& tensors) {
     auto params = net.params();
     for (auto& np : params) {
         auto it = tensors.find(np.name);
-        if (it == tensors.end())
-            throw std::invalid_argument("weights have no tensor " + np.name);
+        if (it == tensors.end()) throw std::invalid_argument("weights have no tensor " + np.name);
         std::vector<int64_t> want(np.param->shape.begin(), np.param->shape.end());
         if (it->second.shape != want)
             throw std::invalid_argument("tensor " + np.name + " has shape " +

@@ -23,8 +23,12 @@ double number(const nlohmann::json& j, const char* key, double def, double lo, d
 }  // namespace
 
 nlohmann::json OptimizerConfig::toJson() const {
-    return {{"type", type},       {"learningRate", learningRate}, {"momentum", momentum},
-            {"beta1", beta1},     {"beta2", beta2},               {"epsilon", epsilon},
+    return {{"type", type},
+            {"learningRate", learningRate},
+            {"momentum", momentum},
+            {"beta1", beta1},
+            {"beta2", beta2},
+            {"epsilon", epsilon},
             {"weightDecay", weightDecay}};
 }
 
@@ -66,10 +70,10 @@ Optimizer::Optimizer(Backend& be, const OptimizerConfig& cfg, std::vector<NamedP
     }
     for (auto& r : runs_) {
         r.m = be.alloc(r.count);
-        be.fill(r.m, r.count, 0.0f);
+        be.fill({r.m, r.count, 0.0f});
         if (cfg_.type == "adam") {
             r.v = be.alloc(r.count);
-            be.fill(r.v, r.count, 0.0f);
+            be.fill({r.v, r.count, 0.0f});
         }
     }
 }
@@ -82,13 +86,13 @@ void Optimizer::step(BufRef skip) {
         const float bc1 = static_cast<float>(1.0 - std::pow(cfg_.beta1, double(t_)));
         const float bc2 = static_cast<float>(1.0 - std::pow(cfg_.beta2, double(t_)));
         for (auto& r : runs_)
-            be_.adamStep(r.count, r.value, r.grad, r.m, r.v, lr, static_cast<float>(cfg_.beta1),
-                         static_cast<float>(cfg_.beta2), static_cast<float>(cfg_.epsilon), wd,
-                         bc1, bc2, skip);
+            be_.adamStep({r.count, r.value, r.grad, r.m, r.v, lr, static_cast<float>(cfg_.beta1),
+                          static_cast<float>(cfg_.beta2), static_cast<float>(cfg_.epsilon), wd, bc1,
+                          bc2, skip});
     } else {
         for (auto& r : runs_)
-            be_.sgdStep(r.count, r.value, r.grad, r.m, lr, static_cast<float>(cfg_.momentum), wd,
-                        skip);
+            be_.sgdStep(
+                {r.count, r.value, r.grad, r.m, lr, static_cast<float>(cfg_.momentum), wd, skip});
     }
 }
 

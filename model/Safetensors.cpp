@@ -29,7 +29,8 @@ std::string encodeSafetensors(const TensorMap& tensors,
         if (count != t.values.size())
             throw SafetensorsError("tensor " + name + ": shape does not match its values");
         const size_t bytes = count * sizeof(float);
-        header[name] = {{"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
+        header[name] = {
+            {"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
         offset += bytes;
     }
     std::string h = header.dump();
@@ -52,12 +53,12 @@ TensorMap decodeSafetensors(const std::string& bytes, std::map<std::string, std:
     uint64_t len = 0;
     std::memcpy(&len, bytes.data(), 8);
     if (len > bytes.size() - 8)
-        throw SafetensorsError("truncated: header length " + std::to_string(len) +
-                               " exceeds the " + std::to_string(bytes.size() - 8) +
-                               " bytes after it");
+        throw SafetensorsError("truncated: header length " + std::to_string(len) + " exceeds the " +
+                               std::to_string(bytes.size() - 8) + " bytes after it");
     nlohmann::json header;
     try {
-        header = nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<long>(len));
+        header =
+            nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<long>(len));
     } catch (const nlohmann::json::exception& e) {
         throw SafetensorsError(std::string("header is not valid JSON: ") + e.what());
     }

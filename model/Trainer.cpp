@@ -50,6 +50,11 @@ Trainer::Trainer(Backend& be, Network& net, const TrainingConfig& cfg, const Dat
     t_ = be.alloc(chunk_ * out);
     log_ = be.alloc(2 * std::max<size_t>(most, 1));
     flag_ = be.alloc(1);
+    const std::vector<float> codes = MetricsAccumulator::codeWeights(data.train.outputs);
+    if (!codes.empty()) {
+        codes_ = be.alloc(codes.size());
+        be.upload(codes_, codes.data(), codes.size());
+    }
     gradNorms_ = be.alloc((data.train.size() + b - 1) / b + 1);
     try {
         classWeights_ = classWeightsFor(cfg.classWeights, data.train);
@@ -132,7 +137,7 @@ EpochReport Trainer::runEpoch(TrainControl* control,
     rep.learningRate = schedule_.rate(rep.epoch);
     opt_->setLearningRate(rep.learningRate);
     MetricsAccumulator acc(outputs, &runTrain_);
-    be_.fill(flag_, 1, -1.0f);
+    be_.fill({flag_, 1, -1.0f});
     const auto start = Clock::now();
     auto lastReport = start - std::chrono::seconds(1);  // report the first batch at once
     size_t done = 0, chunkStart = 0;
@@ -162,13 +167,14 @@ EpochReport Trainer::runEpoch(TrainControl* control,
         BufRef y = net_.forward(x, count, true);
         loss_->compute(y, t, count);
         if (!classWeights_.empty())
-            be_.scaleRows(count, outputs, BufRef(w_) + at, loss_->gradient());
+            be_.scaleRows({count, outputs, BufRef(w_) + at, loss_->gradient()});
         net_.backward(x, loss_->gradient(), count);
         const ParamArena& arena = net_.paramArena();
-        be_.clipByGlobalNorm(arena.used(), arena.grads(), static_cast<float>(cfg_.clipNorm),
-                             BufRef(gradNorms_) + static_cast<size_t>(batchIndex));
-        be_.recordOutcomes(count, outputs, loss_->prediction(y), t, loss_->perSample(),
-                           BufRef(log_) + 2 * first, flag_, static_cast<float>(batchIndex));
+        be_.clipByGlobalNorm({arena.used(), arena.grads(), static_cast<float>(cfg_.clipNorm),
+                              BufRef(gradNorms_) + static_cast<size_t>(batchIndex)});
+        be_.recordOutcomes({count, outputs, loss_->prediction(y), t, loss_->perSample(),
+                            BufRef(log_) + 2 * first, flag_, static_cast<float>(batchIndex),
+                            codes_});
         opt_->step(flag_);
         done += static_cast<size_t>(count);
         if (progress && (secondsSince(lastReport) > 0.1 || done == n)) {
@@ -237,11 +243,11 @@ EpochMetrics Trainer::evaluate(const SampleSet& set, RunningAverages* running,
         const BufRef t = BufRef(t_) + at * static_cast<size_t>(set.outputs);
         BufRef y = net_.forward(x, count, false);
         loss_->compute(y, t, count);
-        be_.recordOutcomes(count, set.outputs, loss_->prediction(y), t, loss_->perSample(),
-                           BufRef(log_) + 2 * first, flag_, -1.0f);
+        be_.recordOutcomes({count, set.outputs, loss_->prediction(y), t, loss_->perSample(),
+                            BufRef(log_) + 2 * first, flag_, -1.0f, codes_});
         if (outputs)
-            be_.copy(loss_->prediction(y), BufRef(outputs_) + first * out,
-                     static_cast<size_t>(count) * out);
+            be_.copy({loss_->prediction(y), BufRef(outputs_) + first * out,
+                      static_cast<size_t>(count) * out});
     }
     if (outputs) {
         outputs->resize(set.size() * out);
@@ -253,8 +259,7 @@ EpochMetrics Trainer::evaluate(const SampleSet& set, RunningAverages* running,
     return acc.result();
 }
 
-std::vector<AttentionScores> Trainer::validationScores(size_t index,
-                                                       std::vector<float>* outputs) {
+std::vector<AttentionScores> Trainer::validationScores(size_t index, std::vector<float>* outputs) {
     const SampleSet& v = data_.validation.size() ? data_.validation : data_.train;
     if (index >= v.size()) return {};
     stage(v, {}, index, 1);

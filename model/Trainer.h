@@ -104,6 +104,7 @@ private:
     Buffer x_, t_;      // staging: chunk_ samples of inputs and targets
     Buffer log_;        // outcome log: (loss, code) per sample of the largest part
     Buffer flag_;       // first diverging batch index, or -1
+    Buffer codes_;      // the outcome codes' encoding (MetricsAccumulator::codeWeights)
     Buffer outputs_;    // evaluate's per-sample outputs, allocated on first use
     bool keepValidationOutputs_ = false;
     std::vector<float> hostX_, hostT_, hostLog_;

@@ -23,7 +23,7 @@ packages=(build-essential cmake pkg-config qt6-base-dev libqcustomplot-dev ocl-i
 check_packages=(clang libclang-rt-14-dev llvm oclgrind clang-format)
 
 # Whether `check` runs the clang-format gate (format-check) as its first step.
-format_gate=0
+format_gate=1
 
 install_missing() {
     local missing=()

@@ -23,9 +23,7 @@ void AttentionGrid::clearScores() {
 void AttentionGrid::setScores(const AttentionScores& s, const HeatmapStyle& style) {
     clearScores();
     const int n = s.units;
-    if (n <= 0 || s.heads <= 0 ||
-        s.values.size() < static_cast<size_t>(s.heads) * n * n)
-        return;
+    if (n <= 0 || s.heads <= 0 || s.values.size() < static_cast<size_t>(s.heads) * n * n) return;
     const int cols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(s.heads))));
     auto* scale = new QCPColorScale(this);
     scale->setType(QCPAxis::atRight);

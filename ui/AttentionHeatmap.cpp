@@ -157,10 +157,9 @@ void AttentionHeatmap::mouseMoveEvent(QMouseEvent* e) {
         const int o = i - (units_ - 1);
         return o == 0 ? QStringLiteral("t") : QStringLiteral("t%1").arg(o);
     };
-    QToolTip::showText(e->globalPosition().toPoint(),
-                       tr("query %1 → key %2: %3").arg(off(q), off(k)).arg(cellValue(q, k), 0,
-                                                                           'f', 4),
-                       this);
+    QToolTip::showText(
+        e->globalPosition().toPoint(),
+        tr("query %1 → key %2: %3").arg(off(q), off(k)).arg(cellValue(q, k), 0, 'f', 4), this);
 }
 
 }  // namespace nnwb

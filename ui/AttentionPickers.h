@@ -1,6 +1,7 @@
 // The row above attention heatmaps: a bold title, a layer picker, a head picker, a validation
 // sample spin box (no keyboard tracking), the colour scale (whole matrix or per row) and an
-// info label, the pickers hidden until there is something to pick. Used by AttentionView and ComparisonAttention. GUI thread only.
+// info label, the pickers hidden until there is something to pick. Used by AttentionView and
+// ComparisonAttention. GUI thread only.
 #pragma once
 
 #include <string>

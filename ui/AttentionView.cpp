@@ -48,8 +48,9 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
     weights_->setObjectName(QStringLiteral("attentionWeights"));
     weights_->addItem(tr("latest epoch"));
     weights_->addItem(tr("best epoch"));
-    weights_->setToolTip(tr("Whose Score matrices are shown: the latest epoch's weights or the "
-                            "best epoch's (on the monitored metric)"));
+    weights_->setToolTip(
+        tr("Whose Score matrices are shown: the latest epoch's weights or the "
+           "best epoch's (on the monitored metric)"));
     pickers_->addControl(weights_);
     layout->addWidget(pickers_);
 

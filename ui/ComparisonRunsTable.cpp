@@ -45,9 +45,14 @@ QString dataTip(const Experiment& e) {
 ComparisonRunsTable::ComparisonRunsTable(QWidget* parent) : QTableWidget(parent) {
     setObjectName(QStringLiteral("comparisonRuns"));
     setColumnCount(kColumns);
-    setHorizontalHeaderLabels(
-        {tr("show"), tr("run"), tr("experiment"), tr("data"), tr("device"), tr("status"),
-         tr("epoch"), {}});
+    setHorizontalHeaderLabels({tr("show"),
+                               tr("run"),
+                               tr("experiment"),
+                               tr("data"),
+                               tr("device"),
+                               tr("status"),
+                               tr("epoch"),
+                               {}});
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::SingleSelection);

@@ -50,8 +50,8 @@ ConfusionTable::ConfusionTable(QWidget* parent) : QWidget(parent) {
     table_->setMinimumHeight(110);
     setMinimumWidth(200);
     layout->addWidget(table_, 1);
-    auto* note = new QLabel(tr("rows: actual · columns: predicted · shade: share of the row"),
-                            this);
+    auto* note =
+        new QLabel(tr("rows: actual · columns: predicted · shade: share of the row"), this);
     note->setStyleSheet(QStringLiteral("color: palette(mid); font-size: 8pt;"));
     layout->addWidget(note);
     connect(part_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { show(); });
@@ -93,7 +93,8 @@ void ConfusionTable::show() {
             }
             const int64_t v = m.confusion[a][p];
             const double share = rowSum > 0 ? double(v) / double(rowSum) : 0.0;
-            item->setText(QStringLiteral("%1\n%2 %").arg(loc.toString(qlonglong(v)))
+            item->setText(QStringLiteral("%1\n%2 %")
+                              .arg(loc.toString(qlonglong(v)))
                               .arg(share * 100.0, 0, 'f', 1));
             const QColor base = a == p ? QColor(0x2e, 0x8b, 0x57) : QColor(0xc0, 0x39, 0x2b);
             QColor c = base;

@@ -1,11 +1,11 @@
 #include "ui/DevicePicker.h"
 
-#include <QThread>
-
 namespace nnwb {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 }  // namespace
 
 DevicePicker::DevicePicker(QWidget* parent) : QComboBox(parent) {
@@ -17,8 +17,7 @@ DevicePicker::DevicePicker(QWidget* parent) : QComboBox(parent) {
 }
 
 QString DevicePicker::describe(const DeviceInfo& d) {
-    if (d.id == "cpu")
-        return tr("CPU (native) · %1 threads").arg(QThread::idealThreadCount());
+    if (d.id == "cpu") return tr("%1 · %2 threads").arg(q(d.name)).arg(d.computeUnits);
     const double gib = static_cast<double>(d.globalMemory) / (1024.0 * 1024.0 * 1024.0);
     return tr("%1 · %2 CU, %3 GiB").arg(q(d.name)).arg(d.computeUnits).arg(gib, 0, 'f', 1);
 }
@@ -38,7 +37,9 @@ void DevicePicker::setDevices(const std::vector<DeviceInfo>& devices) {
     if (!keep.isEmpty()) setCurrentId(keep);
 }
 
-QString DevicePicker::currentId() const { return currentData().toString(); }
+QString DevicePicker::currentId() const {
+    return currentData().toString();
+}
 
 void DevicePicker::setCurrentId(const QString& id) {
     int i = findData(id);
@@ -51,7 +52,7 @@ void DevicePicker::setCurrentId(const QString& id) {
 
 QString DevicePicker::labelFor(const QString& id) const {
     for (const DeviceInfo& d : devices_)
-        if (q(d.id) == id) return d.id == "cpu" ? tr("CPU (native)") : q(d.name);
+        if (q(d.id) == id) return q(d.name);
     return id;
 }
 

@@ -14,8 +14,7 @@ void addEpochPoints(ComparisonChart* const charts[3], int run, const EpochReport
                     bool hasValidation) {
     charts[0]->addPoint(run, e.epoch, e.train.loss, e.validation.loss, hasValidation);
     if (e.taskMetrics) {
-        charts[1]->addPoint(run, e.epoch, e.train.missedPct, e.validation.missedPct,
-                            hasValidation);
+        charts[1]->addPoint(run, e.epoch, e.train.missedPct, e.validation.missedPct, hasValidation);
         charts[2]->addPoint(run, e.epoch, plottedAccuracy(e.train), plottedAccuracy(e.validation),
                             hasValidation);
     }

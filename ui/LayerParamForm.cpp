@@ -16,7 +16,9 @@
 namespace nnwb {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 }  // namespace
 
 LayerParamForm::LayerParamForm(QWidget* parent) : QWidget(parent) {
@@ -42,8 +44,7 @@ LayerParamForm::LayerParamForm(QWidget* parent) : QWidget(parent) {
 }
 
 void LayerParamForm::setLayer(int index, const nlohmann::json& layer) {
-    const std::string type =
-        layer.is_object() ? layer.value("type", std::string()) : std::string();
+    const std::string type = layer.is_object() ? layer.value("type", std::string()) : std::string();
     if (index != index_ || type != type_) {
         index_ = index;
         type_ = type;
@@ -91,10 +92,9 @@ void LayerParamForm::rebuild(const nlohmann::json& layer) {
             case LayerParamSpec::Kind::Choice: {
                 auto* box = new QComboBox(fields_);
                 for (const auto& c : spec.choices) box->addItem(q(c));
-                connect(box, &QComboBox::currentTextChanged, this,
-                        [this, key](const QString& v) {
-                            Q_EMIT parameterEdited(index_, key, v.toStdString());
-                        });
+                connect(box, &QComboBox::currentTextChanged, this, [this, key](const QString& v) {
+                    Q_EMIT parameterEdited(index_, key, v.toStdString());
+                });
                 w = box;
                 break;
             }
@@ -114,8 +114,8 @@ void LayerParamForm::rebuild(const nlohmann::json& layer) {
                 auto* edit = new QLineEdit(fields_);
                 connect(edit, &QLineEdit::editingFinished, this, [this, key, edit] {
                     try {
-                        Q_EMIT parameterEdited(
-                            index_, key, nlohmann::json::parse(edit->text().toStdString()));
+                        Q_EMIT parameterEdited(index_, key,
+                                               nlohmann::json::parse(edit->text().toStdString()));
                     } catch (const std::exception&) {
                         edit->setStyleSheet(QStringLiteral("color: #c0392b;"));
                     }

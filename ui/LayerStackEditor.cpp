@@ -21,7 +21,9 @@
 namespace nnwb {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 // "conv · window 6, step 6, filters 8, tanh": the non-type parameters in spec order.
 QString summary(const nlohmann::json& layer) {
@@ -68,8 +70,8 @@ LayerStackEditor::LayerStackEditor(LayerStackModel* model, QWidget* parent)
     removeButton_ = toolButton(tr("Remove"), tr("Remove the selected layer (Del)"), "removeLayer");
     upButton_ = toolButton(tr("Up"), tr("Move the selected layer up (Alt+Up)"), "moveUp");
     downButton_ = toolButton(tr("Down"), tr("Move the selected layer down (Alt+Down)"), "moveDown");
-    duplicateButton_ = toolButton(tr("Duplicate"), tr("Duplicate the selected layer (Ctrl+D)"),
-                                  "duplicateLayer");
+    duplicateButton_ =
+        toolButton(tr("Duplicate"), tr("Duplicate the selected layer (Ctrl+D)"), "duplicateLayer");
     removeButton_->setShortcut(QKeySequence::Delete);
     upButton_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
     downButton_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
@@ -150,10 +152,18 @@ void LayerStackEditor::addLayer(const QString& type) {
     model_->addLayer(type.toStdString(), at);
 }
 
-void LayerStackEditor::removeCurrent() { model_->removeLayer(currentLayer()); }
-void LayerStackEditor::moveCurrentUp() { model_->moveLayer(currentLayer(), -1); }
-void LayerStackEditor::moveCurrentDown() { model_->moveLayer(currentLayer(), +1); }
-void LayerStackEditor::duplicateCurrent() { model_->duplicateLayer(currentLayer()); }
+void LayerStackEditor::removeCurrent() {
+    model_->removeLayer(currentLayer());
+}
+void LayerStackEditor::moveCurrentUp() {
+    model_->moveLayer(currentLayer(), -1);
+}
+void LayerStackEditor::moveCurrentDown() {
+    model_->moveLayer(currentLayer(), +1);
+}
+void LayerStackEditor::duplicateCurrent() {
+    model_->duplicateLayer(currentLayer());
+}
 
 void LayerStackEditor::refresh(int selection) {
     if (selection < 0) selection = currentLayer();
@@ -168,12 +178,12 @@ void LayerStackEditor::refresh(int selection) {
             auto* item = new QTreeWidgetItem(table_);
             const QString type = q(layer.value("type", std::string("?")));
             item->setText(0, QString::number(i + 1));
-            item->setText(1, LayerStackModel::typeLabel(type.toStdString()) +
-                                 QStringLiteral("  ") + summary(layer));
+            item->setText(1, LayerStackModel::typeLabel(type.toStdString()) + QStringLiteral("  ") +
+                                 summary(layer));
             const bool known = i < a.layers.size() && a.layers[i].ok;
             item->setText(2, known ? q(a.layers[i].output.str()) : QStringLiteral("–"));
-            item->setText(3, known ? loc.toString(qulonglong(a.layers[i].parameters))
-                                   : QStringLiteral("–"));
+            item->setText(
+                3, known ? loc.toString(qulonglong(a.layers[i].parameters)) : QStringLiteral("–"));
             item->setTextAlignment(3, Qt::AlignRight | Qt::AlignVCenter);
             item->setToolTip(1, q(layer.dump(1)));
             if (static_cast<int>(i) == a.errorLayer) {

@@ -8,8 +8,8 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QSaveFile>
-#include <QTextStream>
 
+#include "model/MetricsCsv.h"
 #include "ui/EpochPoints.h"
 #include "ui/LearningRateChart.h"
 #include "ui/MetricChart.h"
@@ -82,31 +82,15 @@ bool MetricCharts::exportPng(const QString& path, QString* error) const {
 }
 
 bool MetricCharts::exportCsv(const QString& path, QString* error) const {
+    std::vector<MetricsCsvRow> rows;
+    for (size_t i = 0; i < reports_.size(); ++i)
+        rows.push_back({{}, {}, reports_[i], hasValidation_[i]});
+    MetricsCsvColumns columns;
+    columns.schedule = true;
+    const std::string text = metricsCsv(rows, columns);
     QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Text)) {
-        if (error) *error = tr("%1: cannot be written (%2)").arg(path, f.errorString());
-        return false;
-    }
-    QTextStream out(&f);
-    out << "epoch,seconds,samples_per_second,train_loss,train_accuracy_pct,train_missed_pct,"
-           "validation_loss,validation_accuracy_pct,validation_missed_pct,learning_rate,best_"
-           "epoch\n";
-    for (size_t i = 0; i < reports_.size(); ++i) {
-        const EpochReport& r = reports_[i];
-        auto num = [](double v) { return QString::number(v, 'g', 9); };
-        const bool task = r.taskMetrics;
-        const bool val = hasValidation_[i];
-        out << r.epoch << ',' << num(r.seconds) << ',' << num(r.samplesPerSecond) << ','
-            << num(r.train.loss) << ',' << (task ? num(r.train.accuracyPct) : QString()) << ','
-            << (task ? num(r.train.missedPct) : QString()) << ','
-            << (val ? num(r.validation.loss) : QString()) << ','
-            << (val && task ? num(r.validation.accuracyPct) : QString()) << ','
-            << (val && task ? num(r.validation.missedPct) : QString()) << ','
-            << (r.learningRate > 0 ? num(r.learningRate) : QString()) << ','
-            << (r.bestEpoch > 0 ? QString::number(r.bestEpoch) : QString()) << '\n';
-    }
-    out.flush();
-    if (!f.commit()) {
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Text) ||
+        f.write(text.data(), qint64(text.size())) != qint64(text.size()) || !f.commit()) {
         if (error) *error = tr("%1: cannot be written (%2)").arg(path, f.errorString());
         return false;
     }

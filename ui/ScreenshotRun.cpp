@@ -59,8 +59,10 @@ void ScreenshotRun::startComparison() {
 void ScreenshotRun::capture(bool trainingOk) {
     const QPixmap shot = window_->grab();
     bool saved = !output_.isEmpty() && shot.save(output_, "PNG");
-    if (!saved) std::fprintf(stderr, "nnwb: cannot write %s\n", qPrintable(output_));
-    else std::printf("nnwb: wrote %s (%dx%d)\n", qPrintable(output_), shot.width(), shot.height());
+    if (!saved)
+        std::fprintf(stderr, "nnwb: cannot write %s\n", qPrintable(output_));
+    else
+        std::printf("nnwb: wrote %s (%dx%d)\n", qPrintable(output_), shot.width(), shot.height());
     Q_EMIT finished(saved && trainingOk ? 0 : 1);
 }
 

@@ -35,7 +35,7 @@ void usage(std::FILE* out) {
         "  export --model M.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
         "  export --experiment FILE --weights W.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
         "                                         ONNX model for MetaTrader 5 / onnxruntime: raw\n"
-        "                                         features in, [batch, 3] none/buy/sell out\n",
+        "                                         features in, [batch, 3] none/buy/sell out\n"
         "  runs list [--json] [--filter F] [--sort K] the recorded runs (filter: words or\n"
         "                                         key:value, keys name tag status device data\n"
         "                                         source note id comparison; sort: id name date\n"
@@ -49,7 +49,7 @@ void usage(std::FILE* out) {
         nnwb::cli::kTrainingFlagsUsage);
 }
 // `nnwb-cli COMMAND --help`: what the command does, its options and exit status.
-const char* commandHelp(const std::string& cmd) {
+std::string commandHelp(const std::string& cmd) {
     if (cmd == "devices")
         return "usage: nnwb-cli devices [--json]\n"
                "Lists the compute devices: cpu (the native backend) and every OpenCL device as\n"
@@ -71,6 +71,12 @@ const char* commandHelp(const std::string& cmd) {
                "  --json                 one JSON object per epoch\n"
                "  --save-weights FILE    write the trained weights (safetensors) at the end\n"
                "  --load-weights FILE    start from these weights (shapes must match)\n"
+               "  --save-model M.safetensors  write the model bundle (experiment + weights)\n"
+               "  --runs-db PATH, --no-record, --name N, --tags A,B, --note TEXT\n"
+               "                         where and how the run is recorded in the run store\n"
+               "Best epoch, early stopping, schedules, clipping and class weights (each\n"
+               "overrides the experiment's training section):\n" +
+               std::string(nnwb::cli::kTrainingFlagsUsage) +
                "Exit status: 0 done, 1 the run failed (e.g. a non-finite loss), 2 bad input.\n";
     if (cmd == "bench")
         return "usage: nnwb-cli bench [--device ID ...] [--preset NAME ...] [--batch B ...]\n"
@@ -85,7 +91,38 @@ const char* commandHelp(const std::string& cmd) {
                "  --device ID    once for all runs, or once per run in order\n"
                "  --csv OUT      one row per run and epoch\n"
                "Exit status: 0 done, 1 a run failed, 2 bad input.\n";
-    return nullptr;
+    if (cmd == "predict")
+        return "usage: nnwb-cli predict --model M.safetensors --data FILE [--from T] [--to T]\n"
+               "                        [--device ID] [--csv OUT] [--json]\n"
+               "Applies a model bundle to a price file: one row per bar (outputs, signal, true\n"
+               "label where known), then the metrics of the bars whose labels are known.\n"
+               "  --from T, --to T   first and last bar time to predict (default: all)\n"
+               "  --device ID        cpu or opencl:P:D (default: cpu)\n"
+               "  --csv OUT          the rows as CSV instead of the table\n"
+               "  --json             one JSON object instead of the table\n"
+               "Exit status: 0 done, 1 the model failed on the device, 2 bad input or files.\n";
+    if (cmd == "export")
+        return "usage: nnwb-cli export --model M.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
+               "       nnwb-cli export --experiment FILE --weights W.safetensors --onnx OUT.onnx\n"
+               "                       [--batch N|dynamic]\n"
+               "Writes an ONNX model (opset 17) for MetaTrader 5 / onnxruntime: raw features in,\n"
+               "[batch, 3] none/buy/sell out; checked with ONNX's checker and shape inference.\n"
+               "  --batch N|dynamic  the batch dimension (default 1)\n"
+               "Exit status: 0 written, 1 the writer failed, 2 bad input or files.\n";
+    if (cmd == "runs")
+        return "usage: nnwb-cli runs list [--json] [--filter F] [--sort K]\n"
+               "       nnwb-cli runs show ID [--json]\n"
+               "       nnwb-cli runs export ID --csv OUT\n"
+               "       nnwb-cli runs rm ID [ID ...]\n"
+               "The recorded runs of the run store (every Train, comparison run and CLI run).\n"
+               "  --filter F   words or key:value (keys name tag status device data source\n"
+               "               note id comparison)\n"
+               "  --sort K     id name date status device data params epochs loss accuracy\n"
+               "               missed; -K sorts descending\n"
+               "  --runs-db PATH  the database (else $NNWB_RUNS_DB, else\n"
+               "               $XDG_DATA_HOME/nnwb/runs.sqlite, ~/.local/share/nnwb/runs.sqlite)\n"
+               "Exit status: 0 done, 1 the store failed, 2 bad input or no such store or run.\n";
+    return {};
 }
 }  // namespace
 
@@ -98,8 +135,9 @@ int main(int argc, char** argv) {
     nnwb::cli::Args args(argv + 2, argv + argc);
     for (const std::string& a : args) {
         if (a != "--help" && a != "-h") continue;
-        if (const char* help = commandHelp(cmd)) {
-            std::fputs(help, stdout);
+        const std::string help = commandHelp(cmd);
+        if (!help.empty()) {
+            std::fputs(help.c_str(), stdout);
             return 0;
         }
     }

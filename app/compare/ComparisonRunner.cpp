@@ -8,6 +8,7 @@
 
 #include "model/EpochKeeper.h"
 #include "model/Monitor.h"
+#include "model/RunFailure.h"
 #include "model/TrainingSession.h"
 #include "model/WeightsSnapshot.h"
 
@@ -101,7 +102,7 @@ void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
             std::lock_guard<std::mutex> lock(mutex_);
             RunRecord& r = records_[i];
             const DeviceInfo dev = session.backend().info();
-            r.deviceName = dev.id == "cpu" ? "CPU (native)" : dev.name;
+            r.deviceName = dev.name;
             r.parameters = session.network().parameterCount();
             r.trainSamples = session.split().train.size();
             r.validationSamples = session.split().validation.size();
@@ -122,14 +123,8 @@ void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
             }
             if (stop) break;
         }
-    } catch (const DataLoadError& ex) {
-        return end(RunStatus::Failed, std::string("data: ") + ex.what());
-    } catch (const ShapeError& ex) {
-        return end(RunStatus::Failed, std::string("model: ") + ex.what());
-    } catch (const ComputeError& ex) {
-        return end(RunStatus::Failed, std::string("device: ") + ex.what());
     } catch (const std::exception& ex) {
-        return end(RunStatus::Failed, ex.what());
+        return end(RunStatus::Failed, describeRunFailure(ex));
     }
     end(RunStatus::Completed, {});
 }

@@ -11,12 +11,18 @@
 namespace nnwb {
 
 std::vector<std::pair<std::string, std::string>> featureList() {
-    return {{"closeOpen", "Close − open"}, {"highOpen", "High − open"},
-            {"lowOpen", "Low − open"},     {"tickVolume", "Tick volume"},
-            {"hour", "Hour"},              {"dayOfWeek", "Day of week"},
-            {"month", "Month"},            {"rsi", "RSI"},
-            {"cci", "CCI"},                {"atr", "ATR"},
-            {"macdMain", "MACD main"},     {"macdSignal", "MACD signal"}};
+    return {{"closeOpen", "Close − open"},
+            {"highOpen", "High − open"},
+            {"lowOpen", "Low − open"},
+            {"tickVolume", "Tick volume"},
+            {"hour", "Hour"},
+            {"dayOfWeek", "Day of week"},
+            {"month", "Month"},
+            {"rsi", "RSI"},
+            {"cci", "CCI"},
+            {"atr", "ATR"},
+            {"macdMain", "MACD main"},
+            {"macdSignal", "MACD signal"}};
 }
 
 DataShape dataShapeOf(const nlohmann::json& data) {
@@ -44,7 +50,9 @@ DataShape dataShapeOf(const nlohmann::json& data) {
     return s;
 }
 
-bool priceFilesSupported() { return true; }
+bool priceFilesSupported() {
+    return true;
+}
 
 PriceFileInfo inspectPriceFile(const std::string& path) {
     PriceFileInfo info;

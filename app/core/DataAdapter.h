@@ -35,7 +35,7 @@ struct PriceFileInfo {
     std::string first, last;  // "YYYY-MM-DD HH:MM"
     std::string timeframe;    // "H1"
     size_t gaps = 0;
-    size_t buy = 0, sell = 0, both = 0;  // 3-bar fractals
+    size_t buy = 0, sell = 0, both = 0;       // 3-bar fractals
     std::shared_ptr<const BarSeries> series;  // the loaded bars (shared, read-only)
 };
 

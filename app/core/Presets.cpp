@@ -34,8 +34,7 @@ QStringList resourceDirs() {
     if (!env.isEmpty()) candidates << QString::fromLocal8Bit(env);
     if (QCoreApplication::instance()) {
         const QString exe = QCoreApplication::applicationDirPath();
-        candidates << exe + QStringLiteral("/resources")
-                   << exe + QStringLiteral("/../share/nnwb")
+        candidates << exe + QStringLiteral("/resources") << exe + QStringLiteral("/../share/nnwb")
                    << exe + QStringLiteral("/../share/nnwb/resources");
     }
 #ifdef NNWB_RESOURCE_DIR
@@ -54,8 +53,8 @@ QVector<PresetInfo> listPresets() {
     QStringList seen;
     for (const QString& dir : resourceDirs()) {
         const QDir d(dir + QStringLiteral("/presets"));
-        for (const QFileInfo& f : d.entryInfoList({QStringLiteral("*.json")}, QDir::Files,
-                                                  QDir::Name)) {
+        for (const QFileInfo& f :
+             d.entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
             if (seen.contains(f.fileName())) continue;
             seen << f.fileName();
             PresetInfo p;
@@ -90,11 +89,14 @@ bool loadPresetLayers(const QString& path, nlohmann::json* layers, QString* erro
 Experiment builtinExperiment() {
     Experiment e;
     e.name = "synthetic starter";
-    e.data = {{"source", "synthetic"}, {"samples", 2048}, {"units", 8},
-              {"window", 6},           {"validationShare", 0.2}};
+    e.data = {{"source", "synthetic"},
+              {"samples", 2048},
+              {"units", 8},
+              {"window", 6},
+              {"validationShare", 0.2}};
     nlohmann::json layers = nlohmann::json::array();
-    layers.push_back({{"type", "conv"}, {"window", 6}, {"step", 6}, {"filters", 16},
-                      {"activation", "tanh"}});
+    layers.push_back(
+        {{"type", "conv"}, {"window", 6}, {"step", 6}, {"filters", 16}, {"activation", "tanh"}});
     layers.push_back({{"type", "dense"}, {"neurons", 32}, {"activation", "swish"}});
     layers.push_back({{"type", "dense"}, {"neurons", 3}, {"activation", "softmax"}});
     e.model = {{"layers", layers}};

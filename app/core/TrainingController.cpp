@@ -59,8 +59,7 @@ bool TrainingController::start(const Experiment& experiment, int epochs, StartMo
     return true;
 }
 
-void TrainingController::loadWeights(const Experiment& experiment, const QString& path,
-                                     int epoch) {
+void TrainingController::loadWeights(const Experiment& experiment, const QString& path, int epoch) {
     if (shutDown_ || state_ != State::Idle) return;
     TrainingWorker* worker = worker_;
     const Experiment copy = experiment;

@@ -12,17 +12,13 @@
 #include "app/export/ExportSource.h"
 #include "app/export/OnnxExport.h"
 #endif
+#include "model/RunFailure.h"
 
 namespace nnwb {
 
 namespace {
 QString q(const std::string& s) {
     return QString::fromStdString(s);
-}
-
-QString deviceLabel(const DeviceInfo& info) {
-    if (info.id == "cpu") return QStringLiteral("CPU (native)");
-    return q(info.name);
 }
 }  // namespace
 
@@ -50,16 +46,8 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     running_ = true;
     try {
         session_ = std::make_unique<TrainingSession>(experiment_);
-    } catch (const DataLoadError& e) {
-        return failToStart(q(e.what()));
-    } catch (const ShapeError& e) {
-        return failToStart(QStringLiteral("Model: ") + q(e.what()));
-    } catch (const ComputeError& e) {
-        return failToStart(QStringLiteral("Device: ") + q(e.what()));
-    } catch (const TrainingError& e) {
-        return failToStart(q(e.what()));
     } catch (const std::exception& e) {
-        return failToStart(q(e.what()));
+        return failToStart(q(describeRunFailure(e, true)));
     }
     keeper_ = EpochKeeper(experiment_.training, session_->trainer().monitor());
     runFailed_ = false;
@@ -80,7 +68,7 @@ void TrainingWorker::emitRunStarted(int firstEpoch, bool continued,
     RunInfo info;
     info.recordedRunId = recorder_->recording() ? recorder_->runId() : 0;
     info.deviceId = q(dev.id);
-    info.deviceName = deviceLabel(dev);
+    info.deviceName = q(dev.name);
     info.dataDescription = q(session_->data().description);
     info.parameters = session_->network().parameterCount();
     info.trainSamples = session_->split().train.size();
@@ -145,8 +133,7 @@ void TrainingWorker::continueRun(const Experiment& experiment,
         this, [this, id] { nextEpoch(id); }, Qt::QueuedConnection);
 }
 
-void TrainingWorker::loadWeights(const Experiment& experiment, const QString& path,
-                                 int epoch) {
+void TrainingWorker::loadWeights(const Experiment& experiment, const QString& path, int epoch) {
     if (running_) {
         Q_EMIT weightsLoaded(false, tr("A run is going; stop it before loading weights."));
         return;
@@ -206,22 +193,16 @@ void TrainingWorker::nextEpoch(int runId) {
     EpochReport report;
     try {
         report = trainer.runEpoch(control_.get(), onProgress, &completed);
-    } catch (const TrainingError& e) {
-        return fail(q(e.what()));
-    } catch (const ComputeError& e) {
-        return fail(QStringLiteral("Device: ") + q(e.what()));
     } catch (const std::exception& e) {
-        return fail(q(e.what()));
+        return fail(q(describeRunFailure(e, true)));
     }
     if (!completed) return finish(RunEnd::Stopped, {});
     epochSeconds_ += report.seconds;
     bool stopEarly = false;
     try {
         stopEarly = keeper_.afterEpoch(session_->network(), report);
-    } catch (const TrainingError& e) {
-        return fail(q(e.what()));
-    } catch (const ComputeError& e) {
-        return fail(QStringLiteral("Device: ") + q(e.what()));
+    } catch (const std::exception& e) {
+        return fail(q(describeRunFailure(e, true)));
     }
     if (recorder_) recorder_->epoch(report);
     Q_EMIT epochFinished(report);
@@ -335,11 +316,11 @@ void TrainingWorker::exportOnnx(const QString& path, int batch) {
         const std::string source =
             (keeper_.keepBest() ? "the best epoch's weights (epoch " : "the weights of epoch ") +
             std::to_string(epoch) + (keeper_.keepBest() ? ")" : "");
-        const auto spec = session_ ? onnxexport::specFromExperimentData(
-                                         experiment_, session_->data(), result.tensors(), batch,
-                                         epoch, source)
-                                   : onnxexport::specFromExperiment(experiment_, result.tensors(),
-                                                                    batch, epoch, source);
+        const auto spec =
+            session_ ? onnxexport::specFromExperimentData(experiment_, session_->data(),
+                                                          result.tensors(), batch, epoch, source)
+                     : onnxexport::specFromExperiment(experiment_, result.tensors(), batch, epoch,
+                                                      source);
         onnxexport::exportModel(spec, path.toStdString());
         Q_EMIT onnxExported(true, path);
     } catch (const std::exception& e) {

@@ -1,7 +1,7 @@
-// The twelve per-bar features of the MQL5 fractal expert (DESIGN.md §4) and their switches:
-// close-open, high-open, low-open, tick volume, hour, day of week (0 = Sunday), month (1..12),
-// RSI, CCI (typical price), ATR, MACD main and signal (definitions in Indicators.h). Features
-// are computed in this fixed order, skipping disabled ones. Pure functions; any thread.
+// The twelve per-bar features of the MQL5 fractal expert (docs/ARCHITECTURE.md §4) and their
+// switches: close-open, high-open, low-open, tick volume, hour, day of week (0 = Sunday), month
+// (1..12), RSI, CCI (typical price), ATR, MACD main and signal (definitions in Indicators.h).
+// Features are computed in this fixed order, skipping disabled ones. Pure functions; any thread.
 #pragma once
 
 #include <array>

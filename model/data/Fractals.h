@@ -1,5 +1,5 @@
-// Fractal labels of DESIGN.md §4: bar c is a sell fractal if its high is strictly above the
-// highs of its neighbours, a buy fractal if its low is strictly below their lows (both at once:
+// Fractal labels of docs/ARCHITECTURE.md §4: bar c is a sell fractal if its high is strictly above
+// the highs of its neighbours, a buy fractal if its low is strictly below their lows (both at once:
 // an outside bar). 3-bar rule: one neighbour each side; 5-bar Williams rule: two each side.
 // Pure functions; any thread.
 #pragma once

@@ -5,12 +5,14 @@
 namespace nnwb {
 
 const std::vector<std::string>& activationNames() {
-    static const std::vector<std::string> names{"none", "tanh",  "sigmoid", "relu",
+    static const std::vector<std::string> names{"none",       "tanh",  "sigmoid", "relu",
                                                 "leaky_relu", "swish", "softmax"};
     return names;
 }
 
-std::string activationName(Activation a) { return activationNames()[static_cast<int>(a)]; }
+std::string activationName(Activation a) {
+    return activationNames()[static_cast<int>(a)];
+}
 
 Activation activationFromName(const std::string& name) {
     const auto& n = activationNames();

@@ -11,38 +11,7 @@ namespace nnwb {
 namespace {
 constexpr float kNormEps = 1e-5f;
 
-// One (sample, head) batched product: batch0 runs over samples, batch1 over heads.
-struct Strided {
-    BufRef ref;
-    int ld;
-    size_t perSample, perHead;
-};
-
-void batchedGemm(Backend& be, int batch, int heads, bool ta, bool tb, int m, int n, int k,
-                 const Strided& a, const Strided& b, const Strided& c, float beta = 0.0f) {
-    GemmArgs g;
-    g.transA = ta;
-    g.transB = tb;
-    g.m = m;
-    g.n = n;
-    g.k = k;
-    g.beta = beta;
-    g.a = a.ref;
-    g.b = b.ref;
-    g.c = c.ref;
-    g.lda = a.ld;
-    g.ldb = b.ld;
-    g.ldc = c.ld;
-    g.batch0 = batch;
-    g.batch1 = heads;
-    g.strideA0 = a.perSample;
-    g.strideB0 = b.perSample;
-    g.strideC0 = c.perSample;
-    g.strideA1 = a.perHead;
-    g.strideB1 = b.perHead;
-    g.strideC1 = c.perHead;
-    be.gemm(g);
-}
+using M = TensorView;
 }  // namespace
 
 const std::vector<std::string>& normModeNames() {
@@ -144,7 +113,7 @@ void AttentionBlock::initWeights(Rng& rng) {
         for (auto& v : host) v = static_cast<float>(rng.uniform(-limit, limit));
         be_->upload(p.value, host.data(), host.size());
     };
-    auto zero = [&](Param& p) { be_->fill(p.value, p.count(), 0.0f); };
+    auto zero = [&](Param& p) { be_->fill({p.value, p.count(), 0.0f}); };
     uniform(wqkv_, std::sqrt(6.0 / (w + q)));
     zero(bqkv_);
     if (cfg_.w0) {
@@ -162,22 +131,15 @@ std::vector<Param*> AttentionBlock::params() {
     return {&wqkv_, &bqkv_, &w1_, &b1_, &w2_, &b2_};
 }
 
-void AttentionBlock::gemm(bool ta, bool tb, int m, int n, int k, BufRef a, int lda, BufRef b,
-                          int ldb, BufRef c, int ldc, float beta) {
-    GemmArgs g;
-    g.transA = ta;
-    g.transB = tb;
-    g.m = m;
-    g.n = n;
-    g.k = k;
-    g.a = a;
-    g.lda = lda;
-    g.b = b;
-    g.ldb = ldb;
-    g.c = c;
-    g.ldc = ldc;
-    g.beta = beta;
-    be_->gemm(g);
+// The attention softmax of `rows` rows of `cols` scores (causal when the block is).
+SoftmaxShape AttentionBlock::scoreShape(int rows, int cols) const {
+    SoftmaxShape sm;
+    sm.rows = rows;
+    sm.cols = cols;
+    sm.scale = 1.0f / std::sqrt(float(cfg_.keySize));
+    sm.causal = cfg_.causal;
+    sm.queries = cols;
+    return sm;
 }
 
 // QKV = X Wqkv^T + b (the gemm result goes through s.dqkv, unused during forward).
@@ -198,16 +160,16 @@ void AttentionBlock::tailForward(BufRef x, int rows, int normRows, Acts& a, Scra
         linearForward(be, a.ctx, rows, c, w, w0_, b0_, s.dr2, s.attn, Activation::None);
         attn = s.attn;
     }
-    be.addNormForward(normRows, normCols, kNormEps, x, attn, s.r, a.x1, a.rstd1);
+    be.addNormForward({normRows, normCols, kNormEps, x, attn, s.r, a.x1, a.rstd1});
     linearForward(be, a.x1, rows, w, f, w1_, b1_, a.z1, a.h1, cfg_.hidden);
     linearForward(be, a.h1, rows, f, w, w2_, b2_, a.z2, a.f, cfg_.ffOut);
     a.ffMasked = dropout.active && cfg_.ffDropout > 0.0f;
     BufRef ff = a.f;
     if (a.ffMasked) {
-        be.dropoutForward(n, cfg_.ffDropout, dropout.ff, a.f, a.fmask, a.fd);
+        be.dropoutForward({n, cfg_.ffDropout, dropout.ff, a.f, a.fmask, a.fd});
         ff = a.fd;
     }
-    be.addNormForward(normRows, normCols, kNormEps, a.x1, ff, s.r, a.out, a.rstd2);
+    be.addNormForward({normRows, normCols, kNormEps, a.x1, ff, s.r, a.out, a.rstd2});
 }
 
 BufRef AttentionBlock::tailBackward(BufRef dy, int rows, int normRows, Acts& a, Scratch& s) {
@@ -215,65 +177,72 @@ BufRef AttentionBlock::tailBackward(BufRef dy, int rows, int normRows, Acts& a, 
     const int w = cfg_.window, c = cfg_.ctxWidth(), f = cfg_.ffWidth();
     const size_t n = size_t(rows) * w;
     const int normCols = int(n / size_t(normRows));
-    be.normBackward(normRows, normCols, a.out, a.rstd2, dy, s.dr2);
+    be.normBackward({normRows, normCols, a.out, a.rstd2, dy, s.dr2});
     BufRef df = s.dr2;  // the gradient w.r.t. F (the residual branch keeps s.dr2)
     if (a.ffMasked) {
-        be.dropoutBackward(n, a.fmask, s.dr2, s.dz2);
+        be.dropoutBackward({n, a.fmask, s.dr2, s.dz2});
         df = s.dz2;
     }
-    be.activationBiasBackward(rows, w, a.z2, a.f, df, s.dz2, cfg_.ffOut, b2_.grad);
-    gemm(true, false, w, f, rows, s.dz2, w, a.h1, f, w2_.grad, f, 1.0f);  // dW2 += dZ2^T H1
-    gemm(false, false, rows, f, w, s.dz2, w, w2_.value, f, s.dh1, f);  // dH1 = dZ2 W2
-    be.activationBiasBackward(rows, f, a.z1, a.h1, s.dh1, s.dh1, cfg_.hidden, b1_.grad);
-    gemm(true, false, f, w, rows, s.dh1, f, a.x1, w, w1_.grad, w, 1.0f);  // dW1 += dZ1^T X1
-    gemm(false, false, rows, w, f, s.dh1, f, w1_.value, w, s.dx1, w);  // dX1 = dZ1 W1
-    be.addNormBackward(normRows, normCols, a.x1, a.rstd1, s.dx1, s.dr2, s.dr1);  // + residual
+    be.activationBiasBackward({rows, w, a.z2, a.f, df, s.dz2, cfg_.ffOut, b2_.grad});
+    be.gemm(GemmArgs::product(M::matrix(s.dz2, rows, w).t(), M::matrix(a.h1, rows, f),
+                              M::matrix(w2_.grad, w, f), 1.0f));  // dW2 += dZ2^T H1
+    be.gemm(GemmArgs::product(M::matrix(s.dz2, rows, w), M::matrix(w2_.value, w, f),
+                              M::matrix(s.dh1, rows, f)));  // dH1 = dZ2 W2
+    be.activationBiasBackward({rows, f, a.z1, a.h1, s.dh1, s.dh1, cfg_.hidden, b1_.grad});
+    be.gemm(GemmArgs::product(M::matrix(s.dh1, rows, f).t(), M::matrix(a.x1, rows, w),
+                              M::matrix(w1_.grad, f, w), 1.0f));  // dW1 += dZ1^T X1
+    be.gemm(GemmArgs::product(M::matrix(s.dh1, rows, f), M::matrix(w1_.value, f, w),
+                              M::matrix(s.dx1, rows, w)));                         // dX1 = dZ1 W1
+    be.addNormBackward({normRows, normCols, a.x1, a.rstd1, s.dx1, s.dr2, s.dr1});  // + residual
     if (!cfg_.w0) return s.dr1;
-    gemm(true, false, w, c, rows, s.dr1, w, a.ctx, c, w0_.grad, c, 1.0f);  // dW0 += dA^T C
-    be.biasGradient(rows, w, s.dr1, b0_.grad);
-    gemm(false, false, rows, c, w, s.dr1, w, w0_.value, c, s.dctx, c);  // dC = dA W0
+    be.gemm(GemmArgs::product(M::matrix(s.dr1, rows, w).t(), M::matrix(a.ctx, rows, c),
+                              M::matrix(w0_.grad, w, c), 1.0f));  // dW0 += dA^T C
+    be.biasGradient({rows, w, s.dr1, b0_.grad});
+    be.gemm(GemmArgs::product(M::matrix(s.dr1, rows, w), M::matrix(w0_.value, w, c),
+                              M::matrix(s.dctx, rows, c)));  // dC = dA W0
     return s.dctx;
 }
 
 void AttentionBlock::projectBackward(BufRef x, BufRef dx, int rows, Scratch& s) {
+    Backend& be = *be_;
     const int w = cfg_.window, q = cfg_.qkvWidth();
-    gemm(true, false, q, w, rows, s.dqkv, q, x, w, wqkv_.grad, w, 1.0f);  // dWqkv += dQKV^T X
-    be_->biasGradient(rows, q, s.dqkv, bqkv_.grad);
+    be.gemm(GemmArgs::product(M::matrix(s.dqkv, rows, q).t(), M::matrix(x, rows, w),
+                              M::matrix(wqkv_.grad, q, w), 1.0f));  // dWqkv += dQKV^T X
+    be.biasGradient({rows, q, s.dqkv, bqkv_.grad});
     if (dx.empty()) return;
-    gemm(false, false, rows, w, q, s.dqkv, q, wqkv_.value, w, dx, w);  // dX = dQKV Wqkv
-    be_->axpy(size_t(rows) * w, 1.0f, s.dr1, dx);                      // + residual
+    be.gemm(GemmArgs::product(M::matrix(s.dqkv, rows, q), M::matrix(wqkv_.value, q, w),
+                              M::matrix(dx, rows, w)));  // dX = dQKV Wqkv
+    be.axpy({size_t(rows) * w, 1.0f, s.dr1, dx});        // + residual
 }
 
+// Per (sample, head) views of the attention buffers: Q, K, V are column blocks of the fused
+// QKV rows (width q), scores are u x u (or 1 x n for one row) per head.
 void AttentionBlock::forward(BufRef x, int batch, Scratch& s, const DropoutKeys& dropout) {
     Backend& be = *be_;
     const int u = cfg_.units, h = cfg_.heads, d = cfg_.keySize, dv = cfg_.valueSize;
     const int q = cfg_.qkvWidth(), c = cfg_.ctxWidth(), hd = h * d;
     const int rows = batch * u;
-    const size_t perSampleQkv = size_t(u) * q, perSampleP = size_t(h) * u * u;
+    const size_t perQkv = size_t(u) * q, perP = size_t(h) * u * u, uu = size_t(u) * u;
+    auto heads = [&](BufRef r, int m, int n, int ld, size_t perSample, size_t perHead) {
+        return M::perHead(r, batch, h, m, n, ld, perSample, perHead);
+    };
     lastBatch_ = batch;
     project(x, rows, acts_, s);
-    // S = Q K^T per (sample, head)
-    batchedGemm(be, batch, h, false, true, u, u, d, {acts_.qkv, q, perSampleQkv, size_t(d)},
-                {BufRef(acts_.qkv) + size_t(hd), q, perSampleQkv, size_t(d)},
-                {s.s, u, perSampleP, size_t(u) * u});
-    SoftmaxArgs sm;
-    sm.rows = batch * h * u;
-    sm.cols = u;
-    sm.scale = 1.0f / std::sqrt(float(d));
-    sm.causal = cfg_.causal;
-    sm.queries = u;
-    be.softmaxForward(sm, s.s, acts_.p);
+    const M Q = heads(acts_.qkv, u, d, q, perQkv, size_t(d));
+    const M K = heads(BufRef(acts_.qkv) + size_t(hd), u, d, q, perQkv, size_t(d));
+    const M V = heads(BufRef(acts_.qkv) + size_t(2 * hd), u, dv, q, perQkv, size_t(dv));
+    const M S = heads(s.s, u, u, u, perP, uu);
+    const M C = heads(acts_.ctx, u, dv, c, size_t(u) * c, size_t(dv));  // at column h*dv
+    be.gemm(GemmArgs::product(Q, K.t(), S));                            // S = Q K^T
+    be.softmaxForward({scoreShape(batch * h * u, u), s.s, acts_.p});
     acts_.scoreMasked = dropout.active && cfg_.scoreDropout > 0.0f;
     BufRef p = acts_.p;
     if (acts_.scoreMasked) {
-        be.dropoutForward(size_t(batch) * perSampleP, cfg_.scoreDropout, dropout.score, acts_.p,
-                          acts_.pmask, acts_.pd);
+        be.dropoutForward({size_t(batch) * perP, cfg_.scoreDropout, dropout.score, acts_.p,
+                           acts_.pmask, acts_.pd});
         p = acts_.pd;
     }
-    // C_h = P_h V_h, written at column h*dv of the concatenated context
-    batchedGemm(be, batch, h, false, false, u, dv, u, {p, u, perSampleP, size_t(u) * u},
-                {BufRef(acts_.qkv) + size_t(2 * hd), q, perSampleQkv, size_t(dv)},
-                {acts_.ctx, c, size_t(u) * c, size_t(dv)});
+    be.gemm(GemmArgs::product(heads(p, u, u, u, perP, uu), V, C));  // C_h = P_h V_h
     const int normRows = cfg_.norm == NormMode::Element ? rows : batch;
     tailForward(x, rows, normRows, acts_, s, dropout);
 }
@@ -283,33 +252,29 @@ void AttentionBlock::backward(BufRef x, BufRef dy, BufRef dx, int batch, Scratch
     const int u = cfg_.units, h = cfg_.heads, d = cfg_.keySize, dv = cfg_.valueSize;
     const int q = cfg_.qkvWidth(), c = cfg_.ctxWidth(), hd = h * d;
     const int rows = batch * u;
-    const size_t perSampleQkv = size_t(u) * q, perSampleP = size_t(h) * u * u;
+    const size_t perQkv = size_t(u) * q, perP = size_t(h) * u * u, uu = size_t(u) * u;
+    auto heads = [&](BufRef r, int m, int n, int ld, size_t perSample, size_t perHead) {
+        return M::perHead(r, batch, h, m, n, ld, perSample, perHead);
+    };
     const int normRows = cfg_.norm == NormMode::Element ? rows : batch;
     const BufRef dctx = tailBackward(dy, rows, normRows, acts_, s);
-    const Strided dC{dctx, c, size_t(u) * c, size_t(dv)};
+    const M dC = heads(dctx, u, dv, c, size_t(u) * c, size_t(dv));
     // P as used by the context (the dropped one when the forward applied the mask)
-    const Strided P{acts_.scoreMasked ? acts_.pd : acts_.p, u, perSampleP, size_t(u) * u};
-    const Strided Q{acts_.qkv, q, perSampleQkv, size_t(d)};
-    const Strided K{BufRef(acts_.qkv) + size_t(hd), q, perSampleQkv, size_t(d)};
-    const Strided V{BufRef(acts_.qkv) + size_t(2 * hd), q, perSampleQkv, size_t(dv)};
-    const Strided dQ{s.dqkv, q, perSampleQkv, size_t(d)};
-    const Strided dK{BufRef(s.dqkv) + size_t(hd), q, perSampleQkv, size_t(d)};
-    const Strided dV{BufRef(s.dqkv) + size_t(2 * hd), q, perSampleQkv, size_t(dv)};
-    const Strided dP{s.dp, u, perSampleP, size_t(u) * u};
-    const Strided dS{s.s, u, perSampleP, size_t(u) * u};
-    batchedGemm(be, batch, h, false, true, u, u, dv, dC, V, dP);  // dP = dC V^T
-    batchedGemm(be, batch, h, true, false, u, dv, u, P, dC, dV);  // dV = P^T dC
+    const M P = heads(acts_.scoreMasked ? acts_.pd : acts_.p, u, u, u, perP, uu);
+    const M Q = heads(acts_.qkv, u, d, q, perQkv, size_t(d));
+    const M K = heads(BufRef(acts_.qkv) + size_t(hd), u, d, q, perQkv, size_t(d));
+    const M V = heads(BufRef(acts_.qkv) + size_t(2 * hd), u, dv, q, perQkv, size_t(dv));
+    const M dQ = heads(s.dqkv, u, d, q, perQkv, size_t(d));
+    const M dK = heads(BufRef(s.dqkv) + size_t(hd), u, d, q, perQkv, size_t(d));
+    const M dV = heads(BufRef(s.dqkv) + size_t(2 * hd), u, dv, q, perQkv, size_t(dv));
+    const M dP = heads(s.dp, u, u, u, perP, uu), dS = heads(s.s, u, u, u, perP, uu);
+    be.gemm(GemmArgs::product(dC, V.t(), dP));  // dP = dC V^T
+    be.gemm(GemmArgs::product(P.t(), dC, dV));  // dV = P^T dC
     if (acts_.scoreMasked)  // dP of the softmax output = dP of the dropped P times the mask
-        be.dropoutBackward(size_t(batch) * perSampleP, acts_.pmask, s.dp, s.dp);
-    SoftmaxArgs sm;
-    sm.rows = batch * h * u;
-    sm.cols = u;
-    sm.scale = 1.0f / std::sqrt(float(d));
-    sm.causal = cfg_.causal;
-    sm.queries = u;
-    be.softmaxBackward(sm, acts_.p, s.dp, s.s);                   // dS (scaled)
-    batchedGemm(be, batch, h, false, false, u, d, u, dS, K, dQ);  // dQ = dS K
-    batchedGemm(be, batch, h, true, false, u, d, u, dS, Q, dK);   // dK = dS^T Q
+        be.dropoutBackward({size_t(batch) * perP, acts_.pmask, s.dp, s.dp});
+    be.softmaxBackward({scoreShape(batch * h * u, u), acts_.p, s.dp, s.s});  // dS (scaled)
+    be.gemm(GemmArgs::product(dS, K, dQ));                                   // dQ = dS K
+    be.gemm(GemmArgs::product(dS.t(), Q, dK));                               // dK = dS^T Q
     projectBackward(x, dx, rows, s);
 }
 
@@ -330,19 +295,21 @@ void AttentionBlock::forwardRow(BufRef x, int batch, int slot, int n, Scratch& s
     rowN_ = n;
     project(x, batch, row_, s);
     // The new element's Q, K, V become row `slot` of the cache.
-    const size_t perSampleQkv = size_t(u) * q;
-    be.copy2d(row_.qkv, q, BufRef(acts_.qkv) + size_t(slot) * q, int(perSampleQkv), batch, q);
-    batchedGemm(be, batch, h, false, true, 1, n, d, {row_.qkv, q, size_t(q), size_t(d)},
-                {BufRef(acts_.qkv) + size_t(hd), q, perSampleQkv, size_t(d)},
-                {s.s, n, size_t(h) * n, size_t(n)});
-    SoftmaxArgs sm;
-    sm.rows = batch * h;
-    sm.cols = n;
-    sm.scale = 1.0f / std::sqrt(float(d));
-    be.softmaxForward(sm, s.s, row_.p);
-    batchedGemm(be, batch, h, false, false, 1, dv, n, {row_.p, n, size_t(h) * n, size_t(n)},
-                {BufRef(acts_.qkv) + size_t(2 * hd), q, perSampleQkv, size_t(dv)},
-                {row_.ctx, c, size_t(c), size_t(dv)});
+    const size_t perQkv = size_t(u) * q, perP = size_t(h) * n;
+    be.copy2d({row_.qkv, q, BufRef(acts_.qkv) + size_t(slot) * q, int(perQkv), batch, q});
+    auto heads = [&](BufRef r, int m, int cols, int ld, size_t perSample, size_t perHead) {
+        return M::perHead(r, batch, h, m, cols, ld, perSample, perHead);
+    };
+    const M Qr = heads(row_.qkv, 1, d, q, size_t(q), size_t(d));
+    const M Kc = heads(BufRef(acts_.qkv) + size_t(hd), n, d, q, perQkv, size_t(d));
+    const M Vc = heads(BufRef(acts_.qkv) + size_t(2 * hd), n, dv, q, perQkv, size_t(dv));
+    const M Sr = heads(s.s, 1, n, n, perP, size_t(n)), Pr = heads(row_.p, 1, n, n, perP, size_t(n));
+    const M Cr = heads(row_.ctx, 1, dv, c, size_t(c), size_t(dv));
+    be.gemm(GemmArgs::product(Qr, Kc.t(), Sr));  // scores of the new element over the cache
+    SoftmaxShape sm = scoreShape(batch * h, n);
+    sm.causal = false;
+    be.softmaxForward({sm, s.s, row_.p});
+    be.gemm(GemmArgs::product(Pr, Vc, Cr));
     tailForward(x, batch, batch, row_, s);
 }
 
@@ -351,31 +318,28 @@ void AttentionBlock::backwardRow(BufRef x, BufRef dy, BufRef dx, int batch, Scra
     const int u = cfg_.units, h = cfg_.heads, d = cfg_.keySize, dv = cfg_.valueSize;
     const int q = cfg_.qkvWidth(), c = cfg_.ctxWidth(), hd = h * d;
     const int n = rowN_, slot = rowSlot_;
-    const size_t perSampleQkv = size_t(u) * q, perSampleP = size_t(h) * n;
+    const size_t perQkv = size_t(u) * q, perP = size_t(h) * n;
+    auto heads = [&](BufRef r, int m, int cols, int ld, size_t perSample, size_t perHead) {
+        return M::perHead(r, batch, h, m, cols, ld, perSample, perHead);
+    };
     const BufRef dctx = tailBackward(dy, batch, batch, row_, s);
-    const Strided dC{dctx, c, size_t(c), size_t(dv)};
-    const Strided Kc{BufRef(acts_.qkv) + size_t(hd), q, perSampleQkv, size_t(d)};
-    const Strided Vc{BufRef(acts_.qkv) + size_t(2 * hd), q, perSampleQkv, size_t(dv)};
-    // dP = dC V^T over the cache
-    batchedGemm(be, batch, h, false, true, 1, n, dv, dC, Vc, {s.dp, n, perSampleP, size_t(n)});
-    // dV of the new element only: P[slot] * dC
-    batchedGemm(be, batch, h, false, false, 1, dv, 1,
-                {BufRef(row_.p) + size_t(slot), 1, perSampleP, size_t(n)},
-                {dctx, c, size_t(c), size_t(dv)},
-                {BufRef(s.dqkv) + size_t(2 * hd), q, size_t(q), size_t(dv)});
-    SoftmaxArgs sm;
-    sm.rows = batch * h;
-    sm.cols = n;
-    sm.scale = 1.0f / std::sqrt(float(d));
-    be.softmaxBackward(sm, row_.p, s.dp, s.s);
-    // dQ = dS K over the cache
-    batchedGemm(be, batch, h, false, false, 1, d, n, {s.s, n, perSampleP, size_t(n)}, Kc,
-                {s.dqkv, q, size_t(q), size_t(d)});
-    // dK of the new element only: dS[slot] * q
-    batchedGemm(be, batch, h, false, false, 1, d, 1,
-                {BufRef(s.s) + size_t(slot), 1, perSampleP, size_t(n)},
-                {row_.qkv, q, size_t(q), size_t(d)},
-                {BufRef(s.dqkv) + size_t(hd), q, size_t(q), size_t(d)});
+    const M dC = heads(dctx, 1, dv, c, size_t(c), size_t(dv));
+    const M Kc = heads(BufRef(acts_.qkv) + size_t(hd), n, d, q, perQkv, size_t(d));
+    const M Vc = heads(BufRef(acts_.qkv) + size_t(2 * hd), n, dv, q, perQkv, size_t(dv));
+    const M dP = heads(s.dp, 1, n, n, perP, size_t(n)), dS = heads(s.s, 1, n, n, perP, size_t(n));
+    const M pSlot = heads(BufRef(row_.p) + size_t(slot), 1, 1, 1, perP, size_t(n));
+    const M dsSlot = heads(BufRef(s.s) + size_t(slot), 1, 1, 1, perP, size_t(n));
+    const M qRow = heads(row_.qkv, 1, d, q, size_t(q), size_t(d));
+    const M dQ = heads(s.dqkv, 1, d, q, size_t(q), size_t(d));
+    const M dK = heads(BufRef(s.dqkv) + size_t(hd), 1, d, q, size_t(q), size_t(d));
+    const M dV = heads(BufRef(s.dqkv) + size_t(2 * hd), 1, dv, q, size_t(q), size_t(dv));
+    be.gemm(GemmArgs::product(dC, Vc.t(), dP));  // dP = dC V^T over the cache
+    be.gemm(GemmArgs::product(pSlot, dC, dV));   // dV of the new element only: P[slot] dC
+    SoftmaxShape sm = scoreShape(batch * h, n);
+    sm.causal = false;
+    be.softmaxBackward({sm, row_.p, s.dp, s.s});
+    be.gemm(GemmArgs::product(dS, Kc, dQ));        // dQ = dS K over the cache
+    be.gemm(GemmArgs::product(dsSlot, qRow, dK));  // dK of the new element only: dS[slot] q
     projectBackward(x, dx, batch, s);
 }
 

@@ -109,8 +109,7 @@ private:
     // Leaves the gradient w.r.t. the context C in the returned ref and dR1 in s.dr1.
     BufRef tailBackward(BufRef dy, int rows, int normRows, Acts& a, Scratch& s);
     void projectBackward(BufRef x, BufRef dx, int rows, Scratch& s);
-    void gemm(bool ta, bool tb, int m, int n, int k, BufRef a, int lda, BufRef b, int ldb, BufRef c,
-              int ldc, float beta = 0.0f);
+    SoftmaxShape scoreShape(int rows, int cols) const;
 
     Config cfg_;
     std::string prefix_;

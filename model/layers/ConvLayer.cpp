@@ -60,7 +60,7 @@ void ConvLayer::initWeights(Rng& rng) {
 void ConvLayer::forward(BufRef x, int batch, bool) {
     BufRef cols = x;
     if (!direct()) {
-        be_->unfold(batch, len_, window_, step_, positions_, x, cols_);
+        be_->unfold({batch, len_, window_, step_, positions_, x, cols_});
         cols = cols_;
     }
     linearForward(*be_, cols, batch * positions_, window_, filters_, w_, b_, z_, y_, act_);
@@ -71,7 +71,7 @@ void ConvLayer::backward(BufRef x, BufRef dy, BufRef dx, int batch) {
     const BufRef dcols = dx.empty() ? BufRef() : direct() ? dx : BufRef(dcols_);
     linearBackward(*be_, cols, batch * positions_, window_, filters_, w_, b_, z_, y_, dy, dz_,
                    dcols, act_);
-    if (!dx.empty() && !direct()) be_->fold(batch, len_, window_, step_, positions_, dcols_, dx);
+    if (!dx.empty() && !direct()) be_->fold({batch, len_, window_, step_, positions_, dcols_, dx});
 }
 
 }  // namespace nnwb

@@ -1,5 +1,6 @@
 // Fully connected layer y = f(W x + b) over the whole (flattened) input of each sample, with
-// any activation of DESIGN.md §3. Output shape {1, neurons}. Thread: the backend's owner.
+// any activation of docs/ARCHITECTURE.md §3. Output shape {1, neurons}. Thread: the backend's
+// owner.
 #pragma once
 
 #include "model/layers/Layer.h"
@@ -14,7 +15,9 @@ public:
     std::string type() const override { return "dense"; }
     nlohmann::json toJson() const override;
     Shape outputShape(const Shape& in) const override;
-    size_t parameterCount(const Shape& in) const override { return size_t(neurons_) * in.size() + size_t(neurons_); }
+    size_t parameterCount(const Shape& in) const override {
+        return size_t(neurons_) * in.size() + size_t(neurons_);
+    }
     void build(Backend& backend, const Shape& in, int maxBatch) override;
     void initWeights(Rng& rng) override;
     void forward(BufRef x, int batch, bool training) override;

@@ -35,18 +35,18 @@ void DropoutLayer::forward(BufRef x, int batch, bool training) {
     const size_t n = size_t(batch) * size_;
     masked_ = training && rate_ > 0.0;
     if (masked_)
-        be_->dropoutForward(n, float(rate_), dropoutKeyOf(0), x, mask_, y_);
+        be_->dropoutForward({n, float(rate_), dropoutKeyOf(0), x, mask_, y_});
     else
-        be_->copy(x, y_, n);
+        be_->copy({x, y_, n});
 }
 
 void DropoutLayer::backward(BufRef, BufRef dy, BufRef dx, int batch) {
     if (dx.empty()) return;
     const size_t n = size_t(batch) * size_;
     if (masked_)
-        be_->dropoutBackward(n, mask_, dy, dx);
+        be_->dropoutBackward({n, mask_, dy, dx});
     else
-        be_->copy(dy, dx, n);
+        be_->copy({dy, dx, n});
 }
 
 }  // namespace nnwb

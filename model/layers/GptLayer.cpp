@@ -59,7 +59,7 @@ void GptLayer::forward(BufRef x, int batch, bool) {
         ++step_;
     }
     lastBatch_ = batch;
-    be_->copy2d(x + size_t(u - 1) * w, u * w, xRow_, w, batch, w);
+    be_->copy2d({x + size_t(u - 1) * w, u * w, xRow_, w, batch, w});
     BufRef cur = xRow_;
     for (auto& b : blocks_) {
         b.forwardRow(cur, batch, slot, n, rowScratch_);
@@ -85,8 +85,8 @@ void GptLayer::backward(BufRef, BufRef dy, BufRef dx, int batch) {
         grad = out;
     }
     if (dx.empty()) return;
-    be_->fill(dx, size_t(batch) * in_.size(), 0.0f);
-    be_->copy2d(dxRow_, w, dx + size_t(u - 1) * w, u * w, batch, w);
+    be_->fill({dx, size_t(batch) * in_.size(), 0.0f});
+    be_->copy2d({dxRow_, w, dx + size_t(u - 1) * w, u * w, batch, w});
 }
 
 std::vector<AttentionScores> GptLayer::readScores(int sample) {

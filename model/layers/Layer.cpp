@@ -18,7 +18,7 @@ Param makeParam(Backend& be, ParamArena* arena, std::string name, std::vector<in
     p.storage = std::make_shared<ParamStorage>();
     p.storage->value = be.alloc(p.count());
     p.storage->grad = be.alloc(p.count());
-    be.fill(p.storage->grad, p.count(), 0.0f);
+    be.fill({p.storage->grad, p.count(), 0.0f});
     p.value = p.storage->value;
     p.grad = p.storage->grad;
     return p;
@@ -31,7 +31,7 @@ void Layer::initUniform(Backend& be, Param& p, Rng& rng, double limit) {
 }
 
 void Layer::initConstant(Backend& be, Param& p, float value) {
-    be.fill(p.value, p.count(), value);
+    be.fill({p.value, p.count(), value});
 }
 
 uint64_t Layer::dropoutKeyOf(uint64_t site) const {

@@ -40,8 +40,8 @@ struct Param {
 
 // Score matrices of one attention layer (or one block of a stack) for one sample.
 struct AttentionScores {
-    std::string name;           // e.g. "layers.1.block.0"
-    int heads = 0, units = 0;   // values: [heads][units][units], rows sum to 1
+    std::string name;          // e.g. "layers.1.block.0"
+    int heads = 0, units = 0;  // values: [heads][units][units], rows sum to 1
     std::vector<float> values;
 };
 

@@ -74,13 +74,13 @@ void LightConvLayer::initWeights(Rng& rng) {
 }
 
 void LightConvLayer::forward(BufRef x, int batch, bool) {
-    be_->lightConvForward(batch, in_.units, in_.window, heads_, k_, padLeft(), softmax_, x,
-                          w_.value, wsm_, y_);
+    be_->lightConvForward(
+        {batch, in_.units, in_.window, heads_, k_, padLeft(), softmax_, x, w_.value, wsm_, y_});
 }
 
 void LightConvLayer::backward(BufRef x, BufRef dy, BufRef dx, int batch) {
-    be_->lightConvBackward(batch, in_.units, in_.window, heads_, k_, padLeft(), softmax_, x,
-                           w_.value, wsm_, dy, dx, w_.grad);
+    be_->lightConvBackward({batch, in_.units, in_.window, heads_, k_, padLeft(), softmax_, x,
+                            w_.value, wsm_, dy, dx, w_.grad});
 }
 
 }  // namespace nnwb

@@ -7,10 +7,10 @@
 
 namespace nnwb {
 
-void linearForward(Backend& be, BufRef x, int rows, int in, int out, const Param& w,
-                   const Param& b, BufRef z, BufRef y, Activation act);
+void linearForward(Backend& be, BufRef x, int rows, int in, int out, const Param& w, const Param& b,
+                   BufRef z, BufRef y, Activation act);
 // dz receives dy * f'(z); dx (rows x in) is skipped when empty.
-void linearBackward(Backend& be, BufRef x, int rows, int in, int out, Param& w, Param& b,
-                    BufRef z, BufRef y, BufRef dy, BufRef dz, BufRef dx, Activation act);
+void linearBackward(Backend& be, BufRef x, int rows, int in, int out, Param& w, Param& b, BufRef z,
+                    BufRef y, BufRef dy, BufRef dz, BufRef dx, Activation act);
 
 }  // namespace nnwb

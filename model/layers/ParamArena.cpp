@@ -8,7 +8,7 @@ namespace nnwb {
 
 ParamArena::ParamArena(Backend& be, size_t capacity)
     : capacity_(capacity), values_(be.alloc(capacity)), grads_(be.alloc(capacity)) {
-    be.fill(grads_, capacity, 0.0f);
+    be.fill({grads_, capacity, 0.0f});
 }
 
 void ParamArena::take(Param& p) {

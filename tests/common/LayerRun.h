@@ -1,7 +1,7 @@
 // Test helper: one Layer built on its own backend for a fixed batch, with host-side input,
 // forward, backward from a given output gradient, and parameter/gradient access in double
-// (exact on CpuBackend(Precision::Double)); plus a finite-difference gradient check.
-// Header-only; test threads only.
+// (exact on CpuBackend(Precision::Double)). The gradient checker that runs on it is in
+// common/GradCheck.h. Header-only; test threads only.
 #pragma once
 
 #include <algorithm>
@@ -65,9 +65,9 @@ public:
     // Zeroes parameter gradients, runs backward from dyHost and returns dx (unless withDx is
     // false). The pads around dx are checked for out-of-bounds writes (sentinelError()).
     std::vector<double> backward(const std::vector<double>& dyHost, bool withDx = true) {
-        for (Param* p : layer->params()) be->fill(p->grad, p->count(), 0.0f);
+        for (Param* p : layer->params()) be->fill({p->grad, p->count(), 0.0f});
         be->uploadF64(dy, dyHost.data(), dyHost.size());
-        be->fill(dx, inCount() + 2 * kPad, kSentinel);
+        be->fill({dx, inCount() + 2 * kPad, kSentinel});
         layer->backward(x, dy, withDx ? BufRef(dx, kPad) : BufRef(), batch);
         std::vector<double> g(inCount());
         if (withDx) be->downloadF64(BufRef(dx, kPad), g.data(), g.size());
@@ -104,85 +104,5 @@ public:
     Buffer x, dy, dx;
     std::function<void(Layer&)> beforeForward;
 };
-
-inline double dot(const std::vector<double>& a, const std::vector<double>& b) {
-    double s = 0;
-    for (size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
-    return s;
-}
-
-struct GradCheckSettings {
-    double eps = 1e-5;
-    double rel = 1e-6;
-    double abs = 1e-8;
-    size_t maxPerTensor = 40;  // all positions when the tensor is at most this large
-    bool checkInput = true;
-    uint64_t seed = 99;
-};
-
-// Central finite differences of L = sum(c * y) for a random c, for every parameter tensor
-// (all or maxPerTensor random positions) and the input. Needs a double-precision backend.
-// Returns "" or a message naming the tensor, index and both values; `checked` counts values.
-inline std::string gradCheck(LayerRun& r, const GradCheckSettings& s, size_t* checked = nullptr) {
-    Rng rng(s.seed);
-    auto input = randomDoubles(r.inCount(), s.seed + 1);
-    r.setInput(input);
-    auto c = randomDoubles(r.outCount(), s.seed + 2);
-    r.forward();
-    const auto dxA = r.backward(c);
-    if (auto e = r.sentinelError(); !e.empty()) return e;
-    size_t count = 0;
-    auto compare = [&](const std::string& what, size_t i, double a, double n) -> std::string {
-        ++count;
-        const double diff = std::abs(a - n);
-        if (diff <= s.abs + s.rel * std::max(std::abs(a), std::abs(n))) return {};
-        std::ostringstream o;
-        o.precision(12);
-        o << what << "[" << i << "]: analytic " << a << " numeric " << n << " (diff " << diff
-          << ")";
-        return o.str();
-    };
-    auto positions = [&](size_t n) {
-        std::vector<size_t> idx;
-        if (n <= s.maxPerTensor) {
-            for (size_t i = 0; i < n; ++i) idx.push_back(i);
-        } else {
-            for (size_t k = 0; k < s.maxPerTensor; ++k) idx.push_back(rng.below(n));
-        }
-        return idx;
-    };
-    for (Param* p : r.layer->params()) {
-        const auto ga = r.grad(p);
-        auto v = r.value(p);
-        for (size_t i : positions(p->count())) {
-            const double keep = v[i];
-            v[i] = keep + s.eps;
-            r.setValue(p, v);
-            const double lp = dot(c, r.forward());
-            v[i] = keep - s.eps;
-            r.setValue(p, v);
-            const double lm = dot(c, r.forward());
-            v[i] = keep;
-            r.setValue(p, v);
-            if (auto e = compare(p->name, i, ga[i], (lp - lm) / (2 * s.eps)); !e.empty()) return e;
-        }
-    }
-    if (s.checkInput) {
-        for (size_t i : positions(input.size())) {
-            const double keep = input[i];
-            input[i] = keep + s.eps;
-            r.setInput(input);
-            const double lp = dot(c, r.forward());
-            input[i] = keep - s.eps;
-            r.setInput(input);
-            const double lm = dot(c, r.forward());
-            input[i] = keep;
-            r.setInput(input);
-            if (auto e = compare("input", i, dxA[i], (lp - lm) / (2 * s.eps)); !e.empty()) return e;
-        }
-    }
-    if (checked) *checked = count;
-    return {};
-}
 
 }  // namespace nnwb::test

@@ -133,8 +133,8 @@ nlohmann::json syntheticData(int samples, int units, int window) {
 
 nlohmann::json tinyExperimentJson(int epochs, int batch) {
     nlohmann::json layers = nlohmann::json::array();
-    layers.push_back({{"type", "conv"}, {"window", 6}, {"step", 6}, {"filters", 8},
-                      {"activation", "tanh"}});
+    layers.push_back(
+        {{"type", "conv"}, {"window", 6}, {"step", 6}, {"filters", 8}, {"activation", "tanh"}});
     layers.push_back({{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}});
     return {{"formatVersion", 1},
             {"name", "tiny"},

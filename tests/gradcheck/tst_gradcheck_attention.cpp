@@ -3,7 +3,7 @@
 // double-precision CPU backend, in both norm modes, with and without the causal mask.
 #include <QtTest>
 
-#include "common/LayerRun.h"
+#include "common/GradCheck.h"
 #include "model/layers/GptLayer.h"
 
 using namespace nnwb;

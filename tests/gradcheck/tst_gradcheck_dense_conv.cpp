@@ -19,20 +19,19 @@ class GradcheckDenseConv : public QObject {
 private slots:
     void dense_data() {
         QTest::addColumn<QString>("activation");
-        for (const auto& a : activationNames()) QTest::newRow(a.c_str()) << QString::fromStdString(a);
+        for (const auto& a : activationNames())
+            QTest::newRow(a.c_str()) << QString::fromStdString(a);
     }
     void dense() {
         QFETCH(QString, activation);
         const Activation act = activationFromName(activation.toStdString());
-        const auto msg = test::gradCheckLayer(
-            [&] { return std::make_unique<DenseLayer>(5, act); }, Shape{3, 4});
+        const auto msg =
+            test::gradCheckLayer([&] { return std::make_unique<DenseLayer>(5, act); }, Shape{3, 4});
         QVERIFY2(msg.empty(), msg.c_str());
     }
     void denseBatchOne() {
-        test::GradCheckOptions o;
-        o.batch = 1;
         const auto msg = test::gradCheckLayer(
-            [] { return std::make_unique<DenseLayer>(7, Activation::Tanh); }, Shape{1, 9}, o);
+            [] { return std::make_unique<DenseLayer>(7, Activation::Tanh); }, Shape{1, 9}, 1);
         QVERIFY2(msg.empty(), msg.c_str());
     }
     void conv_data() {
@@ -94,7 +93,7 @@ private slots:
             return s / batch;
         };
         meanLoss(y);
-        if (weighted) be.scaleRows(batch, outs, wb, l.gradient());
+        if (weighted) be.scaleRows({batch, outs, wb, l.gradient()});
         std::vector<double> g(y.size());
         be.downloadF64(l.gradient(), g.data(), g.size());
         const double eps = 1e-6;
@@ -103,8 +102,9 @@ private slots:
             yp[i] += eps;
             ym[i] -= eps;
             const double num = (meanLoss(yp) - meanLoss(ym)) / (2 * eps);
-            QVERIFY2(std::fabs(num - g[i]) < 1e-7,
-                     qPrintable(QString("output %1: analytic %2 numeric %3").arg(i).arg(g[i]).arg(num)));
+            QVERIFY2(
+                std::fabs(num - g[i]) < 1e-7,
+                qPrintable(QString("output %1: analytic %2 numeric %3").arg(i).arg(g[i]).arg(num)));
         }
     }
 };

@@ -5,6 +5,7 @@
 // output differs from evaluation) so that the check cannot pass vacuously.
 #include <QtTest>
 
+#include "common/GradCheck.h"
 #include "common/LayerRun.h"
 
 using namespace nnwb;

@@ -144,7 +144,7 @@ private slots:
 
         view->runsTable()->selectRow(1);
         Experiment third = tiny("third");
-        third.data["samples"] = 300;  // other data than run 1: the row says so
+        third.data["samples"] = 300;          // other data than run 1: the row says so
         QCOMPARE(cmp->addRun(third, {}), 2);  // crashed here
         QCOMPARE(view->runsTable()->rowCount(), 3);
         QTableWidgetItem* data = view->runsTable()->item(2, ComparisonRunsTable::kData);

@@ -1,7 +1,7 @@
 // GUI: the minor items of issue 13 (finding 8) that have a checkable effect: accuracy is a gap,
-// not 0 %, in an epoch without signals (Experiment, Comparison and Runs charts alike); the status bar's progress says it is the epoch's; the
-// tool bar's Undo/Redo keep their labels (and width) as the undo text changes; the price-file
-// dialog starts in the folder of the current price file.
+// not 0 %, in an epoch without signals (Experiment, Comparison and Runs charts alike); the status
+// bar's progress says it is the epoch's; the tool bar's Undo/Redo keep their labels (and width) as
+// the undo text changes; the price-file dialog starts in the folder of the current price file.
 #include <QAction>
 #include <QApplication>
 #include <QMessageBox>
@@ -106,9 +106,8 @@ private Q_SLOTS:
         const int need = cap->fontMetrics().horizontalAdvance(cap->text());
         QVERIFY2(cap->width() >= need ||
                      (cap->wordWrap() && cap->height() >= cap->heightForWidth(cap->width())),
-                 qPrintable(QStringLiteral("caption %1 px wide, text %2 px")
-                                .arg(cap->width())
-                                .arg(need)));
+                 qPrintable(
+                     QStringLiteral("caption %1 px wide, text %2 px").arg(cap->width()).arg(need)));
     }
 
     // Layer pickers count from 1, as the layer list does (the tensor names count from 0).

@@ -2,8 +2,8 @@
 // the Runs tab shows them: a sortable, filterable table; several runs selected overlay their
 // curves and summary; name, tags and note edits are stored; Open Experiment loads a run's
 // experiment into the editor with its curves; Open Model loads its stored best model, which
-// Export Weights then saves and the attention view shows; reopening an experiment file shows its last
-// run's curves; Delete removes runs with their files; --no-record records nothing; a corrupt
+// Export Weights then saves and the attention view shows; reopening an experiment file shows its
+// last run's curves; Delete removes runs with their files; --no-record records nothing; a corrupt
 // store gives one warning and training goes on.
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -19,11 +19,11 @@
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TrainingController.h"
 #include "app/runs/RunStore.h"
-#include "model/Safetensors.h"
 #include "common/TestUtil.h"
+#include "model/Safetensors.h"
+#include "ui/AttentionView.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ComparisonSummaryTable.h"
-#include "ui/AttentionView.h"
 #include "ui/ComparisonView.h"
 #include "ui/MainWindow.h"
 #include "ui/MetricChart.h"

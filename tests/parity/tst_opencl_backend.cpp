@@ -236,7 +236,7 @@ private slots:
         QVERIFY(be->profiling());
         smokeGemm(*be);
         Buffer x = be->alloc(100);
-        be->fill(x, 100, 1.0f);
+        be->fill({x, 100, 1.0f});
         be->synchronize();
         auto times = be->kernelTimes();
         auto has = [&](const std::string& n) {
@@ -296,16 +296,16 @@ private slots:
             const std::vector<float> xv = randomVector(n, 500);
             Buffer x = be->alloc(n), y = be->alloc(n), r = be->alloc(rows), db = be->alloc(cols);
             be->upload(x, xv.data(), n);
-            be->biasGradient(rows, cols, x, db);
-            SoftmaxArgs s;
+            be->biasGradient({rows, cols, x, db});
+            SoftmaxShape s;
             s.rows = rows;
             s.cols = cols;
-            be->softmaxForward(s, x, y);
-            be->normForward(rows, cols, 1e-5f, y, y, r);
+            be->softmaxForward({s, x, y});
+            be->normForward({rows, cols, 1e-5f, y, y, r});
             Buffer w = be->alloc(21), wsm = be->alloc(21), dw = be->alloc(21), out = be->alloc(n);
-            be->fill(w, 21, 0.1f);
-            be->lightConvForward(1, rows, cols, 1, 21, 20, true, x, w, wsm, out);
-            be->lightConvBackward(1, rows, cols, 1, 21, 20, true, x, w, wsm, y, out, dw);
+            be->fill({w, 21, 0.1f});
+            be->lightConvForward({1, rows, cols, 1, 21, 20, true, x, w, wsm, out});
+            be->lightConvBackward({1, rows, cols, 1, 21, 20, true, x, w, wsm, y, out, dw});
             Buffer c = be->alloc(size_t(rows) * rows);
             GemmArgs g;
             g.m = rows;

@@ -133,14 +133,14 @@ private slots:
         auto smallCase = [](const Case& c) {
             const std::string type = c.layer["type"];
             return c.in.units == 1 ||
-                   (c.in.units == 7 && (type == "attention" || type == "multihead_attention" ||
-                                        type == "lightconv"));
+                   (c.in.units == 7 &&
+                    (type == "attention" || type == "multihead_attention" || type == "lightconv"));
         };
         for (const auto& id : testDeviceIds())
             for (size_t i = 0; i < all.size(); ++i)
                 if (!small || smallCase(all[i]))
                     QTest::addRow("%s %s", id.c_str(), all[i].name)
-                    << QString::fromStdString(id) << int(i);
+                        << QString::fromStdString(id) << int(i);
     }
     void layer() {
         QFETCH(QString, device);

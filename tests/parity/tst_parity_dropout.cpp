@@ -117,19 +117,19 @@ private slots:
                         BufRef x = r.in("x", randomVector(n, 130));
                         BufRef mask = r.out("mask", randomVector(n, 131));
                         BufRef y = r.out("y", randomVector(n, 132));
-                        r.be.dropoutForward(n, rate, key, x, mask, y);
+                        r.be.dropoutForward({n, rate, key, x, mask, y});
                         BufRef dy = r.in("dy", randomVector(n, 133));
                         BufRef dx = r.out("dx", randomVector(n, 134));
-                        r.be.dropoutBackward(n, mask, dy, dx);
+                        r.be.dropoutBackward({n, mask, dy, dx});
                     },
                     kTol, c);
                 NNWB_PARITY(
                     [&](OpRun& r) {
                         BufRef xy = r.out("xy", randomVector(n, 135));
                         BufRef mask = r.out("mask", randomVector(n, 136));
-                        r.be.dropoutForward(n, rate, key, xy, mask, xy);
+                        r.be.dropoutForward({n, rate, key, xy, mask, xy});
                         BufRef g = r.out("g", randomVector(n, 137));
-                        r.be.dropoutBackward(n, mask, g, g);
+                        r.be.dropoutBackward({n, mask, g, g});
                     },
                     kTol, c + " in place");
             }

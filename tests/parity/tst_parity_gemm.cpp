@@ -1,10 +1,10 @@
 // Parity of gemm (kernels gemm_small, gemm_tiled, gemm_tiled_32/_16 — gemm.cl's GEMM_NAME
 // built once per tiling — each also with split K and gemm_reduce_splits): every OpenCL
 // device, once with the automatic choice and once forced to each kernel and split count,
-// against the CpuBackend reference for all four transpose combinations, odd sizes (M, N, K from 1 to 130), padded leading
-// dimensions, alpha/beta (beta = 0 with NaN-filled C must not read C), 2-level batches with
-// strides (stride 0 for a shared B) and non-zero offsets, with guard values around A, B, C.
-// Tolerance: 1e-5 + 2e-6 * K absolute + 1e-4 relative.
+// against the CpuBackend reference for all four transpose combinations, odd sizes (M, N, K from 1
+// to 130), padded leading dimensions, alpha/beta (beta = 0 with NaN-filled C must not read C),
+// 2-level batches with strides (stride 0 for a shared B) and non-zero offsets, with guard values
+// around A, B, C. Tolerance: 1e-5 + 2e-6 * K absolute + 1e-4 relative.
 #include <QtTest/QtTest>
 
 #include <limits>

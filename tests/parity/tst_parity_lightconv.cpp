@@ -44,8 +44,8 @@ private slots:
                                     BufRef w = r.in("weight", randomVector(nw, 301));
                                     BufRef wsm = r.out("wsm", randomVector(nw, 302));
                                     BufRef y = r.out("y", randomVector(n, 303));
-                                    r.be.lightConvForward(s.batch, s.units, s.channels, heads, k,
-                                                          padL, sm, x, w, wsm, y);
+                                    r.be.lightConvForward({s.batch, s.units, s.channels, heads, k,
+                                                           padL, sm, x, w, wsm, y});
                                 },
                                 tol, name.str() + " forward");
                             for (bool withDx : {true, false}) {
@@ -55,14 +55,15 @@ private slots:
                                         BufRef w = r.in("weight", randomVector(nw, 301));
                                         BufRef wsm = r.out("wsm", randomVector(nw, 302));
                                         BufRef y = r.out("y", randomVector(n, 303));
-                                        r.be.lightConvForward(s.batch, s.units, s.channels, heads,
-                                                              k, padL, sm, x, w, wsm, y);
+                                        r.be.lightConvForward({s.batch, s.units, s.channels, heads,
+                                                               k, padL, sm, x, w, wsm, y});
                                         BufRef dy = r.in("dy", randomVector(n, 304));
                                         BufRef dx;
                                         if (withDx) dx = r.out("dx", randomVector(n, 305));
                                         BufRef dw = r.out("dw", randomVector(nw, 306));
-                                        r.be.lightConvBackward(s.batch, s.units, s.channels, heads,
-                                                               k, padL, sm, x, w, wsm, dy, dx, dw);
+                                        r.be.lightConvBackward({s.batch, s.units, s.channels, heads,
+                                                                k, padL, sm, x, w, wsm, dy, dx,
+                                                                dw});
                                     },
                                     tol, name.str() + (withDx ? " backward" : " backward no dx"));
                             }
@@ -74,9 +75,9 @@ private slots:
         for (auto& [id, be] : parityDevices().cl) {
             Buffer x = be->alloc(40), w = be->alloc(6), wsm = be->alloc(6), y = be->alloc(40);
             QVERIFY_THROWS_EXCEPTION(ComputeError,
-                                     be->lightConvForward(2, 5, 4, 3, 2, 1, false, x, w, wsm, y));
+                                     be->lightConvForward({2, 5, 4, 3, 2, 1, false, x, w, wsm, y}));
             QVERIFY_THROWS_EXCEPTION(
-                ComputeError, be->lightConvBackward(2, 5, 4, 3, 2, 1, false, x, w, wsm, y, x, w));
+                ComputeError, be->lightConvBackward({2, 5, 4, 3, 2, 1, false, x, w, wsm, y, x, w}));
             Q_UNUSED(id);
         }
     }

@@ -59,7 +59,7 @@ private slots:
             NNWB_PARITY(
                 [&](OpRun& r) {
                     BufRef x = r.out("x", randomVector(n, 1));
-                    r.be.fill(x, n, -2.5f);
+                    r.be.fill({x, n, -2.5f});
                 },
                 kTol, "fill n=" + std::to_string(n));
         }
@@ -72,7 +72,7 @@ private slots:
                 [&](OpRun& r) {
                     BufRef s = r.in("src", randomVector(n, 2));
                     BufRef d = r.out("dst", randomVector(n, 3));
-                    r.be.copy(s, d, n);
+                    r.be.copy({s, d, n});
                 },
                 kTol, "copy n=" + std::to_string(n));
             // Overlapping ranges of one buffer, both directions.
@@ -80,13 +80,13 @@ private slots:
                 NNWB_PARITY(
                     [&](OpRun& r) {
                         BufRef b = r.out("buf", randomVector(n + shift, 4));
-                        r.be.copy(b, b + shift, n);
+                        r.be.copy({b, b + shift, n});
                     },
                     kTol, "copy overlap up n=" + std::to_string(n));
                 NNWB_PARITY(
                     [&](OpRun& r) {
                         BufRef b = r.out("buf", randomVector(n + shift, 5));
-                        r.be.copy(b + shift, b, n);
+                        r.be.copy({b + shift, b, n});
                     },
                     kTol, "copy overlap down n=" + std::to_string(n));
             }
@@ -104,7 +104,7 @@ private slots:
                         [&](OpRun& r) {
                             BufRef s = r.in("src", randomVector(size_t(rows) * sld, 6));
                             BufRef d = r.out("dst", randomVector(size_t(rows) * dld, 7));
-                            r.be.copy2d(s, sld, d, dld, rows, cols);
+                            r.be.copy2d({s, sld, d, dld, rows, cols});
                         },
                         kTol,
                         ctx("copy2d", rows, cols) + " sld=" + std::to_string(sld) +
@@ -115,7 +115,7 @@ private slots:
             NNWB_PARITY(
                 [&](OpRun& r) {
                     BufRef b = r.out("buf", randomVector(size_t(rows) * (cols + 2) + 2, 8));
-                    r.be.copy2d(b + 2, cols + 2, b, cols, rows, cols);
+                    r.be.copy2d({b + 2, cols + 2, b, cols, rows, cols});
                 },
                 kTol, ctx("copy2d overlap", rows, cols));
         }
@@ -128,7 +128,7 @@ private slots:
                 [&](OpRun& r) {
                     BufRef x = r.in("x", randomVector(n, 9));
                     BufRef y = r.out("y", randomVector(n, 10));
-                    r.be.axpy(n, -0.75f, x, y);
+                    r.be.axpy({n, -0.75f, x, y});
                 },
                 kTol, "axpy n=" + std::to_string(n));
             NNWB_PARITY(
@@ -136,14 +136,14 @@ private slots:
                     BufRef a = r.in("a", randomVector(n, 11));
                     BufRef b = r.in("b", randomVector(n, 12));
                     BufRef o = r.out("out", randomVector(n, 13));
-                    r.be.add(n, a, b, o);
+                    r.be.add({n, a, b, o});
                 },
                 kTol, "add n=" + std::to_string(n));
             NNWB_PARITY(
                 [&](OpRun& r) {  // out aliases a
                     BufRef a = r.out("a", randomVector(n, 14));
                     BufRef b = r.in("b", randomVector(n, 15));
-                    r.be.add(n, a, b, a);
+                    r.be.add({n, a, b, a});
                 },
                 kTol, "add in place n=" + std::to_string(n));
         }
@@ -164,11 +164,11 @@ private slots:
                             BufRef y = r.out("y", randomVector(n, 22));
                             if (mode == 2) {
                                 BufRef xz = r.out("xz", randomVector(n, 20, -3.0f, 3.0f));
-                                r.be.biasActivation(rows, cols, xz, bias, xz, y, act);
+                                r.be.biasActivation({rows, cols, xz, bias, xz, y, act});
                             } else {
                                 BufRef x = r.in("x", randomVector(n, 20, -3.0f, 3.0f));
                                 BufRef z = r.out("z", randomVector(n, 23));
-                                r.be.biasActivation(rows, cols, x, bias, z, y, act);
+                                r.be.biasActivation({rows, cols, x, bias, z, y, act});
                             }
                         },
                         kTol,
@@ -192,11 +192,11 @@ private slots:
                             BufRef y = r.in("y", randomVector(n, 31, 0.0f, 1.0f));
                             if (inPlace) {
                                 BufRef d = r.out("dydz", randomVector(n, 32));
-                                r.be.activationBackward(rows, cols, z, y, d, d, act);
+                                r.be.activationBackward({rows, cols, z, y, d, d, act});
                             } else {
                                 BufRef dy = r.in("dy", randomVector(n, 32));
                                 BufRef dz = r.out("dz", randomVector(n, 33));
-                                r.be.activationBackward(rows, cols, z, y, dy, dz, act);
+                                r.be.activationBackward({rows, cols, z, y, dy, dz, act});
                             }
                         },
                         kTol,
@@ -220,8 +220,8 @@ private slots:
                 [&](OpRun& r) {
                     BufRef dz = r.in("dz", randomVector(size_t(rows) * cols, 40));
                     BufRef db = r.out("db", randomVector(cols, 41));
-                    r.be.biasGradient(rows, cols, dz, db);
-                    r.be.biasGradient(rows, cols, dz, db);  // accumulates twice
+                    r.be.biasGradient({rows, cols, dz, db});
+                    r.be.biasGradient({rows, cols, dz, db});  // accumulates twice
                 },
                 tol, ctx("biasGradient", rows, cols));
         }
@@ -242,7 +242,7 @@ private slots:
                               {65, 130, 1.0f, false, 0},    {4, 300, 0.125f, false, 0},
                               {600, 300, 0.05f, true, 300}, {7, 1, 2.0f, true, 7}};
         for (const Case& c : cases) {
-            SoftmaxArgs s;
+            SoftmaxShape s;
             s.rows = c.rows;
             s.cols = c.cols;
             s.scale = c.scale;
@@ -256,13 +256,13 @@ private slots:
                 [&](OpRun& r) {
                     BufRef x = r.in("x", randomVector(n, 50, -4.0f, 4.0f));
                     BufRef y = r.out("y", randomVector(n, 51));
-                    r.be.softmaxForward(s, x, y);
+                    r.be.softmaxForward({s, x, y});
                 },
                 kTol, name + " forward");
             NNWB_PARITY(
                 [&](OpRun& r) {
                     BufRef xy = r.out("xy", randomVector(n, 50, -4.0f, 4.0f));
-                    r.be.softmaxForward(s, xy, xy);
+                    r.be.softmaxForward({s, xy, xy});
                 },
                 kTol, name + " forward in place");
             NNWB_PARITY(
@@ -270,7 +270,7 @@ private slots:
                     BufRef y = r.in("y", randomVector(n, 52, 0.0f, 1.0f));
                     BufRef dy = r.in("dy", randomVector(n, 53));
                     BufRef dx = r.out("dx", randomVector(n, 54));
-                    r.be.softmaxBackward(s, y, dy, dx);
+                    r.be.softmaxBackward({s, y, dy, dx});
                 },
                 kTol, name + " backward");
         }
@@ -287,7 +287,7 @@ private slots:
                         BufRef x = r.in("x", randomVector(n, 60, -2.0f, 3.0f));
                         BufRef y = r.out("y", randomVector(n, 61));
                         BufRef rs = r.out("rstd", randomVector(rows, 62));
-                        r.be.normForward(rows, cols, eps, x, y, rs);
+                        r.be.normForward({rows, cols, eps, x, y, rs});
                     },
                     kTol, ctx("normForward", rows, cols) + " eps=" + std::to_string(eps));
             }
@@ -297,7 +297,7 @@ private slots:
                     BufRef rs = r.in("rstd", randomVector(rows, 64, 0.5f, 3.0f));
                     BufRef dy = r.in("dy", randomVector(n, 65));
                     BufRef dx = r.out("dx", randomVector(n, 66));
-                    r.be.normBackward(rows, cols, y, rs, dy, dx);
+                    r.be.normBackward({rows, cols, y, rs, dy, dx});
                 },
                 kTol, ctx("normBackward", rows, cols));
         }
@@ -322,8 +322,8 @@ private slots:
                                               : r.in("dy", randomVector(n, 84));
                             BufRef dz = alias ? dy : r.out("dz", randomVector(n, 85));
                             BufRef db = r.out("db", randomVector(size_t(cols), 86));
-                            r.be.activationBiasBackward(rows, cols, z, y, dy, dz, Activation(act),
-                                                        db);
+                            r.be.activationBiasBackward(
+                                {rows, cols, z, y, dy, dz, Activation(act), db});
                         },
                         tol,
                         ctx("activationBiasBackward", rows, cols) + " act=" + std::to_string(act) +
@@ -343,7 +343,7 @@ private slots:
                     BufRef sum = r.out("sum", randomVector(n, 69));
                     BufRef y = r.out("y", randomVector(n, 70));
                     BufRef rs = r.out("rstd", randomVector(rows, 71));
-                    r.be.addNormForward(rows, cols, 1e-5f, a, b, sum, y, rs);
+                    r.be.addNormForward({rows, cols, 1e-5f, a, b, sum, y, rs});
                 },
                 kTol, ctx("addNormForward", rows, cols));
             NNWB_PARITY(
@@ -353,7 +353,7 @@ private slots:
                     BufRef dy = r.out("dy", randomVector(n, 74));
                     BufRef dy2 = r.in("dy2", randomVector(n, 75));
                     BufRef dx = r.out("dx", randomVector(n, 76));
-                    r.be.addNormBackward(rows, cols, y, rs, dy, dy2, dx);
+                    r.be.addNormBackward({rows, cols, y, rs, dy, dy2, dx});
                 },
                 kTol, ctx("addNormBackward", rows, cols));
         }
@@ -382,7 +382,7 @@ private slots:
                             g.ldc = n;
                             BufRef b = bias ? r.in("b", randomVector(size_t(n), 80)) : BufRef();
                             BufRef y = r.out("y", randomVector(size_t(m) * n, 81));
-                            r.be.gemmBiasActivation(g, b, Activation(act), y);
+                            r.be.gemmBiasActivation({g, b, Activation(act), y});
                         },
                         ParityTolerance({{1e-5 + 2e-6 * k, 1e-4}, {}}),
                         ctx("gemmBiasActivation", m, n) + " k=" + std::to_string(k) +
@@ -410,14 +410,14 @@ private slots:
                 [&](OpRun& r) {
                     BufRef x = r.in("x", randomVector(nx, 70));
                     BufRef cols = r.out("cols", randomVector(nc, 71));
-                    r.be.unfold(c.batch, c.len, c.window, c.step, c.positions, x, cols);
+                    r.be.unfold({c.batch, c.len, c.window, c.step, c.positions, x, cols});
                 },
                 kTol, "unfold " + name);
             NNWB_PARITY(
                 [&](OpRun& r) {
                     BufRef dc = r.in("dcols", randomVector(nc, 72));
                     BufRef dx = r.out("dx", randomVector(nx, 73));
-                    r.be.fold(c.batch, c.len, c.window, c.step, c.positions, dc, dx);
+                    r.be.fold({c.batch, c.len, c.window, c.step, c.positions, dc, dx});
                 },
                 kTol, "fold " + name);
         }
@@ -434,7 +434,7 @@ private slots:
                     BufRef t = r.in("t", randomVector(n, 81));
                     BufRef dy = r.out("dy", randomVector(n, 82));
                     BufRef loss = r.out("loss", randomVector(rows, 83));
-                    r.be.mseLoss(rows, cols, y, t, dy, loss, 0.5f);
+                    r.be.mseLoss({rows, cols, y, t, dy, loss, 0.5f});
                 },
                 kTol, ctx("mseLoss", rows, cols));
             for (bool oneHot : {true, false}) {
@@ -451,7 +451,7 @@ private slots:
                         BufRef p = r.out("prob", randomVector(n, 86));
                         BufRef dy = r.out("dy", randomVector(n, 87));
                         BufRef loss = r.out("loss", randomVector(rows, 88));
-                        r.be.softmaxCrossEntropy(rows, cols, x, t, p, dy, loss, 0.25f);
+                        r.be.softmaxCrossEntropy({rows, cols, x, t, p, dy, loss, 0.25f});
                     },
                     kTol, ctx("softmaxCrossEntropy", rows, cols) + (oneHot ? " one-hot" : " soft"));
             }
@@ -468,7 +468,7 @@ private slots:
                         BufRef v = r.out("velocity", randomVector(n, 91, -0.1f, 0.1f));
                         for (int step = 0; step < 3; ++step) {
                             BufRef g = r.in("g" + std::to_string(step), randomVector(n, 92 + step));
-                            r.be.sgdStep(n, w, g, v, 0.05f, 0.9f, wd, BufRef());
+                            r.be.sgdStep({n, w, g, v, 0.05f, 0.9f, wd, BufRef()});
                         }
                     },
                     kTol, "sgdStep n=" + std::to_string(n) + " wd=" + std::to_string(wd));
@@ -484,8 +484,8 @@ private slots:
                                             randomVector(n, 100 + t, -2.0f, 2.0f));
                             const float bc1 = 1.0f - std::pow(b1, float(t));
                             const float bc2 = 1.0f - std::pow(b2, float(t));
-                            r.be.adamStep(n, w, g, m, v, 1e-2f, b1, b2, 1e-8f, wd, bc1, bc2,
-                                          BufRef());
+                            r.be.adamStep(
+                                {n, w, g, m, v, 1e-2f, b1, b2, 1e-8f, wd, bc1, bc2, BufRef()});
                         }
                     },
                     kTol, "adamStep n=" + std::to_string(n) + " wd=" + std::to_string(wd));
@@ -501,7 +501,7 @@ private slots:
                     [&](OpRun& r) {
                         BufRef g = r.out("g", randomVector(n, 120, -2.0f, 2.0f));
                         BufRef norm = r.out("norm", randomVector(1, 121));
-                        r.be.clipByGlobalNorm(n, g, maxNorm, norm);
+                        r.be.clipByGlobalNorm({n, g, maxNorm, norm});
                     },
                     kTol,
                     "clipByGlobalNorm n=" + std::to_string(n) +
@@ -514,7 +514,7 @@ private slots:
                 [&](OpRun& r) {
                     BufRef scale = r.in("scale", randomVector(rows, 122, 0.0f, 3.0f));
                     BufRef x = r.out("x", randomVector(size_t(rows) * cols, 123));
-                    r.be.scaleRows(rows, cols, scale, x);
+                    r.be.scaleRows({rows, cols, scale, x});
                 },
                 kTol, ctx("scaleRows", rows, cols));
         }
@@ -531,8 +531,9 @@ private slots:
                     BufRef v = r.out("v", randomVector(n, 112, 0.0f, 0.1f));
                     BufRef g = r.in("g", randomVector(n, 113));
                     BufRef f = r.in("flag", {flag});
-                    r.be.adamStep(n, w, g, m, v, 1e-2f, 0.9f, 0.999f, 1e-8f, 0.0f, 0.1f, 0.001f, f);
-                    r.be.sgdStep(n, w, g, m, 0.05f, 0.9f, 0.0f, f);
+                    r.be.adamStep(
+                        {n, w, g, m, v, 1e-2f, 0.9f, 0.999f, 1e-8f, 0.0f, 0.1f, 0.001f, f});
+                    r.be.sgdStep({n, w, g, m, 0.05f, 0.9f, 0.0f, f});
                 },
                 kTol, "optimizer skip flag " + std::to_string(flag));
         }
@@ -542,14 +543,14 @@ private slots:
         const std::vector<float> w0{1.0f, 2.0f, 3.0f}, ones(3, 1.0f);
         cpu.upload(w, w0.data(), 3);
         cpu.upload(g, ones.data(), 3);
-        cpu.fill(f, 1, 2.0f);
-        cpu.adamStep(3, w, g, m, v, 0.1f, 0.9f, 0.999f, 1e-8f, 0.0f, 0.1f, 0.001f, f);
-        cpu.sgdStep(3, w, g, m, 0.1f, 0.9f, 0.0f, f);
+        cpu.fill({f, 1, 2.0f});
+        cpu.adamStep({3, w, g, m, v, 0.1f, 0.9f, 0.999f, 1e-8f, 0.0f, 0.1f, 0.001f, f});
+        cpu.sgdStep({3, w, g, m, 0.1f, 0.9f, 0.0f, f});
         std::vector<float> now(3);
         cpu.download(w, now.data(), 3);
         QCOMPARE(now, w0);
-        cpu.fill(f, 1, -1.0f);
-        cpu.sgdStep(3, w, g, m, 0.5f, 0.0f, 0.0f, f);
+        cpu.fill({f, 1, -1.0f});
+        cpu.sgdStep({3, w, g, m, 0.5f, 0.0f, 0.0f, f});
         cpu.download(w, now.data(), 3);
         QCOMPARE(now, (std::vector<float>{0.5f, 1.5f, 2.5f}));
     }
@@ -577,7 +578,10 @@ private slots:
                                 BufRef ls = r.in("loss", l);
                                 BufRef log = r.out("log", randomVector(size_t(rows) * 2, 122));
                                 BufRef f = r.out("flag", {flag0});
-                                r.be.recordOutcomes(rows, cols, p, t, ls, log, f, 7.0f);
+                                // The fractal task's encoding (model/Metrics.h) at width 3.
+                                BufRef codes =
+                                    cols == 3 ? r.in("codes", {0.0f, 3.0f, 6.0f}) : BufRef();
+                                r.be.recordOutcomes({rows, cols, p, t, ls, log, f, 7.0f, codes});
                             },
                             kTol,
                             ctx("recordOutcomes", rows, cols) + " bad " + std::to_string(bad) +
@@ -591,12 +595,14 @@ private slots:
         const std::vector<float> pred{0.1f, 0.9f, 0.9f, 0.5f, 0.2f, 0.7f}, target{0, 1, 1, 0, 0, 1},
             loss{0.5f, NAN};
         Buffer p = cpu.alloc(6), t = cpu.alloc(6), l = cpu.alloc(2), log = cpu.alloc(4),
-               f = cpu.alloc(1);
+               f = cpu.alloc(1), codes = cpu.alloc(3);
+        const std::vector<float> fractalCodes{0.0f, 3.0f, 6.0f};
+        cpu.upload(codes, fractalCodes.data(), 3);
         cpu.upload(p, pred.data(), 6);
         cpu.upload(t, target.data(), 6);
         cpu.upload(l, loss.data(), 2);
-        cpu.fill(f, 1, -1.0f);
-        cpu.recordOutcomes(2, 3, p, t, l, log, f, 5.0f);
+        cpu.fill({f, 1, -1.0f});
+        cpu.recordOutcomes({2, 3, p, t, l, log, f, 5.0f, codes});
         std::vector<float> out(4), flag(1);
         cpu.download(log, out.data(), 4);
         cpu.download(f, flag.data(), 1);
@@ -612,22 +618,22 @@ private slots:
         for (auto& [id, be] : parityDevices().cl) {
             Buffer b = be->alloc(10);
             try {
-                be->fill(BufRef(b, 4), 7, 1.0f);
+                be->fill({BufRef(b, 4), 7, 1.0f});
                 QFAIL("fill past the end did not throw");
             } catch (const ComputeError& e) {
                 QVERIFY2(std::string(e.what()).find("fill") != std::string::npos, e.what());
                 QVERIFY2(std::string(e.what()).find("overruns") != std::string::npos, e.what());
             }
-            QVERIFY_THROWS_EXCEPTION(ComputeError, be->normForward(3, 4, 1e-5f, b, b, BufRef()));
-            SoftmaxArgs s;
+            QVERIFY_THROWS_EXCEPTION(ComputeError, be->normForward({3, 4, 1e-5f, b, b, BufRef()}));
+            SoftmaxShape s;
             s.rows = 2;
             s.cols = 2;
             s.causal = true;
             s.queries = 0;
-            QVERIFY_THROWS_EXCEPTION(ComputeError, be->softmaxForward(s, b, b));
-            QVERIFY_THROWS_EXCEPTION(ComputeError, be->unfold(1, 5, 2, 0, 2, b, b));
+            QVERIFY_THROWS_EXCEPTION(ComputeError, be->softmaxForward({s, b, b}));
+            QVERIFY_THROWS_EXCEPTION(ComputeError, be->unfold({1, 5, 2, 0, 2, b, b}));
             Buffer other = parityDevices().cpu.alloc(10);
-            QVERIFY_THROWS_EXCEPTION(ComputeError, be->copy(other, b, 3));
+            QVERIFY_THROWS_EXCEPTION(ComputeError, be->copy({other, b, 3}));
             Q_UNUSED(id);
         }
     }

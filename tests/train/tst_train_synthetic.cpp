@@ -95,13 +95,13 @@ private slots:
         Buffer w = be.alloc(2), g = be.alloc(2), m = be.alloc(2), v = be.alloc(2);
         double w0[2] = {0.5, -1.5}, grads[3][2] = {{0.1, -2}, {0.3, 1}, {-0.2, 0.5}};
         be.uploadF64(w, w0, 2);
-        be.fill(m, 2, 0);
-        be.fill(v, 2, 0);
+        be.fill({m, 2, 0});
+        be.fill({v, 2, 0});
         double ew[2] = {w0[0], w0[1]}, em[2] = {0, 0}, ev[2] = {0, 0};
         for (int t = 1; t <= 3; ++t) {
             be.uploadF64(g, grads[t - 1], 2);
             const double bc1 = float(1 - std::pow(b1, t)), bc2 = float(1 - std::pow(b2, t));
-            be.adamStep(2, w, g, m, v, lr, b1, b2, eps, wd, bc1, bc2, BufRef());
+            be.adamStep({2, w, g, m, v, lr, b1, b2, eps, wd, float(bc1), float(bc2), BufRef()});
             for (int i = 0; i < 2; ++i) {
                 ew[i] *= 1 - double(float(lr)) * double(float(wd));
                 em[i] = b1 * em[i] + (1 - b1) * grads[t - 1][i];
@@ -121,11 +121,11 @@ private slots:
         Buffer w = be.alloc(1), g = be.alloc(1), vel = be.alloc(1);
         double x = 2.0, ex = 2.0, evel = 0.0;
         be.uploadF64(w, &x, 1);
-        be.fill(vel, 1, 0);
+        be.fill({vel, 1, 0});
         for (int t = 0; t < 4; ++t) {
             double grad = 0.5 * t - 0.7;
             be.uploadF64(g, &grad, 1);
-            be.sgdStep(1, w, g, vel, 0.1f, 0.9f, 0.0f, BufRef());
+            be.sgdStep({1, w, g, vel, 0.1f, 0.9f, 0.0f, BufRef()});
             evel = double(0.9f) * evel + grad;
             ex -= double(0.1f) * evel;
         }

@@ -1,7 +1,8 @@
 // Atomic saves: experiments (model and document), comparison sets, weights (file and training
-// worker) and the low-level writeFileAtomic. A save into a read-only folder, or over a folder, fails with a
-// message that says why, leaves the previous file byte for byte and leaves no temporary file.
-// Runs as root too: ReadOnlyDir drops the effective user so the folder really is read-only.
+// worker) and the low-level writeFileAtomic. A save into a read-only folder, or over a folder,
+// fails with a message that says why, leaves the previous file byte for byte and leaves no
+// temporary file. Runs as root too: ReadOnlyDir drops the effective user so the folder really is
+// read-only.
 #include <QtTest>
 
 #include <QSignalSpy>

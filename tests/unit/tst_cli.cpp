@@ -69,7 +69,13 @@ private slots:
         auto r = run({"--help"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("usage: nnwb-cli COMMAND"));
-        for (const char* cmd : {"devices", "data", "train", "bench", "compare"}) {
+        // The training options sit under train, the runs commands after export (the runs
+        // lines were once passed as the training options' %s argument).
+        QVERIFY2(r.out.contains("[--clip-norm X]"), qPrintable(r.out));
+        QVERIFY2(r.out.indexOf("train and print") < r.out.indexOf("runs list"), qPrintable(r.out));
+        QVERIFY2(r.out.indexOf("  export --model") < r.out.indexOf("runs list"), qPrintable(r.out));
+        for (const char* cmd :
+             {"devices", "data", "train", "bench", "compare", "predict", "export", "runs"}) {
             for (const char* flag : {"--help", "-h"}) {
                 r = run({cmd, flag});
                 QVERIFY2(r.code == 0, qPrintable(QString("%1 %2: %3").arg(cmd, flag, r.err)));

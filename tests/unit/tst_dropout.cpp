@@ -29,7 +29,7 @@ Drawn draw(Backend& be, const std::vector<float>& x, float rate, uint64_t key) {
     const size_t n = x.size();
     Buffer bx = be.alloc(n), bm = be.alloc(n), by = be.alloc(n);
     be.upload(bx, x.data(), n);
-    be.dropoutForward(n, rate, key, bx, bm, by);
+    be.dropoutForward({n, rate, key, bx, bm, by});
     Drawn d{std::vector<float>(n), std::vector<float>(n)};
     be.download(by, d.y.data(), n);
     be.download(bm, d.mask.data(), n);
@@ -268,8 +268,7 @@ private slots:
             QCOMPARE(plain["score_dropout"].get<double>(), 0.0);
             QCOMPARE(plain["ff_dropout"].get<double>(), 0.0);
             const auto j =
-                makeLayer({{"type", type}, {"score_dropout", 0.25}, {"ff_dropout", 0.1}})
-                    ->toJson();
+                makeLayer({{"type", type}, {"score_dropout", 0.25}, {"ff_dropout", 0.1}})->toJson();
             QCOMPARE(j["score_dropout"].get<double>(), 0.25);
             QCOMPARE(j["ff_dropout"].get<double>(), 0.1);
             QCOMPARE(makeLayer(j)->toJson(), j);
@@ -280,7 +279,7 @@ private slots:
         // The op itself refuses a rate outside [0, 1).
         CpuBackend be;
         Buffer b = be.alloc(4);
-        QVERIFY_THROWS_EXCEPTION(ComputeError, be.dropoutForward(4, 1.0f, 0, b, b, b));
+        QVERIFY_THROWS_EXCEPTION(ComputeError, be.dropoutForward({4, 1.0f, 0, b, b, b}));
     }
 };
 

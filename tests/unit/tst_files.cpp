@@ -22,8 +22,9 @@ Experiment sample() {
     Experiment e;
     e.name = "round trip";
     e.data = {{"source", "synthetic"}, {"samples", 64}, {"units", 2}, {"window", 3}};
-    e.model = {{"layers", {{{"type", "conv"}, {"window", 3}, {"step", 3}, {"filters", 4}},
-                           {{"type", "dense"}, {"neurons", 3}, {"activation", "none"}}}}};
+    e.model = {{"layers",
+                {{{"type", "conv"}, {"window", 3}, {"step", 3}, {"filters", 4}},
+                 {{"type", "dense"}, {"neurons", 3}, {"activation", "none"}}}}};
     e.training.optimizer.type = "sgd";
     e.training.optimizer.learningRate = 0.05;
     e.training.loss = LossKind::CrossEntropy;
@@ -55,8 +56,10 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("truncated") << R"({"formatVersion": 1, "model": {"layers": [)"
                                    << "not valid JSON";
-        QTest::newRow("empty") << "" << "not valid JSON";
-        QTest::newRow("no version") << R"({"model": {"layers": []}})" << "formatVersion";
+        QTest::newRow("empty") << ""
+                               << "not valid JSON";
+        QTest::newRow("no version") << R"({"model": {"layers": []}})"
+                                    << "formatVersion";
         QTest::newRow("future") << R"({"formatVersion": 99, "model": {"layers": []}})"
                                 << "formatVersion: 99 is not supported";
         QTest::newRow("bad epochs")
@@ -163,7 +166,8 @@ private slots:
             // root ignores directory permissions; use a path whose parent is a file instead.
             const std::string dir = test::tempDir();
             writeText(dir + "/file", "x");
-            QVERIFY_THROWS_EXCEPTION(std::runtime_error, writeFileAtomic(dir + "/file/e.json", "{}"));
+            QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                                     writeFileAtomic(dir + "/file/e.json", "{}"));
         }
         const std::string dir = test::tempDir();
         const std::string path = dir + "/e.json";

@@ -71,9 +71,11 @@ private slots:
         }
     }
     void seededInitIsDeterministic() {
-        json m = {{"layers", {{{"type", "dense"}, {"neurons", 7}}, {{"type", "dense"}, {"neurons", 3}}}}};
+        json m = {
+            {"layers", {{{"type", "dense"}, {"neurons", 7}}, {{"type", "dense"}, {"neurons", 3}}}}};
         CpuBackend be;
-        Network a(Network::layersFromJson(m), Shape{2, 5}), b(Network::layersFromJson(m), Shape{2, 5});
+        Network a(Network::layersFromJson(m), Shape{2, 5}),
+            b(Network::layersFromJson(m), Shape{2, 5});
         a.build(be, 1);
         b.build(be, 8);
         a.initWeights(99);

@@ -238,9 +238,9 @@ private slots:
                 Buffer w = be->alloc(n), g = be->alloc(n), v = be->alloc(n), nb = be->alloc(1);
                 be->upload(w, w0.data(), n);
                 be->upload(g, g0.data(), n);
-                be->fill(v, n, 0.0f);
-                be->clipByGlobalNorm(n, g, float(c), nb);
-                be->sgdStep(n, w, g, v, 0.1f, 0.0f, 0.0f, BufRef());
+                be->fill({v, n, 0.0f});
+                be->clipByGlobalNorm({n, g, float(c), nb});
+                be->sgdStep({n, w, g, v, 0.1f, 0.0f, 0.0f, BufRef()});
                 std::vector<float> got(n);
                 float measured = 0;
                 be->download(w, got.data(), n);

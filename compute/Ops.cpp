@@ -1,0 +1,167 @@
+#include "compute/Ops.h"
+
+#include <algorithm>
+
+#include "compute/Backend.h"
+
+namespace nnwb {
+
+void OpCheck::fail(const std::string& why) const {
+    throw ComputeError(std::string(op_) + ": " + why);
+}
+
+void OpCheck::require(bool ok, const std::string& why) const {
+    if (!ok) fail(why);
+}
+
+void OpCheck::buf(BufRef r, size_t n, const char* what) const {
+    if (n == 0) return;
+    // "<op> <argument>: <why>", e.g. "gemm C: access of 9 values at offset 0 overruns ..."
+    const std::string where = std::string(op_) + " " + what + ": ";
+    if (r.empty()) throw ComputeError(where + "missing buffer");
+    if (r.buf->backend() != backend_)
+        throw ComputeError(where + "buffer belongs to another backend");
+    if (r.offset > r.buf->size() || n > r.buf->size() - r.offset)
+        throw ComputeError(where + "access of " + std::to_string(n) + " values at offset " +
+                           std::to_string(r.offset) + " overruns a buffer of " +
+                           std::to_string(r.buf->size()));
+}
+
+void OpCheck::optional(BufRef r, size_t n, const char* what) const {
+    if (!r.empty()) buf(r, n, what);
+}
+
+void OpCheck::sizes(std::initializer_list<std::pair<const char*, long long>> named) const {
+    for (const auto& [name, value] : named)
+        if (value < 0) fail(std::string("invalid size ") + name + " " + std::to_string(value));
+}
+
+void OpCheck::disjoint(BufRef a, size_t na, const char* aName, BufRef b, size_t nb,
+                       const char* bName) const {
+    if (na == 0 || nb == 0 || a.empty() || b.empty() || a.buf != b.buf) return;
+    if (a.offset < b.offset + nb && b.offset < a.offset + na)
+        fail(std::string(aName) + " [" + std::to_string(a.offset) + ", " +
+             std::to_string(a.offset + na) + ") overlaps " + bName + " [" +
+             std::to_string(b.offset) + ", " + std::to_string(b.offset + nb) + ") in one buffer");
+}
+
+namespace {
+// One operand of a product as (transposed, leading dimension), from its view's strides.
+struct Operand {
+    bool trans;
+    int ld;
+};
+Operand operand(const TensorView& v, const char* name) {
+    const int rows = v.rows(), cols = v.cols();
+    if (v.strides[3] == 1)  // row-major: rows ld apart (any ld when there is one row)
+        return {false, rows <= 1 ? std::max(int(v.strides[2]), cols) : int(v.strides[2])};
+    if (v.strides[2] == 1)  // a transposed view: columns ld apart
+        return {true, cols <= 1 ? std::max(int(v.strides[3]), rows) : int(v.strides[3])};
+    throw ComputeError(std::string("gemm: operand ") + name +
+                       " is strided along both matrix dimensions");
+}
+}  // namespace
+
+GemmArgs GemmArgs::product(const TensorView& a, const TensorView& b, const TensorView& c,
+                           float beta, float alpha) {
+    if (a.rows() != c.rows() || b.cols() != c.cols() || a.cols() != b.rows() ||
+        a.dims[0] != c.dims[0] || b.dims[0] != c.dims[0] || a.dims[1] != c.dims[1] ||
+        b.dims[1] != c.dims[1])
+        throw ComputeError("gemm: shapes do not fit: A " + std::to_string(a.dims[0]) + "x" +
+                           std::to_string(a.dims[1]) + "x" + std::to_string(a.rows()) + "x" +
+                           std::to_string(a.cols()) + ", B " + std::to_string(b.dims[0]) + "x" +
+                           std::to_string(b.dims[1]) + "x" + std::to_string(b.rows()) + "x" +
+                           std::to_string(b.cols()) + ", C " + std::to_string(c.dims[0]) + "x" +
+                           std::to_string(c.dims[1]) + "x" + std::to_string(c.rows()) + "x" +
+                           std::to_string(c.cols()));
+    const Operand oa = operand(a, "A"), ob = operand(b, "B"), oc = operand(c, "C");
+    if (oc.trans) throw ComputeError("gemm: the result C cannot be a transposed view");
+    GemmArgs g;
+    g.transA = oa.trans;
+    g.transB = ob.trans;
+    g.m = c.rows();
+    g.n = c.cols();
+    g.k = a.cols();
+    g.alpha = alpha;
+    g.beta = beta;
+    g.a = a.ref;
+    g.b = b.ref;
+    g.c = c.ref;
+    g.lda = oa.ld;
+    g.ldb = ob.ld;
+    g.ldc = oc.ld;
+    g.batch0 = c.dims[0];
+    g.batch1 = c.dims[1];
+    g.strideA0 = a.strides[0];
+    g.strideB0 = b.strides[0];
+    g.strideC0 = c.strides[0];
+    g.strideA1 = a.strides[1];
+    g.strideB1 = b.strides[1];
+    g.strideC1 = c.strides[1];
+    return g;
+}
+
+void GemmArgs::check(const OpCheck& c) const {
+    c.sizes({{"m", m},
+             {"n", n},
+             {"k", k},
+             {"lda", lda},
+             {"ldb", ldb},
+             {"ldc", ldc},
+             {"batch0", batch0},
+             {"batch1", batch1}});
+    if (m == 0 || n == 0 || batch0 == 0 || batch1 == 0) return;
+    // rows x cols of op(X); storage is (trans ? cols x rows : rows x cols)
+    auto extent = [](bool trans, int rows, int cols, int ld) {
+        const int sr = trans ? cols : rows, sc = trans ? rows : cols;
+        return size_t(sr - 1) * size_t(ld) + size_t(sc);
+    };
+    const size_t lastA = size_t(batch0 - 1) * strideA0 + size_t(batch1 - 1) * strideA1;
+    const size_t lastB = size_t(batch0 - 1) * strideB0 + size_t(batch1 - 1) * strideB1;
+    const size_t lastC = size_t(batch0 - 1) * strideC0 + size_t(batch1 - 1) * strideC1;
+    const size_t extC = lastC + extent(false, m, n, ldc);
+    c.buf(this->c, extC, "C");
+    if (k == 0) return;
+    const size_t extA = lastA + extent(transA, m, k, lda);
+    const size_t extB = lastB + extent(transB, k, n, ldb);
+    c.buf(a, extA, "A");
+    c.buf(b, extB, "B");
+    c.disjoint(this->c, extC, "C", a, extA, "A");
+    c.disjoint(this->c, extC, "C", b, extB, "B");
+}
+
+void GemmBiasActivationArgs::check(const OpCheck& c) const {
+    if (gemm.batch0 != 1 || gemm.batch1 != 1 || gemm.ldc != gemm.n)
+        c.fail("needs one product with ldc == n (got " + std::to_string(gemm.batch0) + "x" +
+               std::to_string(gemm.batch1) + " products, ldc " + std::to_string(gemm.ldc) + ", n " +
+               std::to_string(gemm.n) + ")");
+    gemm.check(c);
+    const size_t n = elems(gemm.m, gemm.n);
+    c.buf(y, n, "y");
+    if (n > 0) c.optional(bias, elems(gemm.n), "bias");
+}
+
+const char* opName(OpId op) {
+    switch (op) {
+#define NNWB_OP_NAME(Name, name) \
+    case OpId::Name:             \
+        return #name;
+        NNWB_OPS(NNWB_OP_NAME)
+#undef NNWB_OP_NAME
+    }
+    return "?";
+}
+
+std::string kernelDefines() {
+    std::string d;
+#define NNWB_ACT_DEFINE(name, NAME) \
+    d += " -DNNWB_ACT_" #NAME "=" + std::to_string(int(Activation::name));
+    NNWB_ACTIVATIONS(NNWB_ACT_DEFINE)
+#undef NNWB_ACT_DEFINE
+#define NNWB_ACT_ONE(name, NAME) +1
+    d += " -DNNWB_ACTIVATION_COUNT=" + std::to_string(0 NNWB_ACTIVATIONS(NNWB_ACT_ONE));
+#undef NNWB_ACT_ONE
+    return d.substr(1);
+}
+
+}  // namespace nnwb

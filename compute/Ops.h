@@ -1,0 +1,560 @@
+// Every op of the compute layer, declared once: its argument struct (fields in the order a call
+// gives them: `be.fill({x, n, 0.0f})`), its argument checks (extents, buffers of the calling
+// backend, aliasing) and its entry in NNWB_OPS, from which Backend's validating entries and the
+// backends' dispatch are generated. docs/ARCHITECTURE.md lists the places an op touches.
+// Plain values; used on the thread that owns the backend.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
+
+#include "compute/Buffer.h"
+#include "compute/ComputeError.h"
+#include "compute/TensorView.h"
+
+namespace nnwb {
+
+class Backend;
+
+// The activations, with the constant each has in the kernels (NNWB_ACT_<NAME>, passed to the
+// OpenCL compiler as -D defines generated from this list: see kernelDefines()).
+#define NNWB_ACTIVATIONS(X)  \
+    X(None, NONE)            \
+    X(Tanh, TANH)            \
+    X(Sigmoid, SIGMOID)      \
+    X(Relu, RELU)            \
+    X(LeakyRelu, LEAKY_RELU) \
+    X(Swish, SWISH)          \
+    X(Softmax, SOFTMAX)
+
+#define NNWB_ACTIVATION_ENUM(name, NAME) name,
+enum class Activation { NNWB_ACTIVATIONS(NNWB_ACTIVATION_ENUM) };
+#undef NNWB_ACTIVATION_ENUM
+
+// The checks every op entry runs before a backend sees its arguments; each failure throws a
+// ComputeError that starts with the op's name and says which argument and why.
+class OpCheck {
+public:
+    OpCheck(const Backend* backend, const char* op) : backend_(backend), op_(op) {}
+    // A buffer the op accesses `n` values of: present, of this backend, large enough.
+    // Nothing is checked when n == 0 (nothing is accessed).
+    void buf(BufRef r, size_t n, const char* what) const;
+    // The same when r is not empty (an optional argument).
+    void optional(BufRef r, size_t n, const char* what) const;
+    // Sizes that must not be negative, as (name, value) pairs.
+    void sizes(std::initializer_list<std::pair<const char*, long long>> named) const;
+    // The ranges [a, a + na) and [b, b + nb) must not overlap when both are in one buffer.
+    void disjoint(BufRef a, size_t na, const char* aName, BufRef b, size_t nb,
+                  const char* bName) const;
+    void require(bool ok, const std::string& why) const;
+    [[noreturn]] void fail(const std::string& why) const;
+    const char* op() const { return op_; }
+
+private:
+    const Backend* backend_;
+    const char* op_;
+};
+
+// rows * cols as a count, 0 for negative sizes (rejected by OpCheck::sizes first).
+inline size_t elems(long long a, long long b = 1, long long c = 1) {
+    return a <= 0 || b <= 0 || c <= 0 ? 0 : size_t(a) * size_t(b) * size_t(c);
+}
+
+// ---- element-wise and copies ----
+struct FillArgs {  // x[0, n) = value
+    BufRef x;
+    size_t n = 0;
+    float value = 0.0f;
+    void check(const OpCheck& c) const { c.buf(x, n, "x"); }
+};
+struct CopyArgs {  // dst[0, n) = src[0, n) (memmove semantics)
+    BufRef src, dst;
+    size_t n = 0;
+    void check(const OpCheck& c) const {
+        c.buf(src, n, "src");
+        c.buf(dst, n, "dst");
+    }
+};
+struct Copy2dArgs {  // `rows` rows of `cols` values between strided layouts (may overlap)
+    BufRef src;
+    int srcLd = 0;
+    BufRef dst;
+    int dstLd = 0;
+    int rows = 0, cols = 0;
+    void check(const OpCheck& c) const {
+        c.sizes({{"rows", rows}, {"cols", cols}, {"srcLd", srcLd}, {"dstLd", dstLd}});
+        if (rows <= 0 || cols <= 0) return;
+        c.buf(src, size_t(rows - 1) * size_t(srcLd) + size_t(cols), "src");
+        c.buf(dst, size_t(rows - 1) * size_t(dstLd) + size_t(cols), "dst");
+    }
+};
+struct AxpyArgs {  // y += alpha * x
+    size_t n = 0;
+    float alpha = 1.0f;
+    BufRef x, y;
+    void check(const OpCheck& c) const {
+        c.buf(x, n, "x");
+        c.buf(y, n, "y");
+    }
+};
+struct AddArgs {  // out = a + b (out may alias a or b)
+    size_t n = 0;
+    BufRef a, b, out;
+    void check(const OpCheck& c) const {
+        c.buf(a, n, "a");
+        c.buf(b, n, "b");
+        c.buf(out, n, "out");
+    }
+};
+
+// ---- matrix products ----
+// C[i] = alpha * op(A[i]) * op(B[i]) + beta * C[i] for every batch index i = (i0, i1);
+// the matrix of batch (i0, i1) starts at off + i0 * stride0 + i1 * stride1 (in floats).
+// Row-major; op(A) is M x K, op(B) is K x N, C is M x N. C must not overlap A or B.
+// Layers build it with product() from TensorViews; the fields are what the kernels take.
+struct GemmArgs {
+    bool transA = false, transB = false;
+    int m = 0, n = 0, k = 0;
+    float alpha = 1.0f, beta = 0.0f;
+    BufRef a, b, c;
+    int lda = 0, ldb = 0, ldc = 0;
+    int batch0 = 1, batch1 = 1;
+    size_t strideA0 = 0, strideB0 = 0, strideC0 = 0;
+    size_t strideA1 = 0, strideB1 = 0, strideC1 = 0;
+
+    // c = alpha * a b + beta * c over the batch of the views (a, b and c have the same batch
+    // dimensions; a transposed view, t(), becomes transA / transB). Throws ComputeError when
+    // the shapes do not fit or a view is strided along both of its matrix dimensions.
+    static GemmArgs product(const TensorView& a, const TensorView& b, const TensorView& c,
+                            float beta = 0.0f, float alpha = 1.0f);
+    void check(const OpCheck& c) const;
+};
+// A projection: z = the product into gemm.c (one product: batch0 == batch1 == 1, ldc == n),
+// then z += bias per column (bias may be empty) and y = f(z), y laid out like z.
+// The default is gemm then biasActivation; a backend may fuse them.
+struct GemmBiasActivationArgs {
+    GemmArgs gemm;
+    BufRef bias;
+    Activation act = Activation::None;
+    BufRef y;
+    void check(const OpCheck& c) const;
+};
+
+// ---- bias and activation: z = x + bias (per column), y = f(z) ----
+// `bias` may be empty. For Softmax, f is a softmax over each row of `cols`. z may alias x,
+// y may alias z.
+struct BiasActivationArgs {
+    int rows = 0, cols = 0;
+    BufRef x, bias, z, y;
+    Activation act = Activation::None;
+    void check(const OpCheck& c) const {
+        c.sizes({{"rows", rows}, {"cols", cols}});
+        const size_t n = elems(rows, cols);
+        c.buf(x, n, "x");
+        c.buf(z, n, "z");
+        c.buf(y, n, "y");
+        if (n > 0) c.optional(bias, size_t(cols), "bias");
+    }
+};
+// dz = dy * f'(z); z and y are the forward values. dz may alias dy.
+struct ActivationBackwardArgs {
+    int rows = 0, cols = 0;
+    BufRef z, y, dy, dz;
+    Activation act = Activation::None;
+    void check(const OpCheck& c) const {
+        c.sizes({{"rows", rows}, {"cols", cols}});
+        const size_t n = elems(rows, cols);
+        c.buf(z, n, "z");
+        c.buf(y, n, "y");
+        c.buf(dy, n, "dy");
+        c.buf(dz, n, "dz");
+    }
+};
+// db += column sums of dz (rows x cols).
+struct BiasGradientArgs {
+    int rows = 0, cols = 0;
+    BufRef dz, db;
+    void check(const OpCheck& c) const {
+        c.sizes({{"rows", rows}, {"cols", cols}});
+        c.buf(dz, elems(rows, cols), "dz");
+        c.buf(db, elems(cols), "db");
+    }
+};
+// activationBackward then biasGradient of its dz; the default runs the two, a backend may
+// fuse them.
+struct ActivationBiasBackwardArgs {
+    int rows = 0, cols = 0;
+    BufRef z, y, dy, dz;
+    Activation act = Activation::None;
+    BufRef db;
+    void check(const OpCheck& c) const {
+        ActivationBackwardArgs{rows, cols, z, y, dy, dz, act}.check(c);
+        c.buf(db, elems(cols), "db");
+    }
+};
+
+// ---- attention softmax ----
+// Row-wise softmax over `cols` values with a scale applied first, as used by attention:
+// y = softmax(scale * x). With `causal`, row r is query (r % queries) and columns past it
+// are masked out (probability 0). Rows are contiguous with leading dimension `cols`.
+struct SoftmaxShape {
+    int rows = 0, cols = 0;
+    float scale = 1.0f;
+    bool causal = false;
+    int queries = 0;  // rows per (sample, head) block, needed when causal
+    void check(const OpCheck& c) const {
+        c.sizes({{"rows", rows}, {"cols", cols}});
+        if (causal)
+            c.require(queries > 0,
+                      "causal mask needs queries > 0 (got " + std::to_string(queries) + ")");
+    }
+};
+struct SoftmaxForwardArgs {
+    SoftmaxShape s;
+    BufRef x, y;
+    void check(const OpCheck& c) const {
+        s.check(c);
+        c.buf(x, elems(s.rows, s.cols), "x");
+        c.buf(y, elems(s.rows, s.cols), "y");
+    }
+};
+// dx = scale * y * (dy - sum(dy * y)) per row.
+struct SoftmaxBackwardArgs {
+    SoftmaxShape s;
+    BufRef y, dy, dx;
+    void check(const OpCheck& c) const {
+        s.check(c);
+        const size_t n = elems(s.rows, s.cols);
+        c.buf(y, n, "y");
+        c.buf(dy, n, "dy");
+        c.buf(dx, n, "dx");
+    }
+};
+
+// ---- normalization over `cols` values per row (no learned gain) ----
+// y = (x - mean) * rstd, rstd = 1/sqrt(var + eps); keeps rstd[rows] for backward.
+struct NormForwardArgs {
+    int rows = 0, cols = 0;
+    float eps = 1e-5f;
+    BufRef x, y, rstd;
+    void check(const OpCheck& c) const {
+        c.sizes({{"rows", rows}, {"cols", cols}});
+        c.buf(x, elems(rows, cols), "x");
+        c.buf(y, elems(rows, cols), "y");
+        c.buf(rstd, elems(rows), "rstd");
+    }
+};
+// dx = rstd * (dy - mean(dy) - y * mean(dy * y)).
+struct NormBackwardArgs {
+    int rows = 0, cols = 0;
+    BufRef y, rstd, dy, dx;
+    void check(const OpCheck& c) const {
+        c.sizes({{"rows", rows}, {"cols", cols}});
+        const size_t n = elems(rows, cols);
+        c.buf(y, n, "y");
+        c.buf(dy, n, "dy");
+        c.buf(dx, n, "dx");
+        c.buf(rstd, elems(rows), "rstd");
+    }
+};
+// The residual connection before a norm: sum = a + b, then normForward of sum.
+// The default is add then normForward; a backend may fuse them.
+struct AddNormForwardArgs {
+    int rows = 0, cols = 0;
+    float eps = 1e-5f;
+    BufRef a, b, sum, y, rstd;
+    void check(const OpCheck& c) const {
+        c.sizes({{"rows", rows}, {"cols", cols}});
+        const size_t n = elems(rows, cols);
+        c.buf(a, n, "a");
+        c.buf(b, n, "b");
+        c.buf(sum, n, "sum");
+        c.buf(y, n, "y");
+        c.buf(rstd, elems(rows), "rstd");
+    }
+};
+// dy += dy2 (dy keeps the sum), then normBackward of dy into dx (dx must not alias dy).
+struct AddNormBackwardArgs {
+    int rows = 0, cols = 0;
+    BufRef y, rstd, dy, dy2, dx;
+    void check(const OpCheck& c) const {
+        c.sizes({{"rows", rows}, {"cols", cols}});
+        const size_t n = elems(rows, cols);
+        c.buf(y, n, "y");
+        c.buf(dy, n, "dy");
+        c.buf(dy2, n, "dy2");
+        c.buf(dx, n, "dx");
+        c.buf(rstd, elems(rows), "rstd");
+        c.disjoint(dx, n, "dx", dy, n, "dy");
+    }
+};
+
+// ---- sliding windows (the MQL5 convolution) ----
+// For each of `batch` samples of `len` values: cols[p][w] = x[p * step + w], p < positions.
+struct UnfoldArgs {
+    int batch = 0, len = 0, window = 0, step = 1, positions = 0;
+    BufRef x, cols;
+    void check(const OpCheck& c) const {
+        checkWindows(c, batch, len, window, step, positions);
+        c.buf(x, elems(batch, len), "x");
+        c.buf(cols, elems(batch, positions, window), "cols");
+        c.disjoint(x, elems(batch, len), "x", cols, elems(batch, positions, window), "cols");
+    }
+    static void checkWindows(const OpCheck& c, int batch, int len, int window, int step,
+                             int positions) {
+        if (batch < 0 || len < 0 || window < 0 || positions < 0 || step < 1)
+            c.fail("invalid sizes (batch " + std::to_string(batch) + ", len " +
+                   std::to_string(len) + ", window " + std::to_string(window) + ", step " +
+                   std::to_string(step) + ", positions " + std::to_string(positions) + ")");
+    }
+};
+// dx[i] = sum of dcols over every (p, w) with p * step + w == i (overwrites dx).
+struct FoldArgs {
+    int batch = 0, len = 0, window = 0, step = 1, positions = 0;
+    BufRef dcols, dx;
+    void check(const OpCheck& c) const {
+        UnfoldArgs::checkWindows(c, batch, len, window, step, positions);
+        c.buf(dx, elems(batch, len), "dx");
+        c.buf(dcols, elems(batch, positions, window), "dcols");
+        c.disjoint(dx, elems(batch, len), "dx", dcols, elems(batch, positions, window), "dcols");
+    }
+};
+
+// ---- losses: per-row loss value into loss[rows], gradient into dy ----
+// MSE: loss = mean over cols of (y - t)^2; dy = 2 (y - t) / cols * gradScale.
+struct MseLossArgs {
+    int rows = 0, cols = 0;
+    BufRef y, target, dy, loss;
+    float gradScale = 1.0f;
+    void check(const OpCheck& c) const {
+        c.sizes({{"rows", rows}, {"cols", cols}});
+        const size_t n = elems(rows, cols);
+        c.buf(y, n, "y");
+        c.buf(target, n, "target");
+        c.buf(dy, n, "dy");
+        c.buf(loss, elems(rows), "loss");
+    }
+};
+// Softmax cross-entropy on logits: p = softmax(y); loss = -sum t log p;
+// dy = (p - t) * gradScale; probabilities into prob.
+struct SoftmaxCrossEntropyArgs {
+    int rows = 0, cols = 0;
+    BufRef logits, target, prob, dy, loss;
+    float gradScale = 1.0f;
+    void check(const OpCheck& c) const {
+        c.sizes({{"rows", rows}, {"cols", cols}});
+        const size_t n = elems(rows, cols);
+        c.buf(logits, n, "logits");
+        c.buf(target, n, "target");
+        c.buf(prob, n, "prob");
+        c.buf(dy, n, "dy");
+        c.buf(loss, elems(rows), "loss");
+    }
+};
+
+// ---- optimizers (weight decay is decoupled for Adam, i.e. AdamW when non-zero) ----
+// `skip`, when not empty, is a divergence flag (see RecordOutcomesArgs): the step does nothing
+// once skip[0] >= 0, so the weights stay those of the last finite batch.
+struct SgdStepArgs {
+    size_t n = 0;
+    BufRef w, g, velocity;
+    float lr = 0.0f, momentum = 0.0f, weightDecay = 0.0f;
+    BufRef skip;
+    void check(const OpCheck& c) const {
+        c.buf(w, n, "w");
+        c.buf(g, n, "g");
+        c.buf(velocity, n, "velocity");
+        c.optional(skip, 1, "skip flag");
+    }
+};
+// Adam with bias correction as PyTorch's AdamW: w -= lr * wd * w; m, v updated;
+// w -= (lr / bc1) * m / (sqrt(v) / sqrt(bc2) + eps), with bc1 = 1 - b1^t, bc2 = 1 - b2^t.
+struct AdamStepArgs {
+    size_t n = 0;
+    BufRef w, g, m, v;
+    float lr = 0.0f, beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f, weightDecay = 0.0f;
+    float bc1 = 1.0f, bc2 = 1.0f;
+    BufRef skip;
+    void check(const OpCheck& c) const {
+        c.buf(w, n, "w");
+        c.buf(g, n, "g");
+        c.buf(m, n, "m");
+        c.buf(v, n, "v");
+        c.optional(skip, 1, "skip flag");
+    }
+};
+
+// ---- gradient clipping and per-sample loss weights ----
+// The global L2 norm of n values: norm[0] = sqrt(sum g[i]^2) (one reduction); then, when
+// maxNorm > 0 and norm[0] > maxNorm, g *= maxNorm / norm[0] (one scale; the factor is read
+// on the device). A non-finite norm scales nothing.
+struct ClipByGlobalNormArgs {
+    size_t n = 0;
+    BufRef g;
+    float maxNorm = 0.0f;
+    BufRef norm;
+    void check(const OpCheck& c) const {
+        c.buf(g, n, "g");
+        c.buf(norm, 1, "norm");
+        c.disjoint(g, n, "g", norm, 1, "norm");
+    }
+};
+// x[r][c] *= scale[r] for rows x cols values (class weights on the loss gradient).
+struct ScaleRowsArgs {
+    int rows = 0, cols = 0;
+    BufRef scale, x;
+    void check(const OpCheck& c) const {
+        c.sizes({{"rows", rows}, {"cols", cols}});
+        c.buf(scale, elems(rows), "scale");
+        c.buf(x, elems(rows, cols), "x");
+    }
+};
+
+// ---- dropout (training only; compute/DropoutMask.h draws the mask) ----
+// Inverted dropout of n values, 0 <= rate < 1: element i is kept when
+// dropoutBits(key, i) >= dropoutThreshold(rate); mask[i] = dropoutScale(rate) when kept,
+// else 0; y = x * mask. The same key gives the same mask on every device. y may alias x.
+struct DropoutForwardArgs {
+    size_t n = 0;
+    float rate = 0.0f;
+    uint64_t key = 0;
+    BufRef x, mask, y;
+    void check(const OpCheck& c) const {
+        c.require(rate >= 0.0f && rate < 1.0f,
+                  "rate " + std::to_string(rate) + " is outside 0 <= rate < 1");
+        c.buf(x, n, "x");
+        c.buf(mask, n, "mask");
+        c.buf(y, n, "y");
+        c.disjoint(mask, n, "mask", x, n, "x");
+        c.disjoint(mask, n, "mask", y, n, "y");
+    }
+};
+// dx = dy * mask (the mask of the forward pass); dx may alias dy.
+struct DropoutBackwardArgs {
+    size_t n = 0;
+    BufRef mask, dy, dx;
+    void check(const OpCheck& c) const {
+        c.buf(mask, n, "mask");
+        c.buf(dy, n, "dy");
+        c.buf(dx, n, "dx");
+        c.disjoint(mask, n, "mask", dx, n, "dx");
+    }
+};
+
+// ---- metrics without host round trips ----
+// Per-sample outcome log of a batch of `rows` samples: log[2r] = loss[r] and
+// log[2r + 1] = argmax of pred row r (ties to the first) plus, when codeWeights (cols values)
+// is given, the sum of codeWeights[j] over the columns j with target[r][j] > 0.5: the task's
+// encoding of the true class, chosen by model/ (see model/Metrics.h). When a loss value is not
+// finite and flag[0] < 0, flag[0] = batchIndex (the first diverging batch of a run).
+struct RecordOutcomesArgs {
+    int rows = 0, cols = 0;
+    BufRef pred, target, loss, log, flag;
+    float batchIndex = 0.0f;
+    BufRef codeWeights;
+    void check(const OpCheck& c) const {
+        c.sizes({{"rows", rows}, {"cols", cols}});
+        c.buf(pred, elems(rows, cols), "pred");
+        c.buf(target, elems(rows, cols), "target");
+        c.buf(loss, elems(rows), "loss");
+        c.buf(log, 2 * elems(rows), "log");
+        c.buf(flag, 1, "flag");
+        c.optional(codeWeights, elems(cols), "codeWeights");
+    }
+};
+
+// ---- lightweight convolution (depthwise over the sequence) ----
+// x, y: [batch][units][channels]; weight: [heads][k]; channel c uses head c / (channels/heads).
+// y[b][t][c] = sum_j w'[h][j] * x[b][t + j - padL][c] (zero outside), where w' is the
+// weight or its softmax over taps when `softmaxTaps`; wsm receives w' for backward.
+struct LightConvForwardArgs {
+    int batch = 0, units = 0, channels = 0, heads = 1, k = 1, padL = 0;
+    bool softmaxTaps = false;
+    BufRef x, weight, wsm, y;
+    void check(const OpCheck& c) const {
+        checkShape(c, batch, units, channels, heads, k);
+        const size_t n = elems(batch, units, channels);
+        c.buf(x, n, "x");
+        c.buf(y, n, "y");
+        c.buf(weight, elems(heads, k), "weight");
+        c.buf(wsm, elems(heads, k), "wsm");
+        c.disjoint(x, n, "x", y, n, "y");
+    }
+    static void checkShape(const OpCheck& c, int batch, int units, int channels, int heads, int k) {
+        c.sizes({{"batch", batch}, {"units", units}, {"channels", channels}});
+        if (heads <= 0 || channels % heads != 0)
+            c.fail("channels " + std::to_string(channels) + " not divisible by heads " +
+                   std::to_string(heads));
+        if (k <= 0) c.fail("kernel size must be positive");
+    }
+};
+// dx (overwritten; skipped when empty) and dw (accumulated, w.r.t. the raw weight) from dy.
+struct LightConvBackwardArgs {
+    int batch = 0, units = 0, channels = 0, heads = 1, k = 1, padL = 0;
+    bool softmaxTaps = false;
+    BufRef x, weight, wsm, dy, dx, dw;
+    void check(const OpCheck& c) const {
+        LightConvForwardArgs::checkShape(c, batch, units, channels, heads, k);
+        const size_t n = elems(batch, units, channels);
+        c.buf(x, n, "x");
+        c.buf(dy, n, "dy");
+        c.optional(dx, n, "dx");
+        c.buf(dw, elems(heads, k), "dw");
+        c.buf(weight, elems(heads, k), "weight");
+        c.buf(wsm, elems(heads, k), "wsm");
+        if (!dx.empty()) c.disjoint(dx, n, "dx", dy, n, "dy");
+    }
+};
+
+// Every op: X(ArgsStructPrefix, entryName). Backend gets a public entry `entryName(args)` and a
+// protected virtual `entryNameImpl(args)` per line (see Backend.h).
+#define NNWB_OPS(X)                                   \
+    X(Fill, fill)                                     \
+    X(Copy, copy)                                     \
+    X(Copy2d, copy2d)                                 \
+    X(Axpy, axpy)                                     \
+    X(Add, add)                                       \
+    X(Gemm, gemm)                                     \
+    X(GemmBiasActivation, gemmBiasActivation)         \
+    X(BiasActivation, biasActivation)                 \
+    X(ActivationBackward, activationBackward)         \
+    X(BiasGradient, biasGradient)                     \
+    X(ActivationBiasBackward, activationBiasBackward) \
+    X(SoftmaxForward, softmaxForward)                 \
+    X(SoftmaxBackward, softmaxBackward)               \
+    X(NormForward, normForward)                       \
+    X(NormBackward, normBackward)                     \
+    X(AddNormForward, addNormForward)                 \
+    X(AddNormBackward, addNormBackward)               \
+    X(Unfold, unfold)                                 \
+    X(Fold, fold)                                     \
+    X(MseLoss, mseLoss)                               \
+    X(SoftmaxCrossEntropy, softmaxCrossEntropy)       \
+    X(SgdStep, sgdStep)                               \
+    X(AdamStep, adamStep)                             \
+    X(ClipByGlobalNorm, clipByGlobalNorm)             \
+    X(ScaleRows, scaleRows)                           \
+    X(DropoutForward, dropoutForward)                 \
+    X(DropoutBackward, dropoutBackward)               \
+    X(RecordOutcomes, recordOutcomes)                 \
+    X(LightConvForward, lightConvForward)             \
+    X(LightConvBackward, lightConvBackward)
+
+#define NNWB_OP_ENUM(Name, name) Name,
+enum class OpId { NNWB_OPS(NNWB_OP_ENUM) };
+#undef NNWB_OP_ENUM
+
+// The entry name of an op ("fill", "gemm", ...), as errors and "unsupported" reports say it.
+const char* opName(OpId op);
+#define NNWB_OP_ID(Name, name) OpId::Name,
+inline constexpr OpId kAllOps[] = {NNWB_OPS(NNWB_OP_ID)};  // every op, in NNWB_OPS order
+#undef NNWB_OP_ID
+
+// -D defines that carry the C++ constants the kernels use (the activation codes
+// NNWB_ACT_<NAME>, NNWB_ACTIVATION_COUNT), for every OpenCL program build.
+std::string kernelDefines();
+
+}  // namespace nnwb
