@@ -11,6 +11,28 @@ __kernel void clip_sum_squares(ulong n, __global const float* g, ulong go, __glo
     if (get_local_id(0) == 0) norm[no] = sqrt(s);
 }
 
+// The global norm of a large gradient in two launches: work-group r sums g[i]^2 over its chunk
+// [r * chunk, min(n, (r + 1) * chunk)) into partial[r] ...
+__kernel void clip_partial_squares(ulong n, ulong chunk, __global const float* g, ulong go,
+                                   __global float* partial, __local float* scratch) {
+    g += go;
+    const ulong b = (ulong)get_group_id(0) * chunk;
+    const ulong e = min(n, b + chunk);
+    float s = 0.0f;
+    for (ulong i = b + get_local_id(0); i < e; i += get_local_size(0)) s += g[i] * g[i];
+    s = nnwb_group_sum(scratch, s);
+    if (get_local_id(0) == 0) partial[get_group_id(0)] = s;
+}
+
+// ... then one work-group adds the partial sums: norm[0] = sqrt(sum of partial[0, groups)).
+__kernel void clip_norm_of_partials(ulong groups, __global const float* partial,
+                                    __global float* norm, ulong no, __local float* scratch) {
+    float s = 0.0f;
+    for (ulong i = get_local_id(0); i < groups; i += get_local_size(0)) s += partial[i];
+    s = nnwb_group_sum(scratch, s);
+    if (get_local_id(0) == 0) norm[no] = sqrt(s);
+}
+
 // g *= maxNorm / norm[0] when the norm is finite and above maxNorm.
 __kernel void clip_scale(ulong n, __global float* g, ulong go, __global const float* norm,
                          ulong no, float maxNorm) {

@@ -493,9 +493,13 @@ private slots:
         }
     }
 
-    // Kernels: clip_sum_squares, clip_scale (measure only, clipped, above the norm), scale_rows
+    // Kernels: clip_sum_squares (up to 4,096 values), clip_partial_squares and
+    // clip_norm_of_partials (more, with a last partial chunk), clip_scale (measure only,
+    // clipped, above the norm), scale_rows
     void clippingAndRowScale() {
-        for (size_t n : kSizes) {
+        std::vector<size_t> sizes(std::begin(kSizes), std::end(kSizes));
+        for (size_t n : {size_t(4096), size_t(4097), size_t(12289)}) sizes.push_back(n);
+        for (size_t n : sizes) {
             for (float maxNorm : {0.0f, 0.5f, 1e9f}) {
                 NNWB_PARITY(
                     [&](OpRun& r) {
