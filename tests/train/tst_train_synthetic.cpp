@@ -101,7 +101,8 @@ private slots:
         for (int t = 1; t <= 3; ++t) {
             be.uploadF64(g, grads[t - 1], 2);
             const double bc1 = float(1 - std::pow(b1, t)), bc2 = float(1 - std::pow(b2, t));
-            be.adamStep({2, w, g, m, v, lr, b1, b2, eps, wd, float(bc1), float(bc2), BufRef()});
+            be.adamStep({2, w, g, m, v, float(lr), float(b1), float(b2), float(eps), float(wd),
+                         float(bc1), float(bc2), BufRef()});
             for (int i = 0; i < 2; ++i) {
                 ew[i] *= 1 - double(float(lr)) * double(float(wd));
                 em[i] = b1 * em[i] + (1 - b1) * grads[t - 1][i];
