@@ -61,6 +61,46 @@ struct Composer {
         be.axpy({elems(a.rows, a.cols), 1.0f, a.dy2, a.dy});
         be.normBackward({a.rows, a.cols, a.y, a.rstd, a.dy, a.dx});
     }
+
+    // The attention core from per-(sample, head) products and the row softmax.
+    struct HeadViews {
+        TensorView q, k, v, c, scores;
+        HeadViews(const AttentionShape& s, BufRef qkv, BufRef ctx) {
+            const int u = s.units, h = s.heads, d = s.keySize, dv = s.valueSize, hd = h * d;
+            const size_t perQkv = size_t(u) * s.ldQkv, perCtx = size_t(u) * s.ldCtx;
+            q = TensorView::perHead(qkv, s.batch, h, u, d, s.ldQkv, perQkv, size_t(d));
+            k = TensorView::perHead(qkv + size_t(hd), s.batch, h, u, d, s.ldQkv, perQkv, size_t(d));
+            v = TensorView::perHead(qkv + size_t(2 * hd), s.batch, h, u, dv, s.ldQkv, perQkv,
+                                    size_t(dv));
+            c = TensorView::perHead(ctx, s.batch, h, u, dv, s.ldCtx, perCtx, size_t(dv));
+        }
+        static TensorView square(const AttentionShape& s, BufRef r) {
+            const size_t uu = size_t(s.units) * s.units;
+            return TensorView::perHead(r, s.batch, s.heads, s.units, s.units, s.units,
+                                       size_t(s.heads) * uu, uu);
+        }
+    };
+    static SoftmaxShape softmaxOf(const AttentionShape& s) {
+        return {s.batch * s.heads * s.units, s.units, s.scale, s.causal, s.units};
+    }
+    void run(const AttentionForwardArgs& a) {
+        if (a.s.batch == 0) return;
+        const HeadViews x(a.s, a.qkv, a.ctx);
+        be.gemm(GemmArgs::product(x.q, x.k.t(), HeadViews::square(a.s, a.scores)));  // S = Q K^T
+        be.softmaxForward({softmaxOf(a.s), a.scores, a.p});
+        be.gemm(GemmArgs::product(HeadViews::square(a.s, a.p), x.v, x.c));  // C = P V
+    }
+    void run(const AttentionBackwardArgs& a) {
+        if (a.s.batch == 0) return;
+        const HeadViews x(a.s, a.qkv, a.dctx), dx(a.s, a.dqkv, a.dctx);
+        const TensorView P = HeadViews::square(a.s, a.p), dP = HeadViews::square(a.s, a.dp),
+                         dS = HeadViews::square(a.s, a.ds);
+        be.gemm(GemmArgs::product(x.c, x.v.t(), dP));  // dP = dC V^T
+        be.gemm(GemmArgs::product(P.t(), x.c, dx.v));  // dV = P^T dC
+        be.softmaxBackward({softmaxOf(a.s), a.p, a.dp, a.ds});
+        be.gemm(GemmArgs::product(dS, x.k, dx.q));      // dQ = dS K
+        be.gemm(GemmArgs::product(dS.t(), x.q, dx.k));  // dK = dS^T Q
+    }
 };
 template <class A, class = void>
 struct Composes : std::false_type {};

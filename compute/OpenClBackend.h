@@ -24,6 +24,9 @@ struct OpenClOptions {
     // "gemm_tiled_32", "gemm_tiled_16") and, for the tiled ones, this many K splits.
     std::string gemmKernel;
     int gemmSplits = 0;
+    // The attention core from gemm and softmax instead of the fused kernels (kernels/
+    // attention.cl): for parity tests and A/B runs; also NNWB_CL_ATTENTION=composed.
+    bool composedAttention = false;
 };
 
 class OpenClBackend final : public Backend {

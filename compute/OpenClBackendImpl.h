@@ -133,6 +133,7 @@ struct OpenClBackend::Impl {
     std::vector<cldetail::GemmVariant> gemmVariants;  // largest tile first
     std::string forcedGemm;                           // OpenClOptions::gemmKernel
     int forcedSplits = 0;                             // OpenClOptions::gemmSplits
+    bool fusedAttention = true;                       // off: OpenClOptions::composedAttention
     OpenClProgramCache cache;
     int fromCache = 0, built = 0;
     // Scratch buffer for overlapping copies and the lightConv tap gradient (in-order queue).

@@ -23,7 +23,7 @@ const char* const cldetail::kRequiredKernels[] = {
     "lightconv_taps", "lightconv_forward", "lightconv_backward_dx", "lightconv_tap_grad",
     "lightconv_weight_grad_apply", "clip_sum_squares", "clip_partial_squares",
     "clip_norm_of_partials", "clip_scale", "scale_rows",
-    "dropout_forward", "dropout_backward", nullptr};
+    "dropout_forward", "dropout_backward", "attention_forward", "attention_backward", nullptr};
 // clang-format on
 
 // The ops: one run per argument struct of compute/Ops.h that this backend implements.
@@ -321,6 +321,63 @@ struct OpenClBackend::Ops {
                        cl_float(args.s.scale), Impl::mem(args.y), Impl::off(args.y),
                        Impl::mem(args.dy), Impl::off(args.dy), Impl::mem(args.dx),
                        Impl::off(args.dx));
+    }
+
+    // The fused attention core (kernels/attention.cl), where its local arrays fit; else the
+    // composition of gemm and softmax (Backend's default, through the scratch arguments).
+    struct AttentionLocal {
+        size_t f[4];  // floats of the four local arrays
+        size_t bytes() const { return (f[0] + f[1] + f[2] + f[3]) * sizeof(float); }
+    };
+    static AttentionLocal forwardLocal(const AttentionShape& s) {
+        const size_t u = size_t(s.units), odd = size_t(s.units | 1);
+        return {{u * size_t(s.keySize | 1), u * s.keySize, u * s.valueSize, u * odd}};
+    }
+    static AttentionLocal backwardLocal(const AttentionShape& s) {
+        const size_t u = size_t(s.units), odd = size_t(s.units | 1);
+        return {{u * s.keySize, u * s.valueSize, u * size_t(s.valueSize | 1), u * odd}};
+    }
+    bool fused(const AttentionLocal& l) const {
+        return d_->fusedAttention && l.bytes() <= size_t(d_->localMemSize);
+    }
+    size_t attentionLocalSize(const KernelEntry& k, int units) const {
+        const size_t cap = std::min({size_t(256), k.maxWg, d_->deviceMaxWg, d_->maxItemSizes[0]});
+        return std::max<size_t>(1, std::min(cap, roundUp(size_t(units), 32)));
+    }
+    template <typename... A>
+    void launchAttention(const char* op, const char* name, const AttentionShape& s,
+                         const AttentionLocal& l, const A&... a) {
+        KernelEntry& k = d_->kernel(name);
+        d_->setArgs(k, cl_int(s.heads), cl_int(s.units), cl_int(s.keySize), cl_int(s.valueSize),
+                    cl_int(s.ldQkv), cl_int(s.ldCtx), cl_float(s.scale), cl_int(s.causal ? 1 : 0),
+                    a..., LocalMem{l.f[0] * sizeof(float)}, LocalMem{l.f[1] * sizeof(float)},
+                    LocalMem{l.f[2] * sizeof(float)}, LocalMem{l.f[3] * sizeof(float)});
+        const size_t local = attentionLocalSize(k, s.units);
+        const size_t global = size_t(s.batch) * size_t(s.heads) * local;
+        d_->enqueue(op, k, 1, &global, &local);
+    }
+    void run(const AttentionForwardArgs& args) {
+        if (args.s.batch == 0) return;
+        const AttentionLocal l = forwardLocal(args.s);
+        if (!fused(l)) {
+            self.Backend::attentionForwardImpl(args);
+            return;
+        }
+        launchAttention("attentionForward", "attention_forward", args.s, l, Impl::mem(args.qkv),
+                        Impl::off(args.qkv), Impl::mem(args.p), Impl::off(args.p),
+                        Impl::mem(args.ctx), Impl::off(args.ctx));
+    }
+    void run(const AttentionBackwardArgs& args) {
+        if (args.s.batch == 0) return;
+        const AttentionLocal l = backwardLocal(args.s);
+        if (!fused(l)) {
+            self.Backend::attentionBackwardImpl(args);
+            return;
+        }
+        launchAttention("attentionBackward", "attention_backward", args.s, l, Impl::mem(args.qkv),
+                        Impl::off(args.qkv), Impl::mem(args.p), Impl::off(args.p),
+                        Impl::mem(args.dctx), Impl::off(args.dctx), Impl::mem(args.dqkv),
+                        Impl::off(args.dqkv));
     }
 
     void run(const NormForwardArgs& args) {

@@ -234,6 +234,83 @@ struct SoftmaxBackwardArgs {
     }
 };
 
+// ---- the attention core, fused per (sample, head) ----
+// For sample b and head h: S = Q K^T (units x units), P = softmax(scale * S) per row (with
+// `causal`, query i sees keys 0..i only and P is 0 past it), C = P V. Q, K and V are column
+// blocks of the QKV rows (`units` rows of `ldQkv` floats per sample): Q_h at column
+// h * keySize, K_h at heads * keySize + h * keySize, V_h at 2 * heads * keySize +
+// h * valueSize. C_h goes to column h * valueSize of the context rows (`ldCtx` floats each);
+// P is kept (batch x heads x units x units) for backward and the score views.
+struct AttentionShape {
+    int batch = 0, heads = 0, units = 0, keySize = 0, valueSize = 0;
+    int ldQkv = 0, ldCtx = 0;
+    float scale = 1.0f;
+    bool causal = false;
+    size_t qkvCount() const { return elems(batch, units, ldQkv); }
+    size_t ctxCount() const { return elems(batch, units, ldCtx); }
+    size_t scoreCount() const { return elems(batch, heads) * elems(units, units); }
+    void check(const OpCheck& c) const {
+        c.sizes({{"batch", batch}, {"ldQkv", ldQkv}, {"ldCtx", ldCtx}});
+        c.require(heads > 0 && units > 0 && keySize > 0 && valueSize > 0,
+                  "heads, units, keySize and valueSize must be positive (got " +
+                      std::to_string(heads) + ", " + std::to_string(units) + ", " +
+                      std::to_string(keySize) + ", " + std::to_string(valueSize) + ")");
+        c.require(ldQkv >= heads * (2 * keySize + valueSize),
+                  "ldQkv " + std::to_string(ldQkv) + " is narrower than the Q, K and V columns (" +
+                      std::to_string(heads * (2 * keySize + valueSize)) + ")");
+        c.require(ldCtx >= heads * valueSize, "ldCtx " + std::to_string(ldCtx) +
+                                                  " is narrower than the context columns (" +
+                                                  std::to_string(heads * valueSize) + ")");
+    }
+};
+// `scores` is scratch of scoreCount() floats for a backend that composes the core from gemm and
+// softmax (the fused kernels do not touch it).
+struct AttentionForwardArgs {
+    AttentionShape s;
+    BufRef qkv, p, ctx, scores;
+    void check(const OpCheck& c) const {
+        s.check(c);
+        const size_t nq = s.qkvCount(), nc = s.ctxCount(), np = s.scoreCount();
+        c.buf(qkv, nq, "qkv");
+        c.buf(p, np, "p");
+        c.buf(ctx, nc, "ctx");
+        c.buf(scores, np, "scores");
+        c.disjoint(qkv, nq, "qkv", ctx, nc, "ctx");
+        c.disjoint(qkv, nq, "qkv", p, np, "p");
+        c.disjoint(p, np, "p", ctx, nc, "ctx");
+        c.disjoint(scores, np, "scores", p, np, "p");
+        c.disjoint(scores, np, "scores", qkv, nq, "qkv");
+        c.disjoint(scores, np, "scores", ctx, nc, "ctx");
+    }
+};
+// From dC (the context's gradient, laid out like C) to dQ, dK and dV, written (overwritten) to
+// the Q, K and V columns of dqkv. `dp` and `ds` are scratch of scoreCount() floats each for a
+// composing backend.
+struct AttentionBackwardArgs {
+    AttentionShape s;
+    BufRef qkv, p, dctx, dqkv, dp, ds;
+    void check(const OpCheck& c) const {
+        s.check(c);
+        const size_t nq = s.qkvCount(), nc = s.ctxCount(), np = s.scoreCount();
+        c.buf(qkv, nq, "qkv");
+        c.buf(p, np, "p");
+        c.buf(dctx, nc, "dctx");
+        c.buf(dqkv, nq, "dqkv");
+        c.buf(dp, np, "dp");
+        c.buf(ds, np, "ds");
+        c.disjoint(dqkv, nq, "dqkv", qkv, nq, "qkv");
+        c.disjoint(dqkv, nq, "dqkv", p, np, "p");
+        c.disjoint(dqkv, nq, "dqkv", dctx, nc, "dctx");
+        for (const auto& [r, name] : {std::pair{dp, "dp"}, std::pair{ds, "ds"}}) {
+            c.disjoint(r, np, name, qkv, nq, "qkv");
+            c.disjoint(r, np, name, p, np, "p");
+            c.disjoint(r, np, name, dctx, nc, "dctx");
+            c.disjoint(r, np, name, dqkv, nq, "dqkv");
+        }
+        c.disjoint(dp, np, "dp", ds, np, "ds");
+    }
+};
+
 // ---- normalization over `cols` values per row (no learned gain) ----
 // y = (x - mean) * rstd, rstd = 1/sqrt(var + eps); keeps rstd[rows] for backward.
 struct NormForwardArgs {
@@ -525,6 +602,8 @@ struct LightConvBackwardArgs {
     X(ActivationBiasBackward, activationBiasBackward) \
     X(SoftmaxForward, softmaxForward)                 \
     X(SoftmaxBackward, softmaxBackward)               \
+    X(AttentionForward, attentionForward)             \
+    X(AttentionBackward, attentionBackward)           \
     X(NormForward, normForward)                       \
     X(NormBackward, normBackward)                     \
     X(AddNormForward, addNormForward)                 \

@@ -142,6 +142,21 @@ SoftmaxShape AttentionBlock::scoreShape(int rows, int cols) const {
     return sm;
 }
 
+// The attention core's shape for `batch` samples of the whole sequence.
+AttentionShape AttentionBlock::coreShape(int batch) const {
+    AttentionShape a;
+    a.batch = batch;
+    a.heads = cfg_.heads;
+    a.units = cfg_.units;
+    a.keySize = cfg_.keySize;
+    a.valueSize = cfg_.valueSize;
+    a.ldQkv = cfg_.qkvWidth();
+    a.ldCtx = cfg_.ctxWidth();
+    a.scale = 1.0f / std::sqrt(float(cfg_.keySize));
+    a.causal = cfg_.causal;
+    return a;
+}
+
 // QKV = X Wqkv^T + b (the gemm result goes through s.dqkv, unused during forward).
 void AttentionBlock::project(BufRef x, int rows, Acts& a, Scratch& s) {
     linearForward(*be_, x, rows, cfg_.window, cfg_.qkvWidth(), wqkv_, bqkv_, s.dqkv, a.qkv,
@@ -228,21 +243,21 @@ void AttentionBlock::forward(BufRef x, int batch, Scratch& s, const DropoutKeys&
     };
     lastBatch_ = batch;
     project(x, rows, acts_, s);
-    const M Q = heads(acts_.qkv, u, d, q, perQkv, size_t(d));
-    const M K = heads(BufRef(acts_.qkv) + size_t(hd), u, d, q, perQkv, size_t(d));
-    const M V = heads(BufRef(acts_.qkv) + size_t(2 * hd), u, dv, q, perQkv, size_t(dv));
-    const M S = heads(s.s, u, u, u, perP, uu);
-    const M C = heads(acts_.ctx, u, dv, c, size_t(u) * c, size_t(dv));  // at column h*dv
-    be.gemm(GemmArgs::product(Q, K.t(), S));                            // S = Q K^T
-    be.softmaxForward({scoreShape(batch * h * u, u), s.s, acts_.p});
     acts_.scoreMasked = dropout.active && cfg_.scoreDropout > 0.0f;
-    BufRef p = acts_.p;
-    if (acts_.scoreMasked) {
+    if (!acts_.scoreMasked) {  // the fused core: S = Q K^T, P = softmax, C = P V
+        be.attentionForward({coreShape(batch), acts_.qkv, acts_.p, acts_.ctx, s.s});
+    } else {  // the dropped P between the softmax and the context
+        const M Q = heads(acts_.qkv, u, d, q, perQkv, size_t(d));
+        const M K = heads(BufRef(acts_.qkv) + size_t(hd), u, d, q, perQkv, size_t(d));
+        const M V = heads(BufRef(acts_.qkv) + size_t(2 * hd), u, dv, q, perQkv, size_t(dv));
+        const M S = heads(s.s, u, u, u, perP, uu);
+        const M C = heads(acts_.ctx, u, dv, c, size_t(u) * c, size_t(dv));  // at column h*dv
+        be.gemm(GemmArgs::product(Q, K.t(), S));                            // S = Q K^T
+        be.softmaxForward({scoreShape(batch * h * u, u), s.s, acts_.p});
         be.dropoutForward({size_t(batch) * perP, cfg_.scoreDropout, dropout.score, acts_.p,
                            acts_.pmask, acts_.pd});
-        p = acts_.pd;
+        be.gemm(GemmArgs::product(heads(acts_.pd, u, u, u, perP, uu), V, C));  // C_h = P_h V_h
     }
-    be.gemm(GemmArgs::product(heads(p, u, u, u, perP, uu), V, C));  // C_h = P_h V_h
     const int normRows = cfg_.norm == NormMode::Element ? rows : batch;
     tailForward(x, rows, normRows, acts_, s, dropout);
 }
@@ -258,9 +273,14 @@ void AttentionBlock::backward(BufRef x, BufRef dy, BufRef dx, int batch, Scratch
     };
     const int normRows = cfg_.norm == NormMode::Element ? rows : batch;
     const BufRef dctx = tailBackward(dy, rows, normRows, acts_, s);
+    if (!acts_.scoreMasked) {
+        be.attentionBackward({coreShape(batch), acts_.qkv, acts_.p, dctx, s.dqkv, s.dp, s.s});
+        projectBackward(x, dx, rows, s);
+        return;
+    }
     const M dC = heads(dctx, u, dv, c, size_t(u) * c, size_t(dv));
     // P as used by the context (the dropped one when the forward applied the mask)
-    const M P = heads(acts_.scoreMasked ? acts_.pd : acts_.p, u, u, u, perP, uu);
+    const M P = heads(acts_.pd, u, u, u, perP, uu);
     const M Q = heads(acts_.qkv, u, d, q, perQkv, size_t(d));
     const M K = heads(BufRef(acts_.qkv) + size_t(hd), u, d, q, perQkv, size_t(d));
     const M V = heads(BufRef(acts_.qkv) + size_t(2 * hd), u, dv, q, perQkv, size_t(dv));
@@ -270,8 +290,8 @@ void AttentionBlock::backward(BufRef x, BufRef dy, BufRef dx, int batch, Scratch
     const M dP = heads(s.dp, u, u, u, perP, uu), dS = heads(s.s, u, u, u, perP, uu);
     be.gemm(GemmArgs::product(dC, V.t(), dP));  // dP = dC V^T
     be.gemm(GemmArgs::product(P.t(), dC, dV));  // dV = P^T dC
-    if (acts_.scoreMasked)  // dP of the softmax output = dP of the dropped P times the mask
-        be.dropoutBackward({size_t(batch) * perP, acts_.pmask, s.dp, s.dp});
+    // dP of the softmax output = dP of the dropped P times the mask
+    be.dropoutBackward({size_t(batch) * perP, acts_.pmask, s.dp, s.dp});
     be.softmaxBackward({scoreShape(batch * h * u, u), acts_.p, s.dp, s.s});  // dS (scaled)
     be.gemm(GemmArgs::product(dS, K, dQ));                                   // dQ = dS K
     be.gemm(GemmArgs::product(dS.t(), Q, dK));                               // dK = dS^T Q

@@ -110,6 +110,7 @@ private:
     BufRef tailBackward(BufRef dy, int rows, int normRows, Acts& a, Scratch& s);
     void projectBackward(BufRef x, BufRef dx, int rows, Scratch& s);
     SoftmaxShape scoreShape(int rows, int cols) const;
+    AttentionShape coreShape(int batch) const;
 
     Config cfg_;
     std::string prefix_;

@@ -40,6 +40,14 @@ public:
         return entries_.back().buf->ref();
     }
 
+    // Scratch the op may use as it likes: only its guards are checked.
+    BufRef scratch(const std::string& name, size_t n) {
+        entries_.push_back({name, std::vector<float>(n, 0.0f), false,
+                            std::make_unique<GuardedBuffer>(be, std::vector<float>(n, 0.0f)),
+                            true});
+        return entries_.back().buf->ref();
+    }
+
     // Reads back every buffer; fills outputs and problems.
     void finish() {
         be.synchronize();
@@ -49,7 +57,7 @@ public:
             std::vector<float> now = e.buf->read();
             if (e.isOutput)
                 outputs.emplace_back(e.name, std::move(now));
-            else if (!now.empty() &&  // memcmp must not see the null data() of empty vectors
+            else if (!e.isScratch && !now.empty() &&  // memcmp must not see null data()
                      std::memcmp(now.data(), e.init.data(), now.size() * sizeof(float)) != 0)
                 problems += "input " + e.name + " was modified; ";
         }
@@ -71,6 +79,7 @@ private:
         std::vector<float> init;
         bool isOutput;
         std::unique_ptr<GuardedBuffer> buf;
+        bool isScratch = false;
     };
     std::vector<Entry> entries_;
 };
