@@ -1,6 +1,10 @@
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <memory>
+#include <regex>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,9 +28,49 @@ struct BenchResult {
     int batch = 0;
     size_t params = 0;
     double trainSamplesPerSecond = 0, forwardMsPerBatch = 0;
+    double launchesPerStep = -1;  // OpenCL: kernel launches per training step (epoch share in)
     std::vector<std::pair<std::string, double>> kernels;  // name, total ms
     double kernelTotalMs = 0;
 };
+
+// One row of a peer's output (../shared/bench/torch_peer.py):
+// "torch 2.11.0 graph cuda preset=mql5-fractal-5x8 batch=64 samples/s=43096 ms/step=1.485".
+struct PeerRow {
+    std::string who;  // "torch 2.11.0 graph cuda"
+    std::string preset;
+    int batch = 0;
+    double samplesPerSecond = 0;
+};
+
+std::vector<PeerRow> readPeer(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw UsageError("--peer " + path + ": cannot read the file");
+    static const std::regex line(
+        R"(^\s*(.*\S)\s+preset=(\S+)\s+batch=(\d+)\s+samples/s=([0-9.eE+]+)(\s.*)?$)");
+    std::vector<PeerRow> rows;
+    std::string text;
+    int number = 0;
+    while (std::getline(in, text)) {
+        ++number;
+        std::smatch m;
+        if (!std::regex_match(text, m, line)) continue;  // other output of the peer
+        PeerRow r;
+        r.who = m[1];
+        r.preset = m[2];
+        try {
+            r.batch = std::stoi(m[3]);
+            r.samplesPerSecond = std::stod(m[4]);
+        } catch (const std::exception&) {
+            throw UsageError("--peer " + path + ":" + std::to_string(number) +
+                             ": unreadable batch or samples/s in '" + text + "'");
+        }
+        rows.push_back(r);
+    }
+    if (rows.empty())
+        throw UsageError("--peer " + path +
+                         ": no peer rows (lines with preset=, batch= and samples/s=) found");
+    return rows;
+}
 
 // Random inputs and one-hot targets of the experiment's shapes.
 DataSplit randomData(const Shape& in, int outputs, size_t samples, uint64_t seed) {
@@ -66,6 +110,7 @@ BenchResult benchOne(const std::string& device, const std::string& preset, int b
 
     trainer.runEpoch();  // warm-up: program caches, allocations, first-touch
     if (cl) cl->resetKernelTimes();
+    const uint64_t launches0 = cl ? cl->enqueueCount() : 0;
     size_t done = 0;
     const auto start = Clock::now();
     double elapsed = 0;
@@ -74,6 +119,10 @@ BenchResult benchOne(const std::string& device, const std::string& preset, int b
         elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     } while (elapsed < seconds);
     r.trainSamplesPerSecond = done / elapsed;
+    if (cl && done > 0) {
+        const size_t steps = (done + size_t(batch) - 1) / size_t(batch);
+        r.launchesPerStep = double(cl->enqueueCount() - launches0) / double(steps);
+    }
     if (cl) {
         r.kernels = cl->kernelTimes();
         for (const auto& k : r.kernels) r.kernelTotalMs += k.second;
@@ -103,6 +152,7 @@ int runBench(const Args& args) {
     double seconds = 3.0;
     int top = 12;
     bool json = false;
+    std::vector<PeerRow> peers;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--device")
@@ -117,6 +167,10 @@ int runBench(const Args& args) {
             top = flagInt(args, i, 0, 1000);
         else if (a == "--json")
             json = true;
+        else if (a == "--peer") {
+            const std::vector<PeerRow> more = readPeer(flagValue(args, i));
+            peers.insert(peers.end(), more.begin(), more.end());
+        }
         else
             throw UsageError("unknown option '" + a + "'");
     }
@@ -132,8 +186,8 @@ int runBench(const Args& args) {
         }
     }
     if (!json)
-        std::printf("%-12s %-22s %6s %10s %14s %14s  %s\n", "DEVICE", "PRESET", "BATCH", "PARAMS",
-                    "TRAIN SMP/S", "FWD MS/BATCH", "DEVICE NAME");
+        std::printf("%-12s %-22s %6s %10s %14s %14s %12s  %s\n", "DEVICE", "PRESET", "BATCH",
+                    "PARAMS", "TRAIN SMP/S", "FWD MS/BATCH", "LAUNCH/STEP", "DEVICE NAME");
     for (const auto& d : devices)
         for (const auto& p : presets)
             for (int b : batches) {
@@ -156,11 +210,28 @@ int runBench(const Args& args) {
                     for (size_t k = 0; k < r.kernels.size() && int(k) < top; ++k)
                         ks.push_back({{"kernel", r.kernels[k].first}, {"ms", r.kernels[k].second}});
                     if (!r.kernels.empty()) j["kernels"] = ks;
+                    if (r.launchesPerStep >= 0) j["launchesPerStep"] = r.launchesPerStep;
+                    nlohmann::json ps = nlohmann::json::array();
+                    for (const PeerRow& pr : peers)
+                        if (pr.preset == r.preset && pr.batch == r.batch)
+                            ps.push_back({{"peer", pr.who},
+                                          {"samplesPerSecond", pr.samplesPerSecond},
+                                          {"ratio", r.trainSamplesPerSecond / pr.samplesPerSecond}});
+                    if (!peers.empty()) j["peers"] = ps;
                     std::printf("%s\n", j.dump().c_str());
                 } else {
-                    std::printf("%-12s %-22s %6d %10zu %14.1f %14.3f  %s\n", r.device.c_str(),
-                                r.preset.c_str(), r.batch, r.params, r.trainSamplesPerSecond,
-                                r.forwardMsPerBatch, r.deviceName.c_str());
+                    char launches[32] = "-";
+                    if (r.launchesPerStep >= 0)
+                        std::snprintf(launches, sizeof launches, "%.1f", r.launchesPerStep);
+                    std::printf("%-12s %-22s %6d %10zu %14.1f %14.3f %12s  %s\n",
+                                r.device.c_str(), r.preset.c_str(), r.batch, r.params,
+                                r.trainSamplesPerSecond, r.forwardMsPerBatch, launches,
+                                r.deviceName.c_str());
+                    for (const PeerRow& pr : peers)
+                        if (pr.preset == r.preset && pr.batch == r.batch)
+                            std::printf("    vs %-40s %12.1f smp/s  ratio %.2fx\n", pr.who.c_str(),
+                                        pr.samplesPerSecond,
+                                        r.trainSamplesPerSecond / pr.samplesPerSecond);
                     for (size_t k = 0; k < r.kernels.size() && int(k) < top; ++k)
                         std::printf("    %-34s %10.2f ms %5.1f%%\n", r.kernels[k].first.c_str(),
                                     r.kernels[k].second,

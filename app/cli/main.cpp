@@ -22,7 +22,7 @@ void usage(std::FILE* out) {
         "%s"
         "                                         train and print one line per epoch; the run is\n"
         "                                         recorded in the run store\n"
-        "  bench [--device ID ...] [--preset NAME ...] [--batch B ...] [--seconds S] [--json]\n"
+        "  bench [--device ID ...] [--preset NAME ...] [--batch B ...] [--seconds S] [--peer F]\n"
         "                                         training samples/s, forward latency, kernels\n"
         "  compare A B [...] [--epochs N] [--device ID ...] [--csv OUT]\n"
         "        [--runs-db PATH] [--no-record] [--tags A,B] [--note TEXT]\n"
@@ -80,9 +80,14 @@ std::string commandHelp(const std::string& cmd) {
                "Exit status: 0 done, 1 the run failed (e.g. a non-finite loss), 2 bad input.\n";
     if (cmd == "bench")
         return "usage: nnwb-cli bench [--device ID ...] [--preset NAME ...] [--batch B ...]\n"
-               "                      [--seconds S] [--json]\n"
-               "Training samples/s, forward latency per batch and (OpenCL) kernel times of the\n"
-               "presets on random data of their shapes; every combination of the lists.\n";
+               "                      [--seconds S] [--top N] [--peer FILE ...] [--json]\n"
+               "Training samples/s, forward latency per batch, (OpenCL) kernel launches per\n"
+               "training step and, with NNWB_CL_PROFILE=1, the top N kernels' device time, of\n"
+               "the presets on random data of their shapes; every combination of the lists.\n"
+               "  --peer FILE    a peer's output (../shared/bench/torch_peer.py): each row also\n"
+               "                 prints the peer's samples/s for that preset and batch and\n"
+               "                 nnwb's ratio to it (lines without preset=, batch= and\n"
+               "                 samples/s= are ignored; a file without any is an error)\n";
     if (cmd == "compare")
         return "usage: nnwb-cli compare A B [...] [--epochs N] [--device ID ...] [--csv OUT]\n"
                "Trains experiment files or presets on the data of the first one (concurrently\n"

@@ -64,6 +64,41 @@ private slots:
             QVERIFY(obj.contains("validation"));
         }
     }
+    // Issue 19: bench reads a peer's output and prints nnwb's ratio to every matching row;
+    // OpenCL rows carry the kernel launches per training step.
+    void benchPeerRatios() {
+        const QString peer = QString::fromStdString(nnwb::test::tempDir()) + "/peer.txt";
+        std::ofstream(peer.toStdString())
+            << "torch 2.11.0 eager cpu preset=mql5-fractal-5x8 batch=1 samples/s=200 ms/step=5\n"
+               "torch 2.11.0 graph cuda preset=mql5-fractal-5x8 batch=1 samples/s=1000.5 x=1\n"
+               "torch 2.11.0 graph cuda preset=mql5-fractal-5x8 batch=64 samples/s=43096\n"
+               "a line of something else\n";
+        QStringList args{"bench", "--device", "cpu", "--preset", "mql5-fractal-5x8", "--batch",
+                         "1",     "--seconds", "1", "--peer", peer, "--json"};
+        const auto ids = nnwb::test::openClDeviceIds();
+        if (!ids.empty()) args << "--device" << QString::fromStdString(ids.front());
+        auto r = run(args);
+        QCOMPARE(r.code, 0);
+        const QStringList lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), ids.empty() ? 1 : 2);
+        for (const QString& line : lines) {
+            const auto obj = QJsonDocument::fromJson(line.toUtf8()).object();
+            const double mine = obj["trainSamplesPerSecond"].toDouble();
+            QVERIFY(mine > 0);
+            const auto peers = obj["peers"].toArray();
+            QCOMPARE(peers.size(), 2);  // the batch-64 row is another row's peer
+            QCOMPARE(peers[0].toObject()["peer"].toString(), QString("torch 2.11.0 eager cpu"));
+            QCOMPARE(peers[1].toObject()["samplesPerSecond"].toDouble(), 1000.5);
+            QVERIFY(qAbs(peers[0].toObject()["ratio"].toDouble() - mine / 200.0) < 1e-9 * mine);
+            QCOMPARE(obj.contains("launchesPerStep"), obj["device"].toString() != "cpu");
+            if (obj.contains("launchesPerStep"))
+                QVERIFY(obj["launchesPerStep"].toDouble() >= 10);
+        }
+        const QString empty = writeExperiment("no rows here");
+        r = run({"bench", "--device", "cpu", "--peer", empty});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("no peer rows") && r.err.contains(empty), qPrintable(r.err));
+    }
     // Issue 13, finding 9: --help on nnwb-cli and every subcommand exits 0 with its usage.
     void helpEverywhere() {
         auto r = run({"--help"});
