@@ -304,112 +304,105 @@ struct CpuOps {
         });
     }
 
-    // The attention core per (sample, head), in rows: each query's scores, softmax and context
-    // row in one pass, the keys and values read transposed so that the inner loops vectorize.
-    // Any thread count gives the same result (one (sample, head) per task).
+    // The attention core, one (sample, head) per task: its products through the register-blocked
+    // kernel (compute/CpuGemm) and the softmax rows in between, while the head's Q, K, V and
+    // scores are in cache. Any thread count gives the same result.
     template <typename F>
     void perHeadParallel(const AttentionShape& s, size_t workPerHead, F&& f) {
         const size_t items = size_t(s.batch) * s.heads;
+        // Threads only pay off above a few hundred thousand multiply-adds (as for gemm).
         const size_t grain =
-            std::max<size_t>(1, (kGemmParallelWork / 4) / std::max<size_t>(1, workPerHead));
+            std::max<size_t>(1, kGemmParallelWork / std::max<size_t>(1, workPerHead));
         be.pool_->parallelFor(items, grain, [&](size_t b, size_t e) {
             std::vector<T> tmp;
             for (size_t g = b; g < e; ++g) f(int(g / s.heads), int(g % s.heads), tmp);
         });
     }
+    // c = op(a) op(b) of one head (m x n, depth k), tile by tile.
+    static void headProduct(bool ta, bool tb, int m, int n, int k, const T* a, int lda, const T* b,
+                            int ldb, T* c, int ldc) {
+        cpugemm::Product<T> p;
+        p.transA = ta;
+        p.transB = tb;
+        p.m = m;
+        p.n = n;
+        p.k = k;
+        p.a = a;
+        p.b = b;
+        p.c = c;
+        p.lda = lda;
+        p.ldb = ldb;
+        p.ldc = ldc;
+        for (int i0 = 0; i0 < m; i0 += cpugemm::kTileRows)
+            for (int j0 = 0; j0 < n; j0 += cpugemm::kTileCols)
+                cpugemm::tile(p, i0, std::min(m, i0 + cpugemm::kTileRows), j0,
+                              std::min(n, j0 + cpugemm::kTileCols));
+    }
+    struct HeadPtrs {
+        size_t qkv, ctx, p;  // offsets of the head's Q column, C column and P block
+        int k, v;            // offsets of K and V from Q
+    };
+    static HeadPtrs headOf(const AttentionShape& s, int b, int h) {
+        const int hd = s.heads * s.keySize;
+        const size_t rows = size_t(b) * s.units;
+        return {rows * s.ldQkv + size_t(h) * s.keySize, rows * s.ldCtx + size_t(h) * s.valueSize,
+                (size_t(b) * s.heads + h) * s.units * s.units, hd,
+                2 * hd + h * (s.valueSize - s.keySize)};
+    }
     void run(const AttentionForwardArgs& args) {
         const AttentionShape& s = args.s;
-        const int u = s.units, d = s.keySize, dv = s.valueSize, hd = s.heads * d;
+        const int u = s.units, d = s.keySize, dv = s.valueSize;
         const T* QKV = ptr(args.qkv);
         T* Pall = ptr(args.p);
         T* Call = ptr(args.ctx);
-        const T scale = s.scale;
-        perHeadParallel(s, size_t(u) * u * size_t(d + dv), [&](int b, int h, std::vector<T>& kt) {
-            const T* base = QKV + size_t(b) * u * s.ldQkv;
-            const T* Q = base + size_t(h) * d;
-            const T* K = base + size_t(hd) + size_t(h) * d;
-            const T* V = base + size_t(2 * hd) + size_t(h) * dv;
-            T* P = Pall + (size_t(b) * s.heads + h) * u * u;
-            T* C = Call + size_t(b) * u * s.ldCtx + size_t(h) * dv;
-            kt.resize(size_t(d) * u);  // K^T: d rows of u keys
-            for (int j = 0; j < u; ++j)
-                for (int k = 0; k < d; ++k) kt[size_t(k) * u + j] = K[size_t(j) * s.ldQkv + k];
+        perHeadParallel(s, size_t(u) * u * size_t(d + dv), [&](int b, int h, std::vector<T>&) {
+            const HeadPtrs o = headOf(s, b, h);
+            const T* Q = QKV + o.qkv;
+            T* P = Pall + o.p;
+            headProduct(false, true, u, u, d, Q, s.ldQkv, Q + o.k, s.ldQkv, P, u);  // S = Q K^T
             for (int i = 0; i < u; ++i) {
                 const int valid = s.causal ? i + 1 : u;
-                T* __restrict row = P + size_t(i) * u;
-                const T* qi = Q + size_t(i) * s.ldQkv;
-                std::fill_n(row, u, T(0));
-                for (int k = 0; k < d; ++k) {
-                    const T qk = qi[k];
-                    const T* __restrict kr = kt.data() + size_t(k) * u;
-                    for (int j = 0; j < valid; ++j) row[j] += qk * kr[j];
-                }
-                softmaxRow(row, row, valid, scale);
-                T* __restrict ci = C + size_t(i) * s.ldCtx;
-                std::fill_n(ci, dv, T(0));
-                for (int j = 0; j < valid; ++j) {
-                    const T pj = row[j];
-                    const T* __restrict vj = V + size_t(j) * s.ldQkv;
-                    for (int k = 0; k < dv; ++k) ci[k] += pj * vj[k];
-                }
+                T* row = P + size_t(i) * u;
+                softmaxRow(row, row, valid, T(s.scale));
+                std::fill(row + valid, row + u, T(0));
             }
+            headProduct(false, false, u, dv, u, P, u, Q + o.v, s.ldQkv, Call + o.ctx,
+                        s.ldCtx);  // C = P V
         });
     }
     void run(const AttentionBackwardArgs& args) {
         const AttentionShape& s = args.s;
-        const int u = s.units, d = s.keySize, dv = s.valueSize, hd = s.heads * d;
+        const int u = s.units, d = s.keySize, dv = s.valueSize;
         const T* QKV = ptr(args.qkv);
         const T* Pall = ptr(args.p);
         const T* DC = ptr(args.dctx);
         T* DQKV = ptr(args.dqkv);
         const T scale = s.scale;
-        perHeadParallel(
-            s, 3 * size_t(u) * u * size_t(d + dv), [&](int b, int h, std::vector<T>& tmp) {
-                const size_t off = size_t(b) * u * s.ldQkv;
-                const T* Q = QKV + off + size_t(h) * d;
-                const T* K = QKV + off + size_t(hd) + size_t(h) * d;
-                const T* V = QKV + off + size_t(2 * hd) + size_t(h) * dv;
-                T* dQ = DQKV + off + size_t(h) * d;
-                T* dK = DQKV + off + size_t(hd) + size_t(h) * d;
-                T* dV = DQKV + off + size_t(2 * hd) + size_t(h) * dv;
-                const T* P = Pall + (size_t(b) * s.heads + h) * u * u;
-                const T* dC = DC + size_t(b) * u * s.ldCtx + size_t(h) * dv;
-                tmp.resize(size_t(dv) * u + size_t(u));  // V^T (dv rows of u keys), one dS row
-                T* vt = tmp.data();
-                T* __restrict ds = vt + size_t(dv) * u;
-                for (int j = 0; j < u; ++j)
-                    for (int k = 0; k < dv; ++k) vt[size_t(k) * u + j] = V[size_t(j) * s.ldQkv + k];
-                for (int j = 0; j < u; ++j) {
-                    std::fill_n(dK + size_t(j) * s.ldQkv, d, T(0));
-                    std::fill_n(dV + size_t(j) * s.ldQkv, dv, T(0));
-                }
-                for (int i = 0; i < u; ++i) {
-                    const int valid = s.causal ? i + 1 : u;
-                    const T* pi = P + size_t(i) * u;
-                    const T* ci = dC + size_t(i) * s.ldCtx;
-                    std::fill_n(ds, valid, T(0));  // dP row = dC_i V^T
-                    for (int k = 0; k < dv; ++k) {
-                        const T c = ci[k];
-                        const T* __restrict vr = vt + size_t(k) * u;
-                        for (int j = 0; j < valid; ++j) ds[j] += c * vr[j];
-                    }
-                    T dot = 0;
-                    for (int j = 0; j < valid; ++j) dot += ds[j] * pi[j];
-                    for (int j = 0; j < valid; ++j) ds[j] = scale * pi[j] * (ds[j] - dot);
-                    T* __restrict qi = dQ + size_t(i) * s.ldQkv;
-                    std::fill_n(qi, d, T(0));
-                    const T* xi = Q + size_t(i) * s.ldQkv;
-                    for (int j = 0; j < valid; ++j) {
-                        const T sj = ds[j], pj = pi[j];
-                        const T* __restrict kj = K + size_t(j) * s.ldQkv;
-                        T* __restrict dkj = dK + size_t(j) * s.ldQkv;
-                        T* __restrict dvj = dV + size_t(j) * s.ldQkv;
-                        for (int k = 0; k < d; ++k) qi[k] += sj * kj[k];
-                        for (int k = 0; k < d; ++k) dkj[k] += sj * xi[k];
-                        for (int k = 0; k < dv; ++k) dvj[k] += pj * ci[k];
-                    }
-                }
-            });
+        perHeadParallel(s, 3 * size_t(u) * u * size_t(d + dv),
+                        [&](int b, int h, std::vector<T>& tmp) {
+                            const HeadPtrs o = headOf(s, b, h);
+                            const T* Q = QKV + o.qkv;
+                            T* dQ = DQKV + o.qkv;
+                            const T* P = Pall + o.p;
+                            const T* dC = DC + o.ctx;
+                            tmp.resize(size_t(u) * u);
+                            T* dS = tmp.data();
+                            headProduct(false, true, u, u, dv, dC, s.ldCtx, Q + o.v, s.ldQkv, dS,
+                                        u);  // dP = dC V^T
+                            headProduct(true, false, u, dv, u, P, u, dC, s.ldCtx, dQ + o.v,
+                                        s.ldQkv);  // dV = P^T dC
+                            for (int i = 0; i < u; ++i) {
+                                const T* pi = P + size_t(i) * u;
+                                T* r = dS + size_t(i) * u;
+                                T dot = 0;
+                                for (int j = 0; j < u; ++j) dot += r[j] * pi[j];
+                                for (int j = 0; j < u; ++j) r[j] = scale * pi[j] * (r[j] - dot);
+                            }
+                            headProduct(false, false, u, d, u, dS, u, Q + o.k, s.ldQkv, dQ,
+                                        s.ldQkv);  // dQ = dS K
+                            headProduct(true, false, u, d, u, dS, u, Q, s.ldQkv, dQ + o.k,
+                                        s.ldQkv);  // dK = dS^T Q
+                        });
     }
 
     void run(const NormForwardArgs& args) {

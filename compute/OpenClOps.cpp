@@ -335,7 +335,8 @@ struct OpenClBackend::Ops {
     }
     static AttentionLocal backwardLocal(const AttentionShape& s) {
         const size_t u = size_t(s.units), odd = size_t(s.units | 1);
-        return {{u * s.keySize, u * s.valueSize, u * size_t(s.valueSize | 1), u * odd}};
+        const size_t vq = u * size_t(std::max(s.keySize, s.valueSize));  // V, then Q
+        return {{u * s.keySize, vq, u * size_t(s.valueSize | 1), u * odd}};
     }
     bool fused(const AttentionLocal& l) const {
         return d_->fusedAttention && l.bytes() <= size_t(d_->localMemSize);

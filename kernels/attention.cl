@@ -98,12 +98,14 @@ __kernel void attention_forward(int heads, int units, int dk, int dv, int ldQkv,
 }
 
 // From dC to dQ, dK and dV (overwritten in dqkv's Q, K and V columns):
-// dP = dC V^T, dS = scale * P * (dP - rowsum(dP * P)), dQ = dS K, dK = dS^T Q, dV = P^T dC.
+// dV = P^T dC, dP = dC V^T, dS = scale * P * (dP - rowsum(dP * P)), dQ = dS K, dK = dS^T Q.
+// Local: kl holds K; vq holds V, then Q; dcl holds dC (rows padded); sl holds P, then dS.
+// Inner loops produce four results at a time, so each local value read serves four sums.
 __kernel void attention_backward(int heads, int units, int dk, int dv, int ldQkv, int ldCtx,
                                  float scale, int causal, __global const float* qkv, ulong qo,
                                  __global const float* p, ulong po, __global const float* dctx,
                                  ulong dco, __global float* dqkv, ulong dqo, __local float* kl,
-                                 __local float* vl, __local float* dcl, __local float* sl) {
+                                 __local float* vq, __local float* dcl, __local float* sl) {
     const int g = (int)get_group_id(0), b = g / heads, h = g % heads;
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     const int u = units, lc = ODD(dv), ls = ODD(u);
@@ -114,61 +116,137 @@ __kernel void attention_backward(int heads, int units, int dk, int dv, int ldQkv
     __global const float* V = base + 2 * heads * dk + h * dv;
     __global const float* dC = dctx + dco + (ulong)b * (ulong)u * (ulong)ldCtx + h * dv;
     __global const float* P = p + po + (ulong)g * (ulong)u * (ulong)u;
+    __global float* dbase = dqkv + dqo + rowsOff;
     for (int e = lid; e < u * dk; e += lsz) kl[e] = K[(ulong)(e / dk) * ldQkv + e % dk];
     for (int e = lid; e < u * dv; e += lsz) {
         const int j = e / dv, c = e % dv;
-        vl[e] = V[(ulong)j * ldQkv + c];
+        vq[e] = V[(ulong)j * ldQkv + c];
         dcl[j * lc + c] = dC[(ulong)j * ldCtx + c];
     }
     for (int e = lid; e < u * u; e += lsz) sl[(e / u) * ls + e % u] = P[e];
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    // rows of dS (in place of P's rows)
+    // dV rows (key j): only queries i >= j see key j when causal
+    for (int j = lid; j < u; j += lsz) {
+        const int first = causal ? j : 0;
+        __global float* dvr = dbase + (ulong)j * ldQkv + 2 * heads * dk + h * dv;
+        int c = 0;
+        for (; c + 4 <= dv; c += 4) {
+            float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+            for (int i = first; i < u; ++i) {
+                const float pij = sl[i * ls + j];
+                __local const float* d = dcl + i * lc + c;
+                a0 += pij * d[0];
+                a1 += pij * d[1];
+                a2 += pij * d[2];
+                a3 += pij * d[3];
+            }
+            dvr[c] = a0;
+            dvr[c + 1] = a1;
+            dvr[c + 2] = a2;
+            dvr[c + 3] = a3;
+        }
+        for (; c < dv; ++c) {
+            float a = 0.0f;
+            for (int i = first; i < u; ++i) a += sl[i * ls + j] * dcl[i * lc + c];
+            dvr[c] = a;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // rows of dS in place of P's: first P * dP with the row's sum of it, then the rest
     for (int i = lid; i < u; i += lsz) {
         const int valid = causal ? i + 1 : u;
         __local float* row = sl + i * ls;
         __local const float* ci = dcl + i * lc;
         float dot = 0.0f;
-        for (int j = 0; j < valid; ++j) {
-            float dp = 0.0f;
-            for (int c = 0; c < dv; ++c) dp += ci[c] * vl[j * dv + c];
-            dot += dp * row[j];
+        int j = 0;
+        for (; j + 4 <= valid; j += 4) {
+            float d0 = 0.0f, d1 = 0.0f, d2 = 0.0f, d3 = 0.0f;
+            __local const float* v0 = vq + j * dv;
+            for (int c = 0; c < dv; ++c) {
+                const float x = ci[c];
+                d0 += x * v0[c];
+                d1 += x * v0[dv + c];
+                d2 += x * v0[2 * dv + c];
+                d3 += x * v0[3 * dv + c];
+            }
+            d0 *= row[j];
+            d1 *= row[j + 1];
+            d2 *= row[j + 2];
+            d3 *= row[j + 3];
+            row[j] = d0;
+            row[j + 1] = d1;
+            row[j + 2] = d2;
+            row[j + 3] = d3;
+            dot += (d0 + d1) + (d2 + d3);
         }
-        for (int j = 0; j < valid; ++j) {
-            float dp = 0.0f;
-            for (int c = 0; c < dv; ++c) dp += ci[c] * vl[j * dv + c];
-            row[j] = scale * row[j] * (dp - dot);
+        for (; j < valid; ++j) {
+            float d = 0.0f;
+            for (int c = 0; c < dv; ++c) d += ci[c] * vq[j * dv + c];
+            d *= row[j];
+            row[j] = d;
+            dot += d;
         }
-        for (int j = valid; j < u; ++j) row[j] = 0.0f;
+        __global const float* pi = P + (ulong)i * u;
+        for (j = 0; j < valid; ++j) row[j] = scale * (row[j] - pi[j] * dot);
+        for (; j < u; ++j) row[j] = 0.0f;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+    for (int e = lid; e < u * dk; e += lsz) vq[e] = Q[(ulong)(e / dk) * ldQkv + e % dk];
+    barrier(CLK_LOCAL_MEM_FENCE);
 
-    __global float* dbase = dqkv + dqo + rowsOff;
     // dQ rows (query i)
     for (int i = lid; i < u; i += lsz) {
         const int valid = causal ? i + 1 : u;
         __local const float* row = sl + i * ls;
         __global float* dq = dbase + (ulong)i * ldQkv + h * dk;
-        for (int k = 0; k < dk; ++k) {
+        int k = 0;
+        for (; k + 4 <= dk; k += 4) {
+            float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+            for (int j = 0; j < valid; ++j) {
+                const float s = row[j];
+                __local const float* kj = kl + j * dk + k;
+                a0 += s * kj[0];
+                a1 += s * kj[1];
+                a2 += s * kj[2];
+                a3 += s * kj[3];
+            }
+            dq[k] = a0;
+            dq[k + 1] = a1;
+            dq[k + 2] = a2;
+            dq[k + 3] = a3;
+        }
+        for (; k < dk; ++k) {
             float a = 0.0f;
             for (int j = 0; j < valid; ++j) a += row[j] * kl[j * dk + k];
             dq[k] = a;
         }
     }
-    // dK and dV rows (key j): only queries i >= j see key j when causal
+    // dK rows (key j)
     for (int j = lid; j < u; j += lsz) {
         const int first = causal ? j : 0;
         __global float* dkr = dbase + (ulong)j * ldQkv + heads * dk + h * dk;
-        __global float* dvr = dbase + (ulong)j * ldQkv + 2 * heads * dk + h * dv;
-        for (int k = 0; k < dk; ++k) {
-            float a = 0.0f;
-            for (int i = first; i < u; ++i) a += sl[i * ls + j] * Q[(ulong)i * ldQkv + k];
-            dkr[k] = a;
+        int k = 0;
+        for (; k + 4 <= dk; k += 4) {
+            float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+            for (int i = first; i < u; ++i) {
+                const float s = sl[i * ls + j];
+                __local const float* qi = vq + i * dk + k;
+                a0 += s * qi[0];
+                a1 += s * qi[1];
+                a2 += s * qi[2];
+                a3 += s * qi[3];
+            }
+            dkr[k] = a0;
+            dkr[k + 1] = a1;
+            dkr[k + 2] = a2;
+            dkr[k + 3] = a3;
         }
-        for (int c = 0; c < dv; ++c) {
+        for (; k < dk; ++k) {
             float a = 0.0f;
-            for (int i = first; i < u; ++i) a += P[(ulong)i * u + j] * dcl[i * lc + c];
-            dvr[c] = a;
+            for (int i = first; i < u; ++i) a += sl[i * ls + j] * vq[i * dk + k];
+            dkr[k] = a;
         }
     }
 }
