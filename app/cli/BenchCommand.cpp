@@ -170,8 +170,7 @@ int runBench(const Args& args) {
         else if (a == "--peer") {
             const std::vector<PeerRow> more = readPeer(flagValue(args, i));
             peers.insert(peers.end(), more.begin(), more.end());
-        }
-        else
+        } else
             throw UsageError("unknown option '" + a + "'");
     }
     if (devices.empty())
@@ -214,19 +213,19 @@ int runBench(const Args& args) {
                     nlohmann::json ps = nlohmann::json::array();
                     for (const PeerRow& pr : peers)
                         if (pr.preset == r.preset && pr.batch == r.batch)
-                            ps.push_back({{"peer", pr.who},
-                                          {"samplesPerSecond", pr.samplesPerSecond},
-                                          {"ratio", r.trainSamplesPerSecond / pr.samplesPerSecond}});
+                            ps.push_back(
+                                {{"peer", pr.who},
+                                 {"samplesPerSecond", pr.samplesPerSecond},
+                                 {"ratio", r.trainSamplesPerSecond / pr.samplesPerSecond}});
                     if (!peers.empty()) j["peers"] = ps;
                     std::printf("%s\n", j.dump().c_str());
                 } else {
                     char launches[32] = "-";
                     if (r.launchesPerStep >= 0)
                         std::snprintf(launches, sizeof launches, "%.1f", r.launchesPerStep);
-                    std::printf("%-12s %-22s %6d %10zu %14.1f %14.3f %12s  %s\n",
-                                r.device.c_str(), r.preset.c_str(), r.batch, r.params,
-                                r.trainSamplesPerSecond, r.forwardMsPerBatch, launches,
-                                r.deviceName.c_str());
+                    std::printf("%-12s %-22s %6d %10zu %14.1f %14.3f %12s  %s\n", r.device.c_str(),
+                                r.preset.c_str(), r.batch, r.params, r.trainSamplesPerSecond,
+                                r.forwardMsPerBatch, launches, r.deviceName.c_str());
                     for (const PeerRow& pr : peers)
                         if (pr.preset == r.preset && pr.batch == r.batch)
                             std::printf("    vs %-40s %12.1f smp/s  ratio %.2fx\n", pr.who.c_str(),

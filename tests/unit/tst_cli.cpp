@@ -73,8 +73,9 @@ private slots:
                "torch 2.11.0 graph cuda preset=mql5-fractal-5x8 batch=1 samples/s=1000.5 x=1\n"
                "torch 2.11.0 graph cuda preset=mql5-fractal-5x8 batch=64 samples/s=43096\n"
                "a line of something else\n";
-        QStringList args{"bench", "--device", "cpu", "--preset", "mql5-fractal-5x8", "--batch",
-                         "1",     "--seconds", "1", "--peer", peer, "--json"};
+        QStringList args{"bench",   "--device", "cpu",       "--preset", "mql5-fractal-5x8",
+                         "--batch", "1",        "--seconds", "1",        "--peer",
+                         peer,      "--json"};
         const auto ids = nnwb::test::openClDeviceIds();
         if (!ids.empty()) args << "--device" << QString::fromStdString(ids.front());
         auto r = run(args);
@@ -91,8 +92,7 @@ private slots:
             QCOMPARE(peers[1].toObject()["samplesPerSecond"].toDouble(), 1000.5);
             QVERIFY(qAbs(peers[0].toObject()["ratio"].toDouble() - mine / 200.0) < 1e-9 * mine);
             QCOMPARE(obj.contains("launchesPerStep"), obj["device"].toString() != "cpu");
-            if (obj.contains("launchesPerStep"))
-                QVERIFY(obj["launchesPerStep"].toDouble() >= 10);
+            if (obj.contains("launchesPerStep")) QVERIFY(obj["launchesPerStep"].toDouble() >= 10);
         }
         const QString empty = writeExperiment("no rows here");
         r = run({"bench", "--device", "cpu", "--peer", empty});
