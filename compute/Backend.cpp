@@ -64,7 +64,7 @@ struct Composer {
 
     // The attention core from per-(sample, head) products and the row softmax.
     struct HeadViews {
-        TensorView q, k, v, c, scores;
+        TensorView q, k, v, c;
         HeadViews(const AttentionShape& s, BufRef qkv, BufRef ctx) {
             const int u = s.units, h = s.heads, d = s.keySize, dv = s.valueSize, hd = h * d;
             const size_t perQkv = size_t(u) * s.ldQkv, perCtx = size_t(u) * s.ldCtx;

@@ -201,6 +201,13 @@ struct CpuOps {
         for (int j = 0; j < n; ++j) y[j] *= inv;
     }
 
+    // dx = scale * y * (dy - sum(dy * y)) over one row (dx may alias dy).
+    static void softmaxBackwardRow(const T* y, const T* dy, T* dx, int n, T scale) {
+        T dot = 0;
+        for (int j = 0; j < n; ++j) dot += dy[j] * y[j];
+        for (int j = 0; j < n; ++j) dx[j] = scale * y[j] * (dy[j] - dot);
+    }
+
     void run(const BiasActivationArgs& args) {
         const T* X = ptr(args.x);
         const T* Bv = args.bias.empty() ? nullptr : ptr(args.bias);
@@ -298,9 +305,7 @@ struct CpuOps {
         const T scale = args.s.scale;
         rowsParallel(size_t(args.s.rows), size_t(args.s.cols), [&](size_t r) {
             const size_t o = r * args.s.cols;
-            T dot = 0;
-            for (int j = 0; j < args.s.cols; ++j) dot += DY[o + j] * Y[o + j];
-            for (int j = 0; j < args.s.cols; ++j) DX[o + j] = scale * Y[o + j] * (DY[o + j] - dot);
+            softmaxBackwardRow(Y + o, DY + o, DX + o, args.s.cols, scale);
         });
     }
 
@@ -378,31 +383,24 @@ struct CpuOps {
         const T* DC = ptr(args.dctx);
         T* DQKV = ptr(args.dqkv);
         const T scale = s.scale;
-        perHeadParallel(s, 3 * size_t(u) * u * size_t(d + dv),
-                        [&](int b, int h, std::vector<T>& tmp) {
-                            const HeadPtrs o = headOf(s, b, h);
-                            const T* Q = QKV + o.qkv;
-                            T* dQ = DQKV + o.qkv;
-                            const T* P = Pall + o.p;
-                            const T* dC = DC + o.ctx;
-                            tmp.resize(size_t(u) * u);
-                            T* dS = tmp.data();
-                            headProduct(false, true, u, u, dv, dC, s.ldCtx, Q + o.v, s.ldQkv, dS,
-                                        u);  // dP = dC V^T
-                            headProduct(true, false, u, dv, u, P, u, dC, s.ldCtx, dQ + o.v,
-                                        s.ldQkv);  // dV = P^T dC
-                            for (int i = 0; i < u; ++i) {
-                                const T* pi = P + size_t(i) * u;
-                                T* r = dS + size_t(i) * u;
-                                T dot = 0;
-                                for (int j = 0; j < u; ++j) dot += r[j] * pi[j];
-                                for (int j = 0; j < u; ++j) r[j] = scale * pi[j] * (r[j] - dot);
-                            }
-                            headProduct(false, false, u, d, u, dS, u, Q + o.k, s.ldQkv, dQ,
-                                        s.ldQkv);  // dQ = dS K
-                            headProduct(true, false, u, d, u, dS, u, Q, s.ldQkv, dQ + o.k,
-                                        s.ldQkv);  // dK = dS^T Q
-                        });
+        // One head: dP = dC V^T (into dS), dV = P^T dC, dS from dP, dQ = dS K, dK = dS^T Q.
+        auto head = [&](int b, int h, std::vector<T>& tmp) {
+            const HeadPtrs o = headOf(s, b, h);
+            const T* Q = QKV + o.qkv;
+            T* dQ = DQKV + o.qkv;
+            const T* P = Pall + o.p;
+            const T* dC = DC + o.ctx;
+            tmp.resize(size_t(u) * u);
+            T* dS = tmp.data();
+            headProduct(false, true, u, u, dv, dC, s.ldCtx, Q + o.v, s.ldQkv, dS, u);
+            headProduct(true, false, u, dv, u, P, u, dC, s.ldCtx, dQ + o.v, s.ldQkv);
+            for (int i = 0; i < u; ++i)
+                softmaxBackwardRow(P + size_t(i) * u, dS + size_t(i) * u, dS + size_t(i) * u, u,
+                                   scale);
+            headProduct(false, false, u, d, u, dS, u, Q + o.k, s.ldQkv, dQ, s.ldQkv);
+            headProduct(true, false, u, d, u, dS, u, Q, s.ldQkv, dQ + o.k, s.ldQkv);
+        };
+        perHeadParallel(s, 3 * size_t(u) * u * size_t(d + dv), head);
     }
 
     void run(const NormForwardArgs& args) {

@@ -119,11 +119,9 @@ BenchResult benchOne(const std::string& device, const std::string& preset, int b
         elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     } while (elapsed < seconds);
     r.trainSamplesPerSecond = done / elapsed;
-    if (cl && done > 0) {
-        const size_t steps = (done + size_t(batch) - 1) / size_t(batch);
-        r.launchesPerStep = double(cl->enqueueCount() - launches0) / double(steps);
-    }
     if (cl) {
+        const size_t steps = (done + size_t(batch) - 1) / size_t(batch);
+        if (steps > 0) r.launchesPerStep = double(cl->enqueueCount() - launches0) / double(steps);
         r.kernels = cl->kernelTimes();
         for (const auto& k : r.kernels) r.kernelTotalMs += k.second;
     }
