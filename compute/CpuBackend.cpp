@@ -106,9 +106,23 @@ struct CpuOps {
         p.lda = g.lda;
         p.ldb = g.ldb;
         p.ldc = g.ldc;
+        // One product with B^T over several row tiles (a projection's x W^T): B transposed
+        // once here rather than packed again for every row tile. Only values move, so the
+        // result is the same bits.
+        static thread_local std::vector<T> bt;
+        const size_t batches = size_t(g.batch0) * g.batch1;
+        if (g.transB && K > 0 && batches == 1 && M > cpugemm::kTileRows) {
+            bt.resize(size_t(K) * N);
+            for (int j = 0; j < N; ++j) {
+                const T* src = B + size_t(j) * g.ldb;
+                for (int k = 0; k < K; ++k) bt[size_t(k) * N + j] = src[k];
+            }
+            B = bt.data();
+            p.transB = false;
+            p.ldb = N;
+        }
         // Tiles: (product, row block, column block). Each C element belongs to one tile and its
         // value does not depend on the split, so any thread count gives the same result.
-        const size_t batches = size_t(g.batch0) * g.batch1;
         const int rowTiles = (M + cpugemm::kTileRows - 1) / cpugemm::kTileRows;
         const int colTiles = (N + cpugemm::kTileCols - 1) / cpugemm::kTileCols;
         const size_t perBatch = size_t(rowTiles) * colTiles;

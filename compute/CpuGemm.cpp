@@ -1,6 +1,8 @@
 #include "compute/CpuGemm.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -14,7 +16,6 @@ namespace nnwb::cpugemm {
 
 namespace {
 
-constexpr int kMr = 6;       // rows per micro-tile
 constexpr int kKc = 256;     // k values per pass over a B panel (keeps the panel in L1)
 constexpr int kDotRows = 4;  // products with at most this many rows and B^T use dot products
 
@@ -23,6 +24,9 @@ struct Kernels {
     typedef T V __attribute__((vector_size(VB)));
     static constexpr int VL = VB / int(sizeof(T));  // lanes per vector
     static constexpr int NR = 2 * VL;               // columns per full micro-tile
+    // Rows per micro-tile: MR x 2 accumulators, 2 B vectors and an A value in registers (16
+    // vector registers below AVX-512, 32 with it).
+    static constexpr int MR = VB >= 64 ? 12 : 6;
 
     // Unaligned loads and stores of VL values through memcpy (compiled to unaligned vector
     // moves). Dereferencing an under-aligned vector typedef instead is not portable: clang
@@ -84,30 +88,17 @@ struct Kernels {
         }
     }
 
-    template <int NV, bool TA>
+    // micro<mr> for a row count known only at run time (1 <= mr <= R).
+    template <int NV, bool TA, int R = MR>
     static NNWB_INLINE void microRows(int mr, int kc, const T* a, int lda, const T* b, int ldb,
                                       T* c, int ldc, int ncols, const T& alpha, const T& beta,
                                       bool acc) {
-        switch (mr) {
-            case 6:
-                micro<6, NV, TA>(kc, a, lda, b, ldb, c, ldc, ncols, alpha, beta, acc);
-                break;
-            case 5:
-                micro<5, NV, TA>(kc, a, lda, b, ldb, c, ldc, ncols, alpha, beta, acc);
-                break;
-            case 4:
-                micro<4, NV, TA>(kc, a, lda, b, ldb, c, ldc, ncols, alpha, beta, acc);
-                break;
-            case 3:
-                micro<3, NV, TA>(kc, a, lda, b, ldb, c, ldc, ncols, alpha, beta, acc);
-                break;
-            case 2:
-                micro<2, NV, TA>(kc, a, lda, b, ldb, c, ldc, ncols, alpha, beta, acc);
-                break;
-            default:
-                micro<1, NV, TA>(kc, a, lda, b, ldb, c, ldc, ncols, alpha, beta, acc);
-                break;
+        if constexpr (R > 1) {
+            if (mr < R)
+                return microRows<NV, TA, R - 1>(mr, kc, a, lda, b, ldb, c, ldc, ncols, alpha, beta,
+                                                acc);
         }
+        micro<R, NV, TA>(kc, a, lda, b, ldb, c, ldc, ncols, alpha, beta, acc);
     }
 
     // Copies op(B) rows [k0, k0 + kc) x columns [j, j + nc) into dst (kc x width, zero padded).
@@ -131,41 +122,51 @@ struct Kernels {
         }
     }
 
+    // Columns [j, j + nc) (nc <= NR) of rows [i0, i1), over k values [k0, k0 + kc). A panel of
+    // at most half a vector goes to the half-width kernel (down to 128-bit vectors), one wider
+    // than a vector to the double-width micro-tiles; `scratch` holds kKc x NR values.
+    template <bool TA>
+    static NNWB_INLINE void panel(const Product<T>& p, int k0, int kc, bool acc, int j, int nc,
+                                  int i0, int i1, T* scratch) {
+        if constexpr (VB > 16) {
+            if (nc <= VL / 2)
+                return Kernels<T, VB / 2>::template panel<TA>(p, k0, kc, acc, j, nc, i0, i1,
+                                                              scratch);
+        }
+        const int width = nc > VL ? NR : VL;
+        const T* bp;
+        int ldbp;
+        if (!p.transB && nc == width) {
+            bp = p.b + size_t(k0) * p.ldb + j;
+            ldbp = p.ldb;
+        } else {
+            packB(p, k0, kc, j, nc, width, scratch);
+            bp = scratch;
+            ldbp = width;
+        }
+        for (int i = i0; i < i1; i += MR) {
+            const int mr = std::min(MR, i1 - i);
+            const T* ap = TA ? p.a + size_t(k0) * p.lda + i : p.a + size_t(i) * p.lda + k0;
+            T* cp = p.c + size_t(i) * p.ldc + j;
+            if (width == NR)
+                microRows<2, TA>(mr, kc, ap, p.lda, bp, ldbp, cp, p.ldc, nc, p.alpha, p.beta, acc);
+            else
+                microRows<1, TA>(mr, kc, ap, p.lda, bp, ldbp, cp, p.ldc, nc, p.alpha, p.beta, acc);
+        }
+    }
+
     template <bool TA>
     static NNWB_INLINE void blocked(const Product<T>& p, int i0, int i1, int j0, int j1) {
         static thread_local std::vector<T> packed;
         if (packed.size() < size_t(kKc) * NR) packed.resize(size_t(kKc) * NR);
         for (int k0 = 0; k0 < p.k; k0 += kKc) {
             const int kc = std::min(kKc, p.k - k0);
-            const bool acc = k0 > 0;
-            for (int j = j0; j < j1; j += NR) {
-                const int nc = std::min(NR, j1 - j);
-                constexpr int HL = VB > 16 ? VL / 2 : VL;  // half-width edge panels
-                const int width = nc > VL ? NR : nc > HL ? VL : HL;
-                const T* bp;
-                int ldbp;
-                if (!p.transB && nc == width) {
-                    bp = p.b + size_t(k0) * p.ldb + j;
-                    ldbp = p.ldb;
-                } else {
-                    packB(p, k0, kc, j, nc, width, packed.data());
-                    bp = packed.data();
-                    ldbp = width;
-                }
-                for (int i = i0; i < i1; i += kMr) {
-                    const int mr = std::min(kMr, i1 - i);
-                    const T* ap = TA ? p.a + size_t(k0) * p.lda + i : p.a + size_t(i) * p.lda + k0;
-                    T* cp = p.c + size_t(i) * p.ldc + j;
-                    if (width == NR)
-                        microRows<2, TA>(mr, kc, ap, p.lda, bp, ldbp, cp, p.ldc, nc, p.alpha,
-                                         p.beta, acc);
-                    else if (width < VL)
-                        Kernels<T, VB / 2>::template microRows<1, TA>(
-                            mr, kc, ap, p.lda, bp, ldbp, cp, p.ldc, nc, p.alpha, p.beta, acc);
-                    else
-                        microRows<1, TA>(mr, kc, ap, p.lda, bp, ldbp, cp, p.ldc, nc, p.alpha,
-                                         p.beta, acc);
-                }
+            for (int j = j0, nc = 0; j < j1; j += nc) {
+                // A last panel between one and two vectors wide: one full vector, then the
+                // rest, instead of a double-width panel mostly of zeros.
+                nc = std::min(NR, j1 - j);
+                if (nc < NR && nc > VL) nc = VL;
+                panel<TA>(p, k0, kc, k0 > 0, j, nc, i0, i1, packed.data());
             }
         }
     }
@@ -190,14 +191,26 @@ struct Kernels {
                     acc[r] += av * bv;
                 }
             }
+            if (kv < K) {  // the last K % VL values as one zero-padded vector (no scalar tail)
+                T tail[VL] = {};
+                std::copy(b + kv, b + K, tail);
+                V bv;
+                load(bv, tail);
+#pragma GCC unroll 4
+                for (int r = 0; r < MR; ++r) {
+                    const T* a = p.a + size_t(i + r) * p.lda;
+                    std::copy(a + kv, a + K, tail);
+                    V av;
+                    load(av, tail);
+                    acc[r] += av * bv;
+                }
+            }
 #pragma GCC unroll 4
             for (int r = 0; r < MR; ++r) {
                 T lanes[VL];
                 store(lanes, acc[r]);
                 T s = 0;
                 for (int l = 0; l < VL; ++l) s += lanes[l];
-                const T* a = p.a + size_t(i + r) * p.lda;
-                for (int k = kv; k < K; ++k) s += a[k] * b[k];
                 T* c = p.c + size_t(i + r) * p.ldc + j;
                 *c = p.beta == T(0) ? p.alpha * s : p.alpha * s + p.beta * *c;
             }
@@ -236,10 +249,7 @@ struct Kernels {
     }
 };
 
-// Clones of the kernels per instruction set; the pointer is chosen once at start-up.
-template <typename T>
-using TileFn = void (*)(const Product<T>&, int, int, int, int);
-
+// Clones of the kernels per instruction set.
 template <typename T>
 void tileGeneric(const Product<T>& p, int i0, int i1, int j0, int j1) {
     Kernels<T, 16>::run(p, i0, i1, j0, j1);
@@ -252,25 +262,65 @@ __attribute__((target("avx2,fma"))) void tileAvx2(const Product<T>& p, int i0, i
                                                   int j1) {
     Kernels<T, 32>::run(p, i0, i1, j0, j1);
 }
-bool haveAvx2() {
-    static const bool have = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    return have;
+template <typename T>
+__attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,avx2,fma"))) void tileAvx512(
+    const Product<T>& p, int i0, int i1, int j0, int j1) {
+    Kernels<T, 64>::run(p, i0, i1, j0, j1);
 }
 #endif
 
-template <typename T>
-TileFn<T> chooseTile() {
+bool supported(Isa isa) {
+    switch (isa) {
+        case Isa::Generic:
+            return true;
 #ifdef NNWB_GEMM_X86
-    if (haveAvx2()) return &tileAvx2<T>;
+        case Isa::Avx2:
+            return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+        case Isa::Avx512:
+            return supported(Isa::Avx2) && __builtin_cpu_supports("avx512f") &&
+                   __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+                   __builtin_cpu_supports("avx512bw");
 #endif
-    return &tileGeneric<T>;
+        default:
+            return false;
+    }
+}
+
+Isa best() {
+    for (Isa isa : {Isa::Avx512, Isa::Avx2})
+        if (supported(isa)) return isa;
+    return Isa::Generic;
+}
+
+// NNWB_CPU_GEMM_ISA=generic|avx2|avx512 caps the instruction set (A/B runs); an unknown or
+// unsupported name is ignored.
+Isa initial() {
+    const char* env = std::getenv("NNWB_CPU_GEMM_ISA");
+    if (env)
+        for (Isa isa : {Isa::Generic, Isa::Avx2, Isa::Avx512})
+            if (std::strcmp(env, isaName(isa)) == 0 && supported(isa)) return isa;
+    return best();
+}
+
+std::atomic<Isa>& current() {
+    static std::atomic<Isa> isa{initial()};
+    return isa;
+}
+
+template <typename T>
+void dispatch(Isa isa, const Product<T>& p, int i0, int i1, int j0, int j1) {
+#ifdef NNWB_GEMM_X86
+    if (isa == Isa::Avx512) return tileAvx512<T>(p, i0, i1, j0, j1);
+    if (isa == Isa::Avx2) return tileAvx2<T>(p, i0, i1, j0, j1);
+#endif
+    (void)isa;
+    tileGeneric<T>(p, i0, i1, j0, j1);
 }
 
 }  // namespace
 
 template <typename T>
 void tile(const Product<T>& p, int i0, int i1, int j0, int j1) {
-    static const TileFn<T> fn = chooseTile<T>();
     if (i0 >= i1 || j0 >= j1) return;
     if (p.k <= 0) {
         for (int i = i0; i < i1; ++i) {
@@ -279,14 +329,43 @@ void tile(const Product<T>& p, int i0, int i1, int j0, int j1) {
         }
         return;
     }
-    fn(p, i0, i1, j0, j1);
+    dispatch(current().load(std::memory_order_relaxed), p, i0, i1, j0, j1);
+}
+
+const char* isaName(Isa isa) {
+    switch (isa) {
+        case Isa::Avx512:
+            return "avx512";
+        case Isa::Avx2:
+            return "avx2";
+        default:
+            return "generic";
+    }
 }
 
 const char* isaName() {
-#ifdef NNWB_GEMM_X86
-    if (haveAvx2()) return "avx2+fma";
-#endif
-    return "generic";
+    switch (isa()) {
+        case Isa::Avx512:
+            return "avx512+fma";
+        case Isa::Avx2:
+            return "avx2+fma";
+        default:
+            return "generic";
+    }
+}
+
+Isa isa() {
+    return current().load(std::memory_order_relaxed);
+}
+
+bool isaSupported(Isa isa) {
+    return supported(isa);
+}
+
+bool setIsa(Isa isa) {
+    if (!supported(isa)) return false;
+    current().store(isa, std::memory_order_relaxed);
+    return true;
 }
 
 template void tile<float>(const Product<float>&, int, int, int, int);

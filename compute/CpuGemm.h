@@ -1,8 +1,10 @@
 // The CPU matrix-product kernel behind CpuBackend::gemm: one row-major product
 // C = alpha * op(A) * op(B) + beta * C, computed tile by tile with a register-blocked
-// micro-kernel (AVX2/FMA chosen at run time on x86, plain vector code elsewhere).
-// Stateless apart from thread-local packing scratch: any thread may call it, and a C element's
-// value never depends on how the product was split into tiles or threads.
+// micro-kernel (AVX-512 or AVX2 with FMA chosen at run time on x86, plain vector code elsewhere;
+// AVX-512 and AVX2 give the same bits except for products of at most 4 rows times B^T, which
+// are dot products summed across the vector's lanes). Stateless apart from thread-local packing
+// scratch and the chosen instruction set: any thread may call it, and a C element's value never
+// depends on how the product was split into tiles or threads.
 #pragma once
 
 #include <cstddef>
@@ -29,7 +31,17 @@ constexpr int kTileCols = 128;
 template <typename T>
 void tile(const Product<T>& p, int i0, int i1, int j0, int j1);
 
-// The instruction set the kernels use on this machine, e.g. "avx2+fma" or "generic".
+// The instruction set the kernels use on this machine, e.g. "avx512+fma" or "generic".
 const char* isaName();
+
+// Instruction sets of the micro-kernel. The best one this machine supports is used, capped by
+// NNWB_CPU_GEMM_ISA=generic|avx2|avx512 (A/B runs); setIsa is for tests, called while no
+// product runs. AVX-512 and AVX2 (both with FMA) give bit-identical results, except for the
+// dot-product path (at most 4 rows of A times B^T), whose lane sums differ with the width.
+enum class Isa { Generic, Avx2, Avx512 };
+Isa isa();
+bool isaSupported(Isa isa);
+bool setIsa(Isa isa);          // false (and no change) when this machine lacks it
+const char* isaName(Isa isa);  // "generic", "avx2", "avx512"
 
 }  // namespace nnwb::cpugemm

@@ -19,19 +19,34 @@ int usableCores() {
 #endif
     return static_cast<int>(std::thread::hardware_concurrency());
 }
+
+// A pause in spin loops (lets the sibling hyper-thread run, saves power).
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+// Pauses a worker spins for the next job before it sleeps (about 0.1-0.5 ms), and the owner
+// for its workers' last chunks before it yields between checks.
+constexpr int kWorkerSpins = 1 << 12;
+constexpr int kOwnerSpins = 1 << 12;
+
+inline uint32_t generationOf(uint64_t state) {
+    return uint32_t(state >> 32);
+}
+
 }  // namespace
 
 ThreadPool::ThreadPool(int threads) {
     int n = threads > 0 ? threads : usableCores();
     n = std::max(1, n);
-    for (int i = 1; i < n; ++i) workers_.emplace_back([this, i] { workerLoop(i); });
+    for (int i = 1; i < n; ++i) workers_.emplace_back([this] { workerLoop(); });
 }
 
 ThreadPool::~ThreadPool() {
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        stop_ = true;
-    }
+    stop_.store(true);
+    { std::lock_guard<std::mutex> lock(mutex_); }
     wake_.notify_all();
     for (auto& t : workers_) t.join();
 }
@@ -48,43 +63,68 @@ void ThreadPool::parallelFor(size_t n, size_t grain,
     }
     const size_t chunk = (n + chunks - 1) / chunks;
     chunks = (n + chunk - 1) / chunk;
-    std::unique_lock<std::mutex> lock(mutex_);
-    job_ = &fn;
-    jobN_ = n;
-    jobChunk_ = chunk;
-    nextChunk_ = 0;
-    chunks_ = chunks;
-    finished_ = 0;
-    ++generation_;
-    wake_.notify_all();
-    // The calling thread works too.
-    while (nextChunk_ < chunks_) {
-        size_t c = nextChunk_++;
-        lock.unlock();
-        fn(c * chunk, std::min(n, (c + 1) * chunk));
-        lock.lock();
-        ++finished_;
+    // The previous job is finished (every chunk claimed and run): no worker reads these now
+    // except to find that its job is over.
+    job_.store(&fn, std::memory_order_relaxed);
+    jobN_.store(n, std::memory_order_relaxed);
+    jobChunk_.store(chunk, std::memory_order_relaxed);
+    chunks_.store(chunks, std::memory_order_relaxed);
+    finished_.store(0, std::memory_order_relaxed);
+    const uint32_t gen = generationOf(state_.load(std::memory_order_relaxed)) + 1;
+    state_.store(uint64_t(gen) << 32);  // publishes the fields above (sequentially consistent)
+    if (sleepers_.load() > 0) {
+        { std::lock_guard<std::mutex> lock(mutex_); }
+        wake_.notify_all();
     }
-    done_.wait(lock, [this] { return finished_ == chunks_; });
-    job_ = nullptr;
+    runChunks(gen);  // the calling thread works too
+    for (int spins = 0; finished_.load(std::memory_order_acquire) < chunks; ++spins) {
+        if (spins < kOwnerSpins)
+            cpuRelax();
+        else
+            std::this_thread::yield();
+    }
 }
 
-void ThreadPool::workerLoop(int) {
-    unsigned long seen = 0;
-    std::unique_lock<std::mutex> lock(mutex_);
+void ThreadPool::runChunks(uint32_t gen) {
+    uint64_t s = state_.load(std::memory_order_acquire);
     for (;;) {
-        wake_.wait(lock, [&] { return stop_ || (generation_ != seen && job_ != nullptr); });
-        if (stop_) return;
-        seen = generation_;
-        while (job_ != nullptr && nextChunk_ < chunks_) {
-            size_t c = nextChunk_++;
-            const auto* fn = job_;
-            size_t n = jobN_, chunk = jobChunk_;
-            lock.unlock();
-            (*fn)(c * chunk, std::min(n, (c + 1) * chunk));
-            lock.lock();
-            if (++finished_ == chunks_) done_.notify_all();
-        }
+        if (generationOf(s) != gen) return;
+        const size_t c = size_t(uint32_t(s));
+        if (c >= chunks_.load(std::memory_order_relaxed)) return;
+        if (!state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel,
+                                          std::memory_order_acquire))
+            continue;  // s now holds the current state
+        // The claim succeeded while job `gen` was current, so these are its fields.
+        const auto* fn = job_.load(std::memory_order_relaxed);
+        const size_t n = jobN_.load(std::memory_order_relaxed);
+        const size_t chunk = jobChunk_.load(std::memory_order_relaxed);
+        (*fn)(c * chunk, std::min(n, (c + 1) * chunk));
+        finished_.fetch_add(1, std::memory_order_release);
+        s = state_.load(std::memory_order_acquire);
+    }
+}
+
+bool ThreadPool::waitForJob(uint32_t seen) {
+    for (int i = 0; i < kWorkerSpins; ++i) {
+        if (stop_.load(std::memory_order_relaxed)) return false;
+        if (generationOf(state_.load(std::memory_order_relaxed)) != seen) return true;
+        cpuRelax();
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
+    // Counted before the check below (both sequentially consistent): parallelFor publishes
+    // its job before it reads sleepers_, so either this check sees the job or the owner
+    // sees a sleeper and notifies under the mutex.
+    sleepers_.fetch_add(1);
+    wake_.wait(lock, [&] { return stop_.load() || generationOf(state_.load()) != seen; });
+    sleepers_.fetch_sub(1);
+    return !stop_.load();
+}
+
+void ThreadPool::workerLoop() {
+    uint32_t seen = 0;
+    while (waitForJob(seen)) {
+        seen = generationOf(state_.load(std::memory_order_acquire));
+        runChunks(seen);
     }
 }
 

@@ -1,8 +1,12 @@
 // A small fixed-size thread pool with a blocking parallel-for, used by CpuBackend to spread
 // ops over rows, batch items and heads. parallelFor is called from one owner thread at a time.
+// Workers spin briefly for the next job before they sleep (a training step is hundreds of
+// short jobs back to back, and a futex wake per job cost more than many of the jobs).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -22,14 +26,24 @@ public:
     void parallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t)>& fn);
 
 private:
-    void workerLoop(int index);
+    void workerLoop();
+    // Claims and runs chunks of job `gen` until none is left or a newer job replaced it.
+    void runChunks(uint32_t gen);
+    bool waitForJob(uint32_t seen);  // false when the pool stops
+
     std::vector<std::thread> workers_;
+    // The job: generation in the high 32 bits of state_, next unclaimed chunk in the low 32.
+    // A chunk is claimed by a compare-exchange that also checks the generation, so a worker
+    // late from an earlier job never runs a chunk of the next one.
+    std::atomic<uint64_t> state_{0};
+    std::atomic<const std::function<void(size_t, size_t)>*> job_{nullptr};
+    std::atomic<size_t> jobN_{0}, jobChunk_{0}, chunks_{0};
+    std::atomic<size_t> finished_{0};
+    // Sleeping workers wait on wake_ under mutex_ (after spinning for a while).
     std::mutex mutex_;
-    std::condition_variable wake_, done_;
-    const std::function<void(size_t, size_t)>* job_ = nullptr;
-    size_t jobN_ = 0, jobChunk_ = 0, nextChunk_ = 0, chunks_ = 0, finished_ = 0;
-    unsigned long generation_ = 0;
-    bool stop_ = false;
+    std::condition_variable wake_;
+    std::atomic<int> sleepers_{0};
+    std::atomic<bool> stop_{false};
 };
 
 }  // namespace nnwb

@@ -3,7 +3,10 @@
 // and tile edge (1, 3, 7, 17, 33, 65, 130, plus K past the k-block and M/N past one tile), all
 // transpose combinations, padded leading dimensions, alpha/beta, 2-level batches with stride 0,
 // NaN propagation from A and B, beta = 0 over NaN, K = 0, and bit-identical results for any
-// thread count. Tolerance: 2e-7 * (K + 8) times the sum of |terms| (float), 1e-15 x (double).
+// thread count and between the AVX2 and AVX-512 micro-kernels (each instruction set this machine
+// has is run; the generic one and the dot-product path of at most 4 rows times B^T, whose lane
+// sums depend on the vector width, are checked against the reference only). Tolerance: 2e-7 * (K +
+// 8) times the sum of |terms| (float), 1e-15 x (double).
 #include <QtTest>
 
 #include <cmath>
@@ -14,6 +17,7 @@
 
 #include "common/TestUtil.h"
 #include "compute/CpuBackend.h"
+#include "compute/CpuGemm.h"
 
 using namespace nnwb;
 using namespace nnwb::test;
@@ -159,6 +163,25 @@ void runCase(const Case& c, bool nanA = false, bool nanB = false) {
             QFAIL((describe(c) + ": 3 threads differ from 1 at " + std::to_string(i)).c_str());
     const std::string errD = check(c, l, a, b, cInit, runGemm(d2, c, l, a, b, cInit), 1e-15);
     QVERIFY2(errD.empty(), ("double " + errD).c_str());
+    // Every other instruction set of this machine: AVX2 and AVX-512 give the same bits.
+    const cpugemm::Isa chosen = cpugemm::isa();
+    for (cpugemm::Isa other : {cpugemm::Isa::Generic, cpugemm::Isa::Avx2, cpugemm::Isa::Avx512}) {
+        if (other == chosen || !cpugemm::setIsa(other)) continue;
+        const std::vector<double> gotIsa = runGemm(f1, c, l, a, b, cInit);
+        cpugemm::setIsa(chosen);
+        const std::string name = cpugemm::isaName(other);
+        const bool dotPath = !c.ta && c.tb && c.m <= 4;
+        if (other == cpugemm::Isa::Generic || chosen == cpugemm::Isa::Generic || dotPath) {
+            const std::string e = check(c, l, a, b, cInit, gotIsa, 2e-7);
+            QVERIFY2(e.empty(), (name + ": " + e).c_str());
+            continue;
+        }
+        for (size_t i = 0; i < got.size(); ++i)
+            if (!(gotIsa[i] == got[i] || (std::isnan(gotIsa[i]) && std::isnan(got[i]))))
+                QFAIL((describe(c) + ": " + name + " differs from " + cpugemm::isaName(chosen) +
+                       " at " + std::to_string(i))
+                          .c_str());
+    }
 }
 
 const int kSizes[] = {1, 3, 7, 17, 33, 65, 130};
@@ -207,6 +230,28 @@ private slots:
                     runCase({m, n, 7, bool(t & 1), bool(t & 2), 1.0f, 0.5f}, false, true);
                     runCase({m, n, 7, bool(t & 1), bool(t & 2), 1.0f, 0.0f}, true, true);
                 }
+    }
+    // The shapes of the presets' products (projections of 24, 64, 96, 256 and 768 columns, the
+    // per-head 20 x 20 x 8 and 64 x 64 x 32 products) across the AVX-512 panel widths.
+    void presetShapesAcrossInstructionSets() {
+        for (int t = 0; t < 4; ++t) {
+            runCase({130, 24, 96, bool(t & 1), bool(t & 2)});
+            runCase({97, 288, 24, bool(t & 1), bool(t & 2)});
+            runCase({20, 20, 8, bool(t & 1), bool(t & 2)});
+            runCase({64, 64, 32, bool(t & 1), bool(t & 2)});
+            runCase({200, 40, 300, bool(t & 1), bool(t & 2), 1.0f, 1.0f});
+        }
+    }
+    void instructionSetsReported() {
+        QVERIFY(cpugemm::isaSupported(cpugemm::Isa::Generic));
+        QVERIFY(cpugemm::isaSupported(cpugemm::isa()));
+        const cpugemm::Isa chosen = cpugemm::isa();
+        QVERIFY(cpugemm::setIsa(cpugemm::Isa::Generic));
+        QCOMPARE(QString(cpugemm::isaName()), QString("generic"));
+        QVERIFY(cpugemm::setIsa(chosen));
+        qInfo("micro-kernel: %s (avx2 %s, avx512 %s)", cpugemm::isaName(),
+              cpugemm::isaSupported(cpugemm::Isa::Avx2) ? "yes" : "no",
+              cpugemm::isaSupported(cpugemm::Isa::Avx512) ? "yes" : "no");
     }
     void zeroKScalesC() {
         runCase({5, 7, 0, false, false, 1.0f, 0.5f});

@@ -1,0 +1,141 @@
+// A/B of the matrix products of one transformer-64 training step (batch 256) on one OpenCL
+// device: nnwb's own gemm (OpenClBackend::gemm, the kernel the backend picks) against CLBlast's
+// SGEMM (Debian libclblast-dev), same shapes, transposes and beta as model/layers/LinearOps.cpp
+// issues them. Prints ms per product for each and the sum over the step's 6 blocks.
+// Build: see tools/gemm_ab/CMakeLists.txt (-DNNWB_GEMM_AB=ON). Run: clblast_gemm_ab opencl:P:D
+#include <CL/cl.h>
+#include <clblast.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "compute/Backend.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Shape {
+    const char* what;
+    bool ta, tb;
+    int m, n, k;
+    float beta;
+};
+
+// rows = 256 samples x 64 units; weights are [out x in] (LinearOps: y = x W^T, dW += dZ^T x,
+// dX = dZ W). Per block: QKV 64 -> 768, W0 256 -> 64, FF1 64 -> 256, FF2 256 -> 64.
+constexpr int R = 16384;
+const Shape kShapes[] = {
+    {"fwd qkv  NT", false, true, R, 768, 64, 0.f},   {"fwd w0   NT", false, true, R, 64, 256, 0.f},
+    {"fwd ff1  NT", false, true, R, 256, 64, 0.f},   {"fwd ff2  NT", false, true, R, 64, 256, 0.f},
+    {"dW qkv   TN", true, false, 768, 64, R, 1.f},   {"dW w0    TN", true, false, 64, 256, R, 1.f},
+    {"dW ff1   TN", true, false, 256, 64, R, 1.f},   {"dW ff2   TN", true, false, 64, 256, R, 1.f},
+    {"dX qkv   NN", false, false, R, 64, 768, 0.f},  {"dX w0    NN", false, false, R, 256, 64, 0.f},
+    {"dX ff1   NN", false, false, R, 64, 256, 0.f},  {"dX ff2   NN", false, false, R, 256, 64, 0.f},
+};
+
+template <typename F>
+double msPer(F&& call, const std::function<void()>& sync) {
+    for (int i = 0; i < 3; ++i) call();
+    sync();
+    int reps = 0;
+    const auto t0 = Clock::now();
+    double el = 0;
+    do {
+        for (int i = 0; i < 10; ++i) call();
+        reps += 10;
+        sync();
+        el = std::chrono::duration<double>(Clock::now() - t0).count();
+    } while (el < 0.4);
+    return 1e3 * el / reps;
+}
+
+void die(const std::string& m) {
+    std::fprintf(stderr, "clblast_gemm_ab: %s\n", m.c_str());
+    std::exit(1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::string id = argc > 1 ? argv[1] : "opencl:0:0";
+    unsigned p = 0, d = 0;
+    if (std::sscanf(id.c_str(), "opencl:%u:%u", &p, &d) != 2) die("device id opencl:P:D expected");
+    auto be = nnwb::createBackend(id);
+    std::printf("device %s (%s)\n", be->info().name.c_str(), be->info().version.c_str());
+
+    cl_platform_id plats[16];
+    cl_uint np = 0;
+    clGetPlatformIDs(16, plats, &np);
+    if (p >= np) die("no platform " + std::to_string(p));
+    cl_device_id devs[16];
+    cl_uint nd = 0;
+    clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 16, devs, &nd);
+    if (d >= nd) die("no device " + std::to_string(d));
+    cl_int err = 0;
+    cl_context ctx = clCreateContext(nullptr, 1, &devs[d], nullptr, nullptr, &err);
+    cl_command_queue q = clCreateCommandQueue(ctx, devs[d], 0, &err);
+    if (err != CL_SUCCESS) die("context/queue");
+
+    const size_t most = size_t(R) * 768;
+    std::vector<float> host(most);
+    for (size_t i = 0; i < most; ++i) host[i] = float((i * 2654435761u) % 1000) * 1e-3f - 0.5f;
+    nnwb::Buffer A = be->alloc(most), B = be->alloc(most), C = be->alloc(most);
+    be->upload(A, host.data(), most);
+    be->upload(B, host.data(), most);
+    be->upload(C, host.data(), most);
+    cl_mem bufs[3];
+    for (auto& b : bufs) {
+        b = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, most * sizeof(float),
+                           host.data(), &err);
+        if (err != CL_SUCCESS) die("clCreateBuffer");
+    }
+
+    double sumN = 0, sumC = 0;
+    std::printf("%-12s %6s %6s %6s %10s %10s %8s\n", "product", "M", "N", "K", "nnwb ms",
+                "clblast ms", "clb/nnwb");
+    for (const Shape& s : kShapes) {
+        const int lda = s.ta ? s.m : s.k, ldb = s.tb ? s.k : s.n, ldc = s.n;
+        nnwb::GemmArgs g;
+        g.transA = s.ta;
+        g.transB = s.tb;
+        g.m = s.m;
+        g.n = s.n;
+        g.k = s.k;
+        g.beta = s.beta;
+        g.a = A;
+        g.b = B;
+        g.c = C;
+        g.lda = lda;
+        g.ldb = ldb;
+        g.ldc = ldc;
+        const double tn = msPer([&] { be->gemm(g); }, [&] { be->synchronize(); });
+        using clblast::Transpose;
+        const double tc = msPer(
+            [&] {
+                const auto st = clblast::Gemm<float>(
+                    clblast::Layout::kRowMajor, s.ta ? Transpose::kYes : Transpose::kNo,
+                    s.tb ? Transpose::kYes : Transpose::kNo, size_t(s.m), size_t(s.n),
+                    size_t(s.k), 1.0f, bufs[0], 0, size_t(lda), bufs[1], 0, size_t(ldb), s.beta,
+                    bufs[2], 0, size_t(ldc), &q, nullptr);
+                if (st != clblast::StatusCode::kSuccess)
+                    die("clblast::Gemm status " + std::to_string(int(st)));
+            },
+            [&] { clFinish(q); });
+        sumN += tn;
+        sumC += tc;
+        const double gf = 2.0 * s.m * s.n * s.k * 1e-9;
+        std::printf("%-12s %6d %6d %6d %10.4f %10.4f %8.2f   (%.1f vs %.1f TFLOP/s)\n", s.what,
+                    s.m, s.n, s.k, tn, tc, tc / tn, gf / tn, gf / tc);
+    }
+    std::printf("one step (6 blocks): nnwb %.3f ms, clblast %.3f ms, clblast/nnwb %.2f\n",
+                6 * sumN, 6 * sumC, sumC / sumN);
+    for (auto& b : bufs) clReleaseMemObject(b);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    return 0;
+}
