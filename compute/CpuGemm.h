@@ -1,10 +1,10 @@
 // The CPU matrix-product kernel behind CpuBackend::gemm: one row-major product
 // C = alpha * op(A) * op(B) + beta * C, computed tile by tile with a register-blocked
-// micro-kernel (AVX-512 or AVX2 with FMA chosen at run time on x86, plain vector code elsewhere;
-// AVX-512 and AVX2 give the same bits except for products of at most 4 rows times B^T, which
-// are dot products summed across the vector's lanes). Stateless apart from thread-local packing
-// scratch and the chosen instruction set: any thread may call it, and a C element's value never
-// depends on how the product was split into tiles or threads.
+// micro-kernel (AVX2 with FMA chosen at run time on x86, AVX-512 on request, plain vector code
+// elsewhere; AVX-512 and AVX2 give the same bits except for products of at most 4 rows times
+// B^T, which are dot products summed across the vector's lanes). Stateless apart from thread-local
+// packing scratch and the chosen instruction set: any thread may call it, and a C element's value
+// never depends on how the product was split into tiles or threads.
 #pragma once
 
 #include <cstddef>
@@ -34,9 +34,10 @@ void tile(const Product<T>& p, int i0, int i1, int j0, int j1);
 // The instruction set the kernels use on this machine, e.g. "avx512+fma" or "generic".
 const char* isaName();
 
-// Instruction sets of the micro-kernel. The best one this machine supports is used, capped by
-// NNWB_CPU_GEMM_ISA=generic|avx2|avx512 (A/B runs); setIsa is for tests, called while no
-// product runs. AVX-512 and AVX2 (both with FMA) give bit-identical results, except for the
+// Instruction sets of the micro-kernel. AVX2 is used where the machine has it (else generic);
+// NNWB_CPU_GEMM_ISA=generic|avx2|avx512 picks another one this machine supports (A/B runs;
+// AVX-512 is opt-in: it measured no faster on the presets); setIsa is for tests, called while
+// no product runs. AVX-512 and AVX2 (both with FMA) give bit-identical results, except for the
 // dot-product path (at most 4 rows of A times B^T), whose lane sums differ with the width.
 enum class Isa { Generic, Avx2, Avx512 };
 Isa isa();

@@ -329,19 +329,14 @@ struct OpenClBackend::Ops {
         size_t f[4];  // floats of the four local arrays
         size_t bytes() const { return (f[0] + f[1] + f[2] + f[3]) * sizeof(float); }
     };
-    // The kernels' local arrays (kernels/attention.cl): rows of whole float4s (v4), rows a
-    // work-item reads for itself padded to an odd number of float4s (pad4), score rows of an
-    // odd number of floats.
-    static size_t v4(int n) { return size_t(n + 3) / 4 * 4; }
-    static size_t pad4(int n) { return (size_t(n + 3) / 4 | 1) * 4; }
     static AttentionLocal forwardLocal(const AttentionShape& s) {
         const size_t u = size_t(s.units), odd = size_t(s.units | 1);
-        return {{u * pad4(s.keySize), u * v4(s.keySize), u * v4(s.valueSize), u * odd}};
+        return {{u * size_t(s.keySize | 1), u * s.keySize, u * s.valueSize, u * odd}};
     }
     static AttentionLocal backwardLocal(const AttentionShape& s) {
         const size_t u = size_t(s.units), odd = size_t(s.units | 1);
-        const size_t vq = u * std::max(v4(s.keySize), v4(s.valueSize));  // V, then Q
-        return {{u * v4(s.keySize), vq, u * pad4(s.valueSize), u * odd}};
+        const size_t vq = u * size_t(std::max(s.keySize, s.valueSize));  // V, then Q
+        return {{u * s.keySize, vq, u * size_t(s.valueSize | 1), u * odd}};
     }
     bool fused(const AttentionLocal& l) const {
         return d_->fusedAttention && l.bytes() <= size_t(d_->localMemSize);

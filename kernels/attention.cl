@@ -1,82 +1,59 @@
 // The attention core fused per (sample, head): one work-group per (sample b, head h), work-item
-// `lid` handles query rows (or key rows) lid, lid + lsz, ... (compute/Ops.h, AttentionShape,
-// gives the layout). K, V and the rows of scores live in local memory; the host uses these
-// kernels only where they fit, else composes the core from gemm and softmax.
-// Rows of Q, K, V and dC are held as float4s, zero-padded to whole float4s, so each local read
-// brings four values and serves four to sixteen multiply-adds; rows that each work-item reads
-// for itself are padded to an odd number of float4s (PAD4) and score rows to an odd length
-// (ODD), so that work-items reading their own rows hit different banks.
+// `lid` handles query rows lid, lid + lsz, ... (compute/Ops.h, AttentionShape, gives the
+// layout). K, V and the rows of scores live in local memory; the host uses these kernels only
+// where they fit, else composes the core from gemm and softmax. Local rows indexed by the
+// query are padded to an odd length (ODD) so that work-items reading one column each hit
+// different banks.
 
 #define ODD(n) ((n) | 1)
-#define V4(n) (((n) + 3) >> 2)
-#define PAD4(n) (V4(n) | 1)
-
-inline float hsum4(float4 v) {
-    return (v.x + v.y) + (v.z + v.w);
-}
-
-// p[c .. c + 3] = v, the components at c + t >= n skipped.
-inline void store4(__global float* p, int c, int n, float4 v) {
-    if (c < n) p[c] = v.x;
-    if (c + 1 < n) p[c + 1] = v.y;
-    if (c + 2 < n) p[c + 2] = v.z;
-    if (c + 3 < n) p[c + 3] = v.w;
-}
-
-// rows x n values from src (row stride ld) into dst as rows of w4 float4s, zeros past n.
-inline void loadRows(__local float4* dst, int w4, __global const float* src, ulong ld, int rows,
-                     int n, int lid, int lsz) {
-    __local float* d = (__local float*)dst;
-    const int w = 4 * w4;
-    for (int e = lid; e < rows * w; e += lsz) {
-        const int j = e / w, k = e % w;
-        d[e] = k < n ? src[(ulong)j * ld + k] : 0.0f;
-    }
-}
 
 // P = softmax(scale * Q K^T) (causal: query i sees keys 0..i), C = P V.
-// Local: ql holds Q (rows of PAD4(dk) float4s), kl K and vl V (V4 float4s a row), sl the
-// score rows (ODD(units) floats a row).
 __kernel void attention_forward(int heads, int units, int dk, int dv, int ldQkv, int ldCtx,
                                 float scale, int causal, __global const float* qkv, ulong qo,
                                 __global float* p, ulong po, __global float* ctx, ulong co,
-                                __local float4* ql, __local float4* kl, __local float4* vl,
+                                __local float* ql, __local float* kl, __local float* vl,
                                 __local float* sl) {
     const int g = (int)get_group_id(0), b = g / heads, h = g % heads;
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
-    const int u = units, d4 = V4(dk), q4 = PAD4(dk), v4 = V4(dv), ls = ODD(u);
+    const int u = units, lq = ODD(dk), ls = ODD(u);
     __global const float* base = qkv + qo + (ulong)b * (ulong)u * (ulong)ldQkv;
-    loadRows(ql, q4, base + h * dk, ldQkv, u, dk, lid, lsz);
-    loadRows(kl, d4, base + heads * dk + h * dk, ldQkv, u, dk, lid, lsz);
-    loadRows(vl, v4, base + 2 * heads * dk + h * dv, ldQkv, u, dv, lid, lsz);
+    __global const float* Q = base + h * dk;
+    __global const float* K = base + heads * dk + h * dk;
+    __global const float* V = base + 2 * heads * dk + h * dv;
+    for (int e = lid; e < u * dk; e += lsz) {
+        const int j = e / dk, k = e % dk;
+        ql[j * lq + k] = Q[(ulong)j * ldQkv + k];
+        kl[e] = K[(ulong)j * ldQkv + k];
+    }
+    for (int e = lid; e < u * dv; e += lsz) vl[e] = V[(ulong)(e / dv) * ldQkv + e % dv];
     barrier(CLK_LOCAL_MEM_FENCE);
 
     __global float* C = ctx + co + (ulong)b * (ulong)u * (ulong)ldCtx + h * dv;
     for (int i = lid; i < u; i += lsz) {
         const int valid = causal ? i + 1 : u;
         __local float* row = sl + i * ls;
-        __local const float4* qi = ql + i * q4;
+        __local const float* qi = ql + i * lq;
         // scores, four keys at a time
         int j = 0;
         for (; j + 4 <= valid; j += 4) {
-            float4 s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
-            __local const float4* k0 = kl + j * d4;
-            for (int k = 0; k < d4; ++k) {
-                const float4 q = qi[k];
+            float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+            __local const float* k0 = kl + j * dk;
+            for (int k = 0; k < dk; ++k) {
+                const float q = qi[k];
                 s0 += q * k0[k];
-                s1 += q * k0[d4 + k];
-                s2 += q * k0[2 * d4 + k];
-                s3 += q * k0[3 * d4 + k];
+                s1 += q * k0[dk + k];
+                s2 += q * k0[2 * dk + k];
+                s3 += q * k0[3 * dk + k];
             }
-            row[j] = hsum4(s0) * scale;
-            row[j + 1] = hsum4(s1) * scale;
-            row[j + 2] = hsum4(s2) * scale;
-            row[j + 3] = hsum4(s3) * scale;
+            row[j] = s0 * scale;
+            row[j + 1] = s1 * scale;
+            row[j + 2] = s2 * scale;
+            row[j + 3] = s3 * scale;
         }
         for (; j < valid; ++j) {
-            float4 s = 0.0f;
-            for (int k = 0; k < d4; ++k) s += qi[k] * kl[j * d4 + k];
-            row[j] = hsum4(s) * scale;
+            float s = 0.0f;
+            for (int k = 0; k < dk; ++k) s += qi[k] * kl[j * dk + k];
+            row[j] = s * scale;
         }
         // softmax over the valid keys; masked keys get 0
         float mx = row[0];
@@ -90,28 +67,28 @@ __kernel void attention_forward(int heads, int units, int dk, int dv, int ldQkv,
         const float inv = 1.0f / sum;
         for (j = 0; j < valid; ++j) row[j] *= inv;
         for (; j < u; ++j) row[j] = 0.0f;
-        // context row, sixteen values at a time
+        // context row, four values at a time
         __global float* ci = C + (ulong)i * ldCtx;
         int c = 0;
-        for (; c + 4 <= v4; c += 4) {
-            float4 a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+        for (; c + 4 <= dv; c += 4) {
+            float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
             for (j = 0; j < valid; ++j) {
                 const float pj = row[j];
-                __local const float4* vj = vl + j * v4 + c;
+                __local const float* vj = vl + j * dv + c;
                 a0 += pj * vj[0];
                 a1 += pj * vj[1];
                 a2 += pj * vj[2];
                 a3 += pj * vj[3];
             }
-            store4(ci, 4 * c, dv, a0);
-            store4(ci, 4 * c + 4, dv, a1);
-            store4(ci, 4 * c + 8, dv, a2);
-            store4(ci, 4 * c + 12, dv, a3);
+            ci[c] = a0;
+            ci[c + 1] = a1;
+            ci[c + 2] = a2;
+            ci[c + 3] = a3;
         }
-        for (; c < v4; ++c) {
-            float4 a = 0.0f;
-            for (j = 0; j < valid; ++j) a += row[j] * vl[j * v4 + c];
-            store4(ci, 4 * c, dv, a);
+        for (; c < dv; ++c) {
+            float a = 0.0f;
+            for (j = 0; j < valid; ++j) a += row[j] * vl[j * dv + c];
+            ci[c] = a;
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -122,24 +99,30 @@ __kernel void attention_forward(int heads, int units, int dk, int dv, int ldQkv,
 
 // From dC to dQ, dK and dV (overwritten in dqkv's Q, K and V columns):
 // dV = P^T dC, dP = dC V^T, dS = scale * P * (dP - rowsum(dP * P)), dQ = dS K, dK = dS^T Q.
-// Local: kl holds K (V4(dk) float4s a row); vq holds V (V4(dv)), then Q (V4(dk)); dcl holds
-// dC (PAD4(dv)); sl holds P, then dS (ODD(units) floats a row).
+// Local: kl holds K; vq holds V, then Q; dcl holds dC (rows padded); sl holds P, then dS.
+// Inner loops produce four results at a time, so each local value read serves four sums.
 __kernel void attention_backward(int heads, int units, int dk, int dv, int ldQkv, int ldCtx,
                                  float scale, int causal, __global const float* qkv, ulong qo,
                                  __global const float* p, ulong po, __global const float* dctx,
-                                 ulong dco, __global float* dqkv, ulong dqo, __local float4* kl,
-                                 __local float4* vq, __local float4* dcl, __local float* sl) {
+                                 ulong dco, __global float* dqkv, ulong dqo, __local float* kl,
+                                 __local float* vq, __local float* dcl, __local float* sl) {
     const int g = (int)get_group_id(0), b = g / heads, h = g % heads;
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
-    const int u = units, d4 = V4(dk), v4 = V4(dv), c4 = PAD4(dv), ls = ODD(u);
+    const int u = units, lc = ODD(dv), ls = ODD(u);
     const ulong rowsOff = (ulong)b * (ulong)u * (ulong)ldQkv;
     __global const float* base = qkv + qo + rowsOff;
+    __global const float* Q = base + h * dk;
+    __global const float* K = base + heads * dk + h * dk;
+    __global const float* V = base + 2 * heads * dk + h * dv;
+    __global const float* dC = dctx + dco + (ulong)b * (ulong)u * (ulong)ldCtx + h * dv;
     __global const float* P = p + po + (ulong)g * (ulong)u * (ulong)u;
     __global float* dbase = dqkv + dqo + rowsOff;
-    loadRows(kl, d4, base + heads * dk + h * dk, ldQkv, u, dk, lid, lsz);
-    loadRows(vq, v4, base + 2 * heads * dk + h * dv, ldQkv, u, dv, lid, lsz);
-    loadRows(dcl, c4, dctx + dco + (ulong)b * (ulong)u * (ulong)ldCtx + h * dv, ldCtx, u, dv, lid,
-             lsz);
+    for (int e = lid; e < u * dk; e += lsz) kl[e] = K[(ulong)(e / dk) * ldQkv + e % dk];
+    for (int e = lid; e < u * dv; e += lsz) {
+        const int j = e / dv, c = e % dv;
+        vq[e] = V[(ulong)j * ldQkv + c];
+        dcl[j * lc + c] = dC[(ulong)j * ldCtx + c];
+    }
     for (int e = lid; e < u * u; e += lsz) sl[(e / u) * ls + e % u] = P[e];
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -148,25 +131,25 @@ __kernel void attention_backward(int heads, int units, int dk, int dv, int ldQkv
         const int first = causal ? j : 0;
         __global float* dvr = dbase + (ulong)j * ldQkv + 2 * heads * dk + h * dv;
         int c = 0;
-        for (; c + 4 <= v4; c += 4) {
-            float4 a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+        for (; c + 4 <= dv; c += 4) {
+            float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
             for (int i = first; i < u; ++i) {
                 const float pij = sl[i * ls + j];
-                __local const float4* d = dcl + i * c4 + c;
+                __local const float* d = dcl + i * lc + c;
                 a0 += pij * d[0];
                 a1 += pij * d[1];
                 a2 += pij * d[2];
                 a3 += pij * d[3];
             }
-            store4(dvr, 4 * c, dv, a0);
-            store4(dvr, 4 * c + 4, dv, a1);
-            store4(dvr, 4 * c + 8, dv, a2);
-            store4(dvr, 4 * c + 12, dv, a3);
+            dvr[c] = a0;
+            dvr[c + 1] = a1;
+            dvr[c + 2] = a2;
+            dvr[c + 3] = a3;
         }
-        for (; c < v4; ++c) {
-            float4 a = 0.0f;
-            for (int i = first; i < u; ++i) a += sl[i * ls + j] * dcl[i * c4 + c];
-            store4(dvr, 4 * c, dv, a);
+        for (; c < dv; ++c) {
+            float a = 0.0f;
+            for (int i = first; i < u; ++i) a += sl[i * ls + j] * dcl[i * lc + c];
+            dvr[c] = a;
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -175,40 +158,42 @@ __kernel void attention_backward(int heads, int units, int dk, int dv, int ldQkv
     for (int i = lid; i < u; i += lsz) {
         const int valid = causal ? i + 1 : u;
         __local float* row = sl + i * ls;
-        __local const float4* ci = dcl + i * c4;
+        __local const float* ci = dcl + i * lc;
         float dot = 0.0f;
         int j = 0;
         for (; j + 4 <= valid; j += 4) {
-            float4 d0 = 0.0f, d1 = 0.0f, d2 = 0.0f, d3 = 0.0f;
-            __local const float4* v0 = vq + j * v4;
-            for (int c = 0; c < v4; ++c) {
-                const float4 x = ci[c];
+            float d0 = 0.0f, d1 = 0.0f, d2 = 0.0f, d3 = 0.0f;
+            __local const float* v0 = vq + j * dv;
+            for (int c = 0; c < dv; ++c) {
+                const float x = ci[c];
                 d0 += x * v0[c];
-                d1 += x * v0[v4 + c];
-                d2 += x * v0[2 * v4 + c];
-                d3 += x * v0[3 * v4 + c];
+                d1 += x * v0[dv + c];
+                d2 += x * v0[2 * dv + c];
+                d3 += x * v0[3 * dv + c];
             }
-            const float e0 = hsum4(d0) * row[j], e1 = hsum4(d1) * row[j + 1],
-                        e2 = hsum4(d2) * row[j + 2], e3 = hsum4(d3) * row[j + 3];
-            row[j] = e0;
-            row[j + 1] = e1;
-            row[j + 2] = e2;
-            row[j + 3] = e3;
-            dot += (e0 + e1) + (e2 + e3);
+            d0 *= row[j];
+            d1 *= row[j + 1];
+            d2 *= row[j + 2];
+            d3 *= row[j + 3];
+            row[j] = d0;
+            row[j + 1] = d1;
+            row[j + 2] = d2;
+            row[j + 3] = d3;
+            dot += (d0 + d1) + (d2 + d3);
         }
         for (; j < valid; ++j) {
-            float4 d = 0.0f;
-            for (int c = 0; c < v4; ++c) d += ci[c] * vq[j * v4 + c];
-            const float e = hsum4(d) * row[j];
-            row[j] = e;
-            dot += e;
+            float d = 0.0f;
+            for (int c = 0; c < dv; ++c) d += ci[c] * vq[j * dv + c];
+            d *= row[j];
+            row[j] = d;
+            dot += d;
         }
         __global const float* pi = P + (ulong)i * u;
         for (j = 0; j < valid; ++j) row[j] = scale * (row[j] - pi[j] * dot);
         for (; j < u; ++j) row[j] = 0.0f;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    loadRows(vq, d4, base + h * dk, ldQkv, u, dk, lid, lsz);
+    for (int e = lid; e < u * dk; e += lsz) vq[e] = Q[(ulong)(e / dk) * ldQkv + e % dk];
     barrier(CLK_LOCAL_MEM_FENCE);
 
     // dQ rows (query i)
@@ -217,25 +202,25 @@ __kernel void attention_backward(int heads, int units, int dk, int dv, int ldQkv
         __local const float* row = sl + i * ls;
         __global float* dq = dbase + (ulong)i * ldQkv + h * dk;
         int k = 0;
-        for (; k + 4 <= d4; k += 4) {
-            float4 a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+        for (; k + 4 <= dk; k += 4) {
+            float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
             for (int j = 0; j < valid; ++j) {
                 const float s = row[j];
-                __local const float4* kj = kl + j * d4 + k;
+                __local const float* kj = kl + j * dk + k;
                 a0 += s * kj[0];
                 a1 += s * kj[1];
                 a2 += s * kj[2];
                 a3 += s * kj[3];
             }
-            store4(dq, 4 * k, dk, a0);
-            store4(dq, 4 * k + 4, dk, a1);
-            store4(dq, 4 * k + 8, dk, a2);
-            store4(dq, 4 * k + 12, dk, a3);
+            dq[k] = a0;
+            dq[k + 1] = a1;
+            dq[k + 2] = a2;
+            dq[k + 3] = a3;
         }
-        for (; k < d4; ++k) {
-            float4 a = 0.0f;
-            for (int j = 0; j < valid; ++j) a += row[j] * kl[j * d4 + k];
-            store4(dq, 4 * k, dk, a);
+        for (; k < dk; ++k) {
+            float a = 0.0f;
+            for (int j = 0; j < valid; ++j) a += row[j] * kl[j * dk + k];
+            dq[k] = a;
         }
     }
     // dK rows (key j)
@@ -243,25 +228,25 @@ __kernel void attention_backward(int heads, int units, int dk, int dv, int ldQkv
         const int first = causal ? j : 0;
         __global float* dkr = dbase + (ulong)j * ldQkv + heads * dk + h * dk;
         int k = 0;
-        for (; k + 4 <= d4; k += 4) {
-            float4 a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+        for (; k + 4 <= dk; k += 4) {
+            float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
             for (int i = first; i < u; ++i) {
                 const float s = sl[i * ls + j];
-                __local const float4* qi = vq + i * d4 + k;
+                __local const float* qi = vq + i * dk + k;
                 a0 += s * qi[0];
                 a1 += s * qi[1];
                 a2 += s * qi[2];
                 a3 += s * qi[3];
             }
-            store4(dkr, 4 * k, dk, a0);
-            store4(dkr, 4 * k + 4, dk, a1);
-            store4(dkr, 4 * k + 8, dk, a2);
-            store4(dkr, 4 * k + 12, dk, a3);
+            dkr[k] = a0;
+            dkr[k + 1] = a1;
+            dkr[k + 2] = a2;
+            dkr[k + 3] = a3;
         }
-        for (; k < d4; ++k) {
-            float4 a = 0.0f;
-            for (int i = first; i < u; ++i) a += sl[i * ls + j] * vq[i * d4 + k];
-            store4(dkr, 4 * k, dk, a);
+        for (; k < dk; ++k) {
+            float a = 0.0f;
+            for (int i = first; i < u; ++i) a += sl[i * ls + j] * vq[i * dk + k];
+            dkr[k] = a;
         }
     }
 }

@@ -30,12 +30,12 @@ struct Shape {
 // dX = dZ W). Per block: QKV 64 -> 768, W0 256 -> 64, FF1 64 -> 256, FF2 256 -> 64.
 constexpr int R = 16384;
 const Shape kShapes[] = {
-    {"fwd qkv  NT", false, true, R, 768, 64, 0.f},   {"fwd w0   NT", false, true, R, 64, 256, 0.f},
-    {"fwd ff1  NT", false, true, R, 256, 64, 0.f},   {"fwd ff2  NT", false, true, R, 64, 256, 0.f},
-    {"dW qkv   TN", true, false, 768, 64, R, 1.f},   {"dW w0    TN", true, false, 64, 256, R, 1.f},
-    {"dW ff1   TN", true, false, 256, 64, R, 1.f},   {"dW ff2   TN", true, false, 64, 256, R, 1.f},
-    {"dX qkv   NN", false, false, R, 64, 768, 0.f},  {"dX w0    NN", false, false, R, 256, 64, 0.f},
-    {"dX ff1   NN", false, false, R, 64, 256, 0.f},  {"dX ff2   NN", false, false, R, 256, 64, 0.f},
+    {"fwd qkv  NT", false, true, R, 768, 64, 0.f},  {"fwd w0   NT", false, true, R, 64, 256, 0.f},
+    {"fwd ff1  NT", false, true, R, 256, 64, 0.f},  {"fwd ff2  NT", false, true, R, 64, 256, 0.f},
+    {"dW qkv   TN", true, false, 768, 64, R, 1.f},  {"dW w0    TN", true, false, 64, 256, R, 1.f},
+    {"dW ff1   TN", true, false, 256, 64, R, 1.f},  {"dW ff2   TN", true, false, 64, 256, R, 1.f},
+    {"dX qkv   NN", false, false, R, 64, 768, 0.f}, {"dX w0    NN", false, false, R, 256, 64, 0.f},
+    {"dX ff1   NN", false, false, R, 64, 256, 0.f}, {"dX ff2   NN", false, false, R, 256, 64, 0.f},
 };
 
 template <typename F>
@@ -119,9 +119,9 @@ int main(int argc, char** argv) {
             [&] {
                 const auto st = clblast::Gemm<float>(
                     clblast::Layout::kRowMajor, s.ta ? Transpose::kYes : Transpose::kNo,
-                    s.tb ? Transpose::kYes : Transpose::kNo, size_t(s.m), size_t(s.n),
-                    size_t(s.k), 1.0f, bufs[0], 0, size_t(lda), bufs[1], 0, size_t(ldb), s.beta,
-                    bufs[2], 0, size_t(ldc), &q, nullptr);
+                    s.tb ? Transpose::kYes : Transpose::kNo, size_t(s.m), size_t(s.n), size_t(s.k),
+                    1.0f, bufs[0], 0, size_t(lda), bufs[1], 0, size_t(ldb), s.beta, bufs[2], 0,
+                    size_t(ldc), &q, nullptr);
                 if (st != clblast::StatusCode::kSuccess)
                     die("clblast::Gemm status " + std::to_string(int(st)));
             },
@@ -129,11 +129,11 @@ int main(int argc, char** argv) {
         sumN += tn;
         sumC += tc;
         const double gf = 2.0 * s.m * s.n * s.k * 1e-9;
-        std::printf("%-12s %6d %6d %6d %10.4f %10.4f %8.2f   (%.1f vs %.1f TFLOP/s)\n", s.what,
-                    s.m, s.n, s.k, tn, tc, tc / tn, gf / tn, gf / tc);
+        std::printf("%-12s %6d %6d %6d %10.4f %10.4f %8.2f   (%.1f vs %.1f TFLOP/s)\n", s.what, s.m,
+                    s.n, s.k, tn, tc, tc / tn, gf / tn, gf / tc);
     }
-    std::printf("one step (6 blocks): nnwb %.3f ms, clblast %.3f ms, clblast/nnwb %.2f\n",
-                6 * sumN, 6 * sumC, sumC / sumN);
+    std::printf("one step (6 blocks): nnwb %.3f ms, clblast %.3f ms, clblast/nnwb %.2f\n", 6 * sumN,
+                6 * sumC, sumC / sumN);
     for (auto& b : bufs) clReleaseMemObject(b);
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);
