@@ -286,25 +286,45 @@ bool supported(Isa isa) {
     }
 }
 
-// AVX2 where the machine has it: the AVX-512 kernel was not faster on the network's products
-// on the two machines it was measured on (README, Performance), so it is opt-in.
+// The default choice: AVX2 where the machine has it, and AVX-512 for large products where it
+// has that too. AVX-512 was faster on the large products (K or N of 64 and more over many rows)
+// and slower on the small per-head and 24-wide products of the MQL5 presets (README,
+// Performance); the two give the same bits, so the split is invisible in the results.
 Isa best() {
     return supported(Isa::Avx2) ? Isa::Avx2 : Isa::Generic;
 }
 
-// NNWB_CPU_GEMM_ISA=generic|avx2|avx512 picks the instruction set (A/B runs); an unknown or
-// unsupported name is ignored.
-Isa initial() {
+// NNWB_CPU_GEMM_ISA=generic|avx2|avx512 fixes the instruction set for every product (A/B
+// runs); an unknown or unsupported name is ignored.
+bool fixedFromEnv(Isa& out) {
     const char* env = std::getenv("NNWB_CPU_GEMM_ISA");
     if (env)
         for (Isa isa : {Isa::Generic, Isa::Avx2, Isa::Avx512})
-            if (std::strcmp(env, isaName(isa)) == 0 && supported(isa)) return isa;
-    return best();
+            if (std::strcmp(env, isaName(isa)) == 0 && supported(isa)) {
+                out = isa;
+                return true;
+            }
+    return false;
 }
 
-std::atomic<Isa>& current() {
-    static std::atomic<Isa> isa{initial()};
-    return isa;
+struct Choice {
+    std::atomic<Isa> isa;
+    std::atomic<bool> wideForLarge;  // AVX-512 for large products (the default where available)
+};
+
+Choice& current() {
+    static Choice c = [] {
+        Isa fixed = Isa::Generic;
+        if (fixedFromEnv(fixed)) return Choice{{fixed}, {false}};
+        return Choice{{best()}, {supported(Isa::Avx512)}};
+    }();
+    return c;
+}
+
+// Large enough for the 12 x 32 AVX-512 tiles to pay: 64 or more rows, columns and depth.
+template <typename T>
+bool large(const Product<T>& p) {
+    return p.m >= 64 && p.n >= 64 && p.k >= 64;
 }
 
 template <typename T>
@@ -329,7 +349,11 @@ void tile(const Product<T>& p, int i0, int i1, int j0, int j1) {
         }
         return;
     }
-    dispatch(current().load(std::memory_order_relaxed), p, i0, i1, j0, j1);
+    Choice& c = current();
+    Isa isa = c.isa.load(std::memory_order_relaxed);
+    if (isa == Isa::Avx2 && c.wideForLarge.load(std::memory_order_relaxed) && large(p))
+        isa = Isa::Avx512;
+    dispatch(isa, p, i0, i1, j0, j1);
 }
 
 const char* isaName(Isa isa) {
@@ -348,14 +372,19 @@ const char* isaName() {
         case Isa::Avx512:
             return "avx512+fma";
         case Isa::Avx2:
-            return "avx2+fma";
+            return current().wideForLarge.load() ? "avx2+fma, avx512 for large products"
+                                                 : "avx2+fma";
         default:
             return "generic";
     }
 }
 
 Isa isa() {
-    return current().load(std::memory_order_relaxed);
+    return current().isa.load(std::memory_order_relaxed);
+}
+
+bool wideForLarge() {
+    return current().wideForLarge.load(std::memory_order_relaxed);
 }
 
 bool isaSupported(Isa isa) {
@@ -364,8 +393,15 @@ bool isaSupported(Isa isa) {
 
 bool setIsa(Isa isa) {
     if (!supported(isa)) return false;
-    current().store(isa, std::memory_order_relaxed);
+    current().isa.store(isa, std::memory_order_relaxed);
+    current().wideForLarge.store(false, std::memory_order_relaxed);
     return true;
+}
+
+bool setDefaultIsa() {
+    current().isa.store(best(), std::memory_order_relaxed);
+    current().wideForLarge.store(supported(Isa::Avx512), std::memory_order_relaxed);
+    return wideForLarge();
 }
 
 template void tile<float>(const Product<float>&, int, int, int, int);

@@ -1,10 +1,10 @@
 // The CPU matrix-product kernel behind CpuBackend::gemm: one row-major product
 // C = alpha * op(A) * op(B) + beta * C, computed tile by tile with a register-blocked
-// micro-kernel (AVX2 with FMA chosen at run time on x86, AVX-512 on request, plain vector code
-// elsewhere; AVX-512 and AVX2 give the same bits except for products of at most 4 rows times
-// B^T, which are dot products summed across the vector's lanes). Stateless apart from thread-local
-// packing scratch and the chosen instruction set: any thread may call it, and a C element's value
-// never depends on how the product was split into tiles or threads.
+// micro-kernel (AVX2 and, for large products, AVX-512 with FMA, chosen at run time on x86;
+// plain vector code elsewhere; AVX-512 and AVX2 give the same bits except for products of at most 4
+// rows times B^T, which are dot products summed across the vector's lanes). Stateless apart from
+// thread-local packing scratch and the chosen instruction set: any thread may call it, and a C
+// element's value never depends on how the product was split into tiles or threads.
 #pragma once
 
 #include <cstddef>
@@ -34,15 +34,18 @@ void tile(const Product<T>& p, int i0, int i1, int j0, int j1);
 // The instruction set the kernels use on this machine, e.g. "avx512+fma" or "generic".
 const char* isaName();
 
-// Instruction sets of the micro-kernel. AVX2 is used where the machine has it (else generic);
-// NNWB_CPU_GEMM_ISA=generic|avx2|avx512 picks another one this machine supports (A/B runs;
-// AVX-512 is opt-in: it measured no faster on the presets); setIsa is for tests, called while
-// no product runs. AVX-512 and AVX2 (both with FMA) give bit-identical results, except for the
-// dot-product path (at most 4 rows of A times B^T), whose lane sums differ with the width.
+// Instruction sets of the micro-kernel. By default AVX2 (else generic), and AVX-512 for
+// products of 64 or more rows, columns and depth where the machine has it (faster there, slower
+// on the presets' small products; the same bits either way). NNWB_CPU_GEMM_ISA=generic|avx2|
+// avx512 fixes one for every product (A/B runs). setIsa and setDefaultIsa are for tests, called
+// while no product runs. AVX-512 and AVX2 (both with FMA) give bit-identical results, except for
+// the dot-product path (at most 4 rows of A times B^T), whose lane sums differ with the width.
 enum class Isa { Generic, Avx2, Avx512 };
-Isa isa();
+Isa isa();            // the instruction set of products that are not large
+bool wideForLarge();  // whether large products use AVX-512
 bool isaSupported(Isa isa);
-bool setIsa(Isa isa);          // false (and no change) when this machine lacks it
+bool setIsa(Isa isa);          // every product; false (and no change) when this machine lacks it
+bool setDefaultIsa();          // back to the default; returns wideForLarge()
 const char* isaName(Isa isa);  // "generic", "avx2", "avx512"
 
 }  // namespace nnwb::cpugemm
