@@ -6,25 +6,17 @@
 #include <CL/cl.h>
 #include <clblast.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "compute/Backend.h"
+#include "tools/gemm_ab/AbShapes.h"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-struct Shape {
-    const char* what;
-    bool ta, tb;
-    int m, n, k;
-    float beta;
-};
+using nnwb::ab::Shape;
 
 // rows = 256 samples x 64 units; weights are [out x in] (LinearOps: y = x W^T, dW += dZ^T x,
 // dX = dZ W). Per block: QKV 64 -> 768, W0 256 -> 64, FF1 64 -> 256, FF2 256 -> 64.
@@ -37,22 +29,6 @@ const Shape kShapes[] = {
     {"dX qkv   NN", false, false, R, 64, 768, 0.f}, {"dX w0    NN", false, false, R, 256, 64, 0.f},
     {"dX ff1   NN", false, false, R, 64, 256, 0.f}, {"dX ff2   NN", false, false, R, 256, 64, 0.f},
 };
-
-template <typename F>
-double msPer(F&& call, const std::function<void()>& sync) {
-    for (int i = 0; i < 3; ++i) call();
-    sync();
-    int reps = 0;
-    const auto t0 = Clock::now();
-    double el = 0;
-    do {
-        for (int i = 0; i < 10; ++i) call();
-        reps += 10;
-        sync();
-        el = std::chrono::duration<double>(Clock::now() - t0).count();
-    } while (el < 0.4);
-    return 1e3 * el / reps;
-}
 
 void die(const std::string& m) {
     std::fprintf(stderr, "clblast_gemm_ab: %s\n", m.c_str());
@@ -113,9 +89,10 @@ int main(int argc, char** argv) {
         g.lda = lda;
         g.ldb = ldb;
         g.ldc = ldc;
-        const double tn = msPer([&] { be->gemm(g); }, [&] { be->synchronize(); });
+        const double tn =
+            nnwb::ab::msPerCall([&] { be->gemm(g); }, [&] { be->synchronize(); }, 10, 0.4);
         using clblast::Transpose;
-        const double tc = msPer(
+        const double tc = nnwb::ab::msPerCall(
             [&] {
                 const auto st = clblast::Gemm<float>(
                     clblast::Layout::kRowMajor, s.ta ? Transpose::kYes : Transpose::kNo,
@@ -125,7 +102,7 @@ int main(int argc, char** argv) {
                 if (st != clblast::StatusCode::kSuccess)
                     die("clblast::Gemm status " + std::to_string(int(st)));
             },
-            [&] { clFinish(q); });
+            [&] { clFinish(q); }, 10, 0.4);
         sumN += tn;
         sumC += tc;
         const double gf = 2.0 * s.m * s.n * s.k * 1e-9;

@@ -7,27 +7,18 @@
 #include <cblas.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <vector>
 
 #include "compute/CpuGemm.h"
+#include "tools/gemm_ab/AbShapes.h"
 
 extern "C" void openblas_set_num_threads(int);
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using nnwb::ab::Shape;
 
-struct Shape {
-    const char* what;
-    bool ta, tb;
-    int m, n, k;
-    float beta;
-};
-
-// Weights are [out x in]: forward x W^T (NT), weight gradient dZ^T x (TN, beta 1), input
-// gradient dZ W (NN).
 const Shape kShapes[] = {
     {"t64 fwd qkv NT", false, true, 16384, 768, 64, 0.f},
     {"t64 fwd w0  NT", false, true, 16384, 64, 256, 0.f},
@@ -41,20 +32,6 @@ const Shape kShapes[] = {
     {"12x12 dense2 NT", false, true, 64, 1000, 1000, 0.f},
     {"12x12 dW d2  TN", true, false, 1000, 1000, 64, 1.f},
 };
-
-template <typename F>
-double msPer(F&& call) {
-    call();
-    int reps = 0;
-    const auto t0 = Clock::now();
-    double el = 0;
-    do {
-        call();
-        ++reps;
-        el = std::chrono::duration<double>(Clock::now() - t0).count();
-    } while (el < 0.5);
-    return 1e3 * el / reps;
-}
 
 }  // namespace
 
@@ -84,20 +61,24 @@ int main() {
         p.ldc = ldc;
         using nnwb::cpugemm::kTileCols;
         using nnwb::cpugemm::kTileRows;
-        const double tn = msPer([&] {
-            for (int i0 = 0; i0 < s.m; i0 += kTileRows)
-                for (int j0 = 0; j0 < s.n; j0 += kTileCols)
-                    nnwb::cpugemm::tile(p, i0, std::min(s.m, i0 + kTileRows), j0,
-                                        std::min(s.n, j0 + kTileCols));
-        });
-        const double to = msPer([&] {
-            cblas_sgemm(CblasRowMajor, s.ta ? CblasTrans : CblasNoTrans,
-                        s.tb ? CblasTrans : CblasNoTrans, s.m, s.n, s.k, 1.0f, a.data(), lda,
-                        b.data(), ldb, s.beta, c.data(), ldc);
-        });
+        const double tn = nnwb::ab::msPerCall(
+            [&] {
+                for (int i0 = 0; i0 < s.m; i0 += kTileRows)
+                    for (int j0 = 0; j0 < s.n; j0 += kTileCols)
+                        nnwb::cpugemm::tile(p, i0, std::min(s.m, i0 + kTileRows), j0,
+                                            std::min(s.n, j0 + kTileCols));
+            },
+            [] {}, 1, 0.5);
+        const double to = nnwb::ab::msPerCall(
+            [&] {
+                cblas_sgemm(CblasRowMajor, s.ta ? CblasTrans : CblasNoTrans,
+                            s.tb ? CblasTrans : CblasNoTrans, s.m, s.n, s.k, 1.0f, a.data(), lda,
+                            b.data(), ldb, s.beta, c.data(), ldc);
+            },
+            [] {}, 1, 0.5);
         const double gf = 2.0 * s.m * s.n * s.k * 1e-9;
-        std::printf("%-18s %6d %6d %6d %10.3f %10.3f %9.2f   (%.1f vs %.1f GFLOP/s)\n", s.what,
-                    s.m, s.n, s.k, tn, to, to / tn, gf / tn * 1e3, gf / to * 1e3);
+        std::printf("%-18s %6d %6d %6d %10.3f %10.3f %9.2f   (%.1f vs %.1f GFLOP/s)\n", s.what, s.m,
+                    s.n, s.k, tn, to, to / tn, gf / tn * 1e3, gf / to * 1e3);
     }
     return 0;
 }
