@@ -187,7 +187,8 @@ void AttentionBlock::tailForward(BufRef x, int rows, int normRows, Acts& a, Scra
     be.addNormForward({normRows, normCols, kNormEps, a.x1, ff, s.r, a.out, a.rstd2});
 }
 
-BufRef AttentionBlock::tailBackward(BufRef dy, int rows, int normRows, Acts& a, Scratch& s) {
+BufRef AttentionBlock::tailBackward(BufRef dy, BufRef dx, int rows, int normRows, Acts& a,
+                                    Scratch& s) {
     Backend& be = *be_;
     const int w = cfg_.window, c = cfg_.ctxWidth(), f = cfg_.ffWidth();
     const size_t n = size_t(rows) * w;
@@ -208,12 +209,16 @@ BufRef AttentionBlock::tailBackward(BufRef dy, int rows, int normRows, Acts& a, 
                               M::matrix(w1_.grad, f, w), 1.0f));  // dW1 += dZ1^T X1
     be.gemm(GemmArgs::product(M::matrix(s.dh1, rows, f), M::matrix(w1_.value, f, w),
                               M::matrix(s.dx1, rows, w)));                         // dX1 = dZ1 W1
-    be.addNormBackward({normRows, normCols, a.x1, a.rstd1, s.dx1, s.dr2, s.dr1});  // + residual
-    if (!cfg_.w0) return s.dr1;
-    be.gemm(GemmArgs::product(M::matrix(s.dr1, rows, w).t(), M::matrix(a.ctx, rows, c),
+    // dR1 straight into dx when there is one: projectBackward then adds dQKV Wqkv to it in its
+    // product (beta 1) instead of an axpy of its own. dy is not read after normBackward, so dx
+    // may even be dy's buffer.
+    const BufRef dr1 = dx.empty() ? BufRef(s.dr1) : dx;
+    be.addNormBackward({normRows, normCols, a.x1, a.rstd1, s.dx1, s.dr2, dr1});  // + residual
+    if (!cfg_.w0) return dr1;
+    be.gemm(GemmArgs::product(M::matrix(dr1, rows, w).t(), M::matrix(a.ctx, rows, c),
                               M::matrix(w0_.grad, w, c), 1.0f));  // dW0 += dA^T C
-    be.biasGradient({rows, w, s.dr1, b0_.grad});
-    be.gemm(GemmArgs::product(M::matrix(s.dr1, rows, w), M::matrix(w0_.value, w, c),
+    be.biasGradient({rows, w, dr1, b0_.grad});
+    be.gemm(GemmArgs::product(M::matrix(dr1, rows, w), M::matrix(w0_.value, w, c),
                               M::matrix(s.dctx, rows, c)));  // dC = dA W0
     return s.dctx;
 }
@@ -226,8 +231,7 @@ void AttentionBlock::projectBackward(BufRef x, BufRef dx, int rows, Scratch& s) 
     be.biasGradient({rows, q, s.dqkv, bqkv_.grad});
     if (dx.empty()) return;
     be.gemm(GemmArgs::product(M::matrix(s.dqkv, rows, q), M::matrix(wqkv_.value, q, w),
-                              M::matrix(dx, rows, w)));  // dX = dQKV Wqkv
-    be.axpy({size_t(rows) * w, 1.0f, s.dr1, dx});        // + residual
+                              M::matrix(dx, rows, w), 1.0f));  // dX = dR1 + dQKV Wqkv
 }
 
 // Per (sample, head) views of the attention buffers: Q, K, V are column blocks of the fused
@@ -272,7 +276,7 @@ void AttentionBlock::backward(BufRef x, BufRef dy, BufRef dx, int batch, Scratch
         return M::perHead(r, batch, h, m, n, ld, perSample, perHead);
     };
     const int normRows = cfg_.norm == NormMode::Element ? rows : batch;
-    const BufRef dctx = tailBackward(dy, rows, normRows, acts_, s);
+    const BufRef dctx = tailBackward(dy, dx, rows, normRows, acts_, s);
     if (!acts_.scoreMasked) {
         be.attentionBackward({coreShape(batch), acts_.qkv, acts_.p, dctx, s.dqkv, s.dp, s.s});
         projectBackward(x, dx, rows, s);
@@ -342,7 +346,7 @@ void AttentionBlock::backwardRow(BufRef x, BufRef dy, BufRef dx, int batch, Scra
     auto heads = [&](BufRef r, int m, int cols, int ld, size_t perSample, size_t perHead) {
         return M::perHead(r, batch, h, m, cols, ld, perSample, perHead);
     };
-    const BufRef dctx = tailBackward(dy, batch, batch, row_, s);
+    const BufRef dctx = tailBackward(dy, dx, batch, batch, row_, s);
     const M dC = heads(dctx, 1, dv, c, size_t(c), size_t(dv));
     const M Kc = heads(BufRef(acts_.qkv) + size_t(hd), n, d, q, perQkv, size_t(d));
     const M Vc = heads(BufRef(acts_.qkv) + size_t(2 * hd), n, dv, q, perQkv, size_t(dv));

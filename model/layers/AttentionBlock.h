@@ -106,8 +106,10 @@ private:
     void project(BufRef x, int rows, Acts& a, Scratch& s);
     void tailForward(BufRef x, int rows, int normRows, Acts& a, Scratch& s,
                      const DropoutKeys& dropout = {});
-    // Leaves the gradient w.r.t. the context C in the returned ref and dR1 in s.dr1.
-    BufRef tailBackward(BufRef dy, int rows, int normRows, Acts& a, Scratch& s);
+    // Leaves the gradient w.r.t. the context C in the returned ref and dR1 (the residual
+    // branch's part of the input gradient) in dx when dx is given, else in s.dr1.
+    BufRef tailBackward(BufRef dy, BufRef dx, int rows, int normRows, Acts& a, Scratch& s);
+    // dWqkv, dbqkv and, when dx is given, dx += dQKV Wqkv (dx holds dR1 from tailBackward).
     void projectBackward(BufRef x, BufRef dx, int rows, Scratch& s);
     SoftmaxShape scoreShape(int rows, int cols) const;
     AttentionShape coreShape(int batch) const;
