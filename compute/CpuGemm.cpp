@@ -269,7 +269,9 @@ __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,avx2,fma"))) void tile
 }
 #endif
 
-bool supported(Isa isa) {
+}  // namespace
+
+bool isaSupported(Isa isa) {
     switch (isa) {
         case Isa::Generic:
             return true;
@@ -277,7 +279,7 @@ bool supported(Isa isa) {
         case Isa::Avx2:
             return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
         case Isa::Avx512:
-            return supported(Isa::Avx2) && __builtin_cpu_supports("avx512f") &&
+            return isaSupported(Isa::Avx2) && __builtin_cpu_supports("avx512f") &&
                    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
                    __builtin_cpu_supports("avx512bw");
 #endif
@@ -286,13 +288,24 @@ bool supported(Isa isa) {
     }
 }
 
+namespace {
+
 // The default choice: AVX2 where the machine has it, and AVX-512 for large products where it
 // has that too. AVX-512 was faster on the large products (K or N of 64 and more over many rows)
 // and slower on the small per-head and 24-wide products of the MQL5 presets (README,
 // Performance); the two give the same bits, so the split is invisible in the results.
-Isa best() {
-    return supported(Isa::Avx2) ? Isa::Avx2 : Isa::Generic;
-}
+struct Choice {
+    std::atomic<Isa> isa;
+    std::atomic<bool> wideForLarge;  // AVX-512 for large products (the default where available)
+    void setDefault() {
+        isa.store(isaSupported(Isa::Avx2) ? Isa::Avx2 : Isa::Generic, std::memory_order_relaxed);
+        wideForLarge.store(isaSupported(Isa::Avx512), std::memory_order_relaxed);
+    }
+    void setFixed(Isa fixed) {
+        isa.store(fixed, std::memory_order_relaxed);
+        wideForLarge.store(false, std::memory_order_relaxed);
+    }
+};
 
 // NNWB_CPU_GEMM_ISA=generic|avx2|avx512 fixes the instruction set for every product (A/B
 // runs); an unknown or unsupported name is ignored.
@@ -300,24 +313,24 @@ bool fixedFromEnv(Isa& out) {
     const char* env = std::getenv("NNWB_CPU_GEMM_ISA");
     if (env)
         for (Isa isa : {Isa::Generic, Isa::Avx2, Isa::Avx512})
-            if (std::strcmp(env, isaName(isa)) == 0 && supported(isa)) {
+            if (std::strcmp(env, isaName(isa)) == 0 && isaSupported(isa)) {
                 out = isa;
                 return true;
             }
     return false;
 }
 
-struct Choice {
-    std::atomic<Isa> isa;
-    std::atomic<bool> wideForLarge;  // AVX-512 for large products (the default where available)
-};
-
 Choice& current() {
-    static Choice c = [] {
+    static Choice c;  // chosen once, below (thread-safe static initialization)
+    static const bool chosen = [] {
         Isa fixed = Isa::Generic;
-        if (fixedFromEnv(fixed)) return Choice{{fixed}, {false}};
-        return Choice{{best()}, {supported(Isa::Avx512)}};
+        if (fixedFromEnv(fixed))
+            c.setFixed(fixed);
+        else
+            c.setDefault();
+        return true;
     }();
+    (void)chosen;
     return c;
 }
 
@@ -387,20 +400,14 @@ bool wideForLarge() {
     return current().wideForLarge.load(std::memory_order_relaxed);
 }
 
-bool isaSupported(Isa isa) {
-    return supported(isa);
-}
-
 bool setIsa(Isa isa) {
-    if (!supported(isa)) return false;
-    current().isa.store(isa, std::memory_order_relaxed);
-    current().wideForLarge.store(false, std::memory_order_relaxed);
+    if (!isaSupported(isa)) return false;
+    current().setFixed(isa);
     return true;
 }
 
 bool setDefaultIsa() {
-    current().isa.store(best(), std::memory_order_relaxed);
-    current().wideForLarge.store(supported(Isa::Avx512), std::memory_order_relaxed);
+    current().setDefault();
     return wideForLarge();
 }
 

@@ -208,7 +208,7 @@ BufRef AttentionBlock::tailBackward(BufRef dy, BufRef dx, int rows, int normRows
     be.gemm(GemmArgs::product(M::matrix(s.dh1, rows, f).t(), M::matrix(a.x1, rows, w),
                               M::matrix(w1_.grad, f, w), 1.0f));  // dW1 += dZ1^T X1
     be.gemm(GemmArgs::product(M::matrix(s.dh1, rows, f), M::matrix(w1_.value, f, w),
-                              M::matrix(s.dx1, rows, w)));                         // dX1 = dZ1 W1
+                              M::matrix(s.dx1, rows, w)));  // dX1 = dZ1 W1
     // dR1 straight into dx when there is one: projectBackward then adds dQKV Wqkv to it in its
     // product (beta 1) instead of an axpy of its own. dy is not read after normBackward, so dx
     // may even be dy's buffer.

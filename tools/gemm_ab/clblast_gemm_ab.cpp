@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compute/Backend.h"
+#include "compute/TensorView.h"
 #include "tools/gemm_ab/AbShapes.h"
 
 namespace {
@@ -75,20 +76,10 @@ int main(int argc, char** argv) {
     std::printf("%-12s %6s %6s %6s %10s %10s %8s\n", "product", "M", "N", "K", "nnwb ms",
                 "clblast ms", "clb/nnwb");
     for (const Shape& s : kShapes) {
-        const int lda = s.ta ? s.m : s.k, ldb = s.tb ? s.k : s.n, ldc = s.n;
-        nnwb::GemmArgs g;
-        g.transA = s.ta;
-        g.transB = s.tb;
-        g.m = s.m;
-        g.n = s.n;
-        g.k = s.k;
-        g.beta = s.beta;
-        g.a = A;
-        g.b = B;
-        g.c = C;
-        g.lda = lda;
-        g.ldb = ldb;
-        g.ldc = ldc;
+        using M = nnwb::TensorView;
+        const M a = s.ta ? M::matrix(A, s.k, s.m).t() : M::matrix(A, s.m, s.k);
+        const M b = s.tb ? M::matrix(B, s.n, s.k).t() : M::matrix(B, s.k, s.n);
+        const nnwb::GemmArgs g = nnwb::GemmArgs::product(a, b, M::matrix(C, s.m, s.n), s.beta);
         const double tn =
             nnwb::ab::msPerCall([&] { be->gemm(g); }, [&] { be->synchronize(); }, 10, 0.4);
         using clblast::Transpose;
@@ -97,8 +88,8 @@ int main(int argc, char** argv) {
                 const auto st = clblast::Gemm<float>(
                     clblast::Layout::kRowMajor, s.ta ? Transpose::kYes : Transpose::kNo,
                     s.tb ? Transpose::kYes : Transpose::kNo, size_t(s.m), size_t(s.n), size_t(s.k),
-                    1.0f, bufs[0], 0, size_t(lda), bufs[1], 0, size_t(ldb), s.beta, bufs[2], 0,
-                    size_t(ldc), &q, nullptr);
+                    1.0f, bufs[0], 0, size_t(g.lda), bufs[1], 0, size_t(g.ldb), s.beta, bufs[2], 0,
+                    size_t(g.ldc), &q, nullptr);
                 if (st != clblast::StatusCode::kSuccess)
                     die("clblast::Gemm status " + std::to_string(int(st)));
             },
