@@ -35,6 +35,13 @@ constexpr int kOwnerSpins = 1 << 12;
 inline uint32_t generationOf(uint64_t state) {
     return uint32_t(state >> 32);
 }
+inline size_t chunksOf(uint64_t state) {
+    return size_t((state >> 16) & 0xFFFF);
+}
+inline size_t nextChunkOf(uint64_t state) {
+    return size_t(state & 0xFFFF);
+}
+constexpr size_t kMaxChunks = 0xFFFF;
 
 }  // namespace
 
@@ -55,7 +62,7 @@ void ThreadPool::parallelFor(size_t n, size_t grain,
                              const std::function<void(size_t, size_t)>& fn) {
     if (n == 0) return;
     grain = std::max<size_t>(1, grain);
-    const size_t maxChunks = static_cast<size_t>(size()) * 4;
+    const size_t maxChunks = std::min(kMaxChunks, static_cast<size_t>(size()) * 4);
     size_t chunks = std::min(maxChunks, (n + grain - 1) / grain);
     if (chunks <= 1 || workers_.empty()) {
         fn(0, n);
@@ -63,15 +70,15 @@ void ThreadPool::parallelFor(size_t n, size_t grain,
     }
     const size_t chunk = (n + chunks - 1) / chunks;
     chunks = (n + chunk - 1) / chunk;
-    // The previous job is finished (every chunk claimed and run): no worker reads these now
-    // except to find that its job is over.
+    // The previous job is finished and every one of its chunks claimed, so no worker can
+    // claim anything until the new state below is stored, and none reads these fields before.
     job_.store(&fn, std::memory_order_relaxed);
     jobN_.store(n, std::memory_order_relaxed);
     jobChunk_.store(chunk, std::memory_order_relaxed);
-    chunks_.store(chunks, std::memory_order_relaxed);
     finished_.store(0, std::memory_order_relaxed);
     const uint32_t gen = generationOf(state_.load(std::memory_order_relaxed)) + 1;
-    state_.store(uint64_t(gen) << 32);  // publishes the fields above (sequentially consistent)
+    // Publishes the fields above (sequentially consistent).
+    state_.store((uint64_t(gen) << 32) | (uint64_t(chunks) << 16));
     if (sleepers_.load() > 0) {
         { std::lock_guard<std::mutex> lock(mutex_); }
         wake_.notify_all();
@@ -89,8 +96,8 @@ void ThreadPool::runChunks(uint32_t gen) {
     uint64_t s = state_.load(std::memory_order_acquire);
     for (;;) {
         if (generationOf(s) != gen) return;
-        const size_t c = size_t(uint32_t(s));
-        if (c >= chunks_.load(std::memory_order_relaxed)) return;
+        const size_t c = nextChunkOf(s);
+        if (c >= chunksOf(s)) return;
         if (!state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel,
                                           std::memory_order_acquire))
             continue;  // s now holds the current state

@@ -32,12 +32,13 @@ private:
     bool waitForJob(uint32_t seen);  // false when the pool stops
 
     std::vector<std::thread> workers_;
-    // The job: generation in the high 32 bits of state_, next unclaimed chunk in the low 32.
-    // A chunk is claimed by a compare-exchange that also checks the generation, so a worker
-    // late from an earlier job never runs a chunk of the next one.
+    // The job in one word: generation (bits 32-63), chunk count (16-31) and next unclaimed
+    // chunk (0-15). A chunk is claimed by a compare-exchange of the whole word, so a claim
+    // checks generation and count together: a worker late from an earlier job can neither
+    // run a chunk of the next one nor claim one while the owner is still writing it.
     std::atomic<uint64_t> state_{0};
     std::atomic<const std::function<void(size_t, size_t)>*> job_{nullptr};
-    std::atomic<size_t> jobN_{0}, jobChunk_{0}, chunks_{0};
+    std::atomic<size_t> jobN_{0}, jobChunk_{0};
     std::atomic<size_t> finished_{0};
     // Sleeping workers wait on wake_ under mutex_ (after spinning for a while).
     std::mutex mutex_;
