@@ -35,13 +35,14 @@ constexpr int kOwnerSpins = 1 << 12;
 inline uint32_t generationOf(uint64_t state) {
     return uint32_t(state >> 32);
 }
+// Chunk count and next chunk: 16 bits each in the state word (ThreadPool.h).
+constexpr size_t kMaxChunks = 0xFFFF;
 inline size_t chunksOf(uint64_t state) {
-    return size_t((state >> 16) & 0xFFFF);
+    return size_t(state >> 16) & kMaxChunks;
 }
 inline size_t nextChunkOf(uint64_t state) {
-    return size_t(state & 0xFFFF);
+    return size_t(state) & kMaxChunks;
 }
-constexpr size_t kMaxChunks = 0xFFFF;
 
 }  // namespace
 
