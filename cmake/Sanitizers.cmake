@@ -1,9 +1,10 @@
-# Sanitizer and fuzzing switches for separate build folders (build-asan, build-tsan, build-fuzz):
+# Sanitizer and fuzzing switches for separate build folders (CMakePresets.json: asan, tsan):
 #   NNWB_SANITIZE=address,undefined | thread   instrument every target (-O1, line tables)
-#   NNWB_FUZZ=ON                               libFuzzer targets in tests/fuzz (clang only)
+#   NNWB_FUZZ=ON                               also the libFuzzer targets of tests/fuzz (clang
+#                                              only), in the same ASan build as the test suite
 # A normal build sets neither and is unchanged.
 set(NNWB_SANITIZE "" CACHE STRING "Sanitizers for every target, e.g. address,undefined or thread")
-option(NNWB_FUZZ "Build the libFuzzer targets of tests/fuzz (clang; implies address,undefined)"
+option(NNWB_FUZZ "Build the libFuzzer targets of tests/fuzz too (clang; implies address,undefined)"
        OFF)
 
 if(NNWB_FUZZ AND NOT NNWB_SANITIZE)
@@ -29,6 +30,7 @@ if(NNWB_FUZZ)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "NNWB_FUZZ needs clang (libFuzzer): -DCMAKE_CXX_COMPILER=clang++")
   endif()
-  # Coverage instrumentation everywhere; only the fuzz executables link libFuzzer's main.
-  add_compile_options(-fsanitize=fuzzer-no-link)
+  # Coverage instrumentation only where the fuzzed loaders live (nnwb_model: bar import,
+  # experiment JSON, safetensors; see model/CMakeLists.txt); only the fuzz executables link
+  # libFuzzer's main. The ASan runtime defines the coverage callbacks for the other programs.
 endif()

@@ -2,22 +2,27 @@
 # One entry point for a fresh Debian 12 machine (run as root, or with sudo available):
 #   scripts/nnwb.sh run    install what is missing, build, open the workbench
 #   scripts/nnwb.sh test   install what is missing, build, run the whole test suite (ctest)
-#   scripts/nnwb.sh check  reliability checks: fuzzers, ASan + UBSan suite, TSan threaded tests,
-#                          OpenCL kernels under oclgrind
+#   scripts/nnwb.sh check  reliability checks: formatting, ASan + UBSan suite, fuzzers, GUI monkey,
+#                          TSan threaded tests, OpenCL kernels under oclgrind; the slow parts
+#                          (fuzz seeds, monkey seeds, oclgrind slice) rotate with the commit
+#   scripts/nnwb.sh check-long  the same at full length (10,000 monkey actions over the fixed
+#                          seeds, 5 minutes per fuzzer, every oclgrind case)
 #   scripts/nnwb.sh asan   AddressSanitizer + UBSan build of the whole test suite (part of check)
 #   scripts/nnwb.sh tsan   ThreadSanitizer build of the threaded tests (part of check)
 #   scripts/nnwb.sh format formats every tracked C++ file with clang-format (.clang-format)
 #   scripts/nnwb.sh format-check  fails when a tracked C++ file is not formatted (part of check)
-# A second run installs nothing and rebuilds only what changed.
+# Builds are CMake presets (CMakePresets.json: release, asan, tsan, release-noqt); each step
+# prints its wall time as it ends, and the run ends with a table of them. A second run installs
+# nothing and rebuilds only what changed.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 build="${NNWB_BUILD_DIR:-build}"
 mode="${1:-}"
 
-packages=(build-essential cmake pkg-config qt6-base-dev libqcustomplot-dev ocl-icd-opencl-dev
-          opencl-c-headers pocl-opencl-icd clinfo nlohmann-json3-dev xvfb xauth
-          libonnx-dev libprotobuf-dev libsqlite3-dev libsqlitecpp-dev)
+packages=(build-essential cmake ninja-build pkg-config qt6-base-dev libqcustomplot-dev
+          ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo nlohmann-json3-dev xvfb xauth
+          libonnx-dev libprotobuf-dev libsqlite3-dev libsqlitecpp-dev libgtest-dev)
 
 # Only for `check`: clang with its sanitizer and libFuzzer runtimes, llvm-symbolizer, oclgrind.
 check_packages=(clang libclang-rt-14-dev llvm oclgrind clang-format)
@@ -60,23 +65,81 @@ install_onnxruntime_node() {
     ONNXRUNTIME_NODE_INSTALL=skip npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
 }
 
-configure_and_build() {
-    if [ ! -f "$build/CMakeCache.txt" ]; then
-        cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
-    fi
-    cmake --build "$build" -j "$(nproc)"
+# Step timing: `step NAME` ends the step before it (printing its wall time) and starts NAME;
+# the run's last line is a table of every step's seconds (also when a step fails).
+step_names=()
+step_secs=()
+step_start=0
+step_name=""
+run_start=$(date +%s)
+end_step() {
+    [ -z "$step_name" ] && return 0
+    local secs=$(($(date +%s) - step_start))
+    step_names+=("$step_name")
+    step_secs+=("$secs")
+    echo "== $(date +%T) done in ${secs} s: $step_name"
+    step_name=""
 }
+step() {
+    end_step
+    step_name="$*"
+    step_start=$(date +%s)
+    echo "== $(date +%T) $*"
+}
+step_table() {
+    local rc=$?
+    end_step
+    [ ${#step_names[@]} -eq 0 ] && return $rc
+    echo "== step times (wall seconds, $(nproc) cores)$([ $rc -ne 0 ] && echo ", FAILED with exit $rc"):"
+    local i
+    for i in "${!step_names[@]}"; do
+        printf '==   %6d  %s\n' "${step_secs[$i]}" "${step_names[$i]}"
+    done
+    printf '==   %6d  total\n' "$(($(date +%s) - run_start))"
+    return $rc
+}
+trap step_table EXIT
 
-# configure_clang DIR CMAKE_ARGS...: a clang build folder, configured once.
-configure_clang() {
-    local dir="$1"
+# configure PRESET [CMAKE_ARGS...]: configures a preset's build folder (CMakePresets.json).
+# A folder configured earlier with another generator (the Makefiles of older versions of this
+# script) is configured afresh. Arguments after the preset (-D...) are passed on every call.
+configure() {
+    local preset="$1"
     shift
-    if [ ! -f "$dir/CMakeCache.txt" ]; then
-        CC=clang CXX=clang++ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@"
+    local dir
+    dir="$(preset_dir "$preset")"
+    if [ -f "$dir/CMakeCache.txt" ] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$dir/CMakeCache.txt" &&
+        [ "$preset" != release-noqt ]; then
+        echo "== $dir was configured with another generator: configuring it afresh"
+        rm -rf "$dir/CMakeCache.txt" "$dir/CMakeFiles"
+    fi
+    if [ ! -f "$dir/CMakeCache.txt" ] || [ $# -gt 0 ]; then
+        cmake --preset "$preset" -B "$dir" "$@" >/dev/null
     fi
 }
+preset_dir() {
+    case "$1" in
+        release) echo "$build" ;;
+        *) echo "build-${1}" ;;
+    esac
+}
+build_preset() {
+    local preset="$1"
+    shift
+    cmake --build "$(preset_dir "$preset")" -j "$(nproc)" "$@"
+}
+configure_and_build() {
+    configure release
+    build_preset release
+}
 
-step() { echo "== $(date +%T) $*"; }
+# What rotates with the commit in `check`: the two monkey seeds, the fuzzers' seed and the
+# oclgrind slice (k of 4 by the number of commits, so any 4 consecutive commits together run
+# every oclgrind case). Outside a git checkout everything is seed 1 / slice 0.
+commit_hash() { git rev-parse HEAD 2>/dev/null || echo 0000000000000000000000000000000000000001; }
+commit_count() { git rev-list --count HEAD 2>/dev/null || echo 0; }
+hex_seed() { echo $((16#${1} % 2147483647 + 1)); }
+oclgrind_slices=4
 
 # The tracked C++ sources (what the formatting gate covers; kernels/*.cl are left as written).
 cxx_files() { git ls-files -z -- '*.cpp' '*.h'; }
@@ -89,6 +152,9 @@ run_format() {
 # Fails, listing the files, when clang-format would change a tracked C++ file.
 run_format_check() {
     step "format-check: clang-format --dry-run -Werror"
+    # All files in batches on every core; only when that fails, one by one to list them.
+    cxx_files | xargs -0 -P "$(nproc)" -n 25 clang-format --dry-run -Werror >/dev/null 2>&1 &&
+        return 0
     local bad=()
     while IFS= read -r -d '' f; do
         clang-format --dry-run -Werror "$f" >/dev/null 2>&1 || bad+=("$f")
@@ -99,65 +165,76 @@ run_format_check() {
     fi
 }
 
+# check / check-long. $1: "short" (rotating, CI) or "long" (everything at full length).
 run_checks() {
-    local jobs
+    local length="$1" jobs hash
     jobs="$(nproc)"
+    hash="$(commit_hash)"
     # 0. Formatting of every tracked C++ file (the gate; see format_gate above).
     if [ "$format_gate" = 1 ]; then run_format_check; fi
-    # 1. libFuzzer targets of the three loaders, NNWB_FUZZ_SECONDS each (Qt-free build).
-    step "fuzz: build-fuzz"
-    configure_clang build-fuzz -DNNWB_BUILD_GUI=OFF -DNNWB_FUZZ=ON
-    cmake --build build-fuzz -j "$jobs" --target fuzz_bar_importer fuzz_experiment fuzz_safetensors
-    (cd build-fuzz && ctest --output-on-failure -j "$jobs" -L fuzz)
-    # 2. The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer.
-    run_asan
-    # 3. The threaded tests under ThreadSanitizer.
-    run_tsan
-    # 4. OpenCL kernels under oclgrind, with the Release build of `test`.
-    step "oclgrind: $build"
-    # `test` configured $build before this step installed oclgrind, and CMake looks for it
-    # only when it configures: configure again so that the oclgrind tests exist, and fail if
-    # there are none (an empty label would pass silently).
-    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-    configure_and_build
-    (cd "$build" && ctest --output-on-failure -j "$jobs" -L oclgrind --no-tests=error)
-    step "all checks passed"
-}
-
-# AddressSanitizer + UndefinedBehaviorSanitizer: the whole test suite.
-run_asan() {
-    local jobs
-    jobs="$(nproc)"
-    step "asan+ubsan: build-asan"
-    configure_clang build-asan -DNNWB_SANITIZE=address,undefined
-    cmake --build build-asan -j "$jobs"
-    (cd build-asan && ctest --output-on-failure -j "$jobs" --timeout 1800 -LE monkey)
-    # The GUI monkey at length: 10,000 random actions over ten seeds, split in two tests that
-    # run side by side (tests/CMakeLists.txt); each prints its actions per second.
-    step "asan+ubsan: GUI monkey, 10,000 actions"
+    # 1. ASan + UBSan: the whole suite, and the fuzzers built in the same folder.
+    local fuzz_seconds=30 fuzz_seed seeds_a seeds_b actions=400
+    fuzz_seed="$(hex_seed "${hash:14:7}")"
+    seeds_a="$(hex_seed "${hash:0:7}")"
+    seeds_b="$(hex_seed "${hash:7:7}")"
+    if [ "$length" = long ]; then
+        fuzz_seconds=300 seeds_a="11,12,13,14,15" seeds_b="21,22,23,24,25" actions=1000
+    fi
+    run_asan -DNNWB_FUZZ_SECONDS="$fuzz_seconds" -DNNWB_FUZZ_SEED="$fuzz_seed" \
+        -DNNWB_MONKEY_SEEDS_A="$seeds_a" -DNNWB_MONKEY_SEEDS_B="$seeds_b" \
+        -DNNWB_MONKEY_ACTIONS="$actions"
+    # 2. libFuzzer on the three loaders, side by side.
+    step "fuzz: 3 loaders x ${fuzz_seconds} s, libFuzzer seed $fuzz_seed"
+    (cd build-asan && ctest --output-on-failure -j "$jobs" -L '^fuzzing$' --no-tests=error)
+    # 3. The GUI monkey under ASan + UBSan: two seeds from the commit (check) or the fixed ten.
+    step "monkey: seeds $seeds_a | $seeds_b, $actions actions per seed (ASan)"
     local log=build-asan/monkey.log
-    if ! (cd build-asan && ctest --output-on-failure -V -j "$jobs" --timeout 2400 -L monkey) \
-        >"$log" 2>&1; then
+    if ! (cd build-asan && ctest --output-on-failure -V -j "$jobs" --timeout 2400 \
+        -L monkey-long --no-tests=error) >"$log" 2>&1; then
         tail -n 300 "$log"
         echo "the GUI monkey failed: seed, action list and report above, all in $log" >&2
         return 1
     fi
     grep -E "monkey: seed .*actions/s" "$log" | sed 's/^[0-9]*: //'
+    # 4. The threaded tests under ThreadSanitizer.
+    run_tsan
+    # 5. OpenCL kernels under oclgrind, with the Release build of `test`: one slice of the
+    # parity cases (check) or all of them (check-long).
+    local slice=""
+    [ "$length" = short ] && slice="$(($(commit_count) % oclgrind_slices))/$oclgrind_slices"
+    step "oclgrind: $build, parity slice ${slice:-all}"
+    # `test` configured $build before this step installed oclgrind, and CMake looks for it
+    # only when it configures: configure again so that the oclgrind tests exist, and fail if
+    # there are none (an empty label would pass silently).
+    configure release -DNNWB_OCLGRIND=NNWB_OCLGRIND-NOTFOUND
+    build_preset release
+    (cd "$build" && NNWB_PARITY_SLICE="$slice" ctest --output-on-failure -j "$jobs" -L oclgrind \
+        --no-tests=error)
+    end_step
+    echo "== all checks passed"
+}
+
+# AddressSanitizer + UndefinedBehaviorSanitizer: the whole test suite (not the long monkey and
+# the fuzzers, which are steps of their own in check). Arguments: extra -D settings.
+run_asan() {
+    step "asan+ubsan: build (preset asan, fuzzers included)"
+    configure asan "$@"
+    build_preset asan
+    step "asan+ubsan: test suite"
+    (cd build-asan && ctest --output-on-failure -j "$(nproc)" --timeout 1800 \
+        -LE 'monkey-long|^fuzzing$')
 }
 
 # ThreadSanitizer: the tests that run work on several threads (label `threads`), with gcc's
 # TSan runtime (libtsan2, part of g++): clang 14's aborts when a test forks (QProcess).
 run_tsan() {
-    local jobs
-    jobs="$(nproc)"
-    step "tsan: build-tsan"
-    if [ ! -f build-tsan/CMakeCache.txt ]; then
-        CC=gcc CXX=g++ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Release -DNNWB_SANITIZE=thread
-    fi
+    step "tsan: build (preset tsan, the threaded tests only)"
+    configure tsan
     local targets
     targets="$(cd build-tsan && ctest -N -L threads | sed -n 's/^ *Test *#[0-9]*: *//p')"
     # shellcheck disable=SC2086
-    cmake --build build-tsan -j "$jobs" --target nnwb-cli tsan_selftest $targets
+    build_preset tsan --target nnwb-cli tsan_selftest $targets
+    step "tsan: threaded tests"
     # Without address-space randomization where the kernel lets us: older TSan runtimes cannot
     # map their shadow memory with more ASLR entropy (vm.mmap_rnd_bits > 28).
     local norandom=()
@@ -173,8 +250,12 @@ run_tsan() {
 
 case "$mode" in
     run)
+        step "install"
         install_missing "${packages[@]}"
+        step "build (preset release)"
         configure_and_build
+        end_step
+        trap - EXIT
         shift
         if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ "${QT_QPA_PLATFORM:-}" = "" ]; then
             echo "== no display found: starting the workbench under xvfb-run"
@@ -183,24 +264,29 @@ case "$mode" in
         exec "$build/ui/nnwb" "$@"
         ;;
     test)
+        step "install"
         install_missing "${packages[@]}"
         install_onnxruntime_node
+        step "build (preset release)"
         configure_and_build
-        cd "$build"
-        # oclgrind runs belong to `check` (they take minutes).
-        ctest --output-on-failure -j "$(nproc)" --timeout 1200 -LE oclgrind
+        step "test suite"
+        # oclgrind runs and the fuzzers belong to `check` (they take minutes).
+        (cd "$build" && ctest --output-on-failure -j "$(nproc)" --timeout 1200 -LE 'oclgrind|^fuzzing$')
         ;;
-    check)
+    check | check-long)
+        step "install"
         install_missing "${packages[@]}" "${check_packages[@]}"
         install_onnxruntime_node
-        run_checks
+        if [ "$mode" = check ]; then run_checks short; else run_checks long; fi
         ;;
     asan)
+        step "install"
         install_missing "${packages[@]}" "${check_packages[@]}"
         install_onnxruntime_node
         run_asan
         ;;
     tsan)
+        step "install"
         install_missing "${packages[@]}" "${check_packages[@]}"
         run_tsan
         ;;
@@ -213,7 +299,7 @@ case "$mode" in
         run_format_check
         ;;
     *)
-        echo "usage: scripts/nnwb.sh run|test|check|asan|tsan|format|format-check" >&2
+        echo "usage: scripts/nnwb.sh run|test|check|check-long|asan|tsan|format|format-check" >&2
         exit 2
         ;;
 esac

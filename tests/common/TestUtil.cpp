@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -28,6 +29,26 @@ std::vector<std::string> openClDeviceIds() {
 size_t parityMaxValues() {
     const char* v = std::getenv("NNWB_PARITY_MAX_VALUES");
     return v && *v ? size_t(std::strtoull(v, nullptr, 10)) : size_t(-1);
+}
+
+ParitySlice paritySlice() {
+    ParitySlice s;
+    const char* v = std::getenv("NNWB_PARITY_SLICE");
+    if (!v || !*v) return s;
+    unsigned long long k = 0, n = 0;
+    if (std::sscanf(v, "%llu/%llu", &k, &n) != 2 || n == 0 || k >= n) {
+        std::fprintf(stderr, "NNWB_PARITY_SLICE=%s: expected k/n with 0 <= k < n\n", v);
+        std::exit(2);
+    }
+    s.index = size_t(k);
+    s.count = size_t(n);
+    return s;
+}
+
+bool parityNextCaseInSlice() {
+    static const ParitySlice slice = paritySlice();
+    static size_t next = 0;
+    return next++ % slice.count == slice.index;
 }
 
 void randomFill(std::vector<float>& v, uint32_t seed, float lo, float hi) {

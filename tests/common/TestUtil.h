@@ -23,6 +23,16 @@ std::vector<std::string> openClDeviceIds();
 // floats in all (for slow checking devices such as oclgrind); SIZE_MAX when unset (every case).
 size_t parityMaxValues();
 
+// NNWB_PARITY_SLICE=k/n runs only the parity cases whose number (in the order the suite runs
+// them, from 0) is k modulo n: n consecutive values of k cover every case. Unset: every case.
+// scripts/nnwb.sh check rotates k with the commit for the slow oclgrind runs.
+struct ParitySlice {
+    size_t index = 0, count = 1;
+};
+ParitySlice paritySlice();
+// Whether the next case is in the slice (counts the cases as they come).
+bool parityNextCaseInSlice();
+
 // n values uniform in [lo, hi) from a fixed seed (same numbers on every machine).
 std::vector<float> randomVector(size_t n, uint32_t seed, float lo = -1.0f, float hi = 1.0f);
 void randomFill(std::vector<float>& v, uint32_t seed, float lo = -1.0f, float hi = 1.0f);

@@ -1,4 +1,4 @@
-// GUI: the minor items of issue 13 (finding 8) that have a checkable effect: accuracy is a gap,
+// GUI: window details with a checkable effect (issue 13, finding 8): accuracy is a gap,
 // not 0 %, in an epoch without signals (Experiment, Comparison and Runs charts alike); the status
 // bar's progress says it is the epoch's; the tool bar's Undo/Redo keep their labels (and width) as
 // the undo text changes; the price-file dialog starts in the folder of the current price file.
@@ -26,7 +26,7 @@
 
 using namespace nnwb;
 
-class TestMinorItems : public QObject {
+class TestWindowDetails : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void accuracyWithoutSignalsIsAGap() {
@@ -173,5 +173,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestMinorItems)
-#include "tst_minor_items.moc"
+QTEST_MAIN(TestWindowDetails)
+#include "tst_window_details.moc"

@@ -42,12 +42,12 @@ void trainOnce(MainWindow& w) {
 }
 }  // namespace
 
-class TestStaleState : public QObject {
+class TestNoStaleResults : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() {
         QCoreApplication::setOrganizationName(QStringLiteral("nnwb-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_stale_state"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_no_stale_results"));
     }
 
     void failedImportKeepsHeaderAndErrorGoes() {
@@ -137,5 +137,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestStaleState)
-#include "tst_stale_state.moc"
+QTEST_MAIN(TestNoStaleResults)
+#include "tst_no_stale_results.moc"
