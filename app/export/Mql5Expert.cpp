@@ -77,7 +77,7 @@ std::string featureSection(const ModelBundle& b) {
              featureKey(active[k]) + "\n";
     s += "     }\n  }\n\n";
     s +=
-        R"(// The model's input: the features of the last NNWB_WINDOW bars of x (n bars), oldest first.
+        R"MQL(// The model's input: the features of the last NNWB_WINDOW bars of x (n bars), oldest first.
 void NnwbInput(const double &x[], int n, matrixf &xin)
   {
    xin.Resize(NNWB_WINDOW, NNWB_FEATURES);
@@ -110,7 +110,7 @@ int NnwbOutlier(const double &x[], int row)
      }
    return -1;
   }
-)";
+)MQL";
     s += std::string(kMql5FeaturesEnd) + "\n";
     return s;
 }
@@ -184,7 +184,7 @@ std::string expertPart(const ModelBundle& b) {
     s += "const string NNWB_NAMES[NNWB_FEATURES] = {" + names + "};\n";
     s += "input int InpHistoryBars = " + std::to_string(history) +
          "; // closed bars copied per new bar (at least NNWB_MIN_BARS)\n\n";
-    s += R"(long     g_handle = INVALID_HANDLE;
+    s += R"MQL(long     g_handle = INVALID_HANDLE;
 datetime g_last_bar = 0;
 int      g_signal = 0; // the last signal: 0 none, 1 buy, 2 sell
 
@@ -252,7 +252,7 @@ void OnDeinit(const int reason) {
     Comment("");
     if (g_handle != INVALID_HANDLE) OnnxRelease(g_handle);
 }
-)";
+)MQL";
     return s;
 }
 

@@ -15,27 +15,27 @@ struct Helper {
 // Values before an indicator's first value stay 0 (nnwb: NaN); the expert never reads them.
 const std::vector<Helper>& helpers() {
     static const std::vector<Helper> kHelpers = {
-        {"NnwbCloses", {}, R"(// The closes of rates[0..n-1].
+        {"NnwbCloses", {}, R"MQL(// The closes of rates[0..n-1].
 void NnwbCloses(const MqlRates &rates[], int n, double &out[])
   {
    ArrayResize(out, n);
    for(int i = 0; i < n; i++)
       out[i] = rates[i].close;
   }
-)"},
+)MQL"},
         {"NnwbRsiValue",
          {},
-         R"(// RSI from the average gain and loss: 100 when loss = 0 < gain, 50 when both are 0.
+         R"MQL(// RSI from the average gain and loss: 100 when loss = 0 < gain, 50 when both are 0.
 double NnwbRsiValue(double gain, double loss)
   {
    if(loss == 0.0)
       return gain > 0.0 ? 100.0 : 50.0;
    return 100.0 - 100.0 / (1.0 + gain / loss);
   }
-)"},
+)MQL"},
         {"NnwbRsi",
          {"NnwbRsiValue"},
-         R"(// RSI(period) of the close, Wilder (MT5's iRSI, nnwb's rsiWilder): first value at bar period.
+         R"MQL(// RSI(period) of the close, Wilder (MT5's iRSI, nnwb's rsiWilder): first value at bar period.
 void NnwbRsi(const MqlRates &rates[], int n, int period, double &out[])
   {
    ArrayResize(out, n);
@@ -62,10 +62,10 @@ void NnwbRsi(const MqlRates &rates[], int n, int period, double &out[])
       out[i] = NnwbRsiValue(gain, loss);
      }
   }
-)"},
+)MQL"},
         {"NnwbCci",
          {},
-         R"(// CCI(period) of the typical price (MT5's iCCI, nnwb's cciTypical): first value at bar period-1.
+         R"MQL(// CCI(period) of the typical price (MT5's iCCI, nnwb's cciTypical): first value at bar period-1.
 void NnwbCci(const MqlRates &rates[], int n, int period, double &out[])
   {
    ArrayResize(out, n);
@@ -87,10 +87,10 @@ void NnwbCci(const MqlRates &rates[], int n, int period, double &out[])
       out[i] = mad > 0.0 ? (tp[i] - sma) / (0.015 * mad) : 0.0;
      }
   }
-)"},
+)MQL"},
         {"NnwbAtrSma",
          {},
-         R"(// ATR(period), MT5's iATR (nnwb's atrSma): the simple average of the last period true
+         R"MQL(// ATR(period), MT5's iATR (nnwb's atrSma): the simple average of the last period true
 // ranges, tr[i] = max(high[i], close[i-1]) - min(low[i], close[i-1]); first value at bar period.
 void NnwbAtrSma(const MqlRates &rates[], int n, int period, double &out[])
   {
@@ -111,10 +111,10 @@ void NnwbAtrSma(const MqlRates &rates[], int n, int period, double &out[])
       out[i] = sum / period;
      }
   }
-)"},
+)MQL"},
         {"NnwbAtrWilder",
          {},
-         R"(// ATR(period), textbook Wilder (nnwb's atrWilder): the mean of the first period true ranges,
+         R"MQL(// ATR(period), textbook Wilder (nnwb's atrWilder): the mean of the first period true ranges,
 // then atr = (atr*(period-1) + tr)/period; first value at bar period.
 void NnwbAtrWilder(const MqlRates &rates[], int n, int period, double &out[])
   {
@@ -141,10 +141,10 @@ void NnwbAtrWilder(const MqlRates &rates[], int n, int period, double &out[])
       out[i] = atr;
      }
   }
-)"},
+)MQL"},
         {"NnwbEmaFirst",
          {},
-         R"(// EMA(period) seeded with the first value (MT5's iMA, nnwb's emaSeededFirst):
+         R"MQL(// EMA(period) seeded with the first value (MT5's iMA, nnwb's emaSeededFirst):
 // ema[0] = v[0], then ema = v*a + ema*(1-a), a = 2/(period+1).
 void NnwbEmaFirst(const double &v[], int n, int period, double &out[])
   {
@@ -160,10 +160,10 @@ void NnwbEmaFirst(const double &v[], int n, int period, double &out[])
       out[i] = e;
      }
   }
-)"},
+)MQL"},
         {"NnwbEmaMean",
          {},
-         R"(// EMA(period) of v[start..n-1] seeded with the simple mean of its first period values
+         R"MQL(// EMA(period) of v[start..n-1] seeded with the simple mean of its first period values
 // (textbook, nnwb's emaSeries); first value at start+period-1.
 void NnwbEmaMean(const double &v[], int n, int period, int start, double &out[])
   {
@@ -183,10 +183,10 @@ void NnwbEmaMean(const double &v[], int n, int period, int start, double &out[])
       out[i] = e;
      }
   }
-)"},
+)MQL"},
         {"NnwbMacdMt5",
          {"NnwbCloses", "NnwbEmaFirst"},
-         R"(// MACD(fast, slow, signal), MT5's iMACD (nnwb's macdMt5): main = EMA(fast) - EMA(slow) with
+         R"MQL(// MACD(fast, slow, signal), MT5's iMACD (nnwb's macdMt5): main = EMA(fast) - EMA(slow) with
 // EMAs seeded with the first close, from bar max(fast,slow)-1; signal = SMA(main, signal).
 void NnwbMacdMt5(const MqlRates &rates[], int n, int fast, int slow, int signal, double &macd[], double &sig[])
   {
@@ -210,10 +210,10 @@ void NnwbMacdMt5(const MqlRates &rates[], int n, int fast, int slow, int signal,
       sig[i] = sum / signal;
      }
   }
-)"},
+)MQL"},
         {"NnwbMacdTextbook",
          {"NnwbCloses", "NnwbEmaMean"},
-         R"(// MACD(fast, slow, signal), textbook (nnwb's macd): EMAs seeded with the mean of their first
+         R"MQL(// MACD(fast, slow, signal), textbook (nnwb's macd): EMAs seeded with the mean of their first
 // closes, main from bar max(fast,slow)-1; signal = EMA(main, signal) seeded the same way.
 void NnwbMacdTextbook(const MqlRates &rates[], int n, int fast, int slow, int signal, double &macd[], double &sig[])
   {
@@ -230,7 +230,7 @@ void NnwbMacdTextbook(const MqlRates &rates[], int n, int fast, int slow, int si
       macd[i] = ef[i] - es[i];
    NnwbEmaMean(macd, n, signal, start, sig);
   }
-)"},
+)MQL"},
     };
     return kHelpers;
 }

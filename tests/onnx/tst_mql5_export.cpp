@@ -125,13 +125,13 @@ private slots:
         std::smatch m;
         std::string rest = section;
         int resources = 0;
-        while (std::regex_search(rest, m, std::regex(R"(#resource\s+"([^"]*)\")"))) {
+        while (std::regex_search(rest, m, std::regex("#resource\\s+\"([^\"]*)\""))) {
             QCOMPARE(m[1].str(), std::string("model.onnx"));
             ++resources;
             rest = m.suffix();
         }
         QVERIFY(resources >= 1);
-        QVERIFY(has(section, "export --mql5"));
+        QVERIFY(has(section, "--mql5 DIR"));
         QVERIFY(has(section, "server time"));
         QVERIFY(has(section, "first close"));
     }

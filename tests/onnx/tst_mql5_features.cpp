@@ -48,41 +48,42 @@ std::string featureCodeAsCpp(const std::string& mq5) {
 // main(): reads bars "time open high low close tickvolume" from argv[1], writes to argv[2]:
 // n warmup features, the feature rows from the warm-up on, the model input of the last window,
 // the outlier index of the last row, and the signals of fixed output vectors.
-const char* kHarnessMain = R"(
+const char* kHarnessMain = R"CPP(
 #include <cstdio>
-int main(int argc, char** argv) {
-    if (argc < 3) return 2;
-    FILE* in = std::fopen(argv[1], "r");
-    if (!in) return 3;
-    nnwb_mql::Array<MqlRates> rates;
-    MqlRates r;
-    while (std::fscanf(in, "%lld %lf %lf %lf %lf %lld", &r.time, &r.open, &r.high, &r.low,
-                       &r.close, &r.tick_volume) == 6)
-        rates.v.push_back(r);
-    std::fclose(in);
-    const int n = ArraySize(rates);
-    nnwb_mql::Array<double> x;
-    NnwbFeatures(rates, n, x);
-    FILE* out = std::fopen(argv[2], "w");
-    std::fprintf(out, "%d %d %d\n", n, NNWB_WARMUP, NNWB_FEATURES);
-    for (int i = NNWB_WARMUP; i < n; ++i)
-        for (int k = 0; k < NNWB_FEATURES; ++k)
-            std::fprintf(out, "%.17g\n", x[i * NNWB_FEATURES + k]);
-    matrixf xin;
-    NnwbInput(x, n, xin);
-    for (int rr = 0; rr < NNWB_WINDOW; ++rr)
-        for (int c = 0; c < NNWB_FEATURES; ++c) std::fprintf(out, "%.9g\n", xin[rr][c]);
-    std::fprintf(out, "%d\n", NnwbOutlier(x, n - 1));
-    const float ys[6][3] = {{1, 1, 0}, {0, 2, 2}, {0, 1, 3}, {5, -1, 4}, {0, 0, 0}, {0.1f, 0.7f, 0.2f}};
-    for (const auto& v : ys) {
-        vectorf y(3);
-        for (int k = 0; k < 3; ++k) y[k] = v[k];
-        std::fprintf(out, "%d\n", NnwbSignal(y));
+    int main(int argc, char** argv) {
+        if (argc < 3) return 2;
+        FILE* in = std::fopen(argv[1], "r");
+        if (!in) return 3;
+        nnwb_mql::Array<MqlRates> rates;
+        MqlRates r;
+        while (std::fscanf(in, "%lld %lf %lf %lf %lf %lld", &r.time, &r.open, &r.high, &r.low,
+                           &r.close, &r.tick_volume) == 6)
+            rates.v.push_back(r);
+        std::fclose(in);
+        const int n = ArraySize(rates);
+        nnwb_mql::Array<double> x;
+        NnwbFeatures(rates, n, x);
+        FILE* out = std::fopen(argv[2], "w");
+        std::fprintf(out, "%d %d %d\n", n, NNWB_WARMUP, NNWB_FEATURES);
+        for (int i = NNWB_WARMUP; i < n; ++i)
+            for (int k = 0; k < NNWB_FEATURES; ++k)
+                std::fprintf(out, "%.17g\n", x[i * NNWB_FEATURES + k]);
+        matrixf xin;
+        NnwbInput(x, n, xin);
+        for (int rr = 0; rr < NNWB_WINDOW; ++rr)
+            for (int c = 0; c < NNWB_FEATURES; ++c) std::fprintf(out, "%.9g\n", xin[rr][c]);
+        std::fprintf(out, "%d\n", NnwbOutlier(x, n - 1));
+        const float ys[6][3] = {{1, 1, 0},  {0, 2, 2}, {0, 1, 3},
+                                {5, -1, 4}, {0, 0, 0}, {0.1f, 0.7f, 0.2f}};
+        for (const auto& v : ys) {
+            vectorf y(3);
+            for (int k = 0; k < 3; ++k) y[k] = v[k];
+            std::fprintf(out, "%d\n", NnwbSignal(y));
+        }
+        std::fclose(out);
+        return 0;
     }
-    std::fclose(out);
-    return 0;
-}
-)";
+)CPP";
 
 struct HarnessRun {
     std::string error;
@@ -90,7 +91,7 @@ struct HarnessRun {
     std::vector<double> values;  // rows warmup..n-1
     std::vector<double> input;   // window x features
     int outlier = -2;
-    std::vector<int> signals;
+    std::vector<int> signalOf;
 };
 
 HarnessRun runHarness(const std::string& mq5, const BarSeries& bars, int window,
@@ -132,8 +133,8 @@ HarnessRun runHarness(const std::string& mq5, const BarSeries& bars, int window,
     h.input.resize(size_t(window) * size_t(h.features));
     for (double& v : h.input) f >> v;
     f >> h.outlier;
-    h.signals.resize(6);
-    for (int& s : h.signals) f >> s;
+    h.signalOf.resize(6);
+    for (int& s : h.signalOf) f >> s;
     if (!f) h.error = "the harness output is short";
     return h;
 }
@@ -262,7 +263,7 @@ private slots:
         QVERIFY(outlier >= 0);
         QCOMPARE(h.outlier, outlier);
         // Largest output, the first of equal ones (Predictor::run).
-        QCOMPARE(h.signals, (std::vector<int>{0, 1, 2, 0, 0, 1}));
+        QCOMPARE(h.signalOf, (std::vector<int>{0, 1, 2, 0, 0, 1}));
     }
 };
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 using datetime = long long;
-using ulong = unsigned long long;
+using ulong = unsigned long;  // 64 bits here, as glibc's own typedef
 using string = std::string;
 
 struct MqlRates {
