@@ -35,7 +35,9 @@ void usage(std::FILE* out) {
         "  export --model M.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
         "  export --experiment FILE --weights W.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
         "                                         ONNX model for MetaTrader 5 / onnxruntime: raw\n"
-        "                                         features in, [batch, 3] none/buy/sell out\n"
+        "                                         features in, [batch, 3] none/buy/sell out;\n"
+        "                                         --mql5 DIR instead of --onnx: DIR/model.onnx\n"
+        "                                         and the Expert Advisor DIR/nnwb_expert.mq5\n"
         "  runs list [--json] [--filter F] [--sort K] the recorded runs (filter: words or\n"
         "                                         key:value, keys name tag status device data\n"
         "                                         source note id comparison; sort: id name date\n"
@@ -113,6 +115,11 @@ std::string commandHelp(const std::string& cmd) {
                "Writes an ONNX model (opset 17) for MetaTrader 5 / onnxruntime: raw features in,\n"
                "[batch, 3] none/buy/sell out; checked with ONNX's checker and shape inference.\n"
                "  --batch N|dynamic  the batch dimension (default 1)\n"
+               "  --mql5 DIR         instead of --onnx: write DIR/model.onnx and "
+               "DIR/nnwb_expert.mq5,\n"
+               "                     an Expert Advisor that computes the model's features from\n"
+               "                     MqlRates, runs the model and prints none/buy/sell per bar\n"
+               "                     (compile it next to model.onnx; batch 1 or dynamic)\n"
                "Exit status: 0 written, 1 the writer failed, 2 bad input or files.\n";
     if (cmd == "runs")
         return "usage: nnwb-cli runs list [--json] [--filter F] [--sort K]\n"

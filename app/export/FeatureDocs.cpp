@@ -2,6 +2,20 @@
 
 namespace nnwb::onnxexport {
 
+std::string timeZoneNote() {
+    return "in the time zone of the training data's bar times, taken as written; MT5's "
+           "MqlRates.time is the broker's server time, which may be another zone (shift the "
+           "times or retrain on the terminal's own export)";
+}
+
+std::string macdSeeding(bool mt5) {
+    // As emaSeededFirst (mt5) and emaSeries (textbook) in model/data/Indicators.cpp.
+    return mt5 ? "EMAs seeded with the first close of the series (ema[0] = Close[0], then ema "
+                 "+= 2/(n+1)*(Close - ema) on every bar, as MT5's iMA), so the first few hundred "
+                 "bars of a series depend on where it starts"
+               : "EMAs seeded with the simple mean of their first n closes (textbook)";
+}
+
 std::string indicatorVariant(const DataConfig& cfg) {
     return indicatorDefinitionsName(cfg.features.definitions);
 }
@@ -21,13 +35,14 @@ std::string featureDefinition(Feature f, const DataConfig& cfg) {
         case Feature::TickVolume:
             return key + ": tick volume of the bar (MqlRates.tick_volume)";
         case Feature::Hour:
-            return key + ": hour of the bar's open time, 0..23 (time of the data)";
+            return key + ": hour of the bar's open time, 0..23; " + timeZoneNote();
         case Feature::DayOfWeek:
             return key +
                    ": day of week of the bar's open time, 0 = Sunday .. 6 = Saturday "
-                   "(MqlDateTime.day_of_week)";
+                   "(MqlDateTime.day_of_week); " +
+                   timeZoneNote();
         case Feature::Month:
-            return key + ": month of the bar's open time, 1..12";
+            return key + ": month of the bar's open time, 1..12; " + timeZoneNote();
         case Feature::Rsi:
             return key + ": RSI(" + p(s.rsiPeriod) +
                    ") of Close, 0..100: average gain and loss of the first " + p(s.rsiPeriod) +
@@ -47,7 +62,7 @@ std::string featureDefinition(Feature f, const DataConfig& cfg) {
         case Feature::MacdMain:
             return key + ": MACD(" + p(s.macdFast) + "," + p(s.macdSlow) +
                    ") main line EMA(Close," + p(s.macdFast) + ") - EMA(Close," + p(s.macdSlow) +
-                   "), EMAs seeded with the simple mean of their first values";
+                   "), " + macdSeeding(mt5);
         case Feature::MacdSignal:
             return mt5 ? key + ": MACD signal line, simple average of the main line over " +
                              p(s.macdSignal) + " bars (as MT5's iMACD SIGNAL_LINE)"

@@ -11,6 +11,10 @@ namespace nnwb::onnxexport {
 
 // The indicator definitions a data section uses: "mt5" or "textbook".
 std::string indicatorVariant(const DataConfig& cfg);
+// How the MACD's EMAs are seeded, for the mt5 or the textbook definitions (one clause).
+std::string macdSeeding(bool mt5);
+// Which time zone hour, dayOfWeek and month are in (one clause).
+std::string timeZoneNote();
 // One line, e.g. "rsi: RSI(14) of Close, Wilder smoothing (...)".
 std::string featureDefinition(Feature f, const DataConfig& cfg);
 
