@@ -173,7 +173,7 @@ run_checks() {
     # 0. Formatting of every tracked C++ file (the gate; see format_gate above).
     if [ "$format_gate" = 1 ]; then run_format_check; fi
     # 1. ASan + UBSan: the whole suite, and the fuzzers built in the same folder.
-    local fuzz_seconds=30 fuzz_seed seeds_a seeds_b actions=400
+    local fuzz_seconds=30 fuzz_seed seeds_a seeds_b actions=1500
     fuzz_seed="$(hex_seed "${hash:14:7}")"
     seeds_a="$(hex_seed "${hash:0:7}")"
     seeds_b="$(hex_seed "${hash:7:7}")"

@@ -4,6 +4,8 @@
 # failure that quotes oclgrind's "Invalid read" report.
 #   selftest.sh RUNNER PARITY_OPS_EXECUTABLE KERNEL_DIR
 set -uo pipefail
+# Every case of the copy test, whatever slice `check` runs the other oclgrind tests with.
+unset NNWB_PARITY_SLICE
 runner="$1" exe="$2" kernels="$3"
 dir="$(mktemp -d "${TMPDIR:-/tmp}/oclgrind-selftest-XXXXXX")"
 trap 'rm -rf "$dir"' EXIT
