@@ -652,8 +652,10 @@ struct TakenFile {
     std::string path;
     int fd = -1;
     PendingRun run;
+    bool complete = true;
     TakenFile() = default;
-    TakenFile(TakenFile&& o) noexcept : path(std::move(o.path)), fd(o.fd), run(std::move(o.run)) {
+    TakenFile(TakenFile&& o) noexcept
+        : path(std::move(o.path)), fd(o.fd), run(std::move(o.run)), complete(o.complete) {
         o.fd = -1;
     }
     TakenFile(const TakenFile&) = delete;
@@ -709,7 +711,7 @@ int RunStore::importPending() {
     try {
         const RunsLock::Guard guard = writing();
         SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-        for (TakenFile& t : taken) importRun(t.run, t.path);
+        for (TakenFile& t : taken) t.complete = importRun(t.run, t.path);
         tx.commit();
     } catch (const std::exception& e) {
         fail("cannot add the runs kept in " + folder.string(), e);
@@ -717,13 +719,15 @@ int RunStore::importPending() {
     // Only now that the import is committed: a crash before this imports them again, onto the
     // same runs (matched by uuid), which changes nothing.
     for (TakenFile& t : taken) {
+        if (!t.complete) continue;  // a model file could not be copied: kept, tried again
         fs::remove_all(folder / fs::path(t.path).stem(), ec);
         ::unlink(t.path.c_str());
     }
     return int(taken.size());
 }
 
-void RunStore::importRun(PendingRun& p, const std::string& file) {
+bool RunStore::importRun(PendingRun& p, const std::string& file) {
+    bool complete = true;
     int64_t id = 0;
     if (!p.run.uuid.empty()) {
         SQLite::Statement q(*db_, "SELECT id FROM runs WHERE uuid = ?");
@@ -737,13 +741,20 @@ void RunStore::importRun(PendingRun& p, const std::string& file) {
         const fs::path target = folder / (b.kind + ".safetensors");
         if (fs::path(b.path).lexically_normal() != target.lexically_normal()) {
             // Written beside the side file (the store had no id for the run): copied in now;
-            // the original goes once the import is committed.
+            // the original goes once the import is committed. Already copied by an import that
+            // committed and crashed before it deleted the original: the copy is used.
             std::error_code ec;
-            fs::create_directories(folder, ec);
-            if (!ec) fs::copy_file(b.path, target, fs::copy_options::overwrite_existing, ec);
+            const bool copied = !fs::exists(b.path, ec) && fs::exists(target, ec) &&
+                                fs::file_size(target, ec) == b.size;
+            if (!copied) {
+                fs::create_directories(folder, ec);
+                if (!ec) fs::copy_file(b.path, target, fs::copy_options::overwrite_existing, ec);
+            }
             if (ec) {
                 problems_.push_back(file + ": cannot copy the " + b.kind + " model " + b.path +
-                                    " to " + target.string() + ": " + ec.message());
+                                    " to " + target.string() + ": " + ec.message() +
+                                    " (the file is kept to be imported again)");
+                complete = false;
                 continue;
             }
             b.path = target.string();
@@ -771,6 +782,7 @@ void RunStore::importRun(PendingRun& p, const std::string& file) {
         u.bind(4);
     u.bind(5, id);
     u.exec();
+    return complete;
 }
 
 std::string RunStore::integrityCheck() {

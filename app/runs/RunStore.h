@@ -116,7 +116,8 @@ private:
                       const std::string& status);
     void writeEpoch(int64_t id, const StoredEpoch& epoch);
     void writeBundle(int64_t id, const StoredBundle& bundle);
-    void importRun(PendingRun& run, const std::string& file);
+    // False when a model file could not be copied (the side file is then kept).
+    bool importRun(PendingRun& run, const std::string& file);
     [[noreturn]] void fail(const std::string& what, const std::exception& e) const;
     std::string relativeToDb(const std::string& absolute) const;
     std::string path_;

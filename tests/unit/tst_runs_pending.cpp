@@ -120,7 +120,8 @@ private slots:
 
         fs::rename(db(), db() + ".bad");  // the user moves the broken file away
         RunStore store(db());
-        QVERIFY(store.pendingProblems().empty());
+        QVERIFY2(store.pendingProblems().empty(),
+                 store.pendingProblems().empty() ? "" : store.pendingProblems()[0].c_str());
         const auto runs = store.list();
         QCOMPARE(runs.size(), size_t(1));
         const auto run = store.get(runs[0].id);
@@ -159,7 +160,8 @@ private slots:
         // A crash between the import's commit and the file's deletion: the file is still there.
         std::ofstream(side) << text;
         RunStore store(db());
-        QVERIFY(store.pendingProblems().empty());
+        QVERIFY2(store.pendingProblems().empty(),
+                 store.pendingProblems().empty() ? "" : store.pendingProblems()[0].c_str());
         QCOMPARE(store.list().size(), size_t(1));
         QCOMPARE(store.list()[0].epochsDone, 3);
         QVERIFY(!fs::exists(side));
@@ -206,7 +208,7 @@ private slots:
             f.appendRun(r);
             f.appendEpoch(StoredEpoch{report(1, 0.5), 0.01}, 1);
             f.appendEpoch(StoredEpoch{report(2, 0.4), 0.01}, 2);
-            std::ofstream(f.path(), std::ios::app) << R"({"record":"epo)";  // a crash mid-write
+            std::ofstream(f.path(), std::ios::app) << "{\"record\":\"epo";  // a crash mid-write
         }
         std::string bad;
         {
