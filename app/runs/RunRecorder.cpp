@@ -1,6 +1,9 @@
 #include "app/runs/RunRecorder.h"
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <random>
 
 #include "app/runs/RunsDbPath.h"
 #include "app/runs/Sha256.h"
@@ -13,7 +16,28 @@ namespace nnwb {
 
 namespace {
 constexpr auto kHeartbeatEvery = std::chrono::seconds(5);
+
+std::string hostName() {
+    char buf[256] = {};
+    if (gethostname(buf, sizeof buf - 1) != 0) return {};
+    return buf;
 }
+
+// 128 random bits as 32 hex digits.
+std::string newRunUuid() {
+    std::random_device rd;
+    std::string out;
+    static const char* hex = "0123456789abcdef";
+    for (int i = 0; i < 8; ++i) {
+        uint32_t v = rd();
+        for (int k = 0; k < 4; ++k, v >>= 8) {
+            out += hex[(v >> 4) & 15];
+            out += hex[v & 15];
+        }
+    }
+    return out;
+}
+}  // namespace
 
 const char* nnwbVersion() {
     return appVersion();
@@ -25,26 +49,63 @@ RunRecorder::RunRecorder(RecordingOptions options, Warn warn)
 }
 
 RunRecorder::~RunRecorder() {
-    if (recording() && !finished_) finish(runstatus::kStopped);
+    if (started_ && !finished_ && (store_ || pending_)) finish(runstatus::kStopped);
 }
 
-void RunRecorder::disable(const std::exception& e) {
-    store_.reset();  // never again
+std::string RunRecorder::sideFile() const {
+    return pending_ ? pending_->path() : std::string();
+}
+
+void RunRecorder::warnOnce(const std::string& message) {
+    if (!warned_ && warn_) warned_ = true, warn_(message);
+}
+
+void RunRecorder::keepAside(const std::exception& e) {
+    store_.reset();  // never again for this run
     disabled_ = true;
-    if (!warned_ && warn_)
-        warned_ = true,
-        warn_(std::string(e.what()) + "; this run is not recorded, training goes on");
+    try {
+        pending_ = std::make_unique<PendingRunFile>(pendingRunsFolder(path_));
+        pending_->appendRun(row_);
+        for (const StoredEpoch& se : epochs_) pending_->appendEpoch(se, bestEpoch_);
+        for (const StoredBundle& b : bundles_) pending_->appendBundle(b);
+        if (finished_) pending_->appendEnd(status_, error_, bestEpoch_);
+        warnOnce(std::string(e.what()) + "; this run is kept in " + pending_->path() +
+                 " and added to the store when it can be written; training goes on");
+    } catch (const std::exception& side) {
+        pending_.reset();
+        warnOnce(std::string(e.what()) + "; this run is not recorded (nor can it be kept aside: " +
+                 side.what() + "), training goes on");
+    }
+}
+
+template <typename F>
+void RunRecorder::toSideFile(F&& write) {
+    if (!pending_) return;
+    try {
+        write(*pending_);
+    } catch (const std::exception& e) {
+        const std::string file = pending_->path();
+        pending_.reset();
+        warned_ = false;  // the first warning said the run was kept: it no longer is
+        warnOnce("runs database " + path_ + ": the side file " + file +
+                 " cannot be written either (" + e.what() +
+                 "); the rest of this run is not recorded, training goes on");
+    }
 }
 
 void RunRecorder::begin(const Experiment& experiment, const ExperimentData& data,
                         const DeviceInfo& device, size_t parameters, int epochsPlanned,
                         const std::string& monitor) {
-    if (!options_.enabled || id_ != 0 || disabled_) return;
+    if (!options_.enabled || started_) return;
+    started_ = true;
     experiment_ = experiment;
     data_ = &data;
+    StoredRun& r = row_;
+    r.uuid = newRunUuid();  // first: a side file always names its run
+    r.host = hostName();
+    r.pid = int64_t(::getpid());
+    r.startedAt = utcNowText();
     try {
-        store_ = std::make_unique<RunStore>(path_);
-        StoredRun r;
         r.name = options_.name.empty() ? experiment.name : options_.name;
         r.tags = options_.tags;
         r.note = options_.note;
@@ -82,10 +143,11 @@ void RunRecorder::begin(const Experiment& experiment, const ExperimentData& data
         r.monitor = !monitor.empty() ? monitor
                     : hasValidation_ ? "validation loss"
                                      : "training loss";
+        store_ = std::make_unique<RunStore>(path_);
         id_ = store_->insertRun(r);
         lastBeat_ = std::chrono::steady_clock::now();
     } catch (const std::exception& e) {
-        disable(e);
+        keepAside(e);
     }
 }
 
@@ -98,12 +160,19 @@ void RunRecorder::epoch(const EpochReport& report) {
         lastIsBest_ = !bestEpoch_ || value < bestValue_;
         if (lastIsBest_) bestEpoch_ = report.epoch, bestValue_ = value;
     }
-    if (!recording()) return;
-    try {
-        store_->addEpoch(id_, StoredEpoch{report, report.learningRate}, bestEpoch_);
-        lastBeat_ = std::chrono::steady_clock::now();
-    } catch (const std::exception& e) {
-        disable(e);
+    if (!started_ || finished_) return;
+    StoredEpoch se{report, report.learningRate};
+    se.report.validationOutputs.reset();  // not stored; kept, it would pin every epoch's outputs
+    epochs_.push_back(se);
+    if (recording()) {
+        try {
+            store_->addEpoch(id_, se, bestEpoch_);
+            lastBeat_ = std::chrono::steady_clock::now();
+        } catch (const std::exception& e) {
+            keepAside(e);
+        }
+    } else {
+        toSideFile([&](PendingRunFile& f) { f.appendEpoch(se, bestEpoch_); });
     }
 }
 
@@ -115,15 +184,17 @@ void RunRecorder::heartbeat() {
     try {
         store_->heartbeat(id_);
     } catch (const std::exception& e) {
-        disable(e);
+        keepAside(e);
     }
 }
 
 void RunRecorder::bundle(const std::string& kind, const WeightsSnapshot& weights,
                          const nlohmann::json& model) {
-    if (!recording() || weights.empty()) return;
+    if (!started_ || finished_ || (!recording() && !pending_) || weights.empty()) return;
     try {
-        const fs::path folder = store_->runFolder(id_);
+        // A run the store has no id for keeps its files beside its side file.
+        const fs::path folder = id_ > 0 ? fs::path(RunStore::runFolderOf(path_, id_))
+                                        : fs::path(pending_->filesFolder());
         std::error_code ec;
         fs::create_directories(folder, ec);
         if (ec)
@@ -139,19 +210,41 @@ void RunRecorder::bundle(const std::string& kind, const WeightsSnapshot& weights
         else
             weights.save(b.path);
         b.sha256 = sha256File(b.path, &b.size);
-        store_->setBundle(id_, b);
+        bundles_.push_back(b);
+        if (recording())
+            store_->setBundle(id_, b);
+        else
+            toSideFile([&](PendingRunFile& f) { f.appendBundle(b); });
     } catch (const std::exception& e) {
-        disable(e);
+        if (recording())
+            keepAside(e);
+        else
+            toSideFile([&](PendingRunFile&) { throw; });
     }
 }
 
 void RunRecorder::finish(const std::string& status, const std::string& error) {
-    if (!recording() || finished_) return;
+    if (!started_ || finished_) return;
     finished_ = true;
-    try {
-        store_->finishRun(id_, status, error, bestEpoch_);
-    } catch (const std::exception& e) {
-        disable(e);
+    status_ = status;
+    error_ = error;
+    if (recording()) {
+        try {
+            store_->finishRun(id_, status, error, bestEpoch_);
+        } catch (const std::exception& e) {
+            keepAside(e);
+        }
+    } else {
+        toSideFile([&](PendingRunFile& f) { f.appendEnd(status, error, bestEpoch_); });
+    }
+    if (pending_) {
+        // The run is whole in its side file: unlocked, it can be imported, and opening the
+        // store tries that now (if the store still fails, the next open that can write will).
+        pending_.reset();
+        try {
+            RunStore store(path_);
+        } catch (const std::exception&) {
+        }
     }
 }
 

@@ -2,8 +2,10 @@
 // comparison run thread, a training worker): begin() when the network is built, epoch() after
 // each epoch, bundle() for the best and last weights, finish() with the status. Every write is
 // a short transaction on the recorder's own connection. A store that cannot be opened or
-// written (read-only, locked, corrupt) gives one warning through the callback and recording
-// stops; training goes on. Create, use and destroy it on one thread. Qt-free.
+// written (read-only, locked, corrupt) gives one warning through the callback; from then on the
+// run (all of it, from its start) is kept in a side file beside the database (PendingRun.h),
+// which the next RunStore that opens the store for writing imports; training goes on. Create,
+// use and destroy it on one thread. Qt-free.
 #pragma once
 
 #include <chrono>
@@ -11,7 +13,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "app/runs/PendingRun.h"
 #include "app/runs/RunStore.h"
 #include "compute/Backend.h"
 #include "model/Experiment.h"
@@ -48,7 +52,10 @@ public:
     RunRecorder(const RunRecorder&) = delete;
     RunRecorder& operator=(const RunRecorder&) = delete;
 
+    // Whether the run goes into the store itself (false once it is kept in a side file).
     bool recording() const { return store_ != nullptr && id_ > 0 && !disabled_; }
+    // The side file the run is kept in since the store failed; empty while it is not.
+    std::string sideFile() const;
     // The run's id in the store (0 before begin() stored it); kept after a failed write.
     int64_t runId() const { return id_; }
     const std::string& dbPath() const { return path_; }
@@ -74,14 +81,26 @@ public:
     void finish(const std::string& status, const std::string& error = {});
 
 private:
-    void disable(const std::exception& e);
+    // The store failed: warn once and keep the whole run in a side file from now on.
+    void keepAside(const std::exception& e);
+    // Runs a write to the side file; a failure there warns (once more) and ends recording.
+    template <typename F>
+    void toSideFile(F&& write);
+    void warnOnce(const std::string& message);
     RecordingOptions options_;
     Experiment experiment_;
     const ExperimentData* data_ = nullptr;
     Warn warn_;
     std::string path_;
     std::unique_ptr<RunStore> store_;
+    std::unique_ptr<PendingRunFile> pending_;
+    // All of the run so far, for the side file should the store fail.
+    StoredRun row_;
+    std::vector<StoredEpoch> epochs_;
+    std::vector<StoredBundle> bundles_;
+    std::string status_, error_;
     int64_t id_ = 0;
+    bool started_ = false;
     bool finished_ = false;
     bool warned_ = false;
     bool disabled_ = false;

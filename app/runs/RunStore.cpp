@@ -1,11 +1,15 @@
 #include "app/runs/RunStore.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +18,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>
 
+#include "app/runs/PendingRun.h"
 #include "app/runs/RunsSchema.h"
 
 namespace fs = std::filesystem;
@@ -116,7 +121,7 @@ const char* kRunColumns =
     "r.data_size, r.data_sha256, r.data_bars, r.data_first_bar, r.data_last_bar, "
     "r.data_description, r.device_id, r.device_name, r.seed, r.app_version, r.parameters, "
     "r.train_samples, r.validation_samples, r.epochs_planned, r.started_at, r.ended_at, "
-    "r.status, r.error, r.host, r.pid, r.heartbeat_at, r.best_epoch, r.monitor, "
+    "r.status, r.error, r.host, r.pid, r.heartbeat_at, r.best_epoch, r.monitor, r.uuid, "
     "(SELECT COUNT(*) FROM epochs e WHERE e.run_id = r.id) AS epochs_done, "
     "(SELECT MIN(val_loss) FROM epochs e WHERE e.run_id = r.id) AS best_val_loss, "
     "(SELECT MAX(val_accuracy) FROM epochs e WHERE e.run_id = r.id AND e.task_metrics "
@@ -158,6 +163,7 @@ StoredRun readRun(SQLite::Statement& q) {
     r.heartbeatAt = optReal(q, "heartbeat_at").value_or(0.0);
     if (!q.getColumn("best_epoch").isNull()) r.bestEpoch = int(integer(q, "best_epoch"));
     r.monitor = text(q, "monitor");
+    r.uuid = text(q, "uuid");
     r.epochsDone = int(integer(q, "epochs_done"));
     r.bestValLoss = optReal(q, "best_val_loss");
     r.bestValAccuracy = optReal(q, "best_val_accuracy");
@@ -216,18 +222,20 @@ RunStore::RunStore(const std::string& path, bool create) : path_(path) {
                                          ec.message());
         }
         if (!create && !fs::exists(path_)) throw std::runtime_error("no such file");
+        lock_ = std::make_unique<RunsLock>(path_ + ".lock", busyTimeoutMs());
         const int flags = SQLite::OPEN_READWRITE | (create ? SQLite::OPEN_CREATE : 0);
         db_ = std::make_unique<SQLite::Database>(path_, flags, busyTimeoutMs());
         if (sqlite3_db_readonly(db_->getHandle(), "main") == 1)
             throw std::runtime_error("the file is read-only");
+        // Everything that reads the file happens under the lock, the first read included.
+        const RunsLock::Guard guard = writing();
         db_->exec("PRAGMA foreign_keys = ON");
-        const std::string mode = db_->execAndGet("PRAGMA journal_mode = WAL").getString();
-        if (mode != "wal")
-            throw std::runtime_error("cannot use a WAL journal (journal mode stays " + mode + ")");
-        db_->exec("PRAGMA synchronous = NORMAL");  // WAL: durable across process crashes
+        useRollbackJournal();
         if (runsSchemaVersion(*db_) != kRunsSchemaVersion) migrateRunsSchema(*db_);
+        importPending();
         markInterrupted();
     } catch (const RunStoreError&) {
+        db_.reset();
         throw;
     } catch (const std::exception& e) {
         db_.reset();
@@ -235,7 +243,46 @@ RunStore::RunStore(const std::string& path, bool create) : path_(path) {
     }
 }
 
-RunStore::~RunStore() = default;
+void RunStore::useRollbackJournal() {
+    std::string mode = db_->execAndGet("PRAGMA journal_mode").getString();
+    if (mode != "delete") {
+        // A store from an nnwb before issue 24 is in WAL mode: leaving it needs the only
+        // connection to the file; ours are all shut out by the exclusive lock we hold.
+        try {
+            mode = db_->execAndGet("PRAGMA journal_mode = DELETE").getString();
+        } catch (const SQLite::Exception& e) {
+            if (e.getErrorCode() != SQLITE_BUSY && e.getErrorCode() != SQLITE_LOCKED) throw;
+            throw std::runtime_error(
+                "it is in WAL mode and another program (an older nnwb?) has it open, so it "
+                "cannot be switched to a rollback journal now (" +
+                std::string(e.what()) + ")");
+        }
+        if (mode != "delete")
+            throw std::runtime_error("cannot switch to a rollback journal (journal mode stays " +
+                                     mode + ")");
+    }
+    db_->exec("PRAGMA synchronous = FULL");  // rollback journal: durable across power loss too
+}
+
+RunsLock::Guard RunStore::writing() {
+    return lock_->lock(RunsLock::Mode::Exclusive);
+}
+
+RunsLock::Guard RunStore::reading() {
+    const bool outer = !lock_->held();
+    RunsLock::Guard guard = lock_->lock(RunsLock::Mode::Shared);
+    // With no writer of ours at work, a journal beside the file is a hot journal left by a
+    // writer that died: the next read rolls it back, which is a write.
+    if (outer && fs::exists(path_ + "-journal")) {
+        guard.release();
+        return lock_->lock(RunsLock::Mode::Exclusive);
+    }
+    return guard;
+}
+
+RunStore::~RunStore() {
+    db_.reset();  // before the lock file is closed: nothing of SQLite's outlives our lock
+}
 
 void RunStore::fail(const std::string& what, const std::exception& e) const {
     std::string reason = e.what();
@@ -256,7 +303,11 @@ void RunStore::fail(const std::string& what, const std::exception& e) const {
 }
 
 std::string RunStore::runFolder(int64_t id) const {
-    const fs::path p(path_);
+    return runFolderOf(path_, id);
+}
+
+std::string RunStore::runFolderOf(const std::string& dbPath, int64_t id) {
+    const fs::path p(dbPath);
     const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
     return (dir / (p.stem().string() + "-models") / std::to_string(id)).string();
 }
@@ -270,49 +321,10 @@ std::string RunStore::relativeToDb(const std::string& absolute) const {
 
 int64_t RunStore::insertRun(const StoredRun& r) {
     try {
+        const RunsLock::Guard guard = writing();
         SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-        SQLite::Statement q(
-            *db_,
-            "INSERT INTO runs (name, tags, note, source, comparison, experiment, "
-            "experiment_file, data_file, data_size, data_sha256, data_bars, data_first_bar, "
-            "data_last_bar, data_description, device_id, device_name, seed, app_version, "
-            "parameters, train_samples, validation_samples, epochs_planned, started_at, status, "
-            "host, pid, pid_start, heartbeat_at, monitor) VALUES (:name, :tags, :note, :source, "
-            ":comparison, :experiment, :experiment_file, :data_file, :data_size, :data_sha256, "
-            ":data_bars, :data_first_bar, :data_last_bar, :data_description, :device_id, "
-            ":device_name, :seed, :app_version, :parameters, :train_samples, "
-            ":validation_samples, :epochs_planned, :started_at, 'running', :host, :pid, "
-            ":pid_start, :heartbeat_at, :monitor)");
-        q.bind(":name", r.name);
-        q.bind(":tags", r.tags);
-        q.bind(":note", r.note);
-        q.bind(":source", r.source);
-        bindText(q, ":comparison", r.comparison);
-        q.bind(":experiment", r.experiment.dump());
-        bindText(q, ":experiment_file", r.experimentFile);
-        bindText(q, ":data_file", r.dataFile);
-        q.bind(":data_size", r.dataSize);
-        bindText(q, ":data_sha256", r.dataSha256);
-        q.bind(":data_bars", r.dataBars);
-        bindText(q, ":data_first_bar", r.dataFirstBar);
-        bindText(q, ":data_last_bar", r.dataLastBar);
-        bindText(q, ":data_description", r.dataDescription);
-        q.bind(":device_id", r.deviceId);
-        q.bind(":device_name", r.deviceName);
-        q.bind(":seed", int64_t(r.seed));
-        q.bind(":app_version", r.appVersion);
-        q.bind(":parameters", r.parameters);
-        q.bind(":train_samples", r.trainSamples);
-        q.bind(":validation_samples", r.validationSamples);
-        q.bind(":epochs_planned", r.epochsPlanned);
-        q.bind(":started_at", r.startedAt.empty() ? utcNowText() : r.startedAt);
-        q.bind(":host", hostName());
-        q.bind(":pid", int64_t(::getpid()));
-        q.bind(":pid_start", processStart(::getpid()));
-        q.bind(":heartbeat_at", nowSeconds());
-        bindText(q, ":monitor", r.monitor);
-        q.exec();
-        const int64_t id = db_->getLastInsertRowid();
+        const int64_t id =
+            insertRow(r, hostName(), ::getpid(), processStart(::getpid()), runstatus::kRunning);
         tx.commit();
         return id;
     } catch (const std::exception& e) {
@@ -320,32 +332,59 @@ int64_t RunStore::insertRun(const StoredRun& r) {
     }
 }
 
+int64_t RunStore::insertRow(const StoredRun& r, const std::string& host, int64_t pid,
+                            int64_t pidStart, const std::string& status) {
+    SQLite::Statement q(
+        *db_,
+        "INSERT INTO runs (name, tags, note, source, comparison, experiment, "
+        "experiment_file, data_file, data_size, data_sha256, data_bars, data_first_bar, "
+        "data_last_bar, data_description, device_id, device_name, seed, app_version, "
+        "parameters, train_samples, validation_samples, epochs_planned, started_at, status, "
+        "host, pid, pid_start, heartbeat_at, monitor, uuid) VALUES (:name, :tags, :note, :source, "
+        ":comparison, :experiment, :experiment_file, :data_file, :data_size, :data_sha256, "
+        ":data_bars, :data_first_bar, :data_last_bar, :data_description, :device_id, "
+        ":device_name, :seed, :app_version, :parameters, :train_samples, "
+        ":validation_samples, :epochs_planned, :started_at, :status, :host, :pid, "
+        ":pid_start, :heartbeat_at, :monitor, :uuid)");
+    q.bind(":name", r.name);
+    q.bind(":tags", r.tags);
+    q.bind(":note", r.note);
+    q.bind(":source", r.source);
+    bindText(q, ":comparison", r.comparison);
+    q.bind(":experiment", r.experiment.dump());
+    bindText(q, ":experiment_file", r.experimentFile);
+    bindText(q, ":data_file", r.dataFile);
+    q.bind(":data_size", r.dataSize);
+    bindText(q, ":data_sha256", r.dataSha256);
+    q.bind(":data_bars", r.dataBars);
+    bindText(q, ":data_first_bar", r.dataFirstBar);
+    bindText(q, ":data_last_bar", r.dataLastBar);
+    bindText(q, ":data_description", r.dataDescription);
+    q.bind(":device_id", r.deviceId);
+    q.bind(":device_name", r.deviceName);
+    q.bind(":seed", int64_t(r.seed));
+    q.bind(":app_version", r.appVersion);
+    q.bind(":parameters", r.parameters);
+    q.bind(":train_samples", r.trainSamples);
+    q.bind(":validation_samples", r.validationSamples);
+    q.bind(":epochs_planned", r.epochsPlanned);
+    q.bind(":started_at", r.startedAt.empty() ? utcNowText() : r.startedAt);
+    q.bind(":status", status);
+    q.bind(":host", host);
+    q.bind(":pid", pid);
+    q.bind(":pid_start", pidStart);
+    q.bind(":heartbeat_at", nowSeconds());
+    bindText(q, ":monitor", r.monitor);
+    bindText(q, ":uuid", r.uuid);
+    q.exec();
+    return db_->getLastInsertRowid();
+}
+
 void RunStore::addEpoch(int64_t id, const StoredEpoch& e, std::optional<int> bestEpoch) {
     try {
+        const RunsLock::Guard guard = writing();
         SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-        SQLite::Statement q(
-            *db_,
-            "INSERT OR REPLACE INTO epochs (run_id, epoch, seconds, samples_per_second, "
-            "task_metrics, learning_rate, train_samples, train_loss, train_accuracy, "
-            "train_missed, train_signals, train_patterns, train_confusion, val_samples, "
-            "val_loss, val_accuracy, val_missed, val_signals, val_patterns, val_confusion) "
-            "VALUES (:run, :epoch, :seconds, :sps, :task, :lr, :train_samples, :train_loss, "
-            ":train_accuracy, :train_missed, :train_signals, :train_patterns, :train_confusion, "
-            ":val_samples, :val_loss, :val_accuracy, :val_missed, :val_signals, :val_patterns, "
-            ":val_confusion)");
-        const EpochReport& r = e.report;
-        q.bind(":run", id);
-        q.bind(":epoch", r.epoch);
-        q.bind(":seconds", r.seconds);
-        q.bind(":sps", r.samplesPerSecond);
-        q.bind(":task", r.taskMetrics ? 1 : 0);
-        if (e.learningRate)
-            q.bind(":lr", *e.learningRate);
-        else
-            q.bind(":lr");
-        bindMetrics(q, "train", r.train, true, r.taskMetrics);
-        bindMetrics(q, "val", r.validation, r.validation.samples > 0, r.taskMetrics);
-        q.exec();
+        writeEpoch(id, e);
         SQLite::Statement u(*db_, "UPDATE runs SET heartbeat_at = ?, best_epoch = ? WHERE id = ?");
         u.bind(1, nowSeconds());
         if (bestEpoch)
@@ -361,8 +400,35 @@ void RunStore::addEpoch(int64_t id, const StoredEpoch& e, std::optional<int> bes
     }
 }
 
+void RunStore::writeEpoch(int64_t id, const StoredEpoch& e) {
+    SQLite::Statement q(
+        *db_,
+        "INSERT OR REPLACE INTO epochs (run_id, epoch, seconds, samples_per_second, "
+        "task_metrics, learning_rate, train_samples, train_loss, train_accuracy, "
+        "train_missed, train_signals, train_patterns, train_confusion, val_samples, "
+        "val_loss, val_accuracy, val_missed, val_signals, val_patterns, val_confusion) "
+        "VALUES (:run, :epoch, :seconds, :sps, :task, :lr, :train_samples, :train_loss, "
+        ":train_accuracy, :train_missed, :train_signals, :train_patterns, :train_confusion, "
+        ":val_samples, :val_loss, :val_accuracy, :val_missed, :val_signals, :val_patterns, "
+        ":val_confusion)");
+    const EpochReport& r = e.report;
+    q.bind(":run", id);
+    q.bind(":epoch", r.epoch);
+    q.bind(":seconds", r.seconds);
+    q.bind(":sps", r.samplesPerSecond);
+    q.bind(":task", r.taskMetrics ? 1 : 0);
+    if (e.learningRate)
+        q.bind(":lr", *e.learningRate);
+    else
+        q.bind(":lr");
+    bindMetrics(q, "train", r.train, true, r.taskMetrics);
+    bindMetrics(q, "val", r.validation, r.validation.samples > 0, r.taskMetrics);
+    q.exec();
+}
+
 void RunStore::heartbeat(int64_t id) {
     try {
+        const RunsLock::Guard guard = writing();
         SQLite::Statement u(*db_, "UPDATE runs SET heartbeat_at = ? WHERE id = ?");
         u.bind(1, nowSeconds());
         u.bind(2, id);
@@ -375,6 +441,7 @@ void RunStore::heartbeat(int64_t id) {
 void RunStore::finishRun(int64_t id, const std::string& status, const std::string& error,
                          std::optional<int> bestEpoch) {
     try {
+        const RunsLock::Guard guard = writing();
         SQLite::Statement u(*db_,
                             "UPDATE runs SET status = ?, error = ?, ended_at = ?, "
                             "heartbeat_at = ?, best_epoch = COALESCE(?, best_epoch) WHERE id = ?");
@@ -398,24 +465,30 @@ void RunStore::finishRun(int64_t id, const std::string& status, const std::strin
 
 void RunStore::setBundle(int64_t id, const StoredBundle& b) {
     try {
-        SQLite::Statement q(*db_,
-                            "INSERT OR REPLACE INTO bundles (run_id, kind, path, sha256, size, "
-                            "epoch) VALUES (?, ?, ?, ?, ?, ?)");
-        q.bind(1, id);
-        q.bind(2, b.kind);
-        q.bind(3, relativeToDb(b.path));
-        q.bind(4, b.sha256);
-        q.bind(5, int64_t(b.size));
-        q.bind(6, b.epoch);
-        q.exec();
+        const RunsLock::Guard guard = writing();
+        writeBundle(id, b);
     } catch (const std::exception& e) {
         fail("cannot record the " + b.kind + " model of run " + std::to_string(id), e);
     }
 }
 
+void RunStore::writeBundle(int64_t id, const StoredBundle& b) {
+    SQLite::Statement q(*db_,
+                        "INSERT OR REPLACE INTO bundles (run_id, kind, path, sha256, size, "
+                        "epoch) VALUES (?, ?, ?, ?, ?, ?)");
+    q.bind(1, id);
+    q.bind(2, b.kind);
+    q.bind(3, relativeToDb(b.path));
+    q.bind(4, b.sha256);
+    q.bind(5, int64_t(b.size));
+    q.bind(6, b.epoch);
+    q.exec();
+}
+
 std::vector<StoredRun> RunStore::list() {
     std::vector<StoredRun> out;
     try {
+        const RunsLock::Guard guard = reading();
         SQLite::Statement q(
             *db_, std::string("SELECT ") + kRunColumns + " FROM runs r ORDER BY r.id DESC");
         while (q.executeStep()) out.push_back(readRun(q));
@@ -427,6 +500,7 @@ std::vector<StoredRun> RunStore::list() {
 
 std::optional<StoredRun> RunStore::get(int64_t id) {
     try {
+        const RunsLock::Guard guard = reading();
         SQLite::Statement q(*db_, std::string("SELECT ") + kRunColumns +
                                       ", r.experiment FROM runs r WHERE r.id = ?");
         q.bind(1, id);
@@ -473,6 +547,7 @@ std::optional<StoredRun> RunStore::get(int64_t id) {
 
 std::optional<int64_t> RunStore::lastRunOfExperiment(const std::string& experimentFile) {
     try {
+        const RunsLock::Guard guard = reading();
         SQLite::Statement q(*db_,
                             "SELECT id FROM runs WHERE experiment_file = ? AND EXISTS (SELECT 1 "
                             "FROM epochs e WHERE e.run_id = runs.id) ORDER BY id DESC LIMIT 1");
@@ -487,6 +562,7 @@ std::optional<int64_t> RunStore::lastRunOfExperiment(const std::string& experime
 bool RunStore::setMeta(int64_t id, const std::string& name, const std::string& tags,
                        const std::string& note) {
     try {
+        const RunsLock::Guard guard = writing();
         SQLite::Statement u(*db_, "UPDATE runs SET name = ?, tags = ?, note = ? WHERE id = ?");
         u.bind(1, name);
         u.bind(2, tags);
@@ -501,6 +577,7 @@ bool RunStore::setMeta(int64_t id, const std::string& name, const std::string& t
 bool RunStore::remove(int64_t id) {
     int changed = 0;
     try {
+        const RunsLock::Guard guard = writing();
         SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
         SQLite::Statement d(*db_, "DELETE FROM runs WHERE id = ?");  // epochs, bundles cascade
         d.bind(1, id);
@@ -528,26 +605,30 @@ int RunStore::markInterrupted() {
     try {
         const std::string me = hostName();
         const double now = nowSeconds();
-        SQLite::Statement q(*db_,
-                            "SELECT id, host, pid, pid_start, heartbeat_at FROM runs WHERE "
-                            "status = 'running'");
-        while (q.executeStep()) {
-            const int64_t id = integer(q, "id"), pid = integer(q, "pid");
-            const std::string host = text(q, "host");
-            const double beat = optReal(q, "heartbeat_at").value_or(0.0);
-            if (host == me) {
-                if (!processAlive(pid, integer(q, "pid_start")))
+        {  // read, then write: a shared lock is never turned into an exclusive one
+            const RunsLock::Guard readGuard = reading();
+            SQLite::Statement q(*db_,
+                                "SELECT id, host, pid, pid_start, heartbeat_at FROM runs WHERE "
+                                "status = 'running'");
+            while (q.executeStep()) {
+                const int64_t id = integer(q, "id"), pid = integer(q, "pid");
+                const std::string host = text(q, "host");
+                const double beat = optReal(q, "heartbeat_at").value_or(0.0);
+                if (host == me) {
+                    if (!processAlive(pid, integer(q, "pid_start")))
+                        dead.push_back({id, beat,
+                                        "the process (pid " + std::to_string(pid) +
+                                            ") ended without finishing the run; last heartbeat " +
+                                            utcText(beat)});
+                } else if (now - beat > kStaleHeartbeatSeconds) {
                     dead.push_back({id, beat,
-                                    "the process (pid " + std::to_string(pid) +
-                                        ") ended without finishing the run; last heartbeat " +
-                                        utcText(beat)});
-            } else if (now - beat > kStaleHeartbeatSeconds) {
-                dead.push_back({id, beat,
-                                "no heartbeat from " + host + " (pid " + std::to_string(pid) +
-                                    ") since " + utcText(beat)});
+                                    "no heartbeat from " + host + " (pid " + std::to_string(pid) +
+                                        ") since " + utcText(beat)});
+                }
             }
         }
         if (dead.empty()) return 0;
+        const RunsLock::Guard guard = writing();
         SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
         for (const Candidate& c : dead) {
             SQLite::Statement u(*db_,
@@ -565,8 +646,148 @@ int RunStore::markInterrupted() {
     return int(dead.size());
 }
 
+namespace {
+// A side file taken for import: locked (its writer has closed it) until it is deleted.
+struct TakenFile {
+    std::string path;
+    int fd = -1;
+    PendingRun run;
+    bool complete = true;
+    TakenFile() = default;
+    TakenFile(TakenFile&& o) noexcept
+        : path(std::move(o.path)), fd(o.fd), run(std::move(o.run)), complete(o.complete) {
+        o.fd = -1;
+    }
+    TakenFile(const TakenFile&) = delete;
+    ~TakenFile() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+std::string readFd(int fd) {
+    std::string text;
+    char buf[65536];
+    for (;;) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw std::runtime_error(std::strerror(errno));
+        if (n == 0) return text;
+        text.append(buf, size_t(n));
+    }
+}
+}  // namespace
+
+int RunStore::importPending() {
+    const fs::path folder = pendingRunsFolder(path_);
+    std::error_code ec;
+    if (!fs::is_directory(folder, ec)) return 0;
+    std::vector<std::string> files;
+    for (const auto& entry : fs::directory_iterator(folder, ec))
+        if (entry.path().extension() == ".jsonl") files.push_back(entry.path().string());
+    std::sort(files.begin(), files.end());
+    std::vector<TakenFile> taken;
+    for (const std::string& file : files) {
+        TakenFile t;
+        t.path = file;
+        t.fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+        if (t.fd < 0) continue;
+        if (::flock(t.fd, LOCK_EX | LOCK_NB) != 0) continue;  // its run is still going
+        if (!fs::exists(file)) continue;  // imported by another process meanwhile
+        std::string problem;
+        try {
+            std::optional<PendingRun> run = readPendingRun(readFd(t.fd), file, problem);
+            if (!run) {
+                problems_.push_back(problem + " (left as it is)");
+                continue;
+            }
+            t.run = std::move(*run);
+        } catch (const std::exception& e) {
+            problems_.push_back("cannot read " + file + ": " + e.what());
+            continue;
+        }
+        taken.push_back(std::move(t));
+    }
+    if (taken.empty()) return 0;
+    try {
+        const RunsLock::Guard guard = writing();
+        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        for (TakenFile& t : taken) t.complete = importRun(t.run, t.path);
+        tx.commit();
+    } catch (const std::exception& e) {
+        fail("cannot add the runs kept in " + folder.string(), e);
+    }
+    // Only now that the import is committed: a crash before this imports them again, onto the
+    // same runs (matched by uuid), which changes nothing.
+    for (TakenFile& t : taken) {
+        if (!t.complete) continue;  // a model file could not be copied: kept, tried again
+        fs::remove_all(folder / fs::path(t.path).stem(), ec);
+        ::unlink(t.path.c_str());
+    }
+    return int(taken.size());
+}
+
+bool RunStore::importRun(PendingRun& p, const std::string& file) {
+    bool complete = true;
+    int64_t id = 0;
+    if (!p.run.uuid.empty()) {
+        SQLite::Statement q(*db_, "SELECT id FROM runs WHERE uuid = ?");
+        q.bind(1, p.run.uuid);
+        if (q.executeStep()) id = q.getColumn(0).getInt64();
+    }
+    if (id == 0) id = insertRow(p.run, p.run.host, p.run.pid, 0, runstatus::kRunning);
+    for (const StoredEpoch& e : p.epochs) writeEpoch(id, e);
+    const fs::path folder = runFolder(id);
+    for (StoredBundle b : p.bundles) {
+        const fs::path target = folder / (b.kind + ".safetensors");
+        if (fs::path(b.path).lexically_normal() != target.lexically_normal()) {
+            // Written beside the side file (the store had no id for the run): copied in now;
+            // the original goes once the import is committed. Already copied by an import that
+            // committed and crashed before it deleted the original: the copy is used.
+            std::error_code ec;
+            const bool copied = !fs::exists(b.path, ec) && fs::exists(target, ec) &&
+                                fs::file_size(target, ec) == b.size;
+            if (!copied) {
+                fs::create_directories(folder, ec);
+                if (!ec) fs::copy_file(b.path, target, fs::copy_options::overwrite_existing, ec);
+            }
+            if (ec) {
+                problems_.push_back(file + ": cannot copy the " + b.kind + " model " + b.path +
+                                    " to " + target.string() + ": " + ec.message() +
+                                    " (the file is kept to be imported again)");
+                complete = false;
+                continue;
+            }
+            b.path = target.string();
+        }
+        writeBundle(id, b);
+    }
+    SQLite::Statement u(*db_,
+                        "UPDATE runs SET status = ?, error = ?, ended_at = ?, "
+                        "best_epoch = COALESCE(?, best_epoch) WHERE id = ?");
+    if (p.ended) {
+        u.bind(1, p.run.status);
+        if (p.run.error.empty())
+            u.bind(2);
+        else
+            u.bind(2, p.run.error);
+    } else {
+        u.bind(1, runstatus::kInterrupted);
+        u.bind(2, "the process (pid " + std::to_string(p.run.pid) + " on " + p.run.host +
+                      ") ended without finishing the run; its epochs were kept in " + file);
+    }
+    u.bind(3, p.endedAt.empty() ? utcNowText() : p.endedAt);
+    if (p.run.bestEpoch)
+        u.bind(4, *p.run.bestEpoch);
+    else
+        u.bind(4);
+    u.bind(5, id);
+    u.exec();
+    return complete;
+}
+
 std::string RunStore::integrityCheck() {
     try {
+        const RunsLock::Guard guard = reading();
         SQLite::Statement q(*db_, "PRAGMA integrity_check");
         std::string out;
         while (q.executeStep()) out += (out.empty() ? "" : "\n") + q.getColumn(0).getString();

@@ -1,10 +1,35 @@
-// The run store: one SQLite database (WAL journal, busy timeout, versioned schema migrated on
-// open) holding every training run, its epochs and references to its model bundles, which live
-// in a folder beside the database (`runs.sqlite` -> `runs-models/<id>/`). One RunStore is one
+// The run store: one SQLite database (rollback journal, versioned schema migrated on open)
+// holding every training run, its epochs and references to its model bundles, which live in a
+// folder beside the database (`runs.sqlite` -> `runs-models/<id>/`). One RunStore is one
 // connection: create, use and destroy it on one thread; other threads and processes open their
-// own. Writes are short IMMEDIATE transactions, so many writers interleave without losing any.
-// Opening marks runs whose process is gone (pid + start time, or a stale heartbeat on another
-// host) as interrupted. Qt-free.
+// own. Opening marks runs whose process is gone as interrupted and imports the runs kept in side
+// files (PendingRun.h) while the store could not be written. Qt-free.
+//
+// Why many processes and threads cannot corrupt it (issue 24). SQLite's own locks are POSIX
+// fcntl locks, and on POSIX closing *any* descriptor of a file drops every such lock the process
+// holds on it: a file dialog or MIME sniffer that opens and closes runs.sqlite made another
+// process believe it was the last user, checkpoint and delete a live WAL. So our processes no
+// longer rely on those locks between each other:
+// - Every access to the file (open and migration, each write transaction, each read, the first
+//   statement's schema read included) happens while this connection holds a flock() on
+//   `runs.sqlite.lock` (RunsLock): exclusive to write, shared to read. flock locks belong to the
+//   open file description, so no close() of another descriptor (of either file) drops them, and
+//   separate connections in one process exclude each other like processes do. Writers are
+//   alone; readers only overlap readers; what SQLite's fcntl locks would have decided between
+//   our connections is already decided, so losing them changes nothing.
+// - The journal is a rollback journal (journal_mode=DELETE), not WAL: WAL keeps state between
+//   transactions (a shared lock held while the connection is open, the -shm index, and a close
+//   that checkpoints and deletes the WAL when it believes it is the last user), which no lock
+//   around transactions can protect. A rollback journal keeps nothing between transactions but
+//   the page cache, which SQLite revalidates at the start of every read (file change counter).
+//   A store still in WAL mode is switched on open, under the exclusive lock.
+// - Every statement is finished or reset before its guard is released (guards are declared
+//   before transactions and statements, so they are destroyed after them).
+// - A journal found beside the file under a shared lock can only be a hot journal of a writer
+//   that died; reading then takes the exclusive lock, since rolling it back is a write.
+// Outside that: programs that do not take the lock file (the sqlite3 shell, an nnwb older than
+// this) are only protected by SQLite's own locks, and on NFS Linux emulates flock with fcntl
+// locks, so the store should live on a local file system.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "app/runs/RunsLock.h"
 #include "app/runs/StoredRun.h"
 
 namespace SQLite {
@@ -21,6 +47,8 @@ class Database;
 }
 
 namespace nnwb {
+
+struct PendingRun;
 
 // Any failure of the store; the message starts with "runs database PATH: ".
 class RunStoreError : public std::runtime_error {
@@ -30,9 +58,10 @@ public:
 
 class RunStore {
 public:
-    // Opens (creating the file and its folder when `create`) and migrates the database. Throws
-    // RunStoreError for a read-only, locked (longer than the busy timeout), corrupt or newer
-    // database. The busy timeout is $NNWB_RUNS_BUSY_MS milliseconds, default 10000.
+    // Opens (creating the file and its folder when `create`), migrates the database and imports
+    // the side files no writer holds any more. Throws RunStoreError for a read-only, locked
+    // (longer than the busy timeout), corrupt or newer database. The busy timeout (for the lock
+    // file and SQLite's own) is $NNWB_RUNS_BUSY_MS milliseconds, default 10000.
     explicit RunStore(const std::string& path, bool create = true);
     ~RunStore();
     RunStore(const RunStore&) = delete;
@@ -41,6 +70,7 @@ public:
     const std::string& path() const { return path_; }
     // The folder of a run's files: "<db folder>/<db stem>-models/<id>".
     std::string runFolder(int64_t id) const;
+    static std::string runFolderOf(const std::string& dbPath, int64_t id);
 
     // Writing (the thread that owns the run). insertRun stores everything but id, epochs and
     // bundles, marks it running with this process's pid and a heartbeat, returns the id.
@@ -70,12 +100,30 @@ public:
     int markInterrupted();
     // PRAGMA integrity_check: "ok" or the problems found.
     std::string integrityCheck();
+    // Imports the side files of `<db stem>-pending/` that no writer holds, in one transaction,
+    // deleting each only after that committed; returns how many (done on open).
+    int importPending();
+    // Side files that could not be imported on open (bad lines, a model file that cannot be
+    // copied), each saying what and where; such files are left in place.
+    const std::vector<std::string>& pendingProblems() const { return problems_; }
 
 private:
+    void useRollbackJournal();
+    RunsLock::Guard writing();
+    RunsLock::Guard reading();
+    // Statements run inside a caller's lock and transaction.
+    int64_t insertRow(const StoredRun& run, const std::string& host, int64_t pid, int64_t pidStart,
+                      const std::string& status);
+    void writeEpoch(int64_t id, const StoredEpoch& epoch);
+    void writeBundle(int64_t id, const StoredBundle& bundle);
+    // False when a model file could not be copied (the side file is then kept).
+    bool importRun(PendingRun& run, const std::string& file);
     [[noreturn]] void fail(const std::string& what, const std::exception& e) const;
     std::string relativeToDb(const std::string& absolute) const;
     std::string path_;
+    std::unique_ptr<RunsLock> lock_;  // declared first: destroyed after the connection
     std::unique_ptr<SQLite::Database> db_;
+    std::vector<std::string> problems_;
 };
 
 // The current UTC time as stored: YYYY-MM-DDTHH:MM:SSZ.

@@ -61,6 +61,12 @@ CREATE TABLE bundles (
     PRIMARY KEY (run_id, kind)
 );
 )sql",
+        // 3: a uuid per run, which names it in a side file kept while the store could not be
+        // written (issue 24), so importing the file twice changes nothing.
+        R"sql(
+ALTER TABLE runs ADD COLUMN uuid TEXT;
+CREATE UNIQUE INDEX runs_uuid ON runs (uuid);
+)sql",
     };
     return steps;
 }

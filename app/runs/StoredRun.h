@@ -40,6 +40,7 @@ struct StoredBundle {
 
 struct StoredRun {
     int64_t id = 0;
+    std::string uuid;              // names the run across the store and its side file
     std::string name, tags, note;  // tags: comma-separated
     std::string source;            // cli-train, cli-compare, window, window-compare
     std::string comparison;        // shared by the runs of one comparison; empty otherwise

@@ -1,8 +1,9 @@
 // The run store on its own: SHA-256 against the FIPS test vectors; a run's every field and
 // epoch round-trips; a database made by the first schema opens and migrates with its runs
 // intact; a newer schema, a corrupt, read-only or locked file give one clear warning and the
-// recorder goes on without recording; a run whose process died opens as interrupted; filters,
-// sorting, editing, deletion with files, the per-epoch CSV.
+// recorder goes on, keeping the run in a side file (a locked store takes it in when reopened); a
+// run whose process died opens as interrupted; filters, sorting, editing, deletion with files, the
+// per-epoch CSV.
 #include <QtTest>
 
 #include <sys/stat.h>
@@ -189,9 +190,9 @@ private slots:
         QCOMPARE(e2.report.validation.missedPct, want.validation.missedPct);
         QCOMPARE(e2.report.validation.confusion, want.validation.confusion);
         QCOMPARE(store.integrityCheck(), std::string("ok"));
-        // WAL journal
+        // a rollback journal (issue 24: no WAL)
         SQLite::Database raw(db());
-        QCOMPARE(raw.execAndGet("PRAGMA journal_mode").getString(), std::string("wal"));
+        QCOMPARE(raw.execAndGet("PRAGMA journal_mode").getString(), std::string("delete"));
         QCOMPARE(runsSchemaVersion(raw), kRunsSchemaVersion);
     }
 
@@ -338,7 +339,7 @@ private slots:
                  rec.warnings[0].c_str());
     }
 
-    void lockedWarnsOnceAndMidRunFailureStopsRecording() {
+    void lockedWarnsOnceAndMidRunFailureKeepsTheRunAside() {
         qputenv("NNWB_RUNS_BUSY_MS", "100");
         const ExperimentData data = fakeData();  // begin() keeps a pointer to it
         Recording rec(db());
@@ -358,9 +359,15 @@ private slots:
         QVERIFY2(QString::fromStdString(rec.warnings[0]).contains("locked"),
                  rec.warnings[0].c_str());
         QCOMPARE(rec.recorder.bestEpoch(), std::optional<int>(3));  // still tracked
+        QVERIFY2(QString::fromStdString(rec.warnings[0]).contains("this run is kept in"),
+                 rec.warnings[0].c_str());
+        // The store opens again: the run is whole (issue 24: never silently lost).
         RunStore store(db());
         const auto run = store.get(rec.recorder.runId());
-        QCOMPARE(run->epochs.size(), size_t(1));  // what was committed stays
+        QCOMPARE(run->epochs.size(), size_t(3));
+        QCOMPARE(run->status, std::string("completed"));
+        QCOMPARE(run->bestEpoch, std::optional<int>(3));
+        QCOMPARE(store.list().size(), size_t(1));
     }
 
     void deadProcessShowsInterrupted() {
