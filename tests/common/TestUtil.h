@@ -1,6 +1,6 @@
-// Helpers shared by the Qt Test suites: the device ids to test on, seeded random data,
-// tolerance comparisons that name the first mismatch, and device buffers with sentinel guard
-// values around their data. Used on the test's main thread only.
+// Helpers shared by the test suites (GoogleTest and Qt Test): the device ids to test on, seeded
+// random data, tolerance comparisons that name the first mismatch, and device buffers with sentinel
+// guard values around their data. Used on the test's main thread only.
 #pragma once
 
 #include <cstddef>

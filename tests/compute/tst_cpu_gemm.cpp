@@ -8,9 +8,10 @@
 // path of at most 4 rows times B^T, whose lane sums depend on the vector width, are checked against
 // the reference only). Tolerance: 2e-7 * (K + 8) times the sum of |terms| (float), 1e-15 x
 // (double).
-#include <QtTest>
+#include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <sstream>
@@ -157,13 +158,13 @@ void runCase(const Case& c, bool nanA = false, bool nanB = false) {
     CpuBackend f1(Precision::Float, 1), f3(Precision::Float, 3), d2(Precision::Double, 2);
     const std::vector<double> got = runGemm(f1, c, l, a, b, cInit);
     const std::string err = check(c, l, a, b, cInit, got, 2e-7);
-    QVERIFY2(err.empty(), err.c_str());
+    ASSERT_TRUE(err.empty()) << err;
     const std::vector<double> got3 = runGemm(f3, c, l, a, b, cInit);
     for (size_t i = 0; i < got.size(); ++i)
         if (!(got3[i] == got[i] || (std::isnan(got3[i]) && std::isnan(got[i]))))
-            QFAIL((describe(c) + ": 3 threads differ from 1 at " + std::to_string(i)).c_str());
+            FAIL() << describe(c) << ": 3 threads differ from 1 at " << i;
     const std::string errD = check(c, l, a, b, cInit, runGemm(d2, c, l, a, b, cInit), 1e-15);
-    QVERIFY2(errD.empty(), ("double " + errD).c_str());
+    ASSERT_TRUE(errD.empty()) << "double " << errD;
     // Every instruction set of this machine, fixed for the whole product, against the default
     // choice (AVX2, and AVX-512 for large products): AVX2 and AVX-512 give the same bits.
     const bool defaultGeneric = cpugemm::isa() == cpugemm::Isa::Generic;
@@ -175,14 +176,13 @@ void runCase(const Case& c, bool nanA = false, bool nanB = false) {
         const bool dotPath = !c.ta && c.tb && c.m <= 4;
         if (other == cpugemm::Isa::Generic || defaultGeneric || dotPath) {
             const std::string e = check(c, l, a, b, cInit, gotIsa, 2e-7);
-            QVERIFY2(e.empty(), (name + ": " + e).c_str());
+            ASSERT_TRUE(e.empty()) << name << ": " << e;
             continue;
         }
         for (size_t i = 0; i < got.size(); ++i)
             if (!(gotIsa[i] == got[i] || (std::isnan(gotIsa[i]) && std::isnan(got[i]))))
-                QFAIL((describe(c) + ": " + name + " differs from the default (" +
-                       cpugemm::isaName() + ") at " + std::to_string(i))
-                          .c_str());
+                FAIL() << describe(c) << ": " << name << " differs from the default ("
+                       << cpugemm::isaName() << ") at " << i;
     }
 }
 
@@ -190,76 +190,76 @@ const int kSizes[] = {1, 3, 7, 17, 33, 65, 130};
 
 }  // namespace
 
-class TestCpuGemm : public QObject {
-    Q_OBJECT
-private slots:
-    void edgeSizesEveryTransposeCombination() {
-        for (int t = 0; t < 4; ++t)
-            for (int m : kSizes)
-                for (int n : kSizes)
-                    for (int k : {1, 7, 33, 130}) runCase({m, n, k, bool(t & 1), bool(t & 2)});
-    }
-    void kPastOneBlockAndTilesPastOne() {
-        for (int t = 0; t < 4; ++t) {
-            runCase({7, 19, 300, bool(t & 1), bool(t & 2)});
-            runCase({200, 290, 17, bool(t & 1), bool(t & 2), 0.5f, 0.0f, 1, 1, false, 3});
-            runCase({101, 131, 520, bool(t & 1), bool(t & 2), -1.0f, 0.25f});
-            runCase({3, 300, 600, bool(t & 1), bool(t & 2)});
-        }
-    }
-    void alphaBetaAndPaddedLeadingDimensions() {
-        for (int t = 0; t < 4; ++t)
-            for (int m : {1, 4, 6, 17})
-                for (int n : {1, 8, 16, 33}) {
-                    runCase({m, n, 9, bool(t & 1), bool(t & 2), 2.0f, 1.0f, 1, 1, false, 2});
-                    runCase({m, n, 9, bool(t & 1), bool(t & 2), -0.5f, 0.5f, 1, 1, false, 5});
-                    runCase({m, n, 9, bool(t & 1), bool(t & 2), 0.0f, 1.5f});
-                }
-    }
-    void batchedWithSharedB() {
-        for (int t = 0; t < 4; ++t) {
-            runCase({20, 20, 4, bool(t & 1), bool(t & 2), 1.0f, 0.0f, 5, 8});
-            runCase({20, 4, 20, bool(t & 1), bool(t & 2), 1.0f, 1.0f, 3, 2, true});
-            runCase({7, 33, 17, bool(t & 1), bool(t & 2), 0.5f, 0.0f, 2, 3, true, 1});
-            runCase({1, 9, 130, bool(t & 1), bool(t & 2), 1.0f, 0.0f, 4, 3});
-        }
-    }
-    void nanAndInfPropagate() {
-        for (int t = 0; t < 4; ++t)
-            for (int m : {1, 3, 17})
-                for (int n : {1, 17}) {
-                    runCase({m, n, 7, bool(t & 1), bool(t & 2)}, true, false);
-                    runCase({m, n, 7, bool(t & 1), bool(t & 2), 1.0f, 0.5f}, false, true);
-                    runCase({m, n, 7, bool(t & 1), bool(t & 2), 1.0f, 0.0f}, true, true);
-                }
-    }
-    // The shapes of the presets' products (projections of 24, 64, 96, 256 and 768 columns, the
-    // per-head 20 x 20 x 8 and 64 x 64 x 32 products) across the AVX-512 panel widths.
-    void presetShapesAcrossInstructionSets() {
-        for (int t = 0; t < 4; ++t) {
-            runCase({130, 24, 96, bool(t & 1), bool(t & 2)});
-            runCase({97, 288, 24, bool(t & 1), bool(t & 2)});
-            runCase({20, 20, 8, bool(t & 1), bool(t & 2)});
-            runCase({64, 64, 32, bool(t & 1), bool(t & 2)});
-            runCase({200, 40, 300, bool(t & 1), bool(t & 2), 1.0f, 1.0f});
-        }
-    }
-    void instructionSetsReported() {
-        QVERIFY(cpugemm::isaSupported(cpugemm::Isa::Generic));
-        QVERIFY(cpugemm::isaSupported(cpugemm::isa()));
-        QVERIFY(cpugemm::setIsa(cpugemm::Isa::Generic));
-        QCOMPARE(QString(cpugemm::isaName()), QString("generic"));
-        QVERIFY(!cpugemm::wideForLarge());
-        QCOMPARE(cpugemm::setDefaultIsa(), cpugemm::isaSupported(cpugemm::Isa::Avx512));
-        qInfo("micro-kernel: %s (avx2 %s, avx512 %s)", cpugemm::isaName(),
-              cpugemm::isaSupported(cpugemm::Isa::Avx2) ? "yes" : "no",
-              cpugemm::isaSupported(cpugemm::Isa::Avx512) ? "yes" : "no");
-    }
-    void zeroKScalesC() {
-        runCase({5, 7, 0, false, false, 1.0f, 0.5f});
-        runCase({5, 7, 0, true, true, 1.0f, 0.0f});
-    }
-};
+TEST(CpuGemm, edgeSizesEveryTransposeCombination) {
+    for (int t = 0; t < 4; ++t)
+        for (int m : kSizes)
+            for (int n : kSizes)
+                for (int k : {1, 7, 33, 130}) runCase({m, n, k, bool(t & 1), bool(t & 2)});
+}
 
-QTEST_APPLESS_MAIN(TestCpuGemm)
-#include "tst_cpu_gemm.moc"
+TEST(CpuGemm, kPastOneBlockAndTilesPastOne) {
+    for (int t = 0; t < 4; ++t) {
+        runCase({7, 19, 300, bool(t & 1), bool(t & 2)});
+        runCase({200, 290, 17, bool(t & 1), bool(t & 2), 0.5f, 0.0f, 1, 1, false, 3});
+        runCase({101, 131, 520, bool(t & 1), bool(t & 2), -1.0f, 0.25f});
+        runCase({3, 300, 600, bool(t & 1), bool(t & 2)});
+    }
+}
+
+TEST(CpuGemm, alphaBetaAndPaddedLeadingDimensions) {
+    for (int t = 0; t < 4; ++t)
+        for (int m : {1, 4, 6, 17})
+            for (int n : {1, 8, 16, 33}) {
+                runCase({m, n, 9, bool(t & 1), bool(t & 2), 2.0f, 1.0f, 1, 1, false, 2});
+                runCase({m, n, 9, bool(t & 1), bool(t & 2), -0.5f, 0.5f, 1, 1, false, 5});
+                runCase({m, n, 9, bool(t & 1), bool(t & 2), 0.0f, 1.5f});
+            }
+}
+
+TEST(CpuGemm, batchedWithSharedB) {
+    for (int t = 0; t < 4; ++t) {
+        runCase({20, 20, 4, bool(t & 1), bool(t & 2), 1.0f, 0.0f, 5, 8});
+        runCase({20, 4, 20, bool(t & 1), bool(t & 2), 1.0f, 1.0f, 3, 2, true});
+        runCase({7, 33, 17, bool(t & 1), bool(t & 2), 0.5f, 0.0f, 2, 3, true, 1});
+        runCase({1, 9, 130, bool(t & 1), bool(t & 2), 1.0f, 0.0f, 4, 3});
+    }
+}
+
+TEST(CpuGemm, nanAndInfPropagate) {
+    for (int t = 0; t < 4; ++t)
+        for (int m : {1, 3, 17})
+            for (int n : {1, 17}) {
+                runCase({m, n, 7, bool(t & 1), bool(t & 2)}, true, false);
+                runCase({m, n, 7, bool(t & 1), bool(t & 2), 1.0f, 0.5f}, false, true);
+                runCase({m, n, 7, bool(t & 1), bool(t & 2), 1.0f, 0.0f}, true, true);
+            }
+}
+
+// The shapes of the presets' products (projections of 24, 64, 96, 256 and 768 columns, the
+// per-head 20 x 20 x 8 and 64 x 64 x 32 products) across the AVX-512 panel widths.
+TEST(CpuGemm, presetShapesAcrossInstructionSets) {
+    for (int t = 0; t < 4; ++t) {
+        runCase({130, 24, 96, bool(t & 1), bool(t & 2)});
+        runCase({97, 288, 24, bool(t & 1), bool(t & 2)});
+        runCase({20, 20, 8, bool(t & 1), bool(t & 2)});
+        runCase({64, 64, 32, bool(t & 1), bool(t & 2)});
+        runCase({200, 40, 300, bool(t & 1), bool(t & 2), 1.0f, 1.0f});
+    }
+}
+
+TEST(CpuGemm, instructionSetsReported) {
+    ASSERT_TRUE(cpugemm::isaSupported(cpugemm::Isa::Generic));
+    ASSERT_TRUE(cpugemm::isaSupported(cpugemm::isa()));
+    ASSERT_TRUE(cpugemm::setIsa(cpugemm::Isa::Generic));
+    ASSERT_STREQ(cpugemm::isaName(), "generic");
+    ASSERT_FALSE(cpugemm::wideForLarge());
+    ASSERT_EQ(cpugemm::setDefaultIsa(), cpugemm::isaSupported(cpugemm::Isa::Avx512));
+    std::fprintf(stderr, "micro-kernel: %s (avx2 %s, avx512 %s)\n", cpugemm::isaName(),
+                 cpugemm::isaSupported(cpugemm::Isa::Avx2) ? "yes" : "no",
+                 cpugemm::isaSupported(cpugemm::Isa::Avx512) ? "yes" : "no");
+}
+
+TEST(CpuGemm, zeroKScalesC) {
+    runCase({5, 7, 0, false, false, 1.0f, 0.5f});
+    runCase({5, 7, 0, true, true, 1.0f, 0.0f});
+}

@@ -1,9 +1,13 @@
 // Central finite-difference gradient checks of every parameter tensor and the input of the
 // attention family (attention, multihead_attention, attention_stack, gpt, lightconv) on the
 // double-precision CPU backend, in both norm modes, with and without the causal mask.
-#include <QtTest>
+#include <gtest/gtest.h>
+
+#include <ostream>
+#include <string>
 
 #include "common/GradCheck.h"
+#include "common/ParamName.h"
 #include "model/layers/GptLayer.h"
 
 using namespace nnwb;
@@ -19,125 +23,139 @@ void check(const nlohmann::json& j, const Shape& in, int batch = 2) {
     auto run = LayerRun::fromJson(doubleBackend(), j, in, batch, 5);
     size_t checked = 0;
     const std::string err = gradCheck(*run, GradCheckSettings{}, &checked);
-    QVERIFY2(err.empty(), (j.dump() + ": " + err).c_str());
-    QVERIFY(checked > 0);
+    ASSERT_TRUE(err.empty()) << j.dump() << ": " << err;
+    ASSERT_GT(checked, size_t(0));
 }
+
+// The rows of attention, multihead and stack: norm mode, causal mask, feed-forward output.
+struct NormRow {
+    const char* name;
+    std::string norm;
+    bool causal;
+    std::string ffOut;
+};
+void PrintTo(const NormRow& r, std::ostream* os) {
+    *os << r.name;
+}
+const NormRow kNormRows[] = {
+    {"element", "element", false, "none"},
+    {"element causal", "element", true, "sigmoid"},
+    {"sequence", "sequence", false, "tanh"},
+    {"sequence causal", "sequence", true, "none"},
+};
+
+struct GptStreamRow {
+    const char* name;
+    int primeSteps;
+};
+void PrintTo(const GptStreamRow& r, std::ostream* os) {
+    *os << r.name;
+}
+const GptStreamRow kGptStreamRows[] = {
+    {"partly filled ring", 2},
+    {"full ring", 3},
+    {"wrapped ring", 6},
+};
+
+struct LightconvRow {
+    const char* name;
+    int heads, k;
+    std::string padding;
+    bool softmax;
+};
+void PrintTo(const LightconvRow& r, std::ostream* os) {
+    *os << r.name;
+}
+const LightconvRow kLightconvRows[] = {
+    {"k3 causal softmax", 2, 3, "causal", true},
+    {"k3 centred raw", 3, 3, "centred", false},
+    {"k5 centred softmax", 1, 5, "centred", true},
+    {"k7 causal raw", 6, 7, "causal", false},
+};
 
 }  // namespace
 
-class TestGradcheckAttention : public QObject {
-    Q_OBJECT
-private slots:
-    void attention_data() {
-        QTest::addColumn<QString>("norm");
-        QTest::addColumn<bool>("causal");
-        QTest::addColumn<QString>("ffOut");
-        QTest::newRow("element") << "element" << false << "none";
-        QTest::newRow("element causal") << "element" << true << "sigmoid";
-        QTest::newRow("sequence") << "sequence" << false << "tanh";
-        QTest::newRow("sequence causal") << "sequence" << true << "none";
-    }
-    void attention() {
-        QFETCH(QString, norm);
-        QFETCH(bool, causal);
-        QFETCH(QString, ffOut);
-        check({{"type", "attention"},
-               {"key_size", 3},
-               {"causal", causal},
-               {"norm", norm.toStdString()},
-               {"ff_activation", ffOut.toStdString()}},
-              Shape{5, 6});
-    }
+class GradcheckAttentionNorm : public ::testing::TestWithParam<NormRow> {};
+class GradcheckAttentionGpt : public ::testing::TestWithParam<GptStreamRow> {};
+class GradcheckAttentionLightconv : public ::testing::TestWithParam<LightconvRow> {};
 
-    void multihead_data() { attention_data(); }
-    void multihead() {
-        QFETCH(QString, norm);
-        QFETCH(bool, causal);
-        QFETCH(QString, ffOut);
-        check({{"type", "multihead_attention"},
-               {"key_size", 2},
-               {"heads", 3},
-               {"causal", causal},
-               {"norm", norm.toStdString()},
-               {"activation", "tanh"},
-               {"ff_activation", ffOut.toStdString()}},
-              Shape{5, 6});
-    }
+TEST_P(GradcheckAttentionNorm, attention) {
+    const NormRow& r = GetParam();
+    check({{"type", "attention"},
+           {"key_size", 3},
+           {"causal", r.causal},
+           {"norm", r.norm},
+           {"ff_activation", r.ffOut}},
+          Shape{5, 6});
+}
 
-    void stack_data() { attention_data(); }
-    void stack() {
-        QFETCH(QString, norm);
-        QFETCH(bool, causal);
-        QFETCH(QString, ffOut);
-        check({{"type", "attention_stack"},
-               {"key_size", 3},
-               {"heads", 2},
-               {"layers", 2},
-               {"causal", causal},
-               {"norm", norm.toStdString()},
-               {"ff_activation", ffOut.toStdString()}},
-              Shape{4, 6});
-    }
+TEST_P(GradcheckAttentionNorm, multihead) {
+    const NormRow& r = GetParam();
+    check({{"type", "multihead_attention"},
+           {"key_size", 2},
+           {"heads", 3},
+           {"causal", r.causal},
+           {"norm", r.norm},
+           {"activation", "tanh"},
+           {"ff_activation", r.ffOut}},
+          Shape{5, 6});
+}
 
-    void stackSingleElement() {
-        check({{"type", "attention_stack"}, {"key_size", 2}, {"heads", 2}, {"layers", 2}},
-              Shape{1, 5}, 3);
-    }
+TEST_P(GradcheckAttentionNorm, stack) {
+    const NormRow& r = GetParam();
+    check({{"type", "attention_stack"},
+           {"key_size", 3},
+           {"heads", 2},
+           {"layers", 2},
+           {"causal", r.causal},
+           {"norm", r.norm},
+           {"ff_activation", r.ffOut}},
+          Shape{4, 6});
+}
 
-    // GPT: gradients flow only through the new element with the cached keys/values fixed.
-    // Stream mode makes that function explicit: prime the ring, then repeat the same step.
-    void gptStream_data() {
-        QTest::addColumn<int>("primeSteps");
-        QTest::newRow("partly filled ring") << 2;
-        QTest::newRow("full ring") << 3;
-        QTest::newRow("wrapped ring") << 6;
-    }
-    void gptStream() {
-        QFETCH(int, primeSteps);
-        const Shape in{4, 6};
-        auto run = LayerRun::fromJson(doubleBackend(),
-                                      {{"type", "gpt"},
-                                       {"key_size", 3},
-                                       {"heads", 2},
-                                       {"layers", 2},
-                                       {"ff_activation", "sigmoid"},
-                                       {"mode", "stream"}},
-                                      in, 2, 9);
-        auto& gpt = dynamic_cast<GptLayer&>(*run->layer);
-        for (int k = 0; k < primeSteps; ++k) {
-            run->setInput(randomDoubles(run->inCount(), 500 + k));
-            run->forward(false);
-        }
-        const long long step = gpt.streamStep();
-        run->beforeForward = [step](Layer& l) { dynamic_cast<GptLayer&>(l).setStreamStep(step); };
-        size_t checked = 0;
-        const std::string err = gradCheck(*run, GradCheckSettings{}, &checked);
-        QVERIFY2(err.empty(), err.c_str());
-    }
+INSTANTIATE_TEST_SUITE_P(, GradcheckAttentionNorm, ::testing::ValuesIn(kNormRows), RowName());
 
-    void lightconv_data() {
-        QTest::addColumn<int>("heads");
-        QTest::addColumn<int>("k");
-        QTest::addColumn<QString>("padding");
-        QTest::addColumn<bool>("softmax");
-        QTest::newRow("k3 causal softmax") << 2 << 3 << "causal" << true;
-        QTest::newRow("k3 centred raw") << 3 << 3 << "centred" << false;
-        QTest::newRow("k5 centred softmax") << 1 << 5 << "centred" << true;
-        QTest::newRow("k7 causal raw") << 6 << 7 << "causal" << false;
-    }
-    void lightconv() {
-        QFETCH(int, heads);
-        QFETCH(int, k);
-        QFETCH(QString, padding);
-        QFETCH(bool, softmax);
-        check({{"type", "lightconv"},
-               {"heads", heads},
-               {"kernel_size", k},
-               {"padding_l", padding.toStdString()},
-               {"softmax_taps", softmax}},
-              Shape{7, 6}, 3);
-    }
-};
+TEST(GradcheckAttention, stackSingleElement) {
+    check({{"type", "attention_stack"}, {"key_size", 2}, {"heads", 2}, {"layers", 2}}, Shape{1, 5},
+          3);
+}
 
-QTEST_GUILESS_MAIN(TestGradcheckAttention)
-#include "tst_gradcheck_attention.moc"
+// GPT: gradients flow only through the new element with the cached keys/values fixed.
+// Stream mode makes that function explicit: prime the ring, then repeat the same step.
+TEST_P(GradcheckAttentionGpt, gptStream) {
+    const int primeSteps = GetParam().primeSteps;
+    const Shape in{4, 6};
+    auto run = LayerRun::fromJson(doubleBackend(),
+                                  {{"type", "gpt"},
+                                   {"key_size", 3},
+                                   {"heads", 2},
+                                   {"layers", 2},
+                                   {"ff_activation", "sigmoid"},
+                                   {"mode", "stream"}},
+                                  in, 2, 9);
+    auto& gpt = dynamic_cast<GptLayer&>(*run->layer);
+    for (int k = 0; k < primeSteps; ++k) {
+        run->setInput(randomDoubles(run->inCount(), 500 + k));
+        run->forward(false);
+    }
+    const long long step = gpt.streamStep();
+    run->beforeForward = [step](Layer& l) { dynamic_cast<GptLayer&>(l).setStreamStep(step); };
+    size_t checked = 0;
+    const std::string err = gradCheck(*run, GradCheckSettings{}, &checked);
+    ASSERT_TRUE(err.empty()) << err;
+}
+
+INSTANTIATE_TEST_SUITE_P(, GradcheckAttentionGpt, ::testing::ValuesIn(kGptStreamRows), RowName());
+
+TEST_P(GradcheckAttentionLightconv, lightconv) {
+    const LightconvRow& r = GetParam();
+    check({{"type", "lightconv"},
+           {"heads", r.heads},
+           {"kernel_size", r.k},
+           {"padding_l", r.padding},
+           {"softmax_taps", r.softmax}},
+          Shape{7, 6}, 3);
+}
+
+INSTANTIATE_TEST_SUITE_P(, GradcheckAttentionLightconv, ::testing::ValuesIn(kLightconvRows),
+                         RowName());

@@ -1,10 +1,12 @@
 // Parity harness for the OpenCL-vs-CPU op suites: runs the same op on the CpuBackend
 // reference and on every OpenCL device, with every buffer guarded by sentinel values, and
-// reports the first mismatching output, overwritten guard or modified input. Main thread only.
+// reports the first mismatching output, overwritten guard or modified input; ParitySuite is the
+// GoogleTest fixture that opens the devices for a suite. Main thread only.
 #pragma once
 
-#include <QtTest/QtTest>
+#include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -97,7 +99,7 @@ struct ParityTolerance {
     }
 };
 
-// The reference and the OpenCL backends under test, created once per test executable.
+// The reference and the OpenCL backends under test, opened for each suite (ParitySuite).
 struct ParityDevices {
     CpuBackend cpu;
     std::vector<std::pair<std::string, std::unique_ptr<Backend>>> cl;
@@ -108,7 +110,8 @@ inline ParityDevices& parityDevices() {
     return d;
 }
 
-// Opens every OpenCL device; empty string on success, else the error. Call from initTestCase.
+// Opens every OpenCL device; empty string on success, else the error. Call from SetUpTestSuite
+// (NNWB_PARITY_INIT).
 inline std::string openParityDevices() {
     ParityDevices& d = parityDevices();
     if (!d.cl.empty()) return {};
@@ -122,13 +125,29 @@ inline std::string openParityDevices() {
     return {};
 }
 
-// Releases the OpenCL backends before static destruction (drivers may be gone by then).
-// Call from cleanupTestCase.
+// Releases the OpenCL backends before static destruction (drivers may be gone by then), and
+// says on stderr how many cases of the suite NNWB_PARITY_MAX_VALUES left out. Call from
+// TearDownTestSuite.
 inline void closeParityDevices() {
     parityDevices().cl.clear();
     if (paritySkipped() > 0)
-        qInfo("%zu case(s) larger than NNWB_PARITY_MAX_VALUES=%zu values were skipped",
-              paritySkipped(), parityMaxValues());
+        std::fprintf(stderr,
+                     "%zu case(s) larger than NNWB_PARITY_MAX_VALUES=%zu values were skipped\n",
+                     paritySkipped(), parityMaxValues());
+    paritySkipped() = 0;
+}
+
+// Why the parity tests skip on this machine (no OpenCL device); empty when they can run.
+inline std::string parityUnavailable() {
+    if (!openClDeviceIds().empty()) return {};
+    return "no OpenCL device found (install an OpenCL runtime such as PoCL to run the parity "
+           "tests)";
+}
+
+// Why the tests of a parity suite skip (set by NNWB_PARITY_INIT); empty when they run.
+inline std::string& paritySkipReason() {
+    static std::string reason;
+    return reason;
 }
 
 // Runs `op` on the CPU reference and on `dev`; empty string when they agree.
@@ -163,25 +182,43 @@ inline std::string runParity(const std::string& devId, Backend& dev, const OpFn&
 
 }  // namespace nnwb::test
 
-// Compares `op` on every OpenCL device against the CPU reference; fails the test function
-// with the first difference. Cases outside NNWB_PARITY_SLICE (TestUtil.h) are left out.
+// Compares `op` on every OpenCL device against the CPU reference; fails the test (a fatal
+// failure: returns from the enclosing function) with the first difference. Cases outside
+// NNWB_PARITY_SLICE (TestUtil.h) are left out.
 #define NNWB_PARITY(op, tol, context)                                                    \
     do {                                                                                 \
         if (!nnwb::test::parityNextCaseInSlice()) break;                                 \
         for (auto& dev_ : nnwb::test::parityDevices().cl) {                              \
             const std::string m_ =                                                       \
                 nnwb::test::runParity(dev_.first, *dev_.second, (op), (tol), (context)); \
-            QVERIFY2(m_.empty(), m_.c_str());                                            \
+            ASSERT_TRUE(m_.empty()) << m_;                                               \
         }                                                                                \
     } while (0)
 
-// initTestCase body: skip without OpenCL devices, fail if one cannot be opened.
-#define NNWB_PARITY_INIT()                                                               \
-    do {                                                                                 \
-        if (nnwb::test::openClDeviceIds().empty())                                       \
-            QSKIP(                                                                       \
-                "no OpenCL device found (install an OpenCL runtime such as PoCL to run " \
-                "the parity tests)");                                                    \
-        const std::string e_ = nnwb::test::openParityDevices();                          \
-        QVERIFY2(e_.empty(), e_.c_str());                                                \
+// SetUpTestSuite body: without OpenCL devices every test of the suite skips (ParitySuite::SetUp:
+// GoogleTest 1.12 runs the tests after a GTEST_SKIP in SetUpTestSuite), fails if one cannot be
+// opened (a fatal failure there skips the suite's tests and fails the program).
+#define NNWB_PARITY_INIT()                                                \
+    do {                                                                  \
+        nnwb::test::paritySkipReason() = nnwb::test::parityUnavailable(); \
+        if (!nnwb::test::paritySkipReason().empty()) break;               \
+        const std::string e_ = nnwb::test::openParityDevices();           \
+        ASSERT_TRUE(e_.empty()) << e_;                                    \
     } while (0)
+
+namespace nnwb::test {
+
+// The fixture of a parity suite: opens the OpenCL devices once for the suite and releases them
+// after it; every test skips on a machine without an OpenCL device.
+class ParitySuite : public ::testing::Test {
+public:
+    static void SetUpTestSuite() { NNWB_PARITY_INIT(); }
+    static void TearDownTestSuite() { closeParityDevices(); }
+
+protected:
+    void SetUp() override {
+        if (!paritySkipReason().empty()) GTEST_SKIP() << paritySkipReason();
+    }
+};
+
+}  // namespace nnwb::test

@@ -2,9 +2,13 @@
 // parameter gradient of each layer type with odd sizes (units 1, 7, 20, 33; heads 1, 3, 8; key
 // sizes 1, 4, 17) on every device of listDevices() (the float CPU backend and each OpenCL
 // device) against the double-precision CPU reference, with guard values around dx.
-#include <QtTest>
+#include <gtest/gtest.h>
+
+#include <ostream>
+#include <string>
 
 #include "common/LayerRun.h"
+#include "common/ParamName.h"
 #include "common/TestUtil.h"
 
 using namespace nnwb;
@@ -112,54 +116,56 @@ std::string compare(const std::string& what, const std::vector<double>& got,
     return {};
 }
 
+// One row per device of listDevices() and case. Under NNWB_PARITY_MAX_VALUES (oclgrind): the
+// 1-unit case of every layer type (every attention kernel runs) and the 7-unit single-block ones
+// (masks and softmax rows longer than one); the stacks and GPT at 7 units take minutes in the
+// simulator.
+struct LayerRow {
+    std::string name, device;
+    size_t index;
+};
+void PrintTo(const LayerRow& r, std::ostream* os) {
+    *os << r.name;
+}
+std::vector<LayerRow> layerRows() {
+    std::vector<LayerRow> rows;
+    const auto all = cases();
+    const bool small = parityMaxValues() != size_t(-1);
+    auto smallCase = [](const Case& c) {
+        const std::string type = c.layer["type"];
+        return c.in.units == 1 ||
+               (c.in.units == 7 &&
+                (type == "attention" || type == "multihead_attention" || type == "lightconv"));
+    };
+    for (const auto& id : testDeviceIds())
+        for (size_t i = 0; i < all.size(); ++i)
+            if (!small || smallCase(all[i])) rows.push_back({id + " " + all[i].name, id, i});
+    return rows;
+}
+
 }  // namespace
 
-class TestParityAttention : public QObject {
-    Q_OBJECT
-private slots:
-    void openclDevicesPresent() {
-        if (openClDeviceIds().empty())
-            QSKIP("no OpenCL device: only the float CPU backend is compared");
-    }
+class ParityAttentionLayer : public ::testing::TestWithParam<LayerRow> {};
 
-    void layer_data() {
-        QTest::addColumn<QString>("device");
-        QTest::addColumn<int>("index");
-        const auto all = cases();
-        // Under NNWB_PARITY_MAX_VALUES (oclgrind): the 1-unit case of every layer type (every
-        // attention kernel runs) and the 7-unit single-block ones (masks and softmax rows
-        // longer than one); the stacks and GPT at 7 units take minutes in the simulator.
-        const bool small = parityMaxValues() != size_t(-1);
-        auto smallCase = [](const Case& c) {
-            const std::string type = c.layer["type"];
-            return c.in.units == 1 ||
-                   (c.in.units == 7 &&
-                    (type == "attention" || type == "multihead_attention" || type == "lightconv"));
-        };
-        for (const auto& id : testDeviceIds())
-            for (size_t i = 0; i < all.size(); ++i)
-                if (!small || smallCase(all[i]))
-                    QTest::addRow("%s %s", id.c_str(), all[i].name)
-                        << QString::fromStdString(id) << int(i);
-    }
-    void layer() {
-        QFETCH(QString, device);
-        QFETCH(int, index);
-        const Case c = cases()[size_t(index)];
-        const Result ref = runCase(std::make_unique<CpuBackend>(Precision::Double, 1), c);
-        const Result got = runCase(createBackend(device.toStdString()), c);
-        QVERIFY2(got.sentinel.empty(), got.sentinel.c_str());
-        auto e = compare("output", got.y, ref.y);
-        QVERIFY2(e.empty(), e.c_str());
-        e = compare("dx", got.dx, ref.dx);
-        QVERIFY2(e.empty(), e.c_str());
-        QCOMPARE(got.grads.size(), ref.grads.size());
-        for (size_t i = 0; i < ref.grads.size(); ++i) {
-            e = compare(ref.names[i], got.grads[i], ref.grads[i]);
-            QVERIFY2(e.empty(), e.c_str());
-        }
-    }
-};
+TEST(ParityAttention, openclDevicesPresent) {
+    if (openClDeviceIds().empty())
+        GTEST_SKIP() << "no OpenCL device: only the float CPU backend is compared";
+}
 
-QTEST_GUILESS_MAIN(TestParityAttention)
-#include "tst_parity_attention.moc"
+TEST_P(ParityAttentionLayer, layer) {
+    const Case c = cases()[GetParam().index];
+    const Result ref = runCase(std::make_unique<CpuBackend>(Precision::Double, 1), c);
+    const Result got = runCase(createBackend(GetParam().device), c);
+    ASSERT_TRUE(got.sentinel.empty()) << got.sentinel;
+    auto e = compare("output", got.y, ref.y);
+    ASSERT_TRUE(e.empty()) << e;
+    e = compare("dx", got.dx, ref.dx);
+    ASSERT_TRUE(e.empty()) << e;
+    ASSERT_EQ(got.grads.size(), ref.grads.size());
+    for (size_t i = 0; i < ref.grads.size(); ++i) {
+        e = compare(ref.names[i], got.grads[i], ref.grads[i]);
+        ASSERT_TRUE(e.empty()) << e;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(, ParityAttentionLayer, ::testing::ValuesIn(layerRows()), RowName());

@@ -4,7 +4,7 @@
 // sizes with guard values, causal and not, Q/K/V and context rows wider than the heads' columns
 // (the extra columns must stay as they were). The CPU reference itself is checked against the
 // core composed from the public gemm and softmax ops.
-#include <QtTest/QtTest>
+#include <gtest/gtest.h>
 
 #include "compute/OpenClBackend.h"
 #include "parity/ParityHarness.h"
@@ -99,98 +99,99 @@ void composedForward(Backend& be, const AttentionShape& s, BufRef qkv, BufRef p,
 
 }  // namespace
 
-class TestParityAttentionCore : public QObject {
-    Q_OBJECT
-    std::vector<std::pair<std::string, std::unique_ptr<Backend>>> composed_;
-
-private slots:
-    void initTestCase() {
-        NNWB_PARITY_INIT();
+// The parity devices, and each OpenCL device once more with the attention composed from gemm
+// and softmax.
+class ParityAttentionCore : public ParitySuite {
+public:
+    static void SetUpTestSuite() {
+        ParitySuite::SetUpTestSuite();
+        if (HasFatalFailure() || !paritySkipReason().empty()) return;
         for (const std::string& id : openClDeviceIds()) {
             OpenClOptions o;
             o.composedAttention = true;
             composed_.emplace_back(id + " composed", OpenClBackend::create(id, o));
         }
     }
-    void cleanupTestCase() {
+    static void TearDownTestSuite() {
         composed_.clear();
-        closeParityDevices();
+        ParitySuite::TearDownTestSuite();
     }
 
-    // The CPU reference against gemm + softmax + gemm on the CPU.
-    void cpuAgainstComposition() {
-        for (const Case& c : kCases) {
-            const AttentionShape s = shapeOf(c);
-            CpuBackend& be = parityDevices().cpu;
-            auto upload = [&](const std::vector<float>& v) {
-                Buffer b = be.alloc(v.size());
-                be.upload(b, v.data(), v.size());
-                return b;
-            };
-            Buffer qkv = upload(randomVector(s.qkvCount(), 31, -1.5f, 1.5f));
-            Buffer p1 = be.alloc(s.scoreCount()), p2 = be.alloc(s.scoreCount());
-            Buffer c1 = upload(std::vector<float>(s.ctxCount(), 7.0f));
-            Buffer c2 = upload(std::vector<float>(s.ctxCount(), 7.0f));
-            Buffer sc = be.alloc(s.scoreCount());
-            be.attentionForward({s, qkv, p1, c1, sc});
-            composedForward(be, s, qkv, p2, c2, sc);
-            auto read = [&](const Buffer& b) {
-                std::vector<float> v(b.size());
-                be.download(b, v.data(), v.size());
-                return v;
-            };
-            const std::string mp = compareNear(read(p1), read(p2), kTol.def);
-            QVERIFY2(mp.empty(), (nameOf(c) + " P: " + mp).c_str());
-            const std::string mc = compareNear(read(c1), read(c2), kTol.def);
-            QVERIFY2(mc.empty(), (nameOf(c) + " C: " + mc).c_str());
-        }
-    }
-
-    void forward() {
-        for (const Case& c : kCases) {
-            const AttentionShape s = shapeOf(c);
-            const auto op = [&](OpRun& r) { forwardOp(r, s); };
-            NNWB_PARITY(op, kTol, nameOf(c) + " forward");
-            for (auto& [id, be] : composed_) {
-                const std::string m = runParity(id, *be, op, kTol, nameOf(c) + " forward");
-                QVERIFY2(m.empty(), m.c_str());
-            }
-        }
-    }
-
-    void backward() {
-        for (const Case& c : kCases) {
-            const AttentionShape s = shapeOf(c);
-            const auto op = [&](OpRun& r) { backwardOp(r, s); };
-            NNWB_PARITY(op, kTol, nameOf(c) + " backward");
-            for (auto& [id, be] : composed_) {
-                const std::string m = runParity(id, *be, op, kTol, nameOf(c) + " backward");
-                QVERIFY2(m.empty(), m.c_str());
-            }
-        }
-    }
-
-    // The entries reject what the layout cannot hold.
-    void rejectsBadShapes() {
-        CpuBackend& be = parityDevices().cpu;
-        AttentionShape s = shapeOf(kCases[1]);
-        Buffer big = be.alloc(4096), p = be.alloc(4096), ctx = be.alloc(4096), sc = be.alloc(4096);
-        s.ldQkv -= 3;  // narrower than the Q, K and V columns
-        try {
-            be.attentionForward({s, big, p, ctx, sc});
-            QFAIL("a narrow ldQkv was accepted");
-        } catch (const ComputeError& e) {
-            QVERIFY2(std::string(e.what()).find("attentionForward: ldQkv") == 0, e.what());
-        }
-        s = shapeOf(kCases[1]);
-        try {
-            be.attentionForward({s, big, big, ctx, sc});  // p overlaps qkv
-            QFAIL("p overlapping qkv was accepted");
-        } catch (const ComputeError& e) {
-            QVERIFY2(std::string(e.what()).find("overlap") != std::string::npos, e.what());
-        }
-    }
+protected:
+    static std::vector<std::pair<std::string, std::unique_ptr<Backend>>> composed_;
 };
+std::vector<std::pair<std::string, std::unique_ptr<Backend>>> ParityAttentionCore::composed_;
 
-QTEST_GUILESS_MAIN(TestParityAttentionCore)
-#include "tst_parity_attention_core.moc"
+// The CPU reference against gemm + softmax + gemm on the CPU.
+TEST_F(ParityAttentionCore, cpuAgainstComposition) {
+    for (const Case& c : kCases) {
+        const AttentionShape s = shapeOf(c);
+        CpuBackend& be = parityDevices().cpu;
+        auto upload = [&](const std::vector<float>& v) {
+            Buffer b = be.alloc(v.size());
+            be.upload(b, v.data(), v.size());
+            return b;
+        };
+        Buffer qkv = upload(randomVector(s.qkvCount(), 31, -1.5f, 1.5f));
+        Buffer p1 = be.alloc(s.scoreCount()), p2 = be.alloc(s.scoreCount());
+        Buffer c1 = upload(std::vector<float>(s.ctxCount(), 7.0f));
+        Buffer c2 = upload(std::vector<float>(s.ctxCount(), 7.0f));
+        Buffer sc = be.alloc(s.scoreCount());
+        be.attentionForward({s, qkv, p1, c1, sc});
+        composedForward(be, s, qkv, p2, c2, sc);
+        auto read = [&](const Buffer& b) {
+            std::vector<float> v(b.size());
+            be.download(b, v.data(), v.size());
+            return v;
+        };
+        const std::string mp = compareNear(read(p1), read(p2), kTol.def);
+        ASSERT_TRUE(mp.empty()) << nameOf(c) << " P: " << mp;
+        const std::string mc = compareNear(read(c1), read(c2), kTol.def);
+        ASSERT_TRUE(mc.empty()) << nameOf(c) << " C: " << mc;
+    }
+}
+
+TEST_F(ParityAttentionCore, forward) {
+    for (const Case& c : kCases) {
+        const AttentionShape s = shapeOf(c);
+        const auto op = [&](OpRun& r) { forwardOp(r, s); };
+        NNWB_PARITY(op, kTol, nameOf(c) + " forward");
+        for (auto& [id, be] : composed_) {
+            const std::string m = runParity(id, *be, op, kTol, nameOf(c) + " forward");
+            ASSERT_TRUE(m.empty()) << m;
+        }
+    }
+}
+
+TEST_F(ParityAttentionCore, backward) {
+    for (const Case& c : kCases) {
+        const AttentionShape s = shapeOf(c);
+        const auto op = [&](OpRun& r) { backwardOp(r, s); };
+        NNWB_PARITY(op, kTol, nameOf(c) + " backward");
+        for (auto& [id, be] : composed_) {
+            const std::string m = runParity(id, *be, op, kTol, nameOf(c) + " backward");
+            ASSERT_TRUE(m.empty()) << m;
+        }
+    }
+}
+
+// The entries reject what the layout cannot hold.
+TEST_F(ParityAttentionCore, rejectsBadShapes) {
+    CpuBackend& be = parityDevices().cpu;
+    AttentionShape s = shapeOf(kCases[1]);
+    Buffer big = be.alloc(4096), p = be.alloc(4096), ctx = be.alloc(4096), sc = be.alloc(4096);
+    s.ldQkv -= 3;  // narrower than the Q, K and V columns
+    try {
+        be.attentionForward({s, big, p, ctx, sc});
+        FAIL() << "a narrow ldQkv was accepted";
+    } catch (const ComputeError& e) {
+        ASSERT_TRUE(std::string(e.what()).find("attentionForward: ldQkv") == 0) << e.what();
+    }
+    s = shapeOf(kCases[1]);
+    try {
+        be.attentionForward({s, big, big, ctx, sc});  // p overlaps qkv
+        FAIL() << "p overlapping qkv was accepted";
+    } catch (const ComputeError& e) {
+        ASSERT_TRUE(std::string(e.what()).find("overlap") != std::string::npos) << e.what();
+    }
+}

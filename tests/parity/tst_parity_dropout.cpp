@@ -3,9 +3,13 @@
 // place), and the layers with dropout in training (dropout, attention, multihead_attention,
 // attention_stack with score_dropout and ff_dropout): output, input gradient and every
 // parameter gradient on every device of listDevices() against the double-precision CPU.
-#include <QtTest/QtTest>
+#include <gtest/gtest.h>
+
+#include <ostream>
+#include <string>
 
 #include "common/LayerRun.h"
+#include "common/ParamName.h"
 #include "compute/DropoutMask.h"
 #include "parity/ParityHarness.h"
 
@@ -97,75 +101,84 @@ std::string compare(const std::string& what, const std::vector<double>& got,
     return {};
 }
 
+// Layers with dropout in training, the mask held at (seed 2024, step 5) on every device: one row
+// per device of listDevices() and layer case.
+struct LayerRow {
+    std::string name, device;
+    size_t index;
+};
+void PrintTo(const LayerRow& r, std::ostream* os) {
+    *os << r.name;
+}
+std::vector<LayerRow> layerRows() {
+    std::vector<LayerRow> rows;
+    const auto all = layerCases();
+    // Under NNWB_PARITY_MAX_VALUES (oclgrind) only the small cases.
+    const bool small = parityMaxValues() != size_t(-1);
+    for (const auto& id : testDeviceIds())
+        for (size_t i = 0; i < all.size(); ++i)
+            if (!small || all[i].in.units <= 7) rows.push_back({id + " " + all[i].name, id, i});
+    return rows;
+}
+
 }  // namespace
 
-class TstParityDropout : public QObject {
-    Q_OBJECT
-private slots:
-    void initTestCase() { NNWB_PARITY_INIT(); }
-    void cleanupTestCase() { closeParityDevices(); }
+class ParityDropout : public ParitySuite {};
 
-    // Kernels: dropout_forward (separate y and in place), dropout_backward (separate, in place)
-    void ops() {
-        for (size_t n : kSizes)
-            for (float rate : kRates) {
-                const std::string c =
-                    "dropout n=" + std::to_string(n) + " rate=" + std::to_string(rate);
-                const uint64_t key = dropoutKey(uint64_t(n) * 31 + 7, uint64_t(rate * 100));
-                NNWB_PARITY(
-                    [&](OpRun& r) {
-                        BufRef x = r.in("x", randomVector(n, 130));
-                        BufRef mask = r.out("mask", randomVector(n, 131));
-                        BufRef y = r.out("y", randomVector(n, 132));
-                        r.be.dropoutForward({n, rate, key, x, mask, y});
-                        BufRef dy = r.in("dy", randomVector(n, 133));
-                        BufRef dx = r.out("dx", randomVector(n, 134));
-                        r.be.dropoutBackward({n, mask, dy, dx});
-                    },
-                    kTol, c);
-                NNWB_PARITY(
-                    [&](OpRun& r) {
-                        BufRef xy = r.out("xy", randomVector(n, 135));
-                        BufRef mask = r.out("mask", randomVector(n, 136));
-                        r.be.dropoutForward({n, rate, key, xy, mask, xy});
-                        BufRef g = r.out("g", randomVector(n, 137));
-                        r.be.dropoutBackward({n, mask, g, g});
-                    },
-                    kTol, c + " in place");
-            }
-    }
-
-    // Layers with dropout in training, the mask held at (seed 2024, step 5) on every device.
-    void layer_data() {
-        QTest::addColumn<QString>("device");
-        QTest::addColumn<int>("index");
-        const auto all = layerCases();
-        // Under NNWB_PARITY_MAX_VALUES (oclgrind) only the small cases.
-        const bool small = parityMaxValues() != size_t(-1);
-        for (const auto& id : testDeviceIds())
-            for (size_t i = 0; i < all.size(); ++i)
-                if (!small || all[i].in.units <= 7)
-                    QTest::addRow("%s %s", id.c_str(), all[i].name)
-                        << QString::fromStdString(id) << int(i);
-    }
-    void layer() {
-        QFETCH(QString, device);
-        QFETCH(int, index);
-        const Case c = layerCases()[size_t(index)];
-        const Result ref = runCase(std::make_unique<CpuBackend>(Precision::Double, 1), c);
-        const Result got = runCase(createBackend(device.toStdString()), c);
-        QVERIFY2(got.sentinel.empty(), got.sentinel.c_str());
-        auto e = compare("output", got.y, ref.y);
-        QVERIFY2(e.empty(), e.c_str());
-        e = compare("dx", got.dx, ref.dx);
-        QVERIFY2(e.empty(), e.c_str());
-        QCOMPARE(got.grads.size(), ref.grads.size());
-        for (size_t i = 0; i < ref.grads.size(); ++i) {
-            e = compare(ref.names[i], got.grads[i], ref.grads[i]);
-            QVERIFY2(e.empty(), e.c_str());
-        }
+// The layer rows skip without an OpenCL device, like the op parity (each row opens its own
+// backend).
+class ParityDropoutLayer : public ::testing::TestWithParam<LayerRow> {
+protected:
+    void SetUp() override {
+        static const std::string why = parityUnavailable();
+        if (!why.empty()) GTEST_SKIP() << why;
     }
 };
 
-QTEST_GUILESS_MAIN(TstParityDropout)
-#include "tst_parity_dropout.moc"
+// Kernels: dropout_forward (separate y and in place), dropout_backward (separate, in place)
+TEST_F(ParityDropout, ops) {
+    for (size_t n : kSizes)
+        for (float rate : kRates) {
+            const std::string c =
+                "dropout n=" + std::to_string(n) + " rate=" + std::to_string(rate);
+            const uint64_t key = dropoutKey(uint64_t(n) * 31 + 7, uint64_t(rate * 100));
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef x = r.in("x", randomVector(n, 130));
+                    BufRef mask = r.out("mask", randomVector(n, 131));
+                    BufRef y = r.out("y", randomVector(n, 132));
+                    r.be.dropoutForward({n, rate, key, x, mask, y});
+                    BufRef dy = r.in("dy", randomVector(n, 133));
+                    BufRef dx = r.out("dx", randomVector(n, 134));
+                    r.be.dropoutBackward({n, mask, dy, dx});
+                },
+                kTol, c);
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef xy = r.out("xy", randomVector(n, 135));
+                    BufRef mask = r.out("mask", randomVector(n, 136));
+                    r.be.dropoutForward({n, rate, key, xy, mask, xy});
+                    BufRef g = r.out("g", randomVector(n, 137));
+                    r.be.dropoutBackward({n, mask, g, g});
+                },
+                kTol, c + " in place");
+        }
+}
+
+TEST_P(ParityDropoutLayer, layer) {
+    const Case c = layerCases()[GetParam().index];
+    const Result ref = runCase(std::make_unique<CpuBackend>(Precision::Double, 1), c);
+    const Result got = runCase(createBackend(GetParam().device), c);
+    ASSERT_TRUE(got.sentinel.empty()) << got.sentinel;
+    auto e = compare("output", got.y, ref.y);
+    ASSERT_TRUE(e.empty()) << e;
+    e = compare("dx", got.dx, ref.dx);
+    ASSERT_TRUE(e.empty()) << e;
+    ASSERT_EQ(got.grads.size(), ref.grads.size());
+    for (size_t i = 0; i < ref.grads.size(); ++i) {
+        e = compare(ref.names[i], got.grads[i], ref.grads[i]);
+        ASSERT_TRUE(e.empty()) << e;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(, ParityDropoutLayer, ::testing::ValuesIn(layerRows()), RowName());

@@ -5,7 +5,7 @@
 // to 130), padded leading dimensions, alpha/beta (beta = 0 with NaN-filled C must not read C),
 // 2-level batches with strides (stride 0 for a shared B) and non-zero offsets, with guard values
 // around A, B, C. Tolerance: 1e-5 + 2e-6 * K absolute + 1e-4 relative.
-#include <QtTest/QtTest>
+#include <gtest/gtest.h>
 
 #include <limits>
 
@@ -88,20 +88,21 @@ void runCase(const GemmCase& c) {
 
 }  // namespace
 
-class TstParityGemm : public QObject {
-    Q_OBJECT
-private slots:
-    void initTestCase() {
-        NNWB_PARITY_INIT();
+// The parity devices, and each OpenCL device once more per gemm kernel and split count, forced.
+class ParityGemm : public ParitySuite {
+public:
+    static void SetUpTestSuite() {
+        ParitySuite::SetUpTestSuite();
+        if (HasFatalFailure() || !paritySkipReason().empty()) return;
         // Every gemm kernel of every device, forced, with and without split K.
         auto& cl = parityDevices().cl;
         const size_t devices = cl.size();
         for (size_t d = 0; d < devices; ++d) {
             const std::string id = cl[d].first;
             auto* be = dynamic_cast<OpenClBackend*>(cl[d].second.get());
-            QVERIFY(be);
+            ASSERT_NE(be, nullptr);
             const auto kernels = be->gemmKernels();
-            QVERIFY(kernels.size() >= 2);
+            ASSERT_GE(kernels.size(), size_t(2));
             for (const std::string& k : kernels)
                 for (int splits : {1, 3}) {
                     if (k == "gemm_small" && splits > 1) continue;
@@ -113,98 +114,93 @@ private slots:
                 }
         }
     }
-    void cleanupTestCase() { closeParityDevices(); }
-
-    // Kernels: gemm_tiled. Every combination of M, N, K in {1, 7, 33, 130} and the four
-    // transpose combinations.
-    void sizesAndTransposes() {
-        const int sizes[] = {1, 7, 33, 130};
-        for (int m : sizes)
-            for (int n : sizes)
-                for (int k : sizes)
-                    for (int t = 0; t < 4; ++t) {
-                        runCase({m, n, k, bool(t & 1), bool(t & 2), 1.0f, 0.0f});
-                        if (QTest::currentTestFailed()) return;
-                    }
-    }
-
-    // Kernels: gemm_tiled. Odd shapes that are not multiples of any tile (3, 20, 65, 64 +- 1).
-    void oddShapes() {
-        const int shapes[][3] = {{3, 20, 65}, {65, 3, 20},  {20, 65, 3},  {1, 1, 130},
-                                 {130, 1, 1}, {63, 65, 17}, {64, 64, 16}, {65, 63, 129},
-                                 {2, 300, 5}, {300, 2, 7}};
-        for (const auto& s : shapes)
-            for (int t = 0; t < 4; ++t) {
-                runCase({s[0], s[1], s[2], bool(t & 1), bool(t & 2), 1.0f, 0.0f});
-                if (QTest::currentTestFailed()) return;
-            }
-    }
-
-    // Kernels: gemm_tiled. alpha/beta: beta = 0 over NaN-filled C, beta = 1 accumulation,
-    // general alpha and beta; padded leading dimensions.
-    void alphaBetaAndLeadingDims() {
-        const float ab[][2] = {{1.0f, 0.0f}, {0.5f, 0.0f}, {1.0f, 1.0f}, {-0.7f, 0.3f}};
-        for (const auto& x : ab)
-            for (int t = 0; t < 4; ++t) {
-                GemmCase c{20, 33, 7, bool(t & 1), bool(t & 2), x[0], x[1], 3, 1, 2};
-                runCase(c);
-                if (QTest::currentTestFailed()) return;
-                c = {65, 7, 130, bool(t & 1), bool(t & 2), x[0], x[1], 1, 4, 0};
-                runCase(c);
-                if (QTest::currentTestFailed()) return;
-            }
-    }
-
-    // Kernels: gemm_tiled. K == 0 gives C = beta * C (0 for beta == 0) without reading A, B.
-    void emptyK() {
-        runCase({7, 20, 0, false, false, 1.0f, 0.0f});
-        runCase({7, 20, 0, true, true, 1.0f, 0.5f});
-    }
-
-    // Kernels: gemm_tiled. 2-level batches with strides, including a B shared by every
-    // product (stride 0), as in multi-head attention.
-    void batched() {
-        const int shapes[][3] = {{7, 20, 3}, {33, 33, 20}, {1, 65, 7}, {20, 7, 65}};
-        for (const auto& s : shapes)
-            for (int t = 0; t < 4; ++t)
-                for (bool shared : {false, true}) {
-                    GemmCase c{s[0], s[1], s[2], bool(t & 1), bool(t & 2), 0.8f, 0.0f, 1, 2, 3};
-                    c.batch0 = 2;
-                    c.batch1 = 3;
-                    c.sharedB = shared;
-                    runCase(c);
-                    if (QTest::currentTestFailed()) return;
-                    c.beta = 0.5f;
-                    c.batch0 = 3;
-                    c.batch1 = 1;
-                    runCase(c);
-                    if (QTest::currentTestFailed()) return;
-                }
-    }
-
-    // The bounds check names the gemm operand, as on the CPU backend.
-    void boundsError() {
-        for (auto& [id, be] : parityDevices().cl) {
-            Buffer a = be->alloc(12), b = be->alloc(12), c = be->alloc(8);
-            GemmArgs g;
-            g.m = 3;
-            g.n = 3;
-            g.k = 4;
-            g.a = a;
-            g.b = b;
-            g.c = c;
-            g.lda = 4;
-            g.ldb = 3;
-            g.ldc = 3;
-            try {
-                be->gemm(g);
-                QFAIL(("gemm with a too small C did not throw on " + id).c_str());
-            } catch (const ComputeError& e) {
-                QVERIFY2(std::string(e.what()).find("gemm C") != std::string::npos, e.what());
-            }
-        }
-    }
 };
 
-QTEST_GUILESS_MAIN(TstParityGemm)
-#include "tst_parity_gemm.moc"
+// Kernels: gemm_tiled. Every combination of M, N, K in {1, 7, 33, 130} and the four
+// transpose combinations.
+TEST_F(ParityGemm, sizesAndTransposes) {
+    const int sizes[] = {1, 7, 33, 130};
+    for (int m : sizes)
+        for (int n : sizes)
+            for (int k : sizes)
+                for (int t = 0; t < 4; ++t) {
+                    runCase({m, n, k, bool(t & 1), bool(t & 2), 1.0f, 0.0f});
+                    if (HasFatalFailure()) return;
+                }
+}
+
+// Kernels: gemm_tiled. Odd shapes that are not multiples of any tile (3, 20, 65, 64 +- 1).
+TEST_F(ParityGemm, oddShapes) {
+    const int shapes[][3] = {{3, 20, 65},  {65, 3, 20},  {20, 65, 3},   {1, 1, 130}, {130, 1, 1},
+                             {63, 65, 17}, {64, 64, 16}, {65, 63, 129}, {2, 300, 5}, {300, 2, 7}};
+    for (const auto& s : shapes)
+        for (int t = 0; t < 4; ++t) {
+            runCase({s[0], s[1], s[2], bool(t & 1), bool(t & 2), 1.0f, 0.0f});
+            if (HasFatalFailure()) return;
+        }
+}
+
+// Kernels: gemm_tiled. alpha/beta: beta = 0 over NaN-filled C, beta = 1 accumulation,
+// general alpha and beta; padded leading dimensions.
+TEST_F(ParityGemm, alphaBetaAndLeadingDims) {
+    const float ab[][2] = {{1.0f, 0.0f}, {0.5f, 0.0f}, {1.0f, 1.0f}, {-0.7f, 0.3f}};
+    for (const auto& x : ab)
+        for (int t = 0; t < 4; ++t) {
+            GemmCase c{20, 33, 7, bool(t & 1), bool(t & 2), x[0], x[1], 3, 1, 2};
+            runCase(c);
+            if (HasFatalFailure()) return;
+            c = {65, 7, 130, bool(t & 1), bool(t & 2), x[0], x[1], 1, 4, 0};
+            runCase(c);
+            if (HasFatalFailure()) return;
+        }
+}
+
+// Kernels: gemm_tiled. K == 0 gives C = beta * C (0 for beta == 0) without reading A, B.
+TEST_F(ParityGemm, emptyK) {
+    runCase({7, 20, 0, false, false, 1.0f, 0.0f});
+    runCase({7, 20, 0, true, true, 1.0f, 0.5f});
+}
+
+// Kernels: gemm_tiled. 2-level batches with strides, including a B shared by every
+// product (stride 0), as in multi-head attention.
+TEST_F(ParityGemm, batched) {
+    const int shapes[][3] = {{7, 20, 3}, {33, 33, 20}, {1, 65, 7}, {20, 7, 65}};
+    for (const auto& s : shapes)
+        for (int t = 0; t < 4; ++t)
+            for (bool shared : {false, true}) {
+                GemmCase c{s[0], s[1], s[2], bool(t & 1), bool(t & 2), 0.8f, 0.0f, 1, 2, 3};
+                c.batch0 = 2;
+                c.batch1 = 3;
+                c.sharedB = shared;
+                runCase(c);
+                if (HasFatalFailure()) return;
+                c.beta = 0.5f;
+                c.batch0 = 3;
+                c.batch1 = 1;
+                runCase(c);
+                if (HasFatalFailure()) return;
+            }
+}
+
+// The bounds check names the gemm operand, as on the CPU backend.
+TEST_F(ParityGemm, boundsError) {
+    for (auto& [id, be] : parityDevices().cl) {
+        Buffer a = be->alloc(12), b = be->alloc(12), c = be->alloc(8);
+        GemmArgs g;
+        g.m = 3;
+        g.n = 3;
+        g.k = 4;
+        g.a = a;
+        g.b = b;
+        g.c = c;
+        g.lda = 4;
+        g.ldb = 3;
+        g.ldc = 3;
+        try {
+            be->gemm(g);
+            FAIL() << "gemm with a too small C did not throw on " << id;
+        } catch (const ComputeError& e) {
+            ASSERT_TRUE(std::string(e.what()).find("gemm C") != std::string::npos) << e.what();
+        }
+    }
+}
