@@ -198,7 +198,15 @@ run_checks() {
     grep -E "monkey: seed .*actions/s" "$log" | sed 's/^[0-9]*: //'
     # 4. The threaded tests under ThreadSanitizer.
     run_tsan
-    # 5. OpenCL kernels under oclgrind, with the Release build of `test`: one slice of the
+    # 5. The run store under stress (Release build of `test`): 8 processes record 100 runs of
+    # 10 epochs each into one store while a thread in each opens and closes the database file
+    # every 100 µs; the store must pass its integrity check with every run whole.
+    step "run store stress: 8 processes x 100 runs"
+    build_preset release --target tst_run_store_stress store_stress_worker
+    (cd "$build" && NNWB_STORE_STRESS_WORKERS=8 NNWB_STORE_STRESS_RUNS=100 \
+        NNWB_STORE_STRESS_EPOCHS=10 NNWB_STORE_STRESS_CLOSE_US=100 \
+        ctest --output-on-failure -R '^tst_run_store_stress$' --no-tests=error)
+    # 6. OpenCL kernels under oclgrind, with the Release build of `test`: one slice of the
     # parity cases (check) or all of them (check-long).
     local slice=""
     [ "$length" = short ] && slice="$(($(commit_count) % oclgrind_slices))/$oclgrind_slices"
