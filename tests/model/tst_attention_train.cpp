@@ -1,15 +1,17 @@
 // Each attention-family layer learns a small deterministic synthetic task (fixtures in
 // tests/fixtures/attention): the training loss falls from about ln 3 below a stated level, and
 // the same seed gives the same numbers twice.
-// Model headers first: Metrics.h has a member named `signals`, a Qt keyword macro.
+#include <gtest/gtest.h>
+
 #include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "compute/CpuBackend.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
 #include "model/Trainer.h"
-
-#include <QtTest>
 
 using namespace nnwb;
 
@@ -27,30 +29,30 @@ std::vector<double> trainLosses(const std::string& path) {
 }
 }  // namespace
 
-class TestAttentionTrain : public QObject {
-    Q_OBJECT
-private slots:
-    void learns_data() {
-        QTest::addColumn<QString>("fixture");
-        QTest::addColumn<double>("maxFinalLoss");
-        QTest::newRow("attention") << "attention-synthetic" << 0.7;
-        QTest::newRow("multihead") << "multihead-synthetic" << 0.6;
-        QTest::newRow("stack") << "stack-synthetic" << 0.7;
-        QTest::newRow("gpt") << "gpt-synthetic" << 0.95;
-        QTest::newRow("lightconv") << "lightconv-synthetic" << 0.8;
-    }
-    void learns() {
-        QFETCH(QString, fixture);
-        QFETCH(double, maxFinalLoss);
-        const std::string path =
-            std::string(NNWB_TEST_FIXTURES) + "/attention/" + fixture.toStdString() + ".json";
-        const auto losses = trainLosses(path);
-        QVERIFY(losses.front() > 0.9);
-        QVERIFY2(losses.back() < maxFinalLoss,
-                 qPrintable(QString("final loss %1").arg(losses.back())));
-        QCOMPARE(trainLosses(path), losses);
-    }
+struct LearnsCase {
+    const char* tag;
+    const char* fixture;
+    double maxFinalLoss;
 };
 
-QTEST_GUILESS_MAIN(TestAttentionTrain)
-#include "tst_attention_train.moc"
+class AttentionTrain : public ::testing::TestWithParam<LearnsCase> {};
+
+TEST_P(AttentionTrain, learns) {
+    const std::string fixture = GetParam().fixture;
+    const double maxFinalLoss = GetParam().maxFinalLoss;
+    const std::string path = std::string(NNWB_TEST_FIXTURES) + "/attention/" + fixture + ".json";
+    const auto losses = trainLosses(path);
+    ASSERT_TRUE(losses.front() > 0.9);
+    ASSERT_TRUE(losses.back() < maxFinalLoss) << "final loss " << losses.back();
+    ASSERT_EQ(trainLosses(path), losses);
+}
+
+INSTANTIATE_TEST_SUITE_P(AttentionTrain, AttentionTrain,
+                         ::testing::Values(LearnsCase{"attention", "attention-synthetic", 0.7},
+                                           LearnsCase{"multihead", "multihead-synthetic", 0.6},
+                                           LearnsCase{"stack", "stack-synthetic", 0.7},
+                                           LearnsCase{"gpt", "gpt-synthetic", 0.95},
+                                           LearnsCase{"lightconv", "lightconv-synthetic", 0.8}),
+                         [](const ::testing::TestParamInfo<LearnsCase>& info) {
+                             return std::string(info.param.tag);
+                         });

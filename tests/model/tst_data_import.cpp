@@ -1,9 +1,10 @@
 // Bar importers: every supported layout and encoding from a small fixture, and every kind of
 // bad input with its exact "FILE:LINE: problem" message.
-#include <QtTest>
+#include <gtest/gtest.h>
 
 #include <string>
 
+#include "common/FuzzyCompare.h"
 #include "model/data/BarImporter.h"
 #include "model/data/DateTime.h"
 #include "model/data/TextDecoding.h"
@@ -27,270 +28,268 @@ const double kVolume[6] = {100, 120, 90, 80, 150, 70};
 const char* kMt5Header =
     "<DATE>\t<TIME>\t<OPEN>\t<HIGH>\t<LOW>\t<CLOSE>\t<TICKVOL>\t<VOL>\t<SPREAD>\n";
 
+void checkSixBars(const LoadResult& r, const char* format, bool hasVolume) {
+    ASSERT_TRUE(r.ok) << r.error.c_str();
+    ASSERT_TRUE(r.error.empty());
+    ASSERT_EQ(r.bars.format, std::string(format));
+    ASSERT_EQ(r.bars.size(), size_t(6));
+    ASSERT_EQ(r.bars.timeframe, int64_t(3600));
+    for (size_t i = 0; i < 6; ++i) {
+        ASSERT_EQ(r.bars.time[i], fromCalendar(2020, 3, 2, 10 + int(i), 0, 0));
+        ASSERT_FUZZY_EQ(r.bars.open[i], kOpen[i]);
+        ASSERT_FUZZY_EQ(r.bars.high[i], kHigh[i]);
+        ASSERT_FUZZY_EQ(r.bars.low[i], kLow[i]);
+        ASSERT_FUZZY_EQ(r.bars.close[i], kClose[i]);
+        ASSERT_FUZZY_EQ(r.bars.volume[i], hasVolume ? kVolume[i] : 0.0);
+    }
+}
+
+void expectError(const std::string& text, const std::string& message) {
+    const LoadResult r = parseBarText(text, "/some/dir/EURUSD.csv");
+    ASSERT_TRUE(!r.ok) << "bad input was accepted";
+    ASSERT_EQ(r.error, message);
+    ASSERT_TRUE(r.bars.empty());  // never half-loaded
+    ASSERT_TRUE(r.bars.open.empty() && r.bars.close.empty());
+}
+
 }  // namespace
 
-class TestDataImport : public QObject {
-    Q_OBJECT
+TEST(DataImport, mt5Tab) {
+    const LoadResult r = loadBarFile(fixture("mt5_tab.csv"));
+    checkSixBars(r, "mt5", true);
+    ASSERT_EQ(r.bars.source, fixture("mt5_tab.csv"));
+    ASSERT_TRUE(r.warnings.empty());
+}
+TEST(DataImport, mt5Utf16LeCrlf) {
+    checkSixBars(loadBarFile(fixture("mt5_utf16le.csv")), "mt5", true);
+}
+TEST(DataImport, mt4) {
+    checkSixBars(loadBarFile(fixture("mt4.csv")), "mt4", true);
+}
+TEST(DataImport, genericComma) {
+    checkSixBars(loadBarFile(fixture("generic_comma.csv")), "csv", true);
+}
+TEST(DataImport, genericCrlfBom) {
+    checkSixBars(loadBarFile(fixture("generic_crlf_bom.csv")), "csv", true);
+}
+TEST(DataImport, genericSemicolonDateTimeColumns) {
+    // Date and Time in separate columns, comma as decimal point, no volume column.
+    checkSixBars(loadBarFile(fixture("generic_semicolon.csv")), "csv", false);
+}
+TEST(DataImport, genericTabReordered) {
+    // Lower-case names in any order, tick volume preferred over volume, ISO "T...Z" times.
+    checkSixBars(loadBarFile(fixture("generic_tab.csv")), "csv", true);
+}
+TEST(DataImport, mt4WithoutVolumeAndQuotedCsv) {
+    LoadResult r =
+        parseBarText("2020.03.02,10:00,1,2,0.5,1.5\n2020.03.02,10:05,1,2,0.5,1.5\n", "m5.csv");
+    ASSERT_TRUE(r.ok) << r.error.c_str();
+    ASSERT_EQ(r.bars.format, std::string("mt4"));
+    ASSERT_EQ(r.bars.timeframe, int64_t(300));
+    ASSERT_FUZZY_EQ(r.bars.volume[1], 0.0);
+    r = parseBarText(
+        "\"Date\",\"Open\",\"High\",\"Low\",\"Close\"\n"
+        "\"2020-01-06\",\"1.5\",\"2\",\"1\",\"1.5\"\n"
+        "\"2020-01-07\",\"1.5\",\"2\",\"1\",\"1.5\"\n",
+        "d1.csv");
+    ASSERT_TRUE(r.ok) << r.error.c_str();
+    ASSERT_EQ(r.bars.format, std::string("csv"));
+    ASSERT_EQ(r.bars.timeframe, int64_t(86400));
+    ASSERT_EQ(r.bars.time[0], fromCalendar(2020, 1, 6));
+}
+TEST(DataImport, blankLinesAndMissingFinalNewline) {
+    const std::string text = std::string(kMt5Header) +
+                             "2020.03.02\t10:00:00\t1\t2\t0.5\t1.5\t0\t0\t0\n\n"
+                             "2020.03.02\t11:00:00\t1\t2\t0.5\t1.5\t0\t0\t0";
+    const LoadResult r = parseBarText(text, "x.csv");
+    ASSERT_TRUE(r.ok) << r.error.c_str();
+    ASSERT_EQ(r.bars.size(), size_t(2));
+}
+TEST(DataImport, crOnlyLineBreaks) {
+    const LoadResult r = parseBarText(
+        "Date,Time,Open,High,Low,Close\r02.03.2020,10:00,1,2,0.5,1.5\r"
+        "02.03.2020,11:00,1,2,0.5,1.5\r02.03.2020,12:00,1,2,0.5,x\r",
+        "mac.csv");
+    ASSERT_EQ(r.error, std::string("mac.csv:4: close price 'x' is not a number"));
+}
+TEST(DataImport, timeframeIsMostCommonSpacing) {
+    ASSERT_EQ(inferTimeframe({}), int64_t(0));
+    ASSERT_EQ(inferTimeframe({5}), int64_t(0));
+    ASSERT_EQ(inferTimeframe({0, 3600, 7200, 7200 + 3 * 86400, 7200 + 3 * 86400 + 3600}),
+              int64_t(3600));
+    ASSERT_EQ(inferTimeframe({0, 60, 120, 240, 360}), int64_t(60));  // tie: the smaller
+}
+TEST(DataImport, openOutsideRangeIsOnlyAWarning) {
+    const std::string text = std::string(kMt5Header) +
+                             "2020.03.02\t10:00:00\t1\t2\t0.5\t1.5\t0\t0\t0\n"
+                             "2020.03.02\t11:00:00\t2.5\t2\t0.5\t1.5\t0\t0\t0\n";
+    const LoadResult r = parseBarText(text, "x.csv");
+    ASSERT_TRUE(r.ok) << r.error.c_str();
+    ASSERT_EQ(r.warnings.size(), size_t(1));
+    ASSERT_EQ(r.warnings[0],
+              std::string("x.csv:3: 1 bar(s) have open or close outside [low, high] (first "
+                          "here)"));
+}
+TEST(DataImport, calendar) {
+    ASSERT_EQ(formatBarTime(0), std::string("1970-01-01 00:00"));
+    ASSERT_EQ(formatBarTime(fromCalendar(2016, 2, 29, 23, 59, 59)),
+              std::string("2016-02-29 23:59"));
+    ASSERT_EQ(toCalendar(fromCalendar(2020, 3, 2)).dayOfWeek, 1);  // a Monday
+    ASSERT_EQ(toCalendar(fromCalendar(1969, 12, 31, 12)).dayOfWeek, 3);
+    int64_t t = 0;
+    ASSERT_TRUE(parseDateTime("2020-03-02T10:00:00+02:00", t));
+    ASSERT_EQ(t, fromCalendar(2020, 3, 2, 8));
+    ASSERT_TRUE(parseDateTime("1583143200", t));
+    ASSERT_EQ(t, fromCalendar(2020, 3, 2, 10));
+    ASSERT_TRUE(!parseDateTime("2019.02.29 10:00", t));
+    ASSERT_TRUE(!parseDateTime("2019.02.28 24:00", t));
+    ASSERT_TRUE(parseDateTime("02.03.2020 10:00", t));  // DD.MM.YYYY
+    ASSERT_EQ(t, fromCalendar(2020, 3, 2, 10));
+    ASSERT_TRUE(parseDateTime("20200302", t));
+    ASSERT_EQ(t, fromCalendar(2020, 3, 2));
+    ASSERT_TRUE(!parseDateTime("2020-03-02 10:00 extra", t));
+    int s = 0;
+    ASSERT_TRUE(parseTimeOfDay("23:59:59.500", s));
+    ASSERT_EQ(s, 86399);
+}
+TEST(DataImport, utf16WithoutBom) {
+    std::string bytes;
+    for (char c : std::string("2020.03.02,10:00,1,2,0.5,1.5,3\r\n")) {
+        bytes.push_back(c);
+        bytes.push_back('\0');
+    }
+    ASSERT_EQ(int(decodeToUtf8(bytes)), int(TextEncoding::Utf16Le));
+    ASSERT_EQ(bytes, std::string("2020.03.02,10:00,1,2,0.5,1.5,3\r\n"));
+}
 
-    void checkSixBars(const LoadResult& r, const char* format, bool hasVolume) {
-        QVERIFY2(r.ok, r.error.c_str());
-        QVERIFY(r.error.empty());
-        QCOMPARE(r.bars.format, std::string(format));
-        QCOMPARE(r.bars.size(), size_t(6));
-        QCOMPARE(r.bars.timeframe, int64_t(3600));
-        for (size_t i = 0; i < 6; ++i) {
-            QCOMPARE(r.bars.time[i], fromCalendar(2020, 3, 2, 10 + int(i), 0, 0));
-            QCOMPARE(r.bars.open[i], kOpen[i]);
-            QCOMPARE(r.bars.high[i], kHigh[i]);
-            QCOMPARE(r.bars.low[i], kLow[i]);
-            QCOMPARE(r.bars.close[i], kClose[i]);
-            QCOMPARE(r.bars.volume[i], hasVolume ? kVolume[i] : 0.0);
-        }
-    }
-
-    void expectError(const std::string& text, const std::string& message) {
-        const LoadResult r = parseBarText(text, "/some/dir/EURUSD.csv");
-        QVERIFY2(!r.ok, "bad input was accepted");
-        QCOMPARE(r.error, message);
-        QVERIFY(r.bars.empty());  // never half-loaded
-        QVERIFY(r.bars.open.empty() && r.bars.close.empty());
-    }
-
-private slots:
-    void mt5Tab() {
-        const LoadResult r = loadBarFile(fixture("mt5_tab.csv"));
-        checkSixBars(r, "mt5", true);
-        QCOMPARE(r.bars.source, fixture("mt5_tab.csv"));
-        QVERIFY(r.warnings.empty());
-    }
-    void mt5Utf16LeCrlf() { checkSixBars(loadBarFile(fixture("mt5_utf16le.csv")), "mt5", true); }
-    void mt4() { checkSixBars(loadBarFile(fixture("mt4.csv")), "mt4", true); }
-    void genericComma() { checkSixBars(loadBarFile(fixture("generic_comma.csv")), "csv", true); }
-    void genericCrlfBom() {
-        checkSixBars(loadBarFile(fixture("generic_crlf_bom.csv")), "csv", true);
-    }
-    void genericSemicolonDateTimeColumns() {
-        // Date and Time in separate columns, comma as decimal point, no volume column.
-        checkSixBars(loadBarFile(fixture("generic_semicolon.csv")), "csv", false);
-    }
-    void genericTabReordered() {
-        // Lower-case names in any order, tick volume preferred over volume, ISO "T...Z" times.
-        checkSixBars(loadBarFile(fixture("generic_tab.csv")), "csv", true);
-    }
-    void mt4WithoutVolumeAndQuotedCsv() {
-        LoadResult r =
-            parseBarText("2020.03.02,10:00,1,2,0.5,1.5\n2020.03.02,10:05,1,2,0.5,1.5\n", "m5.csv");
-        QVERIFY2(r.ok, r.error.c_str());
-        QCOMPARE(r.bars.format, std::string("mt4"));
-        QCOMPARE(r.bars.timeframe, int64_t(300));
-        QCOMPARE(r.bars.volume[1], 0.0);
-        r = parseBarText(
-            "\"Date\",\"Open\",\"High\",\"Low\",\"Close\"\n"
-            "\"2020-01-06\",\"1.5\",\"2\",\"1\",\"1.5\"\n"
-            "\"2020-01-07\",\"1.5\",\"2\",\"1\",\"1.5\"\n",
-            "d1.csv");
-        QVERIFY2(r.ok, r.error.c_str());
-        QCOMPARE(r.bars.format, std::string("csv"));
-        QCOMPARE(r.bars.timeframe, int64_t(86400));
-        QCOMPARE(r.bars.time[0], fromCalendar(2020, 1, 6));
-    }
-    void blankLinesAndMissingFinalNewline() {
-        const std::string text = std::string(kMt5Header) +
-                                 "2020.03.02\t10:00:00\t1\t2\t0.5\t1.5\t0\t0\t0\n\n"
-                                 "2020.03.02\t11:00:00\t1\t2\t0.5\t1.5\t0\t0\t0";
-        const LoadResult r = parseBarText(text, "x.csv");
-        QVERIFY2(r.ok, r.error.c_str());
-        QCOMPARE(r.bars.size(), size_t(2));
-    }
-    void crOnlyLineBreaks() {
-        const LoadResult r = parseBarText(
-            "Date,Time,Open,High,Low,Close\r02.03.2020,10:00,1,2,0.5,1.5\r"
-            "02.03.2020,11:00,1,2,0.5,1.5\r02.03.2020,12:00,1,2,0.5,x\r",
-            "mac.csv");
-        QCOMPARE(r.error, std::string("mac.csv:4: close price 'x' is not a number"));
-    }
-    void timeframeIsMostCommonSpacing() {
-        QCOMPARE(inferTimeframe({}), int64_t(0));
-        QCOMPARE(inferTimeframe({5}), int64_t(0));
-        QCOMPARE(inferTimeframe({0, 3600, 7200, 7200 + 3 * 86400, 7200 + 3 * 86400 + 3600}),
-                 int64_t(3600));
-        QCOMPARE(inferTimeframe({0, 60, 120, 240, 360}), int64_t(60));  // tie: the smaller
-    }
-    void openOutsideRangeIsOnlyAWarning() {
-        const std::string text = std::string(kMt5Header) +
-                                 "2020.03.02\t10:00:00\t1\t2\t0.5\t1.5\t0\t0\t0\n"
-                                 "2020.03.02\t11:00:00\t2.5\t2\t0.5\t1.5\t0\t0\t0\n";
-        const LoadResult r = parseBarText(text, "x.csv");
-        QVERIFY2(r.ok, r.error.c_str());
-        QCOMPARE(r.warnings.size(), size_t(1));
-        QCOMPARE(r.warnings[0],
-                 std::string("x.csv:3: 1 bar(s) have open or close outside [low, high] (first "
-                             "here)"));
-    }
-    void calendar() {
-        QCOMPARE(formatBarTime(0), std::string("1970-01-01 00:00"));
-        QCOMPARE(formatBarTime(fromCalendar(2016, 2, 29, 23, 59, 59)),
-                 std::string("2016-02-29 23:59"));
-        QCOMPARE(toCalendar(fromCalendar(2020, 3, 2)).dayOfWeek, 1);  // a Monday
-        QCOMPARE(toCalendar(fromCalendar(1969, 12, 31, 12)).dayOfWeek, 3);
-        int64_t t = 0;
-        QVERIFY(parseDateTime("2020-03-02T10:00:00+02:00", t));
-        QCOMPARE(t, fromCalendar(2020, 3, 2, 8));
-        QVERIFY(parseDateTime("1583143200", t));
-        QCOMPARE(t, fromCalendar(2020, 3, 2, 10));
-        QVERIFY(!parseDateTime("2019.02.29 10:00", t));
-        QVERIFY(!parseDateTime("2019.02.28 24:00", t));
-        QVERIFY(parseDateTime("02.03.2020 10:00", t));  // DD.MM.YYYY
-        QCOMPARE(t, fromCalendar(2020, 3, 2, 10));
-        QVERIFY(parseDateTime("20200302", t));
-        QCOMPARE(t, fromCalendar(2020, 3, 2));
-        QVERIFY(!parseDateTime("2020-03-02 10:00 extra", t));
-        int s = 0;
-        QVERIFY(parseTimeOfDay("23:59:59.500", s));
-        QCOMPARE(s, 86399);
-    }
-    void utf16WithoutBom() {
-        std::string bytes;
-        for (char c : std::string("2020.03.02,10:00,1,2,0.5,1.5,3\r\n")) {
-            bytes.push_back(c);
-            bytes.push_back('\0');
-        }
-        QCOMPARE(int(decodeToUtf8(bytes)), int(TextEncoding::Utf16Le));
-        QCOMPARE(bytes, std::string("2020.03.02,10:00,1,2,0.5,1.5,3\r\n"));
-    }
-
-    // ---- bad input: exact messages ----
-    void missingFile() {
-        const LoadResult r = loadBarFile("/nonexistent/dir/EURUSD.csv");
-        QVERIFY(!r.ok);
-        QCOMPARE(r.error, std::string("EURUSD.csv:0: cannot open /nonexistent/dir/EURUSD.csv: "
-                                      "No such file or directory"));
-    }
-    void directory() {
-        const LoadResult r = loadBarFile(NNWB_TEST_FIXTURES);
-        QVERIFY(!r.ok);
-        QCOMPARE(r.error,
-                 std::string("fixtures:0: ") + NNWB_TEST_FIXTURES + " is a directory, not a file");
-    }
-    void emptyFile() {
-        const LoadResult r = loadBarFile(fixture("empty.csv"));
-        QCOMPARE(r.error, std::string("empty.csv:1: file is empty"));
-        expectError("\n  \r\n\n", "EURUSD.csv:1: file is empty (no data rows)");
-    }
-    void binaryFile() {
-        const LoadResult r = loadBarFile(fixture("binary.csv"));
-        QVERIFY(!r.ok);
-        QCOMPARE(r.error, std::string("binary.csv:2: binary data (byte 0x1A), not a text file "
-                                      "of price bars"));
-    }
-    void headerOnly() {
-        const LoadResult r = loadBarFile(fixture("header_only.csv"));
-        QCOMPARE(r.error, std::string("header_only.csv:1: header only, no data rows"));
-    }
-    void truncatedLastLine() {
-        const LoadResult r = loadBarFile(fixture("truncated.csv"));
-        QCOMPARE(r.error,
-                 std::string("truncated.csv:6: truncated last line: expected 9 fields, found 4"));
-    }
-    void highBelowLow() {
-        const LoadResult r = loadBarFile(fixture("bad_high_low.csv"));
-        QCOMPARE(r.error, std::string("bad_high_low.csv:3: high 1.0712 is below low 1.0720"));
-    }
-    void missingColumn() {
-        expectError("Datetime,Open,Low,Close\n2020-01-01 10:00,1,1,1\n",
-                    "EURUSD.csv:1: missing column 'high'; header has: Datetime, Open, Low, Close");
-        expectError("Open,High,Low,Close\n1,1,1,1\n",
-                    "EURUSD.csv:1: missing column 'date' (or 'datetime'); header has: Open, "
-                    "High, Low, Close");
-    }
-    void wrongFieldCount() {
-        expectError(std::string(kMt5Header) + "2020.03.02\t10:00:00\t1\t2\t0.5\t1.5\t0\t0\t0\n" +
-                        "2020.03.02\t11:00:00\t1\t2\t0.5\t1.5\t0\t0\n" +
-                        "2020.03.02\t12:00:00\t1\t2\t0.5\t1.5\t0\t0\t0\n",
-                    "EURUSD.csv:3: wrong field count: expected 9 fields, found 8");
-        expectError("2020.03.02,10:00,1,2,0.5\n",
-                    "EURUSD.csv:1: no header and 5 fields; expected DATE,TIME,OPEN,HIGH,LOW,"
-                    "CLOSE[,VOLUME] (MetaTrader 4) or a header row");
-    }
-    void nonNumericAndNonFinitePrice() {
-        const std::string h = "Datetime,Open,High,Low,Close\n2020-01-01 10:00,1,2,0.5,1.5\n";
-        expectError(h + "2020-01-01 11:00,1,2,abc,1.5\n",
-                    "EURUSD.csv:3: low price 'abc' is not a number");
-        expectError(h + "2020-01-01 11:00,1,2,0.5,1.5x\n",
-                    "EURUSD.csv:3: close price '1.5x' is not a number");
-        expectError(h + "2020-01-01 11:00,nan,2,0.5,1.5\n",
-                    "EURUSD.csv:3: open price 'nan' is not finite");
-        expectError(h + "2020-01-01 11:00,1,inf,0.5,1.5\n",
-                    "EURUSD.csv:3: high price 'inf' is not finite");
-        expectError(h + "2020-01-01 11:00,1,1e999,0.5,1.5\n",
-                    "EURUSD.csv:3: high price '1e999' is not finite");
-        expectError(h + "2020-01-01 11:00,1,,0.5,1.5\n", "EURUSD.csv:3: high price is empty");
-        expectError("Datetime,Open,High,Low,Close,Volume\n2020-01-01 11:00,1,2,0.5,1.5,-3\n",
-                    "EURUSD.csv:2: volume -3 is negative");
-    }
-    void badDateTime() {
-        expectError(std::string(kMt5Header) + "2017.13.01\t10:00:00\t1\t2\t0.5\t1.5\t0\t0\t0\n",
-                    "EURUSD.csv:2: bad date '2017.13.01'");
-        expectError(std::string(kMt5Header) + "2017.01.01\t25:00:00\t1\t2\t0.5\t1.5\t0\t0\t0\n",
-                    "EURUSD.csv:2: bad time '25:00:00'");
-        expectError(
-            "Datetime,Open,High,Low,Close\n2020-01-01 10:00,1,2,0.5,1.5\n"
-            "yesterday,1,2,0.5,1.5\n",
-            "EURUSD.csv:3: bad date/time 'yesterday'");
-    }
-    void outOfOrderAndDuplicate() {
-        const std::string h =
-            "Datetime,Open,High,Low,Close\n2020-01-01 10:00,1,2,0.5,1.5\n"
-            "2020-01-01 11:00,1,2,0.5,1.5\n";
-        expectError(h + "2020-01-01 11:00,1,2,0.5,1.5\n",
-                    "EURUSD.csv:4: duplicate time 2020-01-01 11:00 (same as line 3)");
-        expectError(h + "2020-01-01 10:30,1,2,0.5,1.5\n",
-                    "EURUSD.csv:4: time 2020-01-01 10:30 is before the previous bar's "
-                    "2020-01-01 11:00 (line 3); bars must be in time order, oldest first");
-    }
-    void highBelowLowInline() {
-        expectError("2020.03.02,10:00,1.0715,1.0712,1.0720,1.0716,5\n",
-                    "EURUSD.csv:1: high 1.0712 is below low 1.0720");
-    }
-    void garbageNeverCrashes() {
-        // Deterministic pseudo-random byte soup and mutations of a valid file: must return an
-        // error or a valid series, never crash or throw.
-        std::string valid = std::string(kMt5Header);
-        for (int i = 0; i < 20; ++i)
-            valid += "2020.03.02\t10:" + std::string(i < 10 ? "0" : "") + std::to_string(i) +
-                     ":00\t1\t2\t0.5\t1.5\t0\t0\t0\n";
-        QVERIFY(parseBarText(valid, "fuzz.csv").ok);
-        uint32_t seed = 12345;
-        auto rnd = [&]() { return seed = seed * 1664525u + 1013904223u; };
-        for (int iter = 0; iter < 2000; ++iter) {
-            std::string t = valid;
-            const int edits = 1 + int(rnd() % 4);
-            for (int e = 0; e < edits; ++e) {
-                const size_t pos = rnd() % t.size();
-                switch (rnd() % 3) {
-                    case 0:
-                        t[pos] = char(rnd() % 256);
-                        break;
-                    case 1:
-                        t.erase(pos, 1 + rnd() % 8);
-                        break;
-                    default:
-                        t.insert(pos, 1, "\t\n,;.:-0\"\r"[rnd() % 10]);
-                        break;
-                }
-                if (t.empty()) t = "x";
+// ---- bad input: exact messages ----
+TEST(DataImport, missingFile) {
+    const LoadResult r = loadBarFile("/nonexistent/dir/EURUSD.csv");
+    ASSERT_TRUE(!r.ok);
+    ASSERT_EQ(r.error, std::string("EURUSD.csv:0: cannot open /nonexistent/dir/EURUSD.csv: "
+                                   "No such file or directory"));
+}
+TEST(DataImport, directory) {
+    const LoadResult r = loadBarFile(NNWB_TEST_FIXTURES);
+    ASSERT_TRUE(!r.ok);
+    ASSERT_EQ(r.error,
+              std::string("fixtures:0: ") + NNWB_TEST_FIXTURES + " is a directory, not a file");
+}
+TEST(DataImport, emptyFile) {
+    const LoadResult r = loadBarFile(fixture("empty.csv"));
+    ASSERT_EQ(r.error, std::string("empty.csv:1: file is empty"));
+    expectError("\n  \r\n\n", "EURUSD.csv:1: file is empty (no data rows)");
+}
+TEST(DataImport, binaryFile) {
+    const LoadResult r = loadBarFile(fixture("binary.csv"));
+    ASSERT_TRUE(!r.ok);
+    ASSERT_EQ(r.error, std::string("binary.csv:2: binary data (byte 0x1A), not a text file "
+                                   "of price bars"));
+}
+TEST(DataImport, headerOnly) {
+    const LoadResult r = loadBarFile(fixture("header_only.csv"));
+    ASSERT_EQ(r.error, std::string("header_only.csv:1: header only, no data rows"));
+}
+TEST(DataImport, truncatedLastLine) {
+    const LoadResult r = loadBarFile(fixture("truncated.csv"));
+    ASSERT_EQ(r.error,
+              std::string("truncated.csv:6: truncated last line: expected 9 fields, found 4"));
+}
+TEST(DataImport, highBelowLow) {
+    const LoadResult r = loadBarFile(fixture("bad_high_low.csv"));
+    ASSERT_EQ(r.error, std::string("bad_high_low.csv:3: high 1.0712 is below low 1.0720"));
+}
+TEST(DataImport, missingColumn) {
+    expectError("Datetime,Open,Low,Close\n2020-01-01 10:00,1,1,1\n",
+                "EURUSD.csv:1: missing column 'high'; header has: Datetime, Open, Low, Close");
+    expectError("Open,High,Low,Close\n1,1,1,1\n",
+                "EURUSD.csv:1: missing column 'date' (or 'datetime'); header has: Open, "
+                "High, Low, Close");
+}
+TEST(DataImport, wrongFieldCount) {
+    expectError(std::string(kMt5Header) + "2020.03.02\t10:00:00\t1\t2\t0.5\t1.5\t0\t0\t0\n" +
+                    "2020.03.02\t11:00:00\t1\t2\t0.5\t1.5\t0\t0\n" +
+                    "2020.03.02\t12:00:00\t1\t2\t0.5\t1.5\t0\t0\t0\n",
+                "EURUSD.csv:3: wrong field count: expected 9 fields, found 8");
+    expectError("2020.03.02,10:00,1,2,0.5\n",
+                "EURUSD.csv:1: no header and 5 fields; expected DATE,TIME,OPEN,HIGH,LOW,"
+                "CLOSE[,VOLUME] (MetaTrader 4) or a header row");
+}
+TEST(DataImport, nonNumericAndNonFinitePrice) {
+    const std::string h = "Datetime,Open,High,Low,Close\n2020-01-01 10:00,1,2,0.5,1.5\n";
+    expectError(h + "2020-01-01 11:00,1,2,abc,1.5\n",
+                "EURUSD.csv:3: low price 'abc' is not a number");
+    expectError(h + "2020-01-01 11:00,1,2,0.5,1.5x\n",
+                "EURUSD.csv:3: close price '1.5x' is not a number");
+    expectError(h + "2020-01-01 11:00,nan,2,0.5,1.5\n",
+                "EURUSD.csv:3: open price 'nan' is not finite");
+    expectError(h + "2020-01-01 11:00,1,inf,0.5,1.5\n",
+                "EURUSD.csv:3: high price 'inf' is not finite");
+    expectError(h + "2020-01-01 11:00,1,1e999,0.5,1.5\n",
+                "EURUSD.csv:3: high price '1e999' is not finite");
+    expectError(h + "2020-01-01 11:00,1,,0.5,1.5\n", "EURUSD.csv:3: high price is empty");
+    expectError("Datetime,Open,High,Low,Close,Volume\n2020-01-01 11:00,1,2,0.5,1.5,-3\n",
+                "EURUSD.csv:2: volume -3 is negative");
+}
+TEST(DataImport, badDateTime) {
+    expectError(std::string(kMt5Header) + "2017.13.01\t10:00:00\t1\t2\t0.5\t1.5\t0\t0\t0\n",
+                "EURUSD.csv:2: bad date '2017.13.01'");
+    expectError(std::string(kMt5Header) + "2017.01.01\t25:00:00\t1\t2\t0.5\t1.5\t0\t0\t0\n",
+                "EURUSD.csv:2: bad time '25:00:00'");
+    expectError(
+        "Datetime,Open,High,Low,Close\n2020-01-01 10:00,1,2,0.5,1.5\n"
+        "yesterday,1,2,0.5,1.5\n",
+        "EURUSD.csv:3: bad date/time 'yesterday'");
+}
+TEST(DataImport, outOfOrderAndDuplicate) {
+    const std::string h =
+        "Datetime,Open,High,Low,Close\n2020-01-01 10:00,1,2,0.5,1.5\n"
+        "2020-01-01 11:00,1,2,0.5,1.5\n";
+    expectError(h + "2020-01-01 11:00,1,2,0.5,1.5\n",
+                "EURUSD.csv:4: duplicate time 2020-01-01 11:00 (same as line 3)");
+    expectError(h + "2020-01-01 10:30,1,2,0.5,1.5\n",
+                "EURUSD.csv:4: time 2020-01-01 10:30 is before the previous bar's "
+                "2020-01-01 11:00 (line 3); bars must be in time order, oldest first");
+}
+TEST(DataImport, highBelowLowInline) {
+    expectError("2020.03.02,10:00,1.0715,1.0712,1.0720,1.0716,5\n",
+                "EURUSD.csv:1: high 1.0712 is below low 1.0720");
+}
+TEST(DataImport, garbageNeverCrashes) {
+    // Deterministic pseudo-random byte soup and mutations of a valid file: must return an
+    // error or a valid series, never crash or throw.
+    std::string valid = std::string(kMt5Header);
+    for (int i = 0; i < 20; ++i)
+        valid += "2020.03.02\t10:" + std::string(i < 10 ? "0" : "") + std::to_string(i) +
+                 ":00\t1\t2\t0.5\t1.5\t0\t0\t0\n";
+    ASSERT_TRUE(parseBarText(valid, "fuzz.csv").ok);
+    uint32_t seed = 12345;
+    auto rnd = [&]() { return seed = seed * 1664525u + 1013904223u; };
+    for (int iter = 0; iter < 2000; ++iter) {
+        std::string t = valid;
+        const int edits = 1 + int(rnd() % 4);
+        for (int e = 0; e < edits; ++e) {
+            const size_t pos = rnd() % t.size();
+            switch (rnd() % 3) {
+                case 0:
+                    t[pos] = char(rnd() % 256);
+                    break;
+                case 1:
+                    t.erase(pos, 1 + rnd() % 8);
+                    break;
+                default:
+                    t.insert(pos, 1, "\t\n,;.:-0\"\r"[rnd() % 10]);
+                    break;
             }
-            const LoadResult r = parseBarText(t, "fuzz.csv");
-            if (r.ok) {
-                QVERIFY(!r.bars.empty());
-                QCOMPARE(r.bars.open.size(), r.bars.time.size());
-            } else {
-                QVERIFY(r.error.rfind("fuzz.csv:", 0) == 0);
-                QVERIFY(r.bars.empty());
-            }
+            if (t.empty()) t = "x";
+        }
+        const LoadResult r = parseBarText(t, "fuzz.csv");
+        if (r.ok) {
+            ASSERT_TRUE(!r.bars.empty());
+            ASSERT_EQ(r.bars.open.size(), r.bars.time.size());
+        } else {
+            ASSERT_TRUE(r.error.rfind("fuzz.csv:", 0) == 0);
+            ASSERT_TRUE(r.bars.empty());
         }
     }
-};
-
-QTEST_APPLESS_MAIN(TestDataImport)
-#include "tst_data_import.moc"
+}

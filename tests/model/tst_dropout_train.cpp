@@ -2,16 +2,16 @@
 // ff_dropout, on the tiny synthetic stack task of tests/fixtures/attention): the network
 // learns, the same seed gives the same numbers, dropout changes the run, and every OpenCL
 // device follows the CPU's losses epoch by epoch (the same masks on every device).
-// Model headers first: Metrics.h has a member named `signals`, a Qt keyword macro.
+#include <gtest/gtest.h>
+
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
 #include "common/TestUtil.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
 #include "model/Trainer.h"
-
-#include <QtTest>
 
 using namespace nnwb;
 
@@ -51,41 +51,34 @@ Losses trainLosses(const Experiment& e, int epochs) {
 
 }  // namespace
 
-class TestDropoutTrain : public QObject {
-    Q_OBJECT
-private slots:
-    void learnsWithDropout() {
-        const auto a = trainLosses(problem("cpu", true), 12);
-        qInfo("training loss with dropout: epoch 1 %.4f, epoch 12 %.4f", a.train.front(),
-              a.train.back());
-        QVERIFY(a.train.front() > 0.9);
-        QVERIFY2(a.train.back() < 0.8, qPrintable(QString("final loss %1").arg(a.train.back())));
-        const auto b = trainLosses(problem("cpu", true), 12);
-        QCOMPARE(b.train, a.train);
-        QCOMPARE(b.validation, a.validation);
-        const auto plain = trainLosses(problem("cpu", false), 2);
-        QVERIFY(plain.train[1] != a.train[1]);
-    }
+TEST(DropoutTrain, learnsWithDropout) {
+    const auto a = trainLosses(problem("cpu", true), 12);
+    std::printf("training loss with dropout: epoch 1 %.4f, epoch 12 %.4f\n", a.train.front(),
+                a.train.back());
+    ASSERT_TRUE(a.train.front() > 0.9);
+    ASSERT_TRUE(a.train.back() < 0.8) << "final loss " << a.train.back();
+    const auto b = trainLosses(problem("cpu", true), 12);
+    ASSERT_EQ(b.train, a.train);
+    ASSERT_EQ(b.validation, a.validation);
+    const auto plain = trainLosses(problem("cpu", false), 2);
+    ASSERT_TRUE(plain.train[1] != a.train[1]);
+}
 
-    void openclFollowsCpu() {
-        const auto ids = test::openClDeviceIds();
-        if (ids.empty()) QSKIP("no OpenCL device");
-        const int epochs = 3;
-        const auto cpu = trainLosses(problem("cpu", true), epochs);
-        for (const auto& id : ids) {
-            const auto cl = trainLosses(problem(id, true), epochs);
-            for (int i = 0; i < epochs; ++i) {
-                qInfo("%s epoch %d: train %.7f vs cpu %.7f, validation %.7f vs cpu %.7f",
-                      id.c_str(), i + 1, cl.train[i], cpu.train[i], cl.validation[i],
-                      cpu.validation[i]);
-                QVERIFY2(std::fabs(cl.train[i] - cpu.train[i]) / cpu.train[i] < 1e-4,
-                         qPrintable(QString("%1 epoch %2").arg(id.c_str()).arg(i + 1)));
-                QVERIFY2(std::fabs(cl.validation[i] - cpu.validation[i]) / cpu.validation[i] < 1e-4,
-                         qPrintable(QString("%1 epoch %2").arg(id.c_str()).arg(i + 1)));
-            }
+TEST(DropoutTrain, openclFollowsCpu) {
+    const auto ids = test::openClDeviceIds();
+    if (ids.empty()) GTEST_SKIP() << "no OpenCL device";
+    const int epochs = 3;
+    const auto cpu = trainLosses(problem("cpu", true), epochs);
+    for (const auto& id : ids) {
+        const auto cl = trainLosses(problem(id, true), epochs);
+        for (int i = 0; i < epochs; ++i) {
+            std::printf("%s epoch %d: train %.7f vs cpu %.7f, validation %.7f vs cpu %.7f\n",
+                        id.c_str(), i + 1, cl.train[i], cpu.train[i], cl.validation[i],
+                        cpu.validation[i]);
+            ASSERT_TRUE(std::fabs(cl.train[i] - cpu.train[i]) / cpu.train[i] < 1e-4)
+                << id << " epoch " << i + 1;
+            ASSERT_TRUE(std::fabs(cl.validation[i] - cpu.validation[i]) / cpu.validation[i] < 1e-4)
+                << id << " epoch " << i + 1;
         }
     }
-};
-
-QTEST_GUILESS_MAIN(TestDropoutTrain)
-#include "tst_dropout_train.moc"
+}

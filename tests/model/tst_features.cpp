@@ -1,11 +1,12 @@
 // Features and indicators: RSI against a plain-loop reference and by hand on Wilder's example,
 // ATR and CCI on tiny series computed by hand, MACD against a direct EMA recursion, the time
 // features, warm-up, z-score and positional encoding.
-#include <QtTest>
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
+#include "common/FuzzyCompare.h"
 #include "model/data/DateTime.h"
 #include "model/data/Features.h"
 #include "model/data/Indicators.h"
@@ -80,173 +81,169 @@ BarSeries barsFrom(const std::vector<double>& h, const std::vector<double>& l,
 
 }  // namespace
 
-class TestFeatures : public QObject {
-    Q_OBJECT
-
-private slots:
-    void rsiByHand() {
-        // The closes of Wilder's RSI(14) example. 14 changes to bar 14: gains sum 3.34, losses
-        // sum 1.40 -> RSI = 100 * 3.34 / 4.74. Bar 15 falls 0.28, bar 16 rises 0.03 (Wilder
-        // smoothing: avg = (avg * 13 + x) / 14).
-        const std::vector<double> c = {44.34, 44.09, 44.15, 43.61, 44.33, 44.83,
-                                       45.10, 45.42, 45.84, 46.08, 45.89, 46.03,
-                                       45.61, 46.28, 46.28, 46.00, 46.03};
-        const std::vector<double> r = rsiWilder(c, 14);
-        for (size_t i = 0; i < 14; ++i) QVERIFY(std::isnan(r[i]));
-        double g = 3.34 / 14, l = 1.40 / 14;
-        QVERIFY(near(r[14], 100.0 * 3.34 / 4.74, 1e-9));
-        g = g * 13 / 14, l = (l * 13 + 0.28) / 14;
-        QVERIFY(near(r[15], 100.0 * g / (g + l), 1e-9));
-        g = (g * 13 + 0.03) / 14, l = l * 13 / 14;
-        QVERIFY(near(r[16], 100.0 * g / (g + l), 1e-9));
-        QVERIFY(std::fabs(r[14] - 70.4641) < 1e-4);
-        QVERIFY(std::fabs(r[15] - 66.2496) < 1e-4);
-        QVERIFY(std::fabs(r[16] - 66.4809) < 1e-4);
-    }
-    void rsiMatchesPlainLoop() {
-        const std::vector<double> c = wave(500, 7);
-        for (int n : {1, 2, 5, 14, 30}) {
-            const std::vector<double> a = rsiWilder(c, n), b = referenceRsi(c, n);
-            QCOMPARE(rsiWarmup(n), size_t(n));
-            for (size_t i = 0; i < c.size(); ++i) {
-                if (i < size_t(n))
-                    QVERIFY(std::isnan(a[i]));
-                else
-                    QVERIFY2(near(a[i], b[i], 1e-9), qPrintable(QString::number(i)));
+TEST(Features, rsiByHand) {
+    // The closes of Wilder's RSI(14) example. 14 changes to bar 14: gains sum 3.34, losses
+    // sum 1.40 -> RSI = 100 * 3.34 / 4.74. Bar 15 falls 0.28, bar 16 rises 0.03 (Wilder
+    // smoothing: avg = (avg * 13 + x) / 14).
+    const std::vector<double> c = {44.34, 44.09, 44.15, 43.61, 44.33, 44.83, 45.10, 45.42, 45.84,
+                                   46.08, 45.89, 46.03, 45.61, 46.28, 46.28, 46.00, 46.03};
+    const std::vector<double> r = rsiWilder(c, 14);
+    for (size_t i = 0; i < 14; ++i) ASSERT_TRUE(std::isnan(r[i]));
+    double g = 3.34 / 14, l = 1.40 / 14;
+    ASSERT_TRUE(near(r[14], 100.0 * 3.34 / 4.74, 1e-9));
+    g = g * 13 / 14, l = (l * 13 + 0.28) / 14;
+    ASSERT_TRUE(near(r[15], 100.0 * g / (g + l), 1e-9));
+    g = (g * 13 + 0.03) / 14, l = l * 13 / 14;
+    ASSERT_TRUE(near(r[16], 100.0 * g / (g + l), 1e-9));
+    ASSERT_TRUE(std::fabs(r[14] - 70.4641) < 1e-4);
+    ASSERT_TRUE(std::fabs(r[15] - 66.2496) < 1e-4);
+    ASSERT_TRUE(std::fabs(r[16] - 66.4809) < 1e-4);
+}
+TEST(Features, rsiMatchesPlainLoop) {
+    const std::vector<double> c = wave(500, 7);
+    for (int n : {1, 2, 5, 14, 30}) {
+        const std::vector<double> a = rsiWilder(c, n), b = referenceRsi(c, n);
+        ASSERT_EQ(rsiWarmup(n), size_t(n));
+        for (size_t i = 0; i < c.size(); ++i) {
+            if (i < size_t(n)) {
+                ASSERT_TRUE(std::isnan(a[i]));
+            } else {
+                ASSERT_TRUE(near(a[i], b[i], 1e-9)) << i;
             }
         }
-        // Rising only -> 100; flat -> 50; falling only -> 0.
-        QCOMPARE(rsiWilder({1, 2, 3, 4}, 3)[3], 100.0);
-        QCOMPARE(rsiWilder({2, 2, 2, 2}, 3)[3], 50.0);
-        QCOMPARE(rsiWilder({4, 3, 2, 1}, 3)[3], 0.0);
-        QVERIFY(std::isnan(rsiWilder({1, 2, 3}, 3)[2]));  // too short: never defined
     }
-    void atrByHand() {
-        // period 3; true ranges from bar 1: 2, 2, 4, 2, 8, 14 (bar 6 gaps up over close 6).
-        const std::vector<double> h = {10, 11, 12, 15, 14, 13, 20};
-        const std::vector<double> l = {8, 9, 10, 11, 12, 5, 18};
-        const std::vector<double> c = {9, 10, 11, 14, 13, 6, 19};
-        const std::vector<double> a = atrWilder(h, l, c, 3);
-        for (size_t i = 0; i < 3; ++i) QVERIFY(std::isnan(a[i]));
-        QVERIFY(near(a[3], 8.0 / 3));
-        QVERIFY(near(a[4], 22.0 / 9));
-        QVERIFY(near(a[5], 116.0 / 27));
-        QVERIFY(near(a[6], 610.0 / 81));
-    }
-    void cciByHand() {
-        // Typical price = close where h = l = c; the last bar has tp = (6 + 3 + 3) / 3 = 4.
-        const std::vector<double> h = {1, 2, 3, 4, 10, 5, 6};
-        const std::vector<double> l = {1, 2, 3, 4, 10, 5, 3};
-        const std::vector<double> c = {1, 2, 3, 4, 10, 5, 3};
-        const std::vector<double> r = cciTypical(h, l, c, 3);
-        QVERIFY(std::isnan(r[0]) && std::isnan(r[1]));
-        QVERIFY(near(r[2], 100.0));  // tp 1,2,3: sma 2, mad 2/3 -> 1 / (0.015 * 2/3)
-        QVERIFY(near(r[3], 100.0));
-        QVERIFY(near(r[4], 100.0));        // 3,4,10: sma 17/3, mad 26/9 -> (13/3) / (0.015 * 26/9)
-        QVERIFY(near(r[5], -400.0 / 11));  // 4,10,5: sma 19/3, mad 22/9
-        // 10,5,4: sma 19/3, mad (11/3 + 4/3 + 7/3)/3 = 22/9, (4 - 19/3) / (0.015 * 22/9)
-        QVERIFY(near(r[6], -(7.0 / 3) / (0.015 * 22.0 / 9)));
-        QCOMPARE(cciTypical({2, 2, 2}, {2, 2, 2}, {2, 2, 2}, 3)[2], 0.0);  // mad 0
-    }
-    void emaAndMacdMatchDirectRecursion() {
-        const std::vector<double> e = emaSeries({1, 2, 3, 4, 5}, 3);
-        QVERIFY(std::isnan(e[1]));
-        QCOMPARE(e[2], 2.0);
-        QCOMPARE(e[3], 3.0);
-        QCOMPARE(e[4], 4.0);
-        const std::vector<double> c = wave(300, 11);
-        const MacdSeries m = macd(c, 12, 26, 9);
-        const std::vector<double> f = referenceEma(c, 12, 0), s = referenceEma(c, 26, 0);
-        std::vector<double> main(c.size(), NAN);
-        for (size_t i = 25; i < c.size(); ++i) main[i] = f[i] - s[i];
-        const std::vector<double> sig = referenceEma(main, 9, 25);
-        QCOMPARE(macdMainWarmup(12, 26), size_t(25));
-        QCOMPARE(macdSignalWarmup(12, 26, 9), size_t(33));
-        for (size_t i = 0; i < c.size(); ++i) {
-            QCOMPARE(std::isnan(m.main[i]), i < 25);
-            QCOMPARE(std::isnan(m.signal[i]), i < 33);
-            if (i >= 25) QVERIFY(near(m.main[i], main[i], 1e-12));
-            if (i >= 33) QVERIFY(near(m.signal[i], sig[i], 1e-12));
+    // Rising only -> 100; flat -> 50; falling only -> 0.
+    ASSERT_FUZZY_EQ(rsiWilder({1, 2, 3, 4}, 3)[3], 100.0);
+    ASSERT_FUZZY_EQ(rsiWilder({2, 2, 2, 2}, 3)[3], 50.0);
+    ASSERT_FUZZY_EQ(rsiWilder({4, 3, 2, 1}, 3)[3], 0.0);
+    ASSERT_TRUE(std::isnan(rsiWilder({1, 2, 3}, 3)[2]));  // too short: never defined
+}
+TEST(Features, atrByHand) {
+    // period 3; true ranges from bar 1: 2, 2, 4, 2, 8, 14 (bar 6 gaps up over close 6).
+    const std::vector<double> h = {10, 11, 12, 15, 14, 13, 20};
+    const std::vector<double> l = {8, 9, 10, 11, 12, 5, 18};
+    const std::vector<double> c = {9, 10, 11, 14, 13, 6, 19};
+    const std::vector<double> a = atrWilder(h, l, c, 3);
+    for (size_t i = 0; i < 3; ++i) ASSERT_TRUE(std::isnan(a[i]));
+    ASSERT_TRUE(near(a[3], 8.0 / 3));
+    ASSERT_TRUE(near(a[4], 22.0 / 9));
+    ASSERT_TRUE(near(a[5], 116.0 / 27));
+    ASSERT_TRUE(near(a[6], 610.0 / 81));
+}
+TEST(Features, cciByHand) {
+    // Typical price = close where h = l = c; the last bar has tp = (6 + 3 + 3) / 3 = 4.
+    const std::vector<double> h = {1, 2, 3, 4, 10, 5, 6};
+    const std::vector<double> l = {1, 2, 3, 4, 10, 5, 3};
+    const std::vector<double> c = {1, 2, 3, 4, 10, 5, 3};
+    const std::vector<double> r = cciTypical(h, l, c, 3);
+    ASSERT_TRUE(std::isnan(r[0]) && std::isnan(r[1]));
+    ASSERT_TRUE(near(r[2], 100.0));  // tp 1,2,3: sma 2, mad 2/3 -> 1 / (0.015 * 2/3)
+    ASSERT_TRUE(near(r[3], 100.0));
+    ASSERT_TRUE(near(r[4], 100.0));        // 3,4,10: sma 17/3, mad 26/9 -> (13/3) / (0.015 * 26/9)
+    ASSERT_TRUE(near(r[5], -400.0 / 11));  // 4,10,5: sma 19/3, mad 22/9
+    // 10,5,4: sma 19/3, mad (11/3 + 4/3 + 7/3)/3 = 22/9, (4 - 19/3) / (0.015 * 22/9)
+    ASSERT_TRUE(near(r[6], -(7.0 / 3) / (0.015 * 22.0 / 9)));
+    ASSERT_FUZZY_EQ(cciTypical({2, 2, 2}, {2, 2, 2}, {2, 2, 2}, 3)[2], 0.0);  // mad 0
+}
+TEST(Features, emaAndMacdMatchDirectRecursion) {
+    const std::vector<double> e = emaSeries({1, 2, 3, 4, 5}, 3);
+    ASSERT_TRUE(std::isnan(e[1]));
+    ASSERT_FUZZY_EQ(e[2], 2.0);
+    ASSERT_FUZZY_EQ(e[3], 3.0);
+    ASSERT_FUZZY_EQ(e[4], 4.0);
+    const std::vector<double> c = wave(300, 11);
+    const MacdSeries m = macd(c, 12, 26, 9);
+    const std::vector<double> f = referenceEma(c, 12, 0), s = referenceEma(c, 26, 0);
+    std::vector<double> main(c.size(), NAN);
+    for (size_t i = 25; i < c.size(); ++i) main[i] = f[i] - s[i];
+    const std::vector<double> sig = referenceEma(main, 9, 25);
+    ASSERT_EQ(macdMainWarmup(12, 26), size_t(25));
+    ASSERT_EQ(macdSignalWarmup(12, 26, 9), size_t(33));
+    for (size_t i = 0; i < c.size(); ++i) {
+        ASSERT_EQ(std::isnan(m.main[i]), i < 25);
+        ASSERT_EQ(std::isnan(m.signal[i]), i < 33);
+        if (i >= 25) {
+            ASSERT_TRUE(near(m.main[i], main[i], 1e-12));
+        }
+        if (i >= 33) {
+            ASSERT_TRUE(near(m.signal[i], sig[i], 1e-12));
         }
     }
-    void featureMatrix() {
-        const std::vector<double> c = wave(80, 3);
-        std::vector<double> h(c), l(c);
-        for (size_t i = 0; i < c.size(); ++i) h[i] += 0.5, l[i] -= 0.5;
-        BarSeries b = barsFrom(h, l, c);
-        b.time[5] = fromCalendar(2021, 7, 18, 13);  // a Sunday in July, 13:00 (times need not
-                                                    // be ordered for features)
-        FeatureSpec spec;
-        spec.definitions = IndicatorDefinitions::Textbook;  // MT5's: tst_mt5_indicators
-        QCOMPARE(spec.count(), 12);
-        QCOMPARE(spec.warmup(), size_t(33));
-        const FeatureMatrix m = computeFeatures(b, spec);
-        QCOMPARE(m.features, 12);
-        QCOMPARE(m.bars, size_t(80));
-        QCOMPARE(m.firstValid, size_t(33));
-        QCOMPARE(m.names.front(), std::string("closeOpen"));
-        QCOMPARE(m.names.back(), std::string("macdSignal"));
-        const size_t i = 40;
-        QCOMPARE(m.at(i, 0), b.close[i] - b.open[i]);
-        QCOMPARE(m.at(i, 1), b.high[i] - b.open[i]);
-        QCOMPARE(m.at(i, 2), b.low[i] - b.open[i]);
-        QCOMPARE(m.at(i, 3), 40.0);
-        QCOMPARE(m.at(0, 4), 0.0);  // 2021-01-04 00:00, a Monday in January
-        QCOMPARE(m.at(0, 5), 1.0);
-        QCOMPARE(m.at(0, 6), 1.0);
-        QCOMPARE(m.at(5, 4), 13.0);
-        QCOMPARE(m.at(5, 5), 0.0);
-        QCOMPARE(m.at(5, 6), 7.0);
-        QCOMPARE(m.at(i, 7), rsiWilder(c, 14)[i]);
-        QCOMPARE(m.at(i, 8), cciTypical(h, l, c, 14)[i]);
-        QCOMPARE(m.at(i, 9), atrWilder(h, l, c, 14)[i]);
-        QCOMPARE(m.at(i, 11), macd(c, 12, 26, 9).signal[i]);
-        for (size_t r = m.firstValid; r < m.bars; ++r)
-            for (int k = 0; k < m.features; ++k) QVERIFY(std::isfinite(m.at(r, k)));
+}
+TEST(Features, featureMatrix) {
+    const std::vector<double> c = wave(80, 3);
+    std::vector<double> h(c), l(c);
+    for (size_t i = 0; i < c.size(); ++i) h[i] += 0.5, l[i] -= 0.5;
+    BarSeries b = barsFrom(h, l, c);
+    b.time[5] = fromCalendar(2021, 7, 18, 13);  // a Sunday in July, 13:00 (times need not
+                                                // be ordered for features)
+    FeatureSpec spec;
+    spec.definitions = IndicatorDefinitions::Textbook;  // MT5's: tst_mt5_indicators
+    ASSERT_EQ(spec.count(), 12);
+    ASSERT_EQ(spec.warmup(), size_t(33));
+    const FeatureMatrix m = computeFeatures(b, spec);
+    ASSERT_EQ(m.features, 12);
+    ASSERT_EQ(m.bars, size_t(80));
+    ASSERT_EQ(m.firstValid, size_t(33));
+    ASSERT_EQ(m.names.front(), std::string("closeOpen"));
+    ASSERT_EQ(m.names.back(), std::string("macdSignal"));
+    const size_t i = 40;
+    ASSERT_FUZZY_EQ(m.at(i, 0), b.close[i] - b.open[i]);
+    ASSERT_FUZZY_EQ(m.at(i, 1), b.high[i] - b.open[i]);
+    ASSERT_FUZZY_EQ(m.at(i, 2), b.low[i] - b.open[i]);
+    ASSERT_FUZZY_EQ(m.at(i, 3), 40.0);
+    ASSERT_FUZZY_EQ(m.at(0, 4), 0.0);  // 2021-01-04 00:00, a Monday in January
+    ASSERT_FUZZY_EQ(m.at(0, 5), 1.0);
+    ASSERT_FUZZY_EQ(m.at(0, 6), 1.0);
+    ASSERT_FUZZY_EQ(m.at(5, 4), 13.0);
+    ASSERT_FUZZY_EQ(m.at(5, 5), 0.0);
+    ASSERT_FUZZY_EQ(m.at(5, 6), 7.0);
+    ASSERT_FUZZY_EQ(m.at(i, 7), rsiWilder(c, 14)[i]);
+    ASSERT_FUZZY_EQ(m.at(i, 8), cciTypical(h, l, c, 14)[i]);
+    ASSERT_FUZZY_EQ(m.at(i, 9), atrWilder(h, l, c, 14)[i]);
+    ASSERT_FUZZY_EQ(m.at(i, 11), macd(c, 12, 26, 9).signal[i]);
+    for (size_t r = m.firstValid; r < m.bars; ++r)
+        for (int k = 0; k < m.features; ++k) ASSERT_TRUE(std::isfinite(m.at(r, k)));
 
-        // Switches and periods: only hour and RSI(5), in the fixed order.
-        FeatureSpec few;
-        few.enabled.fill(false);
-        few.setEnabled(Feature::Rsi, true);
-        few.setEnabled(Feature::Hour, true);
-        few.rsiPeriod = 5;
-        QCOMPARE(few.count(), 2);
-        QCOMPARE(few.warmup(), size_t(5));
-        const FeatureMatrix m2 = computeFeatures(b, few);
-        QCOMPARE(m2.names, (std::vector<std::string>{"hour", "rsi"}));
-        QCOMPARE(m2.at(i, 1), rsiWilder(c, 5)[i]);
-        QCOMPARE(m2.at(5, 0), 13.0);
-        FeatureSpec noIndicators = few;
-        noIndicators.setEnabled(Feature::Rsi, false);
-        QCOMPARE(noIndicators.warmup(), size_t(0));
-    }
-    void zScoreUsesOnlyTheFittedRange() {
-        FeatureMatrix m;
-        m.bars = 6;
-        m.features = 2;
-        m.values = {1, 5, 2, 5, 3, 5, 100, 5, 200, 5, -7, 5};
-        const ZScoreStats s = fitZScore(m, 0, 2);  // rows 0..2 only
-        QCOMPARE(s.mean[0], 2.0);
-        QVERIFY(near(s.stddev[0], std::sqrt(2.0 / 3)));
-        QCOMPARE(s.mean[1], 5.0);
-        QCOMPARE(s.stddev[1], 0.0);
-        applyZScore(m, s);
-        QVERIFY(near(m.at(0, 0), -1.0 / std::sqrt(2.0 / 3)));
-        QVERIFY(near(m.at(3, 0), 98.0 / std::sqrt(2.0 / 3)));
-        QCOMPARE(m.at(4, 1), 0.0);  // constant feature -> 0, no division by zero
-    }
-    void positionalEncodingFormula() {
-        QCOMPARE(positionalEncoding(0, 0, 12), 0.0);
-        QCOMPARE(positionalEncoding(0, 1, 12), 1.0);
-        QVERIFY(near(positionalEncoding(3, 4, 12), std::sin(3.0 / std::pow(10000.0, 4.0 / 12))));
-        QVERIFY(near(positionalEncoding(3, 5, 12), std::cos(3.0 / std::pow(10000.0, 4.0 / 12))));
-        std::vector<float> block(3 * 4, 1.0f);
-        addPositionalEncoding(block.data(), 3, 4);
-        QCOMPARE(block[0], 1.0f);
-        QCOMPARE(block[1], 2.0f);
-        QCOMPARE(block[2 * 4 + 2], float(1.0 + std::sin(2.0 / 100.0)));
-    }
-};
-
-QTEST_APPLESS_MAIN(TestFeatures)
-#include "tst_features.moc"
+    // Switches and periods: only hour and RSI(5), in the fixed order.
+    FeatureSpec few;
+    few.enabled.fill(false);
+    few.setEnabled(Feature::Rsi, true);
+    few.setEnabled(Feature::Hour, true);
+    few.rsiPeriod = 5;
+    ASSERT_EQ(few.count(), 2);
+    ASSERT_EQ(few.warmup(), size_t(5));
+    const FeatureMatrix m2 = computeFeatures(b, few);
+    ASSERT_EQ(m2.names, (std::vector<std::string>{"hour", "rsi"}));
+    ASSERT_FUZZY_EQ(m2.at(i, 1), rsiWilder(c, 5)[i]);
+    ASSERT_FUZZY_EQ(m2.at(5, 0), 13.0);
+    FeatureSpec noIndicators = few;
+    noIndicators.setEnabled(Feature::Rsi, false);
+    ASSERT_EQ(noIndicators.warmup(), size_t(0));
+}
+TEST(Features, zScoreUsesOnlyTheFittedRange) {
+    FeatureMatrix m;
+    m.bars = 6;
+    m.features = 2;
+    m.values = {1, 5, 2, 5, 3, 5, 100, 5, 200, 5, -7, 5};
+    const ZScoreStats s = fitZScore(m, 0, 2);  // rows 0..2 only
+    ASSERT_FUZZY_EQ(s.mean[0], 2.0);
+    ASSERT_TRUE(near(s.stddev[0], std::sqrt(2.0 / 3)));
+    ASSERT_FUZZY_EQ(s.mean[1], 5.0);
+    ASSERT_FUZZY_EQ(s.stddev[1], 0.0);
+    applyZScore(m, s);
+    ASSERT_TRUE(near(m.at(0, 0), -1.0 / std::sqrt(2.0 / 3)));
+    ASSERT_TRUE(near(m.at(3, 0), 98.0 / std::sqrt(2.0 / 3)));
+    ASSERT_FUZZY_EQ(m.at(4, 1), 0.0);  // constant feature -> 0, no division by zero
+}
+TEST(Features, positionalEncodingFormula) {
+    ASSERT_FUZZY_EQ(positionalEncoding(0, 0, 12), 0.0);
+    ASSERT_FUZZY_EQ(positionalEncoding(0, 1, 12), 1.0);
+    ASSERT_TRUE(near(positionalEncoding(3, 4, 12), std::sin(3.0 / std::pow(10000.0, 4.0 / 12))));
+    ASSERT_TRUE(near(positionalEncoding(3, 5, 12), std::cos(3.0 / std::pow(10000.0, 4.0 / 12))));
+    std::vector<float> block(3 * 4, 1.0f);
+    addPositionalEncoding(block.data(), 3, 4);
+    ASSERT_FUZZY_EQ(block[0], 1.0f);
+    ASSERT_FUZZY_EQ(block[1], 2.0f);
+    ASSERT_FUZZY_EQ(block[2 * 4 + 2], float(1.0 + std::sin(2.0 / 100.0)));
+}

@@ -1,13 +1,15 @@
 // Experiment JSON and safetensors weights: round trips, corrupt and truncated files with clear
 // errors, and atomic saves that leave the old file when the save fails.
-#include <QtTest>
+#include <gtest/gtest.h>
 
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
 #include <fstream>
+#include <string>
 
+#include "common/ParamName.h"
 #include "common/TestUtil.h"
 #include "compute/CpuBackend.h"
 #include "model/AtomicFile.h"
@@ -34,160 +36,171 @@ Experiment sample() {
     e.view = {{"heatmapHead", 2}};
     return e;
 }
+bool contains(const std::string& s, const char* part) {
+    return s.find(part) != std::string::npos;
+}
 void writeText(const std::string& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
 }
 }  // namespace
 
-class FilesTest : public QObject {
-    Q_OBJECT
-private slots:
-    void experimentRoundTrip() {
-        const std::string dir = test::tempDir();
-        const Experiment e = sample();
-        e.save(dir + "/e.json");
-        const Experiment back = Experiment::load(dir + "/e.json");
-        QCOMPARE(back.toJson(), e.toJson());
-        QCOMPARE(back.baseDir, dir);
-        QCOMPARE(back.toJson()["formatVersion"].get<int>(), Experiment::kFormatVersion);
-    }
-    void experimentErrors_data() {
-        QTest::addColumn<QString>("text");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("truncated") << R"({"formatVersion": 1, "model": {"layers": [)"
-                                   << "not valid JSON";
-        QTest::newRow("empty") << ""
-                               << "not valid JSON";
-        QTest::newRow("no version") << R"({"model": {"layers": []}})"
-                                    << "formatVersion";
-        QTest::newRow("future") << R"({"formatVersion": 99, "model": {"layers": []}})"
-                                << "formatVersion: 99 is not supported";
-        QTest::newRow("bad epochs")
-            << R"({"formatVersion":1,"model":{"layers":[{"type":"dense"}]},"training":{"epochs":0}})"
-            << "training.epochs";
-        QTest::newRow("bad layer")
-            << R"({"formatVersion":1,"model":{"layers":[{"type":"dense","neurons":-3}]}})"
-            << "layer 1: neurons";
-        QTest::newRow("bad lr")
-            << R"({"formatVersion":1,"model":{"layers":[{"type":"dense"}]},"training":{"optimizer":{"learningRate":"x"}}})"
-            << "training.optimizer.learningRate";
-    }
-    void experimentErrors() {
-        QFETCH(QString, text);
-        QFETCH(QString, expected);
-        const std::string path = test::tempDir() + "/bad.json";
-        writeText(path, text.toStdString());
-        try {
-            Experiment::load(path);
-            QFAIL("expected an ExperimentError");
-        } catch (const ExperimentError& err) {
-            const QString msg = err.what();
-            QVERIFY2(msg.contains(expected) && msg.startsWith(QString::fromStdString(path)),
-                     err.what());
-        }
-    }
-    void missingExperiment() {
-        QVERIFY_THROWS_EXCEPTION(ExperimentError, Experiment::load("/nonexistent/e.json"));
-    }
-    void weightsRoundTrip() {
-        const Experiment e = sample();
-        CpuBackend be;
-        Network a(Network::layersFromJson(e.model), Shape{2, 3});
-        a.build(be, 2);
-        a.initWeights(1);
-        const std::string path = test::tempDir() + "/w.safetensors";
-        saveWeightsFile(a, path);
-        Network b(Network::layersFromJson(e.model), Shape{2, 3});
-        b.build(be, 2);
-        b.initWeights(2);
-        loadWeightsFile(b, path);
-        const auto wa = readWeights(a), wb = readWeights(b);
-        for (const auto& [name, t] : wa) QCOMPARE(wb.at(name).values, t.values);
-        // The header is plain JSON with readable names, after an 8-byte length.
-        const std::string bytes = readFile(path);
-        uint64_t len = 0;
-        memcpy(&len, bytes.data(), 8);
-        const auto header = json::parse(bytes.substr(8, len));
-        QVERIFY(header.contains("layers.0.weight"));
-        QCOMPARE(header["layers.0.weight"]["shape"], json({4, 3}));
-        QCOMPARE(header["layers.1.bias"]["dtype"], json("F32"));
-    }
-    void corruptWeights() {
-        const Experiment e = sample();
-        CpuBackend be;
-        Network a(Network::layersFromJson(e.model), Shape{2, 3});
-        a.build(be, 2);
-        a.initWeights(1);
-        const auto before = readWeights(a);
-        const std::string dir = test::tempDir();
-        const std::string good = encodeSafetensors(before);
-        auto expectFailure = [&](const std::string& bytes, const char* needle) {
-            writeText(dir + "/bad.safetensors", bytes);
-            try {
-                loadWeightsFile(a, dir + "/bad.safetensors");
-                QFAIL("expected an error");
-            } catch (const std::exception& ex) {
-                QVERIFY2(QString(ex.what()).contains(needle), ex.what());
-            }
-            // Nothing was half-loaded.
-            for (const auto& [name, t] : readWeights(a)) QCOMPARE(t.values, before.at(name).values);
-        };
-        expectFailure(good.substr(0, good.size() - 5), "truncated");
-        expectFailure(good.substr(0, 5), "truncated");
-        expectFailure(std::string(8, '\xff') + "{}", "truncated");
-        std::string badJson = good;
-        badJson[9] = '#';
-        expectFailure(badJson, "not valid JSON");
-        TensorMap wrong = before;
-        wrong["layers.0.weight"].shape = {3, 4};
-        expectFailure(encodeSafetensors(wrong), "has shape [3,4], the network needs [4,3]");
-        TensorMap missing = before;
-        missing.erase("layers.1.bias");
-        expectFailure(encodeSafetensors(missing), "no tensor layers.1.bias");
-    }
-    // Found by fuzz_safetensors: dimensions whose product wraps around to 0 passed as an empty
-    // tensor with a 2^64-element shape.
-    void weightShapeOverflow() {
-        const std::string header =
-            R"({"t":{"dtype":"F32","shape":[1099511627776,16777216],"data_offsets":[0,0]}})";
-        std::string bytes(8, '\0');
-        const uint64_t len = header.size();
-        std::memcpy(bytes.data(), &len, 8);
-        bytes += header;
-        try {
-            decodeSafetensors(bytes);
-            QFAIL("a shape of 2^64 values was accepted");
-        } catch (const SafetensorsError& e) {
-            QVERIFY2(QString(e.what()).contains("too large"), e.what());
-        }
-    }
-    void atomicSaveKeepsOldFile() {
-        if (geteuid() == 0) {
-            // root ignores directory permissions; use a path whose parent is a file instead.
-            const std::string dir = test::tempDir();
-            writeText(dir + "/file", "x");
-            QVERIFY_THROWS_EXCEPTION(std::runtime_error,
-                                     writeFileAtomic(dir + "/file/e.json", "{}"));
-        }
-        const std::string dir = test::tempDir();
-        const std::string path = dir + "/e.json";
-        sample().save(path);
-        const std::string before = readFile(path);
-        chmod(dir.c_str(), 0555);
-        bool threw = false;
-        try {
-            Experiment other = sample();
-            other.name = "changed";
-            other.save(path);
-        } catch (const std::runtime_error& ex) {
-            threw = true;
-            QVERIFY2(QString(ex.what()).contains("cannot save"), ex.what());
-        }
-        chmod(dir.c_str(), 0755);
-        if (geteuid() != 0) QVERIFY(threw);
-        if (threw) QCOMPARE(readFile(path), before);
-    }
+TEST(Files, experimentRoundTrip) {
+    const std::string dir = test::tempDir();
+    const Experiment e = sample();
+    e.save(dir + "/e.json");
+    const Experiment back = Experiment::load(dir + "/e.json");
+    ASSERT_EQ(back.toJson(), e.toJson());
+    ASSERT_EQ(back.baseDir, dir);
+    ASSERT_EQ(back.toJson()["formatVersion"].get<int>(), Experiment::kFormatVersion);
+}
+struct ExperimentErrorCase {
+    const char* tag;
+    const char* text;
+    const char* expected;
 };
 
-QTEST_APPLESS_MAIN(FilesTest)
-#include "tst_files.moc"
+class ExperimentErrors : public ::testing::TestWithParam<ExperimentErrorCase> {};
+
+TEST_P(ExperimentErrors, experimentErrors) {
+    const std::string text = GetParam().text, expected = GetParam().expected;
+    const std::string path = test::tempDir() + "/bad.json";
+    writeText(path, text);
+    try {
+        Experiment::load(path);
+        FAIL() << "expected an ExperimentError";
+    } catch (const ExperimentError& err) {
+        const std::string msg = err.what();
+        ASSERT_TRUE(msg.find(expected) != std::string::npos && msg.rfind(path, 0) == 0)
+            << err.what();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Files, ExperimentErrors,
+    ::testing::Values(
+        ExperimentErrorCase{"truncated", R"({"formatVersion": 1, "model": {"layers": [)",
+                            "not valid JSON"},
+        ExperimentErrorCase{"empty", "", "not valid JSON"},
+        ExperimentErrorCase{"no version", R"({"model": {"layers": []}})", "formatVersion"},
+        ExperimentErrorCase{"future", R"({"formatVersion": 99, "model": {"layers": []}})",
+                            "formatVersion: 99 is not supported"},
+        ExperimentErrorCase{
+            "bad epochs",
+            R"({"formatVersion":1,"model":{"layers":[{"type":"dense"}]},"training":{"epochs":0}})",
+            "training.epochs"},
+        ExperimentErrorCase{
+            "bad layer",
+            R"({"formatVersion":1,"model":{"layers":[{"type":"dense","neurons":-3}]}})",
+            "layer 1: neurons"},
+        ExperimentErrorCase{
+            "bad lr",
+            R"({"formatVersion":1,"model":{"layers":[{"type":"dense"}]},"training":{"optimizer":{"learningRate":"x"}}})",
+            "training.optimizer.learningRate"}),
+    [](const ::testing::TestParamInfo<ExperimentErrorCase>& info) {
+        return test::paramName(info.param.tag);
+    });
+
+TEST(Files, missingExperiment) {
+    ASSERT_THROW(Experiment::load("/nonexistent/e.json"), ExperimentError);
+}
+TEST(Files, weightsRoundTrip) {
+    const Experiment e = sample();
+    CpuBackend be;
+    Network a(Network::layersFromJson(e.model), Shape{2, 3});
+    a.build(be, 2);
+    a.initWeights(1);
+    const std::string path = test::tempDir() + "/w.safetensors";
+    saveWeightsFile(a, path);
+    Network b(Network::layersFromJson(e.model), Shape{2, 3});
+    b.build(be, 2);
+    b.initWeights(2);
+    loadWeightsFile(b, path);
+    const auto wa = readWeights(a), wb = readWeights(b);
+    for (const auto& [name, t] : wa) ASSERT_EQ(wb.at(name).values, t.values);
+    // The header is plain JSON with readable names, after an 8-byte length.
+    const std::string bytes = readFile(path);
+    uint64_t len = 0;
+    memcpy(&len, bytes.data(), 8);
+    const auto header = json::parse(bytes.substr(8, len));
+    ASSERT_TRUE(header.contains("layers.0.weight"));
+    ASSERT_EQ(header["layers.0.weight"]["shape"], json({4, 3}));
+    ASSERT_EQ(header["layers.1.bias"]["dtype"], json("F32"));
+}
+TEST(Files, corruptWeights) {
+    const Experiment e = sample();
+    CpuBackend be;
+    Network a(Network::layersFromJson(e.model), Shape{2, 3});
+    a.build(be, 2);
+    a.initWeights(1);
+    const auto before = readWeights(a);
+    const std::string dir = test::tempDir();
+    const std::string good = encodeSafetensors(before);
+    auto expectFailure = [&](const std::string& bytes, const char* needle) {
+        writeText(dir + "/bad.safetensors", bytes);
+        try {
+            loadWeightsFile(a, dir + "/bad.safetensors");
+            FAIL() << "expected an error";
+        } catch (const std::exception& ex) {
+            ASSERT_TRUE(contains(ex.what(), needle)) << ex.what();
+        }
+        // Nothing was half-loaded.
+        for (const auto& [name, t] : readWeights(a)) ASSERT_EQ(t.values, before.at(name).values);
+    };
+    expectFailure(good.substr(0, good.size() - 5), "truncated");
+    expectFailure(good.substr(0, 5), "truncated");
+    expectFailure(std::string(8, '\xff') + "{}", "truncated");
+    std::string badJson = good;
+    badJson[9] = '#';
+    expectFailure(badJson, "not valid JSON");
+    TensorMap wrong = before;
+    wrong["layers.0.weight"].shape = {3, 4};
+    expectFailure(encodeSafetensors(wrong), "has shape [3,4], the network needs [4,3]");
+    TensorMap missing = before;
+    missing.erase("layers.1.bias");
+    expectFailure(encodeSafetensors(missing), "no tensor layers.1.bias");
+}
+// Found by fuzz_safetensors: dimensions whose product wraps around to 0 passed as an empty
+// tensor with a 2^64-element shape.
+TEST(Files, weightShapeOverflow) {
+    const std::string header =
+        R"({"t":{"dtype":"F32","shape":[1099511627776,16777216],"data_offsets":[0,0]}})";
+    std::string bytes(8, '\0');
+    const uint64_t len = header.size();
+    std::memcpy(bytes.data(), &len, 8);
+    bytes += header;
+    try {
+        decodeSafetensors(bytes);
+        FAIL() << "a shape of 2^64 values was accepted";
+    } catch (const SafetensorsError& e) {
+        ASSERT_TRUE(contains(e.what(), "too large")) << e.what();
+    }
+}
+TEST(Files, atomicSaveKeepsOldFile) {
+    if (geteuid() == 0) {
+        // root ignores directory permissions; use a path whose parent is a file instead.
+        const std::string dir = test::tempDir();
+        writeText(dir + "/file", "x");
+        ASSERT_THROW(writeFileAtomic(dir + "/file/e.json", "{}"), std::runtime_error);
+    }
+    const std::string dir = test::tempDir();
+    const std::string path = dir + "/e.json";
+    sample().save(path);
+    const std::string before = readFile(path);
+    chmod(dir.c_str(), 0555);
+    bool threw = false;
+    try {
+        Experiment other = sample();
+        other.name = "changed";
+        other.save(path);
+    } catch (const std::runtime_error& ex) {
+        threw = true;
+        ASSERT_TRUE(contains(ex.what(), "cannot save")) << ex.what();
+    }
+    chmod(dir.c_str(), 0755);
+    if (geteuid() != 0) {
+        ASSERT_TRUE(threw);
+    }
+    if (threw) {
+        ASSERT_EQ(readFile(path), before);
+    }
+}

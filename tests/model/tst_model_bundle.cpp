@@ -3,11 +3,15 @@
 // not a bundle but still loads for training; the Predictor rebuilds the run's validation
 // samples bit for bit and, on the CPU backend, gives bit-equal outputs and the same metrics
 // as the run's validation pass; bars the model cannot use are refused with the reason.
-#include <QtTest>
+#include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <iomanip>
 #include <memory>
+#include <string>
 
+#include "common/FuzzyCompare.h"
 #include "common/TestUtil.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
@@ -50,154 +54,141 @@ Experiment smallExperiment() {
 
 }  // namespace
 
-class TstModelBundle : public QObject {
-    Q_OBJECT
-private Q_SLOTS:
-    void bundleRoundTripAndBitEqualValidation() {
-        const Experiment exp = smallExperiment();
-        TrainingSession session(exp);
-        const ExperimentData& data = session.data();
-        QVERIFY(data.priceData);
-        const EpochReport rep = session.trainer().runEpoch();
-        QVERIFY(rep.validation.samples > 0);
+TEST(ModelBundle, bundleRoundTripAndBitEqualValidation) {
+    const Experiment exp = smallExperiment();
+    TrainingSession session(exp);
+    const ExperimentData& data = session.data();
+    ASSERT_TRUE(data.priceData);
+    const EpochReport rep = session.trainer().runEpoch();
+    ASSERT_TRUE(rep.validation.samples > 0);
 
-        const std::string dir = test::tempDir();
-        const std::string path = dir + "/model.safetensors";
-        makeModelBundle(exp, data, readWeights(session.network()), session.network().toJson(),
-                        rep.epoch)
-            .save(path);
-        const ModelBundle b = ModelBundle::load(path);
-        QCOMPARE(b.epoch, 1);
-        QCOMPARE(b.appVersion, std::string(appVersion()));
-        QCOMPARE(b.outputs, (std::vector<std::string>{"none", "buy", "sell"}));
-        QCOMPARE(b.data.window, 8);
-        QCOMPARE(int(b.data.features.definitions), int(IndicatorDefinitions::Mt5));
-        QVERIFY(b.data.positionalEncoding);
-        QCOMPARE(b.data.file, std::string("EURUSD_H1_2017-2018.csv"));
-        QCOMPARE(b.timeframe, int64_t(3600));
-        QCOMPARE(b.batchSize, 32);
-        QCOMPARE(b.features, data.featureNames);
-        QCOMPARE(b.stats.mean, data.stats.mean);  // exact: JSON keeps every bit of a double
-        QCOMPARE(b.stats.stddev, data.stats.stddev);
-        QCOMPARE(b.validationFirst, data.bars->time[data.validationFirstBar]);
-        QCOMPARE(b.validationLast, data.bars->time[data.validationLastBar]);
-        QCOMPARE(b.validationSamples, data.split.validation.size());
+    const std::string dir = test::tempDir();
+    const std::string path = dir + "/model.safetensors";
+    makeModelBundle(exp, data, readWeights(session.network()), session.network().toJson(),
+                    rep.epoch)
+        .save(path);
+    const ModelBundle b = ModelBundle::load(path);
+    ASSERT_EQ(b.epoch, 1);
+    ASSERT_EQ(b.appVersion, std::string(appVersion()));
+    ASSERT_EQ(b.outputs, (std::vector<std::string>{"none", "buy", "sell"}));
+    ASSERT_EQ(b.data.window, 8);
+    ASSERT_EQ(int(b.data.features.definitions), int(IndicatorDefinitions::Mt5));
+    ASSERT_TRUE(b.data.positionalEncoding);
+    ASSERT_EQ(b.data.file, std::string("EURUSD_H1_2017-2018.csv"));
+    ASSERT_EQ(b.timeframe, int64_t(3600));
+    ASSERT_EQ(b.batchSize, 32);
+    ASSERT_EQ(b.features, data.featureNames);
+    ASSERT_EQ(b.stats.mean, data.stats.mean);  // exact: JSON keeps every bit of a double
+    ASSERT_EQ(b.stats.stddev, data.stats.stddev);
+    ASSERT_EQ(b.validationFirst, data.bars->time[data.validationFirstBar]);
+    ASSERT_EQ(b.validationLast, data.bars->time[data.validationLastBar]);
+    ASSERT_EQ(b.validationSamples, data.split.validation.size());
 
-        // The inputs of the validation range are the run's validation samples, bit for bit.
-        const PredictionInputs in =
-            buildPredictionInputs(b, *data.bars, b.validationFirst, b.validationLast);
-        const SampleSet& val = data.split.validation;
-        QCOMPARE(in.samples.size(), val.size());
-        QVERIFY(std::memcmp(in.samples.x.data(), val.x.data(), val.x.size() * 4) == 0);
-        QVERIFY(std::memcmp(in.samples.y.data(), val.y.data(), val.y.size() * 4) == 0);
+    // The inputs of the validation range are the run's validation samples, bit for bit.
+    const PredictionInputs in =
+        buildPredictionInputs(b, *data.bars, b.validationFirst, b.validationLast);
+    const SampleSet& val = data.split.validation;
+    ASSERT_EQ(in.samples.size(), val.size());
+    ASSERT_TRUE(std::memcmp(in.samples.x.data(), val.x.data(), val.x.size() * 4) == 0);
+    ASSERT_TRUE(std::memcmp(in.samples.y.data(), val.y.data(), val.y.size() * 4) == 0);
 
-        // Reference: the run's network over its validation part in the run's batches.
-        Network& net = session.network();
-        Backend& be = session.backend();
-        Buffer x = be.alloc(val.inputShape.size() * 32);
-        std::vector<float> want(val.size() * 3);
-        for (size_t first = 0; first < val.size(); first += 32) {
-            const size_t count = std::min<size_t>(32, val.size() - first);
-            be.upload(x, val.input(first), count * val.inputShape.size());
-            BufRef y = net.forward(x, static_cast<int>(count), false);
-            be.download(y, want.data() + first * 3, count * 3);
-        }
-
-        Predictor p(b, "cpu");
-        const PredictionResult r = p.run(in, *data.bars);
-        QCOMPARE(r.rows.size(), val.size());
-        QCOMPARE(r.labelled, val.size());
-        for (size_t i = 0; i < r.rows.size(); ++i) {
-            if (std::memcmp(r.rows[i].outputs.data(), want.data() + 3 * i, 12) != 0)
-                QFAIL(qPrintable(QString("row %1 (%2): %3 %4 %5, the run's pass %6 %7 %8")
-                                     .arg(i)
-                                     .arg(QString::fromStdString(formatBarTime(r.rows[i].time)))
-                                     .arg(r.rows[i].outputs[0], 0, 'g', 9)
-                                     .arg(r.rows[i].outputs[1], 0, 'g', 9)
-                                     .arg(r.rows[i].outputs[2], 0, 'g', 9)
-                                     .arg(want[3 * i], 0, 'g', 9)
-                                     .arg(want[3 * i + 1], 0, 'g', 9)
-                                     .arg(want[3 * i + 2], 0, 'g', 9)));
-        }
-        // The metrics equal the run's validation figures exactly.
-        QCOMPARE(r.metrics.samples, rep.validation.samples);
-        QCOMPARE(r.metrics.loss, rep.validation.loss);
-        QCOMPARE(r.metrics.accuracyPct, rep.validation.accuracyPct);
-        QCOMPARE(r.metrics.missedPct, rep.validation.missedPct);
-        QCOMPARE(r.metrics.confusion, rep.validation.confusion);
-        QCOMPARE(r.metrics.signalCount, rep.validation.signalCount);
-
-        // The whole file: every bar with a full window, the last one without a label.
-        const PredictionResult all = p.predict(*data.bars);
-        QCOMPARE(all.rows.front().bar, firstPredictableBar(b));
-        QCOMPARE(all.rows.back().bar, data.bars->size() - 1);
-        QVERIFY(!all.rows.back().labelled);
-        QCOMPARE(labelName(all.rows.back()), std::string());
-        QCOMPARE(all.labelled, all.rows.size() - 1);
-        const std::string csv = predictionCsv(all);
-        QVERIFY(csv.rfind("time,close,none,buy,sell,signal,label\n", 0) == 0);
-        QCOMPARE(size_t(std::count(csv.begin(), csv.end(), '\n')), all.rows.size() + 1);
+    // Reference: the run's network over its validation part in the run's batches.
+    Network& net = session.network();
+    Backend& be = session.backend();
+    Buffer x = be.alloc(val.inputShape.size() * 32);
+    std::vector<float> want(val.size() * 3);
+    for (size_t first = 0; first < val.size(); first += 32) {
+        const size_t count = std::min<size_t>(32, val.size() - first);
+        be.upload(x, val.input(first), count * val.inputShape.size());
+        BufRef y = net.forward(x, static_cast<int>(count), false);
+        be.download(y, want.data() + first * 3, count * 3);
     }
 
-    void plainWeightsAreNotABundleButStillLoad() {
-        const Experiment exp = smallExperiment();
-        TrainingSession session(exp);
-        const std::string path = test::tempDir() + "/plain.safetensors";
-        saveWeightsFile(session.network(), path);
+    Predictor p(b, "cpu");
+    const PredictionResult r = p.run(in, *data.bars);
+    ASSERT_EQ(r.rows.size(), val.size());
+    ASSERT_EQ(r.labelled, val.size());
+    for (size_t i = 0; i < r.rows.size(); ++i) {
+        if (std::memcmp(r.rows[i].outputs.data(), want.data() + 3 * i, 12) != 0)
+            FAIL() << "row " << i << " (" << formatBarTime(r.rows[i].time)
+                   << "): " << std::setprecision(9) << r.rows[i].outputs[0] << " "
+                   << r.rows[i].outputs[1] << " " << r.rows[i].outputs[2] << ", the run's pass "
+                   << want[3 * i] << " " << want[3 * i + 1] << " " << want[3 * i + 2];
+    }
+    // The metrics equal the run's validation figures exactly.
+    ASSERT_EQ(r.metrics.samples, rep.validation.samples);
+    ASSERT_FUZZY_EQ(r.metrics.loss, rep.validation.loss);
+    ASSERT_FUZZY_EQ(r.metrics.accuracyPct, rep.validation.accuracyPct);
+    ASSERT_FUZZY_EQ(r.metrics.missedPct, rep.validation.missedPct);
+    ASSERT_EQ(r.metrics.confusion, rep.validation.confusion);
+    ASSERT_EQ(r.metrics.signalCount, rep.validation.signalCount);
+
+    // The whole file: every bar with a full window, the last one without a label.
+    const PredictionResult all = p.predict(*data.bars);
+    ASSERT_EQ(all.rows.front().bar, firstPredictableBar(b));
+    ASSERT_EQ(all.rows.back().bar, data.bars->size() - 1);
+    ASSERT_TRUE(!all.rows.back().labelled);
+    ASSERT_EQ(labelName(all.rows.back()), std::string());
+    ASSERT_EQ(all.labelled, all.rows.size() - 1);
+    const std::string csv = predictionCsv(all);
+    ASSERT_TRUE(csv.rfind("time,close,none,buy,sell,signal,label\n", 0) == 0);
+    ASSERT_EQ(size_t(std::count(csv.begin(), csv.end(), '\n')), all.rows.size() + 1);
+}
+
+TEST(ModelBundle, plainWeightsAreNotABundleButStillLoad) {
+    const Experiment exp = smallExperiment();
+    TrainingSession session(exp);
+    const std::string path = test::tempDir() + "/plain.safetensors";
+    saveWeightsFile(session.network(), path);
+    try {
+        ModelBundle::load(path);
+        FAIL() << "a plain weights file loaded as a bundle";
+    } catch (const ModelBundleError& e) {
+        ASSERT_TRUE(std::string(e.what()).find("not a model bundle") != std::string::npos)
+            << e.what();
+        ASSERT_TRUE(std::string(e.what()).find(path) != std::string::npos) << e.what();
+    }
+    // A bundle is a weights file too: training loads it like a plain one.
+    const std::string bundlePath = test::tempDir() + "/bundle.safetensors";
+    makeModelBundle(exp, session.data(), readWeights(session.network()), session.network().toJson(),
+                    0)
+        .save(bundlePath);
+    loadWeightsFile(session.network(), bundlePath);
+    loadWeightsFile(session.network(), path);
+}
+
+TEST(ModelBundle, barsTheModelCannotUseAreRefused) {
+    const Experiment exp = smallExperiment();
+    TrainingSession session(exp);
+    const ModelBundle b = makeModelBundle(exp, session.data(), readWeights(session.network()),
+                                          session.network().toJson(), 0);
+    const BarSeries& all = *session.data().bars;
+    ASSERT_TRUE(b.usesVolume());
+    auto reason = [&](const BarSeries& bars) {
         try {
-            ModelBundle::load(path);
-            QFAIL("a plain weights file loaded as a bundle");
-        } catch (const ModelBundleError& e) {
-            QVERIFY2(std::string(e.what()).find("not a model bundle") != std::string::npos,
-                     e.what());
-            QVERIFY2(std::string(e.what()).find(path) != std::string::npos, e.what());
+            buildPredictionInputs(b, bars);
+        } catch (const PredictionInputError& e) {
+            return std::string(e.what());
         }
-        // A bundle is a weights file too: training loads it like a plain one.
-        const std::string bundlePath = test::tempDir() + "/bundle.safetensors";
-        makeModelBundle(exp, session.data(), readWeights(session.network()),
-                        session.network().toJson(), 0)
-            .save(bundlePath);
-        loadWeightsFile(session.network(), bundlePath);
-        loadWeightsFile(session.network(), path);
-    }
-
-    void barsTheModelCannotUseAreRefused() {
-        const Experiment exp = smallExperiment();
-        TrainingSession session(exp);
-        const ModelBundle b = makeModelBundle(exp, session.data(), readWeights(session.network()),
-                                              session.network().toJson(), 0);
-        const BarSeries& all = *session.data().bars;
-        QVERIFY(b.usesVolume());
-        auto reason = [&](const BarSeries& bars) {
-            try {
-                buildPredictionInputs(b, bars);
-            } catch (const PredictionInputError& e) {
-                return std::string(e.what());
-            }
-            return std::string();
-        };
-        BarSeries noVolume = all;
-        noVolume.hasVolume = false;
-        QVERIFY2(reason(noVolume).find("tick volume") != std::string::npos,
-                 reason(noVolume).c_str());
-        BarSeries m30 = all;
-        m30.timeframe = 1800;
-        QVERIFY2(reason(m30).find("M30") != std::string::npos, reason(m30).c_str());
-        QVERIFY2(reason(m30).find("H1") != std::string::npos, reason(m30).c_str());
-        BarSeries few = all;
-        const size_t need = firstPredictableBar(b) + 1;
-        for (auto* v : {&few.open, &few.high, &few.low, &few.close, &few.volume})
-            v->resize(need - 1);
-        few.time.resize(need - 1);
-        const std::string tooFew = reason(few);
-        QVERIFY2(tooFew.find("too few bars") != std::string::npos, tooFew.c_str());
-        QVERIFY2(tooFew.find("at least " + std::to_string(need)) != std::string::npos,
-                 tooFew.c_str());
-        few.time.push_back(all.time[need - 1]);
-        for (auto* v : {&few.open, &few.high, &few.low, &few.close, &few.volume}) v->push_back(1.0);
-        QCOMPARE(reason(few), std::string());
-    }
-};
-
-QTEST_GUILESS_MAIN(TstModelBundle)
-#include "tst_model_bundle.moc"
+        return std::string();
+    };
+    BarSeries noVolume = all;
+    noVolume.hasVolume = false;
+    ASSERT_TRUE(reason(noVolume).find("tick volume") != std::string::npos)
+        << reason(noVolume).c_str();
+    BarSeries m30 = all;
+    m30.timeframe = 1800;
+    ASSERT_TRUE(reason(m30).find("M30") != std::string::npos) << reason(m30).c_str();
+    ASSERT_TRUE(reason(m30).find("H1") != std::string::npos) << reason(m30).c_str();
+    BarSeries few = all;
+    const size_t need = firstPredictableBar(b) + 1;
+    for (auto* v : {&few.open, &few.high, &few.low, &few.close, &few.volume}) v->resize(need - 1);
+    few.time.resize(need - 1);
+    const std::string tooFew = reason(few);
+    ASSERT_TRUE(tooFew.find("too few bars") != std::string::npos) << tooFew.c_str();
+    ASSERT_TRUE(tooFew.find("at least " + std::to_string(need)) != std::string::npos)
+        << tooFew.c_str();
+    few.time.push_back(all.time[need - 1]);
+    for (auto* v : {&few.open, &few.high, &few.low, &few.close, &few.volume}) v->push_back(1.0);
+    ASSERT_EQ(reason(few), std::string());
+}
