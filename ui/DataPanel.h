@@ -36,6 +36,11 @@ public:
     void openPriceFile(const QString& path);
     QString errorText() const;
     bool isLoading() const { return loading_ > 0; }
+    // Why the experiment cannot train on its price file as loaded ("... needs at least N bars,
+    // file has M"), or "" (no file yet, synthetic data, or usable). The window disables Train.
+    QString problem() const { return problem_; }
+    // The constant-feature warnings on show ("" when none).
+    QString warningText() const;
 
 public Q_SLOTS:
     void browse();
@@ -45,6 +50,7 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void priceFileInspected(bool ok, const QString& message);
+    void problemChanged();
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -63,6 +69,9 @@ private:
     void showSummary(const PriceFileInfo& info);
     void showError(const QString& message);
     void inspectCurrentFile();
+    // The too-few-bars problem and the constant-feature warnings of the file on show, for the
+    // document's data section as it is now.
+    void updateChecks();
     QString currentFilePath() const;  // the document's price file, absolute ("" if none)
 
     ExperimentDocument* doc_;
@@ -78,8 +87,11 @@ private:
     QLabel* fileName_;
     QLabel* summary_[7];
     QLabel* error_;
+    QLabel* warning_;  // constant features of the file, too few bars
+    QString problem_;
+    std::shared_ptr<const PriceFileInfo> info_;  // the file on show (null: none)
     QGroupBox* features_;
-    QCheckBox* featureBoxes_[12];
+    QCheckBox* featureBoxes_[kFeatureKinds];
     QSpinBox* window_;
     QDoubleSpinBox* validation_;
     QComboBox* normalization_;
