@@ -77,7 +77,9 @@ int runDataCommand(const std::vector<std::string>& args) {
     const std::vector<ConstantFeature> constant = constantFeaturesOfFile(r.bars, config.features);
     for (const ConstantFeature& c : constant)
         std::fprintf(stderr, "warning: %s\n",
-                     constantFeatureWarning(name, c, config.features.isEnabled(c.feature)).c_str());
+                     constantFeatureWarning(
+                         name, c, !experiment.empty() && config.features.isEnabled(c.feature))
+                         .c_str());
     const BarNeeds needs = barsNeeded(config);
     const bool enough = r.bars.size() >= needs.minimum;
     if (!enough)
