@@ -1,8 +1,8 @@
-// The Data pane: the source (price file or synthetic task), opening a price file (dialog or
-// drag-and-drop) with its summary (file, bars, range, time frame, gaps, fractal counts) read off
-// the GUI thread, the feature switches, window length and validation share. An import error is
-// shown in the pane with its FILE:LINE message and the previous data stays. GUI thread only
-// (the file is read on a thread of its own, whose result comes back through a CallQueue).
+// The Data pane: source (price file or synthetic task), opening a price file (dialog or drop)
+// with its summary read off the GUI thread, the feature switches, window and validation share;
+// import errors (FILE:LINE, the previous data stays), and warnings for a file too short for the
+// settings (problem(): Train is disabled) or with constant features. GUI thread only (the file
+// is read on a thread of its own, whose result comes back through a CallQueue).
 #pragma once
 
 #include <functional>

@@ -1,9 +1,7 @@
-// The per-bar features and their switches, declared once here (enum, key, label, help text):
-// the twelve of the MQL5 fractal expert (docs/ARCHITECTURE.md §4) — close-open, high-open,
-// low-open, tick volume, hour, day of week (0 = Sunday), month (1..12), RSI, CCI (typical
-// price), ATR, MACD main and signal (definitions in Indicators.h) — then seven scale-free ones
-// (moves and ranges divided by the ATR or by the close, off by default; formulas in
-// featureInfo). Computed in this fixed order, skipping disabled ones. Pure functions; any thread.
+// The per-bar features, declared once here (enum, key, label, formula in featureInfo): the
+// twelve of the MQL5 fractal expert (docs/ARCHITECTURE.md §4; indicators in Indicators.h), then
+// seven scale-free ones (moves and ranges divided by the ATR or the close; off by default).
+// Computed in this fixed order, skipping disabled ones. Pure functions; any thread.
 #pragma once
 
 #include <array>
