@@ -25,8 +25,7 @@ ExperimentData loadExperimentData(const Experiment& e) {
         const auto slash = cfg.file.find_last_of('/');
         out.description = (slash == std::string::npos ? cfg.file : cfg.file.substr(slash + 1)) +
                           ", " + std::to_string(r.bars.size()) + " bars";
-        if (!r.bars.empty()) {
-        }
+        out.warnings = std::move(r.warnings);
         out.split = std::move(r.split);
         out.priceData = true;
         out.dataConfig = cfg;

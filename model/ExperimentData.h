@@ -19,6 +19,8 @@ struct ExperimentData {
     bool ok = false;
     std::string error;        // "FILE:LINE: problem" or "data.key: problem"
     std::string description;  // e.g. "EURUSD_H1_2017-2018.csv, 12 399 samples"
+    // The loader's and the pipeline's warnings (a feature constant over the training part...).
+    std::vector<std::string> warnings;
     DataSplit split;
     // Price files only (priceData true): the data section as read, the training-part
     // normalization statistics, the feature names in input order, the loaded bars and the bar

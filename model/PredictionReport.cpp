@@ -71,6 +71,17 @@ nlohmann::ordered_json predictionToJson(const PredictionResult& r, const ModelBu
                   {"appVersion", b.appVersion}};
     j["data"] = {
         {"file", dataFile}, {"bars", bars}, {"rows", r.rows.size()}, {"labelled", r.labelled}};
+    nlohmann::ordered_json range = nlohmann::ordered_json::array();
+    for (const OutOfRangeFeature& f : r.outOfRange)
+        range.push_back({{"feature", f.feature},
+                         {"share", f.share},
+                         {"rows", f.rows},
+                         {"outside", f.outside},
+                         {"worstZ", f.worstZ},
+                         {"worstValue", f.worstValue},
+                         {"constantInTraining", f.constantInTraining},
+                         {"trainingMean", f.trainingMean}});
+    j["warnings"] = {{"outOfRange", std::move(range)}};
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (const PredictionRow& row : r.rows) {
         nlohmann::ordered_json o;
@@ -89,6 +100,15 @@ nlohmann::ordered_json predictionToJson(const PredictionResult& r, const ModelBu
     j["rows"] = std::move(rows);
     j["metrics"] = predictionMetricsJson(r.metrics);
     return j;
+}
+
+std::string outOfRangeWarningText(const std::vector<OutOfRangeFeature>& features) {
+    if (features.empty()) return "";
+    std::string out =
+        "the inputs lie far outside the training range (another instrument or price scale?); "
+        "the model was not trained for them and its signals mean little here:\n";
+    for (const OutOfRangeFeature& f : features) out += "  " + outOfRangeText(f) + "\n";
+    return out;
 }
 
 std::string predictionMetricsText(const EpochMetrics& m) {

@@ -23,13 +23,17 @@ std::string labelName(const PredictionRow& row);
 // shortest form that reads back bit-equal (float outputs, double close), times
 // "YYYY-MM-DD HH:MM".
 std::string predictionCsv(const PredictionResult& r);
-// {"model": {...the bundle's facts}, "data": {file, bars, rows, labelled}, "rows": [{"time",
-//  "close", "none", "buy", "sell", "signal", "label"}], "metrics": {samples, loss, accuracy,
-//  missed, signals, patterns, confusion}}.
+// {"model": {...the bundle's facts}, "data": {file, bars, rows, labelled}, "warnings":
+//  {"outOfRange": [{feature, share, rows, outside, worstZ, worstValue, constantInTraining,
+//  trainingMean}]}, "rows": [{"time", "close", "none", "buy", "sell", "signal", "label"}],
+//  "metrics": {samples, loss, accuracy, missed, signals, patterns, confusion}}.
 nlohmann::ordered_json predictionToJson(const PredictionResult& r, const ModelBundle& b,
                                         const std::string& dataFile, size_t bars);
 // {samples, loss, accuracy, missed, signals, patterns, confusion[actual][predicted]}.
 nlohmann::ordered_json predictionMetricsJson(const EpochMetrics& m);
+// "" when no input is out of range, else a paragraph: the model was not trained for these
+// inputs, then one line per feature (outOfRangeText).
+std::string outOfRangeWarningText(const std::vector<OutOfRangeFeature>& features);
 // A few lines: loss, accuracy, missed, signal and pattern counts and the confusion matrix.
 std::string predictionMetricsText(const EpochMetrics& m);
 

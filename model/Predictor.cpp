@@ -22,8 +22,7 @@ std::string nameOf(const BarSeries& bars) {
 }  // namespace
 
 size_t firstPredictableBar(const ModelBundle& b) {
-    const size_t reach = static_cast<size_t>(fractalReach(b.data.fractalRule()));
-    return std::max(b.data.features.warmup() + static_cast<size_t>(b.data.window) - 1, reach);
+    return barsNeeded(b.data).firstBar;
 }
 
 std::string checkBarsForBundle(const ModelBundle& b, const BarSeries& bars) {
@@ -35,12 +34,8 @@ std::string checkBarsForBundle(const ModelBundle& b, const BarSeries& bars) {
         return name + ": the bars are " + timeframeName(bars.timeframe) + " (" +
                std::to_string(bars.timeframe) + " s apart), but the model was trained on " +
                timeframeName(b.timeframe) + " bars (" + std::to_string(b.timeframe) + " s)";
-    const size_t first = firstPredictableBar(b);
-    if (bars.size() < first + 1)
-        return name + ": too few bars: " + std::to_string(bars.size()) +
-               " bars, but one window of " + std::to_string(b.data.window) +
-               " bars after an indicator warm-up of " + std::to_string(b.data.features.warmup()) +
-               " bars needs at least " + std::to_string(first + 1);
+    const BarNeeds needs = barsNeeded(b.data);
+    if (bars.size() < needs.minimum) return tooFewBarsMessage(name, bars.size(), needs);
     return "";
 }
 
@@ -71,9 +66,12 @@ PredictionInputs buildPredictionInputs(const ModelBundle& b, const BarSeries& ba
                 throw PredictionInputError(nameOf(bars) + ": feature " +
                                            m.names[static_cast<size_t>(k)] +
                                            " is not finite at bar " + std::to_string(i));
-    if (b.data.normalization == "zscore") applyZScore(m, b.stats);
-    const std::vector<uint8_t> flags = fractalFlags(bars.high, bars.low, b.data.fractalRule());
     PredictionInputs in;
+    if (b.data.normalization == "zscore") {
+        in.outOfRange = outOfRangeFeatures(m, b.stats, first + 1 - w, last);
+        applyZScore(m, b.stats);
+    }
+    const std::vector<uint8_t> flags = fractalFlags(bars.high, bars.low, b.data.fractalRule());
     fillSamples(in.samples, m, flags, bars.time, first, last, b.data.window,
                 b.data.positionalEncoding);
     for (size_t t = first; t <= last; ++t) {
@@ -105,6 +103,7 @@ Predictor::Predictor(const ModelBundle& bundle, const std::string& deviceId) : b
 
 PredictionResult Predictor::run(const PredictionInputs& in, const BarSeries& bars) {
     PredictionResult r;
+    r.outOfRange = in.outOfRange;
     const SampleSet& s = in.samples;
     const size_t per = s.inputShape.size();
     const size_t batch = static_cast<size_t>(bundle_.batchSize);

@@ -20,6 +20,7 @@
 #include "model/Network.h"
 #include "model/SampleSet.h"
 #include "model/data/BarSeries.h"
+#include "model/data/FeatureChecks.h"
 
 namespace nnwb {
 
@@ -44,6 +45,8 @@ struct PredictionResult {
     std::vector<PredictionRow> rows;
     EpochMetrics metrics;  // over the labelled rows
     size_t labelled = 0;
+    // Features whose inputs lie far outside the training range (PredictionInputs::outOfRange).
+    std::vector<OutOfRangeFeature> outOfRange;
 };
 
 // The samples a bundle sees for bars[first..last] (bar indices of the windows' last bars):
@@ -52,9 +55,15 @@ struct PredictionInputs {
     SampleSet samples;
     std::vector<size_t> bar;
     std::vector<uint8_t> labelled, label;
+    // With z-score normalization: the features whose inputs (over every bar the samples'
+    // windows cover) are more than kOutOfRangeZ standard deviations from the training mean on
+    // more than kOutOfRangeShare of them, or that were constant in training and are not here.
+    // The model was not trained for such inputs (another instrument, another price scale).
+    std::vector<OutOfRangeFeature> outOfRange;
 };
 
-// "" when the bars can be used with the bundle, else the reason (names the file).
+// "" when the bars can be used with the bundle, else the reason (names the file). Too few bars:
+// fewer than barsNeeded(bundle.data).minimum, the same minimum as training.
 std::string checkBarsForBundle(const ModelBundle& bundle, const BarSeries& bars);
 // The first bar index that has a full window after the indicator warm-up.
 size_t firstPredictableBar(const ModelBundle& bundle);

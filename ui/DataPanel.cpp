@@ -33,25 +33,6 @@ QString q(const std::string& s) {
 }
 enum SummaryRow { kFormat, kBars, kFirst, kLast, kFrame, kGaps, kFractals };
 
-// What each feature is, and its unit, for the tooltips of the feature switches.
-QString featureHelp(const std::string& key) {
-    static const std::pair<const char*, const char*> help[] = {
-        {"closeOpen", "Close minus open of the bar (price units)"},
-        {"highOpen", "High minus open of the bar (price units)"},
-        {"lowOpen", "Low minus open of the bar (price units)"},
-        {"tickVolume", "Ticks in the bar (count)"},
-        {"hour", "Hour of the bar's open time (0–23)"},
-        {"dayOfWeek", "Day of the week of the bar (0 = Sunday … 6)"},
-        {"month", "Month of the bar (1–12)"},
-        {"rsi", "Relative strength index, Wilder smoothing (0–100; period in bars)"},
-        {"cci", "Commodity channel index of the typical price (dimensionless; period in bars)"},
-        {"atr", "Average true range, Wilder smoothing (price units; period in bars)"},
-        {"macdMain", "MACD main line: fast EMA minus slow EMA of the close (price units)"},
-        {"macdSignal", "MACD signal line: EMA of the main line (price units)"}};
-    for (const auto& [k, h] : help)
-        if (key == k) return QString::fromUtf8(h);
-    return {};
-}
 }  // namespace
 
 DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
@@ -108,6 +89,14 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
         "QLabel { color: #9b1c1c; background: #fde2e1; border-radius: 3px; padding: 4px; }"));
     error_->hide();
     fileLayout->addWidget(error_);
+    warning_ = new QLabel(filePage);
+    warning_->setObjectName(QStringLiteral("dataWarning"));
+    warning_->setWordWrap(true);
+    warning_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    warning_->setStyleSheet(QStringLiteral(
+        "QLabel { color: #7a4b00; background: #fff4d6; border-radius: 3px; padding: 4px; }"));
+    warning_->hide();
+    fileLayout->addWidget(warning_);
 
     auto* sampleForm = new QFormLayout;
     sampleForm->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -150,10 +139,10 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
     auto* grid = new QGridLayout(features_);
     grid->setVerticalSpacing(2);
     const auto list = featureList();
-    for (int i = 0; i < 12; ++i) {
+    for (int i = 0; i < kFeatureKinds; ++i) {
         featureBoxes_[i] = new QCheckBox(q(list[i].second), features_);
         featureBoxes_[i]->setObjectName(q("feature:" + list[i].first));
-        featureBoxes_[i]->setToolTip(featureHelp(list[i].first));
+        featureBoxes_[i]->setToolTip(q(featureHelp(list[i].first)));
         grid->addWidget(featureBoxes_[i], i / 2, i % 2);
         connect(featureBoxes_[i], &QCheckBox::toggled, this, &DataPanel::commit);
     }
@@ -209,6 +198,7 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
         fileName_->setText(tr("No file — drop a price file here"));
         fileName_->setToolTip({});
         for (QLabel* l : summary_) l->setText(QStringLiteral("–"));
+        info_.reset();
         syncFromDocument();
         inspectCurrentFile();
     });
@@ -255,6 +245,10 @@ void DataPanel::openPriceFile(const QString& path) {
             nlohmann::json data = self->doc_->experiment().data;
             data["source"] = "file";
             data["file"] = info.path;
+            // A feature constant on this file (tick volume 0 on every bar) carries no
+            // information: the experiment made for the file leaves it off (undo brings it back).
+            data = withConstantFeaturesOff(data, info);
+            self->info_ = std::make_shared<const PriceFileInfo>(info);
             self->doc_->setData(
                 data, tr("Open price file %1").arg(QString::fromStdString(info.fileName)));
             self->showSummary(info);
@@ -286,6 +280,7 @@ void DataPanel::inspectCurrentFile() {
     inspectInBackground(path, [generation](DataPanel* self, const PriceFileInfo& info) {
         if (generation != self->documentGeneration_) return;
         if (info.ok) self->bars_ = info.series;
+        self->info_ = info.ok ? std::make_shared<const PriceFileInfo>(info) : nullptr;
         if (info.ok)
             self->showSummary(info);
         else
@@ -324,6 +319,29 @@ void DataPanel::showSummary(const PriceFileInfo& info) {
                                      .arg(loc.toString(qulonglong(info.buy)),
                                           loc.toString(qulonglong(info.sell)),
                                           loc.toString(qulonglong(info.both))));
+    updateChecks();
+}
+
+QString DataPanel::warningText() const {
+    return warning_->isHidden() ? QString() : warning_->text();
+}
+
+void DataPanel::updateChecks() {
+    const auto& d = doc_->experiment().data;
+    QString problem;
+    QStringList lines;
+    const bool file = d.value("source", std::string("file")) == "file";
+    if (file && info_ && QDir::cleanPath(q(info_->path)) == currentFilePath()) {
+        problem = q(dataProblem(d, info_->bars, info_->fileName));
+        if (!problem.isEmpty()) lines << problem;
+        for (const std::string& w : constantFeatureWarnings(d, *info_)) lines << q(w);
+    }
+    warning_->setText(lines.join(QStringLiteral("\n")));
+    warning_->setVisible(!lines.isEmpty());
+    if (problem != problem_) {
+        problem_ = problem;
+        Q_EMIT problemChanged();
+    }
 }
 
 void DataPanel::showError(const QString& message) {
@@ -353,8 +371,12 @@ void DataPanel::syncFromDocument() {
     positional_->setChecked(d.value("positionalEncoding", false));
     const auto f = d.value("features", nlohmann::json::object());
     const auto list = featureList();
-    for (int i = 0; i < 12; ++i)
-        featureBoxes_[i]->setChecked(!(f.is_object() && f.value(list[i].first, true) == false));
+    FeatureSpec spec;  // what a missing key means (the scale-free features are off)
+    for (int i = 0; i < kFeatureKinds; ++i)
+        featureBoxes_[i]->setChecked(f.is_object() && f.contains(list[i].first) &&
+                                             f[list[i].first].is_boolean()
+                                         ? f[list[i].first].get<bool>()
+                                         : spec.enabled[size_t(i)]);
     synthSamples_->setValue(intOr("samples", 512));
     synthUnits_->setValue(intOr("units", 4));
     synthWindow_->setValue(intOr("window", 3));
@@ -368,6 +390,7 @@ void DataPanel::syncFromDocument() {
                                    .arg(shape.targets)
                              : q(shape.error));
     syncing_ = false;
+    updateChecks();
 }
 
 void DataPanel::commit() {
@@ -390,7 +413,7 @@ void DataPanel::commit() {
         nlohmann::json f = d.value("features", nlohmann::json::object());
         if (!f.is_object()) f = nlohmann::json::object();
         const auto list = featureList();
-        for (int i = 0; i < 12; ++i) f[list[i].first] = featureBoxes_[i]->isChecked();
+        for (int i = 0; i < kFeatureKinds; ++i) f[list[i].first] = featureBoxes_[i]->isChecked();
         d["features"] = f;
         d.erase("samples");
         d.erase("units");

@@ -1,8 +1,8 @@
-// The Data pane: the source (price file or synthetic task), opening a price file (dialog or
-// drag-and-drop) with its summary (file, bars, range, time frame, gaps, fractal counts) read off
-// the GUI thread, the feature switches, window length and validation share. An import error is
-// shown in the pane with its FILE:LINE message and the previous data stays. GUI thread only
-// (the file is read on a thread of its own, whose result comes back through a CallQueue).
+// The Data pane: source (price file or synthetic task), opening a price file (dialog or drop)
+// with its summary read off the GUI thread, the feature switches, window and validation share;
+// import errors (FILE:LINE, the previous data stays), and warnings for a file too short for the
+// settings (problem(): Train is disabled) or with constant features. GUI thread only (the file
+// is read on a thread of its own, whose result comes back through a CallQueue).
 #pragma once
 
 #include <functional>
@@ -36,6 +36,11 @@ public:
     void openPriceFile(const QString& path);
     QString errorText() const;
     bool isLoading() const { return loading_ > 0; }
+    // Why the experiment cannot train on its price file as loaded ("... needs at least N bars,
+    // file has M"), or "" (no file yet, synthetic data, or usable). The window disables Train.
+    QString problem() const { return problem_; }
+    // The constant-feature warnings on show ("" when none).
+    QString warningText() const;
 
 public Q_SLOTS:
     void browse();
@@ -45,6 +50,7 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void priceFileInspected(bool ok, const QString& message);
+    void problemChanged();
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -63,6 +69,9 @@ private:
     void showSummary(const PriceFileInfo& info);
     void showError(const QString& message);
     void inspectCurrentFile();
+    // The too-few-bars problem and the constant-feature warnings of the file on show, for the
+    // document's data section as it is now.
+    void updateChecks();
     QString currentFilePath() const;  // the document's price file, absolute ("" if none)
 
     ExperimentDocument* doc_;
@@ -78,8 +87,11 @@ private:
     QLabel* fileName_;
     QLabel* summary_[7];
     QLabel* error_;
+    QLabel* warning_;  // constant features of the file, too few bars
+    QString problem_;
+    std::shared_ptr<const PriceFileInfo> info_;  // the file on show (null: none)
     QGroupBox* features_;
-    QCheckBox* featureBoxes_[12];
+    QCheckBox* featureBoxes_[kFeatureKinds];
     QSpinBox* window_;
     QDoubleSpinBox* validation_;
     QComboBox* normalization_;

@@ -323,6 +323,7 @@ void MainWindow::createDocks() {
     connect(dataPanel_, &DataPanel::priceFileInspected, this, [this](bool ok, const QString& m) {
         if (!ok) statusBar()->showMessage(tr("Import failed: %1").arg(m), 8000);
     });
+    connect(dataPanel_, &DataPanel::problemChanged, this, &MainWindow::updateRunActions);
 }
 
 QSize MainWindow::defaultSize(const QSize& available) {
@@ -680,7 +681,9 @@ void MainWindow::stopTraining() {
 void MainWindow::updateRunActions() {
     using S = TrainingController::State;
     const S s = controller_->state();
-    const QString problem = stack_->problem();
+    // The stack's problem first, then the data's (a price file too short for one window).
+    QString problem = stack_->problem();
+    if (problem.isEmpty()) problem = dataPanel_->problem();
     const bool idle = s == S::Idle;
     trainAct_->setEnabled(idle && problem.isEmpty());
     trainAct_->setToolTip(problem.isEmpty() ? (idle ? tr("Train (F5)") : tr("A run is in progress"))

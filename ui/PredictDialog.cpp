@@ -131,11 +131,19 @@ void PredictDialog::showOutcome(const Outcome& o) {
         outs.insert(outs.end(), row.outputs.begin(), row.outputs.end());
     chart_->setSignals(r.rows.front().bar, std::move(outs),
                        tr("the model (epoch %1)").arg(bundle_->epoch));
-    status_->setText(tr("%1: %2 bars, %3 with a full window, %4 labelled")
+    QString status = tr("%1: %2 bars, %3 with a full window, %4 labelled")
                          .arg(QFileInfo(o.path).fileName())
                          .arg(o.bars->size())
                          .arg(r.rows.size())
-                         .arg(r.labelled));
+                         .arg(r.labelled)
+                         .toHtmlEscaped();
+    // Inputs far outside the training range (another instrument or price scale): named here,
+    // since the signals on the chart would otherwise look as good as any.
+    const QString range = q(outOfRangeWarningText(r.outOfRange)).trimmed();
+    if (!range.isEmpty())
+        status += QStringLiteral("<br><span style='color:#a05a00'>%1</span>")
+                      .arg(range.toHtmlEscaped().replace('\n', QStringLiteral("<br>")));
+    status_->setText(status);
     metrics_->setPlainText(q(predictionMetricsText(r.metrics)));
     exportButton_->setEnabled(true);
     Q_EMIT finished(true, o.path);

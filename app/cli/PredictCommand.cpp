@@ -85,6 +85,9 @@ int runPredict(const Args& args) {
         throw UsageError(modelPath + ": " + e.what());
     }
     const PredictionResult r = predictor->run(inputs, bars);
+    // Inputs far outside the training range: on stderr (and in --json's "warnings").
+    const std::string range = outOfRangeWarningText(r.outOfRange);
+    if (!range.empty()) std::fprintf(stderr, "warning: %s", range.c_str());
 
     if (!csvPath.empty()) writeFileAtomic(csvPath, predictionCsv(r));
     const std::string file = baseName(dataPath);

@@ -124,6 +124,7 @@ int runTrain(const Args& args) {
             throw UsageError(std::string("--load-weights: ") + e.what());
         }
     }
+    for (const std::string& w : data.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     if (!json) {
         const auto info = session->backend().info();
         std::printf("%s: %s on %s (%s), %zu parameters, %zu training / %zu validation samples\n",

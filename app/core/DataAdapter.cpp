@@ -6,23 +6,68 @@
 
 #include "model/data/BarImporter.h"
 #include "model/data/DataConfig.h"
+#include "model/data/DataPipeline.h"
 #include "model/data/DataSummary.h"
 
 namespace nnwb {
 
 std::vector<std::pair<std::string, std::string>> featureList() {
-    return {{"closeOpen", "Close − open"},
-            {"highOpen", "High − open"},
-            {"lowOpen", "Low − open"},
-            {"tickVolume", "Tick volume"},
-            {"hour", "Hour"},
-            {"dayOfWeek", "Day of week"},
-            {"month", "Month"},
-            {"rsi", "RSI"},
-            {"cci", "CCI"},
-            {"atr", "ATR"},
-            {"macdMain", "MACD main"},
-            {"macdSignal", "MACD signal"}};
+    std::vector<std::pair<std::string, std::string>> out;
+    for (int i = 0; i < kFeatureKinds; ++i) {
+        const FeatureInfo& f = featureInfo(static_cast<Feature>(i));
+        out.emplace_back(f.key, f.label);
+    }
+    return out;
+}
+
+std::string featureHelp(const std::string& key) {
+    Feature f;
+    if (!featureFromKey(key, f)) return "";
+    const FeatureInfo& i = featureInfo(f);
+    return std::string(i.formula) + " (" + i.unit + ")" +
+           (i.scaleFree ? "" : "; in the instrument's price scale");
+}
+
+std::string dataProblem(const nlohmann::json& data, size_t bars, const std::string& fileName) {
+    try {
+        if (data.value("source", std::string("file")) != "file") return "";
+        const DataConfig cfg = DataConfig::fromJson(data);
+        return planSplit(cfg, bars, fileName).error;
+    } catch (const std::exception&) {
+        return "";  // the settings' own error is shown where they are edited
+    }
+}
+
+std::vector<std::string> constantFeatureWarnings(const nlohmann::json& data,
+                                                 const PriceFileInfo& info) {
+    FeatureSpec spec;
+    try {
+        spec = DataConfig::fromJson(data).features;
+    } catch (const std::exception&) {
+    }
+    std::vector<std::string> out;
+    for (const ConstantFeature& c : info.constant)
+        out.push_back(constantFeatureWarning(info.fileName, c, spec.isEnabled(c.feature)));
+    return out;
+}
+
+nlohmann::json withConstantFeaturesOff(nlohmann::json data, const PriceFileInfo& info,
+                                       std::vector<std::string>* switchedOff) {
+    nlohmann::json f = data.value("features", nlohmann::json::object());
+    if (!f.is_object()) f = nlohmann::json::object();
+    FeatureSpec spec;
+    try {
+        spec = DataConfig::fromJson(data).features;
+    } catch (const std::exception&) {
+    }
+    const FeatureSpec off = withoutConstantFeatures(spec, info.constant);
+    for (const ConstantFeature& c : info.constant)
+        if (spec.isEnabled(c.feature) && !off.isEnabled(c.feature)) {
+            f[featureKey(c.feature)] = false;
+            if (switchedOff) switchedOff->push_back(featureKey(c.feature));
+        }
+    data["features"] = f;
+    return data;
 }
 
 DataShape dataShapeOf(const nlohmann::json& data) {
@@ -75,6 +120,7 @@ PriceFileInfo inspectPriceFile(const std::string& path) {
         info.buy = s.buy;
         info.sell = s.sell;
         info.both = s.both;
+        info.constant = constantFeaturesOfFile(r.bars, FeatureSpec{});
         info.series = std::make_shared<const BarSeries>(std::move(r.bars));
         info.ok = true;
     } catch (const std::exception& e) {

@@ -14,6 +14,7 @@
 
 #include "model/Shape.h"
 #include "model/data/BarSeries.h"
+#include "model/data/FeatureChecks.h"
 
 namespace nnwb {
 
@@ -37,6 +38,8 @@ struct PriceFileInfo {
     size_t gaps = 0;
     size_t buy = 0, sell = 0, both = 0;       // 3-bar fractals
     std::shared_ptr<const BarSeries> series;  // the loaded bars (shared, read-only)
+    // Features (of all kinds, default periods) with one value on every bar: no information.
+    std::vector<ConstantFeature> constant;
 };
 
 // Loads and summarizes a bar file (MT5, MT4 or generic CSV).
@@ -44,7 +47,22 @@ PriceFileInfo inspectPriceFile(const std::string& path);
 // True when this build contains the price-file importers.
 bool priceFilesSupported();
 
-// The twelve per-bar features: JSON key (in data.features) and label, in pipeline order.
+// The per-bar features: JSON key (in data.features) and label, in pipeline order (from
+// model/data/Features.h, where they are declared).
 std::vector<std::pair<std::string, std::string>> featureList();
+// The tooltip of a feature switch: its exact formula and unit ("" for an unknown key).
+std::string featureHelp(const std::string& key);
+
+// What keeps the data section `data` from training on a file of `bars` bars (too few bars for
+// one labelled window: "needs at least N bars, file has M"; no training or validation part),
+// or "" when it can; synthetic data and unreadable settings give "".
+std::string dataProblem(const nlohmann::json& data, size_t bars, const std::string& fileName);
+// One warning per constant feature of the file, saying whether `data` switches it on.
+std::vector<std::string> constantFeatureWarnings(const nlohmann::json& data,
+                                                 const PriceFileInfo& info);
+// `data` with the file's constant features switched off (what a new experiment for the file
+// uses); `switchedOff` gets their keys.
+nlohmann::json withConstantFeaturesOff(nlohmann::json data, const PriceFileInfo& info,
+                                       std::vector<std::string>* switchedOff = nullptr);
 
 }  // namespace nnwb

@@ -8,6 +8,7 @@
 #include "model/ExperimentData.h"
 #include "model/Network.h"
 #include "model/NetworkWeights.h"
+#include "model/data/FeatureChecks.h"
 #include "model/data/Normalization.h"
 
 namespace nnwb::onnxexport {
@@ -120,11 +121,34 @@ ExportSpec specFromBundle(const ModelBundle& b, int batch, const std::string& so
                            : "No normalization (normalization \"none\")";
     if (cfg.positionalEncoding)
         prep += " and adds the sinusoidal positional encoding (row 0 = oldest bar)";
+    std::string constant, scaleBound;
+    if (cfg.normalization == "zscore") {
+        for (size_t k = 0; k < b.features.size(); ++k)
+            if (isConstantStat(b.stats, k))
+                constant += (constant.empty() ? "" : ", ") + b.features[k];
+        if (!constant.empty())
+            constant = "\nConstant in training (stddev 0, no information): " + constant +
+                       "; the graph multiplies them by 0, so they enter as 0 whatever is fed.";
+        for (const std::string& f : b.features) {
+            Feature kind;
+            if (featureFromKey(f, kind) && !featureInfo(kind).scaleFree)
+                scaleBound += (scaleBound.empty() ? "" : ", ") + f;
+        }
+        scaleBound =
+            "\nThe model was trained for inputs near its training data: a normalized input "
+            "(x - mean) / stddev beyond about +-" +
+            std::to_string(int(kOutOfRangeZ)) +
+            " (nnwb-cli predict warns when over 1% of the rows are) means bars unlike the "
+            "training file (another instrument or price scale), and its scores mean little there." +
+            (scaleBound.empty() ? std::string()
+                                : " In the price scale of the training instrument: " + scaleBound +
+                                      " (the scale-free features divide by ATR or the close).");
+    }
     spec.inputDoc = "float32 [batch, " + std::to_string(window) + ", " + std::to_string(features) +
                     "]: the raw features of the last " + std::to_string(window) +
                     " closed bars, oldest first (row " + std::to_string(window - 1) +
                     " = the newest closed bar, MT5 shift 1), one column per feature:" + columns +
-                    "\n" + prep + ": feed raw indicator values.";
+                    "\n" + prep + ": feed raw indicator values." + constant + scaleBound;
     const std::string fractal = cfg.fractal == "5bar"
                                     ? "5-bar Williams fractal (two bars each side)"
                                     : "3-bar fractal (one bar each side)";

@@ -2,6 +2,16 @@
 
 namespace nnwb::onnxexport {
 
+namespace {
+
+std::string replaced(std::string text, const std::string& what, const std::string& with) {
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at))
+        text.replace(at, what.size(), with), at += with.size();
+    return text;
+}
+
+}  // namespace
+
 std::string timeZoneNote() {
     return "in the time zone of the training data's bar times, taken as written; MT5's "
            "MqlRates.time is the broker's server time, which may be another zone (shift the "
@@ -69,6 +79,28 @@ std::string featureDefinition(Feature f, const DataConfig& cfg) {
                        : key + ": MACD signal line, EMA(" + p(s.macdSignal) +
                              ") of the main line (textbook; MT5's iMACD SIGNAL_LINE is a simple "
                              "average instead)";
+        case Feature::CloseOpenAtr:
+        case Feature::HighOpenAtr:
+        case Feature::LowOpenAtr:
+        case Feature::AtrClose:
+        case Feature::MacdMainAtr:
+        case Feature::MacdSignalAtr:
+            // ATR(n) here is the atr feature's (the same definition and period), of the same
+            // bar; a ratio whose divisor is 0 is 0.
+            return key + ": " + replaced(featureInfo(f).formula, "atrPeriod", p(s.atrPeriod)) +
+                   " (" + featureInfo(f).unit + "; ATR(" + p(s.atrPeriod) + ") " +
+                   (mt5 ? "= simple average of the true range over " + p(s.atrPeriod) +
+                              " bars, as MT5's iATR"
+                        : "= Wilder's ATR, textbook") +
+                   (f == Feature::MacdMainAtr || f == Feature::MacdSignalAtr
+                        ? "; MACD(" + p(s.macdFast) + "," + p(s.macdSlow) + "," + p(s.macdSignal) +
+                              ") as the macdMain / macdSignal features"
+                        : std::string()) +
+                   ")";
+        case Feature::CloseReturn:
+            return key +
+                   ": (Close - previous Close) / previous Close of the bar (a fraction; 0 "
+                   "when the previous close is 0)";
     }
     return key;
 }

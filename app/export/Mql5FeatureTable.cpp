@@ -27,6 +27,25 @@ Mql5FeatureCode macd(const FeatureSpec& s, const std::string& value) {
             {fn}};
 }
 
+// The ATR buffer the ATR-scaled features read (the `atr` feature's statements, so that they
+// are emitted once whichever of them are on).
+Mql5FeatureCode atrScaled(const FeatureSpec& s, const std::string& value) {
+    const std::string fn = mt5(s) ? "NnwbAtrSma" : "NnwbAtrWilder";
+    return {{"double atr[];", fn + "(rates, n, " + p(s.atrPeriod) + ", atr);"},
+            value,
+            {fn, "NnwbRatio"}};
+}
+
+// A MACD buffer over the ATR: both buffers' statements, as macd() emits them.
+Mql5FeatureCode macdOverAtr(const FeatureSpec& s, const std::string& buffer) {
+    Mql5FeatureCode m = macd(s, "");
+    const Mql5FeatureCode a = atrScaled(s, "NnwbRatio(" + buffer + ", atr[i])");
+    m.setup.insert(m.setup.end(), a.setup.begin(), a.setup.end());
+    m.value = a.value;
+    m.helpers.insert(m.helpers.end(), a.helpers.begin(), a.helpers.end());
+    return m;
+}
+
 // One entry per feature key: its MQL5 code for the spec's periods and definitions.
 const std::vector<std::pair<std::string, Entry>>& table() {
     static const std::vector<std::pair<std::string, Entry>> kTable = {
@@ -79,6 +98,31 @@ const std::vector<std::pair<std::string, Entry>>& table() {
          }},
         {"macdMain", [](const FeatureSpec& s) { return macd(s, "macd_main[i]"); }},
         {"macdSignal", [](const FeatureSpec& s) { return macd(s, "macd_signal[i]"); }},
+        // Scale-free features (model/data/Features.cpp): a ratio whose divisor is not above 0
+        // is 0 (NnwbRatio), the return of the first bar is 0.
+        {"closeOpenAtr",
+         [](const FeatureSpec& s) {
+             return atrScaled(s, "NnwbRatio(rates[i].close - rates[i].open, atr[i])");
+         }},
+        {"highOpenAtr",
+         [](const FeatureSpec& s) {
+             return atrScaled(s, "NnwbRatio(rates[i].high - rates[i].open, atr[i])");
+         }},
+        {"lowOpenAtr",
+         [](const FeatureSpec& s) {
+             return atrScaled(s, "NnwbRatio(rates[i].low - rates[i].open, atr[i])");
+         }},
+        {"closeReturn",
+         [](const FeatureSpec&) -> Mql5FeatureCode {
+             return {{},
+                     "(i == 0 ? 0.0 : NnwbRatio(rates[i].close - rates[i - 1].close, "
+                     "rates[i - 1].close))",
+                     {"NnwbRatio"}};
+         }},
+        {"atrClose",
+         [](const FeatureSpec& s) { return atrScaled(s, "NnwbRatio(atr[i], rates[i].close)"); }},
+        {"macdMainAtr", [](const FeatureSpec& s) { return macdOverAtr(s, "macd_main[i]"); }},
+        {"macdSignalAtr", [](const FeatureSpec& s) { return macdOverAtr(s, "macd_signal[i]"); }},
     };
     return kTable;
 }

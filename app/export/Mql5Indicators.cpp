@@ -88,6 +88,15 @@ void NnwbCci(const MqlRates &rates[], int n, int period, double &out[])
      }
   }
 )MQL"},
+        {"NnwbRatio",
+         {},
+         R"MQL(// a / b, and 0 where b is not above 0 (nnwb's ratio in model/data/Features.cpp; the
+// buffers here hold 0, never NaN, before their warm-up).
+double NnwbRatio(double a, double b)
+  {
+   return b > 0.0 ? a / b : 0.0;
+  }
+)MQL"},
         {"NnwbAtrSma",
          {},
          R"MQL(// ATR(period), MT5's iATR (nnwb's atrSma): the simple average of the last period true

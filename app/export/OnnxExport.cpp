@@ -81,7 +81,7 @@ onnx::ModelProto buildModel(const ExportSpec& spec) {
         x = g.node("Mul", "normalize",
                    {x, g.constant("normalize/scale", {features}, scale,
                                   "1 / training-part standard deviation of each feature "
-                                  "(1 for a constant feature)")});
+                                  "(0 for a feature constant in training: it enters as 0)")});
     }
     if (spec.positionalEncoding) {
         std::vector<float> pe(size_t(window) * features);

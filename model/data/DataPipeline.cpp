@@ -1,8 +1,10 @@
 #include "model/data/DataPipeline.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "model/data/BarImporter.h"
+#include "model/data/FeatureChecks.h"
 #include "model/data/Features.h"
 #include "model/data/Fractals.h"
 #include "model/data/PositionalEncoding.h"
@@ -50,44 +52,77 @@ void fillSamples(SampleSet& set, const FeatureMatrix& m, const std::vector<uint8
     }
 }
 
+BarNeeds barsNeeded(const DataConfig& config) {
+    BarNeeds n;
+    n.warmup = config.features.warmup();
+    n.window = static_cast<size_t>(std::max(config.window, 1));
+    n.reach = static_cast<size_t>(fractalReach(config.fractalRule()));
+    n.firstBar = std::max(n.warmup + n.window - 1, n.reach);
+    n.minimum = n.firstBar + n.reach + 1;
+    return n;
+}
+
+std::string tooFewBarsMessage(const std::string& name, size_t bars, const BarNeeds& n) {
+    return name + ": too few bars: this experiment needs at least " + std::to_string(n.minimum) +
+           " bars, file has " + std::to_string(bars) + " (indicator warm-up " +
+           std::to_string(n.warmup) + " + window " + std::to_string(n.window) + " + " +
+           std::to_string(n.reach) + (n.reach == 1 ? " bar" : " bars") +
+           " after it for the fractal label)";
+}
+
+SplitPlan planSplit(const DataConfig& config, size_t n, const std::string& name) {
+    SplitPlan p;
+    const BarNeeds needs = barsNeeded(config);
+    if (n < needs.minimum) {
+        p.error = tooFewBarsMessage(name, n, needs);
+        return p;
+    }
+    const size_t w = needs.window;
+    const size_t first = needs.firstBar;
+    const size_t last = n - 1 - needs.reach;
+    const size_t samples = last - first + 1;
+    const size_t nominalValidation =
+        static_cast<size_t>(std::llround(static_cast<double>(samples) * config.validationShare));
+    if (nominalValidation >= samples) {
+        p.error =
+            name + ": too few samples (" + std::to_string(samples) + ") to keep a training part";
+        return p;
+    }
+    const size_t trainLast = first + (samples - nominalValidation) - 1;
+    p.trainFirstBar = first;
+    p.trainLastBar = trainLast;
+    if (nominalValidation > 0) {
+        p.validationFirstBar = trainLast + w;  // window start trainLast + 1
+        p.validationLastBar = last;
+        if (p.validationFirstBar > last) {
+            p.error = name + ": too few samples (" + std::to_string(samples) +
+                      ") for a validation part: " + std::to_string(nominalValidation) +
+                      " validation samples minus " + std::to_string(w - 1) +
+                      " dropped at the boundary (window " + std::to_string(w) +
+                      ") leaves none; lower data.window or data.validationShare";
+            return p;
+        }
+        p.droppedAtBoundary = w - 1;
+    }
+    return p;
+}
+
 DataResult buildDataSplitFromBars(const DataConfig& config, BarSeries bars) {
     const std::string problem = config.validate();
     if (!problem.empty()) return failure(problem);
     const std::string name = bars.source.empty() ? "data" : baseName(bars.source);
-    const size_t n = bars.size();
+    const SplitPlan plan = planSplit(config, bars.size(), name);
+    if (!plan.error.empty()) return failure(plan.error);
     const size_t w = static_cast<size_t>(config.window);
-    const size_t reach = static_cast<size_t>(fractalReach(config.fractalRule()));
-    const size_t warmup = config.features.warmup();
-    size_t first = warmup + w - 1;
-    if (first < reach) first = reach;
-    if (n < reach + 1 || first > n - 1 - reach)
-        return failure(name + ": too few bars: " + std::to_string(n) + " bars, but a window of " +
-                       std::to_string(w) + " after an indicator warm-up of " +
-                       std::to_string(warmup) + " bars needs at least " +
-                       std::to_string(first + reach + 1));
-    const size_t last = n - 1 - reach;
-    const size_t samples = last - first + 1;
-    const size_t nominalValidation =
-        static_cast<size_t>(std::llround(static_cast<double>(samples) * config.validationShare));
-    if (nominalValidation >= samples)
-        return failure(name + ": too few samples (" + std::to_string(samples) +
-                       ") to keep a training part");
-    const size_t trainLast = first + (samples - nominalValidation) - 1;
+    const size_t first = plan.trainFirstBar, trainLast = plan.trainLastBar;
+    const size_t last = bars.size() - 1 - static_cast<size_t>(fractalReach(config.fractalRule()));
 
     DataResult r;
     r.trainFirstBar = first;
     r.trainLastBar = trainLast;
-    if (nominalValidation > 0) {
-        r.validationFirstBar = trainLast + w;  // window start trainLast + 1
-        r.validationLastBar = last;
-        if (r.validationFirstBar > last)
-            return failure(name + ": too few samples (" + std::to_string(samples) +
-                           ") for a validation part: " + std::to_string(nominalValidation) +
-                           " validation samples minus " + std::to_string(w - 1) +
-                           " dropped at the boundary (window " + std::to_string(w) +
-                           ") leaves none; lower data.window or data.validationShare");
-        r.droppedAtBoundary = w - 1;
-    }
+    r.validationFirstBar = plan.validationFirstBar;
+    r.validationLastBar = plan.validationLastBar;
+    r.droppedAtBoundary = plan.droppedAtBoundary;
 
     FeatureMatrix m = computeFeatures(bars, config.features);
     const std::vector<uint8_t> flags = fractalFlags(bars.high, bars.low, config.fractalRule());
@@ -97,6 +132,10 @@ DataResult buildDataSplitFromBars(const DataConfig& config, BarSeries bars) {
             if (!std::isfinite(m.at(i, k)))
                 return failure(name + ": feature " + m.names[static_cast<size_t>(k)] +
                                " is not finite at bar " + std::to_string(i));
+    // A feature constant over the training part carries no information (tick volume 0 on
+    // every bar of a forex export): the run goes on, with a warning naming it.
+    for (const ConstantFeature& c : constantFeatures(m, config.features, first + 1 - w, trainLast))
+        r.warnings.push_back(constantFeatureWarning(name, c, true));
     if (config.normalization == "zscore") {
         r.stats = fitZScore(m, first + 1 - w, trainLast);
         applyZScore(m, r.stats);
@@ -123,7 +162,7 @@ DataResult buildDataSplit(const DataConfig& config, const std::string& baseDir) 
     LoadResult loaded = loadBarFile(config.resolvedFile(baseDir));
     if (!loaded.ok) return failure(loaded.error);
     DataResult r = buildDataSplitFromBars(config, std::move(loaded.bars));
-    r.warnings = std::move(loaded.warnings);
+    r.warnings.insert(r.warnings.begin(), loaded.warnings.begin(), loaded.warnings.end());
     return r;
 }
 

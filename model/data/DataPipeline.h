@@ -15,12 +15,39 @@
 
 namespace nnwb {
 
+// How many bars a data section needs: one window after the indicator warm-up, plus the bars
+// after it that its fractal label looks at. The one minimum for training (the pipeline), for
+// predict (Predictor) and for the checks at load (nnwb-cli data, the window's Data pane).
+struct BarNeeds {
+    size_t warmup = 0;    // first bar at which every enabled feature is defined
+    size_t window = 0;    // bars per sample
+    size_t reach = 0;     // bars after a window's last bar that its label needs
+    size_t firstBar = 0;  // the first bar that can end a window: max(warmup + window - 1, reach)
+    size_t minimum = 0;   // firstBar + reach + 1
+};
+BarNeeds barsNeeded(const DataConfig& config);
+// "NAME: too few bars: this experiment needs at least N bars, file has M (indicator warm-up U +
+// window W + R bar after it for the fractal label)".
+std::string tooFewBarsMessage(const std::string& name, size_t bars, const BarNeeds& needs);
+
+// The chronological split of `bars` bars (bar indices of the samples' last bars), or the
+// reason there is none (too few bars, no training part, no validation part), named NAME.
+struct SplitPlan {
+    std::string error;  // "" when usable
+    size_t trainFirstBar = 0, trainLastBar = 0;
+    size_t validationFirstBar = 1, validationLastBar = 0;
+    size_t droppedAtBoundary = 0;
+};
+SplitPlan planSplit(const DataConfig& config, size_t bars, const std::string& name);
+
 struct DataResult {
     bool ok = false;
-    std::string error;                  // loader errors read "FILE:LINE: problem"
-    std::vector<std::string> warnings;  // from the loader; never stop a build
-    DataSplit split;                    // inputShape {window, featureCount}, outputs 3
-    BarSeries bars;                     // the loaded bars (all of them)
+    std::string error;  // loader errors read "FILE:LINE: problem"
+    // From the loader, and one per feature that is constant over the training part (it
+    // carries no information); they never stop a build.
+    std::vector<std::string> warnings;
+    DataSplit split;  // inputShape {window, featureCount}, outputs 3
+    BarSeries bars;   // the loaded bars (all of them)
     std::vector<std::string> featureNames;
     ZScoreStats stats;  // the training-part statistics (empty with normalization none)
     // Bar indices (into `bars`) of the samples' last bars; a part that is empty has

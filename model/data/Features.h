@@ -1,7 +1,7 @@
-// The twelve per-bar features of the MQL5 fractal expert (docs/ARCHITECTURE.md §4) and their
-// switches: close-open, high-open, low-open, tick volume, hour, day of week (0 = Sunday), month
-// (1..12), RSI, CCI (typical price), ATR, MACD main and signal (definitions in Indicators.h).
-// Features are computed in this fixed order, skipping disabled ones. Pure functions; any thread.
+// The per-bar features, declared once here (enum, key, label, formula in featureInfo): the
+// twelve of the MQL5 fractal expert (docs/ARCHITECTURE.md §4; indicators in Indicators.h), then
+// seven scale-free ones (moves and ranges divided by the ATR or the close; off by default).
+// Computed in this fixed order, skipping disabled ones. Pure functions; any thread.
 #pragma once
 
 #include <array>
@@ -26,16 +26,42 @@ enum class Feature {
     Cci,
     Atr,
     MacdMain,
-    MacdSignal
+    MacdSignal,
+    // Scale-free (the same on EURUSD at 1.1 and gold at 1300). ATR below is the `atr` feature's
+    // ATR(atrPeriod) of the same bar (MT5 or textbook definition); a ratio whose divisor is 0
+    // is 0.
+    CloseOpenAtr,   // (close - open) / ATR
+    HighOpenAtr,    // (high - open) / ATR
+    LowOpenAtr,     // (low - open) / ATR
+    CloseReturn,    // (close - previous close) / previous close
+    AtrClose,       // ATR / close
+    MacdMainAtr,    // MACD main / ATR
+    MacdSignalAtr,  // MACD signal / ATR
 };
-constexpr int kFeatureKinds = 12;
+constexpr int kFeatureKinds = 19;
 
-// JSON key / display name of a feature: "closeOpen", "highOpen", ..., "macdSignal".
+// JSON key / display name of a feature: "closeOpen", "highOpen", ..., "macdSignalAtr".
 const char* featureKey(Feature f);
+// The feature with JSON key `key`; false when there is none.
+bool featureFromKey(const std::string& key, Feature& out);
+
+// What a feature is, for the window (label, tooltip) and the README: `formula` is exact
+// ("(close - open) / ATR(atrPeriod)"), `unit` says what its values are.
+struct FeatureInfo {
+    const char* key;
+    const char* label;    // "Close − open"
+    const char* formula;  // "close - open"
+    const char* unit;     // "price units", "dimensionless", ...
+    bool scaleFree;       // the same values on an instrument of another price scale
+};
+const FeatureInfo& featureInfo(Feature f);
 
 struct FeatureSpec {
-    std::array<bool, kFeatureKinds> enabled{true, true, true, true, true, true,
-                                            true, true, true, true, true, true};
+    // The original twelve are on unless switched off (files without the key keep them); the
+    // scale-free ones are off unless switched on (files written before them did not use them).
+    std::array<bool, kFeatureKinds> enabled{true,  true,  true,  true,  true, true,  true,
+                                            true,  true,  true,  true,  true, false, false,
+                                            false, false, false, false, false};
     int rsiPeriod = 14, cciPeriod = 14, atrPeriod = 14;
     int macdFast = 12, macdSlow = 26, macdSignal = 9;
     // Which definitions RSI, CCI, ATR and MACD follow (Indicators.h); new specs use MT5's.

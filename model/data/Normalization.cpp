@@ -23,12 +23,16 @@ ZScoreStats fitZScore(const FeatureMatrix& m, size_t first, size_t last) {
     return s;
 }
 
+bool isConstantStat(const ZScoreStats& s, size_t k) {
+    if (k >= s.mean.size() || k >= s.stddev.size()) return false;
+    const double scale = std::fabs(s.mean[k]) > 1.0 ? std::fabs(s.mean[k]) : 1.0;
+    return !(s.stddev[k] > 1e-12 * scale);
+}
+
 std::vector<double> zScoreScale(const ZScoreStats& s) {
-    std::vector<double> inv(s.mean.size(), 1.0);
-    for (size_t k = 0; k < inv.size() && k < s.stddev.size(); ++k) {
-        const double scale = std::fabs(s.mean[k]) > 1.0 ? std::fabs(s.mean[k]) : 1.0;
-        inv[k] = s.stddev[k] > 1e-12 * scale ? 1.0 / s.stddev[k] : 1.0;
-    }
+    std::vector<double> inv(s.mean.size(), 0.0);
+    for (size_t k = 0; k < inv.size(); ++k)
+        inv[k] = isConstantStat(s, k) || k >= s.stddev.size() ? 0.0 : 1.0 / s.stddev[k];
     return inv;
 }
 
@@ -37,7 +41,8 @@ void applyZScore(FeatureMatrix& m, const ZScoreStats& s) {
     const std::vector<double> inv = zScoreScale(s);
     for (size_t i = 0; i < m.bars; ++i) {
         double* r = m.row(i);
-        for (size_t k = 0; k < nf; ++k) r[k] = (r[k] - s.mean[k]) * inv[k];
+        // A constant feature is 0 whatever its value (0 * inf would be NaN).
+        for (size_t k = 0; k < nf; ++k) r[k] = inv[k] == 0.0 ? 0.0 : (r[k] - s.mean[k]) * inv[k];
     }
 }
 

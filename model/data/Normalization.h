@@ -16,11 +16,15 @@ struct ZScoreStats {
 
 // Statistics over bars [first, last] (inclusive) of `m`.
 ZScoreStats fitZScore(const FeatureMatrix& m, size_t first, size_t last);
-// The factor applyZScore multiplies x - mean by, per feature: 1 / stddev, or 1 for a constant
-// feature (stddev 0 or below 1e-12 of its scale).
+// True when feature k was constant on the fitted range (stddev 0, or below 1e-12 of its
+// scale max(|mean|, 1)): it carries no information.
+bool isConstantStat(const ZScoreStats& s, size_t k);
+// The factor applyZScore multiplies x - mean by, per feature: 1 / stddev, or 0 for a constant
+// feature. A constant feature therefore enters the model as 0 on every bar, on the training
+// file and on any other (a file whose volume is not 0 changes nothing); predict, the ONNX graph
+// (its normalize/scale initializer holds these factors) and the bundle's docs agree on this.
 std::vector<double> zScoreScale(const ZScoreStats& s);
-// x = (x - mean) * zScoreScale for every row (a constant feature becomes x - mean, i.e. 0 on
-// the fitted range).
+// x = (x - mean) * zScoreScale for every row (a constant feature becomes 0).
 void applyZScore(FeatureMatrix& m, const ZScoreStats& s);
 
 }  // namespace nnwb

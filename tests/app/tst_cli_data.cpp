@@ -1,10 +1,14 @@
 // `nnwb-cli data FILE [--json]` run as a process: the text and JSON summaries of a fixture,
-// and bad input reported as "FILE:LINE: problem" on stderr with exit code 2.
+// bad input reported as "FILE:LINE: problem" on stderr with exit code 2, and what a file cannot
+// give at load: the minimum number of bars ("needs at least 54 bars, file has 19") and the
+// features constant on it (tick volume 0 on every bar of the bundled EURUSD file).
 #include <QtTest>
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 
 class TestCliData : public QObject {
     Q_OBJECT
@@ -29,10 +33,14 @@ private slots:
     void json() {
         const Run r = run({fixture("mt4.csv"), "--json"});
         QCOMPARE(r.code, 0);
-        QVERIFY(r.err.isEmpty());
+        // 6 bars: too few for the default settings (54), said on stderr.
+        QVERIFY2(r.err.contains("needs at least 54 bars, file has 6"), qPrintable(r.err));
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
-        QCOMPARE(o.keys(), (QStringList{"bars", "both", "buy", "first", "format", "gaps", "last",
-                                        "sell", "timeframe"}));
+        QCOMPARE(o.keys(),
+                 (QStringList{"bars", "both", "buy", "constantFeatures", "enoughBars", "first",
+                              "format", "gaps", "last", "minimumBars", "sell", "timeframe"}));
+        QCOMPARE(o["minimumBars"].toInt(), 54);
+        QCOMPARE(o["enoughBars"].toBool(), false);
         QCOMPARE(o["format"].toString(), QString("mt4"));
         QCOMPARE(o["bars"].toInt(), 6);
         QCOMPARE(o["first"].toString(), QString("2020-03-02 10:00"));
@@ -57,6 +65,50 @@ private slots:
         QVERIFY(r.out.contains(
             QRegularExpression("^timeframe: +3600 s", QRegularExpression::MultilineOption)));
     }
+    // A 19-bar export of the bundled file: the minimum shown at load, and the zero volume.
+    void minimumAndConstantFeatures() {
+        QFile in(QStringLiteral(NNWB_RESOURCE_DIR "/data/EURUSD_H1_2017-2018.csv"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray head;
+        for (int i = 0; i < 20; ++i) head += in.readLine();  // header + 19 bars
+        QTemporaryDir dir;
+        const QString path = dir.filePath("EURUSD_19.csv");
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(head);
+        out.close();
+        Run r = run({path});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains(QRegularExpression(
+                     "^minimum: +needs at least 54 bars, file has 19 \\(too few\\)",
+                     QRegularExpression::MultilineOption)),
+                 qPrintable(r.out));
+        QVERIFY2(r.err.contains("EURUSD_19.csv: too few bars: this experiment needs at least 54 "
+                                "bars, file has 19"),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("warning: EURUSD_19.csv: feature tickVolume is 0 on every bar"),
+                 qPrintable(r.err));
+        r = run({path, "--json"});
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o["minimumBars"].toInt(), 54);
+        QVERIFY(o["constantFeatures"].toArray().contains(QJsonValue("tickVolume")));
+        // The whole file: enough bars, tick volume the only constant feature.
+        r = run({QStringLiteral(NNWB_RESOURCE_DIR "/data/EURUSD_H1_2017-2018.csv"), "--json"});
+        const QJsonObject all = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(all["enoughBars"].toBool(), true);
+        QCOMPARE(all["constantFeatures"].toArray(), QJsonArray({"tickVolume"}));
+        // An experiment's window changes the minimum: 33 + 8 + 1.
+        const QString e = dir.filePath("e.json");
+        QFile ef(e);
+        QVERIFY(ef.open(QIODevice::WriteOnly));
+        ef.write(R"({"formatVersion": 1, "name": "w8", "data": {"window": 8},
+                     "model": {"layers": [{"type": "dense", "neurons": 3}]}})");
+        ef.close();
+        r = run({path, "--experiment", e, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object()["minimumBars"].toInt(), 42);
+    }
+
     void badInput() {
         Run r = run({fixture("bad_high_low.csv"), "--json"});
         QCOMPARE(r.code, 2);

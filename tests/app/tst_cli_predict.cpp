@@ -90,6 +90,9 @@ private Q_SLOTS:
                  QString::fromStdString(training["validationLast"].get<std::string>()), "--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const json out = json::parse(r.out.toStdString());
+        // Its own validation range is inside the training range (tick volume is 0 there too).
+        QCOMPARE(out["warnings"]["outOfRange"], json::array());
+        QVERIFY2(!r.err.contains("outside the training range"), qPrintable(r.err));
         const json& got = out["metrics"];
         const json& want = lastEpoch_["validation"];
         QCOMPARE(got["samples"].get<size_t>(), want["samples"].get<size_t>());
@@ -108,6 +111,19 @@ private Q_SLOTS:
             {"predict", "--model", model_, "--data", gold, "--from", "2018-01-01", "--csv", csv});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains("metrics over"), qPrintable(r.out));
+        // EURUSD features on gold: about 1000x the training scale, named on stderr.
+        QVERIFY2(r.err.contains("warning: the inputs lie far outside the training range"),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("closeOpen: ") && r.err.contains("worst z = "), qPrintable(r.err));
+        const auto j =
+            run({"predict", "--model", model_, "--data", gold, "--from", "2018-06-01", "--json"});
+        QVERIFY2(j.code == 0, qPrintable(j.err));
+        const json range = json::parse(j.out.toStdString())["warnings"]["outOfRange"];
+        bool atr = false;
+        for (const json& f : range)
+            if (f["feature"] == "atr")
+                atr = f["share"].get<double>() > 0.9 && f["worstZ"].get<double>() > 100.0;
+        QVERIFY2(atr, range.dump().c_str());
         QVERIFY2(r.out.contains("confusion"), qPrintable(r.out));
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -128,11 +144,13 @@ private Q_SLOTS:
         r = run({"predict", "--model", model_, "--data", write("m30.csv", barsText(80, 30, true))});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("M30") && r.err.contains("H1"), qPrintable(r.err));
-        // Too few bars: says how many are needed (MACD 12/26/9 warm-up 33 + window 8).
+        // Too few bars: says how many are needed, the training minimum (MACD 12/26/9 warm-up
+        // 33 + window 8 + 1 bar for the label).
         r = run({"predict", "--model", model_, "--data", write("few.csv", barsText(30, 60, true))});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains("too few bars: 30 bars") && r.err.contains("at least 41"),
-                 qPrintable(r.err));
+        QVERIFY2(
+            r.err.contains("too few bars: this experiment needs at least 42 bars, file has 30"),
+            qPrintable(r.err));
         // A plain weights file is not a bundle.
         r = run({"predict", "--model", weights_, "--data",
                  QString::fromStdString(nnwb::defaultDataFile())});

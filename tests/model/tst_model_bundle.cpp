@@ -21,6 +21,7 @@
 #include "model/Predictor.h"
 #include "model/TrainingSession.h"
 #include "model/data/DataConfig.h"
+#include "model/data/DataPipeline.h"
 #include "model/data/DateTime.h"
 
 using namespace nnwb;
@@ -181,7 +182,9 @@ TEST(ModelBundle, barsTheModelCannotUseAreRefused) {
     ASSERT_TRUE(reason(m30).find("M30") != std::string::npos) << reason(m30).c_str();
     ASSERT_TRUE(reason(m30).find("H1") != std::string::npos) << reason(m30).c_str();
     BarSeries few = all;
-    const size_t need = firstPredictableBar(b) + 1;
+    // The training minimum: one window after the warm-up plus the bar its label needs.
+    const size_t need = firstPredictableBar(b) + 2;
+    ASSERT_EQ(need, barsNeeded(b.data).minimum);
     for (auto* v : {&few.open, &few.high, &few.low, &few.close, &few.volume}) v->resize(need - 1);
     few.time.resize(need - 1);
     const std::string tooFew = reason(few);
