@@ -74,9 +74,9 @@ private Q_SLOTS:
         ComparisonView* view = w.comparisonView();
         w.showComparison();
         QString error;
-        const QString experiment = QStringLiteral(NNWB_RESOURCES_DIR) + "/experiments/default.json";
-        QVERIFY2(view->addFromFileOrPreset(experiment, QString(), &error), qPrintable(error));
-        QVERIFY2(view->addFromFileOrPreset(experiment, QString(), &error), qPrintable(error));
+        for (const char* preset : {"mql5-fractal-5x8", "attention-single-head"})
+            QVERIFY2(view->addFromFileOrPreset(QLatin1String(preset), QString(), &error),
+                     qPrintable(error));
         const QString set = dir.filePath(QStringLiteral("set.json"));
         answerFileDialog(this, set);
         view->saveSetDialog();
