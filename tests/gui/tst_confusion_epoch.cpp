@@ -2,6 +2,7 @@
 // (issue 24, part 4): it always showed the latest epoch, also with "best epoch" picked.
 #include <QComboBox>
 #include <QLabel>
+#include <QTableWidget>
 #include <QtTest>
 
 #include "app/core/TrainingController.h"
