@@ -319,12 +319,8 @@ void ComparisonView::openSetDialog() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open comparison set"), QFileInfo(controller_->filePath()).absolutePath(),
         tr("nnwb comparison sets (*.json)"));
-    if (path.isEmpty()) return;
     QString error;
-    if (controller_->open(path, &error))
-        showMessage(tr("Opened %1").arg(path), false);  // not the last save's "Saved …"
-    else
-        showMessage(error, true);
+    if (!path.isEmpty() && !controller_->open(path, &error)) showMessage(error, true);
 }
 
 void ComparisonView::saveSetDialog() {

@@ -1,33 +1,17 @@
 // GUI: messages go with their cause (issue 24, part 4): a failed Load Weights' error goes
-// when a later load succeeds, and the Comparison tab's "Saved …" does not stay on show after
-// Open Set (it said the set had been saved when another one had been opened).
+// when a later load succeeds.
 #include <QApplication>
-#include <QFileDialog>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "app/core/ComparisonController.h"
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TrainingController.h"
 #include "common/TestUtil.h"
-#include "ui/ComparisonView.h"
 #include "ui/MainWindow.h"
 
 using namespace nnwb;
-
-namespace {
-// Answers the next file dialog with `path`.
-void answerFileDialog(QObject* context, const QString& path) {
-    QTimer::singleShot(200, context, [path] {
-        auto* d = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-        if (!d) return;
-        d->selectFile(path);
-        d->accept();
-    });
-}
-}  // namespace
 
 class TestErrorBanners : public QObject {
     Q_OBJECT
@@ -63,32 +47,6 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(20000));
         QVERIFY2(loaded.last().at(0).toBool(), qPrintable(loaded.last().at(1).toString()));
         QVERIFY2(!banner->isVisible(), qPrintable(banner->text()));
-    }
-
-    void savedMessageGoesWithOpenSet() {
-        QTemporaryDir dir;
-        MainWindow w;
-        w.setConfirmDiscard(false);
-        w.setRunStore(QString(), false);
-        w.show();
-        ComparisonView* view = w.comparisonView();
-        w.showComparison();
-        QString error;
-        for (const char* preset : {"mql5-fractal-5x8", "attention-single-head"})
-            QVERIFY2(view->addFromFileOrPreset(QLatin1String(preset), QString(), &error),
-                     qPrintable(error));
-        const QString set = dir.filePath(QStringLiteral("set.json"));
-        answerFileDialog(this, set);
-        view->saveSetDialog();
-        QTRY_VERIFY(QFile::exists(set));
-        auto* message = view->findChild<QLabel*>(QStringLiteral("comparisonMessage"));
-        QVERIFY(message);
-        QVERIFY(message->text().startsWith(QStringLiteral("Saved")));
-        answerFileDialog(this, set);
-        view->openSetDialog();
-        QTest::qWait(50);
-        QVERIFY2(!message->isVisible() || !message->text().startsWith(QStringLiteral("Saved")),
-                 qPrintable(message->text()));
     }
 };
 

@@ -20,6 +20,7 @@
 #include "ui/ComparisonChart.h"
 #include "ui/DataPanel.h"
 #include "ui/MainWindow.h"
+#include "ui/RunsTableModel.h"
 #include "ui/RunsView.h"
 
 using namespace nnwb;
