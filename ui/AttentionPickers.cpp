@@ -1,10 +1,11 @@
 #include "ui/AttentionPickers.h"
 
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
 #include <QVBoxLayout>
+
+#include "ui/FlowLayout.h"
 
 namespace nnwb {
 
@@ -13,7 +14,9 @@ AttentionPickers::AttentionPickers(const QString& title, const QString& prefix, 
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->setSpacing(2);
-    auto* controls = controls_ = new QHBoxLayout;
+    // The pickers wrap onto a second line in a narrow pane: on one line they made the
+    // window's minimum width 1535 px once a run had shown them (issue 24).
+    auto* controls = controls_ = new FlowLayout(nullptr, 4);
     controls->setContentsMargins(0, 0, 0, 0);
     outer->addLayout(controls);
     auto* titleLabel = new QLabel(title, this);
@@ -45,13 +48,12 @@ AttentionPickers::AttentionPickers(const QString& title, const QString& prefix, 
     // The info line (epoch, sample's bar, true and predicted class) has a line of its own
     // below the pickers and wraps rather than widening the pane.
     info_->setWordWrap(true);
+    titleLabel->setContentsMargins(0, 0, 4, 0);
     controls->addWidget(titleLabel);
-    controls->addSpacing(8);
     controls->addWidget(layer_);
     controls->addWidget(head_);
     controls->addWidget(sample_);
     controls->addWidget(colourScale_);
-    controls->addStretch(1);
     outer->addWidget(info_);
 }
 

@@ -10,11 +10,12 @@
 #include <QWidget>
 
 class QComboBox;
-class QHBoxLayout;
 class QLabel;
 class QSpinBox;
 
 namespace nnwb {
+
+class FlowLayout;
 
 class AttentionPickers : public QWidget {
     Q_OBJECT
@@ -42,7 +43,7 @@ private:
     QSpinBox* sample_;
     QComboBox* colourScale_;
     QLabel* info_;
-    QHBoxLayout* controls_;
+    FlowLayout* controls_;
     std::vector<QWidget*> extra_;
 };
 

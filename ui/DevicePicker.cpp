@@ -19,7 +19,8 @@ DevicePicker::DevicePicker(QWidget* parent) : QComboBox(parent) {
 QString DevicePicker::describe(const DeviceInfo& d) {
     if (d.id == "cpu") return tr("%1 · %2 threads").arg(q(d.name)).arg(d.computeUnits);
     const double gib = static_cast<double>(d.globalMemory) / (1024.0 * 1024.0 * 1024.0);
-    return tr("%1 · %2 CU, %3 GiB").arg(q(d.name)).arg(d.computeUnits).arg(gib, 0, 'f', 1);
+    // "OpenCL" first: PoCL's CPU device is named like a CPU, and read like the native backend.
+    return tr("OpenCL: %1 · %2 CU, %3 GiB").arg(q(d.name)).arg(d.computeUnits).arg(gib, 0, 'f', 1);
 }
 
 void DevicePicker::setDevices(const std::vector<DeviceInfo>& devices) {
@@ -52,7 +53,7 @@ void DevicePicker::setCurrentId(const QString& id) {
 
 QString DevicePicker::labelFor(const QString& id) const {
     for (const DeviceInfo& d : devices_)
-        if (q(d.id) == id) return q(d.name);
+        if (q(d.id) == id) return d.id == "cpu" ? q(d.name) : tr("OpenCL: %1").arg(q(d.name));
     return id;
 }
 

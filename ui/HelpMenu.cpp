@@ -10,6 +10,8 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
+#include <QScreen>
 #include <QTextBrowser>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -92,16 +94,38 @@ QMenu* addHelpMenu(QMainWindow* window) {
     readme->setObjectName(QStringLiteral("readmeAction"));
     QObject::connect(readme, &QAction::triggered, window, [window] {
         const QString path = readmePath();
-        if (path.isEmpty() || !QDesktopServices::openUrl(QUrl::fromLocalFile(path))) {
+        if (path.isEmpty()) {
             auto* box = new QMessageBox(
                 QMessageBox::Information, QObject::tr("README"),
-                path.isEmpty() ? QObject::tr("README.md was not found next to the "
-                                             "resources folder.")
-                               : QObject::tr("Open %1 in a viewer of your choice.").arg(path),
+                QObject::tr("README.md was not found next to the resources folder."),
                 QMessageBox::Ok, window);
             box->setAttribute(Qt::WA_DeleteOnClose);
             box->open();
+            return;
         }
+        // Shown here, rendered (its pictures included): a desktop handler for .md files is
+        // often missing, and then the menu could only say where the file was.
+        auto* d = new QDialog(window);
+        d->setAttribute(Qt::WA_DeleteOnClose);
+        d->setWindowTitle(QObject::tr("README — %1").arg(path));
+        auto* layout = new QVBoxLayout(d);
+        auto* text = new QTextBrowser(d);
+        text->setObjectName(QStringLiteral("readmeText"));
+        text->setOpenExternalLinks(true);
+        text->setSource(QUrl::fromLocalFile(path), QTextDocument::MarkdownResource);
+        layout->addWidget(text);
+        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, d);
+        QPushButton* external =
+            buttons->addButton(QObject::tr("Open in Another Viewer"), QDialogButtonBox::ActionRole);
+        external->setToolTip(path);
+        QObject::connect(external, &QPushButton::clicked, d,
+                         [path] { QDesktopServices::openUrl(QUrl::fromLocalFile(path)); });
+        QObject::connect(buttons, &QDialogButtonBox::rejected, d, &QDialog::close);
+        layout->addWidget(buttons);
+        const QSize screen =
+            window->screen() ? window->screen()->availableSize() : QSize(1280, 720);
+        d->resize(QSize(900, 700).boundedTo(screen - QSize(40, 60)));
+        d->show();
     });
     help->addSeparator();
     QAction* about = help->addAction(QObject::tr("&About nnwb…"));

@@ -168,6 +168,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             &TrainingController::requestScores);
     connect(attention_, &AttentionView::bestWeightsRequested, controller_,
             &TrainingController::setScoresOfBest);
+    connect(attention_, &AttentionView::bestWeightsRequested, this, [this] { showConfusion(); });
     connect(priceChart_, &PriceChartPane::validationSampleClicked, attention_,
             &AttentionView::showSample);
     connect(dataPanel_, &DataPanel::priceFileInspected, this, [this](bool ok) {
@@ -196,6 +197,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     fitTabsToCurrentPage();
     updateTitle();
     updateRunActions();
+    updateWeightsActions();
     resize(1600, 960);
     editor_->table()->setFocus();
 }
@@ -241,6 +243,7 @@ void MainWindow::createActions() {
                              "none/buy/sell scores out"),
                           QStyle::SP_DriveHDIcon);
     exportOnnxAct_->setObjectName(QStringLiteral("exportOnnxAction"));
+    exportOnnxAct_->setEnabled(false);  // until there are trained or loaded weights
     connect(exportOnnxAct_, &QAction::triggered, this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Export ONNX model"), QStringLiteral("model.onnx"), tr("ONNX (*.onnx)"));
@@ -250,6 +253,7 @@ void MainWindow::createActions() {
     connect(openAct_, &QAction::triggered, this, &MainWindow::openDialog);
     connect(saveAct_, &QAction::triggered, this, &MainWindow::save);
     connect(saveAsAct_, &QAction::triggered, this, &MainWindow::saveAs);
+    exportWeightsAct_->setEnabled(false);
     connect(exportWeightsAct_, &QAction::triggered, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export weights"),
                                                           QStringLiteral("weights.safetensors"),
@@ -432,11 +436,17 @@ void MainWindow::createMenus() {
 
 void MainWindow::createStatusBar() {
     stateLabel_ = new QLabel(tr("Ready"));
+    stateLabel_->setObjectName(QStringLiteral("runStateLabel"));
+    // Its text (a run's end: "Finished: stopped early at epoch 7, best epoch 2 (…)") is clipped
+    // in a narrow window rather than setting the window's minimum width.
+    stateLabel_->setMinimumWidth(60);
     epochLabel_ = new QLabel;
     epochLabel_->setObjectName(QStringLiteral("epochLabel"));
     speedLabel_ = new QLabel;
     etaLabel_ = new QLabel;
     deviceLabel_ = new QLabel;
+    deviceLabel_->setObjectName(QStringLiteral("deviceLabel"));
+    deviceLabel_->setMaximumWidth(240);  // a long OpenCL device name must not widen the window
     progress_ = new QProgressBar;
     progress_->setObjectName(QStringLiteral("epochProgress"));
     progress_->setRange(0, 1000);
@@ -464,16 +474,25 @@ void MainWindow::connectController() {
     connect(controller_, &TrainingController::stateChanged, this,
             [this](TrainingController::State s) {
                 using S = TrainingController::State;
-                stateLabel_->setText(s == S::Running    ? tr("Training")
-                                     : s == S::Paused   ? tr("Paused")
-                                     : s == S::Stopping ? tr("Stopping…")
-                                                        : tr("Ready"));
+                // The last epoch's line goes with the state ("Paused · epoch 3 done, …"); a
+                // run's end is said by runFinished, after this.
+                const QString state = s == S::Running    ? tr("Training")
+                                      : s == S::Paused   ? tr("Paused")
+                                      : s == S::Stopping ? tr("Stopping…")
+                                                         : tr("Ready");
+                stateLabel_->setText(s == S::Idle || epochLine_.isEmpty()
+                                         ? state
+                                         : state + QStringLiteral(" · ") + epochLine_);
+                // The state label is hidden under a temporary message: Paused and Stopping
+                // must be seen at once.
+                if (s == S::Paused || s == S::Stopping) statusBar()->clearMessage();
                 updateRunActions();
             });
     connect(controller_, &TrainingController::runStarted, this, [this](const RunInfo& info) {
         priceChart_->runStarted(info);
         hasValidation_ = info.validationSamples > 0;
-        deviceLabel_->setText(info.deviceName);
+        const QString label = trainingPanel_->devicePicker()->labelFor(info.deviceId);
+        deviceLabel_->setText(label == info.deviceId ? info.deviceName : label);
         epochLabel_->setText(tr("epoch %1/%2").arg(info.firstEpoch).arg(info.epochs));
         statusBar()->showMessage(tr("%1 · %2 parameters · %3 training / %4 validation samples")
                                      .arg(info.dataDescription)
@@ -492,12 +511,20 @@ void MainWindow::connectController() {
     connect(controller_, &TrainingController::epochFinished, this, [this](const EpochReport& r) {
         charts_->addEpoch(r, hasValidation_);
         priceChart_->epochFinished(r);
-        confusion_->setReport(r, hasValidation_);
+        showConfusion();
         updateStaleNote();
+        haveWeights_ = true;
+        updateWeightsActions();
         if (r.bestEpoch > 0) {
-            const QString text = r.stoppedEarly ? tr("Epoch %1: stopping early, best epoch %2")
-                                                : tr("Epoch %1 done, best epoch %2");
-            statusBar()->showMessage(text.arg(r.epoch).arg(r.bestEpoch));
+            const QString text = r.stoppedEarly ? tr("epoch %1: stopping early, best epoch %2")
+                                                : tr("epoch %1 done, best epoch %2");
+            epochLine_ = text.arg(r.epoch).arg(r.bestEpoch);
+            // In the state label, which a temporary message would hide (then "Paused" was
+            // never seen).
+            stateLabel_->setText((controller_->state() == TrainingController::State::Paused
+                                      ? tr("Paused")
+                                      : tr("Training")) +
+                                 QStringLiteral(" · ") + epochLine_);
         }
     });
     connect(controller_, &TrainingController::attentionReady, this,
@@ -519,7 +546,20 @@ void MainWindow::connectController() {
             [this](RunEnd end, const QString& message) {
                 runsView_->refresh();
                 progress_->setValue(end == RunEnd::Completed ? 1000 : progress_->value());
+                // A stopped or failed run's bar does not go on saying "epoch 90 %".
+                progress_->setFormat(end == RunEnd::Completed ? tr("done")
+                                     : end == RunEnd::Stopped ? tr("stopped")
+                                                              : tr("failed"));
                 etaLabel_->clear();
+                epochLine_.clear();
+                // What stays in the status bar after the messages have gone.
+                const int last = charts_->reports().empty() ? 0 : charts_->reports().back().epoch;
+                stateLabel_->setText(end == RunEnd::Failed ? tr("Failed at epoch %1").arg(last + 1)
+                                     : end == RunEnd::Stopped
+                                         ? (last > 0 ? tr("Stopped after epoch %1").arg(last)
+                                                     : tr("Stopped before the first epoch"))
+                                     : message.isEmpty() ? tr("Finished")
+                                                         : tr("Finished: %1").arg(message));
                 if (!attention_->snapshot())
                     attention_->clear(end == RunEnd::Failed || charts_->reports().empty()
                                           ? tr("No Score matrices: the run ended early.")
@@ -542,12 +582,18 @@ void MainWindow::connectController() {
     connect(controller_, &TrainingController::weightsLoaded, this,
             [this](bool ok, const QString& message) {
                 const QString runModel = std::exchange(pendingRunModel_, QString());
+                if (!ok) modelEpoch_ = 0;
                 if (!ok)
                     return showError(runModel.isEmpty() ? tr("Load weights") : tr("Open model"),
                                      message);
+                banner_->hide();  // an earlier failed load's error is no longer true
                 const Experiment& e = doc_->experiment();
                 trainedFor_ = {{"model", e.model}, {"data", e.data}};
+                haveWeights_ = true;
+                weightsFromFile_ = true;
+                updateWeightsActions();
                 if (!runModel.isEmpty()) {  // the run's curves stay; its heatmaps come now
+                    showConfusion();        // of the opened model's epoch
                     attention_->showSample(attention_->sampleBox()->value());
                     statusBar()->showMessage(
                         tr("Opened %1: Predict…, Export Model and ONNX use it; Train continues "
@@ -558,6 +604,7 @@ void MainWindow::connectController() {
                 }
                 charts_->clear();
                 confusion_->clear();
+                modelEpoch_ = 0;
                 statusBar()->showMessage(
                     tr("Loaded the weights of %1; Train continues from them").arg(message), 15000);
             });
@@ -577,6 +624,30 @@ void MainWindow::connectController() {
             });
 }
 
+void MainWindow::updateWeightsActions() {
+    const QString why = tr("Train or load weights first");
+    QAction* actions[] = {exportWeightsAct_, exportOnnxAct_, modelActions_->exportAction(),
+                          modelActions_->predictAction()};
+    for (QAction* a : actions) {
+        a->setEnabled(haveWeights_);
+        a->setStatusTip(haveWeights_ ? a->toolTip() : why);
+    }
+}
+
+void MainWindow::showConfusion() {
+    const auto& reports = charts_->reports();
+    if (reports.empty()) return confusion_->clear();
+    // The epoch whose weights are on show: an opened run model's, else the heatmaps' picker's
+    // (the best epoch's or the latest).
+    int epoch = modelEpoch_;
+    if (epoch <= 0 && attention_->weightsBox()->currentIndex() == 1)
+        epoch = reports.back().bestEpoch;
+    const EpochReport* shown = &reports.back();
+    for (const EpochReport& r : reports)
+        if (r.epoch == epoch) shown = &r;
+    confusion_->setReport(*shown, hasValidation_);
+}
+
 bool MainWindow::canContinue() const {
     const Experiment& e = doc_->experiment();
     return !trainedFor_.is_null() && trainedFor_["model"] == e.model &&
@@ -588,19 +659,29 @@ void MainWindow::trainRequested() {
         startTraining();
         return;
     }
-    QMessageBox box(QMessageBox::Question, tr("Train"),
-                    tr("This model has trained weights. Continue training them (keeping the "
-                       "optimizer state and the epoch numbering) or start over?"),
-                    QMessageBox::NoButton, this);
-    QPushButton* current = box.addButton(tr("Continue from current"), QMessageBox::AcceptRole);
-    QPushButton* best = box.addButton(tr("Continue from best"), QMessageBox::AcceptRole);
+    // Loaded weights come without an optimizer state or epoch count: continuing them starts
+    // a fresh optimizer at epoch 1 (and their current weights are their best).
+    QMessageBox box(
+        QMessageBox::Question, tr("Train"),
+        weightsFromFile_
+            ? tr("This model has weights loaded from a file. Continue training them (with a "
+                 "fresh optimizer, counting epochs from 1: a file keeps no optimizer state) "
+                 "or start over?")
+            : tr("This model has trained weights. Continue training them (keeping the "
+                 "optimizer state and the epoch numbering) or start over?"),
+        QMessageBox::NoButton, this);
+    QPushButton* current =
+        box.addButton(weightsFromFile_ ? tr("Continue from loaded") : tr("Continue from current"),
+                      QMessageBox::AcceptRole);
+    QPushButton* best = nullptr;
+    if (!weightsFromFile_) best = box.addButton(tr("Continue from best"), QMessageBox::AcceptRole);
     QPushButton* restart = box.addButton(tr("Restart"), QMessageBox::DestructiveRole);
     box.addButton(QMessageBox::Cancel);
     box.setDefaultButton(current);
     box.exec();
     if (box.clickedButton() == current)
         startTraining(0, StartMode::ContinueCurrent);
-    else if (box.clickedButton() == best)
+    else if (best && box.clickedButton() == best)
         startTraining(0, StartMode::ContinueBest);
     else if (box.clickedButton() == restart)
         startTraining(0, StartMode::Restart);
@@ -619,7 +700,13 @@ bool MainWindow::startTraining(int epochs, StartMode mode) {
     if (mode == StartMode::Restart) {
         charts_->clear();  // a continued run goes on numbering its epochs on the same charts
         trainedFor_ = nullptr;
+        haveWeights_ = false;  // a fresh network: none until its first epoch
+        updateWeightsActions();
     }
+    weightsFromFile_ = false;  // continued, they have an optimizer state and epochs
+    modelEpoch_ = 0;
+    epochLine_.clear();
+    progress_->setFormat(tr("epoch %p %"));
     confusion_->clear();
     attention_->clear(tr("Waiting for the first epoch…"));
     progress_->setValue(0);
@@ -636,6 +723,7 @@ bool MainWindow::startTraining(int epochs, StartMode mode) {
 }
 
 void MainWindow::clearResults() {
+    modelEpoch_ = 0;
     charts_->clear();
     confusion_->clear();
     attention_->clear(tr("Train a stack with an attention layer to see its Score matrices here."));
@@ -861,6 +949,7 @@ void MainWindow::openRunModel(qint64 id) {
                       .arg(run->id));
         return;
     }
+    modelEpoch_ = model->epoch;
     pendingRunModel_ = tr("the %1 model of run #%2 (epoch %3)")
                            .arg(QString::fromStdString(model->kind))
                            .arg(run->id)
@@ -934,20 +1023,25 @@ void MainWindow::showError(const QString& title, const QString& message) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
-    if (confirmDiscard_ && (controller_->isBusy() || comparison_->isBusy())) {
-        const auto answer = QMessageBox::question(
-            this, tr("Training in progress"),
-            tr("A run is going. Stop it and close the window? (The weights of its completed "
-               "epochs are not saved unless you export them first.)"),
-            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
-        if (answer != QMessageBox::Yes) {
+    const bool running = controller_->isBusy() || comparison_->isBusy();
+    if (confirmDiscard_ && (running || doc_->isModified())) {
+        // The run waits while the window asks (it trained on behind the dialogs); the unsaved
+        // changes are asked about first, the run last: its Yes is the one that closes.
+        const bool paused = controller_->state() == TrainingController::State::Running;
+        if (paused) controller_->pause();
+        auto keepGoing = [this, paused, e] {
+            if (paused) controller_->resume();
             e->ignore();
-            return;
+        };
+        if (!maybeSave()) return keepGoing();
+        if (running) {
+            const auto answer = QMessageBox::question(
+                this, tr("Training in progress"),
+                tr("A run is going. Stop it and close the window? (The weights of its "
+                   "completed epochs are not saved unless you export them first.)"),
+                QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+            if (answer != QMessageBox::Yes) return keepGoing();
         }
-    }
-    if (!maybeSave()) {
-        e->ignore();
-        return;
     }
     saveWindowState();
     controller_->shutdown();

@@ -129,6 +129,10 @@ private:
     void connectController();
     void updateTitle();
     void updateRunActions();
+    // Export Weights, ONNX, Export Model and Predict: enabled when there are weights.
+    void updateWeightsActions();
+    // The confusion matrix of the epoch on show (see showConfusion's comment).
+    void showConfusion();
     void rebuildRecentMenu();
     void rebuildPresetMenu();
     bool maybeSave();
@@ -200,6 +204,10 @@ private:
     nlohmann::json trainedFor_;
     QString pendingRunModel_;  // "the best model of run #3 (epoch 6)" while it loads
     QAction* loadWeightsAct_ = nullptr;
+    bool haveWeights_ = false;      // trained or loaded weights in the worker
+    bool weightsFromFile_ = false;  // loaded (no optimizer state, epochs from 1)
+    int modelEpoch_ = 0;            // the epoch of the run model opened (0: none)
+    QString epochLine_;             // "epoch 3 done, best epoch 2" during a run
 };
 
 }  // namespace nnwb

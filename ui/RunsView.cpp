@@ -12,6 +12,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -142,14 +143,23 @@ RunsView::RunsView(QWidget* parent) : QWidget(parent) {
     note_->setPlaceholderText(tr("Note on this run"));
     saveNote_ = new QPushButton(tr("Save Note"), side);
     saveNote_->setObjectName(QStringLiteral("runsSaveNote"));
-    sideLayout->addWidget(details_, 1);
+    // The details scroll: as a label of their own their dozen lines set the lower half's
+    // minimum height, which squeezed the charts to a 60 px strip at 720 px (issue 24).
+    auto* detailsScroll = new QScrollArea(side);
+    detailsScroll->setWidgetResizable(true);
+    detailsScroll->setFrameShape(QFrame::NoFrame);
+    detailsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    detailsScroll->setWidget(details_);
+    details_->setContentsMargins(0, 0, 4, 0);
+    sideLayout->addWidget(detailsScroll, 1);
     sideLayout->addWidget(note_, 1);
     sideLayout->addWidget(saveNote_, 0, Qt::AlignRight);
     hsplit->setStretchFactor(0, 3);
     hsplit->setStretchFactor(1, 2);
     lower->setStretchFactor(0, 3);
     lower->setStretchFactor(1, 2);
-    vsplit->setStretchFactor(0, 2);
+    // The list gets a quarter: the charts need the height more (a run is one row).
+    vsplit->setStretchFactor(0, 1);
     vsplit->setStretchFactor(1, 3);
     layout->addWidget(vsplit, 1);
 

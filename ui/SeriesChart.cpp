@@ -145,6 +145,9 @@ void SeriesChart::clearSeries() {
     tracer_->setVisible(false);
     readout_->setVisible(false);
     autoscale_ = true;
+    // The empty chart's ranges, not the last run's: a new run starts from these.
+    xAxis->setRange(0.5, 5.5);
+    yAxis->setRange(0, 1);
     scheduleReplot();
 }
 

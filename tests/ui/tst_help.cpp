@@ -3,10 +3,12 @@
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QTextBrowser>
 #include <QtTest>
 
 #include "app/core/ExperimentDocument.h"
@@ -67,6 +69,30 @@ private Q_SLOTS:
         QVERIFY(about.contains(QStringLiteral("<code>cpu</code>")));
         QVERIFY(firstStepsText().contains(QStringLiteral("Presets")));
         QVERIFY2(!readmePath().isEmpty(), "README.md next to the resources");
+    }
+
+    // Help > README shows the README in the window (issue 24, part 4): it only said "open it
+    // in a viewer of your choice" where no desktop handler opened it.
+    void readmeOpens() {
+        MainWindow w;
+        w.setConfirmDiscard(true);
+        w.show();
+        QAction* readme = nullptr;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->objectName() == QLatin1String("readmeAction")) readme = a;
+        QVERIFY(readme);
+        readme->trigger();
+        QTextBrowser* shown = nullptr;
+        QTRY_VERIFY([&] {
+            for (QWidget* top : QApplication::topLevelWidgets())
+                if (top->isVisible())
+                    if (auto* b = top->findChild<QTextBrowser*>(QStringLiteral("readmeText")))
+                        shown = b;
+            return shown != nullptr;
+        }());
+        QVERIFY(shown->toPlainText().contains(QStringLiteral("nnwb-cli")));
+        QVERIFY(!shown->toPlainText().contains(QStringLiteral("viewer of your choice")));
+        shown->window()->close();
     }
 
     void everyFieldHasATooltip() {

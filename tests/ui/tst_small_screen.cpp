@@ -3,14 +3,25 @@
 // pane (no horizontal scrolling, no 60 px sliver), however the window got there: laid out
 // small, laid out wide then made smaller, or made narrower than 1280 and then wider again
 // (what a window manager does when the user drags the edge; the docks were squeezed then).
+// After training (issue 24, part 2): the first epoch's results (heatmap pickers, status bar
+// figures, the run in the Runs tab) do not widen the window past the screen, the Data and
+// Training panes, the Runs buttons and the progress bar stay inside it, and the Runs charts
+// keep a usable height with whole legends.
 #include <QDockWidget>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QtTest>
 
+#include "app/core/TrainingController.h"
+#include "ui/ComparisonChart.h"
 #include "ui/DataPanel.h"
 #include "ui/MainWindow.h"
+#include "ui/RunsTableModel.h"
+#include "ui/RunsView.h"
 
 using namespace nnwb;
 
@@ -22,6 +33,19 @@ int usableWidth(QDockWidget* d) {
         return area->widget()->minimumSizeHint().width() +
                area->verticalScrollBar()->sizeHint().width();
     return d->widget()->minimumSizeHint().width();
+}
+
+// `w`'s rectangle in `window`'s coordinates, as text for failure messages.
+QRect rectIn(QWidget* w, QWidget* window) {
+    return QRect(w->mapTo(window, QPoint(0, 0)), w->size());
+}
+QString describe(const QString& name, const QRect& r) {
+    return QString("%1 at %2,%3 %4x%5")
+        .arg(name)
+        .arg(r.x())
+        .arg(r.y())
+        .arg(r.width())
+        .arg(r.height());
 }
 }  // namespace
 
@@ -130,6 +154,98 @@ private Q_SLOTS:
         // The central area keeps some room too (it gives way first, but not to nothing).
         QVERIFY2(w.centralWidget()->width() >= 400,
                  qPrintable(QString("central %1 px").arg(w.centralWidget()->width())));
+    }
+
+    // As `nnwb --experiment resources/experiments/default.json --size 1280x720
+    // --train-epochs 1` does: after one epoch the window is still 1280 px wide at most (it was
+    // 1480-1535 px and could not be made narrower), its minimum fits the screen, the Data and
+    // Training panes, the progress bar and the Runs tab's buttons lie inside it, and the
+    // Runs charts are tall enough to read with legends not cut to "tr" / "valida".
+    void fitsAfterTraining() {
+        const QSize screen(1280, 720);
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        QVERIFY(w.openExperiment(QStringLiteral(NNWB_RESOURCES_DIR) + "/experiments/default.json"));
+        w.resize(screen);  // as app/gui/main.cpp does for --size: size, layout, then show
+        w.applyDefaultLayout();
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTRY_VERIFY(!w.dataPanel()->isLoading());
+        QVERIFY(w.width() <= screen.width());
+        QSignalSpy finished(w.controller(), &TrainingController::runFinished);
+        QVERIFY(w.startTraining(1));
+        QVERIFY(finished.wait(600000));
+        QCOMPARE(finished.first().at(0).value<RunEnd>(), RunEnd::Completed);
+        QTest::qWait(600);  // the attention snapshot and the coalesced replots arrive
+
+        auto checkFits = [&](const char* when) {
+            const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
+            QString parts;  // what makes the minimum, for the failure message
+            for (QDockWidget* d : w.findChildren<QDockWidget*>())
+                if (d->isVisible())
+                    parts +=
+                        QString(" %1 %2").arg(d->objectName()).arg(d->minimumSizeHint().width());
+            parts += QString(" central %1 statusbar %2")
+                         .arg(w.centralWidget()->minimumSizeHint().width())
+                         .arg(w.statusBar()->minimumSizeHint().width());
+            QVERIFY2(w.width() <= screen.width() && min.width() <= screen.width(),
+                     qPrintable(QString("%1: window %2 px wide, minimum %3 px:%4")
+                                    .arg(when)
+                                    .arg(w.width())
+                                    .arg(min.width())
+                                    .arg(parts)));
+            QVERIFY2(w.height() <= screen.height() && min.height() <= screen.height(),
+                     qPrintable(QString("%1: window %2 px high, minimum %3 px")
+                                    .arg(when)
+                                    .arg(w.height())
+                                    .arg(min.height())));
+        };
+        checkFits("after one epoch");
+        // The window manager (or --size) asks for the screen's size again: it gets it.
+        w.resize(screen);
+        QTest::qWait(50);
+        QCOMPARE(w.size(), screen);
+        checkFits("resized to the screen");
+
+        const QRect inside = w.rect();
+        auto* progress = w.findChild<QProgressBar*>(QStringLiteral("epochProgress"));
+        QVERIFY(progress && progress->isVisible());
+        QVERIFY2(inside.contains(rectIn(progress, &w)),
+                 qPrintable(describe("progress bar", rectIn(progress, &w))));
+        // The Data and Training panes (tabbed in the compact layout: each in turn).
+        for (const char* name : {"dataDock", "trainingDock"}) {
+            auto* d = w.findChild<QDockWidget*>(QLatin1String(name));
+            QVERIFY(d);
+            d->raise();
+            QTest::qWait(20);
+            QVERIFY(d->isVisible());
+            const QRect r = rectIn(d, &w);
+            QVERIFY2(inside.contains(r), qPrintable(describe(name, r)));
+            QVERIFY2(d->width() >= usableWidth(d),
+                     qPrintable(describe(name, r) + QString(" needs %1 px").arg(usableWidth(d))));
+        }
+
+        // The Runs tab, with the run just made selected.
+        w.showRuns();
+        QTest::qWait(50);
+        RunsView* runs = w.runsView();
+        QVERIFY(runs->shownCount() >= 1);
+        runs->selectIds({runs->model()->index(0, 0).data(Qt::UserRole).toLongLong()});
+        QTest::qWait(200);
+        checkFits("on the Runs tab");
+        for (QPushButton* b : runs->findChildren<QPushButton*>()) {
+            if (!b->isVisible()) continue;
+            const QRect r = rectIn(b, &w);
+            QVERIFY2(inside.contains(r), qPrintable(describe(b->text(), r)));
+            QVERIFY2(b->width() >= b->minimumSizeHint().width(),
+                     qPrintable(describe(b->text(), r) + " is cut"));
+        }
+        for (int i = 0; i < 3; ++i) {
+            ComparisonChart* c = runs->chart(i);
+            const QRect r = rectIn(c, &w);
+            QVERIFY2(inside.contains(r), qPrintable(describe(c->objectName(), r)));
+            QVERIFY2(c->height() >= 180, qPrintable(describe(c->objectName(), r) + " too short"));
+        }
     }
 };
 
