@@ -256,10 +256,9 @@ TEST(DataPipeline, errors) {
     c.file = "mt5_tab.csv";  // 6 bars: far too few
     r = buildDataSplit(c, NNWB_TEST_FIXTURES);
     ASSERT_TRUE(!r.ok);
-    ASSERT_EQ(r.error,
-              std::string("mt5_tab.csv: too few bars: this experiment needs at least 54 "
-                          "bars, file has 6 (indicator warm-up 33 + window 20 + 1 bar "
-                          "after it for the fractal label)"));
+    ASSERT_EQ(r.error, std::string("mt5_tab.csv: too few bars: this experiment needs at least 54 "
+                                   "bars, file has 6 (indicator warm-up 33 + window 20 + 1 bar "
+                                   "after it for the fractal label)"));
     c.window = 1;
     ASSERT_EQ(buildDataSplitFromBars(c, makeBars(100)).error,
               std::string("data.window: must be an integer >= 2"));

@@ -4,7 +4,8 @@
 // duplicate, undo / redo, presets, device switch, train / pause / stop at random moments,
 // comparison runs, tab switches, files good and bad opened from the fixture folder, window
 // resizes). After every action it checks invariants:
-//   - Train is enabled iff the stack is valid and nothing is training;
+//   - Train is enabled iff the stack is valid, the data pane names no problem with the data
+//     (a price file too short for one window) and nothing is training;
 //   - results on show are the document's last run's, or the note above them says they are not;
 //   - undo then redo gives back the same experiment JSON;
 //   - no Qt warning about a deleted object or a null pointer.
@@ -48,6 +49,7 @@
 #include "common/TestUtil.h"
 #include "ui/ComparisonRunsTable.h"
 #include "ui/ComparisonView.h"
+#include "ui/DataPanel.h"
 #include "ui/LayerStackEditor.h"
 #include "ui/MainWindow.h"
 
@@ -421,11 +423,14 @@ private:
         }
         const bool idle = w_.controller()->state() == TrainingController::State::Idle;
         const bool valid = w_.stackModel()->analysis().valid;
-        if (w_.trainAction()->isEnabled() != (idle && valid)) {
-            *why = QStringLiteral("Train is %1 with the stack %2 and the controller %3 (%4)")
+        const QString dataProblem = w_.dataPanel()->problem();
+        if (w_.trainAction()->isEnabled() != (idle && valid && dataProblem.isEmpty())) {
+            *why = QStringLiteral(
+                       "Train is %1 with the stack %2, the data %3 and the controller %4 (%5)")
                        .arg(w_.trainAction()->isEnabled() ? "enabled" : "disabled",
-                            valid ? "valid" : "invalid", idle ? "idle" : "busy",
-                            w_.stackModel()->problem());
+                            valid ? "valid" : "invalid",
+                            dataProblem.isEmpty() ? QStringLiteral("usable") : dataProblem,
+                            idle ? "idle" : "busy", w_.stackModel()->problem());
             return false;
         }
         if (w_.resultsAreStale() && w_.staleNote()->isHidden()) {
