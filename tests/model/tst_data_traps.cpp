@@ -181,7 +181,9 @@ TEST(DataTraps, outOfRangeInputsAreNamed) {
     }
     for (const auto& f : in.outOfRange) {
         ASSERT_TRUE(f.share > kOutOfRangeShare);
-        if (f.feature == "atr") ASSERT_TRUE(f.worstZ > 100.0) << outOfRangeText(f).c_str();
+        if (f.feature == "atr") {
+            ASSERT_TRUE(f.worstZ > 100.0) << outOfRangeText(f);
+        }
     }
     // RSI, hour ... are scale-free: not named.
     ASSERT_TRUE(std::find(names.begin(), names.end(), "rsi") == names.end());
