@@ -35,6 +35,9 @@ public:
     Backend& operator=(const Backend&) = delete;
 
     virtual DeviceInfo info() const = 0;
+    // False for a backend that only measures what would be allocated (MeasuringBackend):
+    // work that fills host copies first (weight initialization) is skipped there.
+    virtual bool computes() const { return true; }
 
     // Buffers hold `count` float32 values (the CPU backend may keep double internally).
     virtual Buffer alloc(size_t count) = 0;

@@ -21,6 +21,7 @@ public:
     uint64_t buffers() const { return count_; }         // allocations made
 
     DeviceInfo info() const override { return info_; }
+    bool computes() const override { return false; }
     Buffer alloc(size_t count) override;
     void upload(BufRef, const float*, size_t) override {}
     void download(BufRef, float* dst, size_t count) override;

@@ -5,9 +5,8 @@
 #include <memory>
 
 #include "compute/MeasuringBackend.h"
-#include "model/Loss.h"
 #include "model/Network.h"
-#include "model/Optimizer.h"
+#include "model/Trainer.h"
 
 namespace nnwb {
 
@@ -15,22 +14,10 @@ MemoryNeed trainingMemoryNeed(const nlohmann::json& model, const TrainingConfig&
                               const DataSplit& data) {
     MeasuringBackend be{DeviceInfo{}};
     {
-        const int batch = training.batchSize;
+        // The real Trainer (network, loss, optimizer, staging, logs) on a backend that only
+        // counts: whatever the Trainer allocates is measured, with no formula to keep in step.
         Network net(Network::layersFromJson(model), data.train.inputShape);
-        net.build(be, batch);
-        Loss loss(be, training.loss, data.train.outputs, batch);
-        Optimizer opt(be, training.optimizer, net.params());
-        // Staging chunks, outcome log and divergence flag, sized as Trainer's constructor does.
-        const size_t in = net.inputShape().size(), out = static_cast<size_t>(data.train.outputs);
-        const size_t most = std::max(data.train.size(), data.validation.size());
-        const size_t b = static_cast<size_t>(batch);
-        size_t chunk =
-            std::max<size_t>(1, (size_t(64) << 20) / ((in + out) * sizeof(float)) / b) * b;
-        chunk = std::min(chunk, (most + b - 1) / b * b);
-        Buffer x = be.alloc(chunk * in);
-        Buffer t = be.alloc(chunk * out);
-        Buffer log = be.alloc(2 * std::max<size_t>(most, 1));
-        Buffer flag = be.alloc(1);
+        Trainer trainer(be, net, training, data);
     }
     return {be.peakBytes(), be.largestBytes()};
 }

@@ -1,7 +1,7 @@
 // Checks, before training starts, that a run fits the device: the buffers the Trainer would
-// allocate (network activations, parameters and gradients, optimizer state, loss, batch
-// buffers) are measured on a MeasuringBackend and compared with the device's global memory
-// and largest single allocation. Pure host work; any thread (the training worker, the CLI).
+// allocate (activations, parameters, gradients, optimizer state, loss, staging, logs) are
+// measured by building the real Trainer on a MeasuringBackend, then compared with the
+// device's global memory and largest single allocation. Pure host work; any thread.
 #pragma once
 
 #include <cstdint>
@@ -20,8 +20,8 @@ struct MemoryNeed {
     uint64_t largestBytes = 0;  // the largest single buffer
 };
 
-// What Trainer(backend, net, training, data) allocates for `model` (mirrors its constructor:
-// keep both in step).
+// What Trainer(backend, net, training, data) allocates for `model`: the Trainer itself is built
+// on a MeasuringBackend. Throws what the Trainer's constructor throws (TrainingError, ShapeError).
 MemoryNeed trainingMemoryNeed(const nlohmann::json& model, const TrainingConfig& training,
                               const DataSplit& data);
 
