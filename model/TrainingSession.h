@@ -33,6 +33,7 @@ public:
     TrainingSession& operator=(const TrainingSession&) = delete;
 
     const ExperimentData& data() const { return *data_; }
+    std::shared_ptr<const ExperimentData> sharedData() const { return data_; }
     const DataSplit& split() const { return data_->split; }
     Backend& backend() { return *backend_; }
     Network& network() { return *network_; }

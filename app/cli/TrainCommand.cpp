@@ -8,6 +8,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/TrainingFlags.h"
 #include "app/compare/EpochReportJson.h"
+#include "app/engine/RunEngine.h"
 #include "compute/Backend.h"
 #include "model/EpochKeeper.h"
 #include "model/Experiment.h"
@@ -16,7 +17,6 @@
 #include "model/Monitor.h"
 #include "model/NetworkWeights.h"
 #include "model/Trainer.h"
-#include "model/TrainingSession.h"
 
 namespace nnwb::cli {
 
@@ -100,9 +100,9 @@ int runTrain(const Args& args) {
     if (batch > 0) exp.training.batchSize = batch;
     exp.training = applyTrainingFlags(exp.training, overrides);
 
-    std::unique_ptr<TrainingSession> session;
+    std::unique_ptr<RunEngine> run;
     try {
-        session = std::make_unique<TrainingSession>(exp);
+        run = std::make_unique<RunEngine>(exp);
     } catch (const DataLoadError& e) {
         throw UsageError(e.what());
     } catch (const ComputeError& e) {
@@ -112,9 +112,8 @@ int runTrain(const Args& args) {
     } catch (const TrainingError& e) {  // the data does not fit the model or its settings
         throw UsageError(e.what());
     }
-    Network& net = session->network();
-    Trainer& trainer = session->trainer();
-    const ExperimentData& data = session->data();
+    Network& net = run->network();
+    const ExperimentData& data = run->data();
     if (!loadWeights.empty()) {
         try {
             loadWeightsFile(net, loadWeights);
@@ -126,7 +125,7 @@ int runTrain(const Args& args) {
     }
     for (const std::string& w : data.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     if (!json) {
-        const auto info = session->backend().info();
+        const auto info = run->session().backend().info();
         std::printf("%s: %s on %s (%s), %zu parameters, %zu training / %zu validation samples\n",
                     exp.name.c_str(), data.description.c_str(), info.id.c_str(), info.name.c_str(),
                     net.parameterCount(), data.split.train.size(), data.split.validation.size());
@@ -134,55 +133,45 @@ int runTrain(const Args& args) {
     if (!saveModel.empty() && !data.priceData)
         throw UsageError("--save-model: a model bundle needs a price file; " + path +
                          " trains on synthetic data (use --save-weights)");
-    const bool hasVal = data.split.validation.size() > 0;
     // The run store (one warning and no recording when it cannot be written).
     record.experimentFile = path;
-    RunRecorder recorder(record, stderrWarning("train"));
-    recorder.begin(exp, data, session->backend().info(), net.parameterCount(), exp.training.epochs,
-                   monitorName(trainer.monitor()));
-    // Host copies after each epoch (checked for NaN/Inf), the best epoch, early stopping.
-    EpochKeeper keeper(exp.training, trainer.monitor());
+    struct Printer : RunEvents {
+        int epochs;
+        bool json, hasVal;
+        void epoch(const EpochReport& r) override { printEpoch(r, epochs, json, hasVal); }
+        void warning(const std::string& m) override { stderrWarning("train")(m); }
+    } printer;
+    printer.epochs = exp.training.epochs;
+    printer.json = json;
+    printer.hasVal = data.split.validation.size() > 0;
+    const RunResult result =
+        run->train(exp.training.epochs, StartMode::Restart, record, printer);
+    const EpochKeeper& keeper = run->keeper();
     // The bundle of the run's result (the best epoch's weights with keepBest, else the last
     // good epoch's), with the data settings and statistics.
     auto writeModel = [&] {
         const WeightsSnapshot& kept = keeper.result();
         makeModelBundle(exp, data, kept.tensors(), net.toJson(), kept.epoch()).save(saveModel);
     };
-    auto recordModels = [&] {
-        recorder.bundle("best", keeper.best(), net.toJson());
-        recorder.bundle("last", keeper.lastGood(), net.toJson());
-    };
-    for (int e = 0; e < exp.training.epochs; ++e) {
-        try {
-            EpochReport r = trainer.runEpoch();
-            const bool stop = keeper.afterEpoch(net, r);
-            recorder.epoch(r);
-            printEpoch(r, exp.training.epochs, json, hasVal);
-            if (stop) break;
-        } catch (const std::runtime_error& ex) {  // TrainingError, ComputeError
-            std::string message = ex.what();
-            recordModels();
-            recorder.finish(runstatus::kFailed, message);
-            if (!saveWeights.empty() || !saveModel.empty()) {
-                const WeightsSnapshot& kept = keeper.result();
-                if (kept.empty()) {
-                    message += "\nno epoch completed: no weights were saved";
-                } else {
-                    if (!saveWeights.empty()) kept.save(saveWeights);
-                    if (!saveModel.empty()) writeModel();
-                    message += "\nthe weights of epoch " + std::to_string(kept.epoch()) + " (" +
-                               (kept.epoch() == keeper.lastGood().epoch() ? "the last good one"
-                                                                          : "the best one") +
-                               ") were saved to " + (saveWeights.empty() ? saveModel : saveWeights);
-                    if (!saveWeights.empty() && !saveModel.empty())
-                        message += " and, as a model bundle, to " + saveModel;
-                }
+    if (result.end == RunEnd::Failed) {
+        std::string message = result.rawError;
+        if (!saveWeights.empty() || !saveModel.empty()) {
+            const WeightsSnapshot& kept = keeper.result();
+            if (kept.empty()) {
+                message += "\nno epoch completed: no weights were saved";
+            } else {
+                if (!saveWeights.empty()) kept.save(saveWeights);
+                if (!saveModel.empty()) writeModel();
+                message += "\nthe weights of epoch " + std::to_string(kept.epoch()) + " (" +
+                           (kept.epoch() == keeper.lastGood().epoch() ? "the last good one"
+                                                                      : "the best one") +
+                           ") were saved to " + (saveWeights.empty() ? saveModel : saveWeights);
+                if (!saveWeights.empty() && !saveModel.empty())
+                    message += " and, as a model bundle, to " + saveModel;
             }
-            throw std::runtime_error(message);  // exit status 1
         }
+        throw std::runtime_error(message);  // exit status 1
     }
-    recordModels();
-    recorder.finish(keeper.stoppedEarlyAt() > 0 ? runstatus::kStoppedEarly : runstatus::kCompleted);
     if (!json) std::printf("%s\n", keeper.summary().c_str());
     const char* which = keeper.keepBest() ? "the best epoch" : "the last epoch";
     // Says what it wrote; with --json on stderr, since stdout holds only the epoch objects.

@@ -1,16 +1,12 @@
 #include "app/compare/ComparisonRunner.h"
 
 #include <exception>
-#include <map>
 #include <thread>
 
 #include <unistd.h>
 
-#include "model/EpochKeeper.h"
-#include "model/Monitor.h"
+#include "app/engine/RunEngine.h"
 #include "model/RunFailure.h"
-#include "model/TrainingSession.h"
-#include "model/WeightsSnapshot.h"
 
 namespace nnwb {
 
@@ -30,12 +26,14 @@ ComparisonRunner::ComparisonRunner(std::vector<Experiment> experiments,
 void ComparisonRunner::setRecording(const RecordingOptions& options,
                                     std::vector<std::string> files) {
     recording_ = options;
+    if (recording_.source == RecordingOptions().source) recording_.source = "cli-compare";
     files_ = std::move(files);
     if (recording_.comparison.empty())
         recording_.comparison = utcNowText() + "-" + std::to_string(::getpid());
 }
 
 void ComparisonRunner::run(const Callbacks& callbacks) {
+    // One scheduling policy: the runs of one device in turn, the devices in parallel.
     std::map<std::string, std::vector<size_t>> byDevice;
     for (size_t i = 0; i < experiments_.size(); ++i)
         byDevice[experiments_[i].training.device].push_back(i);
@@ -53,10 +51,40 @@ void ComparisonRunner::stop(size_t run) {
     controls_.at(run)->requestStop();
 }
 
+void ComparisonRunner::stopAll() {
+    for (auto& c : controls_) c->requestStop();
+}
+
 std::vector<RunRecord> ComparisonRunner::records() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return records_;
 }
+
+std::shared_ptr<const ExperimentData> ComparisonRunner::dataFor(const Experiment& e) {
+    if (data_) return data_;
+    // Loaded under the lock: a second run with the same data waits for the first load
+    // instead of reading the file again.
+    std::lock_guard<std::mutex> lock(dataMutex_);
+    std::shared_ptr<const ExperimentData>& d = loaded_[e.dataWithAbsoluteFile().dump()];
+    if (!d) d = std::make_shared<const ExperimentData>(loadExperimentData(e));
+    return d;
+}
+
+namespace {
+
+// The run's events, passed on to the runner's callbacks under its lock.
+struct RunnerEvents : RunEvents {
+    std::function<void(RunEngine&)> onStarted;
+    std::function<void(const TrainingProgress&)> onProgress;
+    std::function<void(const EpochReport&)> onEpoch;
+    std::function<void(const std::string&)> onWarning;
+    void started(RunEngine& run) override { onStarted(run); }
+    void progress(const TrainingProgress& p) override { onProgress(p); }
+    void epoch(const EpochReport& r) override { onEpoch(r); }
+    void warning(const std::string& m) override { onWarning(m); }
+};
+
+}  // namespace
 
 void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
     const Experiment& e = experiments_[i];
@@ -65,68 +93,63 @@ void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         ro.name = records_[i].label;
+        records_[i].restart();
     }
-    ro.source = "cli-compare";
+    if (ro.source == RecordingOptions().source) ro.source = "cli-compare";
     ro.experimentFile = i < files_.size() ? files_[i] : std::string();
-    RunRecorder recorder(ro, [this, &cb](const std::string& message) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (warned_) return;
-        warned_ = true;
-        if (cb.warning) cb.warning(message);
-    });
-    std::unique_ptr<EpochKeeper> keeper;  // once the network is built
-    nlohmann::json model;
     auto end = [&](RunStatus status, const std::string& error) {
-        if (keeper) {
-            recorder.bundle("best", keeper->best(), model);
-            recorder.bundle("last", keeper->lastGood(), model);
-        }
-        const bool early = keeper && keeper->stoppedEarlyAt() > 0;
-        recorder.finish(status == RunStatus::Completed
-                            ? (early ? runstatus::kStoppedEarly : runstatus::kCompleted)
-                        : status == RunStatus::Failed ? runstatus::kFailed
-                                                      : runstatus::kStopped,
-                        error);
         std::lock_guard<std::mutex> lock(mutex_);
         records_[i].status = status;
         records_[i].error = error;
         if (cb.finished) cb.finished(i, records_[i]);
     };
     if (control.stopRequested()) return end(RunStatus::Stopped, {});
+    std::unique_ptr<RunEngine> run;
     try {
-        TrainingSession session(e, data_);
-        recorder.begin(e, *data_, session.backend().info(), session.network().parameterCount(),
-                       e.training.epochs, monitorName(session.trainer().monitor()));
-        model = session.network().toJson();
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            RunRecord& r = records_[i];
-            const DeviceInfo dev = session.backend().info();
-            r.deviceName = dev.name;
-            r.parameters = session.network().parameterCount();
-            r.trainSamples = session.split().train.size();
-            r.validationSamples = session.split().validation.size();
-            r.status = RunStatus::Running;
-            if (cb.started) cb.started(i, r);
-        }
-        keeper = std::make_unique<EpochKeeper>(e.training, session.trainer().monitor());
-        for (int epoch = 0; epoch < e.training.epochs; ++epoch) {
-            bool completed = false;
-            EpochReport report = session.trainer().runEpoch(&control, {}, &completed);
-            if (!completed) return end(RunStatus::Stopped, {});
-            const bool stop = keeper->afterEpoch(session.network(), report);
-            recorder.epoch(report);
-            {
-                std::lock_guard<std::mutex> lock(mutex_);
-                records_[i].epochs.push_back(report);
-                if (cb.epoch) cb.epoch(i, records_[i], report);
-            }
-            if (stop) break;
-        }
-    } catch (const std::exception& ex) {
-        return end(RunStatus::Failed, describeRunFailure(ex));
+        std::shared_ptr<const ExperimentData> data = dataFor(e);
+        if (!data->ok) throw DataLoadError(data->error);
+        run = std::make_unique<RunEngine>(e, data);
+    } catch (const std::exception& ex) {  // could not start: not recorded, as before
+        return end(RunStatus::Failed, describeRunFailure(ex, sentenceErrors_));
     }
-    end(RunStatus::Completed, {});
+    RunnerEvents events;
+    events.onStarted = [&](RunEngine& r) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        RunRecord& rec = records_[i];
+        rec.deviceName = r.session().backend().info().name;
+        rec.parameters = r.network().parameterCount();
+        rec.trainSamples = r.data().split.train.size();
+        rec.validationSamples = r.data().split.validation.size();
+        rec.status = RunStatus::Running;
+        if (cb.started) cb.started(i, rec);
+    };
+    events.onProgress = [&](const TrainingProgress& p) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (cb.progress) cb.progress(i, p);
+    };
+    events.onEpoch = [&](const EpochReport& report) {
+        const int sample = scoreSample_.load();
+        AttentionSnapshotPtr snap;
+        if (sample >= 0 && cb.scores) {
+            try {
+                snap = run->attentionSnapshot(sample, false);
+            } catch (const std::exception&) {  // a failed read-back: the next epoch tries again
+            }
+        }
+        std::lock_guard<std::mutex> lock(mutex_);
+        records_[i].epochs.push_back(report);
+        if (cb.epoch) cb.epoch(i, records_[i], report);
+        if (snap) cb.scores(i, snap);
+    };
+    events.onWarning = [&](const std::string& message) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (warned_) return;
+        warned_ = true;
+        if (cb.warning) cb.warning(message);
+    };
+    const RunResult result =
+        run->train(e.training.epochs, StartMode::Restart, ro, events, &control, sentenceErrors_);
+    end(runStatusOf(result.end), result.error);
 }
 
 }  // namespace nnwb

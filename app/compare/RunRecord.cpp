@@ -27,6 +27,12 @@ const char* runStatusName(RunStatus s) {
     return "?";
 }
 
+RunStatus runStatusOf(RunEnd end) {
+    return end == RunEnd::Completed ? RunStatus::Completed
+           : end == RunEnd::Stopped ? RunStatus::Stopped
+                                    : RunStatus::Failed;
+}
+
 void RunRecord::restart() {
     deviceName.clear();
     parameters = trainSamples = validationSamples = 0;

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/engine/RunTypes.h"
 #include "model/Trainer.h"
 
 namespace nnwb {
@@ -17,6 +18,8 @@ namespace nnwb {
 enum class RunStatus { Pending, Running, Completed, Stopped, Failed };
 
 const char* runStatusName(RunStatus s);  // "pending", "running", ...
+// How a run that ended `end` shows in a comparison.
+RunStatus runStatusOf(RunEnd end);
 
 struct RunRecord {
     std::string label;       // short unique name shown in tables and legends

@@ -24,7 +24,8 @@ public:
     // Any thread: queues `call` and wakes the receiver unless a wake-up is already pending.
     // After close() the call is dropped (destroyed on the calling thread).
     void post(std::function<void()> call);
-    // The receiver's thread: runs the queued calls in the order they were posted.
+    // The receiver's thread: runs the queued calls in the order they were posted, including
+    // those posted while it runs; a call may itself call run() (it then serves the rest).
     void run();
     // The receiver's thread, before the receiver goes away while posters may live on (the
     // queue is then shared with them): drops the queued calls and every later one.

@@ -14,13 +14,11 @@
 
 #include "app/core/CallQueue.h"
 #include "app/core/TrainingTypes.h"
+#include "app/engine/RunEngine.h"
 #include "app/runs/RunRecorder.h"
-#include "model/EpochKeeper.h"
 #include "model/Experiment.h"
 #include "model/ModelBundle.h"
-#include "model/Safetensors.h"
 #include "model/TrainControl.h"
-#include "model/TrainingSession.h"
 
 namespace nnwb {
 
@@ -39,9 +37,9 @@ public:
     void post(std::function<void()> call) { calls_.post(std::move(call)); }
 
 public Q_SLOTS:
-    // Loads the data, creates the backend for experiment.training.device, builds the network
-    // and trains experiment.training.epochs epochs, one epoch per event so that other queued
-    // requests (scores) are served between epochs. Ends with runFinished().
+    // Prepares a run of the experiment on the run engine (data, backend, network) and trains
+    // experiment.training.epochs epochs; the calls posted meanwhile (scores, saving) are served
+    // between epochs. Ends with runFinished().
     // The run is recorded in the run store as `recording` says (see RunRecorder).
     void start(const nnwb::Experiment& experiment, std::shared_ptr<nnwb::TrainControl> control,
                const nnwb::RecordingOptions& recording = nnwb::RecordingOptions::none());
@@ -92,28 +90,25 @@ private Q_SLOTS:
     void runQueuedCalls() { calls_.run(); }
 
 private:
-    void nextEpoch(int runId);
+    // Trains on engine_ (the one epoch loop is the engine's) and reports the end.
+    void train(int epochs, StartMode mode, const RecordingOptions& recording);
     void finish(RunEnd end, const QString& message);
     void fail(const QString& message);
-    void failToStart(const QString& message);
     void emitScores(int sample);
-    // The kept network was built for this experiment's model and data.
-    bool sameRun(const Experiment& experiment) const;
-    void emitRunStarted(int firstEpoch, bool continued, const nnwb::RecordingOptions& recording);
-    void releaseCompute();
+    void emitRunStarted(bool continued);
+    // The kept run's engine has its network on the device.
+    bool hasCompute() const { return engine_ && engine_->hasCompute(); }
 
     Experiment experiment_;
     std::shared_ptr<TrainControl> control_;
-    std::unique_ptr<TrainingSession> session_;  // data, backend, network, trainer
-    // Host copies of the last completed and the best epoch's weights, early stopping.
-    EpochKeeper keeper_;
-    std::unique_ptr<RunRecorder> recorder_;  // the run's record in the run store
-    bool runFailed_ = false;                 // the last run ended in an error
-    int runId_ = 0;
+    // The kept run: its network, trainer and the host copies of its result's weights. After a
+    // run that could not start, only the host copies (compute released).
+    std::unique_ptr<RunEngine> engine_;
+    bool runFailed_ = false;  // the last run ended in an error
     bool running_ = false;
-    int epochsWanted_ = 0;       // the last epoch of this run
-    int firstEpoch_ = 1;         // the first epoch of this run (> 1 when continued)
-    double epochSeconds_ = 0.0;  // sum over completed epochs, for the run ETA
+    // A start posted while a run is going (served between its epochs): it runs once the
+    // current run has stopped.
+    std::function<void()> deferred_;
     std::atomic<int> scoreSample_{0};
     std::atomic<bool> scoresOfBest_{false};
     CallQueue calls_{this, "runQueuedCalls"};

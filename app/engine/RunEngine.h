@@ -1,0 +1,96 @@
+// The one run engine: a training run from settings to stored result. It prepares the run (the
+// data, loaded once or shared; the backend; the memory check; network and Trainer), holds the
+// one epoch loop (epochs, best epoch and early stopping, recording, failure classification,
+// end status) and keeps the result's weights. nnwb-cli train, the window's training worker and
+// every comparison run drive it. Qt-free; create, use and destroy it on one thread.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "app/engine/RunEvents.h"
+#include "app/engine/RunTypes.h"
+#include "app/runs/RunRecorder.h"
+#include "model/EpochKeeper.h"
+#include "model/Experiment.h"
+#include "model/ExperimentData.h"
+#include "model/TrainControl.h"
+#include "model/TrainingSession.h"
+
+namespace nnwb {
+
+// How one call of RunEngine::train ended.
+struct RunResult {
+    RunEnd end = RunEnd::Completed;
+    bool stoppedEarly = false;  // completed by early stopping
+    std::string error;          // a failed run: what failed, classified ("device: ...")
+    std::string rawError;       // the same, unclassified (the exception's text)
+};
+
+class RunEngine {
+public:
+    // Prepares a run of `experiment`: loads its data unless `data` is given, creates the
+    // backend for training.device, checks the device's memory, builds network and Trainer.
+    // Throws DataLoadError, ComputeError, ShapeError or TrainingError (TrainingSession).
+    explicit RunEngine(const Experiment& experiment,
+                       std::shared_ptr<const ExperimentData> data = nullptr);
+    RunEngine(const RunEngine&) = delete;
+    RunEngine& operator=(const RunEngine&) = delete;
+
+    // Trains `epochs` epochs: the one epoch loop. Restart trains the fresh network; the
+    // Continue modes go on from the kept network, optimizer and epoch numbering (ContinueBest
+    // puts the best epoch's weights back first). The run is recorded as `recording` says, its
+    // end status mapped here once. A failed run keeps the last good weights (host copies, and
+    // put back on the device when it still answers). `sentenceErrors`: "Device: ..." rather
+    // than "device: ..." in RunResult::error.
+    RunResult train(int epochs, StartMode mode, const RecordingOptions& recording,
+                    RunEvents& events, TrainControl* control = nullptr,
+                    bool sentenceErrors = false);
+
+    // Why `next` cannot continue this run (the one rule of app/engine/ContinueRule.h, plus a
+    // failed last run or released compute objects); empty when it can.
+    std::string continueRefusal(const Experiment& next) const;
+
+    // Loads a weights file (safetensors or a model bundle) into the network; the loaded weights
+    // become the result, named by `epoch` (-1: the bundle's epoch, 0 for plain weights).
+    // Throws on an unreadable file or a name or shape that does not match.
+    void adoptWeightsFile(const std::string& path, int epoch = -1);
+
+    // The Score matrices of validation sample `sample` (clamped) with the latest weights, or
+    // the best epoch's when `ofBest`; null when the stack has none or nothing trained yet.
+    AttentionSnapshotPtr attentionSnapshot(int sample, bool ofBest);
+
+    // Frees the device objects (network, trainer, backend); the experiment and the kept host
+    // copies of the weights stay (saving them still works).
+    void releaseCompute() { session_.reset(); }
+    bool hasCompute() const { return session_ != nullptr; }
+
+    const Experiment& experiment() const { return experiment_; }
+    const ExperimentData& data() const { return *data_; }
+    std::shared_ptr<const ExperimentData> sharedData() const { return data_; }
+    // Only while hasCompute().
+    TrainingSession& session() { return *session_; }
+    Network& network() { return session_->network(); }
+    Trainer& trainer() { return session_->trainer(); }
+    const EpochKeeper& keeper() const { return keeper_; }
+    bool failed() const { return failed_; }
+    // The last epoch of the current (or last) train() call and its first.
+    int epochsWanted() const { return epochsWanted_; }
+    int firstEpoch() const { return firstEpoch_; }
+    int64_t recordedRunId() const { return recordedRunId_; }
+
+private:
+    RunResult finish(RunResult result, RunRecorder& recorder);
+    RunResult fail(const std::exception& e, bool sentenceErrors, RunRecorder& recorder);
+
+    Experiment experiment_;
+    std::shared_ptr<const ExperimentData> data_;
+    std::unique_ptr<TrainingSession> session_;
+    EpochKeeper keeper_;  // host copies of the last good and the best epoch, early stopping
+    bool failed_ = false;
+    int epochsWanted_ = 0;
+    int firstEpoch_ = 1;
+    int64_t recordedRunId_ = 0;
+};
+
+}  // namespace nnwb

@@ -1,0 +1,29 @@
+// What a driver of the run engine hears from a run: its start, progress within an epoch, each
+// completed epoch, the pause between epochs (where the window's worker serves its requests)
+// and the run store's one warning. Called on the run's thread only, one call at a time.
+#pragma once
+
+#include <string>
+
+#include "app/engine/RunTypes.h"
+#include "model/Trainer.h"
+
+namespace nnwb {
+
+class RunEngine;
+
+class RunEvents {
+public:
+    virtual ~RunEvents() = default;
+    // The run is recording and about to train its first epoch (`run` tells what it trains on).
+    virtual void started(RunEngine& run) { (void)run; }
+    virtual void progress(const TrainingProgress& p) { (void)p; }
+    // An epoch completed: kept (best epoch, early stopping) and recorded.
+    virtual void epoch(const EpochReport& report) { (void)report; }
+    // After each completed epoch but the last, with the network idle: a driver may read it.
+    virtual void betweenEpochs() {}
+    // The run store cannot be written; the run goes on unrecorded (at most once per run).
+    virtual void warning(const std::string& message) { (void)message; }
+};
+
+}  // namespace nnwb
