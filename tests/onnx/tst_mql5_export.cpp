@@ -2,7 +2,7 @@
 // follows the indicator definitions (first close for mt5, the mean of the first n closes for
 // textbook, as the implementation seeds), hour/dayOfWeek/month name their time zone, the
 // generated expert embeds model.onnx from its own folder (no MQL5\Files), and so does the
-// README's snippet. `nnwb-cli export --mql5 DIR` writes DIR/model.onnx and
+// snippet in docs/onnx-and-mt5.md. `nnwb-cli export --mql5 DIR` writes DIR/model.onnx and
 // DIR/nnwb_expert.mq5, and refuses bad input with a clear error (no model, a DIR that cannot
 // be created, a fixed batch above 1, both --onnx and --mql5, synthetic data).
 #include <QtTest>
@@ -117,10 +117,11 @@ private slots:
     }
 
     void readmeSnippetAgreesWithTheGenerator() {
-        const std::string readme = slurp(std::string(NNWB_RESOURCES_DIR) + "/../README.md");
-        const size_t at = readme.find("### Run it in MetaTrader 5");
+        // The MetaTrader 5 section of the docs (moved there from the README).
+        const std::string doc = slurp(std::string(NNWB_RESOURCES_DIR) + "/../docs/onnx-and-mt5.md");
+        const size_t at = doc.find("\n## Run it in MetaTrader 5");
         QVERIFY(at != std::string::npos);
-        const std::string section = readme.substr(at, readme.find("\n## ", at) - at);
+        const std::string section = doc.substr(at, doc.find("\n## ", at + 1) - at);
         // Every #resource in the section reads model.onnx next to the source, none MQL5\Files.
         std::smatch m;
         std::string rest = section;
