@@ -21,6 +21,19 @@ ComparisonRunner::ComparisonRunner(std::vector<Experiment> experiments,
         records_.push_back(std::move(r));
         controls_.push_back(std::make_shared<TrainControl>());
     }
+    kept_.resize(experiments_.size());
+}
+
+ComparisonRunner::~ComparisonRunner() = default;
+
+AttentionSnapshotPtr ComparisonRunner::scoresOf(size_t run, int sample) {
+    if (run >= kept_.size() || !kept_[run] || !kept_[run]->hasCompute()) return nullptr;
+    if (kept_[run]->trainer().epochsDone() == 0) return nullptr;
+    try {
+        return kept_[run]->attentionSnapshot(sample, false);
+    } catch (const std::exception&) {
+        return nullptr;
+    }
 }
 
 void ComparisonRunner::setRecording(const RecordingOptions& options,
@@ -149,6 +162,7 @@ void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
     };
     const RunResult result =
         run->train(e.training.epochs, StartMode::Restart, ro, events, &control, sentenceErrors_);
+    if (keepRuns_ && result.end != RunEnd::Failed) kept_[i] = std::move(run);
     end(runStatusOf(result.end), result.error);
 }
 

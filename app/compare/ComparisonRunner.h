@@ -22,6 +22,8 @@
 
 namespace nnwb {
 
+class RunEngine;
+
 class ComparisonRunner {
 public:
     // Called on the run threads, one call at a time (under the runner's lock), so a callback
@@ -43,6 +45,7 @@ public:
     // data section is loaded once, by the first run that needs it).
     ComparisonRunner(std::vector<Experiment> experiments, std::vector<std::string> labels,
                      std::shared_ptr<const ExperimentData> data = nullptr);
+    ~ComparisonRunner();
     // Records every run in the run store (each run thread with its own connection), named by
     // its label and sharing one comparison id; `files[i]` is where experiment i came from.
     // The source is options.source, "cli-compare" when left at the default.
@@ -51,6 +54,11 @@ public:
     void setSentenceErrors(bool on) { sentenceErrors_ = on; }
 
     void run(const Callbacks& callbacks = {});
+    // Keeps each run's trained network after run() (device memory held) for scoresOf().
+    void setKeepRuns(bool on) { keepRuns_ = on; }
+    // After run() has returned, on the thread that called it: the Score matrices of validation
+    // sample `sample` for run `run`'s last weights; null when not kept or nothing to show.
+    AttentionSnapshotPtr scoresOf(size_t run, int sample);
     void stop(size_t run);
     void stopAll();
     // Which validation sample the runs' attention snapshots show; -1: none (the default).
@@ -72,6 +80,8 @@ private:
     std::vector<std::string> files_;
     bool warned_ = false;  // guarded by mutex_
     bool sentenceErrors_ = false;
+    bool keepRuns_ = false;
+    std::vector<std::unique_ptr<RunEngine>> kept_;  // with keepRuns_; each written by its run
     std::atomic<int> scoreSample_{-1};
 };
 

@@ -16,21 +16,13 @@ void CallQueue::post(std::function<void()> call) {
 }
 
 void CallQueue::run() {
-    // One call at a time, so that a call which runs long and serves the queue itself (the
-    // training worker between epochs) finds the calls posted after it, in order.
-    for (;;) {
-        std::function<void()> call;
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            if (calls_.empty()) {
-                wakePending_ = false;
-                return;
-            }
-            call = std::move(calls_.front());
-            calls_.pop_front();
-        }
-        call();
+    std::deque<std::function<void()>> calls;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        calls.swap(calls_);
+        wakePending_ = false;
     }
+    for (auto& call : calls) call();
 }
 
 void CallQueue::close() {

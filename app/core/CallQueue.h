@@ -24,8 +24,9 @@ public:
     // Any thread: queues `call` and wakes the receiver unless a wake-up is already pending.
     // After close() the call is dropped (destroyed on the calling thread).
     void post(std::function<void()> call);
-    // The receiver's thread: runs the queued calls in the order they were posted, including
-    // those posted while it runs; a call may itself call run() (it then serves the rest).
+    // The receiver's thread: runs the queued calls in the order they were posted. A call may
+    // itself call run() (the training worker between epochs): that serves the calls posted
+    // since this run() began.
     void run();
     // The receiver's thread, before the receiver goes away while posters may live on (the
     // queue is then shared with them): drops the queued calls and every later one.

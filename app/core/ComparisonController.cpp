@@ -2,7 +2,6 @@
 
 #include <QCoreApplication>
 
-#include "app/core/TrainingController.h"
 
 namespace nnwb {
 
@@ -12,81 +11,118 @@ ComparisonController::ComparisonController(QObject* parent) : QObject(parent) {
 
 ComparisonController::~ComparisonController() {
     shutdown();
+    calls_.close();
 }
 
 bool ComparisonController::isBusy() const {
-    for (const TrainingController* c : controllers_)
-        if (c->isBusy()) return true;
-    return false;
+    return busy_;
 }
 
 bool ComparisonController::isRunning(int run) const {
-    return run >= 0 && run < runCount() && controllers_[size_t(run)]->isBusy();
+    return busy_ && run >= 0 && run < runCount() && !set_.runs[size_t(run)].record.finished();
 }
 
 AttentionSnapshotPtr ComparisonController::scores(int run) const {
     return run >= 0 && run < static_cast<int>(scores_.size()) ? scores_[size_t(run)] : nullptr;
 }
 
-int ComparisonController::indexOf(const QObject* controller) const {
-    for (size_t i = 0; i < controllers_.size(); ++i)
-        if (controllers_[i] == controller) return static_cast<int>(i);
-    return -1;
+ComparisonRunner::Callbacks ComparisonController::callbacks() {
+    // Each report crosses to the GUI thread through calls_ with its data copied.
+    ComparisonRunner::Callbacks cb;
+    cb.started = [this](size_t i, const RunRecord& r) {
+        calls_.post([this, i, r] {
+            if (i >= set_.runs.size()) return;
+            RunRecord& mine = set_.runs[i].record;
+            mine.deviceName = r.deviceName;
+            mine.parameters = r.parameters;
+            mine.trainSamples = r.trainSamples;
+            mine.validationSamples = r.validationSamples;
+            mine.status = RunStatus::Running;
+            Q_EMIT runChanged(int(i));
+        });
+    };
+    cb.progress = [this](size_t i, const TrainingProgress& p) {
+        calls_.post([this, i, p] { Q_EMIT runProgress(int(i), p); });
+    };
+    cb.epoch = [this](size_t i, const RunRecord&, const EpochReport& report) {
+        calls_.post([this, i, report] {
+            if (i >= set_.runs.size()) return;
+            set_.runs[i].record.epochs.push_back(report);
+            Q_EMIT epochFinished(int(i), report);
+            Q_EMIT runChanged(int(i));
+        });
+    };
+    cb.scores = [this](size_t i, const AttentionSnapshotPtr& snap) {
+        calls_.post([this, i, snap] {
+            if (i >= scores_.size()) return;
+            scores_[i] = snap;
+            Q_EMIT attentionReady(int(i), snap);
+        });
+    };
+    cb.finished = [this](size_t i, const RunRecord& r) {
+        calls_.post([this, i, r] { runEnded(i, r); });
+    };
+    cb.warning = [this](const std::string& m) {
+        calls_.post([this, m] { Q_EMIT recordingWarning(QString::fromStdString(m)); });
+    };
+    return cb;
 }
 
-TrainingController* ComparisonController::makeController() {
-    auto* c = new TrainingController(this);
-    connect(c, &TrainingController::runStarted, this, [this, c](const RunInfo& info) {
-        const int i = indexOf(c);
-        if (i < 0) return;
-        RunRecord& r = set_.runs[size_t(i)].record;
-        r.deviceName = info.deviceName.toStdString();
-        r.parameters = info.parameters;
-        r.trainSamples = info.trainSamples;
-        r.validationSamples = info.validationSamples;
-        r.status = RunStatus::Running;
-        Q_EMIT runChanged(i);
-    });
-    connect(c, &TrainingController::progress, this, [this, c](const TrainingProgress& p) {
-        const int i = indexOf(c);
-        if (i >= 0) Q_EMIT runProgress(i, p);
-    });
-    connect(c, &TrainingController::epochFinished, this, [this, c](const EpochReport& report) {
-        const int i = indexOf(c);
-        if (i < 0) return;
-        set_.runs[size_t(i)].record.epochs.push_back(report);
-        Q_EMIT epochFinished(i, report);
-        Q_EMIT runChanged(i);
-    });
-    connect(c, &TrainingController::recordingWarning, this,
-            &ComparisonController::recordingWarning);
-    connect(c, &TrainingController::attentionReady, this, [this, c](const AttentionSnapshotPtr& s) {
-        const int i = indexOf(c);
-        if (i < 0) return;
-        scores_[size_t(i)] = s;
-        Q_EMIT attentionReady(i, s);
-    });
-    connect(c, &TrainingController::runFinished, this,
-            [this, c](RunEnd end, const QString& message) {
-                const int i = indexOf(c);
-                if (i < 0) return;
-                RunRecord& r = set_.runs[size_t(i)].record;
-                r.status = end == RunEnd::Completed ? RunStatus::Completed
-                           : end == RunEnd::Stopped ? RunStatus::Stopped
-                                                    : RunStatus::Failed;
-                r.error = end == RunEnd::Failed ? message.toStdString() : std::string();
-                Q_EMIT runChanged(i);
-                Q_EMIT runFinished(i, end, message);
-                if (!isBusy()) Q_EMIT allFinished();
-            });
-    return c;
+void ComparisonController::runEnded(size_t i, const RunRecord& r) {
+    if (i >= set_.runs.size()) return;
+    RunRecord& mine = set_.runs[i].record;
+    mine.status = r.status;
+    mine.error = r.error;
+    const RunEnd end = r.status == RunStatus::Completed ? RunEnd::Completed
+                       : r.status == RunStatus::Stopped ? RunEnd::Stopped
+                                                        : RunEnd::Failed;
+    Q_EMIT runChanged(int(i));
+    Q_EMIT runFinished(int(i), end, QString::fromStdString(r.error));
+    for (const auto& run : set_.runs)
+        if (!run.record.finished()) return;
+    busy_ = false;
+    Q_EMIT allFinished();
+}
+
+void ComparisonController::runAndServe(std::shared_ptr<ComparisonRunner> runner) {
+    runner->run(callbacks());
+    // The trained networks stay for the attention view's sample picker until the next start.
+    for (;;) {
+        int sample = 0;
+        {
+            std::unique_lock<std::mutex> lock(requestMutex_);
+            requested_.wait(lock, [this] { return ending_ || !requests_.empty(); });
+            if (ending_) return;
+            sample = requests_.back();  // only the latest matters
+            requests_.clear();
+        }
+        for (size_t i = 0; i < runner->records().size(); ++i)
+            if (AttentionSnapshotPtr snap = runner->scoresOf(i, sample))
+                calls_.post([this, i, snap] {
+                    if (i >= scores_.size()) return;
+                    scores_[i] = snap;
+                    Q_EMIT attentionReady(int(i), snap);
+                });
+    }
+}
+
+void ComparisonController::endThread() {
+    if (runner_) runner_->stopAll();
+    {
+        std::lock_guard<std::mutex> lock(requestMutex_);
+        ending_ = true;
+    }
+    requested_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    runner_.reset();
+    ending_ = false;
+    requests_.clear();
 }
 
 int ComparisonController::addRun(const Experiment& experiment, const QString& file,
                                  const QString& device) {
     if (isBusy()) return -1;
     const size_t i = set_.addRun(experiment, file.toStdString(), device.toStdString());
-    controllers_.push_back(makeController());
     scores_.emplace_back();
     Q_EMIT runsChanged();
     return static_cast<int>(i);
@@ -94,12 +130,8 @@ int ComparisonController::addRun(const Experiment& experiment, const QString& fi
 
 bool ComparisonController::removeRun(int run) {
     if (isBusy() || run < 0 || run >= runCount()) return false;
-    TrainingController* c = controllers_[size_t(run)];
-    controllers_.erase(controllers_.begin() + run);
     scores_.erase(scores_.begin() + run);
     set_.runs.erase(set_.runs.begin() + run);
-    c->shutdown();
-    c->deleteLater();
     Q_EMIT runsChanged();
     return true;
 }
@@ -119,37 +151,48 @@ bool ComparisonController::setEpochs(int epochs) {
 
 bool ComparisonController::start() {
     if (isBusy() || set_.runs.empty()) return false;
+    endThread();  // the last comparison's networks go
     const std::vector<Experiment> experiments = set_.trainingExperiments();
+    std::vector<std::string> labels, files;
     for (size_t i = 0; i < experiments.size(); ++i) {
         set_.runs[i].record.restart();
         scores_[i].reset();
+        labels.push_back(set_.runs[i].record.label);
+        files.push_back(set_.runs[i].experimentFile);
         Q_EMIT runChanged(static_cast<int>(i));
     }
-    const std::string comparison = utcNowText() + "-" +
-                                   std::to_string(QCoreApplication::applicationPid()) + "-" +
-                                   std::to_string(++started_);
-    for (size_t i = 0; i < experiments.size(); ++i) {
-        RecordingOptions o = recording_;
-        o.name = set_.runs[i].record.label;
-        o.source = "window-compare";
-        o.comparison = comparison;
-        o.experimentFile = set_.runs[i].experimentFile;
-        controllers_[i]->setRecording(o);
-        controllers_[i]->start(experiments[i]);
-    }
+    RecordingOptions o = recording_;
+    o.source = "window-compare";
+    o.comparison = utcNowText() + "-" + std::to_string(QCoreApplication::applicationPid()) + "-" +
+                   std::to_string(++started_);
+    runner_ = std::make_shared<ComparisonRunner>(experiments, labels);
+    runner_->setRecording(o, files);
+    runner_->setSentenceErrors(true);
+    runner_->setKeepRuns(true);
+    runner_->setScoreSample(scoreSample_);
+    busy_ = true;
+    thread_ = std::thread([this, runner = runner_] { runAndServe(runner); });
     return true;
 }
 
 void ComparisonController::stop(int run) {
-    if (run >= 0 && run < runCount()) controllers_[size_t(run)]->stop();
+    if (runner_ && run >= 0 && run < runCount()) runner_->stop(size_t(run));
 }
 
 void ComparisonController::stopAll() {
-    for (TrainingController* c : controllers_) c->stop();
+    if (runner_) runner_->stopAll();
 }
 
 void ComparisonController::requestScores(int sample) {
-    for (TrainingController* c : controllers_) c->requestScores(sample);
+    scoreSample_ = sample;
+    if (!runner_) return;
+    runner_->setScoreSample(sample);
+    if (busy_) return;  // the runs show it from their next epoch
+    {
+        std::lock_guard<std::mutex> lock(requestMutex_);
+        requests_.push_back(sample);
+    }
+    requested_.notify_all();
 }
 
 bool ComparisonController::save(const QString& path, QString* error) {
@@ -175,13 +218,8 @@ bool ComparisonController::open(const QString& path, QString* error) {
         if (error) *error = QString::fromStdString(e.what());
         return false;
     }
-    for (TrainingController* c : controllers_) {
-        c->shutdown();
-        c->deleteLater();
-    }
-    controllers_.clear();
+    endThread();
     set_ = std::move(loaded);
-    for (size_t i = 0; i < set_.runs.size(); ++i) controllers_.push_back(makeController());
     scores_.assign(set_.runs.size(), nullptr);
     filePath_ = path;
     Q_EMIT runsChanged();
@@ -189,7 +227,10 @@ bool ComparisonController::open(const QString& path, QString* error) {
 }
 
 void ComparisonController::shutdown() {
-    for (TrainingController* c : controllers_) c->shutdown();
+    endThread();
+    if (busy_) {  // the runs' last reports are dropped with the thread
+        busy_ = false;
+    }
 }
 
 }  // namespace nnwb

@@ -1,21 +1,27 @@
-// The comparison set of the window and its runs: one TrainingController (so one worker thread)
-// per run, all started together on the same data and split, each stoppable on its own; a run
-// that fails ends alone. Keeps every run's RunRecord up to date from the workers' signals and
-// saves / opens the set as one file. Lives on and is used from the GUI (main) thread only.
+// The comparison set of the window and its runs, trained by the one comparison engine
+// (ComparisonRunner, as nnwb-cli compare: the runs of one device in turn, devices in parallel,
+// each distinct data set loaded once) on a thread of its own; each run stoppable on its own, a
+// run that fails ends alone. Keeps every run's RunRecord up to date from the runner's reports
+// and saves / opens the set as one file. Lives on and is used from the GUI thread only.
 #pragma once
 
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include <QObject>
 #include <QString>
 
+#include "app/compare/ComparisonRunner.h"
 #include "app/compare/ComparisonSet.h"
+#include "app/core/CallQueue.h"
 #include "app/core/MetaTypes.h"
 #include "app/runs/RunRecorder.h"
 
 namespace nnwb {
-
-class TrainingController;
 
 class ComparisonController : public QObject {
     Q_OBJECT
@@ -66,16 +72,31 @@ Q_SIGNALS:
     void allFinished();
     void recordingWarning(const QString& message);  // the run store cannot be written
 
+private Q_SLOTS:
+    void runQueuedCalls() { calls_.run(); }
+
 private:
-    TrainingController* makeController();
-    int indexOf(const QObject* controller) const;
+    // The runner's thread: trains every run, then serves score requests until ended.
+    void runAndServe(std::shared_ptr<ComparisonRunner> runner);
+    ComparisonRunner::Callbacks callbacks();
+    void runEnded(size_t run, const RunRecord& record);
+    void endThread();
 
     ComparisonSet set_;
-    std::vector<TrainingController*> controllers_;  // one per run, same order
-    std::vector<AttentionSnapshotPtr> scores_;      // one per run, same order
+    std::vector<AttentionSnapshotPtr> scores_;  // one per run, same order
     QString filePath_;
     RecordingOptions recording_ = RecordingOptions::none();
     int started_ = 0;  // comparisons started, for their ids
+    bool busy_ = false;
+    int scoreSample_ = 0;
+    std::shared_ptr<ComparisonRunner> runner_;
+    std::thread thread_;
+    // Score requests for the runner's thread once its runs are done; `ending_` ends it.
+    std::mutex requestMutex_;
+    std::condition_variable requested_;
+    std::deque<int> requests_;
+    bool ending_ = false;
+    CallQueue calls_{this, "runQueuedCalls"};
 };
 
 }  // namespace nnwb

@@ -177,17 +177,19 @@ private slots:
         ComparisonController* cmp = w.comparison();
         Experiment longRun = tiny("long");
         longRun.training.epochs = 20000;
-        cmp->addRun(longRun, {});
+        // Runs of one device train in turn (the one comparison engine's policy): the short
+        // run first, then the long one is stopped on its own.
         cmp->addRun(tiny("short"), {});
+        cmp->addRun(longRun, {});
         QSignalSpy done(cmp, &ComparisonController::allFinished);
         QVERIFY(w.comparisonView()->trainAll());
-        QTRY_VERIFY_WITH_TIMEOUT(cmp->record(1).finished(), 60000);
-        auto* stop = w.comparisonView()->runsTable()->findChild<QToolButton*>("stopRun0");
+        QTRY_VERIFY_WITH_TIMEOUT(cmp->record(0).finished(), 60000);
+        auto* stop = w.comparisonView()->runsTable()->findChild<QToolButton*>("stopRun1");
         QVERIFY(stop && stop->isEnabled());
         stop->click();
         QVERIFY(done.count() > 0 || done.wait(60000));
-        QCOMPARE(cmp->record(0).status, RunStatus::Stopped);
-        QCOMPARE(cmp->record(1).status, RunStatus::Completed);
+        QCOMPARE(cmp->record(1).status, RunStatus::Stopped);
+        QCOMPARE(cmp->record(0).status, RunStatus::Completed);
         QVERIFY(!stop->isEnabled());
     }
 };
