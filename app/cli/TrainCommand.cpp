@@ -144,8 +144,7 @@ int runTrain(const Args& args) {
     printer.epochs = exp.training.epochs;
     printer.json = json;
     printer.hasVal = data.split.validation.size() > 0;
-    const RunResult result =
-        run->train(exp.training.epochs, StartMode::Restart, record, printer);
+    const RunResult result = run->train(exp.training.epochs, StartMode::Restart, record, printer);
     const EpochKeeper& keeper = run->keeper();
     // The bundle of the run's result (the best epoch's weights with keepBest, else the last
     // good epoch's), with the data settings and statistics.

@@ -2,7 +2,6 @@
 
 #include <QCoreApplication>
 
-
 namespace nnwb {
 
 ComparisonController::ComparisonController(QObject* parent) : QObject(parent) {

@@ -4,6 +4,7 @@
 
 #include "model/SyntheticData.h"
 
+#include "model/data/BarFileCache.h"
 #include "model/data/BarImporter.h"
 #include "model/data/DataConfig.h"
 #include "model/data/DataPipeline.h"
@@ -105,7 +106,7 @@ PriceFileInfo inspectPriceFile(const std::string& path) {
     const auto slash = path.find_last_of("/\\");
     info.fileName = slash == std::string::npos ? path : path.substr(slash + 1);
     try {
-        LoadResult r = loadBarFile(path);
+        LoadResult r = loadBarFileCached(path);
         if (!r.ok) {
             info.error = r.error;
             return info;

@@ -29,7 +29,9 @@ TrainingWorker::~TrainingWorker() = default;
 void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainControl> control,
                            const RecordingOptions& recording) {
     if (running_) {  // posted while a run goes: that run stops first
-        deferred_ = [this, experiment, control, recording] { start(experiment, control, recording); };
+        deferred_ = [this, experiment, control, recording] {
+            start(experiment, control, recording);
+        };
         if (control_) control_->requestStop();
         return;
     }
@@ -68,10 +70,11 @@ void TrainingWorker::continueRun(const Experiment& experiment,
                                 : engine_  ? engine_->continueRefusal(experiment)
                                            : std::string("there is no trained run to continue");
     if (!refusal.empty())
-        return finish(RunEnd::Failed,
-                      tr("Cannot continue: %1. Train with \"Restart\" instead; the kept weights are "
-                         "still there.")
-                          .arg(q(refusal)));
+        return finish(
+            RunEnd::Failed,
+            tr("Cannot continue: %1. Train with \"Restart\" instead; the kept weights are "
+               "still there.")
+                .arg(q(refusal)));
     train(experiment.training.epochs, mode, recording);
 }
 
@@ -111,8 +114,8 @@ void TrainingWorker::train(int epochs, StartMode mode, const RecordingOptions& r
     if (result.end == RunEnd::Failed)
         fail(q(result.error));
     else
-        finish(result.end, result.end == RunEnd::Completed ? q(engine_->keeper().summary())
-                                                          : QString());
+        finish(result.end,
+               result.end == RunEnd::Completed ? q(engine_->keeper().summary()) : QString());
     if (deferred_) {
         std::function<void()> next = std::move(deferred_);
         deferred_ = nullptr;
@@ -246,10 +249,10 @@ void TrainingWorker::exportOnnx(const QString& path, int batch) {
             (keeper.keepBest() ? "the best epoch's weights (epoch " : "the weights of epoch ") +
             std::to_string(epoch) + (keeper.keepBest() ? ")" : "");
         const auto spec =
-            hasCompute() ? onnxexport::specFromExperimentData(experiment_, engine_->data(),
-                                                          result.tensors(), batch, epoch, source)
-                     : onnxexport::specFromExperiment(experiment_, result.tensors(), batch, epoch,
-                                                      source);
+            hasCompute() ? onnxexport::specFromExperimentData(
+                               experiment_, engine_->data(), result.tensors(), batch, epoch, source)
+                         : onnxexport::specFromExperiment(experiment_, result.tensors(), batch,
+                                                          epoch, source);
         onnxexport::exportModel(spec, path.toStdString());
         Q_EMIT onnxExported(true, path);
     } catch (const std::exception& e) {

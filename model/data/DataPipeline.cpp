@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/data/BarFileCache.h"
 #include "model/data/BarImporter.h"
 #include "model/data/FeatureChecks.h"
 #include "model/data/Features.h"
@@ -159,7 +160,7 @@ DataResult buildDataSplit(const DataConfig& config, const std::string& baseDir) 
             "data.source: synthetic data is built by the Trainer, not by "
             "buildDataSplit");
     if (config.file.empty()) return failure("data.file: no bar file given");
-    LoadResult loaded = loadBarFile(config.resolvedFile(baseDir));
+    LoadResult loaded = loadBarFileCached(config.resolvedFile(baseDir));
     if (!loaded.ok) return failure(loaded.error);
     DataResult r = buildDataSplitFromBars(config, std::move(loaded.bars));
     r.warnings.insert(r.warnings.begin(), loaded.warnings.begin(), loaded.warnings.end());
