@@ -50,7 +50,16 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     }
     engine_ = std::move(next);
     runFailed_ = false;
-    train(experiment_.training.epochs, StartMode::Restart, recording);
+    trainSoon(experiment_.training.epochs, StartMode::Restart, recording);
+}
+
+void TrainingWorker::trainSoon(int epochs, StartMode mode, const RecordingOptions& recording) {
+    // From the event loop, so that start() returns before the first epoch (as a slot called
+    // directly, e.g. by a test, expects); the run counts as going from now on.
+    running_ = true;
+    QMetaObject::invokeMethod(
+        this, [this, epochs, mode, recording] { train(epochs, mode, recording); },
+        Qt::QueuedConnection);
 }
 
 void TrainingWorker::continueRun(const Experiment& experiment,

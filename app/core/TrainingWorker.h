@@ -92,6 +92,7 @@ private Q_SLOTS:
 private:
     // Trains on engine_ (the one epoch loop is the engine's) and reports the end.
     void train(int epochs, StartMode mode, const RecordingOptions& recording);
+    void trainSoon(int epochs, StartMode mode, const RecordingOptions& recording);
     void finish(RunEnd end, const QString& message);
     void fail(const QString& message);
     void emitScores(int sample);
