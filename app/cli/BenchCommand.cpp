@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
+#include "app/cli/FlagChecks.h"
 #include "app/cli/PresetPath.h"
 #include "compute/Backend.h"
 #include "compute/OpenClBackend.h"
@@ -142,34 +143,24 @@ BenchResult benchOne(const std::string& device, const std::string& preset, int b
     return r;
 }
 
-}  // namespace
-
-int runBench(const Args& args) {
-    std::vector<std::string> devices, presets;
+struct BenchOptions {
+    std::vector<std::string> devices, presets, peerFiles;
     std::vector<int> batches;
-    double seconds = 3.0;
-    int top = 12;
+    int seconds = 3, top = 12;
     bool json = false;
+};
+
+int runBench(BenchOptions& o) {
+    std::vector<std::string>& devices = o.devices;
+    std::vector<std::string>& presets = o.presets;
+    std::vector<int>& batches = o.batches;
+    const double seconds = o.seconds;
+    const int top = o.top;
+    const bool json = o.json;
     std::vector<PeerRow> peers;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--device")
-            devices.push_back(flagValue(args, i));
-        else if (a == "--preset")
-            presets.push_back(flagValue(args, i));
-        else if (a == "--batch")
-            batches.push_back(flagInt(args, i, 1, 65536));
-        else if (a == "--seconds")
-            seconds = flagInt(args, i, 1, 3600);
-        else if (a == "--top")
-            top = flagInt(args, i, 0, 1000);
-        else if (a == "--json")
-            json = true;
-        else if (a == "--peer") {
-            const std::vector<PeerRow> more = readPeer(flagValue(args, i));
-            peers.insert(peers.end(), more.begin(), more.end());
-        } else
-            throw UsageError("unknown option '" + a + "'");
+    for (const std::string& file : o.peerFiles) {
+        const std::vector<PeerRow> more = readPeer(file);
+        peers.insert(peers.end(), more.begin(), more.end());
     }
     if (devices.empty())
         for (const auto& d : listDevices()) devices.push_back(d.id);
@@ -239,6 +230,45 @@ int runBench(const Args& args) {
                 std::fflush(stdout);
             }
     return 0;
+}
+
+}  // namespace
+
+void addBenchCommand(CLI::App& root, Runners& runners) {
+    auto o = std::make_shared<BenchOptions>();
+    CLI::App* cmd = root.add_subcommand(
+        "bench",
+        "training samples/s, forward latency, kernels\n"
+        "Training samples/s, forward latency per batch, (OpenCL) kernel launches per training step "
+        "and, with NNWB_CL_PROFILE=1, the top N kernels' device time, of the presets on random "
+        "data of their shapes; every combination of the lists.");
+    cmd->footer(
+        "Exit status: 0 done (a combination that fails on its device is reported on stderr and "
+        "skipped), 2 bad input.");
+    auto many = [](CLI::Option* opt) { return opt->take_all()->allow_extra_args(false); };
+    many(cmd->add_option("--device", o->devices, "a device; without any, every device"))
+        ->type_name("ID");
+    many(cmd->add_option("--preset", o->presets, "a preset; without any, mql5-fractal-5x8"))
+        ->type_name("NAME");
+    many(cmd->add_option("--batch", o->batches, "a batch size; without any, 1 and 64"))
+        ->type_name("B")
+        ->check(integerIn(1, 65536));
+    cmd->add_option("--seconds", o->seconds, "seconds of training per measurement")
+        ->type_name("S")
+        ->check(integerIn(1, 3600))
+        ->capture_default_str();
+    cmd->add_option("--top", o->top, "kernels shown per row (NNWB_CL_PROFILE=1)")
+        ->type_name("N")
+        ->check(integerIn(0, 1000))
+        ->capture_default_str();
+    many(cmd->add_option("--peer", o->peerFiles,
+                         "a peer's output (../shared/bench/torch_peer.py): each row also prints "
+                         "the peer's samples/s for that preset and batch and nnwb's ratio to it "
+                         "(lines without preset=, batch= and samples/s= are ignored; a file "
+                         "without any is an error)"))
+        ->type_name("FILE");
+    cmd->add_flag("--json", o->json, "one JSON object per row");
+    runners[cmd] = [o] { return runBench(*o); };
 }
 
 }  // namespace nnwb::cli

@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include "app/cli/Commands.h"
+#include "app/cli/FlagChecks.h"
 #include "app/cli/PresetPath.h"
+#include "app/cli/RecordingFlags.h"
 #include "app/compare/ComparisonCsv.h"
 #include "app/compare/ComparisonRunner.h"
 #include "app/compare/ComparisonSet.h"
@@ -28,33 +31,14 @@ struct Options {
     RecordingOptions record;
 };
 
-Options parse(const Args& args) {
-    Options o;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (recordingFlag(args, i, o.record)) {
-            if (!o.record.name.empty())
-                throw UsageError(
-                    "--name does not apply to compare: runs are named by their "
-                    "labels");
-        } else if (a == "--epochs")
-            o.epochs = flagInt(args, i, 1, 1000000);
-        else if (a == "--device")
-            o.devices.push_back(flagValue(args, i));
-        else if (a == "--csv")
-            o.csv = flagValue(args, i);
-        else if (a.rfind("--", 0) == 0)
-            throw UsageError("unknown option '" + a + "'");
-        else
-            o.experiments.push_back(a);
-    }
+// The rules between flags that CLI11 does not state.
+void check(const Options& o) {
     if (o.experiments.size() < 2)
         throw UsageError("needs two or more experiments (files or preset names)");
     if (o.devices.size() > 1 && o.devices.size() != o.experiments.size())
         throw UsageError("--device given " + std::to_string(o.devices.size()) + " times for " +
                          std::to_string(o.experiments.size()) +
                          " experiments (give it once for all, or once per experiment)");
-    return o;
 }
 
 // A file when one exists at that path, else a preset name.
@@ -160,10 +144,8 @@ private:
     size_t labelWidth_;
 };
 
-}  // namespace
-
-int runCompare(const Args& args) {
-    const Options opt = parse(args);
+int runCompare(const Options& opt) {
+    check(opt);
     ComparisonSet set;
     std::vector<std::string> files;
     for (size_t i = 0; i < opt.experiments.size(); ++i) {
@@ -250,6 +232,33 @@ int runCompare(const Args& args) {
         }
     }
     return code;
+}
+
+}  // namespace
+
+void addCompareCommand(CLI::App& root, Runners& runners) {
+    auto o = std::make_shared<Options>();
+    CLI::App* cmd = root.add_subcommand(
+        "compare",
+        "train experiment files or presets on the same data (concurrently on different devices); "
+        "per-epoch table, summary, per-epoch CSV\n"
+        "The runs train on the data and split of the first experiment; each is recorded in the "
+        "run store.");
+    cmd->footer("Exit status: 0 done, 1 a run failed (the others still finish), 2 bad input.");
+    cmd->add_option("EXPERIMENT", o->experiments,
+                    "experiment files, or preset names (resources/presets)")
+        ->option_text("A B [...]")
+        ->take_all();
+    cmd->add_option("--epochs", o->epochs, "epochs of every run instead of each experiment's own")
+        ->type_name("N")
+        ->check(integerIn(1, 1000000));
+    cmd->add_option("--device", o->devices, "once for all runs, or once per run in order")
+        ->type_name("ID")
+        ->take_all()
+        ->allow_extra_args(false);
+    cmd->add_option("--csv", o->csv, "one row per run and epoch")->type_name("OUT");
+    addRecordingFlags(*cmd, o->record, false);
+    runners[cmd] = [o] { return runCompare(*o); };
 }
 
 }  // namespace nnwb::cli

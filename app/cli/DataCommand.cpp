@@ -1,59 +1,31 @@
-#include "app/cli/DataCommand.h"
-
+// `nnwb-cli data FILE [--experiment E.json] [--json]`: loads a bar file and prints its summary
+// (format, bars, first and last bar, time frame, gaps, fractal counts, the minimum number of
+// bars, constant features) as aligned text or one JSON object. Bad input prints "FILE:LINE:
+// problem" to stderr and exits 2.
 #include <cstdio>
+#include <memory>
+#include <string>
 
+#include "app/cli/Commands.h"
 #include "model/Experiment.h"
 #include "model/data/BarImporter.h"
 #include "model/data/DataPipeline.h"
 #include "model/data/DataSummary.h"
 #include "model/data/FeatureChecks.h"
 
-namespace nnwb {
+namespace nnwb::cli {
 
 namespace {
 
-const char* const kUsage =
-    "usage: nnwb-cli data FILE [--experiment E.json] [--json]\n"
-    "  Reads a MetaTrader 5 \"Export bars\" file, a MetaTrader 4 history CSV or a CSV with a\n"
-    "  header (datetime or date+time, open, high, low, close[, volume]) and prints its format,\n"
-    "  bar count, first and last bar, time frame, gaps, 3-bar fractal counts, the bars that\n"
-    "  training and predict need at least (for the data settings of E, else the defaults) and\n"
-    "  the features that are constant on the file (a warning on stderr each: no information).\n"
-    "  --json  one JSON object: format, bars, first, last, timeframe, gaps, buy, sell, both,\n"
-    "          minimumBars, enoughBars, constantFeatures\n";
-
-}  // namespace
-
-int runDataCommand(const std::vector<std::string>& args) {
+struct DataOptions {
     std::string file, experiment;
     bool json = false;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--experiment") {
-            if (i + 1 >= args.size()) {
-                std::fprintf(stderr, "nnwb-cli data: --experiment needs a file\n%s", kUsage);
-                return 2;
-            }
-            experiment = args[++i];
-        } else if (a == "--json") {
-            json = true;
-        } else if (a == "-h" || a == "--help") {
-            std::fputs(kUsage, stdout);
-            return 0;
-        } else if (!a.empty() && a[0] == '-' && a != "-") {
-            std::fprintf(stderr, "nnwb-cli data: unknown option '%s'\n%s", a.c_str(), kUsage);
-            return 2;
-        } else if (file.empty()) {
-            file = a;
-        } else {
-            std::fprintf(stderr, "nnwb-cli data: more than one file given\n%s", kUsage);
-            return 2;
-        }
-    }
-    if (file.empty()) {
-        std::fprintf(stderr, "nnwb-cli data: no file given\n%s", kUsage);
-        return 2;
-    }
+};
+
+int runData(const DataOptions& o) {
+    const std::string& file = o.file;
+    const std::string& experiment = o.experiment;
+    const bool json = o.json;
     // The data settings whose minimum is shown: the experiment's, else the defaults.
     DataConfig config;
     config.features.definitions = IndicatorDefinitions::Mt5;
@@ -112,4 +84,29 @@ int runDataCommand(const std::vector<std::string>& args) {
     return 0;
 }
 
-}  // namespace nnwb
+}  // namespace
+
+void addDataCommand(CLI::App& root, Runners& runners) {
+    auto o = std::make_shared<DataOptions>();
+    CLI::App* cmd = root.add_subcommand(
+        "data",
+        "summary of a price file (format, bars, fractals, the bars training needs)\n"
+        "Reads a MetaTrader 5 \"Export bars\" file, a MetaTrader 4 history CSV or a CSV with a "
+        "header (datetime or date+time, open, high, low, close[, volume]) and prints its format, "
+        "bar count, first and last bar, time frame, gaps, 3-bar fractal counts, the bars that "
+        "training and predict need at least (for the data settings of E, else the defaults) and "
+        "the features that are constant on the file (a warning on stderr each: no information).");
+    cmd->footer(
+        "Exit status: 0 done, 2 bad input (FILE:LINE: problem on stderr for a file that cannot be "
+        "read).");
+    cmd->add_option("FILE", o->file, "the price file")->required();
+    cmd->add_option("--experiment", o->experiment,
+                    "the experiment whose data settings give the minimum number of bars")
+        ->type_name("E.json");
+    cmd->add_flag("--json", o->json,
+                  "one JSON object: format, bars, first, last, timeframe, gaps, buy, sell, both, "
+                  "minimumBars, enoughBars, constantFeatures");
+    runners[cmd] = [o] { return runData(*o); };
+}
+
+}  // namespace nnwb::cli

@@ -1,4 +1,6 @@
+// `nnwb-cli devices [--json]`: the compute devices, as a table or one JSON array.
 #include <cstdio>
+#include <memory>
 
 #include <nlohmann/json.hpp>
 
@@ -7,14 +9,9 @@
 
 namespace nnwb::cli {
 
-int runDevices(const Args& args) {
-    bool json = false;
-    for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--json")
-            json = true;
-        else
-            throw UsageError("unknown option '" + args[i] + "'");
-    }
+namespace {
+
+int runDevices(bool json) {
     const auto devices = listDevices();
     if (json) {
         nlohmann::json arr = nlohmann::json::array();
@@ -38,6 +35,20 @@ int runDevices(const Args& args) {
                     mem.c_str(), d.version.c_str());
     }
     return 0;
+}
+
+}  // namespace
+
+void addDevicesCommand(CLI::App& root, Runners& runners) {
+    auto json = std::make_shared<bool>(false);
+    CLI::App* cmd = root.add_subcommand(
+        "devices",
+        "list compute devices (cpu, opencl:P:D)\n"
+        "Lists the compute devices: cpu (the native backend) and every OpenCL device as "
+        "opencl:PLATFORM:DEVICE with its name, compute units, memory and OpenCL version.");
+    cmd->footer("Exit status: 0 done, 2 bad arguments.");
+    cmd->add_flag("--json", *json, "one JSON array instead of the table");
+    runners[cmd] = [json] { return runDevices(*json); };
 }
 
 }  // namespace nnwb::cli

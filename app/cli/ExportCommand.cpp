@@ -2,12 +2,15 @@
 // runs (see app/export/OnnxExport.h), or with --mql5 DIR that file plus the Expert Advisor
 // that computes its features in MetaTrader 5 (app/export/Mql5Expert.h).
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <string>
 
 #include "app/cli/Commands.h"
+#include "app/cli/FlagChecks.h"
+#include "app/cli/HelpFormatter.h"
 
 #ifdef NNWB_HAS_ONNX
-#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <vector>
@@ -42,39 +45,24 @@ std::string dims(const std::vector<int64_t>& d) {
 }  // namespace
 #endif
 
-int runExport(const Args& args) {
+namespace {
+
+struct ExportOptions {
+    std::string model, experiment, weights, onnx, mql5, batch = "1";
+};
+
+int runExport(const ExportOptions& o) {
 #ifndef NNWB_HAS_ONNX
-    (void)args;
+    (void)o;
     std::fprintf(stderr,
                  "nnwb-cli export: this nnwb-cli was built without ONNX export "
                  "(configure with -DNNWB_ONNX=ON; needs libonnx-dev and libprotobuf-dev)\n");
     return 2;
 #else
-    std::string modelPath, experimentPath, weightsPath, out, mql5Dir;
-    int batch = 1;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--model")
-            modelPath = flagValue(args, i);
-        else if (a == "--experiment")
-            experimentPath = flagValue(args, i);
-        else if (a == "--weights")
-            weightsPath = flagValue(args, i);
-        else if (a == "--onnx")
-            out = flagValue(args, i);
-        else if (a == "--mql5")
-            mql5Dir = flagValue(args, i);
-        else if (a == "--batch") {
-            if (i + 1 < args.size() && args[i + 1] == "dynamic") {
-                batch = 0;
-                ++i;
-            } else {
-                batch = flagInt(args, i, 1, 1 << 20);
-            }
-        } else {
-            throw UsageError("unknown option '" + a + "'");
-        }
-    }
+    const std::string &modelPath = o.model, &experimentPath = o.experiment,
+                      &weightsPath = o.weights, &mql5Dir = o.mql5;
+    std::string out = o.onnx;
+    const int batch = o.batch == "dynamic" ? 0 : std::atoi(o.batch.c_str());  // checked
     const bool pair = !experimentPath.empty() || !weightsPath.empty();
     if (modelPath.empty() == !pair)
         throw UsageError(
@@ -145,6 +133,45 @@ int runExport(const Args& args) {
     std::printf("operators: %s\n", ops.c_str());
     return 0;
 #endif
+}
+
+}  // namespace
+
+void addExportCommand(CLI::App& root, Runners& runners) {
+    auto o = std::make_shared<ExportOptions>();
+    CLI::App* cmd = root.add_subcommand(
+        "export",
+        "ONNX model for MetaTrader 5 / onnxruntime: raw features in, [batch, 3] none/buy/sell "
+        "out; --mql5 DIR instead of --onnx: DIR/model.onnx and the Expert Advisor "
+        "DIR/nnwb_expert.mq5\n"
+        "Writes an ONNX model (opset 17) for MetaTrader 5 / onnxruntime: raw features in, "
+        "[batch, 3] none/buy/sell out; checked with ONNX's checker and shape inference.");
+    cmd->footer("Exit status: 0 written, 1 the writer failed, 2 bad input or files.");
+    cmd->add_option("--model", o->model, "a model bundle (train --save-model)")
+        ->type_name("M.safetensors");
+    cmd->add_option("--experiment", o->experiment, "an experiment, with --weights")
+        ->type_name("FILE");
+    cmd->add_option("--weights", o->weights, "its trained weights (train --save-weights)")
+        ->type_name("W.safetensors");
+    cmd->add_option("--onnx", o->onnx, "the ONNX file to write")->type_name("OUT.onnx");
+    cmd->add_option("--mql5", o->mql5,
+                    "instead of --onnx: write DIR/model.onnx and DIR/nnwb_expert.mq5, an Expert "
+                    "Advisor that computes the model's features from MqlRates, runs the model and "
+                    "prints none/buy/sell per bar (compile it next to model.onnx; batch 1 or "
+                    "dynamic)")
+        ->type_name("DIR");
+    cmd->add_option("--batch", o->batch, "the batch dimension")
+        ->type_name("N|dynamic")
+        ->check(integerInOr(1, 1 << 20, "dynamic"))
+        ->capture_default_str();
+    auto* help = dynamic_cast<HelpFormatter*>(cmd->get_formatter().get());
+    if (help)
+        help->setForms(cmd, {"--model M.safetensors --onnx OUT.onnx [--batch N|dynamic]",
+                             "--experiment FILE --weights W.safetensors --onnx OUT.onnx "
+                             "[--batch N|dynamic]",
+                             "(--model M.safetensors | --experiment FILE --weights W.safetensors) "
+                             "--mql5 DIR [--batch 1|dynamic]"});
+    runners[cmd] = [o] { return runExport(*o); };
 }
 
 }  // namespace nnwb::cli

@@ -1,9 +1,11 @@
 // nnwb-cli predict: applies a model bundle to a price file (see README "Applying a model").
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <string>
 
 #include "app/cli/Commands.h"
+#include "app/cli/FlagChecks.h"
 #include "compute/ComputeError.h"
 #include "model/AtomicFile.h"
 #include "model/ModelBundle.h"
@@ -18,43 +20,22 @@ namespace nnwb::cli {
 
 namespace {
 
-int64_t flagTime(const Args& args, size_t& i) {
-    const std::string flag = args[i];
-    const std::string v = flagValue(args, i);
-    int64_t t = 0;
-    if (!parseDateTime(v, t))
-        throw UsageError(flag + ": '" + v + "' is not a date and time (e.g. 2018-06-01 or " +
-                         "\"2018-06-01 13:00\")");
+struct PredictOptions {
+    std::string model, data, device = "cpu", csv, from, to;
+    bool json = false;
+};
+
+int64_t barTimeOf(const std::string& v, int64_t otherwise) {
+    int64_t t = otherwise;
+    if (!v.empty()) parseDateTime(v, t);  // checked by barTime() as the line was parsed
     return t;
 }
 
-}  // namespace
-
-int runPredict(const Args& args) {
-    std::string modelPath, dataPath, device = "cpu", csvPath;
-    int64_t from = std::numeric_limits<int64_t>::min(), to = std::numeric_limits<int64_t>::max();
-    bool json = false;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--model")
-            modelPath = flagValue(args, i);
-        else if (a == "--data")
-            dataPath = flagValue(args, i);
-        else if (a == "--from")
-            from = flagTime(args, i);
-        else if (a == "--to")
-            to = flagTime(args, i);
-        else if (a == "--device")
-            device = flagValue(args, i);
-        else if (a == "--csv")
-            csvPath = flagValue(args, i);
-        else if (a == "--json")
-            json = true;
-        else
-            throw UsageError("unknown option '" + a + "'");
-    }
-    if (modelPath.empty()) throw UsageError("--model M.safetensors is required");
-    if (dataPath.empty()) throw UsageError("--data FILE is required");
+int runPredict(const PredictOptions& o) {
+    const std::string &modelPath = o.model, &dataPath = o.data, &csvPath = o.csv;
+    const bool json = o.json;
+    const int64_t from = barTimeOf(o.from, std::numeric_limits<int64_t>::min());
+    const int64_t to = barTimeOf(o.to, std::numeric_limits<int64_t>::max());
     if (from > to) throw UsageError("--from is after --to");
 
     ModelBundle bundle;
@@ -76,7 +57,7 @@ int runPredict(const Args& args) {
     }
     std::unique_ptr<Predictor> predictor;
     try {
-        predictor = std::make_unique<Predictor>(bundle, device);
+        predictor = std::make_unique<Predictor>(bundle, o.device);
     } catch (const ComputeError& e) {
         throw UsageError(e.what());
     } catch (const ShapeError& e) {
@@ -117,6 +98,34 @@ int runPredict(const Args& args) {
         if (!csvPath.empty()) std::printf("wrote %s (%zu rows)\n", csvPath.c_str(), r.rows.size());
     }
     return 0;
+}
+
+}  // namespace
+
+void addPredictCommand(CLI::App& root, Runners& runners) {
+    auto o = std::make_shared<PredictOptions>();
+    CLI::App* cmd = root.add_subcommand(
+        "predict",
+        "apply a model bundle: one row per bar (outputs, signal, true label), then the metrics\n"
+        "Applies a model bundle to a price file: one row per bar (outputs, signal, true label "
+        "where known), then the metrics of the bars whose labels are known.");
+    cmd->footer("Exit status: 0 done, 1 the model failed on the device, 2 bad input or files.");
+    cmd->add_option("--model", o->model, "the model bundle (train --save-model)")
+        ->type_name("M.safetensors")
+        ->required();
+    cmd->add_option("--data", o->data, "the price file")->type_name("FILE")->required();
+    cmd->add_option("--from", o->from, "the first bar time to predict (default: the first)")
+        ->type_name("T")
+        ->check(barTime());
+    cmd->add_option("--to", o->to, "the last bar time to predict (default: the last)")
+        ->type_name("T")
+        ->check(barTime());
+    cmd->add_option("--device", o->device, "cpu or opencl:P:D")
+        ->type_name("ID")
+        ->capture_default_str();
+    cmd->add_option("--csv", o->csv, "the rows as CSV instead of the table")->type_name("OUT");
+    cmd->add_flag("--json", o->json, "one JSON object instead of the table");
+    runners[cmd] = [o] { return runPredict(*o); };
 }
 
 }  // namespace nnwb::cli

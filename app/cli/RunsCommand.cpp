@@ -4,11 +4,14 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
+#include "app/cli/FlagChecks.h"
+#include "app/cli/RecordingFlags.h"
 #include "app/compare/EpochReportJson.h"
 #include "app/runs/RunQuery.h"
 #include "app/runs/RunStore.h"
@@ -21,49 +24,10 @@ namespace {
 
 struct Options {
     std::string sub, db, filter, sort = "-date", csv;
-    std::vector<int64_t> ids;
+    std::vector<int64_t> ids;  // rm
+    int64_t id = 0;            // show, export
     bool json = false;
 };
-
-int64_t parseId(const std::string& s) {
-    char* end = nullptr;
-    const long long v = std::strtoll(s.c_str(), &end, 10);
-    if (s.empty() || *end != '\0' || v <= 0) throw UsageError("'" + s + "' is not a run id");
-    return v;
-}
-
-Options parse(const Args& args) {
-    if (args.empty()) throw UsageError("needs list, show, export or rm");
-    Options o;
-    o.sub = args[0];
-    if (o.sub != "list" && o.sub != "show" && o.sub != "export" && o.sub != "rm")
-        throw UsageError("unknown sub-command '" + o.sub + "' (list, show, export, rm)");
-    for (size_t i = 1; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--runs-db")
-            o.db = flagValue(args, i);
-        else if (a == "--json" && (o.sub == "list" || o.sub == "show"))
-            o.json = true;
-        else if (a == "--filter" && o.sub == "list")
-            o.filter = flagValue(args, i);
-        else if (a == "--sort" && o.sub == "list")
-            o.sort = flagValue(args, i);
-        else if (a == "--csv" && o.sub == "export")
-            o.csv = flagValue(args, i);
-        else if (a.rfind("--", 0) == 0)
-            throw UsageError("runs " + o.sub + ": unknown option '" + a + "'");
-        else if (o.sub != "list")
-            o.ids.push_back(parseId(a));
-        else
-            throw UsageError("runs list takes no ids (use --filter id:N)");
-    }
-    if (o.sub == "show" || o.sub == "export") {
-        if (o.ids.size() != 1) throw UsageError("runs " + o.sub + " needs one run id");
-    }
-    if (o.sub == "rm" && o.ids.empty()) throw UsageError("runs rm needs one or more run ids");
-    if (o.sub == "export" && o.csv.empty()) throw UsageError("runs export needs --csv OUT");
-    return o;
-}
 
 std::string fixed(const std::optional<double>& v, int decimals) {
     if (!v || !std::isfinite(*v)) return "–";
@@ -266,10 +230,7 @@ void printShow(const StoredRun& r, bool json) {
     }
 }
 
-}  // namespace
-
-int runRuns(const Args& args) {
-    const Options o = parse(args);
+int runRuns(const Options& o) {
     const std::string path = runsDbPath(o.db);
     if (path.empty()) throw UsageError("no runs database location (set NNWB_RUNS_DB or HOME)");
     if (!std::filesystem::exists(path)) {
@@ -300,8 +261,8 @@ int runRuns(const Args& args) {
         }
         return 0;
     }
-    const auto run = store.get(o.ids.front());
-    if (!run) throw UsageError("no run " + std::to_string(o.ids.front()) + " in " + path);
+    const auto run = store.get(o.id);
+    if (!run) throw UsageError("no run " + std::to_string(o.id) + " in " + path);
     if (o.sub == "show") {
         printShow(*run, o.json);
         return 0;
@@ -309,6 +270,48 @@ int runRuns(const Args& args) {
     writeStoredRunCsv(o.csv, *run);
     std::printf("wrote %s (%zu epochs)\n", o.csv.c_str(), run->epochs.size());
     return 0;
+}
+
+}  // namespace
+
+void addRunsCommand(CLI::App& root, Runners& runners) {
+    auto o = std::make_shared<Options>();
+    CLI::App* runs = root.add_subcommand(
+        "runs", "the recorded runs of the run store (every Train, comparison run and CLI run)");
+    runs->require_subcommand(1);
+    runs->footer("Exit status: 0 done, 1 the store failed, 2 bad input or no such store or run.");
+    auto add = [&](const char* name, const char* what) {
+        CLI::App* sub = runs->add_subcommand(name, what);
+        sub->footer(runs->get_footer());
+        runners[sub] = [o, name] {
+            o->sub = name;
+            return runRuns(*o);
+        };
+        return sub;
+    };
+    auto id = [&](CLI::App* sub) {
+        sub->add_option("ID", o->id, "the run")->check(runId())->required();
+    };
+    CLI::App* list = add("list", "the recorded runs, newest first");
+    list->add_flag("--json", o->json, "one JSON array instead of the table");
+    list->add_option("--filter", o->filter,
+                     "words or key:value (keys name tag status device data source note id "
+                     "comparison)")
+        ->type_name("F");
+    list->add_option("--sort", o->sort,
+                     "id name date status device data params epochs loss accuracy missed; -K "
+                     "sorts descending")
+        ->type_name("K")
+        ->capture_default_str();
+    CLI::App* show = add("show", "one run: settings, data, device, epochs, models");
+    id(show);
+    show->add_flag("--json", o->json, "one JSON object instead of the text");
+    CLI::App* csv = add("export", "its per-epoch figures as CSV");
+    id(csv);
+    csv->add_option("--csv", o->csv, "the CSV file to write")->type_name("OUT")->required();
+    CLI::App* rm = add("rm", "delete runs and their model files");
+    rm->add_option("ID", o->ids, "the runs")->check(runId())->required()->take_all();
+    for (CLI::App* sub : {list, show, csv, rm}) addRunsDbFlag(*sub, o->db);
 }
 
 }  // namespace nnwb::cli

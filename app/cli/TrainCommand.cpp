@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
+#include "app/cli/FlagChecks.h"
+#include "app/cli/RecordingFlags.h"
 #include "app/cli/TrainingFlags.h"
 #include "app/compare/EpochReportJson.h"
 #include "app/engine/RunEngine.h"
@@ -55,50 +57,30 @@ void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
     std::fflush(stdout);
 }
 
-}  // namespace
-
-int runTrain(const Args& args) {
+struct TrainOptions {
     std::string path, device, saveWeights, loadWeights, saveModel;
     int epochs = -1, batch = -1;
     bool json = false;
     RecordingOptions record;
-    record.source = "cli-train";
     nlohmann::json overrides = nlohmann::json::object();
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (recordingFlag(args, i, record) || readTrainingFlag(args, i, overrides))
-            continue;
-        else if (a == "--experiment")
-            path = flagValue(args, i);
-        else if (a == "--device")
-            device = flagValue(args, i);
-        else if (a == "--epochs")
-            epochs = flagInt(args, i, 1, 1000000);
-        else if (a == "--batch")
-            batch = flagInt(args, i, 1, 65536);
-        else if (a == "--json")
-            json = true;
-        else if (a == "--save-weights")
-            saveWeights = flagValue(args, i);
-        else if (a == "--load-weights")
-            loadWeights = flagValue(args, i);
-        else if (a == "--save-model")
-            saveModel = flagValue(args, i);
-        else
-            throw UsageError("unknown option '" + a + "'");
-    }
-    if (path.empty()) throw UsageError("--experiment FILE is required");
+};
 
+int runTrain(TrainOptions& o) {
+    const std::string& path = o.path;
+    const std::string &saveWeights = o.saveWeights, &saveModel = o.saveModel;
+    const bool json = o.json;
+    RecordingOptions& record = o.record;
+    record.source = "cli-train";
     Experiment exp;
     try {
         exp = Experiment::load(path);
     } catch (const ExperimentError& e) {
         throw UsageError(e.what());
     }
-    if (!device.empty()) exp.training.device = device;
-    if (epochs > 0) exp.training.epochs = epochs;
-    if (batch > 0) exp.training.batchSize = batch;
-    exp.training = applyTrainingFlags(exp.training, overrides);
+    if (!o.device.empty()) exp.training.device = o.device;
+    if (o.epochs > 0) exp.training.epochs = o.epochs;
+    if (o.batch > 0) exp.training.batchSize = o.batch;
+    exp.training = applyTrainingFlags(exp.training, o.overrides);
 
     std::unique_ptr<RunEngine> run;
     try {
@@ -112,11 +94,18 @@ int runTrain(const Args& args) {
     } catch (const TrainingError& e) {  // the data does not fit the model or its settings
         throw UsageError(e.what());
     }
+<<<<<<< HEAD
     Network& net = run->network();
     const ExperimentData& data = run->data();
     if (!loadWeights.empty()) {
+=======
+    Network& net = session->network();
+    Trainer& trainer = session->trainer();
+    const ExperimentData& data = session->data();
+    if (!o.loadWeights.empty()) {
+>>>>>>> cli11
         try {
-            loadWeightsFile(net, loadWeights);
+            loadWeightsFile(net, o.loadWeights);
         } catch (const ComputeError&) {
             throw;                           // a device failure, not bad input
         } catch (const std::exception& e) {  // unreadable file, missing tensor, wrong shape
@@ -188,6 +177,39 @@ int runTrain(const Args& args) {
                      keeper.result().epoch(), which, saveModel.c_str());
     }
     return 0;
+}
+
+}  // namespace
+
+void addTrainCommand(CLI::App& root, Runners& runners) {
+    auto o = std::make_shared<TrainOptions>();
+    CLI::App* cmd = root.add_subcommand(
+        "train",
+        "train and print one line per epoch (loss, accuracy, missed); the run is recorded in the "
+        "run store");
+    cmd->footer("Exit status: 0 done, 1 the run failed (e.g. a non-finite loss), 2 bad input.");
+    cmd->add_option("--experiment", o->path, "the experiment JSON")->type_name("FILE")->required();
+    cmd->add_option("--device", o->device, "cpu or opencl:P:D (default: the experiment's)")
+        ->type_name("ID");
+    cmd->add_option("--epochs", o->epochs, "epochs to train instead of the experiment's")
+        ->type_name("N")
+        ->check(integerIn(1, 1000000));
+    cmd->add_option("--batch", o->batch, "batch size instead of the experiment's")
+        ->type_name("B")
+        ->check(integerIn(1, 65536));
+    cmd->add_flag("--json", o->json, "one JSON object per epoch");
+    cmd->add_option("--save-weights", o->saveWeights,
+                    "write the run's result (see --keep-best) as safetensors at the end")
+        ->type_name("FILE");
+    cmd->add_option("--load-weights", o->loadWeights,
+                    "start from these weights (shapes must match)")
+        ->type_name("FILE");
+    cmd->add_option("--save-model", o->saveModel,
+                    "write the model bundle (experiment, data settings and weights)")
+        ->type_name("M.safetensors");
+    addRecordingFlags(*cmd, o->record);
+    addTrainingFlags(*cmd, o->overrides);
+    runners[cmd] = [o] { return runTrain(*o); };
 }
 
 }  // namespace nnwb::cli

@@ -6,129 +6,156 @@
 #include <cstdlib>
 #include <stdexcept>
 
-namespace nnwb::cli {
+#include "app/cli/Commands.h"
 
-const char* const kTrainingFlagsUsage =
-    "        [--monitor validation_loss|validation_accuracy|validation_missed|training_loss]\n"
-    "        [--keep-best on|off] [--early-stopping on|off] [--patience N] [--min-delta X]\n"
-    "        [--lr-schedule constant|step|cosine|plateau] [--lr-step-epochs N] [--lr-gamma X]\n"
-    "        [--lr-warmup N] [--lr-floor X] [--lr-factor X] [--lr-patience N]\n"
-    "        [--clip-norm X] [--class-weights none|balanced|W0,W1,...]\n";
+namespace nnwb::cli {
 
 namespace {
 
-bool onOff(const std::string& flag, const std::string& v) {
-    if (v == "on" || v == "true" || v == "1") return true;
-    if (v == "off" || v == "false" || v == "0") return false;
-    throw UsageError(flag + ": '" + v + "' is not on or off");
-}
+enum class Kind { Word, OnOff, Integer, Number, ClassWeights };
 
-double number(const std::string& flag, const std::string& v) {
+// One flag: its name, the key it sets (the path in the training section), how its value is
+// read, how the help names the value, and the help. The value's range and choices are the
+// experiment file's: each value is checked by TrainingConfig::fromJson.
+struct TrainingFlag {
+    const char* flag;
+    const char* key;
+    Kind kind;
+    const char* value;
+    const char* help;
+};
+
+const TrainingFlag kTrainingFlags[] = {
+    {"--monitor", "monitor", Kind::Word,
+     "validation_loss|validation_accuracy|validation_missed|training_loss",
+     "the metric behind the best epoch, early stopping and the plateau schedule"},
+    {"--keep-best", "keepBest", Kind::OnOff, "on|off",
+     "the best epoch's weights are the run's result (off: the last epoch's)"},
+    {"--early-stopping", "earlyStopping.enabled", Kind::OnOff, "on|off",
+     "stop when the monitored metric has not improved for --patience epochs"},
+    {"--patience", "earlyStopping.patience", Kind::Integer, "N",
+     "early stopping: epochs without an improvement before the run stops"},
+    {"--min-delta", "earlyStopping.minDelta", Kind::Number, "X",
+     "early stopping: the change of the monitored metric that counts as an improvement"},
+    {"--lr-schedule", "lrSchedule.type", Kind::Word, "constant|step|cosine|plateau",
+     "the learning-rate schedule"},
+    {"--lr-step-epochs", "lrSchedule.stepEpochs", Kind::Integer, "N",
+     "step: epochs between two steps of the rate"},
+    {"--lr-gamma", "lrSchedule.gamma", Kind::Number, "X", "step: the rate's factor at each step"},
+    {"--lr-warmup", "lrSchedule.warmupEpochs", Kind::Integer, "N",
+     "cosine: epochs of linear warm-up"},
+    {"--lr-floor", "lrSchedule.floor", Kind::Number, "X",
+     "cosine and plateau: the lowest learning rate"},
+    {"--lr-factor", "lrSchedule.factor", Kind::Number, "X",
+     "plateau: the rate's factor after --lr-patience epochs without an improvement"},
+    {"--lr-patience", "lrSchedule.patience", Kind::Integer, "N",
+     "plateau: epochs without an improvement before the rate drops"},
+    {"--clip-norm", "clipNorm", Kind::Number, "X",
+     "clip the gradients' global L2 norm to X (0: off)"},
+    {"--class-weights", "classWeights", Kind::ClassWeights, "none|balanced|W0,W1,...",
+     "the loss weight of each class: none, balanced (from the training part's class counts) or "
+     "one weight per output"},
+};
+
+const char* const kGroup = "Training (each overrides the experiment's training section)";
+
+bool number(const std::string& v, double& x) {
     char* end = nullptr;
     errno = 0;
-    const double x = std::strtod(v.c_str(), &end);
-    if (v.empty() || *end != '\0' || errno != 0 || !std::isfinite(x))
-        throw UsageError(flag + ": '" + v + "' is not a number");
-    return x;
+    x = std::strtod(v.c_str(), &end);
+    return !v.empty() && *end == '\0' && errno == 0 && std::isfinite(x);
 }
 
-long integer(const std::string& flag, const std::string& v) {
-    char* end = nullptr;
-    errno = 0;
-    const long x = std::strtol(v.c_str(), &end, 10);
-    if (v.empty() || *end != '\0' || errno != 0)
-        throw UsageError(flag + ": '" + v + "' is not an integer");
-    return x;
+// The value as the experiment file holds it; `error` says why there is none.
+nlohmann::json readValue(Kind kind, const std::string& v, std::string& error) {
+    switch (kind) {
+        case Kind::OnOff:
+            if (v == "on" || v == "true" || v == "1") return true;
+            if (v == "off" || v == "false" || v == "0") return false;
+            error = "'" + v + "' is not on or off";
+            return {};
+        case Kind::Integer: {
+            char* end = nullptr;
+            errno = 0;
+            const long x = std::strtol(v.c_str(), &end, 10);
+            if (v.empty() || *end != '\0' || errno != 0) error = "'" + v + "' is not an integer";
+            return x;
+        }
+        case Kind::Number: {
+            double x = 0;
+            if (!number(v, x)) error = "'" + v + "' is not a number";
+            return x;
+        }
+        case Kind::ClassWeights: {
+            if (v == "none" || v == "balanced") return {{"mode", v}};
+            nlohmann::json weights = nlohmann::json::array();
+            for (size_t start = 0; start <= v.size();) {
+                const size_t comma = std::min(v.find(',', start), v.size());
+                const std::string w = v.substr(start, comma - start);
+                double x = 0;
+                if (!number(w, x)) {
+                    error = "'" + w + "' is not a number";
+                    return {};
+                }
+                weights.push_back(x);
+                start = comma + 1;
+            }
+            return {{"mode", "given"}, {"weights", weights}};
+        }
+        case Kind::Word:
+            break;
+    }
+    return v;
+}
+
+nlohmann::json::json_pointer pointer(std::string key) {
+    std::replace(key.begin(), key.end(), '.', '/');
+    return nlohmann::json::json_pointer("/" + key);
+}
+
+// Empty when the experiment file would take `v` for the flag's key, else why not.
+std::string check(const TrainingFlag& f, const std::string& v) {
+    std::string error;
+    const nlohmann::json value = readValue(f.kind, v, error);
+    if (!error.empty()) return error;
+    nlohmann::json training = TrainingConfig().toJson();
+    training[pointer(f.key)] = value;
+    try {
+        TrainingConfig::fromJson(training, kExperimentFormatVersion);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return {};
 }
 
 }  // namespace
 
-bool readTrainingFlag(const Args& args, size_t& i, nlohmann::json& o) {
-    const std::string a = args[i];
-    struct Key {
-        const char* flag;
-        const char* section;  // "" for training itself
-        const char* key;
-        char kind;  // s string, b on/off, i integer, n number
-    };
-    static const Key keys[] = {
-        {"--monitor", "", "monitor", 's'},
-        {"--keep-best", "", "keepBest", 'b'},
-        {"--early-stopping", "earlyStopping", "enabled", 'b'},
-        {"--patience", "earlyStopping", "patience", 'i'},
-        {"--min-delta", "earlyStopping", "minDelta", 'n'},
-        {"--lr-schedule", "lrSchedule", "type", 's'},
-        {"--lr-step-epochs", "lrSchedule", "stepEpochs", 'i'},
-        {"--lr-gamma", "lrSchedule", "gamma", 'n'},
-        {"--lr-warmup", "lrSchedule", "warmupEpochs", 'i'},
-        {"--lr-floor", "lrSchedule", "floor", 'n'},
-        {"--lr-factor", "lrSchedule", "factor", 'n'},
-        {"--lr-patience", "lrSchedule", "patience", 'i'},
-        {"--clip-norm", "", "clipNorm", 'n'},
-        {"--class-weights", "", "classWeights", 'w'},
-    };
-    for (const Key& k : keys) {
-        if (a != k.flag) continue;
-        const std::string v = flagValue(args, i);
-        nlohmann::json value;
-        switch (k.kind) {
-            case 'b':
-                value = onOff(a, v);
-                break;
-            case 'i':
-                value = integer(a, v);
-                break;
-            case 'n':
-                value = number(a, v);
-                break;
-            case 'w':  // none | balanced | W0,W1,...
-                if (v == "none" || v == "balanced") {
-                    value = nlohmann::json::object({{"mode", v}});
-                } else {
-                    nlohmann::json list = nlohmann::json::array();
-                    size_t start = 0;
-                    while (start <= v.size()) {
-                        const size_t comma = std::min(v.find(',', start), v.size());
-                        list.push_back(number(a, v.substr(start, comma - start)));
-                        start = comma + 1;
-                    }
-                    value = nlohmann::json::object({{"mode", "given"}, {"weights", list}});
-                }
-                break;
-            default:
-                value = v;
-        }
-        if (*k.section)
-            o[k.section][k.key] = value;
-        else
-            o[k.key] = value;
-        o["__flags"][std::string(k.section) + "." + k.key] = a;
-        return true;
+void addTrainingFlags(CLI::App& cmd, nlohmann::json& overrides) {
+    for (const TrainingFlag& f : kTrainingFlags) {
+        auto store = [&overrides, &f](const std::string& v) {
+            std::string error;
+            overrides[f.key] = readValue(f.kind, v, error);
+        };
+        cmd.add_option_function<std::string>(f.flag, store, f.help)
+            ->type_name(f.value)
+            ->check(CLI::Validator([&f](std::string& v) { return check(f, v); }, std::string()))
+            ->group(kGroup);
     }
-    return false;
 }
 
 TrainingConfig applyTrainingFlags(const TrainingConfig& config, const nlohmann::json& overrides) {
     if (overrides.empty()) return config;
     nlohmann::json j = config.toJson();
-    for (auto it = overrides.begin(); it != overrides.end(); ++it) {
-        if (it.key() == "__flags") continue;
-        if (it->is_object() && it.key() != "classWeights")
-            for (auto in = it->begin(); in != it->end(); ++in) j[it.key()][in.key()] = in.value();
-        else
-            j[it.key()] = it.value();
-    }
+    for (auto it = overrides.begin(); it != overrides.end(); ++it) j[pointer(it.key())] = *it;
     try {
         return TrainingConfig::fromJson(j, kExperimentFormatVersion);
     } catch (const std::invalid_argument& e) {
         // Name the flag as well as the key ("--patience: training.earlyStopping.patience: …").
         const std::string what = e.what();
-        const nlohmann::json& flags = overrides.at("__flags");
-        for (auto f = flags.begin(); f != flags.end(); ++f) {
-            const std::string key = f.key().front() == '.' ? f.key().substr(1) : f.key();
-            if (what.find("training." + key + ":") == 0)
-                throw UsageError(f.value().get<std::string>() + ": " + what);
-        }
+        for (const TrainingFlag& f : kTrainingFlags)
+            if (overrides.contains(f.key) &&
+                what.rfind("training." + std::string(f.key) + ":", 0) == 0)
+                throw UsageError(std::string(f.flag) + ": " + what);
         throw UsageError(what);
     }
 }

@@ -1,21 +1,23 @@
 // The training-control flags of `nnwb-cli train` (best epoch, early stopping, learning-rate
-// schedule): each overrides one key of the experiment's training section and is checked as
-// the experiment file is. Runs on the CLI's main thread; Qt-free.
+// schedule, clipping, class weights): each overrides one key of the experiment's training
+// section and is checked as the experiment file checks that key. Declared from one table in
+// TrainingFlags.cpp. Runs on the CLI's main thread; Qt-free.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "app/cli/Commands.h"
 #include "model/Experiment.h"
 
 namespace nnwb::cli {
 
-// If args[i] is one of these flags, writes its value into `overrides` (the training section's
-// JSON form), advances i past the value and returns true.
-bool readTrainingFlag(const Args& args, size_t& i, nlohmann::json& overrides);
-// `config` with `overrides` merged in, checked as a version 2 file; UsageError on a bad value.
+// Declares the flags on `cmd`. Each value given lands in `overrides` under its key's path in
+// the training section ({"earlyStopping.patience": 3}); CLI11 rejects a value that the
+// experiment file would reject, with the file's message ("--patience:
+// training.earlyStopping.patience: 0 is outside 1..100000").
+void addTrainingFlags(CLI::App& cmd, nlohmann::json& overrides);
+// `config` with `overrides` set, checked as a version 2 file; UsageError naming the flag on a
+// bad value.
 TrainingConfig applyTrainingFlags(const TrainingConfig& config, const nlohmann::json& overrides);
-// One line per flag for the usage text.
-extern const char* const kTrainingFlagsUsage;
 
 }  // namespace nnwb::cli

@@ -1,179 +1,152 @@
 // nnwb-cli: the headless workbench (devices, data, train, ...). Qt-free so it builds on a GPU
-// server without Qt.
+// server without Qt. The command line is parsed by CLI11 from the commands' declarations
+// (Commands.h); its help is generated from them (HelpFormatter.h).
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <string>
 
 #include "app/cli/Commands.h"
-#include "app/cli/DataCommand.h"
-#include "app/cli/TrainingFlags.h"
+#include "app/cli/HelpFormatter.h"
 
 namespace {
-void usage(std::FILE* out) {
-    std::fprintf(
-        out,
-        "usage: nnwb-cli COMMAND [options]\n"
-        "  devices [--json]                       list compute devices (cpu, opencl:P:D)\n"
-        "  data FILE [--json]                     summary of a price file (format, bars, "
-        "fractals)\n"
-        "  train --experiment FILE [--device ID] [--epochs N] [--batch B] [--json]\n"
-        "        [--save-weights FILE] [--load-weights FILE] [--save-model M.safetensors]\n"
-        "        [--runs-db PATH] [--no-record] [--name N] [--tags A,B] [--note TEXT]\n"
-        "%s"
-        "                                         train and print one line per epoch; the run is\n"
-        "                                         recorded in the run store\n"
-        "  bench [--device ID ...] [--preset NAME ...] [--batch B ...] [--seconds S] [--peer F]\n"
-        "                                         training samples/s, forward latency, kernels\n"
-        "  compare A B [...] [--epochs N] [--device ID ...] [--csv OUT]\n"
-        "        [--runs-db PATH] [--no-record] [--tags A,B] [--note TEXT]\n"
-        "                                         train experiment files or presets on the same\n"
-        "                                         data (concurrently on different devices); per-\n"
-        "                                         epoch table, summary, per-epoch CSV\n"
-        "  predict --model M.safetensors --data FILE [--from T] [--to T] [--device ID]\n"
-        "          [--csv OUT] [--json]        apply a model bundle: one row per bar (outputs,\n"
-        "                                         signal, true label), then the metrics\n"
-        "  export --model M.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
-        "  export --experiment FILE --weights W.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
-        "                                         ONNX model for MetaTrader 5 / onnxruntime: raw\n"
-        "                                         features in, [batch, 3] none/buy/sell out;\n"
-        "                                         --mql5 DIR instead of --onnx: DIR/model.onnx\n"
-        "                                         and the Expert Advisor DIR/nnwb_expert.mq5\n"
-        "  runs list [--json] [--filter F] [--sort K] the recorded runs (filter: words or\n"
-        "                                         key:value, keys name tag status device data\n"
-        "                                         source note id comparison; sort: id name date\n"
-        "                                         status device data params epochs loss\n"
-        "                                         accuracy missed, -K descending)\n"
-        "  runs show ID [--json]                  one run: settings, data, device, epochs, models\n"
-        "  runs export ID --csv OUT               its per-epoch figures as CSV\n"
-        "  runs rm ID [ID ...]                    delete runs and their model files\n"
-        "      (runs database: --runs-db PATH, else $NNWB_RUNS_DB, else\n"
-        "       $XDG_DATA_HOME/nnwb/runs.sqlite, ~/.local/share/nnwb/runs.sqlite)\n",
-        nnwb::cli::kTrainingFlagsUsage);
+
+using nnwb::cli::HelpFormatter;
+
+// The command given ("runs list"): its app and the apps above it, root first.
+struct Given {
+    std::vector<const CLI::App*> chain;
+    const CLI::App* app;
+    std::string path;
+};
+
+Given given(const CLI::App& root) {
+    Given g{{&root}, &root, {}};
+    for (std::vector<CLI::App*> subs = root.get_subcommands(); !subs.empty();
+         subs = subs.front()->get_subcommands()) {
+        g.app = subs.front();
+        g.chain.push_back(g.app);
+        g.path += (g.path.empty() ? "" : " ") + g.app->get_name();
+    }
+    return g;
 }
-// `nnwb-cli COMMAND --help`: what the command does, its options and exit status.
-std::string commandHelp(const std::string& cmd) {
-    if (cmd == "devices")
-        return "usage: nnwb-cli devices [--json]\n"
-               "Lists the compute devices: cpu (the native backend) and every OpenCL device as\n"
-               "opencl:PLATFORM:DEVICE with its name, compute units, memory and OpenCL version.\n"
-               "  --json   one JSON array instead of the table\n";
-    if (cmd == "data")
-        return "usage: nnwb-cli data FILE [--json]\n"
-               "Reads a price file (MT5 export, MT4 history or generic OHLCV CSV) and prints its\n"
-               "format, bar count, first and last bar, time frame, gaps and fractal counts.\n"
-               "  --json   one JSON object instead of the text\n"
-               "Exit status 2 with FILE:LINE: problem on stderr for a file that cannot be read.\n";
-    if (cmd == "train")
-        return "usage: nnwb-cli train --experiment FILE [options]\n"
-               "Trains the experiment and prints one line per epoch (loss, accuracy, missed).\n"
-               "  --experiment FILE      experiment JSON (required)\n"
-               "  --device ID            cpu or opencl:P:D (default: the experiment's)\n"
-               "  --epochs N             epochs to train (default: the experiment's)\n"
-               "  --batch B              batch size (default: the experiment's)\n"
-               "  --json                 one JSON object per epoch\n"
-               "  --save-weights FILE    write the trained weights (safetensors) at the end\n"
-               "  --load-weights FILE    start from these weights (shapes must match)\n"
-               "  --save-model M.safetensors  write the model bundle (experiment + weights)\n"
-               "  --runs-db PATH, --no-record, --name N, --tags A,B, --note TEXT\n"
-               "                         where and how the run is recorded in the run store\n"
-               "Best epoch, early stopping, schedules, clipping and class weights (each\n"
-               "overrides the experiment's training section):\n" +
-               std::string(nnwb::cli::kTrainingFlagsUsage) +
-               "Exit status: 0 done, 1 the run failed (e.g. a non-finite loss), 2 bad input.\n";
-    if (cmd == "bench")
-        return "usage: nnwb-cli bench [--device ID ...] [--preset NAME ...] [--batch B ...]\n"
-               "                      [--seconds S] [--top N] [--peer FILE ...] [--json]\n"
-               "Training samples/s, forward latency per batch, (OpenCL) kernel launches per\n"
-               "training step and, with NNWB_CL_PROFILE=1, the top N kernels' device time, of\n"
-               "the presets on random data of their shapes; every combination of the lists.\n"
-               "  --peer FILE    a peer's output (../shared/bench/torch_peer.py): each row also\n"
-               "                 prints the peer's samples/s for that preset and batch and\n"
-               "                 nnwb's ratio to it (lines without preset=, batch= and\n"
-               "                 samples/s= are ignored; a file without any is an error)\n";
-    if (cmd == "compare")
-        return "usage: nnwb-cli compare A B [...] [--epochs N] [--device ID ...] [--csv OUT]\n"
-               "Trains experiment files or presets on the data of the first one (concurrently\n"
-               "on different devices), prints a line per run and epoch, then a summary table.\n"
-               "  --epochs N     epochs of every run (default: each experiment's own)\n"
-               "  --device ID    once for all runs, or once per run in order\n"
-               "  --csv OUT      one row per run and epoch\n"
-               "Exit status: 0 done, 1 a run failed, 2 bad input.\n";
-    if (cmd == "predict")
-        return "usage: nnwb-cli predict --model M.safetensors --data FILE [--from T] [--to T]\n"
-               "                        [--device ID] [--csv OUT] [--json]\n"
-               "Applies a model bundle to a price file: one row per bar (outputs, signal, true\n"
-               "label where known), then the metrics of the bars whose labels are known.\n"
-               "  --from T, --to T   first and last bar time to predict (default: all)\n"
-               "  --device ID        cpu or opencl:P:D (default: cpu)\n"
-               "  --csv OUT          the rows as CSV instead of the table\n"
-               "  --json             one JSON object instead of the table\n"
-               "Exit status: 0 done, 1 the model failed on the device, 2 bad input or files.\n";
-    if (cmd == "export")
-        return "usage: nnwb-cli export --model M.safetensors --onnx OUT.onnx [--batch N|dynamic]\n"
-               "       nnwb-cli export --experiment FILE --weights W.safetensors --onnx OUT.onnx\n"
-               "                       [--batch N|dynamic]\n"
-               "Writes an ONNX model (opset 17) for MetaTrader 5 / onnxruntime: raw features in,\n"
-               "[batch, 3] none/buy/sell out; checked with ONNX's checker and shape inference.\n"
-               "  --batch N|dynamic  the batch dimension (default 1)\n"
-               "  --mql5 DIR         instead of --onnx: write DIR/model.onnx and "
-               "DIR/nnwb_expert.mq5,\n"
-               "                     an Expert Advisor that computes the model's features from\n"
-               "                     MqlRates, runs the model and prints none/buy/sell per bar\n"
-               "                     (compile it next to model.onnx; batch 1 or dynamic)\n"
-               "Exit status: 0 written, 1 the writer failed, 2 bad input or files.\n";
-    if (cmd == "runs")
-        return "usage: nnwb-cli runs list [--json] [--filter F] [--sort K]\n"
-               "       nnwb-cli runs show ID [--json]\n"
-               "       nnwb-cli runs export ID --csv OUT\n"
-               "       nnwb-cli runs rm ID [ID ...]\n"
-               "The recorded runs of the run store (every Train, comparison run and CLI run).\n"
-               "  --filter F   words or key:value (keys name tag status device data source\n"
-               "               note id comparison)\n"
-               "  --sort K     id name date status device data params epochs loss accuracy\n"
-               "               missed; -K sorts descending\n"
-               "  --runs-db PATH  the database (else $NNWB_RUNS_DB, else\n"
-               "               $XDG_DATA_HOME/nnwb/runs.sqlite, ~/.local/share/nnwb/runs.sqlite)\n"
-               "Exit status: 0 done, 1 the store failed, 2 bad input or no such store or run.\n";
+
+std::vector<std::string> commandNames(const CLI::App& app) {
+    std::vector<std::string> names;
+    for (const CLI::App* sub :
+         app.get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); }))
+        names.push_back(sub->get_name());
+    return names;
+}
+
+// A CLI11 parse error in nnwb-cli's words: a missing flag names its value ("--experiment FILE
+// is required"), a missing value says so ("--sort needs a value"), a missing command lists them.
+std::string message(const CLI::App& app, const CLI::ParseError& e) {
+    const std::string what = e.what();
+    const std::string required = " is required";
+    if (dynamic_cast<const CLI::RequiredError*>(&e) && what.size() > required.size() &&
+        what.compare(what.size() - required.size(), required.size(), required) == 0) {
+        const std::string name = what.substr(0, what.size() - required.size());
+        for (const CLI::Option* opt :
+             app.get_options([&](const CLI::Option* o) { return o->check_name(name); }))
+            if (opt->nonpositional() && opt->get_type_size() != 0) {
+                const std::string type = opt->get_type_name();
+                return name + " " + type.substr(0, type.find(':')) + required;
+            }
+    }
+    if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) &&
+        what.find(" missing") != std::string::npos)
+        return what.substr(0, what.find(':')) + " needs a value";
+    if (dynamic_cast<const CLI::RequiredError*>(&e) && !commandNames(app).empty()) {
+        std::string names;
+        for (const std::string& n : commandNames(app)) names += (names.empty() ? "" : ", ") + n;
+        return "needs a command: " + names;
+    }
+    return what;
+}
+
+// What is left over after parsing: an unknown option or command, or an argument too many.
+std::string leftOver(const Given& g) {
+    for (const CLI::App* app : g.chain) {
+        const std::vector<std::string> rest = app->remaining();
+        if (rest.empty()) continue;
+        const std::string& first = rest.front();
+        if (first.size() > 1 && first[0] == '-') return "unknown option '" + first + "'";
+        if (!commandNames(*app).empty()) return "unknown command '" + first + "'";
+        return "unexpected argument '" + first + "'";
+    }
     return {};
 }
+
+// "nnwb-cli CMD: message" and the command's usage on stderr; exit status 2. Without a command,
+// the whole help.
+int usageError(const CLI::App& root, const HelpFormatter& help, const Given& g,
+               const std::string& what) {
+    if (g.path.empty()) {
+        if (!what.empty()) std::fprintf(stderr, "nnwb-cli: %s\n", what.c_str());
+        std::fputs(root.help().c_str(), stderr);
+        return 2;
+    }
+    std::fprintf(stderr, "nnwb-cli %s: %s\n", g.path.c_str(), what.c_str());
+    std::fputs(help.make_usage(g.app, "nnwb-cli " + g.path).c_str(), stderr);
+    return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
-    const std::string cmd = argv[1];
-    nnwb::cli::Args args(argv + 2, argv + argc);
-    for (const std::string& a : args) {
-        if (a != "--help" && a != "-h") continue;
-        const std::string help = commandHelp(cmd);
-        if (!help.empty()) {
-            std::fputs(help.c_str(), stdout);
-            return 0;
-        }
-    }
+    CLI::App root(
+        "The headless workbench: devices, price files, training, comparisons, prediction, ONNX "
+        "export and the run history. `nnwb-cli COMMAND --help` lists a command's options.",
+        "nnwb-cli");
+    const auto help = std::make_shared<HelpFormatter>();
+    root.formatter(help);  // inherited by every command
+    root.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    root.require_subcommand(1);
+    root.allow_extras();  // left-over arguments get nnwb-cli's messages (leftOver)
+    root.footer(
+        "Exit status: 0 done, 1 a run failed (e.g. a non-finite loss), 2 bad input or arguments "
+        "(the reason on stderr).");
+    nnwb::cli::Runners runners;
+    nnwb::cli::addDevicesCommand(root, runners);
+    nnwb::cli::addDataCommand(root, runners);
+    nnwb::cli::addTrainCommand(root, runners);
+    nnwb::cli::addBenchCommand(root, runners);
+    nnwb::cli::addCompareCommand(root, runners);
+    nnwb::cli::addPredictCommand(root, runners);
+    nnwb::cli::addExportCommand(root, runners);
+    nnwb::cli::addRunsCommand(root, runners);
+    root.add_subcommand("help", "this help")->group("");  // `nnwb-cli help`, not listed
+
     try {
-        if (cmd == "devices") return nnwb::cli::runDevices(args);
-        if (cmd == "train") return nnwb::cli::runTrain(args);
-        if (cmd == "data") return nnwb::runDataCommand(args);
-        if (cmd == "bench") return nnwb::cli::runBench(args);
-        if (cmd == "compare") return nnwb::cli::runCompare(args);
-        if (cmd == "runs") return nnwb::cli::runRuns(args);
-        if (cmd == "predict") return nnwb::cli::runPredict(args);
-        if (cmd == "export") return nnwb::cli::runExport(args);
-        if (cmd == "help" || cmd == "--help" || cmd == "-h") {
-            usage(stdout);
-            return 0;
-        }
-        std::fprintf(stderr, "nnwb-cli: unknown command '%s'\n", cmd.c_str());
-        usage(stderr);
-        return 2;
+        root.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::fputs(root.help().c_str(), stdout);
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        const Given g = given(root);
+        for (const CLI::App* app : g.chain)  // --help anywhere on the line wins, as before
+            if (app->get_help_ptr() && app->get_help_ptr()->count() > 0) {
+                std::fputs(root.help().c_str(), stdout);
+                return 0;
+            }
+        const std::string rest = leftOver(g);  // an unknown option first: it may be the cause
+        return usageError(root, *help, g, rest.empty() ? message(*g.app, e) : rest);
+    }
+    const Given g = given(root);
+    if (g.path == "help") {
+        std::fputs(help->make_help(&root, "nnwb-cli", CLI::AppFormatMode::Normal).c_str(), stdout);
+        return 0;
+    }
+    const std::string rest = leftOver(g);
+    if (!rest.empty()) return usageError(root, *help, g, rest);
+    try {
+        return runners.at(g.app)();
     } catch (const nnwb::cli::UsageError& e) {
-        std::fprintf(stderr, "nnwb-cli %s: %s\n", cmd.c_str(), e.what());
+        std::fprintf(stderr, "nnwb-cli %s: %s\n", g.path.c_str(), e.what());
         return 2;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "nnwb-cli %s: %s\n", cmd.c_str(), e.what());
+        std::fprintf(stderr, "nnwb-cli %s: %s\n", g.path.c_str(), e.what());
         return 1;
     }
 }
