@@ -94,16 +94,9 @@ int runTrain(TrainOptions& o) {
     } catch (const TrainingError& e) {  // the data does not fit the model or its settings
         throw UsageError(e.what());
     }
-<<<<<<< HEAD
     Network& net = run->network();
     const ExperimentData& data = run->data();
-    if (!loadWeights.empty()) {
-=======
-    Network& net = session->network();
-    Trainer& trainer = session->trainer();
-    const ExperimentData& data = session->data();
     if (!o.loadWeights.empty()) {
->>>>>>> cli11
         try {
             loadWeightsFile(net, o.loadWeights);
         } catch (const ComputeError&) {
