@@ -18,6 +18,7 @@
 
 #include "app/core/Presets.h"
 #include "compute/Backend.h"
+#include "compute/BackendRegistry.h"
 
 namespace nnwb {
 

@@ -11,6 +11,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/PresetPath.h"
 #include "compute/Backend.h"
+#include "compute/BackendRegistry.h"
 #include "compute/OpenClBackend.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"

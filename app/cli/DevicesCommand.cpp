@@ -4,6 +4,7 @@
 
 #include "app/cli/Commands.h"
 #include "compute/Backend.h"
+#include "compute/BackendRegistry.h"
 
 namespace nnwb::cli {
 
