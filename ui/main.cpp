@@ -23,6 +23,7 @@
 #include "app/core/MetaTypes.h"
 #include "app/core/Presets.h"
 #include "model/data/DateTime.h"
+#include "nnwb/Version.h"
 #include "ui/ChartBench.h"
 #include "ui/ComparisonView.h"
 #include "ui/MainWindow.h"
@@ -47,7 +48,7 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("nnwb"));
     QApplication::setApplicationName(QStringLiteral("nnwb"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(QStringLiteral(NNWB_VERSION));
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     nnwb::registerMetaTypes();
 

@@ -7,12 +7,13 @@
 #include "app/cli/Commands.h"
 #include "app/cli/DataCommand.h"
 #include "app/cli/TrainingFlags.h"
+#include "nnwb/Version.h"
 
 namespace {
 void usage(std::FILE* out) {
     std::fprintf(
         out,
-        "usage: nnwb-cli COMMAND [options]\n"
+        "usage: nnwb-cli COMMAND [options]   (nnwb-cli --version: the version)\n"
         "  devices [--json]                       list compute devices (cpu, opencl:P:D)\n"
         "  data FILE [--json]                     summary of a price file (format, bars, "
         "fractals)\n"
@@ -144,6 +145,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::string cmd = argv[1];
+    if (cmd == "--version") {
+        std::printf("nnwb-cli %s\n", NNWB_VERSION);
+        return 0;
+    }
     nnwb::cli::Args args(argv + 2, argv + argc);
     for (const std::string& a : args) {
         if (a != "--help" && a != "-h") continue;
