@@ -68,11 +68,4 @@ protected:
     virtual void release(void* handle) noexcept = 0;
 };
 
-// Creates the backend for a device id from listDevices(): "cpu" or "opencl:P:D".
-// Throws ComputeError naming the id when it does not exist or cannot be opened.
-std::unique_ptr<Backend> createBackend(const std::string& id);
-// "cpu" first, then every OpenCL device; OpenCL enumeration failures are skipped silently
-// (a machine without an ICD has only the CPU device).
-std::vector<DeviceInfo> listDevices();
-
 }  // namespace nnwb

@@ -1,6 +1,7 @@
 #include "model/ModelBundle.h"
 
 #include "model/data/DateTime.h"
+#include "nnwb/Version.h"
 
 namespace nnwb {
 
@@ -68,11 +69,7 @@ std::vector<double> numbers(const json& j, const std::string& key, size_t count)
 }  // namespace
 
 const char* appVersion() {
-#ifdef NNWB_VERSION
     return NNWB_VERSION;
-#else
-    return "unknown";
-#endif
 }
 
 bool ModelBundle::usesVolume() const {

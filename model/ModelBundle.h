@@ -63,7 +63,7 @@ struct ModelBundle {
 ModelBundle makeModelBundle(const Experiment& experiment, const ExperimentData& data,
                             const TensorMap& tensors, const nlohmann::json& model, int epoch);
 
-// The version of this build ("0.1.0").
+// The version of this build (NNWB_VERSION, from CMake: nnwb/Version.h).
 const char* appVersion();
 
 }  // namespace nnwb

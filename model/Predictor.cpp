@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "compute/BackendRegistry.h"
 #include "model/NetworkWeights.h"
 #include "model/data/BarImporter.h"
 #include "model/data/DataPipeline.h"

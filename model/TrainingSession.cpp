@@ -1,5 +1,6 @@
 #include "model/TrainingSession.h"
 
+#include "compute/BackendRegistry.h"
 #include "model/MemoryCheck.h"
 
 namespace nnwb {

@@ -18,6 +18,7 @@
 #include "app/core/ComparisonController.h"
 #include "app/core/ExperimentDocument.h"
 #include "app/core/Presets.h"
+#include "compute/BackendRegistry.h"
 #include "ui/ComparisonAttention.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ComparisonRunsTable.h"

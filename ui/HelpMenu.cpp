@@ -18,6 +18,8 @@
 
 #include "app/core/Presets.h"
 #include "compute/Backend.h"
+#include "compute/BackendRegistry.h"
+#include "nnwb/Version.h"
 
 namespace nnwb {
 

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "app/core/ExperimentDocument.h"
+#include "compute/BackendRegistry.h"
 #include "ui/DevicePicker.h"
 
 namespace nnwb {

@@ -12,6 +12,7 @@
 #include "app/cli/FlagChecks.h"
 #include "app/cli/PresetPath.h"
 #include "compute/Backend.h"
+#include "compute/BackendRegistry.h"
 #include "compute/OpenClBackend.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"

@@ -17,6 +17,7 @@
 #include "app/compare/ComparisonSet.h"
 #include "app/compare/ComparisonSummary.h"
 #include "compute/Backend.h"
+#include "compute/BackendRegistry.h"
 #include "model/ExperimentData.h"
 #include "model/Network.h"
 

@@ -6,6 +6,7 @@
 
 #include "app/cli/Commands.h"
 #include "compute/Backend.h"
+#include "compute/BackendRegistry.h"
 
 namespace nnwb::cli {
 

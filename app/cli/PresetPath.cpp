@@ -1,17 +1,17 @@
 #include "app/cli/PresetPath.h"
 
-#include <cstdlib>
 #include <fstream>
 #include <stdexcept>
 #include <vector>
+
+#include "model/ResourceDirs.h"
 
 namespace nnwb::cli {
 
 std::string resolvePreset(const std::string& nameOrPath) {
     std::vector<std::string> tried{nameOrPath};
-    if (const char* env = std::getenv("NNWB_RESOURCE_DIR"))
-        tried.push_back(std::string(env) + "/presets/" + nameOrPath + ".json");
-    tried.push_back(std::string(NNWB_RESOURCE_DIR) + "/presets/" + nameOrPath + ".json");
+    for (const std::string& dir : resourceSearchDirs())
+        tried.push_back(dir + "/presets/" + nameOrPath + ".json");
     for (const auto& p : tried)
         if (std::ifstream(p).good()) return p;
     std::string where;

@@ -1,5 +1,6 @@
 // Finds an experiment preset by name ("mql5-fractal-5x8") or path: the path itself, then
-// $NNWB_RESOURCE_DIR/presets, then the source tree's resources/presets. CLI thread; Qt-free.
+// presets/ in each resource folder (model/ResourceDirs.h: $NNWB_RESOURCE_DIR, the installed
+// tree beside nnwb-cli, the source tree). CLI thread; Qt-free.
 #pragma once
 
 #include <string>

@@ -8,6 +8,7 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/HelpFormatter.h"
+#include "nnwb/Version.h"
 
 namespace {
 
@@ -95,6 +96,10 @@ int usageError(const CLI::App& root, const HelpFormatter& help, const Given& g,
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 2 && std::string(argv[1]) == "--version") {  // the version CMake gives
+        std::printf("nnwb-cli %s\n", NNWB_VERSION);
+        return 0;
+    }
     CLI::App root(
         "The headless workbench: devices, price files, training, comparisons, prediction, ONNX "
         "export and the run history. `nnwb-cli COMMAND --help` lists a command's options.",

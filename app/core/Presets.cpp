@@ -3,9 +3,10 @@
 #include <fstream>
 #include <sstream>
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+
+#include "model/ResourceDirs.h"
 
 namespace nnwb {
 
@@ -29,22 +30,8 @@ bool readJson(const QString& path, nlohmann::json* out, QString* error) {
 }  // namespace
 
 QStringList resourceDirs() {
-    QStringList candidates;
-    const QByteArray env = qgetenv("NNWB_RESOURCE_DIR");
-    if (!env.isEmpty()) candidates << QString::fromLocal8Bit(env);
-    if (QCoreApplication::instance()) {
-        const QString exe = QCoreApplication::applicationDirPath();
-        candidates << exe + QStringLiteral("/resources") << exe + QStringLiteral("/../share/nnwb")
-                   << exe + QStringLiteral("/../share/nnwb/resources");
-    }
-#ifdef NNWB_RESOURCE_DIR
-    candidates << QStringLiteral(NNWB_RESOURCE_DIR);
-#endif
     QStringList out;
-    for (const QString& c : candidates) {
-        const QString abs = QDir(c).absolutePath();
-        if (QFileInfo(abs).isDir() && !out.contains(abs)) out << abs;
-    }
+    for (const std::string& dir : resourceSearchDirs()) out << QString::fromStdString(dir);
     return out;
 }
 

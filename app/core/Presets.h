@@ -1,7 +1,7 @@
 // Finds the bundled architecture presets (resources/presets/*.json) and the default
-// experiment: in the source tree (NNWB_RESOURCE_DIR), next to the executable and in
-// ../share/nnwb. Reads a preset's layer stack (a whole experiment file or {"layers": [...]}).
-// Any thread (after QCoreApplication exists, for the executable's folder).
+// experiment in the resource folders (model/ResourceDirs.h: $NNWB_RESOURCE_DIR, beside the
+// executable and in its ../share/nnwb, the source tree). Reads a preset's layer stack (a whole
+// experiment file or {"layers": [...]}). Any thread.
 #pragma once
 
 #include <QString>
@@ -20,7 +20,7 @@ struct PresetInfo {
     QString path;
 };
 
-// Existing resource folders, most specific first.
+// Existing resource folders, most specific first (resourceSearchDirs() as QStrings).
 QStringList resourceDirs();
 QVector<PresetInfo> listPresets();
 // The layer array of a preset file; false with a message when it has none or is unreadable.

@@ -5,6 +5,7 @@
 
 #include "app/export/FeatureDocs.h"
 #include "compute/Backend.h"
+#include "compute/BackendRegistry.h"
 #include "model/ExperimentData.h"
 #include "model/Network.h"
 #include "model/NetworkWeights.h"

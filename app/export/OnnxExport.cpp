@@ -11,6 +11,7 @@
 #include "app/export/OnnxLayers.h"
 #include "model/AtomicFile.h"
 #include "model/data/PositionalEncoding.h"
+#include "nnwb/Version.h"
 
 namespace nnwb::onnxexport {
 
@@ -53,7 +54,7 @@ onnx::ModelProto buildModel(const ExportSpec& spec) {
     opset->set_domain("");
     opset->set_version(kOpset);
     m.set_producer_name("nnwb");
-    m.set_producer_version("0.1.0");
+    m.set_producer_version(NNWB_VERSION);
     m.set_domain("nnwb");
     m.set_model_version(1);
     m.set_doc_string(spec.modelDoc);

@@ -17,6 +17,7 @@
 #include "app/core/TrainingWorker.h"
 #include "common/FaultProbe.h"
 #include "common/TestUtil.h"
+#include "compute/BackendRegistry.h"
 #include "compute/CpuBackend.h"
 #include "compute/OpenClBackend.h"
 #include "model/AtomicFile.h"

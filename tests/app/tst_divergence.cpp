@@ -15,6 +15,7 @@
 #include "app/core/MetaTypes.h"
 #include "app/core/TrainingWorker.h"
 #include "common/TestUtil.h"
+#include "compute/BackendRegistry.h"
 #include "model/AtomicFile.h"
 #include "model/ExperimentData.h"
 #include "model/NetworkWeights.h"

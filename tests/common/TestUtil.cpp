@@ -11,6 +11,8 @@
 #include <random>
 #include <sstream>
 
+#include "compute/BackendRegistry.h"
+
 namespace nnwb::test {
 
 std::vector<std::string> testDeviceIds() {

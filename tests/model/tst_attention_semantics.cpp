@@ -12,6 +12,7 @@
 #include "common/LayerRun.h"
 #include "common/ParamName.h"
 #include "common/TestUtil.h"
+#include "compute/BackendRegistry.h"
 #include "model/Network.h"
 #include "model/NetworkWeights.h"
 #include "model/layers/GptLayer.h"

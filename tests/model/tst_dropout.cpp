@@ -14,6 +14,7 @@
 #include "common/LayerRun.h"
 #include "common/ParamName.h"
 #include "common/TestUtil.h"
+#include "compute/BackendRegistry.h"
 #include "compute/DropoutMask.h"
 #include "model/Network.h"
 #include "model/layers/DropoutLayer.h"

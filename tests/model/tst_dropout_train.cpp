@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "common/TestUtil.h"
+#include "compute/BackendRegistry.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
 #include "model/Trainer.h"

@@ -12,6 +12,7 @@
 #include "common/FuzzyCompare.h"
 #include "common/ParamName.h"
 #include "common/TestUtil.h"
+#include "compute/BackendRegistry.h"
 #include "compute/CpuBackend.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"

@@ -13,6 +13,7 @@
 
 #include "common/FuzzyCompare.h"
 #include "common/TestUtil.h"
+#include "compute/BackendRegistry.h"
 #include "compute/CpuBackend.h"
 #include "model/ClassWeights.h"
 #include "model/EpochKeeper.h"

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/TestUtil.h"
+#include "compute/BackendRegistry.h"
 #include "compute/CpuBackend.h"
 
 namespace nnwb::test {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/TestUtil.h"
+#include "compute/BackendRegistry.h"
 #include "compute/OpenClBackend.h"
 #include "compute/OpenClProgramCache.h"
 

@@ -10,6 +10,7 @@
 #include "common/LayerRun.h"
 #include "common/ParamName.h"
 #include "common/TestUtil.h"
+#include "compute/BackendRegistry.h"
 
 using namespace nnwb;
 using namespace nnwb::test;

@@ -10,6 +10,7 @@
 
 #include "common/LayerRun.h"
 #include "common/ParamName.h"
+#include "compute/BackendRegistry.h"
 #include "compute/DropoutMask.h"
 #include "parity/ParityHarness.h"
 

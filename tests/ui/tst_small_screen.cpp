@@ -108,7 +108,7 @@ private Q_SLOTS:
         w.setConfirmDiscard(false);
         // As the window opens by default: the bundled experiment on the EURUSD bars.
         QVERIFY(w.openExperiment(QStringLiteral(NNWB_RESOURCES_DIR) + "/experiments/default.json"));
-        w.resize(laidOutAt, 960);  // as app/gui/main.cpp does: size, layout, then show
+        w.resize(laidOutAt, 960);  // as ui/main.cpp does: size, layout, then show
         w.applyDefaultLayout();
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -166,7 +166,7 @@ private Q_SLOTS:
         MainWindow w;
         w.setConfirmDiscard(false);
         QVERIFY(w.openExperiment(QStringLiteral(NNWB_RESOURCES_DIR) + "/experiments/default.json"));
-        w.resize(screen);  // as app/gui/main.cpp does for --size: size, layout, then show
+        w.resize(screen);  // as ui/main.cpp does for --size: size, layout, then show
         w.applyDefaultLayout();
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compute/Backend.h"
+#include "compute/BackendRegistry.h"
 #include "compute/TensorView.h"
 #include "tools/gemm_ab/AbShapes.h"
 

@@ -1,10 +1,11 @@
-// nnwb: the workbench GUI. With no arguments it opens the last experiment (or the bundled
-// default); `--experiment FILE --train-epochs N --screenshot OUT.png [--device ID]
-// [--size WxH]` trains N epochs, renders the window to OUT.png and exits (works offscreen);
-// `--compare A B ... [--device ID ...]` opens the experiment files or presets A, B, ... as a
-// comparison set on the Comparison tab (with --train-epochs and --screenshot: the same demo);
-// `--runs-db PATH` / `--no-record` choose the run store; `--show-runs ID,ID,...` opens the Runs
-// tab with those runs selected (with --screenshot: a picture of it).
+// nnwb: the workbench GUI program (the window it starts is the rest of ui/). With no arguments
+// it opens the last experiment (or the bundled default); `--experiment FILE --train-epochs N
+// --screenshot OUT.png [--device ID] [--size WxH]` trains N epochs, renders the window to
+// OUT.png and exits (works offscreen); `--compare A B ... [--device ID ...]` opens the
+// experiment files or presets A, B, ... as a comparison set on the Comparison tab (with
+// --train-epochs and --screenshot: the same demo); `--runs-db PATH` / `--no-record` choose the
+// run store; `--show-runs ID,ID,...` opens the Runs tab with those runs selected (with
+// --screenshot: a picture of it).
 #include <algorithm>
 #include <cstdio>
 
@@ -22,6 +23,7 @@
 #include "app/core/MetaTypes.h"
 #include "app/core/Presets.h"
 #include "model/data/DateTime.h"
+#include "nnwb/Version.h"
 #include "ui/ChartBench.h"
 #include "ui/ComparisonView.h"
 #include "ui/MainWindow.h"
@@ -46,7 +48,7 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("nnwb"));
     QApplication::setApplicationName(QStringLiteral("nnwb"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(QStringLiteral(NNWB_VERSION));
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     nnwb::registerMetaTypes();
 
