@@ -61,8 +61,8 @@ private slots:
     void windowAndComparisonRunsAreShownAndOverlaid() {
         MainWindow w;
         w.setConfirmDiscard(false);
-        w.setRunStore(QString::fromStdString(db_), true);
-        QCOMPARE(w.runStorePath(), QString::fromStdString(db_));
+        w.setRunsDatabase(QString::fromStdString(db_), true);
+        QCOMPARE(w.runsDatabasePath(), QString::fromStdString(db_));
         const std::string file = dir_ + "/tiny.json";
         tiny(2).save(file);
         QVERIFY(w.openExperiment(QString::fromStdString(file)));
@@ -162,7 +162,7 @@ private slots:
     void openModelLoadsTheRunsBestWeights() {
         MainWindow w;
         w.setConfirmDiscard(false);
-        w.setRunStore(QString::fromStdString(db_), true);
+        w.setRunsDatabase(QString::fromStdString(db_), true);
         nlohmann::json j = test::tinyExperimentJson(3);
         j["model"]["layers"].insert(j["model"]["layers"].begin() + 1,
                                     nlohmann::json{{"type", "attention"}});
@@ -223,7 +223,7 @@ private slots:
         {
             MainWindow w;
             w.setConfirmDiscard(false);
-            w.setRunStore(QString::fromStdString(db_), false);
+            w.setRunsDatabase(QString::fromStdString(db_), false);
             w.document()->reset(tiny(1));
             QVERIFY(train(w, 1));
             QVERIFY(!std::filesystem::exists(db_));
@@ -231,7 +231,7 @@ private slots:
         std::ofstream(db_) << std::string(4096, 'q');
         MainWindow w;
         w.setConfirmDiscard(false);
-        w.setRunStore(QString::fromStdString(db_), true);
+        w.setRunsDatabase(QString::fromStdString(db_), true);
         w.document()->reset(tiny(1));
         QSignalSpy warn(w.controller(), &TrainingController::recordingWarning);
         w.show();

@@ -66,7 +66,7 @@ private Q_SLOTS:
     void docksComeBackAfterComparisonAndRuns() {
         MainWindow w;
         w.setConfirmDiscard(false);
-        w.setRunStore(QString(), false);
+        w.setRunsDatabase(QString(), false);
         w.resize(1600, 960);
         w.applyDefaultLayout();
         w.show();
