@@ -53,6 +53,44 @@ RunsView::RunsView(RunHistory* history, QWidget* parent) : QWidget(parent), hist
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
 
+    createButtonRow(layout);
+
+    auto* vsplit = new QSplitter(Qt::Vertical, this);
+    model_ = new RunsTableModel(this);
+    proxy_ = new QSortFilterProxyModel(this);
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(Qt::UserRole);
+    table_ = new QTableView(vsplit);
+    table_->setObjectName(QStringLiteral("runsTable"));
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(RunsTableModel::kId, Qt::DescendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setAlternatingRowColors(true);
+
+    auto* lower = new QSplitter(Qt::Vertical, vsplit);
+    createCharts(lower);
+    auto* hsplit = new QSplitter(Qt::Horizontal, lower);
+    summary_ = new ComparisonSummaryTable(hsplit);
+    createSide(hsplit);
+    hsplit->setStretchFactor(0, 3);
+    hsplit->setStretchFactor(1, 2);
+    lower->setStretchFactor(0, 3);
+    lower->setStretchFactor(1, 2);
+    // The list gets a quarter: the charts need the height more (a run is one row).
+    vsplit->setStretchFactor(0, 1);
+    vsplit->setStretchFactor(1, 3);
+    layout->addWidget(vsplit, 1);
+
+    connectWidgets();
+    selectionChanged();
+}
+
+void RunsView::createButtonRow(QVBoxLayout* layout) {
     auto* bar = new QHBoxLayout;
     filter_ = new QLineEdit(this);
     filter_->setObjectName(QStringLiteral("runsFilter"));
@@ -89,26 +127,11 @@ RunsView::RunsView(RunHistory* history, QWidget* parent) : QWidget(parent), hist
     status_->setStyleSheet(QStringLiteral("QLabel { color: #7a1010; }"));
     status_->hide();
     layout->addWidget(status_);
+    connect(refresh, &QPushButton::clicked, this, &RunsView::refresh);
+}
 
-    auto* vsplit = new QSplitter(Qt::Vertical, this);
-    model_ = new RunsTableModel(this);
-    proxy_ = new QSortFilterProxyModel(this);
-    proxy_->setSourceModel(model_);
-    proxy_->setSortRole(Qt::UserRole);
-    table_ = new QTableView(vsplit);
-    table_->setObjectName(QStringLiteral("runsTable"));
-    table_->setModel(proxy_);
-    table_->setSortingEnabled(true);
-    table_->sortByColumn(RunsTableModel::kId, Qt::DescendingOrder);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
-    table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setStretchLastSection(true);
-    table_->setAlternatingRowColors(true);
-
-    auto* lower = new QSplitter(Qt::Vertical, vsplit);
-    auto* chartsBox = new QWidget(lower);
+void RunsView::createCharts(QWidget* parent) {
+    auto* chartsBox = new QWidget(parent);
     auto* chartsLayout = new QHBoxLayout(chartsBox);
     chartsLayout->setContentsMargins(0, 0, 0, 0);
     charts_[0] = new ComparisonChart(tr("Loss"), tr("mean loss per sample"), chartsBox);
@@ -124,9 +147,10 @@ RunsView::RunsView(RunHistory* history, QWidget* parent) : QWidget(parent), hist
         connect(charts_[i], &ComparisonChart::runToggled, this, [this](int run, bool shown) {
             for (ComparisonChart* c : charts_) c->setRunVisible(run, shown);
         });
-    auto* hsplit = new QSplitter(Qt::Horizontal, lower);
-    summary_ = new ComparisonSummaryTable(hsplit);
-    auto* side = new QWidget(hsplit);
+}
+
+void RunsView::createSide(QWidget* parent) {
+    auto* side = new QWidget(parent);
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
     details_ = new QLabel(side);
@@ -150,17 +174,10 @@ RunsView::RunsView(RunHistory* history, QWidget* parent) : QWidget(parent), hist
     sideLayout->addWidget(detailsScroll, 1);
     sideLayout->addWidget(note_, 1);
     sideLayout->addWidget(saveNote_, 0, Qt::AlignRight);
-    hsplit->setStretchFactor(0, 3);
-    hsplit->setStretchFactor(1, 2);
-    lower->setStretchFactor(0, 3);
-    lower->setStretchFactor(1, 2);
-    // The list gets a quarter: the charts need the height more (a run is one row).
-    vsplit->setStretchFactor(0, 1);
-    vsplit->setStretchFactor(1, 3);
-    layout->addWidget(vsplit, 1);
+}
 
+void RunsView::connectWidgets() {
     connect(filter_, &QLineEdit::textChanged, this, [this] { applyFilter(); });
-    connect(refresh, &QPushButton::clicked, this, &RunsView::refresh);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { selectionChanged(); });
     connect(model_, &RunsTableModel::metaEdited, this,
@@ -184,7 +201,6 @@ RunsView::RunsView(RunHistory* history, QWidget* parent) : QWidget(parent), hist
     });
     connect(exportCsv_, &QPushButton::clicked, this, &RunsView::exportCsvDialog);
     connect(delete_, &QPushButton::clicked, this, &RunsView::deleteSelected);
-    selectionChanged();
 }
 
 RunsView::~RunsView() = default;

@@ -20,6 +20,7 @@ class QPlainTextEdit;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
+class QVBoxLayout;
 
 namespace nnwb {
 
@@ -62,6 +63,11 @@ Q_SIGNALS:
     void problem(const QString& message);  // the store could not be read or written
 
 private:
+    // The filter, the run count, the buttons (a row) and the error line under them.
+    void createButtonRow(QVBoxLayout* layout);
+    void createCharts(QWidget* parent);  // the three comparison charts, side by side
+    void createSide(QWidget* parent);    // the current run's details and note
+    void connectWidgets();
     void applyFilter();
     void selectionChanged();
     void showSelected(const std::vector<StoredRun>& runs);  // curves, summary, details
