@@ -63,6 +63,49 @@ Timing measure(PriceChart& chart, int n) {
     return t;
 }
 
+// The model's signals over the validation part (false when the model cannot be used).
+bool addModelSignals(PriceChart& chart, const BarSeries& series, size_t valFirst,
+                     const QString& model, size_t* signalCount) {
+    try {
+        const ModelBundle bundle = ModelBundle::load(model.toStdString());
+        Predictor p(bundle, "cpu");
+        const PredictionResult r = p.predict(series, series.time[valFirst]);
+        std::vector<float> outs;
+        for (const PredictionRow& row : r.rows) {
+            outs.insert(outs.end(), row.outputs.begin(), row.outputs.end());
+            *signalCount += row.signal != 0;
+        }
+        chart.setSignals(r.rows.front().bar, std::move(outs), QStringLiteral("bench"));
+        return true;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nnwb --chart-bench: %s\n", e.what());
+        return false;
+    }
+}
+
+// Panning a 2,000-bar view and zooming out step by step: the time per step.
+void measurePanAndZoom(PriceChart& chart, size_t n) {
+    // Panning: 50 steps of 2 % of a 2,000-bar view, each a range change and a redraw.
+    QElapsedTimer pan;
+    pan.start();
+    double from = double(n) / 2;
+    for (int i = 0; i < 50; ++i) {
+        from += 40;
+        chart.showRange(from, from + 2000);
+        chart.replotNow();
+    }
+    std::printf("%-44s %14zu %10s %12.2f\n", "pan a 2,000-bar view (per step)",
+                chart.barsPerCandle(), "-", pan.nsecsElapsed() / 1e6 / 50);
+    chart.showAll();
+    pan.restart();
+    for (int i = 0; i < 20; ++i) {
+        chart.showRange(double(n) * (0.5 - 0.02 * i), double(n) * (0.5 + 0.02 * i) + 100);
+        chart.replotNow();
+    }
+    std::printf("%-44s %14s %10s %12.2f\n", "zoom out step by step to 80 % (per step)", "-", "-",
+                pan.nsecsElapsed() / 1e6 / 20);
+}
+
 }  // namespace
 
 int runChartBench(const QString& file, int bars, const QString& model, QSize size) {
@@ -82,22 +125,8 @@ int runChartBench(const QString& file, int bars, const QString& model, QSize siz
     const size_t valFirst = n - n / 5;
     chart.setSplit(40, valFirst - 20, valFirst, n - 2);
     size_t signalCount = 0;
-    if (!model.isEmpty()) {
-        try {
-            const ModelBundle bundle = ModelBundle::load(model.toStdString());
-            Predictor p(bundle, "cpu");
-            const PredictionResult r = p.predict(*series, series->time[valFirst]);
-            std::vector<float> outs;
-            for (const PredictionRow& row : r.rows) {
-                outs.insert(outs.end(), row.outputs.begin(), row.outputs.end());
-                signalCount += row.signal != 0;
-            }
-            chart.setSignals(r.rows.front().bar, std::move(outs), QStringLiteral("bench"));
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "nnwb --chart-bench: %s\n", e.what());
-            return 2;
-        }
-    }
+    if (!model.isEmpty() && !addModelSignals(chart, *series, valFirst, model, &signalCount))
+        return 2;
     QApplication::processEvents();
     std::printf(
         "price chart redraw, %zu bars (%s%s), %d x %d px, %zu model signals in the "
@@ -120,25 +149,7 @@ int runChartBench(const QString& file, int bars, const QString& model, QSize siz
     row("2,000 bars (validation part)", 20);
     chart.showRange(double(n) - 200, double(n));
     row("200 bars (validation part)", 20);
-    // Panning: 50 steps of 2 % of a 2,000-bar view, each a range change and a redraw.
-    QElapsedTimer pan;
-    pan.start();
-    double from = double(n) / 2;
-    for (int i = 0; i < 50; ++i) {
-        from += 40;
-        chart.showRange(from, from + 2000);
-        chart.replotNow();
-    }
-    std::printf("%-44s %14zu %10s %12.2f\n", "pan a 2,000-bar view (per step)",
-                chart.barsPerCandle(), "-", pan.nsecsElapsed() / 1e6 / 50);
-    chart.showAll();
-    pan.restart();
-    for (int i = 0; i < 20; ++i) {
-        chart.showRange(double(n) * (0.5 - 0.02 * i), double(n) * (0.5 + 0.02 * i) + 100);
-        chart.replotNow();
-    }
-    std::printf("%-44s %14s %10s %12.2f\n", "zoom out step by step to 80 % (per step)", "-", "-",
-                pan.nsecsElapsed() / 1e6 / 20);
+    measurePanAndZoom(chart, n);
     return 0;
 }
 

@@ -90,20 +90,7 @@ void ComparisonRunsTable::setRuns(const ComparisonSet& set, const std::vector<QC
             new QTableWidgetItem(file.isEmpty() ? tr("(in the set)") : QFileInfo(file).fileName());
         fileItem->setToolTip(file.isEmpty() ? tr("Stored in the comparison file") : file);
         setItem(r, kFile, fileItem);
-        // Which data the run trains on (each run its own experiment's); a run on other data
-        // than the first run's says so, as its figures are not comparable with the others'.
-        auto* dataItem = new QTableWidgetItem(dataLabel(run.experiment));
-        QString tip = dataTip(run.experiment);
-        if (r > 0 && run.experiment.dataWithAbsoluteFile() !=
-                         set.runs.front().experiment.dataWithAbsoluteFile()) {
-            dataItem->setText(tr("≠ %1").arg(dataItem->text()));
-            dataItem->setForeground(QColor(0xb0, 0x50, 0x00));
-            tip += tr("\nOther data than run 1 (%1): its figures are not comparable with that "
-                      "run's.")
-                       .arg(dataLabel(set.runs.front().experiment));
-        }
-        dataItem->setToolTip(tip);
-        setItem(r, kData, dataItem);
+        setItem(r, kData, dataItemFor(set, r));
         auto* picker = new DevicePicker(this);
         picker->setDevices(devices_);
         picker->setCurrentId(QString::fromStdString(run.experiment.training.device));
@@ -125,6 +112,24 @@ void ComparisonRunsTable::setRuns(const ComparisonSet& set, const std::vector<QC
         setCellWidget(r, kStop, stop);
         updateRun(r, run.record, false);
     }
+}
+
+QTableWidgetItem* ComparisonRunsTable::dataItemFor(const ComparisonSet& set, int r) const {
+    const ComparisonRun& run = set.runs[size_t(r)];
+    // Which data the run trains on (each run its own experiment's); a run on other data
+    // than the first run's says so, as its figures are not comparable with the others'.
+    auto* dataItem = new QTableWidgetItem(dataLabel(run.experiment));
+    QString tip = dataTip(run.experiment);
+    if (r > 0 && run.experiment.dataWithAbsoluteFile() !=
+                     set.runs.front().experiment.dataWithAbsoluteFile()) {
+        dataItem->setText(tr("≠ %1").arg(dataItem->text()));
+        dataItem->setForeground(QColor(0xb0, 0x50, 0x00));
+        tip += tr("\nOther data than run 1 (%1): its figures are not comparable with that "
+                  "run's.")
+                   .arg(dataLabel(set.runs.front().experiment));
+    }
+    dataItem->setToolTip(tip);
+    return dataItem;
 }
 
 void ComparisonRunsTable::updateRun(int run, const RunRecord& record, bool running) {

@@ -38,6 +38,8 @@ Q_SIGNALS:
     void stopRequested(int run);
 
 private:
+    // The Data cell of run `r`: its data, marked when it differs from the first run's.
+    QTableWidgetItem* dataItemFor(const ComparisonSet& set, int r) const;
     std::vector<DeviceInfo> devices_;
 };
 

@@ -63,7 +63,26 @@ ComparisonView::ComparisonView(ComparisonController* controller, ExperimentDocum
     runs_->setMinimumHeight(60);
     layout->addWidget(runs_);
 
-    auto* chartsBox = new QWidget(vsplit);
+    createCharts(vsplit);
+
+    auto* hsplit = new QSplitter(Qt::Horizontal, vsplit);
+    hsplit->setChildrenCollapsible(false);
+    summary_ = new ComparisonSummaryTable(hsplit);
+    attention_ = new ComparisonAttention(hsplit);
+    hsplit->setSizes({550, 450});
+    vsplit->setStretchFactor(0, 3);
+    vsplit->setStretchFactor(1, 2);
+    layout->addWidget(vsplit, 1);
+
+    connectViews();
+
+    connectController();
+
+    rebuild();
+}
+
+void ComparisonView::createCharts(QWidget* parent) {
+    auto* chartsBox = new QWidget(parent);
     auto* chartsLayout = new QVBoxLayout(chartsBox);
     chartsLayout->setContentsMargins(0, 0, 0, 0);
     auto* toggles = new QHBoxLayout;
@@ -95,16 +114,9 @@ ComparisonView::ComparisonView(ComparisonController* controller, ExperimentDocum
         });
     }
     chartsLayout->addLayout(chartRow, 1);
+}
 
-    auto* hsplit = new QSplitter(Qt::Horizontal, vsplit);
-    hsplit->setChildrenCollapsible(false);
-    summary_ = new ComparisonSummaryTable(hsplit);
-    attention_ = new ComparisonAttention(hsplit);
-    hsplit->setSizes({550, 450});
-    vsplit->setStretchFactor(0, 3);
-    vsplit->setStretchFactor(1, 2);
-    layout->addWidget(vsplit, 1);
-
+void ComparisonView::connectViews() {
     auto parts = [this] {
         for (ComparisonChart* c : charts_)
             c->setPartsVisible(showTraining_->isChecked(), showValidation_->isChecked());
@@ -120,7 +132,9 @@ ComparisonView::ComparisonView(ComparisonController* controller, ExperimentDocum
     connect(runs_, &QTableWidget::itemSelectionChanged, this, [this] { updateActions(); });
     connect(attention_, &ComparisonAttention::sampleRequested, controller_,
             &ComparisonController::requestScores);
+}
 
+void ComparisonView::connectController() {
     connect(controller_, &ComparisonController::runsChanged, this, [this] { rebuild(); });
     connect(controller_, &ComparisonController::runChanged, this, [this](int run) {
         refreshRun(run);
@@ -144,7 +158,6 @@ ComparisonView::ComparisonView(ComparisonController* controller, ExperimentDocum
                         true);
             });
     connect(controller_, &ComparisonController::allFinished, this, [this] { updateActions(); });
-    rebuild();
 }
 
 void ComparisonView::createToolBar() {
@@ -153,36 +166,8 @@ void ComparisonView::createToolBar() {
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     toolBar_ = bar;
 
-    addMenu_ = new QMenu(tr("Add"), this);
-    QAction* current = addMenu_->addAction(tr("Current Experiment (a copy)"));
-    QAction* fresh = addMenu_->addAction(tr("New Experiment"));
-    QAction* file = addMenu_->addAction(tr("Experiment File…"));
-    QMenu* presets = addMenu_->addMenu(tr("Preset"));
-    for (const PresetInfo& p : listPresets()) {
-        QAction* a = presets->addAction(QFileInfo(p.path).completeBaseName());
-        a->setToolTip(p.name);
-        const QString path = p.path;
-        connect(a, &QAction::triggered, this, [this, path] {
-            QString error;
-            if (!addFromFileOrPreset(path, {}, &error)) showMessage(error, true);
-        });
-    }
-    connect(current, &QAction::triggered, this, [this] {
-        // A modified document is embedded in the set as it is now; a saved one is referenced.
-        const bool saved = !document_->filePath().isEmpty() && !document_->isModified();
-        controller_->addRun(document_->experiment(), saved ? document_->filePath() : QString());
-    });
-    connect(fresh, &QAction::triggered, this,
-            [this] { controller_->addRun(builtinExperiment(), {}); });
-    connect(file, &QAction::triggered, this, [this] {
-        const QStringList paths = QFileDialog::getOpenFileNames(
-            this, tr("Add experiments"), QFileInfo(document_->filePath()).absolutePath(),
-            tr("nnwb experiments (*.json)"));
-        for (const QString& p : paths) {
-            QString error;
-            if (!addFromFileOrPreset(p, {}, &error)) showMessage(error, true);
-        }
-    });
+    createAddMenu();
+
     auto* addButton = new QToolButton(bar);
     addButton->setText(tr("Add"));
     addButton->setIcon(style()->standardIcon(QStyle::SP_FileDialogNewFolder));
@@ -213,6 +198,39 @@ void ComparisonView::createToolBar() {
                               this, &ComparisonView::openSetDialog);
     saveSet_ = bar->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("Save Set…"),
                               this, &ComparisonView::saveSetDialog);
+}
+
+void ComparisonView::createAddMenu() {
+    addMenu_ = new QMenu(tr("Add"), this);
+    QAction* current = addMenu_->addAction(tr("Current Experiment (a copy)"));
+    QAction* fresh = addMenu_->addAction(tr("New Experiment"));
+    QAction* file = addMenu_->addAction(tr("Experiment File…"));
+    QMenu* presets = addMenu_->addMenu(tr("Preset"));
+    for (const PresetInfo& p : listPresets()) {
+        QAction* a = presets->addAction(QFileInfo(p.path).completeBaseName());
+        a->setToolTip(p.name);
+        const QString path = p.path;
+        connect(a, &QAction::triggered, this, [this, path] {
+            QString error;
+            if (!addFromFileOrPreset(path, {}, &error)) showMessage(error, true);
+        });
+    }
+    connect(current, &QAction::triggered, this, [this] {
+        // A modified document is embedded in the set as it is now; a saved one is referenced.
+        const bool saved = !document_->filePath().isEmpty() && !document_->isModified();
+        controller_->addRun(document_->experiment(), saved ? document_->filePath() : QString());
+    });
+    connect(fresh, &QAction::triggered, this,
+            [this] { controller_->addRun(builtinExperiment(), {}); });
+    connect(file, &QAction::triggered, this, [this] {
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, tr("Add experiments"), QFileInfo(document_->filePath()).absolutePath(),
+            tr("nnwb experiments (*.json)"));
+        for (const QString& p : paths) {
+            QString error;
+            if (!addFromFileOrPreset(p, {}, &error)) showMessage(error, true);
+        }
+    });
 }
 
 std::vector<QColor> ComparisonView::colours() const {

@@ -53,6 +53,14 @@ public Q_SLOTS:
     void saveSetDialog();
 
 private:
+    // The three charts with their training/validation switches, in `parent`.
+    void createCharts(QWidget* parent);
+    // The Add menu: the current experiment, a new one, files, presets
+    void createAddMenu();
+    // The check boxes, the runs table and the heatmaps to the charts and the controller
+    void connectViews();
+    // The comparison controller's signals: rebuilt rows, progress, curves, failures
+    void connectController();
     void createToolBar();
     void rebuild();
     void refreshRun(int run);

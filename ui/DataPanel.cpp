@@ -1,7 +1,5 @@
 #include "ui/DataPanel.h"
 
-#include <thread>
-
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -22,8 +20,8 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
-#include "app/core/CallQueue.h"
 #include "app/core/ExperimentDocument.h"
+#include "app/core/FileInspectJob.h"
 
 namespace nnwb {
 
@@ -36,7 +34,7 @@ enum SummaryRow { kFormat, kBars, kFirst, kLast, kFrame, kGaps, kFractals };
 }  // namespace
 
 DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
-    : QWidget(parent), doc_(doc), inspected_(std::make_shared<CallQueue>(this, "runQueuedCalls")) {
+    : QWidget(parent), doc_(doc), inspector_(new FileInspectJob(this)) {
     setAcceptDrops(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -227,11 +225,7 @@ void DataPanel::browse() {
 }
 
 DataPanel::~DataPanel() {
-    inspected_->close();
-}
-
-void DataPanel::runQueuedCalls() {
-    inspected_->run();
+    inspector_->cancelAll();  // a file read still going reports to no one
 }
 
 void DataPanel::openPriceFile(const QString& path) {
@@ -291,16 +285,13 @@ void DataPanel::inspectCurrentFile() {
 void DataPanel::inspectInBackground(const QString& path,
                                     std::function<void(DataPanel*, const PriceFileInfo&)> done) {
     ++loading_;
-    // A detached std::thread: it owns its callable and destroys it on its own thread. The
-    // result comes back through inspected_, which drops it once the panel is gone (close()).
-    std::thread([calls = inspected_, p = path.toStdString(), done = std::move(done), this] {
-        PriceFileInfo info = inspectPriceFile(p);
-        calls->post([this, done, info] {
-            --loading_;
-            done(this, info);
-            Q_EMIT priceFileInspected(info.ok, q(info.ok ? info.path : info.error));
-        });
-    }).detach();
+    // The inspector belongs to this panel: a result that comes after the panel is gone is
+    // dropped with it.
+    inspector_->inspect(path, [this, done = std::move(done)](const PriceFileInfo& info) {
+        --loading_;
+        done(this, info);
+        Q_EMIT priceFileInspected(info.ok, q(info.ok ? info.path : info.error));
+    });
 }
 
 void DataPanel::showSummary(const PriceFileInfo& info) {

@@ -2,7 +2,7 @@
 // with its summary read off the GUI thread, the feature switches, window and validation share;
 // import errors (FILE:LINE, the previous data stays), and warnings for a file too short for the
 // settings (problem(): Train is disabled) or with constant features. GUI thread only (the file
-// is read on a thread of its own, whose result comes back through a CallQueue).
+// is read by a FileInspectJob of app/core, whose result comes back to this thread).
 #pragma once
 
 #include <functional>
@@ -23,8 +23,8 @@ class QStackedWidget;
 
 namespace nnwb {
 
-class CallQueue;
 class ExperimentDocument;
+class FileInspectJob;
 
 class DataPanel : public QWidget {
     Q_OBJECT
@@ -56,12 +56,9 @@ protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
-private Q_SLOTS:
-    void runQueuedCalls();
-
 private:
-    // Reads `path` on a thread of its own; `done` then runs on the GUI thread, unless the
-    // panel is gone by then.
+    // Reads `path` in the background (inspector_); `done` then runs on the GUI thread, unless
+    // the panel is gone by then.
     void inspectInBackground(const QString& path,
                              std::function<void(DataPanel*, const PriceFileInfo&)> done);
     void syncFromDocument();
@@ -75,7 +72,7 @@ private:
     QString currentFilePath() const;  // the document's price file, absolute ("" if none)
 
     ExperimentDocument* doc_;
-    std::shared_ptr<CallQueue> inspected_;  // shared with the reading threads
+    FileInspectJob* inspector_;  // a child: its results die with the panel
     std::shared_ptr<const BarSeries> bars_;
     bool syncing_ = false;
     int loading_ = 0;

@@ -73,62 +73,70 @@ QString firstStepsText() {
         "</ol><p>Hover over any field to see what it does and its unit.</p>");
 }
 
+namespace {
+
+void showFirstSteps(QMainWindow* window) {
+    auto* d = new QDialog(window);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    d->setWindowTitle(QObject::tr("First steps"));
+    auto* layout = new QVBoxLayout(d);
+    auto* text = new QTextBrowser(d);
+    text->setHtml(firstStepsText());
+    layout->addWidget(text);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, d);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, d, &QDialog::close);
+    layout->addWidget(buttons);
+    d->resize(560, 420);
+    d->show();
+}
+
+// README.md rendered in a dialog (its pictures included), or where it was looked for.
+void showReadme(QMainWindow* window) {
+    const QString path = readmePath();
+    if (path.isEmpty()) {
+        auto* box =
+            new QMessageBox(QMessageBox::Information, QObject::tr("README"),
+                            QObject::tr("README.md was not found next to the resources folder."),
+                            QMessageBox::Ok, window);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        return;
+    }
+    // Shown here, rendered (its pictures included): a desktop handler for .md files is
+    // often missing, and then the menu could only say where the file was.
+    auto* d = new QDialog(window);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    d->setWindowTitle(QObject::tr("README — %1").arg(path));
+    auto* layout = new QVBoxLayout(d);
+    auto* text = new QTextBrowser(d);
+    text->setObjectName(QStringLiteral("readmeText"));
+    text->setOpenExternalLinks(true);
+    text->setSource(QUrl::fromLocalFile(path), QTextDocument::MarkdownResource);
+    layout->addWidget(text);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, d);
+    QPushButton* external =
+        buttons->addButton(QObject::tr("Open in Another Viewer"), QDialogButtonBox::ActionRole);
+    external->setToolTip(path);
+    QObject::connect(external, &QPushButton::clicked, d,
+                     [path] { QDesktopServices::openUrl(QUrl::fromLocalFile(path)); });
+    QObject::connect(buttons, &QDialogButtonBox::rejected, d, &QDialog::close);
+    layout->addWidget(buttons);
+    const QSize screen = window->screen() ? window->screen()->availableSize() : QSize(1280, 720);
+    d->resize(QSize(900, 700).boundedTo(screen - QSize(40, 60)));
+    d->show();
+}
+
+}  // namespace
+
 QMenu* addHelpMenu(QMainWindow* window) {
     QMenu* help = window->menuBar()->addMenu(QObject::tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
     QAction* steps = help->addAction(QObject::tr("&First Steps…"));
     steps->setObjectName(QStringLiteral("firstStepsAction"));
-    QObject::connect(steps, &QAction::triggered, window, [window] {
-        auto* d = new QDialog(window);
-        d->setAttribute(Qt::WA_DeleteOnClose);
-        d->setWindowTitle(QObject::tr("First steps"));
-        auto* layout = new QVBoxLayout(d);
-        auto* text = new QTextBrowser(d);
-        text->setHtml(firstStepsText());
-        layout->addWidget(text);
-        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, d);
-        QObject::connect(buttons, &QDialogButtonBox::rejected, d, &QDialog::close);
-        layout->addWidget(buttons);
-        d->resize(560, 420);
-        d->show();
-    });
+    QObject::connect(steps, &QAction::triggered, window, [window] { showFirstSteps(window); });
     QAction* readme = help->addAction(QObject::tr("&README…"));
     readme->setObjectName(QStringLiteral("readmeAction"));
-    QObject::connect(readme, &QAction::triggered, window, [window] {
-        const QString path = readmePath();
-        if (path.isEmpty()) {
-            auto* box = new QMessageBox(
-                QMessageBox::Information, QObject::tr("README"),
-                QObject::tr("README.md was not found next to the resources folder."),
-                QMessageBox::Ok, window);
-            box->setAttribute(Qt::WA_DeleteOnClose);
-            box->open();
-            return;
-        }
-        // Shown here, rendered (its pictures included): a desktop handler for .md files is
-        // often missing, and then the menu could only say where the file was.
-        auto* d = new QDialog(window);
-        d->setAttribute(Qt::WA_DeleteOnClose);
-        d->setWindowTitle(QObject::tr("README — %1").arg(path));
-        auto* layout = new QVBoxLayout(d);
-        auto* text = new QTextBrowser(d);
-        text->setObjectName(QStringLiteral("readmeText"));
-        text->setOpenExternalLinks(true);
-        text->setSource(QUrl::fromLocalFile(path), QTextDocument::MarkdownResource);
-        layout->addWidget(text);
-        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, d);
-        QPushButton* external =
-            buttons->addButton(QObject::tr("Open in Another Viewer"), QDialogButtonBox::ActionRole);
-        external->setToolTip(path);
-        QObject::connect(external, &QPushButton::clicked, d,
-                         [path] { QDesktopServices::openUrl(QUrl::fromLocalFile(path)); });
-        QObject::connect(buttons, &QDialogButtonBox::rejected, d, &QDialog::close);
-        layout->addWidget(buttons);
-        const QSize screen =
-            window->screen() ? window->screen()->availableSize() : QSize(1280, 720);
-        d->resize(QSize(900, 700).boundedTo(screen - QSize(40, 60)));
-        d->show();
-    });
+    QObject::connect(readme, &QAction::triggered, window, [window] { showReadme(window); });
     help->addSeparator();
     QAction* about = help->addAction(QObject::tr("&About nnwb…"));
     about->setObjectName(QStringLiteral("aboutAction"));

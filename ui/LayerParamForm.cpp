@@ -69,66 +69,72 @@ void LayerParamForm::rebuild(const nlohmann::json& layer) {
     }
     description_->setText(q(info->description));
     for (const LayerParamSpec& spec : info->params) {
+        QWidget* w = editorFor(spec);
         const std::string key = spec.key;
-        QWidget* w = nullptr;
-        switch (spec.kind) {
-            case LayerParamSpec::Kind::Int: {
-                auto* box = new QSpinBox(fields_);
-                box->setRange(spec.min, spec.max);
-                box->setKeyboardTracking(false);
-                box->setAccelerated(true);
-                connect(box, qOverload<int>(&QSpinBox::valueChanged), this,
-                        [this, key](int v) { Q_EMIT parameterEdited(index_, key, v); });
-                w = box;
-                break;
-            }
-            case LayerParamSpec::Kind::Bool: {
-                auto* box = new QCheckBox(fields_);
-                connect(box, &QCheckBox::toggled, this,
-                        [this, key](bool v) { Q_EMIT parameterEdited(index_, key, v); });
-                w = box;
-                break;
-            }
-            case LayerParamSpec::Kind::Choice: {
-                auto* box = new QComboBox(fields_);
-                for (const auto& c : spec.choices) box->addItem(q(c));
-                connect(box, &QComboBox::currentTextChanged, this, [this, key](const QString& v) {
-                    Q_EMIT parameterEdited(index_, key, v.toStdString());
-                });
-                w = box;
-                break;
-            }
-            case LayerParamSpec::Kind::Real: {
-                auto* box = new QDoubleSpinBox(fields_);
-                box->setDecimals(3);
-                // maxReal is excluded: the largest value the box offers is one step below it
-                box->setRange(spec.minReal, spec.maxReal - 0.001);
-                box->setSingleStep(spec.step);
-                box->setKeyboardTracking(false);
-                connect(box, qOverload<double>(&QDoubleSpinBox::valueChanged), this,
-                        [this, key](double v) { Q_EMIT parameterEdited(index_, key, v); });
-                w = box;
-                break;
-            }
-            default: {  // a kind this GUI does not know yet: edit the raw JSON value
-                auto* edit = new QLineEdit(fields_);
-                connect(edit, &QLineEdit::editingFinished, this, [this, key, edit] {
-                    try {
-                        Q_EMIT parameterEdited(index_, key,
-                                               nlohmann::json::parse(edit->text().toStdString()));
-                    } catch (const std::exception&) {
-                        edit->setStyleSheet(QStringLiteral("color: #c0392b;"));
-                    }
-                });
-                w = edit;
-                break;
-            }
-        }
         w->setObjectName(q("param:" + key));
         w->setToolTip(q(spec.help));
         form_->addRow(q(spec.label) + QLatin1Char(':'), w);
     }
     updateValues(layer);
+}
+
+QWidget* LayerParamForm::editorFor(const LayerParamSpec& spec) {
+    const std::string key = spec.key;
+    QWidget* w = nullptr;
+    switch (spec.kind) {
+        case LayerParamSpec::Kind::Int: {
+            auto* box = new QSpinBox(fields_);
+            box->setRange(spec.min, spec.max);
+            box->setKeyboardTracking(false);
+            box->setAccelerated(true);
+            connect(box, qOverload<int>(&QSpinBox::valueChanged), this,
+                    [this, key](int v) { Q_EMIT parameterEdited(index_, key, v); });
+            w = box;
+            break;
+        }
+        case LayerParamSpec::Kind::Bool: {
+            auto* box = new QCheckBox(fields_);
+            connect(box, &QCheckBox::toggled, this,
+                    [this, key](bool v) { Q_EMIT parameterEdited(index_, key, v); });
+            w = box;
+            break;
+        }
+        case LayerParamSpec::Kind::Choice: {
+            auto* box = new QComboBox(fields_);
+            for (const auto& c : spec.choices) box->addItem(q(c));
+            connect(box, &QComboBox::currentTextChanged, this, [this, key](const QString& v) {
+                Q_EMIT parameterEdited(index_, key, v.toStdString());
+            });
+            w = box;
+            break;
+        }
+        case LayerParamSpec::Kind::Real: {
+            auto* box = new QDoubleSpinBox(fields_);
+            box->setDecimals(3);
+            // maxReal is excluded: the largest value the box offers is one step below it
+            box->setRange(spec.minReal, spec.maxReal - 0.001);
+            box->setSingleStep(spec.step);
+            box->setKeyboardTracking(false);
+            connect(box, qOverload<double>(&QDoubleSpinBox::valueChanged), this,
+                    [this, key](double v) { Q_EMIT parameterEdited(index_, key, v); });
+            w = box;
+            break;
+        }
+        default: {  // a kind this GUI does not know yet: edit the raw JSON value
+            auto* edit = new QLineEdit(fields_);
+            connect(edit, &QLineEdit::editingFinished, this, [this, key, edit] {
+                try {
+                    Q_EMIT parameterEdited(index_, key,
+                                           nlohmann::json::parse(edit->text().toStdString()));
+                } catch (const std::exception&) {
+                    edit->setStyleSheet(QStringLiteral("color: #c0392b;"));
+                }
+            });
+            w = edit;
+            break;
+        }
+    }
+    return w;
 }
 
 void LayerParamForm::updateValues(const nlohmann::json& layer) {

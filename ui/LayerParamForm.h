@@ -16,6 +16,8 @@ class QLabel;
 
 namespace nnwb {
 
+struct LayerParamSpec;
+
 class LayerParamForm : public QWidget {
     Q_OBJECT
 public:
@@ -30,6 +32,8 @@ Q_SIGNALS:
     void parameterEdited(int index, const std::string& key, const nlohmann::json& value);
 
 private:
+    // The field that edits one parameter (by its kind), sending parameterEdited.
+    QWidget* editorFor(const LayerParamSpec& spec);
     void rebuild(const nlohmann::json& layer);
     void updateValues(const nlohmann::json& layer);
 

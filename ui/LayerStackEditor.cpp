@@ -50,41 +50,7 @@ LayerStackEditor::LayerStackEditor(LayerStackModel* model, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
 
-    auto* buttons = new QHBoxLayout;
-    buttons->setSpacing(2);
-    addButton_ = toolButton(tr("Add layer"), tr("Add a layer after the selected one"), "addLayer");
-    addButton_->setPopupMode(QToolButton::InstantPopup);
-    addButton_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    addButton_->setIcon(style()->standardIcon(QStyle::SP_FileDialogNewFolder));
-    palette_ = new QMenu(this);
-    for (const auto& t : layerTypes()) {
-        QAction* a = palette_->addAction(q(t.label));
-        a->setObjectName(q("add:" + t.type));
-        a->setToolTip(q(t.description));
-        a->setStatusTip(q(t.description));
-        const QString type = q(t.type);
-        connect(a, &QAction::triggered, this, [this, type] { addLayer(type); });
-    }
-    palette_->setToolTipsVisible(true);
-    addButton_->setMenu(palette_);
-    removeButton_ = toolButton(tr("Remove"), tr("Remove the selected layer (Del)"), "removeLayer");
-    upButton_ = toolButton(tr("Up"), tr("Move the selected layer up (Alt+Up)"), "moveUp");
-    downButton_ = toolButton(tr("Down"), tr("Move the selected layer down (Alt+Down)"), "moveDown");
-    duplicateButton_ =
-        toolButton(tr("Duplicate"), tr("Duplicate the selected layer (Ctrl+D)"), "duplicateLayer");
-    removeButton_->setShortcut(QKeySequence::Delete);
-    upButton_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
-    downButton_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
-    duplicateButton_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
-    connect(removeButton_, &QToolButton::clicked, this, &LayerStackEditor::removeCurrent);
-    connect(upButton_, &QToolButton::clicked, this, &LayerStackEditor::moveCurrentUp);
-    connect(downButton_, &QToolButton::clicked, this, &LayerStackEditor::moveCurrentDown);
-    connect(duplicateButton_, &QToolButton::clicked, this, &LayerStackEditor::duplicateCurrent);
-    buttons->addWidget(addButton_);
-    buttons->addStretch(1);
-    for (QToolButton* b : {upButton_, downButton_, duplicateButton_, removeButton_})
-        buttons->addWidget(b);
-    layout->addLayout(buttons);
+    layout->addLayout(createButtons());
 
     auto* split = new QSplitter(Qt::Vertical, this);
     table_ = new QTreeWidget(split);
@@ -125,6 +91,44 @@ LayerStackEditor::LayerStackEditor(LayerStackModel* model, QWidget* parent)
             });
     connect(model_, &LayerStackModel::changed, this, &LayerStackEditor::refresh);
     refresh(model_->count() > 0 ? 0 : -1);
+}
+
+QHBoxLayout* LayerStackEditor::createButtons() {
+    auto* buttons = new QHBoxLayout;
+    buttons->setSpacing(2);
+    addButton_ = toolButton(tr("Add layer"), tr("Add a layer after the selected one"), "addLayer");
+    addButton_->setPopupMode(QToolButton::InstantPopup);
+    addButton_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    addButton_->setIcon(style()->standardIcon(QStyle::SP_FileDialogNewFolder));
+    palette_ = new QMenu(this);
+    for (const auto& t : layerTypes()) {
+        QAction* a = palette_->addAction(q(t.label));
+        a->setObjectName(q("add:" + t.type));
+        a->setToolTip(q(t.description));
+        a->setStatusTip(q(t.description));
+        const QString type = q(t.type);
+        connect(a, &QAction::triggered, this, [this, type] { addLayer(type); });
+    }
+    palette_->setToolTipsVisible(true);
+    addButton_->setMenu(palette_);
+    removeButton_ = toolButton(tr("Remove"), tr("Remove the selected layer (Del)"), "removeLayer");
+    upButton_ = toolButton(tr("Up"), tr("Move the selected layer up (Alt+Up)"), "moveUp");
+    downButton_ = toolButton(tr("Down"), tr("Move the selected layer down (Alt+Down)"), "moveDown");
+    duplicateButton_ =
+        toolButton(tr("Duplicate"), tr("Duplicate the selected layer (Ctrl+D)"), "duplicateLayer");
+    removeButton_->setShortcut(QKeySequence::Delete);
+    upButton_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
+    downButton_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
+    duplicateButton_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    connect(removeButton_, &QToolButton::clicked, this, &LayerStackEditor::removeCurrent);
+    connect(upButton_, &QToolButton::clicked, this, &LayerStackEditor::moveCurrentUp);
+    connect(downButton_, &QToolButton::clicked, this, &LayerStackEditor::moveCurrentDown);
+    connect(duplicateButton_, &QToolButton::clicked, this, &LayerStackEditor::duplicateCurrent);
+    buttons->addWidget(addButton_);
+    buttons->addStretch(1);
+    for (QToolButton* b : {upButton_, downButton_, duplicateButton_, removeButton_})
+        buttons->addWidget(b);
+    return buttons;
 }
 
 QToolButton* LayerStackEditor::toolButton(const QString& text, const QString& tip,

@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+class QHBoxLayout;
 class QLabel;
 class QMenu;
 class QToolButton;
@@ -36,6 +37,8 @@ public Q_SLOTS:
     void duplicateCurrent();
 
 private:
+    // The Add (with the layer palette), Up, Down, Duplicate and Remove buttons.
+    QHBoxLayout* createButtons();
     void refresh(int selection);
     void updateButtons();
     QToolButton* toolButton(const QString& text, const QString& tip, const char* name);

@@ -2,7 +2,9 @@
 // attention heatmaps and the confusion matrix (Experiment tab), a Comparison tab that trains
 // several experiments side by side; File/Edit/Model/Run menus with shortcuts;
 // Train / Pause / Stop driving a TrainingController; window state, recent files and the last
-// experiment kept in QSettings. Closing during training stops the worker cleanly. GUI thread.
+// experiment kept in QSettings. Closing during training stops the worker cleanly. The run's
+// state is a RunPresenter's and the run store a RunHistory's (app/core); the window lays out
+// and shows. GUI thread.
 #pragma once
 
 #include <optional>
@@ -11,13 +13,10 @@
 
 #include "app/core/MetaTypes.h"
 #include "app/core/TrainingController.h"
-#include "app/runs/RunRecorder.h"
 #include "app/runs/StoredRun.h"
 
 class QAction;
 class QLabel;
-class QMenu;
-class QProgressBar;
 class QTabWidget;
 
 namespace nnwb {
@@ -26,6 +25,7 @@ class AttentionView;
 class ComparisonController;
 class ComparisonView;
 class ConfusionTable;
+class ExportActions;
 class ModelActions;
 class PriceChartPane;
 class DataPanel;
@@ -33,8 +33,14 @@ class ExperimentDocument;
 class LayerStackEditor;
 class LayerStackModel;
 class MetricCharts;
+class ResultNotes;
+class RunHistory;
+class RunPresenter;
+class RunStatusBar;
 class RunsView;
 class TrainingPanel;
+class WindowActions;
+class WindowMenus;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -59,23 +65,25 @@ public:
     void showPriceChart();
     // Brings the Comparison tab (or back the Experiment tab) to the front.
     void showComparison(bool on = true);
-    QAction* trainAction() const { return trainAct_; }
-    QAction* pauseAction() const { return pauseAct_; }
-    QAction* stopAction() const { return stopAct_; }
-    QAction* undoAction() const { return undoAct_; }
-    QAction* redoAction() const { return redoAct_; }
+    QAction* trainAction() const;
+    QAction* pauseAction() const;
+    QAction* stopAction() const;
+    QAction* undoAction() const;
+    QAction* redoAction() const;
+    RunPresenter* presenter() const { return presenter_; }
+    RunHistory* runHistory() const { return history_; }
     // The message of the last run that failed ("" if none).
     QString lastError() const { return lastError_; }
     // Results (charts, confusion matrix, heatmaps) are on show, and they come from a run made
     // on other data or another stack than the document's now (then a note above them says so).
     bool hasResults() const;
     bool resultsAreStale() const;
-    QLabel* staleNote() const { return staleNote_; }
+    QLabel* staleNote() const;
 
     // Where runs are recorded: `dbPath` empty means the default ($NNWB_RUNS_DB, XDG data
     // folder); `enabled` false records nothing (--no-record).
-    void setRunStore(const QString& dbPath, bool enabled);
-    QString runStorePath() const;
+    void setRunsDatabase(const QString& dbPath, bool enabled);
+    QString runsDatabasePath() const;
     RunsView* runsView() const { return runsView_; }
     // Brings the Runs tab to the front.
     void showRuns();
@@ -94,7 +102,8 @@ public:
     // The Train action: when this model has trained (or loaded) weights, asks whether to
     // continue from the current or the best epoch's weights, or to restart.
     void trainRequested();
-    // There are trained or loaded weights for the document's model and data.
+    // There are trained or loaded weights that the document's experiment can continue (the
+    // engine's rule: same model, data, device and batch size).
     bool canContinue() const;
     // Loads a safetensors weights file into the document's network (Model > Load Weights…),
     // checked as nnwb-cli --load-weights does; the answer comes as weightsLoaded.
@@ -106,6 +115,10 @@ public:
     static QSize defaultSize(const QSize& available);
     // Restores geometry and dock layout from QSettings; false when nothing was saved.
     bool restoreWindowState();
+    // Asks whether to save unsaved changes (when confirming is on); false: the user cancelled.
+    bool maybeSave();
+    // The error banner, the status bar's message and (when confirming is on) a message box.
+    void showError(const QString& title, const QString& message);
 
 public Q_SLOTS:
     void newExperiment();
@@ -121,31 +134,30 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
-    void createActions();
-    void createMenus();
+    QWidget* createExperimentPage();
     void createDocks();
-    void createStatusBar();
-    void fitTabsToCurrentPage();  // only the shown tab page sets the central minimum size
+    void connectDocument();
+    void connectViews();
     void connectController();
+    void tabChanged(int index);
+    void fitTabsToCurrentPage();  // only the shown tab page sets the central minimum size
     void updateTitle();
     void updateRunActions();
-    // Export Weights, ONNX, Export Model and Predict: enabled when there are weights.
-    void updateWeightsActions();
     // The confusion matrix of the epoch on show (see showConfusion's comment).
     void showConfusion();
-    void rebuildRecentMenu();
-    void rebuildPresetMenu();
-    bool maybeSave();
-    void showError(const QString& title, const QString& message);
     void saveWindowState();
     void clearResults();     // charts, confusion, heatmaps, progress of the previous run
     void updateStaleNote();  // after an edit: are the results still the document's?
     void showRecordingWarning(const QString& message);
-    // Opens run `id`'s experiment with its stored curves (after maybeSave); nothing when busy,
-    // declined or unreadable.
-    std::optional<StoredRun> openRun(qint64 id);
-    // openRun, then loads the run's best model file (else its last) into the worker.
-    void openRunModel(qint64 id);
+    void runStarted(const RunInfo& info);
+    void epochFinished(const EpochReport& r);
+    void runFinished(RunEnd end, const QString& message);
+    void weightsLoaded(bool ok, const QString& message);
+    // Asks the run store for run `id` (after maybeSave; nothing when busy or declined); its
+    // experiment and curves then open, and with `model` its best model file (else its last).
+    void openRun(qint64 id, bool model);
+    bool showStoredRun(const StoredRun& run);  // its experiment and curves
+    void openRunModel(const StoredRun& run);
     // Shows the curves of the newest stored run of the experiment file `path`, if any.
     void showLastRunOf(const QString& path);
 
@@ -153,10 +165,10 @@ private:
     LayerStackModel* stack_;
     TrainingController* controller_;
     ComparisonController* comparison_;
+    RunPresenter* presenter_;
+    RunHistory* history_;
     ComparisonView* comparisonView_ = nullptr;
     RunsView* runsView_ = nullptr;
-    RecordingOptions recording_;    // the window's runs (source, file set per run)
-    bool recordingWarned_ = false;  // the run store's warning was shown
     QTabWidget* tabs_ = nullptr;
     bool docksShown_[3] = {true, true, true};  // while the Comparison tab hides them
     bool docksHidden_ = false;                 // the Comparison or Runs tab is shown
@@ -172,42 +184,17 @@ private:
     QDockWidget* modelDock_ = nullptr;
     QDockWidget* dataDock_ = nullptr;
     QDockWidget* trainingDock_ = nullptr;
-    QLabel* banner_ = nullptr;
-    QLabel* staleNote_ = nullptr;
-    nlohmann::json resultsOf_;  // data and layers of the run whose results are on show
-
-    QAction* newAct_ = nullptr;
-    QAction* openAct_ = nullptr;
-    QAction* saveAct_ = nullptr;
-    QAction* saveAsAct_ = nullptr;
-    QAction* exportWeightsAct_ = nullptr;
-    QAction* exportOnnxAct_ = nullptr;
-    QAction* undoAct_ = nullptr;
-    QAction* redoAct_ = nullptr;
-    QAction* trainAct_ = nullptr;
-    QAction* pauseAct_ = nullptr;
-    QAction* stopAct_ = nullptr;
-    QMenu* recentMenu_ = nullptr;
-    QMenu* presetMenu_ = nullptr;
-
-    QLabel* stateLabel_ = nullptr;
-    QLabel* epochLabel_ = nullptr;
-    QLabel* speedLabel_ = nullptr;
-    QLabel* etaLabel_ = nullptr;
-    QLabel* deviceLabel_ = nullptr;
-    QProgressBar* progress_ = nullptr;
+    ResultNotes* notes_ = nullptr;  // error banner, stale-results note
+    WindowActions* actions_ = nullptr;
+    ExportActions* exports_ = nullptr;
+    WindowMenus* menus_ = nullptr;
+    RunStatusBar* runStatus_ = nullptr;
 
     bool confirmDiscard_ = true;
     bool hasValidation_ = false;
     QString lastError_;
-    // The model and data sections the worker's trained weights belong to (null: none).
-    nlohmann::json trainedFor_;
-    QString pendingRunModel_;  // "the best model of run #3 (epoch 6)" while it loads
-    QAction* loadWeightsAct_ = nullptr;
-    bool haveWeights_ = false;      // trained or loaded weights in the worker
-    bool weightsFromFile_ = false;  // loaded (no optimizer state, epochs from 1)
-    int modelEpoch_ = 0;            // the epoch of the run model opened (0: none)
-    QString epochLine_;             // "epoch 3 done, best epoch 2" during a run
+    QString pendingRunModel_;         // "the best model of run #3 (epoch 6)" while it loads
+    quint64 documentGeneration_ = 0;  // counts replaced experiments; a late stored run checks it
 };
 
 }  // namespace nnwb

@@ -1,7 +1,5 @@
 #include "ui/PredictDialog.h"
 
-#include <thread>
-
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -12,11 +10,9 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "app/core/CallQueue.h"
-#include "compute/ComputeError.h"
+#include "app/core/PredictJob.h"
 #include "model/AtomicFile.h"
 #include "model/PredictionReport.h"
-#include "model/data/BarImporter.h"
 #include "model/data/DataSummary.h"
 #include "ui/PriceChart.h"
 
@@ -31,9 +27,8 @@ QString q(const std::string& s) {
 PredictDialog::PredictDialog(std::shared_ptr<const ModelBundle> bundle, const QString& device,
                              QWidget* parent)
     : QDialog(parent),
-      bundle_(std::move(bundle)),
-      device_(device),
-      calls_(std::make_shared<CallQueue>(this, "runQueuedCalls")) {
+      bundle_(bundle),
+      job_(std::make_unique<PredictJob>(std::move(bundle), device)) {
     setObjectName(QStringLiteral("predictDialog"));
     setWindowTitle(tr("Predict with the trained model"));
     auto* layout = new QVBoxLayout(this);
@@ -69,15 +64,15 @@ PredictDialog::PredictDialog(std::shared_ptr<const ModelBundle> bundle, const QS
     connect(exportButton_, &QPushButton::clicked, this, &PredictDialog::exportCsvDialog);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
+    connect(job_.get(), &PredictJob::finished, this, &PredictDialog::showOutcome);
     resize(1300, 800);
 }
 
-PredictDialog::~PredictDialog() {
-    calls_->close();
-}
+// The job goes first: a prediction still running is cancelled and its outcome dropped.
+PredictDialog::~PredictDialog() = default;
 
-void PredictDialog::runQueuedCalls() {
-    calls_->run();
+bool PredictDialog::busy() const {
+    return job_->busy();
 }
 
 void PredictDialog::openFileDialog() {
@@ -88,34 +83,12 @@ void PredictDialog::openFileDialog() {
 }
 
 void PredictDialog::predictFile(const QString& path) {
-    if (busy_) return;
-    busy_ = true;
+    if (!job_->start(path)) return;
     openButton_->setEnabled(false);
     status_->setText(tr("Reading %1 and running the model…").arg(QFileInfo(path).fileName()));
-    // A detached thread with its own backend; the outcome comes back through calls_, which
-    // drops it if the dialog is gone by then.
-    std::thread([calls = calls_, bundle = bundle_, device = device_.toStdString(),
-                 p = path.toStdString(), this] {
-        Outcome o;
-        o.path = q(p);
-        try {
-            LoadResult loaded = loadBarFile(p);
-            if (!loaded.ok) throw PredictionInputError(loaded.error);
-            auto bars = std::make_shared<const BarSeries>(std::move(loaded.bars));
-            const PredictionInputs in = buildPredictionInputs(*bundle, *bars);
-            Predictor predictor(*bundle, device);
-            o.result = std::make_shared<const PredictionResult>(predictor.run(in, *bars));
-            o.bars = std::move(bars);
-            o.ok = true;
-        } catch (const std::exception& e) {
-            o.error = q(e.what());
-        }
-        calls->post([this, o] { showOutcome(o); });
-    }).detach();
 }
 
-void PredictDialog::showOutcome(const Outcome& o) {
-    busy_ = false;
+void PredictDialog::showOutcome(const PredictOutcome& o) {
     openButton_->setEnabled(true);
     if (!o.ok) {
         status_->setText(tr("<span style='color:#a00'>%1</span>").arg(o.error.toHtmlEscaped()));

@@ -1,6 +1,6 @@
 // Run > Predict…: applies the current trained model (a ModelBundle taken from the training
-// worker) to another price file. The file is read and the model run on a thread of its own
-// (its own backend, the result back through a CallQueue); the window shows the file's price
+// worker) to another price file. The file is read and the model run by a PredictJob of
+// app/core (its own backend; closing the dialog cancels it); the window shows the file's price
 // chart with the model's signals, the metrics over the labelled bars, and exports the rows as
 // CSV (the format of `nnwb-cli predict --csv`). GUI thread only.
 #pragma once
@@ -10,8 +10,7 @@
 #include <QDialog>
 #include <QString>
 
-#include "model/ModelBundle.h"
-#include "model/Predictor.h"
+#include "app/core/PredictJob.h"
 
 class QLabel;
 class QPlainTextEdit;
@@ -19,7 +18,6 @@ class QPushButton;
 
 namespace nnwb {
 
-class CallQueue;
 class PriceChart;
 
 class PredictDialog : public QDialog {
@@ -31,7 +29,7 @@ public:
 
     // Reads `path` and runs the model on it in the background; finished() tells the outcome.
     void predictFile(const QString& path);
-    bool busy() const { return busy_; }
+    bool busy() const;
     PriceChart* chart() const { return chart_; }
     QString metricsText() const;
     // Writes the rows of the last prediction; false with `error` set on failure.
@@ -44,22 +42,10 @@ public Q_SLOTS:
 Q_SIGNALS:
     void finished(bool ok, const QString& message);
 
-private Q_SLOTS:
-    void runQueuedCalls();
-
 private:
-    struct Outcome {
-        bool ok = false;
-        QString error, path;
-        std::shared_ptr<const BarSeries> bars;
-        std::shared_ptr<const PredictionResult> result;
-    };
-    void showOutcome(const Outcome& o);
+    void showOutcome(const PredictOutcome& o);
 
     std::shared_ptr<const ModelBundle> bundle_;
-    QString device_;
-    std::shared_ptr<CallQueue> calls_;
-    bool busy_ = false;
     std::shared_ptr<const PredictionResult> result_;
     QLabel* title_;
     QLabel* status_;
@@ -67,6 +53,7 @@ private:
     QPlainTextEdit* metrics_;
     QPushButton* exportButton_;
     QPushButton* openButton_;
+    std::unique_ptr<PredictJob> job_;  // last member: destroyed (cancelled) first
 };
 
 }  // namespace nnwb

@@ -85,6 +85,41 @@ PriceChart::PriceChart(QWidget* parent) : QWidget(parent) {
     plot_->yAxis->setNumberFormat(QStringLiteral("f"));
     plot_->yAxis->setNumberPrecision(5);
 
+    createPlotItems();
+
+    layout->addWidget(plot_, 1);
+
+    overview_ = new QCustomPlot(this);
+    overview_->setObjectName(QStringLiteral("priceChartOverview"));
+    overview_->setFixedHeight(70);
+    overview_->yAxis->setVisible(false);
+    overview_->xAxis->setTicker(ticker);
+    overview_->xAxis->setTickLabelFont(QFont(font().family(), 7));
+    overview_->axisRect()->setAutoMargins(QCP::msBottom);
+    overview_->axisRect()->setMargins(QMargins(plot_->axisRect()->margins().left(), 2, 10, 0));
+    overview_->installEventFilter(this);
+    overviewLine_ = overview_->addGraph();
+    overviewLine_->setPen(QPen(QColor(70, 70, 70)));
+    overviewWindow_ = new QCPItemRect(overview_);
+    overviewWindow_->setPen(QPen(QColor(25, 118, 210)));
+    overviewWindow_->setBrush(QColor(25, 118, 210, 50));
+    overviewWindow_->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    overviewWindow_->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    overviewBoundary_ = new QCPItemStraightLine(overview_);
+    overviewBoundary_->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+    overviewBoundary_->setVisible(false);
+    layout->addWidget(overview_);
+
+    replotTimer_ = new QTimer(this);
+    replotTimer_->setSingleShot(true);
+    replotTimer_->setInterval(15);
+    connect(replotTimer_, &QTimer::timeout, this, &PriceChart::replotNow);
+    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            [this] { onRangeChanged(); });
+    updateHeader();
+}
+
+void PriceChart::createPlotItems() {
     validationShade_ = new QCPItemRect(plot_);
     validationShade_->setPen(Qt::NoPen);
     validationShade_->setBrush(QColor(255, 243, 224, 150));
@@ -137,36 +172,6 @@ PriceChart::PriceChart(QWidget* parent) : QWidget(parent) {
                                     static_cast<QCPAbstractPlottable*>(sellHit_),
                                     static_cast<QCPAbstractPlottable*>(sellFalse_)})
         p->addToLegend();
-    layout->addWidget(plot_, 1);
-
-    overview_ = new QCustomPlot(this);
-    overview_->setObjectName(QStringLiteral("priceChartOverview"));
-    overview_->setFixedHeight(70);
-    overview_->yAxis->setVisible(false);
-    overview_->xAxis->setTicker(ticker);
-    overview_->xAxis->setTickLabelFont(QFont(font().family(), 7));
-    overview_->axisRect()->setAutoMargins(QCP::msBottom);
-    overview_->axisRect()->setMargins(QMargins(plot_->axisRect()->margins().left(), 2, 10, 0));
-    overview_->installEventFilter(this);
-    overviewLine_ = overview_->addGraph();
-    overviewLine_->setPen(QPen(QColor(70, 70, 70)));
-    overviewWindow_ = new QCPItemRect(overview_);
-    overviewWindow_->setPen(QPen(QColor(25, 118, 210)));
-    overviewWindow_->setBrush(QColor(25, 118, 210, 50));
-    overviewWindow_->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    overviewWindow_->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    overviewBoundary_ = new QCPItemStraightLine(overview_);
-    overviewBoundary_->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
-    overviewBoundary_->setVisible(false);
-    layout->addWidget(overview_);
-
-    replotTimer_ = new QTimer(this);
-    replotTimer_->setSingleShot(true);
-    replotTimer_->setInterval(15);
-    connect(replotTimer_, &QTimer::timeout, this, &PriceChart::replotNow);
-    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
-            [this] { onRangeChanged(); });
-    updateHeader();
 }
 
 void PriceChart::setBars(std::shared_ptr<const BarSeries> bars, FractalRule rule) {

@@ -77,6 +77,8 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // The price plot's candles, fractal and signal markers, validation shade and legend
+    void createPlotItems();
     void onRangeChanged();
     void updateCandles();
     void updateMarkers();

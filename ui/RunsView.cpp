@@ -1,7 +1,5 @@
 #include "ui/RunsView.h"
 
-#include <filesystem>
-
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -18,9 +16,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "app/runs/RunQuery.h"
-#include "app/runs/RunStore.h"
-#include "app/runs/StoredRunCsv.h"
+#include "app/core/RunHistory.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/ComparisonView.h"
@@ -52,11 +48,49 @@ RunRecord runRecordOf(const StoredRun& run) {
     return r;
 }
 
-RunsView::RunsView(QWidget* parent) : QWidget(parent) {
+RunsView::RunsView(RunHistory* history, QWidget* parent) : QWidget(parent), history_(history) {
     setObjectName(QStringLiteral("runsView"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
 
+    createButtonRow(layout);
+
+    auto* vsplit = new QSplitter(Qt::Vertical, this);
+    model_ = new RunsTableModel(this);
+    proxy_ = new QSortFilterProxyModel(this);
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(Qt::UserRole);
+    table_ = new QTableView(vsplit);
+    table_->setObjectName(QStringLiteral("runsTable"));
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(RunsTableModel::kId, Qt::DescendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setAlternatingRowColors(true);
+
+    auto* lower = new QSplitter(Qt::Vertical, vsplit);
+    createCharts(lower);
+    auto* hsplit = new QSplitter(Qt::Horizontal, lower);
+    summary_ = new ComparisonSummaryTable(hsplit);
+    createSide(hsplit);
+    hsplit->setStretchFactor(0, 3);
+    hsplit->setStretchFactor(1, 2);
+    lower->setStretchFactor(0, 3);
+    lower->setStretchFactor(1, 2);
+    // The list gets a quarter: the charts need the height more (a run is one row).
+    vsplit->setStretchFactor(0, 1);
+    vsplit->setStretchFactor(1, 3);
+    layout->addWidget(vsplit, 1);
+
+    connectWidgets();
+    selectionChanged();
+}
+
+void RunsView::createButtonRow(QVBoxLayout* layout) {
     auto* bar = new QHBoxLayout;
     filter_ = new QLineEdit(this);
     filter_->setObjectName(QStringLiteral("runsFilter"));
@@ -93,26 +127,11 @@ RunsView::RunsView(QWidget* parent) : QWidget(parent) {
     status_->setStyleSheet(QStringLiteral("QLabel { color: #7a1010; }"));
     status_->hide();
     layout->addWidget(status_);
+    connect(refresh, &QPushButton::clicked, this, &RunsView::refresh);
+}
 
-    auto* vsplit = new QSplitter(Qt::Vertical, this);
-    model_ = new RunsTableModel(this);
-    proxy_ = new QSortFilterProxyModel(this);
-    proxy_->setSourceModel(model_);
-    proxy_->setSortRole(Qt::UserRole);
-    table_ = new QTableView(vsplit);
-    table_->setObjectName(QStringLiteral("runsTable"));
-    table_->setModel(proxy_);
-    table_->setSortingEnabled(true);
-    table_->sortByColumn(RunsTableModel::kId, Qt::DescendingOrder);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
-    table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setStretchLastSection(true);
-    table_->setAlternatingRowColors(true);
-
-    auto* lower = new QSplitter(Qt::Vertical, vsplit);
-    auto* chartsBox = new QWidget(lower);
+void RunsView::createCharts(QWidget* parent) {
+    auto* chartsBox = new QWidget(parent);
     auto* chartsLayout = new QHBoxLayout(chartsBox);
     chartsLayout->setContentsMargins(0, 0, 0, 0);
     charts_[0] = new ComparisonChart(tr("Loss"), tr("mean loss per sample"), chartsBox);
@@ -128,9 +147,10 @@ RunsView::RunsView(QWidget* parent) : QWidget(parent) {
         connect(charts_[i], &ComparisonChart::runToggled, this, [this](int run, bool shown) {
             for (ComparisonChart* c : charts_) c->setRunVisible(run, shown);
         });
-    auto* hsplit = new QSplitter(Qt::Horizontal, lower);
-    summary_ = new ComparisonSummaryTable(hsplit);
-    auto* side = new QWidget(hsplit);
+}
+
+void RunsView::createSide(QWidget* parent) {
+    auto* side = new QWidget(parent);
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
     details_ = new QLabel(side);
@@ -154,33 +174,20 @@ RunsView::RunsView(QWidget* parent) : QWidget(parent) {
     sideLayout->addWidget(detailsScroll, 1);
     sideLayout->addWidget(note_, 1);
     sideLayout->addWidget(saveNote_, 0, Qt::AlignRight);
-    hsplit->setStretchFactor(0, 3);
-    hsplit->setStretchFactor(1, 2);
-    lower->setStretchFactor(0, 3);
-    lower->setStretchFactor(1, 2);
-    // The list gets a quarter: the charts need the height more (a run is one row).
-    vsplit->setStretchFactor(0, 1);
-    vsplit->setStretchFactor(1, 3);
-    layout->addWidget(vsplit, 1);
+}
 
+void RunsView::connectWidgets() {
     connect(filter_, &QLineEdit::textChanged, this, [this] { applyFilter(); });
-    connect(refresh, &QPushButton::clicked, this, &RunsView::refresh);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { selectionChanged(); });
     connect(model_, &RunsTableModel::metaEdited, this,
             [this](qint64 id, const QString& name, const QString& tags) {
-                RunStore* s = store(false);
-                if (!s) return;
-                try {
-                    for (StoredRun& r : all_)
-                        if (r.id == id) {
-                            r.name = name.toStdString();
-                            r.tags = tags.toStdString();
-                            s->setMeta(id, r.name, r.tags, r.note);
-                        }
-                } catch (const std::exception& e) {
-                    report(q(e.what()));
-                }
+                for (StoredRun& r : all_)
+                    if (r.id == id) {
+                        r.name = name.toStdString();
+                        r.tags = tags.toStdString();
+                        storeMeta(r);
+                    }
                 selectionChanged();
             });
     connect(saveNote_, &QPushButton::clicked, this, &RunsView::saveNote);
@@ -194,7 +201,6 @@ RunsView::RunsView(QWidget* parent) : QWidget(parent) {
     });
     connect(exportCsv_, &QPushButton::clicked, this, &RunsView::exportCsvDialog);
     connect(delete_, &QPushButton::clicked, this, &RunsView::deleteSelected);
-    selectionChanged();
 }
 
 RunsView::~RunsView() = default;
@@ -205,58 +211,43 @@ void RunsView::report(const QString& message) {
     if (!message.isEmpty()) Q_EMIT problem(message);
 }
 
-RunStore* RunsView::store(bool create) {
-    if (store_) return store_.get();
-    if (path_.isEmpty()) return nullptr;
-    if (!create && !std::filesystem::exists(path_.toStdString())) return nullptr;
-    try {
-        store_ = std::make_unique<RunStore>(path_.toStdString(), create);
-    } catch (const std::exception& e) {
-        report(q(e.what()));
-    }
-    return store_.get();
+void RunsView::storeMeta(const StoredRun& run) {
+    history_->setMeta(run.id, run.name, run.tags, run.note, this, [this](const QString& error) {
+        if (!error.isEmpty()) report(error);
+    });
 }
 
 void RunsView::setDatabase(const QString& path) {
-    if (path == path_ && store_) return refresh();
-    path_ = path;
-    store_.reset();
+    if (path != history_->database()) history_->setDatabase(path);
     refresh();
 }
 
+QString RunsView::database() const {
+    return history_->database();
+}
+
 void RunsView::refresh() {
-    const std::vector<int64_t> keep = selectedIds();
-    all_.clear();
-    status_->hide();
-    if (RunStore* s = store(false)) {
-        try {
-            s->markInterrupted();
-            all_ = s->list();
-        } catch (const std::exception& e) {
-            report(q(e.what()));
-            store_.reset();
-        }
-    }
-    applyFilter();
-    selectIds(keep);
+    history_->list(this, [this](const std::vector<StoredRun>& runs, const QString& error) {
+        // The selection (and runs asked for before they were listed) stays.
+        std::vector<int64_t> keep = selectedIds();
+        keep.insert(keep.end(), wanted_.begin(), wanted_.end());
+        wanted_.clear();
+        all_ = runs;
+        status_->hide();
+        if (!error.isEmpty()) report(error);
+        applyFilter();
+        selectIds(keep);
+    });
 }
 
 void RunsView::applyFilter() {
-    std::vector<StoredRun> shown;
-    try {
-        const RunFilter filter(filter_->text().toStdString());
-        filter_->setStyleSheet({});
-        filter_->setToolTip({});
-        for (const StoredRun& r : all_)
-            if (filter.matches(r)) shown.push_back(r);
-    } catch (const std::invalid_argument& e) {
-        filter_->setStyleSheet(QStringLiteral("QLineEdit { background: #fde2e1; }"));
-        filter_->setToolTip(q(e.what()));
-        shown = all_;
-    }
+    FilteredRuns shown = filterRuns(all_, filter_->text());
+    filter_->setStyleSheet(
+        shown.error.isEmpty() ? QString() : QStringLiteral("QLineEdit { background: #fde2e1; }"));
+    filter_->setToolTip(shown.error);
     const std::vector<int64_t> keep = selectedIds();
-    model_->setRuns(std::move(shown));
-    count_->setText(all_.empty() && path_.isEmpty()
+    model_->setRuns(std::move(shown.runs));
+    count_->setText(all_.empty() && database().isEmpty()
                         ? tr("no run store")
                         : tr("%1 of %2 runs").arg(model_->rowCount()).arg(all_.size()));
     table_->resizeColumnsToContents();
@@ -281,7 +272,10 @@ void RunsView::selectIds(const std::vector<int64_t>& ids) {
     QItemSelection sel;
     for (int64_t id : ids) {
         const int row = model_->rowOf(id);
-        if (row < 0) continue;
+        if (row < 0) {
+            wanted_.push_back(id);  // selected once listed (a refresh still going)
+            continue;
+        }
         const QModelIndex i = proxy_->mapFromSource(model_->index(row, 0));
         sel.select(i, i.siblingAtColumn(RunsTableModel::kColumnCount - 1));
     }
@@ -289,27 +283,35 @@ void RunsView::selectIds(const std::vector<int64_t>& ids) {
     selectionChanged();
 }
 
-std::optional<StoredRun> RunsView::load(int64_t id) {
-    RunStore* s = store(false);
-    if (!s) return std::nullopt;
-    try {
-        return s->get(id);
-    } catch (const std::exception& e) {
-        report(q(e.what()));
-        return std::nullopt;
-    }
-}
-
 void RunsView::selectionChanged() {
     const std::vector<int64_t> ids = selectedIds();
+    // The buttons and the note from the listed run at once; curves and details once loaded.
+    const int row = ids.empty() ? -1 : model_->rowOf(ids.front());
+    const StoredRun* first = row < 0 ? nullptr : &model_->run(row);
+    const bool one = first != nullptr;
+    openExperiment_->setEnabled(one);
+    openModel_->setEnabled(one && first->epochsDone > 0);
+    exportCsv_->setEnabled(one);
+    delete_->setEnabled(!ids.empty());
+    note_->setEnabled(one);
+    saveNote_->setEnabled(one);
+    noteRun_ = one ? first->id : 0;
+    if (one)
+        note_->setPlainText(q(first->note));
+    else
+        note_->clear();
+    const quint64 generation = ++selection_;
+    history_->load(ids, this,
+                   [this, generation](const std::vector<StoredRun>& runs, const QString& error) {
+                       if (generation != selection_) return;  // the selection moved on
+                       if (!error.isEmpty()) report(error);
+                       showSelected(runs);
+                   });
+}
+
+void RunsView::showSelected(const std::vector<StoredRun>& runs) {
     std::vector<RunRecord> records;
-    std::optional<StoredRun> first;
-    for (int64_t id : ids) {
-        auto run = load(id);
-        if (!run) continue;
-        if (!first) first = run;
-        records.push_back(runRecordOf(*run));
-    }
+    for (const StoredRun& run : runs) records.push_back(runRecordOf(run));
     QStringList names;
     std::vector<QColor> colours;
     for (size_t i = 0; i < records.size(); ++i) {
@@ -322,24 +324,18 @@ void RunsView::selectionChanged() {
         for (const EpochReport& e : r.epochs) addEpochPoints(charts_, int(i), e, r.hasValidation());
     }
     summary_->setRecords(records, colours);
+    showDetails(runs.empty() ? nullptr : &runs.front());
+}
 
-    const bool one = first.has_value();
-    openExperiment_->setEnabled(one);
-    openModel_->setEnabled(one && first->epochsDone > 0);
-    exportCsv_->setEnabled(one);
-    delete_->setEnabled(!ids.empty());
-    note_->setEnabled(one);
-    saveNote_->setEnabled(one);
-    noteRun_ = one ? first->id : 0;
-    if (!one) {
-        details_->setText(path_.isEmpty() ? tr("Runs are not recorded (--no-record).")
-                                          : tr("Select runs to compare them; the run store is "
-                                               "%1.")
-                                                .arg(path_.toHtmlEscaped()));
-        note_->clear();
+void RunsView::showDetails(const StoredRun* run) {
+    if (!run) {
+        details_->setText(database().isEmpty()
+                              ? tr("Runs are not recorded (--no-record).")
+                              : tr("Select runs to compare them; the run store is %1.")
+                                    .arg(database().toHtmlEscaped()));
         return;
     }
-    const StoredRun& r = *first;
+    const StoredRun& r = *run;
     QString html = QStringLiteral("<b>#%1 %2</b> — %3<br>")
                        .arg(r.id)
                        .arg(q(r.name).toHtmlEscaped())
@@ -366,27 +362,20 @@ void RunsView::selectionChanged() {
             QStringLiteral("%1, epoch %2").arg(QFileInfo(q(b.path)).fileName()).arg(b.epoch));
     row(tr("Source"), q(r.source) + QStringLiteral(", nnwb ") + q(r.appVersion));
     details_->setText(html);
-    note_->setPlainText(q(r.note));
 }
 
 void RunsView::saveNote() {
-    RunStore* s = store(false);
-    if (!s || noteRun_ == 0) return;
+    if (noteRun_ == 0) return;
     for (StoredRun& r : all_) {
         if (r.id != noteRun_) continue;
         r.note = note_->toPlainText().toStdString();
-        try {
-            s->setMeta(r.id, r.name, r.tags, r.note);
-        } catch (const std::exception& e) {
-            report(q(e.what()));
-        }
+        storeMeta(r);
     }
 }
 
 void RunsView::deleteSelected() {
     const std::vector<int64_t> ids = selectedIds();
-    RunStore* s = store(false);
-    if (ids.empty() || !s) return;
+    if (ids.empty()) return;
     if (confirmDelete_) {
         QStringList names;
         for (int64_t id : ids) names << QStringLiteral("#%1").arg(id);
@@ -398,30 +387,22 @@ void RunsView::deleteSelected() {
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
         if (answer != QMessageBox::Yes) return;
     }
-    for (int64_t id : ids) {
-        try {
-            s->remove(id);
-        } catch (const std::exception& e) {
-            report(q(e.what()));
-        }
-    }
-    refresh();
+    history_->remove(ids, this, [this](const QString& error) {
+        if (!error.isEmpty()) report(error);
+    });
+    refresh();  // asked after the delete: it lists what is left
 }
 
 void RunsView::exportCsvDialog() {
     const auto ids = selectedIds();
     if (ids.empty()) return;
-    const auto run = load(ids.front());
-    if (!run) return;
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export run as CSV"),
-                                     QStringLiteral("run-%1.csv").arg(run->id), tr("CSV (*.csv)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export run as CSV"),
+                                                      QStringLiteral("run-%1.csv").arg(ids.front()),
+                                                      tr("CSV (*.csv)"));
     if (path.isEmpty()) return;
-    try {
-        writeStoredRunCsv(path.toStdString(), *run);
-    } catch (const std::exception& e) {
-        report(q(e.what()));
-    }
+    history_->exportCsv(ids.front(), path, this, [this](const QString& error) {
+        if (!error.isEmpty()) report(error);
+    });
 }
 
 }  // namespace nnwb

@@ -3,12 +3,10 @@
 // their figures in the comparison summary table; the current run's details and note (editable,
 // as are name and tags in the table); Open Experiment, Open Model (the run's stored best model
 // into the window for Predict, export and heatmaps), Export CSV and Delete (with its files,
-// after confirmation). Reads and edits the store on the GUI thread in short
-// transactions; the training threads write through their own connections. GUI thread only.
+// after confirmation). Only shows: the store is read and edited by a RunHistory of app/core
+// (on its own thread), whose answers come back to this view. GUI thread only.
 #pragma once
 
-#include <memory>
-#include <optional>
 #include <vector>
 
 #include <QWidget>
@@ -22,23 +20,24 @@ class QPlainTextEdit;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
+class QVBoxLayout;
 
 namespace nnwb {
 
 class ComparisonChart;
 class ComparisonSummaryTable;
-class RunStore;
+class RunHistory;
 class RunsTableModel;
 
 class RunsView : public QWidget {
     Q_OBJECT
 public:
-    explicit RunsView(QWidget* parent = nullptr);
+    RunsView(RunHistory* history, QWidget* parent = nullptr);
     ~RunsView() override;
 
     // The database shown (a path; no file yet is an empty list). Refreshes.
     void setDatabase(const QString& path);
-    QString database() const { return path_; }
+    QString database() const;
     void setConfirmDelete(bool on) { confirmDelete_ = on; }
 
     QTableView* table() const { return table_; }
@@ -49,12 +48,11 @@ public:
     // Runs shown (after the filter) and the ids selected, in table order.
     int shownCount() const;
     std::vector<int64_t> selectedIds() const;
-    // Selects these runs (as a user's ctrl-click would).
+    // Selects these runs (as a user's ctrl-click would; runs not listed yet once they are).
     void selectIds(const std::vector<int64_t>& ids);
-    // The full stored run (epochs, bundles), if it still exists.
-    std::optional<StoredRun> load(int64_t id);
 
 public Q_SLOTS:
+    // Lists the runs again (the answer comes later, from the RunHistory).
     void refresh();
     void deleteSelected();
     void exportCsvDialog();
@@ -65,15 +63,23 @@ Q_SIGNALS:
     void problem(const QString& message);  // the store could not be read or written
 
 private:
-    RunStore* store(bool create);
+    // The filter, the run count, the buttons (a row) and the error line under them.
+    void createButtonRow(QVBoxLayout* layout);
+    void createCharts(QWidget* parent);  // the three comparison charts, side by side
+    void createSide(QWidget* parent);    // the current run's details and note
+    void connectWidgets();
     void applyFilter();
     void selectionChanged();
+    void showSelected(const std::vector<StoredRun>& runs);  // curves, summary, details
+    void showDetails(const StoredRun* run);                 // null: none selected
     void saveNote();
+    void storeMeta(const StoredRun& run);  // name, tags, note
     void report(const QString& message);
 
-    QString path_;
-    std::unique_ptr<RunStore> store_;
+    RunHistory* history_;
     std::vector<StoredRun> all_;
+    std::vector<int64_t> wanted_;  // selected before they were listed
+    quint64 selection_ = 0;        // counts selection changes; a late load checks it
     bool confirmDelete_ = true;
     int64_t noteRun_ = 0;  // the run whose note is in the editor
 

@@ -25,28 +25,24 @@ SeriesChart::SeriesChart(const QString& title, const QString& yLabel, QWidget* p
     xAxis->setRange(0.5, 5.5);
     yAxis->setRange(0, 1);
 
-    // The legend sits in its own row under the title, never over the curves.
-    legend->setVisible(true);
-    legend->setBrush(Qt::NoBrush);
-    legend->setBorderPen(Qt::NoPen);
-    QFont lf = font();
-    lf.setPointSizeF(lf.pointSizeF() * 0.9);
-    legend->setFont(lf);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    legend->setMargins(QMargins(2, 0, 2, 0));
-    // In a row of its own with a spacer beside it: an empty legend's maximum width is its
-    // margins, and as the only element of the plot's column it made the whole plot that narrow
-    // (an empty Comparison chart drew its axes in a 120 px strip at the left).
-    auto* legendRow = new QCPLayoutGrid;
-    plotLayout()->insertRow(1);
-    plotLayout()->addElement(1, 0, legendRow);
-    legendRow->addElement(0, 0, legend);
-    legendRow->addElement(0, 1, new QCPLayoutElement(this));
-    legendRow->setColumnStretchFactor(1, 0.001);
-    legendRow->setColumnSpacing(0);
-    plotLayout()->setRowStretchFactor(1, 0.001);
-    plotLayout()->setRowSpacing(0);
+    addLegendRow();
 
+    createItems();
+
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    replotTimer_.setSingleShot(true);
+    replotTimer_.setInterval(40);
+    connect(&replotTimer_, &QTimer::timeout, this, &SeriesChart::doReplot);
+    // Dragging or zooming by hand turns autoscale off until the next clear or double click.
+    connect(this, &QCustomPlot::mouseWheel, this, [this] { autoscale_ = false; });
+    connect(this, &QCustomPlot::mousePress, this, [this] { autoscale_ = false; });
+    connect(this, &QCustomPlot::mouseDoubleClick, this, [this] {
+        autoscale_ = true;
+        scheduleReplot();
+    });
+}
+
+void SeriesChart::createItems() {
     tracer_ = new QCPItemTracer(this);
     tracer_->setStyle(QCPItemTracer::tsCircle);
     tracer_->setSize(9);
@@ -87,18 +83,30 @@ SeriesChart::SeriesChart(const QString& title, const QString& yLabel, QWidget* p
     placeholder_->setSelectable(false);
     placeholder_->setText(QString());  // QCPItemText starts as "text"
     placeholder_->setVisible(false);
+}
 
-    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    replotTimer_.setSingleShot(true);
-    replotTimer_.setInterval(40);
-    connect(&replotTimer_, &QTimer::timeout, this, &SeriesChart::doReplot);
-    // Dragging or zooming by hand turns autoscale off until the next clear or double click.
-    connect(this, &QCustomPlot::mouseWheel, this, [this] { autoscale_ = false; });
-    connect(this, &QCustomPlot::mousePress, this, [this] { autoscale_ = false; });
-    connect(this, &QCustomPlot::mouseDoubleClick, this, [this] {
-        autoscale_ = true;
-        scheduleReplot();
-    });
+void SeriesChart::addLegendRow() {
+    // The legend sits in its own row under the title, never over the curves.
+    legend->setVisible(true);
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
+    QFont lf = font();
+    lf.setPointSizeF(lf.pointSizeF() * 0.9);
+    legend->setFont(lf);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setMargins(QMargins(2, 0, 2, 0));
+    // In a row of its own with a spacer beside it: an empty legend's maximum width is its
+    // margins, and as the only element of the plot's column it made the whole plot that narrow
+    // (an empty Comparison chart drew its axes in a 120 px strip at the left).
+    auto* legendRow = new QCPLayoutGrid;
+    plotLayout()->insertRow(1);
+    plotLayout()->addElement(1, 0, legendRow);
+    legendRow->addElement(0, 0, legend);
+    legendRow->addElement(0, 1, new QCPLayoutElement(this));
+    legendRow->setColumnStretchFactor(1, 0.001);
+    legendRow->setColumnSpacing(0);
+    plotLayout()->setRowStretchFactor(1, 0.001);
+    plotLayout()->setRowSpacing(0);
 }
 
 QCPGraph* SeriesChart::addSeries(const QString& name, const QColor& colour, bool dashed) {

@@ -38,6 +38,10 @@ protected:
     void leaveEvent(QEvent* e) override;
 
 private:
+    // The hover tracer and readout, the best-epoch marker, the placeholder text
+    void createItems();
+    // The legend in a row of its own under the title
+    void addLegendRow();
     void doReplot();
 
     QCPItemTracer* tracer_;

@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
     const bool scripted = cli.isSet(shotOpt);
     nnwb::MainWindow window;
     window.setConfirmDiscard(!scripted);
-    window.setRunStore(cli.value(runsDbOpt), !cli.isSet(noRecordOpt));
+    window.setRunsDatabase(cli.value(runsDbOpt), !cli.isSet(noRecordOpt));
 
     if (cli.isSet(experimentOpt)) {
         if (!window.openExperiment(cli.value(experimentOpt))) {

@@ -555,7 +555,7 @@ private Q_SLOTS:
             // A run store of its own per seed: what the Runs tab lists (and how long it takes
             // to list it) depends on this seed's actions only, not on the seeds before it.
             const QString store = QString::fromStdString(test::tempDir());
-            w.setRunStore(store + QStringLiteral("/runs.sqlite"), true);
+            w.setRunsDatabase(store + QStringLiteral("/runs.sqlite"), true);
             QVERIFY(w.openExperiment(resources_ + "/experiments/default.json"));
             w.resize(1600, 1000);
             w.show();

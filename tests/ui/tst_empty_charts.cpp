@@ -42,7 +42,7 @@ private Q_SLOTS:
         QFETCH(QSize, size);
         MainWindow w;
         w.setConfirmDiscard(false);
-        w.setRunStore(QString(), false);
+        w.setRunsDatabase(QString(), false);
         w.resize(size);
         w.applyDefaultLayout();
         w.show();

@@ -61,8 +61,8 @@ private slots:
     void windowAndComparisonRunsAreShownAndOverlaid() {
         MainWindow w;
         w.setConfirmDiscard(false);
-        w.setRunStore(QString::fromStdString(db_), true);
-        QCOMPARE(w.runStorePath(), QString::fromStdString(db_));
+        w.setRunsDatabase(QString::fromStdString(db_), true);
+        QCOMPARE(w.runsDatabasePath(), QString::fromStdString(db_));
         const std::string file = dir_ + "/tiny.json";
         tiny(2).save(file);
         QVERIFY(w.openExperiment(QString::fromStdString(file)));
@@ -100,7 +100,7 @@ private slots:
         // Select all three: their curves and summary rows overlaid
         view->selectIds({runs[0].id, runs[1].id, runs[2].id});
         QCOMPARE(view->selectedIds().size(), size_t(3));
-        QCOMPARE(view->chart(0)->runCount(), 3);
+        QTRY_COMPARE(view->chart(0)->runCount(), 3);  // loaded by the RunHistory's thread
         QCOMPARE(view->chart(0)->trainGraph(2)->dataCount() +
                      view->chart(0)->trainGraph(1)->dataCount() +
                      view->chart(0)->trainGraph(0)->dataCount(),
@@ -126,6 +126,7 @@ private slots:
         view->selectIds({trained.id});
         view->findChild<QPlainTextEdit*>("runsNote")->setPlainText("looks fine");
         view->findChild<QPushButton*>("runsSaveNote")->click();
+        QTRY_COMPARE(store.get(trained.id)->note, std::string("looks fine"));  // written last
         const StoredRun edited = *store.get(trained.id);
         QCOMPARE(edited.name, std::string("renamed"));
         QCOMPARE(edited.tags, std::string("a,b"));
@@ -134,7 +135,7 @@ private slots:
         // Open Experiment: the run's experiment in the editor, its curves on the charts
         w.document()->reset(tiny(5, "something else"));
         view->findChild<QPushButton*>("runsOpenExperiment")->click();
-        QCOMPARE(w.document()->experiment().name, std::string("tiny"));
+        QTRY_COMPARE(w.document()->experiment().name, std::string("tiny"));
         QCOMPARE(w.document()->experiment().training.epochs, 2);
         QCOMPARE(w.charts()->reports().size(), size_t(2));
 
@@ -142,7 +143,7 @@ private slots:
         w.document()->reset(tiny(5, "other"));
         w.charts()->clear();
         QVERIFY(w.openExperiment(QString::fromStdString(file)));
-        QCOMPARE(w.charts()->reports().size(), size_t(2));
+        QTRY_COMPARE(w.charts()->reports().size(), size_t(2));
         QCOMPARE(w.charts()->reports()[1].train.loss, trained.epochs[1].report.train.loss);
         QCOMPARE(w.charts()->reports()[1].learningRate, 0.01);  // the rate chart has it
         QCOMPARE(w.charts()->reports()[1].bestEpoch, *trained.bestEpoch);
@@ -154,7 +155,7 @@ private slots:
         view->setConfirmDelete(false);
         view->selectIds({runs[0].id});
         view->findChild<QPushButton*>("runsDelete")->click();
-        QCOMPARE(view->shownCount(), 2);
+        QTRY_COMPARE(view->shownCount(), 2);
         QVERIFY(!store.get(runs[0].id));
         QVERIFY(!std::filesystem::exists(folder));
     }
@@ -162,7 +163,7 @@ private slots:
     void openModelLoadsTheRunsBestWeights() {
         MainWindow w;
         w.setConfirmDiscard(false);
-        w.setRunStore(QString::fromStdString(db_), true);
+        w.setRunsDatabase(QString::fromStdString(db_), true);
         nlohmann::json j = test::tinyExperimentJson(3);
         j["model"]["layers"].insert(j["model"]["layers"].begin() + 1,
                                     nlohmann::json{{"type", "attention"}});
@@ -184,7 +185,7 @@ private slots:
         view->refresh();
         view->selectIds({run.id});
         auto* open = view->findChild<QPushButton*>("runsOpenModel");
-        QVERIFY(open->isEnabled());
+        QTRY_VERIFY(open->isEnabled());  // once listed
         QSignalSpy loaded(w.controller(), &TrainingController::weightsLoaded);
         open->click();
         QVERIFY(loaded.wait(30000));
@@ -213,7 +214,7 @@ private slots:
         w.document()->reset(tiny(5, "something else"));
         view->selectIds({run.id});
         open->click();
-        QCOMPARE(w.document()->experiment().model, run.experiment["model"]);
+        QTRY_COMPARE(w.document()->experiment().model, run.experiment["model"]);
         auto* banner = w.findChild<QLabel*>("errorBanner");
         QVERIFY(banner->isVisibleTo(&w));
         QVERIFY2(banner->text().contains("no stored model file"), qPrintable(banner->text()));
@@ -223,7 +224,7 @@ private slots:
         {
             MainWindow w;
             w.setConfirmDiscard(false);
-            w.setRunStore(QString::fromStdString(db_), false);
+            w.setRunsDatabase(QString::fromStdString(db_), false);
             w.document()->reset(tiny(1));
             QVERIFY(train(w, 1));
             QVERIFY(!std::filesystem::exists(db_));
@@ -231,7 +232,7 @@ private slots:
         std::ofstream(db_) << std::string(4096, 'q');
         MainWindow w;
         w.setConfirmDiscard(false);
-        w.setRunStore(QString::fromStdString(db_), true);
+        w.setRunsDatabase(QString::fromStdString(db_), true);
         w.document()->reset(tiny(1));
         QSignalSpy warn(w.controller(), &TrainingController::recordingWarning);
         w.show();

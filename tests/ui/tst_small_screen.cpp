@@ -66,7 +66,7 @@ private Q_SLOTS:
     void docksComeBackAfterComparisonAndRuns() {
         MainWindow w;
         w.setConfirmDiscard(false);
-        w.setRunStore(QString(), false);
+        w.setRunsDatabase(QString(), false);
         w.resize(1600, 960);
         w.applyDefaultLayout();
         w.show();
@@ -229,7 +229,7 @@ private Q_SLOTS:
         w.showRuns();
         QTest::qWait(50);
         RunsView* runs = w.runsView();
-        QVERIFY(runs->shownCount() >= 1);
+        QTRY_VERIFY(runs->shownCount() >= 1);
         runs->selectIds({runs->model()->index(0, 0).data(Qt::UserRole).toLongLong()});
         QTest::qWait(200);
         checkFits("on the Runs tab");

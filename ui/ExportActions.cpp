@@ -1,0 +1,75 @@
+#include "ui/ExportActions.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QMainWindow>
+#include <QStatusBar>
+#include <QStyle>
+
+#include "app/core/TrainingController.h"
+#include "ui/ModelActions.h"
+
+namespace nnwb {
+
+ExportActions::ExportActions(TrainingController* controller, ModelActions* model,
+                             QMainWindow* window,
+                             std::function<void(const QString&, const QString&)> showError)
+    : QObject(window),
+      controller_(controller),
+      model_(model),
+      window_(window),
+      showError_(std::move(showError)) {
+    const QIcon icon = window->style()->standardIcon(QStyle::SP_DriveHDIcon);
+    weights_ = new QAction(icon, tr("Export &Weights…"), window);
+    weights_->setToolTip(tr("Save the trained weights"));
+    onnx_ = new QAction(icon, tr("&ONNX…"), window);
+    onnx_->setToolTip(
+        tr("Export the trained model as ONNX for MetaTrader 5: raw features in, "
+           "none/buy/sell scores out"));
+    onnx_->setObjectName(QStringLiteral("exportOnnxAction"));
+    for (QAction* a : {weights_, onnx_}) {
+        a->setStatusTip(a->toolTip());
+        a->setEnabled(false);  // until there are trained or loaded weights
+    }
+    connect(weights_, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(window_, tr("Export weights"),
+                                                          QStringLiteral("weights.safetensors"),
+                                                          tr("safetensors (*.safetensors)"));
+        if (!path.isEmpty()) controller_->saveWeights(path);
+    });
+    connect(onnx_, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            window_, tr("Export ONNX model"), QStringLiteral("model.onnx"), tr("ONNX (*.onnx)"));
+        if (!path.isEmpty()) controller_->exportOnnx(path, 1);  // batch 1: one bar per call
+    });
+    connectOutcomes();
+}
+
+void ExportActions::connectOutcomes() {
+    connect(controller_, &TrainingController::weightsSaved, this,
+            [this](bool ok, const QString& message) {
+                if (ok)
+                    window_->statusBar()->showMessage(tr("Weights saved to %1").arg(message), 6000);
+                else
+                    showError_(tr("Export weights"), message);
+            });
+    connect(controller_, &TrainingController::onnxExported, this,
+            [this](bool ok, const QString& message) {
+                if (ok)
+                    window_->statusBar()->showMessage(tr("ONNX model written to %1").arg(message),
+                                                      6000);
+                else
+                    showError_(tr("Export ONNX"), message);
+            });
+}
+
+void ExportActions::setHaveWeights(bool have) {
+    const QString why = tr("Train or load weights first");
+    QAction* actions[] = {weights_, onnx_, model_->exportAction(), model_->predictAction()};
+    for (QAction* a : actions) {
+        a->setEnabled(have);
+        a->setStatusTip(have ? a->toolTip() : why);
+    }
+}
+
+}  // namespace nnwb

@@ -1,0 +1,122 @@
+// MainWindow's layout: the Model, Data and Training docks, the default arrangement for the
+// window's size, the tabs (the Comparison and Runs tabs hide the docks) and the geometry kept
+// in QSettings.
+#include <QDockWidget>
+#include <QSettings>
+#include <QSplitter>
+#include <QTabWidget>
+
+#include "app/core/ExperimentDocument.h"
+#include "app/core/LayerStackModel.h"
+#include "ui/ComparisonView.h"
+#include "ui/DataPanel.h"
+#include "ui/FieldHelp.h"
+#include "ui/LayerStackEditor.h"
+#include "ui/MainWindow.h"
+#include "ui/PaneScrollArea.h"
+#include "ui/PriceChartPane.h"
+#include "ui/RunsView.h"
+#include "ui/TrainingPanel.h"
+
+namespace nnwb {
+
+void MainWindow::createDocks() {
+    editor_ = new LayerStackEditor(stack_);
+    dataPanel_ = new DataPanel(doc_);
+    trainingPanel_ = new TrainingPanel(doc_);
+    auto dock = [this](const QString& title, const char* name, QWidget* w) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(QLatin1String(name));
+        d->setWidget(w);
+        d->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                       QDockWidget::DockWidgetClosable);
+        return d;
+    };
+    modelDock_ = dock(tr("Model"), "modelDock", editor_);
+    dataDock_ = dock(tr("Data"), "dataDock", new PaneScrollArea(dataPanel_));
+    trainingDock_ = dock(tr("Training"), "trainingDock", new PaneScrollArea(trainingPanel_));
+    applyFieldHelp(dataPanel_);
+    applyFieldHelp(trainingPanel_);
+    addDockWidget(Qt::LeftDockWidgetArea, modelDock_);
+    addDockWidget(Qt::RightDockWidgetArea, dataDock_);
+    addDockWidget(Qt::RightDockWidgetArea, trainingDock_);
+}
+
+QSize MainWindow::defaultSize(const QSize& available) {
+    const QSize frame(16, 48);  // a window manager's borders and title bar, generously
+    if (!available.isValid()) return {1600, 960};
+    return QSize(1600, 960).boundedTo(available - frame);
+}
+
+void MainWindow::applyDefaultLayout() {
+    const int w = width();
+    const bool compact = w < 1600;
+    if (compact) {
+        tabifyDockWidget(dataDock_, trainingDock_);
+        dataDock_->raise();
+    } else {
+        splitDockWidget(dataDock_, trainingDock_, Qt::Vertical);
+    }
+    resizeDocks({modelDock_}, {compact ? 300 : 440}, Qt::Horizontal);
+    resizeDocks({dataDock_}, {compact ? 350 : 380}, Qt::Horizontal);
+    if (!compact) resizeDocks({dataDock_, trainingDock_}, {500, 480}, Qt::Vertical);
+    if (auto* split = findChild<QSplitter*>(QStringLiteral("centralSplitter")))
+        split->setSizes({compact ? 300 : 400, compact ? 380 : 520});
+    if (auto* split = findChild<QSplitter*>(QStringLiteral("lowerSplitter")))
+        split->setSizes({compact ? 520 : 760, compact ? 260 : 320});
+}
+
+void MainWindow::fitTabsToCurrentPage() {
+    // A tab widget is as wide as its widest page; the Comparison and Runs pages (shown without
+    // the docks) would otherwise set the Experiment page's minimum width, docks included.
+    for (int i = 0; i < tabs_->count(); ++i) {
+        const auto policy =
+            i == tabs_->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+        tabs_->widget(i)->setSizePolicy(policy, policy);
+    }
+}
+
+void MainWindow::tabChanged(int index) {
+    QDockWidget* docks[3] = {modelDock_, dataDock_, trainingDock_};
+    const bool comparing =
+        tabs_->widget(index) == comparisonView_ || tabs_->widget(index) == runsView_;
+    if (tabs_->widget(index) == runsView_) runsView_->refresh();
+    fitTabsToCurrentPage();
+    // Which docks were shown is noted when leaving the Experiment tab only: noted again
+    // between Comparison and Runs (docks already hidden) it lost them for good.
+    if (comparing == docksHidden_) return;
+    docksHidden_ = comparing;
+    for (int i = 0; i < 3; ++i) {
+        if (comparing) {
+            docksShown_[i] = docks[i]->isVisible();
+            docks[i]->hide();
+        } else if (docksShown_[i]) {
+            docks[i]->show();
+        }
+    }
+}
+
+void MainWindow::showPriceChart() {
+    tabs_->setCurrentIndex(0);
+    upperTabs_->setCurrentWidget(priceChart_);
+}
+
+void MainWindow::showComparison(bool on) {
+    tabs_->setCurrentWidget(on ? static_cast<QWidget*>(comparisonView_) : tabs_->widget(0));
+}
+
+void MainWindow::saveWindowState() {
+    QSettings s;
+    s.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("mainWindow/state"), saveState());
+}
+
+bool MainWindow::restoreWindowState() {
+    QSettings s;
+    const QByteArray geometry = s.value(QStringLiteral("mainWindow/geometry")).toByteArray();
+    const QByteArray state = s.value(QStringLiteral("mainWindow/state")).toByteArray();
+    if (geometry.isEmpty() || state.isEmpty()) return false;
+    return restoreGeometry(geometry) && restoreState(state);
+}
+
+}  // namespace nnwb

@@ -1,0 +1,119 @@
+// MainWindow and the run store: where runs are recorded, the Runs tab's Open Experiment and
+// Open Model, and the curves of an experiment file's last run. The store is queried by the
+// window's RunHistory (its own thread); the answers come back here.
+#include <QFileInfo>
+#include <QStatusBar>
+#include <QTabWidget>
+
+#include "app/core/ComparisonController.h"
+#include "app/core/ExperimentDocument.h"
+#include "app/core/RunHistory.h"
+#include "app/core/RunPresenter.h"
+#include "ui/ConfusionTable.h"
+#include "ui/MainWindow.h"
+#include "ui/MetricCharts.h"
+#include "ui/RunsView.h"
+
+namespace nnwb {
+
+void MainWindow::setRunsDatabase(const QString& dbPath, bool enabled) {
+    presenter_->setRecording(dbPath, enabled);
+    comparison_->setRecording(presenter_->recording());
+    runsView_->setDatabase(presenter_->shownDatabase());
+}
+
+QString MainWindow::runsDatabasePath() const {
+    return presenter_->databasePath();
+}
+
+void MainWindow::showRuns() {
+    tabs_->setCurrentWidget(runsView_);
+}
+
+void MainWindow::showRecordingWarning(const QString& message) {
+    statusBar()->showMessage(tr("This run is not recorded: the run store cannot be written"),
+                             10000);
+    if (presenter_->takeRecordingWarning())  // one clear warning per session
+        showError(tr("Run history"), message);
+}
+
+void MainWindow::showLastRunOf(const QString& path) {
+    if (path.isEmpty()) return;
+    const quint64 generation = documentGeneration_;
+    history_->lastRunOf(
+        QFileInfo(path).absoluteFilePath(), this,
+        [this, generation](const std::optional<StoredRun>& run) {
+            if (!run || generation != documentGeneration_) return;  // another experiment since
+            for (const StoredEpoch& e : run->epochs)
+                charts_->addEpoch(e.report, run->hasValidation());
+            if (!run->epochs.empty())
+                confusion_->setReport(run->epochs.back().report, run->hasValidation());
+            // The stored curves belong to the run's stack and data: marked stale if they differ.
+            try {
+                presenter_->resultsFromStored(run->experiment);
+            } catch (const std::exception&) {
+                // a stored experiment this version cannot read: its curves are not compared
+            }
+            updateStaleNote();
+            statusBar()->showMessage(tr("Curves of run #%1 (%2, %3)")
+                                         .arg(run->id)
+                                         .arg(QString::fromStdString(run->startedAt),
+                                              QString::fromStdString(runStatusLabel(run->status))),
+                                     10000);
+        });
+}
+
+void MainWindow::openRun(qint64 id, bool model) {
+    if (controller_->isBusy() || !maybeSave()) return;
+    history_->load({id}, this, [this, model](const RunHistory::Runs& runs, const QString& error) {
+        if (!error.isEmpty()) return showError(tr("Open run"), error);
+        if (runs.empty() || controller_->isBusy() || !showStoredRun(runs.front())) return;
+        if (model)
+            openRunModel(runs.front());
+        else
+            statusBar()->showMessage(tr("Opened the experiment of run #%1").arg(runs.front().id),
+                                     8000);
+    });
+}
+
+bool MainWindow::showStoredRun(const StoredRun& run) {
+    try {
+        const std::string base = run.experimentFile.empty()
+                                     ? std::string(".")
+                                     : QFileInfo(QString::fromStdString(run.experimentFile))
+                                           .absolutePath()
+                                           .toStdString();
+        doc_->reset(Experiment::fromJson(run.experiment, base));
+    } catch (const std::exception& e) {
+        showError(tr("Open run"), QString::fromStdString(e.what()));
+        return false;
+    }
+    clearResults();
+    for (const StoredEpoch& e : run.epochs) charts_->addEpoch(e.report, run.hasValidation());
+    if (!run.epochs.empty()) confusion_->setReport(run.epochs.back().report, run.hasValidation());
+    presenter_->resultsFrom(doc_->experiment());
+    updateStaleNote();
+    tabs_->setCurrentIndex(0);
+    return true;
+}
+
+void MainWindow::openRunModel(const StoredRun& run) {
+    const StoredBundle* model = run.bundle("best");
+    if (!model || !QFileInfo::exists(QString::fromStdString(model->path)))
+        model = run.bundle("last");
+    if (!model || !QFileInfo::exists(QString::fromStdString(model->path))) {
+        showError(tr("Open model"),
+                  tr("Run #%1 has no stored model file: it ended before an epoch completed, or "
+                     "its files were deleted. Its experiment and curves are open.")
+                      .arg(run.id));
+        return;
+    }
+    pendingRunModel_ = tr("the %1 model of run #%2 (epoch %3)")
+                           .arg(QString::fromStdString(model->kind))
+                           .arg(run.id)
+                           .arg(model->epoch);
+    presenter_->loadingWeights(doc_->experiment(), model->epoch);
+    controller_->loadWeights(doc_->experiment(), QString::fromStdString(model->path), model->epoch);
+}
+
+}  // namespace nnwb
