@@ -27,6 +27,11 @@ std::string defaultText(const SettingSpec& s) {
                                            : s.defaultValue.dump());
 }
 
+// A value the form shows scaled (the validation share as %) is a fraction in the file.
+std::string unitText(const SettingSpec& s) {
+    return s.formScale != 1 ? "fraction (the form shows " + s.unit + ")" : s.unit;
+}
+
 std::string meaning(const SettingSpec& s) {
     std::string m = s.help;
     if (!s.enabledBy.empty()) {
@@ -48,7 +53,7 @@ void settingsTable(std::ostringstream& o, const std::vector<SettingSpec>& specs,
               << (flags ? "---|" : "") << "---|\n";
         }
         o << "| " << code(s.key) << " | " << cell(s.label) << " | " << defaultText(s) << " | "
-          << cell(s.rangeText()) << " | " << s.unit << " |";
+          << cell(s.rangeText()) << " | " << unitText(s) << " |";
         if (flags) o << " " << code(s.flag) << " |";
         o << " " << cell(meaning(s)) << " |\n";
     }
