@@ -3,40 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "model/ConfigKeys.h"
-
 namespace nnwb {
-
-nlohmann::json ClassWeightsConfig::toJson() const {
-    nlohmann::json j{{"mode", mode}};
-    if (mode == "given") j["weights"] = weights;
-    return j;
-}
-
-ClassWeightsConfig ClassWeightsConfig::fromJson(const nlohmann::json& j) {
-    const std::string path = "training.classWeights";
-    requireObject(j, path);
-    ClassWeightsConfig c;
-    c.mode = readStringKey(j, path, "mode", c.mode);
-    if (c.mode != "none" && c.mode != "balanced" && c.mode != "given")
-        throw std::invalid_argument(path + ".mode: '" + c.mode +
-                                    "' is not one of none, balanced, given");
-    if (c.mode == "given") {
-        if (!j.contains("weights") || !j["weights"].is_array() || j["weights"].empty())
-            throw std::invalid_argument(path +
-                                        ".weights: a list of numbers, one per output, "
-                                        "is needed with mode \"given\"");
-        for (size_t i = 0; i < j["weights"].size(); ++i) {
-            const auto& w = j["weights"][i];
-            if (!w.is_number() || !std::isfinite(w.get<double>()) || w.get<double>() < 0 ||
-                w.get<double>() > 1e6)
-                throw std::invalid_argument(path + ".weights[" + std::to_string(i) +
-                                            "]: " + w.dump() + " is not a number in [0, 1e6]");
-            c.weights.push_back(w.get<double>());
-        }
-    }
-    return c;
-}
 
 double sampleWeight(const float* t, int outputs, const std::vector<double>& w) {
     double mass = 0.0, sum = 0.0;

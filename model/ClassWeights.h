@@ -8,8 +8,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "model/SampleSet.h"
 
 namespace nnwb {
@@ -17,9 +15,6 @@ namespace nnwb {
 struct ClassWeightsConfig {
     std::string mode = "none";    // none | balanced | given
     std::vector<double> weights;  // given: one per output
-    nlohmann::json toJson() const;
-    // Throws std::invalid_argument naming the key.
-    static ClassWeightsConfig fromJson(const nlohmann::json& j);
 };
 
 // The weight of each class for this training part; empty for "none". Throws

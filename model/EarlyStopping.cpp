@@ -2,23 +2,7 @@
 
 #include <cmath>
 
-#include "model/ConfigKeys.h"
-
 namespace nnwb {
-
-nlohmann::json EarlyStoppingConfig::toJson() const {
-    return {{"enabled", enabled}, {"patience", patience}, {"minDelta", minDelta}};
-}
-
-EarlyStoppingConfig EarlyStoppingConfig::fromJson(const nlohmann::json& j) {
-    const std::string path = "training.earlyStopping";
-    requireObject(j, path);
-    EarlyStoppingConfig c;
-    c.enabled = readBoolKey(j, path, "enabled", c.enabled);
-    c.patience = readIntKey(j, path, "patience", c.patience, 1, 100000);
-    c.minDelta = readNumberKey(j, path, "minDelta", c.minDelta, 0.0, 1e6);
-    return c;
-}
 
 bool BestEpochTracker::update(int epoch, double value) {
     lastEpoch_ = epoch;

@@ -4,8 +4,6 @@
 // Value types; used by the thread that drives the epochs.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include "model/Monitor.h"
 
 namespace nnwb {
@@ -14,9 +12,6 @@ struct EarlyStoppingConfig {
     bool enabled = true;
     int patience = 5;       // epochs without an improvement before the run stops
     double minDelta = 0.0;  // an improvement must beat the best by more than this
-    nlohmann::json toJson() const;
-    // Missing keys keep the defaults; throws std::invalid_argument naming the key.
-    static EarlyStoppingConfig fromJson(const nlohmann::json& j);
 };
 
 class BestEpochTracker {

@@ -4,41 +4,13 @@
 #include <filesystem>
 
 #include "model/AtomicFile.h"
-#include "model/ConfigKeys.h"
 #include "model/Network.h"
+#include "model/TrainingSettings.h"
 
 namespace nnwb {
 
-namespace {
-int intKey(const nlohmann::json& j, const char* key, int def, int lo, int hi) {
-    if (!j.contains(key)) return def;
-    const auto& v = j[key];
-    if (!v.is_number_integer())
-        throw std::invalid_argument(std::string("training.") + key + ": must be an integer, got " +
-                                    v.dump());
-    const long long x = v.get<long long>();
-    if (x < lo || x > hi)
-        throw std::invalid_argument(std::string("training.") + key + ": " + std::to_string(x) +
-                                    " is outside " + std::to_string(lo) + ".." +
-                                    std::to_string(hi));
-    return static_cast<int>(x);
-}
-}  // namespace
-
 nlohmann::json TrainingConfig::toJson() const {
-    return {{"optimizer", optimizer.toJson()},
-            {"loss", lossName(loss)},
-            {"batchSize", batchSize},
-            {"epochs", epochs},
-            {"seed", seed},
-            {"device", device},
-            {"shuffle", shuffle},
-            {"monitor", monitorName(monitor)},
-            {"keepBest", keepBest},
-            {"earlyStopping", earlyStopping.toJson()},
-            {"lrSchedule", lrSchedule.toJson()},
-            {"clipNorm", clipNorm},
-            {"classWeights", classWeights.toJson()}};
+    return writeTrainingSettings(*this);
 }
 
 TrainingConfig TrainingConfig::version1() {
@@ -49,51 +21,12 @@ TrainingConfig TrainingConfig::version1() {
 }
 
 TrainingConfig TrainingConfig::fromJson(const nlohmann::json& j, int formatVersion) {
-    if (!j.is_object()) throw std::invalid_argument("training: must be an object");
-    TrainingConfig c = formatVersion >= 2 ? TrainingConfig() : version1();
-    if (j.contains("optimizer")) c.optimizer = OptimizerConfig::fromJson(j["optimizer"]);
-    if (j.contains("loss")) {
-        if (!j["loss"].is_string())
-            throw std::invalid_argument("training.loss: must be \"mse\" or \"cross_entropy\"");
-        try {
-            c.loss = lossFromName(j["loss"].get<std::string>());
-        } catch (const std::invalid_argument& e) {
-            throw std::invalid_argument(std::string("training.loss: ") + e.what());
-        }
-    }
-    c.batchSize = intKey(j, "batchSize", c.batchSize, 1, 65536);
-    c.epochs = intKey(j, "epochs", c.epochs, 1, 1000000);
-    if (j.contains("seed")) {
-        if (!j["seed"].is_number_integer() || j["seed"].get<long long>() < 0)
-            throw std::invalid_argument("training.seed: must be a non-negative integer");
-        c.seed = j["seed"].get<uint64_t>();
-    }
-    if (j.contains("device")) {
-        if (!j["device"].is_string())
-            throw std::invalid_argument("training.device: must be a device id such as \"cpu\"");
-        c.device = j["device"].get<std::string>();
-    }
-    if (j.contains("shuffle")) {
-        if (!j["shuffle"].is_boolean())
-            throw std::invalid_argument("training.shuffle: must be true or false");
-        c.shuffle = j["shuffle"].get<bool>();
-    }
-    if (formatVersion < 2) return c;  // later keys are not part of a version 1 file
-    if (j.contains("monitor")) {
-        const std::string m = readStringKey(j, "training", "monitor", "");
-        try {
-            c.monitor = monitorFromName(m);
-        } catch (const std::invalid_argument& e) {
-            throw std::invalid_argument(std::string("training.monitor: ") + e.what());
-        }
-    }
-    c.keepBest = readBoolKey(j, "training", "keepBest", c.keepBest);
-    if (j.contains("earlyStopping"))
-        c.earlyStopping = EarlyStoppingConfig::fromJson(j["earlyStopping"]);
-    if (j.contains("lrSchedule")) c.lrSchedule = LrScheduleConfig::fromJson(j["lrSchedule"]);
-    c.clipNorm = readNumberKey(j, "training", "clipNorm", c.clipNorm, 0.0, 1e9);
-    if (j.contains("classWeights"))
-        c.classWeights = ClassWeightsConfig::fromJson(j["classWeights"]);
+    TrainingConfig c =
+        readTrainingSettings(j, formatVersion, formatVersion >= 2 ? TrainingConfig() : version1());
+    if (c.classWeights.mode == "given" && c.classWeights.weights.empty())
+        throw std::invalid_argument(
+            "training.classWeights.weights: a list of numbers, one per output, is needed with "
+            "mode \"given\"");
     return c;
 }
 

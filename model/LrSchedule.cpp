@@ -2,35 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
-
-#include "model/ConfigKeys.h"
 
 namespace nnwb {
-
-nlohmann::json LrScheduleConfig::toJson() const {
-    return {{"type", type},        {"stepEpochs", stepEpochs},
-            {"gamma", gamma},      {"warmupEpochs", warmupEpochs},
-            {"floor", floor},      {"factor", factor},
-            {"patience", patience}};
-}
-
-LrScheduleConfig LrScheduleConfig::fromJson(const nlohmann::json& j) {
-    const std::string path = "training.lrSchedule";
-    requireObject(j, path);
-    LrScheduleConfig c;
-    c.type = readStringKey(j, path, "type", c.type);
-    if (c.type != "constant" && c.type != "step" && c.type != "cosine" && c.type != "plateau")
-        throw std::invalid_argument(path + ".type: '" + c.type +
-                                    "' is not one of constant, step, cosine, plateau");
-    c.stepEpochs = readIntKey(j, path, "stepEpochs", c.stepEpochs, 1, 1000000);
-    c.gamma = readNumberKey(j, path, "gamma", c.gamma, 1e-6, 1.0);
-    c.warmupEpochs = readIntKey(j, path, "warmupEpochs", c.warmupEpochs, 0, 1000000);
-    c.floor = readNumberKey(j, path, "floor", c.floor, 0.0, 10.0);
-    c.factor = readNumberKey(j, path, "factor", c.factor, 1e-6, 1.0);
-    c.patience = readIntKey(j, path, "patience", c.patience, 1, 100000);
-    return c;
-}
 
 LrSchedule::LrSchedule(const LrScheduleConfig& config, double base, int epochs)
     : cfg_(config), base_(base), epochs_(std::max(1, epochs)), current_(base) {}

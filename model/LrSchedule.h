@@ -7,8 +7,6 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "model/Monitor.h"
 
 namespace nnwb {
@@ -21,9 +19,6 @@ struct LrScheduleConfig {
     double floor = 0.0;             // cosine: final rate; plateau: lowest rate
     double factor = 0.5;            // plateau: factor per reduction
     int patience = 3;               // plateau: epochs without improvement before a reduction
-    nlohmann::json toJson() const;
-    // Missing keys keep the defaults; throws std::invalid_argument naming the key.
-    static LrScheduleConfig fromJson(const nlohmann::json& j);
 };
 
 class LrSchedule {

@@ -1,6 +1,6 @@
 // Optimizers that update a network's parameters on the device from their gradients: SGD with
-// momentum and Adam with bias correction (decoupled weight decay). Settings are a plain JSON-
-// mapped struct. Used by the thread owning the backend.
+// momentum and Adam with bias correction (decoupled weight decay). Settings are a plain struct,
+// read from JSON through model/TrainingSettings.h. Used by the thread owning the backend.
 #pragma once
 
 #include <memory>
@@ -19,9 +19,6 @@ struct OptimizerConfig {
     double momentum = 0.9;                              // sgd
     double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;  // adam
     double weightDecay = 0.0;
-    nlohmann::json toJson() const;
-    // Missing keys keep defaults; bad values throw std::invalid_argument naming the key.
-    static OptimizerConfig fromJson(const nlohmann::json& j);
 };
 
 class Optimizer {

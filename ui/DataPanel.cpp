@@ -22,6 +22,8 @@
 
 #include "app/core/ExperimentDocument.h"
 #include "app/core/FileInspectJob.h"
+#include "model/DataSettings.h"
+#include "ui/SettingsFields.h"
 
 namespace nnwb {
 
@@ -31,6 +33,19 @@ QString q(const std::string& s) {
 }
 enum SummaryRow { kFormat, kBars, kFirst, kLast, kFrame, kGaps, kFractals };
 
+QLabel* messageLabel(QWidget* parent, const char* name, const char* colour,
+                     const char* background) {
+    auto* l = new QLabel(parent);
+    l->setObjectName(QLatin1String(name));
+    l->setWordWrap(true);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setStyleSheet(QStringLiteral("QLabel { color: %1; background: %2; border-radius: 3px; "
+                                    "padding: 4px; }")
+                         .arg(QLatin1String(colour), QLatin1String(background)));
+    l->hide();
+    return l;
+}
+
 }  // namespace
 
 DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
@@ -38,18 +53,27 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
     setAcceptDrops(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
-
+    fields_ = new SettingsFields(dataSettings(), this);
     auto* top = new QFormLayout;
     top->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    source_ = new QComboBox(this);
-    source_->setObjectName(QStringLiteral("dataSource"));
-    source_->addItem(tr("Price file"), QStringLiteral("file"));
-    source_->addItem(tr("Synthetic task"), QStringLiteral("synthetic"));
-    top->addRow(tr("Source:"), source_);
+    fields_->addRows("Source", top, this);
     layout->addLayout(top);
-
     sourcePages_ = new QStackedWidget(this);
-    // --- price file page
+    sourcePages_->addWidget(buildFilePage());
+    sourcePages_->addWidget(buildSyntheticPage());
+    layout->addWidget(sourcePages_);
+    shape_ = new QLabel(this);
+    shape_->setObjectName(QStringLiteral("dataShape"));
+    shape_->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    layout->addWidget(shape_);
+    layout->addStretch(1);
+    connect(fields_, &SettingsFields::edited, this, &DataPanel::commit);
+    connectDocument();
+    syncFromDocument();
+    inspectCurrentFile();
+}
+
+QWidget* DataPanel::buildFilePage() {
     auto* filePage = new QWidget(sourcePages_);
     auto* fileLayout = new QVBoxLayout(filePage);
     fileLayout->setContentsMargins(0, 0, 0, 0);
@@ -67,6 +91,20 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
     fileRow->addWidget(fileName_, 1);
     fileRow->addWidget(openButton);
     fileLayout->addLayout(fileRow);
+    fileLayout->addLayout(buildSummary(filePage));
+    error_ = messageLabel(filePage, "dataError", "#9b1c1c", "#fde2e1");
+    fileLayout->addWidget(error_);
+    warning_ = messageLabel(filePage, "dataWarning", "#7a4b00", "#fff4d6");
+    fileLayout->addWidget(warning_);
+    auto* sampleForm = new QFormLayout;
+    sampleForm->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    fields_->addRows("Price file", sampleForm, filePage);
+    fileLayout->addLayout(sampleForm);
+    fileLayout->addWidget(buildFeatureBoxes(filePage));
+    return filePage;
+}
+
+QFormLayout* DataPanel::buildSummary(QWidget* filePage) {
     auto* sumForm = new QFormLayout;
     sumForm->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
     const QString labels[7] = {tr("Format:"),     tr("Bars:"), tr("First bar:"), tr("Last bar:"),
@@ -78,76 +116,26 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
     }
     summary_[kFractals]->setObjectName(QStringLiteral("dataFractals"));
     summary_[kBars]->setObjectName(QStringLiteral("dataBars"));
-    fileLayout->addLayout(sumForm);
-    error_ = new QLabel(filePage);
-    error_->setObjectName(QStringLiteral("dataError"));
-    error_->setWordWrap(true);
-    error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    error_->setStyleSheet(QStringLiteral(
-        "QLabel { color: #9b1c1c; background: #fde2e1; border-radius: 3px; padding: 4px; }"));
-    error_->hide();
-    fileLayout->addWidget(error_);
-    warning_ = new QLabel(filePage);
-    warning_->setObjectName(QStringLiteral("dataWarning"));
-    warning_->setWordWrap(true);
-    warning_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    warning_->setStyleSheet(QStringLiteral(
-        "QLabel { color: #7a4b00; background: #fff4d6; border-radius: 3px; padding: 4px; }"));
-    warning_->hide();
-    fileLayout->addWidget(warning_);
+    return sumForm;
+}
 
-    auto* sampleForm = new QFormLayout;
-    sampleForm->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    window_ = new QSpinBox(filePage);
-    window_->setObjectName(QStringLiteral("dataWindow"));
-    window_->setRange(2, 4096);
-    window_->setSuffix(tr(" bars"));
-    window_->setKeyboardTracking(false);
-    validation_ = new QDoubleSpinBox(filePage);
-    validation_->setObjectName(QStringLiteral("dataValidation"));
-    validation_->setRange(0, 90);
-    validation_->setDecimals(0);
-    validation_->setSuffix(tr(" %"));
-    validation_->setKeyboardTracking(false);
-    validation_->setToolTip(tr("The newest share of the samples is used for validation"));
-    normalization_ = new QComboBox(filePage);
-    normalization_->addItem(tr("z-score (training part)"), QStringLiteral("zscore"));
-    normalization_->addItem(tr("none (as MQL5)"), QStringLiteral("none"));
-    positional_ = new QCheckBox(tr("add sinusoidal positional encoding"), filePage);
-    fractal_ = new QComboBox(filePage);
-    fractal_->addItem(tr("3 bars"), QStringLiteral("3bar"));
-    fractal_->addItem(tr("5 bars (Williams)"), QStringLiteral("5bar"));
-    sampleForm->addRow(tr("Window:"), window_);
-    sampleForm->addRow(tr("Validation:"), validation_);
-    sampleForm->addRow(tr("Normalize:"), normalization_);
-    sampleForm->addRow(tr("Fractal rule:"), fractal_);
-    indicators_ = new QComboBox(filePage);
-    indicators_->setObjectName(QStringLiteral("indicatorDefinitions"));
-    indicators_->addItem(tr("MetaTrader 5"), QStringLiteral("mt5"));
-    indicators_->addItem(tr("textbook"), QStringLiteral("textbook"));
-    indicators_->setToolTip(
-        tr("MetaTrader 5: ATR = simple average of the true range, MACD "
-           "signal = simple average of MACD (as an Expert Advisor reads "
-           "them); textbook: Wilder's ATR, EMA signal line"));
-    sampleForm->addRow(tr("Indicators:"), indicators_);
-    sampleForm->addRow(QString(), positional_);
-    fileLayout->addLayout(sampleForm);
-
+// One switch per entry of the feature table (model/data/Features.h), two columns.
+QGroupBox* DataPanel::buildFeatureBoxes(QWidget* filePage) {
     features_ = new QGroupBox(tr("Features per bar"), filePage);
     auto* grid = new QGridLayout(features_);
     grid->setVerticalSpacing(2);
-    const auto list = featureList();
     for (int i = 0; i < kFeatureKinds; ++i) {
-        featureBoxes_[i] = new QCheckBox(q(list[i].second), features_);
-        featureBoxes_[i]->setObjectName(q("feature:" + list[i].first));
-        featureBoxes_[i]->setToolTip(q(featureHelp(list[i].first)));
+        const Feature f = static_cast<Feature>(i);
+        featureBoxes_[i] = new QCheckBox(q(featureInfo(f).label), features_);
+        featureBoxes_[i]->setObjectName(q(std::string("feature:") + featureKey(f)));
+        featureBoxes_[i]->setToolTip(q(featureHelp(f)));
         grid->addWidget(featureBoxes_[i], i / 2, i % 2);
         connect(featureBoxes_[i], &QCheckBox::toggled, this, &DataPanel::commit);
     }
-    fileLayout->addWidget(features_);
-    sourcePages_->addWidget(filePage);
+    return features_;
+}
 
-    // --- synthetic page
+QWidget* DataPanel::buildSyntheticPage() {
     auto* synthPage = new QWidget(sourcePages_);
     auto* synthForm = new QFormLayout(synthPage);
     synthForm->setContentsMargins(0, 0, 0, 0);
@@ -157,38 +145,12 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
                       "For quick tests of a stack."),
                    synthPage);
     synthNote->setWordWrap(true);
-    synthSamples_ = new QSpinBox(synthPage);
-    synthSamples_->setRange(4, 10000000);
-    synthUnits_ = new QSpinBox(synthPage);
-    synthUnits_->setRange(1, 4096);
-    synthWindow_ = new QSpinBox(synthPage);
-    synthWindow_->setRange(1, 4096);
-    for (QSpinBox* s : {synthSamples_, synthUnits_, synthWindow_}) s->setKeyboardTracking(false);
     synthForm->addRow(synthNote);
-    synthForm->addRow(tr("Samples:"), synthSamples_);
-    synthForm->addRow(tr("Units (sequence):"), synthUnits_);
-    synthForm->addRow(tr("Window (values):"), synthWindow_);
-    sourcePages_->addWidget(synthPage);
-    layout->addWidget(sourcePages_);
+    fields_->addRows("Synthetic task", synthForm, synthPage);
+    return synthPage;
+}
 
-    shape_ = new QLabel(this);
-    shape_->setObjectName(QStringLiteral("dataShape"));
-    shape_->setStyleSheet(QStringLiteral("color: palette(mid);"));
-    layout->addWidget(shape_);
-    layout->addStretch(1);
-
-    connect(source_, qOverload<int>(&QComboBox::currentIndexChanged), this, &DataPanel::commit);
-    connect(window_, qOverload<int>(&QSpinBox::valueChanged), this, &DataPanel::commit);
-    connect(validation_, qOverload<double>(&QDoubleSpinBox::valueChanged), this,
-            &DataPanel::commit);
-    connect(normalization_, qOverload<int>(&QComboBox::currentIndexChanged), this,
-            &DataPanel::commit);
-    connect(fractal_, qOverload<int>(&QComboBox::currentIndexChanged), this, &DataPanel::commit);
-    connect(indicators_, qOverload<int>(&QComboBox::currentIndexChanged), this, &DataPanel::commit);
-    connect(positional_, &QCheckBox::toggled, this, &DataPanel::commit);
-    for (QSpinBox* s : {synthSamples_, synthUnits_, synthWindow_})
-        connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &DataPanel::commit);
-
+void DataPanel::connectDocument() {
     connect(doc_, &ExperimentDocument::replaced, this, [this] {
         // A new experiment: nothing of the previous one's file stays on show (issue 13).
         ++documentGeneration_;
@@ -205,8 +167,6 @@ DataPanel::DataPanel(ExperimentDocument* doc, QWidget* parent)
         // An undo or redo may have brought back another file: show that file's summary.
         if (currentFilePath() != shownPath_) inspectCurrentFile();
     });
-    syncFromDocument();
-    inspectCurrentFile();
 }
 
 QString DataPanel::errorText() const {
@@ -343,34 +303,19 @@ void DataPanel::showError(const QString& message) {
 
 void DataPanel::syncFromDocument() {
     syncing_ = true;
-    const auto& d = doc_->experiment().data;
-    const std::string source = d.value("source", std::string("file"));
-    source_->setCurrentIndex(source == "synthetic" ? 1 : 0);
-    sourcePages_->setCurrentIndex(source == "synthetic" ? 1 : 0);
-    auto intOr = [&](const char* k, int def) {
-        return d.contains(k) && d[k].is_number() ? d[k].get<int>() : def;
-    };
-    window_->setValue(intOr("window", 20));
-    const double share = d.contains("validationShare") && d["validationShare"].is_number()
-                             ? d["validationShare"].get<double>()
-                             : (source == "synthetic" ? 0.25 : 0.2);
-    validation_->setValue(share * 100.0);
-    normalization_->setCurrentIndex(d.value("normalization", std::string("zscore")) == "none");
-    fractal_->setCurrentIndex(d.value("fractal", std::string("3bar")) == "5bar");
+    nlohmann::json d = doc_->experiment().data;
+    sourcePages_->setCurrentIndex(d.value("source", std::string("file")) == "synthetic" ? 1 : 0);
     // Without the key: a file from before MT5 definitions existed, trained on textbook ones.
-    indicators_->setCurrentIndex(d.value("indicators", std::string("textbook")) == "mt5" ? 0 : 1);
-    positional_->setChecked(d.value("positionalEncoding", false));
+    if (!d.contains("indicators")) d["indicators"] = "textbook";
+    fields_->show(d);
     const auto f = d.value("features", nlohmann::json::object());
-    const auto list = featureList();
     FeatureSpec spec;  // what a missing key means (the scale-free features are off)
-    for (int i = 0; i < kFeatureKinds; ++i)
-        featureBoxes_[i]->setChecked(f.is_object() && f.contains(list[i].first) &&
-                                             f[list[i].first].is_boolean()
-                                         ? f[list[i].first].get<bool>()
+    for (int i = 0; i < kFeatureKinds; ++i) {
+        const char* key = featureKey(static_cast<Feature>(i));
+        featureBoxes_[i]->setChecked(f.is_object() && f.contains(key) && f[key].is_boolean()
+                                         ? f[key].get<bool>()
                                          : spec.enabled[size_t(i)]);
-    synthSamples_->setValue(intOr("samples", 512));
-    synthUnits_->setValue(intOr("units", 4));
-    synthWindow_->setValue(intOr("window", 3));
+    }
     if (!d.contains("file")) {
         fileName_->setText(tr("No file — drop a price file here"));
         for (QLabel* l : summary_) l->setText(QStringLiteral("–"));
@@ -387,29 +332,19 @@ void DataPanel::syncFromDocument() {
 void DataPanel::commit() {
     if (syncing_) return;
     nlohmann::json d = doc_->experiment().data;
-    const bool synthetic = source_->currentIndex() == 1;
+    const bool synthetic = fields_->read(d, {"Source"}).value("source", "") == "synthetic";
     sourcePages_->setCurrentIndex(synthetic ? 1 : 0);
     if (synthetic) error_->hide();  // an import error is about the price file
-    d["source"] = synthetic ? "synthetic" : "file";
-    if (synthetic) {
-        d["samples"] = synthSamples_->value();
-        d["units"] = synthUnits_->value();
-        d["window"] = synthWindow_->value();
-    } else {
-        d["window"] = window_->value();
-        d["normalization"] = normalization_->currentData().toString().toStdString();
-        d["fractal"] = fractal_->currentData().toString().toStdString();
-        d["indicators"] = indicators_->currentData().toString().toStdString();
-        d["positionalEncoding"] = positional_->isChecked();
+    d = fields_->read(d, {"Source", synthetic ? "Synthetic task" : "Price file"});
+    if (!synthetic) {
         nlohmann::json f = d.value("features", nlohmann::json::object());
         if (!f.is_object()) f = nlohmann::json::object();
-        const auto list = featureList();
-        for (int i = 0; i < kFeatureKinds; ++i) f[list[i].first] = featureBoxes_[i]->isChecked();
+        for (int i = 0; i < kFeatureKinds; ++i)
+            f[featureKey(static_cast<Feature>(i))] = featureBoxes_[i]->isChecked();
         d["features"] = f;
         d.erase("samples");
         d.erase("units");
     }
-    d["validationShare"] = validation_->value() / 100.0;
     doc_->setData(d);
 }
 

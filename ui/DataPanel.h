@@ -1,5 +1,6 @@
 // The Data pane: source (price file or synthetic task), opening a price file (dialog or drop)
-// with its summary read off the GUI thread, the feature switches, window and validation share;
+// with its summary read off the GUI thread, the feature switches and the data settings (both
+// generated from their tables in model/);
 // import errors (FILE:LINE, the previous data stays), and warnings for a file too short for the
 // settings (problem(): Train is disabled) or with constant features. GUI thread only (the file
 // is read by a FileInspectJob of app/core, whose result comes back to this thread).
@@ -13,18 +14,16 @@
 #include "app/core/DataAdapter.h"
 
 class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
 class QFormLayout;
 class QGroupBox;
 class QLabel;
-class QSpinBox;
 class QStackedWidget;
 
 namespace nnwb {
 
 class ExperimentDocument;
 class FileInspectJob;
+class SettingsFields;
 
 class DataPanel : public QWidget {
     Q_OBJECT
@@ -70,6 +69,13 @@ private:
     // document's data section as it is now.
     void updateChecks();
     QString currentFilePath() const;  // the document's price file, absolute ("" if none)
+    // The pane's parts; the settings fields come from the data settings table
+    // (model/DataSettings.h), the feature switches from the feature table.
+    QWidget* buildFilePage();
+    QFormLayout* buildSummary(QWidget* filePage);
+    QGroupBox* buildFeatureBoxes(QWidget* filePage);
+    QWidget* buildSyntheticPage();
+    void connectDocument();
 
     ExperimentDocument* doc_;
     FileInspectJob* inspector_;  // a child: its results die with the panel
@@ -79,7 +85,7 @@ private:
     quint64 documentGeneration_ = 0;
     QString shownPath_;  // the file whose summary is on show (or being read)  // counts
                          // replacements; a late file read checks it
-    QComboBox* source_;
+    SettingsFields* fields_;
     QStackedWidget* sourcePages_;
     QLabel* fileName_;
     QLabel* summary_[7];
@@ -89,15 +95,6 @@ private:
     std::shared_ptr<const PriceFileInfo> info_;  // the file on show (null: none)
     QGroupBox* features_;
     QCheckBox* featureBoxes_[kFeatureKinds];
-    QSpinBox* window_;
-    QDoubleSpinBox* validation_;
-    QComboBox* normalization_;
-    QCheckBox* positional_;
-    QComboBox* fractal_;
-    QComboBox* indicators_;  // data.indicators: mt5 | textbook
-    QSpinBox* synthSamples_;
-    QSpinBox* synthUnits_;
-    QSpinBox* synthWindow_;
     QLabel* shape_;
 };
 

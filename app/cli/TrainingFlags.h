@@ -1,7 +1,7 @@
 // The training-control flags of `nnwb-cli train` (best epoch, early stopping, learning-rate
 // schedule, clipping, class weights): each overrides one key of the experiment's training
-// section and is checked as the experiment file checks that key. Declared from one table in
-// TrainingFlags.cpp. Runs on the CLI's main thread; Qt-free.
+// section and is checked as the experiment file checks that key. Declared from the training
+// settings table (model/TrainingSettings.h). Runs on the CLI's main thread; Qt-free.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -11,10 +11,9 @@
 
 namespace nnwb::cli {
 
-// Declares the flags on `cmd`. Each value given lands in `overrides` under its key's path in
-// the training section ({"earlyStopping.patience": 3}); CLI11 rejects a value that the
-// experiment file would reject, with the file's message ("--patience:
-// training.earlyStopping.patience: 0 is outside 1..100000").
+// Declares the flags on `cmd`. Each value given lands in `overrides` under its flag
+// ({"--patience": "3"}); CLI11 rejects a value that the experiment file would reject, with the
+// file's message ("--patience: training.earlyStopping.patience: 0 is outside 1..100000").
 void addTrainingFlags(CLI::App& cmd, nlohmann::json& overrides);
 // `config` with `overrides` set, checked as a version 2 file; UsageError naming the flag on a
 // bad value.

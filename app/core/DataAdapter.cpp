@@ -12,23 +12,6 @@
 
 namespace nnwb {
 
-std::vector<std::pair<std::string, std::string>> featureList() {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (int i = 0; i < kFeatureKinds; ++i) {
-        const FeatureInfo& f = featureInfo(static_cast<Feature>(i));
-        out.emplace_back(f.key, f.label);
-    }
-    return out;
-}
-
-std::string featureHelp(const std::string& key) {
-    Feature f;
-    if (!featureFromKey(key, f)) return "";
-    const FeatureInfo& i = featureInfo(f);
-    return std::string(i.formula) + " (" + i.unit + ")" +
-           (i.scaleFree ? "" : "; in the instrument's price scale");
-}
-
 std::string dataProblem(const nlohmann::json& data, size_t bars, const std::string& fileName) {
     try {
         if (data.value("source", std::string("file")) != "file") return "";

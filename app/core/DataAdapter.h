@@ -47,12 +47,6 @@ PriceFileInfo inspectPriceFile(const std::string& path);
 // True when this build contains the price-file importers.
 bool priceFilesSupported();
 
-// The per-bar features: JSON key (in data.features) and label, in pipeline order (from
-// model/data/Features.h, where they are declared).
-std::vector<std::pair<std::string, std::string>> featureList();
-// The tooltip of a feature switch: its exact formula and unit ("" for an unknown key).
-std::string featureHelp(const std::string& key);
-
 // What keeps the data section `data` from training on a file of `bars` bars (too few bars for
 // one labelled window: "needs at least N bars, file has M"; no training or validation part),
 // or "" when it can; synthetic data and unreadable settings give "".

@@ -1,4 +1,5 @@
-// The per-bar features, declared once here (enum, key, label, formula in featureInfo): the
+// The per-bar features, declared once here (enum, key, label, formula, unit in featureInfo, the
+// one feature table that the Data pane, the ONNX docs and docs/settings.md read): the
 // twelve of the MQL5 fractal expert (docs/ARCHITECTURE.md §4; indicators in Indicators.h), then
 // seven scale-free ones (moves and ranges divided by the ATR or the close; off by default).
 // Computed in this fixed order, skipping disabled ones. Pure functions; any thread.
@@ -53,8 +54,17 @@ struct FeatureInfo {
     const char* formula;  // "close - open"
     const char* unit;     // "price units", "dimensionless", ...
     bool scaleFree;       // the same values on an instrument of another price scale
+    // The exported model's doc string of the feature (app/export/FeatureDocs.h), with
+    // {rsiPeriod}, {cciPeriod}, {atrPeriod}, {macdFast}, {macdSlow}, {macdSignalPeriod}, {timeZone}
+    // and {macdSeeding} filled in; `docTextbook` for the textbook indicator definitions when
+    // they differ (null: the same). Null `doc`: a ratio to the ATR, described from `formula`.
+    const char* doc = nullptr;
+    const char* docTextbook = nullptr;
 };
 const FeatureInfo& featureInfo(Feature f);
+// The tooltip of a feature's switch: its formula and unit, and whether it is in the
+// instrument's price scale.
+std::string featureHelp(Feature f);
 
 struct FeatureSpec {
     // The original twelve are on unless switched off (files without the key keep them); the

@@ -488,6 +488,30 @@ TEST_F(ParityOps, optimizers) {
     }
 }
 
+// Kernels: adam_step with epsilons other than the default (training.optimizer.epsilon): the
+// gradients are of epsilon's size, so that epsilon shapes every step.
+TEST_F(ParityOps, adamEpsilon) {
+    for (float eps : {1e-8f, 1e-4f, 1e-2f}) {
+        for (size_t n : {size_t(7), size_t(1000), size_t(70001)}) {
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    BufRef w = r.out("w", randomVector(n, 130));
+                    BufRef m = r.out("m", std::vector<float>(n, 0.0f));
+                    BufRef v = r.out("v", std::vector<float>(n, 0.0f));
+                    for (int t = 1; t <= 3; ++t) {
+                        BufRef g =
+                            r.in("g" + std::to_string(t), randomVector(n, 130 + t, -1e-3f, 1e-3f));
+                        const float bc1 = 1.0f - std::pow(0.9f, float(t));
+                        const float bc2 = 1.0f - std::pow(0.999f, float(t));
+                        r.be.adamStep(
+                            {n, w, g, m, v, 1e-2f, 0.9f, 0.999f, eps, 0.0f, bc1, bc2, BufRef()});
+                    }
+                },
+                kTol, "adamStep eps=" + std::to_string(eps) + " n=" + std::to_string(n));
+        }
+    }
+}
+
 // Kernels: clip_sum_squares (up to 4,096 values), clip_partial_squares and
 // clip_norm_of_partials (more, with a last partial chunk), clip_scale (measure only,
 // clipped, above the norm), scale_rows
