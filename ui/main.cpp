@@ -42,127 +42,110 @@ QSize parseSize(const QString& text) {
     return ok1 && ok2 && s.width() >= 640 && s.height() >= 480 ? s : QSize();
 }
 
-}  // namespace
+QCommandLineOption option(const char* name, const char* help, const char* value = nullptr) {
+    return value ? QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(help),
+                                      QString::fromLatin1(value))
+                 : QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(help));
+}
 
-int main(int argc, char** argv) {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("nnwb"));
-    QApplication::setApplicationName(QStringLiteral("nnwb"));
-    QApplication::setApplicationVersion(QStringLiteral(NNWB_VERSION));
-    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-    nnwb::registerMetaTypes();
+// The program's options, declared once.
+struct Options {
+    QCommandLineOption experiment = option("experiment", "Open experiment FILE.", "FILE");
+    QCommandLineOption epochs = option("train-epochs", "Train N epochs at start.", "N");
+    QCommandLineOption shot =
+        option("screenshot", "Render the window to OUT.png and exit.", "OUT.png");
+    QCommandLineOption device = option("device",
+                                       "Compute device id (cpu, opencl:P:D); with --compare once "
+                                       "for all runs or once per run.",
+                                       "ID");
+    QCommandLineOption compare = option("compare",
+                                        "Open the experiment files or presets given as arguments "
+                                        "as a comparison set (Comparison tab).");
+    QCommandLineOption size = option("size", "Window size, e.g. 1920x1080.", "WxH");
+    QCommandLineOption chart = option("chart-range",
+                                      "Show the Price Chart tab; after training, the bars from "
+                                      "FROM to TO (dates, e.g. 2018-10-01,2018-10-20; 'all' for "
+                                      "the whole range).",
+                                      "FROM,TO");
+    QCommandLineOption bench =
+        option("chart-bench", "Measure the price chart's redraw time on FILE and exit.", "FILE");
+    QCommandLineOption bars =
+        option("bars", "With --chart-bench: repeat the file's bars end to end up to N bars.", "N");
+    QCommandLineOption model = option(
+        "model", "With --chart-bench: draw the signals of this model bundle.", "M.safetensors");
+    QCommandLineOption runsDb = option("runs-db",
+                                       "Run store database (default: $NNWB_RUNS_DB, else "
+                                       "~/.local/share/nnwb/runs.sqlite).",
+                                       "PATH");
+    QCommandLineOption noRecord = option("no-record", "Do not record runs in the run store.");
+    QCommandLineOption showRuns = option(
+        "show-runs", "Open the Runs tab with these runs (comma-separated ids) selected.", "IDS");
 
-    QCommandLineParser cli;
-    cli.setApplicationDescription(QStringLiteral("Neural Network Workbench"));
-    cli.addHelpOption();
-    cli.addVersionOption();
-    const QCommandLineOption experimentOpt(QStringLiteral("experiment"),
-                                           QStringLiteral("Open experiment FILE."),
-                                           QStringLiteral("FILE"));
-    const QCommandLineOption epochsOpt(QStringLiteral("train-epochs"),
-                                       QStringLiteral("Train N epochs at start."),
-                                       QStringLiteral("N"));
-    const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
-                                     QStringLiteral("Render the window to OUT.png and exit."),
-                                     QStringLiteral("OUT.png"));
-    const QCommandLineOption deviceOpt(
-        QStringLiteral("device"),
-        QStringLiteral("Compute device id (cpu, opencl:P:D); with --compare once for all runs "
-                       "or once per run."),
-        QStringLiteral("ID"));
-    const QCommandLineOption compareOpt(
-        QStringLiteral("compare"),
-        QStringLiteral("Open the experiment files or presets given as arguments as a comparison "
-                       "set (Comparison tab)."));
-    const QCommandLineOption sizeOpt(QStringLiteral("size"),
-                                     QStringLiteral("Window size, e.g. 1920x1080."),
-                                     QStringLiteral("WxH"));
-    const QCommandLineOption chartOpt(
-        QStringLiteral("chart-range"),
-        QStringLiteral("Show the Price Chart tab; after training, the bars from FROM to TO "
-                       "(dates, e.g. 2018-10-01,2018-10-20; 'all' for the whole range)."),
-        QStringLiteral("FROM,TO"));
-    const QCommandLineOption benchOpt(
-        QStringLiteral("chart-bench"),
-        QStringLiteral("Measure the price chart's redraw time on FILE and exit."),
-        QStringLiteral("FILE"));
-    const QCommandLineOption barsOpt(
-        QStringLiteral("bars"),
-        QStringLiteral("With --chart-bench: repeat the file's bars end to end up to N bars."),
-        QStringLiteral("N"));
-    const QCommandLineOption modelOpt(
-        QStringLiteral("model"),
-        QStringLiteral("With --chart-bench: draw the signals of this model bundle."),
-        QStringLiteral("M.safetensors"));
-    const QCommandLineOption runsDbOpt(
-        QStringLiteral("runs-db"),
-        QStringLiteral("Run store database (default: $NNWB_RUNS_DB, else "
-                       "~/.local/share/nnwb/runs.sqlite)."),
-        QStringLiteral("PATH"));
-    const QCommandLineOption noRecordOpt(QStringLiteral("no-record"),
-                                         QStringLiteral("Do not record runs in the run store."));
-    const QCommandLineOption showRunsOpt(
-        QStringLiteral("show-runs"),
-        QStringLiteral("Open the Runs tab with these runs (comma-separated ids) selected."),
-        QStringLiteral("IDS"));
-    cli.addOptions({experimentOpt, epochsOpt, shotOpt, deviceOpt, sizeOpt, compareOpt, chartOpt,
-                    benchOpt, barsOpt, modelOpt, runsDbOpt, noRecordOpt, showRunsOpt});
-    cli.addPositionalArgument(QStringLiteral("experiments"),
-                              QStringLiteral("With --compare: experiment files or preset names."),
-                              QStringLiteral("[A B ...]"));
-    cli.process(app);
+    void addTo(QCommandLineParser& cli) const {
+        cli.setApplicationDescription(QStringLiteral("Neural Network Workbench"));
+        cli.addHelpOption();
+        cli.addVersionOption();
+        cli.addOptions({experiment, epochs, shot, device, size, compare, chart, bench, bars, model,
+                        runsDb, noRecord, showRuns});
+        cli.addPositionalArgument(QStringLiteral("experiments"),
+                                  QStringLiteral("With --compare: experiment files or preset "
+                                                 "names."),
+                                  QStringLiteral("[A B ...]"));
+    }
+};
 
-    if (cli.isSet(benchOpt))
-        return nnwb::runChartBench(cli.value(benchOpt), cli.value(barsOpt).toInt(),
-                                   cli.value(modelOpt), parseSize(cli.value(sizeOpt)));
-    const bool scripted = cli.isSet(shotOpt);
-    nnwb::MainWindow window;
-    window.setConfirmDiscard(!scripted);
-    window.setRunsDatabase(cli.value(runsDbOpt), !cli.isSet(noRecordOpt));
+// The experiment the window opens with: the one given, else the last one, else the default.
+// False when a scripted run cannot open the one given.
+bool openStartExperiment(nnwb::MainWindow& window, const QCommandLineParser& cli, const Options& o,
+                         bool scripted) {
+    if (cli.isSet(o.experiment)) {
+        if (window.openExperiment(cli.value(o.experiment))) return true;
+        std::fprintf(stderr, "nnwb: %s\n",
+                     qPrintable(window.lastError().isEmpty() ? cli.value(o.experiment)
+                                                             : window.lastError()));
+        return !scripted;
+    }
+    const QString last = QSettings().value(QStringLiteral("lastExperiment")).toString();
+    if (scripted || last.isEmpty() || !QFileInfo::exists(last) || !window.openExperiment(last)) {
+        QString source;
+        window.document()->reset(nnwb::defaultExperiment(&source));
+    }
+    return true;
+}
 
-    if (cli.isSet(experimentOpt)) {
-        if (!window.openExperiment(cli.value(experimentOpt))) {
-            std::fprintf(stderr, "nnwb: %s\n",
-                         qPrintable(window.lastError().isEmpty() ? cli.value(experimentOpt)
-                                                                 : window.lastError()));
-            if (scripted) return 2;
+// --compare A B ...: the comparison set; else --device for the experiment. False on bad input.
+bool applyCompareAndDevice(nnwb::MainWindow& window, const QCommandLineParser& cli,
+                           const Options& o) {
+    if (!cli.isSet(o.compare)) {
+        if (cli.isSet(o.device)) {
+            nnwb::TrainingConfig t = window.document()->experiment().training;
+            t.device = cli.value(o.device).toStdString();
+            window.document()->setTraining(t);
         }
-    } else {
-        const QString last = QSettings().value(QStringLiteral("lastExperiment")).toString();
-        if (scripted || last.isEmpty() || !QFileInfo::exists(last) ||
-            !window.openExperiment(last)) {
-            QString source;
-            const nnwb::Experiment e = nnwb::defaultExperiment(&source);
-            window.document()->reset(e);
+        return true;
+    }
+    const QStringList runs = cli.positionalArguments();
+    const QStringList devices = cli.values(o.device);
+    if (runs.size() < 2 || (devices.size() > 1 && devices.size() != runs.size())) {
+        std::fprintf(stderr,
+                     "nnwb: --compare needs two or more experiments and --device "
+                     "once for all or once per experiment\n");
+        return false;
+    }
+    for (int i = 0; i < runs.size(); ++i) {
+        const QString device = devices.isEmpty()     ? QString()
+                               : devices.size() == 1 ? devices[0]
+                                                     : devices[i];
+        QString error;
+        if (!window.comparisonView()->addFromFileOrPreset(runs[i], device, &error)) {
+            std::fprintf(stderr, "nnwb: %s\n", qPrintable(error));
+            return false;
         }
     }
-    const bool compare = cli.isSet(compareOpt);
-    if (compare) {
-        const QStringList runs = cli.positionalArguments();
-        const QStringList devices = cli.values(deviceOpt);
-        if (runs.size() < 2 || (devices.size() > 1 && devices.size() != runs.size())) {
-            std::fprintf(stderr,
-                         "nnwb: --compare needs two or more experiments and --device "
-                         "once for all or once per experiment\n");
-            return 2;
-        }
-        for (int i = 0; i < runs.size(); ++i) {
-            const QString device = devices.isEmpty()     ? QString()
-                                   : devices.size() == 1 ? devices[0]
-                                                         : devices[i];
-            QString error;
-            if (!window.comparisonView()->addFromFileOrPreset(runs[i], device, &error)) {
-                std::fprintf(stderr, "nnwb: %s\n", qPrintable(error));
-                return 2;
-            }
-        }
-    } else if (cli.isSet(deviceOpt)) {
-        nnwb::TrainingConfig t = window.document()->experiment().training;
-        t.device = cli.value(deviceOpt).toStdString();
-        window.document()->setTraining(t);
-    }
+    return true;
+}
 
-    const QSize size = parseSize(cli.value(sizeOpt));
+void sizeWindow(nnwb::MainWindow& window, const QSize& size, bool scripted) {
     if (size.isValid()) {
         window.resize(size);
         window.applyDefaultLayout();
@@ -174,45 +157,41 @@ int main(int argc, char** argv) {
                                      screen ? screen->availableGeometry().size() : QSize()));
         window.applyDefaultLayout();
     }
-    window.show();
+}
 
-    int epochs = 0;
-    if (cli.isSet(epochsOpt)) {
-        bool ok = false;
-        epochs = cli.value(epochsOpt).toInt(&ok);
-        if (!ok || epochs < 0) {
-            std::fprintf(stderr, "nnwb: --train-epochs needs a non-negative number\n");
-            return 2;
-        }
-    }
-    if (cli.isSet(chartOpt)) {
-        window.showPriceChart();
-        // After the run (before a screenshot is taken): show the asked range of bars.
-        const QStringList range = cli.value(chartOpt).split(QLatin1Char(','));
-        QObject::connect(
-            window.controller(), &nnwb::TrainingController::runFinished, &window, [&window, range] {
-                nnwb::PriceChart* chart = window.priceChartPane()->chart();
-                const auto bars = chart->bars();
-                if (!bars || range.size() != 2) return chart->showAll();
-                int64_t from = 0, to = 0;
-                if (!nnwb::parseDateTime(range[0].toStdString(), from) ||
-                    !nnwb::parseDateTime(range[1].toStdString(), to))
-                    return chart->showAll();
-                const auto& t = bars->time;
-                const double a = double(std::lower_bound(t.begin(), t.end(), from) - t.begin());
-                const double b = double(std::lower_bound(t.begin(), t.end(), to) - t.begin());
-                chart->showRange(a - 0.5, b + 0.5);
-            });
-    }
-    if (cli.isSet(showRunsOpt)) {
-        std::vector<int64_t> ids;
-        for (const QString& id : cli.value(showRunsOpt).split(QLatin1Char(','), Qt::SkipEmptyParts))
-            ids.push_back(id.trimmed().toLongLong());
-        window.showRuns();
-        window.runsView()->selectIds(ids);
-    }
-    if (scripted) {
-        auto* run = new nnwb::ScreenshotRun(&window, epochs, cli.value(shotOpt), &app);
+// --chart-range FROM,TO: the Price Chart tab, showing those bars once the run has finished.
+void showChartRange(nnwb::MainWindow& window, const QString& value) {
+    window.showPriceChart();
+    const QStringList range = value.split(QLatin1Char(','));
+    QObject::connect(
+        window.controller(), &nnwb::TrainingController::runFinished, &window, [&window, range] {
+            nnwb::PriceChart* chart = window.priceChartPane()->chart();
+            const auto bars = chart->bars();
+            if (!bars || range.size() != 2) return chart->showAll();
+            int64_t from = 0, to = 0;
+            if (!nnwb::parseDateTime(range[0].toStdString(), from) ||
+                !nnwb::parseDateTime(range[1].toStdString(), to))
+                return chart->showAll();
+            const auto& t = bars->time;
+            const double a = double(std::lower_bound(t.begin(), t.end(), from) - t.begin());
+            const double b = double(std::lower_bound(t.begin(), t.end(), to) - t.begin());
+            chart->showRange(a - 0.5, b + 0.5);
+        });
+}
+
+void showRunIds(nnwb::MainWindow& window, const QString& value) {
+    std::vector<int64_t> ids;
+    for (const QString& id : value.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        ids.push_back(id.trimmed().toLongLong());
+    window.showRuns();
+    window.runsView()->selectIds(ids);
+}
+
+// What happens once the event loop runs: a screenshot run, a comparison or a training.
+void startWork(QApplication& app, nnwb::MainWindow& window, int epochs, bool compare,
+               const QString& screenshot) {
+    if (!screenshot.isEmpty()) {
+        auto* run = new nnwb::ScreenshotRun(&window, epochs, screenshot, &app);
         run->setComparison(compare);
         QObject::connect(run, &nnwb::ScreenshotRun::finished, &app,
                          [](int code) { QApplication::exit(code); });
@@ -225,5 +204,46 @@ int main(int argc, char** argv) {
     } else if (epochs > 0) {
         QTimer::singleShot(100, &window, [&window, epochs] { window.startTraining(epochs); });
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("nnwb"));
+    QApplication::setApplicationName(QStringLiteral("nnwb"));
+    QApplication::setApplicationVersion(QStringLiteral(NNWB_VERSION));
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    nnwb::registerMetaTypes();
+
+    QCommandLineParser cli;
+    const Options o;
+    o.addTo(cli);
+    cli.process(app);
+
+    if (cli.isSet(o.bench))
+        return nnwb::runChartBench(cli.value(o.bench), cli.value(o.bars).toInt(),
+                                   cli.value(o.model), parseSize(cli.value(o.size)));
+    const bool scripted = cli.isSet(o.shot);
+    nnwb::MainWindow window;
+    window.setConfirmDiscard(!scripted);
+    window.setRunsDatabase(cli.value(o.runsDb), !cli.isSet(o.noRecord));
+    if (!openStartExperiment(window, cli, o, scripted)) return 2;
+    if (!applyCompareAndDevice(window, cli, o)) return 2;
+    sizeWindow(window, parseSize(cli.value(o.size)), scripted);
+    window.show();
+
+    int epochs = 0;
+    if (cli.isSet(o.epochs)) {
+        bool ok = false;
+        epochs = cli.value(o.epochs).toInt(&ok);
+        if (!ok || epochs < 0) {
+            std::fprintf(stderr, "nnwb: --train-epochs needs a non-negative number\n");
+            return 2;
+        }
+    }
+    if (cli.isSet(o.chart)) showChartRange(window, cli.value(o.chart));
+    if (cli.isSet(o.showRuns)) showRunIds(window, cli.value(o.showRuns));
+    startWork(app, window, epochs, cli.isSet(o.compare), scripted ? cli.value(o.shot) : QString());
     return app.exec();
 }
