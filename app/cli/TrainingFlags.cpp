@@ -19,8 +19,12 @@ std::string valueName(const SettingSpec& s) {
         case SettingSpec::Kind::Int:
             return "N";
         case SettingSpec::Kind::Choice: {
+            // A flag with a parser of its own takes a list for the choice that needs one
+            // (--class-weights 1,2,2 for "given").
             std::string names;
-            for (const std::string& c : s.choices) names += (names.empty() ? "" : "|") + c;
+            for (const std::string& c : s.choices)
+                names += (names.empty() ? "" : "|") +
+                         (s.applyFlag && c == "given" ? std::string("W0,W1,...") : c);
             return names;
         }
         case SettingSpec::Kind::RealList:
