@@ -32,7 +32,7 @@ void readInt(const json& j, const char* key, const std::string& path, int minimu
     else if (it->is_number_float()) {
         const double d = it->get<double>();
         ok = std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 1e9;
-        v = static_cast<long long>(d);
+        if (ok) v = static_cast<long long>(d);  // only a value that fits is converted
     }
     if (!ok || v < minimum || v > 1000000) bad(path, problem);
     out = static_cast<int>(v);
