@@ -61,7 +61,7 @@ void ComparisonRunner::run(const Callbacks& callbacks) {
 }
 
 void ComparisonRunner::stop(size_t run) {
-    controls_.at(run)->requestStop();
+    if (run < controls_.size()) controls_[run]->requestStop();  // else no such run: nothing
 }
 
 void ComparisonRunner::stopAll() {

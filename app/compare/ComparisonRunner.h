@@ -59,7 +59,7 @@ public:
     // After run() has returned, on the thread that called it: the Score matrices of validation
     // sample `sample` for run `run`'s last weights; null when not kept or nothing to show.
     AttentionSnapshotPtr scoresOf(size_t run, int sample);
-    void stop(size_t run);
+    void stop(size_t run);  // an index past the runs is ignored
     void stopAll();
     // Which validation sample the runs' attention snapshots show; -1: none (the default).
     void setScoreSample(int sample) { scoreSample_.store(sample); }

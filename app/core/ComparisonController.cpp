@@ -175,7 +175,8 @@ bool ComparisonController::start() {
 }
 
 void ComparisonController::stop(int run) {
-    if (runner_ && run >= 0 && run < runCount()) runner_->stop(size_t(run));
+    // Only while the runs go: a run added since belongs to no runner yet.
+    if (runner_ && busy_ && run >= 0 && run < runCount()) runner_->stop(size_t(run));
 }
 
 void ComparisonController::stopAll() {

@@ -139,6 +139,21 @@ private slots:
         QCOMPARE(cmp.record(2).status, RunStatus::Stopped);
         QVERIFY(cmp.record(2).epochs.size() < 20000);
     }
+
+    // A run added after a comparison has ended belongs to no runner yet: stopping it (or all)
+    // does nothing, and it stays pending (the GUI monkey stopped such a run, seed 108771051).
+    void controllerStopOfARunAddedAfterwards() {
+        ComparisonController cmp;
+        cmp.addRun(tiny("one", "cpu"), {});
+        QSignalSpy done(&cmp, &ComparisonController::allFinished);
+        QVERIFY(cmp.start());
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+        QCOMPARE(cmp.addRun(tiny("two", "cpu"), {}), 1);
+        cmp.stop(1);
+        cmp.stopAll();
+        QCOMPARE(cmp.record(1).status, RunStatus::Pending);
+        QVERIFY(!cmp.isBusy());
+    }
 };
 
 QTEST_GUILESS_MAIN(CompareRuns)
