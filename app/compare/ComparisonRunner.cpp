@@ -83,22 +83,6 @@ std::shared_ptr<const ExperimentData> ComparisonRunner::dataFor(const Experiment
     return d;
 }
 
-namespace {
-
-// The run's events, passed on to the runner's callbacks under its lock.
-struct RunnerEvents : RunEvents {
-    std::function<void(RunEngine&)> onStarted;
-    std::function<void(const TrainingProgress&)> onProgress;
-    std::function<void(const EpochReport&)> onEpoch;
-    std::function<void(const std::string&)> onWarning;
-    void started(RunEngine& run) override { onStarted(run); }
-    void progress(const TrainingProgress& p) override { onProgress(p); }
-    void epoch(const EpochReport& r) override { onEpoch(r); }
-    void warning(const std::string& m) override { onWarning(m); }
-};
-
-}  // namespace
-
 void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
     const Experiment& e = experiments_[i];
     TrainControl& control = *controls_[i];
@@ -125,7 +109,7 @@ void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
     } catch (const std::exception& ex) {  // could not start: not recorded, as before
         return end(RunStatus::Failed, describeRunFailure(ex, sentenceErrors_));
     }
-    RunnerEvents events;
+    RunEventHandlers events;
     events.onStarted = [&](RunEngine& r) {
         std::lock_guard<std::mutex> lock(mutex_);
         RunRecord& rec = records_[i];

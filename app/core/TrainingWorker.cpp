@@ -87,28 +87,9 @@ void TrainingWorker::continueRun(const Experiment& experiment,
     train(experiment.training.epochs, mode, recording);
 }
 
-namespace {
-
-// The engine's events as the worker's signals; between epochs the worker serves the calls
-// posted to it (scores, saving, exports).
-struct WorkerEvents : RunEvents {
-    std::function<void(RunEngine&)> onStarted;
-    std::function<void(const TrainingProgress&)> onProgress;
-    std::function<void(const EpochReport&)> onEpoch;
-    std::function<void()> onBetween;
-    std::function<void(const std::string&)> onWarning;
-    void started(RunEngine& run) override { onStarted(run); }
-    void progress(const TrainingProgress& p) override { onProgress(p); }
-    void epoch(const EpochReport& r) override { onEpoch(r); }
-    void betweenEpochs() override { onBetween(); }
-    void warning(const std::string& m) override { onWarning(m); }
-};
-
-}  // namespace
-
 void TrainingWorker::train(int epochs, StartMode mode, const RecordingOptions& recording) {
     running_ = true;
-    WorkerEvents events;
+    RunEventHandlers events;
     events.onStarted = [this, mode](RunEngine&) { emitRunStarted(mode != StartMode::Restart); };
     events.onProgress = [this](const TrainingProgress& p) { Q_EMIT progress(p); };
     events.onEpoch = [this](const EpochReport& r) {
