@@ -42,8 +42,13 @@ nlohmann::json Experiment::dataWithAbsoluteFile() const {
 }
 
 nlohmann::json Experiment::toJson() const {
-    return {{"formatVersion", kFormatVersion}, {"name", name}, {"data", data}, {"model", model},
-            {"training", training.toJson()},   {"view", view}};
+    return {{"formatVersion", kFormatVersion},
+            {"name", name},
+            {"data", data},
+            {"model", model},
+            {"training", training.toJson()},
+            {"trading", trading.toJson()},
+            {"view", view}};
 }
 
 Experiment Experiment::fromJson(const nlohmann::json& j, const std::string& baseDir) {
@@ -72,6 +77,7 @@ Experiment Experiment::fromJson(const nlohmann::json& j, const std::string& base
         e.training = j.contains("training")
                          ? TrainingConfig::fromJson(j["training"], v)
                          : (v >= 2 ? TrainingConfig() : TrainingConfig::version1());
+        if (j.contains("trading")) e.trading = TradingSettings::fromJson(j["trading"]);
         if (j.contains("view")) e.view = j["view"];
     } catch (const ShapeError& ex) {
         throw ExperimentError(std::string("model.") + ex.what());

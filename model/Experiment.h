@@ -15,6 +15,7 @@
 #include "model/LrSchedule.h"
 #include "model/Monitor.h"
 #include "model/Optimizer.h"
+#include "model/trading/TradingSettings.h"
 
 namespace nnwb {
 
@@ -60,6 +61,9 @@ struct Experiment {
     nlohmann::json data = nlohmann::json::object();  // see DataConfig / SyntheticData
     nlohmann::json model = {{"layers", nlohmann::json::array()}};
     TrainingConfig training;
+    // How the model's signals are traded when judged (docs/trading.md); a file without the
+    // section gets the defaults.
+    TradingSettings trading;
     nlohmann::json view = nlohmann::json::object();
     std::string baseDir = ".";  // folder of the file, for relative data paths
 
