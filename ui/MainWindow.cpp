@@ -21,6 +21,7 @@
 #include "app/core/LayerStackModel.h"
 #include "app/core/RunHistory.h"
 #include "app/core/RunPresenter.h"
+#include "app/core/TradingPresenter.h"
 #include "ui/AttentionView.h"
 #include "ui/ComparisonView.h"
 #include "ui/ConfusionTable.h"
@@ -34,6 +35,7 @@
 #include "ui/ResultNotes.h"
 #include "ui/RunStatusBar.h"
 #include "ui/RunsView.h"
+#include "ui/TradingView.h"
 #include "ui/TrainingPanel.h"
 #include "ui/WindowActions.h"
 #include "ui/WindowMenus.h"
@@ -111,6 +113,12 @@ QWidget* MainWindow::createExperimentPage() {
     upperTabs_->addTab(charts_, tr("Metrics"));
     priceChart_ = new PriceChartPane(upperTabs_);
     upperTabs_->addTab(priceChart_, tr("Price Chart"));
+    trading_ = new TradingPresenter(this);
+    trading_->setSettings(doc_->experiment().trading);
+    auto followTrading = [this] { trading_->setSettings(doc_->experiment().trading); };
+    connect(doc_, &ExperimentDocument::tradingChanged, trading_, followTrading);
+    connect(doc_, &ExperimentDocument::replaced, trading_, followTrading);
+    priceChart_->setTrading(trading_, new TradingView(trading_, doc_, priceChart_));
     auto* hsplit = new QSplitter(Qt::Horizontal, vsplit);
     hsplit->setObjectName(QStringLiteral("lowerSplitter"));
     attention_ = new AttentionView(hsplit);

@@ -28,6 +28,7 @@ class ConfusionTable;
 class ExportActions;
 class ModelActions;
 class PriceChartPane;
+class TradingPresenter;
 class DataPanel;
 class ExperimentDocument;
 class LayerStackEditor;
@@ -61,6 +62,7 @@ public:
     ComparisonView* comparisonView() const { return comparisonView_; }
     // The Price Chart tab above the attention view, and File > Export Model / Run > Predict.
     PriceChartPane* priceChartPane() const { return priceChart_; }
+    TradingPresenter* tradingPresenter() const { return trading_; }
     ModelActions* modelActions() const { return modelActions_; }
     void showPriceChart();
     // Brings the Comparison tab (or back the Experiment tab) to the front.
@@ -178,6 +180,7 @@ private:
     MetricCharts* charts_ = nullptr;
     QTabWidget* upperTabs_ = nullptr;  // Metrics | Price Chart
     PriceChartPane* priceChart_ = nullptr;
+    TradingPresenter* trading_ = nullptr;   // the price chart's signals, traded
     ModelActions* modelActions_ = nullptr;  // Export Model…, Run > Predict…
     AttentionView* attention_ = nullptr;
     ConfusionTable* confusion_ = nullptr;

@@ -4,9 +4,14 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QSplitter>
 #include <QVBoxLayout>
 
+#include "app/core/TradingPresenter.h"
+#include "ui/EquityChart.h"
+#include "ui/Plot.h"
 #include "ui/PriceChart.h"
+#include "ui/TradingView.h"
 
 namespace nnwb {
 
@@ -21,8 +26,12 @@ PriceChartPane::PriceChartPane(QWidget* parent) : QWidget(parent) {
     row->addWidget(picker_);
     row->addStretch(1);
     layout->addLayout(row);
-    chart_ = new PriceChart(this);
-    layout->addWidget(chart_, 1);
+    split_ = new QSplitter(Qt::Vertical, this);
+    split_->setObjectName(QStringLiteral("priceTradingSplitter"));
+    split_->setChildrenCollapsible(false);
+    chart_ = new PriceChart(split_);
+    split_->addWidget(chart_);
+    layout->addWidget(split_, 1);
     rebuildPicker();
     connect(picker_, qOverload<int>(&QComboBox::currentIndexChanged), this,
             [this] { showPicked(); });
@@ -43,6 +52,7 @@ void PriceChartPane::setFileBars(std::shared_ptr<const BarSeries> bars) {
     epochs_.clear();
     rebuildPicker();
     chart_->setBars(std::move(bars));
+    trade(nullptr);
 }
 
 void PriceChartPane::runStarted(const RunInfo& info) {
@@ -51,6 +61,7 @@ void PriceChartPane::runStarted(const RunInfo& info) {
     rebuildPicker();
     haveRun_ = info.bars != nullptr;
     run_ = info;
+    trade(nullptr);
     if (!haveRun_) return;
     if (chart_->bars() != info.bars) chart_->setBars(info.bars, info.fractalRule);
     chart_->clearSignals();
@@ -66,6 +77,7 @@ void PriceChartPane::clearRun() {
     rebuildPicker();
     chart_->clearSignals();
     chart_->setSplit(1, 0, 1, 0);  // both parts empty: no boundary, no shade
+    trade(nullptr);
 }
 
 void PriceChartPane::epochFinished(const EpochReport& report) {
@@ -92,6 +104,7 @@ void PriceChartPane::rebuildPicker() {
 void PriceChartPane::showPicked() {
     if (!haveRun_ || epochs_.empty()) {
         chart_->clearSignals();
+        trade(nullptr);
         return;
     }
     const int i = picker_->currentIndex();
@@ -112,6 +125,29 @@ void PriceChartPane::showPicked() {
     }
     chart_->setSignals(run_.validationFirstBar, *e->outputs,
                        tr("epoch %1 (validation part)").arg(e->epoch));
+    trade(e);
+}
+
+void PriceChartPane::setTrading(TradingPresenter* presenter, TradingView* view) {
+    trading_ = presenter;
+    split_->addWidget(view);
+    split_->setStretchFactor(0, 3);
+    split_->setStretchFactor(1, 2);
+    EquityChart* equity = view->equityChart();
+    connect(chart_->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), equity,
+            [equity](const QCPRange& r) { equity->showBars(r.lower, r.upper); });
+    const QCPRange r = chart_->plot()->xAxis->range();
+    equity->showBars(r.lower, r.upper);
+}
+
+void PriceChartPane::trade(const EpochSignals* shown) {
+    if (!trading_) return;
+    if (!shown || !run_.bars) {
+        trading_->clear();
+        return;
+    }
+    trading_->setSignals(run_.bars, run_.validationFirstBar, shown->outputs,
+                         tr("epoch %1, validation part").arg(shown->epoch));
 }
 
 }  // namespace nnwb

@@ -2,7 +2,8 @@
 // current run's training/validation boundary and the model's validation signals after each
 // epoch, and a picker for whose signals are drawn (the latest epoch, the run's best epoch on
 // its monitored metric, or any epoch of the run). Clicking a validation bar asks for that sample in
-// the attention view. GUI thread only.
+// the attention view. Under the chart, a TradingView shows how the drawn signals trade (its
+// presenter is handed the signals the chart shows). GUI thread only.
 #pragma once
 
 #include <memory>
@@ -14,10 +15,13 @@
 #include "model/Trainer.h"
 
 class QComboBox;
+class QSplitter;
 
 namespace nnwb {
 
 class PriceChart;
+class TradingPresenter;
+class TradingView;
 
 class PriceChartPane : public QWidget {
     Q_OBJECT
@@ -26,6 +30,9 @@ public:
 
     PriceChart* chart() const { return chart_; }
     QComboBox* signalPicker() const { return picker_; }
+    // Puts `view` under the chart (its equity curve follows the chart's bars) and hands
+    // `presenter` the signals the chart draws from now on.
+    void setTrading(TradingPresenter* presenter, TradingView* view);
     // A price file was opened in the Data pane (outside a run): show its bars.
     void setFileBars(std::shared_ptr<const BarSeries> bars);
     void runStarted(const RunInfo& info);
@@ -47,7 +54,12 @@ private:
     void showPicked();
     void rebuildPicker();
 
+    // Hands the trading presenter the signals shown (null: none).
+    void trade(const EpochSignals* shown);
+
     PriceChart* chart_;
+    QSplitter* split_;
+    TradingPresenter* trading_ = nullptr;
     QComboBox* picker_;
     RunInfo run_;
     bool haveRun_ = false;

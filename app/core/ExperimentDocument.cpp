@@ -110,6 +110,20 @@ bool ExperimentDocument::setTraining(const TrainingConfig& training, const QStri
     return true;
 }
 
+bool ExperimentDocument::setTrading(const nlohmann::json& trading, const QString& what) {
+    const nlohmann::json before = experiment_.trading.toJson();
+    nlohmann::json after;
+    try {
+        after = TradingSettings::fromJson(trading).toJson();
+    } catch (const std::exception& e) {
+        Q_EMIT editRejected(tr("Trading: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+    if (before == after) return true;
+    undo_.push(new DocumentEditCommand(this, DocumentSection::Trading, before, after, what));
+    return true;
+}
+
 void ExperimentDocument::applySection(DocumentSection section, const nlohmann::json& value) {
     switch (section) {
         case DocumentSection::Data:
@@ -122,6 +136,10 @@ void ExperimentDocument::applySection(DocumentSection section, const nlohmann::j
             break;
         case DocumentSection::Name:
             experiment_.name = value.get<std::string>();
+            break;
+        case DocumentSection::Trading:
+            experiment_.trading = TradingSettings::fromJson(value);
+            Q_EMIT tradingChanged();
             break;
     }
 }

@@ -1,7 +1,7 @@
 // The experiment being edited in the window: the Experiment value, its file path, the modified
 // flag, open/save (atomic) and the recent-files list kept in QSettings. Every edit of the
-// layers, data, training or name is one command on the undo stack (LabPlot's rule); only the
-// view settings are set directly. GUI thread only; training works on copies.
+// layers, data, training, trading or name is one command on the undo stack (LabPlot's rule); only
+// the view settings are set directly. GUI thread only; training works on copies.
 #pragma once
 
 #include <QObject>
@@ -39,6 +39,9 @@ public:
     // False (and editRejected) when the settings are outside what the format accepts.
     bool setTraining(const TrainingConfig& training, const QString& what = {});
     void setName(const QString& name);
+    // The trading rules and costs (a `trading` section); false (and editRejected, naming the
+    // setting) when the format refuses them.
+    bool setTrading(const nlohmann::json& trading, const QString& what = {});
     // View settings (splitter sizes and the like): direct, not undoable; marks modified.
     void setView(const nlohmann::json& view);
     // Sets a section without an undo step; used by DocumentEditCommand.
@@ -55,6 +58,7 @@ Q_SIGNALS:
     void layersChanged(int selection);
     void dataChanged();
     void trainingChanged();
+    void tradingChanged();
     void modifiedChanged(bool modified);
     void filePathChanged(const QString& path);
     void recentFilesChanged();

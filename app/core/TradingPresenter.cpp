@@ -1,0 +1,82 @@
+#include "app/core/TradingPresenter.h"
+
+#include <array>
+#include <exception>
+
+#include "model/AtomicFile.h"
+#include "model/trading/SignalSeries.h"
+#include "model/trading/TradingCsv.h"
+#include "model/trading/TradingEvaluation.h"
+#include "model/trading/ValidationSignals.h"
+
+namespace nnwb {
+
+TradingPresenter::TradingPresenter(QObject* parent) : QObject(parent) {}
+
+void TradingPresenter::setSettings(const TradingSettings& settings) {
+    if (settings.toJson() == settings_.toJson()) return;
+    settings_ = settings;
+    evaluate();
+}
+
+void TradingPresenter::setSignals(std::shared_ptr<const BarSeries> bars, size_t firstBar,
+                                  std::shared_ptr<const std::vector<float>> outputs,
+                                  const QString& what) {
+    bars_ = std::move(bars);
+    firstBar_ = firstBar;
+    outputs_ = std::move(outputs);
+    what_ = what;
+    evaluate();
+}
+
+void TradingPresenter::clear() {
+    bars_.reset();
+    outputs_.reset();
+    what_.clear();
+    evaluate();
+}
+
+void TradingPresenter::evaluate() {
+    report_.reset();
+    error_.clear();
+    if (bars_ && outputs_ && !outputs_->empty()) {
+        SignalSeries signals;
+        const size_t n = outputs_->size() / 3;
+        for (size_t i = 0; i < n; ++i) {
+            const std::array<float, 3> out{(*outputs_)[3 * i], (*outputs_)[3 * i + 1],
+                                           (*outputs_)[3 * i + 2]};
+            signals.add(firstBar_ + i, out, signalOfOutputs(out));
+        }
+        try {
+            report_ =
+                std::make_shared<const TradingReport>(evaluateTrading(*bars_, signals, settings_));
+        } catch (const std::exception& e) {
+            error_ = QString::fromUtf8(e.what());
+        }
+    }
+    Q_EMIT changed();
+}
+
+bool TradingPresenter::exportTrades(const QString& path, QString* error) const {
+    return writeCsv(path, true, error);
+}
+
+bool TradingPresenter::exportEquity(const QString& path, QString* error) const {
+    return writeCsv(path, false, error);
+}
+
+bool TradingPresenter::writeCsv(const QString& path, bool trades, QString* error) const {
+    if (!report_) {
+        if (error) *error = tr("There is no trading evaluation to export: train a run first.");
+        return false;
+    }
+    try {
+        writeFileAtomic(path.toStdString(), trades ? tradesCsv(*report_) : equityCsv(*report_));
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromUtf8(e.what());
+        return false;
+    }
+    return true;
+}
+
+}  // namespace nnwb

@@ -1,0 +1,163 @@
+// GUI: the trading evaluation under the price chart. After an epoch the equity curve has one
+// point per validation bar and marks every trade's entry and exit, the table shows the
+// strategy's trade count and the two baselines; the signal picker's epoch is the one traded;
+// the trading rules edited in their dialog are one undoable step of the experiment and the
+// figures follow them (and undo); the exports write the shown trades; without a run there is
+// nothing to export and the caption says why.
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+#include "app/core/ExperimentDocument.h"
+#include "app/core/TradingPresenter.h"
+#include "model/trading/TradingReport.h"
+#include "ui/EquityChart.h"
+#include "ui/MainWindow.h"
+#include "ui/PriceChartPane.h"
+#include "ui/SettingsFields.h"
+#include "ui/TradingSettingsDialog.h"
+#include "ui/TradingTable.h"
+#include "ui/TradingView.h"
+
+using namespace nnwb;
+
+namespace {
+// 200 hourly bars of a slow sine, 5-digit prices, a spread column of 12 points.
+std::shared_ptr<const BarSeries> sineBars() {
+    auto b = std::make_shared<BarSeries>();
+    for (int i = 0; i < 200; ++i) {
+        const double o = 1.1 + 0.002 * std::sin(i / 7.0);
+        b->time.push_back(1500000000 + 3600 * i);
+        b->open.push_back(o);
+        b->high.push_back(o + 0.0004);
+        b->low.push_back(o - 0.0004);
+        b->close.push_back(o + 0.0001);
+        b->volume.push_back(0);
+        b->spread.push_back(12);
+    }
+    b->hasSpread = true;
+    b->digits = 5;
+    b->point = 0.00001;
+    b->format = "mt5";
+    b->source = "sine";
+    b->timeframe = 3600;
+    return b;
+}
+
+// Outputs for `n` bars: a buy every 9th bar, a sell every 9th bar 4 later; the rest none.
+// `strength` is the buy/sell outputs' value.
+std::shared_ptr<const std::vector<float>> outputs(size_t n, float strength) {
+    auto v = std::make_shared<std::vector<float>>();
+    for (size_t i = 0; i < n; ++i) {
+        const bool buy = i % 9 == 0, sell = i % 9 == 4;
+        v->insert(v->end(), {0.4f, buy ? strength : 0.1f, sell ? strength : 0.1f});
+    }
+    return v;
+}
+
+void showEpoch(PriceChartPane* pane, int epoch, float strength) {
+    EpochReport r;
+    r.epoch = epoch;
+    r.validation.loss = 1.0 / epoch;
+    r.validationOutputs = outputs(60, strength);
+    pane->epochFinished(r);
+}
+
+void startRun(PriceChartPane* pane) {
+    RunInfo info;
+    info.bars = sineBars();
+    info.trainFirstBar = 20;
+    info.trainLastBar = 130;
+    info.validationFirstBar = 140;
+    info.validationLastBar = 199;
+    pane->runStarted(info);
+}
+}  // namespace
+
+class TestTradingView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void epochSignalsAreTraded() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(QString(), false);
+        auto* view = w.findChild<TradingView*>();
+        QVERIFY(view);
+        QVERIFY2(view->caption().contains(QStringLiteral("once a run")),
+                 qPrintable(view->caption()));
+        QTemporaryDir dir;
+        QVERIFY(!view->exportTradesTo(dir.filePath(QStringLiteral("none.csv"))));
+        startRun(w.priceChartPane());
+        showEpoch(w.priceChartPane(), 1, 0.9f);
+        const auto report = w.tradingPresenter()->report();
+        QVERIFY2(report, qPrintable(w.tradingPresenter()->error()));
+        QCOMPARE(report->firstBar, size_t(140));
+        QCOMPARE(report->lastBar, size_t(199));
+        QCOMPARE(view->equityChart()->curvePoints(), size_t(60));
+        QVERIFY(!report->trades.empty());
+        QCOMPARE(view->equityChart()->entryMarks(), report->trades.size());
+        QCOMPARE(view->equityChart()->exitMarks(), report->trades.size());
+        QCOMPARE(view->table()->cell(0, 0), QString::number(report->trades.size()));
+        QCOMPARE(view->table()->cell(1, 0), QStringLiteral("1"));  // buy and hold: one trade
+        QCOMPARE(report->spreadFrom, std::string("file"));
+        QVERIFY2(view->caption().contains(QStringLiteral("epoch 1")), qPrintable(view->caption()));
+        const QString path = dir.filePath(QStringLiteral("trades.csv"));
+        QVERIFY(view->exportTradesTo(path));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll().count('\n'), qsizetype(report->trades.size() + 1));
+    }
+
+    void thePickedEpochIsTraded() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(QString(), false);
+        startRun(w.priceChartPane());
+        showEpoch(w.priceChartPane(), 1, 0.9f);
+        showEpoch(w.priceChartPane(), 2, 0.3f);  // below `none` (0.4): no signal at all
+        auto* picker = w.priceChartPane()->signalPicker();
+        QCOMPARE(picker->currentIndex(), 0);  // the latest epoch
+        QCOMPARE(w.tradingPresenter()->report()->trades.size(), size_t(0));
+        picker->setCurrentIndex(2);  // epoch 1
+        QVERIFY(w.tradingPresenter()->report()->trades.size() > 0);
+        QVERIFY(w.tradingPresenter()->what().contains(QStringLiteral("epoch 1")));
+    }
+
+    void rulesAreAnUndoableEdit() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(QString(), false);
+        startRun(w.priceChartPane());
+        showEpoch(w.priceChartPane(), 1, 0.9f);
+        const size_t trades = w.tradingPresenter()->report()->trades.size();
+        QVERIFY(trades > 0);
+        {
+            TradingSettingsDialog dialog(w.document(), &w);
+            auto* threshold = dialog.fields()->field("tradingThreshold");
+            QVERIFY(threshold);
+            if (auto* spin = qobject_cast<QDoubleSpinBox*>(threshold))
+                spin->setValue(0.95);
+            else
+                qobject_cast<QLineEdit*>(threshold)->setText(QStringLiteral("0.95"));
+            dialog.accept();
+        }
+        QCOMPARE(w.document()->experiment().trading.threshold, 0.95);
+        QCOMPARE(w.tradingPresenter()->report()->trades.size(), size_t(0));
+        w.document()->undoStack()->undo();
+        QCOMPARE(w.document()->experiment().trading.threshold, 0.0);
+        QCOMPARE(w.tradingPresenter()->report()->trades.size(), trades);
+    }
+};
+
+QTEST_MAIN(TestTradingView)
+#include "tst_trading_view.moc"

@@ -1,0 +1,124 @@
+#include "ui/TradingView.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include "app/core/ExperimentDocument.h"
+#include "app/core/TradingPresenter.h"
+#include "model/trading/TradingReport.h"
+#include "ui/EquityChart.h"
+#include "ui/TradingSettingsDialog.h"
+#include "ui/TradingTable.h"
+
+namespace nnwb {
+
+TradingView::TradingView(TradingPresenter* presenter, ExperimentDocument* doc, QWidget* parent)
+    : QWidget(parent), presenter_(presenter), doc_(doc) {
+    setObjectName(QStringLiteral("tradingView"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* row = new QHBoxLayout;
+    caption_ = new QLabel(this);
+    caption_->setObjectName(QStringLiteral("tradingCaption"));
+    caption_->setWordWrap(true);
+    row->addWidget(caption_, 1);
+    auto* rules = new QPushButton(tr("Trading Rules…"), this);
+    rules->setObjectName(QStringLiteral("tradingRules"));
+    exportTrades_ = new QPushButton(tr("Export Trades…"), this);
+    exportEquity_ = new QPushButton(tr("Export Equity…"), this);
+    for (QPushButton* b : {rules, exportTrades_, exportEquity_}) row->addWidget(b);
+    layout->addLayout(row);
+    auto* body = new QHBoxLayout;
+    chart_ = new EquityChart(this);
+    table_ = new TradingTable(this);
+    body->addWidget(chart_, 3);
+    body->addWidget(table_, 2);
+    layout->addLayout(body, 1);
+    note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("tradingNote"));
+    layout->addWidget(note_);
+    connect(presenter_, &TradingPresenter::changed, this, &TradingView::refresh);
+    connect(rules, &QPushButton::clicked, this, &TradingView::editRules);
+    connect(exportTrades_, &QPushButton::clicked, this, [this] { exportWithDialog(true); });
+    connect(exportEquity_, &QPushButton::clicked, this, [this] { exportWithDialog(false); });
+    refresh();
+}
+
+QString TradingView::caption() const {
+    return caption_->text();
+}
+
+void TradingView::refresh() {
+    const auto report = presenter_->report();
+    chart_->setReport(report.get());
+    table_->setReport(report.get());
+    exportTrades_->setEnabled(report != nullptr);
+    exportEquity_->setEnabled(report != nullptr);
+    note_->clear();
+    if (!presenter_->error().isEmpty()) {
+        caption_->setText(tr("Trading: cannot evaluate the signals of %1: %2")
+                              .arg(presenter_->what(), presenter_->error()));
+    } else if (!report) {
+        caption_->setText(
+            tr("Trading: the model's signals are traded here once a run has "
+               "trained an epoch on a price file."));
+    } else {
+        caption_->setText(
+            tr("Trading the signals of %1: %2 trades, net %3 points after costs (spread %4, "
+               "one point = %5)")
+                .arg(presenter_->what())
+                .arg(report->trades.size())
+                .arg(report->strategy.netPoints, 0, 'f', 1)
+                .arg(report->spreadFrom == "file" ? tr("from the file") : tr("as given"))
+                .arg(report->point, 0, 'g', 6));
+    }
+}
+
+void TradingView::editRules() {
+    TradingSettingsDialog dialog(doc_, this);
+    dialog.exec();
+}
+
+QString TradingView::defaultExportName(bool trades) const {
+    const QString base = QFileInfo(doc_->displayName()).completeBaseName();
+    return base + (trades ? QStringLiteral("-trades.csv") : QStringLiteral("-equity.csv"));
+}
+
+void TradingView::exportWithDialog(bool trades) {
+    QFileDialog dialog(this, trades ? tr("Export Trades") : tr("Export Equity"),
+                       defaultExportName(trades), tr("CSV files (*.csv)"));
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setDefaultSuffix(QStringLiteral("csv"));
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return;
+    const QString path = dialog.selectedFiles().first();
+    if (trades)
+        exportTradesTo(path);
+    else
+        exportEquityTo(path);
+}
+
+bool TradingView::exportTradesTo(const QString& path) {
+    QString error;
+    const bool ok = presenter_->exportTrades(path, &error);
+    note_->setText(ok ? tr("Saved %1 trades to %2")
+                            .arg(presenter_->report()->trades.size())
+                            .arg(QDir::toNativeSeparators(path))
+                      : tr("Trades not exported: %1").arg(error));
+    return ok;
+}
+
+bool TradingView::exportEquityTo(const QString& path) {
+    QString error;
+    const bool ok = presenter_->exportEquity(path, &error);
+    note_->setText(ok ? tr("Saved the equity of %1 bars to %2")
+                            .arg(presenter_->report()->equity.bar.size())
+                            .arg(QDir::toNativeSeparators(path))
+                      : tr("Equity not exported: %1").arg(error));
+    return ok;
+}
+
+}  // namespace nnwb

@@ -1,0 +1,49 @@
+// Under the price chart: how the shown signals trade. A caption (whose signals, which costs,
+// or why there is no evaluation), the equity curve (EquityChart) on the price chart's bar axis,
+// the figures table (TradingTable) and buttons for the trading rules (TradingSettingsDialog)
+// and the CSV exports. Shows what a TradingPresenter holds. GUI thread only.
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+
+namespace nnwb {
+
+class EquityChart;
+class ExperimentDocument;
+class TradingPresenter;
+class TradingTable;
+
+class TradingView : public QWidget {
+    Q_OBJECT
+public:
+    TradingView(TradingPresenter* presenter, ExperimentDocument* doc, QWidget* parent = nullptr);
+
+    EquityChart* equityChart() const { return chart_; }
+    TradingTable* table() const { return table_; }
+    QString caption() const;
+    // The exports behind the buttons, without their file dialogs; the caption's note says
+    // what was written or why not.
+    bool exportTradesTo(const QString& path);
+    bool exportEquityTo(const QString& path);
+
+private:
+    void refresh();
+    void editRules();
+    void exportWithDialog(bool trades);
+    QString defaultExportName(bool trades) const;
+
+    TradingPresenter* presenter_;
+    ExperimentDocument* doc_;
+    QLabel* caption_;
+    QLabel* note_;
+    EquityChart* chart_;
+    TradingTable* table_;
+    QPushButton* exportTrades_;
+    QPushButton* exportEquity_;
+};
+
+}  // namespace nnwb
