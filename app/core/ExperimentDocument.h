@@ -39,6 +39,9 @@ public:
     // False (and editRejected) when the settings are outside what the format accepts.
     bool setTraining(const TrainingConfig& training, const QString& what = {});
     void setName(const QString& name);
+    // Applies a preset as `nnwb-cli train --experiment PRESET` trains it: its layers, training
+    // settings and name (the data stays the user's), as one undo step named `what`.
+    void applyPreset(const Experiment& preset, const QString& what);
     // View settings (splitter sizes and the like): direct, not undoable; marks modified.
     void setView(const nlohmann::json& view);
     // Sets a section without an undo step; used by DocumentEditCommand.
