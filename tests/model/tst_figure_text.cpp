@@ -94,7 +94,7 @@ TEST(FigureText, PredictTextSaysNotAvailableWithoutSignals) {
     m.missedPct = 100;
     m.patterns = 12;
     const std::string none = predictionMetricsText(m);
-    EXPECT_EQ(none.find("0.00%"), std::string::npos) << none;
+    EXPECT_EQ(none.find("accuracy 0.00"), std::string::npos) << none;
     EXPECT_NE(none.find("accuracy n/a (0 signals"), std::string::npos) << none;
     m.signalCount = 30;
     m.accuracyPct = 40;

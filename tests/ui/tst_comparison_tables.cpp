@@ -6,6 +6,7 @@
 #include <QStyledItemDelegate>
 #include <QtTest>
 
+#include "app/compare/ComparisonSummary.h"
 #include "app/runs/StoredRun.h"
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/RunsTableModel.h"
