@@ -141,7 +141,7 @@ void printList(std::vector<StoredRun> runs, const Options& o) {
                     pad(startedShort(r.startedAt), 16).c_str(), pad(r.name, nameW).c_str(),
                     pad(runStatusLabel(r.status), 13).c_str(), pad(r.deviceId, devW).c_str(),
                     pad(dataName(r), dataW).c_str(), pad(epochs, 7, true).c_str(),
-                    pad(std::to_string(r.parameters), 10, true).c_str(),
+                    pad(groupedCount(r.parameters), 10, true).c_str(),
                     pad(fixed(r.bestValLoss, 5), 9, true).c_str(),
                     pad(bestValAccuracyCell(r), 19, true).c_str(),
                     pad(fixed(r.bestValMissed, 2), 12, true).c_str(), r.tags.c_str());
@@ -200,7 +200,7 @@ void printShow(const StoredRun& r, bool json) {
     line("samples", std::to_string(r.trainSamples) + " training / " +
                         std::to_string(r.validationSamples) + " validation");
     line("device", r.deviceId + " (" + r.deviceName + ")");
-    line("parameters", std::to_string(r.parameters));
+    line("parameters", groupedCount(r.parameters));
     line("seed", std::to_string(r.seed));
     line("app version", r.appVersion);
     line("process", r.host + " pid " + std::to_string(r.pid));

@@ -1,3 +1,4 @@
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -49,8 +50,9 @@ void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
             std::printf("  missed %.2f%%", r.train.missedPct);
             if (hasVal) std::printf(" (val %.2f%%)", r.validation.missedPct);
         }
-        std::printf("  lr %.3g  grad norm %.3g (max %.3g)  %.2f s  %.0f samples/s%s\n",
-                    r.learningRate, r.gradNormMean, r.gradNormMax, r.seconds, r.samplesPerSecond,
+        std::printf("  lr %.3g  grad norm %.3g (max %.3g)  %.2f s  %s samples/s%s\n",
+                    r.learningRate, r.gradNormMean, r.gradNormMax, r.seconds,
+                    groupedCount(std::llround(r.samplesPerSecond)).c_str(),
                     r.isBest ? "  *best" : "");
     }
     std::fflush(stdout);
