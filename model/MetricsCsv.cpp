@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "model/FigureText.h"
+
 namespace nnwb {
 
 namespace {
@@ -19,22 +21,30 @@ std::string num(double v) {
     return buf;
 }
 
+// ",accuracy,signals": the accuracy empty below the minimum of signals (model/FigureText.h).
+std::string accuracyCells(const EpochMetrics& m, bool have) {
+    if (!have) return ",,";
+    return ',' + (accuracyShown(m.signalCount) ? num(m.accuracyPct) : std::string()) + ',' +
+           std::to_string(m.signalCount);
+}
+
 }  // namespace
 
 std::string metricsCsv(const std::vector<MetricsCsvRow>& rows, const MetricsCsvColumns& columns) {
     std::string out = columns.runAndDevice ? "run,device," : "";
     out +=
-        "epoch,seconds,samples_per_second,train_loss,train_accuracy_pct,train_missed_pct,"
-        "validation_loss,validation_accuracy_pct,validation_missed_pct";
+        "epoch,seconds,samples_per_second,train_loss,train_accuracy_pct,train_signals,"
+        "train_missed_pct,validation_loss,validation_accuracy_pct,validation_signals,"
+        "validation_missed_pct";
     out += columns.schedule ? ",learning_rate,best_epoch\n" : "\n";
     for (const MetricsCsvRow& row : rows) {
         const EpochReport& r = row.report;
         const bool task = r.taskMetrics, val = row.hasValidation;
         if (columns.runAndDevice) out += field(row.run) + ',' + field(row.device) + ',';
         out += std::to_string(r.epoch) + ',' + num(r.seconds) + ',' + num(r.samplesPerSecond) +
-               ',' + num(r.train.loss) + ',' + (task ? num(r.train.accuracyPct) : "") + ',' +
+               ',' + num(r.train.loss) + accuracyCells(r.train, task) + ',' +
                (task ? num(r.train.missedPct) : "") + ',' + (val ? num(r.validation.loss) : "") +
-               ',' + (val && task ? num(r.validation.accuracyPct) : "") + ',' +
+               accuracyCells(r.validation, val && task) + ',' +
                (val && task ? num(r.validation.missedPct) : "");
         if (columns.schedule)
             out += ',' + (r.learningRate > 0 ? num(r.learningRate) : std::string()) + ',' +

@@ -1,8 +1,9 @@
 // The one writer of per-epoch metrics as CSV, for the training pane's export and the
 // comparison's --csv / Save: one row per epoch with the columns epoch, seconds,
-// samples_per_second, train and validation loss / accuracy % / missed %, optionally led by the
-// run and device and followed by the learning rate and best epoch. Empty fields where a figure
-// does not exist (no validation part, not a three-class task). Value types; any thread.
+// samples_per_second, train and validation loss / accuracy % / signals / missed %, optionally
+// led by the run and device and followed by the learning rate and best epoch. Empty fields
+// where a figure does not exist (no validation part, not a three-class task, an accuracy below
+// kMinSignalsForAccuracy signals: model/FigureText.h). Value types; any thread.
 #pragma once
 
 #include <string>

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdio>
 
+#include "model/FigureText.h"
 #include "model/data/DateTime.h"
 #include "model/data/Fractals.h"
 
@@ -115,9 +116,10 @@ std::string predictionMetricsText(const EpochMetrics& m) {
     char buf[512];
     std::string out;
     std::snprintf(buf, sizeof buf,
-                  "metrics over %zu labelled bars: loss %.6f  accuracy %.2f%% (%zu signals)  "
+                  "metrics over %zu labelled bars: loss %.6f  accuracy %s  "
                   "missed %.2f%% (%zu patterns)\n",
-                  m.samples, m.loss, m.accuracyPct, m.signalCount, m.missedPct, m.patterns);
+                  m.samples, m.loss, accuracyText(m.accuracyPct, m.signalCount).c_str(),
+                  m.missedPct, m.patterns);
     out += buf;
     out += "confusion (rows: true label, columns: signal)\n";
     out += "            none       buy      sell\n";

@@ -14,7 +14,7 @@ namespace nnwb {
 
 namespace {
 QString statusText(const RunRecord& r) {
-    QString s = QString::fromUtf8(runStatusName(r.status));
+    QString s = QString::fromUtf8(r.statusText());
     if (r.status == RunStatus::Failed && !r.error.empty())
         s +=
             QStringLiteral(": ") + QString::fromStdString(r.error).section(QLatin1Char('\n'), 0, 0);

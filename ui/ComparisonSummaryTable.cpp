@@ -3,6 +3,7 @@
 #include <QHeaderView>
 
 #include "app/compare/ComparisonSummary.h"
+#include "model/FigureText.h"
 
 namespace nnwb {
 
@@ -23,7 +24,10 @@ ComparisonSummaryTable::ComparisonSummaryTable(QWidget* parent) : QTableWidget(p
     verticalHeader()->hide();
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     horizontalHeader()->setStretchLastSection(false);
-    setToolTip(tr("Validation figures; the best value of each column is in bold on green."));
+    setToolTip(
+        tr("Validation figures; the best value of each column is in bold on green. An accuracy "
+           "comes with the signals it is a share of: n/a below %1 signals.")
+            .arg(kMinSignalsForAccuracy));
     setObjectName(QStringLiteral("comparisonSummary"));
 }
 
@@ -56,8 +60,7 @@ void ComparisonSummaryTable::setRecords(const std::vector<RunRecord>& runs,
         epochs->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         setItem(r, 3, epochs);
         for (int c = 0; c < kSummaryColumns; ++c) {
-            auto* item = new QTableWidgetItem(
-                QString::fromStdString(formatSummaryValue(c, row.values[size_t(c)])));
+            auto* item = new QTableWidgetItem(QString::fromStdString(formatSummaryCell(row, c)));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (row.best[size_t(c)]) {
                 item->setFont(bold);

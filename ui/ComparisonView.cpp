@@ -2,7 +2,6 @@
 
 #include <QAction>
 #include <QCheckBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -25,6 +24,7 @@
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/DevicePicker.h"
 #include "ui/EpochPoints.h"
+#include "ui/FileDialogs.h"
 
 namespace nnwb {
 
@@ -207,8 +207,8 @@ void ComparisonView::createAddMenu() {
     QAction* file = addMenu_->addAction(tr("Experiment File…"));
     QMenu* presets = addMenu_->addMenu(tr("Preset"));
     for (const PresetInfo& p : listPresets()) {
-        QAction* a = presets->addAction(QFileInfo(p.path).completeBaseName());
-        a->setToolTip(p.name);
+        QAction* a = presets->addAction(p.id);
+        a->setToolTip(p.summary());
         const QString path = p.path;
         connect(a, &QAction::triggered, this, [this, path] {
             QString error;
@@ -223,9 +223,9 @@ void ComparisonView::createAddMenu() {
     connect(fresh, &QAction::triggered, this,
             [this] { controller_->addRun(builtinExperiment(), {}); });
     connect(file, &QAction::triggered, this, [this] {
-        const QStringList paths = QFileDialog::getOpenFileNames(
-            this, tr("Add experiments"), QFileInfo(document_->filePath()).absolutePath(),
-            tr("nnwb experiments (*.json)"));
+        const QStringList paths = openFileNames(this, tr("Add experiments"),
+                                                QFileInfo(document_->filePath()).absolutePath(),
+                                                tr("nnwb experiments (*.json)"));
         for (const QString& p : paths) {
             QString error;
             if (!addFromFileOrPreset(p, {}, &error)) showMessage(error, true);
@@ -313,10 +313,7 @@ bool ComparisonView::trainAll(int epochs) {
 bool ComparisonView::addFromFileOrPreset(const QString& fileOrPreset, const QString& device,
                                          QString* error) {
     QString path = fileOrPreset;
-    if (!QFileInfo::exists(path)) {
-        for (const PresetInfo& p : listPresets())
-            if (QFileInfo(p.path).completeBaseName() == fileOrPreset) path = p.path;
-    }
+    if (!QFileInfo::exists(path)) path = presetPath(fileOrPreset);
     if (!QFileInfo::exists(path)) {
         if (error) *error = tr("%1: no such experiment file or preset").arg(fileOrPreset);
         return false;
@@ -335,19 +332,23 @@ bool ComparisonView::addFromFileOrPreset(const QString& fileOrPreset, const QStr
 }
 
 void ComparisonView::openSetDialog() {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open comparison set"), QFileInfo(controller_->filePath()).absolutePath(),
-        tr("nnwb comparison sets (*.json)"));
+    const QString path = openFileName(this, tr("Open comparison set"),
+                                      QFileInfo(controller_->filePath()).absolutePath(),
+                                      tr("nnwb comparison sets (*.json)"));
+    if (path.isEmpty()) return;
     QString error;
-    if (!path.isEmpty() && !controller_->open(path, &error)) showMessage(error, true);
+    if (controller_->open(path, &error))
+        message_->hide();  // "Saved …" or an error was about the set that was on show
+    else
+        showMessage(error, true);
 }
 
 void ComparisonView::saveSetDialog() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save comparison set"),
-                                                      controller_->filePath().isEmpty()
-                                                          ? QStringLiteral("comparison.json")
-                                                          : controller_->filePath(),
-                                                      tr("nnwb comparison sets (*.json)"));
+    const QString path =
+        saveFileName(this, tr("Save comparison set"),
+                     controller_->filePath().isEmpty() ? QStringLiteral("comparison.json")
+                                                       : controller_->filePath(),
+                     tr("nnwb comparison sets (*.json)"));
     if (path.isEmpty()) return;
     QString error;
     if (controller_->save(path, &error))

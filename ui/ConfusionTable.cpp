@@ -4,9 +4,10 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLocale>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include "model/FigureText.h"
 
 namespace nnwb {
 
@@ -73,7 +74,6 @@ void ConfusionTable::clear() {
 void ConfusionTable::show() {
     const bool validation = part_->currentIndex() == 0 && hasValidation_;
     const EpochMetrics& m = validation ? report_.validation : report_.train;
-    const QLocale loc;
     caption_->setText(have_ ? tr("Confusion matrix · epoch %1").arg(report_.epoch)
                             : tr("Confusion matrix"));
     for (int a = 0; a < 3; ++a) {
@@ -94,7 +94,7 @@ void ConfusionTable::show() {
             const int64_t v = m.confusion[a][p];
             const double share = rowSum > 0 ? double(v) / double(rowSum) : 0.0;
             item->setText(QStringLiteral("%1\n%2 %")
-                              .arg(loc.toString(qlonglong(v)))
+                              .arg(QString::fromStdString(groupedCount(int64_t(v))))
                               .arg(share * 100.0, 0, 'f', 1));
             const QColor base = a == p ? QColor(0x2e, 0x8b, 0x57) : QColor(0xc0, 0x39, 0x2b);
             QColor c = base;

@@ -6,13 +6,11 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
-#include <QLocale>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -23,6 +21,8 @@
 #include "app/core/ExperimentDocument.h"
 #include "app/core/FileInspectJob.h"
 #include "model/DataSettings.h"
+#include "model/FigureText.h"
+#include "ui/FileDialogs.h"
 #include "ui/SettingsFields.h"
 
 namespace nnwb {
@@ -164,8 +164,12 @@ void DataPanel::connectDocument() {
     });
     connect(doc_, &ExperimentDocument::dataChanged, this, [this] {
         syncFromDocument();
-        // An undo or redo may have brought back another file: show that file's summary.
-        if (currentFilePath() != shownPath_) inspectCurrentFile();
+        // An undo or redo may have brought back another file (or none): show that file's
+        // summary; the error about the file on show before goes with it.
+        if (currentFilePath() != shownPath_) {
+            error_->hide();
+            inspectCurrentFile();
+        }
     });
 }
 
@@ -179,8 +183,8 @@ void DataPanel::browse() {
     QString dir = currentFilePath();
     dir = dir.isEmpty() ? QDir(q(doc_->experiment().baseDir)).absolutePath()
                         : QFileInfo(dir).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open price file"), dir, tr("Price files (*.csv *.txt *.tsv);;All files (*)"));
+    const QString path = openFileName(this, tr("Open price file"), dir,
+                                      tr("Price files (*.csv *.txt *.tsv);;All files (*)"));
     if (!path.isEmpty()) openPriceFile(path);
 }
 
@@ -228,8 +232,8 @@ QString DataPanel::currentFilePath() const {
 
 void DataPanel::inspectCurrentFile() {
     const QString path = currentFilePath();
-    if (path.isEmpty()) return;
     shownPath_ = path;
+    if (path.isEmpty()) return;
     const quint64 generation = documentGeneration_;
     inspectInBackground(path, [generation](DataPanel* self, const PriceFileInfo& info) {
         if (generation != self->documentGeneration_) return;
@@ -255,21 +259,21 @@ void DataPanel::inspectInBackground(const QString& path,
 }
 
 void DataPanel::showSummary(const PriceFileInfo& info) {
-    const QLocale loc;
     shownPath_ = QDir::cleanPath(QFileInfo(q(info.path)).absoluteFilePath());
     error_->hide();
     fileName_->setText(q(info.fileName));
     fileName_->setToolTip(q(info.path));
     summary_[kFormat]->setText(q(info.format));
-    summary_[kBars]->setText(loc.toString(qulonglong(info.bars)));
+    summary_[kBars]->setText(QString::fromStdString(groupedCount(int64_t(info.bars))));
     summary_[kFirst]->setText(q(info.first));
     summary_[kLast]->setText(q(info.last));
     summary_[kFrame]->setText(q(info.timeframe));
-    summary_[kGaps]->setText(loc.toString(qulonglong(info.gaps)));
-    summary_[kFractals]->setText(tr("%1 buy · %2 sell · %3 both")
-                                     .arg(loc.toString(qulonglong(info.buy)),
-                                          loc.toString(qulonglong(info.sell)),
-                                          loc.toString(qulonglong(info.both))));
+    summary_[kGaps]->setText(QString::fromStdString(groupedCount(int64_t(info.gaps))));
+    summary_[kFractals]->setText(
+        tr("%1 buy · %2 sell · %3 both")
+            .arg(QString::fromStdString(groupedCount(int64_t(info.buy))),
+                 QString::fromStdString(groupedCount(int64_t(info.sell))),
+                 QString::fromStdString(groupedCount(int64_t(info.both)))));
     updateChecks();
 }
 
@@ -321,10 +325,17 @@ void DataPanel::syncFromDocument() {
         for (QLabel* l : summary_) l->setText(QStringLiteral("–"));
     }
     const DataShape shape = dataShapeOf(d);
-    shape_->setText(shape.ok ? tr("Each sample: %1 (units × window) → %2 targets")
-                                   .arg(q(shape.input.str()))
+    // A price sample is `window` bars of the switched-on features (the layers' units × window).
+    const bool prices = d.value("source", std::string("file")) != "synthetic";
+    shape_->setText(!shape.ok ? q(shape.error)
+                    : prices  ? tr("Each sample: %1 bars × %2 features → %3 targets")
+                                   .arg(shape.input.units)
+                                   .arg(shape.input.window)
                                    .arg(shape.targets)
-                             : q(shape.error));
+                             : tr("Each sample: %1 units × %2 values → %3 targets")
+                                   .arg(shape.input.units)
+                                   .arg(shape.input.window)
+                                   .arg(shape.targets));
     syncing_ = false;
     updateChecks();
 }

@@ -1,12 +1,12 @@
 #include "ui/ExportActions.h"
 
 #include <QAction>
-#include <QFileDialog>
 #include <QMainWindow>
 #include <QStatusBar>
 #include <QStyle>
 
 #include "app/core/TrainingController.h"
+#include "ui/FileDialogs.h"
 #include "ui/ModelActions.h"
 
 namespace nnwb {
@@ -27,25 +27,38 @@ ExportActions::ExportActions(TrainingController* controller, ModelActions* model
         tr("Export the trained model as ONNX for MetaTrader 5: raw features in, "
            "none/buy/sell scores out"));
     onnx_->setObjectName(QStringLiteral("exportOnnxAction"));
-    for (QAction* a : {weights_, onnx_}) {
+    mql5_ = new QAction(icon, tr("Export for &MetaTrader 5…"), window);
+    mql5_->setToolTip(
+        tr("Write model.onnx and the Expert Advisor nnwb_expert.mq5 that computes the model's "
+           "features from the terminal's bars into a folder (nnwb-cli export --mql5 DIR)"));
+    mql5_->setObjectName(QStringLiteral("exportMql5Action"));
+    for (QAction* a : {weights_, onnx_, mql5_}) {
         a->setStatusTip(a->toolTip());
         a->setEnabled(false);  // until there are trained or loaded weights
     }
     connect(weights_, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(window_, tr("Export weights"),
-                                                          QStringLiteral("weights.safetensors"),
-                                                          tr("safetensors (*.safetensors)"));
+        const QString path =
+            saveFileName(window_, tr("Export weights"), QStringLiteral("weights.safetensors"),
+                         tr("safetensors (*.safetensors)"));
         if (!path.isEmpty()) controller_->saveWeights(path);
     });
     connect(onnx_, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            window_, tr("Export ONNX model"), QStringLiteral("model.onnx"), tr("ONNX (*.onnx)"));
+        const QString path = saveFileName(window_, tr("Export ONNX model"),
+                                          QStringLiteral("model.onnx"), tr("ONNX (*.onnx)"));
         if (!path.isEmpty()) controller_->exportOnnx(path, 1);  // batch 1: one bar per call
+    });
+    connect(mql5_, &QAction::triggered, this, [this] {
+        const QString dir = existingDirectory(window_, tr("Export for MetaTrader 5: folder"), {});
+        if (!dir.isEmpty()) controller_->exportMql5(dir);
     });
     connectOutcomes();
 }
 
 void ExportActions::connectOutcomes() {
+    // Export Model's failures are said by ModelActions (a message box); its success here.
+    connect(model_, &ModelActions::modelExported, this, [this](bool ok, const QString& path) {
+        if (ok) window_->statusBar()->showMessage(tr("Model written to %1").arg(path), 6000);
+    });
     connect(controller_, &TrainingController::weightsSaved, this,
             [this](bool ok, const QString& message) {
                 if (ok)
@@ -61,11 +74,21 @@ void ExportActions::connectOutcomes() {
                 else
                     showError_(tr("Export ONNX"), message);
             });
+    connect(controller_, &TrainingController::mql5Exported, this,
+            [this](bool ok, const QString& message) {
+                if (ok)
+                    window_->statusBar()->showMessage(
+                        tr("MetaTrader 5 expert written to %1 (with model.onnx beside it)")
+                            .arg(message),
+                        10000);
+                else
+                    showError_(tr("Export for MetaTrader 5"), message);
+            });
 }
 
 void ExportActions::setHaveWeights(bool have) {
     const QString why = tr("Train or load weights first");
-    QAction* actions[] = {weights_, onnx_, model_->exportAction(), model_->predictAction()};
+    QAction* actions[] = {weights_, onnx_, mql5_, model_->exportAction(), model_->predictAction()};
     for (QAction* a : actions) {
         a->setEnabled(have);
         a->setStatusTip(have ? a->toolTip() : why);

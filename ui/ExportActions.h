@@ -1,6 +1,7 @@
-// File > Export Weights… and File > Export > ONNX…: the two actions, their file dialogs, the
-// requests to the training worker and the messages of their outcome; with Export Model and
-// Predict (ModelActions) enabled only while there are trained or loaded weights. GUI thread.
+// File > Export Weights…, File > Export > ONNX… and > Export for MetaTrader 5…: the actions,
+// their file dialogs, the requests to the training worker and the messages of their outcome; with
+// Export Model and Predict (ModelActions) enabled only while there are trained or loaded weights.
+// GUI thread.
 #pragma once
 
 #include <functional>
@@ -24,7 +25,8 @@ public:
 
     QAction* weightsAction() const { return weights_; }
     QAction* onnxAction() const { return onnx_; }
-    // Enables the four actions that need weights; without, their status tip says why.
+    QAction* mql5Action() const { return mql5_; }
+    // Enables the five actions that need weights; without, their status tip says why.
     void setHaveWeights(bool have);
 
 private:
@@ -36,6 +38,7 @@ private:
     std::function<void(const QString&, const QString&)> showError_;
     QAction* weights_;
     QAction* onnx_;
+    QAction* mql5_;
 };
 
 }  // namespace nnwb

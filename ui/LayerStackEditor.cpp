@@ -5,7 +5,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLocale>
 #include <QMenu>
 #include <QSignalBlocker>
 #include <QSplitter>
@@ -15,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "app/core/LayerStackModel.h"
+#include "model/FigureText.h"
 #include "model/layers/LayerRegistry.h"
 #include "ui/LayerParamForm.h"
 
@@ -173,7 +173,6 @@ void LayerStackEditor::refresh(int selection) {
     if (selection < 0) selection = currentLayer();
     const auto& layers = model_->layers();
     const StackAnalysis& a = model_->analysis();
-    const QLocale loc;
     {
         const QSignalBlocker block(table_);
         table_->clear();
@@ -187,7 +186,8 @@ void LayerStackEditor::refresh(int selection) {
             const bool known = i < a.layers.size() && a.layers[i].ok;
             item->setText(2, known ? q(a.layers[i].output.str()) : QStringLiteral("–"));
             item->setText(
-                3, known ? loc.toString(qulonglong(a.layers[i].parameters)) : QStringLiteral("–"));
+                3, known ? QString::fromStdString(groupedCount(int64_t(a.layers[i].parameters)))
+                         : QStringLiteral("–"));
             item->setTextAlignment(3, Qt::AlignRight | Qt::AlignVCenter);
             item->setToolTip(1, q(layer.dump(1)));
             if (static_cast<int>(i) == a.errorLayer) {
@@ -206,10 +206,11 @@ void LayerStackEditor::refresh(int selection) {
     form_->setLayer(cur, cur >= 0 ? layers[cur] : nlohmann::json());
 
     if (a.valid) {
-        status_->setText(tr("Input %1 → output %2 · %3 parameters")
-                             .arg(q(a.input.str()))
-                             .arg(q(a.layers.back().output.str()))
-                             .arg(loc.toString(qulonglong(a.totalParameters))));
+        status_->setText(
+            tr("Input %1 → output %2 · %3 parameters")
+                .arg(q(a.input.str()))
+                .arg(q(a.layers.back().output.str()))
+                .arg(QString::fromStdString(groupedCount(int64_t(a.totalParameters)))));
         status_->setStyleSheet(QStringLiteral("color: #1e6b34;"));
     } else {
         status_->setText(q(a.error));

@@ -3,7 +3,6 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QMimeData>
@@ -14,6 +13,7 @@
 #include "app/core/ExperimentDocument.h"
 #include "app/core/Presets.h"
 #include "ui/DataPanel.h"
+#include "ui/FileDialogs.h"
 #include "ui/MainWindow.h"
 
 namespace nnwb {
@@ -61,7 +61,7 @@ void MainWindow::newExperiment() {
 }
 
 void MainWindow::openDialog() {
-    const QString path = QFileDialog::getOpenFileName(
+    const QString path = openFileName(
         this, tr("Open experiment or price data"), QFileInfo(doc_->filePath()).absolutePath(),
         tr("nnwb experiments (*.json);;Price data (*.csv *.txt *.tsv);;All files (*)"));
     if (!path.isEmpty()) openFile(path);
@@ -80,7 +80,7 @@ bool MainWindow::save() {
 }
 
 bool MainWindow::saveAs() {
-    const QString path = QFileDialog::getSaveFileName(
+    const QString path = saveFileName(
         this, tr("Save experiment"),
         doc_->filePath().isEmpty() ? QStringLiteral("experiment.json") : doc_->filePath(),
         tr("nnwb experiments (*.json)"));

@@ -3,7 +3,6 @@
 #include <limits>
 
 #include <QFile>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QMessageBox>
 #include <QPainter>
@@ -11,6 +10,7 @@
 
 #include "model/MetricsCsv.h"
 #include "ui/EpochPoints.h"
+#include "ui/FileDialogs.h"
 #include "ui/LearningRateChart.h"
 #include "ui/MetricChart.h"
 
@@ -98,16 +98,16 @@ bool MetricCharts::exportCsv(const QString& path, QString* error) const {
 }
 
 void MetricCharts::exportPngDialog() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export charts as PNG"), QStringLiteral("charts.png"), tr("PNG images (*.png)"));
+    const QString path = saveFileName(this, tr("Export charts as PNG"),
+                                      QStringLiteral("charts.png"), tr("PNG images (*.png)"));
     QString error;
     if (!path.isEmpty() && !exportPng(path, &error))
         QMessageBox::warning(this, tr("Export failed"), error);
 }
 
 void MetricCharts::exportCsvDialog() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export metrics as CSV"), QStringLiteral("metrics.csv"), tr("CSV files (*.csv)"));
+    const QString path = saveFileName(this, tr("Export metrics as CSV"),
+                                      QStringLiteral("metrics.csv"), tr("CSV files (*.csv)"));
     QString error;
     if (!path.isEmpty() && !exportCsv(path, &error))
         QMessageBox::warning(this, tr("Export failed"), error);

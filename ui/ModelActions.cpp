@@ -1,12 +1,12 @@
 #include "ui/ModelActions.h"
 
 #include <QAction>
-#include <QFileDialog>
 #include <QMessageBox>
 #include <QWidget>
 
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TrainingController.h"
+#include "ui/FileDialogs.h"
 #include "ui/PredictDialog.h"
 
 namespace nnwb {
@@ -23,9 +23,9 @@ ModelActions::ModelActions(TrainingController* controller, ExperimentDocument* d
     predict_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
     predict_->setToolTip(tr("Apply the trained model to another price file"));
     connect(export_, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(window_, tr("Export model"),
-                                                          QStringLiteral("model.safetensors"),
-                                                          tr("safetensors (*.safetensors)"));
+        const QString path =
+            saveFileName(window_, tr("Export model"), QStringLiteral("model.safetensors"),
+                         tr("safetensors (*.safetensors)"));
         if (!path.isEmpty()) exportModel(path);
     });
     connect(predict_, &QAction::triggered, this, [this] { predictFile(QString()); });

@@ -1,19 +1,22 @@
 #include "ui/PredictDialog.h"
 
 #include <QDialogButtonBox>
-#include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QLabel>
+#include <QMainWindow>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QStatusBar>
 #include <QVBoxLayout>
 
 #include "app/core/PredictJob.h"
 #include "model/AtomicFile.h"
 #include "model/PredictionReport.h"
 #include "model/data/DataSummary.h"
+#include "ui/FileDialogs.h"
 #include "ui/PriceChart.h"
 
 namespace nnwb {
@@ -56,6 +59,11 @@ PredictDialog::PredictDialog(std::shared_ptr<const ModelBundle> bundle, const QS
     metrics_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     metrics_->setMaximumHeight(110);
     layout->addWidget(metrics_);
+    saved_ = new QLabel(this);
+    saved_->setObjectName(QStringLiteral("predictSaved"));
+    saved_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    saved_->hide();
+    layout->addWidget(saved_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     openButton_ = buttons->addButton(tr("Open Price File…"), QDialogButtonBox::ActionRole);
     exportButton_ = buttons->addButton(tr("Export CSV…"), QDialogButtonBox::ActionRole);
@@ -76,15 +84,15 @@ bool PredictDialog::busy() const {
 }
 
 void PredictDialog::openFileDialog() {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Apply the model to a price file"), QString(),
-                                     tr("Price files (*.csv *.txt *.tsv);;All files (*)"));
+    const QString path = openFileName(this, tr("Apply the model to a price file"), QString(),
+                                      tr("Price files (*.csv *.txt *.tsv);;All files (*)"));
     if (!path.isEmpty()) predictFile(path);
 }
 
 void PredictDialog::predictFile(const QString& path) {
     if (!job_->start(path)) return;
     openButton_->setEnabled(false);
+    saved_->hide();
     status_->setText(tr("Reading %1 and running the model…").arg(QFileInfo(path).fileName()));
 }
 
@@ -141,11 +149,20 @@ bool PredictDialog::exportCsv(const QString& path, QString* error) {
 }
 
 void PredictDialog::exportCsvDialog() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export predictions"), QStringLiteral("predictions.csv"), tr("CSV files (*.csv)"));
+    const QString path = saveFileName(this, tr("Export predictions"),
+                                      QStringLiteral("predictions.csv"), tr("CSV files (*.csv)"));
     if (path.isEmpty()) return;
     QString error;
-    if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export predictions"), error);
+    if (!exportCsv(path, &error)) {
+        QMessageBox::warning(this, tr("Export predictions"), error);
+        return;
+    }
+    // Said in the dialog, which covers the window's status bar, and in that status bar.
+    const QString done = tr("Predictions written to %1").arg(QDir::toNativeSeparators(path));
+    saved_->setText(done);
+    saved_->show();
+    if (auto* window = qobject_cast<QMainWindow*>(parentWidget()))
+        window->statusBar()->showMessage(done, 6000);
 }
 
 }  // namespace nnwb

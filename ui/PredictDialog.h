@@ -51,6 +51,7 @@ private:
     QLabel* status_;
     PriceChart* chart_;
     QPlainTextEdit* metrics_;
+    QLabel* saved_;  // "Predictions written to …" after Export CSV
     QPushButton* exportButton_;
     QPushButton* openButton_;
     std::unique_ptr<PredictJob> job_;  // last member: destroyed (cancelled) first

@@ -11,6 +11,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include "model/FigureText.h"
 #include "model/data/DateTime.h"
 #include "ui/Plot.h"
 
@@ -420,8 +421,8 @@ void PriceChart::updateHeader() {
     QString text = tr("<b>%1</b> · %2 bars · %3 – %4")
                        .arg(QString::fromStdString(b.source.empty() ? "bars" : b.source)
                                 .section(QLatin1Char('/'), -1),
-                            QLocale().toString(qulonglong(b.size())), barTime(b.time.front()),
-                            barTime(b.time.back()));
+                            QString::fromStdString(groupedCount(int64_t(b.size()))),
+                            barTime(b.time.front()), barTime(b.time.back()));
     if (valFirst_ <= valLast_ && valLast_ < b.size())
         text += tr(" · validation from %1").arg(barTime(b.time[valFirst_]));
     if (!signalLabel_.isEmpty())

@@ -3,11 +3,11 @@
 #include <cmath>
 
 #include <QLabel>
-#include <QLocale>
 #include <QProgressBar>
 #include <QStatusBar>
 
 #include "app/core/ExperimentDocument.h"
+#include "model/FigureText.h"
 #include "ui/DevicePicker.h"
 
 namespace nnwb {
@@ -113,7 +113,7 @@ void RunStatusBar::runStarted(const RunInfo& info) {
     epoch_->setText(tr("epoch %1/%2").arg(info.firstEpoch).arg(info.epochs));
     bar_->showMessage(tr("%1 · %2 parameters · %3 training / %4 validation samples")
                           .arg(info.dataDescription)
-                          .arg(QLocale().toString(qulonglong(info.parameters)))
+                          .arg(QString::fromStdString(groupedCount(int64_t(info.parameters))))
                           .arg(info.trainSamples)
                           .arg(info.validationSamples),
                       10000);
@@ -121,7 +121,9 @@ void RunStatusBar::runStarted(const RunInfo& info) {
 
 void RunStatusBar::progress(const TrainingProgress& p) {
     epoch_->setText(tr("epoch %1/%2").arg(p.epoch).arg(p.epochs));
-    speed_->setText(tr("%1 samples/s").arg(QLocale().toString(p.samplesPerSecond, 'f', 0)));
+    speed_->setText(
+        tr("%1 samples/s")
+            .arg(QString::fromStdString(groupedCount(std::llround(p.samplesPerSecond)))));
     eta_->setText(tr("ETA %1").arg(duration(p.runEtaSeconds)));
     progress_->setValue(p.total ? static_cast<int>(1000.0 * p.done / p.total) : 0);
 }

@@ -3,7 +3,8 @@
 #include <QBrush>
 #include <QColor>
 #include <QFileInfo>
-#include <QLocale>
+
+#include "model/FigureText.h"
 
 namespace nnwb {
 
@@ -19,7 +20,7 @@ QString started(const std::string& iso) {  // 2026-11-23T10:40:12Z -> 2026-11-23
 
 QVariant figure(const std::optional<double>& v, int decimals, int role) {
     if (!v) return role == Qt::DisplayRole ? QVariant(QStringLiteral("–")) : QVariant();
-    return role == Qt::DisplayRole ? QVariant(QLocale().toString(*v, 'f', decimals)) : QVariant(*v);
+    return role == Qt::DisplayRole ? QVariant(QString::number(*v, 'f', decimals)) : QVariant(*v);
 }
 
 QString dataName(const StoredRun& r) {
@@ -61,7 +62,7 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation o, int role) co
                                               "Params",
                                               "Epochs",
                                               "Best val loss",
-                                              "Best val acc %",
+                                              "Best val acc % (signals)",
                                               "Best val missed %",
                                               "Tags"};
     return tr(names[section]);
@@ -87,6 +88,9 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
         if (index.column() == kStatus && !r.error.empty()) return q(r.error);
         if (index.column() == kData) return q(r.dataFile.empty() ? r.dataDescription : r.dataFile);
         if (index.column() == kDevice) return q(r.deviceName);
+        if (index.column() == kBestAccuracy)
+            return tr("Best validation accuracy (signals of that epoch); n/a below %1 signals")
+                .arg(kMinSignalsForAccuracy);
         return {};
     }
     if (role == Qt::TextAlignmentRole) {
@@ -112,16 +116,15 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
             return q(r.deviceId);
         case kParameters:
             return sort ? QVariant(qlonglong(r.parameters))
-                        : QVariant(QLocale().toString(qlonglong(r.parameters)));
+                        : QVariant(q(groupedCount(r.parameters)));
         case kEpochs:
             return sort ? QVariant(r.epochsDone)
                         : QVariant(QStringLiteral("%1/%2").arg(r.epochsDone).arg(r.epochsPlanned));
         case kBestLoss:
             return figure(r.bestValLoss, 5, role);
         case kBestAccuracy:
-            // Validation figures, but no epoch emitted a signal: there is no accuracy.
-            if (r.bestValMissed && !r.bestValAccuracy && role == Qt::DisplayRole)
-                return QStringLiteral("n/a");
+            // With its signals; n/a when no epoch emitted enough (model/FigureText.h).
+            if (role == Qt::DisplayRole) return q(bestValAccuracyCell(r));
             return figure(r.bestValAccuracy, 2, role);
         case kBestMissed:
             return figure(r.bestValMissed, 2, role);

@@ -1,6 +1,5 @@
 #include "ui/RunsView.h"
 
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -21,6 +20,7 @@
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/ComparisonView.h"
 #include "ui/EpochPoints.h"
+#include "ui/FileDialogs.h"
 #include "ui/RunsTableModel.h"
 
 namespace nnwb {
@@ -39,12 +39,15 @@ RunRecord runRecordOf(const StoredRun& run) {
     r.parameters = size_t(run.parameters);
     r.trainSamples = size_t(run.trainSamples);
     r.validationSamples = size_t(run.validationSamples);
-    r.status = run.status == runstatus::kCompleted ? RunStatus::Completed
-               : run.status == runstatus::kFailed  ? RunStatus::Failed
-               : run.status == runstatus::kRunning ? RunStatus::Running
-                                                   : RunStatus::Stopped;
+    // Early stopping completes a run (its last epoch says so); "stopped" is the user's Stop.
+    const bool early = run.status == runstatus::kStoppedEarly;
+    r.status = run.status == runstatus::kCompleted || early ? RunStatus::Completed
+               : run.status == runstatus::kFailed           ? RunStatus::Failed
+               : run.status == runstatus::kRunning          ? RunStatus::Running
+                                                            : RunStatus::Stopped;
     r.error = run.error;
     for (const StoredEpoch& e : run.epochs) r.epochs.push_back(e.report);
+    if (early && !r.epochs.empty()) r.epochs.back().stoppedEarly = true;
     return r;
 }
 
@@ -396,9 +399,9 @@ void RunsView::deleteSelected() {
 void RunsView::exportCsvDialog() {
     const auto ids = selectedIds();
     if (ids.empty()) return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export run as CSV"),
-                                                      QStringLiteral("run-%1.csv").arg(ids.front()),
-                                                      tr("CSV (*.csv)"));
+    const QString path =
+        saveFileName(this, tr("Export run as CSV"), QStringLiteral("run-%1.csv").arg(ids.front()),
+                     tr("CSV (*.csv)"));
     if (path.isEmpty()) return;
     history_->exportCsv(ids.front(), path, this, [this](const QString& error) {
         if (!error.isEmpty()) report(error);

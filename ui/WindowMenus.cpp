@@ -2,7 +2,6 @@
 
 #include <QAction>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
 
@@ -12,6 +11,7 @@
 #include "ui/ComparisonView.h"
 #include "ui/DataPanel.h"
 #include "ui/ExportActions.h"
+#include "ui/FileDialogs.h"
 #include "ui/HelpMenu.h"
 #include "ui/LayerStackEditor.h"
 #include "ui/MainWindow.h"
@@ -60,6 +60,7 @@ void WindowMenus::addFileMenu(WindowActions* actions, ExportActions* exports) {
     file->addAction(window_->modelActions()->exportAction());
     QMenu* exportMenu = file->addMenu(tr("E&xport"));
     exportMenu->addAction(exports->onnxAction());
+    exportMenu->addAction(exports->mql5Action());
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -78,9 +79,8 @@ void WindowMenus::addModelMenu() {
         tr("Load trained weights (safetensors) into this model; Train "
            "then offers to continue from them"));
     connect(load, &QAction::triggered, this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(window_, tr("Load weights"), QString(),
-                                         tr("safetensors (*.safetensors);;All files (*)"));
+        const QString path = openFileName(window_, tr("Load weights"), QString(),
+                                          tr("safetensors (*.safetensors);;All files (*)"));
         if (!path.isEmpty()) window_->loadWeights(path);
     });
 }
@@ -121,17 +121,17 @@ void WindowMenus::rebuildPresetMenu() {
     presets_->clear();
     const auto presets = listPresets();
     for (const PresetInfo& p : presets) {
-        QAction* a = presets_->addAction(p.name);
-        a->setToolTip(p.description.isEmpty() ? p.path : p.description);
+        QAction* a = presets_->addAction(p.id);
+        a->setToolTip(p.summary());
         a->setStatusTip(a->toolTip());
-        const QString path = p.path, name = p.name;
-        connect(a, &QAction::triggered, window_, [this, path, name] {
-            nlohmann::json layers;
+        const QString path = p.path, id = p.id;
+        connect(a, &QAction::triggered, window_, [this, path, id] {
+            Experiment preset;
             QString error;
-            if (!loadPresetLayers(path, &layers, &error))
+            if (!loadPreset(path, &preset, &error))
                 window_->showError(tr("Preset"), error);
             else
-                window_->stackModel()->replaceLayers(layers, tr("Load preset %1").arg(name));
+                window_->document()->applyPreset(preset, tr("Load preset %1").arg(id));
         });
     }
     presets_->setToolTipsVisible(true);

@@ -19,11 +19,15 @@
 #include "compute/Backend.h"
 #include "compute/BackendRegistry.h"
 #include "model/ExperimentData.h"
+#include "model/FigureText.h"
 #include "model/Network.h"
 
 namespace nnwb::cli {
 
 namespace {
+
+// "stopped early", the longest status.
+constexpr size_t kStatusWidth = 13;
 
 struct Options {
     std::vector<std::string> experiments, devices;
@@ -87,8 +91,8 @@ public:
     explicit Table(size_t labelWidth) : labelWidth_(labelWidth) {}
     void epochHeader() const {
         std::printf(
-            "%s  epoch      loss  val loss    acc %%  val acc %%  missed %%  val missed %%  "
-            "s/epoch  samples/s\n",
+            "%s  epoch      loss  val loss  acc %% (signals)  val acc %% (signals)  missed %%  "
+            "val missed %%  s/epoch  samples/s\n",
             padRight("run", labelWidth_).c_str());
     }
     void epochRow(const RunRecord& run, const EpochReport& r, int epochs) const {
@@ -96,15 +100,15 @@ public:
         auto opt = [](bool have, double v, int d, size_t w) {
             return padLeft(have ? fixed(v, d) : std::string("–"), w);
         };
-        // No signal emitted: no accuracy ("n/a", not 0.00).
-        auto acc = [&opt](bool have, const EpochMetrics& m, size_t w) {
-            return have && m.signalCount == 0 ? padLeft("n/a", w) : opt(have, m.accuracyPct, 2, w);
+        // With its signal count; "n/a (3)" below the minimum of signals, "–" where not measured.
+        auto acc = [](bool have, const EpochMetrics& m, size_t w) {
+            return padLeft(have ? accuracyCell(m.accuracyPct, m.signalCount) : "–", w);
         };
         std::printf("%s  %5s  %s  %s  %s  %s  %s  %s  %s  %s\n",
                     padRight(run.label, labelWidth_).c_str(),
                     (std::to_string(r.epoch) + "/" + std::to_string(epochs)).c_str(),
                     fixed(r.train.loss, 6).c_str(), opt(val, r.validation.loss, 6, 8).c_str(),
-                    acc(task, r.train, 7).c_str(), acc(val && task, r.validation, 9).c_str(),
+                    acc(task, r.train, 15).c_str(), acc(val && task, r.validation, 19).c_str(),
                     opt(task, r.train.missedPct, 2, 8).c_str(),
                     opt(val && task, r.validation.missedPct, 2, 12).c_str(),
                     padLeft(formatSummaryValue(kSecondsPerEpoch, r.seconds), 7).c_str(),
@@ -115,18 +119,18 @@ public:
         const std::vector<SummaryRow> rows = summarize(runs);
         size_t deviceWidth = 6;
         for (const SummaryRow& row : rows) deviceWidth = std::max(deviceWidth, row.deviceId.size());
-        std::printf("\nsummary (* best of column; validation figures)\n%s  %s  status     epochs",
-                    padRight("run", labelWidth_).c_str(), padRight("device", deviceWidth).c_str());
+        std::printf("\nsummary (* best of column; validation figures)\n%s  %s  %s  epochs",
+                    padRight("run", labelWidth_).c_str(), padRight("device", deviceWidth).c_str(),
+                    padRight("status", kStatusWidth).c_str());
         for (int c = 0; c < kSummaryColumns; ++c)
             std::printf("  %s", padLeft(summaryColumnInfo(c).header, width(c)).c_str());
         std::printf("\n");
         for (const SummaryRow& row : rows) {
             std::printf("%s  %s  %s  %6d", padRight(row.label, labelWidth_).c_str(),
                         padRight(row.deviceId, deviceWidth).c_str(),
-                        padRight(row.status, 9).c_str(), row.epochs);
+                        padRight(row.status, kStatusWidth).c_str(), row.epochs);
             for (int c = 0; c < kSummaryColumns; ++c) {
-                const std::string v =
-                    formatSummaryValue(c, row.values[c]) + (row.best[c] ? "*" : " ");
+                const std::string v = formatSummaryCell(row, c) + (row.best[c] ? "*" : " ");
                 std::printf("  %s", padLeft(v, width(c)).c_str());
             }
             std::printf("\n");
@@ -140,7 +144,7 @@ public:
 
 private:
     static size_t width(int column) {
-        return std::max<size_t>(std::string(summaryColumnInfo(column).header).size(), 10);
+        return std::max<size_t>(std::string(summaryColumnInfo(column).header).size(), 14);
     }
     size_t labelWidth_;
 };

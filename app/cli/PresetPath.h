@@ -9,5 +9,9 @@ namespace nnwb::cli {
 
 // Throws std::runtime_error listing where it looked.
 std::string resolvePreset(const std::string& nameOrPath);
+// `nameOrPath` when a file is there, else the path of the preset of that name, else "".
+std::string findExperimentOrPreset(const std::string& nameOrPath);
+// The names of the presets found, sorted, comma-separated ("attention-single-head, ...").
+std::string presetNames();
 
 }  // namespace nnwb::cli

@@ -17,6 +17,7 @@
 #include "app/runs/RunStore.h"
 #include "app/runs/RunsDbPath.h"
 #include "app/runs/StoredRunCsv.h"
+#include "model/FigureText.h"
 
 namespace nnwb::cli {
 
@@ -54,12 +55,10 @@ std::string startedShort(const std::string& iso) {  // 2026-11-23T10:40:12Z -> 2
     return iso.substr(0, 10) + " " + iso.substr(11, 5);
 }
 
-// Accuracy is the share of emitted signals on a fractal: with no signal there is none.
-const char* const kNoAccuracy = "n/a";
-
+// Accuracy is the share of emitted signals on a fractal: shown with their count, n/a below
+// the minimum ("n/a (3)"), "–" where not measured.
 std::string accuracy(bool task, const EpochMetrics& m) {
-    if (task && m.signalCount == 0) return kNoAccuracy;
-    return fixed(task ? std::optional<double>(m.accuracyPct) : std::nullopt, 2);
+    return task ? accuracyCell(m.accuracyPct, m.signalCount) : "–";
 }
 
 nlohmann::json nullable(const std::optional<double>& v) {
@@ -102,6 +101,9 @@ nlohmann::json summaryJson(const StoredRun& r) {
             {"monitor", r.monitor},
             {"bestValidationLoss", nullable(r.bestValLoss)},
             {"bestValidationAccuracy", nullable(r.bestValAccuracy)},
+            {"bestValidationAccuracySignals", r.bestValAccuracySignals
+                                                  ? nlohmann::json(*r.bestValAccuracySignals)
+                                                  : nlohmann::json(nullptr)},
             {"bestValidationMissed", nullable(r.bestValMissed)},
             {"host", r.host},
             {"pid", r.pid}};
@@ -129,23 +131,20 @@ void printList(std::vector<StoredRun> runs, const Options& o) {
                 pad("started (UTC)", 16).c_str(), pad("name", nameW).c_str(),
                 pad("status", 13).c_str(), pad("device", devW).c_str(), pad("data", dataW).c_str(),
                 pad("epochs", 7, true).c_str(), pad("params", 10, true).c_str(),
-                pad("val loss", 9, true).c_str(), pad("val acc %", 9, true).c_str(),
+                pad("val loss", 9, true).c_str(), pad("val acc % (signals)", 19, true).c_str(),
                 pad("val missed %", 12, true).c_str());
     for (const StoredRun& r : shown) {
         const std::string epochs =
             std::to_string(r.epochsDone) + "/" + std::to_string(r.epochsPlanned);
-        std::printf(
-            "%s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s\n",
-            pad(std::to_string(r.id), 4, true).c_str(), pad(startedShort(r.startedAt), 16).c_str(),
-            pad(r.name, nameW).c_str(), pad(runStatusLabel(r.status), 13).c_str(),
-            pad(r.deviceId, devW).c_str(), pad(dataName(r), dataW).c_str(),
-            pad(epochs, 7, true).c_str(), pad(std::to_string(r.parameters), 10, true).c_str(),
-            pad(fixed(r.bestValLoss, 5), 9, true).c_str(),
-            // validation figures but no epoch with a signal: no accuracy
-            pad(r.bestValMissed && !r.bestValAccuracy ? kNoAccuracy : fixed(r.bestValAccuracy, 2),
-                9, true)
-                .c_str(),
-            pad(fixed(r.bestValMissed, 2), 12, true).c_str(), r.tags.c_str());
+        std::printf("%s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s\n",
+                    pad(std::to_string(r.id), 4, true).c_str(),
+                    pad(startedShort(r.startedAt), 16).c_str(), pad(r.name, nameW).c_str(),
+                    pad(runStatusLabel(r.status), 13).c_str(), pad(r.deviceId, devW).c_str(),
+                    pad(dataName(r), dataW).c_str(), pad(epochs, 7, true).c_str(),
+                    pad(groupedCount(r.parameters), 10, true).c_str(),
+                    pad(fixed(r.bestValLoss, 5), 9, true).c_str(),
+                    pad(bestValAccuracyCell(r), 19, true).c_str(),
+                    pad(fixed(r.bestValMissed, 2), 12, true).c_str(), r.tags.c_str());
     }
     std::printf("%zu of %zu runs\n", shown.size(), runs.size());
 }
@@ -201,7 +200,7 @@ void printShow(const StoredRun& r, bool json) {
     line("samples", std::to_string(r.trainSamples) + " training / " +
                         std::to_string(r.validationSamples) + " validation");
     line("device", r.deviceId + " (" + r.deviceName + ")");
-    line("parameters", std::to_string(r.parameters));
+    line("parameters", groupedCount(r.parameters));
     line("seed", std::to_string(r.seed));
     line("app version", r.appVersion);
     line("process", r.host + " pid " + std::to_string(r.pid));
@@ -211,15 +210,15 @@ void printShow(const StoredRun& r, bool json) {
                                               std::to_string(b.size) + " bytes, sha256 " +
                                               b.sha256);
     std::printf(
-        "\nepoch   seconds  samples/s  learn rate      loss  val loss    acc %%  val acc %%  "
-        "missed %%  val missed %%\n");
+        "\nepoch   seconds  samples/s  learn rate      loss  val loss  acc %% (signals)  "
+        "val acc %% (signals)  missed %%  val missed %%\n");
     for (const StoredEpoch& e : r.epochs) {
         const EpochReport& p = e.report;
         const bool task = p.taskMetrics;
         auto opt = [](bool have, double v) {
             return have ? std::optional<double>(v) : std::nullopt;
         };
-        std::printf("%5d  %8.2f  %9.0f  %10s  %8s  %8s  %7s  %9s  %8s  %12s%s\n", p.epoch,
+        std::printf("%5d  %8.2f  %9.0f  %10s  %8s  %8s  %15s  %19s  %8s  %12s%s\n", p.epoch,
                     p.seconds, p.samplesPerSecond, lr(e.learningRate).c_str(),
                     fixed(p.train.loss, 6).c_str(), fixed(opt(val, p.validation.loss), 6).c_str(),
                     accuracy(task, p.train).c_str(),

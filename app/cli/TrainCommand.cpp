@@ -1,3 +1,4 @@
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -7,6 +8,7 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/FlagChecks.h"
+#include "app/cli/PresetPath.h"
 #include "app/cli/RecordingFlags.h"
 #include "app/cli/TrainingFlags.h"
 #include "app/compare/EpochReportJson.h"
@@ -15,6 +17,7 @@
 #include "model/EpochKeeper.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
+#include "model/FigureText.h"
 #include "model/ModelBundle.h"
 #include "model/Monitor.h"
 #include "model/NetworkWeights.h"
@@ -38,20 +41,18 @@ void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
         std::printf("epoch %d/%d  loss %.6f", r.epoch, epochs, r.train.loss);
         if (hasVal) std::printf(" (val %.6f)", r.validation.loss);
         if (r.taskMetrics) {
-            // No signal emitted: no accuracy (not 0 %).
+            // With its signal count; n/a below the minimum (not 0 % for no signal).
             auto acc = [](const EpochMetrics& m) {
-                char buf[32];
-                if (m.signalCount == 0) return std::string("n/a");
-                std::snprintf(buf, sizeof buf, "%.2f%%", m.accuracyPct);
-                return std::string(buf);
+                return accuracyText(m.accuracyPct, m.signalCount);
             };
             std::printf("  accuracy %s", acc(r.train).c_str());
             if (hasVal) std::printf(" (val %s)", acc(r.validation).c_str());
             std::printf("  missed %.2f%%", r.train.missedPct);
             if (hasVal) std::printf(" (val %.2f%%)", r.validation.missedPct);
         }
-        std::printf("  lr %.3g  grad norm %.3g (max %.3g)  %.2f s  %.0f samples/s%s\n",
-                    r.learningRate, r.gradNormMean, r.gradNormMax, r.seconds, r.samplesPerSecond,
+        std::printf("  lr %.3g  grad norm %.3g (max %.3g)  %.2f s  %s samples/s%s\n",
+                    r.learningRate, r.gradNormMean, r.gradNormMax, r.seconds,
+                    groupedCount(std::llround(r.samplesPerSecond)).c_str(),
                     r.isBest ? "  *best" : "");
     }
     std::fflush(stdout);
@@ -71,11 +72,14 @@ int runTrain(TrainOptions& o) {
     const bool json = o.json;
     RecordingOptions& record = o.record;
     record.source = "cli-train";
+    // A file, else a preset of that name (as `compare` takes them).
+    const std::string file = findExperimentOrPreset(path);
     Experiment exp;
     try {
-        exp = Experiment::load(path);
+        exp = Experiment::load(file.empty() ? path : file);
     } catch (const ExperimentError& e) {
-        throw UsageError(e.what());
+        if (!file.empty()) throw UsageError(e.what());
+        throw UsageError(std::string(e.what()) + "; nor is it a preset (" + presetNames() + ")");
     }
     if (!o.device.empty()) exp.training.device = o.device;
     if (o.epochs > 0) exp.training.epochs = o.epochs;
@@ -116,7 +120,7 @@ int runTrain(TrainOptions& o) {
         throw UsageError("--save-model: a model bundle needs a price file; " + path +
                          " trains on synthetic data (use --save-weights)");
     // The run store (one warning and no recording when it cannot be written).
-    record.experimentFile = path;
+    record.experimentFile = file.empty() ? path : file;
     struct Printer : RunEvents {
         int epochs;
         bool json, hasVal;
@@ -181,7 +185,9 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
         "train and print one line per epoch (loss, accuracy, missed); the run is recorded in the "
         "run store");
     cmd->footer("Exit status: 0 done, 1 the run failed (e.g. a non-finite loss), 2 bad input.");
-    cmd->add_option("--experiment", o->path, "the experiment JSON")->type_name("FILE")->required();
+    cmd->add_option("--experiment", o->path, "the experiment JSON, or a preset's name")
+        ->type_name("FILE|PRESET")
+        ->required();
     cmd->add_option("--device", o->device, "cpu or opencl:P:D (default: the experiment's)")
         ->type_name("ID");
     cmd->add_option("--epochs", o->epochs, "epochs to train instead of the experiment's")

@@ -4,14 +4,22 @@
 #include <cstdio>
 #include <limits>
 
+#include "model/FigureText.h"
+
 namespace nnwb {
 
 namespace {
 
 const SummaryColumnInfo kColumns[kSummaryColumns] = {
-    {"parameters", true, 0},    {"s/epoch", true, 3},           {"samples/s", false, 0},
-    {"best val loss", true, 5}, {"best val missed %", true, 2}, {"best val acc %", false, 2},
-    {"last val loss", true, 5}, {"last val missed %", true, 2}, {"last val acc %", false, 2},
+    {"parameters", true, 0},
+    {"s/epoch", true, 3},
+    {"samples/s", false, 0},
+    {"best val loss", true, 5},
+    {"best val missed %", true, 2},
+    {"best val acc % (signals)", false, 2},
+    {"last val loss", true, 5},
+    {"last val missed %", true, 2},
+    {"last val acc % (signals)", false, 2},
 };
 
 std::optional<double> bestOf(const std::vector<EpochReport>& epochs,
@@ -31,12 +39,28 @@ double valLoss(const EpochReport& r) {
 double valMissed(const EpochReport& r) {
     return r.validation.missedPct;
 }
-// NaN (n/a) for an epoch whose network emitted no signal: accuracy is a share of signals.
+// NaN (n/a) for an epoch whose network emitted too few signals: accuracy is a share of them.
 double accuracyOf(const EpochMetrics& m) {
-    return m.signalCount ? m.accuracyPct : std::numeric_limits<double>::quiet_NaN();
+    return accuracyShown(m.signalCount) ? m.accuracyPct : std::numeric_limits<double>::quiet_NaN();
 }
-double valAccuracy(const EpochReport& r) {
-    return accuracyOf(r.validation);
+
+// The epoch of the best validation accuracy, else (none with enough signals) the one with the
+// most signals; null without epochs.
+const EpochReport* bestAccuracyEpoch(const std::vector<EpochReport>& epochs) {
+    const EpochReport* best = nullptr;
+    for (const EpochReport& r : epochs) {
+        const double v = accuracyOf(r.validation);
+        if (!best) {
+            best = &r;
+            continue;
+        }
+        const double b = accuracyOf(best->validation);
+        if (std::isnan(b)
+                ? !std::isnan(v) || r.validation.signalCount > best->validation.signalCount
+                : !std::isnan(v) && v > b)
+            best = &r;
+    }
+    return best;
 }
 
 SummaryRow rowOf(const RunRecord& run) {
@@ -44,7 +68,7 @@ SummaryRow rowOf(const RunRecord& run) {
     row.label = run.label;
     row.deviceId = run.deviceId;
     row.deviceName = run.deviceName;
-    row.status = runStatusName(run.status);
+    row.status = run.statusText();
     row.epochs = static_cast<int>(run.epochs.size());
     auto& v = row.values;
     if (run.parameters > 0) v[kParameters] = static_cast<double>(run.parameters);
@@ -60,10 +84,12 @@ SummaryRow rowOf(const RunRecord& run) {
     v[kLastLoss] = last.validation.loss;
     if (last.taskMetrics) {
         v[kBestMissed] = bestOf(run.epochs, valMissed, true);
-        v[kBestAccuracy] = bestOf(run.epochs, valAccuracy, false)
-                               .value_or(std::numeric_limits<double>::quiet_NaN());
+        const EpochReport* best = bestAccuracyEpoch(run.epochs);
+        v[kBestAccuracy] = accuracyOf(best->validation);
+        row.signalCounts[kBestAccuracy] = best->validation.signalCount;
         v[kLastMissed] = last.validation.missedPct;
         v[kLastAccuracy] = accuracyOf(last.validation);
+        row.signalCounts[kLastAccuracy] = last.validation.signalCount;
     }
     return row;
 }
@@ -97,22 +123,20 @@ std::string formatSummaryValue(int column, const std::optional<double>& value) {
     if (value && std::isnan(*value)) return "n/a";  // e.g. accuracy without a signal
     if (!value || !std::isfinite(*value)) return "–";
     char buf[64];
-    if (column == kParameters || column == kSamplesPerSecond) {
-        // digits grouped by three with a space: 1 234 567
-        std::snprintf(buf, sizeof buf, "%.0f", *value);
-        std::string digits = buf, out;
-        const size_t lead = digits[0] == '-' ? 1 : 0;
-        for (size_t i = 0; i < digits.size(); ++i) {
-            if (i > lead && (digits.size() - i) % 3 == 0) out += ' ';
-            out += digits[i];
-        }
-        return out;
-    }
+    if (column == kParameters || column == kSamplesPerSecond)
+        return groupedCount(std::llround(*value));
     if (column == kSecondsPerEpoch)  // three significant digits: 0.0123, 1.23, 123
         std::snprintf(buf, sizeof buf, "%.*g", kColumns[column].decimals, *value);
     else
         std::snprintf(buf, sizeof buf, "%.*f", kColumns[column].decimals, *value);
     return buf;
+}
+
+std::string formatSummaryCell(const SummaryRow& row, int column) {
+    const std::optional<size_t>& count = row.signalCounts[column];
+    const std::optional<double>& value = row.values[column];
+    if (!count || !value) return formatSummaryValue(column, value);
+    return accuracyCell(*value, *count);  // "n/a (3)" below the minimum
 }
 
 }  // namespace nnwb

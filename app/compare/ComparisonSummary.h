@@ -37,15 +37,22 @@ struct SummaryRow {
     int epochs = 0;  // epochs completed
     std::array<std::optional<double>, kSummaryColumns> values;
     std::array<bool, kSummaryColumns> best{};  // the best value of its column (ties all marked)
+    // For the accuracy columns: the signals of the epoch shown (best: the best epoch's; where
+    // no epoch has enough, the most any epoch emitted).
+    std::array<std::optional<size_t>, kSummaryColumns> signalCounts;
 };
 
 // Means of seconds and samples/s over the epochs done; best = lowest loss and missed, highest
 // accuracy over the validation figures of every epoch; last = the last epoch's. Accuracy is
-// NaN ("n/a") where the network emitted no signal (in any epoch, for best). A column is
-// marked only where at least two runs have a value and the values differ.
+// NaN ("n/a") where the network emitted fewer than kMinSignalsForAccuracy signals (in every
+// epoch, for best; model/FigureText.h). A column is marked only where at least two runs have a
+// value and the values differ.
 std::vector<SummaryRow> summarize(const std::vector<RunRecord>& runs);
 
-// "12.35", "1 234 567" (thousands separated by a space), "–" for no value, "n/a" for NaN.
+// "12.35", "1,234,567" (model/FigureText.h), "–" for no value, "n/a" for NaN.
 std::string formatSummaryValue(int column, const std::optional<double>& value);
+// The table cell: formatSummaryValue, and for accuracy the signal count ("55.00 (40)",
+// "n/a (3)").
+std::string formatSummaryCell(const SummaryRow& row, int column);
 
 }  // namespace nnwb

@@ -27,6 +27,12 @@ const char* runStatusName(RunStatus s) {
     return "?";
 }
 
+const char* RunRecord::statusText() const {
+    if (status == RunStatus::Completed && !epochs.empty() && epochs.back().stoppedEarly)
+        return "stopped early";
+    return runStatusName(status);
+}
+
 RunStatus runStatusOf(RunEnd end) {
     return end == RunEnd::Completed ? RunStatus::Completed
            : end == RunEnd::Stopped ? RunStatus::Stopped

@@ -32,6 +32,9 @@ struct RunRecord {
     std::vector<EpochReport> epochs;
 
     bool hasValidation() const { return validationSamples > 0; }
+    // runStatusName, but "stopped early" for a run that early stopping ended (completed, its
+    // last epoch marked), as the run store and `nnwb-cli runs` say; "stopped" is the user's.
+    const char* statusText() const;
     bool finished() const {
         return status == RunStatus::Completed || status == RunStatus::Stopped ||
                status == RunStatus::Failed;

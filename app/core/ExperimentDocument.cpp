@@ -4,6 +4,8 @@
 #include <QFileInfo>
 #include <QSettings>
 
+#include "app/core/ModelEditCommand.h"
+
 namespace nnwb {
 
 ExperimentDocument::ExperimentDocument(QObject* parent) : QObject(parent) {
@@ -148,6 +150,17 @@ void ExperimentDocument::setView(const nlohmann::json& view) {
     if (experiment_.view == view) return;
     experiment_.view = view;
     setDirty(true);
+}
+
+void ExperimentDocument::applyPreset(const Experiment& preset, const QString& what) {
+    const nlohmann::json& after =
+        preset.model.contains("layers") ? preset.model["layers"] : nlohmann::json::array();
+    undo_.beginMacro(what);
+    if (layers() != after)
+        undo_.push(new ModelEditCommand(this, what, layers(), -1, after, after.empty() ? -1 : 0));
+    setTraining(preset.training, what);
+    setName(QString::fromStdString(preset.name));
+    undo_.endMacro();
 }
 
 void ExperimentDocument::setName(const QString& name) {

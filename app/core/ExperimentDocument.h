@@ -42,6 +42,9 @@ public:
     // The trading rules and costs (a `trading` section); false (and editRejected, naming the
     // setting) when the format refuses them.
     bool setTrading(const nlohmann::json& trading, const QString& what = {});
+    // Applies a preset as `nnwb-cli train --experiment PRESET` trains it: its layers, training
+    // settings and name (the data stays the user's), as one undo step named `what`.
+    void applyPreset(const Experiment& preset, const QString& what);
     // View settings (splitter sizes and the like): direct, not undoable; marks modified.
     void setView(const nlohmann::json& view);
     // Sets a section without an undo step; used by DocumentEditCommand.

@@ -46,7 +46,8 @@ QVector<PresetInfo> listPresets() {
             seen << f.fileName();
             PresetInfo p;
             p.path = f.absoluteFilePath();
-            p.name = f.completeBaseName();
+            p.id = f.completeBaseName();
+            p.name = p.id;
             nlohmann::json j;
             if (readJson(p.path, &j, nullptr) && j.is_object()) {
                 if (j.contains("name") && j["name"].is_string())
@@ -60,17 +61,20 @@ QVector<PresetInfo> listPresets() {
     return out;
 }
 
-bool loadPresetLayers(const QString& path, nlohmann::json* layers, QString* error) {
-    nlohmann::json j;
-    if (!readJson(path, &j, error)) return false;
-    const nlohmann::json* model = &j;
-    if (j.is_object() && j.contains("model")) model = &j["model"];
-    if (!model->is_object() || !model->contains("layers") || !(*model)["layers"].is_array()) {
-        if (error) *error = QStringLiteral("%1: has no \"layers\" array").arg(path);
+QString presetPath(const QString& id) {
+    for (const PresetInfo& p : listPresets())
+        if (p.id == id) return p.path;
+    return {};
+}
+
+bool loadPreset(const QString& path, Experiment* preset, QString* error) {
+    try {
+        *preset = Experiment::load(path.toStdString());
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
         return false;
     }
-    *layers = (*model)["layers"];
-    return true;
 }
 
 Experiment builtinExperiment() {

@@ -35,6 +35,7 @@ TrainingController::TrainingController(QObject* parent) : QObject(parent) {
     forward(&TrainingWorker::bundleReady, &TrainingController::bundleReady);
     forward(&TrainingWorker::weightsLoaded, &TrainingController::weightsLoaded);
     forward(&TrainingWorker::onnxExported, &TrainingController::onnxExported);
+    forward(&TrainingWorker::mql5Exported, &TrainingController::mql5Exported);
     forward(&TrainingWorker::recordingWarning, &TrainingController::recordingWarning);
     forward(&TrainingWorker::runFinished, &TrainingController::finished);
     thread_.start();
@@ -114,6 +115,12 @@ void TrainingController::exportOnnx(const QString& path, int batch) {
     if (shutDown_) return;
     TrainingWorker* worker = worker_;
     worker_->post([worker, path, batch] { worker->exportOnnx(path, batch); });
+}
+
+void TrainingController::exportMql5(const QString& dir) {
+    if (shutDown_) return;
+    TrainingWorker* worker = worker_;
+    worker_->post([worker, dir] { worker->exportMql5(dir); });
 }
 
 void TrainingController::shutdown() {

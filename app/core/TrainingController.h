@@ -56,6 +56,9 @@ public:
     // The run's result (best epoch where kept) as an ONNX model (batch 0 = dynamic); answers
     // with onnxExported().
     void exportOnnx(const QString& path, int batch);
+    // DIR/model.onnx plus the MetaTrader 5 Expert Advisor, as `nnwb-cli export --mql5 DIR`;
+    // written on the worker thread; answers with mql5Exported().
+    void exportMql5(const QString& dir);
     // Stops a run and ends the worker thread; waits for it. Idempotent.
     void shutdown();
 
@@ -70,6 +73,7 @@ Q_SIGNALS:
     void bundleReady(std::shared_ptr<const nnwb::ModelBundle> bundle, const QString& error);
     void weightsLoaded(bool ok, const QString& message);
     void onnxExported(bool ok, const QString& message);
+    void mql5Exported(bool ok, const QString& message);
     void recordingWarning(const QString& message);
 
 private Q_SLOTS:

@@ -10,6 +10,7 @@
 #include "model/NetworkWeights.h"
 #ifdef NNWB_HAS_ONNX
 #include "app/export/ExportSource.h"
+#include "app/export/Mql5Expert.h"
 #include "app/export/OnnxExport.h"
 #endif
 #include "model/RunFailure.h"
@@ -252,6 +253,32 @@ void TrainingWorker::exportOnnx(const QString& path, int batch) {
     (void)path;
     (void)batch;
     Q_EMIT onnxExported(false,
+                        tr("This build has no ONNX export (configure with -DNNWB_ONNX=ON)."));
+#endif
+}
+
+void TrainingWorker::exportMql5(const QString& dir) {
+#ifdef NNWB_HAS_ONNX
+    if (!hasCompute() || engine_->keeper().result().empty()) {
+        Q_EMIT mql5Exported(false, tr("There are no trained weights yet."));
+        return;
+    }
+    try {
+        const WeightsSnapshot& kept = engine_->keeper().result();
+        const ModelBundle bundle = makeModelBundle(experiment_, engine_->data(), kept.tensors(),
+                                                   engine_->network().toJson(), kept.epoch());
+        const std::string source = "epoch " + std::to_string(kept.epoch()) + " of " +
+                                   (bundle.experiment.empty() ? "nnwb" : bundle.experiment);
+        // Batch 1: the expert runs one window per call, as the CLI's --mql5.
+        const auto written = onnxexport::writeMql5Export(
+            onnxexport::specFromBundle(bundle, 1, source), bundle, dir.toStdString());
+        Q_EMIT mql5Exported(true, q(written.expertPath));
+    } catch (const std::exception& e) {
+        Q_EMIT mql5Exported(false, q(e.what()));
+    }
+#else
+    (void)dir;
+    Q_EMIT mql5Exported(false,
                         tr("This build has no ONNX export (configure with -DNNWB_ONNX=ON)."));
 #endif
 }

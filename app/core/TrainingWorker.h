@@ -70,6 +70,10 @@ public Q_SLOTS:
     // app/export/OnnxExport.h) with a fixed batch (0 = dynamic), the training part's
     // normalization statistics taken from the run's data. Emits onnxExported().
     void exportOnnx(const QString& path, int batch);
+    // Writes DIR/model.onnx and the Expert Advisor DIR/nnwb_expert.mq5 for the run's result, as
+    // `nnwb-cli export --mql5 DIR` does (onnxexport::writeMql5Export of its bundle). Emits
+    // mql5Exported().
+    void exportMql5(const QString& dir);
 
 Q_SIGNALS:
     void runStarted(const nnwb::RunInfo& info);
@@ -83,6 +87,8 @@ Q_SIGNALS:
     void weightsLoaded(bool ok, const QString& message);
     // ok: message is the path; else the reason.
     void onnxExported(bool ok, const QString& message);
+    // ok: message is the .mq5's path; else the reason.
+    void mql5Exported(bool ok, const QString& message);
     // The run store cannot be written; the run goes on unrecorded (at most once per run).
     void recordingWarning(const QString& message);
 

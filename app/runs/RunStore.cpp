@@ -20,6 +20,7 @@
 
 #include "app/runs/PendingRun.h"
 #include "app/runs/RunsSchema.h"
+#include "model/FigureText.h"
 
 namespace fs = std::filesystem;
 
@@ -116,6 +117,10 @@ void confusionFrom(const std::string& s, EpochMetrics& m) {
             m.confusion[r][c] = j[r][c].get<int64_t>();
 }
 
+// Accuracy counts from kMinSignalsForAccuracy validation signals on (model/FigureText.h); the
+// signals shown with it are the best epoch's, else (none has enough) the most of any epoch.
+#define NNWB_MIN_SIGNALS_SQL "20"
+static_assert(kMinSignalsForAccuracy == 20, "NNWB_MIN_SIGNALS_SQL is kMinSignalsForAccuracy");
 const char* kRunColumns =
     "r.id, r.name, r.tags, r.note, r.source, r.comparison, r.experiment_file, r.data_file, "
     "r.data_size, r.data_sha256, r.data_bars, r.data_first_bar, r.data_last_bar, "
@@ -125,8 +130,15 @@ const char* kRunColumns =
     "(SELECT COUNT(*) FROM epochs e WHERE e.run_id = r.id) AS epochs_done, "
     "(SELECT MIN(val_loss) FROM epochs e WHERE e.run_id = r.id) AS best_val_loss, "
     "(SELECT MAX(val_accuracy) FROM epochs e WHERE e.run_id = r.id AND e.task_metrics "
-    "AND e.val_signals > 0) "
+    "AND e.val_signals >= " NNWB_MIN_SIGNALS_SQL
+    ") "
     "AS best_val_accuracy, "
+    "(SELECT val_signals FROM epochs e WHERE e.run_id = r.id AND e.task_metrics "
+    "AND e.val_signals IS NOT NULL ORDER BY e.val_signals >= " NNWB_MIN_SIGNALS_SQL
+    " DESC, "
+    "CASE WHEN e.val_signals >= " NNWB_MIN_SIGNALS_SQL
+    " THEN e.val_accuracy "
+    "ELSE e.val_signals END DESC LIMIT 1) AS best_val_accuracy_signals, "
     "(SELECT MIN(val_missed) FROM epochs e WHERE e.run_id = r.id AND e.task_metrics) "
     "AS best_val_missed";
 
@@ -167,6 +179,8 @@ StoredRun readRun(SQLite::Statement& q) {
     r.epochsDone = int(integer(q, "epochs_done"));
     r.bestValLoss = optReal(q, "best_val_loss");
     r.bestValAccuracy = optReal(q, "best_val_accuracy");
+    if (!q.getColumn("best_val_accuracy_signals").isNull())
+        r.bestValAccuracySignals = size_t(integer(q, "best_val_accuracy_signals"));
     r.bestValMissed = optReal(q, "best_val_missed");
     return r;
 }
@@ -799,6 +813,12 @@ std::string RunStore::integrityCheck() {
 
 std::string runStatusLabel(const std::string& status) {
     return status == runstatus::kStoppedEarly ? "stopped early" : status;
+}
+
+std::string bestValAccuracyCell(const StoredRun& run) {
+    if (!run.bestValAccuracySignals) return "–";
+    // Without an accuracy the count is below the minimum: accuracyCell says "n/a (N)".
+    return accuracyCell(run.bestValAccuracy.value_or(0.0), *run.bestValAccuracySignals);
 }
 
 }  // namespace nnwb

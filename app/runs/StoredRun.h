@@ -64,7 +64,10 @@ struct StoredRun {
 
     // Summary over the epochs (filled by RunStore::list and get).
     int epochsDone = 0;
+    // bestValAccuracy: over the epochs with kMinSignalsForAccuracy validation signals or more
+    // (model/FigureText.h); bestValAccuracySignals: that epoch's signals, else the most of any.
     std::optional<double> bestValLoss, bestValAccuracy, bestValMissed;
+    std::optional<size_t> bestValAccuracySignals;
 
     // Filled by RunStore::get only.
     std::vector<StoredEpoch> epochs;
@@ -80,5 +83,8 @@ struct StoredRun {
 
 // "stopped early" for "stopped_early"; other statuses as stored.
 std::string runStatusLabel(const std::string& status);
+// The best validation accuracy with its signals: "55.00 (40)", "n/a (3)" (no epoch had enough
+// signals, model/FigureText.h), "–" without task figures.
+std::string bestValAccuracyCell(const StoredRun& run);
 
 }  // namespace nnwb

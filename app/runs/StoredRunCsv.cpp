@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "model/AtomicFile.h"
+#include "model/FigureText.h"
 
 namespace nnwb {
 
@@ -28,7 +29,8 @@ std::string partCells(const EpochMetrics& m, bool have, bool task) {
     std::string s;
     s += "," + (have ? std::to_string(m.samples) : "");
     s += "," + (have ? num(m.loss) : "");
-    s += "," + (have && task ? num(m.accuracyPct) : "");
+    // No accuracy below the minimum of signals (an epoch without a signal has none, not 0 %).
+    s += "," + (have && task && accuracyShown(m.signalCount) ? num(m.accuracyPct) : "");
     s += "," + (have && task ? num(m.missedPct) : "");
     s += "," + (have && task ? std::to_string(m.signalCount) : "");
     s += "," + (have && task ? std::to_string(m.patterns) : "");

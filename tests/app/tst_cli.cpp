@@ -139,6 +139,36 @@ private slots:
         const QString err = QString::fromUtf8(p.readAllStandardError());
         QVERIFY2(err.contains("missing.json (" + dir + "/missing.json)"), qPrintable(err));
     }
+    // `train --experiment NAME` takes a preset's name as `compare` does (issue 24): the run is
+    // recorded under the preset's name and file; an unknown name lists the presets.
+    void trainTakesPresetNames() {
+        const QString res = QString::fromStdString(nnwb::test::tempDir()) + "/res";
+        QVERIFY(QDir().mkpath(res + "/presets"));
+        nlohmann::json j = nlohmann::json::parse(
+            R"({"formatVersion":1,"name":"Tiny preset",
+                "data":{"source":"synthetic","samples":64,"units":2,"window":3},
+                "model":{"layers":[{"type":"dense","neurons":3}]},"training":{"epochs":1}})");
+        std::ofstream((res + "/presets/tiny-preset.json").toStdString()) << j.dump();
+        const QByteArray old = qgetenv("NNWB_RESOURCE_DIR");
+        qputenv("NNWB_RESOURCE_DIR", res.toUtf8());
+        auto r = run({"train", "--experiment", "tiny-preset", "--json"});
+        auto wrong = run({"train", "--experiment", "tiny-presett"});
+        auto list = run({"runs", "list", "--json"});
+        qputenv("NNWB_RESOURCE_DIR", old);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(wrong.code, 2);
+        QVERIFY2(wrong.err.contains("tiny-presett") &&
+                     wrong.err.contains(QRegularExpression("[ (]tiny-preset[,)]")),
+                 qPrintable(wrong.err));
+        QCOMPARE(list.code, 0);
+        const auto runs = nlohmann::json::parse(list.out.toStdString());
+        bool found = false;
+        for (const auto& run : runs)
+            found |= run["name"] == "Tiny preset" &&
+                     QString::fromStdString(run["experimentFile"].get<std::string>())
+                         .endsWith("presets/tiny-preset.json");
+        QVERIFY2(found, qPrintable(list.out));
+    }
     // --save-weights says what it wrote; weights of other shapes exit 2 naming the tensor and
     // both shapes.
     void weightsFiles() {

@@ -114,7 +114,8 @@ private slots:
     }
 
     // A run whose network emitted no signal has no accuracy: `runs list` and `runs show` say
-    // "n/a" (they printed 0.00), and --json has null for the best validation accuracy.
+    // "n/a (0)" with the signal count (they printed 0.00), and --json has null for the best
+    // validation accuracy and 0 signals.
     void accuracyWithoutSignalsIsNotAvailable() {
         int64_t id = 0;
         {
@@ -154,9 +155,11 @@ private slots:
         QString row;
         for (const QString& line : r.out.split('\n'))
             if (line.contains("silent")) row = line;
-        // … val loss, val acc %, val missed %: "0.25000  n/a  100.00"
-        QVERIFY2(row.contains(QRegularExpression("0\\.25000 +n/a +100\\.00")), qPrintable(r.out));
+        // … val loss, val acc % (signals), val missed %: "0.25000  n/a (0)  100.00"
+        QVERIFY2(row.contains(QRegularExpression("0\\.25000 +n/a \\(0\\) +100\\.00")),
+                 qPrintable(r.out));
         QCOMPARE(list()[0].toObject()["bestValidationAccuracy"].type(), QJsonValue::Null);
+        QCOMPARE(list()[0].toObject()["bestValidationAccuracySignals"].toInt(-1), 0);
 
         r = runCli({"runs", "show", QString::number(id), "--runs-db", db_});
         QCOMPARE(r.code, 0);
@@ -165,8 +168,9 @@ private slots:
             if (!line.contains(QRegularExpression("^ +[12]  "))) continue;
             ++epochRows;
             // acc % and val acc % are n/a, missed % and val missed % 100.00
-            QVERIFY2(line.contains(QRegularExpression("n/a +n/a +100\\.00 +100\\.00")),
-                     qPrintable(line));
+            QVERIFY2(
+                line.contains(QRegularExpression("n/a \\(0\\) +n/a \\(0\\) +100\\.00 +100\\.00")),
+                qPrintable(line));
         }
         QCOMPARE(epochRows, 2);
     }

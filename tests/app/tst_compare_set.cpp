@@ -11,6 +11,7 @@
 #include "app/compare/ComparisonSummary.h"
 #include "common/TestUtil.h"
 #include "model/AtomicFile.h"
+#include "model/FigureText.h"
 
 using namespace nnwb;
 using json = nlohmann::json;
@@ -31,7 +32,7 @@ EpochReport epoch(int n, double valLoss, double valMissed, double valAccuracy, d
     r.validation.loss = valLoss;
     r.validation.missedPct = valMissed;
     r.validation.accuracyPct = valAccuracy;
-    r.train.signalCount = r.validation.signalCount = 10;  // signals emitted: accuracy defined
+    r.train.signalCount = r.validation.signalCount = 40;  // enough signals: accuracy defined
     r.validation.confusion[1][2] = n;
     return r;
 }
@@ -87,11 +88,14 @@ private slots:
             QVERIFY(!rows[2].values[col]);
         }
         QCOMPARE(rows[2].status, std::string("failed"));
-        QCOMPARE(formatSummaryValue(kParameters, 1234567.0), std::string("1 234 567"));
+        QCOMPARE(formatSummaryValue(kParameters, 1234567.0), std::string("1,234,567"));
+        QCOMPARE(formatSummaryCell(rows[1], kBestAccuracy), std::string("60.00 (40)"));
+        QCOMPARE(formatSummaryCell(rows[1], kBestLoss), formatSummaryValue(kBestLoss, 0.2));
         QCOMPARE(formatSummaryValue(kBestLoss, std::nullopt), std::string("–"));
     }
-    // An epoch whose network emitted no signal has no accuracy ("n/a"), not 0 %: it is not
-    // the best or the last accuracy, and a run without any signal has none at all.
+    // An epoch whose network emitted no signal, or fewer than the minimum (issue 24: "100.00 %"
+    // from one signal), has no accuracy ("n/a" with the count), not 0 % or 100 %: it is not the
+    // best or the last accuracy, and a run without enough signals has none at all.
     void accuracyWithoutSignalsIsNotAvailable() {
         RunRecord a = record("a", 10), b = record("b", 10), c = record("c", 10);
         a.epochs = {epoch(1, 0.3, 100, 0, 1.0), epoch(2, 0.2, 100, 0, 1.0)};
@@ -114,6 +118,36 @@ private slots:
         // The best-of-column marks ignore n/a: b's 40 beats c's 30; no last accuracy but c's.
         QVERIFY(rows[1].best[kBestAccuracy] && !rows[0].best[kBestAccuracy]);
         QVERIFY(!rows[0].best[kLastAccuracy] && !rows[1].best[kLastAccuracy]);
+        QCOMPARE(formatSummaryCell(rows[0], kBestAccuracy), std::string("n/a (0)"));
+        QCOMPARE(formatSummaryCell(rows[1], kBestAccuracy), std::string("40.00 (40)"));
+        QCOMPARE(formatSummaryCell(rows[1], kLastAccuracy), std::string("n/a (0)"));
+
+        // One signal that hit is 100 %, but says nothing: n/a with its count.
+        RunRecord d = record("d", 10);
+        d.epochs = {epoch(1, 0.3, 90, 100, 1.0), epoch(2, 0.3, 60, 45, 1.0)};
+        d.epochs[0].validation.signalCount = 1;
+        d.epochs[1].validation.signalCount = kMinSignalsForAccuracy - 1;
+        const auto few = summarize({d});
+        QCOMPARE(formatSummaryCell(few[0], kBestAccuracy),
+                 "n/a (" + std::to_string(kMinSignalsForAccuracy - 1) + ")");
+        d.epochs[1].validation.signalCount = kMinSignalsForAccuracy;
+        QCOMPARE(formatSummaryCell(summarize({d})[0], kBestAccuracy),
+                 "45.00 (" + std::to_string(kMinSignalsForAccuracy) + ")");
+    }
+    // Issue 24: "stopped early" (early stopping completed the run) and "stopped" (the user's
+    // Stop) are two ends, named as the run store and `nnwb-cli runs` name them.
+    void earlyStoppingIsNotAStop() {
+        RunRecord early = record("early", 10), user = record("user", 10);
+        early.epochs = {epoch(1, 0.3, 40, 50, 1.0), epoch(2, 0.2, 30, 60, 1.0)};
+        early.epochs.back().stoppedEarly = true;
+        user.epochs = early.epochs;
+        user.epochs.back().stoppedEarly = false;
+        user.status = RunStatus::Stopped;
+        QCOMPARE(std::string(early.statusText()), std::string("stopped early"));
+        QCOMPARE(std::string(user.statusText()), std::string("stopped"));
+        const auto rows = summarize({early, user});
+        QCOMPARE(rows[0].status, std::string("stopped early"));
+        QCOMPARE(rows[1].status, std::string("stopped"));
     }
     void summaryNeedsTwoValuesToMark() {
         RunRecord a = record("a", 10);
@@ -132,9 +166,10 @@ private slots:
         const QStringList lines = QString::fromStdString(csv).trimmed().split('\n');
         QCOMPARE(lines.size(), 4);
         QVERIFY(lines[0].startsWith("run,device,epoch,seconds,samples_per_second,train_loss"));
-        QVERIFY2(lines[1].startsWith("\"a, the first\",cpu,1,1,1000,0.31,51,39,0.3,50,40"),
+        // loss, accuracy, signals, missed for training then validation
+        QVERIFY2(lines[1].startsWith("\"a, the first\",cpu,1,1,1000,0.31,51,40,39,0.3,50,40,40"),
                  qPrintable(lines[1]));
-        QVERIFY2(lines[3].startsWith("b,cpu,1,0.5,2000,0.26,56,44,,,"), qPrintable(lines[3]));
+        QVERIFY2(lines[3].startsWith("b,cpu,1,0.5,2000,0.26,56,40,44,,,,"), qPrintable(lines[3]));
         const std::string path = test::tempDir() + "/runs.csv";
         writeComparisonCsv(path, {a, b});
         QCOMPARE(readFile(path), csv);

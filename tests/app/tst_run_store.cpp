@@ -50,7 +50,8 @@ EpochReport report(int epoch, double valLoss, bool val = true) {
         r.validation.loss = valLoss;
         r.validation.accuracyPct = 30 + epoch;
         r.validation.missedPct = 70 - epoch;
-        r.validation.signalCount = 3;
+        // Epoch 3 has the highest accuracy from too few signals to count (issue 24).
+        r.validation.signalCount = epoch == 3 ? 3 : 20 + size_t(epoch);
         r.validation.patterns = 8;
         r.validation.confusion = {{{{9, 8, 7}}, {{6, 5, 4}}, {{3, 2, 1}}}};
     }
@@ -175,7 +176,10 @@ private slots:
         QVERIFY(!run->startedAt.empty() && !run->endedAt.empty());
         QCOMPARE(run->pid, int64_t(::getpid()));
         QCOMPARE(*run->bestValLoss, 0.3);
-        QCOMPARE(*run->bestValAccuracy, 33.0);
+        // 33 % of epoch 3 comes from 3 signals: the best is epoch 2's 32 % of 22 signals.
+        QCOMPARE(*run->bestValAccuracy, 32.0);
+        QCOMPARE(run->bestValAccuracySignals, std::optional<size_t>(22));
+        QCOMPARE(bestValAccuracyCell(*run), std::string("32.00 (22)"));
         QCOMPARE(*run->bestValMissed, 67.0);
         QCOMPARE(run->epochs.size(), size_t(3));
         const StoredEpoch& e2 = run->epochs[1];
@@ -475,6 +479,11 @@ private slots:
         QCOMPARE(row[3], QString("0.005"));
         QCOMPARE(row[head.indexOf("validation_loss")], QString("0.3"));
         QCOMPARE(row[head.indexOf("train_confusion_sell_sell")], QString("2"));
+        // Epoch 3's 3 validation signals are too few for an accuracy: empty, not a figure.
+        QCOMPARE(row[head.indexOf("validation_accuracy_pct")], QString("32"));
+        const QStringList third = lines[3].split(',');
+        QCOMPARE(third[head.indexOf("validation_signals")], QString("3"));
+        QCOMPARE(third[head.indexOf("validation_accuracy_pct")], QString());
     }
 };
 

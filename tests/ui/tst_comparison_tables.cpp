@@ -1,12 +1,16 @@
-// GUI: the Comparison tab's tables stay cheap as runs pile up (issue 13, found by the GUI
-// monkey). The summary table is rebuilt after every epoch of every run; with its columns
+// GUI: the window's tables. The Comparison tab's tables stay cheap as runs pile up (issue 13, found
+// by the GUI monkey). The summary table is rebuilt after every epoch of every run; with its columns
 // sized to their contents it measured every cell of its column again for each cell it set,
 // so a comparison of 30 runs measured ~40,000 cells per epoch (seconds of a frozen window,
 // minutes under ASan). The test counts the cells measured, not the time taken.
 #include <QStyledItemDelegate>
 #include <QtTest>
 
+#include "app/compare/ComparisonSummary.h"
+#include "app/runs/StoredRun.h"
 #include "ui/ComparisonSummaryTable.h"
+#include "ui/RunsTableModel.h"
+#include "ui/RunsView.h"
 
 using namespace nnwb;
 
@@ -81,6 +85,56 @@ private Q_SLOTS:
                                     .arg(c)
                                     .arg(widths[c])
                                     .arg(table.columnWidth(c))));
+    }
+
+    // Issue 24: "best val acc 100.00 %" from one signal. Every accuracy in the window's
+    // tables comes with its signal count, and is n/a below the minimum (model/FigureText.h);
+    // the counts are grouped by commas, whatever the locale.
+    void accuraciesShowTheirSignals() {
+        const QLocale before;
+        QLocale::setDefault(QLocale(QLocale::German));  // would group "1.000"
+        std::vector<RunRecord> rs = runs(2);
+        rs[1].epochs[0].validation.signalCount = 40;
+        ComparisonSummaryTable table;
+        table.setRecords(rs, {Qt::red, Qt::blue});
+        const int best = ComparisonSummaryTable::kFirstFigureColumn + kBestAccuracy;
+        QCOMPARE(table.item(0, best)->text(), QStringLiteral("n/a (5)"));
+        QCOMPARE(table.item(1, best)->text(), QStringLiteral("41.00 (40)"));
+        QCOMPARE(table.item(0, ComparisonSummaryTable::kFirstFigureColumn + kParameters)->text(),
+                 QStringLiteral("1,000"));
+
+        StoredRun one, many;
+        one.id = 1;
+        one.parameters = 4115;
+        one.bestValMissed = 90.0;
+        one.bestValAccuracySignals = 1;  // its only accuracy: 100 % of one signal
+        many.id = 2;
+        many.bestValAccuracy = 52.5;
+        many.bestValAccuracySignals = 1234;
+        RunsTableModel model;
+        model.setRuns({one, many});
+        auto text = [&model](int row, int column) {
+            return model.data(model.index(row, column), Qt::DisplayRole).toString();
+        };
+        QCOMPARE(text(0, RunsTableModel::kBestAccuracy), QStringLiteral("n/a (1)"));
+        QCOMPARE(text(1, RunsTableModel::kBestAccuracy), QStringLiteral("52.50 (1,234)"));
+        QCOMPARE(text(0, RunsTableModel::kParameters), QStringLiteral("4,115"));
+        QLocale::setDefault(before);
+    }
+
+    // A stored run that early stopping ended is "stopped early" when the Runs tab compares
+    // it, as in its own table; it was "stopped", the word for the user's Stop.
+    void storedEarlyStopIsNotAStop() {
+        StoredRun run;
+        run.status = runstatus::kStoppedEarly;
+        StoredEpoch e;
+        e.report.epoch = 1;
+        run.epochs = {e};
+        QCOMPARE(std::string(runRecordOf(run).statusText()), std::string("stopped early"));
+        run.status = runstatus::kStopped;
+        QCOMPARE(std::string(runRecordOf(run).statusText()), std::string("stopped"));
+        run.status = runstatus::kCompleted;
+        QCOMPARE(std::string(runRecordOf(run).statusText()), std::string("completed"));
     }
 };
 

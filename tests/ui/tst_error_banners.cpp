@@ -1,14 +1,17 @@
 // GUI: messages go with their cause (issue 24, part 4): a failed Load Weights' error goes
-// when a later load succeeds.
+// when a later load succeeds; the Data pane's error about a price file goes when undo takes
+// back the change that named the file.
 #include <QApplication>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QtTest>
 
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TrainingController.h"
 #include "common/TestUtil.h"
+#include "ui/DataPanel.h"
 #include "ui/MainWindow.h"
 
 using namespace nnwb;
@@ -47,6 +50,26 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(20000));
         QVERIFY2(loaded.last().at(0).toBool(), qPrintable(loaded.last().at(1).toString()));
         QVERIFY2(!banner->isVisible(), qPrintable(banner->text()));
+    }
+
+    void dataErrorGoesWithTheUndoOfItsCause() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.document()->reset(Experiment::fromJson(test::tinyExperimentJson(1)));  // synthetic
+        w.show();
+        QVERIFY(w.dataPanel()->errorText().isEmpty());
+        QSignalSpy inspected(w.dataPanel(), &DataPanel::priceFileInspected);
+        nlohmann::json d = w.document()->experiment().data;
+        d = {{"source", "file"},
+             {"file", dir.filePath(QStringLiteral("missing.csv")).toStdString()},
+             {"window", 6}};
+        w.document()->setData(d);
+        QVERIFY(inspected.wait(20000));
+        QVERIFY(w.dataPanel()->errorText().contains(QStringLiteral("missing.csv")));
+        w.document()->undoStack()->undo();  // back to the synthetic data
+        QCOMPARE(w.document()->experiment().data.value("source", std::string()), "synthetic");
+        QVERIFY2(w.dataPanel()->errorText().isEmpty(), qPrintable(w.dataPanel()->errorText()));
     }
 };
 

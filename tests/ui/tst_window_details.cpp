@@ -1,9 +1,11 @@
 // GUI: window details with a checkable effect (issue 13, finding 8): accuracy is a gap,
 // not 0 %, in an epoch without signals (Experiment, Comparison and Runs charts alike); the status
 // bar's progress says it is the epoch's; the tool bar's Undo/Redo keep their labels (and width) as
-// the undo text changes; the price-file dialog starts in the folder of the current price file.
+// the undo text changes; the price-file dialog starts in the folder of the current price file;
+// the Data pane names a sample's shape in bars and features (issue 24: "units × window").
 #include <QAction>
 #include <QApplication>
+#include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QSignalSpy>
@@ -16,6 +18,7 @@
 #include "app/core/ExperimentDocument.h"
 #include "app/core/LayerStackModel.h"
 #include "common/TestUtil.h"
+#include "model/data/DataConfig.h"
 #include "ui/AttentionPickers.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ConfusionTable.h"
@@ -29,6 +32,21 @@ using namespace nnwb;
 class TestWindowDetails : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void sampleShapeNamesBarsAndFeatures() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        Experiment e = Experiment::fromJson(test::tinyExperimentJson(1));
+        e.data = {{"source", "file"}, {"file", "prices.csv"}, {"window", 20}};
+        w.document()->reset(e);
+        auto* shape = w.findChild<QLabel*>(QStringLiteral("dataShape"));
+        QVERIFY(shape);
+        const int features = DataConfig::fromJson(e.data).featureCount();
+        QCOMPARE(shape->text(),
+                 QStringLiteral("Each sample: 20 bars × %1 features → 3 targets").arg(features));
+        w.document()->setData(test::syntheticData(64, 4, 6));
+        QCOMPARE(shape->text(), QStringLiteral("Each sample: 4 units × 6 values → 3 targets"));
+    }
+
     void accuracyWithoutSignalsIsAGap() {
         MetricCharts charts;
         EpochReport r;
