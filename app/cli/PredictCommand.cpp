@@ -6,8 +6,10 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/FlagChecks.h"
+#include "app/cli/TradingFlags.h"
 #include "compute/ComputeError.h"
 #include "model/AtomicFile.h"
+#include "model/Experiment.h"
 #include "model/ModelBundle.h"
 #include "model/Network.h"
 #include "model/PredictionReport.h"
@@ -15,6 +17,10 @@
 #include "model/data/BarImporter.h"
 #include "model/data/DataSummary.h"
 #include "model/data/DateTime.h"
+#include "model/trading/PredictionSignals.h"
+#include "model/trading/TradingCsv.h"
+#include "model/trading/TradingEvaluation.h"
+#include "model/trading/TradingReportText.h"
 
 namespace nnwb::cli {
 
@@ -23,12 +29,57 @@ namespace {
 struct PredictOptions {
     std::string model, data, device = "cpu", csv, from, to;
     bool json = false;
+    // --trading: the trading evaluation of the predicted signals.
+    bool trading = false;
+    std::string experiment, tradesCsv, equityCsv;
+    nlohmann::json tradingFlags = nlohmann::json::object();
 };
+
+// The trading settings: the experiment's section (--experiment) or the defaults, then the flags.
+TradingSettings tradingSettingsOf(const PredictOptions& o) {
+    TradingSettings base;
+    if (!o.experiment.empty()) {
+        try {
+            base = Experiment::load(o.experiment).trading;
+        } catch (const ExperimentError& e) {
+            throw UsageError(e.what());
+        }
+    }
+    return applyTradingFlags(base, o.tradingFlags);
+}
+
+// Trading flags without --trading would be ignored silently: refused instead.
+void checkTradingFlagsNeedTrading(const PredictOptions& o) {
+    if (o.trading) return;
+    std::string given;
+    if (!o.experiment.empty()) given = "--experiment";
+    if (!o.tradesCsv.empty()) given = "--trades-csv";
+    if (!o.equityCsv.empty()) given = "--equity-csv";
+    if (!o.tradingFlags.empty()) given = o.tradingFlags.begin().key();
+    if (!given.empty()) throw UsageError(given + " needs --trading");
+}
+
+TradingReport evaluate(const TradingSettings& settings, const BarSeries& bars,
+                       const PredictionResult& r) {
+    try {
+        return evaluateTrading(bars, signalsOf(r), settings);
+    } catch (const TradingInputError& e) {
+        throw UsageError(e.what());
+    }
+}
 
 int64_t barTimeOf(const std::string& v, int64_t otherwise) {
     int64_t t = otherwise;
     if (!v.empty()) parseDateTime(v, t);  // checked by barTime() as the line was parsed
     return t;
+}
+
+void printTrading(const PredictOptions& o, const TradingReport& t) {
+    std::printf("trading (docs/trading.md):\n%s", tradingReportText(t).c_str());
+    if (!o.tradesCsv.empty())
+        std::printf("wrote %s (%zu trades)\n", o.tradesCsv.c_str(), t.trades.size());
+    if (!o.equityCsv.empty())
+        std::printf("wrote %s (%zu bars)\n", o.equityCsv.c_str(), t.equity.bar.size());
 }
 
 int runPredict(const PredictOptions& o) {
@@ -37,6 +88,8 @@ int runPredict(const PredictOptions& o) {
     const int64_t from = barTimeOf(o.from, std::numeric_limits<int64_t>::min());
     const int64_t to = barTimeOf(o.to, std::numeric_limits<int64_t>::max());
     if (from > to) throw UsageError("--from is after --to");
+    checkTradingFlagsNeedTrading(o);
+    const TradingSettings tradingSettings = o.trading ? tradingSettingsOf(o) : TradingSettings();
 
     ModelBundle bundle;
     try {
@@ -71,9 +124,20 @@ int runPredict(const PredictOptions& o) {
     if (!range.empty()) std::fprintf(stderr, "warning: %s", range.c_str());
 
     if (!csvPath.empty()) writeFileAtomic(csvPath, predictionCsv(r));
+    TradingReport trading;
+    if (o.trading) {
+        trading = evaluate(tradingSettings, bars, r);
+        if (!o.tradesCsv.empty()) writeFileAtomic(o.tradesCsv, tradesCsv(trading));
+        if (!o.equityCsv.empty()) writeFileAtomic(o.equityCsv, equityCsv(trading));
+    }
     const std::string file = baseName(dataPath);
     if (json) {
-        std::printf("%s\n", predictionToJson(r, bundle, file, bars.size()).dump().c_str());
+        nlohmann::ordered_json j = predictionToJson(r, bundle, file, bars.size());
+        if (o.trading) {
+            j["trading"] = tradingReportJson(trading);
+            j["trading"]["settings"] = tradingSettings.toJson();
+        }
+        std::printf("%s\n", j.dump().c_str());
     } else {
         const auto info = predictor->backend().info();
         std::printf(
@@ -96,6 +160,7 @@ int runPredict(const PredictOptions& o) {
         }
         std::printf("%s", predictionMetricsText(r.metrics).c_str());
         if (!csvPath.empty()) std::printf("wrote %s (%zu rows)\n", csvPath.c_str(), r.rows.size());
+        if (o.trading) printTrading(o, trading);
     }
     return 0;
 }
@@ -125,6 +190,18 @@ void addPredictCommand(CLI::App& root, Runners& runners) {
         ->capture_default_str();
     cmd->add_option("--csv", o->csv, "the rows as CSV instead of the table")->type_name("OUT");
     cmd->add_flag("--json", o->json, "one JSON object instead of the table");
+    cmd->add_flag("--trading", o->trading,
+                  "also trade the signals (docs/trading.md): the table of strategy, buy & hold "
+                  "and random baseline; with --json a \"trading\" object");
+    cmd->add_option("--experiment", o->experiment,
+                    "with --trading: the trading settings of this experiment file's trading "
+                    "section (default: the defaults)")
+        ->type_name("FILE");
+    cmd->add_option("--trades-csv", o->tradesCsv, "with --trading: the trades as CSV")
+        ->type_name("OUT");
+    cmd->add_option("--equity-csv", o->equityCsv, "with --trading: the equity per bar as CSV")
+        ->type_name("OUT");
+    addTradingFlags(*cmd, o->tradingFlags);
     runners[cmd] = [o] { return runPredict(*o); };
 }
 

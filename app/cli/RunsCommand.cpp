@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -106,7 +107,40 @@ nlohmann::json summaryJson(const StoredRun& r) {
                                                   : nlohmann::json(nullptr)},
             {"bestValidationMissed", nullable(r.bestValMissed)},
             {"host", r.host},
-            {"pid", r.pid}};
+            {"pid", r.pid},
+            {"trading", r.trading}};
+}
+
+// A figure of the stored trading evaluation of the validation part (strategy, buyAndHold or
+// random); none when the run has none.
+std::optional<double> tradingFigure(const StoredRun& r, const char* key,
+                                    const char* series = "strategy") {
+    if (!r.trading.is_object() || !r.trading.contains(series)) return std::nullopt;
+    const nlohmann::json& s = r.trading[series];
+    if (!s.is_object() || !s.contains(key)) return std::nullopt;
+    if (s[key].is_number()) return s[key].get<double>();
+    // A profit factor without a losing trade is stored as null: infinite.
+    if (s[key].is_null() && std::string(key) == "profitFactor")
+        return std::numeric_limits<double>::infinity();
+    return std::nullopt;
+}
+
+std::string profitFactorText(const StoredRun& r, const char* series = "strategy") {
+    const auto pf = tradingFigure(r, "profitFactor", series);
+    return pf && std::isinf(*pf) ? std::string("inf") : fixed(pf, 2);
+}
+
+// "net 12.5 pts (0.11 %), profit factor 1.21, max drawdown 40 pts, 17 trades" for a series.
+std::string tradingLine(const StoredRun& r, const char* series) {
+    const auto trades = tradingFigure(r, "trades", series);
+    if (!trades) return {};
+    return "net " + fixed(tradingFigure(r, "netPoints", series), 1) + " pts (" +
+           fixed(tradingFigure(r, "netPct", series), 2) + " %), profit factor " +
+           profitFactorText(r, series) + ", max drawdown " +
+           fixed(tradingFigure(r, "maxDrawdownPoints", series), 1) + " pts, win rate " +
+           fixed(tradingFigure(r, "winRate", series), 1) + " %, Sharpe " +
+           fixed(tradingFigure(r, "sharpeAnnual", series), 2) + " a year, " +
+           fixed(trades, series == std::string("random") ? 1 : 0) + " trades";
 }
 
 void printList(std::vector<StoredRun> runs, const Options& o) {
@@ -127,24 +161,30 @@ void printList(std::vector<StoredRun> runs, const Options& o) {
         dataW = std::max(dataW, dataName(r).size());
         devW = std::max(devW, r.deviceId.size());
     }
-    std::printf("%s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  tags\n", pad("id", 4, true).c_str(),
-                pad("started (UTC)", 16).c_str(), pad("name", nameW).c_str(),
-                pad("status", 13).c_str(), pad("device", devW).c_str(), pad("data", dataW).c_str(),
-                pad("epochs", 7, true).c_str(), pad("params", 10, true).c_str(),
-                pad("val loss", 9, true).c_str(), pad("val acc % (signals)", 19, true).c_str(),
-                pad("val missed %", 12, true).c_str());
+    std::printf("%s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  tags\n",
+                pad("id", 4, true).c_str(), pad("started (UTC)", 16).c_str(),
+                pad("name", nameW).c_str(), pad("status", 13).c_str(), pad("device", devW).c_str(),
+                pad("data", dataW).c_str(), pad("epochs", 7, true).c_str(),
+                pad("params", 10, true).c_str(), pad("val loss", 9, true).c_str(),
+                pad("val acc % (signals)", 19, true).c_str(), pad("val missed %", 12, true).c_str(),
+                pad("net pts", 9, true).c_str(), pad("PF", 5, true).c_str(),
+                pad("max DD", 8, true).c_str(), pad("trades", 6, true).c_str());
     for (const StoredRun& r : shown) {
         const std::string epochs =
             std::to_string(r.epochsDone) + "/" + std::to_string(r.epochsPlanned);
-        std::printf("%s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s\n",
-                    pad(std::to_string(r.id), 4, true).c_str(),
-                    pad(startedShort(r.startedAt), 16).c_str(), pad(r.name, nameW).c_str(),
-                    pad(runStatusLabel(r.status), 13).c_str(), pad(r.deviceId, devW).c_str(),
-                    pad(dataName(r), dataW).c_str(), pad(epochs, 7, true).c_str(),
-                    pad(groupedCount(r.parameters), 10, true).c_str(),
-                    pad(fixed(r.bestValLoss, 5), 9, true).c_str(),
-                    pad(bestValAccuracyCell(r), 19, true).c_str(),
-                    pad(fixed(r.bestValMissed, 2), 12, true).c_str(), r.tags.c_str());
+        std::printf(
+            "%s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s\n",
+            pad(std::to_string(r.id), 4, true).c_str(), pad(startedShort(r.startedAt), 16).c_str(),
+            pad(r.name, nameW).c_str(), pad(runStatusLabel(r.status), 13).c_str(),
+            pad(r.deviceId, devW).c_str(), pad(dataName(r), dataW).c_str(),
+            pad(epochs, 7, true).c_str(), pad(groupedCount(r.parameters), 10, true).c_str(),
+            pad(fixed(r.bestValLoss, 5), 9, true).c_str(),
+            pad(bestValAccuracyCell(r), 19, true).c_str(),
+            pad(fixed(r.bestValMissed, 2), 12, true).c_str(),
+            pad(fixed(tradingFigure(r, "netPoints"), 1), 9, true).c_str(),
+            pad(profitFactorText(r), 5, true).c_str(),
+            pad(fixed(tradingFigure(r, "maxDrawdownPoints"), 1), 8, true).c_str(),
+            pad(fixed(tradingFigure(r, "trades"), 0), 6, true).c_str(), r.tags.c_str());
     }
     std::printf("%zu of %zu runs\n", shown.size(), runs.size());
 }
@@ -209,6 +249,20 @@ void printShow(const StoredRun& r, bool json) {
         line((b.kind + " model").c_str(), b.path + "  epoch " + std::to_string(b.epoch) + ", " +
                                               std::to_string(b.size) + " bytes, sha256 " +
                                               b.sha256);
+    if (r.trading.is_object() && r.trading.contains("error")) {
+        line("trading", "not evaluated: " + r.trading["error"].dump());
+    } else if (r.trading.is_object()) {
+        const nlohmann::json& range = r.trading.value("range", nlohmann::json::object());
+        line("trading",
+             "validation part, epoch " + r.trading.value("epoch", nlohmann::json()).dump() +
+                 " weights, " + range.value("bars", nlohmann::json()).dump() + " bars, " +
+                 (r.trading.value("spreadFrom", std::string()) == "file" ? "spread from the file"
+                                                                         : "the given spread") +
+                 " (docs/trading.md)");
+        line("  strategy", tradingLine(r, "strategy"));
+        line("  buy & hold", tradingLine(r, "buyAndHold"));
+        line("  random", tradingLine(r, "random"));
+    }
     std::printf(
         "\nepoch   seconds  samples/s  learn rate      loss  val loss  acc %% (signals)  "
         "val acc %% (signals)  missed %%  val missed %%\n");

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "app/engine/ContinueRule.h"
+#include "app/engine/RunTrading.h"
 #include "model/ModelBundle.h"
 #include "model/Monitor.h"
 #include "model/NetworkWeights.h"
@@ -131,6 +132,10 @@ RunResult RunEngine::finish(RunResult result, RunRecorder& recorder) {
     const nlohmann::json model = session_ ? network().toJson() : nlohmann::json::object();
     recorder.bundle("best", keeper_.best(), model);
     recorder.bundle("last", keeper_.lastGood(), model);
+    // The validation part traded with the best epoch's weights, stored with the run.
+    if (session_ && result.end != RunEnd::Failed && recorder.active())
+        recorder.trading(
+            validationTrading(network(), trainer(), keeper_, *data_, experiment_.trading));
     // The one mapping from how a run ended to its stored status.
     const char* status = result.end == RunEnd::Failed    ? runstatus::kFailed
                          : result.end == RunEnd::Stopped ? runstatus::kStopped

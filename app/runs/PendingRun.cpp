@@ -199,6 +199,10 @@ void PendingRunFile::appendBundle(const StoredBundle& b) {
             {"epoch", b.epoch}});
 }
 
+void PendingRunFile::appendTrading(const nlohmann::json& trading) {
+    append({{"record", "trading"}, {"trading", trading}});
+}
+
 void PendingRunFile::appendEnd(const std::string& status, const std::string& error,
                                std::optional<int> bestEpoch) {
     nlohmann::json j = {
@@ -246,6 +250,8 @@ std::optional<PendingRun> readPendingRun(const std::string& text, const std::str
                 b.size = j.at("size").get<uint64_t>();
                 b.epoch = j.at("epoch").get<int>();
                 out.bundles.push_back(b);
+            } else if (kind == "trading") {
+                out.run.trading = j.at("trading");
             } else if (kind == "end") {
                 out.ended = true;
                 out.run.status = j.at("status").get<std::string>();

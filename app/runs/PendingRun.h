@@ -44,6 +44,8 @@ public:
     void appendRun(const StoredRun& run);
     void appendEpoch(const StoredEpoch& epoch, std::optional<int> bestEpoch);
     void appendBundle(const StoredBundle& bundle);
+    // The run's trading figures (StoredRun::trading).
+    void appendTrading(const nlohmann::json& trading);
     void appendEnd(const std::string& status, const std::string& error,
                    std::optional<int> bestEpoch);
 

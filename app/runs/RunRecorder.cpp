@@ -68,6 +68,7 @@ void RunRecorder::keepAside(const std::exception& e) {
         pending_->appendRun(row_);
         for (const StoredEpoch& se : epochs_) pending_->appendEpoch(se, bestEpoch_);
         for (const StoredBundle& b : bundles_) pending_->appendBundle(b);
+        if (!trading_.is_null()) pending_->appendTrading(trading_);
         if (finished_) pending_->appendEnd(status_, error_, bestEpoch_);
         warnOnce(std::string(e.what()) + "; this run is kept in " + pending_->path() +
                  " and added to the store when it can be written; training goes on");
@@ -220,6 +221,20 @@ void RunRecorder::bundle(const std::string& kind, const WeightsSnapshot& weights
             keepAside(e);
         else
             toSideFile([&](PendingRunFile&) { throw; });
+    }
+}
+
+void RunRecorder::trading(const nlohmann::json& figures) {
+    if (!active() || figures.is_null()) return;
+    trading_ = figures;
+    if (recording()) {
+        try {
+            store_->setTrading(id_, figures);
+        } catch (const std::exception& e) {
+            keepAside(e);
+        }
+    } else {
+        toSideFile([&](PendingRunFile& f) { f.appendTrading(figures); });
     }
 }
 

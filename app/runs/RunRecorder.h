@@ -77,6 +77,11 @@ public:
     // weights file. `model`: the network's JSON (Network::toJson()).
     void bundle(const std::string& kind, const WeightsSnapshot& weights,
                 const nlohmann::json& model);
+    // Whether what the run gives still goes somewhere (the store or its side file): begun,
+    // not finished, recording enabled.
+    bool active() const { return started_ && !finished_ && (recording() || pending_); }
+    // Stores the run's trading figures (StoredRun::trading); call before finish().
+    void trading(const nlohmann::json& figures);
     // status: one of runstatus::*; error: why it failed.
     void finish(const std::string& status, const std::string& error = {});
 
@@ -98,6 +103,7 @@ private:
     StoredRun row_;
     std::vector<StoredEpoch> epochs_;
     std::vector<StoredBundle> bundles_;
+    nlohmann::json trading_;
     std::string status_, error_;
     int64_t id_ = 0;
     bool started_ = false;

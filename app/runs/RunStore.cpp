@@ -127,6 +127,7 @@ const char* kRunColumns =
     "r.data_description, r.device_id, r.device_name, r.seed, r.app_version, r.parameters, "
     "r.train_samples, r.validation_samples, r.epochs_planned, r.started_at, r.ended_at, "
     "r.status, r.error, r.host, r.pid, r.heartbeat_at, r.best_epoch, r.monitor, r.uuid, "
+    "r.trading, "
     "(SELECT COUNT(*) FROM epochs e WHERE e.run_id = r.id) AS epochs_done, "
     "(SELECT MIN(val_loss) FROM epochs e WHERE e.run_id = r.id) AS best_val_loss, "
     "(SELECT MAX(val_accuracy) FROM epochs e WHERE e.run_id = r.id AND e.task_metrics "
@@ -176,6 +177,11 @@ StoredRun readRun(SQLite::Statement& q) {
     if (!q.getColumn("best_epoch").isNull()) r.bestEpoch = int(integer(q, "best_epoch"));
     r.monitor = text(q, "monitor");
     r.uuid = text(q, "uuid");
+    const std::string trading = text(q, "trading");
+    if (!trading.empty()) {
+        r.trading = nlohmann::json::parse(trading, nullptr, false);
+        if (r.trading.is_discarded()) r.trading = nullptr;
+    }
     r.epochsDone = int(integer(q, "epochs_done"));
     r.bestValLoss = optReal(q, "best_val_loss");
     r.bestValAccuracy = optReal(q, "best_val_accuracy");
@@ -474,6 +480,21 @@ void RunStore::finishRun(int64_t id, const std::string& status, const std::strin
         u.exec();
     } catch (const std::exception& e) {
         fail("cannot end run " + std::to_string(id), e);
+    }
+}
+
+void RunStore::setTrading(int64_t id, const nlohmann::json& trading) {
+    try {
+        const RunsLock::Guard guard = writing();
+        SQLite::Statement u(*db_, "UPDATE runs SET trading = ? WHERE id = ?");
+        if (trading.is_null())
+            u.bind(1);
+        else
+            u.bind(1, trading.dump());
+        u.bind(2, id);
+        u.exec();
+    } catch (const std::exception& e) {
+        fail("cannot store the trading figures of run " + std::to_string(id), e);
     }
 }
 
@@ -777,7 +798,8 @@ bool RunStore::importRun(PendingRun& p, const std::string& file) {
     }
     SQLite::Statement u(*db_,
                         "UPDATE runs SET status = ?, error = ?, ended_at = ?, "
-                        "best_epoch = COALESCE(?, best_epoch) WHERE id = ?");
+                        "best_epoch = COALESCE(?, best_epoch), trading = COALESCE(?, trading) "
+                        "WHERE id = ?");
     if (p.ended) {
         u.bind(1, p.run.status);
         if (p.run.error.empty())
@@ -794,7 +816,11 @@ bool RunStore::importRun(PendingRun& p, const std::string& file) {
         u.bind(4, *p.run.bestEpoch);
     else
         u.bind(4);
-    u.bind(5, id);
+    if (p.run.trading.is_null())
+        u.bind(5);
+    else
+        u.bind(5, p.run.trading.dump());
+    u.bind(6, id);
     u.exec();
     return complete;
 }

@@ -81,6 +81,8 @@ public:
     void heartbeat(int64_t id);
     void finishRun(int64_t id, const std::string& status, const std::string& error,
                    std::optional<int> bestEpoch);
+    // Stores the run's trading figures (StoredRun::trading).
+    void setTrading(int64_t id, const nlohmann::json& trading);
     // Records a bundle file already written (path absolute, inside runFolder(id)).
     void setBundle(int64_t id, const StoredBundle& bundle);
 

@@ -67,6 +67,10 @@ CREATE TABLE bundles (
 ALTER TABLE runs ADD COLUMN uuid TEXT;
 CREATE UNIQUE INDEX runs_uuid ON runs (uuid);
 )sql",
+        // 4: the trading figures of the run's validation part (issue 30), as JSON.
+        R"sql(
+ALTER TABLE runs ADD COLUMN trading TEXT;
+)sql",
     };
     return steps;
 }

@@ -61,6 +61,11 @@ struct StoredRun {
     double heartbeatAt = 0.0;
     std::optional<int> bestEpoch;
     std::string monitor;  // what best means, e.g. "validation loss"
+    // The trading figures of the validation part with the best epoch's weights
+    // (app/engine/RunTrading.h: range, point, spreadFrom, strategy, buyAndHold, random, epoch,
+    // settings) or {"error": why they could not be computed}; null when none were computed
+    // (synthetic data, no validation part, a failed run, a run recorded before schema 4).
+    nlohmann::json trading;
 
     // Summary over the epochs (filled by RunStore::list and get).
     int epochsDone = 0;

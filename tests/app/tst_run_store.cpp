@@ -291,6 +291,7 @@ private slots:
         QCOMPARE(run->epochs[1].report.validation.loss, 0.6);
         QVERIFY(!run->epochs[1].learningRate);
         QVERIFY(!run->bestEpoch);
+        QVERIFY(run->trading.is_null());  // schema 4: no trading figures before it
         QCOMPARE(*run->bestValLoss, 0.6);
         QCOMPARE(store.integrityCheck(), std::string("ok"));
         // and the migrated file records new runs

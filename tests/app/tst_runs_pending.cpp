@@ -1,9 +1,10 @@
 // A run the store cannot take is never silently lost (issue 24): the recorder warns once and
-// keeps the whole run (row, epochs, model files, end) in a side file, which the next RunStore
-// open imports (once: a second import of the same file changes nothing), never while its writer
-// still holds it; torn and bad lines; a store left in WAL mode by an older nnwb is switched to
-// a rollback journal on open; a lock held by another descriptor makes the open wait and fail
-// clearly, and closing some other descriptor of the lock file does not release it.
+// keeps the whole run (row, epochs, model files, trading figures, end) in a side file, which
+// the next RunStore open imports (once: a second import of the same file changes nothing),
+// never while its writer still holds it; torn and bad lines; a store left in WAL mode by an
+// older nnwb is switched to a rollback journal on open; a lock held by another descriptor makes
+// the open wait and fail clearly, and closing some other descriptor of the lock file does not
+// release it.
 #include <QtTest>
 
 #include <fcntl.h>
@@ -100,6 +101,7 @@ class RunsPendingTest : public QObject {
         rec.bundle("best", w, net.toJson());
         rec.epoch(report(3, 0.4));
         rec.bundle("last", w, net.toJson());
+        rec.trading({{"strategy", {{"netPoints", 12.5}, {"trades", 4}}}});
         rec.finish(runstatus::kCompleted);
         return side;
     }
@@ -136,6 +138,7 @@ private slots:
         QCOMPARE(run->epochs[1].learningRate, std::optional<double>(0.005));
         QCOMPARE(run->epochs[2].report.train.confusion[2][2], int64_t(3));
         QCOMPARE(run->bestEpoch, std::optional<int>(2));
+        QCOMPARE(run->trading.at("strategy").at("netPoints").get<double>(), 12.5);
         QCOMPARE(run->bundles.size(), size_t(2));
         for (const StoredBundle& b : run->bundles) {
             // copied from beside the side file into the run's own folder

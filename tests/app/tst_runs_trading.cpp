@@ -1,0 +1,176 @@
+// Runs store their trading figures (issue 30, app/engine/RunTrading.h): a run on a price file
+// stores the validation part traded with the best epoch's weights under the experiment's
+// trading section; they equal `nnwb-cli predict --trading` of the run's best model on the
+// validation range; `runs show` and `runs list` show them; a synthetic run stores none; and
+// the evaluation at the end of a run leaves training bit-identical (a continued run equals
+// one trained in one go).
+#include <QtTest>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/engine/RunEngine.h"
+#include "app/runs/RunStore.h"
+#include "common/CliRun.h"
+#include "common/TestUtil.h"
+#include "model/data/DataConfig.h"
+
+using namespace nnwb;
+using nlohmann::json;
+using nnwb::test::runCli;
+
+class TstRunsTrading : public QObject {
+    Q_OBJECT
+    std::string dir_, data_;
+
+    json experiment(int epochs) const {
+        return {{"formatVersion", 2},
+                {"name", "runs trading"},
+                {"data", {{"file", data_}, {"window", 8}}},
+                {"model",
+                 {{"layers",
+                   {{{"type", "conv"},
+                     {"window", 12},
+                     {"step", 12},
+                     {"filters", 4},
+                     {"activation", "sigmoid"}},
+                    {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
+                {"training",
+                 {{"epochs", epochs},
+                  {"batchSize", 16},
+                  {"seed", 11},
+                  {"loss", "cross_entropy"},
+                  {"classWeights", {{"mode", "balanced"}}},
+                  {"optimizer", {{"type", "adam"}, {"learningRate", 0.02}}}}},
+                {"trading",
+                 {{"spreadSource", "given"},
+                  {"spreadPoints", 7},
+                  {"commission", 1},
+                  {"randomDraws", 25}}}};
+    }
+    QString write(const std::string& name, const json& j) const {
+        const std::string path = dir_ + "/" + name;
+        std::ofstream(path) << j.dump(2);
+        return QString::fromStdString(path);
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        dir_ = nnwb::test::tempDir();
+        // The bundled file cut to its header and 900 bars.
+        std::ifstream in(defaultDataFile());
+        std::string text, line;
+        for (int i = 0; i < 901 && std::getline(in, line); ++i) text += line + "\n";
+        data_ = dir_ + "/EURUSD_H1.csv";
+        std::ofstream(data_) << text;
+    }
+
+    void storedFiguresEqualPredictOnTheValidationPart() {
+        const QString db = QString::fromStdString(dir_ + "/a/runs.sqlite");
+        const QString exp = write("e.json", experiment(3));
+        auto r = runCli({"train", "--experiment", exp, "--runs-db", db}, 300000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = runCli({"runs", "show", "1", "--json", "--runs-db", db});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const json run = json::parse(r.out.toStdString());
+        const json& t = run.at("trading");
+        QVERIFY2(t.is_object() && !t.contains("error"), t.dump().c_str());
+        QCOMPARE(t.at("part").get<std::string>(), std::string("validation"));
+        QCOMPARE(t.at("epoch").get<int>(), run.at("bestEpoch").get<int>());
+        QCOMPARE(t.at("spreadFrom").get<std::string>(), std::string("given"));
+        QCOMPARE(t.at("settings").at("spreadPoints").get<double>(), 7.0);
+        QCOMPARE(t.at("range").at("bars").get<int>(), run.at("validationSamples").get<int>());
+        QCOMPARE(t.at("random").at("draws").get<int>(), 25);
+        QVERIFY(t.at("strategy").at("trades").get<double>() > 0);
+        // Epoch 1 is the best of 3 here: the figures are not those of the last weights.
+        QCOMPARE(t.at("epoch").get<int>(), 1);
+
+        // The run's best model on the validation range, under the same trading settings.
+        std::string best;
+        for (const json& b : run.at("bundles"))
+            if (b.at("kind") == "best") best = b.at("path").get<std::string>();
+        QVERIFY(!best.empty());
+        std::ifstream f(best, std::ios::binary);
+        uint64_t n = 0;
+        f.read(reinterpret_cast<char*>(&n), 8);
+        std::string header(n, '\0');
+        f.read(header.data(), static_cast<std::streamsize>(n));
+        const json training =
+            json::parse(json::parse(header)["__metadata__"]["training"].get<std::string>());
+        r = runCli({"predict", "--model", QString::fromStdString(best), "--data",
+                    QString::fromStdString(data_), "--from",
+                    QString::fromStdString(training["validationFirst"].get<std::string>()), "--to",
+                    QString::fromStdString(training["validationLast"].get<std::string>()),
+                    "--trading", "--experiment", exp, "--json"},
+                   300000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const json p = json::parse(r.out.toStdString()).at("trading");
+        QCOMPARE(p.at("range"), t.at("range"));
+        QCOMPARE(p.at("strategy"), t.at("strategy"));
+        QCOMPARE(p.at("buyAndHold"), t.at("buyAndHold"));
+        QCOMPARE(p.at("random"), t.at("random"));
+
+        r = runCli({"runs", "show", "1", "--runs-db", db});
+        QVERIFY2(r.out.contains("trading       validation part, epoch") &&
+                     r.out.contains("  buy & hold") && r.out.contains("profit factor"),
+                 qPrintable(r.out));
+        r = runCli({"runs", "list", "--runs-db", db});
+        QVERIFY2(r.out.contains("net pts") && r.out.contains("max DD"), qPrintable(r.out));
+        char net[32];
+        std::snprintf(net, sizeof net, "%.1f", t.at("strategy").at("netPoints").get<double>());
+        QVERIFY2(r.out.contains(net), qPrintable(r.out + " lacks " + net));
+    }
+
+    void syntheticRunStoresNone() {
+        const QString db = QString::fromStdString(dir_ + "/b/runs.sqlite");
+        const QString exp = write(
+            "s.json",
+            {{"formatVersion", 2},
+             {"name", "synthetic"},
+             {"data", {{"source", "synthetic"}, {"samples", 64}, {"units", 2}, {"window", 3}}},
+             {"model",
+              {{"layers",
+                {{{"type", "dense"}, {"neurons", 4}}, {{"type", "dense"}, {"neurons", 3}}}}}},
+             {"training", {{"epochs", 1}, {"batchSize", 8}}}});
+        auto r = runCli({"train", "--experiment", exp, "--runs-db", db});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = runCli({"runs", "show", "1", "--json", "--runs-db", db});
+        QVERIFY(json::parse(r.out.toStdString()).at("trading").is_null());
+    }
+
+    void evaluationLeavesTrainingBitIdentical() {
+        // Two epochs recorded (the trading evaluation swaps the best epoch's weights in and
+        // the latest back), then a third continued, equal a run of three epochs in one go.
+        const Experiment e = Experiment::fromJson(experiment(3), dir_);
+        std::vector<EpochReport> continued, oneGo;
+        RunEventHandlers a, b;
+        a.onEpoch = [&](const EpochReport& r) { continued.push_back(r); };
+        b.onEpoch = [&](const EpochReport& r) { oneGo.push_back(r); };
+        RecordingOptions rec;
+        rec.dbPath = dir_ + "/c/runs.sqlite";
+        RunEngine first(e);
+        QVERIFY(first.train(2, StartMode::Restart, rec, a).end == RunEnd::Completed);
+        QVERIFY(first.train(1, StartMode::ContinueCurrent, rec, a).end == RunEnd::Completed);
+        RunEngine second(e);
+        QVERIFY(second.train(3, StartMode::Restart, RecordingOptions::none(), b).end ==
+                RunEnd::Completed);
+        QCOMPARE(continued.size(), size_t(3));
+        QCOMPARE(oneGo.size(), size_t(3));
+        for (size_t i = 0; i < 3; ++i) {
+            QVERIFY(continued[i].train.loss == oneGo[i].train.loss);  // bit-equal
+            QVERIFY(continued[i].validation.loss == oneGo[i].validation.loss);
+        }
+        RunStore store(rec.dbPath);
+        const auto runs = store.list();
+        QCOMPARE(runs.size(), size_t(2));
+        for (const StoredRun& r : runs) QVERIFY2(r.trading.is_object(), r.trading.dump().c_str());
+        // The first call's best epoch was not its last: the swap really happened.
+        const auto firstRun = store.get(runs.back().id);
+        QCOMPARE(firstRun->trading.at("epoch").get<int>(), 1);
+        QCOMPARE(firstRun->bestEpoch, std::optional<int>(1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstRunsTrading)
+#include "tst_runs_trading.moc"
