@@ -172,19 +172,19 @@ void printList(std::vector<StoredRun> runs, const Options& o) {
     for (const StoredRun& r : shown) {
         const std::string epochs =
             std::to_string(r.epochsDone) + "/" + std::to_string(r.epochsPlanned);
-        std::printf(
-            "%s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s\n",
-            pad(std::to_string(r.id), 4, true).c_str(), pad(startedShort(r.startedAt), 16).c_str(),
-            pad(r.name, nameW).c_str(), pad(runStatusLabel(r.status), 13).c_str(),
-            pad(r.deviceId, devW).c_str(), pad(dataName(r), dataW).c_str(),
-            pad(epochs, 7, true).c_str(), pad(groupedCount(r.parameters), 10, true).c_str(),
-            pad(fixed(r.bestValLoss, 5), 9, true).c_str(),
-            pad(bestValAccuracyCell(r), 19, true).c_str(),
-            pad(fixed(r.bestValMissed, 2), 12, true).c_str(),
-            pad(fixed(tradingFigure(r, "netPoints"), 1), 9, true).c_str(),
-            pad(profitFactorText(r), 5, true).c_str(),
-            pad(fixed(tradingFigure(r, "maxDrawdownPoints"), 1), 8, true).c_str(),
-            pad(fixed(tradingFigure(r, "trades"), 0), 6, true).c_str(), r.tags.c_str());
+        std::printf("%s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s  %s\n",
+                    pad(std::to_string(r.id), 4, true).c_str(),
+                    pad(startedShort(r.startedAt), 16).c_str(), pad(r.name, nameW).c_str(),
+                    pad(runStatusLabel(r.status), 13).c_str(), pad(r.deviceId, devW).c_str(),
+                    pad(dataName(r), dataW).c_str(), pad(epochs, 7, true).c_str(),
+                    pad(groupedCount(r.parameters), 10, true).c_str(),
+                    pad(fixed(r.bestValLoss, 5), 9, true).c_str(),
+                    pad(bestValAccuracyCell(r), 19, true).c_str(),
+                    pad(fixed(r.bestValMissed, 2), 12, true).c_str(),
+                    pad(fixed(tradingFigure(r, "netPoints"), 1), 9, true).c_str(),
+                    pad(profitFactorText(r), 5, true).c_str(),
+                    pad(fixed(tradingFigure(r, "maxDrawdownPoints"), 1), 8, true).c_str(),
+                    pad(fixed(tradingFigure(r, "trades"), 0), 6, true).c_str(), r.tags.c_str());
     }
     std::printf("%zu of %zu runs\n", shown.size(), runs.size());
 }
