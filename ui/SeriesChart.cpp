@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "ui/LegendColumns.h"
+
 namespace nnwb {
 
 SeriesChart::SeriesChart(const QString& title, const QString& yLabel, QWidget* parent)
@@ -168,7 +170,17 @@ void SeriesChart::setAutoscale(bool on) {
     scheduleReplot();
 }
 
+void SeriesChart::fitLegend() {
+    fitLegendColumns(legend, width() - 4);
+}
+
+void SeriesChart::resizeEvent(QResizeEvent* e) {
+    fitLegend();
+    QCustomPlot::resizeEvent(e);
+}
+
 void SeriesChart::doReplot() {
+    fitLegend();
     if (autoscale_) {
         bool any = false;
         double lastKey = 0;

@@ -28,12 +28,15 @@ public:
     // train them to compare their curves"); empty: none.
     void setPlaceholder(const QString& text);
     bool placeholderShown() const;
+    // Lays the legend out in as many columns as its entries' whole text fits (one at least).
+    void fitLegend();
 
 protected:
     // A graph drawn with `colour`, solid or dashed, with point markers.
     QCPGraph* addSeries(const QString& name, const QColor& colour, bool dashed = false);
     // Empties every graph and hides the read-out.
     void clearSeries();
+    void resizeEvent(QResizeEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
     void leaveEvent(QEvent* e) override;
 
