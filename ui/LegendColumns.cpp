@@ -28,9 +28,12 @@ void fitLegendColumns(QCPLegend* legend, int room) {
         for (int w : widths) total += w;
         if (total <= room) break;
     }
-    if (legend->wrap() == columns && legend->columnCount() <= columns) return;
-    legend->setWrap(columns);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // re-flow the entries
+    if (legend->wrap() != columns || legend->columnCount() > columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // re-flow the entries
+    }
+    // As wide as its entries, not spread over the row (a spacer beside it takes the rest).
+    legend->setMaximumSize(legend->minimumOuterSizeHint().width(), QWIDGETSIZE_MAX);
 }
 
 }  // namespace nnwb

@@ -8,7 +8,7 @@ class QCPLegend;
 namespace nnwb {
 
 // Re-flows `legend` (fill order columns first) into the most columns whose entries fit in
-// `room` pixels; does nothing when that is already its layout.
+// `room` pixels, and keeps it as wide as its entries.
 void fitLegendColumns(QCPLegend* legend, int room);
 
 }  // namespace nnwb

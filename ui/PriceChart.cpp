@@ -142,14 +142,13 @@ void PriceChart::createPlotItems() {
 
     trueBuy_ = markerGraph(plot_, QCPScatterStyle::ssDisc, kBuy, true, 5, tr("buy fractal"));
     trueSell_ = markerGraph(plot_, QCPScatterStyle::ssDisc, kSell, true, 5, tr("sell fractal"));
-    buyHit_ =
-        markerGraph(plot_, QCPScatterStyle::ssTriangle, kBuySignal, true, 9, tr("buy signal, hit"));
-    buyFalse_ = markerGraph(plot_, QCPScatterStyle::ssTriangle, kBuySignal, false, 9,
-                            tr("buy signal, false"));
+    buyHit_ = markerGraph(plot_, QCPScatterStyle::ssTriangle, kBuySignal, true, 9, tr("buy hit"));
+    buyFalse_ =
+        markerGraph(plot_, QCPScatterStyle::ssTriangle, kBuySignal, false, 9, tr("buy false"));
     sellHit_ = markerGraph(plot_, QCPScatterStyle::ssTriangleInverted, kSellSignal, true, 9,
-                           tr("sell signal, hit"));
+                           tr("sell hit"));
     sellFalse_ = markerGraph(plot_, QCPScatterStyle::ssTriangleInverted, kSellSignal, false, 9,
-                             tr("sell signal, false"));
+                             tr("sell false"));
 
     boundary_ = new QCPItemStraightLine(plot_);
     boundary_->setPen(QPen(QColor(90, 90, 90), 1.5, Qt::DashLine));
@@ -173,6 +172,7 @@ void PriceChart::createLegend() {
     plot_->legend->setBorderPen(Qt::NoPen);
     plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);  // one row
     plot_->legend->setMargins(QMargins(4, 0, 4, 0));
+    plot_->legend->setIconSize(14, 12);  // short entries: all six fit one row of a 1280 px window
     plot_->axisRect()->insetLayout()->take(plot_->legend);
     auto* legendRow = new QCPLayoutGrid;
     plot_->plotLayout()->insertRow(0);

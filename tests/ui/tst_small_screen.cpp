@@ -60,9 +60,16 @@ QString describe(const QString& name, const QRect& r) {
         .arg(r.height());
 }
 // The first legend entry of `c` that is drawn narrower than its text needs or outside the chart
-// (QCustomPlot clips an entry to its rectangle: "tra" for "train"); empty when all are whole.
+// (QCustomPlot clips an entry to its rectangle: "tra" for "train"), or a y-axis label longer
+// than the axis (it ran into the legend); empty when all are whole.
 QString cutLegendEntry(QCustomPlot* c) {
     c->replot();
+    const int label = QFontMetrics(c->yAxis->labelFont()).horizontalAdvance(c->yAxis->label());
+    if (label > c->axisRect()->height())
+        return QString("%1: y label \"%2\" is %3 px along a %4 px axis")
+            .arg(c->objectName(), c->yAxis->label())
+            .arg(label)
+            .arg(c->axisRect()->height());
     for (int i = 0; i < c->legend->itemCount(); ++i) {
         QCPAbstractLegendItem* item = c->legend->item(i);
         if (!item || !item->visible()) continue;
