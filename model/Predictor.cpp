@@ -102,7 +102,8 @@ Predictor::Predictor(const ModelBundle& bundle, const std::string& deviceId) : b
     t_ = backend_->alloc(3 * static_cast<size_t>(bundle_.batchSize));
 }
 
-PredictionResult Predictor::run(const PredictionInputs& in, const BarSeries& bars) {
+PredictionResult Predictor::run(const PredictionInputs& in, const BarSeries& bars,
+                                const AfterBatch& afterBatch) {
     PredictionResult r;
     r.outOfRange = in.outOfRange;
     const SampleSet& s = in.samples;
@@ -141,6 +142,7 @@ PredictionResult Predictor::run(const PredictionInputs& in, const BarSeries& bar
             }
             r.rows.push_back(row);
         }
+        if (afterBatch) afterBatch(first + count, s.size());
     }
     r.metrics = acc.result();
     return r;

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -83,8 +84,12 @@ public:
 
     const ModelBundle& bundle() const { return bundle_; }
     Backend& backend() { return *backend_; }
+    // Called after each batch with the rows done and the rows in all; it may throw to stop the
+    // run there (a cancelled prediction).
+    using AfterBatch = std::function<void(size_t done, size_t total)>;
     // Runs the model on prepared inputs.
-    PredictionResult run(const PredictionInputs& in, const BarSeries& bars);
+    PredictionResult run(const PredictionInputs& in, const BarSeries& bars,
+                         const AfterBatch& afterBatch = {});
     // buildPredictionInputs then run.
     PredictionResult predict(const BarSeries& bars,
                              int64_t from = std::numeric_limits<int64_t>::min(),

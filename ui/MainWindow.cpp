@@ -218,6 +218,7 @@ void MainWindow::connectController() {
     connect(controller_, &C::recordingWarning, this, &MainWindow::showRecordingWarning);
     connect(controller_, &C::runFinished, this, &MainWindow::runFinished);
     connect(controller_, &C::weightsLoaded, this, &MainWindow::weightsLoaded);
+    connect(controller_, &C::modelSignals, priceChart_, &PriceChartPane::showModelSignals);
 }
 
 void MainWindow::runStarted(const RunInfo& info) {

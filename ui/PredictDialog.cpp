@@ -1,5 +1,7 @@
 #include "ui/PredictDialog.h"
 
+#include <climits>
+
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileInfo>
@@ -8,7 +10,9 @@
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QStatusBar>
 #include <QVBoxLayout>
 
@@ -64,20 +68,45 @@ PredictDialog::PredictDialog(std::shared_ptr<const ModelBundle> bundle, const QS
     saved_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     saved_->hide();
     layout->addWidget(saved_);
+    progress_ = new QProgressBar(this);
+    progress_->setObjectName(QStringLiteral("predictProgress"));
+    progress_->setVisible(false);
+    layout->addWidget(progress_);
+    addButtons(layout);
+    connect(job_.get(), &PredictJob::progress, this, &PredictDialog::showProgress);
+    connect(job_.get(), &PredictJob::finished, this, &PredictDialog::showOutcome);
+    // Large, but within the screen (a 1280×720 screen had the buttons below its edge).
+    const QSize room = screen() ? screen()->availableGeometry().size() : QSize(1300, 800);
+    resize(QSize(1300, 800).boundedTo(room - QSize(40, 60)));
+}
+
+void PredictDialog::addButtons(QVBoxLayout* layout) {
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     openButton_ = buttons->addButton(tr("Open Price File…"), QDialogButtonBox::ActionRole);
+    openButton_->setObjectName(QStringLiteral("predictOpen"));
+    cancelButton_ = buttons->addButton(tr("Cancel Prediction"), QDialogButtonBox::ActionRole);
+    cancelButton_->setObjectName(QStringLiteral("predictCancel"));
     exportButton_ = buttons->addButton(tr("Export CSV…"), QDialogButtonBox::ActionRole);
-    exportButton_->setEnabled(false);
+    exportButton_->setObjectName(QStringLiteral("predictExport"));
     connect(openButton_, &QPushButton::clicked, this, &PredictDialog::openFileDialog);
+    connect(cancelButton_, &QPushButton::clicked, this, &PredictDialog::cancelPrediction);
     connect(exportButton_, &QPushButton::clicked, this, &PredictDialog::exportCsvDialog);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
-    connect(job_.get(), &PredictJob::finished, this, &PredictDialog::showOutcome);
-    resize(1300, 800);
+    updateButtons();
 }
 
 // The job goes first: a prediction still running is cancelled and its outcome dropped.
 PredictDialog::~PredictDialog() = default;
+
+void PredictDialog::updateButtons() {
+    const bool running = job_->busy();
+    openButton_->setEnabled(!running);
+    cancelButton_->setVisible(running);
+    // Only the rows of the file on show, and never while another file is read or run.
+    exportButton_->setEnabled(!running && result_ != nullptr);
+    progress_->setVisible(running);
+}
 
 bool PredictDialog::busy() const {
     return job_->busy();
@@ -91,19 +120,48 @@ void PredictDialog::openFileDialog() {
 
 void PredictDialog::predictFile(const QString& path) {
     if (!job_->start(path)) return;
-    openButton_->setEnabled(false);
     saved_->hide();
-    status_->setText(tr("Reading %1 and running the model…").arg(QFileInfo(path).fileName()));
+    updateButtons();
+}
+
+void PredictDialog::cancelPrediction() {
+    if (!job_->busy()) return;
+    const QString name = QFileInfo(job_->path()).fileName();
+    job_->cancel();
+    updateButtons();
+    QString text = tr("Cancelled: %1 was not predicted.").arg(name);
+    if (!shownPath_.isEmpty())
+        text += tr(" The chart and Export CSV show %1.").arg(QFileInfo(shownPath_).fileName());
+    status_->setText(text.toHtmlEscaped());
+}
+
+void PredictDialog::showProgress(qint64 done, qint64 total) {
+    if (!job_->busy()) return;
+    const QString name = QFileInfo(job_->path()).fileName();
+    if (total <= 0) {  // reading the file and building its samples: a busy bar
+        progress_->setRange(0, 0);
+        status_->setText(tr("Reading %1 and building its samples…").arg(name).toHtmlEscaped());
+        return;
+    }
+    progress_->setRange(0, int(std::min<qint64>(total, INT_MAX)));
+    progress_->setValue(int(std::min<qint64>(done, INT_MAX)));
+    progress_->setFormat(tr("%1 of %2 rows").arg(done).arg(total));
+    status_->setText(tr("Running the model on %1…").arg(name).toHtmlEscaped());
 }
 
 void PredictDialog::showOutcome(const PredictOutcome& o) {
-    openButton_->setEnabled(true);
+    updateButtons();
     if (!o.ok) {
-        status_->setText(tr("<span style='color:#a00'>%1</span>").arg(o.error.toHtmlEscaped()));
+        QString text = o.error;
+        if (!shownPath_.isEmpty())  // the previous file's chart and rows stay
+            text += tr(" (The chart and Export CSV still show %1.)")
+                        .arg(QFileInfo(shownPath_).fileName());
+        status_->setText(tr("<span style='color:#a00'>%1</span>").arg(text.toHtmlEscaped()));
         Q_EMIT finished(false, o.error);
         return;
     }
     result_ = o.result;
+    shownPath_ = o.path;
     const PredictionResult& r = *o.result;
     chart_->setBars(o.bars, bundle_->data.fractalRule());
     std::vector<float> outs;
@@ -126,7 +184,7 @@ void PredictDialog::showOutcome(const PredictOutcome& o) {
                       .arg(range.toHtmlEscaped().replace('\n', QStringLiteral("<br>")));
     status_->setText(status);
     metrics_->setPlainText(q(predictionMetricsText(r.metrics)));
-    exportButton_->setEnabled(true);
+    updateButtons();
     Q_EMIT finished(true, o.path);
 }
 
@@ -135,6 +193,12 @@ QString PredictDialog::metricsText() const {
 }
 
 bool PredictDialog::exportCsv(const QString& path, QString* error) {
+    if (job_->busy()) {
+        if (error)
+            *error = tr("%1 is being predicted; export when it has finished or is cancelled.")
+                         .arg(QFileInfo(job_->path()).fileName());
+        return false;
+    }
     if (!result_) {
         if (error) *error = tr("Nothing predicted yet.");
         return false;

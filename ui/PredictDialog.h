@@ -1,8 +1,9 @@
 // Run > Predict…: applies the current trained model (a ModelBundle taken from the training
 // worker) to another price file. The file is read and the model run by a PredictJob of
-// app/core (its own backend; closing the dialog cancels it); the window shows the file's price
-// chart with the model's signals, the metrics over the labelled bars, and exports the rows as
-// CSV (the format of `nnwb-cli predict --csv`). GUI thread only.
+// app/core (its own backend; Cancel or closing the dialog stops it); while it runs, a progress
+// bar shows the rows done and Export is off. The window shows the file's price chart with the
+// model's signals, the metrics over the labelled bars, and exports the rows of the file on show
+// as CSV (the format of `nnwb-cli predict --csv`). GUI thread only.
 #pragma once
 
 #include <memory>
@@ -14,7 +15,9 @@
 
 class QLabel;
 class QPlainTextEdit;
+class QProgressBar;
 class QPushButton;
+class QVBoxLayout;
 
 namespace nnwb {
 
@@ -28,11 +31,17 @@ public:
     ~PredictDialog() override;
 
     // Reads `path` and runs the model on it in the background; finished() tells the outcome.
+    // The chart, metrics and rows of the previous file stay until then; Export is off.
     void predictFile(const QString& path);
+    // Stops the running prediction (at its next batch); the previous file's rows stay.
+    void cancelPrediction();
     bool busy() const;
+    // The file whose rows the chart shows and Export CSV writes (empty: none yet).
+    const QString& shownPath() const { return shownPath_; }
     PriceChart* chart() const { return chart_; }
     QString metricsText() const;
-    // Writes the rows of the last prediction; false with `error` set on failure.
+    // Writes the rows of the file on show; false with `error` set on failure or while a
+    // prediction runs.
     bool exportCsv(const QString& path, QString* error);
 
 public Q_SLOTS:
@@ -43,17 +52,23 @@ Q_SIGNALS:
     void finished(bool ok, const QString& message);
 
 private:
+    void addButtons(QVBoxLayout* layout);
+    void showProgress(qint64 done, qint64 total);
     void showOutcome(const PredictOutcome& o);
+    void updateButtons();
 
     std::shared_ptr<const ModelBundle> bundle_;
     std::shared_ptr<const PredictionResult> result_;
+    QString shownPath_;  // the file of result_
     QLabel* title_;
     QLabel* status_;
+    QProgressBar* progress_;
     PriceChart* chart_;
     QPlainTextEdit* metrics_;
     QLabel* saved_;  // "Predictions written to …" after Export CSV
     QPushButton* exportButton_;
     QPushButton* openButton_;
+    QPushButton* cancelButton_;
     std::unique_ptr<PredictJob> job_;  // last member: destroyed (cancelled) first
 };
 

@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QResizeEvent>
 #include <QTimeZone>
 #include <QTimer>
 #include <QToolTip>
@@ -13,6 +14,7 @@
 
 #include "model/FigureText.h"
 #include "model/data/DateTime.h"
+#include "ui/LegendColumns.h"
 #include "ui/Plot.h"
 
 namespace nnwb {
@@ -73,7 +75,8 @@ PriceChart::PriceChart(QWidget* parent) : QWidget(parent) {
 
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("priceChartPlot"));
-    plot_->setMinimumHeight(200);
+    // An explicit minimum: the plot's own hint would be its legend's one-row width (~700 px).
+    plot_->setMinimumSize(200, 200);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->axisRect()->setRangeDrag(Qt::Horizontal);
     plot_->axisRect()->setRangeZoom(Qt::Horizontal);
@@ -140,14 +143,13 @@ void PriceChart::createPlotItems() {
 
     trueBuy_ = markerGraph(plot_, QCPScatterStyle::ssDisc, kBuy, true, 5, tr("buy fractal"));
     trueSell_ = markerGraph(plot_, QCPScatterStyle::ssDisc, kSell, true, 5, tr("sell fractal"));
-    buyHit_ =
-        markerGraph(plot_, QCPScatterStyle::ssTriangle, kBuySignal, true, 9, tr("buy signal, hit"));
-    buyFalse_ = markerGraph(plot_, QCPScatterStyle::ssTriangle, kBuySignal, false, 9,
-                            tr("buy signal, false"));
+    buyHit_ = markerGraph(plot_, QCPScatterStyle::ssTriangle, kBuySignal, true, 9, tr("buy hit"));
+    buyFalse_ =
+        markerGraph(plot_, QCPScatterStyle::ssTriangle, kBuySignal, false, 9, tr("buy false"));
     sellHit_ = markerGraph(plot_, QCPScatterStyle::ssTriangleInverted, kSellSignal, true, 9,
-                           tr("sell signal, hit"));
+                           tr("sell hit"));
     sellFalse_ = markerGraph(plot_, QCPScatterStyle::ssTriangleInverted, kSellSignal, false, 9,
-                             tr("sell signal, false"));
+                             tr("sell false"));
 
     boundary_ = new QCPItemStraightLine(plot_);
     boundary_->setPen(QPen(QColor(90, 90, 90), 1.5, Qt::DashLine));
@@ -159,12 +161,28 @@ void PriceChart::createPlotItems() {
     validationText_->setColor(QColor(120, 80, 0));
     validationText_->setVisible(false);
 
+    createLegend();
+}
+
+void PriceChart::createLegend() {
+    // In a row of its own above the axis rect, so that it never covers a candle (inset in the
+    // plot's top corner it hid the newest bars); a spacer beside it keeps it at the left.
     plot_->legend->setVisible(true);
     plot_->legend->setFont(QFont(font().family(), 8));
-    plot_->legend->setBrush(QColor(255, 255, 255, 200));
-    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);  // one row along the top
-    plot_->legend->setWrap(6);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plot_->legend->setBrush(Qt::NoBrush);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);  // one row
+    plot_->legend->setMargins(QMargins(4, 0, 4, 0));
+    plot_->legend->setIconSize(14, 12);  // short entries: all six fit one row of a 1280 px window
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    auto* legendRow = new QCPLayoutGrid;
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, legendRow);
+    legendRow->addElement(0, 0, plot_->legend);
+    legendRow->addElement(0, 1, new QCPLayoutElement(plot_));
+    legendRow->setColumnStretchFactor(1, 0.001);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot_->plotLayout()->setRowSpacing(0);
     plot_->legend->clearItems();
     for (QCPAbstractPlottable* p : {static_cast<QCPAbstractPlottable*>(trueBuy_),
                                     static_cast<QCPAbstractPlottable*>(trueSell_),
@@ -268,9 +286,13 @@ void PriceChart::showRange(double from, double to) {
     plot_->xAxis->setRange(from, to);
 }
 
+double PriceChart::rangeMargin(double visibleBars) {
+    return std::max(1.0, 0.02 * visibleBars);
+}
+
 void PriceChart::showAll() {
     const double n = bars_ ? double(bars_->size()) : 1.0;
-    plot_->xAxis->setRange(-0.5, n - 0.5 + std::max(1.0, n * 0.01));
+    plot_->xAxis->setRange(-0.5, n - 0.5 + rangeMargin(n));
     onRangeChanged();
 }
 
@@ -299,14 +321,19 @@ void PriceChart::scheduleReplot() {
 
 void PriceChart::clampRange() {
     if (!bars_ || bars_->empty()) return;
+    // The visible range stays on the bars: at most rangeMargin(width) beyond the first and the
+    // last (it panned and zoomed out to 5 % of the file past the last bar). The widest range,
+    // n + 2 * margin(width), is n / 0.96 once the margin is 2 % of the width.
     const double n = double(bars_->size());
-    QCPRange r = plot_->xAxis->range();
-    const double width = std::min(std::max(r.size(), 10.0), n * 1.05 + 10);
-    double lo = std::max(r.lower, -0.5 - n * 0.02);
+    const QCPRange r = plot_->xAxis->range();
+    const double widest = std::max(n + 2.0, n / 0.96);
+    const double width = std::clamp(r.size(), std::min(10.0, widest), widest);
+    const double margin = rangeMargin(width);
+    double lo = std::max(r.lower, -0.5 - margin);
     double hi = lo + width;
-    if (hi > n - 0.5 + n * 0.05) {
-        hi = n - 0.5 + n * 0.05;
-        lo = hi - width;
+    if (hi > n - 0.5 + margin) {
+        hi = n - 0.5 + margin;
+        lo = std::max(hi - width, -0.5 - margin);
     }
     if (lo != r.lower || hi != r.upper) plot_->xAxis->setRange(lo, hi);
 }
@@ -481,7 +508,9 @@ QString PriceChart::tooltipText(size_t bar) const {
 
 bool PriceChart::eventFilter(QObject* watched, QEvent* event) {
     if (watched == plot_) {
-        if (event->type() == QEvent::MouseButtonPress) {
+        if (event->type() == QEvent::Resize) {
+            fitLegendColumns(plot_->legend, static_cast<QResizeEvent*>(event)->size().width() - 4);
+        } else if (event->type() == QEvent::MouseButtonPress) {
             auto* e = static_cast<QMouseEvent*>(event);
             if (e->button() == Qt::LeftButton) {
                 pressed_ = true;

@@ -1,7 +1,9 @@
 // The price chart: candlesticks of a bar series (QCustomPlot's QCPFinancial) with the true
 // buy/sell fractals as markers, the training/validation boundary, the model's signals (hits
 // filled, false signals hollow), horizontal mouse zoom and pan, a range overview below, and a
-// tooltip with the bar's date, OHLC, true label and the model's three outputs. Replots are
+// tooltip with the bar's date, OHLC, true label and the model's three outputs. The legend has a
+// row of its own above the candles (never over them); panning and zooming stop a few bars
+// beyond the first and the last bar. Replots are
 // coalesced by a single-shot timer and zoomed-out views draw merged candles (CandleLevels),
 // so 100,000 bars stay smooth. GUI thread only.
 #pragma once
@@ -46,6 +48,10 @@ public:
     // each) and what they are ("epoch 3, validation").
     void setSignals(size_t firstBar, std::vector<float> outputs, const QString& label);
     void clearSignals();
+    // What the signals on show are ("" when none).
+    const QString& signalLabel() const { return signalLabel_; }
+    // The room the visible range may have beyond the first and the last bar, in bars.
+    static double rangeMargin(double visibleBars);
     // Visible bar range (indices, may be fractional).
     void showRange(double from, double to);
     void showAll();
@@ -79,6 +85,7 @@ protected:
 private:
     // The price plot's candles, fractal and signal markers, validation shade and legend
     void createPlotItems();
+    void createLegend();
     void onRangeChanged();
     void updateCandles();
     void updateMarkers();

@@ -56,6 +56,7 @@ void PriceChartPane::setFileBars(std::shared_ptr<const BarSeries> bars) {
 }
 
 void PriceChartPane::runStarted(const RunInfo& info) {
+    loadedModel_ = false;
     epochs_.clear();
     bestEpoch_ = 0;
     rebuildPicker();
@@ -69,8 +70,15 @@ void PriceChartPane::runStarted(const RunInfo& info) {
                      info.validationLastBar);
 }
 
+void PriceChartPane::showModelSignals(const RunInfo& info, const EpochReport& report) {
+    runStarted(info);
+    loadedModel_ = true;
+    epochFinished(report);
+}
+
 void PriceChartPane::clearRun() {
     haveRun_ = false;
+    loadedModel_ = false;
     run_ = RunInfo();
     epochs_.clear();
     bestEpoch_ = 0;
@@ -123,8 +131,11 @@ void PriceChartPane::showPicked() {
     } else if (i >= 2 && static_cast<size_t>(i - 2) < epochs_.size()) {
         e = &epochs_[static_cast<size_t>(i - 2)];
     }
-    chart_->setSignals(run_.validationFirstBar, *e->outputs,
-                       tr("epoch %1 (validation part)").arg(e->epoch));
+    QString label = tr("epoch %1 (validation part)").arg(e->epoch);
+    if (loadedModel_)
+        label = e->epoch > 0 ? tr("the opened model, epoch %1 (validation part)").arg(e->epoch)
+                             : tr("the loaded weights (validation part)");
+    chart_->setSignals(run_.validationFirstBar, *e->outputs, label);
     trade(e);
 }
 

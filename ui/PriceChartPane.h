@@ -37,6 +37,9 @@ public:
     void setFileBars(std::shared_ptr<const BarSeries> bars);
     void runStarted(const RunInfo& info);
     void epochFinished(const EpochReport& report);
+    // Loaded weights (Runs ▸ Open Model, Load Weights): their signals on the run's validation
+    // part, named as the opened model's.
+    void showModelSignals(const RunInfo& info, const EpochReport& report);
     // Another experiment (File > New, Open): the previous run's split and signals go; the
     // bars stay until the new experiment's data is read.
     void clearRun();
@@ -64,7 +67,8 @@ private:
     RunInfo run_;
     bool haveRun_ = false;
     std::vector<EpochSignals> epochs_;
-    int bestEpoch_ = 0;  // the run's best epoch on its monitored metric (0: none yet)
+    int bestEpoch_ = 0;         // the run's best epoch on its monitored metric (0: none yet)
+    bool loadedModel_ = false;  // the signals are loaded weights', not a run's epochs
 };
 
 }  // namespace nnwb

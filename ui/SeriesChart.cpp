@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "ui/LegendColumns.h"
+
 namespace nnwb {
 
 SeriesChart::SeriesChart(const QString& title, const QString& yLabel, QWidget* parent)
@@ -15,6 +17,7 @@ SeriesChart::SeriesChart(const QString& title, const QString& yLabel, QWidget* p
     plotLayout()->addElement(0, 0, titleElement);
     xAxis->setLabel(tr("epoch"));
     yAxis->setLabel(yLabel);
+    yLabel_ = yLabel;
     unit_ = yLabel.contains(QLatin1Char('%')) ? QStringLiteral(" %") : QString();
     QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
     ticker->setTickStep(1.0);
@@ -33,6 +36,8 @@ SeriesChart::SeriesChart(const QString& title, const QString& yLabel, QWidget* p
     replotTimer_.setSingleShot(true);
     replotTimer_.setInterval(40);
     connect(&replotTimer_, &QTimer::timeout, this, &SeriesChart::doReplot);
+    // Each layout (a resize, another tab) knows the axis rect's height: the label follows it.
+    connect(this, &QCustomPlot::afterLayout, this, &SeriesChart::fitYLabel);
     // Dragging or zooming by hand turns autoscale off until the next clear or double click.
     connect(this, &QCustomPlot::mouseWheel, this, [this] { autoscale_ = false; });
     connect(this, &QCustomPlot::mousePress, this, [this] { autoscale_ = false; });
@@ -168,7 +173,27 @@ void SeriesChart::setAutoscale(bool on) {
     scheduleReplot();
 }
 
+void SeriesChart::fitLegend() {
+    fitLegendColumns(legend, width() - 4);
+}
+
+void SeriesChart::fitYLabel() {
+    const QFontMetrics fm(yAxis->labelFont());
+    QString label = yLabel_;
+    if (fm.horizontalAdvance(label) > axisRect()->height())
+        label = unit_.isEmpty() ? QString() : QStringLiteral("(%)");
+    if (label == yAxis->label()) return;
+    yAxis->setLabel(label);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SeriesChart::resizeEvent(QResizeEvent* e) {
+    fitLegend();
+    QCustomPlot::resizeEvent(e);
+}
+
 void SeriesChart::doReplot() {
+    fitLegend();
     if (autoscale_) {
         bool any = false;
         double lastKey = 0;

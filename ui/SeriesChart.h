@@ -1,5 +1,7 @@
 // The base of the per-epoch charts (QCustomPlot): a title, "epoch" on x with integer ticks, a
-// legend in its own row under the title, a hover read-out that snaps to the nearest point of
+// legend in its own row under the title (in as many columns as fit, so that no entry is cut on
+// a small screen), a y-axis label that shrinks to its unit when the plot is too short for it
+// (it ran into the legend at 720 px), a hover read-out that snaps to the nearest point of
 // the nearest visible series, autoscale over the visible series and redraws coalesced by a
 // single-shot timer (PlotJuggler's habit). MetricChart and ComparisonChart add the series.
 // GUI thread only.
@@ -28,12 +30,18 @@ public:
     // train them to compare their curves"); empty: none.
     void setPlaceholder(const QString& text);
     bool placeholderShown() const;
+    // Lays the legend out in as many columns as its entries' whole text fits (one at least).
+    void fitLegend();
+    // The y-axis label: the full one where the axis is tall enough for it, else its unit
+    // ("(%)") or nothing (the title names the quantity).
+    void fitYLabel();
 
 protected:
     // A graph drawn with `colour`, solid or dashed, with point markers.
     QCPGraph* addSeries(const QString& name, const QColor& colour, bool dashed = false);
     // Empties every graph and hides the read-out.
     void clearSeries();
+    void resizeEvent(QResizeEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
     void leaveEvent(QEvent* e) override;
 
@@ -53,6 +61,7 @@ private:
     QTimer replotTimer_;
     bool autoscale_ = true;
     QString unit_;
+    QString yLabel_;
 };
 
 }  // namespace nnwb

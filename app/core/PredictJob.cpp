@@ -1,5 +1,6 @@
 #include "app/core/PredictJob.h"
 
+#include <chrono>
 #include <stdexcept>
 
 #include "app/core/BackgroundJobs.h"
@@ -9,7 +10,8 @@
 namespace nnwb {
 
 PredictOutcome predictPriceFile(const ModelBundle& bundle, const std::string& device,
-                                const std::string& path, const std::atomic<bool>& cancelled) {
+                                const std::string& path, const std::atomic<bool>& cancelled,
+                                const std::function<void(size_t, size_t)>& rowsDone) {
     PredictOutcome o;
     o.path = QString::fromStdString(path);
     auto step = [&cancelled] {
@@ -24,7 +26,11 @@ PredictOutcome predictPriceFile(const ModelBundle& bundle, const std::string& de
         step();
         Predictor predictor(bundle, device);
         step();
-        o.result = std::make_shared<const PredictionResult>(predictor.run(in, *bars));
+        o.result = std::make_shared<const PredictionResult>(
+            predictor.run(in, *bars, [&](size_t done, size_t total) {
+                if (rowsDone) rowsDone(done, total);
+                step();  // a check point after every batch: Cancel stops a long file here
+            }));
         o.bars = std::move(bars);
         o.ok = true;
     } catch (const std::exception& e) {
@@ -49,13 +55,26 @@ bool PredictJob::start(const QString& path) {
     if (busy()) return false;
     auto cancelled = std::make_shared<std::atomic<bool>>(false);
     cancelled_ = cancelled;
+    path_ = path;
+    Q_EMIT progress(0, 0);
     BackgroundJobs::instance().post([calls = calls_, bundle = bundle_, cancelled,
                                      device = device_.toStdString(), p = path.toStdString(), this] {
-        PredictOutcome o = predictPriceFile(*bundle, device, p, *cancelled);
-        // Runs on this object's thread only while it lives (the destructor closes calls).
+        using Clock = std::chrono::steady_clock;
+        Clock::time_point last;
+        auto rowsDone = [&](size_t done, size_t total) {
+            const Clock::time_point now = Clock::now();
+            if (done < total && now - last < std::chrono::milliseconds(100)) return;
+            last = now;
+            // Runs on this object's thread only while it lives (the destructor closes calls).
+            calls->post([this, cancelled, done, total] {
+                if (!*cancelled) Q_EMIT progress(qint64(done), qint64(total));
+            });
+        };
+        PredictOutcome o = predictPriceFile(*bundle, device, p, *cancelled, rowsDone);
         calls->post([this, cancelled, o = std::move(o)] {
             if (*cancelled) return;  // cancelled after the work ended
             cancelled_.reset();
+            path_.clear();
             Q_EMIT finished(o);
         });
     });
@@ -65,6 +84,7 @@ bool PredictJob::start(const QString& path) {
 void PredictJob::cancel() {
     if (cancelled_) *cancelled_ = true;
     cancelled_.reset();
+    path_.clear();
 }
 
 void PredictJob::runQueuedCalls() {

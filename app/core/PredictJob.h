@@ -1,11 +1,14 @@
 // Applies a model bundle to a price file in the background (BackgroundJobs): reads the file,
-// builds the samples as training did and runs the network on its own backend. The outcome
-// comes back through a CallQueue as finished(); cancel() and the destructor drop it, so the
-// widget that owns the job is never called after it is gone. Create and use on one thread
-// (the GUI's); the work runs on a BackgroundJobs thread.
+// builds the samples as training did and runs the network on its own backend. Progress (rows
+// done of all) and the outcome come back through a CallQueue as progress() and finished();
+// cancel() and the destructor stop the work at its next check point (after a step or a batch)
+// and drop what it would still report, so the widget that owns the job is never called after
+// it is gone. Create and use on one thread (the GUI's); the work runs on a BackgroundJobs thread.
 #pragma once
 
 #include <atomic>
+#include <cstddef>
+#include <functional>
 #include <memory>
 
 #include <QObject>
@@ -34,12 +37,18 @@ public:
 
     // Reads `path` and runs the model on it; false (nothing started) while one is running.
     bool start(const QString& path);
-    // Drops the running prediction's outcome (the work stops at its next step).
+    // Stops the running prediction at its next check point (after a step or a batch of rows)
+    // and drops its progress and outcome; busy() is false at once.
     void cancel();
     bool busy() const { return cancelled_ != nullptr; }
     const ModelBundle& bundle() const { return *bundle_; }
+    // The file of the running prediction (empty: none).
+    const QString& path() const { return path_; }
 
 Q_SIGNALS:
+    // The running prediction: `total` 0 while the file is read and its samples built, then
+    // `done` of `total` rows run through the model (at most every 100 ms, and the last batch).
+    void progress(qint64 done, qint64 total);
     void finished(const nnwb::PredictOutcome& outcome);
 
 private Q_SLOTS:
@@ -48,13 +57,17 @@ private Q_SLOTS:
 private:
     std::shared_ptr<const ModelBundle> bundle_;
     QString device_;
+    QString path_;
     std::shared_ptr<CallQueue> calls_;
     std::shared_ptr<std::atomic<bool>> cancelled_;  // the running prediction's (null: none)
 };
 
-// The work of one prediction (any thread): reads `path` and runs `bundle` on `device`;
-// `cancelled` is looked at between the steps (the outcome is then an error "cancelled").
+// The work of one prediction (any thread): reads `path` and runs `bundle` on `device`, calling
+// `rowsDone` (if given) after each batch with the rows done and the rows in all. `cancelled`
+// is looked at between the steps and after each batch: once set, the work stops there and the
+// outcome is the error "cancelled".
 PredictOutcome predictPriceFile(const ModelBundle& bundle, const std::string& device,
-                                const std::string& path, const std::atomic<bool>& cancelled);
+                                const std::string& path, const std::atomic<bool>& cancelled,
+                                const std::function<void(size_t, size_t)>& rowsDone = {});
 
 }  // namespace nnwb

@@ -28,6 +28,7 @@ TrainingController::TrainingController(QObject* parent) : QObject(parent) {
             Qt::DirectConnection);
     };
     forward(&TrainingWorker::runStarted, &TrainingController::runStarted);
+    forward(&TrainingWorker::modelSignals, &TrainingController::modelSignals);
     forward(&TrainingWorker::progress, &TrainingController::progress);
     forward(&TrainingWorker::epochFinished, &TrainingController::epochFinished);
     forward(&TrainingWorker::attentionReady, &TrainingController::attentionReady);

@@ -65,6 +65,8 @@ public:
 Q_SIGNALS:
     void stateChanged(nnwb::TrainingController::State state);
     void runStarted(const nnwb::RunInfo& info);
+    // The loaded weights' signals on the validation part (see TrainingWorker::modelSignals).
+    void modelSignals(const nnwb::RunInfo& info, const nnwb::EpochReport& report);
     void progress(const nnwb::TrainingProgress& p);
     void epochFinished(const nnwb::EpochReport& report);
     void attentionReady(const nnwb::AttentionSnapshotPtr& snapshot);

@@ -114,7 +114,7 @@ void TrainingWorker::train(int epochs, StartMode mode, const RecordingOptions& r
     }
 }
 
-void TrainingWorker::emitRunStarted(bool continued) {
+RunInfo TrainingWorker::runInfo(bool continued) {
     RunEngine& run = *engine_;
     const DeviceInfo dev = run.session().backend().info();
     RunInfo info;
@@ -138,8 +138,29 @@ void TrainingWorker::emitRunStarted(bool continued) {
         info.validationFirstBar = data.validationFirstBar;
         info.validationLastBar = data.validationLastBar;
     }
-    run.trainer().setKeepValidationOutputs(true);  // the price chart's signals
-    Q_EMIT runStarted(info);
+    return info;
+}
+
+void TrainingWorker::emitRunStarted(bool continued) {
+    engine_->trainer().setKeepValidationOutputs(true);  // the price chart's signals
+    Q_EMIT runStarted(runInfo(continued));
+}
+
+void TrainingWorker::emitModelSignals() {
+    const ExperimentData& data = engine_->data();
+    if (!hasCompute() || !data.priceData || !data.bars || data.split.validation.size() == 0) return;
+    EpochReport report;
+    report.epoch = report.bestEpoch = engine_->keeper().result().epoch();
+    report.isBest = true;
+    try {
+        auto outputs = std::make_shared<std::vector<float>>();
+        report.validation =
+            engine_->trainer().evaluate(data.split.validation, nullptr, outputs.get());
+        report.validationOutputs = std::move(outputs);
+    } catch (const std::exception&) {
+        return;  // the chart then says it has no signals; Predict… still works
+    }
+    Q_EMIT modelSignals(runInfo(false), report);
 }
 
 void TrainingWorker::loadWeights(const Experiment& experiment, const QString& path, int epoch) {
@@ -163,6 +184,7 @@ void TrainingWorker::loadWeights(const Experiment& experiment, const QString& pa
     experiment_ = experiment;
     runFailed_ = false;
     Q_EMIT weightsLoaded(true, path);
+    emitModelSignals();
 }
 
 void TrainingWorker::requestScores(int sample) {

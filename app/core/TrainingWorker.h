@@ -52,7 +52,8 @@ public Q_SLOTS:
                      const nnwb::RecordingOptions& recording = nnwb::RecordingOptions::none());
     // Loads a weights file (safetensors, as Export Weights writes) into a freshly built
     // network of `experiment` (new optimizer, epoch count 0), with the checks of nnwb-cli
-    // --load-weights (names, shapes); a refused file changes nothing. Emits weightsLoaded().
+    // --load-weights (names, shapes); a refused file changes nothing. Emits weightsLoaded(),
+    // then on a price file modelSignals().
     // `epoch`: the epoch the weights come from (-1: the model bundle's, 0 for plain weights).
     void loadWeights(const nnwb::Experiment& experiment, const QString& path, int epoch = -1);
     // Reads the Score matrices of validation sample `sample` from the device (between epochs
@@ -77,6 +78,9 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void runStarted(const nnwb::RunInfo& info);
+    // After loadWeights on a price file: the loaded model's outputs on the validation part
+    // (report.validationOutputs; report.epoch the weights' epoch) with the run's bars and split.
+    void modelSignals(const nnwb::RunInfo& info, const nnwb::EpochReport& report);
     void progress(const nnwb::TrainingProgress& p);
     void epochFinished(const nnwb::EpochReport& report);
     void attentionReady(const nnwb::AttentionSnapshotPtr& snapshot);
@@ -103,6 +107,10 @@ private:
     void fail(const QString& message);
     void emitScores(int sample);
     void emitRunStarted(bool continued);
+    // What the run (or the loaded weights) train and validate on: device, sizes, bars, split.
+    RunInfo runInfo(bool continued);
+    // Runs the loaded weights over the validation part; emits modelSignals().
+    void emitModelSignals();
     // The kept run's engine has its network on the device.
     bool hasCompute() const { return engine_ && engine_->hasCompute(); }
 

@@ -1,23 +1,44 @@
 // Run > Predict's dialog: a price file read and the model run in the background (a PredictJob
 // of app/core) fill the chart and the metrics; closing the dialog while the prediction runs
 // drops its outcome without touching the dialog, and another dialog predicts as before.
+// While a file is predicted the dialog shows the rows done of all and offers Cancel, which
+// stops the work at its next batch; Export CSV is off then, so the previous file's rows are
+// never written while another file is on its way (issue 24, part 4).
+#include <QFile>
+#include <QLabel>
 #include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QtTest>
 
 #include "app/core/BackgroundJobs.h"
+#include "app/core/PredictJob.h"
 #include "common/TestUtil.h"
 #include "model/NetworkWeights.h"
 #include "model/TrainingSession.h"
 #include "model/data/DataConfig.h"
 #include "ui/PredictDialog.h"
+#include "ui/PriceChart.h"
 
 using namespace nnwb;
 
+namespace {
+template <typename T>
+T* child(QObject* parent, const char* name) {
+    T* w = parent->findChild<T*>(QLatin1String(name));
+    if (!w) qFatal("no child %s", name);
+    return w;
+}
+}  // namespace
+
 class TestPredictDialog : public QObject {
     Q_OBJECT
+    std::shared_ptr<const ModelBundle> bundle_;
+    QString file_;
+
 private Q_SLOTS:
-    void closingThePredictDialogWhilePredicting() {
+    void initTestCase() {
         nlohmann::json j = {
             {"formatVersion", 1},
             {"name", "predict test"},
@@ -29,16 +50,18 @@ private Q_SLOTS:
             {"training", {{"epochs", 1}, {"batchSize", 32}, {"seed", 7}, {"device", "cpu"}}}};
         const Experiment exp = Experiment::fromJson(j);
         TrainingSession session(exp);
-        auto bundle = std::make_shared<const ModelBundle>(makeModelBundle(
+        bundle_ = std::make_shared<const ModelBundle>(makeModelBundle(
             exp, session.data(), readWeights(session.network()), session.network().toJson(), 1));
-        const QString file = QString::fromStdString(defaultDataFile());
+        file_ = QString::fromStdString(defaultDataFile());
+    }
 
+    void closingThePredictDialogWhilePredicting() {
         int delivered = 0;
-        QPointer<PredictDialog> d = new PredictDialog(bundle, QStringLiteral("cpu"));
+        QPointer<PredictDialog> d = new PredictDialog(bundle_, QStringLiteral("cpu"));
         d->setAttribute(Qt::WA_DeleteOnClose);
         connect(d, &PredictDialog::finished, qApp, [&delivered] { ++delivered; });
         d->show();
-        d->predictFile(file);
+        d->predictFile(file_);
         QVERIFY(d->busy());
         d->close();
         QTRY_VERIFY(d.isNull());  // gone while the prediction runs or its outcome waits
@@ -47,13 +70,101 @@ private Q_SLOTS:
         QCOMPARE(delivered, 0);
 
         // Another dialog predicts as before.
-        PredictDialog again(bundle, QStringLiteral("cpu"));
+        PredictDialog again(bundle_, QStringLiteral("cpu"));
         QSignalSpy done(&again, &PredictDialog::finished);
-        again.predictFile(file);
+        again.predictFile(file_);
         QVERIFY(done.wait(60000));
         QVERIFY2(done.first().at(0).toBool(), qPrintable(done.first().at(1).toString()));
         QVERIFY(!again.metricsText().isEmpty());
         QVERIFY(!again.busy());
+    }
+
+    // The work itself stops at the check point after the batch during which it was cancelled.
+    void cancelledWorkStopsAtTheNextBatch() {
+        std::atomic<bool> cancelled{false};
+        int calls = 0;
+        size_t total = 0;
+        const PredictOutcome o = predictPriceFile(
+            *bundle_, "cpu", file_.toStdString(), cancelled, [&](size_t, size_t all) {
+                ++calls;
+                total = all;
+                cancelled = true;  // as Cancel does from the GUI thread
+            });
+        QVERIFY(!o.ok);
+        QCOMPARE(o.error, QStringLiteral("cancelled"));
+        QVERIFY2(total > size_t(10 * bundle_->batchSize), "too few rows to tell");
+        QCOMPARE(calls, 1);
+        QVERIFY(!o.result);
+    }
+
+    // The progress bar counts the rows of the file; Cancel is offered only while it runs.
+    void progressShowsTheRowsDone() {
+        PredictDialog d(bundle_, QStringLiteral("cpu"));
+        d.show();
+        auto* bar = child<QProgressBar>(&d, "predictProgress");
+        auto* cancel = child<QPushButton>(&d, "predictCancel");
+        QVERIFY(!bar->isVisible() && !cancel->isVisible());
+        QSignalSpy done(&d, &PredictDialog::finished);
+        QSignalSpy values(bar, &QProgressBar::valueChanged);
+        d.predictFile(file_);
+        QVERIFY(bar->isVisible() && cancel->isVisible() && cancel->isEnabled());
+        QVERIFY(done.wait(60000));
+        QVERIFY(done.first().at(0).toBool());
+        QVERIFY(!bar->isVisible() && !cancel->isVisible());
+        const QString status = child<QLabel>(&d, "predictStatus")->text();
+        // "<file>: N bars, R with a full window, L labelled": the bar ended at R of R rows.
+        const QRegularExpression rows(QStringLiteral("(\\d+) with a full window"));
+        const auto m = rows.match(status);
+        QVERIFY2(m.hasMatch(), qPrintable(status));
+        QCOMPARE(bar->maximum(), m.captured(1).toInt());
+        QCOMPARE(bar->value(), bar->maximum());
+        QVERIFY(!values.isEmpty());
+        QVERIFY2(bar->format().contains(QStringLiteral("%1 of %1 rows").arg(bar->maximum())),
+                 qPrintable(bar->format()));
+    }
+
+    // Export writes only the rows of the file on show, never while another file runs; Cancel
+    // keeps the previous file's chart and rows, and says so.
+    void exportAndCancelWhileAnotherFileRuns() {
+        const QString copy = QString::fromStdString(test::tempDir()) + "/other.csv";
+        QVERIFY(QFile::copy(file_, copy));
+        PredictDialog d(bundle_, QStringLiteral("cpu"));
+        d.show();
+        auto* exportButton = child<QPushButton>(&d, "predictExport");
+        auto* cancel = child<QPushButton>(&d, "predictCancel");
+        auto* status = child<QLabel>(&d, "predictStatus");
+        QVERIFY(!exportButton->isEnabled());  // nothing predicted yet
+        QSignalSpy done(&d, &PredictDialog::finished);
+        d.predictFile(file_);
+        QVERIFY(done.wait(60000));
+        QCOMPARE(d.shownPath(), file_);
+        QVERIFY(exportButton->isEnabled());
+
+        d.predictFile(copy);
+        QVERIFY(d.busy());
+        QVERIFY(!exportButton->isEnabled());
+        QString error;
+        const QString out = QString::fromStdString(test::tempDir()) + "/rows.csv";
+        QVERIFY(!d.exportCsv(out, &error));
+        QVERIFY2(error.contains(QStringLiteral("other.csv")), qPrintable(error));
+        QVERIFY(!QFile::exists(out));
+
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QVERIFY(!d.busy());
+        QVERIFY(!cancel->isVisible());
+        QVERIFY2(status->text().contains(QStringLiteral("Cancelled")), qPrintable(status->text()));
+        QCOMPARE(d.shownPath(), file_);  // the previous file's chart and rows stay
+        QVERIFY(exportButton->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(BackgroundJobs::instance().pending(), 0, 60000);
+        QCoreApplication::processEvents();
+        QCOMPARE(done.count(), 1);  // the cancelled prediction reports nothing
+        QVERIFY(d.exportCsv(out, &error));
+
+        // The other file, run to the end, becomes the file on show.
+        d.predictFile(copy);
+        QVERIFY(done.wait(60000));
+        QCOMPARE(d.shownPath(), copy);
+        QVERIFY(exportButton->isEnabled());
     }
 };
 

@@ -2,12 +2,15 @@
 // zoomed-out chart of 100,000 bars draws at most one candle per 3 pixels while a zoomed-in one
 // draws every bar; signals count hits and false signals against the true fractals; the
 // tooltip names the bar's date, OHLC, true label and outputs; a click on a validation bar
-// reaches the attention view as that sample, whose info line names the bar's date.
+// reaches the attention view as that sample, whose info line names the bar's date. The legend
+// lies outside the candles' area; panning and zooming stop a few bars past the data's ends.
 #include <cmath>
 
 #include <QComboBox>
+#include <QMouseEvent>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include "app/core/MetaTypes.h"
@@ -95,6 +98,96 @@ private Q_SLOTS:
         QVERIFY(chart.plot()->yAxis->range().lower <= lo);
         QVERIFY(chart.plot()->yAxis->range().lower > lo - 0.05);
         QVERIFY(chart.lastReplotMs() >= 0);
+    }
+
+    // The legend covered the newest candles (inset at the plot's top); now it has a row of its
+    // own above the axis rect, every entry whole.
+    void legendDoesNotCoverTheCandles() {
+        PriceChart chart;
+        chart.resize(900, 420);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.setBars(waveBars(400));
+        chart.replotNow();
+        QCustomPlot* plot = chart.plot();
+        const QRect candles = plot->axisRect()->rect();
+        QCPLegend* legend = plot->legend;
+        QVERIFY(legend->visible());
+        QCOMPARE(legend->itemCount(), 6);
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            const QRect item = legend->item(i)->outerRect();
+            QVERIFY2(!item.intersects(candles),
+                     qPrintable(QString("legend entry %1 at %2,%3 %4x%5 over the candles at "
+                                        "%6,%7 %8x%9")
+                                    .arg(i)
+                                    .arg(item.x())
+                                    .arg(item.y())
+                                    .arg(item.width())
+                                    .arg(item.height())
+                                    .arg(candles.x())
+                                    .arg(candles.y())
+                                    .arg(candles.width())
+                                    .arg(candles.height())));
+            QVERIFY(plot->viewport().contains(item));
+            QVERIFY(item.width() >= legend->item(i)->minimumOuterSizeHint().width());
+        }
+    }
+
+    // Panning or zooming stops within rangeMargin() bars of the first and the last bar (it
+    // went on to 5 % of the file past the last bar, and 2 % before the first).
+    void rangeStaysOnTheBars() {
+        PriceChart chart;
+        chart.resize(900, 420);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.setBars(waveBars(1000));
+        auto within = [&](const char* what) {
+            const QCPRange r = chart.plot()->xAxis->range();
+            const double m = PriceChart::rangeMargin(r.size());
+            return r.lower >= -0.5 - m - 1e-9 && r.upper <= 999.5 + m + 1e-9
+                       ? QString()
+                       : QString("%1: %2 .. %3 (margin %4)")
+                             .arg(what)
+                             .arg(r.lower)
+                             .arg(r.upper)
+                             .arg(m);
+        };
+        QString bad = within("all bars");
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        QVERIFY(chart.plot()->xAxis->range().upper > 999.5);  // room to see the last candle
+        chart.showRange(900, 1100);  // past the last bar: back onto it, width kept
+        bad = within("past the end");
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        QCOMPARE(chart.plot()->xAxis->range().size(), 200.0);
+        chart.showRange(-300, -100);
+        bad = within("before the start");
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        chart.showRange(-1e6, 1e6);
+        bad = within("zoomed far out");
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+
+        // By hand: drag the newest bars far to the left, then zoom out with the wheel.
+        chart.showRange(800, 950);
+        chart.replotNow();
+        QWidget* plot = chart.plot();
+        const QPoint from = chart.plot()->axisRect()->center();
+        const QPoint to = from - QPoint(chart.plot()->axisRect()->width() * 3, 0);
+        QTest::mousePress(plot, Qt::LeftButton, Qt::NoModifier, from);
+        QMouseEvent move(QEvent::MouseMove, to, plot->mapToGlobal(to), Qt::NoButton, Qt::LeftButton,
+                         Qt::NoModifier);
+        QCoreApplication::sendEvent(plot, &move);
+        QTest::mouseRelease(plot, Qt::LeftButton, Qt::NoModifier, to);
+        bad = within("dragged");
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        QVERIFY(chart.plot()->xAxis->range().upper > 990);  // it did move to the end
+        for (int i = 0; i < 20; ++i) {
+            QWheelEvent wheel(QPointF(from), QPointF(plot->mapToGlobal(from)), QPoint(),
+                              QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                              false);
+            QCoreApplication::sendEvent(plot, &wheel);
+        }
+        bad = within("zoomed out with the wheel");
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
     }
 
     void signalsTooltipAndClicks() {

@@ -4,7 +4,8 @@
 // experiment into the editor with its curves; Open Model loads its stored best model, which
 // Export Weights then saves and the attention view shows; reopening an experiment file shows its
 // last run's curves; Delete removes runs with their files; --no-record records nothing; a corrupt
-// store gives one warning and training goes on.
+// store gives one warning and training goes on. Open Model on a price-file run shows that
+// model's signals on the Price Chart.
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -21,13 +22,17 @@
 #include "app/runs/RunStore.h"
 #include "common/TestUtil.h"
 #include "model/Safetensors.h"
+#include "model/data/DataConfig.h"
 #include "ui/AttentionView.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/ComparisonView.h"
+#include "ui/DataPanel.h"
 #include "ui/MainWindow.h"
 #include "ui/MetricChart.h"
 #include "ui/MetricCharts.h"
+#include "ui/PriceChart.h"
+#include "ui/PriceChartPane.h"
 #include "ui/RunsTableModel.h"
 #include "ui/RunsView.h"
 
@@ -218,6 +223,62 @@ private slots:
         auto* banner = w.findChild<QLabel*>("errorBanner");
         QVERIFY(banner->isVisibleTo(&w));
         QVERIFY2(banner->text().contains("no stored model file"), qPrintable(banner->text()));
+    }
+
+    // Open Model on a price-file run: the Price Chart shows the opened model's signals on the
+    // run's validation part, the very outputs the run's epoch gave (it said "no model signals
+    // yet" although the model was open).
+    void openModelShowsItsSignalsOnThePriceChart() {
+        const std::string file = dir_ + "/bars.csv";
+        {
+            std::ifstream in(defaultDataFile());
+            std::ofstream out(file);
+            std::string line;
+            for (int i = 0; i < 1500 && std::getline(in, line); ++i) out << line << '\n';
+        }
+        nlohmann::json j = test::tinyExperimentJson(1);
+        j["data"] = {{"file", file}, {"window", 8}, {"validationShare", 0.3}};
+        j["model"]["layers"][0] = {{"type", "conv"}, {"window", 12}, {"step", 12}, {"filters", 4}};
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(QString::fromStdString(db_), true);
+        w.document()->reset(Experiment::fromJson(j));
+        w.show();
+        QVERIFY(train(w, 1));
+        PriceChart* chart = w.priceChartPane()->chart();
+        QTRY_VERIFY(!chart->signalLabel().isEmpty());
+        const size_t hits = chart->hitCount(), falses = chart->falseSignalCount();
+        QStringList tips;  // each holds the bar's three outputs
+        for (size_t bar = 1100; bar < 1490; bar += 13) tips << chart->tooltipText(bar);
+        QVERIFY2(tips.first().contains("model: none"), qPrintable(tips.first()));
+
+        w.document()->reset(tiny(5, "something else"));
+        QVERIFY(chart->signalLabel().isEmpty());
+        RunsView* view = w.runsView();
+        w.showRuns();
+        view->refresh();
+        QTRY_VERIFY(view->shownCount() >= 1);
+        view->selectIds({view->model()->index(0, 0).data(Qt::UserRole).toLongLong()});
+        auto* open = view->findChild<QPushButton*>("runsOpenModel");
+        QTRY_VERIFY(open->isEnabled());
+        QSignalSpy loaded(w.controller(), &TrainingController::weightsLoaded);
+        open->click();
+        QVERIFY(loaded.wait(30000));
+        QVERIFY2(loaded.first().at(0).toBool(), qPrintable(loaded.first().at(1).toString()));
+        QTRY_VERIFY_WITH_TIMEOUT(!chart->signalLabel().isEmpty(), 30000);
+        QVERIFY2(chart->signalLabel().contains("the opened model, epoch 1"),
+                 qPrintable(chart->signalLabel()));
+        const QString header = chart->findChild<QLabel*>("priceChartHeader")->text();
+        QVERIFY2(!header.contains("no model signals"), qPrintable(header));
+        QCOMPARE(chart->hitCount(), hits);
+        QCOMPARE(chart->falseSignalCount(), falses);
+        QStringList again;
+        for (size_t bar = 1100; bar < 1490; bar += 13) again << chart->tooltipText(bar);
+        QCOMPARE(again, tips);
+        // The Data pane reading the run's file afterwards keeps them.
+        QTRY_VERIFY(!w.dataPanel()->isLoading());
+        QTest::qWait(100);
+        QVERIFY(!chart->signalLabel().isEmpty());
     }
 
     void noRecordAndCorruptStore() {

@@ -6,22 +6,34 @@
 // After training (issue 24, part 2): the first epoch's results (heatmap pickers, status bar
 // figures, the run in the Runs tab) do not widen the window past the screen, the Data and
 // Training panes, the Runs buttons and the progress bar stay inside it, and the Runs charts
-// keep a usable height with whole legends.
+// keep a usable height with whole legends. Every legend entry of the Metrics, Runs and
+// Comparison charts shows its whole text ("tra" / "validat" at 1280 px), and the Comparison tab
+// after a comparison keeps its charts, tables and buttons inside a 1280×720 window, whole.
+#include <QAbstractButton>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QtTest>
 
+#include "app/core/ComparisonController.h"
 #include "app/core/TrainingController.h"
+#include "common/TestUtil.h"
 #include "ui/ComparisonChart.h"
+#include "ui/ComparisonRunsTable.h"
+#include "ui/ComparisonSummaryTable.h"
+#include "ui/ComparisonView.h"
 #include "ui/DataPanel.h"
 #include "ui/MainWindow.h"
+#include "ui/MetricCharts.h"
 #include "ui/RunsTableModel.h"
 #include "ui/RunsView.h"
+#include "ui/SeriesChart.h"
 
 using namespace nnwb;
 
@@ -46,6 +58,36 @@ QString describe(const QString& name, const QRect& r) {
         .arg(r.y())
         .arg(r.width())
         .arg(r.height());
+}
+// The first legend entry of `c` that is drawn narrower than its text needs or outside the chart
+// (QCustomPlot clips an entry to its rectangle: "tra" for "train"), or a y-axis label longer
+// than the axis (it ran into the legend); empty when all are whole.
+QString cutLegendEntry(QCustomPlot* c) {
+    c->replot();
+    const int label = QFontMetrics(c->yAxis->labelFont()).horizontalAdvance(c->yAxis->label());
+    if (label > c->axisRect()->height())
+        return QString("%1: y label \"%2\" is %3 px along a %4 px axis")
+            .arg(c->objectName(), c->yAxis->label())
+            .arg(label)
+            .arg(c->axisRect()->height());
+    for (int i = 0; i < c->legend->itemCount(); ++i) {
+        QCPAbstractLegendItem* item = c->legend->item(i);
+        if (!item || !item->visible()) continue;
+        const QRect r = item->outerRect();
+        const int need = item->minimumOuterSizeHint().width();
+        auto* p = qobject_cast<QCPPlottableLegendItem*>(item);
+        const QString name = p ? p->plottable()->name() : QString::number(i);
+        if (r.width() < need || !c->rect().contains(r))
+            return describe(c->objectName() + " legend entry " + name, r) +
+                   QString(" needs %1 px in a %2 px chart").arg(need).arg(c->width());
+    }
+    return {};
+}
+
+Experiment tinyNamed(const std::string& name) {
+    Experiment e = Experiment::fromJson(test::tinyExperimentJson(1));
+    e.name = name;
+    return e;
 }
 }  // namespace
 
@@ -201,6 +243,11 @@ private Q_SLOTS:
                                     .arg(min.height())));
         };
         checkFits("after one epoch");
+        // The Metrics charts' legends: whole names at this width.
+        for (SeriesChart* c : w.charts()->findChildren<SeriesChart*>()) {
+            const QString cut = cutLegendEntry(c);
+            QVERIFY2(cut.isEmpty(), qPrintable(cut));
+        }
         // The window manager (or --size) asks for the screen's size again: it gets it.
         w.resize(screen);
         QTest::qWait(50);
@@ -245,6 +292,64 @@ private Q_SLOTS:
             const QRect r = rectIn(c, &w);
             QVERIFY2(inside.contains(r), qPrintable(describe(c->objectName(), r)));
             QVERIFY2(c->height() >= 180, qPrintable(describe(c->objectName(), r) + " too short"));
+            const QString cut = cutLegendEntry(c);
+            QVERIFY2(cut.isEmpty(), qPrintable(cut));
+        }
+    }
+
+    // The Comparison tab after a comparison of two runs at 1280×720: the window stays within
+    // the screen; the charts, the runs and summary tables and the toolbar lie inside it, the
+    // charts tall enough to read, every legend entry whole, every button and check box whole.
+    void comparisonFitsAfterAComparison() {
+        const QSize screen(1280, 720);
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(QString(), false);
+        w.resize(screen);
+        w.applyDefaultLayout();
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showComparison();
+        ComparisonView* view = w.comparisonView();
+        ComparisonController* cmp = w.comparison();
+        QCOMPARE(cmp->addRun(tinyNamed("mql5-fractal-5x8 (lr 0.001)"), {}), 0);
+        QCOMPARE(cmp->addRun(tinyNamed("attention-single-head, batch 64"), {}), 1);
+        QSignalSpy done(cmp, &ComparisonController::allFinished);
+        QVERIFY(view->trainAll(2));
+        QVERIFY(done.count() > 0 || done.wait(120000));
+        QTest::qWait(300);  // coalesced replots
+        QVERIFY2(w.width() <= screen.width() && w.height() <= screen.height(),
+                 qPrintable(QString("window %1x%2").arg(w.width()).arg(w.height())));
+        const QRect inside = w.rect();
+        for (int i = 0; i < 3; ++i) {
+            ComparisonChart* c = view->chart(i);
+            const QRect r = rectIn(c, &w);
+            QVERIFY2(inside.contains(r), qPrintable(describe(c->objectName(), r)));
+            QVERIFY2(c->height() >= 150, qPrintable(describe(c->objectName(), r) + " too short"));
+            const QString cut = cutLegendEntry(c);
+            QVERIFY2(cut.isEmpty(), qPrintable(cut));
+        }
+        for (QWidget* t : {static_cast<QWidget*>(view->runsTable()),
+                           static_cast<QWidget*>(view->summaryTable())}) {
+            const QRect r = rectIn(t, &w);
+            QVERIFY2(inside.contains(r), qPrintable(describe(t->objectName(), r)));
+            // The header and both runs' rows visible without scrolling.
+            auto* table = qobject_cast<QTableWidget*>(t);
+            QVERIFY(table);
+            const int rows =
+                table->horizontalHeader()->height() + table->rowHeight(0) + table->rowHeight(1);
+            QVERIFY2(
+                table->viewport()->height() + table->horizontalHeader()->height() >= rows,
+                qPrintable(describe(t->objectName(), r) + QString(" shows %1 of %2 px of its rows")
+                                                              .arg(table->viewport()->height())
+                                                              .arg(rows)));
+        }
+        for (QAbstractButton* b : view->findChildren<QAbstractButton*>()) {
+            if (!b->isVisible() || b->text().isEmpty()) continue;
+            const QRect r = rectIn(b, &w);
+            QVERIFY2(inside.contains(r), qPrintable(describe(b->text(), r)));
+            QVERIFY2(b->width() >= b->minimumSizeHint().width(),
+                     qPrintable(describe(b->text(), r) + " is cut"));
         }
     }
 };
