@@ -42,8 +42,11 @@ nlohmann::json Experiment::dataWithAbsoluteFile() const {
 }
 
 nlohmann::json Experiment::toJson() const {
-    return {{"formatVersion", kFormatVersion}, {"name", name}, {"data", data}, {"model", model},
-            {"training", training.toJson()},   {"view", view}};
+    nlohmann::json j = {
+        {"formatVersion", kFormatVersion}, {"name", name}, {"data", data}, {"model", model},
+        {"training", training.toJson()},   {"view", view}};
+    if (!(validation == ValidationConfig())) j["validation"] = validation.toJson();
+    return j;
 }
 
 Experiment Experiment::fromJson(const nlohmann::json& j, const std::string& baseDir) {
@@ -72,6 +75,7 @@ Experiment Experiment::fromJson(const nlohmann::json& j, const std::string& base
         e.training = j.contains("training")
                          ? TrainingConfig::fromJson(j["training"], v)
                          : (v >= 2 ? TrainingConfig() : TrainingConfig::version1());
+        if (j.contains("validation")) e.validation = ValidationConfig::fromJson(j["validation"]);
         if (j.contains("view")) e.view = j["view"];
     } catch (const ShapeError& ex) {
         throw ExperimentError(std::string("model.") + ex.what());

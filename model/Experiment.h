@@ -15,6 +15,7 @@
 #include "model/LrSchedule.h"
 #include "model/Monitor.h"
 #include "model/Optimizer.h"
+#include "model/ValidationSettings.h"
 
 namespace nnwb {
 
@@ -60,6 +61,9 @@ struct Experiment {
     nlohmann::json data = nlohmann::json::object();  // see DataConfig / SyntheticData
     nlohmann::json model = {{"layers", nlohmann::json::array()}};
     TrainingConfig training;
+    // Holdout (the default, and what a file without the section means) or walk-forward. Saved
+    // only when it differs from the default, so files without it stay as they were.
+    ValidationConfig validation;
     nlohmann::json view = nlohmann::json::object();
     std::string baseDir = ".";  // folder of the file, for relative data paths
 
