@@ -68,8 +68,9 @@ public:
     EpochReport runEpoch(TrainControl* control = nullptr,
                          const std::function<void(const ProgressReport&)>& progress = {},
                          bool* completed = nullptr);
-    // Forward-only pass over a sample set: loss and task metrics (updating `running` if given);
-    // with `outputs`, also what the metrics saw per sample (one device read at the end).
+    // Forward-only pass over a sample set of any size (the validation part, a walk-forward
+    // fold's test window): loss and task metrics (updating `running` if given); with
+    // `outputs`, also what the metrics saw per sample (one device read at the end).
     EpochMetrics evaluate(const SampleSet& set, RunningAverages* running = nullptr,
                           std::vector<float>* outputs = nullptr);
     // Whether runEpoch's reports carry the validation pass's outputs (off by default).

@@ -17,6 +17,7 @@ using Runners = std::map<const CLI::App*, std::function<int()>>;
 void addDevicesCommand(CLI::App& root, Runners& runners);
 void addDataCommand(CLI::App& root, Runners& runners);
 void addTrainCommand(CLI::App& root, Runners& runners);
+void addWalkForwardCommand(CLI::App& root, Runners& runners);
 void addBenchCommand(CLI::App& root, Runners& runners);
 void addCompareCommand(CLI::App& root, Runners& runners);
 void addPredictCommand(CLI::App& root, Runners& runners);

@@ -11,6 +11,8 @@
 #include "app/cli/PresetPath.h"
 #include "app/cli/RecordingFlags.h"
 #include "app/cli/TrainingFlags.h"
+#include "app/cli/ValidationFlags.h"
+#include "app/cli/WalkForwardRun.h"
 #include "app/compare/EpochReportJson.h"
 #include "app/engine/RunEngine.h"
 #include "compute/Backend.h"
@@ -64,7 +66,25 @@ struct TrainOptions {
     bool json = false;
     RecordingOptions record;
     nlohmann::json overrides = nlohmann::json::object();
+    nlohmann::json validation = nlohmann::json::object();
 };
+
+// validation.mode walkforward: the walk-forward validation, as `nnwb-cli walkforward` runs it.
+int runTrainWalkForward(const Experiment& exp, const TrainOptions& o) {
+    for (const auto& [flag, value] :
+         {std::pair{"--save-weights", &o.saveWeights}, std::pair{"--save-model", &o.saveModel},
+          std::pair{"--load-weights", &o.loadWeights}})
+        if (!value->empty())
+            throw UsageError(std::string(flag) +
+                             ": not with validation.mode walkforward (each fold's weights are "
+                             "in its run in the run store)");
+    WalkForwardOptions w;
+    w.command = "train";
+    w.experimentFile = o.path;
+    w.json = o.json;
+    w.record = o.record;
+    return runWalkForward(exp, w);
+}
 
 int runTrain(TrainOptions& o) {
     const std::string& path = o.path;
@@ -85,6 +105,11 @@ int runTrain(TrainOptions& o) {
     if (o.epochs > 0) exp.training.epochs = o.epochs;
     if (o.batch > 0) exp.training.batchSize = o.batch;
     exp.training = applyTrainingFlags(exp.training, o.overrides);
+    exp.validation = applyValidationFlags(exp.validation, o.validation);
+    if (exp.validation.walkForward()) {
+        record.experimentFile = path;
+        return runTrainWalkForward(exp, o);
+    }
 
     std::unique_ptr<RunEngine> run;
     try {
@@ -183,7 +208,8 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
     CLI::App* cmd = root.add_subcommand(
         "train",
         "train and print one line per epoch (loss, accuracy, missed); the run is recorded in the "
-        "run store");
+        "run store. With validation.mode walkforward (or --validation walkforward): the "
+        "walk-forward validation, as nnwb-cli walkforward");
     cmd->footer("Exit status: 0 done, 1 the run failed (e.g. a non-finite loss), 2 bad input.");
     cmd->add_option("--experiment", o->path, "the experiment JSON, or a preset's name")
         ->type_name("FILE|PRESET")
@@ -196,7 +222,8 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
     cmd->add_option("--batch", o->batch, "batch size instead of the experiment's")
         ->type_name("B")
         ->check(integerIn(1, 65536));
-    cmd->add_flag("--json", o->json, "one JSON object per epoch");
+    cmd->add_flag("--json", o->json,
+                  "one JSON object per epoch (walk-forward: per fold, then the stitched summary)");
     cmd->add_option("--save-weights", o->saveWeights,
                     "write the run's result (see --keep-best) as safetensors at the end")
         ->type_name("FILE");
@@ -208,6 +235,7 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
         ->type_name("M.safetensors");
     addRecordingFlags(*cmd, o->record);
     addTrainingFlags(*cmd, o->overrides);
+    addValidationFlags(*cmd, o->validation);
     runners[cmd] = [o] { return runTrain(*o); };
 }
 

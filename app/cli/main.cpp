@@ -116,6 +116,7 @@ int main(int argc, char** argv) {
     nnwb::cli::addDevicesCommand(root, runners);
     nnwb::cli::addDataCommand(root, runners);
     nnwb::cli::addTrainCommand(root, runners);
+    nnwb::cli::addWalkForwardCommand(root, runners);
     nnwb::cli::addBenchCommand(root, runners);
     nnwb::cli::addCompareCommand(root, runners);
     nnwb::cli::addPredictCommand(root, runners);

@@ -30,7 +30,7 @@ struct RecordingOptions {
     std::string dbPath;  // empty: runsDbPath() ($NNWB_RUNS_DB, XDG, ~/.local/share/nnwb)
     std::string name;    // empty: the experiment's name
     std::string tags, note;
-    std::string source = "cli-train";  // cli-train, cli-compare, window, window-compare
+    std::string source = "cli-train";  // cli-train, cli-compare, cli-walkforward, window, ...
     std::string comparison;            // id shared by the runs of one comparison
     std::string experimentFile;        // where the experiment was opened from
     static RecordingOptions none() {   // records nothing

@@ -108,27 +108,29 @@ SplitPlan planSplit(const DataConfig& config, size_t n, const std::string& name)
     return p;
 }
 
-DataResult buildDataSplitFromBars(const DataConfig& config, BarSeries bars) {
-    const std::string problem = config.validate();
-    if (!problem.empty()) return failure(problem);
-    const std::string name = bars.source.empty() ? "data" : baseName(bars.source);
-    const SplitPlan plan = planSplit(config, bars.size(), name);
-    if (!plan.error.empty()) return failure(plan.error);
+namespace {
+
+// The one place a file's parts become samples: features, labels, the finite check over every
+// bar a sample reads, the constant-feature warnings and the z-score statistics of the training
+// part, then the samples of each part.
+DataResult buildParts(const DataConfig& config, const BarSeries& bars, const std::string& name,
+                      const SampleRanges& ranges) {
     const size_t w = static_cast<size_t>(config.window);
-    const size_t first = plan.trainFirstBar, trainLast = plan.trainLastBar;
-    const size_t last = bars.size() - 1 - static_cast<size_t>(fractalReach(config.fractalRule()));
+    const size_t first = ranges.trainFirst, trainLast = ranges.trainLast;
+    size_t last = trainLast;
+    if (ranges.validationFirst <= ranges.validationLast)
+        last = std::max(last, ranges.validationLast);
+    if (ranges.testFirst <= ranges.testLast) last = std::max(last, ranges.testLast);
+    size_t lowest = first;
+    if (ranges.validationFirst <= ranges.validationLast)
+        lowest = std::min(lowest, ranges.validationFirst);
+    if (ranges.testFirst <= ranges.testLast) lowest = std::min(lowest, ranges.testFirst);
 
     DataResult r;
-    r.trainFirstBar = first;
-    r.trainLastBar = trainLast;
-    r.validationFirstBar = plan.validationFirstBar;
-    r.validationLastBar = plan.validationLastBar;
-    r.droppedAtBoundary = plan.droppedAtBoundary;
-
     FeatureMatrix m = computeFeatures(bars, config.features);
     const std::vector<uint8_t> flags = fractalFlags(bars.high, bars.low, config.fractalRule());
     // Every value that enters a sample must be finite (indicators are defined after warm-up).
-    for (size_t i = first + 1 - w; i <= last; ++i)
+    for (size_t i = lowest + 1 - w; i <= last; ++i)
         for (int k = 0; k < m.features; ++k)
             if (!std::isfinite(m.at(i, k)))
                 return failure(name + ": feature " + m.names[static_cast<size_t>(k)] +
@@ -144,12 +146,64 @@ DataResult buildDataSplitFromBars(const DataConfig& config, BarSeries bars) {
 
     fillSamples(r.split.train, m, flags, bars.time, first, trainLast, config.window,
                 config.positionalEncoding);
-    fillSamples(r.split.validation, m, flags, bars.time, r.validationFirstBar, r.validationLastBar,
-                config.window, config.positionalEncoding);
+    fillSamples(r.split.validation, m, flags, bars.time, ranges.validationFirst,
+                ranges.validationLast, config.window, config.positionalEncoding);
+    fillSamples(r.test, m, flags, bars.time, ranges.testFirst, ranges.testLast, config.window,
+                config.positionalEncoding);
+    r.trainFirstBar = first;
+    r.trainLastBar = trainLast;
+    r.validationFirstBar = ranges.validationFirst;
+    r.validationLastBar = ranges.validationLast;
+    r.testFirstBar = ranges.testFirst;
+    r.testLastBar = ranges.testLast;
     r.featureNames = m.names;
-    r.bars = std::move(bars);
     r.ok = true;
     return r;
+}
+
+std::string sourceName(const BarSeries& bars) {
+    return bars.source.empty() ? "data" : baseName(bars.source);
+}
+
+}  // namespace
+
+DataResult buildDataSplitFromBars(const DataConfig& config, BarSeries bars) {
+    const std::string problem = config.validate();
+    if (!problem.empty()) return failure(problem);
+    const std::string name = sourceName(bars);
+    const SplitPlan plan = planSplit(config, bars.size(), name);
+    if (!plan.error.empty()) return failure(plan.error);
+    SampleRanges ranges;
+    ranges.trainFirst = plan.trainFirstBar;
+    ranges.trainLast = plan.trainLastBar;
+    ranges.validationFirst = plan.validationFirstBar;
+    ranges.validationLast = plan.validationLastBar;
+    DataResult r = buildParts(config, bars, name, ranges);
+    if (!r.ok) return r;
+    r.droppedAtBoundary = plan.droppedAtBoundary;
+    r.bars = std::move(bars);
+    return r;
+}
+
+DataResult buildDataSplitForRanges(const DataConfig& config, const BarSeries& bars,
+                                   const SampleRanges& ranges) {
+    const std::string problem = config.validate();
+    if (!problem.empty()) return failure(problem);
+    const std::string name = sourceName(bars);
+    const BarNeeds needs = barsNeeded(config);
+    if (bars.size() < needs.minimum) return failure(tooFewBarsMessage(name, bars.size(), needs));
+    const size_t lastSample = bars.size() - 1 - needs.reach;
+    auto outside = [&](size_t a, size_t b) {
+        return a <= b && (a < needs.firstBar || b > lastSample);
+    };
+    if (ranges.trainFirst > ranges.trainLast || outside(ranges.trainFirst, ranges.trainLast) ||
+        outside(ranges.validationFirst, ranges.validationLast) ||
+        outside(ranges.testFirst, ranges.testLast))
+        return failure(name + ": a part's samples (training " + std::to_string(ranges.trainFirst) +
+                       ".." + std::to_string(ranges.trainLast) +
+                       ") lie outside the file's samples (" + std::to_string(needs.firstBar) +
+                       ".." + std::to_string(lastSample) + ")");
+    return buildParts(config, bars, name, ranges);
 }
 
 DataResult buildDataSplit(const DataConfig& config, const std::string& baseDir) {

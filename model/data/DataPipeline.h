@@ -55,6 +55,9 @@ struct DataResult {
     size_t trainFirstBar = 0, trainLastBar = 0;
     size_t validationFirstBar = 1, validationLastBar = 0;
     size_t droppedAtBoundary = 0;  // samples dropped so that no window spans both parts
+    // buildDataSplitForRanges only: the test part's samples and their bars (empty otherwise).
+    SampleSet test;
+    size_t testFirstBar = 1, testLastBar = 0;
 };
 
 // source == "file": loads config.resolvedFile(baseDir). source == "synthetic" is an error
@@ -71,5 +74,20 @@ void fillSamples(SampleSet& set, const FeatureMatrix& m, const std::vector<uint8
 
 // The same from bars already in memory (config.source and config.file are ignored).
 DataResult buildDataSplitFromBars(const DataConfig& config, BarSeries bars);
+
+// Explicit parts of one file (a walk-forward fold, model/data/FoldPlan.h), as bar indices of
+// the samples' last bars; a part with first > last is empty, the training part must not be.
+struct SampleRanges {
+    size_t trainFirst = 0, trainLast = 0;
+    size_t validationFirst = 1, validationLast = 0;
+    size_t testFirst = 1, testLast = 0;
+};
+// The samples of `ranges`: features over the whole file as buildDataSplitFromBars computes
+// them (every indicator only looks back), normalization statistics from the training part's
+// windows only (no bar after trainLast enters them), the test part in DataResult::test.
+// Result `bars` is left empty (the caller holds them); the split fields name the ranges. An
+// error names `config`'s problem or a range outside the file's samples.
+DataResult buildDataSplitForRanges(const DataConfig& config, const BarSeries& bars,
+                                   const SampleRanges& ranges);
 
 }  // namespace nnwb

@@ -109,8 +109,8 @@ private slots:
         QVERIFY2(r.out.contains("[--clip-norm X]"), qPrintable(r.out));
         QVERIFY2(r.out.indexOf("train and print") < r.out.indexOf("runs list"), qPrintable(r.out));
         QVERIFY2(r.out.indexOf("  export --model") < r.out.indexOf("runs list"), qPrintable(r.out));
-        for (const char* cmd :
-             {"devices", "data", "train", "bench", "compare", "predict", "export", "runs"}) {
+        for (const char* cmd : {"devices", "data", "train", "walkforward", "bench", "compare",
+                                "predict", "export", "runs"}) {
             for (const char* flag : {"--help", "-h"}) {
                 r = run({cmd, flag});
                 QVERIFY2(r.code == 0, qPrintable(QString("%1 %2: %3").arg(cmd, flag, r.err)));

@@ -1,0 +1,323 @@
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/Commands.h"
+#include "app/cli/FlagChecks.h"
+#include "app/cli/PresetPath.h"
+#include "app/cli/RecordingFlags.h"
+#include "app/cli/TrainingFlags.h"
+#include "app/cli/ValidationFlags.h"
+#include "app/cli/WalkForwardRun.h"
+#include "app/engine/WalkForward.h"
+#include "compute/Backend.h"
+#include "model/AtomicFile.h"
+#include "model/PredictionReport.h"
+#include "model/TrainingSession.h"
+#include "model/data/DateTime.h"
+
+namespace nnwb::cli {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+std::string foldName(const FoldRecord& r) {
+    return std::to_string(r.index + 1) + "/" + std::to_string(r.folds);
+}
+
+const char* statusName(RunEnd end) {
+    return end == RunEnd::Failed ? "failed" : end == RunEnd::Stopped ? "stopped" : "completed";
+}
+
+// A part's period and figures: {firstBar, lastBar, from, to, samples, loss, ...}.
+ojson partJson(size_t first, size_t last, int64_t from, int64_t to, const EpochMetrics& m) {
+    ojson j = {{"firstBar", first},
+               {"lastBar", last},
+               {"from", formatBarTime(from)},
+               {"to", formatBarTime(to)}};
+    const ojson figures = predictionMetricsJson(m);
+    for (auto it = figures.begin(); it != figures.end(); ++it) j[it.key()] = *it;
+    return j;
+}
+
+ojson foldJson(const FoldRecord& r) {
+    ojson j = {{"fold", r.index + 1},
+               {"folds", r.folds},
+               {"name", r.name},
+               {"runId", r.runId},
+               {"status", statusName(r.end)},
+               {"epochs", r.epochs},
+               {"bestEpoch", r.bestEpoch},
+               {"stoppedEarly", r.stoppedEarly}};
+    if (!r.error.empty()) j["error"] = r.error;
+    const Fold& f = r.fold;
+    j["train"] = partJson(f.trainFirst, f.trainLast, r.trainFrom, r.trainTo, r.train);
+    j["validation"] = r.hasValidation ? partJson(f.validationFirst, f.validationLast,
+                                                 r.validationFrom, r.validationTo, r.validation)
+                                      : ojson(nullptr);
+    j["test"] = partJson(f.testFirst, f.testLast, r.testFrom, r.testTo, r.test);
+    return j;
+}
+
+ojson stitchedJson(const WalkForwardResult& w, const BarSeries& bars, const FoldPlan& plan) {
+    ojson j = {{"folds", w.folds.size()},
+               {"plannedFolds", plan.folds.size()},
+               {"status", statusName(w.end)},
+               {"contiguous", plan.contiguous}};
+    if (!w.outOfSample.empty()) {
+        const size_t a = w.outOfSample.bar.front(), b = w.outOfSample.bar.back();
+        j["outOfSample"] = partJson(a, b, bars.time[a], bars.time[b], w.stitched);
+    } else {
+        j["outOfSample"] = nullptr;
+    }
+    return j;
+}
+
+std::string pct(const EpochMetrics& m, double value) {
+    char buf[32];
+    if (m.samples == 0) return "-";
+    std::snprintf(buf, sizeof buf, "%.2f", value);
+    return buf;
+}
+
+std::string accuracy(const EpochMetrics& m) {
+    return m.signalCount == 0 ? std::string("n/a") : pct(m, m.accuracyPct);
+}
+
+std::string loss(const EpochMetrics& m) {
+    char buf[32];
+    if (m.samples == 0) return "-";
+    std::snprintf(buf, sizeof buf, "%.6f", m.loss);
+    return buf;
+}
+
+void printTable(const WalkForwardResult& w) {
+    std::printf("\n%-7s %-35s %6s %5s %10s %8s %9s %10s %8s %9s %7s\n", "fold", "test period",
+                "epochs", "best", "val loss", "val acc", "val miss", "test loss", "test acc",
+                "test miss", "signals");
+    for (const FoldRecord& r : w.folds) {
+        const std::string period = formatBarTime(r.testFrom) + " .. " + formatBarTime(r.testTo);
+        const EpochMetrics& v = r.validation;
+        const EpochMetrics& t = r.test;
+        std::printf(
+            "%-7s %-35s %6d %5d %10s %8s %9s %10s %8s %9s %7zu%s\n", foldName(r).c_str(),
+            period.c_str(), r.epochs, r.bestEpoch, r.hasValidation ? loss(v).c_str() : "-",
+            r.hasValidation ? accuracy(v).c_str() : "-",
+            r.hasValidation ? pct(v, v.missedPct).c_str() : "-", loss(t).c_str(),
+            accuracy(t).c_str(), pct(t, t.missedPct).c_str(), t.signalCount,
+            r.end == RunEnd::Completed ? "" : (std::string("  ") + statusName(r.end)).c_str());
+    }
+    std::printf(
+        "(accuracy, missed in %%; validation: each fold's early-stopping validation at its "
+        "best epoch; test: its test window with that epoch's weights)\n");
+}
+
+std::string csvNumber(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", x);
+    return buf;
+}
+
+// One row per fold, then the stitched out-of-sample row ("all").
+std::string foldTableCsv(const WalkForwardResult& w, const BarSeries& bars) {
+    std::string out =
+        "fold,train_from,train_to,validation_from,validation_to,test_from,test_to,epochs,"
+        "best_epoch,validation_loss,validation_accuracy,validation_missed,test_samples,"
+        "test_loss,test_accuracy,test_missed,test_signals,test_patterns\n";
+    auto figures = [](const EpochMetrics& m) {
+        return std::to_string(m.samples) + "," + csvNumber(m.loss) + "," +
+               csvNumber(m.accuracyPct) + "," + csvNumber(m.missedPct) + "," +
+               std::to_string(m.signalCount) + "," + std::to_string(m.patterns);
+    };
+    for (const FoldRecord& r : w.folds) {
+        const EpochMetrics& v = r.validation;
+        out += std::to_string(r.index + 1) + "," + formatBarTime(r.trainFrom) + "," +
+               formatBarTime(r.trainTo) + "," +
+               (r.hasValidation ? formatBarTime(r.validationFrom) : "") + "," +
+               (r.hasValidation ? formatBarTime(r.validationTo) : "") + "," +
+               formatBarTime(r.testFrom) + "," + formatBarTime(r.testTo) + "," +
+               std::to_string(r.epochs) + "," + std::to_string(r.bestEpoch) + "," +
+               (r.hasValidation ? csvNumber(v.loss) + "," + csvNumber(v.accuracyPct) + "," +
+                                      csvNumber(v.missedPct)
+                                : std::string(",,")) +
+               "," + figures(r.test) + "\n";
+    }
+    if (!w.outOfSample.empty())
+        out += "all,,,,," + formatBarTime(bars.time[w.outOfSample.bar.front()]) + "," +
+               formatBarTime(bars.time[w.outOfSample.bar.back()]) + ",,,,,," + figures(w.stitched) +
+               "\n";
+    return out;
+}
+
+// Prints the folds as they go (text mode; JSON prints the records at the end).
+struct Printer : WalkForwardEvents {
+    bool json = false;
+    std::string command;
+    void foldStarted(const FoldRecord& r) override {
+        if (json) return;
+        const Fold& f = r.fold;
+        std::printf("fold %s: training %s .. %s (%zu samples)", foldName(r).c_str(),
+                    formatBarTime(r.trainFrom).c_str(), formatBarTime(r.trainTo).c_str(),
+                    f.trainLast - f.trainFirst + 1);
+        if (r.hasValidation)
+            std::printf(", validation %s .. %s (%zu)", formatBarTime(r.validationFrom).c_str(),
+                        formatBarTime(r.validationTo).c_str(),
+                        f.validationLast - f.validationFirst + 1);
+        std::printf(", test %s .. %s (%zu)\n", formatBarTime(r.testFrom).c_str(),
+                    formatBarTime(r.testTo).c_str(), f.testSamples());
+        std::fflush(stdout);
+    }
+    void foldEnded(const FoldRecord& r) override {
+        if (json) return;
+        if (r.end != RunEnd::Completed) {
+            std::printf("fold %s: %s after %d epochs\n", foldName(r).c_str(), statusName(r.end),
+                        r.epochs);
+        } else {
+            std::printf("fold %s: %d epochs%s, best %d: test loss %s accuracy %s%s missed %s%%\n",
+                        foldName(r).c_str(), r.epochs, r.stoppedEarly ? " (stopped early)" : "",
+                        r.bestEpoch, loss(r.test).c_str(), accuracy(r.test).c_str(),
+                        r.test.signalCount ? "%" : "", pct(r.test, r.test.missedPct).c_str());
+        }
+        std::fflush(stdout);
+    }
+    void warning(const std::string& m) override { stderrWarning(command)(m); }
+};
+
+}  // namespace
+
+int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
+    std::unique_ptr<WalkForward> wf;
+    try {
+        wf = std::make_unique<WalkForward>(exp);
+    } catch (const DataLoadError& e) {
+        throw UsageError(e.what());
+    }
+    const WalkForwardData& data = wf->data();
+    for (const std::string& w : data.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    const FoldPlan& plan = wf->plan();
+    const ValidationConfig& v = exp.validation;
+    if (!o.json)
+        std::printf(
+            "%s: %s, %zu bars; walk-forward %s, %zu folds, purge %zu, embargo %zu bars, "
+            "early-stopping share %.0f%%\n",
+            exp.name.c_str(), data.fileName.c_str(), data.bars->size(), v.scheme.c_str(),
+            plan.folds.size(), plan.purge, plan.embargo, 100.0 * v.earlyStoppingShare);
+    RecordingOptions record = o.record;
+    record.experimentFile = o.experimentFile;
+    Printer printer;
+    printer.json = o.json;
+    printer.command = o.command;
+    WalkForwardResult result;
+    try {
+        result = wf->run(record, printer);
+    } catch (const DataLoadError& e) {
+        throw UsageError(e.what());
+    } catch (const ComputeError& e) {
+        throw UsageError(e.what());
+    } catch (const ShapeError& e) {
+        throw UsageError(std::string("model: ") + e.what());
+    } catch (const TrainingError& e) {
+        throw UsageError(e.what());
+    }
+    if (o.json) {
+        for (const FoldRecord& r : result.folds) std::printf("%s\n", foldJson(r).dump().c_str());
+        std::printf("%s\n",
+                    ojson{{"stitched", stitchedJson(result, *data.bars, plan)}}.dump().c_str());
+    } else {
+        printTable(result);
+        if (!result.outOfSample.empty()) {
+            const size_t a = result.outOfSample.bar.front(), b = result.outOfSample.bar.back();
+            std::printf("\nout of sample, stitched from %zu folds: %s .. %s\n", result.folds.size(),
+                        formatBarTime(data.bars->time[a]).c_str(),
+                        formatBarTime(data.bars->time[b]).c_str());
+            std::printf("%s", predictionMetricsText(result.stitched).c_str());
+        }
+    }
+    std::fflush(stdout);
+    if (!o.csv.empty()) {
+        writeFileAtomic(o.csv, foldTableCsv(result, *data.bars));
+        std::fprintf(o.json ? stderr : stdout, "wrote the fold table to %s\n", o.csv.c_str());
+    }
+    if (result.end == RunEnd::Failed) throw std::runtime_error(result.error);
+    return 0;
+}
+
+namespace {
+
+struct Options {
+    std::string experiment, device, csv;
+    int epochs = -1, batch = -1;
+    bool json = false;
+    RecordingOptions record;
+    nlohmann::json training = nlohmann::json::object();
+    nlohmann::json validation = nlohmann::json::object();
+};
+
+int run(Options& o) {
+    std::string path;
+    try {
+        path = resolvePreset(o.experiment);
+    } catch (const std::runtime_error& e) {
+        throw UsageError(std::string("--experiment: ") + e.what());
+    }
+    Experiment exp;
+    try {
+        exp = Experiment::load(path);
+    } catch (const ExperimentError& e) {
+        throw UsageError(e.what());
+    }
+    if (!o.device.empty()) exp.training.device = o.device;
+    if (o.epochs > 0) exp.training.epochs = o.epochs;
+    if (o.batch > 0) exp.training.batchSize = o.batch;
+    exp.training = applyTrainingFlags(exp.training, o.training);
+    exp.validation = applyValidationFlags(exp.validation, o.validation);
+    exp.validation.mode = "walkforward";
+    WalkForwardOptions w;
+    w.experimentFile = path;
+    w.json = o.json;
+    w.csv = o.csv;
+    w.record = o.record;
+    w.record.source = "cli-walkforward";
+    return runWalkForward(exp, w);
+}
+
+}  // namespace
+
+void addWalkForwardCommand(CLI::App& root, Runners& runners) {
+    auto o = std::make_shared<Options>();
+    CLI::App* cmd = root.add_subcommand(
+        "walkforward",
+        "walk-forward validation: train one run per fold, test it on the fold's test window, and "
+        "print the fold table and the stitched out-of-sample figures; each fold is recorded as a "
+        "run \"NAME fold k/N\"");
+    cmd->footer(
+        "The experiment's validation section gives the folds (docs/settings.md, Validation); "
+        "the flags below override it. Exit status: 0 done, 1 a fold's run failed, 2 bad input "
+        "(folds that do not fit the file name the setting).");
+    cmd->add_option("--experiment", o->experiment, "the experiment JSON, or a preset's name")
+        ->type_name("FILE|PRESET")
+        ->required();
+    cmd->add_option("--device", o->device, "cpu or opencl:P:D (default: the experiment's)")
+        ->type_name("ID");
+    cmd->add_option("--epochs", o->epochs, "epochs per fold instead of the experiment's")
+        ->type_name("N")
+        ->check(integerIn(1, 1000000));
+    cmd->add_option("--batch", o->batch, "batch size instead of the experiment's")
+        ->type_name("B")
+        ->check(integerIn(1, 65536));
+    cmd->add_flag("--json", o->json,
+                  "one JSON object per fold (periods, epochs, best epoch, figures), then "
+                  "{\"stitched\": ...}");
+    cmd->add_option("--csv", o->csv, "write the fold table (and the stitched row \"all\") as CSV")
+        ->type_name("FILE");
+    addValidationFlags(*cmd, o->validation, false);
+    addRecordingFlags(*cmd, o->record);
+    addTrainingFlags(*cmd, o->training);
+    runners[cmd] = [o] { return run(*o); };
+}
+
+}  // namespace nnwb::cli

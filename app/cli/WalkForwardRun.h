@@ -1,0 +1,27 @@
+// A walk-forward validation from the command line (app/engine/WalkForward.h): the one code path
+// of `nnwb-cli walkforward` and of `nnwb-cli train` on an experiment whose validation.mode is
+// walkforward. Prints each fold as it starts and ends, then the fold table and the stitched
+// out-of-sample figures (or, with json, one JSON record per fold and the stitched summary);
+// writes the fold table as CSV when asked. CLI thread; Qt-free.
+#pragma once
+
+#include <string>
+
+#include "app/runs/RunRecorder.h"
+#include "model/Experiment.h"
+
+namespace nnwb::cli {
+
+struct WalkForwardOptions {
+    std::string command = "walkforward";  // for warnings ("nnwb-cli train: warning: ...")
+    std::string experimentFile;
+    bool json = false;
+    std::string csv;  // the fold table as CSV; "" for none
+    RecordingOptions record;
+};
+
+// Returns 0; throws UsageError for bad input (data, plan, model, device) and
+// std::runtime_error("fold k/N: ...") when a fold's run fails.
+int runWalkForward(const Experiment& experiment, const WalkForwardOptions& options);
+
+}  // namespace nnwb::cli

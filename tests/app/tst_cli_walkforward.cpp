@@ -1,0 +1,177 @@
+// nnwb-cli walkforward and train on a walk-forward experiment (issue 30), on a short cut of the
+// bundled EURUSD H1 file with a tiny network: one JSON record per fold then the stitched
+// summary, whose figures are the folds' together; folds in time order with the purge between
+// training and test; each fold recorded as a run "NAME fold k/N"; the text table and the CSV;
+// train takes the same path; bad settings exit 2 naming the setting.
+#include <QtTest>
+
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "common/CliRun.h"
+#include "common/TestUtil.h"
+#include "model/data/DataConfig.h"
+
+using json = nlohmann::json;
+
+class CliWalkForwardTest : public QObject {
+    Q_OBJECT
+    QString dir_, experiment_, walkForward_, db_;
+
+    static nnwb::test::CliResult run(const QStringList& args) {
+        return nnwb::test::runCli(args, 300000);
+    }
+    QString write(const QString& name, const std::string& text) {
+        const QString path = dir_ + "/" + name;
+        std::ofstream(path.toStdString()) << text;
+        return path;
+    }
+    static std::vector<json> lines(const QString& out) {
+        std::vector<json> v;
+        for (const QString& l : out.trimmed().split('\n'))
+            v.push_back(json::parse(l.toStdString()));
+        return v;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        dir_ = QString::fromStdString(nnwb::test::tempDir());
+        db_ = dir_ + "/runs.sqlite";
+        // The first 700 bars of the bundled file.
+        std::ifstream in(nnwb::defaultDataFile());
+        std::string cut, line;
+        for (int i = 0; i < 701 && std::getline(in, line); ++i) cut += line + "\n";
+        write("cut.csv", cut);
+        json e = {{"formatVersion", 2},
+                  {"name", "wf"},
+                  {"data", {{"file", "cut.csv"}, {"window", 6}, {"indicators", "mt5"}}},
+                  {"model",
+                   {{"layers",
+                     {{{"type", "dense"}, {"neurons", 8}, {"activation", "tanh"}},
+                      {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
+                  {"training", {{"epochs", 3}, {"batchSize", 16}, {"seed", 5}}}};
+        experiment_ = write("holdout.json", e.dump(2));
+        e["validation"] = {{"mode", "walkforward"}, {"folds", 3}, {"embargo", 2}};
+        walkForward_ = write("walkforward.json", e.dump(2));
+    }
+
+    void jsonRecordsAndStitchedFigures() {
+        const auto r = run({"walkforward", "--experiment", experiment_, "--folds", "3", "--embargo",
+                            "2", "--json", "--runs-db", db_});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const std::vector<json> v = lines(r.out);
+        QCOMPARE(v.size(), size_t(4));
+        size_t samples = 0, signalSum = 0, patterns = 0;
+        double lossSum = 0;
+        for (size_t k = 0; k < 3; ++k) {
+            const json& f = v[k];
+            QCOMPARE(f["fold"].get<int>(), int(k + 1));
+            QCOMPARE(f["folds"].get<int>(), 3);
+            QCOMPARE(f["name"].get<std::string>(), "wf fold " + std::to_string(k + 1) + "/3");
+            QCOMPARE(f["status"].get<std::string>(), std::string("completed"));
+            QVERIFY(f["bestEpoch"].get<int>() >= 1 && f["bestEpoch"].get<int>() <= 3);
+            QVERIFY(f["runId"].get<int64_t>() > 0);
+            // purge 1 (3-bar fractals) + embargo 2 between training part and test
+            QVERIFY(f["validation"]["lastBar"].get<size_t>() + 3 < f["test"]["firstBar"]);
+            QCOMPARE(f["validation"]["lastBar"].get<size_t>() + 4,
+                     f["test"]["firstBar"].get<size_t>());
+            QVERIFY(f["train"]["lastBar"].get<size_t>() + 1 < f["validation"]["firstBar"]);
+            QCOMPARE(f["train"]["firstBar"], v[0]["train"]["firstBar"]);  // anchored
+            if (k > 0)
+                QCOMPARE(f["test"]["firstBar"].get<size_t>(),
+                         v[k - 1]["test"]["lastBar"].get<size_t>() + 1);
+            const json& t = f["test"];
+            QCOMPARE(t["samples"].get<size_t>(),
+                     t["lastBar"].get<size_t>() - t["firstBar"].get<size_t>() + 1);
+            samples += t["samples"].get<size_t>();
+            signalSum += t["signals"].get<size_t>();
+            patterns += t["patterns"].get<size_t>();
+            lossSum += t["loss"].get<double>() * t["samples"].get<double>();
+        }
+        const json& s = v[3]["stitched"];
+        QCOMPARE(s["folds"].get<int>(), 3);
+        const json& o = s["outOfSample"];
+        QCOMPARE(o["samples"].get<size_t>(), samples);
+        QCOMPARE(o["signals"].get<size_t>(), signalSum);
+        QCOMPARE(o["patterns"].get<size_t>(), patterns);
+        QVERIFY(std::abs(o["loss"].get<double>() - lossSum / double(samples)) < 1e-9);
+        QCOMPARE(o["firstBar"], v[0]["test"]["firstBar"]);
+        QCOMPARE(o["lastBar"], v[2]["test"]["lastBar"]);
+        QCOMPARE(o["lastBar"].get<size_t>(), size_t(700 - 2));  // the newest labelled bar
+        // Each fold is a run of the store, named so, trained on the fold's samples.
+        const auto list = run({"runs", "list", "--json", "--runs-db", db_});
+        QCOMPARE(list.code, 0);
+        const json runs = json::parse(list.out.toStdString());
+        for (size_t k = 0; k < 3; ++k) {
+            bool found = false;
+            for (const json& x : runs)
+                if (x["id"] == v[k]["runId"]) {
+                    found = true;
+                    QCOMPARE(x["name"], v[k]["name"]);
+                    QCOMPARE(x["trainSamples"].get<size_t>(),
+                             v[k]["train"]["samples"].get<size_t>());
+                    QCOMPARE(x["validationSamples"].get<size_t>(),
+                             v[k]["validation"]["samples"].get<size_t>());
+                }
+            QVERIFY2(found, qPrintable(list.out));
+        }
+    }
+
+    void textTableCsvAndTrainPath() {
+        const QString csv = dir_ + "/folds.csv";
+        // train on an experiment whose validation.mode is walkforward: the same path.
+        const auto r = run({"train", "--experiment", walkForward_, "--no-record", "--epochs", "2"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("walk-forward anchored, 3 folds, purge 1, embargo 2 bars"),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains("test period") && r.out.contains("\n3/3 "), qPrintable(r.out));
+        QVERIFY2(r.out.contains("out of sample, stitched from 3 folds"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("confusion"), qPrintable(r.out));
+        const auto w = run({"walkforward", "--experiment", walkForward_, "--no-record", "--epochs",
+                            "1", "--scheme", "rolling", "--train-length", "200", "--csv", csv});
+        QVERIFY2(w.code == 0, qPrintable(w.err));
+        std::ifstream in(csv.toStdString());
+        std::vector<std::string> rows;
+        for (std::string line; std::getline(in, line);) rows.push_back(line);
+        QCOMPARE(rows.size(), size_t(5));
+        QVERIFY(rows[0].rfind("fold,train_from,", 0) == 0);
+        QVERIFY(rows[1].rfind("1,", 0) == 0);
+        QVERIFY(rows[4].rfind("all,", 0) == 0);
+        // Flags that have no meaning there are refused.
+        const auto bad = run({"train", "--experiment", walkForward_, "--no-record", "--save-model",
+                              dir_ + "/m.safetensors"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("--save-model: not with validation.mode walkforward"),
+                 qPrintable(bad.err));
+    }
+
+    void badSettingsNameTheSetting() {
+        auto r = run({"walkforward", "--experiment", experiment_, "--no-record", "--folds", "40",
+                      "--test-length", "100"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("validation.folds: 40 test windows of 100 bars do not fit"),
+                 qPrintable(r.err));
+        r = run({"walkforward", "--experiment", experiment_, "--scheme", "expanding"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--scheme") && r.err.contains("expanding"), qPrintable(r.err));
+        const QString synthetic = write(
+            "synthetic.json",
+            R"({"formatVersion":2,"data":{"source":"synthetic","samples":64,"units":2,"window":3},
+                "model":{"layers":[{"type":"dense","neurons":3}]},"training":{"epochs":1}})");
+        r = run({"walkforward", "--experiment", synthetic, "--no-record"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("walk-forward needs a price file"), qPrintable(r.err));
+        r = run({"train", "--experiment", experiment_, "--no-record", "--validation", "walkforward",
+                 "--es-share", "0.9", "--scheme", "rolling", "--train-length", "5", "--folds", "3",
+                 "--test-length", "150"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("validation.earlyStoppingShare: fold 1/3's training part (5 "
+                                "samples)"),
+                 qPrintable(r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(CliWalkForwardTest)
+#include "tst_cli_walkforward.moc"

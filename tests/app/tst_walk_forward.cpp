@@ -1,0 +1,187 @@
+// The walk-forward driver on the run engine (app/engine/WalkForward.h), on a cut of the bundled
+// EURUSD H1 file with a tiny network: each fold's run trains on the fold's fitted samples and
+// early-stops on its own validation (never its test window), the folds are announced in
+// order around their runs' events, the fold figures are those of the run's best epoch, the
+// stitched series is every test sample once in bar order with the metrics' argmax signal, and
+// the stitched figures are the folds' together.
+#include <QtTest>
+
+#include <fstream>
+#include <string>
+
+#include "app/engine/WalkForward.h"
+#include "common/TestUtil.h"
+#include "model/FoldData.h"
+#include "model/data/DataConfig.h"
+
+using namespace nnwb;
+
+namespace {
+
+struct Recorder : WalkForwardEvents {
+    std::vector<std::string> log;
+    std::vector<std::vector<EpochReport>> epochs;  // per fold
+    std::vector<size_t> trainSamples, validationSamples;
+    std::vector<int64_t> lastValidationTime;
+    // The fold's test window evaluated again here with the best and the last epoch's weights.
+    const WalkForwardData* data = nullptr;
+    RunEngine* engine = nullptr;
+    std::vector<double> bestLoss, lastLoss;
+    void foldStarted(const FoldRecord& r) override {
+        log.push_back("start " + std::to_string(r.index));
+        epochs.emplace_back();
+    }
+    void started(RunEngine& run) override {
+        log.push_back("run");
+        engine = &run;
+        const DataSplit& s = run.data().split;
+        trainSamples.push_back(s.train.size());
+        validationSamples.push_back(s.validation.size());
+        lastValidationTime.push_back(s.validation.time.empty() ? 0 : s.validation.time.back());
+    }
+    void epoch(const EpochReport& r) override { epochs.back().push_back(r); }
+    void foldEnded(const FoldRecord& r) override {
+        log.push_back("end " + std::to_string(r.index));
+        if (!data || !engine || r.end != RunEnd::Completed) return;
+        const FoldData fold = loadFoldData(*data, r.index);
+        engine->keeper().lastGood().restore(engine->network());
+        lastLoss.push_back(engine->trainer().evaluate(fold.test).loss);
+        engine->keeper().best().restore(engine->network());
+        bestLoss.push_back(engine->trainer().evaluate(fold.test).loss);
+    }
+};
+
+}  // namespace
+
+class WalkForwardTest : public QObject {
+    Q_OBJECT
+    Experiment experiment_;
+
+private Q_SLOTS:
+    void initTestCase() {
+        const std::string dir = nnwb::test::tempDir();
+        std::ifstream in(defaultDataFile());
+        std::ofstream out(dir + "/cut.csv");
+        std::string line;
+        for (int i = 0; i < 801 && std::getline(in, line); ++i) out << line << "\n";
+        out.close();
+        const nlohmann::json e = {
+            {"formatVersion", 2},
+            {"name", "wf engine"},
+            {"data", {{"file", "cut.csv"}, {"window", 5}, {"fractal", "5bar"}}},
+            {"model",
+             {{"layers",
+               {{{"type", "dense"}, {"neurons", 6}, {"activation", "tanh"}},
+                {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
+            {"training",
+             {{"epochs", 4},
+              {"batchSize", 16},
+              {"seed", 9},
+              {"earlyStopping", {{"enabled", true}, {"patience", 1}}}}},
+            {"validation",
+             {{"mode", "walkforward"},
+              {"scheme", "rolling"},
+              {"trainLength", 300},
+              {"testLength", 90},
+              {"folds", 4},
+              {"embargo", 1},
+              {"earlyStoppingShare", 0.25}}}};
+        experiment_ = Experiment::fromJson(e, dir);
+    }
+
+    void foldsTrainOnTheirOwnPartsAndStitch() {
+        WalkForward wf(experiment_);
+        const FoldPlan& plan = wf.plan();
+        QCOMPARE(plan.folds.size(), size_t(4));
+        QCOMPARE(plan.purge, size_t(2));  // the 5-bar rule's horizon
+        Recorder events;
+        events.data = &wf.data();
+        const WalkForwardResult r = wf.run(RecordingOptions::none(), events);
+        QCOMPARE(int(r.end), int(RunEnd::Completed));
+        QCOMPARE(events.bestLoss.size(), size_t(4));
+        int before = 0;  // folds whose best epoch is not their last
+        QCOMPARE(r.folds.size(), size_t(4));
+        const std::vector<std::string> order{"start 0", "run", "end 0", "start 1", "run", "end 1",
+                                             "start 2", "run", "end 2", "start 3", "run", "end 3"};
+        QCOMPARE(events.log, order);
+        const std::vector<int64_t>& time = wf.data().bars->time;
+        size_t stitched = 0;
+        for (size_t k = 0; k < 4; ++k) {
+            const FoldRecord& f = r.folds[k];
+            const Fold& p = plan.folds[k];
+            QCOMPARE(f.name, std::string("wf engine fold ") + std::to_string(k + 1) + "/4");
+            // The run saw the fold's fitted samples and its validation, nothing of its test.
+            QCOMPARE(events.trainSamples[k], p.trainLast - p.trainFirst + 1);
+            QCOMPARE(events.validationSamples[k], p.validationLast - p.validationFirst + 1);
+            QVERIFY(events.lastValidationTime[k] < time[p.testFirst]);
+            QCOMPARE(f.test.samples, p.testSamples());
+            // The figures of the best epoch, which the run's events reported.
+            QCOMPARE(f.epochs, int(events.epochs[k].size()));
+            QVERIFY(f.bestEpoch >= 1 && f.bestEpoch <= f.epochs);
+            const EpochReport& best = events.epochs[k][size_t(f.bestEpoch - 1)];
+            QCOMPARE(best.epoch, f.bestEpoch);
+            QCOMPARE(f.validation.loss, best.validation.loss);
+            QCOMPARE(f.validation.samples, events.validationSamples[k]);
+            QCOMPARE(events.epochs[k].back().bestEpoch, f.bestEpoch);
+            // The test window was predicted with the best epoch's weights.
+            QCOMPARE(f.test.loss, events.bestLoss[k]);
+            if (f.bestEpoch < f.epochs) {
+                ++before;
+                QVERIFY(f.test.loss != events.lastLoss[k]);
+            }
+            stitched += f.test.samples;
+        }
+        QVERIFY(before > 0);  // else the check above would not tell best from last
+        // The stitched series: every test bar once, in order, with the argmax signal.
+        const SignalSeries& s = r.outOfSample;
+        QCOMPARE(s.size(), stitched);
+        QCOMPARE(s.bar.front(), plan.folds.front().testFirst);
+        QCOMPARE(s.bar.back(), plan.lastSample);
+        for (size_t i = 0; i < s.size(); ++i) {
+            if (i > 0) QCOMPARE(s.bar[i], s.bar[i - 1] + 1);  // contiguous windows
+            const auto& o = s.outputs[i];
+            const int argmax = o[1] > o[0] ? (o[2] > o[1] ? 2 : 1) : (o[2] > o[0] ? 2 : 0);
+            QCOMPARE(s.signal[i], argmax);
+        }
+        size_t signalSum = 0, patterns = 0;
+        double lossSum = 0;
+        for (const FoldRecord& f : r.folds) {
+            signalSum += f.test.signalCount;
+            patterns += f.test.patterns;
+            lossSum += f.test.loss * double(f.test.samples);
+        }
+        QCOMPARE(r.stitched.samples, stitched);
+        QCOMPARE(r.stitched.signalCount, signalSum);
+        QCOMPARE(r.stitched.patterns, patterns);
+        QVERIFY(std::abs(r.stitched.loss - lossSum / double(stitched)) < 1e-12);
+        size_t signalsInSeries = 0;
+        for (int sig : s.signal) signalsInSeries += sig != 0;
+        QCOMPARE(signalsInSeries, signalSum);
+    }
+
+    void aStopEndsTheWalkForward() {
+        WalkForward wf(experiment_);
+        TrainControl control;
+        control.requestStop();
+        Recorder events;
+        const WalkForwardResult r = wf.run(RecordingOptions::none(), events, &control);
+        QCOMPARE(int(r.end), int(RunEnd::Stopped));
+        QVERIFY(r.folds.empty());
+        QVERIFY(r.outOfSample.empty());
+    }
+
+    void badSettingsThrowNamingThem() {
+        Experiment e = experiment_;
+        e.validation.folds = 40;
+        try {
+            WalkForward wf(e);
+            QFAIL("planned 40 folds of 90 bars in 800 bars");
+        } catch (const DataLoadError& ex) {
+            QVERIFY2(std::string(ex.what()).rfind("validation.folds: 40 test windows", 0) == 0,
+                     ex.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(WalkForwardTest)
+#include "tst_walk_forward.moc"
