@@ -42,9 +42,13 @@ nlohmann::json Experiment::dataWithAbsoluteFile() const {
 }
 
 nlohmann::json Experiment::toJson() const {
-    nlohmann::json j = {
-        {"formatVersion", kFormatVersion}, {"name", name}, {"data", data}, {"model", model},
-        {"training", training.toJson()},   {"view", view}};
+    nlohmann::json j = {{"formatVersion", kFormatVersion},
+                        {"name", name},
+                        {"data", data},
+                        {"model", model},
+                        {"training", training.toJson()},
+                        {"trading", trading.toJson()},
+                        {"view", view}};
     if (!(validation == ValidationConfig())) j["validation"] = validation.toJson();
     return j;
 }
@@ -76,6 +80,7 @@ Experiment Experiment::fromJson(const nlohmann::json& j, const std::string& base
                          ? TrainingConfig::fromJson(j["training"], v)
                          : (v >= 2 ? TrainingConfig() : TrainingConfig::version1());
         if (j.contains("validation")) e.validation = ValidationConfig::fromJson(j["validation"]);
+        if (j.contains("trading")) e.trading = TradingSettings::fromJson(j["trading"]);
         if (j.contains("view")) e.view = j["view"];
     } catch (const ShapeError& ex) {
         throw ExperimentError(std::string("model.") + ex.what());

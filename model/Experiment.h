@@ -16,6 +16,7 @@
 #include "model/Monitor.h"
 #include "model/Optimizer.h"
 #include "model/ValidationSettings.h"
+#include "model/trading/TradingSettings.h"
 
 namespace nnwb {
 
@@ -64,6 +65,9 @@ struct Experiment {
     // Holdout (the default, and what a file without the section means) or walk-forward. Saved
     // only when it differs from the default, so files without it stay as they were.
     ValidationConfig validation;
+    // How the model's signals are traded when judged (docs/trading.md); a file without the
+    // section gets the defaults.
+    TradingSettings trading;
     nlohmann::json view = nlohmann::json::object();
     std::string baseDir = ".";  // folder of the file, for relative data paths
 

@@ -116,6 +116,15 @@ std::string quoteField(std::string_view s) {
 
 enum class NumResult { Ok, Empty, NotNumber, NotFinite };
 
+// The decimals a price is written with: the digits after its '.' (or ','), up to an exponent.
+int decimalsOf(std::string_view s) {
+    size_t at = s.find_first_of(".,");
+    if (at == std::string_view::npos) return 0;
+    int n = 0;
+    for (++at; at < s.size() && s[at] >= '0' && s[at] <= '9'; ++at) ++n;
+    return n;
+}
+
 // Locale-independent; accepts a leading '+'; with `commaDecimal` a ',' is the decimal point.
 NumResult parseNumber(std::string_view s, bool commaDecimal, double& out) {
     if (s.empty()) return NumResult::Empty;
@@ -141,7 +150,7 @@ struct Layout {
     bool commaDecimal = false;
     size_t fields = 0;
     int dateTime = -1, date = -1, time = -1;
-    int open = -1, high = -1, low = -1, close = -1, volume = -1;
+    int open = -1, high = -1, low = -1, close = -1, volume = -1, spread = -1;
     std::string format;
 };
 
@@ -263,6 +272,8 @@ struct Parser {
                 set(tickVol);
             else if (n == "volume" || n == "vol" || n == "v" || n == "realvolume")
                 set(vol);
+            else if (n == "spread")
+                set(lay.spread);
         }
         lay.format = brackets ? "mt5" : "csv";
         if (lay.dateTime < 0) {
@@ -312,6 +323,8 @@ struct Parser {
         BarSeries& b = result.bars;
         const size_t estimate = text.size() / std::max<size_t>(line.text.size() + 1, 16) + 16;
         for (auto* v : {&b.open, &b.high, &b.low, &b.close, &b.volume}) v->reserve(estimate);
+        if (lay.spread >= 0) b.spread.reserve(estimate);
+        int digits = 0;
         b.time.reserve(estimate);
 
         std::vector<std::string_view> f;
@@ -358,6 +371,7 @@ struct Parser {
                         return fail(line.number, std::string(priceNames[k]) + " price " +
                                                      quoteField(s) + " is not finite");
                 }
+                digits = std::max(digits, decimalsOf(s));
             }
             double vol = 0.0;
             if (lay.volume >= 0) {
@@ -369,6 +383,20 @@ struct Parser {
                                                  (r == NumResult::NotFinite ? " is not finite"
                                                                             : " is not a number"));
                 if (vol < 0) return fail(line.number, "volume " + std::string(s) + " is negative");
+            }
+            double spread = 0.0;
+            if (lay.spread >= 0) {
+                const std::string_view s = f[lay.spread];
+                const NumResult r = parseNumber(s, lay.commaDecimal, spread);
+                if (r == NumResult::Empty) return fail(line.number, "spread is empty");
+                if (r != NumResult::Ok)
+                    return fail(line.number,
+                                "spread " + quoteField(s) +
+                                    (r == NumResult::NotFinite
+                                         ? " is not finite"
+                                         : " is not a number (the spread column holds points)"));
+                if (spread < 0)
+                    return fail(line.number, "spread " + std::string(s) + " is negative");
             }
             if (p[1] < p[2])
                 return fail(line.number, "high " + std::string(f[lay.high]) + " is below low " +
@@ -396,6 +424,7 @@ struct Parser {
             b.low.push_back(p[2]);
             b.close.push_back(p[3]);
             b.volume.push_back(vol);
+            if (lay.spread >= 0) b.spread.push_back(spread);
         } while (next(line));
 
         if (outsideCount)
@@ -405,6 +434,9 @@ struct Parser {
                                       "here)");
         b.format = lay.format;
         b.hasVolume = lay.volume >= 0;
+        b.hasSpread = lay.spread >= 0;
+        b.digits = digits;
+        b.point = std::pow(10.0, -digits);
         b.timeframe = inferTimeframe(b.time);
         result.ok = true;
         return true;

@@ -16,9 +16,20 @@ struct BarSeries {
     std::vector<double> open, high, low, close;
     std::vector<double> volume;  // tick volume where the file has one, else volume, else 0
     bool hasVolume = false;      // the file has a (tick) volume column
-    std::string format;          // "mt5", "mt4" or "csv"
-    std::string source;          // the path the bars were read from (or a name for memory input)
-    int64_t timeframe = 0;       // most common spacing of consecutive bars, seconds (0: < 2 bars)
+    // The spread of each bar in points (MT5's <SPREAD>, a generic CSV's `spread` column): one
+    // value per bar when hasSpread, else empty (MT4 files, CSVs without the column).
+    std::vector<double> spread;
+    bool hasSpread = false;
+    // The price's point, the smallest step its prices are written in: 10^-digits, where
+    // digits is the largest number of decimals of any open/high/low/close field of the file
+    // (1.05266 -> 5 digits -> 0.00001; 552.80 -> 0.01; 97.3100 -> 0.0001; 1300 -> 1). Trailing
+    // zeros count: exports write every price with the symbol's digits. 0: unknown (bars not
+    // read from a file); trading evaluation then needs trading.pointSize.
+    int digits = 0;
+    double point = 0.0;
+    std::string format;     // "mt5", "mt4" or "csv"
+    std::string source;     // the path the bars were read from (or a name for memory input)
+    int64_t timeframe = 0;  // most common spacing of consecutive bars, seconds (0: < 2 bars)
 
     size_t size() const { return time.size(); }
     bool empty() const { return time.empty(); }

@@ -1,6 +1,7 @@
 // libFuzzer target: the price-file importer (TextDecoding + BarImporter) on arbitrary bytes.
 // Bad input must give an error value, never a crash, and a successful load must satisfy the
-// importer's promises: strictly increasing times, finite prices, high >= low, equal lengths.
+// importer's promises: strictly increasing times, finite prices, high >= low, equal lengths,
+// spreads finite and >= 0, a point size.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +29,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     NNWB_FUZZ_CHECK(b.open.size() == n && b.high.size() == n && b.low.size() == n &&
                         b.close.size() == n && b.volume.size() == n,
                     "all columns have one value per bar");
+    NNWB_FUZZ_CHECK(b.hasSpread ? b.spread.size() == n : b.spread.empty(),
+                    "a spread per bar exactly when the file has the column");
+    for (double s : b.spread)
+        NNWB_FUZZ_CHECK(std::isfinite(s) && s >= 0, "spreads are finite and not negative");
+    NNWB_FUZZ_CHECK(b.point > 0 && b.point == std::pow(10.0, -b.digits), "the point is 10^-digits");
     for (size_t i = 0; i < n; ++i) {
         NNWB_FUZZ_CHECK(std::isfinite(b.open[i]) && std::isfinite(b.high[i]) &&
                             std::isfinite(b.low[i]) && std::isfinite(b.close[i]) &&

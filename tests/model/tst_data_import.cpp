@@ -293,3 +293,51 @@ TEST(DataImport, garbageNeverCrashes) {
         }
     }
 }
+
+// The spread column and the point size (model/data/BarSeries.h): MT5's <SPREAD> in points, a
+// generic CSV's `spread` column, none in MT4; the point from the decimals the prices carry.
+TEST(DataImport, spreadColumnAndPointSize) {
+    LoadResult r = loadBarFile(fixture("mt5_tab.csv"));
+    ASSERT_TRUE(r.ok) << r.error.c_str();
+    ASSERT_TRUE(r.bars.hasSpread);
+    ASSERT_EQ(r.bars.spread.size(), size_t(6));
+    ASSERT_EQ(r.bars.spread[0], 12.0);
+    ASSERT_EQ(r.bars.digits, 5);
+    ASSERT_EQ(r.bars.point, 1e-5);
+
+    r = loadBarFile(fixture("mt4.csv"));
+    ASSERT_TRUE(r.ok) << r.error.c_str();
+    ASSERT_FALSE(r.bars.hasSpread);
+    ASSERT_TRUE(r.bars.spread.empty());
+    ASSERT_EQ(r.bars.point, 1e-5);
+
+    // A generic CSV's spread column (any case, any place); the most decimals of any price
+    // field decide the point (here 552.8 and 552.80: two).
+    r = parseBarText(
+        "time,Spread,open,high,low,close\n"
+        "2020-01-06 10:00,25,552.8,554.70,552.4,554.2\n"
+        "2020-01-06 11:00,31.5,554.2,554.8,554.2,554.6\n",
+        "gold.csv");
+    ASSERT_TRUE(r.ok) << r.error.c_str();
+    ASSERT_TRUE(r.bars.hasSpread);
+    ASSERT_EQ(r.bars.spread[0], 25.0);
+    ASSERT_EQ(r.bars.spread[1], 31.5);
+    ASSERT_EQ(r.bars.digits, 2);
+    ASSERT_EQ(r.bars.point, 0.01);
+    // Whole-number prices: a point of 1; a comma decimal point counts as well.
+    r = parseBarText("Date;Open;High;Low;Close\n2020-01-06;1300;1310;1290;1305\n", "w.csv");
+    ASSERT_TRUE(r.ok) << r.error.c_str();
+    ASSERT_EQ(r.bars.point, 1.0);
+    r = parseBarText("Date;Open;High;Low;Close\n2020-01-06;1,5;2,125;1;1,5\n", "c.csv");
+    ASSERT_TRUE(r.ok) << r.error.c_str();
+    ASSERT_EQ(r.bars.digits, 3);
+}
+TEST(DataImport, badSpreadIsAnErrorWithItsLine) {
+    expectError(std::string(kMt5Header) + "2020.03.02\t10:00:00\t1\t2\t0.5\t1.5\t0\t0\t12\n" +
+                    "2020.03.02\t11:00:00\t1\t2\t0.5\t1.5\t0\t0\tabc\n",
+                "EURUSD.csv:3: spread 'abc' is not a number (the spread column holds points)");
+    expectError(std::string(kMt5Header) + "2020.03.02\t10:00:00\t1\t2\t0.5\t1.5\t0\t0\t\n",
+                "EURUSD.csv:2: spread is empty");
+    expectError(std::string(kMt5Header) + "2020.03.02\t10:00:00\t1\t2\t0.5\t1.5\t0\t0\t-3\n",
+                "EURUSD.csv:2: spread -3 is negative");
+}

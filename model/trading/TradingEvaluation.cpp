@@ -1,0 +1,217 @@
+#include "model/trading/TradingEvaluation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "model/Rng.h"
+#include "model/data/BarImporter.h"
+#include "model/data/Indicators.h"
+#include "model/trading/TradeSimulator.h"
+
+namespace nnwb {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what) {
+    throw TradingInputError(what);
+}
+
+std::string fileName(const BarSeries& bars) {
+    return bars.source.empty() ? std::string("the bars") : baseName(bars.source);
+}
+
+void checkSettings(const TradingSettings& s) {
+    for (const TradingSetting& t : tradingSettings()) {
+        try {
+            t.spec.check("trading", t.get(s));
+        } catch (const std::invalid_argument& e) {
+            fail(e.what());
+        }
+    }
+}
+
+void checkBars(const BarSeries& b) {
+    const size_t n = b.size();
+    if (n == 0) fail("bars: no bars to trade on");
+    for (const auto* v : {&b.open, &b.high, &b.low, &b.close})
+        if (v->size() != n) fail("bars: " + fileName(b) + " has columns of different lengths");
+    if (b.hasSpread && b.spread.size() != n)
+        fail("bars: " + fileName(b) + " has " + std::to_string(b.spread.size()) + " spreads for " +
+             std::to_string(n) + " bars");
+    for (size_t i = 1; i < n; ++i)
+        if (b.time[i] <= b.time[i - 1])
+            fail("bars: bar " + std::to_string(i) + " of " + fileName(b) +
+                 " is not after the bar before it (bars must be in time order, oldest first)");
+}
+
+void checkSignals(const BarSeries& b, const SignalSeries& s) {
+    if (s.empty()) fail("signals: no signals to evaluate");
+    if (s.outputs.size() != s.size() || s.signal.size() != s.size())
+        fail("signals: " + std::to_string(s.size()) + " bars but " +
+             std::to_string(s.outputs.size()) + " outputs and " + std::to_string(s.signal.size()) +
+             " signals");
+    for (size_t k = 0; k < s.size(); ++k) {
+        if (s.bar[k] >= b.size())
+            fail("signals: bar " + std::to_string(s.bar[k]) + " is beyond the " +
+                 std::to_string(b.size()) + " bars of " + fileName(b));
+        if (k > 0 && s.bar[k] <= s.bar[k - 1])
+            fail("signals: bar " + std::to_string(s.bar[k]) + " (entry " + std::to_string(k) +
+                 ") does not come after bar " + std::to_string(s.bar[k - 1]) +
+                 "; signals must be in bar order");
+        if (s.signal[k] < 0 || s.signal[k] > 2)
+            fail("signals: signal " + std::to_string(s.signal[k]) + " at bar " +
+                 std::to_string(s.bar[k]) + " is not 0 (none), 1 (buy) or 2 (sell)");
+    }
+}
+
+TradeMarket makeMarket(const BarSeries& b, const TradingSettings& s, TradingReport& report) {
+    TradeMarket m;
+    m.point = s.pointSize > 0 ? s.pointSize : b.point;
+    if (!(m.point > 0))
+        fail("trading.pointSize: " + fileName(b) +
+             " has no point size (its bars were not read from a file); give one");
+    m.slippage = s.slippagePoints;
+    m.commission = s.commission;
+    const bool fromFile = s.spreadSource == "file" && b.hasSpread;
+    m.spread = fromFile ? b.spread : std::vector<double>(b.size(), s.spreadPoints);
+    m.stopAtr = s.stopAtr;
+    m.takeAtr = s.takeAtr;
+    if (s.stopAtr > 0 || s.takeAtr > 0) m.atr = atrSma(b.high, b.low, b.close, s.atrPeriod);
+    report.point = m.point;
+    report.spreadFrom = fromFile ? "file" : "given";
+    return m;
+}
+
+double barsPerYear(const BarSeries& b, size_t first, size_t last) {
+    const double years = double(b.time[last] - b.time[first]) / (365.25 * 86400);
+    return years > 0 ? double(last - first) / years : 0.0;
+}
+
+// The strategy's orders: the signal of bar t (none without one) against the position.
+SimulatedTrades runStrategy(const BarSeries& b, const TradeMarket& m, const SignalSeries& sig,
+                            const TradingSettings& s) {
+    size_t k = 0;
+    auto decide = [&](size_t t, int position) {
+        TradeOrder o;
+        while (k < sig.size() && sig.bar[k] < t) ++k;
+        if (k == sig.size() || sig.bar[k] != t || sig.signal[k] == 0) return o;
+        const int dir = sig.signal[k] == 1 ? 1 : -1;
+        const bool acts = sig.outputs[k][size_t(sig.signal[k])] >= s.threshold;
+        o.close = position == -dir && s.exitOnOpposite;
+        o.enter = acts ? dir : 0;
+        o.holdBars = size_t(s.exitAfterBars);
+        return o;
+    };
+    return simulateTrades(b, m, sig.bar.front(), sig.bar.back(), decide);
+}
+
+// A fixed plan: at signal bar plan[k].first enter plan[k].second.
+struct Planned {
+    size_t signalBar;
+    int dir;
+    size_t hold;
+};
+
+SimulatedTrades runPlan(const BarSeries& b, const TradeMarket& m, size_t first, size_t last,
+                        const std::vector<Planned>& plan) {
+    size_t k = 0;
+    auto decide = [&](size_t t, int) {
+        TradeOrder o;
+        while (k < plan.size() && plan[k].signalBar < t) ++k;
+        if (k < plan.size() && plan[k].signalBar == t)
+            o.enter = plan[k].dir, o.holdBars = plan[k].hold;
+        return o;
+    };
+    return simulateTrades(b, m, first, last, decide);
+}
+
+// K trades with the strategy's holding times in a random order, random directions, at random
+// places that do not overlap: entries in [first + 1, last], sorted uniform offsets into the
+// free bars.
+std::vector<Planned> randomPlan(Rng& rng, std::vector<size_t> holds, size_t first, size_t last) {
+    const size_t avail = last - first;
+    size_t used = 0;
+    for (size_t h : holds) used += h;
+    const size_t free = avail > used ? avail - used : 0;
+    for (size_t i = holds.size(); i > 1; --i) std::swap(holds[i - 1], holds[rng.below(i)]);
+    std::vector<size_t> offset(holds.size());
+    for (size_t& o : offset) o = rng.below(free + 1);
+    std::sort(offset.begin(), offset.end());
+    std::vector<Planned> plan;
+    size_t before = 0;
+    for (size_t k = 0; k < holds.size(); ++k) {
+        const size_t entry = first + 1 + offset[k] + before;
+        before += holds[k];
+        plan.push_back({entry - 1, rng.uniform() < 0.5 ? 1 : -1, holds[k]});
+    }
+    return plan;
+}
+
+// The figures the random baseline averages over its draws (the profit factor is pooled).
+using Figure = double TradingFigures::*;
+const Figure kMeanFigures[] = {&TradingFigures::trades,
+                               &TradingFigures::winRate,
+                               &TradingFigures::netPoints,
+                               &TradingFigures::netPct,
+                               &TradingFigures::perTradePoints,
+                               &TradingFigures::perTradePct,
+                               &TradingFigures::maxDrawdownPoints,
+                               &TradingFigures::maxDrawdownPct,
+                               &TradingFigures::sharpe,
+                               &TradingFigures::sortino,
+                               &TradingFigures::sharpeAnnual,
+                               &TradingFigures::sortinoAnnual,
+                               &TradingFigures::exposure};
+
+void randomBaseline(const BarSeries& b, const TradeMarket& m, const TradingSettings& s,
+                    TradingReport& r) {
+    std::vector<size_t> holds;
+    for (const Trade& t : r.trades) holds.push_back(t.bars);
+    Rng rng(s.randomSeed);
+    TradingFigures mean;
+    double won = 0, lost = 0, atOrAbove = 0;
+    const int draws = s.randomDraws;
+    for (int d = 0; d < draws; ++d) {
+        const auto plan = randomPlan(rng, holds, r.firstBar, r.lastBar);
+        const SimulatedTrades sim = runPlan(b, m, r.firstBar, r.lastBar, plan);
+        const TradingFigures f = tradingFigures(sim.trades, sim.equity, r.barsPerYear);
+        for (const Trade& t : sim.trades) (t.net > 0 ? won : lost) += std::fabs(t.net);
+        atOrAbove += f.netPoints >= r.strategy.netPoints ? 1 : 0;
+        for (Figure fig : kMeanFigures) mean.*fig += f.*fig;
+    }
+    for (Figure fig : kMeanFigures) mean.*fig /= draws;
+    mean.profitFactor = lost > 0 ? won / lost : won > 0 ? INFINITY : 0.0;
+    r.random = mean;
+    r.randomDraws = draws;
+    r.randomNetAtOrAbove = atOrAbove / draws;
+}
+
+}  // namespace
+
+TradingReport evaluateTrading(const BarSeries& bars, const SignalSeries& signals,
+                              const TradingSettings& settings) {
+    checkSettings(settings);
+    checkBars(bars);
+    checkSignals(bars, signals);
+    TradingReport r;
+    const TradeMarket market = makeMarket(bars, settings, r);
+    r.firstBar = signals.bar.front();
+    r.lastBar = signals.bar.back();
+    r.barsPerYear = barsPerYear(bars, r.firstBar, r.lastBar);
+
+    SimulatedTrades strategy = runStrategy(bars, market, signals, settings);
+    r.strategy = tradingFigures(strategy.trades, strategy.equity, r.barsPerYear);
+    r.trades = std::move(strategy.trades);
+    r.equity = std::move(strategy.equity);
+
+    TradeMarket plain = market;  // buy-and-hold: no stop, no take
+    plain.stopAtr = plain.takeAtr = 0;
+    const SimulatedTrades hold = runPlan(bars, plain, r.firstBar, r.lastBar, {{r.firstBar, 1, 0}});
+    r.buyAndHold = tradingFigures(hold.trades, hold.equity, r.barsPerYear);
+
+    randomBaseline(bars, market, settings, r);
+    return r;
+}
+
+}  // namespace nnwb

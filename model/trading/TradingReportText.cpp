@@ -1,0 +1,123 @@
+#include "model/trading/TradingReportText.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "model/data/DateTime.h"
+
+namespace nnwb {
+
+namespace {
+
+struct FigureName {
+    const char* key;
+    const char* label;
+    double TradingFigures::*member;
+};
+
+const FigureName kFigures[] = {
+    {"trades", "trades", &TradingFigures::trades},
+    {"winRate", "win rate %", &TradingFigures::winRate},
+    {"profitFactor", "profit factor", &TradingFigures::profitFactor},
+    {"netPoints", "net points", &TradingFigures::netPoints},
+    {"netPct", "net %", &TradingFigures::netPct},
+    {"perTradePoints", "per trade points", &TradingFigures::perTradePoints},
+    {"perTradePct", "per trade %", &TradingFigures::perTradePct},
+    {"maxDrawdownPoints", "max drawdown points", &TradingFigures::maxDrawdownPoints},
+    {"maxDrawdownPct", "max drawdown %", &TradingFigures::maxDrawdownPct},
+    {"sharpe", "Sharpe per bar", &TradingFigures::sharpe},
+    {"sortino", "Sortino per bar", &TradingFigures::sortino},
+    {"sharpeAnnual", "Sharpe annualised", &TradingFigures::sharpeAnnual},
+    {"sortinoAnnual", "Sortino annualised", &TradingFigures::sortinoAnnual},
+    {"exposure", "exposure %", &TradingFigures::exposure},
+};
+
+std::string cell(double v) {
+    if (std::isinf(v)) return "inf";
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+}  // namespace
+
+nlohmann::ordered_json tradingFiguresJson(const TradingFigures& f) {
+    nlohmann::ordered_json j;
+    for (const FigureName& n : kFigures) {
+        const double v = f.*n.member;
+        if (std::isfinite(v))
+            j[n.key] = v;
+        else
+            j[n.key] = nullptr;
+    }
+    return j;
+}
+
+TradingFigures tradingFiguresFromJson(const nlohmann::json& j) {
+    TradingFigures f;
+    if (!j.is_object()) return f;
+    for (const FigureName& n : kFigures) {
+        const auto it = j.find(n.key);
+        if (it == j.end()) continue;
+        if (it->is_number())
+            f.*n.member = it->get<double>();
+        else if (it->is_null() && std::string(n.key) == "profitFactor")
+            f.*n.member = std::numeric_limits<double>::infinity();
+    }
+    return f;
+}
+
+nlohmann::ordered_json tradingReportJson(const TradingReport& r, bool trades) {
+    nlohmann::ordered_json j;
+    j["range"] = {{"firstBar", r.firstBar},
+                  {"lastBar", r.lastBar},
+                  {"bars", r.lastBar - r.firstBar + 1},
+                  {"barsPerYear", r.barsPerYear}};
+    j["point"] = r.point;
+    j["spreadFrom"] = r.spreadFrom;
+    j["strategy"] = tradingFiguresJson(r.strategy);
+    j["buyAndHold"] = tradingFiguresJson(r.buyAndHold);
+    j["random"] = tradingFiguresJson(r.random);
+    j["random"]["draws"] = r.randomDraws;
+    j["random"]["netAtOrAbove"] = r.randomNetAtOrAbove;
+    if (trades) {
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const Trade& t : r.trades)
+            list.push_back({{"direction", t.direction > 0 ? "long" : "short"},
+                            {"entryTime", formatBarTime(t.entryTime)},
+                            {"entryPrice", t.entryPrice},
+                            {"exitTime", formatBarTime(t.exitTime)},
+                            {"exitPrice", t.exitPrice},
+                            {"exitReason", exitReasonName(t.exitReason)},
+                            {"bars", t.bars},
+                            {"net", t.net},
+                            {"netPct", t.netPct}});
+        j["trades"] = list;
+    }
+    return j;
+}
+
+std::string tradingReportText(const TradingReport& r) {
+    char line[160];
+    std::string out;
+    std::snprintf(line, sizeof line, "%-20s %12s %12s %12s\n", "", "strategy", "buy & hold",
+                  "random");
+    out += line;
+    for (const FigureName& n : kFigures) {
+        std::snprintf(line, sizeof line, "%-20s %12s %12s %12s\n", n.label,
+                      cell(r.strategy.*n.member).c_str(), cell(r.buyAndHold.*n.member).c_str(),
+                      cell(r.random.*n.member).c_str());
+        out += line;
+    }
+    std::snprintf(line, sizeof line,
+                  "bars %zu..%zu (%zu), point %g, spread from the %s; random: mean of %d draws, "
+                  "%.0f%% of them net >= the strategy\n",
+                  r.firstBar, r.lastBar, r.lastBar - r.firstBar + 1, r.point,
+                  r.spreadFrom == "file" ? "file" : "given setting", r.randomDraws,
+                  r.randomNetAtOrAbove * 100);
+    out += line;
+    return out;
+}
+
+}  // namespace nnwb

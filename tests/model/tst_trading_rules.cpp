@@ -1,0 +1,509 @@
+// Trading evaluation (model/trading/TradingEvaluation.h, docs/trading.md): a scripted signal
+// series on a ten-bar file whose every figure is worked out by hand below; each exit rule
+// (opposite, time, stop, take, both in one bar, gaps, end); spread from the file's column vs
+// a given spread; buy-and-hold; the random baseline's trade count and seed; no look-ahead
+// (changing every bar after t changes nothing decided by t); bad input naming the setting.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "model/Rng.h"
+#include "model/trading/TradingEvaluation.h"
+
+using namespace nnwb;
+
+namespace {
+
+constexpr double kTol = 1e-9;
+
+struct Ohlc {
+    double o, h, l, c, spread;
+};
+
+BarSeries makeBars(const std::vector<Ohlc>& rows, double point, bool withSpread = true) {
+    BarSeries b;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        b.time.push_back(1583143200 + int64_t(i) * 3600);  // 2020-03-02 10:00, hourly
+        b.open.push_back(rows[i].o);
+        b.high.push_back(rows[i].h);
+        b.low.push_back(rows[i].l);
+        b.close.push_back(rows[i].c);
+        b.volume.push_back(0);
+        if (withSpread) b.spread.push_back(rows[i].spread);
+    }
+    b.hasSpread = withSpread;
+    b.point = point;
+    b.timeframe = 3600;
+    b.source = "/data/TEST.csv";
+    return b;
+}
+
+// Ten bars, prices with two decimals (point 0.01), spread in points.
+BarSeries tenBars(bool withSpread = true) {
+    return makeBars({{10.00, 10.10, 9.90, 10.00, 2},
+                     {10.00, 10.20, 9.95, 10.10, 2},
+                     {10.10, 10.40, 10.05, 10.30, 3},
+                     {10.30, 10.35, 10.10, 10.20, 2},
+                     {10.20, 10.25, 9.80, 9.90, 4},
+                     {9.90, 10.00, 9.60, 9.70, 2},
+                     {9.70, 9.90, 9.65, 9.85, 2},
+                     {9.85, 10.10, 9.80, 10.05, 2},
+                     {10.05, 10.15, 9.95, 10.00, 3},
+                     {10.00, 10.05, 9.90, 9.95, 2}},
+                    0.01, withSpread);
+}
+
+// signal 1 buy, 2 sell, 0 none, with the output of that signal.
+SignalSeries script(const std::vector<std::pair<int, float>>& s, size_t firstBar = 0) {
+    SignalSeries out;
+    for (size_t i = 0; i < s.size(); ++i) {
+        std::array<float, 3> o{0.1f, 0.1f, 0.1f};
+        o[size_t(s[i].first)] = s[i].second;
+        out.add(firstBar + i, o, s[i].first);
+    }
+    return out;
+}
+
+// buy .7 | buy .6 (hold) | none | sell .8 (reverse) | sell .4 (below the threshold, hold) |
+// buy .3 (opposite: closes, too weak to reverse) | sell .45 (too weak) | buy .9 | none | none
+SignalSeries tenSignals() {
+    return script({{1, .7f},
+                   {1, .6f},
+                   {0, .8f},
+                   {2, .8f},
+                   {2, .4f},
+                   {1, .3f},
+                   {2, .45f},
+                   {1, .9f},
+                   {0, .9f},
+                   {0, .9f}});
+}
+
+TradingSettings scriptedSettings() {
+    TradingSettings s;
+    s.threshold = 0.5;
+    s.slippagePoints = 1;
+    s.commission = 0.5;
+    return s;
+}
+
+std::string thrown(const BarSeries& b, const SignalSeries& s, const TradingSettings& t) {
+    try {
+        evaluateTrading(b, s, t);
+    } catch (const TradingInputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+double mean(const std::vector<double>& v) {
+    double s = 0;
+    for (double x : v) s += x;
+    return s / double(v.size());
+}
+
+}  // namespace
+
+TEST(TradingRules, scriptedSeriesEveryFigureByHand) {
+    const TradingReport r = evaluateTrading(tenBars(), tenSignals(), scriptedSettings());
+    ASSERT_EQ(r.firstBar, 0u);
+    ASSERT_EQ(r.lastBar, 9u);
+    ASSERT_EQ(r.point, 0.01);
+    ASSERT_EQ(r.spreadFrom, "file");
+    ASSERT_EQ(r.trades.size(), 3u);
+
+    // 1. Long: buy on bar 0, in at bar 1's open at the ask: 10.00 + (spread 2 + slippage 1)
+    //    points = 10.03; the sell on bar 3 closes at bar 4's open, bid 10.20 - 1 point = 10.19.
+    //    Gross 20 points, cost 2 + 2 × 1 + 0.5 = 4.5, net 15.5.
+    const Trade& a = r.trades[0];
+    EXPECT_EQ(a.direction, 1);
+    EXPECT_EQ(a.signalBar, 0u);
+    EXPECT_EQ(a.entryBar, 1u);
+    EXPECT_EQ(a.exitBar, 4u);
+    EXPECT_EQ(a.entryTime, 1583143200 + 3600);
+    EXPECT_NEAR(a.entryPrice, 10.03, kTol);
+    EXPECT_NEAR(a.exitPrice, 10.19, kTol);
+    EXPECT_EQ(a.exitReason, ExitReason::Opposite);
+    EXPECT_EQ(a.bars, 3u);
+    EXPECT_NEAR(a.gross, 20, kTol);
+    EXPECT_NEAR(a.cost, 4.5, kTol);
+    EXPECT_NEAR(a.net, 15.5, kTol);
+    EXPECT_NEAR(a.netPct, 15.5 * 0.01 / 10.03 * 100, kTol);
+    // 2. Short (the reversal at bar 4's open): sells at the bid 10.20 - 0.01 = 10.19; the weak
+    //    buy on bar 5 closes it at bar 6's open at the ask 9.70 + (2 + 1) points = 9.73.
+    //    Gross 50, cost 2 (bar 6's spread) + 2 + 0.5 = 4.5, net 45.5.
+    const Trade& b = r.trades[1];
+    EXPECT_EQ(b.direction, -1);
+    EXPECT_EQ(b.entryBar, 4u);
+    EXPECT_EQ(b.exitBar, 6u);
+    EXPECT_NEAR(b.entryPrice, 10.19, kTol);
+    EXPECT_NEAR(b.exitPrice, 9.73, kTol);
+    EXPECT_EQ(b.exitReason, ExitReason::Opposite);
+    EXPECT_EQ(b.bars, 2u);
+    EXPECT_NEAR(b.spread, 2, kTol);
+    EXPECT_NEAR(b.gross, 50, kTol);
+    EXPECT_NEAR(b.net, 45.5, kTol);
+    // 3. Long: buy on bar 7, in at 10.05 + (3 + 1) points = 10.09; still open at the end:
+    //    out at bar 9's close 9.95 - 0.01 = 9.94. Gross -10, cost 3 + 2 + 0.5, net -15.5.
+    const Trade& c = r.trades[2];
+    EXPECT_EQ(c.direction, 1);
+    EXPECT_EQ(c.entryBar, 8u);
+    EXPECT_EQ(c.exitBar, 9u);
+    EXPECT_NEAR(c.entryPrice, 10.09, kTol);
+    EXPECT_NEAR(c.exitPrice, 9.94, kTol);
+    EXPECT_EQ(c.exitReason, ExitReason::End);
+    EXPECT_EQ(c.bars, 2u);
+    EXPECT_NEAR(c.gross, -10, kTol);
+    EXPECT_NEAR(c.cost, 5.5, kTol);
+    EXPECT_NEAR(c.net, -15.5, kTol);
+
+    // Equity at each close (the open trade as if closed there, all costs included).
+    const std::vector<double> points{0, 5.5, 25.5, 15.5, 39, 61, 61, 61, 50.5, 45.5};
+    ASSERT_EQ(r.equity.points.size(), points.size());
+    for (size_t i = 0; i < points.size(); ++i) EXPECT_NEAR(r.equity.points[i], points[i], kTol);
+    EXPECT_EQ(r.equity.position, (std::vector<int>{0, 1, 1, 1, -1, -1, 0, 0, 1, 0}));
+    // With a point of 0.01, % of the entry price = points / entry price.
+    const double p1 = 15.5 / 10.03, p2 = p1 + 45.5 / 10.19;
+    const std::vector<double> pct{
+        0,  5.5 / 10.03,       25.5 / 10.03,     p1, p1 + 23.5 / 10.19, p2, p2,
+        p2, p2 - 10.5 / 10.09, p2 - 15.5 / 10.09};
+    for (size_t i = 0; i < pct.size(); ++i) EXPECT_NEAR(r.equity.pct[i], pct[i], kTol);
+
+    const TradingFigures& f = r.strategy;
+    EXPECT_EQ(f.trades, 3);
+    EXPECT_NEAR(f.winRate, 200.0 / 3, kTol);
+    EXPECT_NEAR(f.profitFactor, 61 / 15.5, kTol);
+    EXPECT_NEAR(f.netPoints, 45.5, kTol);
+    EXPECT_NEAR(f.perTradePoints, 45.5 / 3, kTol);
+    EXPECT_NEAR(f.netPct, pct[9], kTol);
+    EXPECT_NEAR(f.perTradePct, pct[9] / 3, kTol);
+    EXPECT_NEAR(f.maxDrawdownPoints, 15.5, kTol);  // 61 -> 45.5 (the earlier 25.5 -> 15.5: 10)
+    EXPECT_NEAR(f.maxDrawdownPct, p2 - pct[9], kTol);
+    EXPECT_NEAR(f.exposure, 70, kTol);  // bars 1-3, 4-5, 8-9
+    // Sharpe and Sortino of the nine per-bar returns of the % equity.
+    std::vector<double> ret;
+    for (size_t i = 1; i < pct.size(); ++i) ret.push_back(pct[i] - pct[i - 1]);
+    const double m = mean(ret);
+    double sq = 0, down = 0;
+    for (double x : ret) sq += (x - m) * (x - m), down += x < 0 ? x * x : 0;
+    EXPECT_NEAR(f.sharpe, m / std::sqrt(sq / 8), kTol);
+    EXPECT_NEAR(f.sortino, m / std::sqrt(down / 9), kTol);
+    // Nine hourly steps over 9 hours: 9 / (9 h in years) steps a year.
+    EXPECT_NEAR(r.barsPerYear, 365.25 * 24, 1e-6);
+    EXPECT_NEAR(f.sharpeAnnual, f.sharpe * std::sqrt(365.25 * 24), 1e-6);
+}
+
+TEST(TradingRules, buyAndHoldOverTheSameRange) {
+    // Long from bar 1's open at 10.03 to bar 9's close at 9.94: -9 - 0.5 = -9.5 points.
+    const TradingReport r = evaluateTrading(tenBars(), tenSignals(), scriptedSettings());
+    const TradingFigures& h = r.buyAndHold;
+    EXPECT_EQ(h.trades, 1);
+    EXPECT_EQ(h.winRate, 0);
+    EXPECT_EQ(h.profitFactor, 0);
+    EXPECT_NEAR(h.netPoints, -9.5, kTol);
+    EXPECT_NEAR(h.netPct, -9.5 / 10.03, kTol);
+    // Equity 0, 5.5, 25.5, 15.5, -14.5, -34.5, -19.5, 0.5, -4.5, -9.5: peak 25.5 to -34.5.
+    EXPECT_NEAR(h.maxDrawdownPoints, 60, kTol);
+    EXPECT_NEAR(h.exposure, 90, kTol);
+}
+
+TEST(TradingRules, spreadFromTheFileOrGiven) {
+    TradingSettings s = scriptedSettings();
+    s.spreadSource = "given";
+    s.spreadPoints = 5;
+    TradingReport r = evaluateTrading(tenBars(), tenSignals(), s);
+    EXPECT_EQ(r.spreadFrom, "given");
+    ASSERT_EQ(r.trades.size(), 3u);
+    EXPECT_NEAR(r.trades[0].entryPrice, 10.06, kTol);  // 10.00 + (5 + 1) points
+    EXPECT_NEAR(r.trades[0].net, 20 - 5 - 2 - 0.5, kTol);
+    EXPECT_NEAR(r.trades[1].exitPrice, 9.76, kTol);  // short out at the ask 9.70 + (5 + 1)
+    EXPECT_NEAR(r.trades[1].net, 50 - 5 - 2 - 0.5, kTol);
+    // A file without a spread column: "file" takes the given spread.
+    s.spreadSource = "file";
+    r = evaluateTrading(tenBars(false), tenSignals(), s);
+    EXPECT_EQ(r.spreadFrom, "given");
+    EXPECT_NEAR(r.trades[0].net, 12.5, kTol);
+    // The column's spreads (bar 1: 2, bar 6: 2, bar 8: 3) are what the scripted test used.
+    r = evaluateTrading(tenBars(), tenSignals(), s);
+    EXPECT_NEAR(r.trades[2].cost, 3 + 2 + 0.5, kTol);
+    // No costs at all: net = gross.
+    r = evaluateTrading(tenBars(false), tenSignals(), [] {
+        TradingSettings z;
+        z.threshold = 0.5;
+        return z;
+    }());
+    EXPECT_NEAR(r.trades[0].net, 20, kTol);
+    EXPECT_NEAR(r.trades[1].net, 50, kTol);
+    EXPECT_NEAR(r.trades[2].net, -10, kTol);
+}
+
+TEST(TradingRules, thresholdAndOppositeExitSwitch) {
+    TradingSettings s = scriptedSettings();
+    s.exitOnOpposite = false;  // the long from bar 1 is held to the end
+    TradingReport r = evaluateTrading(tenBars(), tenSignals(), s);
+    ASSERT_EQ(r.trades.size(), 1u);
+    EXPECT_EQ(r.trades[0].exitReason, ExitReason::End);
+    EXPECT_EQ(r.trades[0].bars, 9u);
+    s = scriptedSettings();
+    s.threshold = 0.75;  // only bar 3's sell (.8) and bar 7's buy (.9) act
+    r = evaluateTrading(tenBars(), tenSignals(), s);
+    ASSERT_EQ(r.trades.size(), 2u);
+    EXPECT_EQ(r.trades[0].direction, -1);
+    EXPECT_EQ(r.trades[0].entryBar, 4u);
+    EXPECT_EQ(r.trades[0].exitBar, 6u);  // bar 5's weak buy still closes it
+    EXPECT_EQ(r.trades[1].entryBar, 8u);
+}
+
+TEST(TradingRules, exitAfterNBars) {
+    TradingSettings s = scriptedSettings();
+    s.exitAfterBars = 2;
+    const TradingReport r = evaluateTrading(tenBars(), script({{1, .9f}}, 0), s);
+    // A single signal: the range is bar 0 alone, nothing can enter.
+    EXPECT_TRUE(r.trades.empty());
+    const TradingReport r2 =
+        evaluateTrading(tenBars(), script({{1, .9f}, {0, .9f}, {0, .9f}, {0, .9f}, {0, .9f}}), s);
+    ASSERT_EQ(r2.trades.size(), 1u);
+    EXPECT_EQ(r2.trades[0].entryBar, 1u);
+    EXPECT_EQ(r2.trades[0].exitBar, 3u);  // out at bar 3's open: bid 10.30 - 0.01
+    EXPECT_EQ(r2.trades[0].exitReason, ExitReason::Time);
+    EXPECT_EQ(r2.trades[0].bars, 2u);
+    EXPECT_NEAR(r2.trades[0].exitPrice, 10.29, kTol);
+    EXPECT_NEAR(r2.strategy.exposure, 40, kTol);  // bars 1, 2 of 0..4
+    // A buy on the bar before the time exit enters again at that open.
+    const TradingReport r3 =
+        evaluateTrading(tenBars(), script({{1, .9f}, {0, .9f}, {1, .9f}, {0, .9f}, {0, .9f}}), s);
+    ASSERT_EQ(r3.trades.size(), 2u);
+    EXPECT_EQ(r3.trades[1].entryBar, 3u);
+    EXPECT_EQ(r3.trades[1].exitReason, ExitReason::End);
+}
+
+TEST(TradingRules, atrStopAndTake) {
+    // ATR(2) at bar 2 (MetaTrader 5's: the mean of the true ranges of bars 1 and 2):
+    // (0.25 + 0.35) / 2 = 0.30. A buy on bar 2 enters at bar 3's ask 10.30 + 0.03 = 10.33.
+    TradingSettings s = scriptedSettings();
+    s.atrPeriod = 2;
+    s.stopAtr = 1;  // stop 10.03: bar 4's low 9.80 reaches it, its open 10.20 does not
+    const SignalSeries sig = script({{1, .9f}, {0, .9f}, {0, .9f}, {0, .9f}, {0, .9f}}, 2);
+    TradingReport r = evaluateTrading(tenBars(), sig, s);
+    ASSERT_EQ(r.trades.size(), 1u);
+    EXPECT_NEAR(r.trades[0].entryPrice, 10.33, kTol);
+    EXPECT_EQ(r.trades[0].exitReason, ExitReason::Stop);
+    EXPECT_EQ(r.trades[0].exitBar, 4u);
+    EXPECT_EQ(r.trades[0].bars, 2u);
+    EXPECT_NEAR(r.trades[0].exitPrice, 10.02, kTol);  // 10.03 less one point of slippage
+    EXPECT_NEAR(r.trades[0].net, -31.5, kTol);
+    EXPECT_NEAR(r.trades[0].atr, 0.30, kTol);
+    EXPECT_NEAR(r.trades[0].stopLevel, 10.03, kTol);
+    EXPECT_EQ(r.trades[0].takeLevel, 0);
+    s.stopAtr = 0;
+    s.takeAtr = 0.05;  // take 10.345: bar 3's high 10.35 reaches it
+    r = evaluateTrading(tenBars(), sig, s);
+    ASSERT_EQ(r.trades.size(), 1u);
+    EXPECT_EQ(r.trades[0].exitReason, ExitReason::Take);
+    EXPECT_EQ(r.trades[0].exitBar, 3u);
+    EXPECT_EQ(r.trades[0].bars, 1u);
+    EXPECT_NEAR(r.trades[0].exitPrice, 10.335, kTol);
+}
+
+TEST(TradingRules, stopAndTakeInOneBarAndGaps) {
+    // Point 1, no costs but the spread. ATR(1) at bar 1 = its true range 102 - 98 = 4; a signal
+    // on bar 1 enters at bar 2's open (bid 100) with stop and take half an ATR away; bar 2
+    // reaches neither, bar 3 is the bar under test.
+    auto run = [](Ohlc bar3, int signal = 1, double spread = 0) {
+        BarSeries b = makeBars({{100, 101, 99, 100, spread},
+                                {100, 102, 98, 100, spread},
+                                {100, 100.5, 99.5, 100, spread},
+                                bar3,
+                                {100, 100, 100, 100, spread}},
+                               1);
+        TradingSettings s;
+        s.atrPeriod = 1;
+        s.stopAtr = s.takeAtr = 0.5;
+        const TradingReport r =
+            evaluateTrading(b, script({{0, .9f}, {signal, .9f}, {0, .9f}, {0, .9f}, {0, .9f}}), s);
+        EXPECT_EQ(r.trades.size(), 1u);
+        return r.trades.at(0);
+    };
+    // A long in at 100: stop 98, take 102.
+    Trade t = run({100, 103, 97, 100, 0});  // both levels inside the bar: the stop
+    EXPECT_EQ(t.exitReason, ExitReason::Stop);
+    EXPECT_EQ(t.exitBar, 3u);
+    EXPECT_NEAR(t.exitPrice, 98, kTol);
+    t = run({96, 103, 95, 100, 0});  // opens below the stop: filled at the open
+    EXPECT_EQ(t.exitReason, ExitReason::Stop);
+    EXPECT_NEAR(t.exitPrice, 96, kTol);
+    t = run({105, 106, 97, 105, 0});  // opens above the take: filled at the open
+    EXPECT_EQ(t.exitReason, ExitReason::Take);
+    EXPECT_NEAR(t.exitPrice, 105, kTol);
+    t = run({100, 101, 99, 100, 0});  // neither: out at the end
+    EXPECT_EQ(t.exitReason, ExitReason::End);
+    EXPECT_EQ(t.exitBar, 4u);
+    // A short with a spread of 1: in at the bid 100, stop at the ask 102, take at the ask 98.
+    // Bar 3's ask high 101.5 + 1 reaches the stop; the short leaves at the ask 102.
+    t = run({100, 101.5, 99.5, 100, 1}, 2, 1);
+    EXPECT_EQ(t.direction, -1);
+    EXPECT_EQ(t.exitReason, ExitReason::Stop);
+    EXPECT_NEAR(t.entryPrice, 100, kTol);
+    EXPECT_NEAR(t.exitPrice, 102, kTol);
+    EXPECT_NEAR(t.net, -2, kTol);
+    EXPECT_NEAR(t.cost, 1, kTol);
+    t = run({100, 100.5, 96.5, 100, 1}, 2, 1);  // ask low 97.5 reaches the take 98
+    EXPECT_EQ(t.exitReason, ExitReason::Take);
+    EXPECT_NEAR(t.exitPrice, 98, kTol);
+    EXPECT_NEAR(t.net, 2, kTol);
+}
+
+TEST(TradingRules, randomBaselineSameTradeCountAndSeeded) {
+    TradingSettings s = scriptedSettings();
+    s.randomDraws = 50;
+    const TradingReport a = evaluateTrading(tenBars(), tenSignals(), s);
+    EXPECT_EQ(a.random.trades, 3);             // every draw places the strategy's three trades
+    EXPECT_NEAR(a.random.exposure, 70, kTol);  // with their holding times 3, 2 and 2
+    EXPECT_EQ(a.randomDraws, 50);
+    const TradingReport b = evaluateTrading(tenBars(), tenSignals(), s);
+    EXPECT_EQ(a.random.netPoints, b.random.netPoints);
+    EXPECT_EQ(a.random.sharpe, b.random.sharpe);
+    EXPECT_EQ(a.randomNetAtOrAbove, b.randomNetAtOrAbove);
+    s.randomSeed = 2;
+    const TradingReport c = evaluateTrading(tenBars(), tenSignals(), s);
+    EXPECT_NE(a.random.netPoints, c.random.netPoints);
+    EXPECT_EQ(c.random.trades, 3);
+    // Each draw's net is between the worst and best three non-overlapping trades, and the
+    // share of draws at or above the strategy is a share.
+    EXPECT_GE(a.randomNetAtOrAbove, 0);
+    EXPECT_LE(a.randomNetAtOrAbove, 1);
+}
+
+TEST(TradingRules, noLookAhead) {
+    // 300 bars of a random walk with random spreads and random signals; for several t, every
+    // bar after t (prices, spread) and every signal after t is replaced. What was decided by
+    // bar t's close must not change: the equity up to t, the trades closed by t, and the
+    // direction and entry bar of trades signalled at or before t; with bar t + 1 kept too,
+    // their entry price.
+    Rng rng(7);
+    auto walk = [&](BarSeries& b, size_t from, double start) {
+        double p = start;
+        for (size_t i = from; i < b.size(); ++i) {
+            const double o = p, c = p + rng.uniform(-0.8, 0.8);
+            b.open[i] = o;
+            b.close[i] = c;
+            b.high[i] = std::max(o, c) + rng.uniform(0, 0.6);
+            b.low[i] = std::min(o, c) - rng.uniform(0, 0.6);
+            b.spread[i] = double(rng.below(30));
+            p = c + rng.uniform(-0.2, 0.2);
+        }
+    };
+    auto randomSignals = [&](SignalSeries& s, size_t from) {
+        for (size_t k = from; k < s.size(); ++k) {
+            const uint64_t u = rng.below(10);
+            s.signal[k] = u < 6 ? 0 : u < 8 ? 1 : 2;
+            s.outputs[k] = {float(rng.uniform()), float(rng.uniform()), float(rng.uniform())};
+        }
+    };
+    BarSeries base = makeBars(std::vector<Ohlc>(300, {100, 100, 100, 100, 0}), 0.01);
+    walk(base, 0, 100);
+    SignalSeries sig = script(std::vector<std::pair<int, float>>(290, {0, 0.f}), 5);
+    randomSignals(sig, 0);
+    TradingSettings s;
+    s.threshold = 0.3;
+    s.exitAfterBars = 4;
+    s.stopAtr = 1.5;
+    s.takeAtr = 2.5;
+    s.atrPeriod = 5;
+    s.randomDraws = 1;
+    s.commission = 3;
+    s.slippagePoints = 2;
+    const TradingReport full = evaluateTrading(base, sig, s);
+    ASSERT_GT(full.trades.size(), 10u);
+    size_t levelExits = 0, timeExits = 0;
+    for (const Trade& x : full.trades) {
+        levelExits += x.exitReason == ExitReason::Stop || x.exitReason == ExitReason::Take;
+        timeExits += x.exitReason == ExitReason::Time;
+    }
+    ASSERT_GT(levelExits, 0u);  // every rule is at work in this series
+    ASSERT_GT(timeExits, 0u);
+    // Decision points: a few fixed bars and every trade's signal bar (the trade entered at
+    // t + 1 is decided by then: its direction and its stop's ATR).
+    std::vector<size_t> points{5, 40, 77, 150, 222, 290};
+    for (const Trade& x : full.trades) points.push_back(x.signalBar);
+    for (size_t t : points) {
+        for (size_t keep : {t + 1, t + 2}) {  // the first bar replaced
+            BarSeries changed = base;
+            walk(changed, keep, base.close[keep - 1] + 5);
+            SignalSeries sig2 = sig;
+            randomSignals(sig2, t + 1 - 5);  // signals of bars after t
+            const TradingReport other = evaluateTrading(changed, sig2, s);
+            for (size_t i = 0; i + 5 <= t; ++i) {
+                ASSERT_EQ(other.equity.points[i], full.equity.points[i]) << t << " bar " << i;
+                ASSERT_EQ(other.equity.pct[i], full.equity.pct[i]);
+                ASSERT_EQ(other.equity.position[i], full.equity.position[i]);
+            }
+            size_t compared = 0;
+            for (size_t k = 0; k < full.trades.size(); ++k) {
+                const Trade& a = full.trades[k];
+                if (a.signalBar > t) break;
+                ASSERT_LT(k, other.trades.size());
+                const Trade& b = other.trades[k];
+                ASSERT_EQ(b.direction, a.direction) << t;
+                ASSERT_EQ(b.signalBar, a.signalBar);
+                ASSERT_EQ(b.entryBar, a.entryBar);
+                ASSERT_EQ(b.atr, a.atr) << t;  // the stop's and take's ATR: of the signal bar
+                if (a.entryBar < keep) {
+                    ASSERT_EQ(b.entryPrice, a.entryPrice) << t;
+                }
+                if (a.exitBar <= t) {
+                    ASSERT_EQ(b.exitBar, a.exitBar);
+                    ASSERT_EQ(b.exitPrice, a.exitPrice);
+                    ASSERT_EQ(b.net, a.net);
+                }
+                ++compared;
+            }
+            if (t >= 40) {
+                ASSERT_GT(compared, 0u) << t;
+            }
+        }
+    }
+}
+
+TEST(TradingRules, badInputNamesTheSettingOrInput) {
+    const BarSeries bars = tenBars();
+    TradingSettings s;
+    SignalSeries beyond = script({{1, .9f}, {0, .9f}}, 9);
+    EXPECT_EQ(thrown(bars, beyond, s), "signals: bar 10 is beyond the 10 bars of TEST.csv");
+    SignalSeries unsorted = tenSignals();
+    std::swap(unsorted.bar[3], unsorted.bar[4]);
+    EXPECT_EQ(thrown(bars, unsorted, s),
+              "signals: bar 3 (entry 4) does not come after bar 4; signals must be in bar order");
+    EXPECT_EQ(thrown(bars, SignalSeries(), s), "signals: no signals to evaluate");
+    BarSeries backwards = bars;
+    std::swap(backwards.time[5], backwards.time[6]);
+    EXPECT_EQ(thrown(backwards, tenSignals(), s),
+              "bars: bar 6 of TEST.csv is not after the bar before it (bars must be in time "
+              "order, oldest first)");
+    s.commission = -1;
+    EXPECT_EQ(thrown(bars, tenSignals(), s), "trading.commission: -1.0 is outside [0, 1e+09]");
+    s = TradingSettings();
+    s.slippagePoints = -0.5;
+    EXPECT_EQ(thrown(bars, tenSignals(), s), "trading.slippagePoints: -0.5 is outside [0, 1e+09]");
+    s = TradingSettings();
+    s.spreadPoints = -2;
+    EXPECT_EQ(thrown(bars, tenSignals(), s), "trading.spreadPoints: -2.0 is outside [0, 1e+09]");
+    s = TradingSettings();
+    s.spreadSource = "ask";
+    EXPECT_EQ(thrown(bars, tenSignals(), s),
+              "trading.spreadSource: 'ask' is not one of file, given");
+    BarSeries noPoint = bars;
+    noPoint.point = 0;
+    EXPECT_EQ(thrown(noPoint, tenSignals(), TradingSettings()),
+              "trading.pointSize: TEST.csv has no point size (its bars were not read from a "
+              "file); give one");
+    s = TradingSettings();
+    s.pointSize = 0.01;
+    EXPECT_EQ(thrown(noPoint, tenSignals(), s), "");
+    SignalSeries badSignal = tenSignals();
+    badSignal.signal[2] = 3;
+    EXPECT_EQ(thrown(bars, badSignal, TradingSettings()),
+              "signals: signal 3 at bar 2 is not 0 (none), 1 (buy) or 2 (sell)");
+}
