@@ -18,6 +18,8 @@
 #include "model/PredictionReport.h"
 #include "model/TrainingSession.h"
 #include "model/data/DateTime.h"
+#include "model/trading/TradingEvaluation.h"
+#include "model/trading/TradingReportText.h"
 
 namespace nnwb::cli {
 
@@ -223,10 +225,22 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
     } catch (const TrainingError& e) {
         throw UsageError(e.what());
     }
+    // The stitched series traded under the experiment's trading settings (docs/trading.md).
+    std::unique_ptr<TradingReport> trading;
+    std::string tradingError;
+    if (!result.outOfSample.empty()) {
+        try {
+            trading = std::make_unique<TradingReport>(
+                evaluateTrading(*data.bars, result.outOfSample, exp.trading));
+        } catch (const TradingInputError& e) {
+            tradingError = e.what();
+        }
+    }
     if (o.json) {
         for (const FoldRecord& r : result.folds) std::printf("%s\n", foldJson(r).dump().c_str());
-        std::printf("%s\n",
-                    ojson{{"stitched", stitchedJson(result, *data.bars, plan)}}.dump().c_str());
+        ojson stitched = stitchedJson(result, *data.bars, plan);
+        if (trading) stitched["trading"] = tradingReportJson(*trading);
+        std::printf("%s\n", ojson{{"stitched", stitched}}.dump().c_str());
     } else {
         printTable(result);
         if (!result.outOfSample.empty()) {
@@ -236,6 +250,9 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
                         formatBarTime(data.bars->time[b]).c_str());
             std::printf("%s", predictionMetricsText(result.stitched).c_str());
         }
+        if (trading)
+            std::printf("\ntrading the stitched signals (docs/trading.md)\n%s",
+                        tradingReportText(*trading).c_str());
     }
     std::fflush(stdout);
     if (!o.csv.empty()) {
@@ -243,6 +260,7 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
         std::fprintf(o.json ? stderr : stdout, "wrote the fold table to %s\n", o.csv.c_str());
     }
     if (result.end == RunEnd::Failed) throw std::runtime_error(result.error);
+    if (!tradingError.empty()) throw UsageError("trading: " + tradingError);
     return 0;
 }
 

@@ -1,8 +1,9 @@
 // nnwb-cli walkforward and train on a walk-forward experiment (issue 30), on a short cut of the
 // bundled EURUSD H1 file with a tiny network: one JSON record per fold then the stitched
-// summary, whose figures are the folds' together; folds in time order with the purge between
-// training and test; each fold recorded as a run "NAME fold k/N"; the text table and the CSV;
-// train takes the same path; bad settings exit 2 naming the setting.
+// summary, whose figures are the folds' together, with the trading evaluation of the stitched
+// signals; folds in time order with the purge between training and test; each fold recorded as
+// a run "NAME fold k/N"; the text table and the CSV; train takes the same path; bad settings
+// exit 2 naming the setting.
 #include <QtTest>
 
 #include <fstream>
@@ -100,6 +101,14 @@ private Q_SLOTS:
         QCOMPARE(o["firstBar"], v[0]["test"]["firstBar"]);
         QCOMPARE(o["lastBar"], v[2]["test"]["lastBar"]);
         QCOMPARE(o["lastBar"].get<size_t>(), size_t(700 - 2));  // the newest labelled bar
+        // The stitched signals traded (docs/trading.md) over the out-of-sample bars, with the
+        // baselines.
+        QVERIFY(s.contains("trading"));
+        const json& trading = s["trading"];
+        QCOMPARE(trading["range"]["firstBar"], o["firstBar"]);
+        QCOMPARE(trading["range"]["lastBar"], o["lastBar"]);
+        QVERIFY(trading["strategy"]["trades"].get<int>() > 0);
+        QVERIFY(trading.contains("buyAndHold") && trading.contains("random"));
         // Each fold is a run of the store, named so, trained on the fold's samples.
         const auto list = run({"runs", "list", "--json", "--runs-db", db_});
         QCOMPARE(list.code, 0);
@@ -129,6 +138,7 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains("test period") && r.out.contains("\n3/3 "), qPrintable(r.out));
         QVERIFY2(r.out.contains("out of sample, stitched from 3 folds"), qPrintable(r.out));
         QVERIFY2(r.out.contains("confusion"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("trading the stitched signals"), qPrintable(r.out));
         const auto w = run({"walkforward", "--experiment", walkForward_, "--no-record", "--epochs",
                             "1", "--scheme", "rolling", "--train-length", "200", "--csv", csv});
         QVERIFY2(w.code == 0, qPrintable(w.err));
