@@ -9,6 +9,7 @@
 #include "app/cli/FlagChecks.h"
 #include "app/cli/RecordingFlags.h"
 #include "app/cli/TrainingFlags.h"
+#include "app/cli/TrialProtocol.h"
 #include "app/compare/EpochReportJson.h"
 #include "app/engine/RunEngine.h"
 #include "compute/Backend.h"
@@ -60,10 +61,24 @@ void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
 struct TrainOptions {
     std::string path, device, saveWeights, loadWeights, saveModel;
     int epochs = -1, batch = -1;
-    bool json = false;
+    bool json = false, trial = false;
     RecordingOptions record;
     nlohmann::json overrides = nlohmann::json::object();
 };
+
+int runTrain(TrainOptions& o);
+
+// --trial: the run as a sweep's child process (TrialProtocol.h); bad input is also reported
+// on stdout as the trial's end.
+int runTrial(TrainOptions& o) {
+    o.record = RecordingOptions::none();
+    try {
+        return runTrain(o);
+    } catch (const UsageError& e) {
+        printTrialBadInput(e.what());
+        throw;
+    }
+}
 
 int runTrain(TrainOptions& o) {
     const std::string& path = o.path;
@@ -106,7 +121,7 @@ int runTrain(TrainOptions& o) {
         }
     }
     for (const std::string& w : data.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-    if (!json) {
+    if (!json && !o.trial) {
         const auto info = run->session().backend().info();
         std::printf("%s: %s on %s (%s), %zu parameters, %zu training / %zu validation samples\n",
                     exp.name.c_str(), data.description.c_str(), info.id.c_str(), info.name.c_str(),
@@ -126,6 +141,17 @@ int runTrain(TrainOptions& o) {
     printer.epochs = exp.training.epochs;
     printer.json = json;
     printer.hasVal = data.split.validation.size() > 0;
+    TrainControl control;
+    TrialEvents trial(control, printer.hasVal);
+    if (o.trial) {
+        const RunResult result =
+            run->train(exp.training.epochs, StartMode::Restart, record, trial, &control);
+        if (!saveModel.empty() && !run->keeper().result().empty())
+            makeModelBundle(exp, data, run->keeper().result().tensors(), net.toJson(),
+                            run->keeper().result().epoch())
+                .save(saveModel);
+        return trial.end(result);
+    }
     const RunResult result = run->train(exp.training.epochs, StartMode::Restart, record, printer);
     const EpochKeeper& keeper = run->keeper();
     // The bundle of the run's result (the best epoch's weights with keepBest, else the last
@@ -180,7 +206,9 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
         "train",
         "train and print one line per epoch (loss, accuracy, missed); the run is recorded in the "
         "run store");
-    cmd->footer("Exit status: 0 done, 1 the run failed (e.g. a non-finite loss), 2 bad input.");
+    cmd->footer(
+        "Exit status: 0 done, 1 the run failed (e.g. a non-finite loss), 2 bad input; with "
+        "--trial also 3 pruned, 4 stopped.");
     cmd->add_option("--experiment", o->path, "the experiment JSON")->type_name("FILE")->required();
     cmd->add_option("--device", o->device, "cpu or opencl:P:D (default: the experiment's)")
         ->type_name("ID");
@@ -191,6 +219,9 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
         ->type_name("B")
         ->check(integerIn(1, 65536));
     cmd->add_flag("--json", o->json, "one JSON object per epoch");
+    cmd->add_flag("--trial", o->trial,
+                  "run as a sweep trial: JSON lines on stdout, continue/prune/stop lines on "
+                  "stdin between epochs, not recorded (docs/sweeps.md)");
     cmd->add_option("--save-weights", o->saveWeights,
                     "write the run's result (see --keep-best) as safetensors at the end")
         ->type_name("FILE");
@@ -202,7 +233,7 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
         ->type_name("M.safetensors");
     addRecordingFlags(*cmd, o->record);
     addTrainingFlags(*cmd, o->overrides);
-    runners[cmd] = [o] { return runTrain(*o); };
+    runners[cmd] = [o] { return o->trial ? runTrial(*o) : runTrain(*o); };
 }
 
 }  // namespace nnwb::cli
