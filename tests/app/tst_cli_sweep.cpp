@@ -3,7 +3,9 @@
 // (every trial a run of the store, leaderboard, importance, CSV), a spec error with its
 // FILE:LINE, `sweep stop` then `sweep resume`, and kill -9 of the coordinator mid-sweep then
 // `sweep resume`: nothing lost (the trials complete before the kill keep their values and runs),
-// nothing duplicated (one completed run per complete trial), the store's integrity_check ok.
+// nothing duplicated (one completed run per complete trial), the store's integrity_check ok;
+// a sweep on 4 parallel slots leaves a store that passes integrity_check with every trial a
+// whole run (NNWB_SWEEP_STRESS_TRIALS trials, 16 by default; `check` runs 120).
 #include <QtTest>
 
 #include <QJsonArray>
@@ -224,6 +226,31 @@ private slots:
         s = show(1);
         QCOMPARE(s["status"].toString(), QString("completed"));
         QCOMPARE(s["counts"].toObject()["complete"].toInt(), 30);
+    }
+
+    void parallelSlotsKeepTheStoreWhole() {
+        const int trials = qEnvironmentVariableIsSet("NNWB_SWEEP_STRESS_TRIALS")
+                               ? qEnvironmentVariableIntValue("NNWB_SWEEP_STRESS_TRIALS")
+                               : 16;
+        const QString path = writeSpec(
+            "par.json", spec("tpe", trials, R"(,"earlyTerminate":{"type":"asha","eta":3})"));
+        auto r = runCli({"sweep", "run", path, "--runs-db", db_, "--slots", "cpu=4", "--quiet"},
+                        3600000);
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        const QJsonObject s = show(1);
+        const QJsonObject counts = s["counts"].toObject();
+        QCOMPARE(counts["complete"].toInt() + counts["pruned"].toInt(), trials);
+        const auto all = runs();
+        QCOMPARE(int(all.size()), trials);
+        for (const QJsonValue& v : s["trials"].toArray()) {
+            const QJsonObject t = v.toObject();
+            const nnwb::StoredRun& run = all.at(t["run"].toInteger());
+            QCOMPARE(run.epochsDone, t["epochs"].toInt());  // every epoch of the trial stored
+            QCOMPARE(run.status,
+                     std::string(t["state"].toString() == "pruned" ? "stopped" : "completed"));
+        }
+        nnwb::RunStore store(db_.toStdString(), false);
+        QCOMPARE(QString::fromStdString(store.integrityCheck()), QString("ok"));
     }
 
     void killDuringSweepThenResumeLosesAndRepeatsNothing() {
