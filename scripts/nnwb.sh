@@ -207,6 +207,12 @@ run_checks() {
     (cd "$build" && NNWB_STORE_STRESS_WORKERS=8 NNWB_STORE_STRESS_RUNS=100 \
         NNWB_STORE_STRESS_EPOCHS=10 NNWB_STORE_STRESS_CLOSE_US=100 \
         ctest --output-on-failure -R '^tst_run_store_stress$' --no-tests=error)
+    # 5b. A sweep of 120 trials on 4 parallel slots (issue 27): the store passes its integrity
+    # check with every trial a whole run.
+    step "sweep stress: 120 trials on 4 slots"
+    build_preset release --target tst_cli_sweep nnwb-cli
+    (cd "$build" && NNWB_SWEEP_STRESS_TRIALS=120 QT_QPA_PLATFORM=offscreen \
+        ./tests/tst_cli_sweep parallelSlotsKeepTheStoreWhole)
     # 6. OpenCL kernels under oclgrind, with the Release build of `test`: one slice of the
     # parity cases (check) or all of them (check-long).
     local slice=""

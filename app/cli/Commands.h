@@ -23,6 +23,7 @@ void addCompareCommand(CLI::App& root, Runners& runners);
 void addPredictCommand(CLI::App& root, Runners& runners);
 void addExportCommand(CLI::App& root, Runners& runners);
 void addRunsCommand(CLI::App& root, Runners& runners);
+void addSweepCommand(CLI::App& root, Runners& runners);
 
 // Bad input found after parsing (a file that does not load, flags that do not go together):
 // "nnwb-cli CMD: message" on stderr, exit status 2.

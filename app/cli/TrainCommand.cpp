@@ -11,6 +11,7 @@
 #include "app/cli/PresetPath.h"
 #include "app/cli/RecordingFlags.h"
 #include "app/cli/TrainingFlags.h"
+#include "app/cli/TrialProtocol.h"
 #include "app/cli/ValidationFlags.h"
 #include "app/cli/WalkForwardRun.h"
 #include "app/compare/EpochReportJson.h"
@@ -63,7 +64,7 @@ void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
 struct TrainOptions {
     std::string path, device, saveWeights, loadWeights, saveModel;
     int epochs = -1, batch = -1;
-    bool json = false;
+    bool json = false, trial = false;
     RecordingOptions record;
     nlohmann::json overrides = nlohmann::json::object();
     nlohmann::json validation = nlohmann::json::object();
@@ -84,6 +85,20 @@ int runTrainWalkForward(const Experiment& exp, const TrainOptions& o) {
     w.json = o.json;
     w.record = o.record;
     return runWalkForward(exp, w);
+}
+
+int runTrain(TrainOptions& o);
+
+// --trial: the run as a sweep's child process (TrialProtocol.h); bad input is also reported
+// on stdout as the trial's end.
+int runTrial(TrainOptions& o) {
+    o.record = RecordingOptions::none();
+    try {
+        return runTrain(o);
+    } catch (const UsageError& e) {
+        printTrialBadInput(e.what());
+        throw;
+    }
 }
 
 int runTrain(TrainOptions& o) {
@@ -135,7 +150,7 @@ int runTrain(TrainOptions& o) {
         }
     }
     for (const std::string& w : data.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-    if (!json) {
+    if (!json && !o.trial) {
         const auto info = run->session().backend().info();
         std::printf("%s: %s on %s (%s), %zu parameters, %zu training / %zu validation samples\n",
                     exp.name.c_str(), data.description.c_str(), info.id.c_str(), info.name.c_str(),
@@ -155,6 +170,17 @@ int runTrain(TrainOptions& o) {
     printer.epochs = exp.training.epochs;
     printer.json = json;
     printer.hasVal = data.split.validation.size() > 0;
+    TrainControl control;
+    TrialEvents trial(control, printer.hasVal);
+    if (o.trial) {
+        const RunResult result =
+            run->train(exp.training.epochs, StartMode::Restart, record, trial, &control);
+        if (!saveModel.empty() && !run->keeper().result().empty())
+            makeModelBundle(exp, data, run->keeper().result().tensors(), net.toJson(),
+                            run->keeper().result().epoch())
+                .save(saveModel);
+        return trial.end(result);
+    }
     const RunResult result = run->train(exp.training.epochs, StartMode::Restart, record, printer);
     const EpochKeeper& keeper = run->keeper();
     // The bundle of the run's result (the best epoch's weights with keepBest, else the last
@@ -210,7 +236,9 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
         "train and print one line per epoch (loss, accuracy, missed); the run is recorded in the "
         "run store. With validation.mode walkforward (or --validation walkforward): the "
         "walk-forward validation, as nnwb-cli walkforward");
-    cmd->footer("Exit status: 0 done, 1 the run failed (e.g. a non-finite loss), 2 bad input.");
+    cmd->footer(
+        "Exit status: 0 done, 1 the run failed (e.g. a non-finite loss), 2 bad input; with "
+        "--trial also 3 pruned, 4 stopped.");
     cmd->add_option("--experiment", o->path, "the experiment JSON, or a preset's name")
         ->type_name("FILE|PRESET")
         ->required();
@@ -224,6 +252,9 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
         ->check(integerIn(1, 65536));
     cmd->add_flag("--json", o->json,
                   "one JSON object per epoch (walk-forward: per fold, then the stitched summary)");
+    cmd->add_flag("--trial", o->trial,
+                  "run as a sweep trial: JSON lines on stdout, continue/prune/stop lines on "
+                  "stdin between epochs, not recorded (docs/sweeps.md)");
     cmd->add_option("--save-weights", o->saveWeights,
                     "write the run's result (see --keep-best) as safetensors at the end")
         ->type_name("FILE");
@@ -236,7 +267,7 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
     addRecordingFlags(*cmd, o->record);
     addTrainingFlags(*cmd, o->overrides);
     addValidationFlags(*cmd, o->validation);
-    runners[cmd] = [o] { return runTrain(*o); };
+    runners[cmd] = [o] { return o->trial ? runTrial(*o) : runTrain(*o); };
 }
 
 }  // namespace nnwb::cli

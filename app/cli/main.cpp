@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
     }
     CLI::App root(
         "The headless workbench: devices, price files, training, comparisons, prediction, ONNX "
-        "export and the run history. `nnwb-cli COMMAND --help` lists a command's options.",
+        "export, the run history and sweeps. `nnwb-cli COMMAND --help` lists a command's options.",
         "nnwb-cli");
     const auto help = std::make_shared<HelpFormatter>();
     root.formatter(help);  // inherited by every command
@@ -122,6 +122,7 @@ int main(int argc, char** argv) {
     nnwb::cli::addPredictCommand(root, runners);
     nnwb::cli::addExportCommand(root, runners);
     nnwb::cli::addRunsCommand(root, runners);
+    nnwb::cli::addSweepCommand(root, runners);
     root.add_subcommand("help", "this help")->group("");  // `nnwb-cli help`, not listed
 
     try {

@@ -230,6 +230,40 @@ std::string utcNowText() {
     return utcText(nowSeconds());
 }
 
+std::string runsHostName() {
+    return hostName();
+}
+int64_t runsProcessStart(int64_t pid) {
+    return processStart(pid);
+}
+bool runsProcessAlive(int64_t pid, int64_t start) {
+    return processAlive(pid, start);
+}
+
+void RunStore::write(const std::string& what, const std::function<void(SQLite::Database&)>& f) {
+    try {
+        const RunsLock::Guard guard = writing();
+        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        f(*db_);
+        tx.commit();
+    } catch (const RunStoreError&) {
+        throw;
+    } catch (const std::exception& e) {
+        fail(what, e);
+    }
+}
+
+void RunStore::read(const std::string& what, const std::function<void(SQLite::Database&)>& f) {
+    try {
+        const RunsLock::Guard guard = reading();
+        f(*db_);
+    } catch (const RunStoreError&) {
+        throw;
+    } catch (const std::exception& e) {
+        fail(what, e);
+    }
+}
+
 RunStore::RunStore(const std::string& path, bool create) : path_(path) {
     if (path_.empty()) throw RunStoreError("runs database: no location (set NNWB_RUNS_DB or HOME)");
     try {
@@ -339,12 +373,13 @@ std::string RunStore::relativeToDb(const std::string& absolute) const {
     return ec || rel.empty() ? absolute : rel.string();
 }
 
-int64_t RunStore::insertRun(const StoredRun& r) {
+int64_t RunStore::insertRun(const StoredRun& r, const Also& also) {
     try {
         const RunsLock::Guard guard = writing();
         SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
         const int64_t id =
             insertRow(r, hostName(), ::getpid(), processStart(::getpid()), runstatus::kRunning);
+        if (also) also(*db_, id);
         tx.commit();
         return id;
     } catch (const std::exception& e) {
@@ -400,7 +435,8 @@ int64_t RunStore::insertRow(const StoredRun& r, const std::string& host, int64_t
     return db_->getLastInsertRowid();
 }
 
-void RunStore::addEpoch(int64_t id, const StoredEpoch& e, std::optional<int> bestEpoch) {
+void RunStore::addEpoch(int64_t id, const StoredEpoch& e, std::optional<int> bestEpoch,
+                        const Also& also) {
     try {
         const RunsLock::Guard guard = writing();
         SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
@@ -413,6 +449,7 @@ void RunStore::addEpoch(int64_t id, const StoredEpoch& e, std::optional<int> bes
             u.bind(2);
         u.bind(3, id);
         u.exec();
+        if (also) also(*db_, id);
         tx.commit();
     } catch (const std::exception& ex) {
         fail("cannot add epoch " + std::to_string(e.report.epoch) + " of run " + std::to_string(id),
@@ -459,9 +496,10 @@ void RunStore::heartbeat(int64_t id) {
 }
 
 void RunStore::finishRun(int64_t id, const std::string& status, const std::string& error,
-                         std::optional<int> bestEpoch) {
+                         std::optional<int> bestEpoch, const Also& also) {
     try {
         const RunsLock::Guard guard = writing();
+        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
         SQLite::Statement u(*db_,
                             "UPDATE runs SET status = ?, error = ?, ended_at = ?, "
                             "heartbeat_at = ?, best_epoch = COALESCE(?, best_epoch) WHERE id = ?");
@@ -478,6 +516,8 @@ void RunStore::finishRun(int64_t id, const std::string& status, const std::strin
             u.bind(5);
         u.bind(6, id);
         u.exec();
+        if (also) also(*db_, id);
+        tx.commit();
     } catch (const std::exception& e) {
         fail("cannot end run " + std::to_string(id), e);
     }

@@ -33,6 +33,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -74,13 +75,17 @@ public:
 
     // Writing (the thread that owns the run). insertRun stores everything but id, epochs and
     // bundles, marks it running with this process's pid and a heartbeat, returns the id.
-    int64_t insertRun(const StoredRun& run);
+    // `also` (optional) runs in the same transaction, given the new id: a caller's own rows
+    // that must commit with the run's (a sweep trial's, app/sweep/SweepStore.h).
+    using Also = std::function<void(SQLite::Database&, int64_t id)>;
+    int64_t insertRun(const StoredRun& run, const Also& also = {});
     // Adds an epoch (replacing one of the same number), renews the heartbeat and sets the best
-    // epoch, in one transaction.
-    void addEpoch(int64_t id, const StoredEpoch& epoch, std::optional<int> bestEpoch);
+    // epoch, in one transaction (with `also`).
+    void addEpoch(int64_t id, const StoredEpoch& epoch, std::optional<int> bestEpoch,
+                  const Also& also = {});
     void heartbeat(int64_t id);
     void finishRun(int64_t id, const std::string& status, const std::string& error,
-                   std::optional<int> bestEpoch);
+                   std::optional<int> bestEpoch, const Also& also = {});
     // Stores the run's trading figures (StoredRun::trading).
     void setTrading(int64_t id, const nlohmann::json& trading);
     // Records a bundle file already written (path absolute, inside runFolder(id)).
@@ -105,6 +110,13 @@ public:
     // Imports the side files of `<db stem>-pending/` that no writer holds, in one transaction,
     // deleting each only after that committed; returns how many (done on open).
     int importPending();
+    // Statements of other tables (the sweep tables, app/sweep/SweepStore.h) under this
+    // connection's discipline: write() runs `f` holding the exclusive lock inside one
+    // IMMEDIATE transaction, committed when `f` returns (rolled back when it throws); read()
+    // holds the shared lock. Failures throw RunStoreError starting "runs database PATH: what".
+    void write(const std::string& what, const std::function<void(SQLite::Database&)>& f);
+    void read(const std::string& what, const std::function<void(SQLite::Database&)>& f);
+
     // Side files that could not be imported on open (bad lines, a model file that cannot be
     // copied), each saying what and where; such files are left in place.
     const std::vector<std::string>& pendingProblems() const { return problems_; }
@@ -130,5 +142,10 @@ private:
 
 // The current UTC time as stored: YYYY-MM-DDTHH:MM:SSZ.
 std::string utcNowText();
+// The identity of a process as the store keeps it (host, pid, start time in clock ticks after
+// boot) and whether such a process still runs on this host (RunStore's own rule).
+std::string runsHostName();
+int64_t runsProcessStart(int64_t pid);
+bool runsProcessAlive(int64_t pid, int64_t start);
 
 }  // namespace nnwb

@@ -71,6 +71,47 @@ CREATE UNIQUE INDEX runs_uuid ON runs (uuid);
         R"sql(
 ALTER TABLE runs ADD COLUMN trading TEXT;
 )sql",
+        // 5: sweeps (issue 27) and their trials; a trial's attempt that trained is a run
+        // (run_id). Only the sweep's coordinator writes them (docs/sweeps.md).
+        R"sql(
+CREATE TABLE sweeps (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    spec TEXT NOT NULL,              -- the spec JSON as given
+    spec_file TEXT,                  -- where it was read from (absolute)
+    status TEXT NOT NULL,            -- running, stopping, stopped, completed, interrupted
+    created_at TEXT NOT NULL,
+    ended_at TEXT,
+    host TEXT, pid INTEGER, pid_start INTEGER,  -- the coordinator while it runs
+    heartbeat_at REAL
+);
+CREATE TABLE trials (
+    sweep_id INTEGER NOT NULL REFERENCES sweeps (id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,         -- 0-based, in the order asked
+    config INTEGER NOT NULL,         -- the configuration (seed replicates share it)
+    replicate INTEGER NOT NULL,      -- 0-based seed replicate
+    state TEXT NOT NULL,             -- queued, running, complete, pruned, failed
+    params TEXT NOT NULL,            -- the configuration, JSON {path: value}
+    run_id INTEGER REFERENCES runs (id) ON DELETE SET NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    slot TEXT,                       -- the device of the last attempt
+    value REAL,                      -- the objective of the last epoch reported
+    second_value REAL,               -- the second objective, if any
+    epochs_done INTEGER NOT NULL DEFAULT 0,
+    pruned_at INTEGER,               -- the epoch after which it was pruned
+    error TEXT,
+    started_at TEXT, ended_at TEXT,
+    PRIMARY KEY (sweep_id, number)
+);
+CREATE TABLE trial_epochs (
+    sweep_id INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    epoch INTEGER NOT NULL,
+    value REAL NOT NULL,             -- the objective at this epoch, as reported
+    PRIMARY KEY (sweep_id, number, epoch),
+    FOREIGN KEY (sweep_id, number) REFERENCES trials (sweep_id, number) ON DELETE CASCADE
+);
+)sql",
     };
     return steps;
 }

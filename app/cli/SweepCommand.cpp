@@ -1,0 +1,204 @@
+// `nnwb-cli sweep run SPEC [--slots S]`, `sweep resume ID [--slots S]`, `sweep list`,
+// `sweep show ID [--json] [--top N]`, `sweep export ID --csv OUT`, `sweep stop ID`, each with
+// `--runs-db PATH`: sweeps from the command line (docs/sweeps.md). run and resume coordinate
+// the trials (app/sweep/Coordinator.h) and print a progress line per finished trial. CLI main
+// thread; Qt-free.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "app/cli/Commands.h"
+#include "app/cli/FlagChecks.h"
+#include "app/cli/RecordingFlags.h"
+#include "app/runs/RunStore.h"
+#include "app/runs/RunsDbPath.h"
+#include "app/sweep/Coordinator.h"
+#include "app/sweep/SweepReport.h"
+#include "model/AtomicFile.h"
+
+namespace nnwb::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Options {
+    std::string sub, db, spec, slots, csv;
+    int64_t id = 0;
+    bool json = false, quiet = false;
+    int top = 10;
+};
+
+std::string selfPath() {
+    std::error_code ec;
+    const fs::path p = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) throw std::runtime_error("cannot find nnwb-cli itself (/proc/self/exe)");
+    return p.string();
+}
+
+std::vector<Slot> slotsOf(const Options& o) {
+    try {
+        return o.slots.empty() ? defaultSlots(usableCpus()) : parseSlots(o.slots, usableCpus());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("--slots: ") + e.what());
+    }
+}
+
+// The spec of a stored sweep, relative paths taken from where its file was.
+sweep::SweepSpec storedSpec(const SweepRow& s) {
+    const std::string dir = s.specFile.empty() ? "." : fs::path(s.specFile).parent_path().string();
+    try {
+        return sweep::SweepSpec::fromJson(s.spec, s.specFile, dir.empty() ? "/" : dir);
+    } catch (const sweep::SpecError& e) {
+        throw UsageError(std::string("its spec no longer loads: ") + e.what());
+    }
+}
+
+int coordinate(const sweep::SweepSpec& spec, int64_t id, RunStore& store, const Options& o) {
+    CoordinatorOptions co;
+    co.cliPath = selfPath();
+    co.slots = slotsOf(o);
+    co.progress = o.quiet ? nullptr : stdout;
+    if (!o.quiet) {
+        std::string labels;
+        for (const Slot& s : co.slots) labels += (labels.empty() ? "" : ", ") + s.label;
+        std::printf("sweep %lld \"%s\": %s, up to %d trials on %s (store %s)\n", (long long)id,
+                    spec.name.c_str(), spec.method.c_str(), spec.runCap, labels.c_str(),
+                    store.path().c_str());
+        std::fflush(stdout);
+    }
+    Coordinator c(spec, id, store, co);
+    const std::string status = c.run();
+    if (!o.quiet) std::printf("sweep %lld %s\n", (long long)id, status.c_str());
+    return status == sweepstatus::kCompleted ? 0 : 4;
+}
+
+int runSweep(Options& o) {
+    const std::string path = runsDbPath(o.db);
+    if (o.sub == "run") {
+        sweep::SweepSpec spec;
+        try {
+            spec = sweep::SweepSpec::load(o.spec);
+        } catch (const sweep::SpecError& e) {
+            throw UsageError(e.what());
+        }
+        slotsOf(o);  // bad --slots before anything is stored
+        RunStore store(path);
+        SweepStore sweeps(store);
+        const int64_t id =
+            sweeps.create(spec.name, spec.source, fs::absolute(o.spec).lexically_normal().string());
+        return coordinate(spec, id, store, o);
+    }
+    if (!fs::exists(path)) throw UsageError("no runs database at " + path);
+    RunStore store(path, false);
+    SweepStore sweeps(store);
+    if (o.sub == "list") {
+        const auto all = sweeps.list();
+        if (all.empty()) std::printf("no sweeps in %s\n", path.c_str());
+        for (const SweepRow& s : all) {
+            const auto trials = sweeps.trials(s.id);
+            int done = 0;
+            for (const TrialRow& t : trials)
+                done +=
+                    t.state != sweep::TrialState::Queued && t.state != sweep::TrialState::Running;
+            std::printf("%4lld  %-24s  %-11s  %s  %d/%zu trials done\n", (long long)s.id,
+                        s.name.c_str(), s.status.c_str(), s.createdAt.c_str(), done, trials.size());
+        }
+        return 0;
+    }
+    const auto row = sweeps.sweep(o.id);
+    if (!row) throw UsageError("no sweep " + std::to_string(o.id) + " in " + path);
+    if (o.sub == "stop") {
+        const std::string was = sweeps.requestStop(o.id);
+        if (was == sweepstatus::kRunning)
+            std::printf(
+                "sweep %lld: stop requested; its coordinator ends the trials at their next epoch\n",
+                (long long)o.id);
+        else
+            std::printf("sweep %lld is %s: nothing to stop\n", (long long)o.id, was.c_str());
+        return 0;
+    }
+    const sweep::SweepSpec spec = storedSpec(*row);
+    if (o.sub == "resume") {
+        try {
+            const std::string had = sweeps.claim(o.id);
+            if (!o.quiet)
+                std::printf("sweep %lld was %s: resuming\n", (long long)o.id, had.c_str());
+        } catch (const RunStoreError& e) {
+            throw UsageError(e.what());
+        }
+        return coordinate(spec, o.id, store, o);
+    }
+    const auto trials = sweeps.trials(o.id);
+    if (o.sub == "show") {
+        const nlohmann::json report = sweepReport(*row, spec, trials);
+        if (o.json)
+            std::printf("%s\n", report.dump(2).c_str());
+        else
+            std::fputs(sweepReportText(report, size_t(o.top)).c_str(), stdout);
+        return 0;
+    }
+    writeFileAtomic(o.csv, sweepCsv(spec, trials));
+    std::printf("wrote %s (%zu trials)\n", o.csv.c_str(), trials.size());
+    return 0;
+}
+
+}  // namespace
+
+void addSweepCommand(CLI::App& root, Runners& runners) {
+    auto o = std::make_shared<Options>();
+    CLI::App* cmd = root.add_subcommand(
+        "sweep", "search settings and architectures: trials on every local slot (docs/sweeps.md)");
+    cmd->require_subcommand(1);
+    cmd->footer(
+        "Exit status: 0 done, 1 the store or a process failed, 2 bad input, 4 the sweep "
+        "was stopped (sweep resume goes on).");
+    auto add = [&](const char* name, const char* what) {
+        CLI::App* sub = cmd->add_subcommand(name, what);
+        sub->footer(cmd->get_footer());
+        runners[sub] = [o, name] {
+            o->sub = name;
+            return runSweep(*o);
+        };
+        addRunsDbFlag(*sub, o->db);
+        return sub;
+    };
+    auto id = [&](CLI::App* sub) {
+        sub->add_option("ID", o->id, "the sweep")
+            ->check(CLI::Range(int64_t(1), INT64_MAX))
+            ->required();
+    };
+    auto slots = [&](CLI::App* sub) {
+        sub->add_option("--slots", o->slots,
+                        "where trials run: cpu=N (N slots sharing the cores), opencl:P:D=K (K "
+                        "trials at a time on that device), comma-separated (default: one CPU "
+                        "slot per two cores)")
+            ->type_name("S");
+        sub->add_flag("--quiet", o->quiet, "no progress lines");
+    };
+    CLI::App* run = add("run", "start a sweep from a spec file and run it to the end");
+    run->add_option("SPEC", o->spec, "the sweep spec (JSON)")->required();
+    slots(run);
+    CLI::App* resume = add("resume", "go on with a sweep that was stopped or interrupted");
+    id(resume);
+    slots(resume);
+    add("list", "the sweeps of the run store, newest first");
+    CLI::App* show = add("show", "leaderboard, best trial, Pareto front, parameter importance");
+    id(show);
+    show->add_flag("--json", o->json, "one JSON object (every trial too) instead of the text");
+    show->add_option("--top", o->top, "leaderboard rows")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    CLI::App* csv =
+        add("export", "its trials as CSV (one row per trial, one column per parameter)");
+    id(csv);
+    csv->add_option("--csv", o->csv, "the CSV file to write")->type_name("OUT")->required();
+    CLI::App* stop = add(
+        "stop", "ask the sweep's coordinator to stop (its running trials go back to the queue)");
+    id(stop);
+}
+
+}  // namespace nnwb::cli

@@ -1,0 +1,74 @@
+#include "app/cli/TrialProtocol.h"
+
+#include <nlohmann/json.hpp>
+
+#include "app/compare/EpochReportJson.h"
+#include "app/runs/StoredRun.h"
+#include "compute/Backend.h"
+
+namespace nnwb::cli {
+
+namespace {
+void printLine(const nlohmann::json& j) {
+    std::printf("%s\n", j.dump().c_str());
+    std::fflush(stdout);
+}
+}  // namespace
+
+void TrialEvents::started(RunEngine& run) {
+    const DeviceInfo info = run.session().backend().info();
+    const ExperimentData& data = run.data();
+    printLine({{"event", "started"},
+               {"parameters", run.network().parameterCount()},
+               {"trainSamples", data.split.train.size()},
+               {"validationSamples", data.split.validation.size()},
+               {"deviceId", info.id},
+               {"deviceName", info.id == "cpu" ? std::string("CPU (native)") : info.name},
+               {"data", data.description},
+               {"epochs", run.epochsWanted()},
+               {"seed", run.experiment().training.seed}});
+}
+
+void TrialEvents::epoch(const EpochReport& report) {
+    nlohmann::json j = epochReportToJson(report, hasValidation_);
+    j["event"] = "epoch";
+    printLine(j);
+}
+
+void TrialEvents::betweenEpochs() {
+    char line[64];
+    std::string cmd;
+    if (std::fgets(line, sizeof line, in_)) cmd = line;
+    while (!cmd.empty() && (cmd.back() == '\n' || cmd.back() == '\r' || cmd.back() == ' '))
+        cmd.pop_back();
+    if (cmd == "continue") return;
+    if (cmd == "prune")
+        pruned_ = true;
+    else
+        stopped_ = true;  // "stop", the end of input, or anything else
+    control_.requestStop();
+}
+
+void TrialEvents::warning(const std::string& message) {
+    std::fprintf(stderr, "nnwb-cli train: warning: %s\n", message.c_str());
+}
+
+int TrialEvents::end(const RunResult& r) {
+    std::string status = r.end == RunEnd::Failed    ? runstatus::kFailed
+                         : r.end == RunEnd::Stopped ? runstatus::kStopped
+                         : r.stoppedEarly           ? runstatus::kStoppedEarly
+                                                    : runstatus::kCompleted;
+    if (r.end == RunEnd::Stopped && pruned_) status = "pruned";
+    nlohmann::json j = {{"event", "end"}, {"status", status}};
+    if (r.end == RunEnd::Failed) j["error"] = r.error;
+    printLine(j);
+    if (r.end == RunEnd::Failed) return kTrialFailed;
+    if (r.end == RunEnd::Stopped) return pruned_ ? kTrialPruned : kTrialStopped;
+    return kTrialCompleted;
+}
+
+void printTrialBadInput(const std::string& error) {
+    printLine({{"event", "end"}, {"status", runstatus::kFailed}, {"error", error}});
+}
+
+}  // namespace nnwb::cli

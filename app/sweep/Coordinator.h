@@ -1,0 +1,65 @@
+// Runs a sweep (docs/sweeps.md): asks the sampler for configurations, runs each trial as a child
+// process (`nnwb-cli train --trial`) on a free slot, records every trial as a run of the run
+// store together with its sweep rows (one transaction per event, so a kill -9 loses at most the
+// epoch in flight), feeds each epoch's objective to the pruner and answers the trial with
+// continue / prune / stop. It is the only writer of the sweep's rows. On start it takes over
+// the trials a dead coordinator left running: each goes back to the queue for another attempt
+// (its partial run stays in the history as interrupted) unless it has had maxAttempts, then it
+// fails. Progress lines go to `progress`. The coordinator's thread only.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/sweep/Slots.h"
+#include "app/sweep/SweepStore.h"
+#include "model/sweep/SweepSpec.h"
+
+namespace nnwb {
+
+struct CoordinatorOptions {
+    std::string cliPath;  // the nnwb-cli to start trials with
+    std::vector<Slot> slots;
+    std::FILE* progress = stdout;  // null: quiet
+    int maxAttempts = 2;           // attempts a trial gets when its process or coordinator dies
+};
+
+class Coordinator {
+public:
+    Coordinator(const sweep::SweepSpec& spec, int64_t sweepId, RunStore& store,
+                CoordinatorOptions options);
+    ~Coordinator();
+    // Runs until the sweep is done (run cap, grid end or time budget) or stopped. Returns the
+    // sweep's final status (sweepstatus::kCompleted or kStopped).
+    std::string run();
+
+private:
+    struct Running;
+    void recover();
+    bool startNext(Slot& slot);
+    bool addConfiguration();
+    void launch(int number, Slot& slot);
+    void handleLine(Running& r, const std::string& line);
+    void answerEpoch(Running& r, int epoch);
+    void finished(Running& r, int exitStatus);
+    void progressLine(const TrialRow& t, const std::string& what);
+    TrialRow* row(int number);
+
+    sweep::SweepSpec spec_;
+    int64_t id_;
+    RunStore& runs_;
+    SweepStore store_;
+    CoordinatorOptions o_;
+    std::unique_ptr<sweep::Sampler> sampler_;
+    std::unique_ptr<sweep::Pruner> pruner_;
+    std::vector<TrialRow> trials_;
+    std::vector<std::unique_ptr<Running>> running_;
+    std::string folder_;  // trial experiments and stderr files
+    bool stopping_ = false;
+    bool samplerDone_ = false;
+    double startedAt_ = 0.0;
+};
+
+}  // namespace nnwb

@@ -1,0 +1,309 @@
+#include "app/sweep/SweepStore.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <stdexcept>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+namespace nnwb {
+
+namespace {
+
+double nowSeconds() {
+    using namespace std::chrono;
+    return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
+std::string text(SQLite::Statement& q, const char* name) {
+    const SQLite::Column c = q.getColumn(name);
+    return c.isNull() ? std::string() : c.getString();
+}
+std::optional<double> optReal(SQLite::Statement& q, const char* name) {
+    const SQLite::Column c = q.getColumn(name);
+    if (c.isNull()) return std::nullopt;
+    return c.getDouble();
+}
+int64_t integer(SQLite::Statement& q, const char* name) {
+    const SQLite::Column c = q.getColumn(name);
+    return c.isNull() ? 0 : c.getInt64();
+}
+
+void bindOpt(SQLite::Statement& q, int i, std::optional<double> v) {
+    if (v)
+        q.bind(i, *v);
+    else
+        q.bind(i);
+}
+
+SweepRow sweepFrom(SQLite::Statement& q) {
+    SweepRow s;
+    s.id = integer(q, "id");
+    s.name = text(q, "name");
+    s.status = text(q, "status");
+    s.createdAt = text(q, "created_at");
+    s.endedAt = text(q, "ended_at");
+    s.specFile = text(q, "spec_file");
+    s.host = text(q, "host");
+    s.pid = integer(q, "pid");
+    s.pidStart = integer(q, "pid_start");
+    s.spec = nlohmann::json::parse(text(q, "spec"));
+    return s;
+}
+
+}  // namespace
+
+int64_t SweepStore::create(const std::string& name, const nlohmann::json& spec,
+                           const std::string& specFile) {
+    int64_t id = 0;
+    store_.write("cannot add the sweep", [&](SQLite::Database& db) {
+        SQLite::Statement q(
+            db,
+            "INSERT INTO sweeps (name, spec, spec_file, status, created_at, host, "
+            "pid, pid_start, heartbeat_at) VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?)");
+        q.bind(1, name);
+        q.bind(2, spec.dump());
+        if (specFile.empty())
+            q.bind(3);
+        else
+            q.bind(3, specFile);
+        q.bind(4, utcNowText());
+        q.bind(5, runsHostName());
+        q.bind(6, int64_t(::getpid()));
+        q.bind(7, runsProcessStart(::getpid()));
+        q.bind(8, nowSeconds());
+        q.exec();
+        id = db.getLastInsertRowid();
+    });
+    return id;
+}
+
+std::string SweepStore::claim(int64_t id) {
+    std::string had;
+    store_.write("cannot resume sweep " + std::to_string(id), [&](SQLite::Database& db) {
+        SQLite::Statement q(db, "SELECT * FROM sweeps WHERE id = ?");
+        q.bind(1, id);
+        if (!q.executeStep()) throw std::runtime_error("no sweep " + std::to_string(id));
+        const SweepRow s = sweepFrom(q);
+        q.reset();
+        had = s.status;
+        if (s.status == sweepstatus::kCompleted)
+            throw std::runtime_error("sweep " + std::to_string(id) + " is completed");
+        if ((s.status == sweepstatus::kRunning || s.status == sweepstatus::kStopping) &&
+            s.host == runsHostName() && s.pid != ::getpid() && runsProcessAlive(s.pid, s.pidStart))
+            throw std::runtime_error("sweep " + std::to_string(id) + " is still run by pid " +
+                                     std::to_string(s.pid));
+        SQLite::Statement u(db,
+                            "UPDATE sweeps SET status = 'running', ended_at = NULL, host = ?, "
+                            "pid = ?, pid_start = ?, heartbeat_at = ? WHERE id = ?");
+        u.bind(1, runsHostName());
+        u.bind(2, int64_t(::getpid()));
+        u.bind(3, runsProcessStart(::getpid()));
+        u.bind(4, nowSeconds());
+        u.bind(5, id);
+        u.exec();
+    });
+    // Ends the transaction before the runtime_error escapes as RunStoreError? write() turns
+    // other exceptions into RunStoreError; callers show its message.
+    return had;
+}
+
+void SweepStore::setStatus(int64_t id, const std::string& status) {
+    store_.write("cannot update sweep " + std::to_string(id), [&](SQLite::Database& db) {
+        const bool ended = status != sweepstatus::kRunning && status != sweepstatus::kStopping;
+        SQLite::Statement u(db, "UPDATE sweeps SET status = ?, ended_at = ? WHERE id = ?");
+        u.bind(1, status);
+        if (ended)
+            u.bind(2, utcNowText());
+        else
+            u.bind(2);
+        u.bind(3, id);
+        u.exec();
+    });
+}
+
+std::string SweepStore::requestStop(int64_t id) {
+    std::string found;
+    store_.write("cannot stop sweep " + std::to_string(id), [&](SQLite::Database& db) {
+        SQLite::Statement q(db, "SELECT status FROM sweeps WHERE id = ?");
+        q.bind(1, id);
+        if (!q.executeStep()) return;
+        found = q.getColumn(0).getString();
+        q.reset();
+        if (found != sweepstatus::kRunning) return;
+        SQLite::Statement u(db, "UPDATE sweeps SET status = 'stopping' WHERE id = ?");
+        u.bind(1, id);
+        u.exec();
+    });
+    return found;
+}
+
+void SweepStore::heartbeat(int64_t id) {
+    store_.write("cannot update sweep " + std::to_string(id), [&](SQLite::Database& db) {
+        SQLite::Statement u(db, "UPDATE sweeps SET heartbeat_at = ? WHERE id = ?");
+        u.bind(1, nowSeconds());
+        u.bind(2, id);
+        u.exec();
+    });
+}
+
+std::vector<SweepRow> SweepStore::list() {
+    std::vector<SweepRow> out;
+    store_.read("cannot list the sweeps", [&](SQLite::Database& db) {
+        SQLite::Statement q(db, "SELECT * FROM sweeps ORDER BY id DESC");
+        while (q.executeStep()) out.push_back(sweepFrom(q));
+    });
+    return out;
+}
+
+std::optional<SweepRow> SweepStore::sweep(int64_t id) {
+    std::optional<SweepRow> out;
+    store_.read("cannot read sweep " + std::to_string(id), [&](SQLite::Database& db) {
+        SQLite::Statement q(db, "SELECT * FROM sweeps WHERE id = ?");
+        q.bind(1, id);
+        if (q.executeStep()) out = sweepFrom(q);
+    });
+    return out;
+}
+
+std::vector<TrialRow> SweepStore::trials(int64_t id) {
+    std::vector<TrialRow> out;
+    store_.read("cannot read the trials of sweep " + std::to_string(id), [&](SQLite::Database& db) {
+        SQLite::Statement q(db, "SELECT * FROM trials WHERE sweep_id = ? ORDER BY number");
+        q.bind(1, id);
+        while (q.executeStep()) {
+            TrialRow t;
+            t.number = int(integer(q, "number"));
+            t.config = int(integer(q, "config"));
+            t.replicate = int(integer(q, "replicate"));
+            t.state =
+                sweep::trialStateFromName(text(q, "state")).value_or(sweep::TrialState::Failed);
+            t.params = nlohmann::json::parse(text(q, "params"));
+            t.runId = integer(q, "run_id");
+            t.attempts = int(integer(q, "attempts"));
+            t.slot = text(q, "slot");
+            t.value = optReal(q, "value");
+            t.secondValue = optReal(q, "second_value");
+            t.epochsDone = int(integer(q, "epochs_done"));
+            if (!q.getColumn("pruned_at").isNull()) t.prunedAt = int(integer(q, "pruned_at"));
+            t.error = text(q, "error");
+            t.startedAt = text(q, "started_at");
+            t.endedAt = text(q, "ended_at");
+            out.push_back(std::move(t));
+        }
+        SQLite::Statement e(db, "SELECT number, epoch, value FROM trial_epochs WHERE sweep_id = ?");
+        e.bind(1, id);
+        while (e.executeStep()) {
+            const int n = e.getColumn(0).getInt();
+            for (TrialRow& t : out)
+                if (t.number == n) t.epochs[e.getColumn(1).getInt()] = e.getColumn(2).getDouble();
+        }
+    });
+    return out;
+}
+
+void SweepStore::addTrial(int64_t id, const TrialRow& t) {
+    store_.write("cannot add trial " + std::to_string(t.number), [&](SQLite::Database& db) {
+        SQLite::Statement q(db,
+                            "INSERT INTO trials (sweep_id, number, config, replicate, state, "
+                            "params) VALUES (?, ?, ?, ?, 'queued', ?)");
+        q.bind(1, id);
+        q.bind(2, t.number);
+        q.bind(3, t.config);
+        q.bind(4, t.replicate);
+        q.bind(5, t.params.dump());
+        q.exec();
+    });
+}
+
+void SweepStore::startTrial(int64_t id, int number, const std::string& slot) {
+    store_.write("cannot start trial " + std::to_string(number), [&](SQLite::Database& db) {
+        SQLite::Statement d(db, "DELETE FROM trial_epochs WHERE sweep_id = ? AND number = ?");
+        d.bind(1, id);
+        d.bind(2, number);
+        d.exec();
+        SQLite::Statement u(db,
+                            "UPDATE trials SET state = 'running', attempts = attempts + 1, "
+                            "slot = ?, started_at = ?, ended_at = NULL, error = NULL, value = "
+                            "NULL, second_value = NULL, epochs_done = 0, pruned_at = NULL, run_id "
+                            "= NULL WHERE sweep_id = ? AND number = ?");
+        u.bind(1, slot);
+        u.bind(2, utcNowText());
+        u.bind(3, id);
+        u.bind(4, number);
+        u.exec();
+    });
+}
+
+void SweepStore::requeueTrial(int64_t id, int number, const std::string& why) {
+    store_.write("cannot requeue trial " + std::to_string(number), [&](SQLite::Database& db) {
+        SQLite::Statement u(db,
+                            "UPDATE trials SET state = 'queued', error = ? WHERE sweep_id = ? "
+                            "AND number = ?");
+        u.bind(1, why);
+        u.bind(2, id);
+        u.bind(3, number);
+        u.exec();
+    });
+}
+
+void SweepStore::failTrial(int64_t id, int number, const std::string& error) {
+    store_.write("cannot end trial " + std::to_string(number), [&](SQLite::Database& db) {
+        endTrial(db, id, number, sweep::TrialState::Failed, std::nullopt, std::nullopt,
+                 std::nullopt, error);
+    });
+}
+
+void SweepStore::linkRun(SQLite::Database& db, int64_t id, int number, int64_t runId) {
+    SQLite::Statement u(db, "UPDATE trials SET run_id = ? WHERE sweep_id = ? AND number = ?");
+    u.bind(1, runId);
+    u.bind(2, id);
+    u.bind(3, number);
+    u.exec();
+}
+
+void SweepStore::addEpoch(SQLite::Database& db, int64_t id, int number, int epoch, double value) {
+    SQLite::Statement q(db,
+                        "INSERT OR REPLACE INTO trial_epochs (sweep_id, number, epoch, value) "
+                        "VALUES (?, ?, ?, ?)");
+    q.bind(1, id);
+    q.bind(2, number);
+    q.bind(3, epoch);
+    q.bind(4, value);
+    q.exec();
+    SQLite::Statement u(db,
+                        "UPDATE trials SET epochs_done = ?, value = ? WHERE sweep_id = ? AND "
+                        "number = ?");
+    u.bind(1, epoch);
+    u.bind(2, value);
+    u.bind(3, id);
+    u.bind(4, number);
+    u.exec();
+}
+
+void SweepStore::endTrial(SQLite::Database& db, int64_t id, int number, sweep::TrialState state,
+                          std::optional<double> value, std::optional<double> second,
+                          std::optional<int> prunedAt, const std::string& error) {
+    SQLite::Statement u(
+        db,
+        "UPDATE trials SET state = ?, value = COALESCE(?, value), second_value = "
+        "?, pruned_at = ?, error = ?, ended_at = ? WHERE sweep_id = ? AND number = ?");
+    u.bind(1, sweep::trialStateName(state));
+    bindOpt(u, 2, value);
+    bindOpt(u, 3, second);
+    if (prunedAt)
+        u.bind(4, *prunedAt);
+    else
+        u.bind(4);
+    if (error.empty())
+        u.bind(5);
+    else
+        u.bind(5, error);
+    u.bind(6, utcNowText());
+    u.bind(7, id);
+    u.bind(8, number);
+    u.exec();
+}
+
+}  // namespace nnwb

@@ -1,0 +1,90 @@
+// The sweep tables of the run store (schema version 4, app/runs/RunsSchema.cpp): sweeps and
+// their trials with state, configuration, the run of their last attempt and the objective per
+// epoch. Every write is one transaction on the caller's RunStore connection; the coordinator of
+// a sweep is its only writer (docs/sweeps.md), `sweep stop` only sets the status. Use on the
+// thread that owns the RunStore.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/runs/RunStore.h"
+#include "model/sweep/Trial.h"
+
+namespace nnwb {
+
+namespace sweepstatus {
+inline constexpr const char* kRunning = "running";
+inline constexpr const char* kStopping = "stopping";  // `sweep stop` asked; the coordinator ends it
+inline constexpr const char* kStopped = "stopped";
+inline constexpr const char* kCompleted = "completed";
+inline constexpr const char* kInterrupted = "interrupted";  // its coordinator died
+}  // namespace sweepstatus
+
+struct SweepRow {
+    int64_t id = 0;
+    std::string name, status, createdAt, endedAt, specFile, host;
+    nlohmann::json spec;
+    int64_t pid = 0, pidStart = 0;
+};
+
+struct TrialRow {
+    int number = 0, config = 0, replicate = 0;
+    sweep::TrialState state = sweep::TrialState::Queued;
+    nlohmann::json params = nlohmann::json::object();
+    int64_t runId = 0;
+    int attempts = 0;
+    std::string slot;
+    std::optional<double> value, secondValue;  // as reported (not oriented)
+    int epochsDone = 0;
+    std::optional<int> prunedAt;
+    std::string error, startedAt, endedAt;
+    std::map<int, double> epochs;  // objective per epoch, as reported
+};
+
+class SweepStore {
+public:
+    explicit SweepStore(RunStore& store) : store_(store) {}
+    RunStore& runs() { return store_; }
+
+    // A new sweep, running, owned by this process.
+    int64_t create(const std::string& name, const nlohmann::json& spec,
+                   const std::string& specFile);
+    // Takes over sweep `id` for this process (resume). Throws std::runtime_error when it is
+    // finished or a live process on this host still coordinates it. Returns the status it had.
+    std::string claim(int64_t id);
+    void setStatus(int64_t id, const std::string& status);
+    // Sets `stopping` when the sweep is running; returns the status found.
+    std::string requestStop(int64_t id);
+    void heartbeat(int64_t id);
+
+    std::vector<SweepRow> list();
+    std::optional<SweepRow> sweep(int64_t id);
+    std::vector<TrialRow> trials(int64_t id);  // by number, with their epochs
+
+    void addTrial(int64_t id, const TrialRow& t);  // stored as queued
+    // Marks the trial running on `slot` (attempts + 1) and clears the epochs of an earlier
+    // attempt.
+    void startTrial(int64_t id, int number, const std::string& slot);
+    // Back to queued (stopped by `sweep stop`, or an attempt its coordinator lost), keeping
+    // the count of attempts.
+    void requeueTrial(int64_t id, int number, const std::string& why);
+    void failTrial(int64_t id, int number, const std::string& error);
+
+    // Statements for RunStore's `also` hooks (inside the run's transaction).
+    static void linkRun(SQLite::Database& db, int64_t id, int number, int64_t runId);
+    static void addEpoch(SQLite::Database& db, int64_t id, int number, int epoch, double value);
+    static void endTrial(SQLite::Database& db, int64_t id, int number, sweep::TrialState state,
+                         std::optional<double> value, std::optional<double> second,
+                         std::optional<int> prunedAt, const std::string& error);
+
+private:
+    RunStore& store_;
+};
+
+}  // namespace nnwb

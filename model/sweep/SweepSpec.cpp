@@ -1,0 +1,496 @@
+#include "model/sweep/SweepSpec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include "model/AtomicFile.h"
+#include "model/ExperimentData.h"
+#include "model/Network.h"
+#include "model/ResourceDirs.h"
+#include "model/Rng.h"
+#include "model/data/DataConfig.h"
+#include "model/sweep/SobolSequence.h"
+
+namespace nnwb::sweep {
+
+namespace {
+
+using nlohmann::json;
+
+// One step of a path: a key or an index ("model.layers[1].heads" -> model, layers, 1, heads).
+struct Step {
+    std::string key;
+    int index = -1;
+};
+
+std::vector<Step> parsePath(const std::string& path) {
+    std::vector<Step> steps;
+    size_t i = 0;
+    auto bad = [&] { throw std::invalid_argument("'" + path + "' is not a path like a.b[1].c"); };
+    while (i < path.size()) {
+        if (path[i] == '[') {
+            const size_t close = path.find(']', i);
+            if (close == std::string::npos || close == i + 1) bad();
+            const std::string digits = path.substr(i + 1, close - i - 1);
+            if (digits.find_first_not_of("0123456789") != std::string::npos) bad();
+            steps.push_back({"", std::stoi(digits)});
+            i = close + 1;
+            if (i < path.size() && path[i] == '.') ++i;
+            continue;
+        }
+        const size_t end = path.find_first_of(".[", i);
+        const std::string key = path.substr(i, end == std::string::npos ? end : end - i);
+        if (key.empty()) bad();
+        steps.push_back({key, -1});
+        if (end == std::string::npos) break;
+        i = path[end] == '.' ? end + 1 : end;
+        if (path[end] == '.' && i == path.size()) bad();
+    }
+    if (steps.empty()) bad();
+    return steps;
+}
+
+// Sets `path` in `j`. Every step must exist, but the last key of an object inside
+// model.layers (a layer's field its type accepts, which the network build checks) or `data`
+// may be new. Throws std::invalid_argument("no field PATH in the experiment").
+void setPath(json& j, const std::string& path, const json& value) {
+    const std::vector<Step> steps = parsePath(path);
+    json* at = &j;
+    for (size_t s = 0; s < steps.size(); ++s) {
+        const Step& st = steps[s];
+        const bool last = s + 1 == steps.size();
+        if (st.index >= 0) {
+            if (!at->is_array() || st.index >= int(at->size()))
+                throw std::invalid_argument("no field " + path + " in the experiment");
+            at = &(*at)[size_t(st.index)];
+        } else {
+            if (!at->is_object())
+                throw std::invalid_argument("no field " + path + " in the experiment");
+            if (!at->contains(st.key)) {
+                const bool layerField = steps.size() == 4 && steps[0].key == "model" &&
+                                        steps[1].key == "layers" && steps[2].index >= 0;
+                if (!last || !layerField)
+                    throw std::invalid_argument("no field " + path + " in the experiment");
+            }
+            at = &(*at)[st.key];
+        }
+    }
+    *at = value;
+}
+
+// A key of `obj` read as `what` or a SpecError naming it.
+struct Reader {
+    std::string file;
+    [[noreturn]] void fail(const std::string& where, const std::string& what) const {
+        throw SpecError((file.empty() ? "" : file + ": ") + where + ": " + what);
+    }
+};
+
+std::string resolvePreset(const std::string& ref, const std::string& dir) {
+    std::vector<std::string> tried;
+    if (!ref.empty() && ref[0] == '/')
+        tried.push_back(ref);
+    else
+        tried.push_back(dir + "/" + ref);
+    for (const std::string& d : resourceSearchDirs())
+        tried.push_back(d + "/presets/" + ref + ".json");
+    for (const std::string& p : tried)
+        if (std::ifstream(p).good()) return p;
+    std::string where;
+    for (const std::string& p : tried) where += (where.empty() ? "" : ", ") + p;
+    throw std::invalid_argument("no experiment file or preset '" + ref + "' (looked for " + where +
+                                ")");
+}
+
+// The base experiment's JSON with every data key spelt out (so data paths can be checked).
+json fullExperimentJson(const Experiment& e) {
+    json j = e.toJson();
+    if (e.data.value("source", "") == "synthetic") return j;
+    try {
+        json data = DataConfig::fromJson(e.data).toJson();
+        data.merge_patch(e.data);
+        j["data"] = data;
+    } catch (const std::exception&) {  // synthetic data: as written
+    }
+    return j;
+}
+
+Objective readObjective(const Reader& r, const json& j, const std::string& where) {
+    if (!j.is_object())
+        r.fail(where, "must be an object {\"metric\": ..., \"goal\": \"min\"|\"max\"}");
+    Objective o;
+    static const std::vector<std::string> metrics = {
+        "validation.loss", "validation.accuracy", "validation.missed", "train.loss",
+        "train.accuracy",  "train.missed",        "parameters",        "samplesPerSecond"};
+    if (!j.contains("metric") || !j["metric"].is_string()) r.fail(where + ".metric", "missing");
+    o.metric = j["metric"].get<std::string>();
+    if (std::find(metrics.begin(), metrics.end(), o.metric) == metrics.end()) {
+        std::string all;
+        for (const auto& m : metrics) all += (all.empty() ? "" : ", ") + m;
+        r.fail(where + ".metric", "'" + o.metric + "' is not one of " + all);
+    }
+    const std::string goal = j.value(
+        "goal", o.metric.find("accuracy") != std::string::npos || o.metric == "samplesPerSecond"
+                    ? "max"
+                    : "min");
+    if (goal != "min" && goal != "max") r.fail(where + ".goal", "must be \"min\" or \"max\"");
+    o.minimize = goal == "min";
+    return o;
+}
+
+int readInt(const Reader& r, const json& j, const std::string& key, const std::string& where,
+            int def, int lo, int hi) {
+    if (!j.contains(key)) return def;
+    const json& v = j[key];
+    if (!v.is_number_integer() || v.get<long long>() < lo || v.get<long long>() > hi)
+        r.fail(where + key,
+               "must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
+    return v.get<int>();
+}
+
+SpecParam readParam(const Reader& r, const json& p, size_t i, const SearchSpace& space) {
+    const std::string where = "parameters[" + std::to_string(i) + "]";
+    if (!p.is_object()) r.fail(where, "must be an object");
+    static const std::vector<std::string> keys = {"path", "type",   "min",        "max", "log",
+                                                  "step", "values", "gridPoints", "when"};
+    for (auto it = p.begin(); it != p.end(); ++it)
+        if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
+            r.fail(where + "." + it.key(),
+                   "unknown key (known: path, type, min, max, log, step, "
+                   "values, gridPoints, when)");
+    SpecParam sp;
+    sp.specPath = where;
+    if (!p.contains("path") || !p["path"].is_string() || p["path"].get<std::string>().empty())
+        r.fail(where + ".path", "missing (a path into the experiment, e.g. model.layers[1].heads)");
+    ParamDef& d = sp.def;
+    d.name = p["path"].get<std::string>();
+    sp.preset = d.name == "preset";
+    const bool hasValues = p.contains("values");
+    const bool hasRange = p.contains("min") || p.contains("max");
+    if (hasValues == hasRange) r.fail(where, "give either values or min and max");
+    std::string type = p.value("type", "");
+    if (hasValues) {
+        if (!p["values"].is_array() || p["values"].empty())
+            r.fail(where + ".values", "must be a non-empty array");
+        if (!type.empty() && type != "categorical")
+            r.fail(where + ".type", "values make a categorical parameter");
+        d.kind = ParamKind::Categorical;
+        for (const json& v : p["values"]) d.choices.push_back(v);
+        for (size_t a = 0; a < d.choices.size(); ++a)
+            for (size_t b = a + 1; b < d.choices.size(); ++b)
+                if (d.choices[a] == d.choices[b])
+                    r.fail(where + ".values[" + std::to_string(b) + "]",
+                           "repeats " + d.choices[a].dump());
+        if (sp.preset)
+            for (size_t a = 0; a < d.choices.size(); ++a)
+                if (!d.choices[a].is_string())
+                    r.fail(where + ".values[" + std::to_string(a) + "]", "a preset name or file");
+    } else {
+        if (sp.preset) r.fail(where, "preset takes values (preset names or files)");
+        for (const char* k : {"min", "max"})
+            if (!p.contains(k) || !p[k].is_number())
+                r.fail(where + "." + k, "missing or not a number");
+        d.low = p["min"].get<double>();
+        d.high = p["max"].get<double>();
+        const bool integral = p["min"].is_number_integer() && p["max"].is_number_integer();
+        if (type.empty()) type = integral && !p.value("log", false) ? "int" : "float";
+        if (type == "int") {
+            if (!integral) r.fail(where, "an int parameter needs integer min and max");
+            if (p.value("log", false)) r.fail(where + ".log", "log ranges are for floats");
+            d.kind = ParamKind::Int;
+            d.step = readInt(r, p, "step", where + ".", 1, 1, 1 << 30);
+        } else if (type == "float") {
+            if (p.contains("log") && !p["log"].is_boolean())
+                r.fail(where + ".log", "true or false");
+            d.kind = p.value("log", false) ? ParamKind::LogFloat : ParamKind::Float;
+            if (p.contains("step")) r.fail(where + ".step", "only int parameters have a step");
+        } else {
+            r.fail(where + ".type", "'" + type + "' is not int, float or categorical");
+        }
+        d.gridPoints = readInt(r, p, "gridPoints", where + ".", 5, 1, 1000);
+    }
+    if (p.contains("when")) {
+        const json& w = p["when"];
+        if (!w.is_object() || !w.contains("path") || !w["path"].is_string() || !w.contains("in") ||
+            !w["in"].is_array())
+            r.fail(where + ".when", "must be {\"path\": PARAMETER, \"in\": [VALUES]}");
+        d.conditional = true;
+        d.condition.parent = w["path"].get<std::string>();
+        for (const json& v : w["in"]) d.condition.values.push_back(v);
+    }
+    try {
+        SearchSpace probe = space;
+        probe.add(d);
+    } catch (const std::invalid_argument& e) {
+        r.fail(where, e.what());
+    }
+    return sp;
+}
+
+}  // namespace
+
+std::optional<double> Objective::value(const EpochReport& r, bool hasValidation,
+                                       int64_t parameters) const {
+    if (metric == "parameters") return double(parameters);
+    if (metric == "samplesPerSecond") return r.samplesPerSecond;
+    const bool val = metric.rfind("validation.", 0) == 0;
+    if (val && !hasValidation) return std::nullopt;
+    const EpochMetrics& m = val ? r.validation : r.train;
+    const std::string what = metric.substr(metric.find('.') + 1);
+    if (what == "loss") return m.loss;
+    if (!r.taskMetrics) return std::nullopt;
+    return what == "accuracy" ? m.accuracyPct : m.missedPct;
+}
+
+std::string textPosition(const std::string& file, const std::string& text, size_t byte) {
+    size_t line = 1, col = 1;
+    for (size_t i = 0; i < std::min(byte, text.size()); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            col = 1;
+        } else {
+            ++col;
+        }
+    }
+    return file + ":" + std::to_string(line) + ":" + std::to_string(col);
+}
+
+SweepSpec SweepSpec::load(const std::string& path) {
+    std::string text;
+    try {
+        text = readFile(path);
+    } catch (const std::exception& e) {
+        throw SpecError(e.what());
+    }
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        std::string what = e.what();
+        const auto bracket = what.find("] ");
+        if (bracket != std::string::npos) what = what.substr(bracket + 2);
+        // nlohmann's byte is one past the character at fault.
+        throw SpecError(textPosition(path, text, e.byte ? e.byte - 1 : 0) + ": not valid JSON (" +
+                        what + ")");
+    }
+    const auto slash = path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+    return fromJson(j, path, dir.empty() ? "/" : dir);
+}
+
+SweepSpec SweepSpec::fromJson(const json& j, const std::string& file, const std::string& dir) {
+    const Reader r{file};
+    if (!j.is_object()) r.fail("(top)", "a sweep spec is a JSON object");
+    static const std::vector<std::string> keys = {
+        "name",       "experiment",        "method",          "seed",
+        "parameters", "objective",         "secondObjective", "earlyTerminate",
+        "runCap",     "timeBudgetMinutes", "seedsPerConfig",  "epochs",
+        "tpe"};
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
+            r.fail(it.key(), "unknown key (see docs/sweeps.md)");
+    SweepSpec s;
+    s.file = file;
+    s.source = j;
+    s.name = j.value("name", std::string("sweep"));
+    if (!j.contains("experiment") || !j["experiment"].is_string())
+        r.fail("experiment", "missing (an experiment file or a preset name)");
+    s.experimentRef = j["experiment"].get<std::string>();
+    Experiment base;
+    try {
+        const std::string path = resolvePreset(s.experimentRef, dir);
+        base = Experiment::load(path);
+        s.baseDir = base.baseDir;
+    } catch (const std::exception& e) {
+        r.fail("experiment", e.what());
+    }
+    s.baseExperiment = fullExperimentJson(base);
+    s.method = j.value("method", std::string("random"));
+    if (s.method != "grid" && s.method != "random" && s.method != "sobol" && s.method != "tpe")
+        r.fail("method", "'" + s.method + "' is not grid, random, sobol or tpe");
+    if (j.contains("seed") && (!j["seed"].is_number_unsigned()))
+        r.fail("seed", "must be a non-negative integer");
+    s.seed = j.value("seed", uint64_t(1));
+    if (!j.contains("parameters") || !j["parameters"].is_array() || j["parameters"].empty())
+        r.fail("parameters", "missing (an array of parameters)");
+    for (size_t i = 0; i < j["parameters"].size(); ++i) {
+        SpecParam p = readParam(r, j["parameters"][i], i, s.space);
+        if (p.preset) {
+            for (size_t k = 0; k < p.def.choices.size(); ++k) {
+                const std::string name = p.def.choices[k].get<std::string>();
+                try {
+                    s.presetModels[name] = Experiment::load(resolvePreset(name, dir)).model;
+                } catch (const std::exception& e) {
+                    r.fail(p.specPath + ".values[" + std::to_string(k) + "]", e.what());
+                }
+            }
+        }
+        s.space.add(p.def);
+        s.params.push_back(std::move(p));
+    }
+    if (s.method == "sobol" && s.space.size() > size_t(SobolSequence::kMaxDimensions))
+        r.fail("parameters", "sobol handles at most " +
+                                 std::to_string(SobolSequence::kMaxDimensions) + " parameters");
+    s.objective =
+        readObjective(r, j.value("objective", json{{"metric", "validation.loss"}}), "objective");
+    if (!s.objective.perEpoch())
+        r.fail("objective.metric", "the objective must be an epoch figure");
+    if (j.contains("secondObjective"))
+        s.second = readObjective(r, j["secondObjective"], "secondObjective");
+    s.epochs = readInt(r, j, "epochs", "", base.training.epochs, 1, 1000000);
+    if (j.contains("earlyTerminate")) {
+        const json& e = j["earlyTerminate"];
+        if (!e.is_object() || !e.contains("type") || !e["type"].is_string())
+            r.fail("earlyTerminate", "must be {\"type\": \"asha\"|\"median\", ...}");
+        s.pruner = e["type"].get<std::string>();
+        if (s.pruner == "asha") {
+            s.asha.eta = readInt(r, e, "eta", "earlyTerminate.", 3, 2, 1000);
+            s.asha.minResource = readInt(r, e, "minResource", "earlyTerminate.", 1, 1, 1000000);
+            s.asha.maxResource =
+                readInt(r, e, "maxResource", "earlyTerminate.", s.epochs, 1, 1000000);
+            if (s.asha.maxResource < s.asha.minResource)
+                r.fail("earlyTerminate.maxResource", "must be at least minResource");
+            if (s.asha.maxResource > s.epochs)
+                r.fail("earlyTerminate.maxResource",
+                       "is more than the trials' " + std::to_string(s.epochs) + " epochs");
+        } else if (s.pruner == "median") {
+            s.median.nStartup = readInt(r, e, "startupTrials", "earlyTerminate.", 5, 0, 1000000);
+            s.median.nWarmup = readInt(r, e, "warmupEpochs", "earlyTerminate.", 0, 0, 1000000);
+        } else {
+            r.fail("earlyTerminate.type", "'" + s.pruner + "' is not asha or median");
+        }
+    }
+    if (j.contains("tpe")) {
+        const json& t = j["tpe"];
+        if (!t.is_object()) r.fail("tpe", "must be an object");
+        s.tpe.nStartup = readInt(r, t, "startupTrials", "tpe.", 10, 0, 1000000);
+        s.tpe.nCandidates = readInt(r, t, "candidates", "tpe.", 24, 1, 100000);
+        if (t.contains("constantLiar") && !t["constantLiar"].is_boolean())
+            r.fail("tpe.constantLiar", "true or false");
+        s.tpe.constantLiar = t.value("constantLiar", true);
+    }
+    s.runCap = readInt(r, j, "runCap", "", 0, 1, 1000000);
+    if (s.runCap == 0 && s.method != "grid") r.fail("runCap", "missing (how many trials at most)");
+    s.seedsPerConfig = readInt(r, j, "seedsPerConfig", "", 1, 1, 1000);
+    if (j.contains("timeBudgetMinutes")) {
+        if (!j["timeBudgetMinutes"].is_number() || j["timeBudgetMinutes"].get<double>() <= 0)
+            r.fail("timeBudgetMinutes", "must be a positive number");
+        s.timeBudgetS = 60.0 * j["timeBudgetMinutes"].get<double>();
+    }
+
+    // Every parameter's extreme values (the others as a middle configuration, its parents set
+    // to make it active), then a set of combinations: the whole grid when it is small, else the
+    // first 256 Sobol points.
+    auto failAt = [&](const json& config, const SpecError& e) {
+        throw SpecError((file.empty() ? "" : file + ": ") + std::string(e.what()) +
+                        " (configuration " + config.dump() + ")");
+    };
+    std::vector<double> mid(s.space.size(), 0.5);
+    for (size_t i = 0; i < s.params.size(); ++i) {
+        const ParamDef& d = s.params[i].def;
+        std::vector<json> probes = d.choices;
+        if (d.kind != ParamKind::Categorical) {
+            ParamDef ends = d;
+            ends.gridPoints = 2;
+            const std::vector<json> g = ends.gridValues();
+            probes = d.kind == ParamKind::Int ? std::vector<json>{d.fromUnit(0.0), d.fromUnit(1.0)}
+                                              : std::vector<json>{g.front(), g.back()};
+        }
+        for (const json& v : probes) {
+            json config = s.space.toConfig(mid);
+            config[d.name] = v;
+            for (const ParamDef* c = &d; c->conditional;) {  // parents set to make it active
+                config[c->condition.parent] = c->condition.values.front();
+                c = s.space.find(c->condition.parent);
+            }
+            json fixed = json::object();  // only the active ones, the rest in the middle
+            for (const ParamDef& q : s.space.params())
+                if (SearchSpace::active(q, fixed))
+                    fixed[q.name] = config.contains(q.name) ? config[q.name] : q.fromUnit(0.5);
+            config = fixed;
+            try {
+                s.experimentFor(config);
+            } catch (const SpecError& e) {
+                failAt(config, e);
+            }
+        }
+    }
+    long long gridSize = 1;
+    for (const ParamDef& d : s.space.params())
+        gridSize = std::min(1LL << 40,
+                            gridSize * (d.kind == ParamKind::Int || d.kind == ParamKind::Categorical
+                                            ? std::min(d.count(), 1LL << 20)
+                                            : (long long)d.gridPoints));
+    if (s.method == "grid" && gridSize > 1000000)
+        r.fail("parameters", "the grid has more than 1 000 000 points; use random, sobol or tpe");
+    auto sampler = gridSize <= 256 ? makeGridSampler(s.space) : makeSobolSampler(s.space, 0);
+    History h;
+    for (int n = 0; n < 256; ++n) {
+        const auto c = sampler->ask(h, n);
+        if (!c) break;
+        try {
+            s.experimentFor(*c);
+        } catch (const SpecError& e) {
+            failAt(*c, e);
+        }
+        TrialRecord t;
+        t.number = n;
+        t.params = *c;
+        h.push_back(t);
+    }
+    if (s.method == "grid" && s.runCap == 0) s.runCap = int(std::min<long long>(gridSize, 1000000));
+    return s;
+}
+
+namespace {
+
+// The experiment of `config` on `base`; throws std::exception from the first step that fails,
+// with `at` naming where.
+Experiment buildExperiment(const SweepSpec& s, const json& config, int replicate, std::string& at) {
+    json j = s.baseExperiment;
+    for (const SpecParam& p : s.params) {
+        auto it = config.find(p.def.name);
+        if (it == config.end()) continue;
+        at = p.specPath + " (" + p.def.name + " = " + it->dump() + ")";
+        if (p.preset) j["model"] = s.presetModels.at(it->get<std::string>());
+        else setPath(j, p.def.name, *it);
+    }
+    at = "the combination";
+    j["training"]["epochs"] = s.epochs;
+    j["training"]["seed"] = j["training"]["seed"].get<uint64_t>() + uint64_t(replicate);
+    Experiment e = Experiment::fromJson(j, s.baseDir);
+    const Shape input = experimentInputShape(e);
+    Network::inferShapes(Network::layersFromJson(e.model), input);
+    return e;
+}
+
+}  // namespace
+
+Experiment SweepSpec::experimentFor(const json& config, int replicate) const {
+    std::string at;
+    try {
+        return buildExperiment(*this, config, replicate, at);
+    } catch (const std::exception& e) {
+        if (at == "the combination") {
+            // A parameter that fails on its own (on the base experiment) is named; otherwise
+            // it is the combination.
+            for (const SpecParam& p : params) {
+                auto it = config.find(p.def.name);
+                if (it == config.end() || p.def.conditional) continue;
+                std::string alone;
+                try {
+                    buildExperiment(*this, json{{p.def.name, *it}}, replicate, alone);
+                } catch (const std::exception& single) {
+                    throw SpecError(p.specPath + " (" + p.def.name + " = " + it->dump() +
+                                    "): " + single.what());
+                }
+            }
+            throw SpecError("the combination " + config.dump() + " makes no valid experiment: " +
+                            e.what());
+        }
+        throw SpecError(at + ": " + e.what());
+    }
+}
+
+}  // namespace nnwb::sweep

@@ -1,0 +1,91 @@
+// A sweep spec (docs/sweeps.md): the base experiment, the parameters searched (paths into the
+// experiment, with ranges or values, optionally conditional), the method, objective(s), early
+// termination, run cap, time budget and seeds per configuration. Loading checks everything and
+// names the place at fault ("FILE:LINE: ..." for JSON syntax, "FILE: parameters[2].max: ..."
+// otherwise), including every parameter's extreme values and a set of combinations built into
+// an experiment and a network. Plain value type; read from any thread once loaded.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/Experiment.h"
+#include "model/Trainer.h"
+#include "model/sweep/Pruner.h"
+#include "model/sweep/SearchSpace.h"
+#include "model/sweep/TpeSampler.h"
+
+namespace nnwb::sweep {
+
+class SpecError : public std::runtime_error {
+public:
+    explicit SpecError(const std::string& what) : std::runtime_error(what) {}
+};
+
+// An objective: a figure of an epoch report (validation.loss, validation.accuracy,
+// validation.missed, train.*) or of the run (parameters, samplesPerSecond), and its goal.
+struct Objective {
+    std::string metric = "validation.loss";
+    bool minimize = true;
+    // Whether `metric` is a per-epoch figure (all but parameters).
+    bool perEpoch() const { return metric != "parameters"; }
+    // The figure in `report` (parameters: `parameters`); none when the report lacks it
+    // (validation figures without a validation part).
+    std::optional<double> value(const EpochReport& report, bool hasValidation,
+                                int64_t parameters) const;
+    // Lower is better: the value negated for a maximised objective.
+    double oriented(double v) const { return minimize ? v : -v; }
+};
+
+struct SpecParam {
+    ParamDef def;          // def.name is the path into the experiment (or "preset")
+    std::string specPath;  // "parameters[2]"
+    bool preset = false;   // the path is "preset": the model section of a named preset
+};
+
+struct SweepSpec {
+    std::string file;  // where it was read from (empty: not a file)
+    std::string name;
+    std::string experimentRef;      // as given: a file (relative to the spec) or preset name
+    nlohmann::json baseExperiment;  // the base experiment as loaded (Experiment::toJson)
+    std::string baseDir;            // the base experiment's folder (relative data paths)
+    std::string method = "random";  // grid, random, sobol, tpe
+    uint64_t seed = 1;
+    std::vector<SpecParam> params;
+    SearchSpace space;
+    Objective objective;
+    std::optional<Objective> second;
+    std::string pruner = "none";  // none, asha, median
+    AshaOptions asha;
+    MedianOptions median;
+    TpeOptions tpe;
+    int runCap = 0;            // trials at most (0: grid size for grid, else required)
+    double timeBudgetS = 0.0;  // 0: none
+    int seedsPerConfig = 1;
+    int epochs = 0;  // of every trial (the base experiment's unless given)
+    std::map<std::string, nlohmann::json> presetModels;  // preset name -> its model section
+    nlohmann::json source;                               // the spec as given
+
+    // Throws SpecError naming the place ("FILE: key: problem"). `dir`: the folder relative
+    // paths are taken from.
+    static SweepSpec fromJson(const nlohmann::json& j, const std::string& file,
+                              const std::string& dir);
+    // Reads and checks a spec file; a JSON syntax error names FILE:LINE:COLUMN.
+    static SweepSpec load(const std::string& path);
+
+    // The experiment of a configuration for seed replicate `replicate` (0-based; replicate r
+    // trains with the base seed + r). Throws SpecError naming the parameter at fault when the
+    // configuration makes no valid experiment or builds no network.
+    Experiment experimentFor(const nlohmann::json& config, int replicate = 0) const;
+};
+
+// "FILE:LINE:COLUMN" of byte offset `byte` (1-based line and column) in `text`.
+std::string textPosition(const std::string& file, const std::string& text, size_t byte);
+
+}  // namespace nnwb::sweep
