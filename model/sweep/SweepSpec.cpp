@@ -453,8 +453,10 @@ Experiment buildExperiment(const SweepSpec& s, const json& config, int replicate
         auto it = config.find(p.def.name);
         if (it == config.end()) continue;
         at = p.specPath + " (" + p.def.name + " = " + it->dump() + ")";
-        if (p.preset) j["model"] = s.presetModels.at(it->get<std::string>());
-        else setPath(j, p.def.name, *it);
+        if (p.preset)
+            j["model"] = s.presetModels.at(it->get<std::string>());
+        else
+            setPath(j, p.def.name, *it);
     }
     at = "the combination";
     j["training"]["epochs"] = s.epochs;
@@ -486,8 +488,8 @@ Experiment SweepSpec::experimentFor(const json& config, int replicate) const {
                                     "): " + single.what());
                 }
             }
-            throw SpecError("the combination " + config.dump() + " makes no valid experiment: " +
-                            e.what());
+            throw SpecError("the combination " + config.dump() +
+                            " makes no valid experiment: " + e.what());
         }
         throw SpecError(at + ": " + e.what());
     }
