@@ -1,5 +1,7 @@
 #include "ui/ComparisonView.h"
 
+#include <algorithm>
+
 #include <QAction>
 #include <QCheckBox>
 #include <QFileInfo>
@@ -7,6 +9,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStyle>
@@ -34,6 +37,17 @@ const QColor kRunColours[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28)
                               QColor(0xff, 0x7f, 0x0e), QColor(0x8c, 0x56, 0x4b),
                               QColor(0xe3, 0x77, 0xc2), QColor(0x17, 0xbe, 0xcf)};
 constexpr int kRunColourCount = sizeof(kRunColours) / sizeof(kRunColours[0]);
+
+// A scroll area that asks for no more height than a table does (QAbstractScrollArea's 192 px),
+// whatever its contents want: the heatmaps' height must not make the window taller.
+class CompactScrollArea : public QScrollArea {
+public:
+    using QScrollArea::QScrollArea;
+    QSize sizeHint() const override {
+        const QSize hint = QScrollArea::sizeHint();
+        return {hint.width(), std::min(hint.height(), 192)};
+    }
+};
 }  // namespace
 
 QColor ComparisonView::runColour(int run) {
@@ -68,7 +82,13 @@ ComparisonView::ComparisonView(ComparisonController* controller, ExperimentDocum
     auto* hsplit = new QSplitter(Qt::Horizontal, vsplit);
     hsplit->setChildrenCollapsible(false);
     summary_ = new ComparisonSummaryTable(hsplit);
-    attention_ = new ComparisonAttention(hsplit);
+    // The heatmaps scroll instead of setting the lower part's minimum height, so that at
+    // 720 px the charts above keep room to plot.
+    auto* attentionScroll = new CompactScrollArea(hsplit);
+    attentionScroll->setWidgetResizable(true);
+    attentionScroll->setFrameShape(QFrame::NoFrame);
+    attention_ = new ComparisonAttention(attentionScroll);
+    attentionScroll->setWidget(attention_);
     hsplit->setSizes({550, 450});
     vsplit->setStretchFactor(0, 3);
     vsplit->setStretchFactor(1, 2);

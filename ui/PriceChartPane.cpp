@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -141,7 +142,13 @@ void PriceChartPane::showPicked() {
 
 void PriceChartPane::setTrading(TradingPresenter* presenter, TradingView* view) {
     trading_ = presenter;
-    split_->addWidget(view);
+    // The trading pane scrolls rather than setting the window's minimum height (at 720 px).
+    auto* scroll = new QScrollArea(split_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(view);
+    scroll->setMinimumHeight(30);
+    split_->addWidget(scroll);
     split_->setStretchFactor(0, 3);
     split_->setStretchFactor(1, 2);
     EquityChart* equity = view->equityChart();

@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include "app/core/RunHistory.h"
+#include "model/FigureText.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/ComparisonView.h"
@@ -354,7 +355,7 @@ void RunsView::showDetails(const StoredRun* run) {
     if (!r.dataFile.empty())
         row(tr("Data bars"),
             QStringLiteral("%1, %2 – %3, sha256 %4…")
-                .arg(r.dataBars)
+                .arg(q(groupedCount(r.dataBars)))
                 .arg(q(r.dataFirstBar), q(r.dataLastBar), q(r.dataSha256).left(16)));
     row(tr("Device"), q(r.deviceId) + " (" + q(r.deviceName) + ")");
     row(tr("Seed"), QString::number(r.seed));

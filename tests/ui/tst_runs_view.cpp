@@ -5,7 +5,7 @@
 // Export Weights then saves and the attention view shows; reopening an experiment file shows its
 // last run's curves; Delete removes runs with their files; --no-record records nothing; a corrupt
 // store gives one warning and training goes on. Open Model on a price-file run shows that
-// model's signals on the Price Chart.
+// model's signals on the Price Chart; the details write its bar count grouped ("1,499").
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -21,6 +21,7 @@
 #include "app/core/TrainingController.h"
 #include "app/runs/RunStore.h"
 #include "common/TestUtil.h"
+#include "model/FigureText.h"
 #include "model/Safetensors.h"
 #include "model/data/DataConfig.h"
 #include "ui/AttentionView.h"
@@ -259,6 +260,13 @@ private slots:
         view->refresh();
         QTRY_VERIFY(view->shownCount() >= 1);
         view->selectIds({view->model()->index(0, 0).data(Qt::UserRole).toLongLong()});
+        // The details write the bar count grouped like the rest of the window ("1,499").
+        const StoredRun stored = RunStore(db_).list().front();
+        QVERIFY(stored.dataBars >= 1000);
+        const QString bars = QStringLiteral("Data bars: %1,")
+                                 .arg(QString::fromStdString(groupedCount(stored.dataBars)));
+        auto* details = view->findChild<QLabel*>("runsDetails");
+        QTRY_VERIFY2(details->text().contains(bars), qPrintable(details->text()));
         auto* open = view->findChild<QPushButton*>("runsOpenModel");
         QTRY_VERIFY(open->isEnabled());
         QSignalSpy loaded(w.controller(), &TrainingController::weightsLoaded);

@@ -8,7 +8,8 @@
 // Training panes, the Runs buttons and the progress bar stay inside it, and the Runs charts
 // keep a usable height with whole legends. Every legend entry of the Metrics, Runs and
 // Comparison charts shows its whole text ("tra" / "validat" at 1280 px), and the Comparison tab
-// after a comparison keeps its charts, tables and buttons inside a 1280×720 window, whole.
+// after a comparison keeps its charts, tables and buttons inside a 1280×720 window, whole; at
+// 1280×680 (a 720 px screen less title bar and panel) each chart plots in at least 110 px.
 #include <QAbstractButton>
 #include <QDockWidget>
 #include <QHeaderView>
@@ -89,6 +90,25 @@ Experiment tinyNamed(const std::string& name) {
     e.name = name;
     return e;
 }
+
+// The runs and summary tables inside the window, their header and both runs' rows
+// visible without scrolling.
+void checkComparisonTables(ComparisonView* view, QWidget* w) {
+    for (QWidget* t :
+         {static_cast<QWidget*>(view->runsTable()), static_cast<QWidget*>(view->summaryTable())}) {
+        const QRect r = rectIn(t, w);
+        QVERIFY2(w->rect().contains(r), qPrintable(describe(t->objectName(), r)));
+        auto* table = qobject_cast<QTableWidget*>(t);
+        QVERIFY(table);
+        const int rows =
+            table->horizontalHeader()->height() + table->rowHeight(0) + table->rowHeight(1);
+        QVERIFY2(table->viewport()->height() + table->horizontalHeader()->height() >= rows,
+                 qPrintable(describe(t->objectName(), r) + QString(" shows %1 of %2 px of its rows")
+                                                               .arg(table->viewport()->height())
+                                                               .arg(rows)));
+    }
+}
+
 }  // namespace
 
 class TestSmallScreen : public QObject {
@@ -329,21 +349,8 @@ private Q_SLOTS:
             const QString cut = cutLegendEntry(c);
             QVERIFY2(cut.isEmpty(), qPrintable(cut));
         }
-        for (QWidget* t : {static_cast<QWidget*>(view->runsTable()),
-                           static_cast<QWidget*>(view->summaryTable())}) {
-            const QRect r = rectIn(t, &w);
-            QVERIFY2(inside.contains(r), qPrintable(describe(t->objectName(), r)));
-            // The header and both runs' rows visible without scrolling.
-            auto* table = qobject_cast<QTableWidget*>(t);
-            QVERIFY(table);
-            const int rows =
-                table->horizontalHeader()->height() + table->rowHeight(0) + table->rowHeight(1);
-            QVERIFY2(
-                table->viewport()->height() + table->horizontalHeader()->height() >= rows,
-                qPrintable(describe(t->objectName(), r) + QString(" shows %1 of %2 px of its rows")
-                                                              .arg(table->viewport()->height())
-                                                              .arg(rows)));
-        }
+        checkComparisonTables(view, &w);
+        if (QTest::currentTestFailed()) return;
         for (QAbstractButton* b : view->findChildren<QAbstractButton*>()) {
             if (!b->isVisible() || b->text().isEmpty()) continue;
             const QRect r = rectIn(b, &w);
@@ -351,6 +358,22 @@ private Q_SLOTS:
             QVERIFY2(b->width() >= b->minimumSizeHint().width(),
                      qPrintable(describe(b->text(), r) + " is cut"));
         }
+        // A 720 px screen less a window manager's title bar and panel: each chart's plotting
+        // area (not the widget: its title, legend and axes take ~90 px) stays readable.
+        w.resize(1280, 680);
+        QTest::qWait(300);
+        for (int i = 0; i < 3; ++i) {
+            ComparisonChart* c = view->chart(i);
+            const QRect plot = c->axisRect()->rect();
+            QVERIFY2(plot.height() >= 110,
+                     qPrintable(QString("%1: plot %2 px tall in a %3 px chart, window %4 px")
+                                    .arg(c->objectName())
+                                    .arg(plot.height())
+                                    .arg(c->height())
+                                    .arg(w.height())));
+        }
+        checkComparisonTables(view, &w);
+        if (QTest::currentTestFailed()) return;
     }
 };
 
