@@ -1,4 +1,5 @@
 #include "model/ResourceDirs.h"
+#include "nnwb/SourcePaths.h"
 
 #include <algorithm>
 #include <cstdlib>

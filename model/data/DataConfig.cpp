@@ -1,4 +1,5 @@
 #include "model/data/DataConfig.h"
+#include "nnwb/SourcePaths.h"
 
 #include <cmath>
 #include <filesystem>

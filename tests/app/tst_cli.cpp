@@ -248,4 +248,5 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(CliTest)
+#include "nnwb/TestPaths.h"
 #include "tst_cli.moc"

@@ -125,4 +125,5 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestCliData)
+#include "nnwb/TestPaths.h"
 #include "tst_cli_data.moc"

@@ -167,4 +167,5 @@ private Q_SLOTS:
 };
 
 QTEST_GUILESS_MAIN(TstCliPredict)
+#include "nnwb/TestPaths.h"
 #include "tst_cli_predict.moc"

@@ -223,4 +223,5 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(CliRunsTest)
+#include "nnwb/TestPaths.h"
 #include "tst_cli_runs.moc"

@@ -312,4 +312,5 @@ private slots:
 };
 
 QTEST_MAIN(CliSweepTest)
+#include "nnwb/TestPaths.h"
 #include "tst_cli_sweep.moc"

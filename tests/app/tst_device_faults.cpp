@@ -268,4 +268,5 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(DeviceFaultsTest)
+#include "nnwb/TestPaths.h"
 #include "tst_device_faults.moc"

@@ -223,4 +223,5 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(DivergenceTest)
+#include "nnwb/TestPaths.h"
 #include "tst_divergence.moc"

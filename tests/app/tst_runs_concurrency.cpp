@@ -106,4 +106,5 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(RunsConcurrencyTest)
+#include "nnwb/TestPaths.h"
 #include "tst_runs_concurrency.moc"

@@ -102,4 +102,5 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(RunsCrashTest)
+#include "nnwb/TestPaths.h"
 #include "tst_runs_crash.moc"

@@ -12,6 +12,7 @@
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
 #include "model/Trainer.h"
+#include "nnwb/TestPaths.h"
 
 using namespace nnwb;
 

@@ -8,6 +8,7 @@
 #include "model/data/BarImporter.h"
 #include "model/data/DateTime.h"
 #include "model/data/TextDecoding.h"
+#include "nnwb/TestPaths.h"
 
 using namespace nnwb;
 

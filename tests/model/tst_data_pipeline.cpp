@@ -13,6 +13,7 @@
 #include "model/data/DateTime.h"
 #include "model/data/Fractals.h"
 #include "model/data/PositionalEncoding.h"
+#include "nnwb/TestPaths.h"
 
 using namespace nnwb;
 using nlohmann::json;

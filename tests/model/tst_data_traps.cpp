@@ -22,6 +22,7 @@
 #include "model/data/Features.h"
 #include "model/data/Indicators.h"
 #include "model/data/Normalization.h"
+#include "nnwb/TestPaths.h"
 
 using namespace nnwb;
 

@@ -14,6 +14,7 @@
 #include "compute/CpuBackend.h"
 #include "model/Experiment.h"
 #include "model/Network.h"
+#include "nnwb/TestPaths.h"
 
 using namespace nnwb;
 

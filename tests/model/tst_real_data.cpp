@@ -16,6 +16,7 @@
 #include "model/data/DataConfig.h"
 #include "model/data/DataPipeline.h"
 #include "model/data/DataSummary.h"
+#include "nnwb/TestPaths.h"
 
 using namespace nnwb;
 

@@ -10,6 +10,7 @@
 
 #include "common/TestUtil.h"
 #include "model/ResourceDirs.h"
+#include "nnwb/TestPaths.h"
 
 using namespace nnwb;
 

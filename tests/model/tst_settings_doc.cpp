@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "model/SettingsDoc.h"
+#include "nnwb/TestPaths.h"
 
 TEST(SettingsDoc, docsSettingsMdIsCurrent) {
     const std::string path = std::string(NNWB_RESOURCE_DIR) + "/../docs/settings.md";

@@ -22,6 +22,7 @@
 #include "model/LrSchedule.h"
 #include "model/Trainer.h"
 #include "model/WeightsSnapshot.h"
+#include "nnwb/TestPaths.h"
 
 using namespace nnwb;
 using json = nlohmann::json;

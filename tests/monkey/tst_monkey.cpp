@@ -599,4 +599,5 @@ private:
 };
 
 QTEST_MAIN(TestMonkey)
+#include "nnwb/TestPaths.h"
 #include "tst_monkey.moc"

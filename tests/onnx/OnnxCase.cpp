@@ -25,6 +25,7 @@
 #include "model/data/Features.h"
 #include "model/data/Normalization.h"
 #include "model/data/PositionalEncoding.h"
+#include "nnwb/TestPaths.h"
 
 namespace nnwb::test {
 

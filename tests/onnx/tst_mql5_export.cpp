@@ -209,4 +209,5 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestMql5Export)
+#include "nnwb/TestPaths.h"
 #include "tst_mql5_export.moc"

@@ -268,4 +268,5 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestMql5Features)
+#include "nnwb/TestPaths.h"
 #include "tst_mql5_features.moc"

@@ -54,4 +54,5 @@ private:
 };
 
 QTEST_GUILESS_MAIN(TestOnnxPresets)
+#include "nnwb/TestPaths.h"
 #include "tst_onnx_presets.moc"

@@ -96,4 +96,5 @@ private Q_SLOTS:
 };
 
 QTEST_MAIN(TestDataChecks)
+#include "nnwb/TestPaths.h"
 #include "tst_data_checks.moc"

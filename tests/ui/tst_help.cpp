@@ -117,4 +117,5 @@ private Q_SLOTS:
 };
 
 QTEST_MAIN(TestHelp)
+#include "nnwb/TestPaths.h"
 #include "tst_help.moc"

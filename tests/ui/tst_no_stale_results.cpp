@@ -138,4 +138,5 @@ private Q_SLOTS:
 };
 
 QTEST_MAIN(TestNoStaleResults)
+#include "nnwb/TestPaths.h"
 #include "tst_no_stale_results.moc"

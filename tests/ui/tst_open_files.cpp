@@ -94,4 +94,5 @@ private Q_SLOTS:
 };
 
 QTEST_MAIN(TestOpenFiles)
+#include "nnwb/TestPaths.h"
 #include "tst_open_files.moc"

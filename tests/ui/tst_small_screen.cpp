@@ -378,4 +378,5 @@ private Q_SLOTS:
 };
 
 QTEST_MAIN(TestSmallScreen)
+#include "nnwb/TestPaths.h"
 #include "tst_small_screen.moc"
