@@ -89,7 +89,7 @@ std::vector<SettingSpec> syntheticSettings() {
     };
 }
 
-std::vector<SettingSpec> makeTable() {
+std::vector<SettingSpec> makeDataTable() {
     std::vector<SettingSpec> t{
         choice(entry(K::Choice, "Source", "source", "dataSource", "Source", "file",
                      "Where the samples come from: a price file (bars → features → fractal "
@@ -103,7 +103,7 @@ std::vector<SettingSpec> makeTable() {
 }  // namespace
 
 const std::vector<SettingSpec>& dataSettings() {
-    static const std::vector<SettingSpec> kTable = makeTable();
+    static const std::vector<SettingSpec> kTable = makeDataTable();
     return kTable;
 }
 

@@ -3,84 +3,20 @@
 #include <stdexcept>
 
 #include "model/Experiment.h"
+#include "model/SettingEntry.h"
 
 namespace nnwb {
 
 namespace {
 
 using K = SettingSpec::Kind;
-using Get = std::function<nlohmann::json(const TrainingConfig&)>;
-using Set = std::function<void(TrainingConfig&, const nlohmann::json&)>;
-
-// A TrainingConfig member as the setting's value.
-template <class T>
-std::pair<Get, Set> field(T TrainingConfig::*m) {
-    return {[m](const TrainingConfig& c) { return nlohmann::json(c.*m); },
-            [m](TrainingConfig& c, const nlohmann::json& v) { v.get_to(c.*m); }};
-}
-template <class S, class T>
-std::pair<Get, Set> field(S TrainingConfig::*s, T S::*m) {
-    return {[s, m](const TrainingConfig& c) { return nlohmann::json(c.*s.*m); },
-            [s, m](TrainingConfig& c, const nlohmann::json& v) { v.get_to(c.*s.*m); }};
-}
-
-// Builds one entry: the spec's fields by name, then its place in TrainingConfig.
-class Entry {
-public:
-    Entry(K kind, std::string key, std::string name, std::string label, std::string help) {
-        s().kind = kind;
-        s().key = std::move(key);
-        s().name = std::move(name);
-        s().label = std::move(label);
-        s().help = std::move(help);
-    }
-    Entry& range(double lo, double hi, bool loExcluded = false) {
-        s().min = lo;
-        s().max = hi;
-        s().minExcluded = loExcluded;
-        return *this;
-    }
-    Entry& spin(int decimals, double step) {
-        s().decimals = decimals;
-        s().step = step;
-        return *this;
-    }
-    Entry& choices(std::vector<std::string> values, std::vector<std::string> labels) {
-        s().choices = std::move(values);
-        s().choiceLabels = std::move(labels);
-        return *this;
-    }
-    Entry& unit(std::string u) { return s().unit = std::move(u), *this; }
-    Entry& flag(std::string f) { return s().flag = std::move(f), *this; }
-    Entry& when(std::string key, std::vector<std::string> values) {
-        s().enabledBy = std::move(key);
-        s().enabledFor = std::move(values);
-        return *this;
-    }
-    Entry& onlyWhenApplies() { return s().onlyWhenApplies = true, *this; }
-    Entry& flagParser(std::function<void(const std::string&, nlohmann::json&)> f) {
-        return s().applyFlag = std::move(f), *this;
-    }
-    Entry& to(std::pair<Get, Set> access) {
-        t_.get = std::move(access.first);
-        t_.set = std::move(access.second);
-        return *this;
-    }
-    TrainingSetting done(const std::string& group) {
-        s().group = group;
-        s().defaultValue = t_.get(TrainingConfig());
-        return t_;
-    }
-
-private:
-    SettingSpec& s() { return t_.spec; }
-    TrainingSetting t_;
-};
+using TrainingEntry = SettingEntry<TrainingSetting, TrainingConfig>;
+using TrainingAccess = SettingAccess<TrainingConfig>;
 
 // The entries of one form box; `since`: the experiment format that introduced them.
-void add(std::vector<TrainingSetting>& out, const std::string& group, std::vector<Entry> entries,
-         int since = 1) {
-    for (Entry& e : entries) {
+void addTrainingBox(std::vector<TrainingSetting>& out, const std::string& group,
+                    std::vector<TrainingEntry> entries, int since = 1) {
+    for (TrainingEntry& e : entries) {
         out.push_back(e.done(group));
         out.back().spec.sinceVersion = since;
     }
@@ -90,48 +26,50 @@ const std::vector<std::string> kAdam{"\"adam\""};
 
 void optimizerSettings(std::vector<TrainingSetting>& out) {
     using O = OptimizerConfig;
-    add(out, "Optimizer",
-        {Entry(K::Choice, "optimizer.type", "optimizer", "Method",
-               "Optimizer: Adam (bias-corrected moments) or SGD with momentum")
+    addTrainingBox(
+        out, "Optimizer",
+        {TrainingEntry(K::Choice, "optimizer.type", "optimizer", "Method",
+                       "Optimizer: Adam (bias-corrected moments) or SGD with momentum")
              .choices({"adam", "sgd"}, {"Adam (bias-corrected)", "SGD with momentum"})
-             .to(field(&TrainingConfig::optimizer, &O::type)),
-         Entry(K::Real, "optimizer.learningRate", "learningRate", "Learning rate",
-               "Step size of each update (dimensionless, e.g. 0.001)")
+             .to(fieldAccess(&TrainingConfig::optimizer, &O::type)),
+         TrainingEntry(K::Real, "optimizer.learningRate", "learningRate", "Learning rate",
+                       "Step size of each update (dimensionless, e.g. 0.001)")
              .range(0, 10, true)
-             .to(field(&TrainingConfig::optimizer, &O::learningRate)),
-         Entry(K::Real, "optimizer.momentum", "momentum", "Momentum",
-               "SGD: share of the previous update kept in the next one (0–1)")
+             .to(fieldAccess(&TrainingConfig::optimizer, &O::learningRate)),
+         TrainingEntry(K::Real, "optimizer.momentum", "momentum", "Momentum",
+                       "SGD: share of the previous update kept in the next one (0–1)")
              .range(0, 0.9999)
              .spin(4, 0.05)
              .when("optimizer.type", {"\"sgd\""})
-             .to(field(&TrainingConfig::optimizer, &O::momentum)),
-         Entry(K::Real, "optimizer.beta1", "beta1", "β1",
-               "Adam: decay of the mean of the gradients (0–1, typically 0.9)")
+             .to(fieldAccess(&TrainingConfig::optimizer, &O::momentum)),
+         TrainingEntry(K::Real, "optimizer.beta1", "beta1", "β1",
+                       "Adam: decay of the mean of the gradients (0–1, typically 0.9)")
              .range(0, 0.9999)
              .spin(4, 0.01)
              .when("optimizer.type", kAdam)
-             .to(field(&TrainingConfig::optimizer, &O::beta1)),
-         Entry(K::Real, "optimizer.beta2", "beta2", "β2",
-               "Adam: decay of the mean of the squared gradients (0–1, typically 0.999)")
+             .to(fieldAccess(&TrainingConfig::optimizer, &O::beta1)),
+         TrainingEntry(K::Real, "optimizer.beta2", "beta2", "β2",
+                       "Adam: decay of the mean of the squared gradients (0–1, typically 0.999)")
              .range(0, 0.999999)
              .spin(6, 0.001)
              .when("optimizer.type", kAdam)
-             .to(field(&TrainingConfig::optimizer, &O::beta2)),
-         Entry(K::Real, "optimizer.epsilon", "epsilon", "Adam epsilon",
-               "Adam: ε in the step m̂ / (√v̂ + ε), added to the denominator for stability; "
-               "larger values damp the steps of weights with small gradients (dimensionless, "
-               "e.g. 1e-8)")
+             .to(fieldAccess(&TrainingConfig::optimizer, &O::beta2)),
+         TrainingEntry(
+             K::Real, "optimizer.epsilon", "epsilon", "Adam epsilon",
+             "Adam: ε in the step m̂ / (√v̂ + ε), added to the denominator for stability; "
+             "larger values damp the steps of weights with small gradients (dimensionless, "
+             "e.g. 1e-8)")
              .range(0, 1, true)
              .flag("--adam-epsilon")
              .when("optimizer.type", kAdam)
-             .to(field(&TrainingConfig::optimizer, &O::epsilon)),
-         Entry(K::Real, "optimizer.weightDecay", "weightDecay", "Weight decay",
-               "L2 penalty on the weights per step (dimensionless, 0 = none)")
+             .to(fieldAccess(&TrainingConfig::optimizer, &O::epsilon)),
+         TrainingEntry(K::Real, "optimizer.weightDecay", "weightDecay", "Weight decay",
+                       "L2 penalty on the weights per step (dimensionless, 0 = none)")
              .range(0, 1)
-             .to(field(&TrainingConfig::optimizer, &O::weightDecay))});
+             .to(fieldAccess(&TrainingConfig::optimizer, &O::weightDecay))});
 }
 
-std::pair<Get, Set> lossAccess() {
+TrainingAccess lossAccess() {
     return {[](const TrainingConfig& c) { return nlohmann::json(lossName(c.loss)); },
             [](TrainingConfig& c, const nlohmann::json& v) {
                 c.loss = lossFromName(v.get<std::string>());
@@ -139,36 +77,40 @@ std::pair<Get, Set> lossAccess() {
 }
 
 void runSettings(std::vector<TrainingSetting>& out) {
-    add(out, "Run",
-        {Entry(K::Text, "device", "device", "Device",
-               "Where the network trains: the native CPU backend or an OpenCL device")
+    addTrainingBox(
+        out, "Run",
+        {TrainingEntry(K::Text, "device", "device", "Device",
+                       "Where the network trains: the native CPU backend or an OpenCL device")
              .flag("--device")
-             .to(field(&TrainingConfig::device)),
-         Entry(K::Choice, "loss", "loss", "Loss",
-               "Mean squared error on the outputs (MQL5) or softmax cross-entropy")
+             .to(fieldAccess(&TrainingConfig::device)),
+         TrainingEntry(K::Choice, "loss", "loss", "Loss",
+                       "Mean squared error on the outputs (MQL5) or softmax cross-entropy")
              .choices({"mse", "cross_entropy"}, {"Mean squared error", "Softmax cross-entropy"})
              .to(lossAccess()),
-         Entry(K::Int, "batchSize", "batchSize", "Batch size",
-               "Samples per weight update (count); 1 = update after every sample, as the MQL5 "
-               "expert")
+         TrainingEntry(
+             K::Int, "batchSize", "batchSize", "Batch size",
+             "Samples per weight update (count); 1 = update after every sample, as the MQL5 "
+             "expert")
              .range(1, 65536)
              .flag("--batch")
-             .to(field(&TrainingConfig::batchSize)),
-         Entry(K::Int, "epochs", "epochs", "Epochs", "Passes over the training samples (count)")
+             .to(fieldAccess(&TrainingConfig::batchSize)),
+         TrainingEntry(K::Int, "epochs", "epochs", "Epochs",
+                       "Passes over the training samples (count)")
              .range(1, 1000000)
              .flag("--epochs")
-             .to(field(&TrainingConfig::epochs)),
-         Entry(K::Int, "seed", "seed", "Seed",
-               "Seed of the weight initialization and the shuffling (same seed, data and device "
-               "→ the same numbers)")
+             .to(fieldAccess(&TrainingConfig::epochs)),
+         TrainingEntry(
+             K::Int, "seed", "seed", "Seed",
+             "Seed of the weight initialization and the shuffling (same seed, data and device "
+             "→ the same numbers)")
              .range(0, 18446744073709551615.0)
-             .to(field(&TrainingConfig::seed)),
-         Entry(K::Bool, "shuffle", "shuffle", "shuffle samples every epoch",
-               "Visit the training samples in a new random order each epoch")
-             .to(field(&TrainingConfig::shuffle))});
+             .to(fieldAccess(&TrainingConfig::seed)),
+         TrainingEntry(K::Bool, "shuffle", "shuffle", "shuffle samples every epoch",
+                       "Visit the training samples in a new random order each epoch")
+             .to(fieldAccess(&TrainingConfig::shuffle))});
 }
 
-std::pair<Get, Set> monitorAccess() {
+TrainingAccess monitorAccess() {
     return {[](const TrainingConfig& c) { return nlohmann::json(monitorName(c.monitor)); },
             [](TrainingConfig& c, const nlohmann::json& v) {
                 c.monitor = monitorFromName(v.get<std::string>());
@@ -178,91 +120,98 @@ std::pair<Get, Set> monitorAccess() {
 void bestEpochSettings(std::vector<TrainingSetting>& out) {
     using E = EarlyStoppingConfig;
     const std::vector<std::string> on{"true"};
-    add(out, "Best epoch and early stopping",
-        {Entry(K::Choice, "monitor", "monitor", "Monitor",
-               "The figure that picks the best epoch, ends the run early and drives the plateau "
-               "schedule. Lower is better, except accuracy. Without a validation part the run "
-               "watches the training loss.")
+    addTrainingBox(
+        out, "Best epoch and early stopping",
+        {TrainingEntry(
+             K::Choice, "monitor", "monitor", "Monitor",
+             "The figure that picks the best epoch, ends the run early and drives the plateau "
+             "schedule. Lower is better, except accuracy. Without a validation part the run "
+             "watches the training loss.")
              .choices(
                  {"validation_loss", "validation_accuracy", "validation_missed", "training_loss"},
                  {"Validation loss", "Validation accuracy %", "Validation missed %",
                   "Training loss"})
              .flag("--monitor")
              .to(monitorAccess()),
-         Entry(K::Bool, "keepBest", "keepBest", "keep the best epoch's weights",
-               "Keeps a copy of the weights of the best epoch so far. That copy is the run's "
-               "result: Export Weights writes it. Off: the last epoch's weights.")
+         TrainingEntry(
+             K::Bool, "keepBest", "keepBest", "keep the best epoch's weights",
+             "Keeps a copy of the weights of the best epoch so far. That copy is the run's "
+             "result: Export Weights writes it. Off: the last epoch's weights.")
              .flag("--keep-best")
-             .to(field(&TrainingConfig::keepBest)),
-         Entry(K::Bool, "earlyStopping.enabled", "earlyStopping", "stop early",
-               "Ends the run when the monitored figure has not improved for 'Patience' epochs.")
+             .to(fieldAccess(&TrainingConfig::keepBest)),
+         TrainingEntry(
+             K::Bool, "earlyStopping.enabled", "earlyStopping", "stop early",
+             "Ends the run when the monitored figure has not improved for 'Patience' epochs.")
              .flag("--early-stopping")
-             .to(field(&TrainingConfig::earlyStopping, &E::enabled)),
-         Entry(K::Int, "earlyStopping.patience", "patience", "Patience",
-               "Epochs without an improvement before the run stops.")
+             .to(fieldAccess(&TrainingConfig::earlyStopping, &E::enabled)),
+         TrainingEntry(K::Int, "earlyStopping.patience", "patience", "Patience",
+                       "Epochs without an improvement before the run stops.")
              .range(1, 100000)
              .unit("epochs")
              .flag("--patience")
              .when("earlyStopping.enabled", on)
-             .to(field(&TrainingConfig::earlyStopping, &E::patience)),
-         Entry(K::Real, "earlyStopping.minDelta", "minDelta", "Min. improvement",
-               "An epoch improves only when it beats the best by more than this (in the "
-               "monitored figure's unit).")
+             .to(fieldAccess(&TrainingConfig::earlyStopping, &E::patience)),
+         TrainingEntry(K::Real, "earlyStopping.minDelta", "minDelta", "Min. improvement",
+                       "An epoch improves only when it beats the best by more than this (in the "
+                       "monitored figure's unit).")
              .range(0, 1e6)
              .flag("--min-delta")
              .when("earlyStopping.enabled", on)
-             .to(field(&TrainingConfig::earlyStopping, &E::minDelta))},
+             .to(fieldAccess(&TrainingConfig::earlyStopping, &E::minDelta))},
         2);
 }
 
 void scheduleSettings(std::vector<TrainingSetting>& out) {
     using L = LrScheduleConfig;
-    auto in = [](L TrainingConfig::*s, auto m) { return field(s, m); };
+    auto in = [](L TrainingConfig::*s, auto m) { return fieldAccess(s, m); };
     const auto S = &TrainingConfig::lrSchedule;
-    add(out, "Learning-rate schedule",
-        {Entry(K::Choice, "lrSchedule.type", "lrSchedule", "Schedule",
-               "Sets the rate once per epoch. Step: × γ every N epochs. Cosine: linear warm-up, "
-               "then a half cosine from the base rate to the floor on the last epoch. Plateau: "
-               "× factor after 'patience' epochs without an improvement of the monitored "
-               "figure.")
+    addTrainingBox(
+        out, "Learning-rate schedule",
+        {TrainingEntry(
+             K::Choice, "lrSchedule.type", "lrSchedule", "Schedule",
+             "Sets the rate once per epoch. Step: × γ every N epochs. Cosine: linear warm-up, "
+             "then a half cosine from the base rate to the floor on the last epoch. Plateau: "
+             "× factor after 'patience' epochs without an improvement of the monitored "
+             "figure.")
              .choices({"constant", "step", "cosine", "plateau"},
                       {"Constant", "Step", "Cosine", "Reduce on plateau"})
              .flag("--lr-schedule")
              .to(in(S, &L::type)),
-         Entry(K::Int, "lrSchedule.stepEpochs", "lrStepEpochs", "Step every",
-               "Step: epochs between two reductions.")
+         TrainingEntry(K::Int, "lrSchedule.stepEpochs", "lrStepEpochs", "Step every",
+                       "Step: epochs between two reductions.")
              .range(1, 1000000)
              .unit("epochs")
              .flag("--lr-step-epochs")
              .when("lrSchedule.type", {"\"step\""})
              .to(in(S, &L::stepEpochs)),
-         Entry(K::Real, "lrSchedule.gamma", "lrGamma", "γ", "Step: the factor of each reduction.")
+         TrainingEntry(K::Real, "lrSchedule.gamma", "lrGamma", "γ",
+                       "Step: the factor of each reduction.")
              .range(1e-6, 1)
              .spin(6, 0.05)
              .flag("--lr-gamma")
              .when("lrSchedule.type", {"\"step\""})
              .to(in(S, &L::gamma)),
-         Entry(K::Int, "lrSchedule.warmupEpochs", "lrWarmup", "Warm-up epochs",
-               "Cosine: epochs of linear warm-up (epoch e of W trains at base × e / W).")
+         TrainingEntry(K::Int, "lrSchedule.warmupEpochs", "lrWarmup", "Warm-up epochs",
+                       "Cosine: epochs of linear warm-up (epoch e of W trains at base × e / W).")
              .range(0, 1000000)
              .flag("--lr-warmup")
              .when("lrSchedule.type", {"\"cosine\""})
              .to(in(S, &L::warmupEpochs)),
-         Entry(K::Real, "lrSchedule.floor", "lrFloor", "Floor",
-               "Cosine: the rate of the last epoch. Plateau: the lowest rate.")
+         TrainingEntry(K::Real, "lrSchedule.floor", "lrFloor", "Floor",
+                       "Cosine: the rate of the last epoch. Plateau: the lowest rate.")
              .range(0, 10)
              .flag("--lr-floor")
              .when("lrSchedule.type", {"\"cosine\"", "\"plateau\""})
              .to(in(S, &L::floor)),
-         Entry(K::Real, "lrSchedule.factor", "lrFactor", "Factor",
-               "Plateau: the factor of each reduction.")
+         TrainingEntry(K::Real, "lrSchedule.factor", "lrFactor", "Factor",
+                       "Plateau: the factor of each reduction.")
              .range(1e-6, 1)
              .spin(6, 0.05)
              .flag("--lr-factor")
              .when("lrSchedule.type", {"\"plateau\""})
              .to(in(S, &L::factor)),
-         Entry(K::Int, "lrSchedule.patience", "lrPatience", "Plateau patience",
-               "Plateau: epochs without an improvement before a reduction.")
+         TrainingEntry(K::Int, "lrSchedule.patience", "lrPatience", "Plateau patience",
+                       "Plateau: epochs without an improvement before a reduction.")
              .range(1, 100000)
              .unit("epochs")
              .flag("--lr-patience")
@@ -285,32 +234,35 @@ void classWeightsFlag(const std::string& v, nlohmann::json& training) {
 
 void gradientSettings(std::vector<TrainingSetting>& out) {
     using C = ClassWeightsConfig;
-    add(out, "Gradients and loss",
-        {Entry(K::Real, "clipNorm", "clipNorm", "Clip gradient norm",
-               "Gradient clipping: when the L2 norm of all parameter gradients together is above "
-               "this, they are scaled down to it. 0 is off. The norm before clipping is reported "
-               "per epoch (mean and max) either way.")
+    addTrainingBox(
+        out, "Gradients and loss",
+        {TrainingEntry(
+             K::Real, "clipNorm", "clipNorm", "Clip gradient norm",
+             "Gradient clipping: when the L2 norm of all parameter gradients together is above "
+             "this, they are scaled down to it. 0 is off. The norm before clipping is reported "
+             "per epoch (mean and max) either way.")
              .range(0, 1e9)
              .flag("--clip-norm")
-             .to(field(&TrainingConfig::clipNorm)),
-         Entry(K::Choice, "classWeights.mode", "classWeights", "Class weights",
-               "Weights of the classes in the loss. Balanced: N / (classes × samples of the "
-               "class), counted on the training part, so rare fractals weigh more. Given: one "
-               "weight per output. The reported loss stays unweighted.")
+             .to(fieldAccess(&TrainingConfig::clipNorm)),
+         TrainingEntry(
+             K::Choice, "classWeights.mode", "classWeights", "Class weights",
+             "Weights of the classes in the loss. Balanced: N / (classes × samples of the "
+             "class), counted on the training part, so rare fractals weigh more. Given: one "
+             "weight per output. The reported loss stays unweighted.")
              .choices({"none", "balanced", "given"}, {"None", "Balanced", "Given"})
              .flag("--class-weights")
              .flagParser(classWeightsFlag)
-             .to(field(&TrainingConfig::classWeights, &C::mode)),
-         Entry(K::RealList, "classWeights.weights", "givenWeights", "Weights",
-               "Given: one weight per output, separated by commas.")
+             .to(fieldAccess(&TrainingConfig::classWeights, &C::mode)),
+         TrainingEntry(K::RealList, "classWeights.weights", "givenWeights", "Weights",
+                       "Given: one weight per output, separated by commas.")
              .range(0, 1e6)
              .when("classWeights.mode", {"\"given\""})
              .onlyWhenApplies()
-             .to(field(&TrainingConfig::classWeights, &C::weights))},
+             .to(fieldAccess(&TrainingConfig::classWeights, &C::weights))},
         2);
 }
 
-std::vector<TrainingSetting> makeTable() {
+std::vector<TrainingSetting> makeTrainingTable() {
     std::vector<TrainingSetting> t;
     optimizerSettings(t);
     runSettings(t);
@@ -323,7 +275,7 @@ std::vector<TrainingSetting> makeTable() {
 }  // namespace
 
 const std::vector<TrainingSetting>& trainingSettings() {
-    static const std::vector<TrainingSetting> kTable = makeTable();
+    static const std::vector<TrainingSetting> kTable = makeTrainingTable();
     return kTable;
 }
 

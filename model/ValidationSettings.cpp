@@ -2,127 +2,130 @@
 
 #include <stdexcept>
 
+#include "model/SettingEntry.h"
+
 namespace nnwb {
 
 namespace {
 
 using K = SettingSpec::Kind;
-using Get = std::function<nlohmann::json(const ValidationConfig&)>;
-using Set = std::function<void(ValidationConfig&, const nlohmann::json&)>;
-
-template <class T>
-std::pair<Get, Set> field(T ValidationConfig::*m) {
-    return {[m](const ValidationConfig& c) { return nlohmann::json(c.*m); },
-            [m](ValidationConfig& c, const nlohmann::json& v) { v.get_to(c.*m); }};
-}
+using ValidationEntry = SettingEntry<ValidationSetting, ValidationConfig>;
 
 const std::vector<std::string> kWalkForward{"\"walkforward\""};
 
-ValidationSetting entry(K kind, const char* group, const char* key, const char* name,
-                        const char* label, const char* flag, std::pair<Get, Set> access,
-                        const char* help) {
-    ValidationSetting t;
-    t.spec.kind = kind;
-    t.spec.group = group;
-    t.spec.key = key;
-    t.spec.name = name;
-    t.spec.label = label;
-    t.spec.flag = flag;
-    t.spec.help = help;
-    t.get = std::move(access.first);
-    t.set = std::move(access.second);
-    t.spec.defaultValue = t.get(ValidationConfig());
-    if (std::string(key) != "mode") {
-        t.spec.enabledBy = "mode";
-        t.spec.enabledFor = kWalkForward;
-    }
-    return t;
+// An entry of box `group`; every setting but the mode applies under walk-forward only.
+ValidationSetting validationEntry(K kind, const char* group, const char* key, const char* name,
+                                  const char* label, const char* flag,
+                                  SettingAccess<ValidationConfig> access, const char* help) {
+    ValidationEntry e(kind, key, name, label, help);
+    e.flag(flag).to(std::move(access));
+    if (std::string(key) != "mode") e.when("mode", kWalkForward);
+    return e.done(group);
 }
 
-ValidationSetting ranged(ValidationSetting t, double lo, double hi, const char* unit) {
+ValidationSetting validationRange(ValidationSetting t, double lo, double hi, const char* unit) {
     t.spec.min = lo;
     t.spec.max = hi;
     t.spec.unit = unit;
     return t;
 }
 
-ValidationSetting choice(ValidationSetting t, std::vector<std::string> values,
-                         std::vector<std::string> labels) {
+ValidationSetting validationChoices(ValidationSetting t, std::vector<std::string> values,
+                                    std::vector<std::string> labels) {
     t.spec.choices = std::move(values);
     t.spec.choiceLabels = std::move(labels);
     return t;
 }
 
-std::vector<ValidationSetting> makeTable() {
+std::vector<ValidationSetting> makeValidationTable() {
     const char* g = "Walk-forward";
-    ValidationSetting share = ranged(
-        entry(K::Real, g, "earlyStoppingShare", "wfEarlyStoppingShare", "Early-stopping share",
-              "--es-share", field(&ValidationConfig::earlyStoppingShare),
-              "Share of each fold's training part, its newest samples, that picks the fold's "
-              "best epoch and stops it early (the fold's validation part, never its test "
-              "window); a purge gap separates it from the samples the fold fits. 0: no "
-              "validation part, the fold watches its training loss"),
+    ValidationSetting share = validationRange(
+        validationEntry(
+            K::Real, g, "earlyStoppingShare", "wfEarlyStoppingShare", "Early-stopping share",
+            "--es-share", fieldAccess(&ValidationConfig::earlyStoppingShare),
+            "Share of each fold's training part, its newest samples, that picks the fold's "
+            "best epoch and stops it early (the fold's validation part, never its test "
+            "window); a purge gap separates it from the samples the fold fits. 0: no "
+            "validation part, the fold watches its training loss"),
         0, 0.9, "%");
     share.spec.formScale = 100;
     std::vector<ValidationSetting> t{
-        choice(entry(K::Choice, "Validation", "mode", "validationMode", "Validation",
-                     "--validation", field(&ValidationConfig::mode),
-                     "Holdout: one run, validated on the newest data.validationShare of the "
-                     "samples. Walk-forward: one run per fold, each trained on the data before "
-                     "its test window and judged on that window; the test windows' predictions "
-                     "are stitched into one out-of-sample series"),
-               {"holdout", "walkforward"}, {"Holdout (newest share)", "Walk-forward (folds)"}),
-        choice(entry(K::Choice, g, "scheme", "wfScheme", "Training windows", "--scheme",
-                     field(&ValidationConfig::scheme),
-                     "Anchored: every fold trains from the first sample to its test window "
-                     "(expanding); rolling: every fold trains on the trainLength just before "
-                     "its test window"),
-               {"anchored", "rolling"}, {"Anchored (expanding)", "Rolling"}),
-        choice(entry(K::Choice, g, "unit", "wfUnit", "Length unit", "--length-unit",
-                     field(&ValidationConfig::unit),
-                     "The unit of trainLength, testLength and step: bars, or calendar days or "
-                     "weeks of the bars' open times (a window of 5 days holds the bars that "
-                     "open within those 5 × 24 hours). Purge and embargo are always bars"),
-               {"bars", "days", "weeks"}, {"bars", "days", "weeks"}),
-        ranged(entry(K::Int, g, "trainLength", "wfTrainLength", "Training length", "--train-length",
-                     field(&ValidationConfig::trainLength),
-                     "Rolling: the length of every fold's training part; anchored: of the first "
-                     "fold's (later folds keep its start and grow). 0: as long as one test "
-                     "window"),
-               0, 100000000, "unit (bars, days or weeks)"),
-        ranged(entry(K::Int, g, "testLength", "wfTestLength", "Test length", "--test-length",
-                     field(&ValidationConfig::testLength),
-                     "The length of every test window. 0 (with folds > 0): the samples after "
-                     "the first training part, divided into `folds` windows. A window must "
-                     "hold at least as many bars as the label horizon"),
-               0, 100000000, "unit (bars, days or weeks)"),
-        ranged(entry(K::Int, g, "step", "wfStep", "Step", "--step", field(&ValidationConfig::step),
-                     "Folds 0: from one test window's start to the next one's; 0 is the test "
-                     "length (contiguous windows), more leaves untested gaps, less (overlap) is "
-                     "refused. Windows follow each other from the end of the first training "
-                     "part while they fit the file"),
-               0, 100000000, "unit (bars, days or weeks)"),
-        ranged(entry(K::Int, g, "folds", "wfFolds", "Folds", "--folds",
-                     field(&ValidationConfig::folds),
-                     "Number of folds: the newest `folds` test windows, back to back, ending at "
-                     "the newest sample (testLength each, or the rest of the file divided when "
-                     "testLength is 0). 0: as many as `step` fits"),
-               0, 1000, "folds"),
-        ranged(entry(K::Int, g, "purge", "wfPurge", "Purge", "--purge",
-                     field(&ValidationConfig::purge),
-                     "Bars (samples) dropped between a training part and the test window or "
-                     "early-stopping validation after it, so that no training label looks into "
-                     "them: a training sample ending at bar t has t + purge + embargo < the "
-                     "test window's first bar. 0: the label horizon (1 bar for 3-bar fractals, "
-                     "2 for 5-bar), which is also the least accepted"),
-               0, 1000000, "bars"),
-        ranged(entry(K::Int, g, "embargo", "wfEmbargo", "Embargo", "--embargo",
-                     field(&ValidationConfig::embargo),
-                     "Further bars dropped between the purge and each test window (never before "
-                     "the early-stopping validation), for features with a long memory "
-                     "(moving averages) that carry the training part's last bars into the test "
-                     "window's first"),
-               0, 1000000, "bars"),
+        validationChoices(
+            validationEntry(
+                K::Choice, "Validation", "mode", "validationMode", "Validation", "--validation",
+                fieldAccess(&ValidationConfig::mode),
+                "Holdout: one run, validated on the newest data.validationShare of the "
+                "samples. Walk-forward: one run per fold, each trained on the data before "
+                "its test window and judged on that window; the test windows' predictions "
+                "are stitched into one out-of-sample series"),
+            {"holdout", "walkforward"}, {"Holdout (newest share)", "Walk-forward (folds)"}),
+        validationChoices(
+            validationEntry(
+                K::Choice, g, "scheme", "wfScheme", "Training windows", "--scheme",
+                fieldAccess(&ValidationConfig::scheme),
+                "Anchored: every fold trains from the first sample to its test window "
+                "(expanding); rolling: every fold trains on the trainLength just before "
+                "its test window"),
+            {"anchored", "rolling"}, {"Anchored (expanding)", "Rolling"}),
+        validationChoices(
+            validationEntry(
+                K::Choice, g, "unit", "wfUnit", "Length unit", "--length-unit",
+                fieldAccess(&ValidationConfig::unit),
+                "The unit of trainLength, testLength and step: bars, or calendar days or "
+                "weeks of the bars' open times (a window of 5 days holds the bars that "
+                "open within those 5 × 24 hours). Purge and embargo are always bars"),
+            {"bars", "days", "weeks"}, {"bars", "days", "weeks"}),
+        validationRange(
+            validationEntry(
+                K::Int, g, "trainLength", "wfTrainLength", "Training length", "--train-length",
+                fieldAccess(&ValidationConfig::trainLength),
+                "Rolling: the length of every fold's training part; anchored: of the first "
+                "fold's (later folds keep its start and grow). 0: as long as one test "
+                "window"),
+            0, 100000000, "unit (bars, days or weeks)"),
+        validationRange(
+            validationEntry(
+                K::Int, g, "testLength", "wfTestLength", "Test length", "--test-length",
+                fieldAccess(&ValidationConfig::testLength),
+                "The length of every test window. 0 (with folds > 0): the samples after "
+                "the first training part, divided into `folds` windows. A window must "
+                "hold at least as many bars as the label horizon"),
+            0, 100000000, "unit (bars, days or weeks)"),
+        validationRange(
+            validationEntry(
+                K::Int, g, "step", "wfStep", "Step", "--step", fieldAccess(&ValidationConfig::step),
+                "Folds 0: from one test window's start to the next one's; 0 is the test "
+                "length (contiguous windows), more leaves untested gaps, less (overlap) is "
+                "refused. Windows follow each other from the end of the first training "
+                "part while they fit the file"),
+            0, 100000000, "unit (bars, days or weeks)"),
+        validationRange(
+            validationEntry(
+                K::Int, g, "folds", "wfFolds", "Folds", "--folds",
+                fieldAccess(&ValidationConfig::folds),
+                "Number of folds: the newest `folds` test windows, back to back, ending at "
+                "the newest sample (testLength each, or the rest of the file divided when "
+                "testLength is 0). 0: as many as `step` fits"),
+            0, 1000, "folds"),
+        validationRange(
+            validationEntry(
+                K::Int, g, "purge", "wfPurge", "Purge", "--purge",
+                fieldAccess(&ValidationConfig::purge),
+                "Bars (samples) dropped between a training part and the test window or "
+                "early-stopping validation after it, so that no training label looks into "
+                "them: a training sample ending at bar t has t + purge + embargo < the "
+                "test window's first bar. 0: the label horizon (1 bar for 3-bar fractals, "
+                "2 for 5-bar), which is also the least accepted"),
+            0, 1000000, "bars"),
+        validationRange(
+            validationEntry(
+                K::Int, g, "embargo", "wfEmbargo", "Embargo", "--embargo",
+                fieldAccess(&ValidationConfig::embargo),
+                "Further bars dropped between the purge and each test window (never before "
+                "the early-stopping validation), for features with a long memory "
+                "(moving averages) that carry the training part's last bars into the test "
+                "window's first"),
+            0, 1000000, "bars"),
         share,
     };
     // step only means something without a fold count
@@ -134,7 +137,7 @@ std::vector<ValidationSetting> makeTable() {
 }  // namespace
 
 const std::vector<ValidationSetting>& validationSettings() {
-    static const std::vector<ValidationSetting> kTable = makeTable();
+    static const std::vector<ValidationSetting> kTable = makeValidationTable();
     return kTable;
 }
 

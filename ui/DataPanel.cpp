@@ -20,6 +20,7 @@
 
 #include "app/core/ExperimentDocument.h"
 #include "app/core/FileInspectJob.h"
+#include "app/core/QtText.h"
 #include "model/DataSettings.h"
 #include "model/FigureText.h"
 #include "ui/FileDialogs.h"
@@ -28,9 +29,6 @@
 namespace nnwb {
 
 namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 enum SummaryRow { kFormat, kBars, kFirst, kLast, kFrame, kGaps, kFractals };
 
 QLabel* messageLabel(QWidget* parent, const char* name, const char* colour,

@@ -1,12 +1,8 @@
 #include "ui/DevicePicker.h"
 
-namespace nnwb {
+#include "app/core/QtText.h"
 
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-}  // namespace
+namespace nnwb {
 
 DevicePicker::DevicePicker(QWidget* parent) : QComboBox(parent) {
     setObjectName(QStringLiteral("devicePicker"));

@@ -11,15 +11,10 @@
 #include <QVBoxLayout>
 
 #include "app/core/LayerStackModel.h"
+#include "app/core/QtText.h"
 #include "model/layers/LayerRegistry.h"
 
 namespace nnwb {
-
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-}  // namespace
 
 LayerParamForm::LayerParamForm(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);

@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "app/core/LayerStackModel.h"
+#include "app/core/QtText.h"
 #include "model/FigureText.h"
 #include "model/layers/LayerRegistry.h"
 #include "ui/LayerParamForm.h"
@@ -21,10 +22,6 @@
 namespace nnwb {
 
 namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 // "conv · window 6, step 6, filters 8, tanh": the non-type parameters in spec order.
 QString summary(const nlohmann::json& layer) {
     QStringList parts;

@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include "app/core/PredictJob.h"
+#include "app/core/QtText.h"
 #include "model/AtomicFile.h"
 #include "model/PredictionReport.h"
 #include "model/data/DataSummary.h"
@@ -24,12 +25,6 @@
 #include "ui/PriceChart.h"
 
 namespace nnwb {
-
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-}  // namespace
 
 PredictDialog::PredictDialog(std::shared_ptr<const ModelBundle> bundle, const QString& device,
                              QWidget* parent)

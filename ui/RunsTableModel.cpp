@@ -4,15 +4,12 @@
 #include <QColor>
 #include <QFileInfo>
 
+#include "app/core/QtText.h"
 #include "model/FigureText.h"
 
 namespace nnwb {
 
 namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 QString started(const std::string& iso) {  // 2026-11-23T10:40:12Z -> 2026-11-23 10:40
     const QString s = q(iso);
     return s.size() >= 16 ? s.left(10) + QLatin1Char(' ') + s.mid(11, 5) : s;

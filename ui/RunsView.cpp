@@ -15,6 +15,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "app/core/QtText.h"
 #include "app/core/RunHistory.h"
 #include "model/FigureText.h"
 #include "ui/ComparisonChart.h"
@@ -25,12 +26,6 @@
 #include "ui/RunsTableModel.h"
 
 namespace nnwb {
-
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-}  // namespace
 
 RunRecord runRecordOf(const StoredRun& run) {
     RunRecord r;

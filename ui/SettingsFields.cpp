@@ -16,15 +16,13 @@
 #include <QSpinBox>
 #include <QStringList>
 
+#include "app/core/QtText.h"
+
 namespace nnwb {
 
 namespace {
 
 using K = SettingSpec::Kind;
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 bool isSpin(const SettingSpec& s) {
     return s.kind == K::Real && (s.decimals > 0 || s.step > 0);

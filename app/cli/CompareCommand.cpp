@@ -29,7 +29,7 @@ namespace {
 // "stopped early", the longest status.
 constexpr size_t kStatusWidth = 13;
 
-struct Options {
+struct CompareOptions {
     std::vector<std::string> experiments, devices;
     int epochs = 0;
     std::string csv;
@@ -37,7 +37,7 @@ struct Options {
 };
 
 // The rules between flags that CLI11 does not state.
-void check(const Options& o) {
+void check(const CompareOptions& o) {
     if (o.experiments.size() < 2)
         throw UsageError("needs two or more experiments (files or preset names)");
     if (o.devices.size() > 1 && o.devices.size() != o.experiments.size())
@@ -149,7 +149,7 @@ private:
     size_t labelWidth_;
 };
 
-int runCompare(const Options& opt) {
+int runCompare(const CompareOptions& opt) {
     check(opt);
     ComparisonSet set;
     std::vector<std::string> files;
@@ -242,7 +242,7 @@ int runCompare(const Options& opt) {
 }  // namespace
 
 void addCompareCommand(CLI::App& root, Runners& runners) {
-    auto o = std::make_shared<Options>();
+    auto o = std::make_shared<CompareOptions>();
     CLI::App* cmd = root.add_subcommand(
         "compare",
         "train experiment files or presets on the same data (concurrently on different devices); "

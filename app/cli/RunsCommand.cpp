@@ -24,7 +24,7 @@ namespace nnwb::cli {
 
 namespace {
 
-struct Options {
+struct RunsOptions {
     std::string sub, db, filter, sort = "-date", csv;
     std::vector<int64_t> ids;  // rm
     int64_t id = 0;            // show, export
@@ -143,7 +143,7 @@ std::string tradingLine(const StoredRun& r, const char* series) {
            fixed(trades, series == std::string("random") ? 1 : 0) + " trades";
 }
 
-void printList(std::vector<StoredRun> runs, const Options& o) {
+void printList(std::vector<StoredRun> runs, const RunsOptions& o) {
     const RunFilter filter(o.filter);
     sortRuns(runs, o.sort);
     std::vector<StoredRun> shown;
@@ -283,7 +283,7 @@ void printShow(const StoredRun& r, bool json) {
     }
 }
 
-int runRuns(const Options& o) {
+int runRuns(const RunsOptions& o) {
     const std::string path = runsDbPath(o.db);
     if (path.empty()) throw UsageError("no runs database location (set NNWB_RUNS_DB or HOME)");
     if (!std::filesystem::exists(path)) {
@@ -328,7 +328,7 @@ int runRuns(const Options& o) {
 }  // namespace
 
 void addRunsCommand(CLI::App& root, Runners& runners) {
-    auto o = std::make_shared<Options>();
+    auto o = std::make_shared<RunsOptions>();
     CLI::App* runs = root.add_subcommand(
         "runs", "the recorded runs of the run store (every Train, comparison run and CLI run)");
     runs->require_subcommand(1);

@@ -25,7 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Options {
+struct SweepOptions {
     std::string sub, db, spec, slots, csv;
     int64_t id = 0;
     bool json = false, quiet = false;
@@ -39,7 +39,7 @@ std::string selfPath() {
     return p.string();
 }
 
-std::vector<Slot> slotsOf(const Options& o) {
+std::vector<Slot> slotsOf(const SweepOptions& o) {
     try {
         return o.slots.empty() ? defaultSlots(usableCpus()) : parseSlots(o.slots, usableCpus());
     } catch (const std::invalid_argument& e) {
@@ -57,7 +57,7 @@ sweep::SweepSpec storedSpec(const SweepRow& s) {
     }
 }
 
-int coordinate(const sweep::SweepSpec& spec, int64_t id, RunStore& store, const Options& o) {
+int coordinate(const sweep::SweepSpec& spec, int64_t id, RunStore& store, const SweepOptions& o) {
     CoordinatorOptions co;
     co.cliPath = selfPath();
     co.slots = slotsOf(o);
@@ -72,11 +72,20 @@ int coordinate(const sweep::SweepSpec& spec, int64_t id, RunStore& store, const 
     }
     Coordinator c(spec, id, store, co);
     const std::string status = c.run();
-    if (!o.quiet) std::printf("sweep %lld %s\n", (long long)id, status.c_str());
+    if (!o.quiet) {
+        const SlotTime& t = c.slotTime();
+        std::printf(
+            "sweep %lld %s: %d trials ended in %.1f s on %d slots (%.0f trials/hour); slot time "
+            "idle %.1f %%, in trial start-up %.1f %%\n",
+            (long long)id, status.c_str(), t.trialsEnded, t.wallSeconds, t.slots, t.trialsPerHour(),
+            100.0 * t.idleShare(),
+            t.slots * t.wallSeconds > 0 ? 100.0 * t.startupSeconds / (t.slots * t.wallSeconds)
+                                        : 0.0);
+    }
     return status == sweepstatus::kCompleted ? 0 : 4;
 }
 
-int runSweep(Options& o) {
+int runSweep(SweepOptions& o) {
     const std::string path = runsDbPath(o.db);
     if (o.sub == "run") {
         sweep::SweepSpec spec;
@@ -149,7 +158,7 @@ int runSweep(Options& o) {
 }  // namespace
 
 void addSweepCommand(CLI::App& root, Runners& runners) {
-    auto o = std::make_shared<Options>();
+    auto o = std::make_shared<SweepOptions>();
     CLI::App* cmd = root.add_subcommand(
         "sweep", "search settings and architectures: trials on every local slot (docs/sweeps.md)");
     cmd->require_subcommand(1);

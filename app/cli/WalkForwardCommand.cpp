@@ -266,7 +266,7 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
 
 namespace {
 
-struct Options {
+struct WalkForwardCliOptions {
     std::string experiment, device, csv;
     int epochs = -1, batch = -1;
     bool json = false;
@@ -275,7 +275,7 @@ struct Options {
     nlohmann::json validation = nlohmann::json::object();
 };
 
-int run(Options& o) {
+int run(WalkForwardCliOptions& o) {
     std::string path;
     try {
         path = resolvePreset(o.experiment);
@@ -306,7 +306,7 @@ int run(Options& o) {
 }  // namespace
 
 void addWalkForwardCommand(CLI::App& root, Runners& runners) {
-    auto o = std::make_shared<Options>();
+    auto o = std::make_shared<WalkForwardCliOptions>();
     CLI::App* cmd = root.add_subcommand(
         "walkforward",
         "walk-forward validation: train one run per fold, test it on the fold's test window, and "

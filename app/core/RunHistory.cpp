@@ -5,17 +5,12 @@
 #include <QPointer>
 
 #include "app/core/CallQueue.h"
+#include "app/core/QtText.h"
 #include "app/runs/RunQuery.h"
 #include "app/runs/RunStore.h"
 #include "app/runs/StoredRunCsv.h"
 
 namespace nnwb {
-
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-}  // namespace
 
 RunStore* RunHistory::Connection::open() {
     if (store) return store.get();

@@ -5,6 +5,7 @@
 
 #include <QMetaObject>
 
+#include "app/core/QtText.h"
 #include "model/ModelBundle.h"
 #include "model/Monitor.h"
 #include "model/NetworkWeights.h"
@@ -16,12 +17,6 @@
 #include "model/RunFailure.h"
 
 namespace nnwb {
-
-namespace {
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
-}  // namespace
 
 TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) {}
 

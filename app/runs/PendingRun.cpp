@@ -1,5 +1,6 @@
 #include "app/runs/PendingRun.h"
 
+#include "app/runs/HostClock.h"
 #include "app/runs/RunStore.h"
 
 #include <fcntl.h>
@@ -19,10 +20,10 @@ namespace nnwb {
 
 namespace {
 
-std::string hostName() {
-    char buf[256] = {};
-    if (gethostname(buf, sizeof buf - 1) != 0) return "host";
-    return buf;
+// The host part of a pending file's name.
+std::string pendingHost() {
+    const std::string h = thisHostName();
+    return h.empty() ? "host" : h;
 }
 
 nlohmann::json metricsJson(const EpochMetrics& m) {
@@ -141,7 +142,7 @@ PendingRunFile::PendingRunFile(const std::string& folder) {
     std::error_code ec;
     fs::create_directories(folder, ec);
     if (ec) throw std::runtime_error("cannot create the folder " + folder + ": " + ec.message());
-    const std::string stem = (fs::path(folder) / (hostName() + "-" + std::to_string(::getpid()) +
+    const std::string stem = (fs::path(folder) / (pendingHost() + "-" + std::to_string(::getpid()) +
                                                   "-" + std::to_string(++counter)))
                                  .string();
     // Locked before it has the name an importer looks for.

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <random>
 
+#include "app/runs/HostClock.h"
 #include "app/runs/RunsDbPath.h"
 #include "app/runs/Sha256.h"
 #include "model/ModelBundle.h"
@@ -16,12 +17,6 @@ namespace nnwb {
 
 namespace {
 constexpr auto kHeartbeatEvery = std::chrono::seconds(5);
-
-std::string hostName() {
-    char buf[256] = {};
-    if (gethostname(buf, sizeof buf - 1) != 0) return {};
-    return buf;
-}
 
 // 128 random bits as 32 hex digits.
 std::string newRunUuid() {
@@ -103,7 +98,7 @@ void RunRecorder::begin(const Experiment& experiment, const ExperimentData& data
     data_ = &data;
     StoredRun& r = row_;
     r.uuid = newRunUuid();  // first: a side file always names its run
-    r.host = hostName();
+    r.host = thisHostName();
     r.pid = int64_t(::getpid());
     r.startedAt = utcNowText();
     try {

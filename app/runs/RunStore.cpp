@@ -18,6 +18,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>
 
+#include "app/runs/HostClock.h"
 #include "app/runs/PendingRun.h"
 #include "app/runs/RunsSchema.h"
 #include "model/FigureText.h"
@@ -40,23 +41,12 @@ int busyTimeoutMs() {
     return 10000;
 }
 
-double nowSeconds() {
-    using namespace std::chrono;
-    return duration<double>(system_clock::now().time_since_epoch()).count();
-}
-
 std::string utcText(double seconds) {
     const std::time_t t = static_cast<std::time_t>(seconds);
     std::tm tm{};
     gmtime_r(&t, &tm);
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
-std::string hostName() {
-    char buf[256] = {};
-    if (gethostname(buf, sizeof buf - 1) != 0) return {};
     return buf;
 }
 
@@ -227,11 +217,11 @@ void bindMetrics(SQLite::Statement& q, const std::string& p, const EpochMetrics&
 }  // namespace
 
 std::string utcNowText() {
-    return utcText(nowSeconds());
+    return utcText(unixSeconds());
 }
 
 std::string runsHostName() {
-    return hostName();
+    return thisHostName();
 }
 int64_t runsProcessStart(int64_t pid) {
     return processStart(pid);
@@ -378,7 +368,7 @@ int64_t RunStore::insertRun(const StoredRun& r, const Also& also) {
         const RunsLock::Guard guard = writing();
         SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
         const int64_t id =
-            insertRow(r, hostName(), ::getpid(), processStart(::getpid()), runstatus::kRunning);
+            insertRow(r, thisHostName(), ::getpid(), processStart(::getpid()), runstatus::kRunning);
         if (also) also(*db_, id);
         tx.commit();
         return id;
@@ -428,7 +418,7 @@ int64_t RunStore::insertRow(const StoredRun& r, const std::string& host, int64_t
     q.bind(":host", host);
     q.bind(":pid", pid);
     q.bind(":pid_start", pidStart);
-    q.bind(":heartbeat_at", nowSeconds());
+    q.bind(":heartbeat_at", unixSeconds());
     bindText(q, ":monitor", r.monitor);
     bindText(q, ":uuid", r.uuid);
     q.exec();
@@ -442,7 +432,7 @@ void RunStore::addEpoch(int64_t id, const StoredEpoch& e, std::optional<int> bes
         SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
         writeEpoch(id, e);
         SQLite::Statement u(*db_, "UPDATE runs SET heartbeat_at = ?, best_epoch = ? WHERE id = ?");
-        u.bind(1, nowSeconds());
+        u.bind(1, unixSeconds());
         if (bestEpoch)
             u.bind(2, *bestEpoch);
         else
@@ -487,7 +477,7 @@ void RunStore::heartbeat(int64_t id) {
     try {
         const RunsLock::Guard guard = writing();
         SQLite::Statement u(*db_, "UPDATE runs SET heartbeat_at = ? WHERE id = ?");
-        u.bind(1, nowSeconds());
+        u.bind(1, unixSeconds());
         u.bind(2, id);
         u.exec();
     } catch (const std::exception& e) {
@@ -509,7 +499,7 @@ void RunStore::finishRun(int64_t id, const std::string& status, const std::strin
         else
             u.bind(2, error);
         u.bind(3, utcNowText());
-        u.bind(4, nowSeconds());
+        u.bind(4, unixSeconds());
         if (bestEpoch)
             u.bind(5, *bestEpoch);
         else
@@ -678,8 +668,8 @@ int RunStore::markInterrupted() {
     };
     std::vector<Candidate> dead;
     try {
-        const std::string me = hostName();
-        const double now = nowSeconds();
+        const std::string me = thisHostName();
+        const double now = unixSeconds();
         {  // read, then write: a shared lock is never turned into an exclusive one
             const RunsLock::Guard readGuard = reading();
             SQLite::Statement q(*db_,

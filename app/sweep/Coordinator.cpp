@@ -21,7 +21,7 @@ namespace nnwb {
 using sweep::TrialState;
 
 namespace {
-double nowSeconds() {
+double steadySeconds() {
     using namespace std::chrono;
     return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
@@ -41,7 +41,9 @@ struct Coordinator::Running {
     double spsSum = 0.0;
     int epochs = 0;
     EpochReport last;
-    std::string failure;  // the coordinator ended it (a bad line, no objective)
+    std::string failure;      // the coordinator ended it (a bad line, no objective)
+    double launchedAt = 0.0;  // steady seconds
+    bool startedLine = false;
 };
 
 Coordinator::Coordinator(const sweep::SweepSpec& spec, int64_t sweepId, RunStore& store,
@@ -118,7 +120,7 @@ bool Coordinator::startNext(Slot& slot) {
             }
         if (next < 0) {
             const bool inBudget =
-                spec_.timeBudgetS <= 0 || nowSeconds() - startedAt_ < spec_.timeBudgetS;
+                spec_.timeBudgetS <= 0 || steadySeconds() - startedAt_ < spec_.timeBudgetS;
             if (!inBudget || samplerDone_ || !addConfiguration()) return false;
             continue;
         }
@@ -144,6 +146,7 @@ void Coordinator::launch(int number, Slot& slot) {
     auto r = std::make_unique<Running>();
     r->number = number;
     r->slot = &slot;
+    r->launchedAt = steadySeconds();
     r->experimentFile = folder_ + "/trial-" + std::to_string(number) + ".json";
     e.save(r->experimentFile);
     store_.startTrial(id_, number, slot.label);
@@ -179,6 +182,8 @@ void Coordinator::handleLine(Running& r, const std::string& line) {
     }
     const std::string ev = j.value("event", "");
     if (ev == "started") {
+        if (!r.startedLine) slotTime_.startupSeconds += steadySeconds() - r.launchedAt;
+        r.startedLine = true;
         StoredRun run;
         run.name = spec_.name + " trial " + std::to_string(r.number);
         run.tags = "sweep";
@@ -345,12 +350,13 @@ void Coordinator::progressLine(const TrialRow& t, const std::string& what) {
 
 std::string Coordinator::run() {
     ::signal(SIGPIPE, SIG_IGN);
-    startedAt_ = nowSeconds();
+    startedAt_ = steadySeconds();
+    slotTime_ = SlotTime();
     trials_ = store_.trials(id_);
     recover();
-    double lastCheck = 0.0, lastBeat = nowSeconds();
+    double lastCheck = 0.0, lastBeat = steadySeconds();
     for (;;) {
-        const double now = nowSeconds();
+        const double now = steadySeconds();
         if (now - lastCheck > 0.5) {
             lastCheck = now;
             const auto s = store_.sweep(id_);
@@ -387,9 +393,13 @@ std::string Coordinator::run() {
                 for (const std::string& l : rest) handleLine(r, l);
             }
             finished(r, status);
+            slotTime_.busySeconds += steadySeconds() - r.launchedAt;
+            slotTime_.trialsEnded += 1;
             running_.erase(running_.begin() + long(i));
         }
     }
+    slotTime_.slots = int(o_.slots.size());
+    slotTime_.wallSeconds = steadySeconds() - startedAt_;
     const std::string status = stopping_ ? sweepstatus::kStopped : sweepstatus::kCompleted;
     store_.setStatus(id_, status);
     return status;

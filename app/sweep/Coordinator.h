@@ -8,6 +8,8 @@
 // fails. Progress lines go to `progress`. The coordinator's thread only.
 #pragma once
 
+#include <algorithm>
+
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -26,6 +28,25 @@ struct CoordinatorOptions {
     int maxAttempts = 2;           // attempts a trial gets when its process or coordinator dies
 };
 
+// What one call of Coordinator::run() did with its slots' time (a resumed sweep counts only
+// its own call): trials ended, wall time, and the slot-seconds trials held a slot, of which the
+// part before their "started" line (process start, device and data set-up).
+struct SlotTime {
+    int slots = 0;
+    int trialsEnded = 0;
+    double wallSeconds = 0.0;
+    double busySeconds = 0.0;
+    double startupSeconds = 0.0;
+    double trialsPerHour() const {
+        return wallSeconds > 0 ? trialsEnded * 3600.0 / wallSeconds : 0;
+    }
+    // The share of slot time no trial held (0..1).
+    double idleShare() const {
+        const double capacity = slots * wallSeconds;
+        return capacity > 0 ? std::max(0.0, 1.0 - busySeconds / capacity) : 0.0;
+    }
+};
+
 class Coordinator {
 public:
     Coordinator(const sweep::SweepSpec& spec, int64_t sweepId, RunStore& store,
@@ -34,6 +55,8 @@ public:
     // Runs until the sweep is done (run cap, grid end or time budget) or stopped. Returns the
     // sweep's final status (sweepstatus::kCompleted or kStopped).
     std::string run();
+    // Slot time of the last run(); any time after it returns.
+    const SlotTime& slotTime() const { return slotTime_; }
 
 private:
     struct Running;
@@ -60,6 +83,7 @@ private:
     bool stopping_ = false;
     bool samplerDone_ = false;
     double startedAt_ = 0.0;
+    SlotTime slotTime_;
 };
 
 }  // namespace nnwb

@@ -7,14 +7,11 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
+#include "app/runs/HostClock.h"
+
 namespace nnwb {
 
 namespace {
-
-double nowSeconds() {
-    using namespace std::chrono;
-    return duration<double>(system_clock::now().time_since_epoch()).count();
-}
 
 std::string text(SQLite::Statement& q, const char* name) {
     const SQLite::Column c = q.getColumn(name);
@@ -72,7 +69,7 @@ int64_t SweepStore::create(const std::string& name, const nlohmann::json& spec,
         q.bind(5, runsHostName());
         q.bind(6, int64_t(::getpid()));
         q.bind(7, runsProcessStart(::getpid()));
-        q.bind(8, nowSeconds());
+        q.bind(8, unixSeconds());
         q.exec();
         id = db.getLastInsertRowid();
     });
@@ -100,7 +97,7 @@ std::string SweepStore::claim(int64_t id) {
         u.bind(1, runsHostName());
         u.bind(2, int64_t(::getpid()));
         u.bind(3, runsProcessStart(::getpid()));
-        u.bind(4, nowSeconds());
+        u.bind(4, unixSeconds());
         u.bind(5, id);
         u.exec();
     });
@@ -142,7 +139,7 @@ std::string SweepStore::requestStop(int64_t id) {
 void SweepStore::heartbeat(int64_t id) {
     store_.write("cannot update sweep " + std::to_string(id), [&](SQLite::Database& db) {
         SQLite::Statement u(db, "UPDATE sweeps SET heartbeat_at = ? WHERE id = ?");
-        u.bind(1, nowSeconds());
+        u.bind(1, unixSeconds());
         u.bind(2, id);
         u.exec();
     });

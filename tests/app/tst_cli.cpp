@@ -6,6 +6,7 @@
 
 #include "common/CliRun.h"
 #include "common/TestUtil.h"
+#include "nnwb/TestPaths.h"
 
 class CliTest : public QObject {
     Q_OBJECT
@@ -248,5 +249,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(CliTest)
-#include "nnwb/TestPaths.h"
 #include "tst_cli.moc"

@@ -10,6 +10,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include "nnwb/TestPaths.h"
+
 class TestCliData : public QObject {
     Q_OBJECT
 
@@ -125,5 +127,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestCliData)
-#include "nnwb/TestPaths.h"
 #include "tst_cli_data.moc"

@@ -13,6 +13,7 @@
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 #include "model/data/DateTime.h"
+#include "nnwb/TestPaths.h"
 
 using nlohmann::json;
 
@@ -167,5 +168,4 @@ private Q_SLOTS:
 };
 
 QTEST_GUILESS_MAIN(TstCliPredict)
-#include "nnwb/TestPaths.h"
 #include "tst_cli_predict.moc"

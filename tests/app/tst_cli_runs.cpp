@@ -15,6 +15,7 @@
 #include "app/runs/RunStore.h"
 #include "common/CliRun.h"
 #include "common/TestUtil.h"
+#include "nnwb/TestPaths.h"
 
 using nnwb::test::runCli;
 
@@ -223,5 +224,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(CliRunsTest)
-#include "nnwb/TestPaths.h"
 #include "tst_cli_runs.moc"

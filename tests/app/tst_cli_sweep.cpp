@@ -22,6 +22,7 @@
 #include "app/sweep/SweepStore.h"
 #include "common/CliRun.h"
 #include "common/TestUtil.h"
+#include "nnwb/TestPaths.h"
 
 using nnwb::test::runCli;
 
@@ -312,5 +313,4 @@ private slots:
 };
 
 QTEST_MAIN(CliSweepTest)
-#include "nnwb/TestPaths.h"
 #include "tst_cli_sweep.moc"

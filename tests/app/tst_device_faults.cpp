@@ -24,6 +24,7 @@
 #include "model/ExperimentData.h"
 #include "model/MemoryCheck.h"
 #include "model/Safetensors.h"
+#include "nnwb/TestPaths.h"
 
 using namespace nnwb;
 using json = nlohmann::json;
@@ -268,5 +269,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(DeviceFaultsTest)
-#include "nnwb/TestPaths.h"
 #include "tst_device_faults.moc"

@@ -21,6 +21,7 @@
 #include "model/NetworkWeights.h"
 #include "model/Trainer.h"
 #include "model/WeightsSnapshot.h"
+#include "nnwb/TestPaths.h"
 
 using namespace nnwb;
 using json = nlohmann::json;
@@ -223,5 +224,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(DivergenceTest)
-#include "nnwb/TestPaths.h"
 #include "tst_divergence.moc"

@@ -12,6 +12,7 @@
 #include "app/runs/RunRecorder.h"
 #include "app/runs/RunStore.h"
 #include "common/TestUtil.h"
+#include "nnwb/TestPaths.h"
 
 using namespace nnwb;
 
@@ -106,5 +107,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(RunsConcurrencyTest)
-#include "nnwb/TestPaths.h"
 #include "tst_runs_concurrency.moc"

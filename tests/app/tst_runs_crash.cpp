@@ -15,6 +15,7 @@
 
 #include "app/runs/RunStore.h"
 #include "common/TestUtil.h"
+#include "nnwb/TestPaths.h"
 
 using namespace nnwb;
 
@@ -102,5 +103,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(RunsCrashTest)
-#include "nnwb/TestPaths.h"
 #include "tst_runs_crash.moc"

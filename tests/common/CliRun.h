@@ -5,6 +5,7 @@
 #include <QProcess>
 #include <QString>
 #include <QStringList>
+
 #include "nnwb/TestPaths.h"
 
 namespace nnwb::test {

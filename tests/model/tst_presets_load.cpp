@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "common/ParamName.h"
+#include "nnwb/TestPaths.h"
 
 #include "compute/CpuBackend.h"
 #include "model/Experiment.h"
 #include "model/Network.h"
-#include "nnwb/TestPaths.h"
 
 using namespace nnwb;
 

@@ -47,6 +47,7 @@
 #include "app/core/LayerStackModel.h"
 #include "app/core/Presets.h"
 #include "common/TestUtil.h"
+#include "nnwb/TestPaths.h"
 #include "ui/ComparisonRunsTable.h"
 #include "ui/ComparisonView.h"
 #include "ui/DataPanel.h"
@@ -599,5 +600,4 @@ private:
 };
 
 QTEST_MAIN(TestMonkey)
-#include "nnwb/TestPaths.h"
 #include "tst_monkey.moc"

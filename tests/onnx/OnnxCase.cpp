@@ -1,4 +1,5 @@
 #include "onnx/OnnxCase.h"
+#include "nnwb/TestPaths.h"
 
 #include <QByteArray>
 #include <QProcess>
@@ -25,7 +26,6 @@
 #include "model/data/Features.h"
 #include "model/data/Normalization.h"
 #include "model/data/PositionalEncoding.h"
-#include "nnwb/TestPaths.h"
 
 namespace nnwb::test {
 

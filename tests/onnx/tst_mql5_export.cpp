@@ -23,6 +23,7 @@
 #include "model/NetworkWeights.h"
 #include "model/data/DataConfig.h"
 #include "model/data/Indicators.h"
+#include "nnwb/TestPaths.h"
 
 using namespace nnwb;
 using nlohmann::json;
@@ -209,5 +210,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestMql5Export)
-#include "nnwb/TestPaths.h"
 #include "tst_mql5_export.moc"

@@ -20,6 +20,7 @@
 #include "model/data/DataConfig.h"
 #include "model/data/Features.h"
 #include "model/data/Normalization.h"
+#include "nnwb/TestPaths.h"
 
 using namespace nnwb;
 
@@ -268,5 +269,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestMql5Features)
-#include "nnwb/TestPaths.h"
 #include "tst_mql5_features.moc"

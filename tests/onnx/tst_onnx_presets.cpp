@@ -11,6 +11,7 @@
 
 #include "common/TestUtil.h"
 #include "model/Experiment.h"
+#include "nnwb/TestPaths.h"
 #include "onnx/OnnxCase.h"
 #include "onnx/OnnxReport.h"
 
@@ -54,5 +55,4 @@ private:
 };
 
 QTEST_GUILESS_MAIN(TestOnnxPresets)
-#include "nnwb/TestPaths.h"
 #include "tst_onnx_presets.moc"

@@ -11,6 +11,7 @@
 
 #include "app/core/ExperimentDocument.h"
 #include "model/Experiment.h"
+#include "nnwb/TestPaths.h"
 #include "ui/DataPanel.h"
 #include "ui/MainWindow.h"
 
@@ -96,5 +97,4 @@ private Q_SLOTS:
 };
 
 QTEST_MAIN(TestDataChecks)
-#include "nnwb/TestPaths.h"
 #include "tst_data_checks.moc"

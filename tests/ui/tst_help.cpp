@@ -15,6 +15,7 @@
 #include "app/core/LayerStackModel.h"
 #include "common/TestUtil.h"
 #include "model/layers/LayerRegistry.h"
+#include "nnwb/TestPaths.h"
 #include "ui/DataPanel.h"
 #include "ui/HelpMenu.h"
 #include "ui/LayerParamForm.h"
@@ -117,5 +118,4 @@ private Q_SLOTS:
 };
 
 QTEST_MAIN(TestHelp)
-#include "nnwb/TestPaths.h"
 #include "tst_help.moc"

@@ -11,6 +11,7 @@
 #include "app/core/ExperimentDocument.h"
 #include "app/core/LayerStackModel.h"
 #include "common/TestUtil.h"
+#include "nnwb/TestPaths.h"
 #include "ui/AttentionView.h"
 #include "ui/DataPanel.h"
 #include "ui/MainWindow.h"
@@ -138,5 +139,4 @@ private Q_SLOTS:
 };
 
 QTEST_MAIN(TestNoStaleResults)
-#include "nnwb/TestPaths.h"
 #include "tst_no_stale_results.moc"

@@ -11,6 +11,7 @@
 
 #include "app/core/ExperimentDocument.h"
 #include "common/TestUtil.h"
+#include "nnwb/TestPaths.h"
 #include "ui/DataPanel.h"
 #include "ui/MainWindow.h"
 
@@ -94,5 +95,4 @@ private Q_SLOTS:
 };
 
 QTEST_MAIN(TestOpenFiles)
-#include "nnwb/TestPaths.h"
 #include "tst_open_files.moc"
