@@ -198,6 +198,7 @@ void SweepPresenter::launch(std::function<int64_t(RunStore&, sweep::SweepSpec&)>
                 shownSpec_ = spec;
                 timer_.start();
                 Q_EMIT started(id);
+                poll();  // its first trials show at once, not a tick later
             });
             const std::string status = Coordinator(*spec, id, store, co).run();
             calls->post([this, id, status] {

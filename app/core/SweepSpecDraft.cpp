@@ -1,5 +1,7 @@
 #include "app/core/SweepSpecDraft.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <sstream>
 
 namespace nnwb {
@@ -64,8 +66,10 @@ json draftValues(const std::string& text) {
 }
 
 json specOfDraft(const SweepDraft& d) {
-    json j = {
-        {"name", d.name}, {"experiment", d.experiment}, {"method", d.method}, {"seed", d.seed}};
+    json j = {{"name", d.name},
+              {"experiment", d.experiment},
+              {"method", d.method},
+              {"seed", static_cast<uint64_t>(std::max(0, d.seed))}};
     if (d.epochs > 0) j["epochs"] = d.epochs;
     j["runCap"] = d.runCap;
     j["objective"] = {{"metric", d.objective}, {"goal", d.goal}};

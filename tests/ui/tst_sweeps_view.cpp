@@ -6,7 +6,8 @@
 // front of the two objectives. Brushing an axis (by mouse and by setBrush) filters the table
 // and the curves, a click clears it. A trial opens as a run in the Experiment tab (its
 // experiment and curves). A bad spec shows the loader's FILE:LINE or path error under it. The
-// form offers the experiment's fields and writes a spec that loads.
+// form offers the experiment's fields and writes a spec that loads, naming the experiment's
+// file, or a saved copy of an experiment that has none.
 #include <QComboBox>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -179,6 +180,14 @@ private Q_SLOTS:
     }
 
     void theFormWritesASpecThatLoads() {
+        // The document is the opened trial's experiment now, in no file: the spec names a copy.
+        view()->writeSpec();
+        const auto copy = nlohmann::json::parse(view()->editor()->text().toStdString());
+        const QString copyPath = QString::fromStdString(copy["experiment"].get<std::string>());
+        QVERIFY2(copyPath.startsWith(w_->sweeps()->specFolder()), qPrintable(copyPath));
+        QVERIFY(Experiment::load(copyPath.toStdString()).model ==
+                w_->document()->experiment().model);
+        QVERIFY(w_->openExperiment(tiny_));
         view()->refresh();
         SweepSpecForm* f = view()->form();
         QVERIFY(f->fieldPicker()->findText("model.layers[0].neurons") >= 0);
