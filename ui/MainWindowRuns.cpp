@@ -42,6 +42,13 @@ void MainWindow::connectSweeps() {
     connect(sweepsView_, &SweepsView::openRunRequested, this,
             [this](qint64 id) { openRun(id, true); });
     connect(sweeps_, &SweepPresenter::finished, runsView_, &RunsView::refresh);
+    // A preset or an edit while the tab is shown: the form offers the new experiment's fields.
+    auto fields = [this] {
+        if (tabs_->currentWidget() == sweepsView_) sweepsView_->refreshFields();
+    };
+    connect(doc_, &ExperimentDocument::layersChanged, this, fields);
+    connect(doc_, &ExperimentDocument::dataChanged, this, fields);
+    connect(doc_, &ExperimentDocument::trainingChanged, this, fields);
 }
 
 QString MainWindow::runsDatabasePath() const {

@@ -17,10 +17,20 @@ QString axisValue(const nlohmann::json& v) {
     return QString::fromStdString(v.is_string() ? v.get<std::string>() : v.dump());
 }
 
+// "learningRate", "layers[0].filters": enough to tell the axes apart under a narrow title.
 QString shortPath(const std::string& path) {
     const QString p = QString::fromStdString(path);
     const int dot = p.lastIndexOf('.');
-    return dot < 0 ? p : p.mid(p.lastIndexOf('.', dot - 1) + 1);
+    if (dot < 0) return p;
+    const QString last = p.mid(dot + 1);
+    const int before = p.lastIndexOf('.', dot - 1);
+    const QString parent = p.mid(before + 1, dot - before - 1);
+    return parent.startsWith("layers[") ? parent + "." + last : last;
+}
+
+// A drag that starts or ends within 2 % of an axis' end means that end.
+double snapped(double u) {
+    return u < 0.02 ? 0.0 : u > 0.98 ? 1.0 : u;
 }
 
 // Blue (best) through violet to red (worst).
@@ -99,6 +109,11 @@ double ParallelCoordinates::unitOf(int axis, const nlohmann::json& v) const {
 
 void ParallelCoordinates::buildLines(const SweepSnapshot& s) {
     lines_.clear();
+    // Colour by rank, so that one very bad trial does not make all the others look alike.
+    std::vector<double> ranked;
+    for (const TrialRow& t : s.trials)
+        if (t.value) ranked.push_back(s.minimize ? *t.value : -*t.value);
+    std::sort(ranked.begin(), ranked.end());
     const int objAxis = int(axes_.size()) - 1;
     for (const TrialRow& t : s.trials) {
         Line l;
@@ -112,7 +127,9 @@ void ParallelCoordinates::buildLines(const SweepSnapshot& s) {
         if (t.value) {
             const double u = unitOf(objAxis, *t.value);
             l.at.push_back(u);
-            l.quality = s.minimize ? u : 1.0 - u;
+            const double key = s.minimize ? *t.value : -*t.value;
+            const auto rank = std::lower_bound(ranked.begin(), ranked.end(), key) - ranked.begin();
+            l.quality = ranked.size() < 2 ? 0.0 : double(rank) / double(ranked.size() - 1);
         } else {
             l.at.push_back(std::nullopt);
         }
@@ -183,13 +200,13 @@ void ParallelCoordinates::clearBrush(int axis) {
 
 void ParallelCoordinates::mousePressEvent(QMouseEvent* e) {
     dragAxis_ = axisNear(int(e->position().x()));
-    dragFrom_ = unitAt(int(e->position().y()));
+    dragFrom_ = snapped(unitAt(int(e->position().y())));
     dragMoved_ = false;
 }
 
 void ParallelCoordinates::mouseMoveEvent(QMouseEvent* e) {
     if (dragAxis_ < 0) return;
-    const double to = unitAt(int(e->position().y()));
+    const double to = snapped(unitAt(int(e->position().y())));
     if (std::abs(to - dragFrom_) < 0.01 && !dragMoved_) return;
     dragMoved_ = true;
     setBrush(dragAxis_, dragFrom_, to);
@@ -248,7 +265,7 @@ void ParallelCoordinates::paintAxes(QPainter& p) {
         }
         p.setPen(QPen(text, 1.5));
         p.drawLine(x, plotTop(), x, plotBottom());
-        const QRect titleBox(x - 70, 2, 140, kTop - 16);
+        const QRect titleBox(std::clamp(x - 70, 0, std::max(0, width() - 140)), 2, 140, kTop - 16);
         p.drawText(titleBox, Qt::AlignHCenter | Qt::AlignBottom, a.title);
         QString top, bottom;
         if (!a.labels.empty()) {

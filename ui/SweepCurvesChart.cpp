@@ -7,6 +7,10 @@ SweepCurvesChart::SweepCurvesChart(QWidget* parent) : QCustomPlot(parent) {
     xAxis->setLabel(tr("epoch"));
     setMinimumHeight(110);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    auto epochs = QSharedPointer<QCPAxisTickerFixed>::create();
+    epochs->setTickStep(1.0);
+    epochs->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    xAxis->setTicker(epochs);
 }
 
 QCPGraph* SweepCurvesChart::curve(int number) const {
@@ -35,6 +39,7 @@ void SweepCurvesChart::setSnapshot(const SweepSnapshot& s) {
         curves_[t.number] = g;
     }
     rescaleAxes();
+    yAxis->scaleRange(1.1, yAxis->range().center());  // the extreme points whole, not cut
     xAxis->setRange(0.5, std::max(2.0, xAxis->range().upper + 0.5));
     replot(QCustomPlot::rpQueuedReplot);
 }

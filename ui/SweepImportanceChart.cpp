@@ -1,5 +1,7 @@
 #include "ui/SweepImportanceChart.h"
 
+#include <algorithm>
+
 namespace nnwb {
 
 SweepImportanceChart::SweepImportanceChart(QWidget* parent) : QCustomPlot(parent) {
@@ -33,6 +35,16 @@ void SweepImportanceChart::setSnapshot(const SweepSnapshot& s) {
         values_.push_back(p.value("index", 0.0));
     }
     bars_->setData(keys, values);
+    clearItems();  // the figures beside the bars: ω² near 0 draws no visible bar
+    for (int i = 0; i < keys.size(); ++i) {
+        auto* label = new QCPItemText(this);
+        label->setClipToAxisRect(false);
+        label->position->setAxes(xAxis, yAxis);
+        label->position->setCoords(values[i], keys[i]);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        label->setPadding(QMargins(4, 0, 0, 0));
+        label->setText(QString::number(values[i], 'f', 2));
+    }
     yAxis->setTicker(ticker);
     yAxis->setRange(0.4, std::max(1, int(keys.size())) + 0.6);
     xAxis->setRange(

@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 namespace nnwb {
 
@@ -60,7 +61,9 @@ QWidget* SweepSpecForm::createParameters() {
     table_->setHorizontalHeaderLabels(
         {tr("Field"), tr("From"), tr("To"), tr("Log"), tr("Values (a, b, …)")});
     table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setSectionResizeMode(kPath, QHeaderView::Stretch);
+    for (const auto& [column, width] : {std::pair{kFrom, 58}, {kTo, 58}, {kLog, 34}, {kValues, 80}})
+        table_->setColumnWidth(column, width);
     table_->setMinimumHeight(80);
     v->addWidget(table_, 1);
     connect(add, &QPushButton::clicked, this, [this] { addField(field_->currentText()); });

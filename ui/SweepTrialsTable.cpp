@@ -27,6 +27,14 @@ QTableWidgetItem* numberItem(double v, const QString& text) {
     return item;
 }
 
+// The last part of a path ("batchSize"), with its layer for a layer field ("layers[0].heads").
+QString shortName(const std::string& path) {
+    const QString p = QString::fromStdString(path);
+    const int layer = p.lastIndexOf("layers[");
+    if (layer >= 0) return p.mid(layer);
+    return p.mid(p.lastIndexOf('.') + 1);
+}
+
 QString jsonText(const nlohmann::json& v) {
     if (v.is_string()) return QString::fromStdString(v.get<std::string>());
     if (v.is_number_float()) return QString::number(v.get<double>(), 'g', 4);
@@ -68,10 +76,13 @@ void SweepTrialsTable::setSnapshot(const SweepSnapshot& s) {
     setSortingEnabled(false);
     QStringList headers = {tr("Trial"), tr("State"), tr("Epoch"),
                            QString::fromStdString(s.objective), tr("Pruned at")};
-    for (const std::string& p : s.parameters) headers << QString::fromStdString(p);
+    for (const std::string& p : s.parameters) headers << shortName(p);
     headers << tr("Run");
     setColumnCount(headers.size());
     setHorizontalHeaderLabels(headers);
+    for (size_t p = 0; p < s.parameters.size(); ++p)
+        horizontalHeaderItem(kFirstParam + int(p))
+            ->setToolTip(QString::fromStdString(s.parameters[p]));
     setRowCount(int(s.trials.size()));
     for (int r = 0; r < int(s.trials.size()); ++r) {
         const TrialRow& t = s.trials[size_t(r)];
@@ -96,6 +107,7 @@ void SweepTrialsTable::setSnapshot(const SweepSnapshot& s) {
         setItem(r, columnCount() - 1, run);
     }
     setSortingEnabled(true);
+    resizeColumnsToContents();
     if (keep >= 0) selectTrial(keep);
 }
 

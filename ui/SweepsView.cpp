@@ -158,6 +158,10 @@ void SweepsView::setExperimentSource(std::function<nlohmann::json()> experiment,
 
 void SweepsView::refresh() {
     presenter_->refreshList();
+    refreshFields();
+}
+
+void SweepsView::refreshFields() {
     if (experiment_) form_->setExperiment(experiment_(), {});
 }
 

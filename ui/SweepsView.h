@@ -58,9 +58,10 @@ public:
     QLabel* summary() const { return summary_; }
 
 public Q_SLOTS:
-    void refresh();     // the sweep list again, and the form's fields
-    void writeSpec();   // the form into the spec text (and checked)
-    void startSweep();  // the spec text as it is (the form's, when the Form page is shown)
+    void refresh();        // the sweep list again, and the form's fields
+    void refreshFields();  // the form's fields (the window's experiment changed)
+    void writeSpec();      // the form into the spec text (and checked)
+    void startSweep();     // the spec text as it is (the form's, when the Form page is shown)
     void resumeSelected();
 
 Q_SIGNALS:

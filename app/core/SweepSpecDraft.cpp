@@ -49,15 +49,15 @@ std::vector<SweepField> sweepableFields(const json& experiment) {
     return out;
 }
 
-json draftValues(const std::string& text) {
-    json out = json::array();
+nlohmann::ordered_json draftValues(const std::string& text) {
+    auto out = nlohmann::ordered_json::array();
     std::stringstream in(text);
     std::string item;
     while (std::getline(in, item, ',')) {
         item = trim(item);
         if (item.empty()) continue;
         try {
-            out.push_back(json::parse(item));
+            out.push_back(nlohmann::ordered_json::parse(item));
         } catch (const json::parse_error&) {
             out.push_back(item);
         }
@@ -65,19 +65,20 @@ json draftValues(const std::string& text) {
     return out;
 }
 
-json specOfDraft(const SweepDraft& d) {
-    json j = {{"name", d.name},
-              {"experiment", d.experiment},
-              {"method", d.method},
-              {"seed", static_cast<uint64_t>(std::max(0, d.seed))}};
+nlohmann::ordered_json specOfDraft(const SweepDraft& d) {
+    using ojson = nlohmann::ordered_json;
+    ojson j = {{"name", d.name},
+               {"experiment", d.experiment},
+               {"method", d.method},
+               {"seed", static_cast<uint64_t>(std::max(0, d.seed))}};
     if (d.epochs > 0) j["epochs"] = d.epochs;
     j["runCap"] = d.runCap;
-    j["objective"] = {{"metric", d.objective}, {"goal", d.goal}};
-    if (!d.secondObjective.empty()) j["secondObjective"] = {{"metric", d.secondObjective}};
-    if (d.earlyTerminate != "none") j["earlyTerminate"] = {{"type", d.earlyTerminate}};
-    json params = json::array();
+    j["objective"] = ojson{{"metric", d.objective}, {"goal", d.goal}};
+    if (!d.secondObjective.empty()) j["secondObjective"] = ojson{{"metric", d.secondObjective}};
+    if (d.earlyTerminate != "none") j["earlyTerminate"] = ojson{{"type", d.earlyTerminate}};
+    ojson params = ojson::array();
     for (const SweepDraftParam& p : d.params) {
-        json q = {{"path", p.path}};
+        ojson q = {{"path", p.path}};
         if (!p.range) {
             q["values"] = draftValues(p.values);
         } else if (p.integer && !p.log) {

@@ -45,9 +45,10 @@ struct SweepDraft {
     std::vector<SweepDraftParam> params;
 };
 
-// The spec JSON of `draft` (keys in the documented order).
-nlohmann::json specOfDraft(const SweepDraft& draft);
+// The spec JSON of `draft`, keys in the order docs/sweeps.md gives them (ordered_json: a person
+// reads and edits it).
+nlohmann::ordered_json specOfDraft(const SweepDraft& draft);
 // `text` ("2, 4, 8") as JSON values: each item parsed as JSON, else taken as a string.
-nlohmann::json draftValues(const std::string& text);
+nlohmann::ordered_json draftValues(const std::string& text);
 
 }  // namespace nnwb

@@ -1,9 +1,9 @@
 // The Sweeps tab's presenter (app/core/SweepPresenter) drives the CLI's coordinator: a real
 // small random sweep (3 trials of a tiny synthetic experiment, 2 epochs, child processes of
 // nnwb-cli) runs on its thread while the shown sweep is read live; every trial ends complete
-// with its run; the list has the sweep; stop then resume finishes a sweep; a bad spec gives the
-// loader's FILE:LINE or path error; the form's draft writes a spec the loader takes
-// (app/core/SweepSpecDraft), and the experiment's sweepable fields include layer fields.
+// with its run and the run's model; the list has the sweep; stop then resume finishes a sweep; a
+// bad spec gives the loader's FILE:LINE or path error; the form's draft writes a spec the loader
+// takes (app/core/SweepSpecDraft), and the experiment's sweepable fields include layer fields.
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -83,7 +83,14 @@ private Q_SLOTS:
             QCOMPARE(t.epochsDone, 2);
             QCOMPARE(int(t.epochs.size()), 2);
             QVERIFY(t.runId > 0);
-            QCOMPARE(store.get(t.runId)->source, std::string("sweep"));
+            const auto run = store.get(t.runId);
+            QCOMPARE(run->source, std::string("sweep"));
+            // Its kept weights are the run's model (synthetic data: plain weights).
+            const StoredBundle* model =
+                run->bundle("best") ? run->bundle("best") : run->bundle("last");
+            QVERIFY2(model, "a trial's run has its model");
+            QVERIFY(QFileInfo::exists(QString::fromStdString(model->path)));
+            QVERIFY(model->epoch >= 1 && model->epoch <= 2);
         }
         QVERIFY(QFileInfo::exists(QString::fromStdString(last->sweep.specFile)));
         std::vector<SweepRow> listed;
@@ -160,7 +167,9 @@ private Q_SLOTS:
         d.params.push_back({"training.optimizer.learningRate", true, 1e-4, 1e-1, false, true, ""});
         d.params.push_back({"model.layers[0].neurons", true, 2, 6, true, false, ""});
         d.params.push_back({"training.batchSize", false, 0, 0, false, false, "4, 8, 16"});
-        const sweep::SweepSpec s = sweep::SweepSpec::fromJson(specOfDraft(d), "form", ".");
+        const sweep::SweepSpec s =
+            sweep::SweepSpec::fromJson(nlohmann::json::parse(specOfDraft(d).dump()), "form", ".");
+        QVERIFY(specOfDraft(d).dump().find(R"({"name":"sweep","experiment":)") == 0);
         QCOMPARE(s.method, std::string("tpe"));
         QCOMPARE(s.pruner, std::string("asha"));
         QVERIFY(s.second && s.second->metric == "parameters");

@@ -5,9 +5,9 @@
 // parallel coordinates have an axis per parameter plus the objective, the Pareto tab shows the
 // front of the two objectives. Brushing an axis (by mouse and by setBrush) filters the table
 // and the curves, a click clears it. A trial opens as a run in the Experiment tab (its
-// experiment and curves). A bad spec shows the loader's FILE:LINE or path error under it. The
-// form offers the experiment's fields and writes a spec that loads, naming the experiment's
-// file, or a saved copy of an experiment that has none.
+// experiment, curves and model). A bad spec shows the loader's FILE:LINE or path error under
+// it. The form offers the experiment's fields and writes a spec that loads, naming the
+// experiment's file, or a saved copy of an experiment that has none.
 #include <QComboBox>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -20,6 +20,7 @@
 #include <memory>
 
 #include "app/core/ExperimentDocument.h"
+#include "app/core/RunPresenter.h"
 #include "app/core/SweepPresenter.h"
 #include "common/TestUtil.h"
 #include "nnwb/TestPaths.h"
@@ -90,7 +91,9 @@ private Q_SLOTS:
         QVERIFY(view()->summary()->text().contains("best validation.loss"));
         QStringList headers;
         for (int c = 0; c < t->columnCount(); ++c) headers << t->horizontalHeaderItem(c)->text();
-        QVERIFY(headers.contains("model.layers[0].neurons"));
+        QVERIFY(headers.contains("layers[0].neurons"));
+        QVERIFY(headers.contains("learningRate"));
+        QCOMPARE(t->horizontalHeaderItem(6)->toolTip(), QString("model.layers[0].neurons"));
         QVERIFY(headers.contains("Pruned at"));
         for (int r = 0; r < t->rowCount(); ++r) {
             const bool pruned = t->item(r, 1)->text() == "pruned";
@@ -160,6 +163,8 @@ private Q_SLOTS:
         const Experiment& e = w_->document()->experiment();
         QVERIFY(std::abs(e.training.optimizer.learningRate - rate) <= 1e-3 * rate);
         QCOMPARE(e.model["layers"][0].value("neurons", 0), t->item(row, 6)->text().toInt());
+        QTRY_VERIFY_WITH_TIMEOUT(w_->presenter()->haveWeights(), 20000);  // its model too
+        QVERIFY2(w_->lastError().isEmpty(), qPrintable(w_->lastError()));
         w_->showSweeps();
     }
 
