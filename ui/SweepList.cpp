@@ -19,7 +19,7 @@ SweepList::SweepList(QWidget* parent) : QTableWidget(0, 4, parent) {
 }
 
 void SweepList::setSweeps(const std::vector<SweepRow>& sweeps) {
-    const qint64 keep = selectedId();
+    const qint64 keep = wanted_ > 0 ? wanted_ : selectedId();
     const QSignalBlocker quiet(this);
     setRowCount(int(sweeps.size()));
     for (int r = 0; r < int(sweeps.size()); ++r) {
@@ -50,8 +50,12 @@ QString SweepList::statusOf(qint64 id) const {
 
 void SweepList::selectId(qint64 id) {
     const QSignalBlocker quiet(this);
+    wanted_ = id;
     for (int r = 0; r < rowCount(); ++r)
-        if (item(r, 0) && item(r, 0)->data(Qt::UserRole).toLongLong() == id) selectRow(r);
+        if (item(r, 0) && item(r, 0)->data(Qt::UserRole).toLongLong() == id) {
+            selectRow(r);
+            wanted_ = 0;
+        }
 }
 
 }  // namespace nnwb

@@ -19,10 +19,14 @@ public:
     void setSweeps(const std::vector<SweepRow>& sweeps);
     qint64 selectedId() const;
     QString statusOf(qint64 id) const;
+    // Selects sweep `id` without reopening it (once listed, when it is not yet).
     void selectId(qint64 id);
 
 Q_SIGNALS:
     void reopenRequested(qint64 id);
+
+private:
+    qint64 wanted_ = 0;  // the sweep to select once the list has it
 };
 
 }  // namespace nnwb

@@ -3,11 +3,12 @@
 // from the Start button; the trials table then shows every trial with its state, epochs and
 // parameters, the learning curves have one line per trial with the pruned ones grey, the
 // parallel coordinates have an axis per parameter plus the objective, the Pareto tab shows the
-// front of the two objectives. Brushing an axis (by mouse and by setBrush) filters the table
-// and the curves, a click clears it. A trial opens as a run in the Experiment tab (its
-// experiment, curves and model). A bad spec shows the loader's FILE:LINE or path error under
-// it. The form offers the experiment's fields and writes a spec that loads, naming the
-// experiment's file, or a saved copy of an experiment that has none.
+// front of the two objectives, importance ranks the parameters, the sweep list has the sweep.
+// Brushing an axis (by mouse and by setBrush) filters the table and the curves, a click clears
+// it. A trial opens as a run in the Experiment tab (its experiment, curves and model). A bad
+// spec shows the loader's FILE:LINE or path error under it. The form offers the experiment's
+// fields and writes a spec that loads, naming the experiment's file, or a saved copy of an
+// experiment that has none. The tab fits a 1280×720 screen.
 #include <QComboBox>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -28,6 +29,8 @@
 #include "ui/MetricCharts.h"
 #include "ui/ParallelCoordinates.h"
 #include "ui/SweepCurvesChart.h"
+#include "ui/SweepImportanceChart.h"
+#include "ui/SweepList.h"
 #include "ui/SweepParetoChart.h"
 #include "ui/SweepSpecEditor.h"
 #include "ui/SweepSpecForm.h"
@@ -114,6 +117,13 @@ private Q_SLOTS:
             QCOMPARE(g->pen().color() == SweepCurvesChart::prunedColour(), pruned);
         }
         QCOMPARE(view()->parallel()->axisCount(), 3);
+        // Importance needs 4 complete trials (model/sweep/Importance), then names both.
+        const QStringList ranked = view()->importance()->parameters();
+        QCOMPARE(ranked.size(), rowsIn("complete") >= 4 ? 2 : 0);
+        if (!ranked.isEmpty()) QVERIFY(ranked.contains("model.layers[0].neurons"));
+        QTRY_COMPARE(view()->sweepList()->rowCount(), 1);
+        QCOMPARE(view()->sweepList()->statusOf(view()->sweepList()->selectedId()),
+                 QString("completed"));
         QVERIFY(view()->chartTabs()->isTabEnabled(view()->chartTabs()->indexOf(view()->pareto())));
         QVERIFY(view()->pareto()->frontSize() >= 1);
     }
@@ -211,6 +221,20 @@ private Q_SLOTS:
         QCOMPARE(j["runCap"].get<int>(), 5);
         QTRY_VERIFY_WITH_TIMEOUT(view()->summary()->text().contains("ready to start"), 20000);
         QVERIFY(view()->editor()->error().isEmpty());
+    }
+
+    void fitsA1280x720Screen() {
+        w_->showSweeps();
+        w_->resize(1280, 680);  // a 720 px screen less title bar and panel
+        QTest::qWait(50);
+        const QSize least = w_->minimumSizeHint().expandedTo(w_->minimumSize());
+        QVERIFY2(least.width() <= 1280 && least.height() <= 680,
+                 qPrintable(QString("%1x%2").arg(least.width()).arg(least.height())));
+        for (QWidget* b : {static_cast<QWidget*>(view()->startButton()), view()->resumeButton(),
+                           view()->openTrialButton(), view()->parallel()}) {
+            const QRect r(b->mapTo(w_.get(), QPoint(0, 0)), b->size());
+            QVERIFY2(w_->rect().contains(r), qPrintable(b->objectName()));
+        }
     }
 
     void cleanupTestCase() { w_.reset(); }
