@@ -230,8 +230,9 @@ private Q_SLOTS:
         const QSize least = w_->minimumSizeHint().expandedTo(w_->minimumSize());
         QVERIFY2(least.width() <= 1280 && least.height() <= 680,
                  qPrintable(QString("%1x%2").arg(least.width()).arg(least.height())));
-        for (QWidget* b : {static_cast<QWidget*>(view()->startButton()), view()->resumeButton(),
-                           view()->openTrialButton(), view()->parallel()}) {
+        const std::vector<QWidget*> parts = {view()->startButton(), view()->resumeButton(),
+                                             view()->openTrialButton(), view()->parallel()};
+        for (QWidget* b : parts) {
             const QRect r(b->mapTo(w_.get(), QPoint(0, 0)), b->size());
             QVERIFY2(w_->rect().contains(r), qPrintable(b->objectName()));
         }
