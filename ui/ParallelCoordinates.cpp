@@ -51,7 +51,8 @@ ParallelCoordinates::ParallelCoordinates(QWidget* parent) : QWidget(parent) {
 void ParallelCoordinates::setSnapshot(const SweepSnapshot& s) {
     const size_t before = axes_.size();
     buildAxes(s);
-    if (axes_.size() != before) brush_.clear();
+    if (axes_.size() != before || s.sweep.id != sweepId_) brush_.clear();
+    sweepId_ = s.sweep.id;
     buildLines(s);
     update();
     Q_EMIT filterChanged();

@@ -71,6 +71,7 @@ private:
     std::vector<Axis> axes_;
     std::vector<Line> lines_;
     std::map<int, std::pair<double, double>> brush_;  // axis -> [lo, hi]
+    int64_t sweepId_ = 0;  // brushes belong to the sweep they were drawn on
     int dragAxis_ = -1;
     double dragFrom_ = 0.0;
     bool dragMoved_ = false;

@@ -58,8 +58,9 @@ QWidget* SweepSpecForm::createParameters() {
     v->addLayout(pick);
     table_ = new QTableWidget(0, 5, box);
     table_->setObjectName(QStringLiteral("sweepParameters"));
-    table_->setHorizontalHeaderLabels(
-        {tr("Field"), tr("From"), tr("To"), tr("Log"), tr("Values (a, b, …)")});
+    table_->setHorizontalHeaderLabels({tr("Field"), tr("From"), tr("To"), tr("Log"), tr("Values")});
+    table_->horizontalHeaderItem(kValues)->setToolTip(
+        tr("Values to choose from instead of a range: 2, 4, 8 or adam, sgd"));
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(kPath, QHeaderView::Stretch);
     for (const auto& [column, width] : {std::pair{kFrom, 58}, {kTo, 58}, {kLog, 34}, {kValues, 80}})

@@ -156,6 +156,14 @@ private Q_SLOTS:
         QVERIFY(std::abs(int(pc->visibleTrials().size()) - below) <= 1);  // the pixel edge
         pc->clearBrush(0);
         QCOMPARE(view()->trials()->shownRows(), 6);
+        // A brush belongs to its sweep: showing another sweep clears it.
+        pc->setBrush(objective, 0.0, 0.2);
+        SweepSnapshot other;
+        other.sweep.id = 999;
+        other.parameters = {"a", "b"};
+        other.objective = "validation.loss";
+        pc->setSnapshot(other);
+        QVERIFY(!pc->brushed());
     }
 
     void aTrialOpensAsARun() {
