@@ -94,6 +94,11 @@ QWidget* SweepsView::createResultSide() {
         tr("The selected trial's experiment, curves and model in the "
            "Experiment tab (or double-click the trial)"));
     head->addWidget(summary_, 1);
+    filterNote_ = new QLabel(top);
+    filterNote_->setObjectName(QStringLiteral("sweepFilterNote"));
+    filterNote_->setStyleSheet(QStringLiteral("color: #8a6d00"));
+    filterNote_->hide();
+    head->addWidget(filterNote_);
     head->addWidget(openTrial_);
     v->addLayout(head);
     trials_ = new SweepTrialsTable(top);
@@ -231,6 +236,11 @@ void SweepsView::applyFilter() {
     const std::set<int> shown = parallel_->visibleTrials();
     trials_->setFilter(shown, all);
     curves_->setFilter(shown, all);
+    // Hidden rows would otherwise look like missing trials.
+    filterNote_->setVisible(!all);
+    filterNote_->setText(tr("%1 of %2 trials (brushed: click the axis to clear)")
+                             .arg(trials_->shownRows())
+                             .arg(trials_->rowCount()));
 }
 
 void SweepsView::updateButtons() {

@@ -56,6 +56,7 @@ public:
     QPushButton* openTrialButton() const { return openTrial_; }
     QSpinBox* slotsBox() const { return slots_; }
     QLabel* summary() const { return summary_; }
+    QLabel* filterNote() const { return filterNote_; }  // "7 of 24 trials: brushed …"
 
 public Q_SLOTS:
     void refresh();        // the sweep list again, and the form's fields
@@ -95,6 +96,7 @@ private:
     QPushButton* openTrial_ = nullptr;
     QSpinBox* slots_ = nullptr;
     QLabel* summary_ = nullptr;
+    QLabel* filterNote_ = nullptr;
     qint64 specShownOf_ = 0;  // the sweep whose spec the editor got on reopening
 };
 

@@ -137,11 +137,15 @@ private Q_SLOTS:
         QVERIFY(!kept.empty());
         QVERIFY(int(kept.size()) < 6);
         QCOMPARE(view()->trials()->shownRows(), int(kept.size()));
+        QVERIFY(view()->filterNote()->isVisibleTo(view()));
+        QVERIFY(
+            view()->filterNote()->text().startsWith(QString("%1 of 6 trials").arg(kept.size())));
         for (int n = 0; n < 6; ++n)
             QCOMPARE(view()->curves()->curve(n)->visible(), kept.count(n) > 0);
         QTest::mouseClick(pc, Qt::LeftButton, {}, QPoint(pc->axisX(objective), pc->plotTop() + 5));
         QVERIFY(!pc->brushed());
         QCOMPARE(view()->trials()->shownRows(), 6);
+        QVERIFY(!view()->filterNote()->isVisibleTo(view()));
         // A drag along the first axis (learning rate) over its lower half, as a user would.
         const int x = pc->axisX(0), mid = (pc->plotTop() + pc->plotBottom()) / 2;
         QTest::mousePress(pc, Qt::LeftButton, {}, QPoint(x, pc->plotBottom()));
