@@ -108,6 +108,9 @@ void MainWindow::showComparison(bool on) {
 }
 
 void MainWindow::saveWindowState() {
+    // The docks the Comparison, Runs or Sweeps tab hid are still the user's layout: back on the
+    // Experiment tab they show again, so the next start does not open without them.
+    if (docksHidden_) tabs_->setCurrentIndex(0);
     QSettings s;
     s.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
     s.setValue(QStringLiteral("mainWindow/state"), saveState());
