@@ -21,6 +21,7 @@
 #include "app/core/LayerStackModel.h"
 #include "app/core/RunHistory.h"
 #include "app/core/RunPresenter.h"
+#include "app/core/SweepPresenter.h"
 #include "app/core/TradingPresenter.h"
 #include "ui/AttentionView.h"
 #include "ui/ComparisonView.h"
@@ -35,6 +36,7 @@
 #include "ui/ResultNotes.h"
 #include "ui/RunStatusBar.h"
 #include "ui/RunsView.h"
+#include "ui/SweepsView.h"
 #include "ui/TradingView.h"
 #include "ui/TrainingPanel.h"
 #include "ui/WindowActions.h"
@@ -62,6 +64,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_->addTab(comparisonView_, tr("Comparison"));
     runsView_ = new RunsView(history_, tabs_);
     tabs_->addTab(runsView_, tr("Runs"));
+    sweeps_ = new SweepPresenter(this);
+    sweepsView_ = new SweepsView(sweeps_, tabs_);
+    tabs_->addTab(sweepsView_, tr("Sweeps"));
     setCentralWidget(tabs_);
     setRunsDatabase({}, true);
 
@@ -82,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connectDocument();
     connectViews();
     connectController();
+    connectSweeps();
     fitTabsToCurrentPage();
     updateTitle();
     updateRunActions();

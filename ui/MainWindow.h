@@ -1,10 +1,11 @@
 // The workbench window: Model, Data and Training panes as docks around the live charts, the
 // attention heatmaps and the confusion matrix (Experiment tab), a Comparison tab that trains
-// several experiments side by side; File/Edit/Model/Run menus with shortcuts;
-// Train / Pause / Stop driving a TrainingController; window state, recent files and the last
-// experiment kept in QSettings. Closing during training stops the worker cleanly. The run's
-// state is a RunPresenter's and the run store a RunHistory's (app/core); the window lays out
-// and shows. GUI thread.
+// several experiments side by side, a Runs tab of the run store and a Sweeps tab that runs
+// sweeps; File/Edit/Model/Run menus with shortcuts; Train / Pause / Stop driving a
+// TrainingController; window state, recent files and the last experiment kept in QSettings.
+// Closing during training stops the worker cleanly. The run's state is a RunPresenter's, the
+// run store a RunHistory's and sweeps a SweepPresenter's (app/core); the window lays out and
+// shows. GUI thread.
 #pragma once
 
 #include <optional>
@@ -39,6 +40,8 @@ class RunHistory;
 class RunPresenter;
 class RunStatusBar;
 class RunsView;
+class SweepPresenter;
+class SweepsView;
 class TrainingPanel;
 class WindowActions;
 class WindowMenus;
@@ -87,6 +90,10 @@ public:
     void setRunsDatabase(const QString& dbPath, bool enabled);
     QString runsDatabasePath() const;
     RunsView* runsView() const { return runsView_; }
+    SweepsView* sweepsView() const { return sweepsView_; }
+    SweepPresenter* sweeps() const { return sweeps_; }
+    // Brings the Sweeps tab to the front.
+    void showSweeps();
     // Brings the Runs tab to the front.
     void showRuns();
 
@@ -141,6 +148,7 @@ private:
     void connectDocument();
     void connectViews();
     void connectController();
+    void connectSweeps();
     void tabChanged(int index);
     void fitTabsToCurrentPage();  // only the shown tab page sets the central minimum size
     void updateTitle();
@@ -171,9 +179,11 @@ private:
     RunHistory* history_;
     ComparisonView* comparisonView_ = nullptr;
     RunsView* runsView_ = nullptr;
+    SweepPresenter* sweeps_ = nullptr;
+    SweepsView* sweepsView_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     bool docksShown_[3] = {true, true, true};  // while the Comparison tab hides them
-    bool docksHidden_ = false;                 // the Comparison or Runs tab is shown
+    bool docksHidden_ = false;                 // the Comparison, Runs or Sweeps tab is shown
     LayerStackEditor* editor_ = nullptr;
     DataPanel* dataPanel_ = nullptr;
     TrainingPanel* trainingPanel_ = nullptr;

@@ -1,6 +1,6 @@
 // MainWindow's layout: the Model, Data and Training docks, the default arrangement for the
-// window's size, the tabs (the Comparison and Runs tabs hide the docks) and the geometry kept
-// in QSettings.
+// window's size, the tabs (the Comparison, Runs and Sweeps tabs hide the docks) and the geometry
+// kept in QSettings.
 #include <QDockWidget>
 #include <QSettings>
 #include <QSplitter>
@@ -16,6 +16,7 @@
 #include "ui/PaneScrollArea.h"
 #include "ui/PriceChartPane.h"
 #include "ui/RunsView.h"
+#include "ui/SweepsView.h"
 #include "ui/TrainingPanel.h"
 
 namespace nnwb {
@@ -78,9 +79,10 @@ void MainWindow::fitTabsToCurrentPage() {
 
 void MainWindow::tabChanged(int index) {
     QDockWidget* docks[3] = {modelDock_, dataDock_, trainingDock_};
-    const bool comparing =
-        tabs_->widget(index) == comparisonView_ || tabs_->widget(index) == runsView_;
+    const bool comparing = tabs_->widget(index) == comparisonView_ ||
+                           tabs_->widget(index) == runsView_ || tabs_->widget(index) == sweepsView_;
     if (tabs_->widget(index) == runsView_) runsView_->refresh();
+    if (tabs_->widget(index) == sweepsView_) sweepsView_->refresh();
     fitTabsToCurrentPage();
     // Which docks were shown is noted when leaving the Experiment tab only: noted again
     // between Comparison and Runs (docks already hidden) it lost them for good.
@@ -106,6 +108,9 @@ void MainWindow::showComparison(bool on) {
 }
 
 void MainWindow::saveWindowState() {
+    // The docks the Comparison, Runs or Sweeps tab hid are still the user's layout: back on the
+    // Experiment tab they show again, so the next start does not open without them.
+    if (docksHidden_) tabs_->setCurrentIndex(0);
     QSettings s;
     s.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
     s.setValue(QStringLiteral("mainWindow/state"), saveState());

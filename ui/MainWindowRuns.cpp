@@ -1,5 +1,6 @@
 // MainWindow and the run store: where runs are recorded, the Runs tab's Open Experiment and
-// Open Model, and the curves of an experiment file's last run. The store is queried by the
+// Open Model, the Sweeps tab's trials opened as runs, and the curves of an experiment file's
+// last run. The store is queried by the
 // window's RunHistory (its own thread); the answers come back here.
 #include <QFileInfo>
 #include <QStatusBar>
@@ -9,10 +10,12 @@
 #include "app/core/ExperimentDocument.h"
 #include "app/core/RunHistory.h"
 #include "app/core/RunPresenter.h"
+#include "app/core/SweepPresenter.h"
 #include "ui/ConfusionTable.h"
 #include "ui/MainWindow.h"
 #include "ui/MetricCharts.h"
 #include "ui/RunsView.h"
+#include "ui/SweepsView.h"
 
 namespace nnwb {
 
@@ -20,6 +23,32 @@ void MainWindow::setRunsDatabase(const QString& dbPath, bool enabled) {
     presenter_->setRecording(dbPath, enabled);
     comparison_->setRecording(presenter_->recording());
     runsView_->setDatabase(presenter_->shownDatabase());
+    sweeps_->setDatabase(presenter_->databasePath());
+}
+
+void MainWindow::showSweeps() {
+    tabs_->setCurrentWidget(sweepsView_);
+}
+
+void MainWindow::connectSweeps() {
+    sweepsView_->setExperimentSource([this] { return doc_->experiment().toJson(); },
+                                     [this] {
+                                         // A spec names a file: the document's own when it is
+                                         // saved as shown, else a copy of it.
+                                         if (!doc_->filePath().isEmpty() && !doc_->isModified())
+                                             return QFileInfo(doc_->filePath()).absoluteFilePath();
+                                         return sweeps_->saveExperiment(doc_->experiment());
+                                     });
+    connect(sweepsView_, &SweepsView::openRunRequested, this,
+            [this](qint64 id) { openRun(id, true); });
+    connect(sweeps_, &SweepPresenter::finished, runsView_, &RunsView::refresh);
+    // A preset or an edit while the tab is shown: the form offers the new experiment's fields.
+    auto fields = [this] {
+        if (tabs_->currentWidget() == sweepsView_) sweepsView_->refreshFields();
+    };
+    connect(doc_, &ExperimentDocument::layersChanged, this, fields);
+    connect(doc_, &ExperimentDocument::dataChanged, this, fields);
+    connect(doc_, &ExperimentDocument::trainingChanged, this, fields);
 }
 
 QString MainWindow::runsDatabasePath() const {

@@ -48,10 +48,9 @@ std::vector<Slot> slotsOf(const SweepOptions& o) {
 }
 
 // The spec of a stored sweep, relative paths taken from where its file was.
-sweep::SweepSpec storedSpec(const SweepRow& s) {
-    const std::string dir = s.specFile.empty() ? "." : fs::path(s.specFile).parent_path().string();
+sweep::SweepSpec specOf(const SweepRow& s) {
     try {
-        return sweep::SweepSpec::fromJson(s.spec, s.specFile, dir.empty() ? "/" : dir);
+        return storedSpec(s);
     } catch (const sweep::SpecError& e) {
         throw UsageError(std::string("its spec no longer loads: ") + e.what());
     }
@@ -130,7 +129,7 @@ int runSweep(SweepOptions& o) {
             std::printf("sweep %lld is %s: nothing to stop\n", (long long)o.id, was.c_str());
         return 0;
     }
-    const sweep::SweepSpec spec = storedSpec(*row);
+    const sweep::SweepSpec spec = specOf(*row);
     if (o.sub == "resume") {
         try {
             const std::string had = sweeps.claim(o.id);

@@ -175,11 +175,13 @@ int runTrain(TrainOptions& o) {
     if (o.trial) {
         const RunResult result =
             run->train(exp.training.epochs, StartMode::Restart, record, trial, &control);
-        if (!saveModel.empty() && !run->keeper().result().empty())
-            makeModelBundle(exp, data, run->keeper().result().tensors(), net.toJson(),
-                            run->keeper().result().epoch())
-                .save(saveModel);
-        return trial.end(result);
+        // The sweep's coordinator records what was saved as the trial run's model.
+        const WeightsSnapshot& kept = run->keeper().result();
+        if (!kept.empty() && !saveModel.empty())
+            makeModelBundle(exp, data, kept.tensors(), net.toJson(), kept.epoch()).save(saveModel);
+        if (!kept.empty() && !saveWeights.empty()) kept.save(saveWeights);
+        const bool saved = !kept.empty() && (!saveModel.empty() || !saveWeights.empty());
+        return trial.end(result, saved ? kept.epoch() : 0);
     }
     const RunResult result = run->train(exp.training.epochs, StartMode::Restart, record, printer);
     const EpochKeeper& keeper = run->keeper();

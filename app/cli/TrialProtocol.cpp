@@ -53,7 +53,7 @@ void TrialEvents::warning(const std::string& message) {
     std::fprintf(stderr, "nnwb-cli train: warning: %s\n", message.c_str());
 }
 
-int TrialEvents::end(const RunResult& r) {
+int TrialEvents::end(const RunResult& r, int modelEpoch) {
     std::string status = r.end == RunEnd::Failed    ? runstatus::kFailed
                          : r.end == RunEnd::Stopped ? runstatus::kStopped
                          : r.stoppedEarly           ? runstatus::kStoppedEarly
@@ -61,6 +61,7 @@ int TrialEvents::end(const RunResult& r) {
     if (r.end == RunEnd::Stopped && pruned_) status = "pruned";
     nlohmann::json j = {{"event", "end"}, {"status", status}};
     if (r.end == RunEnd::Failed) j["error"] = r.error;
+    if (modelEpoch > 0) j["modelEpoch"] = modelEpoch;
     printLine(j);
     if (r.end == RunEnd::Failed) return kTrialFailed;
     if (r.end == RunEnd::Stopped) return pruned_ ? kTrialPruned : kTrialStopped;

@@ -31,8 +31,9 @@ public:
     void epoch(const EpochReport& report) override;
     void betweenEpochs() override;
     void warning(const std::string& message) override;
-    // Prints the "end" line and returns the exit status for how the run ended.
-    int end(const RunResult& result);
+    // Prints the "end" line and returns the exit status for how the run ended. `modelEpoch`:
+    // the epoch of the weights saved with --save-model / --save-weights (0: none saved).
+    int end(const RunResult& result, int modelEpoch = 0);
 
 private:
     TrainControl& control_;

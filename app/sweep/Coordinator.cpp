@@ -9,6 +9,7 @@
 
 #include "app/compare/EpochReportJson.h"
 #include "app/runs/RunRecorder.h"
+#include "app/runs/Sha256.h"
 #include "app/sweep/SweepHistory.h"
 #include "app/sweep/TrialProcess.h"
 #include "model/sweep/Sampler.h"
@@ -37,6 +38,8 @@ struct Coordinator::Running {
     bool hasValidation = false;
     bool ended = false;  // its "end" line came
     std::string endStatus, endError;
+    std::string modelFile;  // where the trial saves its kept weights
+    int modelEpoch = 0;     // their epoch, from the end line (0: none saved)
     std::optional<int> prunedAt;
     double spsSum = 0.0;
     int epochs = 0;
@@ -157,8 +160,14 @@ void Coordinator::launch(int number, Slot& slot) {
     t.runId = 0;
     t.epochsDone = 0;
     t.slot = slot.label;
-    const std::vector<std::string> argv = {o_.cliPath, "train", "--experiment", r->experimentFile,
-                                           "--trial"};
+    // The kept weights become the run's model (a bundle for a price file, as RunRecorder
+    // stores them), so a trial opens as a run with its model.
+    r->modelFile = folder_ + "/trial-" + std::to_string(number) + ".safetensors";
+    const bool priceFile = e.data.value("source", std::string("file")) == "file";
+    const std::vector<std::string> argv = {
+        o_.cliPath,        "train",   "--experiment",
+        r->experimentFile, "--trial", priceFile ? "--save-model" : "--save-weights",
+        r->modelFile};
     try {
         r->proc = std::make_unique<TrialProcess>(
             argv, slot.cpus, folder_ + "/trial-" + std::to_string(number) + ".err");
@@ -252,6 +261,7 @@ void Coordinator::handleLine(Running& r, const std::string& line) {
         r.ended = true;
         r.endStatus = j.value("status", "");
         r.endError = j.value("error", "");
+        r.modelEpoch = j.value("modelEpoch", 0);
     }
 }
 
@@ -311,6 +321,7 @@ void Coordinator::finished(Running& r, int exitStatus) {
     if (r.runId > 0) {
         std::optional<int> bestEpoch;
         if (r.last.bestEpoch > 0) bestEpoch = r.last.bestEpoch;
+        if (state != TrialState::Queued) storeModel(r);
         runs_.finishRun(r.runId, runStatus, state == TrialState::Complete ? "" : error, bestEpoch,
                         endRows);
     } else {
@@ -323,6 +334,27 @@ void Coordinator::finished(Running& r, int exitStatus) {
     t.prunedAt = prunedAt;
     t.error = error;
     progressLine(t, state == TrialState::Queued ? "requeued" : sweep::trialStateName(state));
+}
+
+void Coordinator::storeModel(Running& r) {
+    std::error_code ec;
+    if (r.modelEpoch <= 0 || !fs::exists(r.modelFile, ec)) return;
+    try {
+        StoredBundle b;
+        b.kind = r.modelEpoch == r.last.bestEpoch ? "best" : "last";
+        const fs::path folder = runs_.runFolder(r.runId);
+        fs::create_directories(folder);
+        b.path = (folder / (b.kind + ".safetensors")).string();
+        fs::rename(r.modelFile, b.path);
+        b.epoch = r.modelEpoch;
+        b.sha256 = sha256File(b.path, &b.size);
+        runs_.setBundle(r.runId, b);
+    } catch (const std::exception& e) {
+        // The run keeps its curves; only its model is missing (said in the trial's error file).
+        if (o_.progress)
+            std::fprintf(o_.progress, "  trial %d: its model was not stored: %s\n", r.number,
+                         e.what());
+    }
 }
 
 void Coordinator::progressLine(const TrialRow& t, const std::string& what) {

@@ -67,6 +67,7 @@ private:
     void handleLine(Running& r, const std::string& line);
     void answerEpoch(Running& r, int epoch);
     void finished(Running& r, int exitStatus);
+    void storeModel(Running& r);  // the trial's saved weights become its run's model
     void progressLine(const TrialRow& t, const std::string& what);
     TrialRow* row(int number);
 

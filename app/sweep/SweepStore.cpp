@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <stdexcept>
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -301,6 +302,12 @@ void SweepStore::endTrial(SQLite::Database& db, int64_t id, int number, sweep::T
     u.bind(7, id);
     u.bind(8, number);
     u.exec();
+}
+
+sweep::SweepSpec storedSpec(const SweepRow& s) {
+    const std::string dir =
+        s.specFile.empty() ? "." : std::filesystem::path(s.specFile).parent_path().string();
+    return sweep::SweepSpec::fromJson(s.spec, s.specFile, dir.empty() ? "/" : dir);
 }
 
 }  // namespace nnwb

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/runs/RunStore.h"
+#include "model/sweep/SweepSpec.h"
 #include "model/sweep/Trial.h"
 
 namespace nnwb {
@@ -86,5 +87,9 @@ public:
 private:
     RunStore& store_;
 };
+
+// The spec of a stored sweep, relative paths taken from where its file was. Throws
+// sweep::SpecError when it no longer loads (its experiment file moved, say).
+sweep::SweepSpec storedSpec(const SweepRow& s);
 
 }  // namespace nnwb

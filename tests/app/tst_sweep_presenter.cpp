@@ -1,0 +1,187 @@
+// The Sweeps tab's presenter (app/core/SweepPresenter) drives the CLI's coordinator: a real
+// small random sweep (3 trials of a tiny synthetic experiment, 2 epochs, child processes of
+// nnwb-cli) runs on its thread while the shown sweep is read live; every trial ends complete
+// with its run and the run's model; the list has the sweep; stop then resume finishes a sweep; a
+// bad spec gives the loader's FILE:LINE or path error; the form's draft writes a spec the loader
+// takes (app/core/SweepSpecDraft), and the experiment's sweepable fields include layer fields.
+#include <QSignalSpy>
+#include <QtTest>
+
+#include <fstream>
+
+#include "app/core/SweepPresenter.h"
+#include "app/core/SweepSpecDraft.h"
+#include "app/runs/RunStore.h"
+#include "common/TestUtil.h"
+#include "nnwb/TestPaths.h"
+
+using namespace nnwb;
+
+namespace {
+
+const char* kTiny = R"({"formatVersion":1,"name":"tiny","data":{
+    "source":"synthetic","samples":96,"units":2,"window":3},"model":{"layers":[
+    {"type":"dense","neurons":4},{"type":"dense","neurons":3}]},
+    "training":{"epochs":2,"batchSize":8,"optimizer":{"type":"adam","learningRate":0.01}}})";
+
+}  // namespace
+
+class TestSweepPresenter : public QObject {
+    Q_OBJECT
+    QString dir_, db_;
+
+    QString spec(int runCap) const {
+        return QString(R"({"name":"tab","experiment":"%1/tiny.json","method":"random","seed":5,
+  "runCap":%2,"parameters":[
+    {"path":"training.optimizer.learningRate","min":0.001,"max":0.3,"log":true},
+    {"path":"model.layers[0].neurons","min":2,"max":8}]})")
+            .arg(dir_)
+            .arg(runCap);
+    }
+    // Waits for the presenter's sweep to end; its status ("" on a timeout).
+    static QString waitFinished(SweepPresenter& p, int ms = 120000) {
+        QString status;
+        auto c = QObject::connect(&p, &SweepPresenter::finished,
+                                  [&](qint64, const QString& s) { status = s; });
+        QElapsedTimer t;
+        t.start();
+        while (p.isRunning() && t.elapsed() < ms) QTest::qWait(50);
+        QObject::disconnect(c);
+        return status;
+    }
+
+private Q_SLOTS:
+    void init() {
+        dir_ = QString::fromStdString(test::tempDir());
+        db_ = dir_ + "/store/runs.sqlite";
+        std::ofstream((dir_ + "/tiny.json").toStdString()) << kTiny;
+        qputenv("NNWB_CLI", NNWB_CLI_PATH);
+    }
+
+    void runsASweepAndShowsItsTrials() {
+        SweepPresenter p;
+        p.setDatabase(db_);
+        std::optional<SweepSnapshot> last;
+        int liveReads = 0;
+        connect(&p, &SweepPresenter::shown, this, [&](const SweepSnapshot& s) {
+            last = s;
+            liveReads += p.isRunning();
+        });
+        QSignalSpy started(&p, &SweepPresenter::started);
+        QVERIFY(p.start(spec(3), {}, 1));
+        QVERIFY(started.wait(60000));
+        QVERIFY(!p.start(spec(3), {}, 1));  // one at a time
+        QCOMPARE(waitFinished(p), QStringLiteral("completed"));
+        QTRY_VERIFY_WITH_TIMEOUT(last && last->sweep.status == "completed", 10000);
+        QVERIFY2(liveReads > 0, "the sweep was read while it ran");
+        QCOMPARE(int(last->trials.size()), 3);
+        QCOMPARE(last->parameters.size(), size_t(2));
+        QCOMPARE(last->objective, std::string("validation.loss"));
+        RunStore store(db_.toStdString(), false);
+        for (const TrialRow& t : last->trials) {
+            QCOMPARE(t.state, sweep::TrialState::Complete);
+            QCOMPARE(t.epochsDone, 2);
+            QCOMPARE(int(t.epochs.size()), 2);
+            QVERIFY(t.runId > 0);
+            const auto run = store.get(t.runId);
+            QCOMPARE(run->source, std::string("sweep"));
+            // Its kept weights are the run's model (synthetic data: plain weights).
+            const StoredBundle* model =
+                run->bundle("best") ? run->bundle("best") : run->bundle("last");
+            QVERIFY2(model, "a trial's run has its model");
+            QVERIFY(QFileInfo::exists(QString::fromStdString(model->path)));
+            QVERIFY(model->epoch >= 1 && model->epoch <= 2);
+        }
+        QVERIFY(QFileInfo::exists(QString::fromStdString(last->sweep.specFile)));
+        std::vector<SweepRow> listed;
+        connect(&p, &SweepPresenter::listed, this,
+                [&](const std::vector<SweepRow>& rows, const QString&) { listed = rows; });
+        p.refreshList();
+        QTRY_COMPARE(int(listed.size()), 1);
+        QCOMPARE(listed[0].id, last->sweep.id);
+    }
+
+    void stopThenResume() {
+        SweepPresenter p;
+        p.setDatabase(db_);
+        QSignalSpy started(&p, &SweepPresenter::started);
+        QVERIFY(p.start(spec(6), {}, 1));
+        QVERIFY(started.wait(60000));
+        const qint64 id = started.first().at(0).toLongLong();
+        p.stop();
+        QCOMPARE(waitFinished(p), QStringLiteral("stopped"));
+        {
+            RunStore store(db_.toStdString(), false);
+            int done = 0;
+            for (const TrialRow& t : SweepStore(store).trials(id))
+                done += t.state == sweep::TrialState::Complete;
+            QVERIFY2(done < 6, "stop ended the sweep before its run cap");
+        }
+        QVERIFY(p.resume(id, 2));
+        QCOMPARE(waitFinished(p), QStringLiteral("completed"));
+        RunStore store(db_.toStdString(), false);
+        const auto trials = SweepStore(store).trials(id);
+        QCOMPARE(int(trials.size()), 6);
+        for (const TrialRow& t : trials) QCOMPARE(t.state, sweep::TrialState::Complete);
+    }
+
+    void badSpecsShowTheLoadersError() {
+        SweepPresenter p;
+        p.setDatabase(db_);
+        QSignalSpy checked(&p, &SweepPresenter::specChecked);
+        const QString file = dir_ + "/bad.json";
+        p.check(QStringLiteral("{\n  \"name\": \"x\",\n  \"method\" \"tpe\"\n}"), file);
+        QVERIFY(checked.wait(20000));
+        QVERIFY2(checked.last().at(0).toString().startsWith(file + ":3:"),
+                 qPrintable(checked.last().at(0).toString()));
+        QString s = spec(3);
+        s.replace("model.layers[0].neurons", "model.layers[7].heads");
+        p.check(s, file);
+        QVERIFY(checked.wait(20000));
+        QVERIFY2(checked.last().at(0).toString().contains("parameters[1]"),
+                 qPrintable(checked.last().at(0).toString()));
+        p.check(spec(3), file);
+        QVERIFY(checked.wait(20000));
+        QCOMPARE(checked.last().at(0).toString(), QString());
+        QSignalSpy failed(&p, &SweepPresenter::failed);
+        QVERIFY(p.start(QStringLiteral("{\"name\": 1"), {}, 1));  // fails on its thread
+        QVERIFY(failed.wait(20000));
+        QVERIFY(failed.last().at(0).toString().contains("not valid JSON"));
+        QTRY_VERIFY(!p.isRunning());
+    }
+
+    void theFormsDraftIsASpecTheLoaderTakes() {
+        const auto fields = sweepableFields(nlohmann::json::parse(kTiny));
+        std::vector<std::string> paths;
+        for (const SweepField& f : fields) paths.push_back(f.path);
+        for (const char* want : {"training.batchSize", "training.optimizer.learningRate",
+                                 "model.layers[0].neurons", "data.window"})
+            QVERIFY2(std::find(paths.begin(), paths.end(), want) != paths.end(), want);
+        QVERIFY(std::find(paths.begin(), paths.end(), "data.source") == paths.end());
+        SweepDraft d;
+        d.experiment = (dir_ + "/tiny.json").toStdString();
+        d.method = "tpe";
+        d.earlyTerminate = "asha";
+        d.secondObjective = "parameters";
+        d.runCap = 9;
+        d.params.push_back({"training.optimizer.learningRate", true, 1e-4, 1e-1, false, true, ""});
+        d.params.push_back({"model.layers[0].neurons", true, 2, 6, true, false, ""});
+        d.params.push_back({"training.batchSize", false, 0, 0, false, false, "4, 8, 16"});
+        const sweep::SweepSpec s =
+            sweep::SweepSpec::fromJson(nlohmann::json::parse(specOfDraft(d).dump()), "form", ".");
+        QVERIFY(specOfDraft(d).dump().find(R"({"name":"sweep","experiment":)") == 0);
+        QCOMPARE(s.method, std::string("tpe"));
+        QCOMPARE(s.pruner, std::string("asha"));
+        QVERIFY(s.second && s.second->metric == "parameters");
+        QCOMPARE(s.runCap, 9);
+        QCOMPARE(int(s.params.size()), 3);
+        QCOMPARE(s.params[0].def.kind, sweep::ParamKind::LogFloat);
+        QCOMPARE(s.params[1].def.kind, sweep::ParamKind::Int);
+        QCOMPARE(s.params[2].def.kind, sweep::ParamKind::Categorical);
+        QCOMPARE(s.params[2].def.choices.size(), size_t(3));
+        QCOMPARE(draftValues("adam, sgd, 3, true").dump(), std::string(R"(["adam","sgd",3,true])"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSweepPresenter)
+#include "tst_sweep_presenter.moc"

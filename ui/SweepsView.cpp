@@ -1,0 +1,256 @@
+#include "ui/SweepsView.h"
+
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include "app/core/SweepPresenter.h"
+#include "ui/ParallelCoordinates.h"
+#include "ui/SweepCurvesChart.h"
+#include "ui/SweepImportanceChart.h"
+#include "ui/SweepList.h"
+#include "ui/SweepParetoChart.h"
+#include "ui/SweepSpecEditor.h"
+#include "ui/SweepSpecForm.h"
+#include "ui/SweepTrialsTable.h"
+
+namespace nnwb {
+
+SweepsView::SweepsView(SweepPresenter* presenter, QWidget* parent)
+    : QWidget(parent), presenter_(presenter) {
+    setObjectName(QStringLiteral("sweepsView"));
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(createSpecSide());
+    split->addWidget(createResultSide());
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 1);
+    split->setSizes({380, 800});
+    layout->addWidget(split);
+    connectPresenter();
+    updateButtons();
+}
+
+QWidget* SweepsView::createSpecSide() {
+    auto* side = new QWidget(this);
+    auto* v = new QVBoxLayout(side);
+    v->setContentsMargins(0, 0, 0, 0);
+    specTabs_ = new QTabWidget(side);
+    form_ = new SweepSpecForm(specTabs_);
+    editor_ = new SweepSpecEditor(specTabs_);
+    specTabs_->addTab(form_, tr("Form"));
+    specTabs_->addTab(editor_, tr("Spec (JSON)"));
+    v->addWidget(specTabs_, 3);
+    auto* run = new QHBoxLayout;
+    slots_ = new QSpinBox(side);
+    slots_->setRange(1, std::max(1, QThread::idealThreadCount()));
+    slots_->setValue(std::max(1, QThread::idealThreadCount() / 2));
+    slots_->setPrefix(tr("slots "));
+    slots_->setToolTip(tr("Trials at a time, each a process on its share of the CPU cores"));
+    start_ = new QPushButton(tr("Start"), side);
+    stop_ = new QPushButton(tr("Stop"), side);
+    stop_->setToolTip(tr("Stop the trials at their next epoch; Resume goes on later"));
+    run->addWidget(slots_);
+    run->addWidget(start_);
+    run->addWidget(stop_);
+    v->addLayout(run);
+    auto* sweeps = new QGroupBox(tr("Sweeps in the run store"), side);
+    auto* sv = new QVBoxLayout(sweeps);
+    list_ = new SweepList(sweeps);
+    list_->setMinimumHeight(60);
+    resume_ = new QPushButton(tr("Resume"), sweeps);
+    resume_->setToolTip(tr("Go on with the selected sweep (stopped or interrupted)"));
+    sv->addWidget(list_);
+    sv->addWidget(resume_);
+    v->addWidget(sweeps, 1);
+    connect(form_, &SweepSpecForm::writeRequested, this, &SweepsView::writeSpec);
+    connect(editor_, &SweepSpecEditor::checkRequested, this,
+            [this] { presenter_->check(editor_->text(), editor_->file()); });
+    connect(start_, &QPushButton::clicked, this, &SweepsView::startSweep);
+    connect(stop_, &QPushButton::clicked, presenter_, &SweepPresenter::stop);
+    connect(resume_, &QPushButton::clicked, this, &SweepsView::resumeSelected);
+    connect(list_, &SweepList::reopenRequested, this, &SweepsView::reopen);
+    return side;
+}
+
+QWidget* SweepsView::createResultSide() {
+    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* top = new QWidget(split);
+    auto* v = new QVBoxLayout(top);
+    v->setContentsMargins(0, 0, 0, 0);
+    auto* head = new QHBoxLayout;
+    summary_ = new QLabel(tr("No sweep shown: start one, or pick one from the list"), top);
+    summary_->setObjectName(QStringLiteral("sweepSummary"));
+    summary_->setWordWrap(true);
+    openTrial_ = new QPushButton(tr("Open Trial as Run"), top);
+    openTrial_->setToolTip(
+        tr("The selected trial's experiment, curves and model in the "
+           "Experiment tab (or double-click the trial)"));
+    head->addWidget(summary_, 1);
+    filterNote_ = new QLabel(top);
+    filterNote_->setObjectName(QStringLiteral("sweepFilterNote"));
+    filterNote_->setStyleSheet(QStringLiteral("color: #8a6d00"));
+    filterNote_->hide();
+    head->addWidget(filterNote_);
+    head->addWidget(openTrial_);
+    v->addLayout(head);
+    trials_ = new SweepTrialsTable(top);
+    trials_->setMinimumHeight(60);
+    v->addWidget(trials_);
+    charts_ = new QTabWidget(split);
+    curves_ = new SweepCurvesChart(charts_);
+    parallel_ = new ParallelCoordinates(charts_);
+    importance_ = new SweepImportanceChart(charts_);
+    pareto_ = new SweepParetoChart(charts_);
+    charts_->addTab(curves_, tr("Learning Curves"));
+    charts_->addTab(parallel_, tr("Parallel Coordinates"));
+    charts_->addTab(importance_, tr("Importance"));
+    charts_->addTab(pareto_, tr("Pareto Front"));
+    split->addWidget(top);
+    split->addWidget(charts_);
+    split->setSizes({260, 300});
+    connect(openTrial_, &QPushButton::clicked, this, [this] {
+        if (const qint64 run = trials_->selectedRun(); run > 0) Q_EMIT openRunRequested(run);
+    });
+    connect(trials_, &SweepTrialsTable::openRunRequested, this, &SweepsView::openRunRequested);
+    connect(trials_, &QTableWidget::itemSelectionChanged, this, &SweepsView::updateButtons);
+    connect(parallel_, &ParallelCoordinates::filterChanged, this, &SweepsView::applyFilter);
+    return split;
+}
+
+void SweepsView::connectPresenter() {
+    connect(presenter_, &SweepPresenter::specChecked, this, [this](const QString& error) {
+        editor_->showError(error);
+        summary_->setText(error.isEmpty() ? tr("The spec loads: ready to start")
+                                          : tr("The spec does not load (see under it)"));
+    });
+    connect(presenter_, &SweepPresenter::specSaved, editor_, &SweepSpecEditor::setFile);
+    connect(presenter_, &SweepPresenter::listed, this,
+            [this](const std::vector<SweepRow>& rows, const QString& error) {
+                list_->setSweeps(rows);
+                if (!error.isEmpty()) summary_->setText(error);
+                updateButtons();
+            });
+    connect(presenter_, &SweepPresenter::started, this, [this](qint64 id) {
+        specShownOf_ = id;  // the editor already holds its spec
+        summary_->setText(tr("Sweep %1 starting…").arg(id));
+        presenter_->refreshList();
+        list_->selectId(id);
+        updateButtons();
+    });
+    connect(presenter_, &SweepPresenter::finished, this,
+            [this](qint64, const QString&) { updateButtons(); });
+    connect(presenter_, &SweepPresenter::failed, this, [this](const QString& error) {
+        editor_->showError(error);
+        summary_->setText(tr("The sweep did not start: %1").arg(error));
+        updateButtons();
+    });
+    connect(presenter_, &SweepPresenter::shown, this, &SweepsView::showSnapshot);
+}
+
+void SweepsView::setExperimentSource(std::function<nlohmann::json()> experiment,
+                                     std::function<QString()> reference) {
+    experiment_ = std::move(experiment);
+    reference_ = std::move(reference);
+}
+
+void SweepsView::refresh() {
+    presenter_->refreshList();
+    refreshFields();
+}
+
+void SweepsView::refreshFields() {
+    if (experiment_) form_->setExperiment(experiment_(), {});
+}
+
+void SweepsView::writeSpec() {
+    if (reference_) form_->setExperimentRef(reference_());
+    editor_->setText(form_->specText());
+    specTabs_->setCurrentWidget(editor_);
+    presenter_->check(editor_->text(), editor_->file());
+}
+
+void SweepsView::startSweep() {
+    if (specTabs_->currentWidget() == form_) {
+        if (reference_) form_->setExperimentRef(reference_());
+        editor_->setText(form_->specText());
+    }
+    editor_->showError({});
+    if (presenter_->start(editor_->text(), editor_->file(), slots_->value()))
+        summary_->setText(tr("Loading the spec…"));
+    updateButtons();
+}
+
+void SweepsView::resumeSelected() {
+    const qint64 id = list_->selectedId();
+    if (id > 0 && presenter_->resume(id, slots_->value()))
+        summary_->setText(tr("Resuming sweep %1…").arg(id));
+    updateButtons();
+}
+
+void SweepsView::reopen(qint64 id) {
+    presenter_->show(id);
+    updateButtons();
+}
+
+void SweepsView::showSnapshot(const SweepSnapshot& s) {
+    if (specShownOf_ != s.sweep.id && !presenter_->isRunning()) {
+        specShownOf_ = s.sweep.id;
+        editor_->setText(QString::fromStdString(s.sweep.spec.dump(2)),
+                         QString::fromStdString(s.sweep.specFile));
+    }
+    trials_->setSnapshot(s);
+    curves_->setSnapshot(s);
+    parallel_->setSnapshot(s);  // its filterChanged applies the brushes to table and curves
+    importance_->setSnapshot(s);
+    pareto_->setSnapshot(s);
+    charts_->setTabEnabled(charts_->indexOf(pareto_), !s.secondObjective.empty());
+    const auto& c = s.report["counts"];
+    QString text =
+        tr("Sweep %1 \"%2\": %3 — %4 complete, %5 pruned, %6 failed, %7 running")
+            .arg(s.sweep.id)
+            .arg(QString::fromStdString(s.sweep.name), QString::fromStdString(s.sweep.status))
+            .arg(c.value("complete", 0))
+            .arg(c.value("pruned", 0))
+            .arg(c.value("failed", 0))
+            .arg(c.value("running", 0));
+    const nlohmann::json& best = s.report["best"];
+    if (best.is_object() && best["value"].is_number())
+        text += tr("; best %1 = %2 (trial %3)")
+                    .arg(QString::fromStdString(s.objective))
+                    .arg(best["value"].get<double>(), 0, 'g', 5)
+                    .arg(best.value("number", 0));
+    summary_->setText(text);
+    updateButtons();
+}
+
+void SweepsView::applyFilter() {
+    const bool all = !parallel_->brushed();
+    const std::set<int> shown = parallel_->visibleTrials();
+    trials_->setFilter(shown, all);
+    curves_->setFilter(shown, all);
+    // Hidden rows would otherwise look like missing trials.
+    filterNote_->setVisible(!all);
+    filterNote_->setText(tr("%1 of %2 trials (brushed: click the axis to clear)")
+                             .arg(trials_->shownRows())
+                             .arg(trials_->rowCount()));
+}
+
+void SweepsView::updateButtons() {
+    const bool running = presenter_->isRunning();
+    start_->setEnabled(!running);
+    stop_->setEnabled(running && presenter_->runningId() > 0);
+    const qint64 id = list_->selectedId();
+    const QString status = list_->statusOf(id);
+    resume_->setEnabled(!running && id > 0 && status != QLatin1String("completed"));
+    openTrial_->setEnabled(trials_->selectedRun() > 0);
+}
+
+}  // namespace nnwb
