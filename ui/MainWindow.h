@@ -29,6 +29,8 @@ class ExportActions;
 class ModelActions;
 class PriceChartPane;
 class TradingPresenter;
+class WalkForwardPresenter;
+class WalkForwardView;
 class DataPanel;
 class ExperimentDocument;
 class LayerStackEditor;
@@ -63,6 +65,9 @@ public:
     // The Price Chart tab above the attention view, and File > Export Model / Run > Predict.
     PriceChartPane* priceChartPane() const { return priceChart_; }
     TradingPresenter* tradingPresenter() const { return trading_; }
+    // The Walk-Forward tab (fold table, stitched figures) and what it shows.
+    WalkForwardPresenter* walkForwardPresenter() const { return walkForward_; }
+    WalkForwardView* walkForwardView() const { return walkForwardView_; }
     ModelActions* modelActions() const { return modelActions_; }
     void showPriceChart();
     // Brings the Comparison tab (or back the Experiment tab) to the front.
@@ -141,6 +146,7 @@ private:
     void connectDocument();
     void connectViews();
     void connectController();
+    void connectWalkForward();  // MainWindowWalkForward.cpp
     void tabChanged(int index);
     void fitTabsToCurrentPage();  // only the shown tab page sets the central minimum size
     void updateTitle();
@@ -180,7 +186,9 @@ private:
     MetricCharts* charts_ = nullptr;
     QTabWidget* upperTabs_ = nullptr;  // Metrics | Price Chart
     PriceChartPane* priceChart_ = nullptr;
-    TradingPresenter* trading_ = nullptr;   // the price chart's signals, traded
+    TradingPresenter* trading_ = nullptr;  // the price chart's signals, traded
+    WalkForwardPresenter* walkForward_ = nullptr;
+    WalkForwardView* walkForwardView_ = nullptr;
     ModelActions* modelActions_ = nullptr;  // Export Model…, Run > Predict…
     AttentionView* attention_ = nullptr;
     ConfusionTable* confusion_ = nullptr;

@@ -10,6 +10,7 @@
 
 #include "app/core/TradingPresenter.h"
 #include "ui/EquityChart.h"
+#include "ui/FoldBands.h"
 #include "ui/Plot.h"
 #include "ui/PriceChart.h"
 #include "ui/TradingView.h"
@@ -31,6 +32,7 @@ PriceChartPane::PriceChartPane(QWidget* parent) : QWidget(parent) {
     split_->setObjectName(QStringLiteral("priceTradingSplitter"));
     split_->setChildrenCollapsible(false);
     chart_ = new PriceChart(split_);
+    folds_ = std::make_unique<FoldBands>(chart_->plot());
     split_->addWidget(chart_);
     layout->addWidget(split_, 1);
     rebuildPicker();
@@ -45,6 +47,8 @@ PriceChartPane::PriceChartPane(QWidget* parent) : QWidget(parent) {
     });
 }
 
+PriceChartPane::~PriceChartPane() = default;
+
 void PriceChartPane::setFileBars(std::shared_ptr<const BarSeries> bars) {
     if (haveRun_ && run_.bars && bars && run_.bars->source == bars->source &&
         run_.bars->size() == bars->size())
@@ -52,6 +56,7 @@ void PriceChartPane::setFileBars(std::shared_ptr<const BarSeries> bars) {
     haveRun_ = false;
     epochs_.clear();
     rebuildPicker();
+    folds_->clear();
     chart_->setBars(std::move(bars));
     trade(nullptr);
 }
@@ -64,6 +69,7 @@ void PriceChartPane::runStarted(const RunInfo& info) {
     haveRun_ = info.bars != nullptr;
     run_ = info;
     trade(nullptr);
+    folds_->clear();
     if (!haveRun_) return;
     if (chart_->bars() != info.bars) chart_->setBars(info.bars, info.fractalRule);
     chart_->clearSignals();
@@ -86,7 +92,23 @@ void PriceChartPane::clearRun() {
     rebuildPicker();
     chart_->clearSignals();
     chart_->setSplit(1, 0, 1, 0);  // both parts empty: no boundary, no shade
+    folds_->clear();
     trade(nullptr);
+}
+
+void PriceChartPane::showWalkForward(const WalkForwardPlan& plan) {
+    clearRun();
+    if (!plan.bars) return;
+    if (chart_->bars() != plan.bars) chart_->setBars(plan.bars, plan.fractalRule);
+    folds_->show(plan.plan);
+}
+
+void PriceChartPane::showOutOfSample(const SignalSeries& series, const QString& label) {
+    if (series.empty() || series.bar.back() - series.bar.front() + 1 != series.size()) return;
+    std::vector<float> outputs;
+    outputs.reserve(3 * series.size());
+    for (const auto& o : series.outputs) outputs.insert(outputs.end(), o.begin(), o.end());
+    chart_->setSignals(series.bar.front(), std::move(outputs), label);
 }
 
 void PriceChartPane::epochFinished(const EpochReport& report) {

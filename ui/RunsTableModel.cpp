@@ -4,6 +4,7 @@
 #include <QColor>
 #include <QFileInfo>
 
+#include "app/runs/StoredTrading.h"
 #include "model/FigureText.h"
 
 namespace nnwb {
@@ -21,6 +22,37 @@ QString started(const std::string& iso) {  // 2026-11-23T10:40:12Z -> 2026-11-23
 QVariant figure(const std::optional<double>& v, int decimals, int role) {
     if (!v) return role == Qt::DisplayRole ? QVariant(QStringLiteral("–")) : QVariant();
     return role == Qt::DisplayRole ? QVariant(QString::number(*v, 'f', decimals)) : QVariant(*v);
+}
+
+// The trading columns: key, decimals.
+struct TradingColumn {
+    const char* key;
+    int decimals;
+};
+TradingColumn tradingColumn(int column) {
+    switch (column) {
+        case RunsTableModel::kTradeNet:
+            return {"netPoints", 1};
+        case RunsTableModel::kTradeProfitFactor:
+            return {"profitFactor", 2};
+        case RunsTableModel::kTradeSharpe:
+            return {"sharpeAnnual", 2};
+        case RunsTableModel::kTradeDrawdown:
+            return {"maxDrawdownPoints", 1};
+        default:
+            return {"trades", 0};
+    }
+}
+bool isTradingColumn(int c) {
+    return c >= RunsTableModel::kTradeNet && c <= RunsTableModel::kTrades;
+}
+
+QVariant tradingFigure(const StoredRun& r, int column, int role) {
+    const TradingColumn t = tradingColumn(column);
+    const std::optional<double> v = storedTradingFigure(r.trading, t.key);
+    if (role == Qt::DisplayRole) return q(storedTradingText(v, t.decimals));
+    // Sorting: runs without figures after every run with them (either order).
+    return v ? QVariant(*v) : QVariant();
 }
 
 QString dataName(const StoredRun& r) {
@@ -64,6 +96,11 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation o, int role) co
                                               "Best val loss",
                                               "Best val acc % (signals)",
                                               "Best val missed %",
+                                              "Trade net pts",
+                                              "Profit factor",
+                                              "Sharpe (ann.)",
+                                              "Max DD pts",
+                                              "Trades",
                                               "Tags"};
     return tr(names[section]);
 }
@@ -91,12 +128,17 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
         if (index.column() == kBestAccuracy)
             return tr("Best validation accuracy (signals of that epoch); n/a below %1 signals")
                 .arg(kMinSignalsForAccuracy);
+        if (isTradingColumn(index.column()))
+            return r.trading.is_object() && r.trading.contains("error")
+                       ? tr("Not evaluated: %1").arg(q(r.trading["error"].dump()))
+                       : tr("The validation part traded with the best epoch's weights "
+                            "(docs/trading.md); n/a: the run has no trading figures");
         return {};
     }
     if (role == Qt::TextAlignmentRole) {
         const int c = index.column();
         if (c == kId || c == kParameters || c == kEpochs || c == kBestLoss || c == kBestAccuracy ||
-            c == kBestMissed)
+            c == kBestMissed || isTradingColumn(c))
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
@@ -128,6 +170,12 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
             return figure(r.bestValAccuracy, 2, role);
         case kBestMissed:
             return figure(r.bestValMissed, 2, role);
+        case kTradeNet:
+        case kTradeProfitFactor:
+        case kTradeSharpe:
+        case kTradeDrawdown:
+        case kTrades:
+            return tradingFigure(r, index.column(), role == Qt::EditRole ? Qt::DisplayRole : role);
         case kTags:
             return q(r.tags);
     }
