@@ -111,6 +111,21 @@ Qt::ItemFlags RunsTableModel::flags(const QModelIndex& index) const {
     return f;
 }
 
+QVariant RunsTableModel::toolTip(const StoredRun& r, int column) const {
+    if (column == kStatus && !r.error.empty()) return q(r.error);
+    if (column == kData) return q(r.dataFile.empty() ? r.dataDescription : r.dataFile);
+    if (column == kDevice) return q(r.deviceName);
+    if (column == kBestAccuracy)
+        return tr("Best validation accuracy (signals of that epoch); n/a below %1 signals")
+            .arg(kMinSignalsForAccuracy);
+    if (isTradingColumn(column))
+        return r.trading.is_object() && r.trading.contains("error")
+                   ? tr("Not evaluated: %1").arg(q(r.trading["error"].dump()))
+                   : tr("The validation part traded with the best epoch's weights "
+                        "(docs/trading.md); n/a: the run has no trading figures");
+    return {};
+}
+
 QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= int(runs_.size())) return {};
     const StoredRun& r = runs_[size_t(index.row())];
@@ -121,20 +136,7 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
         if (r.status == runstatus::kRunning) return QBrush(QColor(0x20, 0x60, 0xb0));
         return {};
     }
-    if (role == Qt::ToolTipRole) {
-        if (index.column() == kStatus && !r.error.empty()) return q(r.error);
-        if (index.column() == kData) return q(r.dataFile.empty() ? r.dataDescription : r.dataFile);
-        if (index.column() == kDevice) return q(r.deviceName);
-        if (index.column() == kBestAccuracy)
-            return tr("Best validation accuracy (signals of that epoch); n/a below %1 signals")
-                .arg(kMinSignalsForAccuracy);
-        if (isTradingColumn(index.column()))
-            return r.trading.is_object() && r.trading.contains("error")
-                       ? tr("Not evaluated: %1").arg(q(r.trading["error"].dump()))
-                       : tr("The validation part traded with the best epoch's weights "
-                            "(docs/trading.md); n/a: the run has no trading figures");
-        return {};
-    }
+    if (role == Qt::ToolTipRole) return toolTip(r, index.column());
     if (role == Qt::TextAlignmentRole) {
         const int c = index.column();
         if (c == kId || c == kParameters || c == kEpochs || c == kBestLoss || c == kBestAccuracy ||

@@ -54,6 +54,8 @@ Q_SIGNALS:
     void metaEdited(qint64 id, const QString& name, const QString& tags);
 
 private:
+    QVariant toolTip(const StoredRun& r, int column) const;
+
     std::vector<StoredRun> runs_;
 };
 
