@@ -25,6 +25,7 @@
 #include "app/core/ComparisonController.h"
 #include "app/core/TrainingController.h"
 #include "common/TestUtil.h"
+#include "nnwb/TestPaths.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ComparisonRunsTable.h"
 #include "ui/ComparisonSummaryTable.h"
@@ -378,5 +379,4 @@ private Q_SLOTS:
 };
 
 QTEST_MAIN(TestSmallScreen)
-#include "nnwb/TestPaths.h"
 #include "tst_small_screen.moc"
