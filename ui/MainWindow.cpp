@@ -242,7 +242,7 @@ void MainWindow::epochFinished(const EpochReport& r) {
 
 void MainWindow::runFinished(RunEnd end, const QString& message) {
     runsView_->refresh();
-    if (!attention_->snapshot())
+    if (!attention_->snapshot() && !walkForward_->active())
         attention_->clear(end == RunEnd::Failed || charts_->reports().empty()
                               ? tr("No Score matrices: the run ended early.")
                               : tr("This stack has no attention layer, so there are "

@@ -4,6 +4,7 @@
 #include <QStatusBar>
 
 #include "app/core/WalkForwardPresenter.h"
+#include "ui/AttentionView.h"
 #include "ui/MainWindow.h"
 #include "ui/MetricCharts.h"
 #include "ui/PriceChartPane.h"
@@ -15,6 +16,9 @@ void MainWindow::connectWalkForward() {
     connect(controller_, &C::walkForwardPlanned, this, [this](const WalkForwardPlan& plan) {
         walkForward_->planned(plan);
         priceChart_->showWalkForward(plan);
+        attention_->clear(
+            tr("A walk-forward keeps no model (each fold trains its own), so there "
+               "are no Score matrices to show."));
     });
     connect(controller_, &C::foldStarted, this, [this](const FoldRecord& r) {
         walkForward_->foldStarted(r);

@@ -2,6 +2,7 @@
 
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include "app/core/ExperimentDocument.h"
@@ -32,7 +33,13 @@ ValidationPanel::ValidationPanel(ExperimentDocument* doc, QWidget* parent)
 }
 
 void ValidationPanel::syncFromDocument() {
-    fields_->show(doc_->experiment().validation.toJson());
+    const ValidationConfig& v = doc_->experiment().validation;
+    fields_->show(v.toJson());
+    // The lengths are in the chosen unit: "20 bars", not the table's "unit (bars, days or
+    // weeks)", which also made the dock (and the window) wider than a 1280 px screen.
+    for (const char* name : {"wfTrainLength", "wfTestLength", "wfStep"})
+        if (auto* box = qobject_cast<QSpinBox*>(fields_->field(name)))
+            box->setSuffix(QLatin1Char(' ') + QString::fromStdString(v.unit));
 }
 
 void ValidationPanel::commit() {

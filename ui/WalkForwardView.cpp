@@ -19,10 +19,10 @@ WalkForwardView::WalkForwardView(WalkForwardPresenter* presenter, QWidget* paren
     caption_->setObjectName(QStringLiteral("walkForwardCaption"));
     caption_->setWordWrap(true);
     layout->addWidget(caption_);
-    legend_ = new QLabel(tr("On the price chart, one band per fold: %1")
-                             .arg(FoldBands::legendHtml()),
-                         this);
+    legend_ = new QLabel(
+        tr("On the price chart, one band per fold: %1").arg(FoldBands::legendHtml()), this);
     legend_->setTextFormat(Qt::RichText);
+    legend_->setWordWrap(true);  // unwrapped, it made the window wider than a 1280 px screen
     layout->addWidget(legend_);
     table_ = new QTableWidget(0, WalkForwardPresenter::columnTitles().size(), this);
     table_->setObjectName(QStringLiteral("foldTable"));

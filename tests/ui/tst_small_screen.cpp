@@ -23,6 +23,7 @@
 #include <QtTest>
 
 #include "app/core/ComparisonController.h"
+#include "app/core/ExperimentDocument.h"
 #include "app/core/TrainingController.h"
 #include "common/TestUtil.h"
 #include "nnwb/TestPaths.h"
@@ -157,20 +158,30 @@ private Q_SLOTS:
     }
 
     void fits1280x720_data() {
-        QTest::addColumn<int>("laidOutAt");  // the width the default layout was made for
-        QTest::addColumn<int>("narrowest");  // made this narrow before 1280×720 (0: not)
-        QTest::newRow("compact layout") << 1280 << 0;
-        QTest::newRow("wide layout, then made smaller") << 1600 << 0;
-        QTest::newRow("wide layout, made narrow, then 1280") << 1600 << 1000;
-        QTest::newRow("compact layout, made narrow, then 1280") << 1280 << 900;
+        QTest::addColumn<int>("laidOutAt");     // the width the default layout was made for
+        QTest::addColumn<int>("narrowest");     // made this narrow before 1280×720 (0: not)
+        QTest::addColumn<bool>("walkForward");  // validation switched to walk-forward
+        QTest::newRow("compact layout") << 1280 << 0 << false;
+        QTest::newRow("wide layout, then made smaller") << 1600 << 0 << false;
+        QTest::newRow("wide layout, made narrow, then 1280") << 1600 << 1000 << false;
+        QTest::newRow("compact layout, made narrow, then 1280") << 1280 << 900 << false;
+        // The Walk-forward box's fields enabled, the Training pane raised (its length fields
+        // said "0 unit (bars, days or weeks)" and made the window wider than the screen).
+        QTest::newRow("walk-forward, Training pane") << 1280 << 0 << true;
     }
     void fits1280x720() {
         QFETCH(int, laidOutAt);
         QFETCH(int, narrowest);
+        QFETCH(bool, walkForward);
         MainWindow w;
         w.setConfirmDiscard(false);
         // As the window opens by default: the bundled experiment on the EURUSD bars.
         QVERIFY(w.openExperiment(QStringLiteral(NNWB_RESOURCES_DIR) + "/experiments/default.json"));
+        if (walkForward) {
+            nlohmann::json v = w.document()->experiment().validation.toJson();
+            v["mode"] = "walkforward";
+            QVERIFY(w.document()->setValidation(v));
+        }
         w.resize(laidOutAt, 960);  // as ui/main.cpp does: size, layout, then show
         w.applyDefaultLayout();
         w.show();
@@ -182,6 +193,7 @@ private Q_SLOTS:
             w.resize(narrowest, 600);
             QTest::qWait(50);
         }
+        if (walkForward) w.findChild<QDockWidget*>(QStringLiteral("trainingDock"))->raise();
         w.resize(1280, 720);
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QTest::qWait(50);

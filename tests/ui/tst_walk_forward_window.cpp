@@ -168,6 +168,10 @@ private Q_SLOTS:
         // The stitched signals are on the price chart (contiguous test windows).
         QVERIFY2(x.w.priceChartPane()->chart()->signalLabel().contains(QStringLiteral("stitched")),
                  qPrintable(x.w.priceChartPane()->chart()->signalLabel()));
+        // The tab's texts wrap: the filled tab does not widen the window (its legend line,
+        // unwrapped, made the window 1349 px wide on a 1280 px screen).
+        const int wide = x.w.walkForwardView()->minimumSizeHint().width();
+        QVERIFY2(wide <= 400, qPrintable(QString::number(wide)));
         // A walk-forward keeps no model: Train asks nothing about continuing.
         QVERIFY(!x.w.canContinue());
     }
