@@ -47,8 +47,8 @@ EquityChart::EquityChart(QWidget* parent) : QWidget(parent) {
     equity_->setName(tr("equity"));
     equity_->setPen(QPen(kEquity, 1.5));
     equity_->setLineStyle(QCPGraph::lsStepLeft);
-    longEntries_ = marks(plot_, QCPScatterStyle::ssTriangle, kLong, tr("long entry"));
-    shortEntries_ = marks(plot_, QCPScatterStyle::ssTriangleInverted, kShort, tr("short entry"));
+    longEntries_ = marks(plot_, QCPScatterStyle::ssTriangle, kLong, tr("long in"));
+    shortEntries_ = marks(plot_, QCPScatterStyle::ssTriangleInverted, kShort, tr("short in"));
     exits_ = marks(plot_, QCPScatterStyle::ssCircle, kExit, tr("exit"));
     auto* zero = new QCPItemStraightLine(plot_);
     zero->point1->setCoords(0, 0);
@@ -56,6 +56,10 @@ EquityChart::EquityChart(QWidget* parent) : QWidget(parent) {
     zero->setPen(QPen(QColor(150, 150, 150), 1, Qt::DashLine));
     plot_->legend->setVisible(true);
     plot_->legend->setFont(QFont(font().family(), 7));
+    // One row: stacked, the four entries covered the curve of a short pane.
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot_->legend->setRowSpacing(0);
+    plot_->legend->setColumnSpacing(6);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
 }
 

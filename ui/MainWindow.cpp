@@ -133,6 +133,8 @@ QWidget* MainWindow::createExperimentPage() {
     vsplit->setStretchFactor(0, 1);
     vsplit->setStretchFactor(1, 1);
     vsplit->setChildrenCollapsible(false);
+    connect(vsplit, &QSplitter::splitterMoved, this, [this] { centralSplitMoved_ = true; });
+    connect(upperTabs_, &QTabWidget::currentChanged, this, [this] { fitCentralSplitToUpperTab(); });
     centralLayout->addWidget(vsplit, 1);
     return central;
 }

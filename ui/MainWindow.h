@@ -149,6 +149,9 @@ private:
     void connectWalkForward();  // MainWindowWalkForward.cpp
     void tabChanged(int index);
     void fitTabsToCurrentPage();  // only the shown tab page sets the central minimum size
+    // The Price Chart tab (candles, folds, equity curve and trading table) gets 70 % of the
+    // central height, the other upper tabs the default share, until the user moves the split.
+    void fitCentralSplitToUpperTab();
     void updateTitle();
     void updateRunActions();
     // The confusion matrix of the epoch on show (see showConfusion's comment).
@@ -180,6 +183,7 @@ private:
     QTabWidget* tabs_ = nullptr;
     bool docksShown_[3] = {true, true, true};  // while the Comparison tab hides them
     bool docksHidden_ = false;                 // the Comparison or Runs tab is shown
+    bool centralSplitMoved_ = false;           // the user moved the central splitter
     LayerStackEditor* editor_ = nullptr;
     DataPanel* dataPanel_ = nullptr;
     TrainingPanel* trainingPanel_ = nullptr;

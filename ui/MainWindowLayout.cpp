@@ -66,6 +66,17 @@ void MainWindow::applyDefaultLayout() {
         split->setSizes({compact ? 520 : 760, compact ? 260 : 320});
 }
 
+void MainWindow::fitCentralSplitToUpperTab() {
+    auto* split = findChild<QSplitter*>(QStringLiteral("centralSplitter"));
+    if (!split || centralSplitMoved_) return;
+    const int h = split->height() - split->handleWidth();
+    const bool compact = width() < 1600;
+    const int top = upperTabs_->currentWidget() == priceChart_ ? h * 7 / 10
+                    : compact                                  ? h * 300 / 680
+                                                               : h * 400 / 920;
+    split->setSizes({top, h - top});
+}
+
 void MainWindow::fitTabsToCurrentPage() {
     // A tab widget is as wide as its widest page; the Comparison and Runs pages (shown without
     // the docks) would otherwise set the Experiment page's minimum width, docks included.

@@ -6,6 +6,7 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "app/core/TradingPresenter.h"
@@ -171,13 +172,28 @@ void PriceChartPane::setTrading(TradingPresenter* presenter, TradingView* view) 
     scroll->setWidget(view);
     scroll->setMinimumHeight(30);
     split_->addWidget(scroll);
-    split_->setStretchFactor(0, 3);
-    split_->setStretchFactor(1, 2);
+    split_->setStretchFactor(0, 11);
+    split_->setStretchFactor(1, 9);
+    connect(split_, &QSplitter::splitterMoved, this, [this] { splitMoved_ = true; });
     EquityChart* equity = view->equityChart();
     connect(chart_->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), equity,
             [equity](const QCPRange& r) { equity->showBars(r.lower, r.upper); });
     const QCPRange r = chart_->plot()->xAxis->range();
     equity->showBars(r.lower, r.upper);
+}
+
+void PriceChartPane::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    // A short pane (a 720 px screen) drops the range overview (wheel and drag still zoom and
+    // pan) so that the trading pane under the chart keeps room for its curve and table.
+    chart_->overview()->setVisible(height() >= 480);
+    if (splitMoved_ || split_->count() < 2) return;
+    // After the layout has given the splitter its new height.
+    QTimer::singleShot(0, this, [this] {
+        if (splitMoved_) return;
+        const int h = split_->height();
+        split_->setSizes({h - h * 9 / 20, h * 9 / 20});
+    });
 }
 
 void PriceChartPane::trade(const EpochSignals* shown) {

@@ -59,6 +59,12 @@ Q_SIGNALS:
     // A bar of the validation part was clicked: its sample index.
     void validationSampleClicked(int sample);
 
+protected:
+    // Until the user drags the splitter, the trading pane keeps 45 % of the pane's height (at
+    // 1280×720 it got 40 px from the splitter's stretch alone); below 480 px the chart's range
+    // overview goes.
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
     struct EpochSignals {
         int epoch = 0;
@@ -73,6 +79,7 @@ private:
 
     PriceChart* chart_;
     std::unique_ptr<FoldBands> folds_;
+    bool splitMoved_ = false;  // the user placed the chart/trading splitter
     QSplitter* split_;
     TradingPresenter* trading_ = nullptr;
     QComboBox* picker_;
