@@ -51,9 +51,12 @@ PriceChartPane::PriceChartPane(QWidget* parent) : QWidget(parent) {
 PriceChartPane::~PriceChartPane() = default;
 
 void PriceChartPane::setFileBars(std::shared_ptr<const BarSeries> bars) {
-    if (haveRun_ && run_.bars && bars && run_.bars->source == bars->source &&
-        run_.bars->size() == bars->size())
-        return;  // the run's own file: keep its split and signals
+    // The run's own file (read again by the Data pane, maybe after a quick run ended): keep its
+    // split and signals, or the walk-forward's folds and stitched signals.
+    const std::shared_ptr<const BarSeries> shown = haveRun_                   ? run_.bars
+                                                   : !folds_->drawn().empty() ? chart_->bars()
+                                                                              : nullptr;
+    if (shown && bars && shown->source == bars->source && shown->size() == bars->size()) return;
     haveRun_ = false;
     epochs_.clear();
     rebuildPicker();
@@ -134,6 +137,8 @@ void PriceChartPane::rebuildPicker() {
 }
 
 void PriceChartPane::showPicked() {
+    // A walk-forward's stitched signals have no epochs to pick from: the picker leaves them.
+    if (!haveRun_ && !folds_->drawn().empty()) return;
     if (!haveRun_ || epochs_.empty()) {
         chart_->clearSignals();
         trade(nullptr);

@@ -168,6 +168,10 @@ private Q_SLOTS:
         // The stitched signals are on the price chart (contiguous test windows).
         QVERIFY2(x.w.priceChartPane()->chart()->signalLabel().contains(QStringLiteral("stitched")),
                  qPrintable(x.w.priceChartPane()->chart()->signalLabel()));
+        // The signal picker has no epochs of a walk-forward: picking leaves the stitched series.
+        x.w.priceChartPane()->signalPicker()->setCurrentIndex(1);
+        QVERIFY(x.w.tradingPresenter()->report());
+        QVERIFY(x.w.priceChartPane()->chart()->signalLabel().contains(QStringLiteral("stitched")));
         // The tab's texts wrap: the filled tab does not widen the window (its legend line,
         // unwrapped, made the window 1349 px wide on a 1280 px screen).
         const int wide = x.w.walkForwardView()->minimumSizeHint().width();
