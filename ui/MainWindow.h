@@ -149,8 +149,9 @@ private:
     void connectWalkForward();  // MainWindowWalkForward.cpp
     void tabChanged(int index);
     void fitTabsToCurrentPage();  // only the shown tab page sets the central minimum size
-    // The Price Chart tab (candles, folds, equity curve and trading table) gets 70 % of the
-    // central height, the other upper tabs the default share, until the user moves the split.
+    // The Price Chart tab (candles, folds, equity curve and trading table) and the Walk-Forward
+    // tab (fold table) get 70 % of the central height, the Metrics tab the default share,
+    // until the user moves the split.
     void fitCentralSplitToUpperTab();
     void updateTitle();
     void updateRunActions();

@@ -17,6 +17,7 @@
 #include "ui/PriceChartPane.h"
 #include "ui/RunsView.h"
 #include "ui/TrainingPanel.h"
+#include "ui/WalkForwardView.h"
 
 namespace nnwb {
 
@@ -71,9 +72,9 @@ void MainWindow::fitCentralSplitToUpperTab() {
     if (!split || centralSplitMoved_) return;
     const int h = split->height() - split->handleWidth();
     const bool compact = width() < 1600;
-    const int top = upperTabs_->currentWidget() == priceChart_ ? h * 7 / 10
-                    : compact                                  ? h * 300 / 680
-                                                               : h * 400 / 920;
+    const bool wide = upperTabs_->currentWidget() == priceChart_ ||
+                      upperTabs_->currentWidget() == walkForwardView_;
+    const int top = wide ? h * 7 / 10 : compact ? h * 300 / 680 : h * 400 / 920;
     split->setSizes({top, h - top});
 }
 

@@ -29,6 +29,7 @@ WalkForwardView::WalkForwardView(WalkForwardPresenter* presenter, QWidget* paren
     table_->setHorizontalHeaderLabels(WalkForwardPresenter::columnTitles());
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->setVisible(false);
+    table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->setMinimumHeight(60);
     layout->addWidget(table_, 1);
