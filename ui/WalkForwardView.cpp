@@ -30,7 +30,6 @@ WalkForwardView::WalkForwardView(WalkForwardPresenter* presenter, QWidget* paren
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->setVisible(false);
     table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->setMinimumHeight(60);
     layout->addWidget(table_, 1);
     stitched_ = new QLabel(this);
@@ -46,13 +45,22 @@ void WalkForwardView::refresh() {
     caption_->setText(presenter_->caption());
     const std::vector<QStringList> rows = presenter_->rows();
     legend_->setVisible(!rows.empty());
+    // Filled with the columns at fixed widths, then sized once: sized as each cell is set,
+    // a 900-fold plan froze the window for minutes (every cell measured its whole column).
+    QHeaderView* header = table_->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::Interactive);
     table_->setRowCount(static_cast<int>(rows.size()));
     for (int r = 0; r < static_cast<int>(rows.size()); ++r)
         for (int c = 0; c < rows[size_t(r)].size(); ++c) {
-            auto* item = new QTableWidgetItem(rows[size_t(r)][c]);
-            if (c >= 3) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            table_->setItem(r, c, item);
+            QTableWidgetItem* item = table_->item(r, c);
+            if (!item) {
+                item = new QTableWidgetItem;
+                if (c >= 3) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                table_->setItem(r, c, item);
+            }
+            if (item->text() != rows[size_t(r)][c]) item->setText(rows[size_t(r)][c]);
         }
+    table_->resizeColumnsToContents();
     const QString stitched = presenter_->stitchedText();
     stitched_->setText(stitched.isEmpty()
                            ? QString()

@@ -1,5 +1,7 @@
 #include "app/core/WalkForwardPresenter.h"
 
+#include <algorithm>
+
 #include "app/core/TradingPresenter.h"
 #include "model/FigureText.h"
 #include "model/data/DateTime.h"
@@ -40,6 +42,7 @@ QStringList WalkForwardPresenter::columnTitles() {
 }
 
 QStringList WalkForwardPresenter::row(size_t k) const {
+    static const int kColumns = static_cast<int>(columnTitles().size());
     const Fold& f = plan_.plan.folds[k];
     const std::vector<int64_t>& t = plan_.bars->time;
     QStringList cells{QStringLiteral("%1/%2").arg(k + 1).arg(plan_.plan.folds.size()),
@@ -48,14 +51,14 @@ QStringList WalkForwardPresenter::row(size_t k) const {
     if (k >= folds_.size() || !foldEnded_[k]) {
         const bool going = k < folds_.size();
         cells << (going ? tr("training…") : QString());
-        while (cells.size() < columnTitles().size()) cells << QString();
+        while (cells.size() < kColumns) cells << QString();
         return cells;
     }
     const FoldRecord& r = folds_[k];
     if (r.end != RunEnd::Completed) {
         cells << QString::number(r.epochs)
               << (r.end == RunEnd::Failed ? tr("failed") : tr("stopped"));
-        while (cells.size() < columnTitles().size()) cells << QString();
+        while (cells.size() < kColumns) cells << QString();
         return cells;
     }
     const EpochMetrics& v = r.validation;
@@ -104,9 +107,9 @@ QString WalkForwardPresenter::stitchedText() const {
     const std::vector<int64_t>& t = plan_.bars->time;
     size_t completed = 0;
     for (const FoldRecord& r : outcome_.folds) completed += r.end == RunEnd::Completed;
-    return tr("Out of sample, stitched from %1 folds (%2, %3 samples): loss %4, accuracy %5, "
+    return tr("Out of sample, stitched from %1 (%2, %3 samples): loss %4, accuracy %5, "
               "missed %6 %, signals %7 of %8 patterns")
-        .arg(completed)
+        .arg(completed == 1 ? tr("1 fold") : tr("%1 folds").arg(completed))
         .arg(period(t[s.bar.front()], t[s.bar.back()]))
         .arg(q(groupedCount(static_cast<int64_t>(m.samples))))
         .arg(m.loss, 0, 'f', 5)

@@ -9,6 +9,7 @@
 #include <string>
 
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -178,6 +179,45 @@ private Q_SLOTS:
         QVERIFY2(wide <= 400, qPrintable(QString::number(wide)));
         // A walk-forward keeps no model: Train asks nothing about continuing.
         QVERIFY(!x.w.canContinue());
+    }
+
+    // A plan of hundreds of folds (a valid one: 900 folds fit the default file) keeps the
+    // window responsive: the table is filled and sized once per change, not per cell.
+    void manyFoldsFillTheTableQuickly() {
+        WalkForwardPlan plan;
+        auto bars = std::make_shared<BarSeries>();
+        for (int i = 0; i < 6000; ++i) bars->time.push_back(1500000000 + 3600 * int64_t(i));
+        plan.bars = bars;
+        for (size_t k = 0; k < 600; ++k) {
+            Fold f;
+            f.trainFirst = 0;
+            f.trainLast = 1000 + 8 * k;
+            f.testFirst = f.trainLast + 2;
+            f.testLast = f.testFirst + 7;
+            plan.plan.folds.push_back(f);
+        }
+        WalkForwardPresenter presenter(nullptr);
+        WalkForwardView view(&presenter);
+        view.resize(900, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QElapsedTimer timer;
+        timer.start();
+        presenter.planned(plan);
+        for (size_t k = 0; k < 5; ++k) {
+            FoldRecord r;
+            r.index = k;
+            r.folds = 600;
+            presenter.foldStarted(r);
+            r.end = RunEnd::Completed;
+            r.epochs = 2;
+            presenter.foldEnded(r);
+            QCoreApplication::processEvents();  // the window lays out and paints between folds
+        }
+        const qint64 ms = timer.elapsed();
+        QCOMPARE(view.foldTable()->rowCount(), 600);
+        QCOMPARE(view.foldTable()->item(4, 3)->text(), QStringLiteral("2"));
+        QVERIFY2(ms < 5000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
     }
 
     void badSettingsNameTheSettingInTheBanner_data() {
