@@ -29,9 +29,11 @@ void MainWindow::connectWalkForward() {
     connect(controller_, &C::foldEnded, walkForward_, &WalkForwardPresenter::foldEnded);
     connect(controller_, &C::walkForwardFinished, this, [this](const WalkForwardOutcome& o) {
         walkForward_->finished(o);
+        int completed = 0;
+        for (const FoldRecord& r : o.folds) completed += r.end == RunEnd::Completed;
         if (o.outOfSample)
             priceChart_->showOutOfSample(
-                *o.outOfSample, tr("out of sample, stitched from %1 folds").arg(o.folds.size()));
+                *o.outOfSample, tr("out of sample, stitched from %1 folds").arg(completed));
     });
 }
 
