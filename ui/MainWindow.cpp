@@ -302,7 +302,8 @@ bool MainWindow::canContinue() const {
 }
 
 void MainWindow::trainRequested() {
-    if (!canContinue()) {
+    // A walk-forward trains every fold afresh: nothing to continue, nothing to ask.
+    if (!canContinue() || doc_->experiment().validation.walkForward()) {
         startTraining();
         return;
     }

@@ -11,10 +11,12 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QMessageBox>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableWidget>
+#include <QTimer>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -246,6 +248,33 @@ private Q_SLOTS:
         QVERIFY2(banner->isVisibleTo(&x.w) && banner->text().contains(setting),
                  qPrintable(banner->text()));
         QCOMPARE(x.w.walkForwardView()->foldTable()->rowCount(), 0);
+    }
+
+    // After a holdout run whose model could be continued, Train on the experiment switched to
+    // walk-forward asks nothing (there is nothing to continue) and runs the folds.
+    void trainOnAWalkForwardAsksNothing() {
+        Window x;
+        Experiment e = walkForward({{"folds", 3}});
+        e.validation.mode = "holdout";
+        QVERIFY(x.train(e));
+        QVERIFY(x.w.canContinue());
+        nlohmann::json v = e.validation.toJson();
+        v["mode"] = "walkforward";
+        QVERIFY(x.w.document()->setValidation(v));
+        bool asked = false;
+        QTimer::singleShot(1000, &x.w, [&asked] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                asked = true;
+                box->reject();
+            }
+        });
+        QSignalSpy planned(x.w.controller(), &TrainingController::walkForwardPlanned);
+        QSignalSpy done(x.w.controller(), &TrainingController::runFinished);
+        x.w.trainRequested();
+        QVERIFY(!asked);
+        QVERIFY(done.wait(60000));
+        QCOMPARE(planned.count(), 1);
+        QCOMPARE(x.w.walkForwardView()->foldTable()->rowCount(), 3);
     }
 
     void stopEndsTheWalkForward() {
