@@ -32,11 +32,14 @@
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/ComparisonView.h"
 #include "ui/DataPanel.h"
+#include "ui/EquityChart.h"
 #include "ui/MainWindow.h"
 #include "ui/MetricCharts.h"
 #include "ui/RunsTableModel.h"
 #include "ui/RunsView.h"
 #include "ui/SeriesChart.h"
+#include "ui/TradingTable.h"
+#include "ui/TradingView.h"
 
 using namespace nnwb;
 
@@ -333,6 +336,32 @@ private Q_SLOTS:
     // The Comparison tab after a comparison of two runs at 1280×720: the window stays within
     // the screen; the charts, the runs and summary tables and the toolbar lie inside it, the
     // charts tall enough to read, every legend entry whole, every button and check box whole.
+    // The trading pane under the price chart at 1280×720 (issue 30): with the Price Chart tab
+    // shown, the pane has room for the equity curve and the figures table (without the split
+    // sizing and the dropped overview it got 34 px and scrolled).
+    void tradingPaneHasRoomAt1280x720() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        QVERIFY(w.openExperiment(QStringLiteral(NNWB_RESOURCES_DIR) + "/experiments/default.json"));
+        w.resize(1280, 720);
+        w.applyDefaultLayout();
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTRY_VERIFY(!w.dataPanel()->isLoading());
+        w.showPriceChart();
+        QTest::qWait(100);  // the splitters settle (a queued resize)
+        auto* view = w.findChild<TradingView*>();
+        QVERIFY(view);
+        auto* scroll = qobject_cast<QScrollArea*>(view->parentWidget()->parentWidget());
+        QVERIFY(scroll);
+        const int pane = scroll->viewport()->height();
+        const int curve = view->equityChart()->height();
+        QVERIFY2(
+            pane >= 120 && curve >= 70,
+            qPrintable(QString("trading pane %1 px, equity chart %2 px").arg(pane).arg(curve)));
+        QVERIFY(w.width() <= 1280 && w.height() <= 720);
+    }
+
     void comparisonFitsAfterAComparison() {
         const QSize screen(1280, 720);
         MainWindow w;
