@@ -6,6 +6,7 @@
 // plan's spans; bad settings put the error naming the setting in the error banner; Stop ends a
 // walk-forward between folds and the tab says so.
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include <QComboBox>
@@ -292,6 +293,20 @@ private Q_SLOTS:
         QVERIFY2(x.w.walkForwardView()->captionLabel()->text().contains(QStringLiteral("Stopped")),
                  qPrintable(x.w.walkForwardView()->captionLabel()->text()));
         QCOMPARE(x.w.walkForwardView()->foldTable()->rowCount(), 4);
+    }
+
+    // Closing the window while a fold trains stops the walk-forward within a batch.
+    void closingDuringAWalkForwardStopsIt() {
+        auto x = std::make_unique<Window>();
+        x->w.document()->reset(walkForward({{"scheme", "rolling"}, {"folds", 4}}, 200));
+        QSignalSpy epochs(x->w.controller(), &TrainingController::epochFinished);
+        QVERIFY(x->w.startTraining());
+        QVERIFY(epochs.wait(60000));
+        QElapsedTimer timer;
+        timer.start();
+        x->w.close();
+        x.reset();
+        QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed())));
     }
 };
 
