@@ -47,8 +47,8 @@ EquityChart::EquityChart(QWidget* parent) : QWidget(parent) {
     equity_->setName(tr("equity"));
     equity_->setPen(QPen(kEquity, 1.5));
     equity_->setLineStyle(QCPGraph::lsStepLeft);
-    longEntries_ = marks(plot_, QCPScatterStyle::ssTriangle, kLong, tr("long entry"));
-    shortEntries_ = marks(plot_, QCPScatterStyle::ssTriangleInverted, kShort, tr("short entry"));
+    longEntries_ = marks(plot_, QCPScatterStyle::ssTriangle, kLong, tr("long in"));
+    shortEntries_ = marks(plot_, QCPScatterStyle::ssTriangleInverted, kShort, tr("short in"));
     exits_ = marks(plot_, QCPScatterStyle::ssCircle, kExit, tr("exit"));
     auto* zero = new QCPItemStraightLine(plot_);
     zero->point1->setCoords(0, 0);
@@ -56,7 +56,19 @@ EquityChart::EquityChart(QWidget* parent) : QWidget(parent) {
     zero->setPen(QPen(QColor(150, 150, 150), 1, Qt::DashLine));
     plot_->legend->setVisible(true);
     plot_->legend->setFont(QFont(font().family(), 7));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // One row of its own above the curve: inside the plot, the four entries covered the curve
+    // of a short pane (1280×720).
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot_->legend->setRowSpacing(0);
+    plot_->legend->setColumnSpacing(6);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->legend->setBrush(Qt::NoBrush);
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    plot_->axisRect()->insetLayout()->simplify();
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot_->plotLayout()->setRowSpacing(0);
 }
 
 void EquityChart::setReport(const TradingReport* report) {

@@ -23,6 +23,7 @@
 #include "app/core/RunPresenter.h"
 #include "app/core/SweepPresenter.h"
 #include "app/core/TradingPresenter.h"
+#include "app/core/WalkForwardPresenter.h"
 #include "ui/AttentionView.h"
 #include "ui/ComparisonView.h"
 #include "ui/ConfusionTable.h"
@@ -39,6 +40,7 @@
 #include "ui/SweepsView.h"
 #include "ui/TradingView.h"
 #include "ui/TrainingPanel.h"
+#include "ui/WalkForwardView.h"
 #include "ui/WindowActions.h"
 #include "ui/WindowMenus.h"
 
@@ -125,6 +127,9 @@ QWidget* MainWindow::createExperimentPage() {
     connect(doc_, &ExperimentDocument::tradingChanged, trading_, followTrading);
     connect(doc_, &ExperimentDocument::replaced, trading_, followTrading);
     priceChart_->setTrading(trading_, new TradingView(trading_, doc_, priceChart_));
+    walkForward_ = new WalkForwardPresenter(trading_, this);
+    walkForwardView_ = new WalkForwardView(walkForward_, upperTabs_);
+    upperTabs_->addTab(walkForwardView_, tr("Walk-Forward"));
     auto* hsplit = new QSplitter(Qt::Horizontal, vsplit);
     hsplit->setObjectName(QStringLiteral("lowerSplitter"));
     attention_ = new AttentionView(hsplit);
@@ -134,6 +139,8 @@ QWidget* MainWindow::createExperimentPage() {
     vsplit->setStretchFactor(0, 1);
     vsplit->setStretchFactor(1, 1);
     vsplit->setChildrenCollapsible(false);
+    connect(vsplit, &QSplitter::splitterMoved, this, [this] { centralSplitMoved_ = true; });
+    connect(upperTabs_, &QTabWidget::currentChanged, this, [this] { fitCentralSplitToUpperTab(); });
     centralLayout->addWidget(vsplit, 1);
     return central;
 }
@@ -225,16 +232,17 @@ void MainWindow::connectController() {
     connect(controller_, &C::runFinished, this, &MainWindow::runFinished);
     connect(controller_, &C::weightsLoaded, this, &MainWindow::weightsLoaded);
     connect(controller_, &C::modelSignals, priceChart_, &PriceChartPane::showModelSignals);
+    connectWalkForward();
 }
 
 void MainWindow::runStarted(const RunInfo& info) {
-    priceChart_->runStarted(info);
+    if (!walkForward_->running()) priceChart_->runStarted(info);  // a fold's: the folds stay
     hasValidation_ = info.validationSamples > 0;
 }
 
 void MainWindow::epochFinished(const EpochReport& r) {
     charts_->addEpoch(r, hasValidation_);
-    priceChart_->epochFinished(r);
+    if (!walkForward_->running()) priceChart_->epochFinished(r);
     showConfusion();
     updateStaleNote();
     presenter_->epochDone();
@@ -242,12 +250,15 @@ void MainWindow::epochFinished(const EpochReport& r) {
 
 void MainWindow::runFinished(RunEnd end, const QString& message) {
     runsView_->refresh();
-    if (!attention_->snapshot())
+    if (!attention_->snapshot() && !walkForward_->active())
         attention_->clear(end == RunEnd::Failed || charts_->reports().empty()
                               ? tr("No Score matrices: the run ended early.")
                               : tr("This stack has no attention layer, so there are "
                                    "no Score matrices to show."));
-    presenter_->runEnded(!charts_->reports().empty() && end != RunEnd::Failed);
+    // A walk-forward keeps no model (each fold's is its own).
+    presenter_->runEnded(!walkForward_->active() && !charts_->reports().empty() &&
+                         end != RunEnd::Failed);
+    walkForward_->runEnded();
     if (end == RunEnd::Failed) {
         lastError_ = message;
         showError(tr("Training stopped"), message);
@@ -297,7 +308,8 @@ bool MainWindow::canContinue() const {
 }
 
 void MainWindow::trainRequested() {
-    if (!canContinue()) {
+    // A walk-forward trains every fold afresh: nothing to continue, nothing to ask.
+    if (!canContinue() || doc_->experiment().validation.walkForward()) {
         startTraining();
         return;
     }
@@ -342,6 +354,7 @@ bool MainWindow::startTraining(int epochs, StartMode mode) {
     lastError_.clear();
     // A continued run goes on numbering its epochs on the same charts.
     if (mode == StartMode::Restart) charts_->clear();
+    walkForward_->clear();
     presenter_->runStarting(doc_->experiment(), mode);
     runStatus_->runStarting();
     confusion_->clear();
@@ -360,6 +373,7 @@ void MainWindow::clearResults() {
     confusion_->clear();
     attention_->clear(tr("Train a stack with an attention layer to see its Score matrices here."));
     if (!controller_->isBusy()) {
+        walkForward_->clear();
         priceChart_->clearRun();
         runStatus_->clear();
     }

@@ -30,6 +30,8 @@ class ExportActions;
 class ModelActions;
 class PriceChartPane;
 class TradingPresenter;
+class WalkForwardPresenter;
+class WalkForwardView;
 class DataPanel;
 class ExperimentDocument;
 class LayerStackEditor;
@@ -66,6 +68,9 @@ public:
     // The Price Chart tab above the attention view, and File > Export Model / Run > Predict.
     PriceChartPane* priceChartPane() const { return priceChart_; }
     TradingPresenter* tradingPresenter() const { return trading_; }
+    // The Walk-Forward tab (fold table, stitched figures) and what it shows.
+    WalkForwardPresenter* walkForwardPresenter() const { return walkForward_; }
+    WalkForwardView* walkForwardView() const { return walkForwardView_; }
     ModelActions* modelActions() const { return modelActions_; }
     void showPriceChart();
     // Brings the Comparison tab (or back the Experiment tab) to the front.
@@ -149,8 +154,13 @@ private:
     void connectViews();
     void connectController();
     void connectSweeps();
+    void connectWalkForward();  // MainWindowWalkForward.cpp
     void tabChanged(int index);
     void fitTabsToCurrentPage();  // only the shown tab page sets the central minimum size
+    // The Price Chart tab (candles, folds, equity curve and trading table) and the Walk-Forward
+    // tab (fold table) get 70 % of the central height, the Metrics tab the default share,
+    // until the user moves the split.
+    void fitCentralSplitToUpperTab();
     void updateTitle();
     void updateRunActions();
     // The confusion matrix of the epoch on show (see showConfusion's comment).
@@ -184,13 +194,16 @@ private:
     QTabWidget* tabs_ = nullptr;
     bool docksShown_[3] = {true, true, true};  // while the Comparison tab hides them
     bool docksHidden_ = false;                 // the Comparison, Runs or Sweeps tab is shown
+    bool centralSplitMoved_ = false;           // the user moved the central splitter
     LayerStackEditor* editor_ = nullptr;
     DataPanel* dataPanel_ = nullptr;
     TrainingPanel* trainingPanel_ = nullptr;
     MetricCharts* charts_ = nullptr;
     QTabWidget* upperTabs_ = nullptr;  // Metrics | Price Chart
     PriceChartPane* priceChart_ = nullptr;
-    TradingPresenter* trading_ = nullptr;   // the price chart's signals, traded
+    TradingPresenter* trading_ = nullptr;  // the price chart's signals, traded
+    WalkForwardPresenter* walkForward_ = nullptr;
+    WalkForwardView* walkForwardView_ = nullptr;
     ModelActions* modelActions_ = nullptr;  // Export Model…, Run > Predict…
     AttentionView* attention_ = nullptr;
     ConfusionTable* confusion_ = nullptr;

@@ -18,6 +18,7 @@
 #include "ui/RunsView.h"
 #include "ui/SweepsView.h"
 #include "ui/TrainingPanel.h"
+#include "ui/WalkForwardView.h"
 
 namespace nnwb {
 
@@ -65,6 +66,17 @@ void MainWindow::applyDefaultLayout() {
         split->setSizes({compact ? 300 : 400, compact ? 380 : 520});
     if (auto* split = findChild<QSplitter*>(QStringLiteral("lowerSplitter")))
         split->setSizes({compact ? 520 : 760, compact ? 260 : 320});
+}
+
+void MainWindow::fitCentralSplitToUpperTab() {
+    auto* split = findChild<QSplitter*>(QStringLiteral("centralSplitter"));
+    if (!split || centralSplitMoved_) return;
+    const int h = split->height() - split->handleWidth();
+    const bool compact = width() < 1600;
+    const bool wide = upperTabs_->currentWidget() == priceChart_ ||
+                      upperTabs_->currentWidget() == walkForwardView_;
+    const int top = wide ? h * 7 / 10 : compact ? h * 300 / 680 : h * 400 / 920;
+    split->setSizes({top, h - top});
 }
 
 void MainWindow::fitTabsToCurrentPage() {

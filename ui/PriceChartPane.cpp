@@ -6,10 +6,12 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "app/core/TradingPresenter.h"
 #include "ui/EquityChart.h"
+#include "ui/FoldBands.h"
 #include "ui/Plot.h"
 #include "ui/PriceChart.h"
 #include "ui/TradingView.h"
@@ -31,6 +33,7 @@ PriceChartPane::PriceChartPane(QWidget* parent) : QWidget(parent) {
     split_->setObjectName(QStringLiteral("priceTradingSplitter"));
     split_->setChildrenCollapsible(false);
     chart_ = new PriceChart(split_);
+    folds_ = std::make_unique<FoldBands>(chart_->plot());
     split_->addWidget(chart_);
     layout->addWidget(split_, 1);
     rebuildPicker();
@@ -45,13 +48,19 @@ PriceChartPane::PriceChartPane(QWidget* parent) : QWidget(parent) {
     });
 }
 
+PriceChartPane::~PriceChartPane() = default;
+
 void PriceChartPane::setFileBars(std::shared_ptr<const BarSeries> bars) {
-    if (haveRun_ && run_.bars && bars && run_.bars->source == bars->source &&
-        run_.bars->size() == bars->size())
-        return;  // the run's own file: keep its split and signals
+    // The run's own file (read again by the Data pane, maybe after a quick run ended): keep its
+    // split and signals, or the walk-forward's folds and stitched signals.
+    const std::shared_ptr<const BarSeries> shown = haveRun_                   ? run_.bars
+                                                   : !folds_->drawn().empty() ? chart_->bars()
+                                                                              : nullptr;
+    if (shown && bars && shown->source == bars->source && shown->size() == bars->size()) return;
     haveRun_ = false;
     epochs_.clear();
     rebuildPicker();
+    folds_->clear();
     chart_->setBars(std::move(bars));
     trade(nullptr);
 }
@@ -64,6 +73,7 @@ void PriceChartPane::runStarted(const RunInfo& info) {
     haveRun_ = info.bars != nullptr;
     run_ = info;
     trade(nullptr);
+    folds_->clear();
     if (!haveRun_) return;
     if (chart_->bars() != info.bars) chart_->setBars(info.bars, info.fractalRule);
     chart_->clearSignals();
@@ -86,7 +96,23 @@ void PriceChartPane::clearRun() {
     rebuildPicker();
     chart_->clearSignals();
     chart_->setSplit(1, 0, 1, 0);  // both parts empty: no boundary, no shade
+    folds_->clear();
     trade(nullptr);
+}
+
+void PriceChartPane::showWalkForward(const WalkForwardPlan& plan) {
+    clearRun();
+    if (!plan.bars) return;
+    if (chart_->bars() != plan.bars) chart_->setBars(plan.bars, plan.fractalRule);
+    folds_->show(plan.plan);
+}
+
+void PriceChartPane::showOutOfSample(const SignalSeries& series, const QString& label) {
+    if (series.empty() || series.bar.back() - series.bar.front() + 1 != series.size()) return;
+    std::vector<float> outputs;
+    outputs.reserve(3 * series.size());
+    for (const auto& o : series.outputs) outputs.insert(outputs.end(), o.begin(), o.end());
+    chart_->setSignals(series.bar.front(), std::move(outputs), label);
 }
 
 void PriceChartPane::epochFinished(const EpochReport& report) {
@@ -111,6 +137,8 @@ void PriceChartPane::rebuildPicker() {
 }
 
 void PriceChartPane::showPicked() {
+    // A walk-forward's stitched signals have no epochs to pick from: the picker leaves them.
+    if (!haveRun_ && !folds_->drawn().empty()) return;
     if (!haveRun_ || epochs_.empty()) {
         chart_->clearSignals();
         trade(nullptr);
@@ -149,13 +177,28 @@ void PriceChartPane::setTrading(TradingPresenter* presenter, TradingView* view) 
     scroll->setWidget(view);
     scroll->setMinimumHeight(30);
     split_->addWidget(scroll);
-    split_->setStretchFactor(0, 3);
-    split_->setStretchFactor(1, 2);
+    split_->setStretchFactor(0, 11);
+    split_->setStretchFactor(1, 9);
+    connect(split_, &QSplitter::splitterMoved, this, [this] { splitMoved_ = true; });
     EquityChart* equity = view->equityChart();
     connect(chart_->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), equity,
             [equity](const QCPRange& r) { equity->showBars(r.lower, r.upper); });
     const QCPRange r = chart_->plot()->xAxis->range();
     equity->showBars(r.lower, r.upper);
+}
+
+void PriceChartPane::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    // A short pane (a 720 px screen) drops the range overview (wheel and drag still zoom and
+    // pan) so that the trading pane under the chart keeps room for its curve and table.
+    chart_->overview()->setVisible(height() >= 480);
+    if (splitMoved_ || split_->count() < 2) return;
+    // After the layout has given the splitter its new height.
+    QTimer::singleShot(0, this, [this] {
+        if (splitMoved_) return;
+        const int h = split_->height();
+        split_->setSizes({h - h * 9 / 20, h * 9 / 20});
+    });
 }
 
 void PriceChartPane::trade(const EpochSignals* shown) {

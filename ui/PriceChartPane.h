@@ -3,7 +3,9 @@
 // epoch, and a picker for whose signals are drawn (the latest epoch, the run's best epoch on
 // its monitored metric, or any epoch of the run). Clicking a validation bar asks for that sample in
 // the attention view. Under the chart, a TradingView shows how the drawn signals trade (its
-// presenter is handed the signals the chart shows). GUI thread only.
+// presenter is handed the signals the chart shows). During a walk-forward the folds are drawn
+// on the chart (FoldBands) and, when its test windows are contiguous, the stitched
+// out-of-sample signals. GUI thread only.
 #pragma once
 
 #include <memory>
@@ -12,6 +14,7 @@
 #include <QWidget>
 
 #include "app/core/TrainingTypes.h"
+#include "app/core/WalkForwardTypes.h"
 #include "model/Trainer.h"
 
 class QComboBox;
@@ -19,6 +22,7 @@ class QSplitter;
 
 namespace nnwb {
 
+class FoldBands;
 class PriceChart;
 class TradingPresenter;
 class TradingView;
@@ -27,6 +31,7 @@ class PriceChartPane : public QWidget {
     Q_OBJECT
 public:
     explicit PriceChartPane(QWidget* parent = nullptr);
+    ~PriceChartPane() override;
 
     PriceChart* chart() const { return chart_; }
     QComboBox* signalPicker() const { return picker_; }
@@ -43,10 +48,22 @@ public:
     // Another experiment (File > New, Open): the previous run's split and signals go; the
     // bars stay until the new experiment's data is read.
     void clearRun();
+    // A walk-forward: its bars with the planned folds drawn (the run's split and signals go).
+    void showWalkForward(const WalkForwardPlan& plan);
+    // The stitched out-of-sample signals on the chart (when they cover their range without a
+    // gap; the trading view trades them either way).
+    void showOutOfSample(const SignalSeries& series, const QString& label);
+    const FoldBands& foldBands() const { return *folds_; }
 
 Q_SIGNALS:
     // A bar of the validation part was clicked: its sample index.
     void validationSampleClicked(int sample);
+
+protected:
+    // Until the user drags the splitter, the trading pane keeps 45 % of the pane's height (at
+    // 1280×720 it got 40 px from the splitter's stretch alone); below 480 px the chart's range
+    // overview goes.
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     struct EpochSignals {
@@ -61,6 +78,8 @@ private:
     void trade(const EpochSignals* shown);
 
     PriceChart* chart_;
+    std::unique_ptr<FoldBands> folds_;
+    bool splitMoved_ = false;  // the user placed the chart/trading splitter
     QSplitter* split_;
     TradingPresenter* trading_ = nullptr;
     QComboBox* picker_;

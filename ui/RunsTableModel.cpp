@@ -5,6 +5,7 @@
 #include <QFileInfo>
 
 #include "app/core/QtText.h"
+#include "app/runs/StoredTrading.h"
 #include "model/FigureText.h"
 
 namespace nnwb {
@@ -18,6 +19,37 @@ QString started(const std::string& iso) {  // 2026-11-23T10:40:12Z -> 2026-11-23
 QVariant figure(const std::optional<double>& v, int decimals, int role) {
     if (!v) return role == Qt::DisplayRole ? QVariant(QStringLiteral("–")) : QVariant();
     return role == Qt::DisplayRole ? QVariant(QString::number(*v, 'f', decimals)) : QVariant(*v);
+}
+
+// The trading columns: key, decimals.
+struct TradingColumn {
+    const char* key;
+    int decimals;
+};
+TradingColumn tradingColumn(int column) {
+    switch (column) {
+        case RunsTableModel::kTradeNet:
+            return {"netPoints", 1};
+        case RunsTableModel::kTradeProfitFactor:
+            return {"profitFactor", 2};
+        case RunsTableModel::kTradeSharpe:
+            return {"sharpeAnnual", 2};
+        case RunsTableModel::kTradeDrawdown:
+            return {"maxDrawdownPoints", 1};
+        default:
+            return {"trades", 0};
+    }
+}
+bool isTradingColumn(int c) {
+    return c >= RunsTableModel::kTradeNet && c <= RunsTableModel::kTrades;
+}
+
+QVariant tradingFigure(const StoredRun& r, int column, int role) {
+    const TradingColumn t = tradingColumn(column);
+    const std::optional<double> v = storedTradingFigure(r.trading, t.key);
+    if (role == Qt::DisplayRole) return q(storedTradingText(v, t.decimals));
+    // Sorting: runs without figures after every run with them (either order).
+    return v ? QVariant(*v) : QVariant();
 }
 
 QString dataName(const StoredRun& r) {
@@ -61,6 +93,11 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation o, int role) co
                                               "Best val loss",
                                               "Best val acc % (signals)",
                                               "Best val missed %",
+                                              "Trade net pts",
+                                              "Profit factor",
+                                              "Sharpe (ann.)",
+                                              "Max DD pts",
+                                              "Trades",
                                               "Tags"};
     return tr(names[section]);
 }
@@ -69,6 +106,21 @@ Qt::ItemFlags RunsTableModel::flags(const QModelIndex& index) const {
     Qt::ItemFlags f = QAbstractTableModel::flags(index);
     if (index.column() == kName || index.column() == kTags) f |= Qt::ItemIsEditable;
     return f;
+}
+
+QVariant RunsTableModel::toolTip(const StoredRun& r, int column) const {
+    if (column == kStatus && !r.error.empty()) return q(r.error);
+    if (column == kData) return q(r.dataFile.empty() ? r.dataDescription : r.dataFile);
+    if (column == kDevice) return q(r.deviceName);
+    if (column == kBestAccuracy)
+        return tr("Best validation accuracy (signals of that epoch); n/a below %1 signals")
+            .arg(kMinSignalsForAccuracy);
+    if (isTradingColumn(column))
+        return r.trading.is_object() && r.trading.contains("error")
+                   ? tr("Not evaluated: %1").arg(q(r.trading["error"].dump()))
+                   : tr("The validation part traded with the best epoch's weights "
+                        "(docs/trading.md); n/a: the run has no trading figures");
+    return {};
 }
 
 QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
@@ -81,19 +133,11 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
         if (r.status == runstatus::kRunning) return QBrush(QColor(0x20, 0x60, 0xb0));
         return {};
     }
-    if (role == Qt::ToolTipRole) {
-        if (index.column() == kStatus && !r.error.empty()) return q(r.error);
-        if (index.column() == kData) return q(r.dataFile.empty() ? r.dataDescription : r.dataFile);
-        if (index.column() == kDevice) return q(r.deviceName);
-        if (index.column() == kBestAccuracy)
-            return tr("Best validation accuracy (signals of that epoch); n/a below %1 signals")
-                .arg(kMinSignalsForAccuracy);
-        return {};
-    }
+    if (role == Qt::ToolTipRole) return toolTip(r, index.column());
     if (role == Qt::TextAlignmentRole) {
         const int c = index.column();
         if (c == kId || c == kParameters || c == kEpochs || c == kBestLoss || c == kBestAccuracy ||
-            c == kBestMissed)
+            c == kBestMissed || isTradingColumn(c))
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
@@ -125,6 +169,12 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
             return figure(r.bestValAccuracy, 2, role);
         case kBestMissed:
             return figure(r.bestValMissed, 2, role);
+        case kTradeNet:
+        case kTradeProfitFactor:
+        case kTradeSharpe:
+        case kTradeDrawdown:
+        case kTrades:
+            return tradingFigure(r, index.column(), role == Qt::EditRole ? Qt::DisplayRole : role);
         case kTags:
             return q(r.tags);
     }

@@ -1,6 +1,6 @@
 // The table of stored runs shown by the Runs view: one row per run (id, name, start, status,
-// data, device, parameters, epochs, best validation figures, tags), raw values under
-// Qt::UserRole for sorting, name and tags editable (the edit is announced, the view stores
+// data, device, parameters, epochs, best validation figures, trading figures, tags), raw values
+// under Qt::UserRole for sorting, name and tags editable (the edit is announced, the view stores
 // it). GUI thread only.
 #pragma once
 
@@ -27,6 +27,12 @@ public:
         kBestLoss,
         kBestAccuracy,
         kBestMissed,
+        // The stored trading figures (validation part, best epoch's weights): "n/a" for none.
+        kTradeNet,
+        kTradeProfitFactor,
+        kTradeSharpe,
+        kTradeDrawdown,
+        kTrades,
         kTags,
         kColumnCount
     };
@@ -48,6 +54,8 @@ Q_SIGNALS:
     void metaEdited(qint64 id, const QString& name, const QString& tags);
 
 private:
+    QVariant toolTip(const StoredRun& r, int column) const;
+
     std::vector<StoredRun> runs_;
 };
 

@@ -42,6 +42,7 @@ RunRecord runRecordOf(const StoredRun& run) {
                : run.status == runstatus::kRunning          ? RunStatus::Running
                                                             : RunStatus::Stopped;
     r.error = run.error;
+    r.trading = run.trading;
     for (const StoredEpoch& e : run.epochs) r.epochs.push_back(e.report);
     if (early && !r.epochs.empty()) r.epochs.back().stoppedEarly = true;
     return r;

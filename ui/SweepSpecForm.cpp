@@ -18,7 +18,7 @@ namespace nnwb {
 
 namespace {
 
-enum Column { kPath, kFrom, kTo, kLog, kValues };
+enum SpecColumn { kPath, kFrom, kTo, kLog, kValues };
 
 QComboBox* combo(QWidget* parent, const QStringList& items) {
     auto* c = new QComboBox(parent);

@@ -8,7 +8,7 @@ namespace nnwb {
 
 namespace {
 
-enum Column { kTrial, kState, kEpoch, kValue, kPrunedAt, kFirstParam };
+enum TrialColumn { kTrial, kState, kEpoch, kValue, kPrunedAt, kFirstParam };
 
 // Sorts by the number behind its text (empty cells: NaN, last when ascending).
 struct NumberItem : QTableWidgetItem {

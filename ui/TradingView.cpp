@@ -7,6 +7,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TradingPresenter.h"
 #include "model/trading/TradingReport.h"
@@ -24,7 +26,8 @@ TradingView::TradingView(TradingPresenter* presenter, ExperimentDocument* doc, Q
     auto* row = new QHBoxLayout;
     caption_ = new QLabel(this);
     caption_->setObjectName(QStringLiteral("tradingCaption"));
-    caption_->setWordWrap(true);
+    caption_->setMinimumWidth(80);
+    caption_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     row->addWidget(caption_, 1);
     auto* rules = new QPushButton(tr("Trading Rules…"), this);
     rules->setObjectName(QStringLiteral("tradingRules"));
@@ -48,8 +51,20 @@ TradingView::TradingView(TradingPresenter* presenter, ExperimentDocument* doc, Q
     refresh();
 }
 
-QString TradingView::caption() const {
-    return caption_->text();
+void TradingView::setCaption(const QString& text) {
+    captionText_ = text;
+    caption_->setToolTip(text);
+    elideCaption();
+}
+
+void TradingView::elideCaption() {
+    caption_->setText(caption_->fontMetrics().elidedText(captionText_, Qt::ElideRight,
+                                                         std::max(40, caption_->width())));
+}
+
+void TradingView::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    elideCaption();
 }
 
 void TradingView::refresh() {
@@ -60,21 +75,20 @@ void TradingView::refresh() {
     exportEquity_->setEnabled(report != nullptr);
     note_->clear();
     if (!presenter_->error().isEmpty()) {
-        caption_->setText(tr("Trading: cannot evaluate the signals of %1: %2")
-                              .arg(presenter_->what(), presenter_->error()));
+        setCaption(tr("Trading: cannot evaluate the signals of %1: %2")
+                       .arg(presenter_->what(), presenter_->error()));
     } else if (!report) {
-        caption_->setText(
+        setCaption(
             tr("Trading: the model's signals are traded here once a run has "
                "trained an epoch on a price file."));
     } else {
-        caption_->setText(
-            tr("Trading the signals of %1: %2 trades, net %3 points after costs (spread %4, "
-               "one point = %5)")
-                .arg(presenter_->what())
-                .arg(report->trades.size())
-                .arg(report->strategy.netPoints, 0, 'f', 1)
-                .arg(report->spreadFrom == "file" ? tr("from the file") : tr("as given"))
-                .arg(report->point, 0, 'g', 6));
+        setCaption(tr("Trading the signals of %1: %2 trades, net %3 points after costs (spread %4, "
+                      "one point = %5)")
+                       .arg(presenter_->what())
+                       .arg(report->trades.size())
+                       .arg(report->strategy.netPoints, 0, 'f', 1)
+                       .arg(report->spreadFrom == "file" ? tr("from the file") : tr("as given"))
+                       .arg(report->point, 0, 'g', 6));
     }
 }
 

@@ -24,14 +24,21 @@ public:
 
     EquityChart* equityChart() const { return chart_; }
     TradingTable* table() const { return table_; }
-    QString caption() const;
+    // The caption's whole text (shown on one line, elided to the view's width, whole in its
+    // tooltip, so that at 1280×720 the equity curve and the table keep the pane's height).
+    QString caption() const { return captionText_; }
     // The exports behind the buttons, without their file dialogs; the caption's note says
     // what was written or why not.
     bool exportTradesTo(const QString& path);
     bool exportEquityTo(const QString& path);
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
     void refresh();
+    void setCaption(const QString& text);
+    void elideCaption();
     void editRules();
     void exportWithDialog(bool trades);
     QString defaultExportName(bool trades) const;
@@ -39,6 +46,7 @@ private:
     TradingPresenter* presenter_;
     ExperimentDocument* doc_;
     QLabel* caption_;
+    QString captionText_;
     QLabel* note_;
     EquityChart* chart_;
     TradingTable* table_;

@@ -9,6 +9,7 @@
 #include "model/TrainingSettings.h"
 #include "ui/DevicePicker.h"
 #include "ui/SettingsFields.h"
+#include "ui/ValidationPanel.h"
 
 namespace nnwb {
 
@@ -60,6 +61,7 @@ TrainingPanel::TrainingPanel(ExperimentDocument* doc, QWidget* parent)
         fields_->addRows(group, form(box), box);
         layout->addWidget(box);
     }
+    layout->addWidget(new ValidationPanel(doc, this));
     layout->addStretch(1);
     connect(fields_, &SettingsFields::edited, this, &TrainingPanel::commit);
     connect(doc_, &ExperimentDocument::replaced, this, &TrainingPanel::syncFromDocument);

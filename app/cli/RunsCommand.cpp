@@ -18,6 +18,7 @@
 #include "app/runs/RunStore.h"
 #include "app/runs/RunsDbPath.h"
 #include "app/runs/StoredRunCsv.h"
+#include "app/runs/StoredTrading.h"
 #include "model/FigureText.h"
 
 namespace nnwb::cli {
@@ -115,14 +116,7 @@ nlohmann::json summaryJson(const StoredRun& r) {
 // random); none when the run has none.
 std::optional<double> tradingFigure(const StoredRun& r, const char* key,
                                     const char* series = "strategy") {
-    if (!r.trading.is_object() || !r.trading.contains(series)) return std::nullopt;
-    const nlohmann::json& s = r.trading[series];
-    if (!s.is_object() || !s.contains(key)) return std::nullopt;
-    if (s[key].is_number()) return s[key].get<double>();
-    // A profit factor without a losing trade is stored as null: infinite.
-    if (s[key].is_null() && std::string(key) == "profitFactor")
-        return std::numeric_limits<double>::infinity();
-    return std::nullopt;
+    return storedTradingFigure(r.trading, key, series);
 }
 
 std::string profitFactorText(const StoredRun& r, const char* series = "strategy") {

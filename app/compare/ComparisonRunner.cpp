@@ -146,6 +146,10 @@ void ComparisonRunner::trainOne(size_t i, const Callbacks& cb) {
     };
     const RunResult result =
         run->train(e.training.epochs, StartMode::Restart, ro, events, &control, sentenceErrors_);
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        records_[i].trading = run->trading();
+    }
     if (keepRuns_ && result.end != RunEnd::Failed) kept_[i] = std::move(run);
     end(runStatusOf(result.end), result.error);
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "app/runs/StoredTrading.h"
 #include "model/FigureText.h"
 
 namespace nnwb {
@@ -20,6 +21,11 @@ const SummaryColumnInfo kColumns[kSummaryColumns] = {
     {"last val loss", true, 5},
     {"last val missed %", true, 2},
     {"last val acc % (signals)", false, 2},
+    {"trade net pts", false, 1, true, true},
+    {"profit factor", false, 2, true, true},
+    {"Sharpe (ann.)", false, 2, true, true},
+    {"max drawdown pts", true, 1, true, true},
+    {"trades", false, 0, false, true},
 };
 
 std::optional<double> bestOf(const std::vector<EpochReport>& epochs,
@@ -72,6 +78,11 @@ SummaryRow rowOf(const RunRecord& run) {
     row.epochs = static_cast<int>(run.epochs.size());
     auto& v = row.values;
     if (run.parameters > 0) v[kParameters] = static_cast<double>(run.parameters);
+    v[kTradeNet] = storedTradingFigure(run.trading, "netPoints");
+    v[kTradeProfitFactor] = storedTradingFigure(run.trading, "profitFactor");
+    v[kTradeSharpe] = storedTradingFigure(run.trading, "sharpeAnnual");
+    v[kTradeDrawdown] = storedTradingFigure(run.trading, "maxDrawdownPoints");
+    v[kTrades] = storedTradingFigure(run.trading, "trades");
     if (run.epochs.empty()) return row;
     double seconds = 0, rate = 0;
     for (const EpochReport& r : run.epochs) seconds += r.seconds, rate += r.samplesPerSecond;
@@ -104,6 +115,7 @@ std::vector<SummaryRow> summarize(const std::vector<RunRecord>& runs) {
     std::vector<SummaryRow> rows;
     for (const RunRecord& run : runs) rows.push_back(rowOf(run));
     for (int c = 0; c < kSummaryColumns; ++c) {
+        if (!kColumns[c].ranked) continue;
         std::optional<double> best, worst;
         for (const SummaryRow& row : rows) {
             const auto& v = row.values[c];
@@ -120,6 +132,7 @@ std::vector<SummaryRow> summarize(const std::vector<RunRecord>& runs) {
 }
 
 std::string formatSummaryValue(int column, const std::optional<double>& value) {
+    if (kColumns[column].trading) return storedTradingText(value, kColumns[column].decimals);
     if (value && std::isnan(*value)) return "n/a";  // e.g. accuracy without a signal
     if (!value || !std::isfinite(*value)) return "–";
     char buf[64];

@@ -1,6 +1,6 @@
 // The summary table of a comparison: one row per run (parameters, seconds per epoch,
-// samples/s, best and last validation loss / missed % / accuracy %) and, per column, which
-// rows hold the best value. Pure computation on RunRecords; any thread. Qt-free.
+// samples/s, best and last validation loss / missed % / accuracy %, the trading figures) and, per
+// column, which rows hold the best value. Pure computation on RunRecords; any thread. Qt-free.
 #pragma once
 
 #include <array>
@@ -22,13 +22,23 @@ enum SummaryColumn {
     kLastLoss,
     kLastMissed,
     kLastAccuracy,
+    // The trading figures of the validation part with the best epoch's weights (the run's
+    // stored trading evaluation, strategy series): net points, profit factor, annualised
+    // Sharpe, maximum drawdown points, trades. "n/a" where a run has none.
+    kTradeNet,
+    kTradeProfitFactor,
+    kTradeSharpe,
+    kTradeDrawdown,
+    kTrades,
     kSummaryColumns
 };
 
 struct SummaryColumnInfo {
     const char* header;  // e.g. "best val loss"
     bool lowerIsBetter;
-    int decimals;  // for display (significant digits for s/epoch)
+    int decimals;          // for display (significant digits for s/epoch)
+    bool ranked = true;    // its best value is marked (not for a count of trades)
+    bool trading = false;  // a trading figure: no value shows "n/a"
 };
 const SummaryColumnInfo& summaryColumnInfo(int column);
 

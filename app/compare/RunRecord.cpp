@@ -45,18 +45,21 @@ void RunRecord::restart() {
     status = RunStatus::Pending;
     error.clear();
     epochs.clear();
+    trading = nullptr;
 }
 
 nlohmann::json RunRecord::historyToJson() const {
     nlohmann::json list = nlohmann::json::array();
     for (const EpochReport& r : epochs) list.push_back(epochReportToJson(r, hasValidation()));
-    return {{"status", runStatusName(status)},
-            {"error", error},
-            {"deviceName", deviceName},
-            {"parameters", parameters},
-            {"trainSamples", trainSamples},
-            {"validationSamples", validationSamples},
-            {"epochs", list}};
+    nlohmann::json j = {{"status", runStatusName(status)},
+                        {"error", error},
+                        {"deviceName", deviceName},
+                        {"parameters", parameters},
+                        {"trainSamples", trainSamples},
+                        {"validationSamples", validationSamples},
+                        {"epochs", list}};
+    if (!trading.is_null()) j["trading"] = trading;
+    return j;
 }
 
 void RunRecord::historyFromJson(const nlohmann::json& j) {
@@ -77,6 +80,7 @@ void RunRecord::historyFromJson(const nlohmann::json& j) {
         r.parameters = j.value("parameters", size_t(0));
         r.trainSamples = j.value("trainSamples", size_t(0));
         r.validationSamples = j.value("validationSamples", size_t(0));
+        if (j.contains("trading")) r.trading = j["trading"];
     } catch (const nlohmann::json::exception& e) {
         throw std::invalid_argument(std::string("history: ") + e.what());
     }

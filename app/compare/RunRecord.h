@@ -30,6 +30,9 @@ struct RunRecord {
     RunStatus status = RunStatus::Pending;
     std::string error;  // why a failed run failed
     std::vector<EpochReport> epochs;
+    // The trading figures of the validation part with the best epoch's weights, as the run
+    // store keeps them (StoredRun::trading, app/engine/RunTrading.h); null when none.
+    nlohmann::json trading;
 
     bool hasValidation() const { return validationSamples > 0; }
     // runStatusName, but "stopped early" for a run that early stopping ended (completed, its
@@ -43,6 +46,7 @@ struct RunRecord {
     void restart();
 
     // {"status","error","deviceName","parameters","trainSamples","validationSamples","epochs"}
+    // and "trading" when there are trading figures
     // (label and device are stored by the comparison set next to it).
     nlohmann::json historyToJson() const;
     // Fills the history part; throws std::invalid_argument("history.key: problem").

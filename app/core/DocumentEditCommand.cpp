@@ -45,7 +45,7 @@ DocumentEditCommand::DocumentEditCommand(ExperimentDocument* doc, DocumentSectio
                                          nlohmann::json before, nlohmann::json after,
                                          const QString& text)
     : doc_(doc), section_(section), before_(std::move(before)), after_(std::move(after)) {
-    static const char* names[] = {"Data", "Training", "Name", "Trading"};
+    static const char* names[] = {"Data", "Training", "Name", "Trading", "Validation"};
     setText(text.isEmpty() ? describe(QObject::tr(names[int(section)]), before_, after_) : text);
 }
 

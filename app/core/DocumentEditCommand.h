@@ -1,7 +1,7 @@
 // One undoable edit of a section of the experiment other than the layers (data, training,
-// name, trading): the section's JSON before and after, applied through the document. Every edit is
-// its own step (no merging), with a text naming what changed, e.g. "Data: window 20 → 12". GUI
-// thread only (it edits the ExperimentDocument).
+// name, trading, validation): the section's JSON before and after, applied through the document.
+// Every edit is its own step (no merging), with a text naming what changed, e.g. "Data: window 20 →
+// 12". GUI thread only (it edits the ExperimentDocument).
 #pragma once
 
 #include <QString>
@@ -13,7 +13,7 @@ namespace nnwb {
 
 class ExperimentDocument;
 
-enum class DocumentSection { Data, Training, Name, Trading };
+enum class DocumentSection { Data, Training, Name, Trading, Validation };
 
 class DocumentEditCommand : public QUndoCommand {
 public:

@@ -126,6 +126,20 @@ bool ExperimentDocument::setTrading(const nlohmann::json& trading, const QString
     return true;
 }
 
+bool ExperimentDocument::setValidation(const nlohmann::json& validation, const QString& what) {
+    const nlohmann::json before = experiment_.validation.toJson();
+    nlohmann::json after;
+    try {
+        after = ValidationConfig::fromJson(validation).toJson();
+    } catch (const std::exception& e) {
+        Q_EMIT editRejected(tr("Validation: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+    if (before == after) return true;
+    undo_.push(new DocumentEditCommand(this, DocumentSection::Validation, before, after, what));
+    return true;
+}
+
 void ExperimentDocument::applySection(DocumentSection section, const nlohmann::json& value) {
     switch (section) {
         case DocumentSection::Data:
@@ -142,6 +156,10 @@ void ExperimentDocument::applySection(DocumentSection section, const nlohmann::j
         case DocumentSection::Trading:
             experiment_.trading = TradingSettings::fromJson(value);
             Q_EMIT tradingChanged();
+            break;
+        case DocumentSection::Validation:
+            experiment_.validation = ValidationConfig::fromJson(value);
+            Q_EMIT validationChanged();
             break;
     }
 }

@@ -1,7 +1,7 @@
 // The experiment being edited in the window: the Experiment value, its file path, the modified
 // flag, open/save (atomic) and the recent-files list kept in QSettings. Every edit of the
-// layers, data, training, trading or name is one command on the undo stack (LabPlot's rule); only
-// the view settings are set directly. GUI thread only; training works on copies.
+// layers, data, training, trading, validation or name is one command on the undo stack (LabPlot's
+// rule); only the view settings are set directly. GUI thread only; training works on copies.
 #pragma once
 
 #include <QObject>
@@ -42,6 +42,9 @@ public:
     // The trading rules and costs (a `trading` section); false (and editRejected, naming the
     // setting) when the format refuses them.
     bool setTrading(const nlohmann::json& trading, const QString& what = {});
+    // The validation settings (a `validation` section: holdout or walk-forward folds); false
+    // (and editRejected, naming the setting) when the format refuses them.
+    bool setValidation(const nlohmann::json& validation, const QString& what = {});
     // Applies a preset as `nnwb-cli train --experiment PRESET` trains it: its layers, training
     // settings and name (the data stays the user's), as one undo step named `what`.
     void applyPreset(const Experiment& preset, const QString& what);
@@ -62,6 +65,7 @@ Q_SIGNALS:
     void dataChanged();
     void trainingChanged();
     void tradingChanged();
+    void validationChanged();
     void modifiedChanged(bool modified);
     void filePathChanged(const QString& path);
     void recentFilesChanged();

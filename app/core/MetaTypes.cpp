@@ -8,6 +8,9 @@ void registerMetaTypes() {
     qRegisterMetaType<nnwb::TrainingProgress>("nnwb::TrainingProgress");
     qRegisterMetaType<nnwb::AttentionSnapshotPtr>("nnwb::AttentionSnapshotPtr");
     qRegisterMetaType<nnwb::RunEnd>("nnwb::RunEnd");
+    qRegisterMetaType<nnwb::WalkForwardPlan>("nnwb::WalkForwardPlan");
+    qRegisterMetaType<nnwb::FoldRecord>("nnwb::FoldRecord");
+    qRegisterMetaType<nnwb::WalkForwardOutcome>("nnwb::WalkForwardOutcome");
 }
 
 }  // namespace nnwb

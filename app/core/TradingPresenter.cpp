@@ -22,16 +22,27 @@ void TradingPresenter::setSettings(const TradingSettings& settings) {
 void TradingPresenter::setSignals(std::shared_ptr<const BarSeries> bars, size_t firstBar,
                                   std::shared_ptr<const std::vector<float>> outputs,
                                   const QString& what) {
+    auto series = std::make_shared<SignalSeries>();
+    const size_t n = outputs ? outputs->size() / 3 : 0;
+    for (size_t i = 0; i < n; ++i) {
+        const std::array<float, 3> out{(*outputs)[3 * i], (*outputs)[3 * i + 1],
+                                       (*outputs)[3 * i + 2]};
+        series->add(firstBar + i, out, signalOfOutputs(out));
+    }
+    setSeries(std::move(bars), std::move(series), what);
+}
+
+void TradingPresenter::setSeries(std::shared_ptr<const BarSeries> bars,
+                                 std::shared_ptr<const SignalSeries> series, const QString& what) {
     bars_ = std::move(bars);
-    firstBar_ = firstBar;
-    outputs_ = std::move(outputs);
+    series_ = std::move(series);
     what_ = what;
     evaluate();
 }
 
 void TradingPresenter::clear() {
     bars_.reset();
-    outputs_.reset();
+    series_.reset();
     what_.clear();
     evaluate();
 }
@@ -39,17 +50,10 @@ void TradingPresenter::clear() {
 void TradingPresenter::evaluate() {
     report_.reset();
     error_.clear();
-    if (bars_ && outputs_ && !outputs_->empty()) {
-        SignalSeries signals;
-        const size_t n = outputs_->size() / 3;
-        for (size_t i = 0; i < n; ++i) {
-            const std::array<float, 3> out{(*outputs_)[3 * i], (*outputs_)[3 * i + 1],
-                                           (*outputs_)[3 * i + 2]};
-            signals.add(firstBar_ + i, out, signalOfOutputs(out));
-        }
+    if (bars_ && series_ && !series_->empty()) {
         try {
             report_ =
-                std::make_shared<const TradingReport>(evaluateTrading(*bars_, signals, settings_));
+                std::make_shared<const TradingReport>(evaluateTrading(*bars_, *series_, settings_));
         } catch (const std::exception& e) {
             error_ = QString::fromUtf8(e.what());
         }

@@ -1,5 +1,6 @@
 // The trading evaluation the window shows under the price chart: the signals the price chart
-// shows (a run's validation part at the picked epoch) traded under the experiment's trading
+// shows (a run's validation part at the picked epoch, or a walk-forward's stitched
+// out-of-sample series) traded under the experiment's trading
 // settings (model/trading, rules in docs/trading.md): trades, equity, and the figures of the
 // strategy, a buy-and-hold and a random-signal baseline. Keeps the shown report for export.
 // QtCore; GUI thread (one evaluation of a few thousand bars takes milliseconds).
@@ -13,6 +14,7 @@
 #include <QString>
 
 #include "model/data/BarSeries.h"
+#include "model/trading/SignalSeries.h"
 #include "model/trading/TradingReport.h"
 #include "model/trading/TradingSettings.h"
 
@@ -31,6 +33,10 @@ public:
     // part").
     void setSignals(std::shared_ptr<const BarSeries> bars, size_t firstBar,
                     std::shared_ptr<const std::vector<float>> outputs, const QString& what);
+    // The signals to trade as a series of any bars of `bars` (a walk-forward's stitched
+    // out-of-sample series, whose test windows may leave gaps).
+    void setSeries(std::shared_ptr<const BarSeries> bars,
+                   std::shared_ptr<const SignalSeries> series, const QString& what);
     // No signals (a new experiment, a cleared run).
     void clear();
 
@@ -56,8 +62,7 @@ private:
 
     TradingSettings settings_;
     std::shared_ptr<const BarSeries> bars_;
-    size_t firstBar_ = 0;
-    std::shared_ptr<const std::vector<float>> outputs_;
+    std::shared_ptr<const SignalSeries> series_;
     QString what_, error_;
     std::shared_ptr<const TradingReport> report_;
 };

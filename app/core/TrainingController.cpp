@@ -38,6 +38,10 @@ TrainingController::TrainingController(QObject* parent) : QObject(parent) {
     forward(&TrainingWorker::onnxExported, &TrainingController::onnxExported);
     forward(&TrainingWorker::mql5Exported, &TrainingController::mql5Exported);
     forward(&TrainingWorker::recordingWarning, &TrainingController::recordingWarning);
+    forward(&TrainingWorker::walkForwardPlanned, &TrainingController::walkForwardPlanned);
+    forward(&TrainingWorker::foldStarted, &TrainingController::foldStarted);
+    forward(&TrainingWorker::foldEnded, &TrainingController::foldEnded);
+    forward(&TrainingWorker::walkForwardFinished, &TrainingController::walkForwardFinished);
     forward(&TrainingWorker::runFinished, &TrainingController::finished);
     thread_.start();
 }

@@ -77,6 +77,11 @@ Q_SIGNALS:
     void onnxExported(bool ok, const QString& message);
     void mql5Exported(bool ok, const QString& message);
     void recordingWarning(const QString& message);
+    // A walk-forward run (validation.mode walkforward; see TrainingWorker::start).
+    void walkForwardPlanned(const nnwb::WalkForwardPlan& plan);
+    void foldStarted(const nnwb::FoldRecord& record);
+    void foldEnded(const nnwb::FoldRecord& record);
+    void walkForwardFinished(const nnwb::WalkForwardOutcome& outcome);
 
 private Q_SLOTS:
     void runQueuedCalls() { fromWorker_.run(); }

@@ -37,6 +37,14 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     if (engine_) engine_->releaseCompute();
     experiment_ = experiment;
     control_ = std::move(control);
+    if (experiment_.validation.walkForward()) {
+        engine_.reset();  // a walk-forward keeps no model: Continue and exports have none
+        runFailed_ = false;
+        running_ = true;
+        QMetaObject::invokeMethod(
+            this, [this, recording] { walkForward(recording); }, Qt::QueuedConnection);
+        return;
+    }
     std::unique_ptr<RunEngine> next;
     try {
         next = std::make_unique<RunEngine>(experiment_);
@@ -61,7 +69,9 @@ void TrainingWorker::trainSoon(int epochs, StartMode mode, const RecordingOption
 void TrainingWorker::continueRun(const Experiment& experiment,
                                  std::shared_ptr<TrainControl> control, StartMode mode,
                                  const RecordingOptions& recording) {
-    if (mode == StartMode::Restart) return start(experiment, std::move(control), recording);
+    // A walk-forward trains every fold from the start: there is nothing to continue.
+    if (mode == StartMode::Restart || experiment.validation.walkForward())
+        return start(experiment, std::move(control), recording);
     if (running_) {
         deferred_ = [this, experiment, control, mode, recording] {
             continueRun(experiment, control, mode, recording);
@@ -102,15 +112,17 @@ void TrainingWorker::train(int epochs, StartMode mode, const RecordingOptions& r
     else
         finish(result.end,
                result.end == RunEnd::Completed ? q(engine_->keeper().summary()) : QString());
-    if (deferred_) {
-        std::function<void()> next = std::move(deferred_);
-        deferred_ = nullptr;
-        next();
-    }
+    runDeferred();
 }
 
-RunInfo TrainingWorker::runInfo(bool continued) {
-    RunEngine& run = *engine_;
+void TrainingWorker::runDeferred() {
+    if (!deferred_) return;
+    std::function<void()> next = std::move(deferred_);
+    deferred_ = nullptr;
+    next();
+}
+
+RunInfo TrainingWorker::runInfo(RunEngine& run, bool continued) {
     const DeviceInfo dev = run.session().backend().info();
     RunInfo info;
     info.recordedRunId = run.recordedRunId();

@@ -14,6 +14,7 @@
 
 #include "app/core/CallQueue.h"
 #include "app/core/TrainingTypes.h"
+#include "app/core/WalkForwardTypes.h"
 #include "app/engine/RunEngine.h"
 #include "app/runs/RunRecorder.h"
 #include "model/Experiment.h"
@@ -39,7 +40,10 @@ public:
 public Q_SLOTS:
     // Prepares a run of the experiment on the run engine (data, backend, network) and trains
     // experiment.training.epochs epochs; the calls posted meanwhile (scores, saving) are served
-    // between epochs. Ends with runFinished().
+    // between epochs. Ends with runFinished(). An experiment whose validation.mode is
+    // walkforward runs every fold instead (app/engine/WalkForward, as nnwb-cli walkforward):
+    // walkForwardPlanned(), then per fold foldStarted(), runStarted() and its epochs,
+    // foldEnded(); then walkForwardFinished() and runFinished(). It keeps no model.
     // The run is recorded in the run store as `recording` says (see RunRecorder).
     void start(const nnwb::Experiment& experiment, std::shared_ptr<nnwb::TrainControl> control,
                const nnwb::RecordingOptions& recording = nnwb::RecordingOptions::none());
@@ -95,6 +99,12 @@ Q_SIGNALS:
     void mql5Exported(bool ok, const QString& message);
     // The run store cannot be written; the run goes on unrecorded (at most once per run).
     void recordingWarning(const QString& message);
+    // Walk-forward: the folds planned on the loaded bars; each fold's start and end (the
+    // record has its periods, then its epochs and figures); the outcome, before runFinished().
+    void walkForwardPlanned(const nnwb::WalkForwardPlan& plan);
+    void foldStarted(const nnwb::FoldRecord& record);
+    void foldEnded(const nnwb::FoldRecord& record);
+    void walkForwardFinished(const nnwb::WalkForwardOutcome& outcome);
 
 private Q_SLOTS:
     void runQueuedCalls() { calls_.run(); }
@@ -103,12 +113,17 @@ private:
     // Trains on engine_ (the one epoch loop is the engine's) and reports the end.
     void train(int epochs, StartMode mode, const RecordingOptions& recording);
     void trainSoon(int epochs, StartMode mode, const RecordingOptions& recording);
+    // Runs every fold of experiment_ (TrainingWorkerWalkForward.cpp) and reports the end.
+    void walkForward(const RecordingOptions& recording);
+    // Starts the posted run that waited for the current one to stop, if any.
+    void runDeferred();
     void finish(RunEnd end, const QString& message);
     void fail(const QString& message);
     void emitScores(int sample);
     void emitRunStarted(bool continued);
     // What the run (or the loaded weights) train and validate on: device, sizes, bars, split.
-    RunInfo runInfo(bool continued);
+    RunInfo runInfo(bool continued) { return runInfo(*engine_, continued); }
+    static RunInfo runInfo(RunEngine& run, bool continued);
     // Runs the loaded weights over the validation part; emits modelSignals().
     void emitModelSignals();
     // The kept run's engine has its network on the device.

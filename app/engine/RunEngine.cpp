@@ -133,9 +133,11 @@ RunResult RunEngine::finish(RunResult result, RunRecorder& recorder) {
     recorder.bundle("best", keeper_.best(), model);
     recorder.bundle("last", keeper_.lastGood(), model);
     // The validation part traded with the best epoch's weights, stored with the run.
-    if (session_ && result.end != RunEnd::Failed && recorder.active())
-        recorder.trading(
-            validationTrading(network(), trainer(), keeper_, *data_, experiment_.trading));
+    trading_ = nullptr;
+    if (session_ && result.end != RunEnd::Failed && recorder.active()) {
+        trading_ = validationTrading(network(), trainer(), keeper_, *data_, experiment_.trading);
+        recorder.trading(trading_);
+    }
     // The one mapping from how a run ended to its stored status.
     const char* status = result.end == RunEnd::Failed    ? runstatus::kFailed
                          : result.end == RunEnd::Stopped ? runstatus::kStopped

@@ -78,6 +78,9 @@ public:
     int epochsWanted() const { return epochsWanted_; }
     int firstEpoch() const { return firstEpoch_; }
     int64_t recordedRunId() const { return recordedRunId_; }
+    // The trading figures the last train() stored with the run (StoredRun::trading's form);
+    // null when none were computed (an unrecorded or failed run, nothing to trade).
+    const nlohmann::json& trading() const { return trading_; }
 
 private:
     RunResult finish(RunResult result, RunRecorder& recorder);
@@ -91,6 +94,7 @@ private:
     int epochsWanted_ = 0;
     int firstEpoch_ = 1;
     int64_t recordedRunId_ = 0;
+    nlohmann::json trading_;
 };
 
 }  // namespace nnwb

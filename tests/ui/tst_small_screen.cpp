@@ -23,6 +23,7 @@
 #include <QtTest>
 
 #include "app/core/ComparisonController.h"
+#include "app/core/ExperimentDocument.h"
 #include "app/core/TrainingController.h"
 #include "common/TestUtil.h"
 #include "nnwb/TestPaths.h"
@@ -31,11 +32,14 @@
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/ComparisonView.h"
 #include "ui/DataPanel.h"
+#include "ui/EquityChart.h"
 #include "ui/MainWindow.h"
 #include "ui/MetricCharts.h"
 #include "ui/RunsTableModel.h"
 #include "ui/RunsView.h"
 #include "ui/SeriesChart.h"
+#include "ui/TradingTable.h"
+#include "ui/TradingView.h"
 
 using namespace nnwb;
 
@@ -157,20 +161,30 @@ private Q_SLOTS:
     }
 
     void fits1280x720_data() {
-        QTest::addColumn<int>("laidOutAt");  // the width the default layout was made for
-        QTest::addColumn<int>("narrowest");  // made this narrow before 1280×720 (0: not)
-        QTest::newRow("compact layout") << 1280 << 0;
-        QTest::newRow("wide layout, then made smaller") << 1600 << 0;
-        QTest::newRow("wide layout, made narrow, then 1280") << 1600 << 1000;
-        QTest::newRow("compact layout, made narrow, then 1280") << 1280 << 900;
+        QTest::addColumn<int>("laidOutAt");     // the width the default layout was made for
+        QTest::addColumn<int>("narrowest");     // made this narrow before 1280×720 (0: not)
+        QTest::addColumn<bool>("walkForward");  // validation switched to walk-forward
+        QTest::newRow("compact layout") << 1280 << 0 << false;
+        QTest::newRow("wide layout, then made smaller") << 1600 << 0 << false;
+        QTest::newRow("wide layout, made narrow, then 1280") << 1600 << 1000 << false;
+        QTest::newRow("compact layout, made narrow, then 1280") << 1280 << 900 << false;
+        // The Walk-forward box's fields enabled, the Training pane raised (its length fields
+        // said "0 unit (bars, days or weeks)" and made the window wider than the screen).
+        QTest::newRow("walk-forward, Training pane") << 1280 << 0 << true;
     }
     void fits1280x720() {
         QFETCH(int, laidOutAt);
         QFETCH(int, narrowest);
+        QFETCH(bool, walkForward);
         MainWindow w;
         w.setConfirmDiscard(false);
         // As the window opens by default: the bundled experiment on the EURUSD bars.
         QVERIFY(w.openExperiment(QStringLiteral(NNWB_RESOURCES_DIR) + "/experiments/default.json"));
+        if (walkForward) {
+            nlohmann::json v = w.document()->experiment().validation.toJson();
+            v["mode"] = "walkforward";
+            QVERIFY(w.document()->setValidation(v));
+        }
         w.resize(laidOutAt, 960);  // as ui/main.cpp does: size, layout, then show
         w.applyDefaultLayout();
         w.show();
@@ -182,6 +196,7 @@ private Q_SLOTS:
             w.resize(narrowest, 600);
             QTest::qWait(50);
         }
+        if (walkForward) w.findChild<QDockWidget*>(QStringLiteral("trainingDock"))->raise();
         w.resize(1280, 720);
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QTest::qWait(50);
@@ -321,6 +336,32 @@ private Q_SLOTS:
     // The Comparison tab after a comparison of two runs at 1280×720: the window stays within
     // the screen; the charts, the runs and summary tables and the toolbar lie inside it, the
     // charts tall enough to read, every legend entry whole, every button and check box whole.
+    // The trading pane under the price chart at 1280×720 (issue 30): with the Price Chart tab
+    // shown, the pane has room for the equity curve and the figures table (without the split
+    // sizing and the dropped overview it got 34 px and scrolled).
+    void tradingPaneHasRoomAt1280x720() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        QVERIFY(w.openExperiment(QStringLiteral(NNWB_RESOURCES_DIR) + "/experiments/default.json"));
+        w.resize(1280, 720);
+        w.applyDefaultLayout();
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTRY_VERIFY(!w.dataPanel()->isLoading());
+        w.showPriceChart();
+        QTest::qWait(100);  // the splitters settle (a queued resize)
+        auto* view = w.findChild<TradingView*>();
+        QVERIFY(view);
+        auto* scroll = qobject_cast<QScrollArea*>(view->parentWidget()->parentWidget());
+        QVERIFY(scroll);
+        const int pane = scroll->viewport()->height();
+        const int curve = view->equityChart()->height();
+        QVERIFY2(
+            pane >= 120 && curve >= 70,
+            qPrintable(QString("trading pane %1 px, equity chart %2 px").arg(pane).arg(curve)));
+        QVERIFY(w.width() <= 1280 && w.height() <= 720);
+    }
+
     void comparisonFitsAfterAComparison() {
         const QSize screen(1280, 720);
         MainWindow w;

@@ -1,0 +1,88 @@
+// TrainingWorker's walk-forward validation: every fold of the experiment through
+// app/engine/WalkForward (the code path of nnwb-cli walkforward), on the worker thread, its
+// events passed on as the worker's queued signals; Stop and Pause act through the run's
+// TrainControl as in a single run.
+#include <exception>
+#include <memory>
+
+#include "app/core/TrainingWorker.h"
+#include "app/engine/WalkForward.h"
+#include "model/RunFailure.h"
+
+namespace nnwb {
+
+namespace {
+
+// The folds' events as the worker's signals.
+struct WorkerFoldEvents : WalkForwardEvents {
+    TrainingWorker* worker;
+    std::function<void()> between;
+    std::function<RunInfo(RunEngine&)> info;
+    WorkerFoldEvents(TrainingWorker* w, std::function<void()> b,
+                     std::function<RunInfo(RunEngine&)> i)
+        : worker(w), between(std::move(b)), info(std::move(i)) {}
+    void foldStarted(const FoldRecord& r) override { Q_EMIT worker->foldStarted(r); }
+    void foldEnded(const FoldRecord& r) override { Q_EMIT worker->foldEnded(r); }
+    void started(RunEngine& run) override { Q_EMIT worker->runStarted(info(run)); }
+    void progress(const TrainingProgress& p) override { Q_EMIT worker->progress(p); }
+    void epoch(const EpochReport& r) override { Q_EMIT worker->epochFinished(r); }
+    void betweenEpochs() override { between(); }
+    void warning(const std::string& m) override {
+        Q_EMIT worker->recordingWarning(QString::fromStdString(m));
+    }
+};
+
+QString outcomeSummary(const WalkForwardResult& r) {
+    const EpochMetrics& m = r.stitched;
+    QString text = QObject::tr("walk-forward, %1 folds").arg(r.folds.size());
+    if (m.samples == 0) return text;
+    return text + QObject::tr("; out of sample: loss %1, accuracy %2, missed %3 %")
+                      .arg(m.loss, 0, 'f', 5)
+                      .arg(m.signalCount ? QString::number(m.accuracyPct, 'f', 2) + " %"
+                                         : QObject::tr("n/a (no signals)"))
+                      .arg(m.missedPct, 0, 'f', 2);
+}
+
+}  // namespace
+
+void TrainingWorker::walkForward(const RecordingOptions& recording) {
+    running_ = true;
+    std::unique_ptr<WalkForward> wf;
+    try {
+        wf = std::make_unique<WalkForward>(experiment_);
+    } catch (const std::exception& e) {
+        runFailed_ = true;
+        finish(RunEnd::Failed, QString::fromStdString(describeRunFailure(e, true)));
+        return runDeferred();
+    }
+    WalkForwardPlan plan;
+    plan.bars = wf->data().bars;
+    plan.fractalRule = wf->data().config.fractalRule();
+    plan.plan = wf->plan();
+    plan.fileName = QString::fromStdString(wf->data().fileName);
+    plan.scheme = QString::fromStdString(experiment_.validation.scheme);
+    Q_EMIT walkForwardPlanned(plan);
+    WorkerFoldEvents events(
+        this, [this] { calls_.run(); }, [](RunEngine& run) { return runInfo(run, false); });
+    WalkForwardResult result;
+    try {
+        result = wf->run(recording, events, control_.get());
+    } catch (const std::exception& e) {
+        result.end = RunEnd::Failed;
+        result.error = describeRunFailure(e, true);
+    }
+    WalkForwardOutcome outcome;
+    outcome.end = result.end;
+    outcome.error = QString::fromStdString(result.error);
+    outcome.folds = result.folds;
+    outcome.outOfSample = std::make_shared<const SignalSeries>(std::move(result.outOfSample));
+    outcome.stitched = result.stitched;
+    Q_EMIT walkForwardFinished(outcome);
+    runFailed_ = result.end == RunEnd::Failed;
+    finish(result.end, result.end == RunEnd::Failed      ? outcome.error
+                       : result.end == RunEnd::Completed ? outcomeSummary(result)
+                                                         : QString());
+    runDeferred();
+}
+
+}  // namespace nnwb

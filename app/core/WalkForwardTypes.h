@@ -1,0 +1,40 @@
+// Value types the training worker sends to the GUI thread through queued signals during a
+// walk-forward validation (app/engine/WalkForward.h): the planned folds on the loaded bars, and
+// the outcome (the fold records, the stitched out-of-sample series and its figures). Plain
+// copyable values; made on the worker thread, read anywhere.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <QString>
+
+#include "app/engine/RunTypes.h"
+#include "app/engine/WalkForward.h"
+#include "model/Metrics.h"
+#include "model/data/BarSeries.h"
+#include "model/data/FoldPlan.h"
+#include "model/data/Fractals.h"
+#include "model/trading/SignalSeries.h"
+
+namespace nnwb {
+
+// Sent once when a walk-forward has loaded its price file and planned its folds.
+struct WalkForwardPlan {
+    std::shared_ptr<const BarSeries> bars;
+    FractalRule fractalRule = FractalRule::ThreeBar;
+    FoldPlan plan;
+    QString fileName;
+    QString scheme;  // "anchored" | "rolling"
+};
+
+// Sent once when the walk-forward has ended (completed, stopped or failed at a fold).
+struct WalkForwardOutcome {
+    RunEnd end = RunEnd::Completed;
+    QString error;                                    // "fold k/N: ..." when failed
+    std::vector<FoldRecord> folds;                    // the folds that ran, in order
+    std::shared_ptr<const SignalSeries> outOfSample;  // bar indices of the plan's bars
+    EpochMetrics stitched;
+};
+
+}  // namespace nnwb

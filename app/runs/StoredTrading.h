@@ -1,0 +1,22 @@
+// Reading a run's stored trading figures (StoredRun::trading, RunRecord::trading: the JSON of
+// app/engine/RunTrading.h) for tables: one figure of a series, and how the Runs and Comparison
+// tables and `nnwb-cli runs` write it. Pure functions; any thread. Qt-free.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace nnwb {
+
+// A figure ("netPoints", "profitFactor", "sharpeAnnual", "maxDrawdownPoints", "trades", ...)
+// of a series ("strategy", "buyAndHold" or "random"); none when the run has none (no trading
+// evaluation, or {"error": ...}). A profit factor stored as null (no losing trade) is +inf.
+std::optional<double> storedTradingFigure(const nlohmann::json& trading, const char* key,
+                                          const char* series = "strategy");
+
+// The figure with `decimals` decimals, "inf" for an infinite one, "n/a" for none.
+std::string storedTradingText(const std::optional<double>& value, int decimals);
+
+}  // namespace nnwb

@@ -1,0 +1,108 @@
+// GUI: the trading figures runs store (issue 30: net, profit factor, Sharpe, maximum drawdown,
+// trades of the validation part with the best epoch's weights) in the Runs table and the
+// comparison summary: figures as stored, "inf" for a profit factor without a losing trade,
+// "n/a" where a run has none (also for {"error": ...}); the comparison marks the best net and
+// drawdown but never a count of trades; a comparison set keeps them through its JSON.
+#include <QtTest>
+
+#include "app/compare/ComparisonSummary.h"
+#include "app/compare/RunRecord.h"
+#include "ui/ComparisonSummaryTable.h"
+#include "ui/RunsTableModel.h"
+
+using namespace nnwb;
+
+namespace {
+
+nlohmann::json trading(double net, const nlohmann::json& pf, double sharpe, double dd, int trades) {
+    return {{"part", "validation"},
+            {"strategy",
+             {{"netPoints", net},
+              {"profitFactor", pf},
+              {"sharpeAnnual", sharpe},
+              {"maxDrawdownPoints", dd},
+              {"trades", trades}}},
+            {"buyAndHold", {{"netPoints", 1.0}, {"trades", 1}}}};
+}
+
+QString cell(const RunsTableModel& m, int row, int column) {
+    return m.data(m.index(row, column), Qt::DisplayRole).toString();
+}
+
+RunRecord record(const std::string& label, const nlohmann::json& t) {
+    RunRecord r;
+    r.label = label;
+    r.deviceId = "cpu";
+    r.status = RunStatus::Completed;
+    r.trading = t;
+    return r;
+}
+
+}  // namespace
+
+class TestTradingColumns : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void runsTableShowsTradingFigures() {
+        RunsTableModel m;
+        StoredRun a, b, c;
+        a.id = 1;
+        a.trading = trading(12.5, nullptr, 1.234, 40, 17);
+        b.id = 2;  // none computed
+        c.id = 3;
+        c.trading = {{"error", "no spread"}};
+        m.setRuns({a, b, c});
+        using M = RunsTableModel;
+        QCOMPARE(m.headerData(M::kTradeNet, Qt::Horizontal, Qt::DisplayRole).toString(),
+                 QStringLiteral("Trade net pts"));
+        QCOMPARE(cell(m, 0, M::kTradeNet), QStringLiteral("12.5"));
+        QCOMPARE(cell(m, 0, M::kTradeProfitFactor), QStringLiteral("inf"));
+        QCOMPARE(cell(m, 0, M::kTradeSharpe), QStringLiteral("1.23"));
+        QCOMPARE(cell(m, 0, M::kTradeDrawdown), QStringLiteral("40.0"));
+        QCOMPARE(cell(m, 0, M::kTrades), QStringLiteral("17"));
+        for (int row : {1, 2})
+            for (int c2 = M::kTradeNet; c2 <= M::kTrades; ++c2)
+                QCOMPARE(cell(m, row, c2), QStringLiteral("n/a"));
+        // Sorting by the raw value: a run without figures has none.
+        QCOMPARE(m.data(m.index(0, M::kTradeNet), Qt::UserRole).toDouble(), 12.5);
+        QVERIFY(!m.data(m.index(1, M::kTradeNet), Qt::UserRole).isValid());
+        QVERIFY(m.data(m.index(2, M::kTrades), Qt::ToolTipRole).toString().contains("no spread"));
+    }
+
+    void comparisonSummaryShowsTradingFigures() {
+        ComparisonSummaryTable table;
+        const std::vector<RunRecord> runs{record("a", trading(-3.0, 0.8, -0.5, 60, 10)),
+                                          record("b", trading(25.0, 1.7, 1.1, 20, 30)),
+                                          record("c", nullptr)};
+        table.setRecords(runs, {Qt::red, Qt::blue, Qt::green});
+        const int f = ComparisonSummaryTable::kFirstFigureColumn;
+        QCOMPARE(table.horizontalHeaderItem(f + kTradeNet)->text(),
+                 QStringLiteral("trade net pts"));
+        QCOMPARE(table.item(0, f + kTradeNet)->text(), QStringLiteral("-3.0"));
+        QCOMPARE(table.item(1, f + kTradeNet)->text(), QStringLiteral("25.0"));
+        QCOMPARE(table.item(1, f + kTradeProfitFactor)->text(), QStringLiteral("1.70"));
+        QCOMPARE(table.item(1, f + kTradeSharpe)->text(), QStringLiteral("1.10"));
+        QCOMPARE(table.item(1, f + kTradeDrawdown)->text(), QStringLiteral("20.0"));
+        QCOMPARE(table.item(1, f + kTrades)->text(), QStringLiteral("30"));
+        for (int c = kTradeNet; c <= kTrades; ++c)
+            QCOMPARE(table.item(2, f + c)->text(), QStringLiteral("n/a"));
+        QVERIFY(table.isMarkedBest(1, kTradeNet));
+        QVERIFY(!table.isMarkedBest(0, kTradeNet));
+        QVERIFY(table.isMarkedBest(1, kTradeDrawdown));  // lower is better
+        QVERIFY(!table.isMarkedBest(0, kTrades) && !table.isMarkedBest(1, kTrades));
+    }
+
+    void comparisonSetKeepsTradingFigures() {
+        RunRecord r = record("a", trading(7.0, 2.0, 0.3, 5, 4));
+        RunRecord back;
+        back.historyFromJson(r.historyToJson());
+        QCOMPARE(back.trading, r.trading);
+        RunRecord none = record("b", nullptr);
+        QVERIFY(!none.historyToJson().contains("trading"));
+        back.historyFromJson(none.historyToJson());
+        QVERIFY(back.trading.is_null());
+    }
+};
+
+QTEST_MAIN(TestTradingColumns)
+#include "tst_trading_columns.moc"

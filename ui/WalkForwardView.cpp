@@ -1,0 +1,72 @@
+#include "ui/WalkForwardView.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "app/core/WalkForwardPresenter.h"
+#include "ui/FoldBands.h"
+
+namespace nnwb {
+
+WalkForwardView::WalkForwardView(WalkForwardPresenter* presenter, QWidget* parent)
+    : QWidget(parent), presenter_(presenter) {
+    setObjectName(QStringLiteral("walkForwardView"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    caption_ = new QLabel(this);
+    caption_->setObjectName(QStringLiteral("walkForwardCaption"));
+    caption_->setWordWrap(true);
+    layout->addWidget(caption_);
+    legend_ = new QLabel(
+        tr("On the price chart, one band per fold: %1").arg(FoldBands::legendHtml()), this);
+    legend_->setTextFormat(Qt::RichText);
+    legend_->setWordWrap(true);  // unwrapped, it made the window wider than a 1280 px screen
+    layout->addWidget(legend_);
+    table_ = new QTableWidget(0, WalkForwardPresenter::columnTitles().size(), this);
+    table_->setObjectName(QStringLiteral("foldTable"));
+    table_->setHorizontalHeaderLabels(WalkForwardPresenter::columnTitles());
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->setVisible(false);
+    table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    table_->setMinimumHeight(60);
+    layout->addWidget(table_, 1);
+    stitched_ = new QLabel(this);
+    stitched_->setObjectName(QStringLiteral("walkForwardStitched"));
+    stitched_->setWordWrap(true);
+    stitched_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(stitched_);
+    connect(presenter_, &WalkForwardPresenter::changed, this, &WalkForwardView::refresh);
+    refresh();
+}
+
+void WalkForwardView::refresh() {
+    caption_->setText(presenter_->caption());
+    const std::vector<QStringList> rows = presenter_->rows();
+    legend_->setVisible(!rows.empty());
+    // Filled with the columns at fixed widths, then sized once: sized as each cell is set,
+    // a 900-fold plan froze the window for minutes (every cell measured its whole column).
+    QHeaderView* header = table_->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    table_->setRowCount(static_cast<int>(rows.size()));
+    for (int r = 0; r < static_cast<int>(rows.size()); ++r)
+        for (int c = 0; c < rows[size_t(r)].size(); ++c) {
+            QTableWidgetItem* item = table_->item(r, c);
+            if (!item) {
+                item = new QTableWidgetItem;
+                if (c >= 3) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                table_->setItem(r, c, item);
+            }
+            if (item->text() != rows[size_t(r)][c]) item->setText(rows[size_t(r)][c]);
+        }
+    table_->resizeColumnsToContents();
+    const QString stitched = presenter_->stitchedText();
+    stitched_->setText(stitched.isEmpty()
+                           ? QString()
+                           : stitched + tr(" (the trading view under the price chart trades this "
+                                           "series)"));
+    stitched_->setVisible(!stitched.isEmpty());
+}
+
+}  // namespace nnwb

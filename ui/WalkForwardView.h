@@ -1,0 +1,36 @@
+// The Walk-Forward tab above the attention view: the plan and progress of a walk-forward
+// validation, the per-fold table (training and test periods, epochs, best epoch, validation and
+// test figures) and the stitched out-of-sample figures; the folds themselves are drawn on the
+// price chart, whose legend line is repeated here. Shows what a WalkForwardPresenter holds.
+// GUI thread only.
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QTableWidget;
+
+namespace nnwb {
+
+class WalkForwardPresenter;
+
+class WalkForwardView : public QWidget {
+    Q_OBJECT
+public:
+    explicit WalkForwardView(WalkForwardPresenter* presenter, QWidget* parent = nullptr);
+
+    QTableWidget* foldTable() const { return table_; }
+    QLabel* captionLabel() const { return caption_; }
+    QLabel* stitchedLabel() const { return stitched_; }
+
+private:
+    void refresh();
+
+    WalkForwardPresenter* presenter_;
+    QLabel* caption_;
+    QLabel* legend_;
+    QTableWidget* table_;
+    QLabel* stitched_;
+};
+
+}  // namespace nnwb
