@@ -8,6 +8,8 @@
 
 namespace nnwb {
 
-inline QString q(const std::string& s) { return QString::fromStdString(s); }
+inline QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 }  // namespace nnwb
