@@ -4,9 +4,10 @@
 #   scripts/nnwb.sh test   install what is missing, build, run the whole test suite (ctest)
 #   scripts/nnwb.sh check  reliability checks: formatting, ASan + UBSan suite, fuzzers, GUI monkey,
 #                          TSan threaded tests, OpenCL kernels under oclgrind; the slow parts
-#                          (fuzz seeds, monkey seeds, oclgrind slice) rotate with the commit
+#                          (fuzz seeds, monkey seeds, oclgrind slice, half of the test programs
+#                          under ASan) rotate with the commit
 #   scripts/nnwb.sh check-long  the same at full length (10,000 monkey actions over the fixed
-#                          seeds, 5 minutes per fuzzer, every oclgrind case)
+#                          seeds, 5 minutes per fuzzer, every oclgrind case, the whole ASan suite)
 #   scripts/nnwb.sh asan   AddressSanitizer + UBSan build of the whole test suite (part of check)
 #   scripts/nnwb.sh tsan   ThreadSanitizer build of the threaded tests (part of check)
 #   scripts/nnwb.sh format formats every tracked C++ file with clang-format (.clang-format)
@@ -181,6 +182,7 @@ run_checks() {
     if [ "$length" = long ]; then
         fuzz_seconds=300 seeds_a="11,12,13,14,15" seeds_b="21,22,23,24,25" actions=1000
     fi
+    [ "$length" = short ] && asan_half="$(($(commit_count) % 2))"
     run_asan -DNNWB_FUZZ_SECONDS="$fuzz_seconds" -DNNWB_FUZZ_SEED="$fuzz_seed" \
         -DNNWB_MONKEY_SEEDS_A="$seeds_a" -DNNWB_MONKEY_SEEDS_B="$seeds_b" \
         -DNNWB_MONKEY_ACTIONS="$actions"
@@ -230,14 +232,40 @@ run_checks() {
 }
 
 # AddressSanitizer + UndefinedBehaviorSanitizer: the whole test suite (not the long monkey and
-# the fuzzers, which are steps of their own in check). Arguments: extra -D settings.
+# the fuzzers, which are steps of their own in check). Arguments: extra -D settings. With
+# asan_half=k (0 or 1; check sets it from the commit count), only the test programs whose place
+# in the sorted list of tests is k modulo 2 are built and run, beside the GUI monkey, the
+# fuzzers and nnwb-cli: any 2 consecutive commits run the whole suite under ASan + UBSan
+# (docs/decisions/ci-time.md); `asan` and check-long run it whole.
+asan_half=""
 run_asan() {
-    step "asan+ubsan: build (preset asan, fuzzers included)"
+    step "asan+ubsan: build (preset asan, fuzzers included${asan_half:+, test half $asan_half of 2})"
     configure asan "$@"
-    build_preset asan
-    step "asan+ubsan: test suite"
+    local regex=""
+    if [ -z "$asan_half" ]; then
+        build_preset asan
+    else
+        local names always targets=() i=0 t
+        names="$(cd build-asan && ctest -N -LE 'monkey-long|^fuzzing$' |
+            sed -n 's/^ *Test *#[0-9]*: *//p' | grep -vx 'install_tree' | sort)"
+        always="$(cd build-asan && ctest -N -L 'monkey-long|^fuzzing$' |
+            sed -n 's/^ *Test *#[0-9]*: *//p')"
+        for t in $names; do
+            if [ $((i % 2)) -eq "$asan_half" ]; then
+                regex="${regex:+$regex|}$t"
+                grep -q "^build $t: phony" build-asan/build.ninja && targets+=("$t")
+            fi
+            i=$((i + 1))
+        done
+        for t in $always; do
+            grep -q "^build $t: phony" build-asan/build.ninja && targets+=("$t")
+        done
+        echo "== asan+ubsan: ${#targets[@]} programs of test half $asan_half"
+        build_preset asan --target nnwb-cli nnwb tst_monkey "${targets[@]}"
+    fi
+    step "asan+ubsan: test suite${asan_half:+ (half $asan_half of 2)}"
     (cd build-asan && ctest --output-on-failure -j "$(nproc)" --timeout 1800 \
-        -LE 'monkey-long|^fuzzing$')
+        -LE 'monkey-long|^fuzzing$' ${regex:+-R "^($regex)\$"})
 }
 
 # ThreadSanitizer: the tests that run work on several threads (label `threads`), with gcc's
