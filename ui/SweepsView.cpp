@@ -3,8 +3,8 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QThread>
@@ -49,11 +49,14 @@ QWidget* SweepsView::createSpecSide() {
     specTabs_->addTab(editor_, tr("Spec (JSON)"));
     v->addWidget(specTabs_, 3);
     auto* run = new QHBoxLayout;
-    slots_ = new QSpinBox(side);
-    slots_->setRange(1, std::max(1, QThread::idealThreadCount()));
-    slots_->setValue(std::max(1, QThread::idealThreadCount() / 2));
-    slots_->setPrefix(tr("slots "));
-    slots_->setToolTip(tr("Trials at a time, each a process on its share of the CPU cores"));
+    slots_ = new QLineEdit(
+        QStringLiteral("cpu=%1").arg(std::max(1, QThread::idealThreadCount() / 2)), side);
+    slots_->setObjectName(QStringLiteral("sweepSlots"));
+    slots_->setToolTip(
+        tr("Where trials run, each a process: a number of CPU slots (the cores shared out), or "
+           "DEVICE=COUNT items with commas, as nnwb-cli sweep --slots takes them: cpu=2, "
+           "opencl:0:0=4 (4 trials at a time on that OpenCL device; the ids are the device "
+           "picker's)"));
     start_ = new QPushButton(tr("Start"), side);
     stop_ = new QPushButton(tr("Stop"), side);
     stop_->setToolTip(tr("Stop the trials at their next epoch; Resume goes on later"));
@@ -183,14 +186,14 @@ void SweepsView::startSweep() {
         editor_->setText(form_->specText());
     }
     editor_->showError({});
-    if (presenter_->start(editor_->text(), editor_->file(), slots_->value()))
+    if (presenter_->start(editor_->text(), editor_->file(), slots_->text()))
         summary_->setText(tr("Loading the spec…"));
     updateButtons();
 }
 
 void SweepsView::resumeSelected() {
     const qint64 id = list_->selectedId();
-    if (id > 0 && presenter_->resume(id, slots_->value()))
+    if (id > 0 && presenter_->resume(id, slots_->text()))
         summary_->setText(tr("Resuming sweep %1…").arg(id));
     updateButtons();
 }

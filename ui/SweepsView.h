@@ -13,7 +13,7 @@
 
 class QLabel;
 class QPushButton;
-class QSpinBox;
+class QLineEdit;
 class QTabWidget;
 
 namespace nnwb {
@@ -54,7 +54,7 @@ public:
     QPushButton* stopButton() const { return stop_; }
     QPushButton* resumeButton() const { return resume_; }
     QPushButton* openTrialButton() const { return openTrial_; }
-    QSpinBox* slotsBox() const { return slots_; }
+    QLineEdit* slotsField() const { return slots_; }
     QLabel* summary() const { return summary_; }
     QLabel* filterNote() const { return filterNote_; }  // "7 of 24 trials: brushed …"
 
@@ -94,7 +94,7 @@ private:
     QPushButton* stop_ = nullptr;
     QPushButton* resume_ = nullptr;
     QPushButton* openTrial_ = nullptr;
-    QSpinBox* slots_ = nullptr;
+    QLineEdit* slots_ = nullptr;
     QLabel* summary_ = nullptr;
     QLabel* filterNote_ = nullptr;
     qint64 specShownOf_ = 0;  // the sweep whose spec the editor got on reopening

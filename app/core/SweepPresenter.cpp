@@ -134,11 +134,25 @@ void SweepPresenter::check(const QString& text, const QString& file) {
     });
 }
 
-bool SweepPresenter::start(const QString& text, const QString& file, int slots) {
+bool SweepPresenter::parseSlotText(const QString& text, std::vector<Slot>& out) {
+    std::string t = text.trimmed().toStdString();
+    if (!t.empty() && t.find_first_not_of("0123456789") == std::string::npos) t = "cpu=" + t;
+    try {
+        out = parseSlots(t, usableCpus());
+    } catch (const std::invalid_argument& e) {
+        Q_EMIT failed(tr("Slots: %1").arg(QString::fromStdString(e.what())));
+        return false;
+    }
+    return true;
+}
+
+bool SweepPresenter::start(const QString& text, const QString& file, const QString& slotText) {
     if (running_) {
         Q_EMIT failed(tr("A sweep is already running: stop it first."));
         return false;
     }
+    std::vector<Slot> slots;
+    if (!parseSlotText(slotText, slots)) return false;
     QString saved;
     try {
         saved = writeSpec(text, file);
@@ -153,15 +167,17 @@ bool SweepPresenter::start(const QString& text, const QString& file, int slots) 
             spec = loadSpecText(specText, specFile);
             return SweepStore(store).create(spec.name, spec.source, specFile);
         },
-        slots);
+        std::move(slots));
     return true;
 }
 
-bool SweepPresenter::resume(int64_t id, int slots) {
+bool SweepPresenter::resume(int64_t id, const QString& slotText) {
     if (running_) {
         Q_EMIT failed(tr("A sweep is already running: stop it first."));
         return false;
     }
+    std::vector<Slot> slots;
+    if (!parseSlotText(slotText, slots)) return false;
     launch(
         [id](RunStore& store, sweep::SweepSpec& spec) {
             SweepStore sweeps(store);
@@ -171,11 +187,12 @@ bool SweepPresenter::resume(int64_t id, int slots) {
             sweeps.claim(id);
             return id;
         },
-        slots);
+        std::move(slots));
     return true;
 }
 
-void SweepPresenter::launch(std::function<int64_t(RunStore&, sweep::SweepSpec&)> open, int slots) {
+void SweepPresenter::launch(std::function<int64_t(RunStore&, sweep::SweepSpec&)> open,
+                            std::vector<Slot> slots) {
     if (thread_.joinable()) thread_.join();  // the last sweep's thread has ended
     running_ = true;
     runningId_ = 0;
@@ -183,7 +200,7 @@ void SweepPresenter::launch(std::function<int64_t(RunStore&, sweep::SweepSpec&)>
     CoordinatorOptions co;
     co.cliPath = cliPath().toStdString();
     co.progress = nullptr;
-    co.slots = parseSlots("cpu=" + std::to_string(std::max(1, slots)), usableCpus());
+    co.slots = std::move(slots);
     const std::string db = runsDbPath(path_.toStdString());
     thread_ = std::thread([calls = calls_, open = std::move(open), co, db, this] {
         int64_t id = 0;

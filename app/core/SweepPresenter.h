@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/sweep/Slots.h"
 #include "app/sweep/SweepStore.h"
 
 namespace nnwb {
@@ -58,9 +59,14 @@ public:
     // comes as specChecked ("" or the loader's FILE:LINE / path error).
     void check(const QString& text, const QString& file);
     // Saves `text` to `file` (or a new file in specFolder()), loads it and runs the sweep on
-    // `slots` CPU slots. False (with failed) when one is already running.
-    bool start(const QString& text, const QString& file, int slots);
-    bool resume(int64_t id, int slots);
+    // `slots`: a number of CPU slots, or the CLI's --slots list ("cpu=2,opencl:0:0=4"). False
+    // (with failed) when one is already running or the slots do not parse.
+    bool start(const QString& text, const QString& file, const QString& slots);
+    bool resume(int64_t id, const QString& slots);
+    bool start(const QString& text, const QString& file, int cpuSlots) {
+        return start(text, file, QString::number(cpuSlots));
+    }
+    bool resume(int64_t id, int cpuSlots) { return resume(id, QString::number(cpuSlots)); }
     void stop();  // asks the running sweep's coordinator to stop at the trials' next epoch
     bool isRunning() const { return running_; }
     int64_t runningId() const { return runningId_; }
@@ -83,7 +89,10 @@ private Q_SLOTS:
 
 private:
     QString writeSpec(const QString& text, const QString& file);
-    void launch(std::function<int64_t(RunStore&, sweep::SweepSpec&)> open, int slots);
+    void launch(std::function<int64_t(RunStore&, sweep::SweepSpec&)> open, std::vector<Slot> slots);
+    // `text` as slots (a bare number: that many CPU slots); emits failed and returns false
+    // when it does not parse.
+    bool parseSlotText(const QString& text, std::vector<Slot>& out);
     void poll();
 
     QString path_;

@@ -128,6 +128,23 @@ private Q_SLOTS:
         for (const TrialRow& t : trials) QCOMPARE(t.state, sweep::TrialState::Complete);
     }
 
+    void badSlotsAreRefusedBeforeAnythingRuns() {
+        SweepPresenter p;
+        p.setDatabase(db_);
+        QSignalSpy failed(&p, &SweepPresenter::failed);
+        QVERIFY(!p.start(spec(3), {}, QStringLiteral("gpu=2")));
+        QCOMPARE(failed.count(), 1);
+        QVERIFY2(failed.last().at(0).toString().startsWith("Slots: 'gpu' is not cpu or opencl"),
+                 qPrintable(failed.last().at(0).toString()));
+        QVERIFY(!p.start(spec(3), {}, QStringLiteral("cpu=0")));
+        QVERIFY(!p.resume(1, QStringLiteral("opencl:0:0")));
+        QCOMPARE(failed.count(), 3);
+        QVERIFY(!p.isRunning());
+        // The CLI's list form runs like a bare count.
+        QVERIFY(p.start(spec(2), {}, QStringLiteral("cpu=1")));
+        QCOMPARE(waitFinished(p), QStringLiteral("completed"));
+    }
+
     void badSpecsShowTheLoadersError() {
         SweepPresenter p;
         p.setDatabase(db_);
