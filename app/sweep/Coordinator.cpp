@@ -238,7 +238,10 @@ void Coordinator::handleLine(Running& r, const std::string& line) {
         if (rep.bestEpoch > 0) best = rep.bestEpoch;
         const int n = r.number;
         if (spec_.objective.atEnd()) {  // the value comes with the result; the run's curves
-            runs_.addEpoch(r.runId, StoredEpoch{rep, rep.learningRate}, best);
+            runs_.addEpoch(r.runId, StoredEpoch{rep, rep.learningRate}, best,
+                           [&](SQLite::Database& db, int64_t) {
+                               SweepStore::setEpochsDone(db, id_, n, rep.epoch);
+                           });
             t.epochsDone = rep.epoch;
             r.spsSum += rep.samplesPerSecond;
             r.epochs += 1;
