@@ -7,9 +7,9 @@
 namespace nnwb {
 
 namespace {
-constexpr double kEulerGamma = 0.57721566490153286061;
-constexpr double kE = 2.71828182845904523536;
-constexpr double kPi = 3.14159265358979323846;
+constexpr double kDsrEulerGamma = 0.57721566490153286061;
+constexpr double kDsrE = 2.71828182845904523536;
+constexpr double kDsrPi = 3.14159265358979323846;
 }  // namespace
 
 double normalCdf(double x) {
@@ -51,15 +51,15 @@ double normalQuantile(double p) {
     }
     // One Halley step on Φ(x) − p.
     const double e = normalCdf(x) - p;
-    const double u = e * std::sqrt(2 * kPi) * std::exp(x * x / 2);
+    const double u = e * std::sqrt(2 * kDsrPi) * std::exp(x * x / 2);
     return x - u / (1 + x * u / 2);
 }
 
 double expectedMaxSharpe(size_t trials, double variance) {
     if (trials <= 1 || !(variance > 0)) return 0.0;
     const double n = double(trials);
-    return std::sqrt(variance) * ((1 - kEulerGamma) * normalQuantile(1 - 1 / n) +
-                                  kEulerGamma * normalQuantile(1 - 1 / (n * kE)));
+    return std::sqrt(variance) * ((1 - kDsrEulerGamma) * normalQuantile(1 - 1 / n) +
+                                  kDsrEulerGamma * normalQuantile(1 - 1 / (n * kDsrE)));
 }
 
 double probabilisticSharpe(double sharpe, double benchmark, double returns, double skewness,
