@@ -78,16 +78,25 @@ QWidget* SweepSpecForm::createSettings() {
     f->setContentsMargins(0, 0, 0, 0);
     name_ = new QLineEdit(QStringLiteral("sweep"), box);
     method_ = combo(box, {"random", "sobol", "tpe", "grid"});
-    objective_ = combo(box, {"validation.loss", "validation.accuracy", "validation.missed",
-                             "train.loss", "train.accuracy", "train.missed"});
+    // Epoch figures, then the end-of-trial ones (docs/sweeps.md "Objectives"; oos.* needs a
+    // walk-forward experiment, and none of those can be pruned on).
+    objective_ = combo(
+        box, {"validation.loss", "validation.accuracy", "validation.missed", "train.loss",
+              "train.accuracy", "train.missed", "trading.net", "trading.netPct", "trading.sharpe",
+              "trading.sharpeAnnual", "trading.profitFactor", "trading.maxDrawdown",
+              "trading.winRate", "trading.trades", "oos.loss", "oos.accuracy", "oos.missed"});
     goal_ = combo(box, {"min", "max"});
     connect(objective_, &QComboBox::currentTextChanged, this, [this](const QString& m) {
-        goal_->setCurrentText(m.endsWith("accuracy") ? "max" : "min");
+        const bool larger =
+            m.endsWith("accuracy") ||
+            (m.startsWith("trading.") && m != "trading.maxDrawdown" && m != "trading.trades");
+        goal_->setCurrentText(larger ? "max" : "min");
     });
     auto* objRow = new QHBoxLayout;
     objRow->addWidget(objective_, 1);
     objRow->addWidget(goal_);
-    second_ = combo(box, {tr("none"), "parameters", "samplesPerSecond", "validation.accuracy"});
+    second_ = combo(box, {tr("none"), "parameters", "samplesPerSecond", "validation.accuracy",
+                          "trading.net", "trading.sharpe", "trading.maxDrawdown"});
     early_ = combo(box, {"none", "asha", "median"});
     runCap_ = new QSpinBox(box);
     runCap_->setRange(1, 100000);

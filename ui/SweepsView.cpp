@@ -230,6 +230,17 @@ void SweepsView::showSnapshot(const SweepSnapshot& s) {
                     .arg(QString::fromStdString(s.objective))
                     .arg(best["value"].get<double>(), 0, 'g', 5)
                     .arg(best.value("number", 0));
+    // The deflated Sharpe ratio of the trials' trading (docs/sweeps.md); its meaning as tooltip.
+    const auto dsr = s.report.find("deflatedSharpe");
+    QString dsrTip;
+    if (dsr != s.report.end() && dsr->is_object()) {
+        if ((*dsr)["probability"].is_number())
+            text += tr("; deflated Sharpe ratio %1 (trial %2)")
+                        .arg((*dsr)["probability"].get<double>(), 0, 'f', 3)
+                        .arg((*dsr).value("bestTrial", 0));
+        dsrTip = QString::fromStdString((*dsr).value("meaning", std::string()));
+    }
+    summary_->setToolTip(dsrTip);
     summary_->setText(text);
     updateButtons();
 }

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -16,6 +17,7 @@
 #include "app/runs/RunStore.h"
 #include "app/runs/RunsDbPath.h"
 #include "app/sweep/Coordinator.h"
+#include "app/sweep/SweepDeflatedSharpe.h"
 #include "app/sweep/SweepReport.h"
 #include "model/AtomicFile.h"
 
@@ -142,11 +144,21 @@ int runSweep(SweepOptions& o) {
     }
     const auto trials = sweeps.trials(o.id);
     if (o.sub == "show") {
-        const nlohmann::json report = sweepReport(*row, spec, trials);
+        nlohmann::json report = sweepReport(*row, spec, trials);
+        // The deflated Sharpe ratio, from the trading figures stored with the trials' runs.
+        std::map<int64_t, nlohmann::json> tradingOfRun;
+        for (const StoredRun& run : store.list())
+            if (run.comparison == "sweep-" + std::to_string(o.id) && !run.trading.is_null())
+                tradingOfRun[run.id] = run.trading;
+        const nlohmann::json dsr = sweepDeflatedSharpe(trials, tradingOfRun);
+        if (!dsr.is_null()) report["deflatedSharpe"] = dsr;
         if (o.json)
             std::printf("%s\n", report.dump(2).c_str());
         else
-            std::fputs(sweepReportText(report, size_t(o.top)).c_str(), stdout);
+            std::fputs((sweepReportText(report, size_t(o.top)) +
+                        (dsr.is_null() ? "" : "\n" + sweepDeflatedSharpeText(dsr)))
+                           .c_str(),
+                       stdout);
         return 0;
     }
     writeFileAtomic(o.csv, sweepCsv(spec, trials));

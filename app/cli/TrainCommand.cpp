@@ -16,6 +16,7 @@
 #include "app/cli/WalkForwardRun.h"
 #include "app/compare/EpochReportJson.h"
 #include "app/engine/RunEngine.h"
+#include "app/engine/RunTrading.h"
 #include "compute/Backend.h"
 #include "model/EpochKeeper.h"
 #include "model/Experiment.h"
@@ -122,6 +123,9 @@ int runTrain(TrainOptions& o) {
     exp.training = applyTrainingFlags(exp.training, o.overrides);
     exp.validation = applyValidationFlags(exp.validation, o.validation);
     if (exp.validation.walkForward()) {
+        // A sweep trial runs every fold and reports the stitched result (its weights are not
+        // kept, so --save-model / --save-weights save nothing).
+        if (o.trial) return runTrialWalkForward(exp);
         record.experimentFile = path;
         return runTrainWalkForward(exp, o);
     }
@@ -181,6 +185,13 @@ int runTrain(TrainOptions& o) {
             makeModelBundle(exp, data, kept.tensors(), net.toJson(), kept.epoch()).save(saveModel);
         if (!kept.empty() && !saveWeights.empty()) kept.save(saveWeights);
         const bool saved = !kept.empty() && (!saveModel.empty() || !saveWeights.empty());
+        // The end-of-trial figures: the validation part traded with the best epoch's weights,
+        // as a recorded run stores them (no line when there is nothing to trade).
+        if (result.end != RunEnd::Failed && run->hasCompute()) {
+            const nlohmann::json trading =
+                validationTrading(run->network(), run->trainer(), run->keeper(), data, exp.trading);
+            if (!trading.is_null()) printTrialResult(trading);
+        }
         return trial.end(result, saved ? kept.epoch() : 0);
     }
     const RunResult result = run->train(exp.training.epochs, StartMode::Restart, record, printer);

@@ -15,18 +15,29 @@ void printLine(const nlohmann::json& j) {
 }
 }  // namespace
 
-void TrialEvents::started(RunEngine& run) {
+nlohmann::json trialStartedJson(RunEngine& run) {
     const DeviceInfo info = run.session().backend().info();
     const ExperimentData& data = run.data();
-    printLine({{"event", "started"},
-               {"parameters", run.network().parameterCount()},
-               {"trainSamples", data.split.train.size()},
-               {"validationSamples", data.split.validation.size()},
-               {"deviceId", info.id},
-               {"deviceName", info.id == "cpu" ? std::string("CPU (native)") : info.name},
-               {"data", data.description},
-               {"epochs", run.epochsWanted()},
-               {"seed", run.experiment().training.seed}});
+    return {{"parameters", run.network().parameterCount()},
+            {"trainSamples", data.split.train.size()},
+            {"validationSamples", data.split.validation.size()},
+            {"deviceId", info.id},
+            {"deviceName", info.id == "cpu" ? std::string("CPU (native)") : info.name},
+            {"data", data.description},
+            {"epochs", run.epochsWanted()},
+            {"seed", run.experiment().training.seed}};
+}
+
+void TrialEvents::started(RunEngine& run) {
+    nlohmann::json j = {{"event", "started"}};
+    j.update(trialStartedJson(run));
+    printLine(j);
+}
+
+void printTrialResult(const nlohmann::json& trading, const nlohmann::json& outOfSample) {
+    nlohmann::json j = {{"event", "result"}, {"trading", trading}};
+    if (!outOfSample.is_null()) j["outOfSample"] = outOfSample;
+    printLine(j);
 }
 
 void TrialEvents::epoch(const EpochReport& report) {

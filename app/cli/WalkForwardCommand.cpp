@@ -7,6 +7,7 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/FlagChecks.h"
+#include "app/cli/ParallelFolds.h"
 #include "app/cli/PresetPath.h"
 #include "app/cli/RecordingFlags.h"
 #include "app/cli/TrainingFlags.h"
@@ -215,7 +216,8 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
     printer.command = o.command;
     WalkForwardResult result;
     try {
-        result = wf->run(record, printer);
+        result = o.slots.empty() ? wf->run(record, printer)
+                                 : runFoldsInParallel(*wf, o.slots, record, printer);
     } catch (const DataLoadError& e) {
         throw UsageError(e.what());
     } catch (const ComputeError& e) {
@@ -267,7 +269,8 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
 namespace {
 
 struct WalkForwardCliOptions {
-    std::string experiment, device, csv;
+    std::string experiment, device, csv, slots, foldOut;
+    int fold = 0;  // --fold K (1-based): the child of --slots
     int epochs = -1, batch = -1;
     bool json = false;
     RecordingOptions record;
@@ -298,8 +301,31 @@ int run(WalkForwardCliOptions& o) {
     w.experimentFile = path;
     w.json = o.json;
     w.csv = o.csv;
+    w.slots = o.slots;
     w.record = o.record;
     w.record.source = "cli-walkforward";
+    if (o.fold > 0) {  // one fold, for a parent's --slots
+        if (o.foldOut.empty()) throw UsageError("--fold: needs --fold-out FILE");
+        std::unique_ptr<WalkForward> wf;
+        try {
+            wf = std::make_unique<WalkForward>(exp);
+        } catch (const DataLoadError& e) {
+            throw UsageError(e.what());
+        }
+        if (size_t(o.fold) > wf->plan().folds.size())
+            throw UsageError("--fold: " + std::to_string(o.fold) + " is beyond the plan's " +
+                             std::to_string(wf->plan().folds.size()) + " folds");
+        w.record.experimentFile = path;
+        try {
+            return runFoldToFile(*wf, size_t(o.fold - 1), w.record, o.foldOut);
+        } catch (const ComputeError& e) {
+            throw UsageError(e.what());
+        } catch (const ShapeError& e) {
+            throw UsageError(std::string("model: ") + e.what());
+        } catch (const TrainingError& e) {
+            throw UsageError(e.what());
+        }
+    }
     return runWalkForward(exp, w);
 }
 
@@ -331,6 +357,17 @@ void addWalkForwardCommand(CLI::App& root, Runners& runners) {
                   "one JSON object per fold (periods, epochs, best epoch, figures), then "
                   "{\"stitched\": ...}");
     cmd->add_option("--csv", o->csv, "write the fold table (and the stitched row \"all\") as CSV")
+        ->type_name("FILE");
+    cmd->add_option("--slots", o->slots,
+                    "run the folds as parallel processes on these slots (as sweep run's: "
+                    "cpu=N, opencl:P:D=K); the same figures as in turn")
+        ->type_name("S");
+    cmd->add_option("--fold", o->fold,
+                    "train and test only fold K (1-based) and write its outcome to --fold-out "
+                    "(what --slots runs in each process)")
+        ->type_name("K")
+        ->check(integerIn(1, 1000000));
+    cmd->add_option("--fold-out", o->foldOut, "where --fold writes the fold's outcome (JSON)")
         ->type_name("FILE");
     addValidationFlags(*cmd, o->validation, false);
     addRecordingFlags(*cmd, o->record);

@@ -17,6 +17,8 @@ struct WalkForwardOptions {
     std::string experimentFile;
     bool json = false;
     std::string csv;  // the fold table as CSV; "" for none
+    // The folds as parallel processes on these slots (ParallelFolds.h); "" runs them in turn.
+    std::string slots;
     RecordingOptions record;
 };
 

@@ -18,6 +18,8 @@ T get(const nlohmann::json& j, const char* key, const std::string& where) {
     }
 }
 
+}  // namespace
+
 EpochMetrics metricsFromJson(const nlohmann::json& j, const std::string& where) {
     if (!j.is_object()) throw std::invalid_argument(where + ": not an object");
     const std::string in = where + ".";
@@ -33,8 +35,6 @@ EpochMetrics metricsFromJson(const nlohmann::json& j, const std::string& where) 
     }
     return m;
 }
-
-}  // namespace
 
 nlohmann::json metricsToJson(const EpochMetrics& m, bool task) {
     nlohmann::json j{{"samples", m.samples}, {"loss", m.loss}};

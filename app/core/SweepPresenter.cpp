@@ -5,10 +5,13 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <map>
+
 #include "app/core/BackgroundJobs.h"
 #include "app/core/CallQueue.h"
 #include "app/runs/RunsDbPath.h"
 #include "app/sweep/Coordinator.h"
+#include "app/sweep/SweepDeflatedSharpe.h"
 #include "app/sweep/SweepReport.h"
 #include "model/AtomicFile.h"
 
@@ -45,6 +48,14 @@ SweepSnapshot readSnapshot(const std::string& db, int64_t id, const sweep::Sweep
     s.minimize = spec.objective.minimize;
     if (spec.second) s.secondObjective = spec.second->metric;
     s.report = sweepReport(s.sweep, spec, s.trials);
+    // The deflated Sharpe ratio, from the trading figures stored with the trials' runs (as
+    // `sweep show` reports it).
+    std::map<int64_t, nlohmann::json> tradingOfRun;
+    for (const StoredRun& run : store.list())
+        if (run.comparison == "sweep-" + std::to_string(id) && !run.trading.is_null())
+            tradingOfRun[run.id] = run.trading;
+    const nlohmann::json dsr = sweepDeflatedSharpe(s.trials, tradingOfRun);
+    if (!dsr.is_null()) s.report["deflatedSharpe"] = dsr;
     return s;
 }
 

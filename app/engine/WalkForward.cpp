@@ -58,80 +58,106 @@ WalkForward::WalkForward(const Experiment& e) : experiment_(e), data_(loadWalkFo
     if (!data_.ok) throw DataLoadError(data_.error);
 }
 
-WalkForwardResult WalkForward::run(const RecordingOptions& recording, WalkForwardEvents& events,
-                                   TrainControl* control) {
+FoldRecord WalkForward::plannedRecord(size_t k, const std::string& name) const {
+    FoldRecord r = nnwb::plannedRecord(data_, experiment_.name, k);
+    if (!name.empty()) r.name = foldRunName(name, k, r.folds);
+    return r;
+}
+
+FoldOutcome WalkForward::runFold(size_t k, const RecordingOptions& recording,
+                                 WalkForwardEvents& events, TrainControl* control) {
+    FoldOutcome out;
+    FoldRecord& record = out.record;
+    record = plannedRecord(k, recording.name);
+    FoldData fold = loadFoldData(data_, k);
+    if (!fold.data->ok) throw DataLoadError(prefix(record) + fold.data->error);
+    events.foldStarted(record);
+    RunEngine engine(experiment_, fold.data);
+    RecordingOptions rec = recording;
+    rec.name = record.name;
+    const std::string where = "walk-forward " + prefix(record) + "test bars " +
+                              std::to_string(record.fold.testFirst) + ".." +
+                              std::to_string(record.fold.testLast);
+    rec.note = rec.note.empty() ? where : rec.note + "\n" + where;
+    FoldEvents foldEvents(events);
+    const RunResult run =
+        engine.train(experiment_.training.epochs, StartMode::Restart, rec, foldEvents, control);
+    record.runId = engine.recordedRunId();
+    record.epochs = static_cast<int>(foldEvents.reports.size());
+    record.stoppedEarly = run.stoppedEarly;
+    if (run.end != RunEnd::Completed) {
+        record.end = run.end;
+        record.error = run.error;
+        events.foldEnded(record);
+        return out;
+    }
+    const WeightsSnapshot& weights = engine.keeper().result();
+    try {
+        if (!weights.empty()) weights.restore(engine.network());
+        record.test = engine.trainer().evaluate(fold.test, nullptr, &out.outputs);
+    } catch (const std::exception& e) {
+        record.end = RunEnd::Failed;
+        record.error = std::string("testing: ") + e.what();
+        out.outputs.clear();
+        events.foldEnded(record);
+        return out;
+    }
+    record.bestEpoch = weights.empty() ? record.epochs : weights.epoch();
+    for (const EpochReport& r : foldEvents.reports)
+        if (r.epoch == record.bestEpoch) {
+            record.train = r.train;
+            record.validation = r.validation;
+        }
+    out.targets = fold.test.y;
+    out.testFirstBar = fold.testFirstBar;
+    events.foldEnded(record);
+    return out;
+}
+
+WalkForwardResult WalkForward::stitch(const std::vector<FoldOutcome>& outcomes) {
     WalkForwardResult result;
     MetricsAccumulator stitched(3);
     double lossSum = 0.0;
-    for (size_t k = 0; k < data_.plan.folds.size(); ++k) {
-        FoldRecord record = plannedRecord(data_, experiment_.name, k);
-        if (!recording.name.empty()) record.name = foldRunName(recording.name, k, record.folds);
-        if (control && control->stopRequested()) {
-            result.end = RunEnd::Stopped;
+    for (const FoldOutcome& o : outcomes) {
+        const FoldRecord& record = o.record;
+        result.folds.push_back(record);
+        if (record.end != RunEnd::Completed) {
+            result.end = record.end;
+            if (record.end == RunEnd::Failed) result.error = prefix(record) + record.error;
             break;
         }
-        FoldData fold = loadFoldData(data_, k);
-        if (!fold.data->ok) throw DataLoadError(prefix(record) + fold.data->error);
-        events.foldStarted(record);
-        RunEngine engine(experiment_, fold.data);
-        RecordingOptions rec = recording;
-        rec.name = record.name;
-        const std::string where = "walk-forward " + prefix(record) + "test bars " +
-                                  std::to_string(record.fold.testFirst) + ".." +
-                                  std::to_string(record.fold.testLast);
-        rec.note = rec.note.empty() ? where : rec.note + "\n" + where;
-        FoldEvents foldEvents(events);
-        const RunResult run =
-            engine.train(experiment_.training.epochs, StartMode::Restart, rec, foldEvents, control);
-        record.runId = engine.recordedRunId();
-        record.epochs = static_cast<int>(foldEvents.reports.size());
-        record.stoppedEarly = run.stoppedEarly;
-        if (run.end != RunEnd::Completed) {
-            record.end = run.end;
-            record.error = run.error;
-            result.end = run.end;
-            if (run.end == RunEnd::Failed) result.error = prefix(record) + run.error;
-            result.folds.push_back(record);
-            events.foldEnded(record);
-            break;
-        }
-        const WeightsSnapshot& weights = engine.keeper().result();
-        std::vector<float> outputs;
-        try {
-            if (!weights.empty()) weights.restore(engine.network());
-            record.test = engine.trainer().evaluate(fold.test, nullptr, &outputs);
-        } catch (const std::exception& e) {
-            record.end = RunEnd::Failed;
-            record.error = std::string("testing: ") + e.what();
-            result.end = RunEnd::Failed;
-            result.error = prefix(record) + record.error;
-            result.folds.push_back(record);
-            events.foldEnded(record);
-            break;
-        }
-        record.bestEpoch = weights.empty() ? record.epochs : weights.epoch();
-        for (const EpochReport& r : foldEvents.reports)
-            if (r.epoch == record.bestEpoch) {
-                record.train = r.train;
-                record.validation = r.validation;
-            }
-        // Stitch: the fold's test predictions, in bar order after the previous fold's.
-        const SampleSet& test = fold.test;
-        stitched.add(outputs.data(), test.y.data(), nullptr, test.size());
-        lossSum += record.test.loss * static_cast<double>(test.size());
-        for (size_t s = 0; s < test.size(); ++s) {
-            std::array<float, 3> out{outputs[3 * s], outputs[3 * s + 1], outputs[3 * s + 2]};
+        // The fold's test predictions, in bar order after the previous fold's.
+        const size_t n = o.outputs.size() / 3;
+        stitched.add(o.outputs.data(), o.targets.data(), nullptr, n);
+        lossSum += record.test.loss * static_cast<double>(n);
+        for (size_t s = 0; s < n; ++s) {
+            std::array<float, 3> out{o.outputs[3 * s], o.outputs[3 * s + 1], o.outputs[3 * s + 2]};
             int signal = 0;  // argmax, ties to the first, as the metrics count it
             for (int c = 1; c < 3; ++c)
                 if (out[size_t(c)] > out[size_t(signal)]) signal = c;
-            result.outOfSample.add(fold.testFirstBar + s, out, signal);
+            result.outOfSample.add(o.testFirstBar + s, out, signal);
         }
-        result.folds.push_back(record);
-        events.foldEnded(record);
     }
     result.stitched = stitched.result();
     if (result.stitched.samples > 0)
         result.stitched.loss = lossSum / static_cast<double>(result.stitched.samples);
+    return result;
+}
+
+WalkForwardResult WalkForward::run(const RecordingOptions& recording, WalkForwardEvents& events,
+                                   TrainControl* control) {
+    std::vector<FoldOutcome> outcomes;
+    bool stopped = false;
+    for (size_t k = 0; k < data_.plan.folds.size(); ++k) {
+        if (control && control->stopRequested()) {
+            stopped = true;
+            break;
+        }
+        outcomes.push_back(runFold(k, recording, events, control));
+        if (outcomes.back().record.end != RunEnd::Completed) break;
+    }
+    WalkForwardResult result = stitch(outcomes);
+    if (stopped) result.end = RunEnd::Stopped;
     return result;
 }
 

@@ -68,6 +68,15 @@ public:
     virtual void foldEnded(const FoldRecord& record) { (void)record; }
 };
 
+// One fold's outcome: its record and, when it completed, its test window's outputs and targets
+// (3 per sample) from the fold's test bar on, what stitching needs. A fold can run in another
+// process (`nnwb-cli walkforward --fold K`) and send this back.
+struct FoldOutcome {
+    FoldRecord record;
+    std::vector<float> outputs, targets;
+    size_t testFirstBar = 0;
+};
+
 class WalkForward {
 public:
     // Loads the price file and plans the folds (whatever e.validation.mode says). Throws
@@ -83,6 +92,16 @@ public:
     // constructor throws for a fold (ComputeError, ShapeError, TrainingError, DataLoadError).
     WalkForwardResult run(const RecordingOptions& recording, WalkForwardEvents& events,
                           TrainControl* control = nullptr);
+
+    // Fold k (0-based) alone, as run() trains and tests it (events.foldStarted and foldEnded
+    // included). Throws what run() throws.
+    FoldOutcome runFold(size_t k, const RecordingOptions& recording, WalkForwardEvents& events,
+                        TrainControl* control = nullptr);
+    // Fold k's record before it trains (periods, name "<name> fold k/N" or `name`'s).
+    FoldRecord plannedRecord(size_t k, const std::string& name = {}) const;
+    // The folds' outcomes, in fold order, stitched as run() does: up to and including the first
+    // fold that did not complete (its end and "fold k/N: error" become the result's).
+    static WalkForwardResult stitch(const std::vector<FoldOutcome>& outcomes);
 
 private:
     Experiment experiment_;

@@ -47,6 +47,7 @@ struct Coordinator::Running {
     std::string failure;      // the coordinator ended it (a bad line, no objective)
     double launchedAt = 0.0;  // steady seconds
     bool startedLine = false;
+    nlohmann::json result;  // its "result" line (end-of-trial figures); null: none came
 };
 
 Coordinator::Coordinator(const sweep::SweepSpec& spec, int64_t sweepId, RunStore& store,
@@ -233,6 +234,21 @@ void Coordinator::handleLine(Running& r, const std::string& line) {
             r.proc->kill();
             return;
         }
+        std::optional<int> best;
+        if (rep.bestEpoch > 0) best = rep.bestEpoch;
+        const int n = r.number;
+        if (spec_.objective.atEnd()) {  // the value comes with the result; the run's curves
+            runs_.addEpoch(r.runId, StoredEpoch{rep, rep.learningRate}, best,
+                           [&](SQLite::Database& db, int64_t) {
+                               SweepStore::setEpochsDone(db, id_, n, rep.epoch);
+                           });
+            t.epochsDone = rep.epoch;
+            r.spsSum += rep.samplesPerSecond;
+            r.epochs += 1;
+            r.last = rep;
+            if (rep.epoch < spec_.epochs && !rep.stoppedEarly) answerEpoch(r, rep.epoch);
+            return;
+        }
         const std::optional<double> v = spec_.objective.value(rep, r.hasValidation, r.parameters);
         if (!v || !std::isfinite(*v)) {
             r.failure =
@@ -241,9 +257,6 @@ void Coordinator::handleLine(Running& r, const std::string& line) {
             r.proc->kill();
             return;
         }
-        std::optional<int> best;
-        if (rep.bestEpoch > 0) best = rep.bestEpoch;
-        const int n = r.number;
         runs_.addEpoch(r.runId, StoredEpoch{rep, rep.learningRate}, best,
                        [&](SQLite::Database& db, int64_t) {
                            SweepStore::addEpoch(db, id_, n, rep.epoch, *v);
@@ -255,6 +268,10 @@ void Coordinator::handleLine(Running& r, const std::string& line) {
         r.epochs += 1;
         r.last = rep;
         if (rep.epoch < spec_.epochs && !rep.stoppedEarly) answerEpoch(r, rep.epoch);
+        return;
+    }
+    if (ev == "result") {
+        r.result = j;
         return;
     }
     if (ev == "end") {
@@ -280,9 +297,12 @@ void Coordinator::answerEpoch(Running& r, int epoch) {
 
 void Coordinator::finished(Running& r, int exitStatus) {
     TrialRow& t = *row(r.number);
-    const std::optional<double> best = bestOfEpochs(t, spec_.objective);
+    std::optional<double> best = spec_.objective.atEnd() ? spec_.objective.resultValue(r.result)
+                                                         : bestOfEpochs(t, spec_.objective);
     std::optional<double> second;
-    if (spec_.second && r.epochs > 0) {
+    if (spec_.second && spec_.second->atEnd()) {
+        second = spec_.second->resultValue(r.result);
+    } else if (spec_.second && r.epochs > 0) {
         if (spec_.second->metric == "samplesPerSecond")
             second = r.spsSum / r.epochs;
         else
@@ -292,6 +312,21 @@ void Coordinator::finished(Running& r, int exitStatus) {
     std::string runStatus = runstatus::kFailed, error;
     if (!r.failure.empty()) {
         error = r.failure;
+    } else if (r.ended &&
+               (r.endStatus == runstatus::kCompleted || r.endStatus == runstatus::kStoppedEarly) &&
+               spec_.objective.atEnd() && (!best || !std::isfinite(*best))) {
+        // An end-of-trial objective the result does not have (nothing traded, the evaluation
+        // failed): the trial fails, saying why.
+        error = "the objective " + spec_.objective.metric +
+                (best ? " is not finite" : " is not in the trial's result");
+        const nlohmann::json trading = r.result.is_object() && r.result.contains("trading")
+                                           ? r.result["trading"]
+                                           : nlohmann::json(nullptr);
+        if (trading.is_object() && trading.contains("error"))
+            error += " (trading: " + trading["error"].get<std::string>() + ")";
+        else if (spec_.objective.metric.rfind("trading.", 0) == 0 && trading.is_null())
+            error += " (nothing to trade: no price file, no validation part or not three outputs)";
+        best.reset();
     } else if (r.ended &&
                (r.endStatus == runstatus::kCompleted || r.endStatus == runstatus::kStoppedEarly)) {
         state = TrialState::Complete;
@@ -322,6 +357,10 @@ void Coordinator::finished(Running& r, int exitStatus) {
         std::optional<int> bestEpoch;
         if (r.last.bestEpoch > 0) bestEpoch = r.last.bestEpoch;
         if (state != TrialState::Queued) storeModel(r);
+        // The trial's trading figures, as a recorded run stores them (Runs tab, sweep show).
+        if (state != TrialState::Queued && r.result.is_object() && r.result.contains("trading") &&
+            r.result["trading"].is_object())
+            runs_.setTrading(r.runId, r.result["trading"]);
         runs_.finishRun(r.runId, runStatus, state == TrialState::Complete ? "" : error, bestEpoch,
                         endRows);
     } else {

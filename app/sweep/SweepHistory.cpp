@@ -14,6 +14,10 @@ std::optional<double> bestOfEpochs(const TrialRow& t, const sweep::Objective& o)
     return best;
 }
 
+std::optional<double> trialObjective(const TrialRow& t, const sweep::Objective& o) {
+    return o.atEnd() ? t.value : bestOfEpochs(t, o);
+}
+
 sweep::History trialHistory(const std::vector<TrialRow>& rows, const sweep::SweepSpec& spec) {
     sweep::History h;
     for (const TrialRow& t : rows) {
@@ -23,7 +27,7 @@ sweep::History trialHistory(const std::vector<TrialRow>& rows, const sweep::Swee
         r.params = t.params;
         for (const auto& [e, v] : t.epochs) r.intermediate[e] = spec.objective.oriented(v);
         if (t.state == TrialState::Complete)
-            if (auto b = bestOfEpochs(t, spec.objective)) r.value = spec.objective.oriented(*b);
+            if (auto b = trialObjective(t, spec.objective)) r.value = spec.objective.oriented(*b);
         h.push_back(std::move(r));
     }
     return h;
@@ -48,7 +52,7 @@ sweep::History configHistory(const std::vector<TrialRow>& rows, const sweep::Swe
             }
             switch (t->state) {
                 case TrialState::Complete:
-                    if (auto b = bestOfEpochs(*t, spec.objective)) {
+                    if (auto b = trialObjective(*t, spec.objective)) {
                         ++complete;
                         sum += spec.objective.oriented(*b);
                     } else {

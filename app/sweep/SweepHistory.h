@@ -17,5 +17,8 @@ sweep::History configHistory(const std::vector<TrialRow>& rows, const sweep::Swe
 
 // A trial's final objective as reported: the best (by the goal) over its epochs.
 std::optional<double> bestOfEpochs(const TrialRow& t, const sweep::Objective& o);
+// A complete trial's value for the sampler: bestOfEpochs, or for an end-of-trial objective
+// (trading.*, oos.*) the value stored from its result line.
+std::optional<double> trialObjective(const TrialRow& t, const sweep::Objective& o);
 
 }  // namespace nnwb

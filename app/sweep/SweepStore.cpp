@@ -280,6 +280,14 @@ void SweepStore::addEpoch(SQLite::Database& db, int64_t id, int number, int epoc
     u.exec();
 }
 
+void SweepStore::setEpochsDone(SQLite::Database& db, int64_t id, int number, int epoch) {
+    SQLite::Statement u(db, "UPDATE trials SET epochs_done = ? WHERE sweep_id = ? AND number = ?");
+    u.bind(1, epoch);
+    u.bind(2, id);
+    u.bind(3, number);
+    u.exec();
+}
+
 void SweepStore::endTrial(SQLite::Database& db, int64_t id, int number, sweep::TrialState state,
                           std::optional<double> value, std::optional<double> second,
                           std::optional<int> prunedAt, const std::string& error) {

@@ -80,6 +80,8 @@ public:
     // Statements for RunStore's `also` hooks (inside the run's transaction).
     static void linkRun(SQLite::Database& db, int64_t id, int number, int64_t runId);
     static void addEpoch(SQLite::Database& db, int64_t id, int number, int epoch, double value);
+    // A trial whose objective is an end-of-trial figure: only its epochs done (no value yet).
+    static void setEpochsDone(SQLite::Database& db, int64_t id, int number, int epoch);
     static void endTrial(SQLite::Database& db, int64_t id, int number, sweep::TrialState state,
                          std::optional<double> value, std::optional<double> second,
                          std::optional<int> prunedAt, const std::string& error);

@@ -120,9 +120,25 @@ Objective readObjective(const Reader& r, const json& j, const std::string& where
     if (!j.is_object())
         r.fail(where, "must be an object {\"metric\": ..., \"goal\": \"min\"|\"max\"}");
     Objective o;
-    static const std::vector<std::string> metrics = {
-        "validation.loss", "validation.accuracy", "validation.missed", "train.loss",
-        "train.accuracy",  "train.missed",        "parameters",        "samplesPerSecond"};
+    static const std::vector<std::string> metrics = {"validation.loss",
+                                                     "validation.accuracy",
+                                                     "validation.missed",
+                                                     "train.loss",
+                                                     "train.accuracy",
+                                                     "train.missed",
+                                                     "parameters",
+                                                     "samplesPerSecond",
+                                                     "trading.net",
+                                                     "trading.netPct",
+                                                     "trading.sharpe",
+                                                     "trading.sharpeAnnual",
+                                                     "trading.profitFactor",
+                                                     "trading.maxDrawdown",
+                                                     "trading.winRate",
+                                                     "trading.trades",
+                                                     "oos.loss",
+                                                     "oos.accuracy",
+                                                     "oos.missed"};
     if (!j.contains("metric") || !j["metric"].is_string()) r.fail(where + ".metric", "missing");
     o.metric = j["metric"].get<std::string>();
     if (std::find(metrics.begin(), metrics.end(), o.metric) == metrics.end()) {
@@ -130,10 +146,13 @@ Objective readObjective(const Reader& r, const json& j, const std::string& where
         for (const auto& m : metrics) all += (all.empty() ? "" : ", ") + m;
         r.fail(where + ".metric", "'" + o.metric + "' is not one of " + all);
     }
-    const std::string goal = j.value(
-        "goal", o.metric.find("accuracy") != std::string::npos || o.metric == "samplesPerSecond"
-                    ? "max"
-                    : "min");
+    // Default goals: the larger the better for accuracies, speed and trading figures but the
+    // drawdown and the trade count.
+    const bool larger = o.metric.find("accuracy") != std::string::npos ||
+                        o.metric == "samplesPerSecond" ||
+                        (o.metric.rfind("trading.", 0) == 0 && o.metric != "trading.maxDrawdown" &&
+                         o.metric != "trading.trades");
+    const std::string goal = j.value("goal", larger ? "max" : "min");
     if (goal != "min" && goal != "max") r.fail(where + ".goal", "must be \"min\" or \"max\"");
     o.minimize = goal == "min";
     return o;
@@ -234,6 +253,7 @@ std::optional<double> Objective::value(const EpochReport& r, bool hasValidation,
                                        int64_t parameters) const {
     if (metric == "parameters") return double(parameters);
     if (metric == "samplesPerSecond") return r.samplesPerSecond;
+    if (atEnd()) return std::nullopt;
     const bool val = metric.rfind("validation.", 0) == 0;
     if (val && !hasValidation) return std::nullopt;
     const EpochMetrics& m = val ? r.validation : r.train;
@@ -241,6 +261,44 @@ std::optional<double> Objective::value(const EpochReport& r, bool hasValidation,
     if (what == "loss") return m.loss;
     if (!r.taskMetrics) return std::nullopt;
     return what == "accuracy" ? m.accuracyPct : m.missedPct;
+}
+
+bool Objective::isEndMetric(const std::string& m) {
+    return m.rfind("trading.", 0) == 0 || m.rfind("oos.", 0) == 0;
+}
+
+std::optional<double> Objective::resultValue(const json& result) const {
+    if (!result.is_object()) return std::nullopt;
+    if (metric.rfind("oos.", 0) == 0) {
+        const auto o = result.find("outOfSample");
+        if (o == result.end() || !o->is_object()) return std::nullopt;
+        const std::string key = metric == "oos.loss"       ? "loss"
+                                : metric == "oos.accuracy" ? "accuracyPct"
+                                                           : "missedPct";
+        const auto v = o->find(key);
+        if (v == o->end() || !v->is_number()) return std::nullopt;
+        return v->get<double>();
+    }
+    if (metric.rfind("trading.", 0) != 0) return std::nullopt;
+    const auto t = result.find("trading");
+    if (t == result.end() || !t->is_object() || !t->contains("strategy")) return std::nullopt;
+    const json& f = (*t)["strategy"];
+    static const std::map<std::string, std::string> keys = {
+        {"trading.net", "netPoints"},
+        {"trading.netPct", "netPct"},
+        {"trading.sharpe", "sharpe"},
+        {"trading.sharpeAnnual", "sharpeAnnual"},
+        {"trading.profitFactor", "profitFactor"},
+        {"trading.maxDrawdown", "maxDrawdownPoints"},
+        {"trading.winRate", "winRate"},
+        {"trading.trades", "trades"}};
+    const auto k = keys.find(metric);
+    if (k == keys.end()) return std::nullopt;
+    const auto v = f.find(k->second);
+    if (v == f.end()) return std::nullopt;
+    if (v->is_null() && k->second == "profitFactor") return kInfiniteProfitFactor;
+    if (!v->is_number()) return std::nullopt;
+    return v->get<double>();
 }
 
 std::string textPosition(const std::string& file, const std::string& text, size_t byte) {
@@ -334,10 +392,29 @@ SweepSpec SweepSpec::fromJson(const json& j, const std::string& file, const std:
                                  std::to_string(SobolSequence::kMaxDimensions) + " parameters");
     s.objective =
         readObjective(r, j.value("objective", json{{"metric", "validation.loss"}}), "objective");
-    if (!s.objective.perEpoch())
-        r.fail("objective.metric", "the objective must be an epoch figure");
+    if (s.objective.metric == "parameters")
+        r.fail("objective.metric", "the objective must be an epoch or result figure");
     if (j.contains("secondObjective"))
         s.second = readObjective(r, j["secondObjective"], "secondObjective");
+    // A walk-forward trial reports no epochs (its folds train one after the other), only its
+    // result; out-of-sample figures exist only for a walk-forward.
+    const bool walkForward = base.validation.walkForward();
+    for (const auto& [o, where] :
+         {std::pair{&s.objective, std::string("objective")},
+          std::pair{s.second ? &*s.second : nullptr, std::string("secondObjective")}}) {
+        if (!o) continue;
+        if (walkForward && (o->perEpoch()))
+            r.fail(where + ".metric",
+                   "'" + o->metric +
+                       "' is an epoch figure, but the experiment's validation.mode is "
+                       "walkforward: its trials report only the stitched result (oos.loss, "
+                       "oos.accuracy, oos.missed, trading.*)");
+        if (!walkForward && o->metric.rfind("oos.", 0) == 0)
+            r.fail(where + ".metric", "'" + o->metric +
+                                          "' is a stitched out-of-sample figure of a "
+                                          "walk-forward, but the experiment's validation.mode "
+                                          "is holdout");
+    }
     s.epochs = readInt(r, j, "epochs", "", base.training.epochs, 1, 1000000);
     if (j.contains("earlyTerminate")) {
         const json& e = j["earlyTerminate"];
@@ -360,6 +437,12 @@ SweepSpec SweepSpec::fromJson(const json& j, const std::string& file, const std:
         } else {
             r.fail("earlyTerminate.type", "'" + s.pruner + "' is not asha or median");
         }
+        if (s.objective.atEnd())
+            r.fail("earlyTerminate",
+                   s.pruner + " prunes after each epoch from the objective's epoch values, but " +
+                       s.objective.metric +
+                       " is known only when a trial ends; remove earlyTerminate or optimise an "
+                       "epoch figure");
     }
     if (j.contains("tpe")) {
         const json& t = j["tpe"];

@@ -29,18 +29,32 @@ public:
 };
 
 // An objective: a figure of an epoch report (validation.loss, validation.accuracy,
-// validation.missed, train.*) or of the run (parameters, samplesPerSecond), and its goal.
+// validation.missed, train.*), of the run (parameters, samplesPerSecond), or of the trial's
+// result, known only when it ends (docs/sweeps.md "Objectives"): the trading figures of the
+// traded part (trading.net, trading.netPct, trading.sharpe, trading.sharpeAnnual,
+// trading.profitFactor, trading.maxDrawdown, trading.winRate, trading.trades) and, for a
+// walk-forward experiment, the stitched out-of-sample figures (oos.loss, oos.accuracy,
+// oos.missed); and its goal.
 struct Objective {
     std::string metric = "validation.loss";
     bool minimize = true;
-    // Whether `metric` is a per-epoch figure (all but parameters).
-    bool perEpoch() const { return metric != "parameters"; }
+    // Whether `metric` is a figure of the trial's result line (trading.*, oos.*).
+    bool atEnd() const { return isEndMetric(metric); }
+    // Whether `metric` is a per-epoch figure (all but parameters and the end figures).
+    bool perEpoch() const { return metric != "parameters" && !atEnd(); }
     // The figure in `report` (parameters: `parameters`); none when the report lacks it
-    // (validation figures without a validation part).
+    // (validation figures without a validation part) or for an end figure.
     std::optional<double> value(const EpochReport& report, bool hasValidation,
                                 int64_t parameters) const;
+    // An end figure from the trial's "result" line ({"trading": tradingReportJson or
+    // {"error": ...}, "outOfSample": {"loss", "accuracyPct", "missedPct"}}); none when the
+    // result lacks it. An infinite profit factor (no losing trade) is kInfiniteProfitFactor.
+    std::optional<double> resultValue(const nlohmann::json& result) const;
     // Lower is better: the value negated for a maximised objective.
     double oriented(double v) const { return minimize ? v : -v; }
+
+    static bool isEndMetric(const std::string& metric);
+    static constexpr double kInfiniteProfitFactor = 1e9;
 };
 
 struct SpecParam {

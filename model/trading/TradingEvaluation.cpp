@@ -162,7 +162,10 @@ const Figure kMeanFigures[] = {&TradingFigures::trades,
                                &TradingFigures::sortino,
                                &TradingFigures::sharpeAnnual,
                                &TradingFigures::sortinoAnnual,
-                               &TradingFigures::exposure};
+                               &TradingFigures::exposure,
+                               &TradingFigures::returns,
+                               &TradingFigures::skewness,
+                               &TradingFigures::kurtosis};
 
 void randomBaseline(const BarSeries& b, const TradeMarket& m, const TradingSettings& s,
                     TradingReport& r) {

@@ -37,6 +37,7 @@ double maxDrawdown(const std::vector<double>& equity) {
 // Sharpe and Sortino of the per-bar returns of the % equity.
 void ratios(const std::vector<double>& pct, TradingFigures& f) {
     const size_t n = pct.size() < 2 ? 0 : pct.size() - 1;
+    f.returns = double(n);
     if (n < 2) return;
     double sum = 0;
     for (size_t i = 1; i < pct.size(); ++i) sum += pct[i] - pct[i - 1];
@@ -51,6 +52,18 @@ void ratios(const std::vector<double>& pct, TradingFigures& f) {
     const double dd = std::sqrt(down / double(n));
     if (sd > 0) f.sharpe = mean / sd;
     if (dd > 0) f.sortino = mean / dd;
+    // Skewness and (non-excess) kurtosis from the central moments.
+    double m3 = 0, m4 = 0;
+    for (size_t i = 1; i < pct.size(); ++i) {
+        const double d = pct[i] - pct[i - 1] - mean;
+        m3 += d * d * d;
+        m4 += d * d * d * d;
+    }
+    const double m2 = sq / double(n);
+    if (m2 > 0) {
+        f.skewness = (m3 / double(n)) / std::pow(m2, 1.5);
+        f.kurtosis = (m4 / double(n)) / (m2 * m2);
+    }
 }
 
 }  // namespace

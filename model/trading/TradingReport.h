@@ -63,6 +63,13 @@ struct TradingFigures {
     double sharpe = 0, sortino = 0;
     double sharpeAnnual = 0, sortinoAnnual = 0;
     double exposure = 0;  // % of the range's bars with a position open after their open
+    // The per-bar returns' count and shape, for the deflated Sharpe ratio (DeflatedSharpe.h):
+    // skewness = m3 / m2^1.5 and kurtosis = m4 / m2² (not excess: 3 for a normal law), with
+    // the central moments m_k = mean((r - mean)^k); 0 where undefined (fewer than two returns,
+    // no deviation).
+    double returns = 0;
+    double skewness = 0,
+           kurtosis = 0;  // % of the range's bars with a position open after their open
 };
 
 struct TradingReport {

@@ -51,6 +51,10 @@ nlohmann::ordered_json tradingFiguresJson(const TradingFigures& f) {
         else
             j[n.key] = nullptr;
     }
+    // The returns' count and shape (for the deflated Sharpe ratio); not in the text table.
+    j["returns"] = f.returns;
+    j["skewness"] = f.skewness;
+    j["kurtosis"] = f.kurtosis;
     return j;
 }
 
@@ -65,6 +69,9 @@ TradingFigures tradingFiguresFromJson(const nlohmann::json& j) {
         else if (it->is_null() && std::string(n.key) == "profitFactor")
             f.*n.member = std::numeric_limits<double>::infinity();
     }
+    f.returns = j.value("returns", 0.0);
+    f.skewness = j.value("skewness", 0.0);
+    f.kurtosis = j.value("kurtosis", 0.0);
     return f;
 }
 

@@ -13,7 +13,8 @@
 namespace nnwb {
 
 // {trades, winRate, profitFactor, netPoints, netPct, perTradePoints, perTradePct,
-//  maxDrawdownPoints, maxDrawdownPct, sharpe, sortino, sharpeAnnual, sortinoAnnual, exposure}.
+//  maxDrawdownPoints, maxDrawdownPct, sharpe, sortino, sharpeAnnual, sortinoAnnual, exposure,
+//  returns, skewness, kurtosis}.
 nlohmann::ordered_json tradingFiguresJson(const TradingFigures& f);
 // Reads tradingFiguresJson's form back (a missing or null figure: 0, profitFactor null: inf).
 TradingFigures tradingFiguresFromJson(const nlohmann::json& j);

@@ -3,7 +3,8 @@
 // summary, whose figures are the folds' together, with the trading evaluation of the stitched
 // signals; folds in time order with the purge between training and test; each fold recorded as
 // a run "NAME fold k/N"; the text table and the CSV; train takes the same path; bad settings
-// exit 2 naming the setting.
+// exit 2 naming the setting; --slots runs the folds as parallel processes with the same fold
+// records, stitched figures and trading as the serial run.
 #include <QtTest>
 
 #include <fstream>
@@ -155,6 +156,44 @@ private Q_SLOTS:
         QCOMPARE(bad.code, 2);
         QVERIFY2(bad.err.contains("--save-model: not with validation.mode walkforward"),
                  qPrintable(bad.err));
+    }
+
+    void slotsRunTheFoldsInParallelWithTheSameFigures() {
+        const auto serial = run({"walkforward", "--experiment", walkForward_, "--json", "--runs-db",
+                                 dir_ + "/serial-slots.sqlite"});
+        QVERIFY2(serial.code == 0, qPrintable(serial.err));
+        const QString parallelDb = dir_ + "/parallel-slots.sqlite";
+        const auto parallel = run({"walkforward", "--experiment", walkForward_, "--json", "--slots",
+                                   "cpu=3", "--runs-db", parallelDb});
+        QVERIFY2(parallel.code == 0, qPrintable(parallel.err));
+        std::vector<json> a = lines(serial.out), b = lines(parallel.out);
+        QCOMPARE(b.size(), size_t(4));
+        QCOMPARE(a.size(), b.size());
+        for (size_t i = 0; i < a.size(); ++i) {
+            a[i].erase("runId");  // the store numbers runs in the order they start
+            QVERIFY(i == 3 || b[i]["runId"].get<int64_t>() > 0);
+            b[i].erase("runId");
+            QVERIFY2(a[i] == b[i], (a[i].dump() + "\n" + b[i].dump()).c_str());
+        }
+        QVERIFY(b[3]["stitched"]["trading"]["strategy"]["trades"].get<double>() > 0);
+        // Each fold recorded by its process as the serial path records it.
+        const auto list = run({"runs", "list", "--runs-db", parallelDb});
+        for (const char* name : {"wf fold 1/3", "wf fold 2/3", "wf fold 3/3"})
+            QVERIFY2(list.out.contains(name), qPrintable(list.out));
+        QCOMPARE(list.out.count("completed"), 3);
+        const auto text = run({"walkforward", "--experiment", walkForward_, "--no-record",
+                               "--slots", "cpu=2", "--epochs", "1"});
+        QVERIFY2(text.code == 0, qPrintable(text.err));
+        QVERIFY2(text.out.contains("out of sample, stitched from 3 folds"), qPrintable(text.out));
+        const auto badSlots =
+            run({"walkforward", "--experiment", walkForward_, "--no-record", "--slots", "gpu=2"});
+        QCOMPARE(badSlots.code, 2);
+        QVERIFY2(badSlots.err.contains("--slots"), qPrintable(badSlots.err));
+        const auto badFold = run({"walkforward", "--experiment", walkForward_, "--no-record",
+                                  "--fold", "9", "--fold-out", dir_ + "/f.json"});
+        QCOMPARE(badFold.code, 2);
+        QVERIFY2(badFold.err.contains("--fold: 9 is beyond the plan's 3 folds"),
+                 qPrintable(badFold.err));
     }
 
     void badSettingsNameTheSetting() {

@@ -3,7 +3,8 @@
 // nnwb-cli) runs on its thread while the shown sweep is read live; every trial ends complete
 // with its run and the run's model; the list has the sweep; stop then resume finishes a sweep; a
 // bad spec gives the loader's FILE:LINE or path error; the form's draft writes a spec the loader
-// takes (app/core/SweepSpecDraft), and the experiment's sweepable fields include layer fields.
+// takes (app/core/SweepSpecDraft), and the experiment's sweepable fields include layer fields;
+// a sweep on trading.sharpe over a price file carries the deflated Sharpe ratio in its report.
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -13,6 +14,7 @@
 #include "app/core/SweepSpecDraft.h"
 #include "app/runs/RunStore.h"
 #include "common/TestUtil.h"
+#include "model/data/DataConfig.h"
 #include "nnwb/TestPaths.h"
 
 using namespace nnwb;
@@ -99,6 +101,36 @@ private Q_SLOTS:
         p.refreshList();
         QTRY_COMPARE(int(listed.size()), 1);
         QCOMPARE(listed[0].id, last->sweep.id);
+    }
+
+    void tradingSweepCarriesTheDeflatedSharpe() {
+        // The first 500 bars of the bundled file, a tiny dense network.
+        std::ifstream in(defaultDataFile());
+        std::string cut, line;
+        for (int i = 0; i < 501 && std::getline(in, line); ++i) cut += line + "\n";
+        std::ofstream((dir_ + "/cut.csv").toStdString()) << cut;
+        std::ofstream((dir_ + "/priced.json").toStdString())
+            << R"({"formatVersion":2,"name":"priced","data":{"file":"cut.csv","window":6},
+                 "model":{"layers":[{"type":"dense","neurons":8,"activation":"tanh"},
+                 {"type":"dense","neurons":3,"activation":"sigmoid"}]},
+                 "training":{"epochs":2,"batchSize":16,"seed":5},"trading":{"threshold":0.0}})";
+        SweepPresenter p;
+        p.setDatabase(db_);
+        std::optional<SweepSnapshot> last;
+        connect(&p, &SweepPresenter::shown, this, [&](const SweepSnapshot& s) { last = s; });
+        const QString spec = QString(R"({"name":"dsr","experiment":"%1/priced.json",
+            "method":"random","seed":2,"runCap":3,"objective":{"metric":"trading.sharpe"},
+            "parameters":[{"path":"training.optimizer.learningRate","min":0.0005,"max":0.05,
+                           "log":true}]})")
+                                 .arg(dir_);
+        QVERIFY(p.start(spec, {}, 2));
+        QCOMPARE(waitFinished(p), QStringLiteral("completed"));
+        QTRY_VERIFY_WITH_TIMEOUT(last && last->sweep.status == "completed", 10000);
+        const nlohmann::json& d = last->report["deflatedSharpe"];
+        QVERIFY2(d.is_object(), last->report.dump().c_str());
+        QCOMPARE(d["trials"].get<int>(), 3);
+        QCOMPARE(d["bestTrial"].get<int>(), last->report["best"]["number"].get<int>());
+        QVERIFY(d.contains("probability") && d.contains("meaning"));
     }
 
     void stopThenResume() {

@@ -1,0 +1,113 @@
+// `nnwb-cli train --trial` on a walk-forward experiment (TrialProtocol.h): the folds in order,
+// unrecorded, then one "result" line with the stitched out-of-sample figures and the trading
+// of the stitched series, and the "end" line. A fold's epochs are not protocol lines: pruning
+// or stopping a fold of a walk-forward makes no sense, so the trial reads nothing.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/Commands.h"
+#include "app/cli/TrialProtocol.h"
+#include "app/engine/WalkForward.h"
+#include "app/runs/StoredRun.h"
+#include "compute/Backend.h"
+#include "model/TrainingSession.h"
+#include "model/trading/TradingEvaluation.h"
+#include "model/trading/TradingReportText.h"
+
+namespace nnwb::cli {
+
+namespace {
+
+void printTrialLine(const nlohmann::json& j) {
+    std::printf("%s\n", j.dump().c_str());
+    std::fflush(stdout);
+}
+
+nlohmann::json trialMetricsJson(const EpochMetrics& m) {
+    return {{"samples", m.samples},     {"loss", m.loss},           {"accuracyPct", m.accuracyPct},
+            {"missedPct", m.missedPct}, {"signals", m.signalCount}, {"patterns", m.patterns}};
+}
+
+// "started" once (the first fold's run), one "fold" line per fold that ended.
+struct TrialFoldEvents : WalkForwardEvents {
+    size_t folds = 0;
+    bool startedPrinted = false;
+    void started(RunEngine& run) override {
+        if (startedPrinted) return;
+        startedPrinted = true;
+        nlohmann::json j = {{"event", "started"}};
+        j.update(trialStartedJson(run));
+        j["folds"] = folds;
+        printTrialLine(j);
+    }
+    void foldEnded(const FoldRecord& r) override {
+        nlohmann::json j = {{"event", "fold"},
+                            {"fold", r.index + 1},
+                            {"folds", r.folds},
+                            {"status", r.end == RunEnd::Completed ? "completed"
+                                       : r.end == RunEnd::Failed  ? "failed"
+                                                                  : "stopped"},
+                            {"epochs", r.epochs},
+                            {"bestEpoch", r.bestEpoch},
+                            {"test", trialMetricsJson(r.test)}};
+        if (!r.error.empty()) j["error"] = r.error;
+        printTrialLine(j);
+    }
+    void warning(const std::string& m) override {
+        std::fprintf(stderr, "nnwb-cli train: warning: %s\n", m.c_str());
+    }
+};
+
+}  // namespace
+
+int runTrialWalkForward(const Experiment& exp) {
+    std::unique_ptr<WalkForward> wf;
+    try {
+        wf = std::make_unique<WalkForward>(exp);
+    } catch (const DataLoadError& e) {
+        throw UsageError(e.what());
+    }
+    TrialFoldEvents events;
+    events.folds = wf->plan().folds.size();
+    WalkForwardResult result;
+    try {
+        result = wf->run(RecordingOptions::none(), events);
+    } catch (const DataLoadError& e) {
+        throw UsageError(e.what());
+    } catch (const ComputeError& e) {
+        throw UsageError(e.what());
+    } catch (const ShapeError& e) {
+        throw UsageError(std::string("model: ") + e.what());
+    } catch (const TrainingError& e) {
+        throw UsageError(e.what());
+    }
+    if (result.end != RunEnd::Completed) {
+        printTrialLine(
+            {{"event", "end"},
+             {"status", result.end == RunEnd::Failed ? runstatus::kFailed : runstatus::kStopped},
+             {"error", result.error}});
+        return result.end == RunEnd::Failed ? kTrialFailed : kTrialStopped;
+    }
+    // The stitched series traded under the experiment's trading settings.
+    nlohmann::json trading = nullptr;
+    const WalkForwardData& data = wf->data();
+    if (!result.outOfSample.empty() && data.bars) {
+        try {
+            nlohmann::json t =
+                tradingReportJson(evaluateTrading(*data.bars, result.outOfSample, exp.trading));
+            t["part"] = "outOfSample";
+            t["settings"] = exp.trading.toJson();
+            trading = t;
+        } catch (const std::exception& e) {
+            trading = {{"error", e.what()}};
+        }
+    }
+    printTrialResult(trading, trialMetricsJson(result.stitched));
+    printTrialLine({{"event", "end"}, {"status", runstatus::kCompleted}});
+    return kTrialCompleted;
+}
+
+}  // namespace nnwb::cli
