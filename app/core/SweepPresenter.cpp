@@ -263,7 +263,9 @@ void SweepPresenter::stop() {
 
 void SweepPresenter::refreshList() {
     const std::string db = runsDbPath(path_.toStdString());
-    BackgroundJobs::instance().post([calls = calls_, db, this] {
+    // Two background threads may answer out of order: only the newest request's answer shows.
+    const int request = ++listRequest_;
+    BackgroundJobs::instance().post([calls = calls_, db, request, this] {
         std::vector<SweepRow> rows;
         QString error;
         try {
@@ -274,7 +276,9 @@ void SweepPresenter::refreshList() {
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
         }
-        calls->post([this, rows, error] { Q_EMIT listed(rows, error); });
+        calls->post([this, rows, error, request] {
+            if (request == listRequest_) Q_EMIT listed(rows, error);
+        });
     });
 }
 

@@ -102,6 +102,7 @@ private:
     bool running_ = false;
     int64_t runningId_ = 0;
     int64_t shownId_ = 0;
+    int listRequest_ = 0;  // the newest list read asked for; older answers are dropped
     std::shared_ptr<const sweep::SweepSpec> shownSpec_;
     bool reading_ = false;
     QTimer timer_;

@@ -122,8 +122,9 @@ private Q_SLOTS:
         QCOMPARE(ranked.size(), rowsIn("complete") >= 4 ? 2 : 0);
         if (!ranked.isEmpty()) QVERIFY(ranked.contains("model.layers[0].neurons"));
         QTRY_COMPARE(view()->sweepList()->rowCount(), 1);
-        QCOMPARE(view()->sweepList()->statusOf(view()->sweepList()->selectedId()),
-                 QString("completed"));
+        // The list is read again when the sweep ends, in the background: wait for that read.
+        QTRY_COMPARE(view()->sweepList()->statusOf(view()->sweepList()->selectedId()),
+                     QString("completed"));
         QVERIFY(view()->chartTabs()->isTabEnabled(view()->chartTabs()->indexOf(view()->pareto())));
         QVERIFY(view()->pareto()->frontSize() >= 1);
     }
