@@ -10,6 +10,7 @@
 #include "app/cli/FlagChecks.h"
 #include "app/cli/PresetPath.h"
 #include "app/cli/RecordingFlags.h"
+#include "app/cli/RunErrors.h"
 #include "app/cli/TrainingFlags.h"
 #include "app/cli/TrialProtocol.h"
 #include "app/cli/ValidationFlags.h"
@@ -130,18 +131,7 @@ int runTrain(TrainOptions& o) {
         return runTrainWalkForward(exp, o);
     }
 
-    std::unique_ptr<RunEngine> run;
-    try {
-        run = std::make_unique<RunEngine>(exp);
-    } catch (const DataLoadError& e) {
-        throw UsageError(e.what());
-    } catch (const ComputeError& e) {
-        throw UsageError(e.what());
-    } catch (const ShapeError& e) {
-        throw UsageError(std::string("model: ") + e.what());
-    } catch (const TrainingError& e) {  // the data does not fit the model or its settings
-        throw UsageError(e.what());
-    }
+    auto run = asUsageErrors([&] { return std::make_unique<RunEngine>(exp); });
     Network& net = run->network();
     const ExperimentData& data = run->data();
     if (!o.loadWeights.empty()) {
