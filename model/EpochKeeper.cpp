@@ -51,7 +51,6 @@ std::string EpochKeeper::summary() const {
     return best + " of " + std::to_string(lastEpoch_) + value;
 }
 
-
 namespace {
 void putSnapshot(const WeightsSnapshot& s, const std::string& prefix, TensorMap& out,
                  nlohmann::json& state) {

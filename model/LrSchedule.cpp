@@ -39,7 +39,6 @@ void LrSchedule::observe(double value, Monitor monitor) {
     }
 }
 
-
 nlohmann::json LrSchedule::state() const {
     return {{"current", current_}, {"best", best_}, {"hasBest", hasBest_}, {"wait", wait_}};
 }

@@ -20,8 +20,8 @@ void saveCheckpoint(const std::string& path, const std::string& fingerprint, Tra
                                   {"fingerprint", fingerprint},
                                   {"trainer", trainer.saveState(tensors)},
                                   {"keeper", keeper.saveState(tensors)}};
-    writeFileAtomic(path, encodeSafetensors(tensors, {{"format", "nnwb-checkpoint"},
-                                                      {"state", state.dump()}}));
+    writeFileAtomic(
+        path, encodeSafetensors(tensors, {{"format", "nnwb-checkpoint"}, {"state", state.dump()}}));
 }
 
 int loadCheckpoint(const std::string& path, const std::string& fingerprint, Trainer& trainer,
@@ -35,10 +35,9 @@ int loadCheckpoint(const std::string& path, const std::string& fingerprint, Trai
             throw std::runtime_error("not an nnwb checkpoint (format '" + meta["format"] + "')");
         state = nlohmann::json::parse(meta["state"]);
         if (state.value("format", 0) != kCheckpointFormat)
-            throw std::runtime_error("checkpoint format " + state.value("format", nlohmann::json())
-                                                                .dump() +
-                                     " (this nnwb reads " + std::to_string(kCheckpointFormat) +
-                                     ")");
+            throw std::runtime_error(
+                "checkpoint format " + state.value("format", nlohmann::json()).dump() +
+                " (this nnwb reads " + std::to_string(kCheckpointFormat) + ")");
     } catch (const std::exception& e) {
         throw CheckpointError("checkpoint " + path + ": " + e.what());
     }

@@ -270,10 +270,11 @@ std::vector<AttentionScores> Trainer::validationScores(size_t index, std::vector
     return net_.readScores(0);
 }
 
-
 namespace {
 nlohmann::json averagesJson(const RunningAverages& a) {
-    return {{"loss", a.loss}, {"accuracyPct", a.accuracyPct}, {"missedPct", a.missedPct},
+    return {{"loss", a.loss},
+            {"accuracyPct", a.accuracyPct},
+            {"missedPct", a.missedPct},
             {"started", a.started}};
 }
 RunningAverages averagesOf(const nlohmann::json& j) {

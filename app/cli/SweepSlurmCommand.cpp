@@ -107,7 +107,8 @@ std::map<int, std::string> slurmStates(const std::string& dir) {
             size_t at = 0;
             while (at < s.size()) {
                 const size_t comma = s.find(',', at);
-                const std::string part = s.substr(at, comma == std::string::npos ? s.npos : comma - at);
+                const std::string part =
+                    s.substr(at, comma == std::string::npos ? s.npos : comma - at);
                 const size_t dash = part.find('-');
                 try {
                     const int a = std::stoi(part.substr(0, dash));
@@ -153,7 +154,8 @@ int status(const SlurmOptions& o) {
     std::map<std::string, int> counts;
     std::printf("bundle %s: sweep \"%s\", %zu tasks\n", b.id.c_str(), b.name.c_str(),
                 b.trials.size());
-    std::printf("%5s  %-10s  %-12s  %6s  %s\n", "task", "slurm", "result", "epochs", "device / error");
+    std::printf("%5s  %-10s  %-12s  %6s  %s\n", "task", "slurm", "result", "epochs",
+                "device / error");
     for (const BundleTrial& t : b.trials) {
         const fs::path file = fs::path(b.dir) / "results" / std::to_string(t.index) / "result.json";
         std::string result = "-", detail;
@@ -174,7 +176,8 @@ int status(const SlurmOptions& o) {
                     detail.c_str());
     }
     std::string sum;
-    for (const auto& [k, n] : counts) sum += (sum.empty() ? "" : ", ") + std::to_string(n) + " " + k;
+    for (const auto& [k, n] : counts)
+        sum += (sum.empty() ? "" : ", ") + std::to_string(n) + " " + k;
     std::printf("%s\n", sum.c_str());
     return 0;
 }
@@ -189,14 +192,12 @@ int runSlurm(SlurmOptions& o) {
     if (o.sub == "submit") {
         if (!o.slurm) throw UsageError("submit: --slurm is the only way to submit for now");
         const Bundle b = exportBundle(o);
-        const std::string out =
-            runCommand("cd '" + b.dir + "' && sbatch --parsable submit.sbatch");
+        const std::string out = runCommand("cd '" + b.dir + "' && sbatch --parsable submit.sbatch");
         const int jobId = std::atoi(out.c_str());
         if (jobId <= 0) throw std::runtime_error("sbatch said: " + out);
-        writeFileAtomic((fs::path(b.dir) / "jobs.json").string(),
-                        nlohmann::json::array({{{"jobId", jobId}, {"submitted", utcNowText()}}})
-                                .dump() +
-                            "\n");
+        writeFileAtomic(
+            (fs::path(b.dir) / "jobs.json").string(),
+            nlohmann::json::array({{{"jobId", jobId}, {"submitted", utcNowText()}}}).dump() + "\n");
         std::printf("submitted job array %d (%zu tasks, at most %d at a time)\n", jobId,
                     b.trials.size(), b.resources.concurrent);
         return 0;
@@ -221,10 +222,11 @@ int runSlurm(SlurmOptions& o) {
     if (r.sweepId == 0)
         std::printf("nothing imported: %d tasks without a result yet\n", r.waiting);
     else
-        std::printf("sweep %lld%s: %d trials imported, %d unchanged, %d without a result yet, %zu "
-                    "refused\n",
-                    (long long)r.sweepId, r.created ? " (new)" : "", r.imported, r.unchanged,
-                    r.waiting, r.refused.size());
+        std::printf(
+            "sweep %lld%s: %d trials imported, %d unchanged, %d without a result yet, %zu "
+            "refused\n",
+            (long long)r.sweepId, r.created ? " (new)" : "", r.imported, r.unchanged, r.waiting,
+            r.refused.size());
     return r.refused.empty() ? 0 : 2;
 }
 
@@ -270,12 +272,12 @@ void addSweepSlurmCommands(CLI::App& sweepCmd, Runners& runners) {
     CLI::App* task = add("task", "run one array task of a bundle (what submit.sbatch runs)");
     task->add_option("BUNDLE", o->dir, "the bundle folder")->required();
     task->add_option("I", o->index, "the task ($SLURM_ARRAY_TASK_ID)")->required();
-    CLI::App* import = add("import", "bring a bundle's finished trials into the run store (idempotent)");
+    CLI::App* import =
+        add("import", "bring a bundle's finished trials into the run store (idempotent)");
     import->add_option("BUNDLE", o->dir, "the bundle folder")->required();
     addRunsDbFlag(*import, o->db);
     CLI::App* st = add("status", "each task of a bundle: Slurm's state and its result file");
-    st->add_option("TARGET", o->target, "the bundle folder, or an imported sweep's id")
-        ->required();
+    st->add_option("TARGET", o->target, "the bundle folder, or an imported sweep's id")->required();
     addRunsDbFlag(*st, o->db);
 }
 

@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -170,9 +170,8 @@ int runTrain(TrainOptions& o) {
         run->setCheckpointFile(o.checkpoint);
     }
     // The epochs still to train and how (a finished checkpoint trains none).
-    const int toTrain = run->keeper().stoppedEarlyAt() > 0
-                            ? 0
-                            : std::max(0, exp.training.epochs - resumedAt);
+    const int toTrain =
+        run->keeper().stoppedEarlyAt() > 0 ? 0 : std::max(0, exp.training.epochs - resumedAt);
     const StartMode mode = resumedAt > 0 ? StartMode::ContinueCurrent : StartMode::Restart;
     for (const std::string& w : data.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     if (!json && !o.trial) {
@@ -198,8 +197,7 @@ int runTrain(TrainOptions& o) {
     TrainControl control;
     TrialEvents trial(control, printer.hasVal);
     if (o.trial) {
-        const RunResult result =
-            run->train(toTrain, mode, record, trial, &control);
+        const RunResult result = run->train(toTrain, mode, record, trial, &control);
         // The sweep's coordinator records what was saved as the trial run's model.
         const WeightsSnapshot& kept = run->keeper().result();
         if (!kept.empty() && !saveModel.empty())

@@ -5,12 +5,12 @@
 
 #include "app/engine/ContinueRule.h"
 #include "app/engine/RunTrading.h"
+#include "app/runs/Sha256.h"
 #include "model/ModelBundle.h"
 #include "model/Monitor.h"
 #include "model/NetworkWeights.h"
 #include "model/RunFailure.h"
 #include "model/TrainCheckpoint.h"
-#include "app/runs/Sha256.h"
 
 namespace nnwb {
 

@@ -43,8 +43,8 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
     try {
         r = nlohmann::json::parse(readFile(file));
     } catch (const nlohmann::json::parse_error& e) {
-        throw std::runtime_error(file + ": not valid JSON (a truncated or partial copy?): " +
-                                 e.what());
+        throw std::runtime_error(file +
+                                 ": not valid JSON (a truncated or partial copy?): " + e.what());
     }
     if (!r.is_object()) throw std::runtime_error(file + ": not a JSON object");
     if (r.value("bundle", "") != b.id)
@@ -55,7 +55,8 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
                                  std::to_string(t.index) + "'s (" + t.id + ")");
     const std::string status = r.value("status", "");
     if (status != "complete" && status != "failed" && status != "interrupted")
-        throw std::runtime_error(file + ": status '" + status + "' is not complete, failed or "
+        throw std::runtime_error(file + ": status '" + status +
+                                 "' is not complete, failed or "
                                  "interrupted");
     TaskResult out;
     TrialRow& row = out.row;
@@ -65,9 +66,8 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
     row.params = t.params;
     const nlohmann::json slurm = r.value("slurm", nlohmann::json::object());
     row.attempts = 1 + std::atoi(slurm.value("restartCount", std::string("0")).c_str());
-    row.slot = r.value("device", "") + (slurm.value("node", "").empty()
-                                            ? ""
-                                            : " on " + slurm.value("node", std::string()));
+    row.slot = r.value("device", "") +
+               (slurm.value("node", "").empty() ? "" : " on " + slurm.value("node", std::string()));
     row.startedAt = r.value("startedAt", "");
     row.endedAt = r.value("endedAt", "");
     const nlohmann::json started = r.value("started", nlohmann::json::object());
@@ -145,8 +145,7 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
     run.trainSamples = started.value("trainSamples", int64_t(0));
     run.validationSamples = started.value("validationSamples", int64_t(0));
     run.epochsPlanned = started.value("epochs", 0);
-    run.note = "sweep bundle " + b.id + " task " + std::to_string(t.index) + ": " +
-               t.params.dump();
+    run.note = "sweep bundle " + b.id + " task " + std::to_string(t.index) + ": " + t.params.dump();
     run.startedAt = row.startedAt;
     run.host = slurm.value("node", "");
     run.status = row.state == TrialState::Complete ? r.value("endStatus", runstatus::kCompleted)
@@ -228,7 +227,8 @@ void writeTrial(SQLite::Database& db, int64_t sweepId, const TrialRow& t, int64_
     d.bind(1, sweepId);
     d.bind(2, t.number);
     d.exec();
-    for (const auto& [epoch, value] : t.epochs) SweepStore::addEpoch(db, sweepId, t.number, epoch, value);
+    for (const auto& [epoch, value] : t.epochs)
+        SweepStore::addEpoch(db, sweepId, t.number, epoch, value);
     SQLite::Statement c(db, "UPDATE runs SET comparison = ? WHERE id = ?");
     c.bind(1, "sweep-" + std::to_string(sweepId));
     c.bind(2, runId);
@@ -284,8 +284,8 @@ BundleImportReport importBundle(RunStore& store, const std::string& dir) {
             bool better = true;
             if (q.executeStep()) {
                 sweepId = q.getColumn(0).getInt64();
-                const int oldRank = stateRank(
-                    sweep::trialStateFromName(q.getColumn(1).getString()).value_or(TrialState::Failed));
+                const int oldRank = stateRank(sweep::trialStateFromName(q.getColumn(1).getString())
+                                                  .value_or(TrialState::Failed));
                 const int newRank = stateRank(r.row.state);
                 better = newRank > oldRank ||
                          (newRank == oldRank && r.row.epochsDone > q.getColumn(2).getInt());
@@ -315,9 +315,8 @@ BundleImportReport importBundle(RunStore& store, const std::string& dir) {
         for (size_t i = 0; i < results.size(); ++i) {
             if (ids[i] == 0) continue;
             writeTrial(db, sweepId, results[i].row, ids[i]);
-            if (i == 0)
-                if (const char* stall = std::getenv("NNWB_TEST_IMPORT_STALL_S"))
-                    ::sleep(unsigned(std::atoi(stall)));
+            if (const char* stall = std::getenv("NNWB_TEST_IMPORT_STALL_S"))
+                ::sleep(unsigned(std::atoi(stall)));  // a test kills it here
         }
         SQLite::Statement q(db,
                             "SELECT COUNT(*) FROM trials WHERE sweep_id = ? AND state IN "

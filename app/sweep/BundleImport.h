@@ -18,11 +18,11 @@
 namespace nnwb {
 
 struct BundleImportReport {
-    int64_t sweepId = 0;   // 0: nothing imported and no sweep for the bundle yet
-    bool created = false;  // this import created the sweep
-    int imported = 0;      // trials written (new or improved)
-    int unchanged = 0;     // results the store already has (or better)
-    int waiting = 0;       // tasks without a result yet
+    int64_t sweepId = 0;               // 0: nothing imported and no sweep for the bundle yet
+    bool created = false;              // this import created the sweep
+    int imported = 0;                  // trials written (new or improved)
+    int unchanged = 0;                 // results the store already has (or better)
+    int waiting = 0;                   // tasks without a result yet
     std::vector<std::string> refused;  // "FILE: reason" each
 };
 

@@ -23,7 +23,9 @@ namespace nnwb {
 namespace {
 
 volatile sig_atomic_t gTerm = 0;
-void onTerm(int) { gTerm = 1; }
+void onTerm(int) {
+    gTerm = 1;
+}
 
 const char* envOr(const char* name) {
     const char* v = std::getenv(name);
@@ -46,8 +48,7 @@ void keepEpochsBefore(const std::string& file, int first) {
 
 }  // namespace
 
-std::string taskDevice(const std::string& device, const char* gpuOrdinal,
-                       const char* cudaVisible) {
+std::string taskDevice(const std::string& device, const char* gpuOrdinal, const char* cudaVisible) {
     if (device.rfind("opencl:", 0) != 0) return device;
     if (std::count(device.begin(), device.end(), ':') >= 2) return device;  // opencl:P:D
     std::string list = gpuOrdinal && *gpuOrdinal ? gpuOrdinal : (cudaVisible ? cudaVisible : "");
@@ -65,23 +66,21 @@ int runBundleTask(const std::string& dirIn, int index, const std::string& cli, s
     const fs::path out = fs::path(b.dir) / "results" / std::to_string(index);
     fs::create_directories(out);
     const std::string epochsFile = (out / "epochs.jsonl").string();
-    const std::string device =
-        taskDevice(b.resources.device, std::getenv("GPU_DEVICE_ORDINAL"),
-                   std::getenv("CUDA_VISIBLE_DEVICES"));
-    nlohmann::json result = {
-        {"format", kBundleFormat},
-        {"bundle", b.id},
-        {"trial", t.id},
-        {"index", index},
-        {"device", device},
-        {"startedAt", utcNowText()},
-        {"slurm",
-         {{"jobId", envOr("SLURM_JOB_ID")},
-          {"arrayJobId", envOr("SLURM_ARRAY_JOB_ID")},
-          {"arrayTaskId", envOr("SLURM_ARRAY_TASK_ID")},
-          {"restartCount", envOr("SLURM_RESTART_COUNT")},
-          {"gpus", envOr("GPU_DEVICE_ORDINAL")},
-          {"node", envOr("SLURMD_NODENAME")}}}};
+    const std::string device = taskDevice(b.resources.device, std::getenv("GPU_DEVICE_ORDINAL"),
+                                          std::getenv("CUDA_VISIBLE_DEVICES"));
+    nlohmann::json result = {{"format", kBundleFormat},
+                             {"bundle", b.id},
+                             {"trial", t.id},
+                             {"index", index},
+                             {"device", device},
+                             {"startedAt", utcNowText()},
+                             {"slurm",
+                              {{"jobId", envOr("SLURM_JOB_ID")},
+                               {"arrayJobId", envOr("SLURM_ARRAY_JOB_ID")},
+                               {"arrayTaskId", envOr("SLURM_ARRAY_TASK_ID")},
+                               {"restartCount", envOr("SLURM_RESTART_COUNT")},
+                               {"gpus", envOr("GPU_DEVICE_ORDINAL")},
+                               {"node", envOr("SLURMD_NODENAME")}}}};
     auto finish = [&](const std::string& status, const std::string& error, int code) {
         result["status"] = status;
         if (!error.empty()) result["error"] = error;
@@ -119,7 +118,7 @@ int runBundleTask(const std::string& dirIn, int index, const std::string& cli, s
                                            (out / "model.safetensors").string()};
     TrialProcess proc(argv, {}, (out / "trial.err").string());
     std::ofstream epochs;
-    nlohmann::json end, started, trading;
+    nlohmann::json end = nlohmann::json::object(), started = nlohmann::json::object(), trading;
     int epochsDone = 0;
     bool term = false;
     auto handle = [&](const std::string& line) {
@@ -135,6 +134,7 @@ int runBundleTask(const std::string& dirIn, int index, const std::string& cli, s
             const int first = j.value("firstEpoch", 1);
             keepEpochsBefore(epochsFile, first);
             result["resumedFrom"] = first - 1;
+            epochsDone = first - 1;
             epochs.open(epochsFile, std::ios::app);
         } else if (ev == "epoch") {
             j.erase("event");

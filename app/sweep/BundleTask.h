@@ -15,8 +15,7 @@ namespace nnwb {
 // The device a task trains on: `device` is the bundle's ("cpu", "opencl:P", or a full
 // "opencl:P:D" kept as it is); for "opencl:P" D is the first GPU Slurm assigned
 // (GPU_DEVICE_ORDINAL, else CUDA_VISIBLE_DEVICES; null or empty: 0).
-std::string taskDevice(const std::string& device, const char* gpuOrdinal,
-                       const char* cudaVisible);
+std::string taskDevice(const std::string& device, const char* gpuOrdinal, const char* cudaVisible);
 
 // Runs task `index` of the bundle in `dir` with `cli` (this nnwb-cli); progress lines go to
 // `log`. Returns the exit status: 0 complete, 1 failed, 2 bad input, 143 ended by SIGTERM

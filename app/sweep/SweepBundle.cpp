@@ -28,9 +28,15 @@ std::unique_ptr<sweep::Sampler> bundleSampler(const sweep::SweepSpec& spec) {
 }
 
 nlohmann::json resourcesJson(const BundleResources& r) {
-    return {{"concurrent", r.concurrent}, {"cpusPerTask", r.cpusPerTask}, {"gpu", r.gpu},
-            {"time", r.time},             {"mem", r.mem},                 {"partition", r.partition},
-            {"device", r.device},         {"setup", r.setup},             {"cli", r.cli}};
+    return {{"concurrent", r.concurrent},
+            {"cpusPerTask", r.cpusPerTask},
+            {"gpu", r.gpu},
+            {"time", r.time},
+            {"mem", r.mem},
+            {"partition", r.partition},
+            {"device", r.device},
+            {"setup", r.setup},
+            {"cli", r.cli}};
 }
 
 std::string shellQuote(const std::string& s) {
@@ -58,9 +64,14 @@ nlohmann::json Bundle::toJson() const {
                      {"experiment", x.experiment}});
     for (const BundleDataFile& f : data)
         d.push_back({{"file", f.file}, {"sha256", f.sha256}, {"size", f.size}});
-    return {{"format", kBundleFormat}, {"id", id},       {"name", name},
-            {"created", created},      {"spec", spec},   {"trials", t},
-            {"data", d},               {"resources", resourcesJson(resources)}};
+    return {{"format", kBundleFormat},
+            {"id", id},
+            {"name", name},
+            {"created", created},
+            {"spec", spec},
+            {"trials", t},
+            {"data", d},
+            {"resources", resourcesJson(resources)}};
 }
 
 std::string submitScript(const Bundle& b) {
@@ -83,7 +94,8 @@ std::string submitScript(const Bundle& b) {
     for (const std::string& line : r.setup) s += line + "\n";
     // exec: the task is the batch shell, so it gets --signal's TERM itself.
     s += "cd \"$SLURM_SUBMIT_DIR\" || exit 1\n";
-    s += "exec " + shellQuote(r.cli) + " sweep task \"$SLURM_SUBMIT_DIR\" \"$SLURM_ARRAY_TASK_ID\"\n";
+    s += "exec " + shellQuote(r.cli) +
+         " sweep task \"$SLURM_SUBMIT_DIR\" \"$SLURM_ARRAY_TASK_ID\"\n";
     return s;
 }
 
@@ -192,8 +204,8 @@ Bundle readBundle(const std::string& dirIn) {
             x.seed = t.at("seed").get<uint64_t>();
             x.experiment = t.at("experiment").get<std::string>();
             if (x.index != int(b.trials.size()))
-                throw std::runtime_error("trials[" + std::to_string(b.trials.size()) +
-                                         "]: index " + std::to_string(x.index));
+                throw std::runtime_error("trials[" + std::to_string(b.trials.size()) + "]: index " +
+                                         std::to_string(x.index));
             b.trials.push_back(x);
         }
         for (const auto& d : j.at("data"))

@@ -26,21 +26,21 @@ public:
 
 // Per-task resources and the array's throttle, as the sbatch lines say them.
 struct BundleResources {
-    int concurrent = 2;        // K: at most K tasks at a time (--array=0-(N-1)%K)
-    int cpusPerTask = 1;       // --cpus-per-task
-    bool gpu = false;          // --gres=gpu:1
-    std::string time = "1:00:00";  // --time
-    std::string mem = "2G";        // --mem
-    std::string partition;         // --partition (empty: the cluster's default)
-    std::string device = "cpu";    // cpu, or opencl:P (the device D comes from Slurm)
+    int concurrent = 2;              // K: at most K tasks at a time (--array=0-(N-1)%K)
+    int cpusPerTask = 1;             // --cpus-per-task
+    bool gpu = false;                // --gres=gpu:1
+    std::string time = "1:00:00";    // --time
+    std::string mem = "2G";          // --mem
+    std::string partition;           // --partition (empty: the cluster's default)
+    std::string device = "cpu";      // cpu, or opencl:P (the device D comes from Slurm)
     std::vector<std::string> setup;  // shell lines before the task (module load ...)
     std::string cli = "nnwb-cli";    // the nnwb-cli the tasks run
 };
 
 struct BundleTrial {
-    int index = 0;     // the array task (and trial number)
+    int index = 0;  // the array task (and trial number)
     int config = 0, replicate = 0;
-    std::string id;    // SHA-256 of bundle id, parameters and seed
+    std::string id;  // SHA-256 of bundle id, parameters and seed
     nlohmann::json params;
     uint64_t seed = 0;
     std::string experiment;  // relative to the bundle
@@ -73,8 +73,7 @@ Bundle writeBundle(const sweep::SweepSpec& spec, const std::string& dir,
 Bundle readBundle(const std::string& dir);
 
 // The trial id: SHA-256 of the bundle id, the parameters and the seed.
-std::string bundleTrialId(const std::string& bundleId, const nlohmann::json& params,
-                          uint64_t seed);
+std::string bundleTrialId(const std::string& bundleId, const nlohmann::json& params, uint64_t seed);
 
 // The data files whose SHA-256 differs from the bundle's (each "data/F: SHA-256 X, the bundle
 // says Y", or "data/F: missing"); empty when all match.

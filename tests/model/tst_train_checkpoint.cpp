@@ -89,8 +89,8 @@ TEST(TrainCheckpoint, resumedRunEqualsUninterruptedBitForBit) {
     TrainRun resumed(e);
     ASSERT_EQ(loadCheckpoint(file, "fp", *resumed.trainer, resumed.keeper), 2);
     const std::vector<double> tail = resumed.epochs(3);
-    std::printf("epoch 5 train loss: uninterrupted %.9g, resumed %.9g; lr %.6g / %.6g\n",
-                all[12], tail[6], all[14], tail[8]);
+    std::printf("epoch 5 train loss: uninterrupted %.9g, resumed %.9g; lr %.6g / %.6g\n", all[12],
+                tail[6], all[14], tail[8]);
     ASSERT_EQ(tail, std::vector<double>(all.begin() + 6, all.end()));
     const TensorMap a = readWeights(*whole.net), b = readWeights(*resumed.net);
     ASSERT_EQ(a.size(), b.size());
