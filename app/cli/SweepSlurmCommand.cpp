@@ -171,7 +171,10 @@ int status(const SlurmOptions& o) {
         }
         const auto s = slurm.find(t.index);
         const std::string queue = s == slurm.end() ? "-" : s->second;
-        counts[queue == "-" ? result : queue] += 1;
+        // Queued or running by Slurm, else what its result says.
+        const bool live = queue == "PENDING" || queue == "RUNNING" || queue == "REQUEUED" ||
+                          queue == "CONFIGURING" || queue == "COMPLETING";
+        counts[live || result == "-" ? (queue == "-" ? "no result" : queue) : result] += 1;
         std::printf("%5d  %-10s  %-12s  %6d  %s\n", t.index, queue.c_str(), result.c_str(), epochs,
                     detail.c_str());
     }
