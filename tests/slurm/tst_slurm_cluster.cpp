@@ -217,15 +217,19 @@ private Q_SLOTS:
         // task 0 once each has trained an epoch.
         int maxRunning = 0;
         std::set<std::pair<int, int>> together;
+        std::set<QString> reasons;  // why pending tasks wait
         bool cancelled = false, requeued = false;
         QElapsedTimer t;
         t.start();
         while (t.elapsed() < 100000) {
             const QStringList rows =
-                sh("squeue -h -r -j " + J + " -o '%K %t'").split('\n', Qt::SkipEmptyParts);
+                sh("squeue -h -r -j " + J + " -o '%K %t %r'").split('\n', Qt::SkipEmptyParts);
             std::vector<int> running;
             for (const QString& r : rows)
-                if (r.endsWith(" R")) running.push_back(r.split(' ')[0].toInt());
+                if (r.split(' ').value(1) == "R")
+                    running.push_back(r.split(' ')[0].toInt());
+                else if (r.split(' ').value(1) == "PD")
+                    reasons.insert(r.split(' ').value(2));
             maxRunning = std::max(maxRunning, int(running.size()));
             if (running.size() == 2)
                 together.insert(
@@ -256,6 +260,9 @@ private Q_SLOTS:
         QVERIFY2(cancelled && requeued, "task 1 or task 0 never ran an epoch");
         QVERIFY2(sh("squeue -h -j " + J).trimmed().isEmpty(), "the array did not finish");
         QCOMPARE(maxRunning, 2);
+        // The pending tasks waited for the array's limit (%2), not for a free GPU or core.
+        QVERIFY2(reasons.count("JobArrayTaskLimit"),
+                 qPrintable(QStringList(reasons.begin(), reasons.end()).join(", ")));
 
         std::map<int, json> results;
         for (int i = 0; i < 6; ++i) {
