@@ -203,6 +203,13 @@ void bindOptional(SQLite::Statement& q, int i, const std::optional<double>& v) {
 }
 
 void writeTrial(SQLite::Database& db, int64_t sweepId, const TrialRow& t, int64_t runId) {
+    // The objective per epoch first: SweepStore::addEpoch also sets value (the last one's).
+    SQLite::Statement d(db, "DELETE FROM trial_epochs WHERE sweep_id = ? AND number = ?");
+    d.bind(1, sweepId);
+    d.bind(2, t.number);
+    d.exec();
+    for (const auto& [epoch, value] : t.epochs)
+        SweepStore::addEpoch(db, sweepId, t.number, epoch, value);
     SQLite::Statement u(db,
                         "UPDATE trials SET state = ?, run_id = ?, attempts = ?, slot = ?, value = "
                         "?, second_value = ?, epochs_done = ?, pruned_at = NULL, error = ?, "
@@ -223,12 +230,6 @@ void writeTrial(SQLite::Database& db, int64_t sweepId, const TrialRow& t, int64_
     u.bind(11, sweepId);
     u.bind(12, t.number);
     u.exec();
-    SQLite::Statement d(db, "DELETE FROM trial_epochs WHERE sweep_id = ? AND number = ?");
-    d.bind(1, sweepId);
-    d.bind(2, t.number);
-    d.exec();
-    for (const auto& [epoch, value] : t.epochs)
-        SweepStore::addEpoch(db, sweepId, t.number, epoch, value);
     SQLite::Statement c(db, "UPDATE runs SET comparison = ? WHERE id = ?");
     c.bind(1, "sweep-" + std::to_string(sweepId));
     c.bind(2, runId);

@@ -151,6 +151,23 @@ private Q_SLOTS:
         auto show = runCli({"sweep", "show", "1", "--json", "--runs-db", db_});
         const json sj = json::parse(show.out.toStdString());
         QCOMPARE(sj["counts"]["complete"].get<int>(), 4);
+        // A trial's value is the best of its epochs' objective (validation loss), as a local
+        // sweep's.
+        int lastIsNotBest = 0;
+        for (const auto& t : sj["trials"]) {
+            const std::string epochs = b.toStdString() + "/results/" +
+                                       std::to_string(t["number"].get<int>()) + "/epochs.jsonl";
+            std::ifstream in(epochs);
+            std::string line;
+            double best = 1e300, last = 0;
+            while (std::getline(in, line)) {
+                last = json::parse(line)["validation"]["loss"].get<double>();
+                best = std::min(best, last);
+            }
+            QCOMPARE(t["value"].get<double>(), best);
+            lastIsNotBest += last != best;
+        }
+        qInfo("%d of 4 trials had a better epoch than their last", lastIsNotBest);
         nnwb::RunStore store(db_.toStdString(), false);
         const auto runs = store.list();
         QCOMPARE(int(runs.size()), 4);
