@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -319,6 +320,8 @@ BundleImportReport importBundle(RunStore& store, const std::string& dir) {
             if (const char* stall = std::getenv("NNWB_TEST_IMPORT_STALL_S"))
                 ::sleep(unsigned(std::atoi(stall)));  // a test kills it here
         }
+        if (std::count_if(ids.begin(), ids.end(), [](int64_t id) { return id != 0; }) == 0)
+            return;  // nothing new: the sweep's row stays as it is too
         SQLite::Statement q(db,
                             "SELECT COUNT(*) FROM trials WHERE sweep_id = ? AND state IN "
                             "('queued', 'running')");

@@ -91,7 +91,7 @@ class SlurmClusterTest : public QObject {
         nnwb::SweepStore sweeps(store);
         std::string out;
         for (const auto& s : sweeps.list()) {
-            out += std::to_string(s.id) + " " + s.status + "\n";
+            out += std::to_string(s.id) + " " + s.status + " " + s.endedAt + "\n";
             for (const auto& t : sweeps.trials(s.id))
                 out += std::to_string(t.number) + " " + nnwb::sweep::trialStateName(t.state) + " " +
                        std::to_string(t.runId) + " " + std::to_string(t.epochsDone) + " " +
