@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/runs/RunStore.h"
+#include "app/sweep/BundleTask.h"
 #include "app/sweep/SweepStore.h"
 #include "common/CliRun.h"
 #include "common/TestUtil.h"
@@ -112,6 +113,18 @@ private Q_SLOTS:
                           {{"path", "model.layers[0].activation"}, {"values", {"tanh", "relu"}}}}}};
         spec_ = dir_ + "/spec.json";
         writeText(spec_.toStdString(), s.dump(2));
+    }
+
+    // The task's device from Slurm's GPU assignment.
+    void taskDeviceFollowsSlurmsGpu() {
+        using nnwb::taskDevice;
+        QCOMPARE(taskDevice("opencl:0", "1", nullptr), std::string("opencl:0:1"));
+        QCOMPARE(taskDevice("opencl:0", "1", "0"), std::string("opencl:0:1"));
+        QCOMPARE(taskDevice("opencl:2", nullptr, "3,4"), std::string("opencl:2:3"));
+        QCOMPARE(taskDevice("opencl:0", "", ""), std::string("opencl:0:0"));
+        QCOMPARE(taskDevice("opencl:0", "gpu", nullptr), std::string("opencl:0:0"));
+        QCOMPARE(taskDevice("opencl:1:2", "0", "0"), std::string("opencl:1:2"));
+        QCOMPARE(taskDevice("cpu", "1", "1"), std::string("cpu"));
     }
 
     void exportTaskImportTwice() {
