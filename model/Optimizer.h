@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/Network.h"
+#include "model/Safetensors.h"
 
 namespace nnwb {
 
@@ -31,6 +32,10 @@ public:
     // The rate of the next steps (a schedule changes it between epochs; the moments stay).
     void setLearningRate(double rate) { cfg_.learningRate = rate; }
     double learningRate() const { return cfg_.learningRate; }
+    // Checkpoints (model/TrainCheckpoint.h): the moments (host copies, named PREFIX.I.m/v)
+    // and the step count; loadState throws std::runtime_error on a missing or resized tensor.
+    void saveState(TensorMap& out, const std::string& prefix);
+    void loadState(const TensorMap& in, const std::string& prefix, long long steps);
 
 private:
     Backend& be_;

@@ -25,7 +25,7 @@ mode="${1:-}"
 packages=(build-essential cmake ninja-build pkg-config qt6-base-dev libqcustomplot-dev
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo nlohmann-json3-dev xvfb xauth
           libonnx-dev libprotobuf-dev libsqlite3-dev libsqlitecpp-dev libcli11-dev nettle-dev
-          libgtest-dev)
+          libgtest-dev munge slurmctld slurmd slurm-client)
 
 # Only for `check`: clang with its sanitizer and libFuzzer runtimes, llvm-symbolizer, oclgrind.
 check_packages=(clang libclang-rt-14-dev llvm oclgrind clang-format)
