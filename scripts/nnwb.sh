@@ -249,8 +249,9 @@ run_asan_fuzz_monkey() {
 }
 
 # AddressSanitizer + UndefinedBehaviorSanitizer: the whole test suite (not the long monkey and
-# the fuzzers, which are steps of their own in check). Arguments: extra -D settings. With
-# asan_half=k (0 or 1; check sets it from the commit count), only the test programs whose place
+# the fuzzers, which are steps of their own in check, nor the live Slurm cluster test, whose
+# nnwb-cli paths tst_cli_sweep_bundle runs under ASan without the daemons). Arguments: extra -D
+# settings. With asan_half=k (0 or 1; check sets it from the commit count), only the test programs whose place
 # in the sorted list of tests is k modulo 2 are built and run, beside the GUI monkey, the
 # fuzzers and nnwb-cli: with check's rotation, any 3 consecutive commits run the whole suite
 # under ASan + UBSan (docs/decisions/ci-time.md); `asan` and check-long run it whole.
@@ -263,7 +264,7 @@ run_asan() {
         build_preset asan
     else
         local names always targets=() i=0 t
-        names="$(cd build-asan && ctest -N -LE 'monkey-long|^fuzzing$' |
+        names="$(cd build-asan && ctest -N -LE 'monkey-long|^fuzzing$|^slurm$' |
             sed -n 's/^ *Test *#[0-9]*: *//p' | grep -vx 'install_tree' | sort)"
         always="$(cd build-asan && ctest -N -L 'monkey-long|^fuzzing$' |
             sed -n 's/^ *Test *#[0-9]*: *//p')"
@@ -282,7 +283,7 @@ run_asan() {
     fi
     step "asan+ubsan: test suite${asan_half:+ (half $asan_half of 2)}"
     (cd build-asan && ctest --output-on-failure -j "$(nproc)" --timeout 1800 \
-        -LE 'monkey-long|^fuzzing$' ${regex:+-R "^($regex)\$"})
+        -LE 'monkey-long|^fuzzing$|^slurm$' ${regex:+-R "^($regex)\$"})
 }
 
 # ThreadSanitizer: the tests that run work on several threads (label `threads`), with gcc's
