@@ -183,15 +183,12 @@ int64_t insertSweep(SQLite::Database& db, const Bundle& b, bool done) {
     q.exec();
     const int64_t id = db.getLastInsertRowid();
     for (const BundleTrial& t : b.trials) {
-        SQLite::Statement i(db,
-                            "INSERT INTO trials (sweep_id, number, config, replicate, state, "
-                            "params) VALUES (?, ?, ?, ?, 'queued', ?)");
-        i.bind(1, id);
-        i.bind(2, t.index);
-        i.bind(3, t.config);
-        i.bind(4, t.replicate);
-        i.bind(5, t.params.dump());
-        i.exec();
+        TrialRow row;
+        row.number = t.index;
+        row.config = t.config;
+        row.replicate = t.replicate;
+        row.params = t.params;
+        insertQueuedTrial(db, id, row);
     }
     return id;
 }
