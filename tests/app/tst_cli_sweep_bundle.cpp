@@ -21,6 +21,7 @@
 #include "app/sweep/BundleTask.h"
 #include "app/sweep/SweepStore.h"
 #include "common/CliRun.h"
+#include "common/SweepStoreDump.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 
@@ -51,23 +52,7 @@ class CliSweepBundleTest : public QObject {
     QString dir_, db_, spec_;
 
     // A store's sweeps, trials and runs as text (what an import may change).
-    std::string storeDump() {
-        if (!fs::exists(db_.toStdString())) return "no store";
-        nnwb::RunStore store(db_.toStdString(), false);
-        nnwb::SweepStore sweeps(store);
-        std::string out;
-        for (const auto& s : sweeps.list()) {
-            out += std::to_string(s.id) + " " + s.status + " " + s.endedAt + "\n";
-            for (const auto& t : sweeps.trials(s.id))
-                out += std::to_string(t.number) + " " + nnwb::sweep::trialStateName(t.state) + " " +
-                       std::to_string(t.runId) + " " + std::to_string(t.epochsDone) + " " +
-                       (t.value ? std::to_string(*t.value) : "-") + "\n";
-        }
-        for (const auto& r : store.list())
-            out += std::to_string(r.id) + " " + r.uuid + " " + r.status + " " +
-                   std::to_string(r.epochsDone) + "\n";
-        return out;
-    }
+    std::string storeDump() const { return nnwb::test::sweepStoreDump(db_.toStdString()); }
     QString bundle(const QString& name, const QStringList& extra = {}) {
         const QString b = dir_ + "/" + name;
         auto r = runCli(QStringList{"sweep", "export-bundle", spec_, b} + extra);

@@ -24,6 +24,7 @@
 #include "app/runs/RunStore.h"
 #include "app/sweep/SweepStore.h"
 #include "common/CliRun.h"
+#include "common/SweepStoreDump.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 
@@ -85,21 +86,7 @@ class SlurmClusterTest : public QObject {
         }
         started_ = false;
     }
-    std::string storeDump() {
-        if (!fs::exists(db_.toStdString())) return "no store";
-        nnwb::RunStore store(db_.toStdString(), false);
-        nnwb::SweepStore sweeps(store);
-        std::string out;
-        for (const auto& s : sweeps.list()) {
-            out += std::to_string(s.id) + " " + s.status + " " + s.endedAt + "\n";
-            for (const auto& t : sweeps.trials(s.id))
-                out += std::to_string(t.number) + " " + nnwb::sweep::trialStateName(t.state) + " " +
-                       std::to_string(t.runId) + " " + std::to_string(t.epochsDone) + " " +
-                       t.error + "\n";
-        }
-        for (const auto& r : store.list()) out += r.uuid + " " + r.status + "\n";
-        return out;
-    }
+    std::string storeDump() const { return nnwb::test::sweepStoreDump(db_.toStdString()); }
 
 public:
     ~SlurmClusterTest() override { stopDaemons(); }
