@@ -1,7 +1,8 @@
-// `nnwb-cli sweep export-bundle SPEC DIR`, `sweep submit SPEC DIR --slurm`, `sweep task BUNDLE
-// I`, `sweep import BUNDLE`, `sweep status BUNDLE|ID`: sweeps on a Slurm cluster as job arrays
-// (docs/slurm.md). The bundle, task and import are app/sweep/SweepBundle.h, BundleTask.h and
-// BundleImport.h; this file parses flags, runs sbatch/squeue and prints. CLI main thread;
+// `nnwb-cli sweep export-bundle SPEC DIR`, `sweep submit SPEC DIR --slurm [--per-generation
+// K]`, `sweep task BUNDLE I`, `sweep import BUNDLE`, `sweep status BUNDLE|ID`: sweeps on a Slurm
+// cluster as job arrays (docs/slurm.md). The bundle, task, import, the search in generations
+// and Slurm's commands are app/sweep/SweepBundle.h, BundleTask.h, BundleImport.h,
+// BundleGenerations.h and SlurmJobs.h; this file parses flags and prints. CLI main thread;
 // Qt-free.
 #include <unistd.h>
 
@@ -17,8 +18,10 @@
 #include "app/cli/RecordingFlags.h"
 #include "app/runs/RunStore.h"
 #include "app/runs/RunsDbPath.h"
+#include "app/sweep/BundleGenerations.h"
 #include "app/sweep/BundleImport.h"
 #include "app/sweep/BundleTask.h"
+#include "app/sweep/SlurmJobs.h"
 #include "app/sweep/SweepBundle.h"
 #include "app/sweep/SweepStore.h"
 #include "model/AtomicFile.h"
@@ -31,9 +34,10 @@ namespace fs = std::filesystem;
 
 struct SlurmOptions {
     std::string sub, spec, dir, db, target;
-    int index = 0;
+    int index = 0, untilEpoch = 0;
     bool slurm = false;
     BundleResources res;
+    GenerationOptions generations;
 };
 
 std::string thisCli() {
@@ -41,19 +45,6 @@ std::string thisCli() {
     const fs::path p = fs::read_symlink("/proc/self/exe", ec);
     if (ec) throw std::runtime_error("cannot find nnwb-cli itself (/proc/self/exe)");
     return p.string();
-}
-
-// Runs a command, returns its stdout; throws with its output when it fails.
-std::string runCommand(const std::string& cmd) {
-    std::FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-    if (!p) throw std::runtime_error("cannot run " + cmd);
-    std::string out;
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-    const int status = ::pclose(p);
-    if (status != 0) throw std::runtime_error(cmd + " failed: " + out);
-    return out;
 }
 
 Bundle exportBundle(const SlurmOptions& o) {
@@ -76,50 +67,19 @@ Bundle exportBundle(const SlurmOptions& o) {
 }
 
 // Task index -> its Slurm state (PENDING, RUNNING, ...), from squeue --json for the bundle's
-// jobs (jobs.json); empty without jobs or without squeue.
+// jobs (jobs.json; a later job's state wins: a rung after the one before); empty without jobs
+// or without squeue.
 std::map<int, std::string> slurmStates(const std::string& dir) {
     std::map<int, std::string> out;
     nlohmann::json jobs;
+    std::string queue;
     try {
         jobs = nlohmann::json::parse(readFile((fs::path(dir) / "jobs.json").string()));
+        queue = runCommand("squeue --json");
+        for (const auto& job : jobs)
+            for (const auto& [task, state] : jobTaskStates(queue, job.value("jobId", 0)))
+                out[task] = state;
     } catch (const std::exception&) {
-        return out;
-    }
-    for (const auto& job : jobs) {
-        nlohmann::json q;
-        try {
-            q = nlohmann::json::parse(
-                runCommand("squeue --json -j " + std::to_string(job.value("jobId", 0))));
-        } catch (const std::exception&) {
-            continue;
-        }
-        for (const auto& j : q.value("jobs", nlohmann::json::array())) {
-            const std::string state = j.value("job_state", "");
-            const auto tid = j.find("array_task_id");
-            if (tid != j.end() && tid->is_number_integer() && tid->get<int>() >= 0 &&
-                j.value("array_task_string", "").empty()) {
-                out[tid->get<int>()] = state;
-                continue;
-            }
-            // The pending part of an array: "2-5%2" or "3,5,7-9".
-            std::string s = j.value("array_task_string", "");
-            s = s.substr(0, s.find('%'));
-            size_t at = 0;
-            while (at < s.size()) {
-                const size_t comma = s.find(',', at);
-                const std::string part =
-                    s.substr(at, comma == std::string::npos ? s.npos : comma - at);
-                const size_t dash = part.find('-');
-                try {
-                    const int a = std::stoi(part.substr(0, dash));
-                    const int b = dash == std::string::npos ? a : std::stoi(part.substr(dash + 1));
-                    for (int i = a; i <= b; ++i) out[i] = state;
-                } catch (const std::exception&) {
-                }
-                if (comma == std::string::npos) break;
-                at = comma + 1;
-            }
-        }
     }
     return out;
 }
@@ -163,6 +123,7 @@ int status(const SlurmOptions& o) {
         try {
             const auto r = nlohmann::json::parse(readFile(file.string()));
             result = r.value("status", "?");
+            if (result == "paused" && t.prunedAt > 0) result = "pruned";
             epochs = r.value("epochsDone", 0);
             detail = r.value("device", "");
             if (r.contains("error")) detail += "  " + r.value("error", "");
@@ -185,6 +146,26 @@ int status(const SlurmOptions& o) {
     return 0;
 }
 
+// sweep submit --slurm --per-generation K: the coordinator of a search in generations.
+int runInGenerations(const SlurmOptions& o) {
+    if (o.generations.perGeneration < 1) throw UsageError("--per-generation: must be at least 1");
+    sweep::SweepSpec spec;
+    try {
+        spec = sweep::SweepSpec::load(o.spec);
+    } catch (const sweep::SpecError& e) {
+        throw UsageError(e.what());
+    }
+    BundleResources res = o.res;
+    if (res.cli.empty()) res.cli = thisCli();
+    RunStore store(runsDbPath(o.db));
+    try {
+        runGenerations(store, spec, o.dir, res, o.generations, stdout);
+    } catch (const BundleError& e) {
+        throw UsageError(e.what());
+    }
+    return 0;
+}
+
 int runSlurm(SlurmOptions& o) {
     if (o.sub == "export-bundle") {
         const Bundle b = exportBundle(o);
@@ -192,12 +173,14 @@ int runSlurm(SlurmOptions& o) {
                     b.dir.c_str());
         return 0;
     }
+    if (o.sub == "submit" && o.generations.perGeneration > 0) return runInGenerations(o);
     if (o.sub == "submit") {
         if (!o.slurm) throw UsageError("submit: --slurm is the only way to submit for now");
         const Bundle b = exportBundle(o);
-        const std::string out = runCommand("cd '" + b.dir + "' && sbatch --parsable submit.sbatch");
-        const int jobId = std::atoi(out.c_str());
-        if (jobId <= 0) throw std::runtime_error("sbatch said: " + out);
+        const int jobId = submitArray(b.dir,
+                                      "0-" + std::to_string(b.trials.size() - 1) + "%" +
+                                          std::to_string(b.resources.concurrent),
+                                      "nnwb-" + b.id.substr(0, 8), {});
         writeFileAtomic(
             (fs::path(b.dir) / "jobs.json").string(),
             nlohmann::json::array({{{"jobId", jobId}, {"submitted", utcNowText()}}}).dump() + "\n");
@@ -207,7 +190,7 @@ int runSlurm(SlurmOptions& o) {
     }
     if (o.sub == "task") {
         try {
-            return runBundleTask(o.dir, o.index, thisCli(), stdout);
+            return runBundleTask(o.dir, o.index, thisCli(), stdout, o.untilEpoch);
         } catch (const BundleError& e) {
             throw UsageError(e.what());
         }
@@ -272,9 +255,22 @@ void addSweepSlurmCommands(CLI::App& sweepCmd, Runners& runners) {
     CLI::App* submit = add("submit", "export a bundle and submit it with sbatch");
     resources(submit);
     submit->add_flag("--slurm", o->slurm, "submit to Slurm as a job array")->required();
+    submit
+        ->add_option("--per-generation", o->generations.perGeneration,
+                     "run the search in generations of K configurations: ask, submit, wait, "
+                     "import, ask again with the results (asha: rungs); run again to go on")
+        ->check(CLI::PositiveNumber);
+    submit
+        ->add_option("--poll", o->generations.pollSeconds,
+                     "seconds between squeue calls while an array runs (--per-generation)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    addRunsDbFlag(*submit, o->db);
     CLI::App* task = add("task", "run one array task of a bundle (what submit.sbatch runs)");
     task->add_option("BUNDLE", o->dir, "the bundle folder")->required();
     task->add_option("I", o->index, "the task ($SLURM_ARRAY_TASK_ID)")->required();
+    task->add_option("--until-epoch", o->untilEpoch,
+                     "stop after this epoch, resumable (a rung of a search in generations)");
     CLI::App* import =
         add("import", "bring a bundle's finished trials into the run store (idempotent)");
     import->add_option("BUNDLE", o->dir, "the bundle folder")->required();

@@ -33,8 +33,13 @@ struct TaskResult {
     TrialRow row;
 };
 
+// failed < pruned < complete; a trial still between the rungs of a bundle run in generations
+// (running) is below them all: any result that ends it replaces it.
 int stateRank(TrialState s) {
-    return s == TrialState::Complete ? 2 : s == TrialState::Pruned ? 1 : 0;
+    return s == TrialState::Complete ? 2
+           : s == TrialState::Pruned ? 1
+           : s == TrialState::Failed ? 0
+                                     : -1;
 }
 
 // Reads results/I of trial `t`; throws std::runtime_error("FILE: reason").
@@ -55,10 +60,9 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
         throw std::runtime_error(file + ": trial id " + r.value("trial", "") + " is not task " +
                                  std::to_string(t.index) + "'s (" + t.id + ")");
     const std::string status = r.value("status", "");
-    if (status != "complete" && status != "failed" && status != "interrupted")
+    if (status != "complete" && status != "failed" && status != "interrupted" && status != "paused")
         throw std::runtime_error(file + ": status '" + status +
-                                 "' is not complete, failed or "
-                                 "interrupted");
+                                 "' is not complete, paused, failed or interrupted");
     TaskResult out;
     TrialRow& row = out.row;
     row.number = t.index;
@@ -108,6 +112,10 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
     if (status == "complete" && value && std::isfinite(*value)) {
         row.state = TrialState::Complete;
         row.value = value;
+    } else if (status == "paused") {  // a rung's end: pruned there, or waiting for the next rung
+        row.state = t.prunedAt > 0 ? TrialState::Pruned : TrialState::Running;
+        if (t.prunedAt > 0) row.prunedAt = t.prunedAt;
+        row.value = value;
     } else if (status == "complete") {
         row.error = "the objective " + spec.objective.metric + " is not in the trial's result";
     } else {
@@ -150,6 +158,7 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
     run.startedAt = row.startedAt;
     run.host = slurm.value("node", "");
     run.status = row.state == TrialState::Complete ? r.value("endStatus", runstatus::kCompleted)
+                 : status == "paused"              ? std::string(runstatus::kStopped)
                                                    : std::string(runstatus::kFailed);
     run.error = row.error;
     if (last.bestEpoch > 0) run.bestEpoch = last.bestEpoch;
@@ -210,7 +219,7 @@ void writeTrial(SQLite::Database& db, int64_t sweepId, const TrialRow& t, int64_
         SweepStore::addEpoch(db, sweepId, t.number, epoch, value);
     SQLite::Statement u(db,
                         "UPDATE trials SET state = ?, run_id = ?, attempts = ?, slot = ?, value = "
-                        "?, second_value = ?, epochs_done = ?, pruned_at = NULL, error = ?, "
+                        "?, second_value = ?, epochs_done = ?, pruned_at = ?, error = ?, "
                         "started_at = ?, ended_at = ? WHERE sweep_id = ? AND number = ?");
     u.bind(1, sweep::trialStateName(t.state));
     u.bind(2, runId);
@@ -219,19 +228,41 @@ void writeTrial(SQLite::Database& db, int64_t sweepId, const TrialRow& t, int64_
     bindOptional(u, 5, t.value);
     bindOptional(u, 6, t.secondValue);
     u.bind(7, t.epochsDone);
-    if (t.error.empty())
-        u.bind(8);
+    if (t.prunedAt)
+        u.bind(8, *t.prunedAt);
     else
-        u.bind(8, t.error);
-    u.bind(9, t.startedAt);
-    u.bind(10, t.endedAt);
-    u.bind(11, sweepId);
-    u.bind(12, t.number);
+        u.bind(8);
+    if (t.error.empty())
+        u.bind(9);
+    else
+        u.bind(9, t.error);
+    u.bind(10, t.startedAt);
+    u.bind(11, t.endedAt);
+    u.bind(12, sweepId);
+    u.bind(13, t.number);
     u.exec();
     SQLite::Statement c(db, "UPDATE runs SET comparison = ? WHERE id = ?");
     c.bind(1, "sweep-" + std::to_string(sweepId));
     c.bind(2, runId);
     c.exec();
+}
+
+// The trials of a bundle run in generations that its stored sweep does not have yet (the
+// generations after the one that created it), as queued.
+void addMissingTrials(SQLite::Database& db, int64_t sweepId, const Bundle& b) {
+    for (const BundleTrial& t : b.trials) {
+        SQLite::Statement q(db, "SELECT COUNT(*) FROM trials WHERE sweep_id = ? AND number = ?");
+        q.bind(1, sweepId);
+        q.bind(2, t.index);
+        q.executeStep();
+        if (q.getColumn(0).getInt() > 0) continue;
+        TrialRow row;
+        row.number = t.index;
+        row.config = t.config;
+        row.replicate = t.replicate;
+        row.params = t.params;
+        insertQueuedTrial(db, sweepId, row);
+    }
 }
 
 }  // namespace
@@ -310,7 +341,10 @@ BundleImportReport importBundle(RunStore& store, const std::string& dir) {
     };
     auto also = [&](SQLite::Database& db, const std::vector<int64_t>& ids) {
         created = sweepId == 0;
-        if (created) sweepId = insertSweep(db, b, false);
+        if (created)
+            sweepId = insertSweep(db, b, false);
+        else
+            addMissingTrials(db, sweepId, b);
         for (size_t i = 0; i < results.size(); ++i) {
             if (ids[i] == 0) continue;
             writeTrial(db, sweepId, results[i].row, ids[i]);
@@ -337,6 +371,21 @@ BundleImportReport importBundle(RunStore& store, const std::string& dir) {
     report.imported = imported;
     report.unchanged = unchanged;
     return report;
+}
+
+int64_t bundleSweepId(RunStore& store, const std::string& dir) {
+    const Bundle b = readBundle(dir);
+    int64_t id = 0;
+    store.read("cannot look up the sweep of bundle " + b.id, [&](SQLite::Database& db) {
+        for (size_t i = 0; id == 0 && i < b.trials.size(); ++i) {
+            SQLite::Statement q(db,
+                                "SELECT t.sweep_id FROM runs r JOIN trials t ON t.run_id = r.id "
+                                "WHERE r.uuid = ?");
+            q.bind(1, b.trials[i].id);
+            if (q.executeStep()) id = q.getColumn(0).getInt64();
+        }
+    });
+    return id;
 }
 
 }  // namespace nnwb

@@ -31,4 +31,7 @@ struct BundleImportReport {
 // import sleeps that long inside its transaction (a test kills it there).
 BundleImportReport importBundle(RunStore& store, const std::string& dir);
 
+// The id of the stored sweep a bundle was imported into (found by its trial ids); 0: none yet.
+int64_t bundleSweepId(RunStore& store, const std::string& bundleDir);
+
 }  // namespace nnwb

@@ -57,7 +57,8 @@ std::string taskDevice(const std::string& device, const char* gpuOrdinal, const 
     return device + ":" + first;
 }
 
-int runBundleTask(const std::string& dirIn, int index, const std::string& cli, std::FILE* log) {
+int runBundleTask(const std::string& dirIn, int index, const std::string& cli, std::FILE* log,
+                  int untilEpoch) {
     const Bundle b = readBundle(dirIn);
     if (index < 0 || index >= int(b.trials.size()))
         throw BundleError(b.dir + "/bundle.json: no task " + std::to_string(index) + " (it has " +
@@ -91,6 +92,20 @@ int runBundleTask(const std::string& dirIn, int index, const std::string& cli, s
                          status.c_str(), error.empty() ? "" : ": ", error.c_str());
         return code;
     };
+    if (untilEpoch > 0) {  // a rung: done already when an earlier attempt paused there
+        try {
+            const auto old = nlohmann::json::parse(readFile((out / "result.json").string()));
+            if (old.value("bundle", "") == b.id && old.value("trial", "") == t.id &&
+                old.value("status", "") == "paused" && old.value("epochsDone", 0) >= untilEpoch) {
+                if (log)
+                    std::fprintf(log, "task %d (trial %s): paused after epoch %d already\n", index,
+                                 t.id.substr(0, 12).c_str(), old.value("epochsDone", 0));
+                return 0;
+            }
+        } catch (const std::exception&) {  // none or unreadable: run it
+        }
+        result["untilEpoch"] = untilEpoch;
+    }
     const auto problems = bundleDataProblems(b);
     if (!problems.empty()) return finish("failed", problems.front(), 2);
 
@@ -120,7 +135,7 @@ int runBundleTask(const std::string& dirIn, int index, const std::string& cli, s
     std::ofstream epochs;
     nlohmann::json end = nlohmann::json::object(), started = nlohmann::json::object(), trading;
     int epochsDone = 0;
-    bool term = false;
+    bool term = false, paused = false;
     auto handle = [&](const std::string& line) {
         nlohmann::json j;
         try {
@@ -140,7 +155,8 @@ int runBundleTask(const std::string& dirIn, int index, const std::string& cli, s
             j.erase("event");
             epochs << j.dump() << "\n" << std::flush;
             epochsDone = j.value("epoch", epochsDone);
-            proc.send(term ? "stop" : "continue");
+            paused = untilEpoch > 0 && epochsDone >= untilEpoch;
+            proc.send(term || paused ? "stop" : "continue");
         } else if (ev == "result") {
             trading = j.value("trading", nlohmann::json());
         } else if (ev == "end") {
@@ -175,6 +191,7 @@ int runBundleTask(const std::string& dirIn, int index, const std::string& cli, s
         result["endStatus"] = endStatus;
         return finish("complete", "", 0);
     }
+    if (endStatus == "stopped" && paused) return finish("paused", "", 0);
     std::string error = end.value("error", "");
     if (error.empty())
         error = "the trial process ended without finishing (exit status " + std::to_string(exit) +

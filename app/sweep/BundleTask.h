@@ -4,7 +4,8 @@
 // the one run engine) and writes results/I/: epochs.jsonl (one epoch object per line),
 // model.safetensors (the kept weights), checkpoint.safetensors (after every epoch), trial.err
 // and result.json (written atomically when the task ends, also on SIGTERM). A requeued task
-// goes on from its checkpoint. It never opens the run store. The CLI's main thread.
+// goes on from its checkpoint; so does the next rung of a bundle run in generations. It never opens
+// the run store. The CLI's main thread.
 #pragma once
 
 #include <cstdio>
@@ -18,8 +19,12 @@ namespace nnwb {
 std::string taskDevice(const std::string& device, const char* gpuOrdinal, const char* cudaVisible);
 
 // Runs task `index` of the bundle in `dir` with `cli` (this nnwb-cli); progress lines go to
-// `log`. Returns the exit status: 0 complete, 1 failed, 2 bad input, 143 ended by SIGTERM
-// (result.json says "interrupted"; a requeue resumes it).
-int runBundleTask(const std::string& dir, int index, const std::string& cli, std::FILE* log);
+// `log`. `untilEpoch` > 0 (a rung of a bundle run in generations): the trial stops after that
+// epoch and result.json says "paused" (the next rung goes on from its checkpoint); a task whose
+// result already says "paused" at that epoch or later trains nothing. Returns the exit status:
+// 0 complete or paused, 1 failed, 2 bad input, 143 ended by SIGTERM (result.json says
+// "interrupted"; a requeue resumes it).
+int runBundleTask(const std::string& dir, int index, const std::string& cli, std::FILE* log,
+                  int untilEpoch = 0);
 
 }  // namespace nnwb

@@ -53,14 +53,7 @@ struct Coordinator::Running {
 Coordinator::Coordinator(const sweep::SweepSpec& spec, int64_t sweepId, RunStore& store,
                          CoordinatorOptions options)
     : spec_(spec), id_(sweepId), runs_(store), store_(store), o_(std::move(options)) {
-    if (spec_.method == "grid")
-        sampler_ = sweep::makeGridSampler(spec_.space);
-    else if (spec_.method == "sobol")
-        sampler_ = sweep::makeSobolSampler(spec_.space, spec_.seed);
-    else if (spec_.method == "tpe")
-        sampler_ = sweep::makeTpeSampler(spec_.space, spec_.seed, spec_.tpe);
-    else
-        sampler_ = sweep::makeRandomSampler(spec_.space, spec_.seed);
+    sampler_ = sweep::makeSpecSampler(spec_);
     if (spec_.pruner == "asha") pruner_ = sweep::makeAshaPruner(spec_.asha);
     if (spec_.pruner == "median") pruner_ = sweep::makeMedianPruner(spec_.median);
     const fs::path db(runs_.path());

@@ -44,6 +44,7 @@ struct BundleTrial {
     nlohmann::json params;
     uint64_t seed = 0;
     std::string experiment;  // relative to the bundle
+    int prunedAt = 0;  // a generation bundle's rung pruned it after this epoch (0: not pruned)
 };
 
 struct BundleDataFile {
@@ -59,6 +60,7 @@ struct Bundle {
     std::vector<BundleTrial> trials;
     std::vector<BundleDataFile> data;
     BundleResources resources;
+    int perGeneration = 0;  // a bundle run in generations of this many trials (0: one array)
     nlohmann::json toJson() const;
 };
 
@@ -68,6 +70,24 @@ struct Bundle {
 // sweep::SpecError.
 Bundle writeBundle(const sweep::SweepSpec& spec, const std::string& dir,
                    const BundleResources& resources);
+
+// The parts of writeBundle without the trials: the folder, the data, the frozen spec and
+// experiment, and bundle.json / submit.sbatch with no trials yet (a bundle run in generations
+// gets its trials from appendBundleTrials, one generation at a time: perGeneration > 0).
+Bundle startBundle(const sweep::SweepSpec& spec, const std::string& dir,
+                   const BundleResources& resources, int perGeneration = 0);
+
+// Adds trials for `configs` (each with the spec's seedsPerConfig replicates, configuration
+// numbers going on from the bundle's) to `b`: their experiment files, then bundle.json and
+// submit.sbatch rewritten (atomically). `spec` is the bundle's (loadBundleSpec).
+void appendBundleTrials(Bundle& b, const sweep::SweepSpec& spec,
+                        const std::vector<nlohmann::json>& configs);
+
+// Writes b's bundle.json and submit.sbatch (atomically).
+void saveBundle(const Bundle& b);
+
+// The bundle's frozen spec, its paths relative to the bundle. Throws BundleError.
+sweep::SweepSpec loadBundleSpec(const Bundle& b);
 
 // Reads DIR/bundle.json. Throws BundleError naming the file and what is wrong.
 Bundle readBundle(const std::string& dir);

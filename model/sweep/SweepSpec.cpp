@@ -578,4 +578,11 @@ Experiment SweepSpec::experimentFor(const json& config, int replicate) const {
     }
 }
 
+std::unique_ptr<Sampler> makeSpecSampler(const SweepSpec& spec) {
+    if (spec.method == "grid") return makeGridSampler(spec.space);
+    if (spec.method == "sobol") return makeSobolSampler(spec.space, spec.seed);
+    if (spec.method == "tpe") return makeTpeSampler(spec.space, spec.seed, spec.tpe);
+    return makeRandomSampler(spec.space, spec.seed);
+}
+
 }  // namespace nnwb::sweep

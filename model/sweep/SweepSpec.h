@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -18,6 +19,7 @@
 #include "model/Experiment.h"
 #include "model/Trainer.h"
 #include "model/sweep/Pruner.h"
+#include "model/sweep/Sampler.h"
 #include "model/sweep/SearchSpace.h"
 #include "model/sweep/TpeSampler.h"
 
@@ -98,6 +100,9 @@ struct SweepSpec {
     // configuration makes no valid experiment or builds no network.
     Experiment experimentFor(const nlohmann::json& config, int replicate = 0) const;
 };
+
+// The sampler of the spec's method (grid, sobol, tpe, else random) and seed.
+std::unique_ptr<Sampler> makeSpecSampler(const SweepSpec& spec);
 
 // "FILE:LINE:COLUMN" of byte offset `byte` (1-based line and column) in `text`.
 std::string textPosition(const std::string& file, const std::string& text, size_t byte);

@@ -121,7 +121,7 @@ private Q_SLOTS:
              {"#SBATCH --array=0-3%3\n", "#SBATCH --cpus-per-task=2\n", "#SBATCH --gres=gpu:1\n",
               "#SBATCH --time=10\n", "#SBATCH --mem=1G\n", "#SBATCH --partition=short\n",
               "#SBATCH --requeue\n", "#SBATCH --signal=B:TERM@120\n",
-              " sweep task \"$SLURM_SUBMIT_DIR\" \"$SLURM_ARRAY_TASK_ID\"\n"})
+              " sweep task \"$SLURM_SUBMIT_DIR\" \"$SLURM_ARRAY_TASK_ID\" \"$@\"\n"})
             QVERIFY2(sbatch.find(want) != std::string::npos, want);
         const json bj = readJson((b + "/bundle.json").toStdString());
         QCOMPARE(int(bj["trials"].size()), 4);
