@@ -5,8 +5,12 @@
 // checks: never more than 2 tasks run (and 2 do), tasks running together got different GPUs,
 // a scancel'led task is recorded as failed (not lost), a requeued task resumes from its
 // checkpoint and completes, an import killed inside its transaction leaves the store as it
-// was, the import brings every trial in and a second import changes nothing. The daemons are
-// stopped by their pids in every case (cleanupTestCase, also after a failure).
+// was, the import brings every trial in and a second import changes nothing. Then a search in
+// generations (TPE, ASHA rungs) whose second generation is asked with the first's imported
+// results, whose promoted trials resume from their checkpoints and the others are recorded as
+// pruned, and whose coordinator, killed and run again, waits for its array instead of
+// submitting it twice. The daemons are stopped by their pids in every case (cleanupTestCase,
+// also after a failure).
 #include <QtTest>
 
 #include <signal.h>
@@ -320,6 +324,180 @@ private Q_SLOTS:
         QCOMPARE(trials[0].attempts, 2);
         auto st = runCli({"sweep", "status", b});
         QVERIFY2(st.out.contains("5 complete, 1 interrupted"), qPrintable(st.out));
+    }
+
+    // A search in generations (sweep submit --per-generation): TPE with 2 startup trials, ASHA
+    // eta 3 with rungs at epochs 1 and 2, 6 trials in generations of 3. The coordinator is
+    // killed right after it submitted its first array (its job id not yet recorded, as if the
+    // kill came between sbatch and the write) and run again: it waits for that array instead of
+    // submitting another.
+    void generationsOnTheLocalCluster() {
+        const QString dir = QString::fromStdString(nnwb::test::tempDir());
+        const std::string d = dir.toStdString();
+        const QString db = dir + "/store/runs.sqlite";
+        std::ifstream in(nnwb::defaultDataFile());
+        std::string cut, line;
+        for (int i = 0; i < 701 && std::getline(in, line); ++i) cut += line + "\n";
+        writeText(d + "/cut.csv", cut);
+        const json e = {{"formatVersion", 2},
+                        {"name", "dense"},
+                        {"data", {{"file", "cut.csv"}, {"window", 6}}},
+                        {"model",
+                         {{"layers",
+                           {{{"type", "dense"}, {"neurons", 8}, {"activation", "tanh"}},
+                            {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
+                        {"training", {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}}}};
+        writeText(d + "/exp.json", e.dump(2));
+        const json s = {{"name", "generations"},
+                        {"experiment", "exp.json"},
+                        {"method", "tpe"},
+                        {"seed", 7},
+                        {"runCap", 6},
+                        {"tpe", {{"startupTrials", 2}}},
+                        {"earlyTerminate", {{"type", "asha"}, {"minResource", 1}, {"eta", 3}}},
+                        {"parameters",
+                         {{{"path", "training.optimizer.learningRate"},
+                           {"min", 0.0005},
+                           {"max", 0.05},
+                           {"log", true}}}}};
+        writeText(d + "/spec.json", s.dump(2));
+        const QString b = dir + "/gen";
+        const std::string bs = b.toStdString();
+        const QStringList args = {"sweep", "submit",    dir + "/spec.json",
+                                  b,       "--slurm",   "--per-generation",
+                                  "3",     "--poll",    "0.3",
+                                  "--mem", "500M",      "--time",
+                                  "10",    "--runs-db", db};
+        QElapsedTimer t;
+        t.start();
+        // The first coordinator: killed once its first array is in the queue (held there).
+        QProcess first;
+        first.start(NNWB_CLI_PATH, args);
+        QVERIFY(first.waitForStarted());
+        int job = 0;
+        for (int i = 0; i < 300 && job == 0; ++i) {
+            QTest::qWait(50);
+            try {
+                job = json::parse(readText(bs + "/jobs.json")).at(0).value("jobId", 0);
+            } catch (const std::exception&) {
+            }
+        }
+        QVERIFY2(job > 0, "the coordinator submitted no array");
+        const QString J = QString::number(job);
+        sh("scontrol hold " + J);
+        ::kill(pid_t(first.processId()), SIGKILL);
+        first.waitForFinished();
+        json steps = json::parse(readText(bs + "/jobs.json"));
+        QCOMPARE(int(steps.size()), 1);
+        steps[0]["jobId"] = 0;  // as if killed before it could record the job id
+        writeText(bs + "/jobs.json", steps.dump());
+        QVERIFY2(!sh("squeue -h -j " + J).trimmed().isEmpty(), "the first array is gone already");
+        // Run again: it finds the held array by its name and waits for it.
+        QProcess again;
+        again.setProcessChannelMode(QProcess::MergedChannels);
+        again.start(NNWB_CLI_PATH, args);
+        QVERIFY(again.waitForStarted());
+        QString out;
+        for (int i = 0; i < 100 && !out.contains("waited for"); ++i) {
+            again.waitForReadyRead(100);
+            out += QString::fromUtf8(again.readAll());
+        }
+        sh("scontrol release " + J);
+        QVERIFY2(again.waitForFinished(90000), qPrintable(out));
+        out += QString::fromUtf8(again.readAll());
+        qInfo("%s(%.1f s)", qPrintable(out), t.elapsed() / 1000.0);
+        QCOMPARE(again.exitCode(), 0);
+        QVERIFY2(out.contains("generation 0 rung 0: job " + J + " (already queued) waited for"),
+                 qPrintable(out));
+
+        // Four arrays (two generations of two rungs), each submitted once.
+        steps = json::parse(readText(bs + "/jobs.json"));
+        QCOMPARE(int(steps.size()), 4);
+        std::set<int> jobs;
+        for (const json& st : steps) {
+            QVERIFY(st["imported"].get<bool>());
+            jobs.insert(st["jobId"].get<int>());
+        }
+        QCOMPARE(int(jobs.size()), 4);
+        QCOMPARE(steps[0]["jobId"].get<int>(), job);
+        for (const auto& f : fs::directory_iterator(bs + "/results")) {
+            const std::string name = f.path().filename().string();
+            if (name.rfind("slurm-", 0) != 0) continue;
+            const int ran = std::atoi(name.c_str() + 6);
+            QVERIFY2(jobs.count(ran),
+                     qPrintable("an array submitted twice: " + QString::fromStdString(name)));
+        }
+        QCOMPARE(steps[0]["tasks"], json({0, 1, 2}));
+        QCOMPARE(steps[2]["tasks"], json({3, 4, 5}));
+        QCOMPARE(steps[1]["epochs"].get<int>(), 2);
+
+        // Generation 1 was asked with generation 0's imported results: a history-free sampler
+        // with the same seed (export-bundle) proposes generation 0 alike, generation 1 not.
+        auto plain = runCli({"sweep", "export-bundle", dir + "/spec.json", dir + "/plain"});
+        QVERIFY2(plain.code == 0, qPrintable(plain.out + plain.err));
+        const json gen = json::parse(readText(bs + "/bundle.json"))["trials"];
+        const json free = json::parse(readText(d + "/plain/bundle.json"))["trials"];
+        QCOMPARE(int(gen.size()), 6);
+        for (int i = 0; i < 3; ++i) QCOMPARE(gen[i]["params"], free[i]["params"]);
+        for (int i = 3; i < 6; ++i)
+            QVERIFY2(gen[i]["params"] != free[i]["params"], gen[i]["params"].dump().c_str());
+
+        // The store: 6 trials with distinct ids; per generation one promoted (complete after
+        // 2 epochs, resumed from its rung-0 checkpoint), two pruned after epoch 1.
+        nnwb::RunStore store(db.toStdString(), false);
+        nnwb::SweepStore sweeps(store);
+        const auto trials = sweeps.trials(1);
+        QCOMPARE(int(trials.size()), 6);
+        std::set<int64_t> runs;
+        for (const auto& tr : trials) runs.insert(tr.runId);
+        QCOMPARE(int(runs.size()), 6);
+        std::set<std::string> ids;
+        for (const json& tr : gen) ids.insert(tr["id"].get<std::string>());
+        QCOMPARE(int(ids.size()), 6);
+        for (int g = 0; g < 2; ++g) {
+            const std::vector<int> promoted = steps[2 * g]["promoted"].get<std::vector<int>>();
+            QCOMPARE(int(promoted.size()), 1);
+            QCOMPARE(steps[2 * g + 1]["tasks"].get<std::vector<int>>(), promoted);
+            for (int i = 3 * g; i < 3 * g + 3; ++i) {
+                const auto& tr = trials[size_t(i)];
+                const std::string r = bs + "/results/" + std::to_string(i) + "/";
+                const json res = json::parse(readText(r + "result.json"));
+                if (i != promoted[0]) {
+                    QCOMPARE(tr.state, nnwb::sweep::TrialState::Pruned);
+                    QCOMPARE(tr.prunedAt.value_or(0), 1);
+                    QCOMPARE(tr.epochsDone, 1);
+                    QCOMPARE(res["status"].get<std::string>(), std::string("paused"));
+                    continue;
+                }
+                QCOMPARE(tr.state, nnwb::sweep::TrialState::Complete);
+                QCOMPARE(tr.epochsDone, 2);
+                QCOMPARE(res["status"].get<std::string>(), std::string("complete"));
+                QCOMPARE(res["resumedFrom"].get<int>(), 1);  // from the rung's checkpoint
+                // Its epochs go on (1, 2) with the losses of an uninterrupted run.
+                auto plainRun = runCli(
+                    {"train", "--experiment",
+                     QString::fromStdString(bs + "/" + gen[i]["experiment"].get<std::string>()),
+                     "--json"});
+                QCOMPARE(plainRun.code, 0);
+                const QStringList want = plainRun.out.split('\n', Qt::SkipEmptyParts);
+                std::ifstream ep(r + "epochs.jsonl");
+                int n = 0;
+                for (std::string l; std::getline(ep, l); ++n) {
+                    const json got = json::parse(l), w = json::parse(want.value(n).toStdString());
+                    QCOMPARE(got["epoch"].get<int>(), n + 1);
+                    QCOMPARE(got["train"]["loss"], w["train"]["loss"]);
+                    QCOMPARE(got["validation"]["loss"], w["validation"]["loss"]);
+                }
+                QCOMPARE(n, 2);
+            }
+        }
+        // Run once more: everything is imported, nothing is submitted or changed.
+        const std::string before = nnwb::test::sweepStoreDump(db.toStdString());
+        auto done = runCli(args);
+        QVERIFY2(done.code == 0 && !done.out.contains("submitted"), qPrintable(done.out));
+        QCOMPARE(nnwb::test::sweepStoreDump(db.toStdString()), before);
+        auto st = runCli({"sweep", "status", "1", "--runs-db", db});
+        QVERIFY2(st.out.contains("2 complete, 4 pruned"), qPrintable(st.out));
     }
 
     void cleanupTestCase() { stopDaemons(); }
