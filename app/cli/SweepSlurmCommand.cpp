@@ -75,7 +75,7 @@ std::map<int, std::string> slurmStates(const std::string& dir) {
     std::string queue;
     try {
         jobs = nlohmann::json::parse(readFile((fs::path(dir) / "jobs.json").string()));
-        queue = runCommand("squeue --json");
+        queue = runCommand("squeue --json --me", false);
         for (const auto& job : jobs)
             for (const auto& [task, state] : jobTaskStates(queue, job.value("jobId", 0)))
                 out[task] = state;

@@ -4,8 +4,10 @@
 // truncated file, a result of another sweep or trial is refused with the file and reason, the
 // rest imported); then every finished trial is written in one transaction, keyed by its trial
 // id (the run's uuid), so importing again, a requeued task or a partial copy never duplicates
-// or downgrades a trial: a trial is replaced only by a result that got further (failed <
-// pruned < complete, then more epochs). An import killed half-way leaves the store as it was.
+// or downgrades a trial: a trial is replaced only by a result that got further (running <
+// failed < pruned < complete, then more epochs). A "paused" result (a rung of a bundle run in
+// generations) is a pruned trial when bundle.json says the rung pruned it, else a running one
+// (it goes on in the next rung). An import killed half-way leaves the store as it was.
 // Use on the thread that owns the RunStore.
 #pragma once
 

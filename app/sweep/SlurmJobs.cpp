@@ -1,5 +1,7 @@
 #include "app/sweep/SlurmJobs.h"
 
+#include <sys/wait.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -57,15 +59,20 @@ nlohmann::json jobsOf(const std::string& squeueJson) {
 
 }  // namespace
 
-std::string runCommand(const std::string& cmd) {
-    std::FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+std::string runCommand(const std::string& cmd, bool withStderr) {
+    std::FILE* p = ::popen((withStderr ? cmd + " 2>&1" : cmd).c_str(), "r");
     if (!p) throw std::runtime_error("cannot run " + cmd);
     std::string out;
     char buf[4096];
     size_t n;
     while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
     const int status = ::pclose(p);
-    if (status != 0) throw std::runtime_error(cmd + " failed: " + out);
+    if (status != 0)
+        throw std::runtime_error(
+            cmd + " failed" +
+            (withStderr ? ": " + out
+                        : " (exit status " +
+                              std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")"));
     return out;
 }
 

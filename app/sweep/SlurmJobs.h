@@ -10,9 +10,10 @@
 
 namespace nnwb {
 
-// Runs a shell command; returns its stdout and stderr. Throws std::runtime_error with the output
+// Runs a shell command; returns its stdout and, with `withStderr`, its stderr (else stderr goes
+// to this process's, so warnings cannot spoil JSON). Throws std::runtime_error with the output
 // when it fails.
-std::string runCommand(const std::string& cmd);
+std::string runCommand(const std::string& cmd, bool withStderr = true);
 
 // Array task index -> Slurm state (PENDING, RUNNING, ... COMPLETED) of job `jobId`'s tasks in
 // `squeueJson` (squeue --json's output); the pending part of an array ("2-5%2", "3,5,7-9")

@@ -9,8 +9,8 @@
 // generations (TPE, ASHA rungs) whose second generation is asked with the first's imported
 // results, whose promoted trials resume from their checkpoints and the others are recorded as
 // pruned, and whose coordinator, killed and run again, waits for its array instead of
-// submitting it twice. The daemons are stopped by their pids in every case (cleanupTestCase,
-// also after a failure).
+// submitting it twice (and a third one started meanwhile is refused). The daemons are stopped by
+// their pids in every case (cleanupTestCase, also after a failure).
 #include <QtTest>
 
 #include <signal.h>
@@ -405,7 +405,11 @@ private Q_SLOTS:
         }
         const bool adopted =
             out.contains("generation 0 rung 0: job " + J + " (already queued) waited for");
+        // A third coordinator while that one runs is refused (it would decide the same rungs).
+        auto third = runCli(args, 20000);
         sh("scontrol release " + J);
+        QVERIFY2(third.code == 2 && third.err.contains("another coordinator"),
+                 qPrintable(third.out + third.err));
         QVERIFY2(adopted, qPrintable(out));
         QVERIFY2(again.state() == QProcess::NotRunning || again.waitForFinished(90000),
                  qPrintable(out));
