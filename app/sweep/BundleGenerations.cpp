@@ -1,13 +1,18 @@
 #include "app/sweep/BundleGenerations.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <thread>
 
@@ -75,6 +80,39 @@ nlohmann::json frozenSpec(const sweep::SweepSpec& spec) {
     return j;
 }
 
+// DIR/coordinator.lock, held (flock) while this coordinator runs the bundle: a second one,
+// started while the first still runs (say, one orphaned by a killed shell), is refused rather
+// than deciding the same rungs at the same time. The kernel lets go when the process ends.
+class CoordinatorLock {
+public:
+    explicit CoordinatorLock(const std::string& dir) {
+        const std::string file = dir + "/coordinator.lock";
+        fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd_ < 0) throw BundleError(file + ": " + std::strerror(errno));
+        if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+            std::string pid;
+            try {
+                pid = readFile(file);
+            } catch (const std::exception&) {
+            }
+            ::close(fd_);
+            throw BundleError(dir + ": another coordinator (pid " +
+                              (pid.empty() ? std::string("?") : pid) +
+                              ") runs this search now; wait for it, or stop it and run this again");
+        }
+        const std::string pid = std::to_string(::getpid());
+        if (::ftruncate(fd_, 0) != 0 || ::write(fd_, pid.data(), pid.size()) < 0) {
+            // The pid is only for the message above; the lock holds without it.
+        }
+    }
+    ~CoordinatorLock() { ::close(fd_); }
+    CoordinatorLock(const CoordinatorLock&) = delete;
+    CoordinatorLock& operator=(const CoordinatorLock&) = delete;
+
+private:
+    int fd_ = -1;
+};
+
 class GenerationRun {
 public:
     GenerationRun(RunStore& store, Bundle b, const GenerationOptions& o, std::FILE* out)
@@ -99,6 +137,8 @@ public:
 
     int64_t run() {
         header();
+        if (!steps_.empty() && !steps_.back().imported && steps_.back().jobId > 0)
+            announce(steps_.back(), "(submitted by an earlier run) waited for");
         for (;;) {
             if (!steps_.empty() && !steps_.back().imported) {
                 Step& s = steps_.back();
@@ -151,7 +191,7 @@ private:
     // Submits the step's array, or adopts the one a killed coordinator submitted.
     void submit(Step& s) {
         const std::string name = jobName(s);
-        int job = liveJobNamed(runCommand("squeue --json"), name);
+        int job = liveJobNamed(runCommand("squeue --json --me", false), name);
         const bool adopted = job > 0;
         if (!adopted) {
             std::vector<std::string> args;
@@ -161,9 +201,11 @@ private:
         s.jobId = job;
         s.submitted = utcNowText();
         saveSteps();
-        std::fprintf(out_, "%s: job %d %s, %zu trial%s to epoch %d\n", stepName(s).c_str(), job,
-                     adopted ? "(already queued) waited for" : "submitted", s.tasks.size(),
-                     s.tasks.size() == 1 ? "" : "s", s.epochs);
+        announce(s, adopted ? "(already queued) waited for" : "submitted");
+    }
+    void announce(const Step& s, const char* how) {
+        std::fprintf(out_, "%s: job %d %s, %zu trial%s to epoch %d\n", stepName(s).c_str(), s.jobId,
+                     how, s.tasks.size(), s.tasks.size() == 1 ? "" : "s", s.epochs);
         std::fflush(out_);
     }
 
@@ -173,7 +215,7 @@ private:
         for (;;) {
             std::map<int, std::string> states;
             try {
-                states = jobTaskStates(runCommand("squeue --json"), s.jobId);
+                states = jobTaskStates(runCommand("squeue --json --me", false), s.jobId);
                 failures = 0;
             } catch (const std::exception& e) {
                 if (++failures >= 10) throw;
@@ -402,7 +444,9 @@ int64_t runGenerations(RunStore& store, const sweep::SweepSpec& spec, const std:
     const fs::path dir = fs::absolute(dirIn).lexically_normal();
     Bundle b;
     std::error_code ec;
+    std::unique_ptr<CoordinatorLock> lock;
     if (fs::exists(dir / "bundle.json", ec)) {
+        lock = std::make_unique<CoordinatorLock>(dir.string());
         b = readBundle(dir.string());
         if (b.perGeneration == 0)
             throw BundleError(dir.string() +
@@ -419,6 +463,7 @@ int64_t runGenerations(RunStore& store, const sweep::SweepSpec& spec, const std:
                               std::to_string(options.perGeneration));
     } else {
         b = startBundle(spec, dir.string(), resources, options.perGeneration);
+        lock = std::make_unique<CoordinatorLock>(dir.string());
     }
     return GenerationRun(store, std::move(b), options, out).run();
 }
