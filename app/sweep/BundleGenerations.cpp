@@ -117,11 +117,6 @@ class GenerationRun {
 public:
     GenerationRun(RunStore& store, Bundle b, const GenerationOptions& o, std::FILE* out)
         : store_(store), b_(std::move(b)), spec_(loadBundleSpec(b_)), o_(o), out_(out) {
-        if (spec_.pruner == "median")
-            throw BundleError(b_.dir +
-                              "/spec.json: earlyTerminate median decides after every epoch, "
-                              "which needs a coordinator beside each trial; a sweep run in "
-                              "generations takes asha (rungs) or no earlyTerminate");
         stages_ =
             sweep::halvingStages(spec_.pruner == "asha" ? &spec_.asha : nullptr, spec_.epochs);
         std::error_code ec;
@@ -441,6 +436,11 @@ int64_t runGenerations(RunStore& store, const sweep::SweepSpec& spec, const std:
                        std::FILE* out) {
     if (options.perGeneration < 1) throw BundleError("--per-generation: must be at least 1");
     if (options.pollSeconds <= 0) throw BundleError("--poll: must be more than 0 seconds");
+    if (spec.pruner == "median")
+        throw BundleError(spec.file +
+                          ": earlyTerminate median decides after every epoch, which needs a "
+                          "coordinator beside each trial; a sweep run in generations takes asha "
+                          "(rungs) or no earlyTerminate");
     const fs::path dir = fs::absolute(dirIn).lexically_normal();
     Bundle b;
     std::error_code ec;

@@ -5,7 +5,9 @@
 // changed data with file and reason while importing the rest, and an import killed inside its
 // transaction leaves the store as it was; a task ended by SIGTERM is recorded as interrupted
 // and, run again (a requeue), goes on from its checkpoint to the same numbers as an
-// uninterrupted task. On a 700-bar cut of the bundled EURUSD file, a tiny dense network.
+// uninterrupted task; a rung's task (--until-epoch) pauses with its checkpoint and the next
+// run goes on from it; sweep submit --per-generation refuses bad input before anything runs.
+// On a 700-bar cut of the bundled EURUSD file, a tiny dense network.
 #include <QtTest>
 
 #include <signal.h>
@@ -98,6 +100,87 @@ private Q_SLOTS:
                           {{"path", "model.layers[0].activation"}, {"values", {"tanh", "relu"}}}}}};
         spec_ = dir_ + "/spec.json";
         writeText(spec_.toStdString(), s.dump(2));
+    }
+
+    // A rung's task (--until-epoch): it stops after that epoch as "paused" with its checkpoint,
+    // trains nothing when run again for the same rung, and the next run (the last rung) goes on
+    // from the checkpoint to the trial's end.
+    void rungTaskPausesAndResumes() {
+        const QString b = bundle("rung");
+        QVERIFY(!b.isEmpty());
+        const std::string r = b.toStdString() + "/results/0/";
+        auto first = runCli({"sweep", "task", b, "0", "--until-epoch", "1"});
+        QVERIFY2(first.code == 0, qPrintable(first.out + first.err));
+        json res = readJson(r + "result.json");
+        QCOMPARE(res["status"].get<std::string>(), std::string("paused"));
+        QCOMPARE(res["epochsDone"].get<int>(), 1);
+        QVERIFY(fs::exists(r + "checkpoint.safetensors"));
+        const std::string epochs = readText(r + "epochs.jsonl");
+        auto again = runCli({"sweep", "task", b, "0", "--until-epoch", "1"});
+        QVERIFY2(again.out.contains("paused after epoch 1 already"), qPrintable(again.out));
+        QCOMPARE(readText(r + "epochs.jsonl"), epochs);
+        // Imported now: running (the next rung goes on with it), not failed or complete.
+        auto mid = import(b);
+        QVERIFY2(mid.code == 0, qPrintable(mid.out + mid.err));
+        {
+            nnwb::RunStore store(db_.toStdString(), false);
+            QCOMPARE(nnwb::SweepStore(store).trials(1)[0].state, nnwb::sweep::TrialState::Running);
+        }
+        QCOMPARE(task(b, 0), 0);
+        res = readJson(r + "result.json");
+        QCOMPARE(res["status"].get<std::string>(), std::string("complete"));
+        QCOMPARE(res["resumedFrom"].get<int>(), 1);
+        QCOMPARE(res["epochsDone"].get<int>(), 3);
+        QCOMPARE(readText(r + "epochs.jsonl").substr(0, epochs.size()), epochs);
+        auto end = import(b);
+        QVERIFY2(end.out.contains("1 trials imported"), qPrintable(end.out));
+        nnwb::RunStore store(db_.toStdString(), false);
+        const auto t = nnwb::SweepStore(store).trials(1)[0];
+        QCOMPARE(t.state, nnwb::sweep::TrialState::Complete);
+        QCOMPARE(t.epochsDone, 3);
+    }
+
+    // sweep submit --per-generation refuses, before anything runs: the median pruner, a folder
+    // holding a one-array bundle, a generation bundle of another spec or another K.
+    void generationsRefuseBadInput() {
+        // No cluster, whatever the machine has: sbatch and squeue that fail at once.
+        const std::string bin = dir_.toStdString() + "/bin";
+        fs::create_directories(bin);
+        for (const char* tool : {"/squeue", "/sbatch"}) {
+            writeText(bin + tool, "#!/bin/sh\necho 'no cluster in this test' >&2\nexit 1\n");
+            fs::permissions(bin + tool, fs::perms::owner_all);
+        }
+        const QByteArray path = qgetenv("PATH");
+        qputenv("PATH", QByteArray::fromStdString(bin) + ":" + path);
+        const QStringList gen = {"--slurm", "--per-generation", "2", "--runs-db", db_};
+        json s = readJson(spec_.toStdString());
+        s["earlyTerminate"] = {{"type", "median"}};
+        const QString median = dir_ + "/median.json";
+        writeText(median.toStdString(), s.dump());
+        auto m = runCli(QStringList{"sweep", "submit", median, dir_ + "/m"} + gen);
+        QCOMPARE(m.code, 2);
+        QVERIFY2(m.err.contains("median decides after every epoch"), qPrintable(m.err));
+        QVERIFY(!fs::exists((dir_ + "/m").toStdString()));
+        const QString one = bundle("one");
+        auto o = runCli(QStringList{"sweep", "submit", spec_, one} + gen);
+        QCOMPARE(o.code, 2);
+        QVERIFY2(o.err.contains("a bundle of one array"), qPrintable(o.err));
+        // No cluster here: the first run stops at squeue/sbatch, its bundle made.
+        const QString g = dir_ + "/g";
+        runCli(QStringList{"sweep", "submit", spec_, g} + gen);
+        QCOMPARE(readJson((g + "/bundle.json").toStdString())["perGeneration"].get<int>(), 2);
+        s = readJson(spec_.toStdString());
+        s["seed"] = 99;
+        const QString other = dir_ + "/other.json";
+        writeText(other.toStdString(), s.dump());
+        auto a = runCli(QStringList{"sweep", "submit", other, g} + gen);
+        QCOMPARE(a.code, 2);
+        QVERIFY2(a.err.contains("made from another spec"), qPrintable(a.err));
+        auto k = runCli(
+            {"sweep", "submit", spec_, g, "--slurm", "--per-generation", "3", "--runs-db", db_});
+        QCOMPARE(k.code, 2);
+        QVERIFY2(k.err.contains("runs generations of 2, not 3"), qPrintable(k.err));
+        qputenv("PATH", path);
     }
 
     // The task's device from Slurm's GPU assignment.
