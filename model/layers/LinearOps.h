@@ -1,6 +1,8 @@
 // The fully connected projection shared by Dense and Conv: y = f(x Wᵀ + b) over `rows` rows of
 // `in` values with W [out][in], and its backward (weight and bias gradients added, input
-// gradient written). Free functions on the caller's backend; its owner thread only.
+// gradient written). A population (w.models > 1): `rows` over all models, model m's rows the
+// m-th block, with its W and b at m * modelStride: one strided-batched product for all models.
+// Free functions on the caller's backend; its owner thread only.
 #pragma once
 
 #include "model/layers/Layer.h"
