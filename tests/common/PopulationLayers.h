@@ -1,14 +1,17 @@
 // Population layers under test (docs/decisions/population.md): one layer run as a population of
 // P models, or P single layers, on a backend, with the same per-model seeds, inputs and output
-// gradients; what each gives (outputs, input gradient, every parameter gradient) in the
-// population's layout, so that the two can be compared. Header-only; test threads only.
+// gradients, and a small network trained for a few steps either way; what each gives (outputs,
+// input gradient, every parameter gradient) in the population's layout, so that the two can be
+// compared. Header-only; test threads only.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <vector>
 
 #include "common/TestUtil.h"
+#include "model/Network.h"
 #include "model/layers/Layer.h"
 
 namespace nnwb::test {
@@ -93,6 +96,109 @@ inline LayerOutcome runPopulationLayer(Backend& be, const std::function<LayerPtr
             append(o.grads, p->grad, p->count());
         }
     return o;
+}
+
+}  // namespace nnwb::test
+
+namespace nnwb::test {
+
+// Three training steps of a small network (dense tanh, dropout, dense) as a population of 3
+// models with their own seeds, learning rates and betas (Adam with the per-model hyper table,
+// per-model clipping, MSE loss over every model's rows), or as 3 single networks trained one
+// by one with the same settings. Returns every model's parameters after the steps and the
+// outputs of the last forward pass, model after model.
+inline std::vector<float> trainPopulationNetwork(Backend& be, bool together) {
+    const int P = 3, batch = 4, outs = 3;
+    const Shape in{4, 5};
+    const nlohmann::json model = {
+        {"layers",
+         {{{"type", "dense"}, {"neurons", 16}, {"activation", "tanh"}},
+          {{"type", "dropout"}, {"rate", 0.3}},
+          {{"type", "dense"}, {"neurons", outs}, {"activation", "none"}}}}};
+    const std::vector<uint64_t> seeds = {11, 22, 33};
+    const float lr[] = {1e-2f, 3e-2f, 5e-3f}, b1[] = {0.9f, 0.8f, 0.9f},
+                b2[] = {0.999f, 0.99f, 0.9f};
+    const size_t xPer = size_t(batch) * in.size(), tPer = size_t(batch) * outs;
+    std::vector<std::vector<float>> xs, ts;
+    for (int t = 0; t < 3; ++t) {
+        xs.push_back(randomVector(P * xPer, 200 + t, -2.0f, 2.0f));
+        ts.push_back(randomVector(P * tPer, 300 + t));
+    }
+    auto upload = [&](const std::vector<float>& v, size_t off, size_t n) {
+        Buffer b = be.alloc(n);
+        be.upload(b, v.data() + off, n);
+        return b;
+    };
+    auto download = [&](BufRef r, size_t n, std::vector<float>& to) {
+        std::vector<float> v(n);
+        be.download(r, v.data(), n);
+        to.insert(to.end(), v.begin(), v.end());
+    };
+    // Trains `nets` models of one network (P together, or one) on rows [first, first + nets).
+    auto train = [&](int nets, int first, std::vector<float>& params, std::vector<float>& ys) {
+        Network net(Network::layersFromJson(model), in);
+        if (nets > 1) net.setPopulation(nets);
+        net.build(be, batch);
+        if (nets > 1) {
+            net.initWeights(seeds);
+            net.setDropoutSeeds(seeds);
+        } else {
+            net.initWeights(seeds[first]);
+            net.setDropoutSeed(seeds[first]);
+        }
+        const size_t per = net.paramArena().capacity(), all = per * size_t(nets);
+        Buffer m = be.alloc(all), v = be.alloc(all), norm = be.alloc(nets),
+               dy = be.alloc(nets * tPer), loss = be.alloc(nets * batch);
+        be.fill({m, all, 0.0f});
+        be.fill({v, all, 0.0f});
+        BufRef y;
+        for (int t = 1; t <= 3; ++t) {
+            Buffer x = upload(xs[t - 1], first * xPer, nets * xPer);
+            Buffer target = upload(ts[t - 1], first * tPer, nets * tPer);
+            net.zeroGrad();
+            y = net.forward(x, batch, true);
+            be.mseLoss({nets * batch, outs, y, target, dy, loss, 1.0f / batch});
+            net.backward(x, dy, batch);
+            ClipByGlobalNormArgs clip{all, net.paramArena().grads(), 0.5f, norm};
+            clip.models = nets;
+            be.clipByGlobalNorm(clip);
+            std::vector<float> hyper;
+            for (int k = first; k < first + nets; ++k)
+                hyper.insert(hyper.end(),
+                             {lr[k], b1[k], b2[k], 1e-8f, 1e-2f, 1.0f - std::pow(b1[k], float(t)),
+                              1.0f - std::pow(b2[k], float(t))});
+            AdamStepArgs a;
+            a.n = all;
+            a.w = net.paramArena().values();
+            a.g = net.paramArena().grads();
+            a.m = m;
+            a.v = v;
+            if (nets > 1) {
+                Buffer h = upload(hyper, 0, hyper.size());
+                a.models = nets;
+                a.hyper = h;
+                be.adamStep(a);
+            } else {
+                a.lr = hyper[0];
+                a.beta1 = hyper[1];
+                a.beta2 = hyper[2];
+                a.eps = hyper[3];
+                a.weightDecay = hyper[4];
+                a.bc1 = hyper[5];
+                a.bc2 = hyper[6];
+                be.adamStep(a);
+            }
+        }
+        download(net.paramArena().values(), all, params);
+        download(y, nets * tPer, ys);
+    };
+    std::vector<float> params, ys;
+    if (together)
+        train(P, 0, params, ys);
+    else
+        for (int k = 0; k < P; ++k) train(1, k, params, ys);
+    params.insert(params.end(), ys.begin(), ys.end());
+    return params;
 }
 
 }  // namespace nnwb::test

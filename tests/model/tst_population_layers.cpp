@@ -87,6 +87,36 @@ TEST(PopulationLayers, denseGradientCheck) {
     EXPECT_TRUE(m.empty()) << m;
 }
 
+// The key test: a network of 3 models trained together (forward, dropout, MSE, backward,
+// per-model clipping, Adam with per-model rates and betas) equals the 3 trained one by one.
+TEST(PopulationLayers, networkTrainedTogetherEqualsOneByOne) {
+    for (Precision precision : {Precision::Float, Precision::Double}) {
+        CpuBackend be(precision);
+        const std::vector<float> together = trainPopulationNetwork(be, true);
+        const std::vector<float> apart = trainPopulationNetwork(be, false);
+        ASSERT_EQ(together.size(), apart.size());
+        EXPECT_EQ(firstDifference(together, apart), together.size())
+            << "double storage: " << (precision == Precision::Double);
+    }
+}
+
+// A network with a layer type that cannot run as a population names the layer.
+TEST(PopulationLayers, networkNamesTheLayerThatCannot) {
+    Network net(
+        Network::layersFromJson({{"layers",
+                                  {{{"type", "dense"}, {"neurons", 4}, {"activation", "tanh"}},
+                                   {{"type", "attention"}, {"key_size", 2}}}}}),
+        Shape{3, 4});
+    try {
+        net.setPopulation(2);
+        FAIL() << "accepted";
+    } catch (const ShapeError& e) {
+        EXPECT_EQ(e.layer(), 1);
+        EXPECT_NE(std::string(e.what()).find("layer 1: layer type 'attention'"), std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(PopulationLayers, unsupportedLayerTypeSaysSo) {
     LayerPtr l = makeLayer({{"type", "attention"}, {"key_size", 4}});
     try {
