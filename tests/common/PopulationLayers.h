@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <vector>
 
@@ -44,10 +45,15 @@ inline LayerOutcome runPopulationLayer(Backend& be, const std::function<LayerPtr
         const std::vector<float> v = randomVector(p->count(), uint32_t(500 + 10 * i + m));
         be.upload(at, v.data(), v.size());
     };
+    // Every buffer lives to the end of the run (fewer releases between the runs of layers:
+    // docs/decisions/population.md, Remaining 6).
+    std::deque<Buffer> keep;
     auto runOne = [&](Layer& l, int copies, size_t xo, size_t yo) {
         const int all = rows * copies;
-        Buffer xb = be.alloc(size_t(all) * in.size()), dyb = be.alloc(size_t(all) * out.size()),
-               dxb = be.alloc(size_t(all) * in.size());
+        keep.push_back(be.alloc(size_t(all) * in.size()));
+        keep.push_back(be.alloc(size_t(all) * out.size()));
+        keep.push_back(be.alloc(size_t(all) * in.size()));
+        Buffer &xb = keep[keep.size() - 3], &dyb = keep[keep.size() - 2], &dxb = keep.back();
         be.upload(xb, x.data() + xo, xb.size());
         be.upload(dyb, dy.data() + yo, dyb.size());
         l.forward(xb, all, true);
