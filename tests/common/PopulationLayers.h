@@ -9,10 +9,12 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "common/TestUtil.h"
 #include "model/Network.h"
+#include "model/Optimizer.h"
 #include "model/layers/Layer.h"
 
 namespace nnwb::test {
@@ -113,7 +115,9 @@ namespace nnwb::test {
 // per-model clipping, MSE loss over every model's rows), or as 3 single networks trained one
 // by one with the same settings. Returns every model's parameters after the steps and the
 // outputs of the last forward pass, model after model.
-inline std::vector<float> trainPopulationNetwork(Backend& be, bool together) {
+// With `viaOptimizer`, the steps go through model/Optimizer (a population's or a single's).
+inline std::vector<float> trainPopulationNetwork(Backend& be, bool together,
+                                                 bool viaOptimizer = false) {
     const int P = 3, batch = 4, outs = 3;
     const Shape in{4, 5};
     const nlohmann::json model = {
@@ -157,6 +161,22 @@ inline std::vector<float> trainPopulationNetwork(Backend& be, bool together) {
                dy = be.alloc(nets * tPer), loss = be.alloc(nets * batch);
         be.fill({m, all, 0.0f});
         be.fill({v, all, 0.0f});
+        std::unique_ptr<Optimizer> opt;
+        if (viaOptimizer) {
+            std::vector<OptimizerConfig> cfgs;
+            for (int k = first; k < first + nets; ++k) {
+                OptimizerConfig c;
+                c.learningRate = lr[k];
+                c.beta1 = b1[k];
+                c.beta2 = b2[k];
+                c.weightDecay = 1e-2;
+                cfgs.push_back(c);
+            }
+            if (nets > 1)
+                opt = std::make_unique<Optimizer>(be, cfgs, net.paramArena());
+            else
+                opt = std::make_unique<Optimizer>(be, cfgs[0], net.params());
+        }
         BufRef y;
         for (int t = 1; t <= 3; ++t) {
             Buffer x = upload(xs[t - 1], first * xPer, nets * xPer);
@@ -168,6 +188,10 @@ inline std::vector<float> trainPopulationNetwork(Backend& be, bool together) {
             ClipByGlobalNormArgs clip{all, net.paramArena().grads(), 0.5f, norm};
             clip.models = nets;
             be.clipByGlobalNorm(clip);
+            if (opt) {
+                opt->step();
+                continue;
+            }
             std::vector<float> hyper;
             for (int k = first; k < first + nets; ++k)
                 hyper.insert(hyper.end(),

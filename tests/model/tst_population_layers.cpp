@@ -100,6 +100,19 @@ TEST(PopulationLayers, networkTrainedTogetherEqualsOneByOne) {
     }
 }
 
+// The same through model/Optimizer: a population's (one launch, per-model settings) equals
+// single Optimizers, one per network.
+TEST(PopulationLayers, optimizerStepsEachModelAsAlone) {
+    for (Precision precision : {Precision::Float, Precision::Double}) {
+        CpuBackend be(precision);
+        const std::vector<float> together = trainPopulationNetwork(be, true, true);
+        const std::vector<float> apart = trainPopulationNetwork(be, false, true);
+        ASSERT_EQ(together.size(), apart.size());
+        EXPECT_EQ(firstDifference(together, apart), together.size())
+            << "double storage: " << (precision == Precision::Double);
+    }
+}
+
 // A network with a layer type that cannot run as a population names the layer.
 TEST(PopulationLayers, networkNamesTheLayerThatCannot) {
     Network net(
