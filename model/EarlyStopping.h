@@ -28,6 +28,13 @@ public:
     int epochsSinceBest() const { return lastEpoch_ - bestEpoch_; }
     // Early stopping's test: `patience` epochs have gone by without an improvement.
     bool patienceRunOut(int patience) const { return hasBest() && epochsSinceBest() >= patience; }
+    int lastEpoch() const { return lastEpoch_; }
+    // Puts back a state read from a checkpoint (model/TrainCheckpoint.h).
+    void restore(double best, int bestEpoch, int lastEpoch) {
+        best_ = best;
+        bestEpoch_ = bestEpoch;
+        lastEpoch_ = lastEpoch;
+    }
 
 private:
     Monitor monitor_;

@@ -51,4 +51,49 @@ std::string EpochKeeper::summary() const {
     return best + " of " + std::to_string(lastEpoch_) + value;
 }
 
+namespace {
+void putSnapshot(const WeightsSnapshot& s, const std::string& prefix, TensorMap& out,
+                 nlohmann::json& state) {
+    state[prefix] = {{"epoch", s.epoch()}, {"model", s.model()}, {"empty", s.empty()}};
+    for (const auto& [name, t] : s.tensors()) out[prefix + "." + name] = t;
+}
+
+void takeSnapshot(WeightsSnapshot& s, const std::string& prefix, const TensorMap& in,
+                  const nlohmann::json& state) {
+    const nlohmann::json& j = state.at(prefix);
+    if (j.at("empty").get<bool>()) {
+        s.clear();
+        return;
+    }
+    TensorMap tensors;
+    const std::string start = prefix + ".";
+    for (auto it = in.lower_bound(start); it != in.end() && it->first.rfind(start, 0) == 0; ++it)
+        tensors[it->first.substr(start.size())] = it->second;
+    if (tensors.empty()) throw std::runtime_error("the " + prefix + " weights are missing");
+    s.assign(std::move(tensors), j.at("model").get<std::string>(), j.at("epoch").get<int>());
+}
+}  // namespace
+
+nlohmann::json EpochKeeper::saveState(TensorMap& tensors) const {
+    nlohmann::json s = {{"trackerBest", tracker_.bestValue()},
+                        {"trackerBestEpoch", tracker_.bestEpoch()},
+                        {"trackerLastEpoch", tracker_.lastEpoch()},
+                        {"lastEpoch", lastEpoch_},
+                        {"stoppedAt", stoppedAt_},
+                        {"patienceFrom", patienceFrom_}};
+    putSnapshot(lastGood_, "last", tensors, s);
+    putSnapshot(best_, "best", tensors, s);
+    return s;
+}
+
+void EpochKeeper::loadState(const nlohmann::json& s, const TensorMap& tensors) {
+    tracker_.restore(s.at("trackerBest").get<double>(), s.at("trackerBestEpoch").get<int>(),
+                     s.at("trackerLastEpoch").get<int>());
+    lastEpoch_ = s.at("lastEpoch").get<int>();
+    stoppedAt_ = s.at("stoppedAt").get<int>();
+    patienceFrom_ = s.at("patienceFrom").get<int>();
+    takeSnapshot(lastGood_, "last", tensors, s);
+    takeSnapshot(best_, "best", tensors, s);
+}
+
 }  // namespace nnwb

@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "model/EarlyStopping.h"
 #include "model/Experiment.h"
 #include "model/Network.h"
@@ -46,6 +48,11 @@ public:
     // "stopped early at epoch 11, best epoch 6 (validation loss 0.142301)" or
     // "best epoch 6 of 20 (validation loss 0.142301)"; empty before an epoch completed.
     std::string summary() const;
+    // Checkpoints (model/TrainCheckpoint.h): the tracker, early-stopping counters and the
+    // best and last good copies (tensors named best.* and last.*).
+    nlohmann::json saveState(TensorMap& tensors) const;
+    // Throws std::runtime_error when the state is incomplete.
+    void loadState(const nlohmann::json& state, const TensorMap& tensors);
 
 private:
     TrainingConfig cfg_;

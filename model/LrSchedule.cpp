@@ -39,4 +39,15 @@ void LrSchedule::observe(double value, Monitor monitor) {
     }
 }
 
+nlohmann::json LrSchedule::state() const {
+    return {{"current", current_}, {"best", best_}, {"hasBest", hasBest_}, {"wait", wait_}};
+}
+
+void LrSchedule::setState(const nlohmann::json& s) {
+    current_ = s.at("current").get<double>();
+    best_ = s.at("best").get<double>();
+    hasBest_ = s.at("hasBest").get<bool>();
+    wait_ = s.at("wait").get<int>();
+}
+
 }  // namespace nnwb

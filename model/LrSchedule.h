@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "model/Monitor.h"
 
 namespace nnwb {
@@ -29,6 +31,10 @@ public:
     double rate(int epoch) const;
     // Plateau only: the monitored value of the epoch that just finished.
     void observe(double value, Monitor monitor);
+    // The plateau state, for checkpoints (model/TrainCheckpoint.h): {current, best, hasBest,
+    // wait}; doubles round-trip exactly through nlohmann::json.
+    nlohmann::json state() const;
+    void setState(const nlohmann::json& state);
 
 private:
     LrScheduleConfig cfg_;

@@ -117,4 +117,34 @@ void Optimizer::step(BufRef skip) {
     }
 }
 
+void Optimizer::saveState(TensorMap& out, const std::string& prefix) {
+    for (size_t i = 0; i < runs_.size(); ++i) {
+        const Run& r = runs_[i];
+        for (const auto& [name, buf] : {std::pair{"m", &r.m}, std::pair{"v", &r.v}}) {
+            if (buf->empty()) continue;
+            HostTensor t;
+            t.shape = {int64_t(r.count)};
+            t.values.resize(r.count);
+            be_.download(*buf, t.values.data(), r.count);
+            out[prefix + "." + std::to_string(i) + "." + name] = std::move(t);
+        }
+    }
+}
+
+void Optimizer::loadState(const TensorMap& in, const std::string& prefix, long long steps) {
+    for (size_t i = 0; i < runs_.size(); ++i) {
+        Run& r = runs_[i];
+        for (const auto& [name, buf] : {std::pair{"m", &r.m}, std::pair{"v", &r.v}}) {
+            if (buf->empty()) continue;
+            const std::string key = prefix + "." + std::to_string(i) + "." + name;
+            const auto it = in.find(key);
+            if (it == in.end() || it->second.values.size() != r.count)
+                throw std::runtime_error("the optimizer state " + key +
+                                         (it == in.end() ? " is missing" : " has another size"));
+            be_.upload(*buf, it->second.values.data(), r.count);
+        }
+    }
+    t_ = steps;
+}
+
 }  // namespace nnwb

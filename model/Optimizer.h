@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/Network.h"
+#include "model/Safetensors.h"
 
 namespace nnwb {
 
@@ -40,6 +41,10 @@ public:
         models_.at(size_t(model)).learningRate = rate;
     }
     double learningRate() const { return cfg_.learningRate; }
+    // Checkpoints (model/TrainCheckpoint.h): the moments (host copies, named PREFIX.I.m/v)
+    // and the step count; loadState throws std::runtime_error on a missing or resized tensor.
+    void saveState(TensorMap& out, const std::string& prefix);
+    void loadState(const TensorMap& in, const std::string& prefix, long long steps);
 
 private:
     Backend& be_;

@@ -270,4 +270,40 @@ std::vector<AttentionScores> Trainer::validationScores(size_t index, std::vector
     return net_.readScores(0);
 }
 
+namespace {
+nlohmann::json averagesJson(const RunningAverages& a) {
+    return {{"loss", a.loss},
+            {"accuracyPct", a.accuracyPct},
+            {"missedPct", a.missedPct},
+            {"started", a.started}};
+}
+RunningAverages averagesOf(const nlohmann::json& j) {
+    RunningAverages a;
+    a.loss = j.at("loss").get<double>();
+    a.accuracyPct = j.at("accuracyPct").get<double>();
+    a.missedPct = j.at("missedPct").get<double>();
+    a.started = j.at("started").get<bool>();
+    return a;
+}
+}  // namespace
+
+nlohmann::json Trainer::saveState(TensorMap& tensors) {
+    opt_->saveState(tensors, "opt");
+    return {{"epoch", epoch_},
+            {"optimizerSteps", opt_->steps()},
+            {"schedule", schedule_.state()},
+            {"runTrain", averagesJson(runTrain_)},
+            {"runVal", averagesJson(runVal_)},
+            {"dropoutStep", net_.dropoutStep()}};
+}
+
+void Trainer::loadState(const nlohmann::json& s, const TensorMap& tensors) {
+    opt_->loadState(tensors, "opt", s.at("optimizerSteps").get<long long>());
+    schedule_.setState(s.at("schedule"));
+    runTrain_ = averagesOf(s.at("runTrain"));
+    runVal_ = averagesOf(s.at("runVal"));
+    net_.setDropoutStep(s.at("dropoutStep").get<uint64_t>());
+    epoch_ = s.at("epoch").get<int>();
+}
+
 }  // namespace nnwb

@@ -76,6 +76,12 @@ public:
     // Whether runEpoch's reports carry the validation pass's outputs (off by default).
     void setKeepValidationOutputs(bool on) { keepValidationOutputs_ = on; }
     int epochsDone() const { return epoch_; }
+    // Checkpoints (model/TrainCheckpoint.h): everything beyond the weights that the next epoch
+    // depends on — epochs done, the optimizer's moments and steps (tensors opt.*), the
+    // schedule, the running averages, the dropout step. loadState throws std::runtime_error
+    // when the state does not fit this trainer.
+    nlohmann::json saveState(TensorMap& tensors);
+    void loadState(const nlohmann::json& state, const TensorMap& tensors);
     // The metric the schedule (and the run's EpochKeeper) watches, after fallbacks.
     Monitor monitor() const { return monitor_; }
     Network& network() { return net_; }

@@ -24,6 +24,13 @@ public:
     // Atomic safetensors file with the model JSON in its metadata, as saveWeightsFile writes.
     void save(const std::string& path) const;
     void clear();
+    // The model JSON it was taken with, and a snapshot put back from a checkpoint.
+    const std::string& model() const { return model_; }
+    void assign(TensorMap tensors, std::string model, int epoch) {
+        tensors_ = std::move(tensors);
+        model_ = std::move(model);
+        epoch_ = epoch;
+    }
 
 private:
     TensorMap tensors_;

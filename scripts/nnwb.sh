@@ -3,9 +3,10 @@
 #   scripts/nnwb.sh run    install what is missing, build, open the workbench
 #   scripts/nnwb.sh test   install what is missing, build, run the whole test suite (ctest)
 #   scripts/nnwb.sh check  reliability checks: formatting, ASan + UBSan suite, fuzzers, GUI monkey,
-#                          TSan threaded tests, OpenCL kernels under oclgrind; the slow parts
-#                          (fuzz seeds, monkey seeds, oclgrind slice, half of the test programs
-#                          under ASan) rotate with the commit
+#                          TSan threaded tests, stores under stress, OpenCL kernels under oclgrind;
+#                          the slow parts rotate with the commit count (one sanitizer build per
+#                          run: ASan half 0, ASan half 1, TSan; fuzz and monkey seeds; the
+#                          oclgrind slice), so any 3 consecutive commits run all of them
 #   scripts/nnwb.sh check-long  the same at full length (10,000 monkey actions over the fixed
 #                          seeds, 5 minutes per fuzzer, every oclgrind case, the whole ASan suite)
 #   scripts/nnwb.sh asan   AddressSanitizer + UBSan build of the whole test suite (part of check)
@@ -24,7 +25,7 @@ mode="${1:-}"
 packages=(build-essential cmake ninja-build pkg-config qt6-base-dev libqcustomplot-dev
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo nlohmann-json3-dev xvfb xauth
           libonnx-dev libprotobuf-dev libsqlite3-dev libsqlitecpp-dev libcli11-dev nettle-dev
-          libgtest-dev)
+          libgtest-dev munge slurmctld slurmd slurm-client)
 
 # Only for `check`: clang with its sanitizer and libFuzzer runtimes, llvm-symbolizer, oclgrind.
 check_packages=(clang libclang-rt-14-dev llvm oclgrind clang-format)
@@ -174,33 +175,20 @@ run_checks() {
     hash="$(commit_hash)"
     # 0. Formatting of every tracked C++ file (the gate; see format_gate above).
     if [ "$format_gate" = 1 ]; then run_format_check; fi
-    # 1. ASan + UBSan: the whole suite, and the fuzzers built in the same folder.
-    local fuzz_seconds=30 fuzz_seed seeds_a seeds_b actions=1500
-    fuzz_seed="$(hex_seed "${hash:14:7}")"
-    seeds_a="$(hex_seed "${hash:0:7}")"
-    seeds_b="$(hex_seed "${hash:7:7}")"
-    if [ "$length" = long ]; then
-        fuzz_seconds=300 seeds_a="11,12,13,14,15" seeds_b="21,22,23,24,25" actions=1000
+    # 1-4. One sanitizer build per run in `check` (each is a build of every library): the
+    # commit count mod 3 picks ASan + UBSan with half 0 or half 1 of the test programs (with the
+    # fuzzers and the GUI monkey), or TSan with the threaded tests. check-long runs all of them.
+    local sanitizer="all"
+    if [ "$length" = short ]; then
+        case "$(($(commit_count) % 3))" in
+            0) sanitizer=asan asan_half=0 ;;
+            1) sanitizer=asan asan_half=1 ;;
+            2) sanitizer=tsan ;;
+        esac
+        echo "== check: sanitizer of this commit (commit count mod 3): $sanitizer${asan_half:+, half $asan_half}"
     fi
-    [ "$length" = short ] && asan_half="$(($(commit_count) % 2))"
-    run_asan -DNNWB_FUZZ_SECONDS="$fuzz_seconds" -DNNWB_FUZZ_SEED="$fuzz_seed" \
-        -DNNWB_MONKEY_SEEDS_A="$seeds_a" -DNNWB_MONKEY_SEEDS_B="$seeds_b" \
-        -DNNWB_MONKEY_ACTIONS="$actions"
-    # 2. libFuzzer on the three loaders, side by side.
-    step "fuzz: 3 loaders x ${fuzz_seconds} s, libFuzzer seed $fuzz_seed"
-    (cd build-asan && ctest --output-on-failure -j "$jobs" -L '^fuzzing$' --no-tests=error)
-    # 3. The GUI monkey under ASan + UBSan: two seeds from the commit (check) or the fixed ten.
-    step "monkey: seeds $seeds_a | $seeds_b, $actions actions per seed (ASan)"
-    local log=build-asan/monkey.log
-    if ! (cd build-asan && ctest --output-on-failure -V -j "$jobs" --timeout 2400 \
-        -L monkey-long --no-tests=error) >"$log" 2>&1; then
-        tail -n 300 "$log"
-        echo "the GUI monkey failed: seed, action list and report above, all in $log" >&2
-        return 1
-    fi
-    grep -E "monkey: seed .*actions/s" "$log" | sed 's/^[0-9]*: //'
-    # 4. The threaded tests under ThreadSanitizer.
-    run_tsan
+    if [ "$sanitizer" != tsan ]; then run_asan_fuzz_monkey "$length" "$jobs" "$hash"; fi
+    if [ "$sanitizer" != asan ]; then run_tsan; fi
     # 5. The run store under stress (Release build of `test`): 8 processes record 100 runs of
     # 10 epochs each into one store while a thread in each opens and closes the database file
     # every 100 µs; the store must pass its integrity check with every run whole.
@@ -231,12 +219,42 @@ run_checks() {
     echo "== all checks passed"
 }
 
+# check's ASan part: the ASan + UBSan suite (run_asan), then libFuzzer on the three loaders and
+# the GUI monkey in the same build. $1: short | long, $2: jobs, $3: the commit hash (seeds).
+run_asan_fuzz_monkey() {
+    local length="$1" jobs="$2" hash="$3"
+    local fuzz_seconds=30 fuzz_seed seeds_a seeds_b actions=1500
+    fuzz_seed="$(hex_seed "${hash:14:7}")"
+    seeds_a="$(hex_seed "${hash:0:7}")"
+    seeds_b="$(hex_seed "${hash:7:7}")"
+    if [ "$length" = long ]; then
+        fuzz_seconds=300 seeds_a="11,12,13,14,15" seeds_b="21,22,23,24,25" actions=1000
+    fi
+    run_asan -DNNWB_FUZZ_SECONDS="$fuzz_seconds" -DNNWB_FUZZ_SEED="$fuzz_seed" \
+        -DNNWB_MONKEY_SEEDS_A="$seeds_a" -DNNWB_MONKEY_SEEDS_B="$seeds_b" \
+        -DNNWB_MONKEY_ACTIONS="$actions"
+    # libFuzzer on the three loaders, side by side.
+    step "fuzz: 3 loaders x ${fuzz_seconds} s, libFuzzer seed $fuzz_seed"
+    (cd build-asan && ctest --output-on-failure -j "$jobs" -L '^fuzzing$' --no-tests=error)
+    # The GUI monkey under ASan + UBSan: two seeds from the commit (check) or the fixed ten.
+    step "monkey: seeds $seeds_a | $seeds_b, $actions actions per seed (ASan)"
+    local log=build-asan/monkey.log
+    if ! (cd build-asan && ctest --output-on-failure -V -j "$jobs" --timeout 2400 \
+        -L monkey-long --no-tests=error) >"$log" 2>&1; then
+        tail -n 300 "$log"
+        echo "the GUI monkey failed: seed, action list and report above, all in $log" >&2
+        return 1
+    fi
+    grep -E "monkey: seed .*actions/s" "$log" | sed 's/^[0-9]*: //'
+}
+
 # AddressSanitizer + UndefinedBehaviorSanitizer: the whole test suite (not the long monkey and
-# the fuzzers, which are steps of their own in check). Arguments: extra -D settings. With
-# asan_half=k (0 or 1; check sets it from the commit count), only the test programs whose place
+# the fuzzers, which are steps of their own in check, nor the live Slurm cluster test, whose
+# nnwb-cli paths tst_cli_sweep_bundle runs under ASan without the daemons). Arguments: extra -D
+# settings. With asan_half=k (0 or 1; check sets it from the commit count), only the test programs whose place
 # in the sorted list of tests is k modulo 2 are built and run, beside the GUI monkey, the
-# fuzzers and nnwb-cli: any 2 consecutive commits run the whole suite under ASan + UBSan
-# (docs/decisions/ci-time.md); `asan` and check-long run it whole.
+# fuzzers and nnwb-cli: with check's rotation, any 3 consecutive commits run the whole suite
+# under ASan + UBSan (docs/decisions/ci-time.md); `asan` and check-long run it whole.
 asan_half=""
 run_asan() {
     step "asan+ubsan: build (preset asan, fuzzers included${asan_half:+, test half $asan_half of 2})"
@@ -246,7 +264,7 @@ run_asan() {
         build_preset asan
     else
         local names always targets=() i=0 t
-        names="$(cd build-asan && ctest -N -LE 'monkey-long|^fuzzing$' |
+        names="$(cd build-asan && ctest -N -LE 'monkey-long|^fuzzing$|^slurm$' |
             sed -n 's/^ *Test *#[0-9]*: *//p' | grep -vx 'install_tree' | sort)"
         always="$(cd build-asan && ctest -N -L 'monkey-long|^fuzzing$' |
             sed -n 's/^ *Test *#[0-9]*: *//p')"
@@ -265,7 +283,7 @@ run_asan() {
     fi
     step "asan+ubsan: test suite${asan_half:+ (half $asan_half of 2)}"
     (cd build-asan && ctest --output-on-failure -j "$(nproc)" --timeout 1800 \
-        -LE 'monkey-long|^fuzzing$' ${regex:+-R "^($regex)\$"})
+        -LE 'monkey-long|^fuzzing$|^slurm$' ${regex:+-R "^($regex)\$"})
 }
 
 # ThreadSanitizer: the tests that run work on several threads (label `threads`), with gcc's
@@ -313,7 +331,9 @@ case "$mode" in
         step "build (preset release)"
         configure_and_build
         step "test suite"
-        # oclgrind runs and the fuzzers belong to `check` (they take minutes).
+        # oclgrind runs and the fuzzers belong to `check` (they take minutes). As root, with the
+        # Slurm packages just installed, the live Slurm test must run, never skip.
+        [ "$(id -u)" = 0 ] && export NNWB_REQUIRE_SLURM=1
         (cd "$build" && ctest --output-on-failure -j "$(nproc)" --timeout 1200 -LE 'oclgrind|^fuzzing$')
         ;;
     check | check-long)

@@ -1,5 +1,7 @@
 #include "ui/SweepsView.h"
 
+#include "ui/FileDialogs.h"
+
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -70,8 +72,21 @@ QWidget* SweepsView::createSpecSide() {
     list_->setMinimumHeight(60);
     resume_ = new QPushButton(tr("Resume"), sweeps);
     resume_->setToolTip(tr("Go on with the selected sweep (stopped or interrupted)"));
+    import_ = new QPushButton(tr("Import Bundle…"), sweeps);
+    import_->setToolTip(
+        tr("Bring a Slurm sweep bundle's finished trials into the run store (its results/ "
+           "copied back; importing again changes nothing; docs/slurm.md)"));
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(resume_);
+    buttons->addWidget(import_);
+    importNote_ = new QLabel(sweeps);
+    importNote_->setObjectName(QStringLiteral("sweepImportNote"));
+    importNote_->setWordWrap(true);
+    importNote_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    importNote_->hide();
     sv->addWidget(list_);
-    sv->addWidget(resume_);
+    sv->addLayout(buttons);
+    sv->addWidget(importNote_);
     v->addWidget(sweeps, 1);
     connect(form_, &SweepSpecForm::writeRequested, this, &SweepsView::writeSpec);
     connect(editor_, &SweepSpecEditor::checkRequested, this,
@@ -79,6 +94,7 @@ QWidget* SweepsView::createSpecSide() {
     connect(start_, &QPushButton::clicked, this, &SweepsView::startSweep);
     connect(stop_, &QPushButton::clicked, presenter_, &SweepPresenter::stop);
     connect(resume_, &QPushButton::clicked, this, &SweepsView::resumeSelected);
+    connect(import_, &QPushButton::clicked, this, &SweepsView::importBundle);
     connect(list_, &SweepList::reopenRequested, this, &SweepsView::reopen);
     return side;
 }
@@ -156,6 +172,16 @@ void SweepsView::connectPresenter() {
         updateButtons();
     });
     connect(presenter_, &SweepPresenter::shown, this, &SweepsView::showSnapshot);
+    connect(presenter_, &SweepPresenter::bundleImported, this,
+            [this](qint64 id, const QString& summary) {
+                presenter_->refreshList();
+                if (id > 0) {
+                    list_->selectId(id);
+                    reopen(id);
+                }
+                importNote_->setText(summary);
+                importNote_->show();
+            });
 }
 
 void SweepsView::setExperimentSource(std::function<nlohmann::json()> experiment,
@@ -196,6 +222,14 @@ void SweepsView::resumeSelected() {
     if (id > 0 && presenter_->resume(id, slots_->text()))
         summary_->setText(tr("Resuming sweep %1…").arg(id));
     updateButtons();
+}
+
+void SweepsView::importBundle() {
+    const QString dir = existingDirectory(this, tr("Import Sweep Bundle"), QString());
+    if (dir.isEmpty()) return;
+    importNote_->setText(tr("Importing %1…").arg(dir));
+    importNote_->show();
+    presenter_->importBundle(dir);
 }
 
 void SweepsView::reopen(qint64 id) {

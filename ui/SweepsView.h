@@ -53,6 +53,8 @@ public:
     QPushButton* startButton() const { return start_; }
     QPushButton* stopButton() const { return stop_; }
     QPushButton* resumeButton() const { return resume_; }
+    QPushButton* importButton() const { return import_; }
+    QLabel* importNote() const { return importNote_; }
     QPushButton* openTrialButton() const { return openTrial_; }
     QLineEdit* slotsField() const { return slots_; }
     QLabel* summary() const { return summary_; }
@@ -64,6 +66,7 @@ public Q_SLOTS:
     void writeSpec();      // the form into the spec text (and checked)
     void startSweep();     // the spec text as it is (the form's, when the Form page is shown)
     void resumeSelected();
+    void importBundle();
 
 Q_SIGNALS:
     void openRunRequested(qint64 runId);
@@ -93,6 +96,8 @@ private:
     QPushButton* start_ = nullptr;
     QPushButton* stop_ = nullptr;
     QPushButton* resume_ = nullptr;
+    QPushButton* import_ = nullptr;
+    QLabel* importNote_ = nullptr;  // what the last import did
     QPushButton* openTrial_ = nullptr;
     QLineEdit* slots_ = nullptr;
     QLabel* summary_ = nullptr;

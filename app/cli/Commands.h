@@ -24,6 +24,9 @@ void addPredictCommand(CLI::App& root, Runners& runners);
 void addExportCommand(CLI::App& root, Runners& runners);
 void addRunsCommand(CLI::App& root, Runners& runners);
 void addSweepCommand(CLI::App& root, Runners& runners);
+// The Slurm subcommands of `sweep` (SweepSlurmCommand.cpp): export-bundle, submit, task,
+// import, status.
+void addSweepSlurmCommands(CLI::App& sweep, Runners& runners);
 
 // Bad input found after parsing (a file that does not load, flags that do not go together):
 // "nnwb-cli CMD: message" on stderr, exit status 2.

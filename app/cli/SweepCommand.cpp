@@ -219,6 +219,7 @@ void addSweepCommand(CLI::App& root, Runners& runners) {
     CLI::App* stop = add(
         "stop", "ask the sweep's coordinator to stop (its running trials go back to the queue)");
     id(stop);
+    addSweepSlurmCommands(*cmd, runners);
 }
 
 }  // namespace nnwb::cli

@@ -1,5 +1,7 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -10,6 +12,7 @@
 #include "app/cli/FlagChecks.h"
 #include "app/cli/PresetPath.h"
 #include "app/cli/RecordingFlags.h"
+#include "app/cli/RunErrors.h"
 #include "app/cli/TrainingFlags.h"
 #include "app/cli/TrialProtocol.h"
 #include "app/cli/ValidationFlags.h"
@@ -25,6 +28,7 @@
 #include "model/ModelBundle.h"
 #include "model/Monitor.h"
 #include "model/NetworkWeights.h"
+#include "model/TrainCheckpoint.h"
 #include "model/Trainer.h"
 
 namespace nnwb::cli {
@@ -63,7 +67,7 @@ void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
 }
 
 struct TrainOptions {
-    std::string path, device, saveWeights, loadWeights, saveModel;
+    std::string path, device, saveWeights, loadWeights, saveModel, checkpoint;
     int epochs = -1, batch = -1;
     bool json = false, trial = false;
     RecordingOptions record;
@@ -130,18 +134,7 @@ int runTrain(TrainOptions& o) {
         return runTrainWalkForward(exp, o);
     }
 
-    std::unique_ptr<RunEngine> run;
-    try {
-        run = std::make_unique<RunEngine>(exp);
-    } catch (const DataLoadError& e) {
-        throw UsageError(e.what());
-    } catch (const ComputeError& e) {
-        throw UsageError(e.what());
-    } catch (const ShapeError& e) {
-        throw UsageError(std::string("model: ") + e.what());
-    } catch (const TrainingError& e) {  // the data does not fit the model or its settings
-        throw UsageError(e.what());
-    }
+    auto run = asUsageErrors([&] { return std::make_unique<RunEngine>(exp); });
     Network& net = run->network();
     const ExperimentData& data = run->data();
     if (!o.loadWeights.empty()) {
@@ -153,6 +146,23 @@ int runTrain(TrainOptions& o) {
             throw UsageError(std::string("--load-weights: ") + e.what());
         }
     }
+    // --checkpoint: go on from the file when it exists; write it after every epoch.
+    int resumedAt = 0;
+    if (!o.checkpoint.empty()) {
+        std::error_code ec;
+        if (std::filesystem::exists(o.checkpoint, ec)) {
+            try {
+                resumedAt = run->resumeFromCheckpoint(o.checkpoint);
+            } catch (const CheckpointError& e) {
+                throw UsageError(std::string("--checkpoint: ") + e.what());
+            }
+        }
+        run->setCheckpointFile(o.checkpoint);
+    }
+    // The epochs still to train and how (a finished checkpoint trains none).
+    const int toTrain =
+        run->keeper().stoppedEarlyAt() > 0 ? 0 : std::max(0, exp.training.epochs - resumedAt);
+    const StartMode mode = resumedAt > 0 ? StartMode::ContinueCurrent : StartMode::Restart;
     for (const std::string& w : data.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     if (!json && !o.trial) {
         const auto info = run->session().backend().info();
@@ -177,8 +187,7 @@ int runTrain(TrainOptions& o) {
     TrainControl control;
     TrialEvents trial(control, printer.hasVal);
     if (o.trial) {
-        const RunResult result =
-            run->train(exp.training.epochs, StartMode::Restart, record, trial, &control);
+        const RunResult result = run->train(toTrain, mode, record, trial, &control);
         // The sweep's coordinator records what was saved as the trial run's model.
         const WeightsSnapshot& kept = run->keeper().result();
         if (!kept.empty() && !saveModel.empty())
@@ -194,7 +203,7 @@ int runTrain(TrainOptions& o) {
         }
         return trial.end(result, saved ? kept.epoch() : 0);
     }
-    const RunResult result = run->train(exp.training.epochs, StartMode::Restart, record, printer);
+    const RunResult result = run->train(toTrain, mode, record, printer);
     const EpochKeeper& keeper = run->keeper();
     // The bundle of the run's result (the best epoch's weights with keepBest, else the last
     // good epoch's), with the data settings and statistics.
@@ -277,6 +286,10 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
     cmd->add_option("--save-model", o->saveModel,
                     "write the model bundle (experiment, data settings and weights)")
         ->type_name("M.safetensors");
+    cmd->add_option("--checkpoint", o->checkpoint,
+                    "write a checkpoint (weights, optimizer, epoch) to FILE after every epoch; "
+                    "when FILE exists, go on from it (docs/slurm.md)")
+        ->type_name("FILE");
     addRecordingFlags(*cmd, o->record);
     addTrainingFlags(*cmd, o->overrides);
     addValidationFlags(*cmd, o->validation);

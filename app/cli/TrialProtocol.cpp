@@ -25,6 +25,7 @@ nlohmann::json trialStartedJson(RunEngine& run) {
             {"deviceName", info.id == "cpu" ? std::string("CPU (native)") : info.name},
             {"data", data.description},
             {"epochs", run.epochsWanted()},
+            {"firstEpoch", run.firstEpoch()},
             {"seed", run.experiment().training.seed}};
 }
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
+#include "app/cli/RunErrors.h"
 #include "app/cli/TrialProtocol.h"
 #include "app/engine/WalkForward.h"
 #include "app/runs/StoredRun.h"
@@ -72,18 +73,8 @@ int runTrialWalkForward(const Experiment& exp) {
     }
     TrialFoldEvents events;
     events.folds = wf->plan().folds.size();
-    WalkForwardResult result;
-    try {
-        result = wf->run(RecordingOptions::none(), events);
-    } catch (const DataLoadError& e) {
-        throw UsageError(e.what());
-    } catch (const ComputeError& e) {
-        throw UsageError(e.what());
-    } catch (const ShapeError& e) {
-        throw UsageError(std::string("model: ") + e.what());
-    } catch (const TrainingError& e) {
-        throw UsageError(e.what());
-    }
+    const WalkForwardResult result =
+        asUsageErrors([&] { return wf->run(RecordingOptions::none(), events); });
     if (result.end != RunEnd::Completed) {
         printTrialLine(
             {{"event", "end"},

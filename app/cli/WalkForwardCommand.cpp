@@ -10,6 +10,7 @@
 #include "app/cli/ParallelFolds.h"
 #include "app/cli/PresetPath.h"
 #include "app/cli/RecordingFlags.h"
+#include "app/cli/RunErrors.h"
 #include "app/cli/TrainingFlags.h"
 #include "app/cli/ValidationFlags.h"
 #include "app/cli/WalkForwardRun.h"
@@ -214,19 +215,10 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
     Printer printer;
     printer.json = o.json;
     printer.command = o.command;
-    WalkForwardResult result;
-    try {
-        result = o.slots.empty() ? wf->run(record, printer)
-                                 : runFoldsInParallel(*wf, o.slots, record, printer);
-    } catch (const DataLoadError& e) {
-        throw UsageError(e.what());
-    } catch (const ComputeError& e) {
-        throw UsageError(e.what());
-    } catch (const ShapeError& e) {
-        throw UsageError(std::string("model: ") + e.what());
-    } catch (const TrainingError& e) {
-        throw UsageError(e.what());
-    }
+    const WalkForwardResult result = asUsageErrors([&] {
+        return o.slots.empty() ? wf->run(record, printer)
+                               : runFoldsInParallel(*wf, o.slots, record, printer);
+    });
     // The stitched series traded under the experiment's trading settings (docs/trading.md).
     std::unique_ptr<TradingReport> trading;
     std::string tradingError;
@@ -316,15 +308,8 @@ int run(WalkForwardCliOptions& o) {
             throw UsageError("--fold: " + std::to_string(o.fold) + " is beyond the plan's " +
                              std::to_string(wf->plan().folds.size()) + " folds");
         w.record.experimentFile = path;
-        try {
-            return runFoldToFile(*wf, size_t(o.fold - 1), w.record, o.foldOut);
-        } catch (const ComputeError& e) {
-            throw UsageError(e.what());
-        } catch (const ShapeError& e) {
-            throw UsageError(std::string("model: ") + e.what());
-        } catch (const TrainingError& e) {
-            throw UsageError(e.what());
-        }
+        return asUsageErrors(
+            [&] { return runFoldToFile(*wf, size_t(o.fold - 1), w.record, o.foldOut); });
     }
     return runWalkForward(exp, w);
 }

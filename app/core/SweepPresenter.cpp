@@ -10,6 +10,7 @@
 #include "app/core/BackgroundJobs.h"
 #include "app/core/CallQueue.h"
 #include "app/runs/RunsDbPath.h"
+#include "app/sweep/BundleImport.h"
 #include "app/sweep/Coordinator.h"
 #include "app/sweep/SweepDeflatedSharpe.h"
 #include "app/sweep/SweepReport.h"
@@ -257,6 +258,37 @@ void SweepPresenter::stop() {
         } catch (const std::exception& e) {
             const QString error = QString::fromStdString(e.what());
             calls->post([this, error] { Q_EMIT failed(error); });
+        }
+    });
+}
+
+void SweepPresenter::importBundle(const QString& dir) {
+    const std::string db = runsDbPath(path_.toStdString());
+    BackgroundJobs::instance().post([calls = calls_, db, d = dir.toStdString(), this] {
+        try {
+            RunStore store(db);
+            const BundleImportReport r = nnwb::importBundle(store, d);
+            QString summary =
+                r.sweepId == 0
+                    ? tr("Nothing imported from %1: %2 tasks without a result yet")
+                          .arg(QString::fromStdString(d))
+                          .arg(r.waiting)
+                    : tr("Sweep %1%2: %3 trials imported, %4 unchanged, %5 without a result yet, "
+                         "%6 refused")
+                          .arg(r.sweepId)
+                          .arg(r.created ? tr(" (new)") : QString())
+                          .arg(r.imported)
+                          .arg(r.unchanged)
+                          .arg(r.waiting)
+                          .arg(r.refused.size());
+            for (const std::string& why : r.refused)
+                summary +=
+                    QStringLiteral("\n") + tr("refused: %1").arg(QString::fromStdString(why));
+            const qint64 id = r.sweepId;
+            calls->post([this, id, summary] { Q_EMIT bundleImported(id, summary); });
+        } catch (const std::exception& e) {  // no bundle there, a store that cannot be written
+            const QString error = tr("Nothing imported: %1").arg(QString::fromStdString(e.what()));
+            calls->post([this, error] { Q_EMIT bundleImported(0, error); });
         }
     });
 }

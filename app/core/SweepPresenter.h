@@ -71,6 +71,10 @@ public:
     bool isRunning() const { return running_; }
     int64_t runningId() const { return runningId_; }
 
+    // Brings a sweep bundle's task results into the store (app/sweep/BundleImport.h: one
+    // transaction, idempotent) on a background thread; answered by bundleImported: the sweep's
+    // id (0 when nothing was imported) and what happened, refused files and errors included.
+    void importBundle(const QString& dir);
     void refreshList();     // answered by listed
     void show(int64_t id);  // reads the sweep now and while it runs; answered by shown
     int64_t shownId() const { return shownId_; }
@@ -83,6 +87,7 @@ Q_SIGNALS:
     void finished(qint64 id, const QString& status);
     void failed(const QString& error);  // a spec that does not load, a store that cannot be read
     void specSaved(const QString& file);
+    void bundleImported(qint64 id, const QString& summary);
 
 private Q_SLOTS:
     void runQueuedCalls();

@@ -5,10 +5,12 @@
 
 #include "app/engine/ContinueRule.h"
 #include "app/engine/RunTrading.h"
+#include "app/runs/Sha256.h"
 #include "model/ModelBundle.h"
 #include "model/Monitor.h"
 #include "model/NetworkWeights.h"
 #include "model/RunFailure.h"
+#include "model/TrainCheckpoint.h"
 
 namespace nnwb {
 
@@ -47,6 +49,20 @@ void RunEngine::adoptWeightsFile(const std::string& path, int epoch) {
     failed_ = false;
 }
 
+std::string RunEngine::checkpointFingerprint() const {
+    nlohmann::json j = experiment_.toJson();
+    if (j.contains("training")) j["training"].erase("device");
+    if (j.contains("view")) j.erase("view");
+    return sha256Hex(j.dump());
+}
+
+int RunEngine::resumeFromCheckpoint(const std::string& path) {
+    const int epoch = loadCheckpoint(path, checkpointFingerprint(), trainer(), keeper_);
+    resumed_ = true;
+    failed_ = false;
+    return epoch;
+}
+
 RunResult RunEngine::train(int epochs, StartMode mode, const RecordingOptions& recording,
                            RunEvents& events, TrainControl* control, bool sentenceErrors) {
     Trainer& tr = trainer();
@@ -60,7 +76,9 @@ RunResult RunEngine::train(int epochs, StartMode mode, const RecordingOptions& r
         }
     }
     const int done = tr.epochsDone();
-    if (continued) keeper_.resume(done);
+    // A run resumed from a checkpoint keeps the early-stopping counters it had.
+    if (continued && !resumed_) keeper_.resume(done);
+    resumed_ = false;
     epochsWanted_ = done + epochs;
     firstEpoch_ = done + 1;
     failed_ = false;
@@ -101,6 +119,13 @@ RunResult RunEngine::train(int epochs, StartMode mode, const RecordingOptions& r
             return fail(e, sentenceErrors, recorder);
         }
         epochSeconds += report.seconds;
+        if (!checkpointFile_.empty()) {
+            try {
+                saveCheckpoint(checkpointFile_, checkpointFingerprint(), tr, keeper_);
+            } catch (const std::exception& e) {
+                events.warning(std::string("the checkpoint was not written: ") + e.what());
+            }
+        }
         recorder.epoch(report);
         events.epoch(report);
         if (stopEarly || tr.epochsDone() >= epochsWanted_) break;

@@ -56,6 +56,18 @@ public:
     // Throws on an unreadable file or a name or shape that does not match.
     void adoptWeightsFile(const std::string& path, int epoch = -1);
 
+    // Checkpoints (model/TrainCheckpoint.h). With a file set, train() writes one after every
+    // completed epoch (atomically: a kill or SIGTERM loses at most the epoch in flight).
+    void setCheckpointFile(const std::string& path) { checkpointFile_ = path; }
+    // Puts the run back where the checkpoint left it (weights, optimizer, schedule, dropout,
+    // best epoch, early stopping); train(N - epoch, ContinueCurrent, ...) then trains exactly
+    // the epochs the uninterrupted run would have. Returns the checkpoint's epoch. Throws
+    // CheckpointError (another experiment, a damaged file).
+    int resumeFromCheckpoint(const std::string& path);
+    // What a checkpoint of this run is keyed by: the SHA-256 of the experiment without its
+    // device (a requeued task may get another GPU).
+    std::string checkpointFingerprint() const;
+
     // The Score matrices of validation sample `sample` (clamped) with the latest weights, or
     // the best epoch's when `ofBest`; null when the stack has none or nothing trained yet.
     AttentionSnapshotPtr attentionSnapshot(int sample, bool ofBest);
@@ -95,6 +107,8 @@ private:
     int firstEpoch_ = 1;
     int64_t recordedRunId_ = 0;
     nlohmann::json trading_;
+    std::string checkpointFile_;
+    bool resumed_ = false;  // the next train() goes on from a checkpoint
 };
 
 }  // namespace nnwb

@@ -791,7 +791,28 @@ int RunStore::importPending() {
     return int(taken.size());
 }
 
-bool RunStore::importRun(PendingRun& p, const std::string& file) {
+void RunStore::importRuns(std::vector<PendingRun>& runs, const ImportChoice& choose,
+                          const ImportAlso& also) {
+    try {
+        const RunsLock::Guard guard = writing();
+        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        const std::vector<bool> chosen = choose(*db_);
+        std::vector<int64_t> ids(runs.size(), 0);
+        const size_t problemsBefore = problems_.size();
+        for (size_t i = 0; i < runs.size(); ++i) {
+            if (i >= chosen.size() || !chosen[i]) continue;
+            if (!importRun(runs[i], runs[i].run.experimentFile, &ids[i]))
+                throw std::runtime_error(problems_.back());
+        }
+        problems_.resize(problemsBefore);
+        also(*db_, ids);
+        tx.commit();
+    } catch (const std::exception& e) {
+        fail("cannot import the runs", e);
+    }
+}
+
+bool RunStore::importRun(PendingRun& p, const std::string& file, int64_t* idOut) {
     bool complete = true;
     int64_t id = 0;
     if (!p.run.uuid.empty()) {
@@ -800,6 +821,7 @@ bool RunStore::importRun(PendingRun& p, const std::string& file) {
         if (q.executeStep()) id = q.getColumn(0).getInt64();
     }
     if (id == 0) id = insertRow(p.run, p.run.host, p.run.pid, 0, runstatus::kRunning);
+    if (idOut) *idOut = id;
     for (const StoredEpoch& e : p.epochs) writeEpoch(id, e);
     const fs::path folder = runFolder(id);
     for (StoredBundle b : p.bundles) {

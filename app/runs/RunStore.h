@@ -110,6 +110,15 @@ public:
     // Imports the side files of `<db stem>-pending/` that no writer holds, in one transaction,
     // deleting each only after that committed; returns how many (done on open).
     int importPending();
+    // Imports runs made elsewhere (a sweep bundle's task results, app/sweep/BundleImport.h) in
+    // one transaction: `choose` (in it, first) says which to import; each chosen run is matched
+    // by its uuid (updated, never duplicated), its epochs, bundles (files copied into its
+    // folder) and end written; `also` then gets the ids (0 for runs not chosen). Anything
+    // that fails (a model file that cannot be copied included) rolls everything back.
+    using ImportChoice = std::function<std::vector<bool>(SQLite::Database&)>;
+    using ImportAlso = std::function<void(SQLite::Database&, const std::vector<int64_t>& ids)>;
+    void importRuns(std::vector<PendingRun>& runs, const ImportChoice& choose,
+                    const ImportAlso& also);
     // Statements of other tables (the sweep tables, app/sweep/SweepStore.h) under this
     // connection's discipline: write() runs `f` holding the exclusive lock inside one
     // IMMEDIATE transaction, committed when `f` returns (rolled back when it throws); read()
@@ -131,7 +140,7 @@ private:
     void writeEpoch(int64_t id, const StoredEpoch& epoch);
     void writeBundle(int64_t id, const StoredBundle& bundle);
     // False when a model file could not be copied (the side file is then kept).
-    bool importRun(PendingRun& run, const std::string& file);
+    bool importRun(PendingRun& run, const std::string& file, int64_t* idOut = nullptr);
     [[noreturn]] void fail(const std::string& what, const std::exception& e) const;
     std::string relativeToDb(const std::string& absolute) const;
     std::string path_;

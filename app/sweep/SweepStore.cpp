@@ -202,17 +202,20 @@ std::vector<TrialRow> SweepStore::trials(int64_t id) {
 }
 
 void SweepStore::addTrial(int64_t id, const TrialRow& t) {
-    store_.write("cannot add trial " + std::to_string(t.number), [&](SQLite::Database& db) {
-        SQLite::Statement q(db,
-                            "INSERT INTO trials (sweep_id, number, config, replicate, state, "
-                            "params) VALUES (?, ?, ?, ?, 'queued', ?)");
-        q.bind(1, id);
-        q.bind(2, t.number);
-        q.bind(3, t.config);
-        q.bind(4, t.replicate);
-        q.bind(5, t.params.dump());
-        q.exec();
-    });
+    store_.write("cannot add trial " + std::to_string(t.number),
+                 [&](SQLite::Database& db) { insertQueuedTrial(db, id, t); });
+}
+
+void insertQueuedTrial(SQLite::Database& db, int64_t id, const TrialRow& t) {
+    SQLite::Statement q(db,
+                        "INSERT INTO trials (sweep_id, number, config, replicate, state, "
+                        "params) VALUES (?, ?, ?, ?, 'queued', ?)");
+    q.bind(1, id);
+    q.bind(2, t.number);
+    q.bind(3, t.config);
+    q.bind(4, t.replicate);
+    q.bind(5, t.params.dump());
+    q.exec();
 }
 
 void SweepStore::startTrial(int64_t id, int number, const std::string& slot) {

@@ -17,6 +17,10 @@
 #include "model/sweep/SweepSpec.h"
 #include "model/sweep/Trial.h"
 
+namespace SQLite {
+class Database;
+}
+
 namespace nnwb {
 
 namespace sweepstatus {
@@ -89,6 +93,10 @@ public:
 private:
     RunStore& store_;
 };
+
+// Adds trial `t` of sweep `id` as queued, in the caller's transaction on `db` (SweepStore::addTrial
+// and the import of a Slurm bundle, which writes a whole sweep in one transaction).
+void insertQueuedTrial(SQLite::Database& db, int64_t id, const TrialRow& t);
 
 // The spec of a stored sweep, relative paths taken from where its file was. Throws
 // sweep::SpecError when it no longer loads (its experiment file moved, say).

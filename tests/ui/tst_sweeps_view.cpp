@@ -17,14 +17,17 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
 #include "app/core/ExperimentDocument.h"
 #include "app/core/RunPresenter.h"
 #include "app/core/SweepPresenter.h"
+#include "common/CliRun.h"
 #include "common/TestUtil.h"
 #include "nnwb/TestPaths.h"
+#include "ui/FileDialogs.h"
 #include "ui/MainWindow.h"
 #include "ui/MetricCharts.h"
 #include "ui/ParallelCoordinates.h"
@@ -249,6 +252,40 @@ private Q_SLOTS:
             const QRect r(b->mapTo(w_.get(), QPoint(0, 0)), b->size());
             QVERIFY2(w_->rect().contains(r), qPrintable(b->objectName()));
         }
+    }
+
+    // (Last: it shows another sweep.) Import Bundle… (docs/slurm.md): a bundle whose tasks ran (two
+    // of three results good, one truncated) comes into the store; the note says what was imported
+    // and refused, the list and the trials table show the sweep. Importing again changes nothing.
+    void importBundleShowsTheImportedSweep() {
+        const QString specFile = dir_ + "/bundle-spec.json";
+        std::ofstream(specFile.toStdString())
+            << QString(R"({"name":"from slurm","experiment":"%1","method":"random","seed":5,
+                "runCap":3,"parameters":[{"path":"model.layers[0].neurons","min":2,"max":8}]})")
+                   .arg(tiny_)
+                   .toStdString();
+        const QString bundle = dir_ + "/bundle";
+        QCOMPARE(test::runCli({"sweep", "export-bundle", specFile, bundle}).code, 0);
+        for (const char* i : {"0", "1", "2"})
+            QCOMPARE(test::runCli({"sweep", "task", bundle, i}).code, 0);
+        const std::string bad = (bundle + "/results/2/result.json").toStdString();
+        std::filesystem::resize_file(bad, std::filesystem::file_size(bad) / 2);
+        setFileDialogAnswer([&](const FileDialogQuestion&) { return bundle; });
+        QTest::mouseClick(view()->importButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(view()->importNote()->text().contains("trials imported"), 30000);
+        const QString note = view()->importNote()->text();
+        QVERIFY2(note.contains("(new): 2 trials imported, 0 unchanged, 0 without a result yet, 1 "
+                               "refused"),
+                 qPrintable(note));
+        QVERIFY2(note.contains(QString::fromStdString(bad) + ": not valid JSON"), qPrintable(note));
+        QTRY_COMPARE_WITH_TIMEOUT(view()->trials()->rowCount(), 3, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(rowsIn("complete"), 2, 10000);
+        QVERIFY(view()->summary()->text().contains("from slurm"));
+        QTest::mouseClick(view()->importButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(view()->importNote()->text().contains("0 trials imported, 2 "
+                                                                       "unchanged"),
+                                 30000);
+        setFileDialogAnswer({});
     }
 
     void cleanupTestCase() { w_.reset(); }

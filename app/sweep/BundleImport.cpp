@@ -1,0 +1,342 @@
+#include "app/sweep/BundleImport.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include "app/compare/EpochReportJson.h"
+#include "app/runs/PendingRun.h"
+#include "app/runs/RunRecorder.h"
+#include "app/runs/Sha256.h"
+#include "app/sweep/SweepBundle.h"
+#include "app/sweep/SweepHistory.h"
+#include "app/sweep/SweepStore.h"
+#include "model/AtomicFile.h"
+
+namespace fs = std::filesystem;
+
+namespace nnwb {
+
+namespace {
+
+using sweep::TrialState;
+
+// One task's result, read and checked.
+struct TaskResult {
+    PendingRun run;
+    TrialRow row;
+};
+
+int stateRank(TrialState s) {
+    return s == TrialState::Complete ? 2 : s == TrialState::Pruned ? 1 : 0;
+}
+
+// Reads results/I of trial `t`; throws std::runtime_error("FILE: reason").
+TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpec& spec,
+                    const std::string& file) {
+    nlohmann::json r;
+    try {
+        r = nlohmann::json::parse(readFile(file));
+    } catch (const nlohmann::json::parse_error& e) {
+        throw std::runtime_error(file +
+                                 ": not valid JSON (a truncated or partial copy?): " + e.what());
+    }
+    if (!r.is_object()) throw std::runtime_error(file + ": not a JSON object");
+    if (r.value("bundle", "") != b.id)
+        throw std::runtime_error(file + ": a result of another sweep (bundle '" +
+                                 r.value("bundle", "") + "'; this bundle is " + b.id + ")");
+    if (r.value("trial", "") != t.id)
+        throw std::runtime_error(file + ": trial id " + r.value("trial", "") + " is not task " +
+                                 std::to_string(t.index) + "'s (" + t.id + ")");
+    const std::string status = r.value("status", "");
+    if (status != "complete" && status != "failed" && status != "interrupted")
+        throw std::runtime_error(file + ": status '" + status +
+                                 "' is not complete, failed or "
+                                 "interrupted");
+    TaskResult out;
+    TrialRow& row = out.row;
+    row.number = t.index;
+    row.config = t.config;
+    row.replicate = t.replicate;
+    row.params = t.params;
+    const nlohmann::json slurm = r.value("slurm", nlohmann::json::object());
+    row.attempts = 1 + std::atoi(slurm.value("restartCount", std::string("0")).c_str());
+    row.slot = r.value("device", "") +
+               (slurm.value("node", "").empty() ? "" : " on " + slurm.value("node", std::string()));
+    row.startedAt = r.value("startedAt", "");
+    row.endedAt = r.value("endedAt", "");
+    const nlohmann::json started = r.value("started", nlohmann::json::object());
+    const bool hasValidation = started.value("validationSamples", int64_t(0)) > 0;
+    const int64_t parameters = started.value("parameters", int64_t(0));
+    // The epochs.
+    PendingRun& p = out.run;
+    const std::string epochsFile = (fs::path(file).parent_path() / "epochs.jsonl").string();
+    std::ifstream in(epochsFile);
+    std::string line;
+    int lineNo = 0;
+    EpochReport last;
+    double spsSum = 0;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        EpochReport rep;
+        try {
+            rep = epochReportFromJson(nlohmann::json::parse(line));
+        } catch (const std::exception& e) {
+            throw std::runtime_error(epochsFile + ":" + std::to_string(lineNo) +
+                                     ": not an epoch object: " + e.what());
+        }
+        p.epochs.push_back(StoredEpoch{rep, rep.learningRate});
+        if (!spec.objective.atEnd()) {
+            const auto v = spec.objective.value(rep, hasValidation, parameters);
+            if (v && std::isfinite(*v)) row.epochs[rep.epoch] = *v;
+        }
+        row.epochsDone = rep.epoch;
+        spsSum += rep.samplesPerSecond;
+        last = rep;
+    }
+    const nlohmann::json trading = r.value("trading", nlohmann::json());
+    std::optional<double> value = spec.objective.atEnd()
+                                      ? spec.objective.resultValue({{"trading", trading}})
+                                      : bestOfEpochs(row, spec.objective);
+    row.state = TrialState::Failed;
+    if (status == "complete" && value && std::isfinite(*value)) {
+        row.state = TrialState::Complete;
+        row.value = value;
+    } else if (status == "complete") {
+        row.error = "the objective " + spec.objective.metric + " is not in the trial's result";
+    } else {
+        row.error = r.value("error", status);
+        row.value = value;
+    }
+    if (spec.second && !p.epochs.empty()) {
+        if (spec.second->atEnd())
+            row.secondValue = spec.second->resultValue({{"trading", trading}});
+        else if (spec.second->metric == "samplesPerSecond")
+            row.secondValue = spsSum / double(p.epochs.size());
+        else
+            row.secondValue = spec.second->value(last, hasValidation, parameters);
+    }
+    // The run, as the coordinator records a trial's.
+    StoredRun& run = p.run;
+    run.uuid = t.id;
+    run.name = b.name + " trial " + std::to_string(t.index);
+    run.tags = "sweep,slurm";
+    run.source = "sweep";
+    const std::string experimentFile = (fs::path(b.dir) / t.experiment).string();
+    try {
+        const Experiment e = Experiment::load(experimentFile);
+        run.experiment = e.toJson();
+        run.dataFile = e.dataWithAbsoluteFile().value("file", "");
+    } catch (const std::exception& e) {
+        throw std::runtime_error(experimentFile + ": " + e.what());
+    }
+    run.experimentFile = experimentFile;
+    run.dataDescription = started.value("data", "");
+    run.deviceId = started.value("deviceId", r.value("device", ""));
+    run.deviceName = started.value("deviceName", "");
+    run.seed = t.seed;
+    run.appVersion = nnwbVersion();
+    run.parameters = parameters;
+    run.trainSamples = started.value("trainSamples", int64_t(0));
+    run.validationSamples = started.value("validationSamples", int64_t(0));
+    run.epochsPlanned = started.value("epochs", 0);
+    run.note = "sweep bundle " + b.id + " task " + std::to_string(t.index) + ": " + t.params.dump();
+    run.startedAt = row.startedAt;
+    run.host = slurm.value("node", "");
+    run.status = row.state == TrialState::Complete ? r.value("endStatus", runstatus::kCompleted)
+                                                   : std::string(runstatus::kFailed);
+    run.error = row.error;
+    if (last.bestEpoch > 0) run.bestEpoch = last.bestEpoch;
+    if (trading.is_object()) run.trading = trading;
+    p.ended = true;
+    p.endedAt = row.endedAt;
+    const fs::path model = fs::path(file).parent_path() / "model.safetensors";
+    const int modelEpoch = r.value("modelEpoch", 0);
+    std::error_code ec;
+    if (modelEpoch > 0 && fs::exists(model, ec)) {
+        StoredBundle sb;
+        sb.kind = modelEpoch == last.bestEpoch ? "best" : "last";
+        sb.path = model.string();
+        sb.sha256 = sha256File(sb.path, &sb.size);
+        sb.epoch = modelEpoch;
+        p.bundles.push_back(sb);
+    }
+    return out;
+}
+
+int64_t insertSweep(SQLite::Database& db, const Bundle& b, bool done) {
+    SQLite::Statement q(db,
+                        "INSERT INTO sweeps (name, spec, spec_file, status, created_at, host) "
+                        "VALUES (?, ?, ?, ?, ?, ?)");
+    q.bind(1, b.name);
+    q.bind(2, b.spec.dump());
+    q.bind(3, (fs::path(b.dir) / "spec.json").string());
+    q.bind(4, done ? sweepstatus::kCompleted : sweepstatus::kStopped);
+    q.bind(5, b.created);
+    q.bind(6, "slurm bundle " + b.id);
+    q.exec();
+    const int64_t id = db.getLastInsertRowid();
+    for (const BundleTrial& t : b.trials) {
+        TrialRow row;
+        row.number = t.index;
+        row.config = t.config;
+        row.replicate = t.replicate;
+        row.params = t.params;
+        insertQueuedTrial(db, id, row);
+    }
+    return id;
+}
+
+void bindOptional(SQLite::Statement& q, int i, const std::optional<double>& v) {
+    if (v)
+        q.bind(i, *v);
+    else
+        q.bind(i);
+}
+
+void writeTrial(SQLite::Database& db, int64_t sweepId, const TrialRow& t, int64_t runId) {
+    // The objective per epoch first: SweepStore::addEpoch also sets value (the last one's).
+    SQLite::Statement d(db, "DELETE FROM trial_epochs WHERE sweep_id = ? AND number = ?");
+    d.bind(1, sweepId);
+    d.bind(2, t.number);
+    d.exec();
+    for (const auto& [epoch, value] : t.epochs)
+        SweepStore::addEpoch(db, sweepId, t.number, epoch, value);
+    SQLite::Statement u(db,
+                        "UPDATE trials SET state = ?, run_id = ?, attempts = ?, slot = ?, value = "
+                        "?, second_value = ?, epochs_done = ?, pruned_at = NULL, error = ?, "
+                        "started_at = ?, ended_at = ? WHERE sweep_id = ? AND number = ?");
+    u.bind(1, sweep::trialStateName(t.state));
+    u.bind(2, runId);
+    u.bind(3, t.attempts);
+    u.bind(4, t.slot);
+    bindOptional(u, 5, t.value);
+    bindOptional(u, 6, t.secondValue);
+    u.bind(7, t.epochsDone);
+    if (t.error.empty())
+        u.bind(8);
+    else
+        u.bind(8, t.error);
+    u.bind(9, t.startedAt);
+    u.bind(10, t.endedAt);
+    u.bind(11, sweepId);
+    u.bind(12, t.number);
+    u.exec();
+    SQLite::Statement c(db, "UPDATE runs SET comparison = ? WHERE id = ?");
+    c.bind(1, "sweep-" + std::to_string(sweepId));
+    c.bind(2, runId);
+    c.exec();
+}
+
+}  // namespace
+
+BundleImportReport importBundle(RunStore& store, const std::string& dir) {
+    const Bundle b = readBundle(dir);
+    BundleImportReport report;
+    sweep::SweepSpec spec;
+    try {
+        spec = sweep::SweepSpec::fromJson(b.spec, (fs::path(b.dir) / "spec.json").string(), b.dir);
+    } catch (const std::exception& e) {
+        throw BundleError(e.what());
+    }
+    const auto dataProblems = bundleDataProblems(b);
+    if (!dataProblems.empty()) {  // every trial trained on that data: none is imported
+        report.refused = dataProblems;
+        return report;
+    }
+    std::vector<TaskResult> results;
+    for (const BundleTrial& t : b.trials) {
+        const std::string file =
+            (fs::path(b.dir) / "results" / std::to_string(t.index) / "result.json").string();
+        std::error_code ec;
+        if (!fs::exists(file, ec)) {
+            ++report.waiting;
+            continue;
+        }
+        try {
+            results.push_back(readTask(b, t, spec, file));
+        } catch (const std::exception& e) {
+            report.refused.push_back(e.what());
+        }
+    }
+    if (results.empty()) return report;
+    std::vector<PendingRun> runs;
+    for (const TaskResult& r : results) runs.push_back(r.run);
+    int64_t sweepId = 0;
+    int imported = 0, unchanged = 0;
+    bool created = false;
+    auto choose = [&](SQLite::Database& db) {
+        std::vector<bool> chosen;
+        imported = unchanged = 0;
+        sweepId = 0;
+        for (const TaskResult& r : results) {
+            SQLite::Statement q(db,
+                                "SELECT t.sweep_id, t.state, t.epochs_done, r.id FROM runs r JOIN "
+                                "trials t ON t.run_id = r.id WHERE r.uuid = ?");
+            q.bind(1, r.run.run.uuid);
+            bool better = true;
+            if (q.executeStep()) {
+                sweepId = q.getColumn(0).getInt64();
+                const int oldRank = stateRank(sweep::trialStateFromName(q.getColumn(1).getString())
+                                                  .value_or(TrialState::Failed));
+                const int newRank = stateRank(r.row.state);
+                better = newRank > oldRank ||
+                         (newRank == oldRank && r.row.epochsDone > q.getColumn(2).getInt());
+                if (better) {  // its epochs are replaced by the better attempt's
+                    SQLite::Statement d(db, "DELETE FROM epochs WHERE run_id = ?");
+                    d.bind(1, q.getColumn(3).getInt64());
+                    d.exec();
+                }
+            }
+            chosen.push_back(better);
+            (better ? imported : unchanged) += 1;
+        }
+        // A bundle some of whose trials are stored under another run (none of these): look
+        // the sweep up by any trial id of the bundle.
+        for (size_t i = 0; sweepId == 0 && i < b.trials.size(); ++i) {
+            SQLite::Statement q(db,
+                                "SELECT t.sweep_id FROM runs r JOIN trials t ON t.run_id = r.id "
+                                "WHERE r.uuid = ?");
+            q.bind(1, b.trials[i].id);
+            if (q.executeStep()) sweepId = q.getColumn(0).getInt64();
+        }
+        return chosen;
+    };
+    auto also = [&](SQLite::Database& db, const std::vector<int64_t>& ids) {
+        created = sweepId == 0;
+        if (created) sweepId = insertSweep(db, b, false);
+        for (size_t i = 0; i < results.size(); ++i) {
+            if (ids[i] == 0) continue;
+            writeTrial(db, sweepId, results[i].row, ids[i]);
+            if (const char* stall = std::getenv("NNWB_TEST_IMPORT_STALL_S"))
+                ::sleep(unsigned(std::atoi(stall)));  // a test kills it here
+        }
+        if (std::count_if(ids.begin(), ids.end(), [](int64_t id) { return id != 0; }) == 0)
+            return;  // nothing new: the sweep's row stays as it is too
+        SQLite::Statement q(db,
+                            "SELECT COUNT(*) FROM trials WHERE sweep_id = ? AND state IN "
+                            "('queued', 'running')");
+        q.bind(1, sweepId);
+        q.executeStep();
+        SQLite::Statement u(db, "UPDATE sweeps SET status = ?, ended_at = ? WHERE id = ?");
+        const bool done = q.getColumn(0).getInt() == 0;
+        u.bind(1, done ? sweepstatus::kCompleted : sweepstatus::kStopped);
+        u.bind(2, utcNowText());
+        u.bind(3, sweepId);
+        u.exec();
+    };
+    store.importRuns(runs, choose, also);
+    report.sweepId = sweepId;
+    report.created = created;
+    report.imported = imported;
+    report.unchanged = unchanged;
+    return report;
+}
+
+}  // namespace nnwb

@@ -1,0 +1,185 @@
+#include "app/sweep/BundleTask.h"
+
+#include <poll.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/runs/RunStore.h"
+#include "app/sweep/SweepBundle.h"
+#include "app/sweep/TrialProcess.h"
+#include "model/AtomicFile.h"
+
+namespace fs = std::filesystem;
+
+namespace nnwb {
+
+namespace {
+
+volatile sig_atomic_t gTerm = 0;
+void onTerm(int) {
+    gTerm = 1;
+}
+
+const char* envOr(const char* name) {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+}
+
+// epochs.jsonl without the epochs from `first` on (a resumed attempt trains them again).
+void keepEpochsBefore(const std::string& file, int first) {
+    std::ifstream in(file);
+    if (!in) return;
+    std::string kept, line;
+    while (std::getline(in, line)) {
+        try {
+            if (nlohmann::json::parse(line).value("epoch", 0) < first) kept += line + "\n";
+        } catch (const std::exception&) {  // a torn last line of a killed attempt
+        }
+    }
+    writeFileAtomic(file, kept);
+}
+
+}  // namespace
+
+std::string taskDevice(const std::string& device, const char* gpuOrdinal, const char* cudaVisible) {
+    if (device.rfind("opencl:", 0) != 0) return device;
+    if (std::count(device.begin(), device.end(), ':') >= 2) return device;  // opencl:P:D
+    std::string list = gpuOrdinal && *gpuOrdinal ? gpuOrdinal : (cudaVisible ? cudaVisible : "");
+    std::string first = list.substr(0, list.find(','));
+    if (first.empty() || first.find_first_not_of("0123456789") != std::string::npos) first = "0";
+    return device + ":" + first;
+}
+
+int runBundleTask(const std::string& dirIn, int index, const std::string& cli, std::FILE* log) {
+    const Bundle b = readBundle(dirIn);
+    if (index < 0 || index >= int(b.trials.size()))
+        throw BundleError(b.dir + "/bundle.json: no task " + std::to_string(index) + " (it has " +
+                          std::to_string(b.trials.size()) + ")");
+    const BundleTrial& t = b.trials[size_t(index)];
+    const fs::path out = fs::path(b.dir) / "results" / std::to_string(index);
+    fs::create_directories(out);
+    const std::string epochsFile = (out / "epochs.jsonl").string();
+    const std::string device = taskDevice(b.resources.device, std::getenv("GPU_DEVICE_ORDINAL"),
+                                          std::getenv("CUDA_VISIBLE_DEVICES"));
+    nlohmann::json result = {{"format", kBundleFormat},
+                             {"bundle", b.id},
+                             {"trial", t.id},
+                             {"index", index},
+                             {"device", device},
+                             {"startedAt", utcNowText()},
+                             {"slurm",
+                              {{"jobId", envOr("SLURM_JOB_ID")},
+                               {"arrayJobId", envOr("SLURM_ARRAY_JOB_ID")},
+                               {"arrayTaskId", envOr("SLURM_ARRAY_TASK_ID")},
+                               {"restartCount", envOr("SLURM_RESTART_COUNT")},
+                               {"gpus", envOr("GPU_DEVICE_ORDINAL")},
+                               {"node", envOr("SLURMD_NODENAME")}}}};
+    auto finish = [&](const std::string& status, const std::string& error, int code) {
+        result["status"] = status;
+        if (!error.empty()) result["error"] = error;
+        result["endedAt"] = utcNowText();
+        writeFileAtomic((out / "result.json").string(), result.dump(2) + "\n");
+        if (log)
+            std::fprintf(log, "task %d (trial %s): %s%s%s\n", index, t.id.substr(0, 12).c_str(),
+                         status.c_str(), error.empty() ? "" : ": ", error.c_str());
+        return code;
+    };
+    const auto problems = bundleDataProblems(b);
+    if (!problems.empty()) return finish("failed", problems.front(), 2);
+
+    struct sigaction sa = {};
+    sa.sa_handler = onTerm;
+    ::sigaction(SIGTERM, &sa, nullptr);
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::signal(SIGPIPE, SIG_IGN);
+    // The OpenCL runtimes read these to hide GPUs; the task names its device by ordinal.
+    ::unsetenv("CUDA_VISIBLE_DEVICES");
+    ::unsetenv("GPU_DEVICE_ORDINAL");
+    ::unsetenv("ROCR_VISIBLE_DEVICES");
+    const std::string experiment = (fs::path(b.dir) / t.experiment).string();
+    const bool priceFile = !b.data.empty();
+    const std::vector<std::string> argv = {cli,
+                                           "train",
+                                           "--experiment",
+                                           experiment,
+                                           "--trial",
+                                           "--device",
+                                           device,
+                                           "--checkpoint",
+                                           (out / "checkpoint.safetensors").string(),
+                                           priceFile ? "--save-model" : "--save-weights",
+                                           (out / "model.safetensors").string()};
+    TrialProcess proc(argv, {}, (out / "trial.err").string());
+    std::ofstream epochs;
+    nlohmann::json end = nlohmann::json::object(), started = nlohmann::json::object(), trading;
+    int epochsDone = 0;
+    bool term = false;
+    auto handle = [&](const std::string& line) {
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(line);
+        } catch (const std::exception&) {
+            return;
+        }
+        const std::string ev = j.value("event", "");
+        if (ev == "started") {
+            started = j;
+            const int first = j.value("firstEpoch", 1);
+            keepEpochsBefore(epochsFile, first);
+            result["resumedFrom"] = first - 1;
+            epochsDone = first - 1;
+            epochs.open(epochsFile, std::ios::app);
+        } else if (ev == "epoch") {
+            j.erase("event");
+            epochs << j.dump() << "\n" << std::flush;
+            epochsDone = j.value("epoch", epochsDone);
+            proc.send(term ? "stop" : "continue");
+        } else if (ev == "result") {
+            trading = j.value("trading", nlohmann::json());
+        } else if (ev == "end") {
+            end = j;
+        }
+    };
+    for (;;) {
+        if (gTerm && !term) {
+            term = true;  // the checkpoint of the last epoch is on disk: end now
+            proc.kill();
+        }
+        pollfd fd{proc.outFd(), POLLIN, 0};
+        ::poll(&fd, 1, 200);
+        std::vector<std::string> lines;
+        const bool open = proc.outFd() >= 0 && proc.readLines(lines);
+        for (const std::string& l : lines) handle(l);
+        if (!open) break;
+    }
+    const int exit = proc.wait();
+    result["started"] = started;
+    result["epochsDone"] = epochsDone;
+    if (!trading.is_null()) result["trading"] = trading;
+    if (end.contains("modelEpoch")) result["modelEpoch"] = end["modelEpoch"];
+    const std::string endStatus = end.value("status", "");
+    if (term || gTerm)
+        return finish("interrupted",
+                      "ended by SIGTERM after epoch " + std::to_string(epochsDone) +
+                          " (cancelled, preempted or at its time limit); a requeue goes on "
+                          "from its checkpoint",
+                      143);
+    if (endStatus == "completed" || endStatus == "stopped_early") {
+        result["endStatus"] = endStatus;
+        return finish("complete", "", 0);
+    }
+    std::string error = end.value("error", "");
+    if (error.empty())
+        error = "the trial process ended without finishing (exit status " + std::to_string(exit) +
+                "; see " + (out / "trial.err").string() + ")";
+    return finish("failed", error, exit == 2 ? 2 : 1);
+}
+
+}  // namespace nnwb
