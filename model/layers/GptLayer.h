@@ -42,6 +42,8 @@ public:
     BufRef output() const override;
     void backward(BufRef x, BufRef dy, BufRef dx, int batch) override;
     std::vector<AttentionScores> readScores(int sample) override;
+    // The row path (forwardRow / backwardRow, the key/value ring) is single-model still.
+    bool supportsPopulation() const override { return false; }
 
     Mode mode() const { return mode_; }
     // Stream mode: forget the history (the next step sees only itself).

@@ -1,8 +1,8 @@
-// Population layers on the CPU (docs/decisions/population.md): dense and dropout layers run as
-// one population of 3 models give bit for bit what 3 single layers with the same seeds give
-// (outputs, input gradients, parameters, parameter gradients), in float and double storage; a
-// population dense layer passes the gradient check over every model's parameters; a layer
-// type without population support says so.
+// Population layers on the CPU (docs/decisions/population.md): dense, dropout, conv and the
+// attention layers run as one population of 3 models give bit for bit what 3 single layers with
+// the same seeds give (outputs, input gradients, parameters, parameter gradients), in float and
+// double storage; population dense, conv and attention_stack layers pass the gradient check
+// over every model's parameters; a layer type without population support says so.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -10,6 +10,7 @@
 #include "common/GradCheck.h"
 #include "common/PopulationLayers.h"
 #include "compute/CpuBackend.h"
+#include "model/layers/ConvLayer.h"
 #include "model/layers/DenseLayer.h"
 #include "model/layers/DropoutLayer.h"
 #include "model/layers/LayerRegistry.h"
@@ -59,6 +60,76 @@ TEST(PopulationLayers, dropoutTogetherEqualsOneByOne) {
     for (double rate : {0.0, 0.4})
         expectSame([rate] { return std::make_unique<DropoutLayer>(rate); }, Shape{3, 11}, 5,
                    "dropout");
+}
+
+TEST(PopulationLayers, convTogetherEqualsOneByOne) {
+    // window 0 / step 0: the direct path (no unfold); window 3 step 2: unfold and fold.
+    for (auto [window, step] : {std::pair{0, 0}, std::pair{3, 2}})
+        for (int rows : {1, 6})
+            expectSame(
+                [window = window, step = step] {
+                    return std::make_unique<ConvLayer>(window, step, 6, Activation::Sigmoid);
+                },
+                Shape{5, 4}, rows, "conv");
+}
+
+// The attention layers (one base): blocks of the 5x8 preset's kind (causal, sequence norm,
+// leaky relu / sigmoid) and of transformer-64's (element norm, no ff activation), with the
+// score and feed-forward dropout sites drawing each model's own masks.
+TEST(PopulationLayers, attentionTogetherEqualsOneByOne) {
+    const nlohmann::json layers[] = {
+        {{"type", "attention_stack"},
+         {"key_size", 3},
+         {"heads", 2},
+         {"layers", 2},
+         {"causal", true},
+         {"norm", "sequence"},
+         {"activation", "leaky_relu"},
+         {"ff_activation", "sigmoid"}},
+        {{"type", "attention_stack"},
+         {"key_size", 3},
+         {"heads", 2},
+         {"layers", 2},
+         {"norm", "element"},
+         {"score_dropout", 0.3},
+         {"ff_dropout", 0.2}},
+        {{"type", "multihead_attention"}, {"key_size", 2}, {"heads", 3}, {"causal", true}},
+        {{"type", "attention"}, {"key_size", 3}, {"norm", "sequence"}}};
+    for (const nlohmann::json& j : layers)
+        for (int rows : {1, 3})
+            expectSame([j] { return makeLayer(j); }, Shape{5, 4}, rows,
+                       j["type"].get<std::string>().c_str());
+}
+
+TEST(PopulationLayers, convGradientCheck) {
+    const std::string m = gradCheckLayer(
+        [] {
+            auto l = std::make_unique<ConvLayer>(3, 2, 4, Activation::Tanh);
+            l->setPopulation(3);
+            return l;
+        },
+        Shape{4, 2}, 6);
+    EXPECT_TRUE(m.empty()) << m;
+}
+
+TEST(PopulationLayers, attentionStackGradientCheck) {
+    GradCheckSettings s;
+    s.maxPerTensor = 60;  // sampled over every model's values
+    const std::string m = gradCheckLayer(
+        [] {
+            LayerPtr l = makeLayer({{"type", "attention_stack"},
+                                    {"key_size", 2},
+                                    {"heads", 2},
+                                    {"layers", 2},
+                                    {"causal", true},
+                                    {"norm", "sequence"},
+                                    {"activation", "tanh"},
+                                    {"ff_activation", "sigmoid"}});
+            l->setPopulation(3);
+            return l;
+        },
+        Shape{3, 4}, 6, s);
+    EXPECT_TRUE(m.empty()) << m;
 }
 
 // The models really differ (a population of copies would pass the tests above too).
@@ -118,23 +189,23 @@ TEST(PopulationLayers, networkNamesTheLayerThatCannot) {
     Network net(
         Network::layersFromJson({{"layers",
                                   {{{"type", "dense"}, {"neurons", 4}, {"activation", "tanh"}},
-                                   {{"type", "attention"}, {"key_size", 2}}}}}),
+                                   {{"type", "gpt"}, {"key_size", 2}}}}}),
         Shape{3, 4});
     try {
         net.setPopulation(2);
         FAIL() << "accepted";
     } catch (const ShapeError& e) {
         EXPECT_EQ(e.layer(), 1);
-        EXPECT_NE(std::string(e.what()).find("layer 1: layer type 'attention'"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("layer 1: layer type 'gpt'"), std::string::npos)
             << e.what();
     }
 }
 
 TEST(PopulationLayers, unsupportedLayerTypeSaysSo) {
-    LayerPtr l = makeLayer({{"type", "attention"}, {"key_size", 4}});
+    LayerPtr l = makeLayer({{"type", "gpt"}, {"key_size", 4}});
     try {
         l->setPopulation(2);
-        FAIL() << "an attention layer accepted a population";
+        FAIL() << "a gpt layer accepted a population";
     } catch (const std::invalid_argument& e) {
         EXPECT_NE(std::string(e.what()).find("cannot be trained as a population yet"),
                   std::string::npos)
