@@ -171,6 +171,19 @@ TEST(PopulationLayers, networkTrainedTogetherEqualsOneByOne) {
     }
 }
 
+// The same for the default experiment's stack (conv, attention_stack, dense x 3), smaller.
+TEST(PopulationLayers, fractalStackTrainedTogetherEqualsOneByOne) {
+    for (Precision precision : {Precision::Float, Precision::Double}) {
+        CpuBackend be(precision);
+        const std::vector<float> together =
+            trainPopulationNetwork(be, true, true, fractalStackNet());
+        const std::vector<float> apart = trainPopulationNetwork(be, false, true, fractalStackNet());
+        ASSERT_EQ(together.size(), apart.size());
+        EXPECT_EQ(firstDifference(together, apart), together.size())
+            << "double storage: " << (precision == Precision::Double);
+    }
+}
+
 // The same through model/Optimizer: a population's (one launch, per-model settings) equals
 // single Optimizers, one per network.
 TEST(PopulationLayers, optimizerStepsEachModelAsAlone) {
