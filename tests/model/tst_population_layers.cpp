@@ -14,6 +14,7 @@
 #include "model/layers/DenseLayer.h"
 #include "model/layers/DropoutLayer.h"
 #include "model/layers/LayerRegistry.h"
+#include "model/layers/LightConvLayer.h"
 
 using namespace nnwb;
 using namespace nnwb::test;
@@ -99,6 +100,26 @@ TEST(PopulationLayers, attentionTogetherEqualsOneByOne) {
         for (int rows : {1, 3})
             expectSame([j] { return makeLayer(j); }, Shape{5, 4}, rows,
                        j["type"].get<std::string>().c_str());
+}
+
+TEST(PopulationLayers, lightConvTogetherEqualsOneByOne) {
+    for (bool softmaxTaps : {false, true})
+        for (auto padding : {LightConvLayer::Padding::Causal, LightConvLayer::Padding::Centred})
+            expectSame(
+                [=] { return std::make_unique<LightConvLayer>(0, 0, 2, 3, padding, softmaxTaps); },
+                Shape{5, 4}, 3, "lightconv");
+}
+
+TEST(PopulationLayers, lightConvGradientCheck) {
+    const std::string m = gradCheckLayer(
+        [] {
+            auto l = std::make_unique<LightConvLayer>(0, 0, 2, 3, LightConvLayer::Padding::Centred,
+                                                      true);
+            l->setPopulation(3);
+            return l;
+        },
+        Shape{4, 4}, 6);
+    EXPECT_TRUE(m.empty()) << m;
 }
 
 TEST(PopulationLayers, convGradientCheck) {

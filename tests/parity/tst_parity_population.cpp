@@ -13,6 +13,7 @@
 #include "model/layers/DenseLayer.h"
 #include "model/layers/DropoutLayer.h"
 #include "model/layers/LayerRegistry.h"
+#include "model/layers/LightConvLayer.h"
 #include "parity/ParityHarness.h"
 
 using namespace nnwb;
@@ -24,7 +25,8 @@ class ParityPopulation : public ParitySuite {};
 
 // Kernels: bias_activation, bias_softmax_rows, bias_gradient (one chunk and several, fused with
 // the activation), gemm + the per-model bias, sgd_step_models, adam_step_models, clip_* (one
-// work-group and partial sums per model), dropout_forward with key bases, record_outcomes.
+// work-group and partial sums per model), dropout_forward with key bases, record_outcomes,
+// lightconv_* with per-model taps.
 TEST_F(ParityPopulation, opsMatchTheCpuAndOneByOne) {
     const Tolerance tol{};
     for (const PopulationScenario& s : populationScenarios()) {
@@ -75,8 +77,13 @@ TEST_F(ParityPopulation, layersMatchTheCpu) {
          [] {
              return makeLayer({{"type", "multihead_attention"}, {"key_size", 2}, {"heads", 2}});
          }},
-        {"attention", [] {
+        {"attention",
+         [] {
              return makeLayer({{"type", "attention"}, {"key_size", 3}});
+         }},
+        {"lightconv", [] {
+             return std::make_unique<LightConvLayer>(0, 0, 5, 3, LightConvLayer::Padding::Causal,
+                                                     true);
          }}};
     for (const auto& [name, make] : layers)
         for (int rows : {1, 40}) {
