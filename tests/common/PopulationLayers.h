@@ -24,14 +24,19 @@ struct LayerOutcome {
 };
 
 // `make` gives a fresh layer; `rows` per model; model m is initialized from Rng(seed + m) and
-// draws dropout masks from seed 1000 + m at step 3.
+// draws dropout masks from seed 1000 + m at step 3. With `steps` > 1 the layer runs that many
+// forward and backward passes on new inputs (a layer with state, as GPT's stream mode); y and
+// dx hold every step's, parameter gradients the sum.
 inline LayerOutcome runPopulationLayer(Backend& be, const std::function<LayerPtr()>& make,
                                        const Shape& in, int models, int rows, bool together,
-                                       uint64_t seed = 40) {
+                                       uint64_t seed = 40, int steps = 1) {
     const Shape out = make()->outputShape(in);
     const size_t inPer = size_t(rows) * in.size(), outPer = size_t(rows) * out.size();
-    const std::vector<float> x = randomVector(models * inPer, 7, -2.0f, 2.0f);
-    const std::vector<float> dy = randomVector(models * outPer, 8);
+    std::vector<std::vector<float>> xs, dys;
+    for (int s = 0; s < steps; ++s) {
+        xs.push_back(randomVector(models * inPer, uint32_t(7 + 100 * s), -2.0f, 2.0f));
+        dys.push_back(randomVector(models * outPer, uint32_t(8 + 100 * s)));
+    }
     std::vector<uint64_t> dropSeeds;
     for (int m = 0; m < models; ++m) dropSeeds.push_back(1000 + m);
     LayerOutcome o;
@@ -56,12 +61,14 @@ inline LayerOutcome runPopulationLayer(Backend& be, const std::function<LayerPtr
         keep.push_back(be.alloc(size_t(all) * out.size()));
         keep.push_back(be.alloc(size_t(all) * in.size()));
         Buffer &xb = keep[keep.size() - 3], &dyb = keep[keep.size() - 2], &dxb = keep.back();
-        be.upload(xb, x.data() + xo, xb.size());
-        be.upload(dyb, dy.data() + yo, dyb.size());
-        l.forward(xb, all, true);
-        l.backward(xb, dyb, dxb, all);
-        append(o.y, l.output(), dyb.size());
-        append(o.dx, dxb, dxb.size());
+        for (int s = 0; s < steps; ++s) {
+            be.upload(xb, xs[s].data() + xo, xb.size());
+            be.upload(dyb, dys[s].data() + yo, dyb.size());
+            l.forward(xb, all, true);
+            l.backward(xb, dyb, dxb, all);
+            append(o.y, l.output(), dyb.size());
+            append(o.dx, dxb, dxb.size());
+        }
     };
     if (together) {
         LayerPtr l = make();
@@ -78,6 +85,18 @@ inline LayerOutcome runPopulationLayer(Backend& be, const std::function<LayerPtr
             }
         l->setDropoutStreams(dropSeeds, 3);
         runOne(*l, models, 0, 0);
+        // Step after step of all models -> model after model of all steps (the singles' order).
+        auto byModel = [&](std::vector<float>& v, size_t per) {
+            std::vector<float> r;
+            for (int m = 0; m < models; ++m)
+                for (int s = 0; s < steps; ++s) {
+                    const auto at = v.begin() + (size_t(s) * models + m) * per;
+                    r.insert(r.end(), at, at + per);
+                }
+            v = std::move(r);
+        };
+        byModel(o.y, outPer);
+        byModel(o.dx, inPer);
         for (Param* p : l->params()) {  // parameter by parameter, all models
             append(o.params, p->value, p->count() * size_t(models));
             append(o.grads, p->grad, p->count() * size_t(models));

@@ -81,6 +81,10 @@ TEST_F(ParityPopulation, layersMatchTheCpu) {
          [] {
              return makeLayer({{"type", "attention"}, {"key_size", 3}});
          }},
+        {"gpt",
+         [] {
+             return makeLayer({{"type", "gpt"}, {"key_size", 2}, {"heads", 2}, {"layers", 2}});
+         }},
         {"lightconv", [] {
              return std::make_unique<LightConvLayer>(0, 0, 5, 3, LightConvLayer::Padding::Causal,
                                                      true);
