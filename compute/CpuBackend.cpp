@@ -710,19 +710,30 @@ struct CpuOps {
                 std::copy_n(W + size_t(h) * k, k, out + size_t(h) * k);
         }
     }
+    // The effective taps of every model of a population: model m's at wsm + m * heads * k.
+    void allTapWeights(int models, size_t weightStride, int heads, int k, bool sm, const T* W,
+                       T* out) {
+        for (int m = 0; m < models; ++m)
+            tapWeights(heads, k, sm, W + size_t(m) * weightStride,
+                       out + size_t(m) * size_t(heads) * k);
+    }
     void run(const LightConvForwardArgs& args) {
         const T* X = ptr(args.x);
         T* Y = ptr(args.y);
         T* Wt = ptr(args.wsm);
-        tapWeights(args.heads, args.k, args.softmaxTaps, ptr(args.weight), Wt);
+        allTapWeights(args.models, args.weightStride, args.heads, args.k, args.softmaxTaps,
+                      ptr(args.weight), Wt);
         const int per = args.channels / args.heads;
+        const size_t perModel = size_t(args.batch / args.models),
+                     taps = size_t(args.heads) * args.k;
         rowsParallel(size_t(args.batch) * args.units, size_t(args.channels) * args.k,
                      [&](size_t bt) {
                          const size_t b = bt / args.units;
                          const int t = int(bt % args.units);
                          T* yr = Y + bt * args.channels;
+                         const T* Wm = Wt + b / perModel * taps;  // the sample's model's taps
                          for (int c = 0; c < args.channels; ++c) {
-                             const T* w = Wt + size_t(c / per) * args.k;
+                             const T* w = Wm + size_t(c / per) * args.k;
                              T s = 0;
                              for (int j = 0; j < args.k; ++j) {
                                  int src = t + j - args.padL;
@@ -738,14 +749,17 @@ struct CpuOps {
         const T* DY = ptr(args.dy);
         const T* Wt = ptr(args.wsm);
         const int per = args.channels / args.heads;
+        const size_t perModel = size_t(args.batch / args.models),
+                     taps = size_t(args.heads) * args.k;
         if (!args.dx.empty()) {
             T* DX = ptr(args.dx);
             rowsParallel(
                 size_t(args.batch) * args.units, size_t(args.channels) * args.k, [&](size_t bt) {
                     const size_t b = bt / args.units;
                     const int s = int(bt % args.units);
+                    const T* Wm = Wt + b / perModel * taps;  // the sample's model's taps
                     for (int c = 0; c < args.channels; ++c) {
-                        const T* w = Wt + size_t(c / per) * args.k;
+                        const T* w = Wm + size_t(c / per) * args.k;
                         T acc = 0;
                         for (int j = 0; j < args.k; ++j) {
                             int t = s - j + args.padL;  // output that read x[s] through tap j
@@ -756,29 +770,33 @@ struct CpuOps {
                     }
                 });
         }
-        // Gradient w.r.t. the effective taps, then through the optional softmax.
-        std::vector<T> gw(size_t(args.heads) * args.k, T(0));
+        // Gradient w.r.t. the effective taps (each model's over its own samples, in the order
+        // of a single model), then through the optional softmax.
+        std::vector<T> gw(size_t(args.models) * taps, T(0));
         for (size_t b = 0; b < size_t(args.batch); ++b)
             for (int t = 0; t < args.units; ++t)
                 for (int c = 0; c < args.channels; ++c) {
                     const T d = DY[(b * args.units + t) * args.channels + c];
-                    T* g = gw.data() + size_t(c / per) * args.k;
+                    T* g = gw.data() + b / perModel * taps + size_t(c / per) * args.k;
                     for (int j = 0; j < args.k; ++j) {
                         int src = t + j - args.padL;
                         if (src < 0 || src >= args.units) continue;
                         g[j] += d * X[(b * args.units + src) * args.channels + c];
                     }
                 }
-        T* DW = ptr(args.dw);
-        for (int h = 0; h < args.heads; ++h) {
-            const T* g = gw.data() + size_t(h) * args.k;
-            const T* p = Wt + size_t(h) * args.k;
-            if (args.softmaxTaps) {
-                T dot = 0;
-                for (int j = 0; j < args.k; ++j) dot += g[j] * p[j];
-                for (int j = 0; j < args.k; ++j) DW[size_t(h) * args.k + j] += p[j] * (g[j] - dot);
-            } else {
-                for (int j = 0; j < args.k; ++j) DW[size_t(h) * args.k + j] += g[j];
+        for (int m = 0; m < args.models; ++m) {
+            T* DW = ptr(args.dw) + size_t(m) * args.weightStride;
+            for (int h = 0; h < args.heads; ++h) {
+                const T* g = gw.data() + m * taps + size_t(h) * args.k;
+                const T* p = Wt + m * taps + size_t(h) * args.k;
+                if (args.softmaxTaps) {
+                    T dot = 0;
+                    for (int j = 0; j < args.k; ++j) dot += g[j] * p[j];
+                    for (int j = 0; j < args.k; ++j)
+                        DW[size_t(h) * args.k + j] += p[j] * (g[j] - dot);
+                } else {
+                    for (int j = 0; j < args.k; ++j) DW[size_t(h) * args.k + j] += g[j];
+                }
             }
         }
     }

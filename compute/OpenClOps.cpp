@@ -605,42 +605,44 @@ struct OpenClBackend::Ops {
         const size_t n = size_t(std::max(args.batch, 0)) * size_t(std::max(args.units, 0)) *
                          size_t(std::max(args.channels, 0));
         KernelEntry& taps = d_->kernel("lightconv_taps");
-        d_->setArgs(taps, cl_int(args.heads), cl_int(args.k), cl_int(args.softmaxTaps),
-                    Impl::mem(args.weight), Impl::off(args.weight), Impl::mem(args.wsm),
-                    Impl::off(args.wsm));
+        d_->setArgs(taps, cl_int(args.models), cl_int(args.heads), cl_int(args.k),
+                    cl_int(args.softmaxTaps), Impl::mem(args.weight), Impl::off(args.weight),
+                    cl_ulong(args.weightStride), Impl::mem(args.wsm), Impl::off(args.wsm));
         const size_t tl = std::min<size_t>(d_->elemLocal(taps), 64);
-        const size_t tg = roundUp(size_t(args.heads), tl);
+        const size_t tg = roundUp(size_t(args.models) * size_t(args.heads), tl);
         d_->enqueue("lightConv", taps, 1, &tg, &tl);
         if (n == 0) return;
-        d_->launch1d("lightConv", "lightconv_forward", n, cl_int(args.batch), cl_int(args.units),
-                     cl_int(args.channels), cl_int(args.heads), cl_int(args.k), cl_int(args.padL),
-                     Impl::mem(args.x), Impl::off(args.x), Impl::mem(args.wsm), Impl::off(args.wsm),
-                     Impl::mem(args.y), Impl::off(args.y));
+        d_->launch1d("lightConv", "lightconv_forward", n, cl_int(args.models), cl_int(args.batch),
+                     cl_int(args.units), cl_int(args.channels), cl_int(args.heads), cl_int(args.k),
+                     cl_int(args.padL), Impl::mem(args.x), Impl::off(args.x), Impl::mem(args.wsm),
+                     Impl::off(args.wsm), Impl::mem(args.y), Impl::off(args.y));
     }
 
     void run(const LightConvBackwardArgs& args) {
         const size_t n = size_t(std::max(args.batch, 0)) * size_t(std::max(args.units, 0)) *
                          size_t(std::max(args.channels, 0));
         if (!args.dx.empty() && n > 0)
-            d_->launch1d("lightConvBackward", "lightconv_backward_dx", n, cl_int(args.batch),
-                         cl_int(args.units), cl_int(args.channels), cl_int(args.heads),
-                         cl_int(args.k), cl_int(args.padL), Impl::mem(args.wsm),
+            d_->launch1d("lightConvBackward", "lightconv_backward_dx", n, cl_int(args.models),
+                         cl_int(args.batch), cl_int(args.units), cl_int(args.channels),
+                         cl_int(args.heads), cl_int(args.k), cl_int(args.padL), Impl::mem(args.wsm),
                          Impl::off(args.wsm), Impl::mem(args.dy), Impl::off(args.dy),
                          Impl::mem(args.dx), Impl::off(args.dx));
-        // Tap gradient per (head, tap) into scratch, then through the optional softmax into dw.
-        const size_t taps = size_t(args.heads) * args.k;
+        // Tap gradient per (model, head, tap) into scratch, then through the optional softmax
+        // into dw. A model's reduction has the length (so the work-group size) of a single one.
+        const size_t taps = size_t(args.models) * size_t(args.heads) * args.k;
         cl_mem gw = d_->ensureScratch(taps, "lightConvBackward");
-        const size_t perHead = n / size_t(args.heads);
+        const size_t perHead = n / size_t(args.heads) / size_t(args.models);
         d_->launchRows("lightConvBackward", "lightconv_tap_grad", taps, perHead, 1,
-                       cl_int(args.batch), cl_int(args.units), cl_int(args.channels),
-                       cl_int(args.heads), cl_int(args.k), cl_int(args.padL), Impl::mem(args.x),
-                       Impl::off(args.x), Impl::mem(args.dy), Impl::off(args.dy), gw);
+                       cl_int(args.models), cl_int(args.batch), cl_int(args.units),
+                       cl_int(args.channels), cl_int(args.heads), cl_int(args.k), cl_int(args.padL),
+                       Impl::mem(args.x), Impl::off(args.x), Impl::mem(args.dy), Impl::off(args.dy),
+                       gw);
         KernelEntry& apply = d_->kernel("lightconv_weight_grad_apply");
-        d_->setArgs(apply, cl_int(args.heads), cl_int(args.k), cl_int(args.softmaxTaps), gw,
-                    Impl::mem(args.wsm), Impl::off(args.wsm), Impl::mem(args.dw),
-                    Impl::off(args.dw));
+        d_->setArgs(apply, cl_int(args.models), cl_int(args.heads), cl_int(args.k),
+                    cl_int(args.softmaxTaps), gw, Impl::mem(args.wsm), Impl::off(args.wsm),
+                    Impl::mem(args.dw), Impl::off(args.dw), cl_ulong(args.weightStride));
         const size_t al = std::min<size_t>(d_->elemLocal(apply), 64);
-        const size_t ag = roundUp(size_t(args.heads), al);
+        const size_t ag = roundUp(size_t(args.models) * size_t(args.heads), al);
         d_->enqueue("lightConvBackward", apply, 1, &ag, &al);
     }
 };

@@ -621,25 +621,36 @@ struct RecordOutcomesArgs {
 // x, y: [batch][units][channels]; weight: [heads][k]; channel c uses head c / (channels/heads).
 // y[b][t][c] = sum_j w'[h][j] * x[b][t + j - padL][c] (zero outside), where w' is the
 // weight or its softmax over taps when `softmaxTaps`; wsm receives w' for backward.
+// A population (models > 1): `batch` counts every model's samples, model m's are the m-th of
+// `models` equal blocks and use the taps at weight + m * weightStride (the gradient at
+// dw + m * weightStride); wsm holds models x heads x k values (model after model).
 struct LightConvForwardArgs {
     int batch = 0, units = 0, channels = 0, heads = 1, k = 1, padL = 0;
     bool softmaxTaps = false;
     BufRef x, weight, wsm, y;
+    int models = 1;
+    size_t weightStride = 0;
     void check(const OpCheck& c) const {
-        checkShape(c, batch, units, channels, heads, k);
+        checkShape(c, batch, units, channels, heads, k, models, weightStride);
         const size_t n = elems(batch, units, channels);
         c.buf(x, n, "x");
         c.buf(y, n, "y");
-        c.buf(weight, elems(heads, k), "weight");
-        c.buf(wsm, elems(heads, k), "wsm");
+        c.buf(weight, perModelExtent(models, weightStride, elems(heads, k)), "weight");
+        c.buf(wsm, elems(models, heads, k), "wsm");
         c.disjoint(x, n, "x", y, n, "y");
     }
-    static void checkShape(const OpCheck& c, int batch, int units, int channels, int heads, int k) {
+    static void checkShape(const OpCheck& c, int batch, int units, int channels, int heads, int k,
+                           int models, size_t weightStride) {
         c.sizes({{"batch", batch}, {"units", units}, {"channels", channels}});
         if (heads <= 0 || channels % heads != 0)
             c.fail("channels " + std::to_string(channels) + " not divisible by heads " +
                    std::to_string(heads));
         if (k <= 0) c.fail("kernel size must be positive");
+        c.models(models, batch, "batch");
+        if (models > 1 && heads > 0 && k > 0)
+            c.require(weightStride >= size_t(heads) * size_t(k),
+                      "weightStride " + std::to_string(weightStride) + " is shorter than the " +
+                          std::to_string(heads * k) + " taps");
     }
 };
 // dx (overwritten; skipped when empty) and dw (accumulated, w.r.t. the raw weight) from dy.
@@ -647,15 +658,18 @@ struct LightConvBackwardArgs {
     int batch = 0, units = 0, channels = 0, heads = 1, k = 1, padL = 0;
     bool softmaxTaps = false;
     BufRef x, weight, wsm, dy, dx, dw;
+    int models = 1;
+    size_t weightStride = 0;
     void check(const OpCheck& c) const {
-        LightConvForwardArgs::checkShape(c, batch, units, channels, heads, k);
+        LightConvForwardArgs::checkShape(c, batch, units, channels, heads, k, models, weightStride);
         const size_t n = elems(batch, units, channels);
+        const size_t taps = perModelExtent(models, weightStride, elems(heads, k));
         c.buf(x, n, "x");
         c.buf(dy, n, "dy");
         c.optional(dx, n, "dx");
-        c.buf(dw, elems(heads, k), "dw");
-        c.buf(weight, elems(heads, k), "weight");
-        c.buf(wsm, elems(heads, k), "wsm");
+        c.buf(dw, taps, "dw");
+        c.buf(weight, taps, "weight");
+        c.buf(wsm, elems(models, heads, k), "wsm");
         if (!dx.empty()) c.disjoint(dx, n, "dx", dy, n, "dy");
     }
 };

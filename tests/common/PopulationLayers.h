@@ -24,14 +24,19 @@ struct LayerOutcome {
 };
 
 // `make` gives a fresh layer; `rows` per model; model m is initialized from Rng(seed + m) and
-// draws dropout masks from seed 1000 + m at step 3.
+// draws dropout masks from seed 1000 + m at step 3. With `steps` > 1 the layer runs that many
+// forward and backward passes on new inputs (a layer with state, as GPT's stream mode); y and
+// dx hold every step's, parameter gradients the sum.
 inline LayerOutcome runPopulationLayer(Backend& be, const std::function<LayerPtr()>& make,
                                        const Shape& in, int models, int rows, bool together,
-                                       uint64_t seed = 40) {
+                                       uint64_t seed = 40, int steps = 1) {
     const Shape out = make()->outputShape(in);
     const size_t inPer = size_t(rows) * in.size(), outPer = size_t(rows) * out.size();
-    const std::vector<float> x = randomVector(models * inPer, 7, -2.0f, 2.0f);
-    const std::vector<float> dy = randomVector(models * outPer, 8);
+    std::vector<std::vector<float>> xs, dys;
+    for (int s = 0; s < steps; ++s) {
+        xs.push_back(randomVector(models * inPer, uint32_t(7 + 100 * s), -2.0f, 2.0f));
+        dys.push_back(randomVector(models * outPer, uint32_t(8 + 100 * s)));
+    }
     std::vector<uint64_t> dropSeeds;
     for (int m = 0; m < models; ++m) dropSeeds.push_back(1000 + m);
     LayerOutcome o;
@@ -56,12 +61,14 @@ inline LayerOutcome runPopulationLayer(Backend& be, const std::function<LayerPtr
         keep.push_back(be.alloc(size_t(all) * out.size()));
         keep.push_back(be.alloc(size_t(all) * in.size()));
         Buffer &xb = keep[keep.size() - 3], &dyb = keep[keep.size() - 2], &dxb = keep.back();
-        be.upload(xb, x.data() + xo, xb.size());
-        be.upload(dyb, dy.data() + yo, dyb.size());
-        l.forward(xb, all, true);
-        l.backward(xb, dyb, dxb, all);
-        append(o.y, l.output(), dyb.size());
-        append(o.dx, dxb, dxb.size());
+        for (int s = 0; s < steps; ++s) {
+            be.upload(xb, xs[s].data() + xo, xb.size());
+            be.upload(dyb, dys[s].data() + yo, dyb.size());
+            l.forward(xb, all, true);
+            l.backward(xb, dyb, dxb, all);
+            append(o.y, l.output(), dyb.size());
+            append(o.dx, dxb, dxb.size());
+        }
     };
     if (together) {
         LayerPtr l = make();
@@ -78,6 +85,18 @@ inline LayerOutcome runPopulationLayer(Backend& be, const std::function<LayerPtr
             }
         l->setDropoutStreams(dropSeeds, 3);
         runOne(*l, models, 0, 0);
+        // Step after step of all models -> model after model of all steps (the singles' order).
+        auto byModel = [&](std::vector<float>& v, size_t per) {
+            std::vector<float> r;
+            for (int m = 0; m < models; ++m)
+                for (int s = 0; s < steps; ++s) {
+                    const auto at = v.begin() + (size_t(s) * models + m) * per;
+                    r.insert(r.end(), at, at + per);
+                }
+            v = std::move(r);
+        };
+        byModel(o.y, outPer);
+        byModel(o.dx, inPer);
         for (Param* p : l->params()) {  // parameter by parameter, all models
             append(o.params, p->value, p->count() * size_t(models));
             append(o.grads, p->grad, p->count() * size_t(models));
@@ -110,21 +129,69 @@ inline LayerOutcome runPopulationLayer(Backend& be, const std::function<LayerPtr
 
 namespace nnwb::test {
 
-// Three training steps of a small network (dense tanh, dropout, dense) as a population of 3
+// A network for trainPopulationNetwork: its layers, input shape and output width.
+struct PopulationNet {
+    nlohmann::json model;
+    Shape in;
+    int outs = 3;
+    float adamEps = 1e-8f;
+};
+
+// Dense tanh, dropout, dense.
+inline PopulationNet smallDenseNet() {
+    return {{{"layers",
+              {{{"type", "dense"}, {"neurons", 16}, {"activation", "tanh"}},
+               {{"type", "dropout"}, {"rate", 0.3}},
+               {{"type", "dense"}, {"neurons", 3}, {"activation", "none"}}}}},
+            Shape{4, 5},
+            3};
+}
+
+// The stack of the default experiment (resources/presets/mql5-fractal-5x8.json: conv, a
+// causal attention_stack with sequence norm, dense x 3), smaller (8 filters, 2 heads, 2
+// blocks, 5 elements of 4 values), with dropout on the scores and the feed-forward outputs
+// so that the blocks' dropout sites draw per-model masks. Adam's epsilon is 1e-3: the key
+// biases' gradients are zero but for rounding (a shift of every key moves no softmax), and
+// with epsilon 1e-8 Adam turns that rounding into steps of the learning rate whose signs
+// differ between the CPU and a device (trained one by one as much as together), beyond any
+// parity tolerance.
+inline PopulationNet fractalStackNet() {
+    return {{{"layers",
+              {{{"type", "conv"},
+                {"window", 0},
+                {"step", 0},
+                {"filters", 8},
+                {"activation", "sigmoid"}},
+               {{"type", "attention_stack"},
+                {"key_size", 4},
+                {"heads", 2},
+                {"layers", 2},
+                {"causal", true},
+                {"norm", "sequence"},
+                {"activation", "leaky_relu"},
+                {"ff_activation", "sigmoid"},
+                {"score_dropout", 0.1},
+                {"ff_dropout", 0.1}},
+               {{"type", "dense"}, {"neurons", 16}, {"activation", "tanh"}},
+               {{"type", "dense"}, {"neurons", 16}, {"activation", "tanh"}},
+               {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}},
+            Shape{5, 4},
+            3,
+            1e-3f};
+}
+
+// Three training steps of a network (smallDenseNet() unless given) as a population of 3
 // models with their own seeds, learning rates and betas (Adam with the per-model hyper table,
 // per-model clipping, MSE loss over every model's rows), or as 3 single networks trained one
 // by one with the same settings. Returns every model's parameters after the steps and the
 // outputs of the last forward pass, model after model.
 // With `viaOptimizer`, the steps go through model/Optimizer (a population's or a single's).
 inline std::vector<float> trainPopulationNetwork(Backend& be, bool together,
-                                                 bool viaOptimizer = false) {
-    const int P = 3, batch = 4, outs = 3;
-    const Shape in{4, 5};
-    const nlohmann::json model = {
-        {"layers",
-         {{{"type", "dense"}, {"neurons", 16}, {"activation", "tanh"}},
-          {{"type", "dropout"}, {"rate", 0.3}},
-          {{"type", "dense"}, {"neurons", outs}, {"activation", "none"}}}}};
+                                                 bool viaOptimizer = false,
+                                                 const PopulationNet& pn = smallDenseNet()) {
+    const int P = 3, batch = 4, outs = pn.outs;
+    const Shape in = pn.in;
+    const nlohmann::json& model = pn.model;
     const std::vector<uint64_t> seeds = {11, 22, 33};
     const float lr[] = {1e-2f, 3e-2f, 5e-3f}, b1[] = {0.9f, 0.8f, 0.9f},
                 b2[] = {0.999f, 0.99f, 0.9f};
@@ -170,6 +237,7 @@ inline std::vector<float> trainPopulationNetwork(Backend& be, bool together,
                 c.beta1 = b1[k];
                 c.beta2 = b2[k];
                 c.weightDecay = 1e-2;
+                c.epsilon = pn.adamEps;
                 cfgs.push_back(c);
             }
             if (nets > 1)
@@ -195,8 +263,8 @@ inline std::vector<float> trainPopulationNetwork(Backend& be, bool together,
             std::vector<float> hyper;
             for (int k = first; k < first + nets; ++k)
                 hyper.insert(hyper.end(),
-                             {lr[k], b1[k], b2[k], 1e-8f, 1e-2f, 1.0f - std::pow(b1[k], float(t)),
-                              1.0f - std::pow(b2[k], float(t))});
+                             {lr[k], b1[k], b2[k], pn.adamEps, 1e-2f,
+                              1.0f - std::pow(b1[k], float(t)), 1.0f - std::pow(b2[k], float(t))});
             AdamStepArgs a;
             a.n = all;
             a.w = net.paramArena().values();

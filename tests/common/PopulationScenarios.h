@@ -300,6 +300,50 @@ inline PopulationScenario outcomes(int rows, int cols) {
 
 // Every scenario: sizes that take each kernel path (fused and composed, one work-group and
 // partial sums, one chunk and several).
+// Light-conv forward then backward (dx and the tap gradient) per model; model p's taps at
+// p * stride of an arena-like buffer, its samples the p-th block of the batch.
+inline PopulationScenario lightConv(int batch, int units, int channels, int heads, int k,
+                                    bool softmaxTaps) {
+    using namespace popdetail;
+    return {"lightConv batch " + std::to_string(batch) + " units " + std::to_string(units) + " k " +
+                std::to_string(k) + (softmaxTaps ? " softmax" : ""),
+            [=](Backend& be, bool together) {
+                const int P = kModels, padL = k / 2;
+                const size_t taps = size_t(heads) * k, stride = taps + 3;
+                const size_t per = size_t(batch) * units * channels;
+                Bufs b(be);
+                BufRef x = b.in(randomVector(P * per, 81, -2.0f, 2.0f));
+                BufRef w = b.in(randomVector(P * stride, 82, -1.0f, 1.0f));
+                BufRef dy = b.in(randomVector(P * per, 83));
+                BufRef wsm = b.out(randomVector(P * taps, 84));
+                BufRef y = b.out(randomVector(P * per, 85)), dx = b.out(randomVector(P * per, 86));
+                BufRef dw = b.out(randomVector(P * stride, 87));
+                if (together) {
+                    LightConvForwardArgs f{P * batch,   units, channels, heads, k, padL,
+                                           softmaxTaps, x,     w,        wsm,   y};
+                    f.models = P;
+                    f.weightStride = stride;
+                    be.lightConvForward(f);
+                    LightConvBackwardArgs g{P * batch, units,       channels, heads, k,
+                                            padL,      softmaxTaps, x,        w,     wsm,
+                                            dy,        dx,          dw};
+                    g.models = P;
+                    g.weightStride = stride;
+                    be.lightConvBackward(g);
+                    return b.read();
+                }
+                for (int p = 0; p < P; ++p) {
+                    const size_t o = p * per;
+                    be.lightConvForward({batch, units, channels, heads, k, padL, softmaxTaps, x + o,
+                                         w + p * stride, wsm + p * taps, y + o});
+                    be.lightConvBackward({batch, units, channels, heads, k, padL, softmaxTaps,
+                                          x + o, w + p * stride, wsm + p * taps, dy + o, dx + o,
+                                          dw + p * stride});
+                }
+                return b.read();
+            }};
+}
+
 inline std::vector<PopulationScenario> populationScenarios() {
     using namespace popdetail;
     std::vector<PopulationScenario> s;
@@ -326,6 +370,9 @@ inline std::vector<PopulationScenario> populationScenarios() {
     }
     s.push_back(outcomes(1, 3));
     s.push_back(outcomes(17, 3));
+    s.push_back(lightConv(1, 5, 4, 2, 3, false));
+    s.push_back(lightConv(3, 9, 6, 3, 5, true));
+    s.push_back(lightConv(20, 31, 8, 2, 7, true));
     return s;
 }
 
