@@ -20,11 +20,16 @@ from torch.func import functional_call, stack_module_state
 def load_peer(path):
     spec = importlib.util.spec_from_file_location('torch_peer', path)
     mod = importlib.util.module_from_spec(spec)
+    sys.modules['torch_peer'] = mod  # TorchDynamo re-imports the networks' module by name
     spec.loader.exec_module(mod)
     return mod
 
 
 def bench(peer, mode, dev, name, batch, population, seconds):
+    # Under vmap the memory-efficient SDPA kernel's backward fails ("LSE is not correctly
+    # aligned (strideH)", PyTorch 2.11); flash and cuDNN need half precision. So the attention
+    # core is PyTorch's math path here (TorchInductor fuses it in --mode compile).
+    torch.backends.cuda.enable_mem_efficient_sdp(False)
     torch.manual_seed(0)
     models = []
     for _ in range(population):
@@ -35,7 +40,11 @@ def bench(peer, mode, dev, name, batch, population, seconds):
     def one(p, b, x):
         return functional_call(base, (p, b), (x,))
     ensemble = torch.vmap(one)
-    fwd = torch.compile(ensemble) if mode == 'compile' else ensemble
+    if mode == 'compile':
+        torch._dynamo.reset()  # each row compiled for its own static shapes
+        fwd = torch.compile(ensemble, dynamic=False)
+    else:
+        fwd = ensemble
     opt = torch.optim.Adam(list(params.values()), 1e-3, capturable=(mode != 'eager'))
     x = torch.randn(population, batch, *shape, device=dev)
     y = torch.rand(population, batch, 3, device=dev)
