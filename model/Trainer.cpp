@@ -219,16 +219,7 @@ std::vector<EpochReport> Trainer::runEpochAll(
     const int outputs = set.outputs;
     const size_t in = set.inputShape.size();
     const size_t P = static_cast<size_t>(P_);
-    // Each model's sample order from its own seed: model m sees what it would see alone.
-    std::vector<std::vector<size_t>> orders(P, std::vector<size_t>(n));
-    for (size_t m = 0; m < P; ++m) {
-        std::vector<size_t>& order = orders[m];
-        std::iota(order.begin(), order.end(), size_t(0));
-        if (cfg_.shuffle) {
-            Rng rng(cfgs_[m].seed ^ (0xA5A5A5A5ull + static_cast<uint64_t>(epoch_) * 7919ull));
-            for (size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
-        }
-    }
+    const std::vector<std::vector<size_t>> orders = epochOrders();
     std::vector<EpochReport> reps(P);
     std::vector<MetricsAccumulator> acc;
     for (size_t m = 0; m < P; ++m) {
@@ -300,6 +291,30 @@ std::vector<EpochReport> Trainer::runEpochAll(
         }
     }
     collect(acc, done, reps[0].epoch, orders, reps);  // waits for the device
+    finishReports(reps, acc, done, activeSeconds(), !stopped);
+    if (completed) *completed = !stopped;
+    return reps;
+}
+
+std::vector<std::vector<size_t>> Trainer::epochOrders() const {
+    const size_t n = data_.train.size();
+    // Each model's sample order from its own seed: model m sees what it would see alone.
+    std::vector<std::vector<size_t>> orders(cfgs_.size(), std::vector<size_t>(n));
+    for (size_t m = 0; m < orders.size(); ++m) {
+        std::vector<size_t>& order = orders[m];
+        std::iota(order.begin(), order.end(), size_t(0));
+        if (cfg_.shuffle) {
+            Rng rng(cfgs_[m].seed ^ (0xA5A5A5A5ull + static_cast<uint64_t>(epoch_) * 7919ull));
+            for (size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+        }
+    }
+    return orders;
+}
+
+void Trainer::finishReports(std::vector<EpochReport>& reps, std::vector<MetricsAccumulator>& acc,
+                            size_t done, double seconds, bool completed) {
+    const size_t P = static_cast<size_t>(P_);
+    const int outputs = data_.train.outputs;
     const size_t batches = (done + static_cast<size_t>(cfg_.batchSize) - 1) / cfg_.batchSize;
     if (batches > 0) {
         hostNorms_.resize(batches * P);
@@ -314,13 +329,12 @@ std::vector<EpochReport> Trainer::runEpochAll(
             reps[m].gradNormMean = sum / batches;
         }
     }
-    const double seconds = activeSeconds();
     for (size_t m = 0; m < P; ++m) {
         reps[m].seconds = seconds;
         reps[m].samplesPerSecond = seconds > 0 ? done / seconds : 0.0;
         reps[m].train = acc[m].result();
     }
-    if (!stopped) {
+    if (completed) {
         ++epoch_;
         if (data_.validation.size() > 0) {
             std::vector<float> outs;
@@ -339,8 +353,6 @@ std::vector<EpochReport> Trainer::runEpochAll(
             schedules_[m].observe(monitorValue(monitor_, reps[m].train, reps[m].validation),
                                   monitor_);
     }
-    if (completed) *completed = !stopped;
-    return reps;
 }
 
 EpochMetrics Trainer::evaluate(const SampleSet& set, RunningAverages* running,

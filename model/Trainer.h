@@ -129,6 +129,12 @@ private:
     const float* modelLog(int m, size_t samples);
     float readFlag();
     void resetFlags();
+    // This epoch's sample order of every model.
+    std::vector<std::vector<size_t>> epochOrders() const;
+    // Fills the reports from the epoch's figures; a completed epoch also counts, evaluates the
+    // validation part and steps the schedules.
+    void finishReports(std::vector<EpochReport>& reps, std::vector<MetricsAccumulator>& acc,
+                       size_t done, double seconds, bool completed);
     size_t perModelBatch() const { return static_cast<size_t>(cfg_.batchSize); }
     Backend& be_;
     Network& net_;

@@ -100,6 +100,16 @@ RunResult RunEngine::train(int epochs, StartMode mode, const RecordingOptions& r
     epochsWanted_ = done + epochs;
     firstEpoch_ = done + 1;
     failed_ = false;
+    try {
+        beginRecording(recording, events);
+        return epochLoop(events, control, sentenceErrors);
+    } catch (...) {  // a driver's callback threw: the runs end as stopped (~RunRecorder)
+        for (Member& mb : members_) mb.recorder.reset();
+        throw;
+    }
+}
+
+void RunEngine::beginRecording(const RecordingOptions& recording, RunEvents& events) {
     for (size_t m = 0; m < members_.size(); ++m) {
         Member& mb = members_[m];
         RecordingOptions opts = recording;
@@ -116,6 +126,10 @@ RunResult RunEngine::train(int epochs, StartMode mode, const RecordingOptions& r
         mb.result = RunResult();
         mb.open = true;
     }
+}
+
+RunResult RunEngine::epochLoop(RunEvents& events, TrainControl* control, bool sentenceErrors) {
+    Trainer& tr = trainer();
     events.started(*this);
     double epochSeconds = 0.0;  // over the epochs of this call, for the run's ETA
     while (tr.epochsDone() < epochsWanted_) {
@@ -160,25 +174,29 @@ RunResult RunEngine::train(int epochs, StartMode mode, const RecordingOptions& r
             } else if (!afterEpoch(mb, reports[m], sentenceErrors)) {
                 continue;
             }
-            if (!checkpointFile_.empty()) {
-                try {
-                    saveCheckpoint(checkpointFile_, checkpointFingerprint(), tr, mb.keeper);
-                } catch (const std::exception& e) {
-                    events.warning(std::string("the checkpoint was not written: ") + e.what());
-                }
-            }
-            mb.recorder->epoch(reports[m]);
-            events.epoch(reports[m]);
-            if (!mb.open) {
-                mb.result.stoppedEarly = true;
-                if (models() > 1) tr.stopModel(static_cast<int>(m));
-            }
+            recordEpoch(mb, reports[m], events);
             anyOpen = anyOpen || mb.open;
         }
         if (!anyOpen || tr.epochsDone() >= epochsWanted_) break;
         events.betweenEpochs();
     }
     return finish(RunResult());
+}
+
+void RunEngine::recordEpoch(Member& mb, const EpochReport& report, RunEvents& events) {
+    if (!checkpointFile_.empty()) {
+        try {
+            saveCheckpoint(checkpointFile_, checkpointFingerprint(), trainer(), mb.keeper);
+        } catch (const std::exception& e) {
+            events.warning(std::string("the checkpoint was not written: ") + e.what());
+        }
+    }
+    mb.recorder->epoch(report);
+    events.epoch(report);
+    if (!mb.open) {  // stopped early after this epoch
+        mb.result.stoppedEarly = true;
+        if (models() > 1) trainer().stopModel(mb.keeper.model());
+    }
 }
 
 bool RunEngine::afterEpoch(Member& mb, EpochReport& report, bool sentenceErrors) {

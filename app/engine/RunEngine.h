@@ -127,7 +127,13 @@ private:
     RunResult fail(const std::exception& e, bool sentenceErrors);
     // Member m failed on its own (a population's diverged model): recorded failed at the end.
     void failMember(Member& mb, const std::string& error, bool sentenceErrors);
-    // Keeps, records and reports member m's epoch; false when it trains no more.
+    // Starts every member's recording (train()'s first step after the checks).
+    void beginRecording(const RecordingOptions& recording, RunEvents& events);
+    // The one epoch loop, from events.started to finish().
+    RunResult epochLoop(RunEvents& events, TrainControl* control, bool sentenceErrors);
+    // Checkpoints, records and reports a kept epoch of `mb`; masks it when it stopped early.
+    void recordEpoch(Member& mb, const EpochReport& report, RunEvents& events);
+    // Keeps a population member's epoch; false when it failed (it trains no more).
     bool afterEpoch(Member& mb, EpochReport& report, bool sentenceErrors);
 
     std::vector<Member> members_;
