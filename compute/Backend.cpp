@@ -44,11 +44,13 @@ struct Composer {
     Backend& be;
     void run(const GemmBiasActivationArgs& a) {
         be.gemm(a.gemm);
-        be.biasActivation({a.gemm.m, a.gemm.n, a.gemm.c, a.bias, a.gemm.c, a.y, a.act});
+        const int models = a.gemm.batch0;  // one product per model, C dense (checked)
+        be.biasActivation({a.gemm.m * models, a.gemm.n, a.gemm.c, a.bias, a.gemm.c, a.y, a.act,
+                           models, a.biasStride});
     }
     void run(const ActivationBiasBackwardArgs& a) {
         be.activationBackward({a.rows, a.cols, a.z, a.y, a.dy, a.dz, a.act});
-        be.biasGradient({a.rows, a.cols, a.dz, a.db});
+        be.biasGradient({a.rows, a.cols, a.dz, a.db, a.models, a.dbStride});
     }
     void run(const AddNormForwardArgs& a) {
         be.add({elems(a.rows, a.cols), a.a, a.b, a.sum});

@@ -227,14 +227,16 @@ struct CpuOps {
         const T* Bv = args.bias.empty() ? nullptr : ptr(args.bias);
         T* Z = ptr(args.z);
         T* Y = ptr(args.y);
+        const size_t perModel = size_t(args.rows) / size_t(args.models);  // rows of one model
         withActivation(args.act, [&](auto tag) {
             constexpr Activation A = decltype(tag)::value;
             rowBlocks(size_t(args.rows), size_t(args.cols), [&](size_t rb, size_t re) {
                 for (size_t r = rb; r < re; ++r) {
                     const T* xr = X + r * args.cols;
                     T* zr = Z + r * args.cols;
-                    if (Bv)
-                        for (int j = 0; j < args.cols; ++j) zr[j] = xr[j] + Bv[j];
+                    const T* br = Bv ? Bv + (r / perModel) * args.biasStride : nullptr;
+                    if (br)
+                        for (int j = 0; j < args.cols; ++j) zr[j] = xr[j] + br[j];
                     else if (zr != xr)
                         std::copy_n(xr, args.cols, zr);
                 }
@@ -291,9 +293,11 @@ struct CpuOps {
     }
     void run(const BiasGradientArgs& args) {
         const T* D = ptr(args.dz);
-        T* G = ptr(args.db);
-        for (int r = 0; r < args.rows; ++r)
+        const int perModel = args.rows / args.models;  // rows of one model
+        for (int r = 0; r < args.rows; ++r) {
+            T* G = ptr(args.db) + size_t(r / perModel) * args.dbStride;
             for (int j = 0; j < args.cols; ++j) G[j] += D[size_t(r) * args.cols + j];
+        }
     }
 
     void run(const SoftmaxForwardArgs& args) {
@@ -520,17 +524,35 @@ struct CpuOps {
         }
     }
 
-    bool skipped(BufRef skip) {
+    bool skipped(BufRef skip, int model = 0) {
         if (skip.empty()) return false;
-        return ptr(skip)[0] >= T(0);
+        return ptr(skip)[model] >= T(0);
+    }
+    // A population step: `one` (the single-model step) on each model's slice with its row of
+    // the hyper table, unless the model is masked by its skip flag.
+    template <typename A, typename F>
+    void perModel(const A& args, F&& one) {
+        const size_t slice = args.n / size_t(args.models);
+        for (int p = 0; p < args.models; ++p)
+            if (!skipped(args.skip, p)) one(p, p * slice, slice);
     }
     void run(const SgdStepArgs& args) {
+        if (!args.hyper.empty()) {
+            perModel(args, [&](int p, size_t off, size_t slice) {
+                const T* h = ptr(args.hyper) + size_t(p) * kSgdHyper;
+                sgd(args, off, slice, float(h[0]), float(h[1]), float(h[2]));
+            });
+            return;
+        }
         if (skipped(args.skip)) return;
-        T* W = ptr(args.w);
-        const T* G = ptr(args.g);
-        T* V = ptr(args.velocity);
-        const T l = args.lr, m = args.momentum, d = args.weightDecay;
-        be.pool_->parallelFor(args.n, kGrain, [=](size_t b, size_t e) {
+        sgd(args, 0, args.n, args.lr, args.momentum, args.weightDecay);
+    }
+    void sgd(const SgdStepArgs& args, size_t off, size_t n, float lr, float momentum, float wd) {
+        T* W = ptr(args.w) + off;
+        const T* G = ptr(args.g) + off;
+        T* V = ptr(args.velocity) + off;
+        const T l = lr, m = momentum, d = wd;
+        be.pool_->parallelFor(n, kGrain, [=](size_t b, size_t e) {
             T* __restrict wv = W;
             const T* __restrict gr = G;
             T* __restrict v = V;
@@ -542,15 +564,33 @@ struct CpuOps {
         });
     }
     void run(const AdamStepArgs& args) {
+        if (!args.hyper.empty()) {
+            perModel(args, [&](int p, size_t off, size_t slice) {
+                const T* h = ptr(args.hyper) + size_t(p) * kAdamHyper;
+                AdamStepArgs one = args;  // the scalars of model p, as a single model has them
+                one.lr = float(h[0]);
+                one.beta1 = float(h[1]);
+                one.beta2 = float(h[2]);
+                one.eps = float(h[3]);
+                one.weightDecay = float(h[4]);
+                one.bc1 = float(h[5]);
+                one.bc2 = float(h[6]);
+                adam(one, off, slice);
+            });
+            return;
+        }
         if (skipped(args.skip)) return;
-        T* W = ptr(args.w);
-        const T* G = ptr(args.g);
-        T* Mv = ptr(args.m);
-        T* Vv = ptr(args.v);
+        adam(args, 0, args.n);
+    }
+    void adam(const AdamStepArgs& args, size_t off, size_t n) {
+        T* W = ptr(args.w) + off;
+        const T* G = ptr(args.g) + off;
+        T* Mv = ptr(args.m) + off;
+        T* Vv = ptr(args.v) + off;
         const T B1 = args.beta1, B2 = args.beta2, E = args.eps, step = T(args.lr) / T(args.bc1);
         const T keep = T(1) - T(args.lr) * T(args.weightDecay),
                 rbc2 = T(1) / std::sqrt(T(args.bc2));
-        be.pool_->parallelFor(args.n, kGrain, [=](size_t b, size_t e) {
+        be.pool_->parallelFor(n, kGrain, [=](size_t b, size_t e) {
             // Local restrict pointers so that the loop vectorizes.
             T* __restrict wv = W;
             const T* __restrict gr = G;
@@ -568,14 +608,17 @@ struct CpuOps {
     }
 
     void run(const ClipByGlobalNormArgs& a) {
-        T* G = ptr(a.g);
-        double sum = 0.0;  // in double: the reference for every device's float reduction
-        for (size_t i = 0; i < a.n; ++i) sum += double(G[i]) * double(G[i]);
-        const T nrm = T(std::sqrt(sum));
-        ptr(a.norm)[0] = nrm;
-        if (a.maxNorm > 0 && std::isfinite(nrm) && nrm > T(a.maxNorm)) {
-            const T f = T(a.maxNorm) / nrm;
-            for (size_t i = 0; i < a.n; ++i) G[i] *= f;
+        const size_t slice = a.n / size_t(a.models);  // one model's values
+        for (int p = 0; p < a.models; ++p) {
+            T* G = ptr(a.g) + size_t(p) * slice;
+            double sum = 0.0;  // in double: the reference for every device's float reduction
+            for (size_t i = 0; i < slice; ++i) sum += double(G[i]) * double(G[i]);
+            const T nrm = T(std::sqrt(sum));
+            ptr(a.norm)[p] = nrm;
+            if (a.maxNorm > 0 && std::isfinite(nrm) && nrm > T(a.maxNorm)) {
+                const T f = T(a.maxNorm) / nrm;
+                for (size_t i = 0; i < slice; ++i) G[i] *= f;
+            }
         }
     }
     void run(const ScaleRowsArgs& a) {
@@ -592,6 +635,18 @@ struct CpuOps {
         const T* X = ptr(a.x);
         T* M = ptr(a.mask);
         T* Y = ptr(a.y);
+        if (!a.bases.empty()) {  // a population: model p's slice with its own key, from index 0
+            const size_t slice = a.n / size_t(a.models);
+            std::vector<uint64_t> keys(size_t(a.models));
+            for (int p = 0; p < a.models; ++p)
+                keys[p] = dropoutKey(joinKeyLimbs(ptr(a.bases) + 4 * size_t(p)), a.step);
+            elemParallel(a.n, [&](size_t i) {
+                const T m = dropoutBits(keys[i / slice], i % slice) >= threshold ? scale : T(0);
+                M[i] = m;
+                Y[i] = X[i] * m;
+            });
+            return;
+        }
         const uint64_t key = a.key;
         elemParallel(a.n, [&](size_t i) {
             const T m = dropoutBits(key, i) >= threshold ? scale : T(0);
@@ -613,6 +668,22 @@ struct CpuOps {
         const T* L = ptr(args.loss);
         const T* Wc = ptr(args.codeWeights);  // null when empty
         T* out = ptr(args.log);
+        if (args.models > 1) {  // a population: each block of rows has its own flag
+            const size_t per = r / size_t(args.models);
+            for (int p = 0; p < args.models; ++p) {
+                RecordOutcomesArgs one = args;
+                one.rows = int(per);
+                one.models = 1;
+                const size_t o = size_t(p) * per;
+                one.pred = args.pred + o * c;
+                one.target = args.target + o * c;
+                one.loss = args.loss + o;
+                one.log = args.log + 2 * o;
+                one.flag = args.flag + size_t(p);
+                run(one);
+            }
+            return;
+        }
         bool finite = true;
         for (size_t i = 0; i < r; ++i) {
             const T* p = P + i * c;
@@ -639,19 +710,30 @@ struct CpuOps {
                 std::copy_n(W + size_t(h) * k, k, out + size_t(h) * k);
         }
     }
+    // The effective taps of every model of a population: model m's at wsm + m * heads * k.
+    void allTapWeights(int models, size_t weightStride, int heads, int k, bool sm, const T* W,
+                       T* out) {
+        for (int m = 0; m < models; ++m)
+            tapWeights(heads, k, sm, W + size_t(m) * weightStride,
+                       out + size_t(m) * size_t(heads) * k);
+    }
     void run(const LightConvForwardArgs& args) {
         const T* X = ptr(args.x);
         T* Y = ptr(args.y);
         T* Wt = ptr(args.wsm);
-        tapWeights(args.heads, args.k, args.softmaxTaps, ptr(args.weight), Wt);
+        allTapWeights(args.models, args.weightStride, args.heads, args.k, args.softmaxTaps,
+                      ptr(args.weight), Wt);
         const int per = args.channels / args.heads;
+        const size_t perModel = size_t(args.batch / args.models),
+                     taps = size_t(args.heads) * args.k;
         rowsParallel(size_t(args.batch) * args.units, size_t(args.channels) * args.k,
                      [&](size_t bt) {
                          const size_t b = bt / args.units;
                          const int t = int(bt % args.units);
                          T* yr = Y + bt * args.channels;
+                         const T* Wm = Wt + b / perModel * taps;  // the sample's model's taps
                          for (int c = 0; c < args.channels; ++c) {
-                             const T* w = Wt + size_t(c / per) * args.k;
+                             const T* w = Wm + size_t(c / per) * args.k;
                              T s = 0;
                              for (int j = 0; j < args.k; ++j) {
                                  int src = t + j - args.padL;
@@ -667,14 +749,17 @@ struct CpuOps {
         const T* DY = ptr(args.dy);
         const T* Wt = ptr(args.wsm);
         const int per = args.channels / args.heads;
+        const size_t perModel = size_t(args.batch / args.models),
+                     taps = size_t(args.heads) * args.k;
         if (!args.dx.empty()) {
             T* DX = ptr(args.dx);
             rowsParallel(
                 size_t(args.batch) * args.units, size_t(args.channels) * args.k, [&](size_t bt) {
                     const size_t b = bt / args.units;
                     const int s = int(bt % args.units);
+                    const T* Wm = Wt + b / perModel * taps;  // the sample's model's taps
                     for (int c = 0; c < args.channels; ++c) {
-                        const T* w = Wt + size_t(c / per) * args.k;
+                        const T* w = Wm + size_t(c / per) * args.k;
                         T acc = 0;
                         for (int j = 0; j < args.k; ++j) {
                             int t = s - j + args.padL;  // output that read x[s] through tap j
@@ -685,29 +770,33 @@ struct CpuOps {
                     }
                 });
         }
-        // Gradient w.r.t. the effective taps, then through the optional softmax.
-        std::vector<T> gw(size_t(args.heads) * args.k, T(0));
+        // Gradient w.r.t. the effective taps (each model's over its own samples, in the order
+        // of a single model), then through the optional softmax.
+        std::vector<T> gw(size_t(args.models) * taps, T(0));
         for (size_t b = 0; b < size_t(args.batch); ++b)
             for (int t = 0; t < args.units; ++t)
                 for (int c = 0; c < args.channels; ++c) {
                     const T d = DY[(b * args.units + t) * args.channels + c];
-                    T* g = gw.data() + size_t(c / per) * args.k;
+                    T* g = gw.data() + b / perModel * taps + size_t(c / per) * args.k;
                     for (int j = 0; j < args.k; ++j) {
                         int src = t + j - args.padL;
                         if (src < 0 || src >= args.units) continue;
                         g[j] += d * X[(b * args.units + src) * args.channels + c];
                     }
                 }
-        T* DW = ptr(args.dw);
-        for (int h = 0; h < args.heads; ++h) {
-            const T* g = gw.data() + size_t(h) * args.k;
-            const T* p = Wt + size_t(h) * args.k;
-            if (args.softmaxTaps) {
-                T dot = 0;
-                for (int j = 0; j < args.k; ++j) dot += g[j] * p[j];
-                for (int j = 0; j < args.k; ++j) DW[size_t(h) * args.k + j] += p[j] * (g[j] - dot);
-            } else {
-                for (int j = 0; j < args.k; ++j) DW[size_t(h) * args.k + j] += g[j];
+        for (int m = 0; m < args.models; ++m) {
+            T* DW = ptr(args.dw) + size_t(m) * args.weightStride;
+            for (int h = 0; h < args.heads; ++h) {
+                const T* g = gw.data() + m * taps + size_t(h) * args.k;
+                const T* p = Wt + m * taps + size_t(h) * args.k;
+                if (args.softmaxTaps) {
+                    T dot = 0;
+                    for (int j = 0; j < args.k; ++j) dot += g[j] * p[j];
+                    for (int j = 0; j < args.k; ++j)
+                        DW[size_t(h) * args.k + j] += p[j] * (g[j] - dot);
+                } else {
+                    for (int j = 0; j < args.k; ++j) DW[size_t(h) * args.k + j] += g[j];
+                }
             }
         }
     }

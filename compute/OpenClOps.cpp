@@ -19,6 +19,7 @@ const char* const cldetail::kRequiredKernels[] = {
     "bias_softmax_rows", "activation_backward", "bias_gradient",
     "softmax_forward", "softmax_backward", "norm_forward", "norm_backward", "unfold_windows",
     "fold_windows", "mse_loss", "softmax_cross_entropy", "sgd_step", "adam_step",
+    "sgd_step_models", "adam_step_models",
     "record_outcomes", "gemm_small", "gemm_reduce_splits",
     "lightconv_taps", "lightconv_forward", "lightconv_backward_dx", "lightconv_tap_grad",
     "lightconv_weight_grad_apply", "clip_sum_squares", "clip_partial_squares",
@@ -102,8 +103,9 @@ struct OpenClBackend::Ops {
     void run(const GemmArgs& g) { gemmWith(g, nullptr); }
 
     void run(const GemmBiasActivationArgs& args) {
-        if (args.act ==
-            Activation::Softmax) {  // a per-row activation: not an element-wise epilogue
+        // A per-row activation is not an element-wise epilogue; the epilogue adds one bias
+        // (a population's products: gemm then the per-model biasActivation).
+        if (args.act == Activation::Softmax || args.gemm.batch0 > 1) {
             self.Backend::gemmBiasActivationImpl(args);
             return;
         }
@@ -219,19 +221,22 @@ struct OpenClBackend::Ops {
         const bool hasBias = !args.bias.empty();
         if (args.rows <= 0 || args.cols <= 0) return;
         const BufRef bb = hasBias ? args.bias : args.x;
+        const cl_int perModel = args.rows / args.models;
+        const cl_ulong biasStride = args.models > 1 ? cl_ulong(args.biasStride) : 0;
         if (args.act == Activation::Softmax) {
-            d_->launchRows(
-                "biasActivation", "bias_softmax_rows", size_t(args.rows), size_t(args.cols), 1,
-                cl_int(args.rows), cl_int(args.cols), Impl::mem(args.x), Impl::off(args.x),
-                Impl::mem(bb), hasBias ? Impl::off(bb) : cl_ulong(0), cl_int(hasBias),
-                Impl::mem(args.z), Impl::off(args.z), Impl::mem(args.y), Impl::off(args.y));
+            d_->launchRows("biasActivation", "bias_softmax_rows", size_t(args.rows),
+                           size_t(args.cols), 1, cl_int(args.rows), cl_int(args.cols),
+                           Impl::mem(args.x), Impl::off(args.x), Impl::mem(bb),
+                           hasBias ? Impl::off(bb) : cl_ulong(0), cl_int(hasBias),
+                           Impl::mem(args.z), Impl::off(args.z), Impl::mem(args.y),
+                           Impl::off(args.y), perModel, biasStride);
             return;
         }
         d_->launch1d("biasActivation", "bias_activation", n, cl_int(args.rows), cl_int(args.cols),
                      Impl::mem(args.x), Impl::off(args.x), Impl::mem(bb),
                      hasBias ? Impl::off(bb) : cl_ulong(0), cl_int(hasBias), Impl::mem(args.z),
                      Impl::off(args.z), Impl::mem(args.y), Impl::off(args.y),
-                     cl_int(static_cast<int>(args.act)));
+                     cl_int(static_cast<int>(args.act)), perModel, biasStride);
     }
 
     void run(const ActivationBackwardArgs& args) {
@@ -252,24 +257,26 @@ struct OpenClBackend::Ops {
     }
 
     void run(const BiasGradientArgs& args) {
-        biasGradientWith(args.rows, args.cols, args.dz, args.db, nullptr, args.dz, args.dz,
-                         args.dz);
+        biasGradientWith(args.rows, args.cols, args.dz, args.db, nullptr, args.dz, args.dz, args.dz,
+                         args.models, args.dbStride);
     }
 
     void run(const ActivationBiasBackwardArgs& args) {
         // Fused only for short columns (small batches), where launches dominate: the fused kernel
         // spreads rows over few work-groups, which loses to the element-wise kernel on tall inputs.
-        if (args.act == Activation::Softmax || args.rows > 256) {
+        if (args.act == Activation::Softmax || args.rows / args.models > 256) {
             self.Backend::activationBiasBackwardImpl(args);
             return;
         }
-        biasGradientWith(args.rows, args.cols, args.dz, args.db, &args.act, args.z, args.y,
-                         args.dy);
+        biasGradientWith(args.rows, args.cols, args.dz, args.db, &args.act, args.z, args.y, args.dy,
+                         args.models, args.dbStride);
     }
 
-    void biasGradientWith(int rows, int cols, BufRef dz, BufRef db, const Activation* act, BufRef z,
-                          BufRef y, BufRef dy) {
-        if (rows <= 0 || cols <= 0) return;
+    // `rows` over all models; each model's rows sum into its own db (docs/decisions/population.md).
+    void biasGradientWith(int allRows, int cols, BufRef dz, BufRef db, const Activation* act,
+                          BufRef z, BufRef y, BufRef dy, int models, size_t dbStride) {
+        if (allRows <= 0 || cols <= 0) return;
+        const int rows = allRows / models;
         KernelEntry& k = d_->kernel("bias_gradient");
         const size_t cap = d_->rowCap(k);
         const size_t lx = std::min<size_t>({cap, 32, d_->maxItemSizes[0]});
@@ -278,24 +285,26 @@ struct OpenClBackend::Ops {
         // set when the columns alone give too few groups.
         const size_t groupsX = (size_t(cols) + lx - 1) / lx;
         const size_t target = 2 * size_t(std::max(d_->info.computeUnits, 1));
-        size_t chunks = groupsX >= target ? 1 : (target + groupsX - 1) / groupsX;
+        const size_t groups = groupsX * size_t(models);
+        size_t chunks = groups >= target ? 1 : (target + groups - 1) / groups;
         chunks = std::max<size_t>(1, std::min(chunks, size_t(rows) / (64 * ly)));
         const int rowChunk = int((size_t(rows) + chunks - 1) / chunks);
         chunks = (size_t(rows) + size_t(rowChunk) - 1) / size_t(rowChunk);
         cl_mem partial =
-            chunks > 1 ? d_->ensureScratch(chunks * size_t(cols), "biasGradient") : Impl::mem(db);
+            chunks > 1 ? d_->ensureScratch(size_t(models) * chunks * size_t(cols), "biasGradient")
+                       : Impl::mem(db);
         d_->setArgs(k, cl_int(rows), cl_int(cols), Impl::mem(dz), Impl::off(dz), Impl::mem(db),
                     Impl::off(db), cl_int(rowChunk), partial, cl_int(act ? int(*act) : -1),
                     Impl::mem(z), Impl::off(z), Impl::mem(y), Impl::off(y), Impl::mem(dy),
-                    Impl::off(dy), LocalMem{lx * ly * sizeof(float)});
-        const size_t local[2] = {lx, ly};
-        const size_t global[2] = {roundUp(size_t(cols), lx), chunks * ly};
-        d_->enqueue("biasGradient", k, 2, global, local);
-        if (chunks > 1) {  // db += sum of the chunks (the split-K reduction of gemm)
+                    Impl::off(dy), cl_ulong(dbStride), LocalMem{lx * ly * sizeof(float)});
+        const size_t local[3] = {lx, ly, 1};
+        const size_t global[3] = {roundUp(size_t(cols), lx), chunks * ly, size_t(models)};
+        d_->enqueue("biasGradient", k, 3, global, local);
+        if (chunks > 1) {  // db += sum of the chunks (the split-K reduction of gemm), per model
             KernelEntry& r = d_->kernel("gemm_reduce_splits");
-            const size_t total = size_t(cols);
+            const size_t total = size_t(models) * size_t(cols);
             d_->setArgs(r, cl_int(1), cl_int(cols), cl_int(chunks), cl_float(1.0f), cl_float(1.0f),
-                        partial, Impl::mem(db), Impl::off(db), cl_int(cols), cl_ulong(0),
+                        partial, Impl::mem(db), Impl::off(db), cl_int(cols), cl_ulong(dbStride),
                         cl_ulong(0), cl_int(1), cl_ulong(total));
             const size_t lr = d_->elemLocal(r);
             const size_t gr = roundUp(total, lr);
@@ -467,6 +476,16 @@ struct OpenClBackend::Ops {
 
     void run(const SgdStepArgs& args) {
         if (args.n == 0) return;
+        if (!args.hyper.empty()) {
+            const BufRef s = args.skip.empty() ? args.w : args.skip;
+            d_->launch1d("sgd", "sgd_step_models", args.n, cl_ulong(args.n),
+                         cl_ulong(args.n / size_t(args.models)), Impl::mem(args.w),
+                         Impl::off(args.w), Impl::mem(args.g), Impl::off(args.g),
+                         Impl::mem(args.velocity), Impl::off(args.velocity), Impl::mem(args.hyper),
+                         Impl::off(args.hyper), Impl::mem(s), Impl::off(s),
+                         cl_int(args.skip.empty() ? 0 : 1));
+            return;
+        }
         const BufRef s =
             args.skip.empty() ? args.w : args.skip;  // any valid buffer when there is no flag
         d_->launch1d("sgd", "sgd_step", args.n, cl_ulong(args.n), Impl::mem(args.w),
@@ -478,6 +497,16 @@ struct OpenClBackend::Ops {
 
     void run(const AdamStepArgs& args) {
         if (args.n == 0) return;
+        if (!args.hyper.empty()) {
+            const BufRef s = args.skip.empty() ? args.w : args.skip;
+            d_->launch1d("adam", "adam_step_models", args.n, cl_ulong(args.n),
+                         cl_ulong(args.n / size_t(args.models)), Impl::mem(args.w),
+                         Impl::off(args.w), Impl::mem(args.g), Impl::off(args.g), Impl::mem(args.m),
+                         Impl::off(args.m), Impl::mem(args.v), Impl::off(args.v),
+                         Impl::mem(args.hyper), Impl::off(args.hyper), Impl::mem(s), Impl::off(s),
+                         cl_int(args.skip.empty() ? 0 : 1));
+            return;
+        }
         // The same float constants as the CPU reference computes.
         const float step = args.lr / args.bc1;
         const float keep = 1.0f - args.lr * args.weightDecay;
@@ -500,27 +529,31 @@ struct OpenClBackend::Ops {
         // scratch, then one that adds those (one work-group over a whole network's gradient
         // took a third of the device time of a 1.6M-parameter training step). The scale kernel
         // reads the norm on the device: no host round trip.
+        // A population: the same per model (work-group rows p), each slice with its own norm.
         constexpr size_t kClipChunk = 4096;
+        const size_t models = size_t(a.models), slice = a.n / models;
         if (a.n == 0) {  // norm 0 (g may be an empty reference)
-            d_->launch1d("clipByGlobalNorm", "fill_f32", 1, Impl::mem(a.norm), Impl::off(a.norm),
-                         cl_ulong(1), cl_float(0.0f));
+            d_->launch1d("clipByGlobalNorm", "fill_f32", models, Impl::mem(a.norm),
+                         Impl::off(a.norm), cl_ulong(models), cl_float(0.0f));
             return;
         }
-        if (a.n <= kClipChunk) {
-            d_->launchRows("clipByGlobalNorm", "clip_sum_squares", 1, a.n, 1, cl_ulong(a.n),
-                           Impl::mem(a.g), Impl::off(a.g), Impl::mem(a.norm), Impl::off(a.norm));
+        if (slice <= kClipChunk) {
+            d_->launchRows("clipByGlobalNorm", "clip_sum_squares", models, slice, 1,
+                           cl_ulong(slice), Impl::mem(a.g), Impl::off(a.g), Impl::mem(a.norm),
+                           Impl::off(a.norm));
         } else {
-            const size_t groups = (a.n + kClipChunk - 1) / kClipChunk;
-            cl_mem partial = d_->ensureScratch(groups, "clipByGlobalNorm");
-            d_->launchRows("clipByGlobalNorm", "clip_partial_squares", groups, kClipChunk, 1,
-                           cl_ulong(a.n), cl_ulong(kClipChunk), Impl::mem(a.g), Impl::off(a.g),
-                           partial);
-            d_->launchRows("clipByGlobalNorm", "clip_norm_of_partials", 1, groups, 1,
+            const size_t groups = (slice + kClipChunk - 1) / kClipChunk;  // per model
+            cl_mem partial = d_->ensureScratch(models * groups, "clipByGlobalNorm");
+            d_->launchRows("clipByGlobalNorm", "clip_partial_squares", models * groups, kClipChunk,
+                           1, cl_ulong(slice), cl_ulong(kClipChunk), Impl::mem(a.g), Impl::off(a.g),
+                           partial, cl_ulong(groups));
+            d_->launchRows("clipByGlobalNorm", "clip_norm_of_partials", models, groups, 1,
                            cl_ulong(groups), partial, Impl::mem(a.norm), Impl::off(a.norm));
         }
         if (!(a.maxNorm > 0)) return;
         d_->launch1d("clipByGlobalNorm", "clip_scale", a.n, cl_ulong(a.n), Impl::mem(a.g),
-                     Impl::off(a.g), Impl::mem(a.norm), Impl::off(a.norm), cl_float(a.maxNorm));
+                     Impl::off(a.g), Impl::mem(a.norm), Impl::off(a.norm), cl_float(a.maxNorm),
+                     cl_ulong(slice));
     }
 
     void run(const ScaleRowsArgs& a) {
@@ -532,10 +565,14 @@ struct OpenClBackend::Ops {
 
     void run(const DropoutForwardArgs& a) {
         if (a.n == 0) return;
+        const bool bases = !a.bases.empty();
+        const BufRef b = bases ? a.bases : a.x;  // any valid buffer when there are none
         d_->launch1d("dropoutForward", "dropout_forward", a.n, cl_ulong(a.n), cl_ulong(a.key),
                      cl_int(dropoutThreshold(a.rate)), cl_float(dropoutScale(a.rate)),
                      Impl::mem(a.x), Impl::off(a.x), Impl::mem(a.mask), Impl::off(a.mask),
-                     Impl::mem(a.y), Impl::off(a.y));
+                     Impl::mem(a.y), Impl::off(a.y), cl_int(bases ? 1 : 0),
+                     cl_ulong(a.n / size_t(a.models)), Impl::mem(b), Impl::off(b),
+                     cl_ulong(a.step));
     }
 
     void run(const DropoutBackwardArgs& a) {
@@ -550,13 +587,14 @@ struct OpenClBackend::Ops {
         if (args.rows <= 0 || args.cols <= 0) return;
         const BufRef codes =
             args.codeWeights.empty() ? args.pred : args.codeWeights;  // any valid buffer
-        // One work-group over all rows (a batch is small).
-        d_->launchRows("recordOutcomes", "record_outcomes", 1, r, 1, cl_int(args.rows),
-                       cl_int(args.cols), Impl::mem(args.pred), Impl::off(args.pred),
-                       Impl::mem(args.target), Impl::off(args.target), Impl::mem(args.loss),
-                       Impl::off(args.loss), Impl::mem(args.log), Impl::off(args.log),
-                       Impl::mem(args.flag), Impl::off(args.flag), cl_float(args.batchIndex),
-                       Impl::mem(codes), Impl::off(codes),
+        // One work-group over all rows (a batch is small); one per model of a population.
+        const size_t models = size_t(args.models);
+        d_->launchRows("recordOutcomes", "record_outcomes", models, r / models, 1,
+                       cl_int(args.rows / args.models), cl_int(args.cols), Impl::mem(args.pred),
+                       Impl::off(args.pred), Impl::mem(args.target), Impl::off(args.target),
+                       Impl::mem(args.loss), Impl::off(args.loss), Impl::mem(args.log),
+                       Impl::off(args.log), Impl::mem(args.flag), Impl::off(args.flag),
+                       cl_float(args.batchIndex), Impl::mem(codes), Impl::off(codes),
                        cl_int(args.codeWeights.empty() ? 0 : 1));
     }
 
@@ -567,42 +605,44 @@ struct OpenClBackend::Ops {
         const size_t n = size_t(std::max(args.batch, 0)) * size_t(std::max(args.units, 0)) *
                          size_t(std::max(args.channels, 0));
         KernelEntry& taps = d_->kernel("lightconv_taps");
-        d_->setArgs(taps, cl_int(args.heads), cl_int(args.k), cl_int(args.softmaxTaps),
-                    Impl::mem(args.weight), Impl::off(args.weight), Impl::mem(args.wsm),
-                    Impl::off(args.wsm));
+        d_->setArgs(taps, cl_int(args.models), cl_int(args.heads), cl_int(args.k),
+                    cl_int(args.softmaxTaps), Impl::mem(args.weight), Impl::off(args.weight),
+                    cl_ulong(args.weightStride), Impl::mem(args.wsm), Impl::off(args.wsm));
         const size_t tl = std::min<size_t>(d_->elemLocal(taps), 64);
-        const size_t tg = roundUp(size_t(args.heads), tl);
+        const size_t tg = roundUp(size_t(args.models) * size_t(args.heads), tl);
         d_->enqueue("lightConv", taps, 1, &tg, &tl);
         if (n == 0) return;
-        d_->launch1d("lightConv", "lightconv_forward", n, cl_int(args.batch), cl_int(args.units),
-                     cl_int(args.channels), cl_int(args.heads), cl_int(args.k), cl_int(args.padL),
-                     Impl::mem(args.x), Impl::off(args.x), Impl::mem(args.wsm), Impl::off(args.wsm),
-                     Impl::mem(args.y), Impl::off(args.y));
+        d_->launch1d("lightConv", "lightconv_forward", n, cl_int(args.models), cl_int(args.batch),
+                     cl_int(args.units), cl_int(args.channels), cl_int(args.heads), cl_int(args.k),
+                     cl_int(args.padL), Impl::mem(args.x), Impl::off(args.x), Impl::mem(args.wsm),
+                     Impl::off(args.wsm), Impl::mem(args.y), Impl::off(args.y));
     }
 
     void run(const LightConvBackwardArgs& args) {
         const size_t n = size_t(std::max(args.batch, 0)) * size_t(std::max(args.units, 0)) *
                          size_t(std::max(args.channels, 0));
         if (!args.dx.empty() && n > 0)
-            d_->launch1d("lightConvBackward", "lightconv_backward_dx", n, cl_int(args.batch),
-                         cl_int(args.units), cl_int(args.channels), cl_int(args.heads),
-                         cl_int(args.k), cl_int(args.padL), Impl::mem(args.wsm),
+            d_->launch1d("lightConvBackward", "lightconv_backward_dx", n, cl_int(args.models),
+                         cl_int(args.batch), cl_int(args.units), cl_int(args.channels),
+                         cl_int(args.heads), cl_int(args.k), cl_int(args.padL), Impl::mem(args.wsm),
                          Impl::off(args.wsm), Impl::mem(args.dy), Impl::off(args.dy),
                          Impl::mem(args.dx), Impl::off(args.dx));
-        // Tap gradient per (head, tap) into scratch, then through the optional softmax into dw.
-        const size_t taps = size_t(args.heads) * args.k;
+        // Tap gradient per (model, head, tap) into scratch, then through the optional softmax
+        // into dw. A model's reduction has the length (so the work-group size) of a single one.
+        const size_t taps = size_t(args.models) * size_t(args.heads) * args.k;
         cl_mem gw = d_->ensureScratch(taps, "lightConvBackward");
-        const size_t perHead = n / size_t(args.heads);
+        const size_t perHead = n / size_t(args.heads) / size_t(args.models);
         d_->launchRows("lightConvBackward", "lightconv_tap_grad", taps, perHead, 1,
-                       cl_int(args.batch), cl_int(args.units), cl_int(args.channels),
-                       cl_int(args.heads), cl_int(args.k), cl_int(args.padL), Impl::mem(args.x),
-                       Impl::off(args.x), Impl::mem(args.dy), Impl::off(args.dy), gw);
+                       cl_int(args.models), cl_int(args.batch), cl_int(args.units),
+                       cl_int(args.channels), cl_int(args.heads), cl_int(args.k), cl_int(args.padL),
+                       Impl::mem(args.x), Impl::off(args.x), Impl::mem(args.dy), Impl::off(args.dy),
+                       gw);
         KernelEntry& apply = d_->kernel("lightconv_weight_grad_apply");
-        d_->setArgs(apply, cl_int(args.heads), cl_int(args.k), cl_int(args.softmaxTaps), gw,
-                    Impl::mem(args.wsm), Impl::off(args.wsm), Impl::mem(args.dw),
-                    Impl::off(args.dw));
+        d_->setArgs(apply, cl_int(args.models), cl_int(args.heads), cl_int(args.k),
+                    cl_int(args.softmaxTaps), gw, Impl::mem(args.wsm), Impl::off(args.wsm),
+                    Impl::mem(args.dw), Impl::off(args.dw), cl_ulong(args.weightStride));
         const size_t al = std::min<size_t>(d_->elemLocal(apply), 64);
-        const size_t ag = roundUp(size_t(args.heads), al);
+        const size_t ag = roundUp(size_t(args.models) * size_t(args.heads), al);
         d_->enqueue("lightConvBackward", apply, 1, &ag, &al);
     }
 };

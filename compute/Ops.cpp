@@ -14,6 +14,13 @@ void OpCheck::require(bool ok, const std::string& why) const {
     if (!ok) fail(why);
 }
 
+void OpCheck::models(int models, long long count, const char* what) const {
+    if (models < 1) fail("models must be at least 1 (got " + std::to_string(models) + ")");
+    if (count % models != 0)
+        fail(std::string(what) + " " + std::to_string(count) + " is not divisible by models " +
+             std::to_string(models));
+}
+
 void OpCheck::buf(BufRef r, size_t n, const char* what) const {
     if (n == 0) return;
     // "<op> <argument>: <why>", e.g. "gemm C: access of 9 values at offset 0 overruns ..."
@@ -131,14 +138,16 @@ void GemmArgs::check(const OpCheck& c) const {
 }
 
 void GemmBiasActivationArgs::check(const OpCheck& c) const {
-    if (gemm.batch0 != 1 || gemm.batch1 != 1 || gemm.ldc != gemm.n)
-        c.fail("needs one product with ldc == n (got " + std::to_string(gemm.batch0) + "x" +
-               std::to_string(gemm.batch1) + " products, ldc " + std::to_string(gemm.ldc) + ", n " +
-               std::to_string(gemm.n) + ")");
+    const bool dense = gemm.batch0 == 1 || gemm.strideC0 == elems(gemm.m, gemm.n);
+    if (gemm.batch0 < 1 || gemm.batch1 != 1 || gemm.ldc != gemm.n || !dense)
+        c.fail("needs one product per model with ldc == n and strideC0 == m * n (got " +
+               std::to_string(gemm.batch0) + "x" + std::to_string(gemm.batch1) + " products, ldc " +
+               std::to_string(gemm.ldc) + ", n " + std::to_string(gemm.n) + ", strideC0 " +
+               std::to_string(gemm.strideC0) + ")");
     gemm.check(c);
-    const size_t n = elems(gemm.m, gemm.n);
+    const size_t n = elems(gemm.batch0, gemm.m, gemm.n);
     c.buf(y, n, "y");
-    if (n > 0) c.optional(bias, elems(gemm.n), "bias");
+    if (n > 0) c.optional(bias, perModelExtent(gemm.batch0, biasStride, elems(gemm.n)), "bias");
 }
 
 const char* opName(OpId op) {

@@ -50,6 +50,8 @@ public:
     void disjoint(BufRef a, size_t na, const char* aName, BufRef b, size_t nb,
                   const char* bName) const;
     void require(bool ok, const std::string& why) const;
+    // A population split: models >= 1 and `count` (rows or values, named `what`) divisible by it.
+    void models(int models, long long count, const char* what) const;
     [[noreturn]] void fail(const std::string& why) const;
     const char* op() const { return op_; }
 
@@ -61,6 +63,23 @@ private:
 // rows * cols as a count, 0 for negative sizes (rejected by OpCheck::sizes first).
 inline size_t elems(long long a, long long b = 1, long long c = 1) {
     return a <= 0 || b <= 0 || c <= 0 ? 0 : size_t(a) * size_t(b) * size_t(c);
+}
+
+// The extent of a per-model operand: `models` copies of `n` values, `stride` apart.
+inline size_t perModelExtent(int models, size_t stride, size_t n) {
+    return n == 0 || models <= 0 ? 0 : size_t(models - 1) * stride + n;
+}
+
+// A 64-bit value stored exactly in 4 floats of 16 bits each (low limb first): how a per-model
+// dropout key base travels in a float buffer (exact in float and double storage).
+inline void splitKeyLimbs(uint64_t key, float out[4]) {
+    for (int i = 0; i < 4; ++i) out[i] = float((key >> (16 * i)) & 0xFFFFu);
+}
+template <typename T>
+inline uint64_t joinKeyLimbs(const T* limbs) {
+    uint64_t k = 0;
+    for (int i = 0; i < 4; ++i) k |= uint64_t(limbs[i]) << (16 * i);
+    return k;
 }
 
 // ---- element-wise and copies ----
@@ -132,31 +151,37 @@ struct GemmArgs {
                             float beta = 0.0f, float alpha = 1.0f);
     void check(const OpCheck& c) const;
 };
-// A projection: z = the product into gemm.c (one product: batch0 == batch1 == 1, ldc == n),
-// then z += bias per column (bias may be empty) and y = f(z), y laid out like z.
-// The default is gemm then biasActivation; a backend may fuse them.
+// A projection: z = the product into gemm.c (one product, or one per model of a population:
+// batch0 == models products with batch1 == 1, ldc == n and strideC0 == m * n, so z is dense),
+// then z += bias per column (bias may be empty; product p adds bias + p * biasStride) and
+// y = f(z), y laid out like z. The default is gemm then biasActivation; a backend may fuse them.
 struct GemmBiasActivationArgs {
     GemmArgs gemm;
     BufRef bias;
     Activation act = Activation::None;
     BufRef y;
+    size_t biasStride = 0;
     void check(const OpCheck& c) const;
 };
 
 // ---- bias and activation: z = x + bias (per column), y = f(z) ----
 // `bias` may be empty. For Softmax, f is a softmax over each row of `cols`. z may alias x,
-// y may alias z.
+// y may alias z. A population: the rows are `models` equal blocks, block p adds the bias at
+// bias + p * biasStride (docs/decisions/population.md).
 struct BiasActivationArgs {
     int rows = 0, cols = 0;
     BufRef x, bias, z, y;
     Activation act = Activation::None;
+    int models = 1;
+    size_t biasStride = 0;
     void check(const OpCheck& c) const {
         c.sizes({{"rows", rows}, {"cols", cols}});
+        c.models(models, rows, "rows");
         const size_t n = elems(rows, cols);
         c.buf(x, n, "x");
         c.buf(z, n, "z");
         c.buf(y, n, "y");
-        if (n > 0) c.optional(bias, size_t(cols), "bias");
+        if (n > 0) c.optional(bias, perModelExtent(models, biasStride, size_t(cols)), "bias");
     }
 };
 // dz = dy * f'(z); z and y are the forward values. dz may alias dy.
@@ -173,26 +198,36 @@ struct ActivationBackwardArgs {
         c.buf(dz, n, "dz");
     }
 };
-// db += column sums of dz (rows x cols).
+// db += column sums of dz (rows x cols). A population: the rows are `models` equal blocks,
+// block p sums into db + p * dbStride.
 struct BiasGradientArgs {
     int rows = 0, cols = 0;
     BufRef dz, db;
+    int models = 1;
+    size_t dbStride = 0;
     void check(const OpCheck& c) const {
         c.sizes({{"rows", rows}, {"cols", cols}});
+        c.models(models, rows, "rows");
         c.buf(dz, elems(rows, cols), "dz");
-        c.buf(db, elems(cols), "db");
+        c.buf(db, perModelExtent(models, dbStride, elems(cols)), "db");
+        if (models > 1 && cols > 0)
+            c.require(dbStride >= size_t(cols), "dbStride " + std::to_string(dbStride) +
+                                                    " is shorter than cols " +
+                                                    std::to_string(cols));
     }
 };
 // activationBackward then biasGradient of its dz; the default runs the two, a backend may
-// fuse them.
+// fuse them. `models` and `dbStride` as for biasGradient.
 struct ActivationBiasBackwardArgs {
     int rows = 0, cols = 0;
     BufRef z, y, dy, dz;
     Activation act = Activation::None;
     BufRef db;
+    int models = 1;
+    size_t dbStride = 0;
     void check(const OpCheck& c) const {
         ActivationBackwardArgs{rows, cols, z, y, dy, dz, act}.check(c);
-        c.buf(db, elems(cols), "db");
+        BiasGradientArgs{rows, cols, dz, db, models, dbStride}.check(c);
     }
 };
 
@@ -435,16 +470,36 @@ struct SoftmaxCrossEntropyArgs {
 // ---- optimizers (weight decay is decoupled for Adam, i.e. AdamW when non-zero) ----
 // `skip`, when not empty, is a divergence flag (see RecordOutcomesArgs): the step does nothing
 // once skip[0] >= 0, so the weights stay those of the last finite batch.
+// A population (docs/decisions/population.md): `hyper` not empty; the n values are `models`
+// equal slices, slice p updated with row p of `hyper` (models x kSgdHyper / kAdamHyper values,
+// the scalar settings above are then ignored) and skipped once skip[p] >= 0 (skip, when given,
+// has `models` flags): a stopped model is masked out of the updates.
+constexpr int kSgdHyper = 3;   // lr, momentum, weightDecay
+constexpr int kAdamHyper = 7;  // lr, beta1, beta2, eps, weightDecay, bc1, bc2
+inline void checkOptimizerPopulation(const OpCheck& c, size_t n, int models, BufRef hyper,
+                                     int perModel, BufRef skip) {
+    c.models(models, (long long)n, "n");
+    if (hyper.empty()) {
+        c.require(models == 1, "a population of " + std::to_string(models) +
+                                   " models needs the per-model hyper table");
+        c.optional(skip, 1, "skip flag");
+        return;
+    }
+    c.buf(hyper, elems(models, perModel), "hyper");
+    c.optional(skip, elems(models), "skip flag");
+}
 struct SgdStepArgs {
     size_t n = 0;
     BufRef w, g, velocity;
     float lr = 0.0f, momentum = 0.0f, weightDecay = 0.0f;
     BufRef skip;
+    int models = 1;
+    BufRef hyper{};
     void check(const OpCheck& c) const {
         c.buf(w, n, "w");
         c.buf(g, n, "g");
         c.buf(velocity, n, "velocity");
-        c.optional(skip, 1, "skip flag");
+        checkOptimizerPopulation(c, n, models, hyper, kSgdHyper, skip);
     }
 };
 // Adam with bias correction as PyTorch's AdamW: w -= lr * wd * w; m, v updated;
@@ -455,28 +510,33 @@ struct AdamStepArgs {
     float lr = 0.0f, beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f, weightDecay = 0.0f;
     float bc1 = 1.0f, bc2 = 1.0f;
     BufRef skip;
+    int models = 1;
+    BufRef hyper{};
     void check(const OpCheck& c) const {
         c.buf(w, n, "w");
         c.buf(g, n, "g");
         c.buf(m, n, "m");
         c.buf(v, n, "v");
-        c.optional(skip, 1, "skip flag");
+        checkOptimizerPopulation(c, n, models, hyper, kAdamHyper, skip);
     }
 };
 
 // ---- gradient clipping and per-sample loss weights ----
 // The global L2 norm of n values: norm[0] = sqrt(sum g[i]^2) (one reduction); then, when
 // maxNorm > 0 and norm[0] > maxNorm, g *= maxNorm / norm[0] (one scale; the factor is read
-// on the device). A non-finite norm scales nothing.
+// on the device). A non-finite norm scales nothing. A population: the n values are `models`
+// equal slices, each with its own norm (norm has `models` values) and its own clip.
 struct ClipByGlobalNormArgs {
     size_t n = 0;
     BufRef g;
     float maxNorm = 0.0f;
     BufRef norm;
+    int models = 1;
     void check(const OpCheck& c) const {
+        c.models(models, (long long)n, "n");
         c.buf(g, n, "g");
-        c.buf(norm, 1, "norm");
-        c.disjoint(g, n, "g", norm, 1, "norm");
+        c.buf(norm, elems(models), "norm");
+        c.disjoint(g, n, "g", norm, elems(models), "norm");
     }
 };
 // x[r][c] *= scale[r] for rows x cols values (class weights on the loss gradient).
@@ -494,14 +554,24 @@ struct ScaleRowsArgs {
 // Inverted dropout of n values, 0 <= rate < 1: element i is kept when
 // dropoutBits(key, i) >= dropoutThreshold(rate); mask[i] = dropoutScale(rate) when kept,
 // else 0; y = x * mask. The same key gives the same mask on every device. y may alias x.
+// A population: `bases` not empty (models x 4 floats, splitKeyLimbs of each model's key base);
+// the n values are `models` equal slices and slice p draws the mask of key
+// dropoutKey(base_p, step) from its own index 0 (`key` is then ignored): the mask model p draws
+// alone.
 struct DropoutForwardArgs {
     size_t n = 0;
     float rate = 0.0f;
     uint64_t key = 0;
     BufRef x, mask, y;
+    int models = 1;
+    BufRef bases{};
+    uint64_t step = 0;
     void check(const OpCheck& c) const {
         c.require(rate >= 0.0f && rate < 1.0f,
                   "rate " + std::to_string(rate) + " is outside 0 <= rate < 1");
+        c.models(models, (long long)n, "n");
+        if (models > 1) c.require(!bases.empty(), "a population needs per-model key bases");
+        c.optional(bases, 4 * elems(models), "bases");
         c.buf(x, n, "x");
         c.buf(mask, n, "mask");
         c.buf(y, n, "y");
@@ -527,18 +597,22 @@ struct DropoutBackwardArgs {
 // is given, the sum of codeWeights[j] over the columns j with target[r][j] > 0.5: the task's
 // encoding of the true class, chosen by model/ (see model/Metrics.h). When a loss value is not
 // finite and flag[0] < 0, flag[0] = batchIndex (the first diverging batch of a run).
+// A population: the rows are `models` equal blocks and flag has one value per model (block p
+// sets flag[p]).
 struct RecordOutcomesArgs {
     int rows = 0, cols = 0;
     BufRef pred, target, loss, log, flag;
     float batchIndex = 0.0f;
     BufRef codeWeights;
+    int models = 1;
     void check(const OpCheck& c) const {
         c.sizes({{"rows", rows}, {"cols", cols}});
+        c.models(models, rows, "rows");
         c.buf(pred, elems(rows, cols), "pred");
         c.buf(target, elems(rows, cols), "target");
         c.buf(loss, elems(rows), "loss");
         c.buf(log, 2 * elems(rows), "log");
-        c.buf(flag, 1, "flag");
+        c.buf(flag, elems(models), "flag");
         c.optional(codeWeights, elems(cols), "codeWeights");
     }
 };
@@ -547,25 +621,36 @@ struct RecordOutcomesArgs {
 // x, y: [batch][units][channels]; weight: [heads][k]; channel c uses head c / (channels/heads).
 // y[b][t][c] = sum_j w'[h][j] * x[b][t + j - padL][c] (zero outside), where w' is the
 // weight or its softmax over taps when `softmaxTaps`; wsm receives w' for backward.
+// A population (models > 1): `batch` counts every model's samples, model m's are the m-th of
+// `models` equal blocks and use the taps at weight + m * weightStride (the gradient at
+// dw + m * weightStride); wsm holds models x heads x k values (model after model).
 struct LightConvForwardArgs {
     int batch = 0, units = 0, channels = 0, heads = 1, k = 1, padL = 0;
     bool softmaxTaps = false;
     BufRef x, weight, wsm, y;
+    int models = 1;
+    size_t weightStride = 0;
     void check(const OpCheck& c) const {
-        checkShape(c, batch, units, channels, heads, k);
+        checkShape(c, batch, units, channels, heads, k, models, weightStride);
         const size_t n = elems(batch, units, channels);
         c.buf(x, n, "x");
         c.buf(y, n, "y");
-        c.buf(weight, elems(heads, k), "weight");
-        c.buf(wsm, elems(heads, k), "wsm");
+        c.buf(weight, perModelExtent(models, weightStride, elems(heads, k)), "weight");
+        c.buf(wsm, elems(models, heads, k), "wsm");
         c.disjoint(x, n, "x", y, n, "y");
     }
-    static void checkShape(const OpCheck& c, int batch, int units, int channels, int heads, int k) {
+    static void checkShape(const OpCheck& c, int batch, int units, int channels, int heads, int k,
+                           int models, size_t weightStride) {
         c.sizes({{"batch", batch}, {"units", units}, {"channels", channels}});
         if (heads <= 0 || channels % heads != 0)
             c.fail("channels " + std::to_string(channels) + " not divisible by heads " +
                    std::to_string(heads));
         if (k <= 0) c.fail("kernel size must be positive");
+        c.models(models, batch, "batch");
+        if (models > 1 && heads > 0 && k > 0)
+            c.require(weightStride >= size_t(heads) * size_t(k),
+                      "weightStride " + std::to_string(weightStride) + " is shorter than the " +
+                          std::to_string(heads * k) + " taps");
     }
 };
 // dx (overwritten; skipped when empty) and dw (accumulated, w.r.t. the raw weight) from dy.
@@ -573,15 +658,18 @@ struct LightConvBackwardArgs {
     int batch = 0, units = 0, channels = 0, heads = 1, k = 1, padL = 0;
     bool softmaxTaps = false;
     BufRef x, weight, wsm, dy, dx, dw;
+    int models = 1;
+    size_t weightStride = 0;
     void check(const OpCheck& c) const {
-        LightConvForwardArgs::checkShape(c, batch, units, channels, heads, k);
+        LightConvForwardArgs::checkShape(c, batch, units, channels, heads, k, models, weightStride);
         const size_t n = elems(batch, units, channels);
+        const size_t taps = perModelExtent(models, weightStride, elems(heads, k));
         c.buf(x, n, "x");
         c.buf(dy, n, "dy");
         c.optional(dx, n, "dx");
-        c.buf(dw, elems(heads, k), "dw");
-        c.buf(weight, elems(heads, k), "weight");
-        c.buf(wsm, elems(heads, k), "wsm");
+        c.buf(dw, taps, "dw");
+        c.buf(weight, taps, "weight");
+        c.buf(wsm, elems(models, heads, k), "wsm");
         if (!dx.empty()) c.disjoint(dx, n, "dx", dy, n, "dy");
     }
 };

@@ -5,16 +5,21 @@
 // nnwb_act and nnwb_act_grad live in common.cl (the gemm epilogue uses them too).
 
 // z = x + bias[col] (hasBias != 0), y = f(z); element-wise activations. z may alias x.
+// A population (biasStride != 0): row r adds the bias of model r / rowsPerModel, biasStride
+// floats after the previous model's.
 __kernel void bias_activation(int rows, int cols, __global const float* x, ulong xo,
                               __global const float* bias, ulong bo, int hasBias,
-                              __global float* z, ulong zo, __global float* y, ulong yo, int act) {
+                              __global float* z, ulong zo, __global float* y, ulong yo, int act,
+                              int rowsPerModel, ulong biasStride) {
     x += xo;
     bias += bo;
     z += zo;
     y += yo;
     const ulong n = (ulong)rows * (ulong)cols;
     for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
-        const float v = x[i] + (hasBias ? bias[i % (ulong)cols] : 0.0f);
+        const ulong bi = i % (ulong)cols +
+                         (biasStride ? i / (ulong)cols / (ulong)rowsPerModel * biasStride : 0);
+        const float v = x[i] + (hasBias ? bias[bi] : 0.0f);
         z[i] = v;
         y[i] = nnwb_act(v, act);
     }
@@ -24,13 +29,13 @@ __kernel void bias_activation(int rows, int cols, __global const float* x, ulong
 __kernel void bias_softmax_rows(int rows, int cols, __global const float* x, ulong xo,
                                 __global const float* bias, ulong bo, int hasBias,
                                 __global float* z, ulong zo, __global float* y, ulong yo,
-                                __local float* scratch) {
+                                int rowsPerModel, ulong biasStride, __local float* scratch) {
     const int r = (int)get_group_id(0);
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     if (r >= rows) return;  // uniform per group
     const ulong o = (ulong)r * (ulong)cols;
     x += xo + o;
-    bias += bo;
+    bias += bo + (ulong)(r / rowsPerModel) * biasStride;
     z += zo + o;
     y += yo + o;
     float mx = -INFINITY;
@@ -66,19 +71,27 @@ __kernel void activation_backward(int rows, int cols, __global const float* z, u
 // [g * rowChunk, (g + 1) * rowChunk) into partial[g][c] instead, and gemm_reduce_splits adds
 // the chunks into db. scratch holds LX * LY floats. With act >= 0 the kernel first computes
 // dz = dy * f'(z) (f element-wise, code act) and writes it: activation backward and bias
-// gradient in one launch (dz may alias dy).
+// gradient in one launch (dz may alias dy). A population: global dimension 2 is the model p;
+// `rows` are one model's, its rows start p * rows * cols floats in, its sums go to
+// db + p * dbStride (partial: the chunks of model p after those of model p - 1).
 __kernel void bias_gradient(int rows, int cols, __global float* dz, ulong dzo,
                             __global float* db, ulong dbo, int rowChunk,
                             __global float* partial, int act, __global const float* z, ulong zo,
                             __global const float* y, ulong yo, __global const float* dy,
-                            ulong dyo, __local float* scratch) {
+                            ulong dyo, ulong dbStride, __local float* scratch) {
     const int cx = (int)get_local_id(0), ly = (int)get_local_id(1);
     const int lx = (int)get_local_size(0), lyN = (int)get_local_size(1);
     const int c = (int)get_group_id(0) * lx + cx;
     const int chunk = (int)get_group_id(1), chunks = (int)get_num_groups(1);
     const int r0 = chunk * rowChunk, r1 = min(rows, r0 + rowChunk);
+    const ulong model = get_group_id(2), rowOff = model * (ulong)rows * (ulong)cols;
+    dzo += rowOff;
+    zo += rowOff;
+    yo += rowOff;
+    dyo += rowOff;
+    partial += model * (ulong)chunks * (ulong)cols;
     dz += dzo;
-    db += dbo;
+    db += dbo + model * dbStride;
     float s = 0.0f;
     if (c < cols) {
         if (act < 0) {

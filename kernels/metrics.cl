@@ -11,6 +11,13 @@ __kernel void record_outcomes(int rows, int cols, __global const float* pred, ul
                               ulong logo, __global float* flag, ulong fo, float batchIndex,
                               __global const float* codes, ulong co, int hasCodes,
                               __local float* scratch) {
+    // A population: work-group p takes model p's `rows` rows and flag[p].
+    const ulong model = get_group_id(0);
+    po += model * (ulong)rows * (ulong)cols;
+    to += model * (ulong)rows * (ulong)cols;
+    lo += model * (ulong)rows;
+    logo += 2 * model * (ulong)rows;
+    fo += model;
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     float bad = 0.0f;
     for (int r = lid; r < rows; r += lsz) {

@@ -5,12 +5,12 @@
 
 namespace nnwb {
 
-EpochKeeper::EpochKeeper(const TrainingConfig& config, Monitor monitor)
-    : cfg_(config), tracker_(monitor, config.earlyStopping.minDelta) {}
+EpochKeeper::EpochKeeper(const TrainingConfig& config, Monitor monitor, int model)
+    : cfg_(config), tracker_(monitor, config.earlyStopping.minDelta), model_(model) {}
 
 bool EpochKeeper::afterEpoch(Network& net, EpochReport& report) {
     std::string problem;
-    if (!lastGood_.capture(net, report.epoch, &problem))
+    if (!lastGood_.capture(net, report.epoch, &problem, model_))
         throw TrainingError("the weights became NaN or infinite in epoch " +
                             std::to_string(report.epoch) + " (checked after its last batch); " +
                             "first non-finite value: " + problem);
@@ -28,7 +28,7 @@ bool EpochKeeper::afterEpoch(Network& net, EpochReport& report) {
 
 void EpochKeeper::adopt(Network& net, int epoch) {
     std::string problem;
-    if (!lastGood_.capture(net, epoch, &problem))
+    if (!lastGood_.capture(net, epoch, &problem, model_))
         throw TrainingError("the loaded weights are not usable: " + problem);
     best_ = lastGood_;
     lastEpoch_ = epoch;

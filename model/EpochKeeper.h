@@ -19,8 +19,9 @@ namespace nnwb {
 
 class EpochKeeper {
 public:
-    // `monitor`: the metric after fallbacks (Trainer::monitor()).
-    EpochKeeper(const TrainingConfig& config, Monitor monitor);
+    // `monitor`: the metric after fallbacks (Trainer::monitor()); `model`: which model of a
+    // population it keeps (0 for a single network).
+    EpochKeeper(const TrainingConfig& config, Monitor monitor, int model = 0);
     EpochKeeper() : EpochKeeper(TrainingConfig(), Monitor::ValidationLoss) {}
 
     // After a completed epoch: copies the weights to the host (throws TrainingError naming the
@@ -45,6 +46,7 @@ public:
     int bestEpoch() const { return tracker_.bestEpoch(); }
     double bestValue() const { return tracker_.bestValue(); }
     int stoppedEarlyAt() const { return stoppedAt_; }  // 0: did not stop early
+    int model() const { return model_; }
     // "stopped early at epoch 11, best epoch 6 (validation loss 0.142301)" or
     // "best epoch 6 of 20 (validation loss 0.142301)"; empty before an epoch completed.
     std::string summary() const;
@@ -59,6 +61,7 @@ private:
     BestEpochTracker tracker_;
     WeightsSnapshot lastGood_, best_;
     int lastEpoch_ = 0, stoppedAt_ = 0, patienceFrom_ = 0;
+    int model_ = 0;
 };
 
 }  // namespace nnwb

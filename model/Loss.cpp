@@ -22,12 +22,13 @@ Loss::Loss(Backend& be, LossKind kind, int outputs, int maxBatch)
     if (kind == LossKind::CrossEntropy) prob_ = be.alloc(n);
 }
 
-void Loss::compute(BufRef output, BufRef target, int batch) {
+void Loss::compute(BufRef output, BufRef target, int batch, int models) {
     const float scale = 1.0f / static_cast<float>(batch);
+    const int rows = batch * models;
     if (kind_ == LossKind::Mse)
-        be_.mseLoss({batch, outputs_, output, target, dy_, loss_, scale});
+        be_.mseLoss({rows, outputs_, output, target, dy_, loss_, scale});
     else
-        be_.softmaxCrossEntropy({batch, outputs_, output, target, prob_, dy_, loss_, scale});
+        be_.softmaxCrossEntropy({rows, outputs_, output, target, prob_, dy_, loss_, scale});
 }
 
 BufRef Loss::prediction(BufRef output) const {

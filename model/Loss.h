@@ -18,8 +18,9 @@ class Loss {
 public:
     Loss(Backend& backend, LossKind kind, int outputs, int maxBatch);
     LossKind kind() const { return kind_; }
-    // Computes per-sample loss and the gradient of the batch mean loss w.r.t. the output.
-    void compute(BufRef output, BufRef target, int batch);
+    // Computes per-sample loss and the gradient of the batch mean loss w.r.t. the output. A
+    // population: `models` blocks of `batch` rows, each model's gradient that of its own mean.
+    void compute(BufRef output, BufRef target, int batch, int models = 1);
     BufRef gradient() const { return dy_; }
     BufRef perSample() const { return loss_; }
     // What the task metrics see: the outputs for MSE, the probabilities for cross-entropy.

@@ -12,12 +12,17 @@ namespace nnwb {
 
 MemoryNeed trainingMemoryNeed(const nlohmann::json& model, const TrainingConfig& training,
                               const DataSplit& data) {
+    return trainingMemoryNeed(model, std::vector<TrainingConfig>{training}, data);
+}
+
+MemoryNeed trainingMemoryNeed(const nlohmann::json& model,
+                              const std::vector<TrainingConfig>& trainings, const DataSplit& data) {
     MeasuringBackend be{DeviceInfo{}};
     {
         // The real Trainer (network, loss, optimizer, staging, logs) on a backend that only
         // counts: whatever the Trainer allocates is measured, with no formula to keep in step.
         Network net(Network::layersFromJson(model), data.train.inputShape);
-        Trainer trainer(be, net, training, data);
+        Trainer trainer(be, net, trainings, data);
     }
     return {be.peakBytes(), be.largestBytes()};
 }

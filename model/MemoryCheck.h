@@ -24,6 +24,9 @@ struct MemoryNeed {
 // on a MeasuringBackend. Throws what the Trainer's constructor throws (TrainingError, ShapeError).
 MemoryNeed trainingMemoryNeed(const nlohmann::json& model, const TrainingConfig& training,
                               const DataSplit& data);
+// The same for a population's Trainer (one config per model).
+MemoryNeed trainingMemoryNeed(const nlohmann::json& model,
+                              const std::vector<TrainingConfig>& trainings, const DataSplit& data);
 
 // Throws ComputeError naming the needed bytes and the device's limits when `need` does not fit
 // `device` (global memory, or the largest single allocation). A device reporting 0 for a limit

@@ -72,12 +72,13 @@ void Network::build(Backend& backend, int maxBatch) {
     Shape in = input_;
     grads_.clear();
     arena_.reset();
-    arena_ = std::make_unique<ParamArena>(backend, std::max<size_t>(parameterCount(), 1));
+    arena_ = std::make_unique<ParamArena>(backend, std::max<size_t>(parameterCount(), 1), models_);
+    const int rows = maxBatch * models_;  // a population's layers see every model's rows
     for (size_t i = 0; i < layers_.size(); ++i) {
         layers_[i]->setParamArena(arena_.get());
-        layers_[i]->build(backend, in, maxBatch);
+        layers_[i]->build(backend, in, rows);
         if (i + 1 < layers_.size())
-            grads_.push_back(backend.alloc(static_cast<size_t>(maxBatch) * shapes_[i].size()));
+            grads_.push_back(backend.alloc(static_cast<size_t>(rows) * shapes_[i].size()));
         in = shapes_[i];
     }
     if (arena_->used() != parameterCount())
@@ -94,10 +95,49 @@ void Network::initWeights(uint64_t seed) {
     }
 }
 
+void Network::setPopulation(int models) {
+    if (backend_) throw std::logic_error("setPopulation after build()");
+    for (size_t i = 0; i < layers_.size(); ++i) {
+        try {
+            layers_[i]->setPopulation(models);
+        } catch (const std::invalid_argument& e) {
+            throw ShapeError(int(i), "layer " + std::to_string(i) + ": " + e.what());
+        }
+    }
+    models_ = models;
+}
+
+void Network::initWeights(const std::vector<uint64_t>& seeds) {
+    if (seeds.size() != size_t(models_))
+        throw std::invalid_argument(std::to_string(seeds.size()) + " seeds for a population of " +
+                                    std::to_string(models_) + " models");
+    if (backend_ && !backend_->computes()) return;
+    for (int m = 0; m < models_; ++m)
+        for (size_t i = 0; i < layers_.size(); ++i) {
+            Rng rng(seeds[m] * 1000003ull + i);  // as initWeights(seeds[m])
+            layers_[i]->initWeightsOf(m, rng);
+        }
+}
+
+void Network::setDropoutSeeds(std::vector<uint64_t> seeds) {
+    if (seeds.size() != size_t(models_))
+        throw std::invalid_argument(std::to_string(seeds.size()) +
+                                    " dropout seeds for a population of " +
+                                    std::to_string(models_) + " models");
+    dropoutSeeds_ = std::move(seeds);
+}
+
 BufRef Network::forward(BufRef x, int batch, bool training) {
     BufRef cur = x;
+    batch *= models_;  // the layers count every model's rows
     for (size_t i = 0; i < layers_.size(); ++i) {
-        if (training) layers_[i]->setDropoutStream(dropoutSeed_ * 1000003ull + i, dropoutStep_);
+        if (training && models_ > 1) {
+            std::vector<uint64_t> seeds(dropoutSeeds_.size());
+            for (size_t m = 0; m < seeds.size(); ++m) seeds[m] = dropoutSeeds_[m] * 1000003ull + i;
+            layers_[i]->setDropoutStreams(std::move(seeds), dropoutStep_);
+        } else if (training) {
+            layers_[i]->setDropoutStream(dropoutSeed_ * 1000003ull + i, dropoutStep_);
+        }
         layers_[i]->forward(cur, batch, training);
         cur = layers_[i]->output();
     }
@@ -107,6 +147,7 @@ BufRef Network::forward(BufRef x, int batch, bool training) {
 
 void Network::backward(BufRef x, BufRef dy, int batch) {
     BufRef grad = dy;
+    batch *= models_;
     for (size_t i = layers_.size(); i-- > 0;) {
         BufRef in = i == 0 ? x : layers_[i - 1]->output();
         BufRef dx = i == 0 ? BufRef() : BufRef(grads_[i - 1]);
@@ -116,7 +157,10 @@ void Network::backward(BufRef x, BufRef dy, int batch) {
 }
 
 void Network::zeroGrad() {
-    if (arena_ && arena_->used() > 0) backend_->fill({arena_->grads(), arena_->used(), 0.0f});
+    if (!arena_ || arena_->used() == 0) return;
+    // A population's models back to back, each a whole arena (capacity) apart.
+    backend_->fill(
+        {arena_->grads(), arena_->capacity() * size_t(models_ - 1) + arena_->used(), 0.0f});
 }
 
 std::vector<NamedParam> Network::params() {

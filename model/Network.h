@@ -51,11 +51,22 @@ public:
     nlohmann::json toJson() const;
     size_t parameterCount() const;  // works before build()
 
+    // A population of `models` networks of this architecture (docs/decisions/population.md),
+    // set before build(): every layer runs as a population, the parameters are one arena of
+    // `models` copies (model m's slice laid out as a single network's arena), and
+    // forward/backward take `batch` samples per model (x: models x batch rows, model m's the
+    // m-th block). Throws std::invalid_argument naming the layer that cannot.
+    void setPopulation(int models);
+    int models() const { return models_; }
+
     void build(Backend& backend, int maxBatch);
     bool built() const { return backend_ != nullptr; }
     Backend& backend() { return *backend_; }
     int maxBatch() const { return maxBatch_; }
     void initWeights(uint64_t seed);
+    // A population's initialization: model m exactly as initWeights(seeds[m]) initializes a
+    // single network.
+    void initWeights(const std::vector<uint64_t>& seeds);
 
     // A training forward draws its dropout masks from (seed of the layer, dropoutStep()) and
     // then advances the step, so every batch gets new masks; evaluation draws none.
@@ -63,6 +74,9 @@ public:
     // The dropout seed (the experiment's training seed; layer i uses a seed derived from it
     // and i) and the step of the next training forward (0 after construction).
     void setDropoutSeed(uint64_t seed) { dropoutSeed_ = seed; }
+    // A population's dropout seeds, one per model (model m draws the masks of a single network
+    // with setDropoutSeed(seeds[m])).
+    void setDropoutSeeds(std::vector<uint64_t> seeds);
     uint64_t dropoutStep() const { return dropoutStep_; }
     void setDropoutStep(uint64_t step) { dropoutStep_ = step; }
     // Backward from dy (gradient of the loss w.r.t. the output); adds parameter gradients.
@@ -82,6 +96,8 @@ private:
     std::unique_ptr<ParamArena> arena_;
     std::vector<Buffer> grads_;  // gradient w.r.t. the output of layers 0..n-2
     uint64_t dropoutSeed_ = 0, dropoutStep_ = 0;
+    int models_ = 1;
+    std::vector<uint64_t> dropoutSeeds_;  // a population's
 };
 
 }  // namespace nnwb

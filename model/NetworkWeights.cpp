@@ -12,19 +12,20 @@ std::string shapeStr(const std::vector<int64_t>& s) {
 }
 }  // namespace
 
-TensorMap readWeights(Network& net) {
+TensorMap readWeights(Network& net, int model) {
     TensorMap out;
     for (auto& np : net.params()) {
         HostTensor t;
         for (int d : np.param->shape) t.shape.push_back(d);
         t.values.resize(np.param->count());
-        net.backend().download(np.param->value, t.values.data(), t.values.size());
+        net.backend().download(np.param->value + size_t(model) * np.param->modelStride,
+                               t.values.data(), t.values.size());
         out.emplace(np.name, std::move(t));
     }
     return out;
 }
 
-void writeWeights(Network& net, const TensorMap& tensors) {
+void writeWeights(Network& net, const TensorMap& tensors, int model) {
     auto params = net.params();
     for (auto& np : params) {
         auto it = tensors.find(np.name);
@@ -46,7 +47,8 @@ void writeWeights(Network& net, const TensorMap& tensors) {
     }
     for (auto& np : params) {
         const auto& t = tensors.at(np.name);
-        net.backend().upload(np.param->value, t.values.data(), t.values.size());
+        net.backend().upload(np.param->value + size_t(model) * np.param->modelStride,
+                             t.values.data(), t.values.size());
     }
 }
 

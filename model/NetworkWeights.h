@@ -10,9 +10,10 @@
 
 namespace nnwb {
 
-TensorMap readWeights(Network& net);
+// `model`: which model of a population (its slice of the arena; 0 for a single network).
+TensorMap readWeights(Network& net, int model = 0);
 // Throws std::invalid_argument naming the first missing, extra or mis-shaped tensor.
-void writeWeights(Network& net, const TensorMap& tensors);
+void writeWeights(Network& net, const TensorMap& tensors, int model = 0);
 
 void saveWeightsFile(Network& net, const std::string& path);
 void loadWeightsFile(Network& net, const std::string& path);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace nnwb {
 
@@ -31,8 +32,75 @@ Optimizer::Optimizer(Backend& be, const OptimizerConfig& cfg, std::vector<NamedP
     }
 }
 
+Optimizer::Optimizer(Backend& be, std::vector<OptimizerConfig> configs, const ParamArena& arena)
+    : be_(be), models_(std::move(configs)) {
+    if (models_.size() != size_t(arena.models()))
+        throw std::invalid_argument(std::to_string(models_.size()) +
+                                    " optimizer settings for a population of " +
+                                    std::to_string(arena.models()) + " models");
+    for (const OptimizerConfig& c : models_)
+        if (c.type != models_[0].type)
+            throw std::invalid_argument("a population's models use one optimizer type (got " +
+                                        models_[0].type + " and " + c.type + ")");
+    cfg_ = models_[0];
+    // Every model's whole arena slice: one run of capacity x models values.
+    const size_t n = arena.capacity() * size_t(arena.models());
+    runs_.push_back({arena.values(), arena.grads(), n, be.alloc(n), Buffer()});
+    be.fill({runs_[0].m, n, 0.0f});
+    if (cfg_.type == "adam") {
+        runs_[0].v = be.alloc(n);
+        be.fill({runs_[0].v, n, 0.0f});
+    }
+    hyper_ = be.alloc(models_.size() * size_t(cfg_.type == "adam" ? kAdamHyper : kSgdHyper));
+}
+
+void Optimizer::stepPopulation(BufRef skip) {
+    // Each value as the single-model step() converts it.
+    std::vector<float> h;
+    for (const OptimizerConfig& c : models_) {
+        const float lr = static_cast<float>(c.learningRate);
+        const float wd = static_cast<float>(c.weightDecay);
+        if (cfg_.type == "adam")
+            h.insert(h.end(), {lr, static_cast<float>(c.beta1), static_cast<float>(c.beta2),
+                               static_cast<float>(c.epsilon), wd,
+                               static_cast<float>(1.0 - std::pow(c.beta1, double(t_))),
+                               static_cast<float>(1.0 - std::pow(c.beta2, double(t_)))});
+        else
+            h.insert(h.end(), {lr, static_cast<float>(c.momentum), wd});
+    }
+    be_.upload(hyper_, h.data(), h.size());
+    const Run& r = runs_[0];
+    const int models = static_cast<int>(models_.size());
+    if (cfg_.type == "adam") {
+        AdamStepArgs a;
+        a.n = r.count;
+        a.w = r.value;
+        a.g = r.grad;
+        a.m = r.m;
+        a.v = r.v;
+        a.skip = skip;
+        a.models = models;
+        a.hyper = hyper_;
+        be_.adamStep(a);
+    } else {
+        SgdStepArgs a;
+        a.n = r.count;
+        a.w = r.value;
+        a.g = r.grad;
+        a.velocity = r.m;
+        a.skip = skip;
+        a.models = models;
+        a.hyper = hyper_;
+        be_.sgdStep(a);
+    }
+}
+
 void Optimizer::step(BufRef skip) {
     ++t_;
+    if (!models_.empty()) {
+        stepPopulation(skip);
+        return;
+    }
     const float lr = static_cast<float>(cfg_.learningRate);
     const float wd = static_cast<float>(cfg_.weightDecay);
     if (cfg_.type == "adam") {

@@ -2,21 +2,31 @@
 
 #include "compute/BackendRegistry.h"
 #include "model/MemoryCheck.h"
+#include "model/PopulationCheck.h"
 
 namespace nnwb {
 
 TrainingSession::TrainingSession(const Experiment& experiment,
                                  std::shared_ptr<const ExperimentData> data)
+    : TrainingSession(std::vector<Experiment>{experiment}, std::move(data)) {}
+
+TrainingSession::TrainingSession(const std::vector<Experiment>& members,
+                                 std::shared_ptr<const ExperimentData> data)
     : data_(std::move(data)) {
+    const std::string refusal = populationRefusal(members);
+    if (!refusal.empty()) throw TrainingError(refusal);
+    const Experiment& experiment = members.front();
     if (!data_) data_ = std::make_shared<const ExperimentData>(loadExperimentData(experiment));
     if (!data_->ok) throw DataLoadError(data_->error);
     backend_ = createBackend(experiment.training.device);
     network_ = std::make_unique<Network>(Network::layersFromJson(experiment.model),
                                          data_->split.train.inputShape);
+    std::vector<TrainingConfig> configs;
+    for (const Experiment& e : members) configs.push_back(e.training);
     // Refused before any device memory is taken when the run cannot fit (ComputeError).
-    requireDeviceMemory(trainingMemoryNeed(experiment.model, experiment.training, data_->split),
+    requireDeviceMemory(trainingMemoryNeed(experiment.model, configs, data_->split),
                         backend_->info(), experiment.training.batchSize);
-    trainer_ = std::make_unique<Trainer>(*backend_, *network_, experiment.training, data_->split);
+    trainer_ = std::make_unique<Trainer>(*backend_, *network_, std::move(configs), data_->split);
 }
 
 }  // namespace nnwb

@@ -29,6 +29,11 @@ public:
     // ComputeError (device, or too large for it), ShapeError (model) or TrainingError.
     explicit TrainingSession(const Experiment& experiment,
                              std::shared_ptr<const ExperimentData> data = nullptr);
+    // A population (docs/decisions/population.md): one network of members.size() models
+    // trained together; the data, model and device are the first member's. Throws
+    // TrainingError when populationRefusal refuses the members.
+    explicit TrainingSession(const std::vector<Experiment>& members,
+                             std::shared_ptr<const ExperimentData> data = nullptr);
     TrainingSession(const TrainingSession&) = delete;
     TrainingSession& operator=(const TrainingSession&) = delete;
 

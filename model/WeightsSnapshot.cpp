@@ -5,7 +5,7 @@
 
 namespace nnwb {
 
-bool WeightsSnapshot::capture(Network& net, int epoch, std::string* problem) {
+bool WeightsSnapshot::capture(Network& net, int epoch, std::string* problem, int model) {
     TensorMap now;
     // In layer order, so the problem names the first layer that went non-finite.
     for (size_t i = 0; i < net.layerCount(); ++i) {
@@ -14,7 +14,8 @@ bool WeightsSnapshot::capture(Network& net, int epoch, std::string* problem) {
             HostTensor t;
             for (int d : p->shape) t.shape.push_back(d);
             t.values.resize(p->count());
-            net.backend().download(p->value, t.values.data(), t.values.size());
+            net.backend().download(p->value + size_t(model) * p->modelStride, t.values.data(),
+                                   t.values.size());
             const std::string bad = firstNonFiniteValue(t.values);
             if (!bad.empty()) {
                 if (problem)
@@ -31,8 +32,8 @@ bool WeightsSnapshot::capture(Network& net, int epoch, std::string* problem) {
     return true;
 }
 
-void WeightsSnapshot::restore(Network& net) const {
-    writeWeights(net, tensors_);
+void WeightsSnapshot::restore(Network& net, int model) const {
+    writeWeights(net, tensors_, model);
 }
 
 void WeightsSnapshot::save(const std::string& path) const {

@@ -15,12 +15,13 @@ class WeightsSnapshot {
 public:
     // Reads the network's weights. If one holds NaN or Inf, keeps the previous snapshot,
     // returns false and sets `problem` ("layer 2 (dense) tensor layers.1.weight[17] is NaN").
-    bool capture(Network& net, int epoch, std::string* problem = nullptr);
+    // `model`: which model of a population (0 for a single network).
+    bool capture(Network& net, int epoch, std::string* problem = nullptr, int model = 0);
     bool empty() const { return tensors_.empty(); }
     int epoch() const { return epoch_; }
     const TensorMap& tensors() const { return tensors_; }
     // Writes the snapshot back into a network of the same model (throws on a mismatch).
-    void restore(Network& net) const;
+    void restore(Network& net, int model = 0) const;
     // Atomic safetensors file with the model JSON in its metadata, as saveWeightsFile writes.
     void save(const std::string& path) const;
     void clear();

@@ -16,6 +16,7 @@
 #include "compute/OpenClBackend.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
+#include "model/PopulationSpec.h"
 #include "model/Rng.h"
 #include "model/Trainer.h"
 
@@ -28,6 +29,7 @@ using Clock = std::chrono::steady_clock;
 struct BenchResult {
     std::string device, deviceName, preset;
     int batch = 0;
+    int population = 1;  // models trained together; samples/s are summed over them
     size_t params = 0;
     double trainSamplesPerSecond = 0, forwardMsPerBatch = 0;
     double launchesPerStep = -1;  // OpenCL: kernel launches per training step (epoch share in)
@@ -36,11 +38,13 @@ struct BenchResult {
 };
 
 // One row of a peer's output (../shared/bench/torch_peer.py):
-// "torch 2.11.0 graph cuda preset=mql5-fractal-5x8 batch=64 samples/s=43096 ms/step=1.485".
+// "torch 2.11.0 graph cuda preset=mql5-fractal-5x8 batch=64 samples/s=43096 ms/step=1.485";
+// an ensemble peer (tools/bench/torch_population.py) adds "population=P" after the batch.
 struct PeerRow {
     std::string who;  // "torch 2.11.0 graph cuda"
     std::string preset;
     int batch = 0;
+    int population = 1;
     double samplesPerSecond = 0;
 };
 
@@ -48,7 +52,7 @@ std::vector<PeerRow> readPeer(const std::string& path) {
     std::ifstream in(path);
     if (!in) throw UsageError("--peer " + path + ": cannot read the file");
     static const std::regex line(
-        R"(^\s*(.*\S)\s+preset=(\S+)\s+batch=(\d+)\s+samples/s=([0-9.eE+]+)(\s.*)?$)");
+        R"(^\s*(.*\S)\s+preset=(\S+)\s+batch=(\d+)(\s+population=(\d+))?\s+samples/s=([0-9.eE+]+)(\s.*)?$)");
     std::vector<PeerRow> rows;
     std::string text;
     int number = 0;
@@ -61,7 +65,8 @@ std::vector<PeerRow> readPeer(const std::string& path) {
         r.preset = m[2];
         try {
             r.batch = std::stoi(m[3]);
-            r.samplesPerSecond = std::stod(m[4]);
+            if (m[5].matched) r.population = std::stoi(m[5]);
+            r.samplesPerSecond = std::stod(m[6]);
         } catch (const std::exception&) {
             throw UsageError("--peer " + path + ":" + std::to_string(number) +
                              ": unreadable batch or samples/s in '" + text + "'");
@@ -90,8 +95,9 @@ DataSplit randomData(const Shape& in, int outputs, size_t samples, uint64_t seed
 }
 
 BenchResult benchOne(const std::string& device, const std::string& preset, int batch,
-                     double seconds) {
+                     int population, double seconds) {
     BenchResult r;
+    r.population = population;
     r.device = device;
     r.preset = preset;
     r.batch = batch;
@@ -107,7 +113,11 @@ BenchResult benchOne(const std::string& device, const std::string& preset, int b
     // Enough samples for a few batches per "epoch" so that timing checks stay cheap.
     const size_t samples = static_cast<size_t>(batch) * static_cast<size_t>(batch == 1 ? 64 : 8);
     DataSplit data = randomData(in, outputs, samples, 1);
-    Trainer trainer(*backend, net, exp.training, data);
+    // P models of the preset, seeds apart (model/PopulationSpec.h); P = 1 is the single run.
+    std::vector<TrainingConfig> configs;
+    for (const Experiment& e : populationMembers(exp, population, {}))
+        configs.push_back(e.training);
+    Trainer trainer(*backend, net, configs, data);
     auto* cl = dynamic_cast<OpenClBackend*>(backend.get());
 
     trainer.runEpoch();  // warm-up: program caches, allocations, first-touch
@@ -120,7 +130,7 @@ BenchResult benchOne(const std::string& device, const std::string& preset, int b
         done += trainer.runEpoch().train.samples;
         elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     } while (elapsed < seconds);
-    r.trainSamplesPerSecond = done / elapsed;
+    r.trainSamplesPerSecond = double(done) * population / elapsed;
     if (cl) {
         const size_t steps = (done + size_t(batch) - 1) / size_t(batch);
         if (steps > 0) r.launchesPerStep = double(cl->enqueueCount() - launches0) / double(steps);
@@ -144,9 +154,14 @@ BenchResult benchOne(const std::string& device, const std::string& preset, int b
     return r;
 }
 
+// A peer row measures the same thing as a bench row: preset, batch and population.
+bool matches(const PeerRow& p, const BenchResult& r) {
+    return p.preset == r.preset && p.batch == r.batch && p.population == r.population;
+}
+
 struct BenchOptions {
     std::vector<std::string> devices, presets, peerFiles;
-    std::vector<int> batches;
+    std::vector<int> batches, populations;
     int seconds = 3, top = 12;
     bool json = false;
 };
@@ -167,6 +182,7 @@ int runBench(BenchOptions& o) {
         for (const auto& d : listDevices()) devices.push_back(d.id);
     if (presets.empty()) presets.push_back("mql5-fractal-5x8");
     if (batches.empty()) batches = {1, 64};
+    if (o.populations.empty()) o.populations = {1};
     for (const auto& p : presets) {
         try {
             resolvePreset(p);
@@ -175,61 +191,69 @@ int runBench(BenchOptions& o) {
         }
     }
     if (!json)
-        std::printf("%-12s %-22s %6s %10s %14s %14s %12s  %s\n", "DEVICE", "PRESET", "BATCH",
-                    "PARAMS", "TRAIN SMP/S", "FWD MS/BATCH", "LAUNCH/STEP", "DEVICE NAME");
+        std::printf("%-12s %-22s %6s %5s %10s %14s %14s %12s  %s\n", "DEVICE", "PRESET", "BATCH",
+                    "POP", "PARAMS", "TRAIN SMP/S", "FWD MS/BATCH", "LAUNCH/STEP", "DEVICE NAME");
     for (const auto& d : devices)
         for (const auto& p : presets)
-            for (int b : batches) {
-                BenchResult r;
-                try {
-                    r = benchOne(d, p, b, seconds);
-                } catch (const ComputeError& e) {
-                    std::fprintf(stderr, "%s %s batch %d: %s\n", d.c_str(), p.c_str(), b, e.what());
-                    continue;
+            for (int b : batches)
+                for (int pop : o.populations) {
+                    BenchResult r;
+                    try {
+                        r = benchOne(d, p, b, pop, seconds);
+                    } catch (const ComputeError& e) {
+                        std::fprintf(stderr, "%s %s batch %d population %d: %s\n", d.c_str(),
+                                     p.c_str(), b, pop, e.what());
+                        continue;
+                    } catch (const TrainingError& e) {  // a layer that cannot run as a population
+                        throw UsageError(p + ", population " + std::to_string(pop) + ": " +
+                                         e.what());
+                    }
+                    if (json) {
+                        nlohmann::json j{{"device", r.device},
+                                         {"deviceName", r.deviceName},
+                                         {"preset", r.preset},
+                                         {"batch", r.batch},
+                                         {"population", r.population},
+                                         {"parameters", r.params},
+                                         {"trainSamplesPerSecond", r.trainSamplesPerSecond},
+                                         {"forwardMsPerBatch", r.forwardMsPerBatch}};
+                        nlohmann::json ks = nlohmann::json::array();
+                        for (size_t k = 0; k < r.kernels.size() && int(k) < top; ++k)
+                            ks.push_back(
+                                {{"kernel", r.kernels[k].first}, {"ms", r.kernels[k].second}});
+                        if (!r.kernels.empty()) j["kernels"] = ks;
+                        if (r.launchesPerStep >= 0) j["launchesPerStep"] = r.launchesPerStep;
+                        nlohmann::json ps = nlohmann::json::array();
+                        for (const PeerRow& pr : peers)
+                            if (matches(pr, r))
+                                ps.push_back(
+                                    {{"peer", pr.who},
+                                     {"samplesPerSecond", pr.samplesPerSecond},
+                                     {"ratio", r.trainSamplesPerSecond / pr.samplesPerSecond}});
+                        if (!peers.empty()) j["peers"] = ps;
+                        std::printf("%s\n", j.dump().c_str());
+                    } else {
+                        char launches[32] = "-";
+                        if (r.launchesPerStep >= 0)
+                            std::snprintf(launches, sizeof launches, "%.1f", r.launchesPerStep);
+                        std::printf("%-12s %-22s %6d %5d %10zu %14.1f %14.3f %12s  %s\n",
+                                    r.device.c_str(), r.preset.c_str(), r.batch, r.population,
+                                    r.params, r.trainSamplesPerSecond, r.forwardMsPerBatch,
+                                    launches, r.deviceName.c_str());
+                        for (const PeerRow& pr : peers)
+                            if (matches(pr, r))
+                                std::printf("    vs %-40s %12.1f smp/s  ratio %.2fx\n",
+                                            pr.who.c_str(), pr.samplesPerSecond,
+                                            r.trainSamplesPerSecond / pr.samplesPerSecond);
+                        for (size_t k = 0; k < r.kernels.size() && int(k) < top; ++k)
+                            std::printf("    %-34s %10.2f ms %5.1f%%\n", r.kernels[k].first.c_str(),
+                                        r.kernels[k].second,
+                                        r.kernelTotalMs > 0
+                                            ? 100.0 * r.kernels[k].second / r.kernelTotalMs
+                                            : 0.0);
+                    }
+                    std::fflush(stdout);
                 }
-                if (json) {
-                    nlohmann::json j{{"device", r.device},
-                                     {"deviceName", r.deviceName},
-                                     {"preset", r.preset},
-                                     {"batch", r.batch},
-                                     {"parameters", r.params},
-                                     {"trainSamplesPerSecond", r.trainSamplesPerSecond},
-                                     {"forwardMsPerBatch", r.forwardMsPerBatch}};
-                    nlohmann::json ks = nlohmann::json::array();
-                    for (size_t k = 0; k < r.kernels.size() && int(k) < top; ++k)
-                        ks.push_back({{"kernel", r.kernels[k].first}, {"ms", r.kernels[k].second}});
-                    if (!r.kernels.empty()) j["kernels"] = ks;
-                    if (r.launchesPerStep >= 0) j["launchesPerStep"] = r.launchesPerStep;
-                    nlohmann::json ps = nlohmann::json::array();
-                    for (const PeerRow& pr : peers)
-                        if (pr.preset == r.preset && pr.batch == r.batch)
-                            ps.push_back(
-                                {{"peer", pr.who},
-                                 {"samplesPerSecond", pr.samplesPerSecond},
-                                 {"ratio", r.trainSamplesPerSecond / pr.samplesPerSecond}});
-                    if (!peers.empty()) j["peers"] = ps;
-                    std::printf("%s\n", j.dump().c_str());
-                } else {
-                    char launches[32] = "-";
-                    if (r.launchesPerStep >= 0)
-                        std::snprintf(launches, sizeof launches, "%.1f", r.launchesPerStep);
-                    std::printf("%-12s %-22s %6d %10zu %14.1f %14.3f %12s  %s\n", r.device.c_str(),
-                                r.preset.c_str(), r.batch, r.params, r.trainSamplesPerSecond,
-                                r.forwardMsPerBatch, launches, r.deviceName.c_str());
-                    for (const PeerRow& pr : peers)
-                        if (pr.preset == r.preset && pr.batch == r.batch)
-                            std::printf("    vs %-40s %12.1f smp/s  ratio %.2fx\n", pr.who.c_str(),
-                                        pr.samplesPerSecond,
-                                        r.trainSamplesPerSecond / pr.samplesPerSecond);
-                    for (size_t k = 0; k < r.kernels.size() && int(k) < top; ++k)
-                        std::printf("    %-34s %10.2f ms %5.1f%%\n", r.kernels[k].first.c_str(),
-                                    r.kernels[k].second,
-                                    r.kernelTotalMs > 0
-                                        ? 100.0 * r.kernels[k].second / r.kernelTotalMs
-                                        : 0.0);
-                }
-                std::fflush(stdout);
-            }
     return 0;
 }
 
@@ -254,6 +278,11 @@ void addBenchCommand(CLI::App& root, Runners& runners) {
     many(cmd->add_option("--batch", o->batches, "a batch size; without any, 1 and 64"))
         ->type_name("B")
         ->check(integerIn(1, 65536));
+    many(cmd->add_option("--population", o->populations,
+                         "models trained together in the same launches (samples/s summed over "
+                         "them; docs/population.md); without any, 1"))
+        ->type_name("P")
+        ->check(integerIn(1, 4096));
     cmd->add_option("--seconds", o->seconds, "seconds of training per measurement")
         ->type_name("S")
         ->check(integerIn(1, 3600))

@@ -10,6 +10,7 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/FlagChecks.h"
+#include "app/cli/PopulationTrain.h"
 #include "app/cli/PresetPath.h"
 #include "app/cli/RecordingFlags.h"
 #include "app/cli/RunErrors.h"
@@ -69,6 +70,8 @@ void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
 struct TrainOptions {
     std::string path, device, saveWeights, loadWeights, saveModel, checkpoint;
     int epochs = -1, batch = -1;
+    int population = 0;
+    std::vector<std::string> vary;
     bool json = false, trial = false;
     RecordingOptions record;
     nlohmann::json overrides = nlohmann::json::object();
@@ -93,6 +96,28 @@ int runTrainWalkForward(const Experiment& exp, const TrainOptions& o) {
 }
 
 int runTrain(TrainOptions& o);
+
+// --population N: the models of one population (app/cli/PopulationTrain.h).
+int runTrainPopulation(const Experiment& exp, const TrainOptions& o) {
+    for (const auto& [flag, value] :
+         {std::pair{"--save-weights", &o.saveWeights}, std::pair{"--save-model", &o.saveModel},
+          std::pair{"--load-weights", &o.loadWeights}, std::pair{"--checkpoint", &o.checkpoint}})
+        if (!value->empty())
+            throw UsageError(std::string(flag) +
+                             ": not with --population (each model's best and last weights are "
+                             "bundles of its run in the run store)");
+    if (o.trial) throw UsageError("--population: not with --trial");
+    if (exp.validation.walkForward())
+        throw UsageError("--population: not with validation.mode walkforward");
+    PopulationTrainOptions p;
+    p.models = o.population;
+    p.vary = o.vary;
+    p.json = o.json;
+    p.record = o.record;
+    p.record.source = "cli-train";
+    p.record.experimentFile = o.path;
+    return runPopulationTrain(exp, p);
+}
 
 // --trial: the run as a sweep's child process (TrialProtocol.h); bad input is also reported
 // on stdout as the trial's end.
@@ -126,6 +151,8 @@ int runTrain(TrainOptions& o) {
     if (o.batch > 0) exp.training.batchSize = o.batch;
     exp.training = applyTrainingFlags(exp.training, o.overrides);
     exp.validation = applyValidationFlags(exp.validation, o.validation);
+    if (o.population > 0) return runTrainPopulation(exp, o);
+    if (!o.vary.empty()) throw UsageError("--vary: only with --population N");
     if (exp.validation.walkForward()) {
         // A sweep trial runs every fold and reports the stitched result (its weights are not
         // kept, so --save-model / --save-weights save nothing).
@@ -290,6 +317,18 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
                     "write a checkpoint (weights, optimizer, epoch) to FILE after every epoch; "
                     "when FILE exists, go on from it (docs/slurm.md)")
         ->type_name("FILE");
+    cmd->add_option("--population", o->population,
+                    "train N models of the experiment together, in the same launches, each "
+                    "recorded as its own run (seeds: the experiment's + 0..N-1 unless --vary "
+                    "seed=...; docs/population.md)")
+        ->type_name("N")
+        ->check(integerIn(1, 4096));
+    cmd->add_option("--vary", o->vary,
+                    "with --population: KEY=A..B or KEY=V1,V2,... (N values, or one) for a "
+                    "training key the models may differ in: seed, optimizer.*, lrSchedule.*, "
+                    "classWeights, earlyStopping.*, keepBest; repeatable")
+        ->type_name("KEY=VALUES")
+        ->allow_extra_args(false);
     addRecordingFlags(*cmd, o->record);
     addTrainingFlags(*cmd, o->overrides);
     addValidationFlags(*cmd, o->validation);

@@ -23,16 +23,26 @@ RunResult stopped() {
 }  // namespace
 
 RunEngine::RunEngine(const Experiment& experiment, std::shared_ptr<const ExperimentData> data)
-    : experiment_(experiment) {
-    session_ = std::make_unique<TrainingSession>(experiment_, std::move(data));
+    : RunEngine(std::vector<Experiment>{experiment}, std::move(data)) {}
+
+RunEngine::RunEngine(const std::vector<Experiment>& members,
+                     std::shared_ptr<const ExperimentData> data) {
+    session_ = std::make_unique<TrainingSession>(members, std::move(data));
     data_ = session_->sharedData();
-    keeper_ = EpochKeeper(experiment_.training, session_->trainer().monitor());
+    for (size_t m = 0; m < members.size(); ++m) {
+        Member mb;
+        mb.experiment = members[m];
+        mb.keeper =
+            EpochKeeper(mb.experiment.training, session_->trainer().monitor(), static_cast<int>(m));
+        members_.push_back(std::move(mb));
+    }
 }
 
 std::string RunEngine::continueRefusal(const Experiment& next) const {
     if (failed_) return "the last run failed";
     if (!session_) return "its network is no longer on the device";
-    return nnwb::continueRefusal(experiment_, next);
+    if (models() > 1) return "a population cannot be continued";
+    return nnwb::continueRefusal(experiment(), next);
 }
 
 void RunEngine::adoptWeightsFile(const std::string& path, int epoch) {
@@ -44,20 +54,22 @@ void RunEngine::adoptWeightsFile(const std::string& path, int epoch) {
             epoch = 0;
         }
     }
-    keeper_ = EpochKeeper(experiment_.training, trainer().monitor());
-    keeper_.adopt(network(), epoch);
+    Member& mb = members_.front();
+    mb.keeper = EpochKeeper(mb.experiment.training, trainer().monitor());
+    mb.keeper.adopt(network(), epoch);
     failed_ = false;
 }
 
 std::string RunEngine::checkpointFingerprint() const {
-    nlohmann::json j = experiment_.toJson();
+    nlohmann::json j = experiment().toJson();
     if (j.contains("training")) j["training"].erase("device");
     if (j.contains("view")) j.erase("view");
     return sha256Hex(j.dump());
 }
 
 int RunEngine::resumeFromCheckpoint(const std::string& path) {
-    const int epoch = loadCheckpoint(path, checkpointFingerprint(), trainer(), keeper_);
+    const int epoch =
+        loadCheckpoint(path, checkpointFingerprint(), trainer(), members_.front().keeper);
     resumed_ = true;
     failed_ = false;
     return epoch;
@@ -67,9 +79,15 @@ RunResult RunEngine::train(int epochs, StartMode mode, const RecordingOptions& r
                            RunEvents& events, TrainControl* control, bool sentenceErrors) {
     Trainer& tr = trainer();
     const bool continued = mode != StartMode::Restart;
-    if (mode == StartMode::ContinueBest && !keeper_.best().empty()) {
+    if (models() > 1 && (continued || resumed_ || !checkpointFile_.empty())) {
+        failed_ = true;
+        const std::string why = "a population trains from the start, without checkpoints";
+        return {RunEnd::Failed, false, why, why};
+    }
+    Member& first = members_.front();
+    if (mode == StartMode::ContinueBest && !first.keeper.best().empty()) {
         try {
-            keeper_.best().restore(network());
+            first.keeper.best().restore(network());
         } catch (const std::exception& e) {  // nothing trained yet: nothing to record
             failed_ = true;
             return {RunEnd::Failed, false, describeRunFailure(e, sentenceErrors), e.what()};
@@ -77,19 +95,45 @@ RunResult RunEngine::train(int epochs, StartMode mode, const RecordingOptions& r
     }
     const int done = tr.epochsDone();
     // A run resumed from a checkpoint keeps the early-stopping counters it had.
-    if (continued && !resumed_) keeper_.resume(done);
+    if (continued && !resumed_) first.keeper.resume(done);
     resumed_ = false;
     epochsWanted_ = done + epochs;
     firstEpoch_ = done + 1;
     failed_ = false;
-    RunRecorder recorder(recording, [&events](const std::string& m) { events.warning(m); });
-    recorder.begin(experiment_, *data_, session_->backend().info(), network().parameterCount(),
-                   epochsWanted_, monitorName(keeper_.monitor()));
-    recordedRunId_ = recorder.recording() ? recorder.runId() : 0;
+    try {
+        beginRecording(recording, events);
+        return epochLoop(events, control, sentenceErrors);
+    } catch (...) {  // a driver's callback threw: the runs end as stopped (~RunRecorder)
+        for (Member& mb : members_) mb.recorder.reset();
+        throw;
+    }
+}
+
+void RunEngine::beginRecording(const RecordingOptions& recording, RunEvents& events) {
+    for (size_t m = 0; m < members_.size(); ++m) {
+        Member& mb = members_[m];
+        RecordingOptions opts = recording;
+        if (models() > 1)
+            opts.name = recording.name.empty()
+                            ? mb.experiment.name
+                            : recording.name + " [model " + std::to_string(m + 1) + "]";
+        mb.recorder = std::make_unique<RunRecorder>(
+            opts, [&events](const std::string& w) { events.warning(w); });
+        mb.recorder->begin(mb.experiment, *data_, session_->backend().info(),
+                           network().parameterCount(), epochsWanted_,
+                           monitorName(mb.keeper.monitor()));
+        mb.runId = mb.recorder->recording() ? mb.recorder->runId() : 0;
+        mb.result = RunResult();
+        mb.open = true;
+    }
+}
+
+RunResult RunEngine::epochLoop(RunEvents& events, TrainControl* control, bool sentenceErrors) {
+    Trainer& tr = trainer();
     events.started(*this);
     double epochSeconds = 0.0;  // over the epochs of this call, for the run's ETA
     while (tr.epochsDone() < epochsWanted_) {
-        if (control && control->stopRequested()) return finish(stopped(), recorder);
+        if (control && control->stopRequested()) return finish(stopped());
         const int epoch = tr.epochsDone() + 1;
         const double perEpochSoFar =
             epoch > firstEpoch_ ? epochSeconds / (epoch - firstEpoch_) : 0.0;
@@ -105,38 +149,86 @@ RunResult RunEngine::train(int epochs, StartMode mode, const RecordingOptions& r
             double perEpoch = perEpochSoFar;
             if (perEpoch <= 0 && r.samplesPerSecond > 0) perEpoch = r.total / r.samplesPerSecond;
             p.runEtaSeconds = r.etaSeconds + remainingAfter * perEpoch;
-            recorder.heartbeat();
+            for (Member& mb : members_) mb.recorder->heartbeat();
             events.progress(p);
         };
-        EpochReport report;
-        bool stopEarly = false;
+        std::vector<EpochReport> reports;
         try {
             bool completed = false;
-            report = tr.runEpoch(control, onProgress, &completed);
-            if (!completed) return finish(stopped(), recorder);
-            stopEarly = keeper_.afterEpoch(network(), report);
+            reports = tr.runEpochAll(control, onProgress, &completed);
+            if (!completed) return finish(stopped());
         } catch (const std::exception& e) {
-            return fail(e, sentenceErrors, recorder);
+            return fail(e, sentenceErrors);
         }
-        epochSeconds += report.seconds;
-        if (!checkpointFile_.empty()) {
-            try {
-                saveCheckpoint(checkpointFile_, checkpointFingerprint(), tr, keeper_);
-            } catch (const std::exception& e) {
-                events.warning(std::string("the checkpoint was not written: ") + e.what());
+        epochSeconds += reports.front().seconds;
+        bool anyOpen = false;
+        for (size_t m = 0; m < members_.size(); ++m) {
+            Member& mb = members_[m];
+            if (!mb.open) continue;
+            if (models() == 1) {  // a single run's failure ends it here
+                try {
+                    mb.open = !mb.keeper.afterEpoch(network(), reports[m]);
+                } catch (const std::exception& e) {
+                    return fail(e, sentenceErrors);
+                }
+            } else if (!afterEpoch(mb, reports[m], sentenceErrors)) {
+                continue;
             }
+            recordEpoch(mb, reports[m], events);
+            anyOpen = anyOpen || mb.open;
         }
-        recorder.epoch(report);
-        events.epoch(report);
-        if (stopEarly || tr.epochsDone() >= epochsWanted_) break;
+        if (!anyOpen || tr.epochsDone() >= epochsWanted_) break;
         events.betweenEpochs();
     }
-    RunResult result;
-    result.stoppedEarly = keeper_.stoppedEarlyAt() > 0;
-    return finish(result, recorder);
+    return finish(RunResult());
 }
 
-RunResult RunEngine::fail(const std::exception& e, bool sentenceErrors, RunRecorder& recorder) {
+void RunEngine::recordEpoch(Member& mb, const EpochReport& report, RunEvents& events) {
+    if (!checkpointFile_.empty()) {
+        try {
+            saveCheckpoint(checkpointFile_, checkpointFingerprint(), trainer(), mb.keeper);
+        } catch (const std::exception& e) {
+            events.warning(std::string("the checkpoint was not written: ") + e.what());
+        }
+    }
+    mb.recorder->epoch(report);
+    events.epoch(report);
+    if (!mb.open) {  // stopped early after this epoch
+        mb.result.stoppedEarly = true;
+        if (models() > 1) trainer().stopModel(mb.keeper.model());
+    }
+}
+
+bool RunEngine::afterEpoch(Member& mb, EpochReport& report, bool sentenceErrors) {
+    if (!report.error.empty()) {
+        failMember(mb, report.error, sentenceErrors);
+        return false;
+    }
+    try {
+        mb.open = !mb.keeper.afterEpoch(network(), report);
+    } catch (const std::exception& e) {
+        trainer().stopModel(mb.keeper.model());
+        failMember(mb, e.what(), sentenceErrors);
+        return false;
+    }
+    return true;
+}
+
+void RunEngine::failMember(Member& mb, const std::string& error, bool sentenceErrors) {
+    const TrainingError e(error);
+    mb.result.end = RunEnd::Failed;
+    mb.result.error = describeRunFailure(e, sentenceErrors);
+    mb.result.rawError = error;
+    mb.open = false;
+    if (!mb.keeper.lastGood().empty()) {
+        try {
+            mb.keeper.lastGood().restore(network(), mb.keeper.model());
+        } catch (const std::exception&) {
+        }
+    }
+}
+
+RunResult RunEngine::fail(const std::exception& e, bool sentenceErrors) {
     RunResult result;
     result.end = RunEnd::Failed;
     result.error = describeRunFailure(e, sentenceErrors);
@@ -144,32 +236,54 @@ RunResult RunEngine::fail(const std::exception& e, bool sentenceErrors, RunRecor
     failed_ = true;
     // The host copy is the result after a failure; putting it back on the device as well is a
     // courtesy that a lost device may refuse.
-    if (session_ && !keeper_.lastGood().empty()) {
+    for (Member& mb : members_) {
+        if (!session_ || !mb.open || mb.keeper.lastGood().empty()) continue;
         try {
-            keeper_.lastGood().restore(network());
+            mb.keeper.lastGood().restore(network(), mb.keeper.model());
         } catch (const std::exception&) {
         }
     }
-    return finish(result, recorder);
+    return finish(result);
 }
 
-RunResult RunEngine::finish(RunResult result, RunRecorder& recorder) {
+RunResult RunEngine::finish(const RunResult& result) {
     const nlohmann::json model = session_ ? network().toJson() : nlohmann::json::object();
-    recorder.bundle("best", keeper_.best(), model);
-    recorder.bundle("last", keeper_.lastGood(), model);
-    // The validation part traded with the best epoch's weights, stored with the run.
-    trading_ = nullptr;
-    if (session_ && result.end != RunEnd::Failed && recorder.active()) {
-        trading_ = validationTrading(network(), trainer(), keeper_, *data_, experiment_.trading);
-        recorder.trading(trading_);
+    std::vector<const EpochKeeper*> keepers;
+    bool trade = false;
+    for (Member& mb : members_) {
+        if (mb.open) {
+            const bool early = mb.result.stoppedEarly;
+            mb.result = result;
+            mb.result.stoppedEarly =
+                result.end == RunEnd::Completed && (early || mb.keeper.stoppedEarlyAt() > 0);
+            mb.open = false;
+        }
+        mb.recorder->bundle("best", mb.keeper.best(), model);
+        mb.recorder->bundle("last", mb.keeper.lastGood(), model);
+        keepers.push_back(&mb.keeper);
+        mb.trading = nullptr;
+        trade = trade || (mb.result.end != RunEnd::Failed && mb.recorder->active());
     }
-    // The one mapping from how a run ended to its stored status.
-    const char* status = result.end == RunEnd::Failed    ? runstatus::kFailed
-                         : result.end == RunEnd::Stopped ? runstatus::kStopped
-                         : result.stoppedEarly           ? runstatus::kStoppedEarly
-                                                         : runstatus::kCompleted;
-    recorder.finish(status, result.end == RunEnd::Failed ? result.error : std::string());
-    return result;
+    // The validation part traded with each model's best epoch, stored with its run.
+    std::vector<nlohmann::json> trading(members_.size());
+    if (session_ && trade)
+        trading = validationTradingAll(network(), trainer(), keepers, *data_, experiment().trading);
+    for (size_t m = 0; m < members_.size(); ++m) {
+        Member& mb = members_[m];
+        const RunResult& r = mb.result;
+        if (session_ && r.end != RunEnd::Failed && mb.recorder->active()) {
+            mb.trading = trading[m];
+            mb.recorder->trading(mb.trading);
+        }
+        // The one mapping from how a run ended to its stored status.
+        const char* status = r.end == RunEnd::Failed    ? runstatus::kFailed
+                             : r.end == RunEnd::Stopped ? runstatus::kStopped
+                             : r.stoppedEarly           ? runstatus::kStoppedEarly
+                                                        : runstatus::kCompleted;
+        mb.recorder->finish(status, r.end == RunEnd::Failed ? r.error : std::string());
+        mb.recorder.reset();
+    }
+    return members_.front().result;
 }
 
 AttentionSnapshotPtr RunEngine::attentionSnapshot(int sample, bool ofBest) {
@@ -180,7 +294,7 @@ AttentionSnapshotPtr RunEngine::attentionSnapshot(int sample, bool ofBest) {
     const size_t index = std::min(static_cast<size_t>(std::max(0, sample)), nVal - 1);
     auto snap = std::make_shared<AttentionSnapshot>();
     const int done = trainer().epochsDone();
-    const WeightsSnapshot& best = keeper_.best();
+    const WeightsSnapshot& best = members_.front().keeper.best();
     Network& net = network();
     if (ofBest && !best.empty() && best.epoch() != done) {
         // The best epoch's weights for this one forward pass, then the latest ones back (host
@@ -199,8 +313,9 @@ AttentionSnapshotPtr RunEngine::attentionSnapshot(int sample, bool ofBest) {
         snap->bestEpoch = true;
     } else {
         snap->layers = trainer().validationScores(index, &snap->outputs);
-        snap->epoch = done > 0 ? done : keeper_.result().epoch();  // loaded: the file's
-        snap->bestEpoch = done > 0 ? keeper_.bestEpoch() == done : false;
+        snap->epoch =
+            done > 0 ? done : members_.front().keeper.result().epoch();  // loaded: the file's
+        snap->bestEpoch = done > 0 ? members_.front().keeper.bestEpoch() == done : false;
     }
     if (snap->layers.empty()) return nullptr;
     snap->sample = static_cast<int>(index);

@@ -2,7 +2,9 @@
 // data, loaded once or shared; the backend; the memory check; network and Trainer), holds the
 // one epoch loop (epochs, best epoch and early stopping, recording, failure classification,
 // end status) and keeps the result's weights. nnwb-cli train, the window's training worker and
-// every comparison run drive it. Qt-free; create, use and destroy it on one thread.
+// every comparison run drive it. A population (docs/decisions/population.md) is one engine of P
+// members trained in the same launches, each kept, stopped early and recorded as its own run.
+// Qt-free; create, use and destroy it on one thread.
 #pragma once
 
 #include <memory>
@@ -33,6 +35,12 @@ public:
     // backend for training.device, checks the device's memory, builds network and Trainer.
     // Throws DataLoadError, ComputeError, ShapeError or TrainingError (TrainingSession).
     explicit RunEngine(const Experiment& experiment,
+                       std::shared_ptr<const ExperimentData> data = nullptr);
+    // A population of members.size() models (model/PopulationCheck.h says which may differ).
+    // Every member is recorded as its own run (RecordingOptions::name gets " [model m]" when
+    // the members share a name); a member that stops early or diverges is masked out of the
+    // updates while the others go on. Not with checkpoints or the Continue modes.
+    explicit RunEngine(const std::vector<Experiment>& members,
                        std::shared_ptr<const ExperimentData> data = nullptr);
     RunEngine(const RunEngine&) = delete;
     RunEngine& operator=(const RunEngine&) = delete;
@@ -77,36 +85,63 @@ public:
     void releaseCompute() { session_.reset(); }
     bool hasCompute() const { return session_ != nullptr; }
 
-    const Experiment& experiment() const { return experiment_; }
+    const Experiment& experiment() const { return members_.front().experiment; }
+    int models() const { return static_cast<int>(members_.size()); }
+    // A population member's experiment, keeper, recorded run, trading figures and end.
+    const Experiment& experimentOf(int m) const { return member(m).experiment; }
+    const EpochKeeper& keeperOf(int m) const { return member(m).keeper; }
+    int64_t recordedRunIdOf(int m) const { return member(m).runId; }
+    const nlohmann::json& tradingOf(int m) const { return member(m).trading; }
+    const RunResult& resultOf(int m) const { return member(m).result; }
     const ExperimentData& data() const { return *data_; }
     std::shared_ptr<const ExperimentData> sharedData() const { return data_; }
     // Only while hasCompute().
     TrainingSession& session() { return *session_; }
     Network& network() { return session_->network(); }
     Trainer& trainer() { return session_->trainer(); }
-    const EpochKeeper& keeper() const { return keeper_; }
+    const EpochKeeper& keeper() const { return members_.front().keeper; }
     bool failed() const { return failed_; }
     // The last epoch of the current (or last) train() call and its first.
     int epochsWanted() const { return epochsWanted_; }
     int firstEpoch() const { return firstEpoch_; }
-    int64_t recordedRunId() const { return recordedRunId_; }
+    int64_t recordedRunId() const { return members_.front().runId; }
     // The trading figures the last train() stored with the run (StoredRun::trading's form);
     // null when none were computed (an unrecorded or failed run, nothing to trade).
-    const nlohmann::json& trading() const { return trading_; }
+    const nlohmann::json& trading() const { return members_.front().trading; }
 
 private:
-    RunResult finish(RunResult result, RunRecorder& recorder);
-    RunResult fail(const std::exception& e, bool sentenceErrors, RunRecorder& recorder);
+    // One model of the run (a single run has one): what it trains, what it keeps, how it ended.
+    struct Member {
+        Experiment experiment;
+        EpochKeeper keeper;  // host copies of the last good and the best epoch, early stopping
+        std::unique_ptr<RunRecorder> recorder;  // during train()
+        int64_t runId = 0;
+        nlohmann::json trading;
+        RunResult result;
+        bool open = false;  // still training in this train() call
+    };
+    const Member& member(int m) const { return members_.at(static_cast<size_t>(m)); }
+    // Ends the members still open with `result` (the trading figures of all of them from one
+    // pass), the single mapping from how a run ended to its stored status; returns model 0's.
+    RunResult finish(const RunResult& result);
+    RunResult fail(const std::exception& e, bool sentenceErrors);
+    // Member m failed on its own (a population's diverged model): recorded failed at the end.
+    void failMember(Member& mb, const std::string& error, bool sentenceErrors);
+    // Starts every member's recording (train()'s first step after the checks).
+    void beginRecording(const RecordingOptions& recording, RunEvents& events);
+    // The one epoch loop, from events.started to finish().
+    RunResult epochLoop(RunEvents& events, TrainControl* control, bool sentenceErrors);
+    // Checkpoints, records and reports a kept epoch of `mb`; masks it when it stopped early.
+    void recordEpoch(Member& mb, const EpochReport& report, RunEvents& events);
+    // Keeps a population member's epoch; false when it failed (it trains no more).
+    bool afterEpoch(Member& mb, EpochReport& report, bool sentenceErrors);
 
-    Experiment experiment_;
+    std::vector<Member> members_;
     std::shared_ptr<const ExperimentData> data_;
     std::unique_ptr<TrainingSession> session_;
-    EpochKeeper keeper_;  // host copies of the last good and the best epoch, early stopping
     bool failed_ = false;
     int epochsWanted_ = 0;
     int firstEpoch_ = 1;
-    int64_t recordedRunId_ = 0;
-    nlohmann::json trading_;
     std::string checkpointFile_;
     bool resumed_ = false;  // the next train() goes on from a checkpoint
 };

@@ -20,5 +20,11 @@ namespace nnwb {
 // epoch's are put on it for the one pass), so training continues bit-identically.
 nlohmann::json validationTrading(Network& net, Trainer& trainer, const EpochKeeper& keeper,
                                  const ExperimentData& data, const TradingSettings& settings);
+// The same for every model of a population (keepers[m] keeps model m), from one evaluation
+// pass with every model's best epoch on: one figure per model, in order.
+std::vector<nlohmann::json> validationTradingAll(Network& net, Trainer& trainer,
+                                                 const std::vector<const EpochKeeper*>& keepers,
+                                                 const ExperimentData& data,
+                                                 const TradingSettings& settings);
 
 }  // namespace nnwb

@@ -12,6 +12,19 @@ namespace {
 constexpr float kNormEps = 1e-5f;
 
 using M = TensorView;
+
+// The dropout of one site: its key, or a population's per-model key bases and step.
+DropoutForwardArgs siteDropout(size_t n, float rate, const BlockDropoutKeys& k, uint64_t key,
+                               BufRef bases, BufRef x, BufRef mask, BufRef y) {
+    DropoutForwardArgs a{n, rate, key, x, mask, y};
+    if (k.models > 1) {
+        a.key = 0;
+        a.models = k.models;
+        a.bases = bases;
+        a.step = k.step;
+    }
+    return a;
+}
 }  // namespace
 
 const std::vector<std::string>& normModeNames() {
@@ -84,20 +97,20 @@ void AttentionBlock::allocActs(Acts& a, size_t rows, size_t scores) {
     }
 }
 
-void AttentionBlock::build(Backend& be, int maxBatch, ParamArena* arena) {
+void AttentionBlock::build(Backend& be, int maxBatch, ParamArena* arena, int models) {
     be_ = &be;
     maxBatch_ = maxBatch;
     const int w = cfg_.window, q = cfg_.qkvWidth(), c = cfg_.ctxWidth(), f = cfg_.ffWidth();
-    wqkv_ = makeParam(be, arena, prefix_ + "qkv.weight", {q, w});
-    bqkv_ = makeParam(be, arena, prefix_ + "qkv.bias", {q});
+    wqkv_ = makeParam(be, arena, prefix_ + "qkv.weight", {q, w}, models);
+    bqkv_ = makeParam(be, arena, prefix_ + "qkv.bias", {q}, models);
     if (cfg_.w0) {
-        w0_ = makeParam(be, arena, prefix_ + "w0.weight", {w, c});
-        b0_ = makeParam(be, arena, prefix_ + "w0.bias", {w});
+        w0_ = makeParam(be, arena, prefix_ + "w0.weight", {w, c}, models);
+        b0_ = makeParam(be, arena, prefix_ + "w0.bias", {w}, models);
     }
-    w1_ = makeParam(be, arena, prefix_ + "ff1.weight", {f, w});
-    b1_ = makeParam(be, arena, prefix_ + "ff1.bias", {f});
-    w2_ = makeParam(be, arena, prefix_ + "ff2.weight", {w, f});
-    b2_ = makeParam(be, arena, prefix_ + "ff2.bias", {w});
+    w1_ = makeParam(be, arena, prefix_ + "ff1.weight", {f, w}, models);
+    b1_ = makeParam(be, arena, prefix_ + "ff1.bias", {f}, models);
+    w2_ = makeParam(be, arena, prefix_ + "ff2.weight", {w, f}, models);
+    b2_ = makeParam(be, arena, prefix_ + "ff2.bias", {w}, models);
     const size_t u = size_t(cfg_.units);
     allocActs(acts_, size_t(maxBatch) * u, size_t(maxBatch) * cfg_.heads * u * u);
 }
@@ -110,10 +123,15 @@ void AttentionBlock::initWeights(Rng& rng) {
     const double w = cfg_.window, q = cfg_.qkvWidth(), c = cfg_.ctxWidth(), f = cfg_.ffWidth();
     auto uniform = [&](Param& p, double limit) {
         std::vector<float> host(p.count());
-        for (auto& v : host) v = static_cast<float>(rng.uniform(-limit, limit));
-        be_->upload(p.value, host.data(), host.size());
+        for (int m = 0; m < p.models; ++m) {
+            for (auto& v : host) v = static_cast<float>(rng.uniform(-limit, limit));
+            be_->upload(p.value + m * p.modelStride, host.data(), host.size());
+        }
     };
-    auto zero = [&](Param& p) { be_->fill({p.value, p.count(), 0.0f}); };
+    auto zero = [&](Param& p) {
+        for (int m = 0; m < p.models; ++m)
+            be_->fill({p.value + m * p.modelStride, p.count(), 0.0f});
+    };
     uniform(wqkv_, std::sqrt(6.0 / (w + q)));
     zero(bqkv_);
     if (cfg_.w0) {
@@ -181,7 +199,8 @@ void AttentionBlock::tailForward(BufRef x, int rows, int normRows, Acts& a, Scra
     a.ffMasked = dropout.active && cfg_.ffDropout > 0.0f;
     BufRef ff = a.f;
     if (a.ffMasked) {
-        be.dropoutForward({n, cfg_.ffDropout, dropout.ff, a.f, a.fmask, a.fd});
+        be.dropoutForward(siteDropout(n, cfg_.ffDropout, dropout, dropout.ff, dropout.ffBases, a.f,
+                                      a.fmask, a.fd));
         ff = a.fd;
     }
     be.addNormForward({normRows, normCols, kNormEps, a.x1, ff, s.r, a.out, a.rstd2});
@@ -199,39 +218,31 @@ BufRef AttentionBlock::tailBackward(BufRef dy, BufRef dx, int rows, int normRows
         be.dropoutBackward({n, a.fmask, s.dr2, s.dz2});
         df = s.dz2;
     }
-    be.activationBiasBackward({rows, w, a.z2, a.f, df, s.dz2, cfg_.ffOut, b2_.grad});
-    be.gemm(GemmArgs::product(M::matrix(s.dz2, rows, w).t(), M::matrix(a.h1, rows, f),
-                              M::matrix(w2_.grad, w, f), 1.0f));  // dW2 += dZ2^T H1
-    be.gemm(GemmArgs::product(M::matrix(s.dz2, rows, w), M::matrix(w2_.value, w, f),
-                              M::matrix(s.dh1, rows, f)));  // dH1 = dZ2 W2
-    be.activationBiasBackward({rows, f, a.z1, a.h1, s.dh1, s.dh1, cfg_.hidden, b1_.grad});
-    be.gemm(GemmArgs::product(M::matrix(s.dh1, rows, f).t(), M::matrix(a.x1, rows, w),
-                              M::matrix(w1_.grad, f, w), 1.0f));  // dW1 += dZ1^T X1
-    be.gemm(GemmArgs::product(M::matrix(s.dh1, rows, f), M::matrix(w1_.value, f, w),
-                              M::matrix(s.dx1, rows, w)));  // dX1 = dZ1 W1
+    linearActivationBackward(be, rows, w, a.z2, a.f, df, s.dz2, cfg_.ffOut, b2_);
+    linearWeightGradient(be, s.dz2, a.h1, rows, f, w, w2_);        // dW2 += dZ2^T H1
+    linearInputGradient(be, s.dz2, rows, f, w, w2_, s.dh1, 0.0f);  // dH1 = dZ2 W2
+    linearActivationBackward(be, rows, f, a.z1, a.h1, s.dh1, s.dh1, cfg_.hidden, b1_);
+    linearWeightGradient(be, s.dh1, a.x1, rows, w, f, w1_);        // dW1 += dZ1^T X1
+    linearInputGradient(be, s.dh1, rows, w, f, w1_, s.dx1, 0.0f);  // dX1 = dZ1 W1
     // dR1 straight into dx when there is one: projectBackward then adds dQKV Wqkv to it in its
     // product (beta 1) instead of an axpy of its own. dy is not read after normBackward, so dx
     // may even be dy's buffer.
     const BufRef dr1 = dx.empty() ? BufRef(s.dr1) : dx;
     be.addNormBackward({normRows, normCols, a.x1, a.rstd1, s.dx1, s.dr2, dr1});  // + residual
     if (!cfg_.w0) return dr1;
-    be.gemm(GemmArgs::product(M::matrix(dr1, rows, w).t(), M::matrix(a.ctx, rows, c),
-                              M::matrix(w0_.grad, w, c), 1.0f));  // dW0 += dA^T C
-    be.biasGradient({rows, w, dr1, b0_.grad});
-    be.gemm(GemmArgs::product(M::matrix(dr1, rows, w), M::matrix(w0_.value, w, c),
-                              M::matrix(s.dctx, rows, c)));  // dC = dA W0
+    linearWeightGradient(be, dr1, a.ctx, rows, c, w, w0_);  // dW0 += dA^T C
+    linearBiasGradient(be, dr1, rows, w, b0_);
+    linearInputGradient(be, dr1, rows, c, w, w0_, s.dctx, 0.0f);  // dC = dA W0
     return s.dctx;
 }
 
 void AttentionBlock::projectBackward(BufRef x, BufRef dx, int rows, Scratch& s) {
     Backend& be = *be_;
     const int w = cfg_.window, q = cfg_.qkvWidth();
-    be.gemm(GemmArgs::product(M::matrix(s.dqkv, rows, q).t(), M::matrix(x, rows, w),
-                              M::matrix(wqkv_.grad, q, w), 1.0f));  // dWqkv += dQKV^T X
-    be.biasGradient({rows, q, s.dqkv, bqkv_.grad});
+    linearWeightGradient(be, s.dqkv, x, rows, w, q, wqkv_);  // dWqkv += dQKV^T X
+    linearBiasGradient(be, s.dqkv, rows, q, bqkv_);
     if (dx.empty()) return;
-    be.gemm(GemmArgs::product(M::matrix(s.dqkv, rows, q), M::matrix(wqkv_.value, q, w),
-                              M::matrix(dx, rows, w), 1.0f));  // dX = dR1 + dQKV Wqkv
+    linearInputGradient(be, s.dqkv, rows, w, q, wqkv_, dx, 1.0f);  // dX = dR1 + dQKV Wqkv
 }
 
 // Per (sample, head) views of the attention buffers: Q, K, V are column blocks of the fused
@@ -258,8 +269,9 @@ void AttentionBlock::forward(BufRef x, int batch, Scratch& s, const DropoutKeys&
         const M C = heads(acts_.ctx, u, dv, c, size_t(u) * c, size_t(dv));  // at column h*dv
         be.gemm(GemmArgs::product(Q, K.t(), S));                            // S = Q K^T
         be.softmaxForward({scoreShape(batch * h * u, u), s.s, acts_.p});
-        be.dropoutForward({size_t(batch) * perP, cfg_.scoreDropout, dropout.score, acts_.p,
-                           acts_.pmask, acts_.pd});
+        be.dropoutForward(siteDropout(size_t(batch) * perP, cfg_.scoreDropout, dropout,
+                                      dropout.score, dropout.scoreBases, acts_.p, acts_.pmask,
+                                      acts_.pd));
         be.gemm(GemmArgs::product(heads(acts_.pd, u, u, u, perP, uu), V, C));  // C_h = P_h V_h
     }
     const int normRows = cfg_.norm == NormMode::Element ? rows : batch;

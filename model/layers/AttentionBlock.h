@@ -1,7 +1,9 @@
 // One transformer encoder block written only in Backend ops, shared by the attention layers
 // (single head, multi-head, stack, GPT): fused QKV projection, per-(sample, head) strided
 // batched score/context gemms, W0, add & norm, feed-forward 4 x window, add & norm; plus the
-// one-row path the GPT block uses. Not a Layer itself. Thread: the backend's owner.
+// one-row path the GPT block uses. The sequence path runs as a population (products per model
+// in one launch; core, softmax, norms and dropout over every model's rows). Not a Layer itself.
+// Thread: the backend's owner.
 #pragma once
 
 #include <cstdint>
@@ -22,10 +24,15 @@ const std::vector<std::string>& normModeNames();  // {"element", "sequence"}
 std::string normModeName(NormMode m);
 NormMode normModeFromName(const std::string& name);  // throws std::invalid_argument
 
-// The dropout of one block forward: active only in training; one mask key per site.
+// The dropout of one block forward: active only in training; one mask key per site, or for a
+// population (models > 1) per-model key bases per site on the device (4 floats per model, see
+// DropoutForwardArgs::bases) with the stream's step.
 struct BlockDropoutKeys {
     bool active = false;
     uint64_t score = 0, ff = 0;
+    int models = 1;
+    BufRef scoreBases{}, ffBases{};
+    uint64_t step = 0;
 };
 
 // Per sample, with U = units, W = window, H = heads, D = key size, Dv = value size per head:
@@ -73,8 +80,11 @@ public:
     AttentionBlock(const Config& config, std::string prefix);
     const Config& config() const { return cfg_; }
 
-    // Allocates parameters and the sequence-path activations for maxBatch samples.
-    void build(Backend& be, int maxBatch, ParamArena* arena);
+    // Allocates parameters and the sequence-path activations for maxBatch samples (with a
+    // population of `models` models: every model's parameters, maxBatch rows over all models,
+    // model m's the m-th block; docs/decisions/population.md).
+    void build(Backend& be, int maxBatch, ParamArena* arena, int models = 1);
+    // Fills the parameters from rng (every model's, one model after the other).
     void initWeights(Rng& rng);
     std::vector<Param*> params();
 

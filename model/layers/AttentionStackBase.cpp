@@ -51,6 +51,10 @@ size_t AttentionStackBase::parameterCount(const Shape& in) const {
 
 void AttentionStackBase::build(Backend& be, const Shape& in, int maxBatch) {
     checkInput(in);
+    if (maxBatch % models() != 0)
+        throw std::invalid_argument("batch " + std::to_string(maxBatch) +
+                                    " is not a multiple of the population's " +
+                                    std::to_string(models()) + " models");
     be_ = &be;
     in_ = in;
     const auto cfg = blockConfig(in);
@@ -58,7 +62,7 @@ void AttentionStackBase::build(Backend& be, const Shape& in, int maxBatch) {
     blocks_.reserve(size_t(s_.layers));
     for (int l = 0; l < s_.layers; ++l) {
         blocks_.emplace_back(cfg, prefixed_ ? "block." + std::to_string(l) + "." : "");
-        blocks_.back().build(be, maxBatch, arena());
+        blocks_.back().build(be, maxBatch, arena(), models());
     }
     const size_t u = size_t(in.units);
     scratch_.allocate(be, cfg, size_t(maxBatch) * u, size_t(maxBatch) * cfg.heads * u * u);
@@ -66,6 +70,11 @@ void AttentionStackBase::build(Backend& be, const Shape& in, int maxBatch) {
         gradA_ = be.alloc(size_t(maxBatch) * in.size());
         gradB_ = be.alloc(size_t(maxBatch) * in.size());
     }
+    // A population's dropout key bases: sites 2l (scores) and 2l + 1 (feed-forward) of block l.
+    dropBases_ = Buffer();
+    dropBasesHost_.clear();
+    if (models() > 1 && (s_.scoreDropout > 0.0 || s_.ffDropout > 0.0))
+        dropBases_ = be.alloc(size_t(2 * s_.layers) * 4 * size_t(models()));
 }
 
 void AttentionStackBase::initWeights(Rng& rng) {
@@ -74,11 +83,31 @@ void AttentionStackBase::initWeights(Rng& rng) {
 
 void AttentionStackBase::forwardBlocks(BufRef x, int batch, bool training) {
     BufRef cur = x;
+    const bool population = models() > 1 && !dropBases_.empty();
+    const size_t per = 4 * size_t(models());  // one site's bases
+    if (training && population) {
+        std::vector<float> bases;
+        for (size_t site = 0; site < 2 * blocks_.size(); ++site) {
+            const std::vector<float> b = dropoutBasesOf(site);
+            bases.insert(bases.end(), b.begin(), b.end());
+        }
+        if (bases != dropBasesHost_) {  // the seeds stay for a run: one upload
+            be_->upload(dropBases_, bases.data(), bases.size());
+            dropBasesHost_ = std::move(bases);
+        }
+    }
     for (size_t l = 0; l < blocks_.size(); ++l) {
         AttentionBlock::DropoutKeys keys;
         keys.active = training;
-        keys.score = dropoutKeyOf(2 * l);
-        keys.ff = dropoutKeyOf(2 * l + 1);
+        if (population) {
+            keys.models = models();
+            keys.scoreBases = BufRef(dropBases_) + 2 * l * per;
+            keys.ffBases = BufRef(dropBases_) + (2 * l + 1) * per;
+            keys.step = dropoutStep();
+        } else {
+            keys.score = dropoutKeyOf(2 * l);
+            keys.ff = dropoutKeyOf(2 * l + 1);
+        }
         blocks_[l].forward(cur, batch, scratch_, keys);
         cur = blocks_[l].output();
     }

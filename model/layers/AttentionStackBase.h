@@ -1,7 +1,9 @@
 // Common Layer implementation of the attention layers: a chain of identical AttentionBlocks
 // over input {units, window} with shape checks, one shared scratch, forward/backward through
 // the chain and Score read-back. AttentionLayer, MultiHeadAttentionLayer, AttentionStackLayer
-// and GptLayer derive from it. Thread: the backend's owner.
+// and GptLayer derive from it. The sequence path runs as a population (docs/decisions/
+// population.md): every block's parameters per model, the dropout sites with per-model key
+// bases. Thread: the backend's owner.
 #pragma once
 
 #include <string>
@@ -39,6 +41,7 @@ public:
     void backward(BufRef x, BufRef dy, BufRef dx, int batch) override;
     std::vector<Param*> params() override;
     std::vector<AttentionScores> readScores(int sample) override;
+    bool supportsPopulation() const override { return true; }
 
 protected:
     // singleHead: V has `window` values and there is no W0 (the single-head block);
@@ -62,7 +65,9 @@ protected:
     Shape in_;
     std::vector<AttentionBlock> blocks_;
     AttentionBlock::Scratch scratch_;
-    Buffer gradA_, gradB_;  // gradients between blocks
+    Buffer gradA_, gradB_;              // gradients between blocks
+    Buffer dropBases_;                  // a population's dropout key bases, site after site
+    std::vector<float> dropBasesHost_;  // what dropBases_ holds (uploaded when it changes)
 };
 
 }  // namespace nnwb

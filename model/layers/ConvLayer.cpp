@@ -40,8 +40,12 @@ void ConvLayer::build(Backend& be, const Shape& in, int maxBatch) {
     step_ = stepFor(in);
     len_ = static_cast<int>(in.size());
     positions_ = outputShape(in).units;
-    w_ = makeParam(be, arena(), "weight", {filters_, window_});
-    b_ = makeParam(be, arena(), "bias", {filters_});
+    if (maxBatch % models() != 0)
+        throw std::invalid_argument("batch " + std::to_string(maxBatch) +
+                                    " is not a multiple of the population's " +
+                                    std::to_string(models()) + " models");
+    w_ = makeParam(be, arena(), "weight", {filters_, window_}, models());
+    b_ = makeParam(be, arena(), "bias", {filters_}, models());
     const size_t rows = static_cast<size_t>(maxBatch) * positions_;
     if (!direct()) {
         cols_ = be.alloc(rows * window_);

@@ -2,6 +2,7 @@
 // `window` consecutive input values moved by `step`, `filters` outputs per position. Input is
 // the flattened sample; output shape {positions, filters}. `window` 0 takes the input's values
 // per element (so the layer follows the data's feature count), `step` 0 equals the window.
+// Runs as a population (unfold over every model's rows, one product per model in one launch).
 // Thread: the backend's owner.
 #pragma once
 
@@ -32,6 +33,7 @@ public:
     BufRef output() const override { return y_; }
     void backward(BufRef x, BufRef dy, BufRef dx, int batch) override;
     std::vector<Param*> params() override { return {&w_, &b_}; }
+    bool supportsPopulation() const override { return true; }
     // The window and step this layer takes on input `in` (0 in the config: from the input)
     int windowFor(const Shape& in) const { return cfgWindow_ > 0 ? cfgWindow_ : in.window; }
     int stepFor(const Shape& in) const { return cfgStep_ > 0 ? cfgStep_ : windowFor(in); }

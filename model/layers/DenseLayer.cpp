@@ -27,8 +27,12 @@ Shape DenseLayer::outputShape(const Shape& in) const {
 void DenseLayer::build(Backend& be, const Shape& in, int maxBatch) {
     be_ = &be;
     in_ = static_cast<int>(in.size());
-    w_ = makeParam(be, arena(), "weight", {neurons_, in_});
-    b_ = makeParam(be, arena(), "bias", {neurons_});
+    w_ = makeParam(be, arena(), "weight", {neurons_, in_}, models());
+    b_ = makeParam(be, arena(), "bias", {neurons_}, models());
+    if (maxBatch % models() != 0)
+        throw std::invalid_argument("batch " + std::to_string(maxBatch) +
+                                    " is not a multiple of the population's " +
+                                    std::to_string(models()) + " models");
     const size_t out = static_cast<size_t>(maxBatch) * neurons_;
     z_ = be.alloc(out);
     y_ = be.alloc(out);

@@ -1,6 +1,6 @@
 // Fully connected layer y = f(W x + b) over the whole (flattened) input of each sample, with
-// any activation of docs/ARCHITECTURE.md §3. Output shape {1, neurons}. Thread: the backend's
-// owner.
+// any activation of docs/ARCHITECTURE.md §3. Output shape {1, neurons}. Runs as a population
+// (one product per model in one launch). Thread: the backend's owner.
 #pragma once
 
 #include "model/layers/Layer.h"
@@ -24,6 +24,7 @@ public:
     BufRef output() const override { return y_; }
     void backward(BufRef x, BufRef dy, BufRef dx, int batch) override;
     std::vector<Param*> params() override { return {&w_, &b_}; }
+    bool supportsPopulation() const override { return true; }
 
 private:
     int neurons_;

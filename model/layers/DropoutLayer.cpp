@@ -1,6 +1,7 @@
 #include "model/layers/DropoutLayer.h"
 
 #include <stdexcept>
+#include <vector>
 
 #include "model/layers/LayerRegistry.h"
 
@@ -29,12 +30,25 @@ void DropoutLayer::build(Backend& be, const Shape& in, int maxBatch) {
     size_ = in.size();
     y_ = be.alloc(size_t(maxBatch) * size_);
     mask_ = be.alloc(size_t(maxBatch) * size_);
+    if (models() > 1) bases_ = be.alloc(4 * size_t(models()));
+    basesHost_.clear();
 }
 
 void DropoutLayer::forward(BufRef x, int batch, bool training) {
     const size_t n = size_t(batch) * size_;
     masked_ = training && rate_ > 0.0;
-    if (masked_)
+    if (masked_ && models() > 1) {
+        std::vector<float> bases = dropoutBasesOf(0);
+        if (bases != basesHost_) {  // the seeds stay for a run: one upload
+            be_->upload(bases_, bases.data(), bases.size());
+            basesHost_ = std::move(bases);
+        }
+        DropoutForwardArgs a{n, float(rate_), 0, x, mask_, y_};
+        a.models = models();
+        a.bases = bases_;
+        a.step = dropoutStep();
+        be_->dropoutForward(a);
+    } else if (masked_)
         be_->dropoutForward({n, float(rate_), dropoutKeyOf(0), x, mask_, y_});
     else
         be_->copy({x, y_, n});

@@ -1,7 +1,9 @@
 // The dropout layer (JSON type "dropout", parameter rate, 0 <= rate < 1): in a training
 // forward each value is zeroed with probability `rate` and the kept ones are scaled by
 // 1 / (1 - rate) (inverted dropout; mask from the layer's dropout stream, Layer.h); outside
-// training it is the identity. Shape preserving, no parameters. Thread: the backend's owner.
+// training it is the identity. Shape preserving, no parameters. As a population, model m
+// draws the masks of its own dropout stream (Layer::setDropoutStreams). Thread: the backend's
+// owner.
 #pragma once
 
 #include "model/layers/Layer.h"
@@ -25,6 +27,7 @@ public:
     void backward(BufRef x, BufRef dy, BufRef dx, int batch) override;
     // The mask of the last training forward (0 or 1 / (1 - rate) per value).
     BufRef mask() const { return mask_; }
+    bool supportsPopulation() const override { return true; }
 
 private:
     double rate_;
@@ -32,6 +35,8 @@ private:
     size_t size_ = 0;      // values per sample
     bool masked_ = false;  // the last forward applied a mask
     Buffer y_, mask_;
+    Buffer bases_;                  // a population's key bases on the device
+    std::vector<float> basesHost_;  // what bases_ holds (uploaded again only when it changes)
 };
 
 }  // namespace nnwb

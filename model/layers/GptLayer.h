@@ -2,7 +2,8 @@
 // as attention_stack with causal = true, element norm) that processes ONE new element per
 // forward step, with per-layer key/value stacks of the last `units` elements so earlier
 // elements are not recomputed; gradients flow only through the new element.
-// Thread: the backend's owner.
+// Runs as a population (each model's blocks; the row path's products per model in one launch,
+// its cache, softmax and norms over every model's samples). Thread: the backend's owner.
 //
 // Mapping onto the Network's sample interface: the input of a sample is the sequence
 // {units, window} (oldest element first); the new element is its last row; the output is

@@ -31,6 +31,10 @@ struct Param {
     BufRef value;
     BufRef grad;
     std::shared_ptr<ParamStorage> storage;  // set when not in an arena
+    // A population (docs/decisions/population.md): `models` copies, model m's at
+    // value + m * modelStride (and grad + m * modelStride); count() is one model's.
+    int models = 1;
+    size_t modelStride = 0;
     size_t count() const {
         size_t n = 1;
         for (int d : shape) n *= static_cast<size_t>(d);
@@ -57,11 +61,13 @@ public:
     virtual Shape outputShape(const Shape& in) const = 0;
     // Number of trainable values for an input shape (known without building).
     virtual size_t parameterCount(const Shape& in) const = 0;
-    // Allocates parameters, activations and scratch for up to maxBatch samples.
+    // Allocates parameters, activations and scratch for up to maxBatch samples (with a
+    // population: maxBatch rows over all models, a multiple of models()).
     virtual void build(Backend& backend, const Shape& in, int maxBatch) = 0;
     // Fills parameters from rng (host side, then upload): same seed, same weights anywhere.
     virtual void initWeights(Rng& rng) = 0;
-    // Computes the output for `batch` samples of x (batch x in.size()).
+    // Computes the output for `batch` samples of x (batch x in.size()). With a population,
+    // `batch` counts the rows of all models (model m's are the m-th of models() equal blocks).
     virtual void forward(BufRef x, int batch, bool training) = 0;
     virtual BufRef output() const = 0;
     // From dy (gradient w.r.t. output, batch x out.size()): ADDS parameter gradients into
@@ -71,6 +77,18 @@ public:
     virtual std::vector<Param*> params() { return {}; }
     // Score matrices for sample `sample` of the last forward batch; empty if not attention.
     virtual std::vector<AttentionScores> readScores(int /*sample*/) { return {}; }
+    // A population of `models` models of this layer, each with its own parameters (set before
+    // build(); docs/decisions/population.md). Throws std::invalid_argument for a layer type
+    // that cannot run as a population yet (supportsPopulation() false) or models < 1.
+    void setPopulation(int models);
+    int models() const { return models_; }
+    virtual bool supportsPopulation() const { return false; }
+    // Fills model `model`'s parameters from rng as initWeights fills a single layer's: the
+    // weights a single layer initialized from an equal rng gets.
+    void initWeightsOf(int model, Rng& rng);
+    // The dropout streams of a population: one seed per model (the step as setDropoutStream);
+    // model m draws the masks a single layer with setDropoutStream(seeds[m], step) draws.
+    void setDropoutStreams(std::vector<uint64_t> seeds, uint64_t step);
     // Where build() takes its parameters from (the network's arena); null: own storage.
     void setParamArena(ParamArena* arena) { arena_ = arena; }
     // Where the dropout masks of the next training forward() come from: (seed, step), see
@@ -88,15 +106,22 @@ protected:
     ParamArena* arena() const { return arena_; }
     // The mask key of dropout site `site` (0, 1, ... within the layer) for the current stream.
     uint64_t dropoutKeyOf(uint64_t site) const;
+    // A population's per-model key bases of site `site` as splitKeyLimbs (4 floats per model),
+    // for DropoutForwardArgs::bases, and the step they go with.
+    std::vector<float> dropoutBasesOf(uint64_t site) const;
+    uint64_t dropoutStep() const { return dropoutStep_; }
 
 private:
     ParamArena* arena_ = nullptr;
     uint64_t dropoutSeed_ = 0, dropoutStep_ = 0;
+    std::vector<uint64_t> dropoutSeeds_;  // a population's, one per model
+    int models_ = 1;
 };
 
 // A parameter's value and zeroed gradient: the next slice of `arena`, or own buffers on the
-// backend when `arena` is null.
-Param makeParam(Backend& be, ParamArena* arena, std::string name, std::vector<int> shape);
+// backend when `arena` is null (with `models` copies back to back: a population).
+Param makeParam(Backend& be, ParamArena* arena, std::string name, std::vector<int> shape,
+                int models = 1);
 
 using LayerPtr = std::unique_ptr<Layer>;
 

@@ -63,8 +63,12 @@ void LightConvLayer::build(Backend& be, const Shape& in, int maxBatch) {
     outputShape(in);
     be_ = &be;
     in_ = in;
-    w_ = makeParam(be, arena(), "weight", {heads_, k_});
-    wsm_ = be.alloc(w_.count());
+    if (maxBatch % models() != 0)
+        throw std::invalid_argument("batch " + std::to_string(maxBatch) +
+                                    " is not a multiple of the population's " +
+                                    std::to_string(models()) + " models");
+    w_ = makeParam(be, arena(), "weight", {heads_, k_}, models());
+    wsm_ = be.alloc(w_.count() * size_t(models()));
     y_ = be.alloc(size_t(maxBatch) * in.size());
 }
 
@@ -74,13 +78,23 @@ void LightConvLayer::initWeights(Rng& rng) {
 }
 
 void LightConvLayer::forward(BufRef x, int batch, bool) {
-    be_->lightConvForward(
-        {batch, in_.units, in_.window, heads_, k_, padLeft(), softmax_, x, w_.value, wsm_, y_});
+    LightConvForwardArgs a{batch,    in_.units, in_.window, heads_, k_, padLeft(),
+                           softmax_, x,         w_.value,   wsm_,   y_};
+    if (models() > 1) {
+        a.models = models();
+        a.weightStride = w_.modelStride;
+    }
+    be_->lightConvForward(a);
 }
 
 void LightConvLayer::backward(BufRef x, BufRef dy, BufRef dx, int batch) {
-    be_->lightConvBackward({batch, in_.units, in_.window, heads_, k_, padLeft(), softmax_, x,
-                            w_.value, wsm_, dy, dx, w_.grad});
+    LightConvBackwardArgs a{batch, in_.units, in_.window, heads_, k_, padLeft(), softmax_,
+                            x,     w_.value,  wsm_,       dy,     dx, w_.grad};
+    if (models() > 1) {
+        a.models = models();
+        a.weightStride = w_.modelStride;
+    }
+    be_->lightConvBackward(a);
 }
 
 }  // namespace nnwb

@@ -2,7 +2,8 @@
 // convolution over the sequence with `heads` kernels of `kernel_size` taps, kernel h shared by
 // the window/heads channels of head h; left padding K-1 ("causal") or K/2 ("centred"); optional
 // softmax over the taps. Param "weight" [heads][kernel_size], no bias. Shape preserving
-// {units, window}; built on Backend::lightConvForward/Backward. Thread: the backend's owner.
+// {units, window}; built on Backend::lightConvForward/Backward. Runs as a population (each
+// model's taps, one launch per op for all models). Thread: the backend's owner.
 #pragma once
 
 #include "model/layers/Layer.h"
@@ -27,6 +28,7 @@ public:
     BufRef output() const override { return y_; }
     void backward(BufRef x, BufRef dy, BufRef dx, int batch) override;
     std::vector<Param*> params() override { return {&w_}; }
+    bool supportsPopulation() const override { return true; }
 
     int padLeft() const { return padding_ == Padding::Causal ? k_ - 1 : k_ / 2; }
 

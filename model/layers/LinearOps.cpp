@@ -4,23 +4,68 @@ namespace nnwb {
 
 using M = TensorView;
 
+namespace {
+// Activations of `rows` rows (over all models) of `cols` values: one matrix, or one block of
+// rows / models rows per model (model-major) for a population.
+M rowsView(BufRef r, int models, int rows, int cols) {
+    if (models <= 1) return M::matrix(r, rows, cols);
+    const int per = rows / models;
+    return M::perHead(r, models, 1, per, cols, cols, size_t(per) * cols, 0);
+}
+
+// A weight [out][in] (value or gradient at `r`): one matrix, or model m's at m * modelStride.
+M weightView(BufRef r, const Param& w, int out, int in) {
+    if (w.models <= 1) return M::matrix(r, out, in);
+    return M::perHead(r, w.models, 1, out, in, in, w.modelStride, 0);
+}
+}  // namespace
+
 void linearForward(Backend& be, BufRef x, int rows, int in, int out, const Param& w, const Param& b,
                    BufRef z, BufRef y, Activation act) {
     // Z = X W^T, y = f(Z + b)
-    const GemmArgs g = GemmArgs::product(M::matrix(x, rows, in), M::matrix(w.value, out, in).t(),
-                                         M::matrix(z, rows, out));
-    be.gemmBiasActivation({g, b.value, act, y});
+    const int P = w.models;
+    const GemmArgs g = GemmArgs::product(
+        rowsView(x, P, rows, in), weightView(w.value, w, out, in).t(), rowsView(z, P, rows, out));
+    if (P > 1)
+        be.gemmBiasActivation({g, b.value, act, y, b.modelStride});
+    else
+        be.gemmBiasActivation({g, b.value, act, y});
+}
+
+void linearActivationBackward(Backend& be, int rows, int out, BufRef z, BufRef y, BufRef dy,
+                              BufRef dz, Activation act, Param& b) {
+    if (b.models > 1)
+        be.activationBiasBackward({rows, out, z, y, dy, dz, act, b.grad, b.models, b.modelStride});
+    else
+        be.activationBiasBackward({rows, out, z, y, dy, dz, act, b.grad});
+}
+
+void linearBiasGradient(Backend& be, BufRef dz, int rows, int out, Param& b) {
+    if (b.models > 1)
+        be.biasGradient({rows, out, dz, b.grad, b.models, b.modelStride});
+    else
+        be.biasGradient({rows, out, dz, b.grad});
+}
+
+void linearWeightGradient(Backend& be, BufRef dz, BufRef x, int rows, int in, int out, Param& w) {
+    const int P = w.models;  // dW += dZ^T X
+    be.gemm(GemmArgs::product(rowsView(dz, P, rows, out).t(), rowsView(x, P, rows, in),
+                              weightView(w.grad, w, out, in), 1.0f));
+}
+
+void linearInputGradient(Backend& be, BufRef dz, int rows, int in, int out, const Param& w,
+                         BufRef dx, float beta) {
+    const int P = w.models;  // dX = dZ W + beta dX
+    be.gemm(GemmArgs::product(rowsView(dz, P, rows, out), weightView(w.value, w, out, in),
+                              rowsView(dx, P, rows, in), beta));
 }
 
 void linearBackward(Backend& be, BufRef x, int rows, int in, int out, Param& w, Param& b, BufRef z,
                     BufRef y, BufRef dy, BufRef dz, BufRef dx, Activation act) {
-    be.activationBiasBackward({rows, out, z, y, dy, dz, act, b.grad});
-    const M dZ = M::matrix(dz, rows, out);
-    be.gemm(GemmArgs::product(dZ.t(), M::matrix(x, rows, in), M::matrix(w.grad, out, in),
-                              1.0f));  // dW += dZ^T X
+    linearActivationBackward(be, rows, out, z, y, dy, dz, act, b);
+    linearWeightGradient(be, dz, x, rows, in, out, w);
     if (dx.empty()) return;
-    be.gemm(
-        GemmArgs::product(dZ, M::matrix(w.value, out, in), M::matrix(dx, rows, in)));  // dX = dZ W
+    linearInputGradient(be, dz, rows, in, out, w, dx, 0.0f);
 }
 
 }  // namespace nnwb

@@ -1,6 +1,9 @@
-// The fully connected projection shared by Dense and Conv: y = f(x Wᵀ + b) over `rows` rows of
-// `in` values with W [out][in], and its backward (weight and bias gradients added, input
-// gradient written). Free functions on the caller's backend; its owner thread only.
+// The fully connected projection shared by Dense, Conv and the attention blocks: y = f(x Wᵀ + b)
+// over `rows` rows of `in` values with W [out][in], its backward (weight and bias gradients
+// added, input gradient written) and the backward's parts. A population (w.models > 1): `rows`
+// over all models, model m's rows the m-th block, with its W and b at m * modelStride: one
+// strided-batched product for all models. Free functions on the caller's backend; its owner
+// thread only.
 #pragma once
 
 #include "model/layers/Layer.h"
@@ -12,5 +15,17 @@ void linearForward(Backend& be, BufRef x, int rows, int in, int out, const Param
 // dz receives dy * f'(z); dx (rows x in) is skipped when empty.
 void linearBackward(Backend& be, BufRef x, int rows, int in, int out, Param& w, Param& b, BufRef z,
                     BufRef y, BufRef dy, BufRef dz, BufRef dx, Activation act);
+
+// The parts of linearBackward, per model for a population:
+// dz = dy * f'(z) and b.grad += column sums of dz (dz may alias dy).
+void linearActivationBackward(Backend& be, int rows, int out, BufRef z, BufRef y, BufRef dy,
+                              BufRef dz, Activation act, Param& b);
+// b.grad += column sums of dz [rows][out].
+void linearBiasGradient(Backend& be, BufRef dz, int rows, int out, Param& b);
+// w.grad += dzᵀ x (dz [rows][out], x [rows][in]).
+void linearWeightGradient(Backend& be, BufRef dz, BufRef x, int rows, int in, int out, Param& w);
+// dx = dz W + beta dx.
+void linearInputGradient(Backend& be, BufRef dz, int rows, int in, int out, const Param& w,
+                         BufRef dx, float beta);
 
 }  // namespace nnwb

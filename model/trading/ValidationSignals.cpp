@@ -13,22 +13,29 @@ int signalOfOutputs(const std::array<float, 3>& outputs) {
 }
 
 SignalSeries validationSignals(Trainer& trainer, const ExperimentData& data) {
-    SignalSeries out;
+    return validationSignalsAll(trainer, data).front();
+}
+
+std::vector<SignalSeries> validationSignalsAll(Trainer& trainer, const ExperimentData& data) {
+    std::vector<SignalSeries> all(static_cast<size_t>(trainer.models()));
     const SampleSet& v = data.split.validation;
     if (!data.priceData || v.size() == 0 || v.outputs != 3 ||
         data.validationFirstBar > data.validationLastBar)
-        return out;
+        return all;
     if (data.validationLastBar - data.validationFirstBar + 1 != v.size())
         throw std::logic_error("validation part: " + std::to_string(v.size()) +
                                " samples for bars " + std::to_string(data.validationFirstBar) +
                                ".." + std::to_string(data.validationLastBar));
-    std::vector<float> outputs;
-    trainer.evaluate(v, nullptr, &outputs);
-    for (size_t k = 0; k < v.size(); ++k) {
-        const std::array<float, 3> o{outputs[3 * k], outputs[3 * k + 1], outputs[3 * k + 2]};
-        out.add(data.validationFirstBar + k, o, signalOfOutputs(o));
+    std::vector<float> outputs;  // model-major
+    trainer.evaluateAll(v, nullptr, &outputs);
+    for (size_t m = 0; m < all.size(); ++m) {
+        const float* y = outputs.data() + m * 3 * v.size();
+        for (size_t k = 0; k < v.size(); ++k) {
+            const std::array<float, 3> o{y[3 * k], y[3 * k + 1], y[3 * k + 2]};
+            all[m].add(data.validationFirstBar + k, o, signalOfOutputs(o));
+        }
     }
-    return out;
+    return all;
 }
 
 }  // namespace nnwb

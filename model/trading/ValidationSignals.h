@@ -17,5 +17,7 @@ int signalOfOutputs(const std::array<float, 3>& outputs);
 // Empty when `data` is not a price file, has no validation part, or the network does not have
 // three outputs. Leaves the weights and the optimizer as they were.
 SignalSeries validationSignals(Trainer& trainer, const ExperimentData& data);
+// The same for every model of a population, from one evaluation pass (one series per model).
+std::vector<SignalSeries> validationSignalsAll(Trainer& trainer, const ExperimentData& data);
 
 }  // namespace nnwb

@@ -52,7 +52,7 @@ std::string gradCheck(LayerRun& r, const GradCheckSettings& s, size_t* checked) 
     for (Param* p : r.layer->params()) {
         const auto ga = r.grad(p);
         auto v = r.value(p);
-        for (size_t i : positions(p->count())) {
+        for (size_t i : positions(LayerRun::all(p))) {  // every model's of a population
             const double keep = v[i];
             v[i] = keep + s.eps;
             r.setValue(p, v);

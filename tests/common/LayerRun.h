@@ -65,7 +65,7 @@ public:
     // Zeroes parameter gradients, runs backward from dyHost and returns dx (unless withDx is
     // false). The pads around dx are checked for out-of-bounds writes (sentinelError()).
     std::vector<double> backward(const std::vector<double>& dyHost, bool withDx = true) {
-        for (Param* p : layer->params()) be->fill({p->grad, p->count(), 0.0f});
+        for (Param* p : layer->params()) be->fill({p->grad, all(p), 0.0f});
         be->uploadF64(dy, dyHost.data(), dyHost.size());
         be->fill({dx, inCount() + 2 * kPad, kSentinel});
         layer->backward(x, dy, withDx ? BufRef(dx, kPad) : BufRef(), batch);
@@ -86,8 +86,10 @@ public:
         be->downloadF64(b, v.data(), n);
         return v;
     }
-    std::vector<double> value(Param* p) { return read(p->value, p->count()); }
-    std::vector<double> grad(Param* p) { return read(p->grad, p->count()); }
+    // Every value of a parameter: all models' of a population layer (own storage: back to back).
+    static size_t all(const Param* p) { return p->count() * size_t(p->models); }
+    std::vector<double> value(Param* p) { return read(p->value, all(p)); }
+    std::vector<double> grad(Param* p) { return read(p->grad, all(p)); }
     void setValue(Param* p, const std::vector<double>& v) {
         be->uploadF64(p->value, v.data(), v.size());
     }
