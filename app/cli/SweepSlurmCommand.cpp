@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <utility>
 #include <memory>
 #include <string>
 
@@ -47,15 +48,22 @@ std::string thisCli() {
     return p.string();
 }
 
-Bundle exportBundle(const SlurmOptions& o) {
-    sweep::SweepSpec spec;
+// The spec (UsageError naming FILE:LINE when it is bad) and the resources with the nnwb-cli
+// the nodes run (this one unless --cli).
+std::pair<sweep::SweepSpec, BundleResources> specAndResources(const SlurmOptions& o) {
+    std::pair<sweep::SweepSpec, BundleResources> out;
     try {
-        spec = sweep::SweepSpec::load(o.spec);
+        out.first = sweep::SweepSpec::load(o.spec);
     } catch (const sweep::SpecError& e) {
         throw UsageError(e.what());
     }
-    BundleResources res = o.res;
-    if (res.cli.empty()) res.cli = thisCli();
+    out.second = o.res;
+    if (out.second.cli.empty()) out.second.cli = thisCli();
+    return out;
+}
+
+Bundle exportBundle(const SlurmOptions& o) {
+    const auto [spec, res] = specAndResources(o);
     try {
         const Bundle b = writeBundle(spec, o.dir, res);
         std::printf("bundle %s: sweep \"%s\", %zu trials, %zu data files, in %s\n", b.id.c_str(),
@@ -149,14 +157,7 @@ int status(const SlurmOptions& o) {
 // sweep submit --slurm --per-generation K: the coordinator of a search in generations.
 int runInGenerations(const SlurmOptions& o) {
     if (o.generations.perGeneration < 1) throw UsageError("--per-generation: must be at least 1");
-    sweep::SweepSpec spec;
-    try {
-        spec = sweep::SweepSpec::load(o.spec);
-    } catch (const sweep::SpecError& e) {
-        throw UsageError(e.what());
-    }
-    BundleResources res = o.res;
-    if (res.cli.empty()) res.cli = thisCli();
+    const auto [spec, res] = specAndResources(o);
     RunStore store(runsDbPath(o.db));
     try {
         runGenerations(store, spec, o.dir, res, o.generations, stdout);

@@ -267,6 +267,20 @@ void addMissingTrials(SQLite::Database& db, int64_t sweepId, const Bundle& b) {
 
 }  // namespace
 
+namespace {
+// The sweep that holds any trial of bundle `b` (0: none yet).
+int64_t sweepOfTrials(SQLite::Database& db, const Bundle& b) {
+    for (const BundleTrial& t : b.trials) {
+        SQLite::Statement q(db,
+                            "SELECT t.sweep_id FROM runs r JOIN trials t ON t.run_id = r.id "
+                            "WHERE r.uuid = ?");
+        q.bind(1, t.id);
+        if (q.executeStep()) return q.getColumn(0).getInt64();
+    }
+    return 0;
+}
+}  // namespace
+
 BundleImportReport importBundle(RunStore& store, const std::string& dir) {
     const Bundle b = readBundle(dir);
     BundleImportReport report;
@@ -330,13 +344,7 @@ BundleImportReport importBundle(RunStore& store, const std::string& dir) {
         }
         // A bundle some of whose trials are stored under another run (none of these): look
         // the sweep up by any trial id of the bundle.
-        for (size_t i = 0; sweepId == 0 && i < b.trials.size(); ++i) {
-            SQLite::Statement q(db,
-                                "SELECT t.sweep_id FROM runs r JOIN trials t ON t.run_id = r.id "
-                                "WHERE r.uuid = ?");
-            q.bind(1, b.trials[i].id);
-            if (q.executeStep()) sweepId = q.getColumn(0).getInt64();
-        }
+        if (sweepId == 0) sweepId = sweepOfTrials(db, b);
         return chosen;
     };
     auto also = [&](SQLite::Database& db, const std::vector<int64_t>& ids) {
@@ -376,15 +384,8 @@ BundleImportReport importBundle(RunStore& store, const std::string& dir) {
 int64_t bundleSweepId(RunStore& store, const std::string& dir) {
     const Bundle b = readBundle(dir);
     int64_t id = 0;
-    store.read("cannot look up the sweep of bundle " + b.id, [&](SQLite::Database& db) {
-        for (size_t i = 0; id == 0 && i < b.trials.size(); ++i) {
-            SQLite::Statement q(db,
-                                "SELECT t.sweep_id FROM runs r JOIN trials t ON t.run_id = r.id "
-                                "WHERE r.uuid = ?");
-            q.bind(1, b.trials[i].id);
-            if (q.executeStep()) id = q.getColumn(0).getInt64();
-        }
-    });
+    store.read("cannot look up the sweep of bundle " + b.id,
+               [&](SQLite::Database& db) { id = sweepOfTrials(db, b); });
     return id;
 }
 
