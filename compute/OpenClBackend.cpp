@@ -268,6 +268,7 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
         }
     }
     m.loadPrograms(sources);
+    m.checker = m.info.platform.find("Oclgrind") != std::string::npos;
     m.ensureScratch(0, where);
 
     auto be = std::unique_ptr<OpenClBackend>(new OpenClBackend(std::move(impl)));
@@ -359,12 +360,29 @@ void OpenClBackend::release(void* handle) noexcept {
     size_t bytes = 0;
     if (clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof bytes, &bytes, nullptr) == CL_SUCCESS)
         d_->allocated -= std::min<uint64_t>(d_->allocated, bytes);
+    if (d_->checker) {  // kept to the end under oclgrind (Impl::checker)
+        d_->retired.emplace_back(m);
+        return;
+    }
     clReleaseMemObject(m);
 }
 
 void OpenClBackend::upload(BufRef dst, const float* src, size_t count) {
     d_->check(dst, count, "upload");
     if (count == 0) return;
+    if (d_->checker && (dst.offset != 0 || count != dst.buf->size())) {
+        // Under oclgrind a part goes through a whole staging buffer (Impl::checker).
+        cl_int err = CL_SUCCESS;
+        ClMem staging(clCreateBuffer(d_->context.get(), CL_MEM_READ_WRITE, count * sizeof(float),
+                                     nullptr, &err));
+        clCheck(err, "upload", "clCreateBuffer");
+        clCheck(clEnqueueWriteBuffer(d_->queue.get(), staging.get(), CL_TRUE, 0,
+                                     count * sizeof(float), src, 0, nullptr, nullptr),
+                "upload", "clEnqueueWriteBuffer");
+        d_->copyRaw("upload", staging.get(), 0, Impl::mem(dst), Impl::off(dst), count);
+        d_->retired.push_back(std::move(staging));
+        return;
+    }
     cl_int err = d_->faults.next();
     if (err == CL_SUCCESS)
         err = clEnqueueWriteBuffer(d_->queue.get(), Impl::mem(dst), CL_TRUE,
