@@ -9,9 +9,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <utility>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
