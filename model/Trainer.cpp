@@ -357,21 +357,13 @@ void Trainer::finishReports(std::vector<EpochReport>& reps, std::vector<MetricsA
 
 EpochMetrics Trainer::evaluate(const SampleSet& set, RunningAverages* running,
                                std::vector<float>* outputs) {
-    if (P_ > 1 && running) {  // model 0's averages only
-        std::vector<RunningAverages> all(static_cast<size_t>(P_));
-        all[0] = *running;
-        const EpochMetrics r = evaluateAll(set, all.data(), outputs).front();
-        *running = all[0];
-        if (outputs) outputs->resize(set.size() * static_cast<size_t>(set.outputs));
-        return r;
-    }
-    std::vector<float> all;
-    const std::vector<EpochMetrics> r = evaluateAll(set, running, outputs ? &all : nullptr);
-    if (outputs) {
-        all.resize(set.size() * static_cast<size_t>(set.outputs));  // model 0's
-        *outputs = std::move(all);
-    }
-    return r.front();
+    // Model 0's: its averages first in a table of every model's, its outputs first.
+    std::vector<RunningAverages> averages(static_cast<size_t>(P_));
+    if (running) averages[0] = *running;
+    const EpochMetrics r = evaluateAll(set, running ? averages.data() : nullptr, outputs).front();
+    if (running) *running = averages[0];
+    if (outputs) outputs->resize(set.size() * static_cast<size_t>(set.outputs));
+    return r;
 }
 
 std::vector<EpochMetrics> Trainer::evaluateAll(const SampleSet& set, RunningAverages* running,

@@ -207,7 +207,6 @@ bool RunEngine::afterEpoch(Member& mb, EpochReport& report, bool sentenceErrors)
     try {
         mb.open = !mb.keeper.afterEpoch(network(), report);
     } catch (const std::exception& e) {
-        trainer().stopModel(mb.keeper.model());
         failMember(mb, e.what(), sentenceErrors);
         return false;
     }
@@ -220,6 +219,7 @@ void RunEngine::failMember(Member& mb, const std::string& error, bool sentenceEr
     mb.result.error = describeRunFailure(e, sentenceErrors);
     mb.result.rawError = error;
     mb.open = false;
+    trainer().stopModel(mb.keeper.model());
     if (!mb.keeper.lastGood().empty()) {
         try {
             mb.keeper.lastGood().restore(network(), mb.keeper.model());

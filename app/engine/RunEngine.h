@@ -125,7 +125,8 @@ private:
     // pass), the single mapping from how a run ended to its stored status; returns model 0's.
     RunResult finish(const RunResult& result);
     RunResult fail(const std::exception& e, bool sentenceErrors);
-    // Member m failed on its own (a population's diverged model): recorded failed at the end.
+    // Member m failed on its own (a population's diverged model): masked out of the updates,
+    // recorded failed at the end.
     void failMember(Member& mb, const std::string& error, bool sentenceErrors);
     // Starts every member's recording (train()'s first step after the checks).
     void beginRecording(const RecordingOptions& recording, RunEvents& events);
