@@ -52,6 +52,38 @@ struct Composer {
         be.activationBackward({a.rows, a.cols, a.z, a.y, a.dy, a.dz, a.act});
         be.biasGradient({a.rows, a.cols, a.dz, a.db, a.models, a.dbStride});
     }
+    // The chain's layers one by one, as model/layers/LinearOps does for one dense layer.
+    void run(const DenseChainForwardArgs& a) {
+        for (int i = 0; i < a.layers; ++i) {
+            const DenseChainLayer& l = a.l[i];
+            const GemmArgs g = GemmArgs::product(
+                TensorView::modelRows(a.input(i), a.models, a.rows, l.in),
+                TensorView::modelMatrices(l.w, a.models, l.stride, l.out, l.in).t(),
+                TensorView::modelRows(l.z, a.models, a.rows, l.out));
+            be.gemmBiasActivation({g, l.b, l.act, l.y, a.models > 1 ? l.stride : 0});
+        }
+    }
+    // Last layer first: dz = dy * f'(z) with db, dW += dz^T input, and the input gradient
+    // dz W into the previous layer's dz (or dx), which its activation backward then scales in
+    // place.
+    void run(const DenseChainBackwardArgs& a) {
+        for (int i = a.layers; i-- > 0;) {
+            const DenseChainLayer& l = a.l[i];
+            const BufRef dy = i == a.layers - 1 ? a.dy : l.dz;
+            be.activationBiasBackward(
+                {a.rows, l.out, l.z, l.y, dy, l.dz, l.act, l.db, a.models,
+                 a.models > 1 ? l.stride : 0});
+            const TensorView dz = TensorView::modelRows(l.dz, a.models, a.rows, l.out);
+            be.gemm(GemmArgs::product(
+                dz.t(), TensorView::modelRows(a.input(i), a.models, a.rows, l.in),
+                TensorView::modelMatrices(l.dw, a.models, l.stride, l.out, l.in), 1.0f));
+            const BufRef dx = i > 0 ? a.l[i - 1].dz : a.dx;
+            if (dx.empty()) continue;
+            be.gemm(GemmArgs::product(
+                dz, TensorView::modelMatrices(l.w, a.models, l.stride, l.out, l.in),
+                TensorView::modelRows(dx, a.models, a.rows, l.in), 0.0f));
+        }
+    }
     void run(const AddNormForwardArgs& a) {
         be.add({elems(a.rows, a.cols), a.a, a.b, a.sum});
         be.normForward({a.rows, a.cols, a.eps, a.sum, a.y, a.rstd});

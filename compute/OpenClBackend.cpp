@@ -250,6 +250,18 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
     m.forcedGemm = opt.gemmKernel;
     m.forcedSplits = opt.gemmSplits;
     m.fusedAttention = !(opt.composedAttention || envStr("NNWB_CL_ATTENTION") == "composed");
+    const std::string chain =
+        !opt.denseChain.empty() ? opt.denseChain : envStr("NNWB_CL_DENSE_CHAIN");
+    if (chain == "composed")
+        m.denseChain = 0;
+    else if (chain == "fused")
+        m.denseChain = 2;
+    else if (chain.empty() || chain == "auto")
+        m.denseChain = 1;
+    else
+        throw ComputeError("dense chain mode '" + chain +
+                           "' is not auto, fused or composed (OpenClOptions::denseChain, "
+                           "NNWB_CL_DENSE_CHAIN)");
     if (opt.noCache || envStr("NNWB_NO_KERNEL_CACHE") == "1")
         m.cache = OpenClProgramCache(std::string());
     else if (!opt.cacheDir.empty())
@@ -291,11 +303,12 @@ bool OpenClBackend::profiling() const {
     return d_->profiling;
 }
 
-std::vector<std::pair<std::string, double>> OpenClBackend::kernelTimes() {
+std::vector<OpenClBackend::KernelTime> OpenClBackend::kernelTimes() {
     d_->drainEvents();
-    std::vector<std::pair<std::string, double>> out(d_->times.begin(), d_->times.end());
+    std::vector<KernelTime> out;
+    for (const auto& [name, t] : d_->times) out.push_back({name, t.first, t.second});
     std::stable_sort(out.begin(), out.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
+                     [](const KernelTime& a, const KernelTime& b) { return a.ms > b.ms; });
     return out;
 }
 

@@ -27,6 +27,10 @@ struct OpenClOptions {
     // The attention core from gemm and softmax instead of the fused kernels (kernels/
     // attention.cl): for parity tests and A/B runs; also NNWB_CL_ATTENTION=composed.
     bool composedAttention = false;
+    // A chain of dense layers (DenseChainForwardArgs): "auto" fuses it (kernels/
+    // dense_chain.cl) up to kDenseChainFusedRows rows per model, "fused" wherever it fits
+    // (any batch), "composed" never (the per-op path). Also NNWB_CL_DENSE_CHAIN=auto|fused|composed.
+    std::string denseChain;
 };
 
 class OpenClBackend final : public Backend {
@@ -49,9 +53,14 @@ public:
 
     // ---- diagnostics ----
     bool profiling() const;
-    // Accumulated device time per kernel name in milliseconds, largest first (waits for the
-    // queued kernels). Empty unless profiling is on.
-    std::vector<std::pair<std::string, double>> kernelTimes();
+    // Accumulated device time (milliseconds) and launches per kernel name, largest time first
+    // (waits for the queued kernels). Empty unless profiling is on.
+    struct KernelTime {
+        std::string name;
+        double ms = 0.0;
+        uint64_t launches = 0;
+    };
+    std::vector<KernelTime> kernelTimes();
     void resetKernelTimes();
     // Programs of this backend that were loaded from the binary cache instead of compiled.
     int programsFromCache() const;

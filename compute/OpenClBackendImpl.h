@@ -134,6 +134,8 @@ struct OpenClBackend::Impl {
     std::string forcedGemm;                           // OpenClOptions::gemmKernel
     int forcedSplits = 0;                             // OpenClOptions::gemmSplits
     bool fusedAttention = true;                       // off: OpenClOptions::composedAttention
+    // OpenClOptions::denseChain: 0 composed, 1 auto (small batches), 2 fused wherever it fits.
+    int denseChain = 1;
     OpenClProgramCache cache;
     int fromCache = 0, built = 0;
     // Scratch buffer for overlapping copies and the lightConv tap gradient (in-order queue).
@@ -151,7 +153,7 @@ struct OpenClBackend::Impl {
     // Profiling.
     bool profiling = false;
     std::vector<std::pair<const std::string*, ClEvent>> pending;
-    std::map<std::string, double> times;
+    std::map<std::string, std::pair<double, uint64_t>> times;  // ms, launches
 
     // ---- program building ----
     ClProgram buildProgram(const std::string& file, const std::string& source,
@@ -241,13 +243,15 @@ struct OpenClBackend::Impl {
         for (auto& [name, ev] : pending) {
             cl_event e = ev.get();
             if (clWaitForEvents(1, &e) != CL_SUCCESS) continue;
+            auto& t = times[*name];
+            ++t.second;
             cl_ulong t0 = 0, t1 = 0;
             if (clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof t0, &t0, nullptr) ==
                     CL_SUCCESS &&
                 clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr) ==
                     CL_SUCCESS &&
                 t1 >= t0)
-                times[*name] += double(t1 - t0) * 1e-6;
+                t.first += double(t1 - t0) * 1e-6;
         }
         pending.clear();
     }

@@ -1,5 +1,6 @@
 // The Backend ops of OpenClBackend (arguments already checked by Backend's entries): kernel
 // launches (kernels/*.cl), one OpenClBackend::Ops::run per op. No op computes on the host.
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 #include <utility>
@@ -24,7 +25,8 @@ const char* const cldetail::kRequiredKernels[] = {
     "lightconv_taps", "lightconv_forward", "lightconv_backward_dx", "lightconv_tap_grad",
     "lightconv_weight_grad_apply", "clip_sum_squares", "clip_partial_squares",
     "clip_norm_of_partials", "clip_scale", "scale_rows",
-    "dropout_forward", "dropout_backward", "attention_forward", "attention_backward", nullptr};
+    "dropout_forward", "dropout_backward", "attention_forward", "attention_backward",
+    "dense_chain_forward", "dense_chain_backward_rows", "dense_chain_weight_grad", nullptr};
 // clang-format on
 
 // The ops: one run per argument struct of compute/Ops.h that this backend implements.
@@ -330,6 +332,129 @@ struct OpenClBackend::Ops {
                        cl_float(args.s.scale), Impl::mem(args.y), Impl::off(args.y),
                        Impl::mem(args.dy), Impl::off(args.dy), Impl::mem(args.dx),
                        Impl::off(args.dx));
+    }
+
+    // A dense chain in kernels/dense_chain.cl where it applies: element-wise activations, two
+    // local arrays of the widest layer fit, and (mode auto) at most kDenseChainFusedRows rows
+    // per model; else Backend's default, the layers op by op.
+    static constexpr int kDenseChainFusedRows = 64;
+    bool denseChainFused(const DenseChainArgs& a) const {
+        if (d_->denseChain == 0 || a.rows == 0) return false;
+        if (d_->denseChain == 1 && a.rows / a.models > kDenseChainFusedRows) return false;
+        size_t widest = size_t(a.l[0].in);
+        for (int i = 0; i < a.layers; ++i) {
+            if (a.l[i].act == Activation::Softmax) return false;
+            widest = std::max(widest, size_t(a.l[i].out));
+        }
+        return 2 * widest * sizeof(float) <= size_t(d_->localMemSize);
+    }
+    size_t denseChainLocal(const char* name, const DenseChainArgs& a) {
+        const KernelEntry& k = d_->kernel(name);
+        int widest = a.l[0].in;
+        for (int i = 0; i < a.layers; ++i) widest = std::max(widest, a.l[i].out);
+        const size_t cap = floorPow2(
+            std::min({size_t(256), k.maxWg, d_->deviceMaxWg, d_->maxItemSizes[0]}));
+        return std::max<size_t>(1, std::min(cap, ceilPow2(size_t(widest))));
+    }
+    // Layer slot i's kernel arguments (slots past the chain repeat layer 0's buffers, sizes 0).
+    template <typename F>
+    void forLayers(const DenseChainArgs& a, F&& f) {
+        for (int i = 0; i < kMaxDenseChain; ++i) {
+            DenseChainLayer l = i < a.layers ? a.l[i] : a.l[0];
+            if (i >= a.layers) l.in = l.out = 0;
+            f(l);
+        }
+    }
+    void run(const DenseChainForwardArgs& a) {
+        if (!denseChainFused(a)) {
+            self.Backend::denseChainForwardImpl(a);
+            return;
+        }
+        KernelEntry& k = d_->kernel("dense_chain_forward");
+        cl_uint n = 0;
+        auto arg = [&](const auto& v) { d_->setArg(k, n++, v); };
+        for (auto v : {cl_int(a.layers), cl_int(a.rows), cl_int(a.rows / a.models)}) arg(v);
+        arg(Impl::mem(a.x));
+        arg(Impl::off(a.x));
+        int widest = a.l[0].in;
+        forLayers(a, [&](const DenseChainLayer& l) {
+            widest = std::max(widest, l.out);
+            for (auto v : {cl_int(l.in), cl_int(l.out), cl_int(int(l.act))}) arg(v);
+            arg(Impl::mem(l.w));
+            arg(Impl::off(l.w));
+            arg(Impl::mem(l.b));
+            arg(Impl::off(l.b));
+            arg(cl_ulong(a.models > 1 ? l.stride : 0));
+            arg(Impl::mem(l.z));
+            arg(Impl::off(l.z));
+            arg(Impl::mem(l.y));
+            arg(Impl::off(l.y));
+        });
+        arg(LocalMem{size_t(widest) * sizeof(float)});
+        arg(LocalMem{size_t(widest) * sizeof(float)});
+        const size_t local = denseChainLocal("dense_chain_forward", a);
+        const size_t global = size_t(a.rows) * local;
+        d_->enqueue("denseChainForward", k, 1, &global, &local);
+    }
+    void run(const DenseChainBackwardArgs& a) {
+        if (!denseChainFused(a)) {
+            self.Backend::denseChainBackwardImpl(a);
+            return;
+        }
+        const cl_ulong zero = 0;
+        {
+            KernelEntry& k = d_->kernel("dense_chain_backward_rows");
+            cl_uint n = 0;
+            auto arg = [&](const auto& v) { d_->setArg(k, n++, v); };
+            for (auto v : {cl_int(a.layers), cl_int(a.rows), cl_int(a.rows / a.models)}) arg(v);
+            arg(Impl::mem(a.dy));
+            arg(Impl::off(a.dy));
+            arg(a.dx.empty() ? Impl::mem(a.dy) : Impl::mem(a.dx));
+            arg(a.dx.empty() ? zero : Impl::off(a.dx));
+            arg(cl_int(a.dx.empty() ? 0 : 1));
+            int widest = a.l[0].in;
+            forLayers(a, [&](const DenseChainLayer& l) {
+                widest = std::max(widest, l.out);
+                for (auto v : {cl_int(l.in), cl_int(l.out), cl_int(int(l.act))}) arg(v);
+                arg(Impl::mem(l.w));
+                arg(Impl::off(l.w));
+                arg(cl_ulong(a.models > 1 ? l.stride : 0));
+                arg(Impl::mem(l.z));
+                arg(Impl::off(l.z));
+                arg(Impl::mem(l.y));
+                arg(Impl::off(l.y));
+                arg(Impl::mem(l.dz));
+                arg(Impl::off(l.dz));
+            });
+            arg(LocalMem{size_t(widest) * sizeof(float)});
+            arg(LocalMem{size_t(widest) * sizeof(float)});
+            const size_t local = denseChainLocal("dense_chain_backward_rows", a);
+            const size_t global = size_t(a.rows) * local;
+            d_->enqueue("denseChainBackward", k, 1, &global, &local);
+        }
+        KernelEntry& k = d_->kernel("dense_chain_weight_grad");
+        cl_uint n = 0;
+        auto arg = [&](const auto& v) { d_->setArg(k, n++, v); };
+        for (auto v : {cl_int(a.layers), cl_int(a.models), cl_int(a.rows / a.models)}) arg(v);
+        arg(Impl::mem(a.x));
+        arg(Impl::off(a.x));
+        size_t total = 0;
+        forLayers(a, [&](const DenseChainLayer& l) {
+            total += size_t(a.models) * size_t(l.out) * size_t(l.in + 1);
+            for (auto v : {cl_int(l.in), cl_int(l.out)}) arg(v);
+            arg(Impl::mem(l.dw));
+            arg(Impl::off(l.dw));
+            arg(Impl::mem(l.db));
+            arg(Impl::off(l.db));
+            arg(cl_ulong(a.models > 1 ? l.stride : 0));
+            arg(Impl::mem(l.dz));
+            arg(Impl::off(l.dz));
+            arg(Impl::mem(l.y));
+            arg(Impl::off(l.y));
+        });
+        const size_t local = d_->elemLocal(k);
+        const size_t global = roundUp(std::min(total, local * 65536), local);
+        d_->enqueue("denseChainBackward", k, 1, &global, &local);
     }
 
     // The fused attention core (kernels/attention.cl), where its local arrays fit; else the

@@ -150,6 +150,42 @@ void GemmBiasActivationArgs::check(const OpCheck& c) const {
     if (n > 0) c.optional(bias, perModelExtent(gemm.batch0, biasStride, elems(gemm.n)), "bias");
 }
 
+void DenseChainArgs::checkChain(const OpCheck& c, bool backward) const {
+    c.sizes({{"rows", rows}, {"layers", layers}});
+    c.require(layers >= 1 && layers <= kMaxDenseChain,
+              "needs 1 to " + std::to_string(kMaxDenseChain) + " layers (got " +
+                  std::to_string(layers) + ")");
+    c.models(models, rows, "rows");
+    for (int i = 0; i < layers; ++i) {
+        const DenseChainLayer& a = l[i];
+        const std::string at = "layer " + std::to_string(i) + ": ";
+        c.require(a.in > 0 && a.out > 0, at + "needs in > 0 and out > 0 (got " +
+                                             std::to_string(a.in) + ", " + std::to_string(a.out) +
+                                             ")");
+        if (i > 0)
+            c.require(a.in == l[i - 1].out, at + "input width " + std::to_string(a.in) +
+                                                " is not the previous output width " +
+                                                std::to_string(l[i - 1].out));
+        c.require(models == 1 || a.stride >= elems(a.out, a.in),
+                  at + "model stride " + std::to_string(a.stride) + " under one model's " +
+                      std::to_string(elems(a.out, a.in)) + " weights");
+        const size_t n = elems(rows, a.out);
+        c.buf(a.w, perModelExtent(models, a.stride, elems(a.out, a.in)), "w");
+        c.buf(a.b, perModelExtent(models, a.stride, elems(a.out)), "b");
+        c.buf(a.z, n, "z");
+        c.buf(a.y, n, "y");
+        if (!backward) continue;
+        c.buf(a.dw, perModelExtent(models, a.stride, elems(a.out, a.in)), "dw");
+        c.buf(a.db, perModelExtent(models, a.stride, elems(a.out)), "db");
+        c.buf(a.dz, n, "dz");
+    }
+    if (rows == 0) return;
+    c.buf(x, elems(rows, l[0].in), "x");
+    if (!backward) return;
+    c.buf(dy, elems(rows, l[layers - 1].out), "dy");
+    c.optional(dx, elems(rows, l[0].in), "dx");
+}
+
 const char* opName(OpId op) {
     switch (op) {
 #define NNWB_OP_NAME(Name, name) \

@@ -231,6 +231,39 @@ struct ActivationBiasBackwardArgs {
     }
 };
 
+// ---- a chain of dense layers: y_l = f_l(y_{l-1} W_l^T + b_l), y_{-1} = x ----
+// Up to kMaxDenseChain layers, layer l's input width the previous layer's output width.
+// Rows over all models of a population (model-major blocks of rows / models); layer l's W, b
+// (and dW, db) of model m at + m * stride. The default runs the layers' products, bias and
+// activation ops one by one (the reference); a backend may fuse the chain (OpenCL: one launch
+// forward, two backward at small widths; docs/performance.md).
+inline constexpr int kMaxDenseChain = 4;
+struct DenseChainLayer {
+    int in = 0, out = 0;
+    Activation act = Activation::None;
+    BufRef w, b, dw, db;  // [out][in], [out] per model
+    size_t stride = 0;    // between models' w (and b, dw, db): 0 for one model
+    BufRef z, y, dz;      // [rows][out]
+};
+struct DenseChainArgs {
+    int rows = 0, models = 1, layers = 0;
+    DenseChainLayer l[kMaxDenseChain]{};
+    BufRef x;   // [rows][l[0].in]
+    BufRef dy;  // backward: the gradient w.r.t. the last layer's y
+    BufRef dx;  // backward: written with the gradient w.r.t. x unless empty
+    BufRef input(int i) const { return i == 0 ? x : l[i - 1].y; }
+    void checkChain(const OpCheck& c, bool backward) const;
+};
+// z and y of every layer written.
+struct DenseChainForwardArgs : DenseChainArgs {
+    void check(const OpCheck& c) const { checkChain(c, false); }
+};
+// From the forward's z and y: dz of every layer written, dW and db ADDED, dx written unless
+// empty. The layers' dz buffers also carry the intermediate input gradients.
+struct DenseChainBackwardArgs : DenseChainArgs {
+    void check(const OpCheck& c) const { checkChain(c, true); }
+};
+
 // ---- attention softmax ----
 // Row-wise softmax over `cols` values with a scale applied first, as used by attention:
 // y = softmax(scale * x). With `causal`, row r is query (r % queries) and columns past it
@@ -688,6 +721,8 @@ struct LightConvBackwardArgs {
     X(ActivationBackward, activationBackward)         \
     X(BiasGradient, biasGradient)                     \
     X(ActivationBiasBackward, activationBiasBackward) \
+    X(DenseChainForward, denseChainForward)           \
+    X(DenseChainBackward, denseChainBackward)         \
     X(SoftmaxForward, softmaxForward)                 \
     X(SoftmaxBackward, softmaxBackward)               \
     X(AttentionForward, attentionForward)             \

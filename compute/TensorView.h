@@ -40,6 +40,18 @@ struct TensorView {
         v.strides[1] = perHead;
         return v;
     }
+    // `rows` rows of `cols` values over all models of a population (models >= 1): one matrix,
+    // or one block of rows / models rows per model, model-major.
+    static TensorView modelRows(BufRef ref, int models, int rows, int cols) {
+        if (models <= 1) return matrix(ref, rows, cols);
+        const int per = rows / models;
+        return perHead(ref, models, 1, per, cols, cols, size_t(per) * cols, 0);
+    }
+    // A rows x cols matrix per model, model m's at ref + m * stride (one matrix when models <= 1).
+    static TensorView modelMatrices(BufRef ref, int models, size_t stride, int rows, int cols) {
+        if (models <= 1) return matrix(ref, rows, cols);
+        return perHead(ref, models, 1, rows, cols, cols, stride, 0);
+    }
     // The same elements with rows and columns swapped (no data moves).
     TensorView t() const {
         TensorView v = *this;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/layers/DenseLayer.h"
 #include "model/layers/LayerRegistry.h"
 
 namespace nnwb {
@@ -84,6 +85,44 @@ void Network::build(Backend& backend, int maxBatch) {
     if (arena_->used() != parameterCount())
         throw std::logic_error("the layers took " + std::to_string(arena_->used()) +
                                " parameter values but count " + std::to_string(parameterCount()));
+    findDenseRuns();
+}
+
+// Runs of 2 to kMaxDenseChain consecutive dense layers (a longer run is cut into such pieces).
+void Network::findDenseRuns() {
+    denseRuns_.clear();
+    size_t i = 0;
+    while (i < layers_.size()) {
+        size_t n = 0;
+        while (i + n < layers_.size() && n < size_t(kMaxDenseChain) &&
+               dynamic_cast<DenseLayer*>(layers_[i + n].get()))
+            ++n;
+        if (n >= 2) denseRuns_.push_back({i, n});
+        i += std::max<size_t>(n, 1);
+    }
+}
+
+const Network::DenseRun* Network::runStartingAt(size_t i) const {
+    for (const DenseRun& r : denseRuns_)
+        if (r.first == i) return &r;
+    return nullptr;
+}
+
+const Network::DenseRun* Network::runEndingAt(size_t i) const {
+    for (const DenseRun& r : denseRuns_)
+        if (r.first + r.count - 1 == i) return &r;
+    return nullptr;
+}
+
+DenseChainArgs Network::chainArgs(const DenseRun& run, BufRef x, int rows) {
+    DenseChainArgs a;
+    a.rows = rows;
+    a.models = models_;
+    a.layers = int(run.count);
+    for (size_t k = 0; k < run.count; ++k)
+        a.l[k] = static_cast<DenseLayer&>(*layers_[run.first + k]).chainLayer();
+    a.x = x;
+    return a;
 }
 
 void Network::initWeights(uint64_t seed) {
@@ -138,7 +177,12 @@ BufRef Network::forward(BufRef x, int batch, bool training) {
         } else if (training) {
             layers_[i]->setDropoutStream(dropoutSeed_ * 1000003ull + i, dropoutStep_);
         }
-        layers_[i]->forward(cur, batch, training);
+        if (const DenseRun* run = runStartingAt(i)) {  // dense layers draw no dropout masks
+            backend_->denseChainForward({chainArgs(*run, cur, batch)});
+            i += run->count - 1;
+        } else {
+            layers_[i]->forward(cur, batch, training);
+        }
         cur = layers_[i]->output();
     }
     if (training) ++dropoutStep_;
@@ -149,9 +193,18 @@ void Network::backward(BufRef x, BufRef dy, int batch) {
     BufRef grad = dy;
     batch *= models_;
     for (size_t i = layers_.size(); i-- > 0;) {
+        const DenseRun* run = runEndingAt(i);
+        if (run) i = run->first;
         BufRef in = i == 0 ? x : layers_[i - 1]->output();
         BufRef dx = i == 0 ? BufRef() : BufRef(grads_[i - 1]);
-        layers_[i]->backward(in, grad, dx, batch);
+        if (run) {
+            DenseChainArgs a = chainArgs(*run, in, batch);
+            a.dy = grad;
+            a.dx = dx;
+            backend_->denseChainBackward({a});
+        } else {
+            layers_[i]->backward(in, grad, dx, batch);
+        }
         grad = dx;
     }
 }

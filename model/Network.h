@@ -88,7 +88,17 @@ public:
     const ParamArena& paramArena() const { return *arena_; }
 
 private:
+    // Consecutive dense layers [first, first + count) run as one dense chain op (count >= 2).
+    struct DenseRun {
+        size_t first = 0, count = 0;
+    };
+    void findDenseRuns();
+    DenseChainArgs chainArgs(const DenseRun& run, BufRef x, int rows);
+    const DenseRun* runStartingAt(size_t i) const;
+    const DenseRun* runEndingAt(size_t i) const;
+
     std::vector<LayerPtr> layers_;
+    std::vector<DenseRun> denseRuns_;
     Shape input_;
     std::vector<Shape> shapes_;
     Backend* backend_ = nullptr;

@@ -33,8 +33,9 @@ struct BenchResult {
     size_t params = 0;
     double trainSamplesPerSecond = 0, forwardMsPerBatch = 0;
     double launchesPerStep = -1;  // OpenCL: kernel launches per training step (epoch share in)
-    std::vector<std::pair<std::string, double>> kernels;  // name, total ms
+    std::vector<OpenClBackend::KernelTime> kernels;  // NNWB_CL_PROFILE=1: per kernel
     double kernelTotalMs = 0;
+    double steps = 0;  // training steps timed (kernel launches per step = launches / steps)
 };
 
 // One row of a peer's output (../shared/bench/torch_peer.py):
@@ -134,8 +135,9 @@ BenchResult benchOne(const std::string& device, const std::string& preset, int b
     if (cl) {
         const size_t steps = (done + size_t(batch) - 1) / size_t(batch);
         if (steps > 0) r.launchesPerStep = double(cl->enqueueCount() - launches0) / double(steps);
+        r.steps = double(steps);
         r.kernels = cl->kernelTimes();
-        for (const auto& k : r.kernels) r.kernelTotalMs += k.second;
+        for (const auto& k : r.kernels) r.kernelTotalMs += k.ms;
     }
 
     SampleSet one = data.train;  // exactly one batch for forward latency
@@ -219,8 +221,9 @@ int runBench(BenchOptions& o) {
                                          {"forwardMsPerBatch", r.forwardMsPerBatch}};
                         nlohmann::json ks = nlohmann::json::array();
                         for (size_t k = 0; k < r.kernels.size() && int(k) < top; ++k)
-                            ks.push_back(
-                                {{"kernel", r.kernels[k].first}, {"ms", r.kernels[k].second}});
+                            ks.push_back({{"kernel", r.kernels[k].name},
+                                          {"ms", r.kernels[k].ms},
+                                          {"launchesPerStep", r.kernels[k].launches / r.steps}});
                         if (!r.kernels.empty()) j["kernels"] = ks;
                         if (r.launchesPerStep >= 0) j["launchesPerStep"] = r.launchesPerStep;
                         nlohmann::json ps = nlohmann::json::array();
@@ -246,11 +249,12 @@ int runBench(BenchOptions& o) {
                                             pr.who.c_str(), pr.samplesPerSecond,
                                             r.trainSamplesPerSecond / pr.samplesPerSecond);
                         for (size_t k = 0; k < r.kernels.size() && int(k) < top; ++k)
-                            std::printf("    %-34s %10.2f ms %5.1f%%\n", r.kernels[k].first.c_str(),
-                                        r.kernels[k].second,
+                            std::printf("    %-34s %10.2f ms %5.1f%% %7.2f launches/step\n",
+                                        r.kernels[k].name.c_str(), r.kernels[k].ms,
                                         r.kernelTotalMs > 0
-                                            ? 100.0 * r.kernels[k].second / r.kernelTotalMs
-                                            : 0.0);
+                                            ? 100.0 * r.kernels[k].ms / r.kernelTotalMs
+                                            : 0.0,
+                                        r.kernels[k].launches / r.steps);
                     }
                     std::fflush(stdout);
                 }

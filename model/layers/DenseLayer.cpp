@@ -48,6 +48,12 @@ void DenseLayer::forward(BufRef x, int batch, bool) {
     linearForward(*be_, x, batch, in_, neurons_, w_, b_, z_, y_, act_);
 }
 
+DenseChainLayer DenseLayer::chainLayer() {
+    if (w_.modelStride != b_.modelStride)
+        throw std::logic_error("dense layer: weight and bias with different model strides");
+    return {in_, neurons_, act_, w_.value, b_.value, w_.grad, b_.grad, w_.modelStride, z_, y_, dz_};
+}
+
 void DenseLayer::backward(BufRef x, BufRef dy, BufRef dx, int batch) {
     linearBackward(*be_, x, batch, in_, neurons_, w_, b_, z_, y_, dy, dz_, dx, act_);
 }

@@ -25,6 +25,9 @@ public:
     void backward(BufRef x, BufRef dy, BufRef dx, int batch) override;
     std::vector<Param*> params() override { return {&w_, &b_}; }
     bool supportsPopulation() const override { return true; }
+    // This layer as one layer of a dense chain (after build; Network runs consecutive dense
+    // layers as one DenseChainForward / DenseChainBackward op).
+    DenseChainLayer chainLayer();
 
 private:
     int neurons_;

@@ -5,18 +5,14 @@ namespace nnwb {
 using M = TensorView;
 
 namespace {
-// Activations of `rows` rows (over all models) of `cols` values: one matrix, or one block of
-// rows / models rows per model (model-major) for a population.
+// Activations of `rows` rows (over all models) of `cols` values.
 M rowsView(BufRef r, int models, int rows, int cols) {
-    if (models <= 1) return M::matrix(r, rows, cols);
-    const int per = rows / models;
-    return M::perHead(r, models, 1, per, cols, cols, size_t(per) * cols, 0);
+    return M::modelRows(r, models, rows, cols);
 }
 
 // A weight [out][in] (value or gradient at `r`): one matrix, or model m's at m * modelStride.
 M weightView(BufRef r, const Param& w, int out, int in) {
-    if (w.models <= 1) return M::matrix(r, out, in);
-    return M::perHead(r, w.models, 1, out, in, in, w.modelStride, 0);
+    return M::modelMatrices(r, w.models, w.modelStride, out, in);
 }
 }  // namespace
 
