@@ -70,9 +70,8 @@ struct Composer {
         for (int i = a.layers; i-- > 0;) {
             const DenseChainLayer& l = a.l[i];
             const BufRef dy = i == a.layers - 1 ? a.dy : l.dz;
-            be.activationBiasBackward(
-                {a.rows, l.out, l.z, l.y, dy, l.dz, l.act, l.db, a.models,
-                 a.models > 1 ? l.stride : 0});
+            be.activationBiasBackward({a.rows, l.out, l.z, l.y, dy, l.dz, l.act, l.db, a.models,
+                                       a.models > 1 ? l.stride : 0});
             const TensorView dz = TensorView::modelRows(l.dz, a.models, a.rows, l.out);
             be.gemm(GemmArgs::product(
                 dz.t(), TensorView::modelRows(a.input(i), a.models, a.rows, l.in),

@@ -29,7 +29,8 @@ struct OpenClOptions {
     bool composedAttention = false;
     // A chain of dense layers (DenseChainForwardArgs): "auto" fuses it (kernels/
     // dense_chain.cl) up to kDenseChainFusedRows rows per model, "fused" wherever it fits
-    // (any batch), "composed" never (the per-op path). Also NNWB_CL_DENSE_CHAIN=auto|fused|composed.
+    // (any batch), "composed" never (the per-op path). Also
+    // NNWB_CL_DENSE_CHAIN=auto|fused|composed.
     std::string denseChain;
 };
 

@@ -352,8 +352,8 @@ struct OpenClBackend::Ops {
         const KernelEntry& k = d_->kernel(name);
         int widest = a.l[0].in;
         for (int i = 0; i < a.layers; ++i) widest = std::max(widest, a.l[i].out);
-        const size_t cap = floorPow2(
-            std::min({size_t(256), k.maxWg, d_->deviceMaxWg, d_->maxItemSizes[0]}));
+        const size_t cap =
+            floorPow2(std::min({size_t(256), k.maxWg, d_->deviceMaxWg, d_->maxItemSizes[0]}));
         return std::max<size_t>(1, std::min(cap, ceilPow2(size_t(widest))));
     }
     // Layer slot i's kernel arguments (slots past the chain repeat layer 0's buffers, sizes 0).
