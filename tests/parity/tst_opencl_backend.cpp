@@ -307,8 +307,8 @@ TEST_F(OpenclBackend, profiling) {
         return uint64_t(0);
     };
     ASSERT_GE(launches("gemm_small") + launches("gemm_tiled"), 1u);
+    Buffer x = be->alloc(100);  // may zero-fill with a kernel of its own
     be->resetKernelTimes();
-    Buffer x = be->alloc(100);
     be->fill({x, 100, 1.0f});
     be->fill({x, 50, 2.0f});
     times = be->kernelTimes();
