@@ -334,27 +334,51 @@ struct OpenClBackend::Ops {
                        Impl::off(args.dx));
     }
 
-    // A dense chain in kernels/dense_chain.cl where it applies: element-wise activations, two
-    // local arrays of the widest layer fit, and (mode auto) at most kDenseChainFusedRows rows
-    // per model; else Backend's default, the layers op by op.
+    // A dense chain in kernels/dense_chain.cl where it applies: element-wise activations, a
+    // work-group of 32 x G items (G >= 1) whose local arrays fit (two of the widest layer's
+    // width and G * 132 partial sums), fewer than 2^31 weights, and (mode auto) at most
+    // kDenseChainFusedRows rows per model; else Backend's default, the layers op by op.
     static constexpr int kDenseChainFusedRows = 64;
+    static int widestOf(const DenseChainArgs& a) {
+        int widest = a.l[0].in;
+        for (int i = 0; i < a.layers; ++i) widest = std::max(widest, a.l[i].out);
+        return widest;
+    }
+    // G of the 32 x G work-group, 0 when none fits.
+    size_t denseChainGroups(const DenseChainArgs& a) const {
+        const KernelEntry& f = d_->kernel("dense_chain_forward");
+        const KernelEntry& b = d_->kernel("dense_chain_backward_rows");
+        const size_t cap = std::min({f.maxWg, b.maxWg, d_->deviceMaxWg, size_t(1024)});
+        if (cap < 32 || d_->maxItemSizes[0] < 32) return 0;
+        size_t g = std::min(cap / 32, d_->maxItemSizes[1]);
+        while (g > 0 && denseChainLocalFloats(a, g) * sizeof(float) > size_t(d_->localMemSize))
+            g /= 2;
+        return g;
+    }
+    static size_t denseChainLocalFloats(const DenseChainArgs& a, size_t groups) {
+        return 2 * size_t(widestOf(a)) + groups * 132;
+    }
     bool denseChainFused(const DenseChainArgs& a) const {
         if (d_->denseChain == 0 || a.rows == 0) return false;
         if (d_->denseChain == 1 && a.rows / a.models > kDenseChainFusedRows) return false;
-        size_t widest = size_t(a.l[0].in);
+        size_t weights = 0;
         for (int i = 0; i < a.layers; ++i) {
             if (a.l[i].act == Activation::Softmax) return false;
-            widest = std::max(widest, size_t(a.l[i].out));
+            weights += size_t(a.models) * size_t(a.l[i].out) * size_t(a.l[i].in + 1);
         }
-        return 2 * widest * sizeof(float) <= size_t(d_->localMemSize);
+        return weights < (size_t(1) << 31) && denseChainGroups(a) > 0;
     }
-    size_t denseChainLocal(const char* name, const DenseChainArgs& a) {
-        const KernelEntry& k = d_->kernel(name);
-        int widest = a.l[0].in;
-        for (int i = 0; i < a.layers; ++i) widest = std::max(widest, a.l[i].out);
-        const size_t cap =
-            floorPow2(std::min({size_t(256), k.maxWg, d_->deviceMaxWg, d_->maxItemSizes[0]}));
-        return std::max<size_t>(1, std::min(cap, ceilPow2(size_t(widest))));
+    // Launches one work-group of 32 x G per row with the two activation arrays and the
+    // partial sums as the last three (local) arguments.
+    void launchDenseRows(const char* op, KernelEntry& k, cl_uint n, const DenseChainArgs& a) {
+        const size_t groups = denseChainGroups(a);
+        const size_t widest = size_t(widestOf(a)) * sizeof(float);
+        d_->setArg(k, n++, LocalMem{widest});
+        d_->setArg(k, n++, LocalMem{widest});
+        d_->setArg(k, n++, LocalMem{groups * 132 * sizeof(float)});
+        const size_t local[2] = {32, groups};
+        const size_t global[2] = {size_t(a.rows) * 32, groups};
+        d_->enqueue(op, k, 2, global, local);
     }
     // Layer slot i's kernel arguments (slots past the chain repeat layer 0's buffers, sizes 0).
     template <typename F>
@@ -376,9 +400,7 @@ struct OpenClBackend::Ops {
         for (auto v : {cl_int(a.layers), cl_int(a.rows), cl_int(a.rows / a.models)}) arg(v);
         arg(Impl::mem(a.x));
         arg(Impl::off(a.x));
-        int widest = a.l[0].in;
         forLayers(a, [&](const DenseChainLayer& l) {
-            widest = std::max(widest, l.out);
             for (auto v : {cl_int(l.in), cl_int(l.out), cl_int(int(l.act))}) arg(v);
             arg(Impl::mem(l.w));
             arg(Impl::off(l.w));
@@ -390,11 +412,7 @@ struct OpenClBackend::Ops {
             arg(Impl::mem(l.y));
             arg(Impl::off(l.y));
         });
-        arg(LocalMem{size_t(widest) * sizeof(float)});
-        arg(LocalMem{size_t(widest) * sizeof(float)});
-        const size_t local = denseChainLocal("dense_chain_forward", a);
-        const size_t global = size_t(a.rows) * local;
-        d_->enqueue("denseChainForward", k, 1, &global, &local);
+        launchDenseRows("denseChainForward", k, n, a);
     }
     void run(const DenseChainBackwardArgs& a) {
         if (!denseChainFused(a)) {
@@ -412,9 +430,7 @@ struct OpenClBackend::Ops {
             arg(a.dx.empty() ? Impl::mem(a.dy) : Impl::mem(a.dx));
             arg(a.dx.empty() ? zero : Impl::off(a.dx));
             arg(cl_int(a.dx.empty() ? 0 : 1));
-            int widest = a.l[0].in;
             forLayers(a, [&](const DenseChainLayer& l) {
-                widest = std::max(widest, l.out);
                 for (auto v : {cl_int(l.in), cl_int(l.out), cl_int(int(l.act))}) arg(v);
                 arg(Impl::mem(l.w));
                 arg(Impl::off(l.w));
@@ -426,11 +442,7 @@ struct OpenClBackend::Ops {
                 arg(Impl::mem(l.dz));
                 arg(Impl::off(l.dz));
             });
-            arg(LocalMem{size_t(widest) * sizeof(float)});
-            arg(LocalMem{size_t(widest) * sizeof(float)});
-            const size_t local = denseChainLocal("dense_chain_backward_rows", a);
-            const size_t global = size_t(a.rows) * local;
-            d_->enqueue("denseChainBackward", k, 1, &global, &local);
+            launchDenseRows("denseChainBackward", k, n, a);
         }
         KernelEntry& k = d_->kernel("dense_chain_weight_grad");
         cl_uint n = 0;

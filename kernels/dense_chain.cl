@@ -1,8 +1,8 @@
 // A chain of up to 4 dense layers in few launches (nnwb::DenseChainForwardArgs in
 // compute/Ops.h): y_l = f_l(y_{l-1} W_l^T + b_l), y_{-1} = x; f element-wise (the host falls
 // back to the per-op path for softmax). Forward: one work-group per row, the row's activations
-// ping-pong between two __local arrays of the widest layer's width; weights are read from
-// global memory. Backward: one work-group per row for the dz chain and dx, then one launch
+// ping-pong between two __local arrays of the widest layer's width, plus one __local array for
+// partial sums (see dc_rows_product); weights are read from global memory. Backward: one work-group per row for the dz chain and dx, then one launch
 // for every layer's weight and bias gradients. A population: row r is model r / rowsPerModel,
 // whose W and b (dW and db) lie m * stride floats after model 0's.
 // Unused layer slots (n >= layers) get sizes 0 and any valid buffer.
@@ -21,28 +21,91 @@
         ulong dbo##n, ulong st##n, __global const float *dz##n, ulong dzo##n,                   \
         __global const float *y##n, ulong yo##n
 
-// Dot product of a global row and a local vector, four at a time where it can.
-float dc_dot(__global const float* w, __local const float* a, int n) {
-    float s = 0.0f;
-    int j = 0;
-    for (; j + 4 <= n; j += 4) {
-        const float4 wv = vload4(0, w + j);
-        s = fma(wv.x, a[j], s);
-        s = fma(wv.y, a[j + 1], s);
-        s = fma(wv.z, a[j + 2], s);
-        s = fma(wv.w, a[j + 3], s);
+// The work-group is 2-D: 32 lanes (dimension 0, one warp's worth of consecutive addresses)
+// by G groups (dimension 1). Row-major products y_i = sum_j W[i][j] a[j] give each group
+// DC_K outputs per round, its lanes striding j (coalesced reads of W's row), and reduce the
+// 32 partial sums through __local `part` (G * DC_K * 33 floats); column products
+// h_j = sum_i W[i][j] g[i] give each lane DC_K columns per round (32 * DC_K columns, coalesced)
+// and each group every G-th i, reduced over the groups through `part` (G * 32 * DC_K floats).
+#define DC_K 4
+
+// out values y_i = sum_j w[i * in + j] a[j] (+ b[i] and f, when `store`) of one row; every
+// work-item of the group must call it (barriers).
+void dc_rows_product(__global const float* w, __global const float* b, int in, int out,
+                     int act, __local const float* a, __local float* next, __local float* part,
+                     __global float* z, __global float* y) {
+    const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);
+    const int G = (int)get_local_size(1), tid = ly * 32 + lx;
+    for (int base = 0; base < out; base += G * DC_K) {
+        float acc[DC_K];
+        for (int k = 0; k < DC_K; ++k) acc[k] = 0.0f;
+        for (int j = lx; j < in; j += 32) {
+            const float aj = a[j];
+            for (int k = 0; k < DC_K; ++k) {
+                const int i = base + ly + G * k;
+                if (i < out) acc[k] = fma(w[(ulong)i * (ulong)in + j], aj, acc[k]);
+            }
+        }
+        for (int k = 0; k < DC_K; ++k) part[(ly + G * k) * 33 + lx] = acc[k];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (tid < G * DC_K && base + tid < out) {
+            const int i = base + tid;
+            float s = 0.0f;
+            for (int t = 0; t < 32; ++t) s += part[tid * 33 + t];
+            s += b[i];
+            const float v = nnwb_act(s, act);
+            z[i] = s;
+            y[i] = v;
+            next[i] = v;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
-    for (; j < n; ++j) s = fma(w[j], a[j], s);
-    return s;
+}
+
+// h_j = sum_i w[i * in + j] g[i] for j < in, then (l > 0) h_j *= f'(z_j, y_j) of the layer
+// below, written to dz and to `next`, or (l == 0) written to dx. Every work-item calls it.
+void dc_cols_product(__global const float* w, int in, int out, __local const float* g,
+                     __local float* next, __local float* part, __global const float* zb,
+                     __global const float* yb, int actb, __global float* dst, int below) {
+    const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);
+    const int G = (int)get_local_size(1), tid = ly * 32 + lx;
+    const int chunk = 32 * DC_K;
+    for (int base = 0; base < in; base += chunk) {
+        float acc[DC_K];
+        for (int k = 0; k < DC_K; ++k) acc[k] = 0.0f;
+        for (int i = ly; i < out; i += G) {
+            const float gi = g[i];
+            __global const float* wr = w + (ulong)i * (ulong)in;
+            for (int k = 0; k < DC_K; ++k) {
+                const int j = base + lx + 32 * k;
+                if (j < in) acc[k] = fma(wr[j], gi, acc[k]);
+            }
+        }
+        for (int k = 0; k < DC_K; ++k) part[ly * chunk + lx + 32 * k] = acc[k];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int c = tid; c < chunk && base + c < in; c += G * 32) {
+            const int j = base + c;
+            float s = 0.0f;
+            for (int t = 0; t < G; ++t) s += part[t * chunk + c];
+            if (below) {
+                s *= nnwb_act_grad(zb[j], yb[j], actb);
+                next[j] = s;
+            }
+            dst[j] = s;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
 }
 
 __kernel void dense_chain_forward(int layers, int rows, int rowsPerModel,
                                   __global const float* x, ulong xo, DC_FWD_LAYER(0),
                                   DC_FWD_LAYER(1), DC_FWD_LAYER(2), DC_FWD_LAYER(3),
-                                  __local float* bufA, __local float* bufB) {
+                                  __local float* bufA, __local float* bufB,
+                                  __local float* part) {
     const int r = (int)get_group_id(0);
     if (r >= rows) return;  // uniform per group
-    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
+    const int tid = (int)(get_local_id(1) * 32 + get_local_id(0));
+    const int T = (int)(get_local_size(1) * 32);
     const ulong m = (ulong)(r / rowsPerModel);
     const int IN[4] = {in0, in1, in2, in3}, OUT[4] = {out0, out1, out2, out3};
     const int ACT[4] = {act0, act1, act2, act3};
@@ -55,19 +118,11 @@ __kernel void dense_chain_forward(int layers, int rows, int rowsPerModel,
     __local float* a = bufA;
     __local float* next = bufB;
     x += xo + (ulong)r * (ulong)in0;
-    for (int j = lid; j < in0; j += lsz) a[j] = x[j];
+    for (int j = tid; j < in0; j += T) a[j] = x[j];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int l = 0; l < layers; ++l) {
-        const int in = IN[l], out = OUT[l];
-        const ulong o = (ulong)r * (ulong)out;
-        for (int i = lid; i < out; i += lsz) {
-            const float s = dc_dot(W[l] + (ulong)i * (ulong)in, a, in) + B[l][i];
-            const float v = nnwb_act(s, ACT[l]);
-            Z[l][o + i] = s;
-            Y[l][o + i] = v;
-            next[i] = v;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
+        const ulong o = (ulong)r * (ulong)OUT[l];
+        dc_rows_product(W[l], B[l], IN[l], OUT[l], ACT[l], a, next, part, Z[l] + o, Y[l] + o);
         __local float* t = a;
         a = next;
         next = t;
@@ -80,10 +135,11 @@ __kernel void dense_chain_backward_rows(int layers, int rows, int rowsPerModel,
                                         __global const float* dy, ulong dyo, __global float* dx,
                                         ulong dxo, int hasDx, DC_BWD_LAYER(0), DC_BWD_LAYER(1),
                                         DC_BWD_LAYER(2), DC_BWD_LAYER(3), __local float* bufA,
-                                        __local float* bufB) {
+                                        __local float* bufB, __local float* part) {
     const int r = (int)get_group_id(0);
     if (r >= rows) return;  // uniform per group
-    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
+    const int tid = (int)(get_local_id(1) * 32 + get_local_id(0));
+    const int T = (int)(get_local_size(1) * 32);
     const ulong m = (ulong)(r / rowsPerModel);
     const int IN[4] = {in0, in1, in2, in3}, OUT[4] = {out0, out1, out2, out3};
     const int ACT[4] = {act0, act1, act2, act3};
@@ -97,8 +153,9 @@ __kernel void dense_chain_backward_rows(int layers, int rows, int rowsPerModel,
     const int last = layers - 1;
     {
         const ulong o = (ulong)r * (ulong)OUT[last];
-        for (int i = lid; i < OUT[last]; i += lsz) {
-            const float v = dy[dyo + o + i] * nnwb_act_grad(Z[last][o + i], Y[last][o + i], ACT[last]);
+        for (int i = tid; i < OUT[last]; i += T) {
+            const float v =
+                dy[dyo + o + i] * nnwb_act_grad(Z[last][o + i], Y[last][o + i], ACT[last]);
             DZ[last][o + i] = v;
             g[i] = v;
         }
@@ -106,20 +163,12 @@ __kernel void dense_chain_backward_rows(int layers, int rows, int rowsPerModel,
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int l = last; l >= 0; --l) {
         if (l == 0 && !hasDx) break;
-        const int in = IN[l], out = OUT[l];
-        const ulong oi = (ulong)r * (ulong)in;
-        for (int j = lid; j < in; j += lsz) {
-            float s = 0.0f;
-            for (int i = 0; i < out; ++i) s = fma(W[l][(ulong)i * (ulong)in + j], g[i], s);
-            if (l > 0) {
-                s *= nnwb_act_grad(Z[l - 1][oi + j], Y[l - 1][oi + j], ACT[l - 1]);
-                DZ[l - 1][oi + j] = s;
-                h[j] = s;
-            } else {
-                dx[dxo + oi + j] = s;
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
+        const ulong oi = (ulong)r * (ulong)IN[l];
+        if (l > 0)
+            dc_cols_product(W[l], IN[l], OUT[l], g, h, part, Z[l - 1] + oi, Y[l - 1] + oi,
+                            ACT[l - 1], DZ[l - 1] + oi, 1);
+        else
+            dc_cols_product(W[0], IN[0], OUT[0], g, h, part, Z[0], Y[0], 0, dx + dxo + oi, 0);
         __local float* t = g;
         g = h;
         h = t;
@@ -137,22 +186,23 @@ __kernel void dense_chain_weight_grad(int layers, int models, int rowsPerModel,
     const ulong ST[4] = {st0, st1, st2, st3};
     __global const float* DZ[4] = {dz0 + dzo0, dz1 + dzo1, dz2 + dzo2, dz3 + dzo3};
     __global const float* A[4] = {x + xo, y0 + yo0, y1 + yo1, y2 + yo2};  // layer inputs
-    ulong total = 0;
-    for (int l = 0; l < layers; ++l)
-        total += (ulong)models * (ulong)OUT[l] * (ulong)(IN[l] + 1);
-    for (ulong k = get_global_id(0); k < total; k += get_global_size(0)) {
+    // 32-bit index arithmetic (the host keeps the total under 2^31).
+    uint total = 0;
+    for (int l = 0; l < layers; ++l) total += (uint)models * (uint)OUT[l] * (uint)(IN[l] + 1);
+    for (uint k = get_global_id(0); k < total; k += get_global_size(0)) {
         int l = 0;
-        ulong rest = k;
+        uint rest = k;
         for (;;) {
-            const ulong n = (ulong)models * (ulong)OUT[l] * (ulong)(IN[l] + 1);
+            const uint n = (uint)models * (uint)OUT[l] * (uint)(IN[l] + 1);
             if (rest < n) break;
             rest -= n;
             ++l;
         }
         const int in = IN[l], out = OUT[l];
-        const ulong per = (ulong)out * (ulong)(in + 1);
-        const ulong m = rest / per, e = rest % per;
-        const int i = (int)(e / (ulong)(in + 1)), j = (int)(e % (ulong)(in + 1));
+        const uint per = (uint)out * (uint)(in + 1);
+        const ulong m = rest / per;
+        const uint e = rest % per;
+        const int i = (int)(e / (uint)(in + 1)), j = (int)(e % (uint)(in + 1));
         const ulong r0 = m * (ulong)rowsPerModel, r1 = r0 + (ulong)rowsPerModel;
         float s = 0.0f;
         if (j < in) {
