@@ -336,9 +336,10 @@ struct OpenClBackend::Ops {
 
     // A dense chain in kernels/dense_chain.cl where it applies: element-wise activations, a
     // work-group of 32 x G items (G >= 1) whose local arrays fit (two of the widest layer's
-    // width and G * 132 partial sums), fewer than 2^31 weights, and (mode auto) at most
+    // width and G * kDenseChainPart partial sums), fewer than 2^31 weights, and (mode auto) at most
     // kDenseChainFusedRows rows per model; else Backend's default, the layers op by op.
     static constexpr int kDenseChainFusedRows = 64;
+    static constexpr size_t kDenseChainPart = 8 * 33;  // DC_K * 33 >= 32 * DC_K (dense_chain.cl)
     static int widestOf(const DenseChainArgs& a) {
         int widest = a.l[0].in;
         for (int i = 0; i < a.layers; ++i) widest = std::max(widest, a.l[i].out);
@@ -356,7 +357,7 @@ struct OpenClBackend::Ops {
         return g;
     }
     static size_t denseChainLocalFloats(const DenseChainArgs& a, size_t groups) {
-        return 2 * size_t(widestOf(a)) + groups * 132;
+        return 2 * size_t(widestOf(a)) + groups * kDenseChainPart;
     }
     bool denseChainFused(const DenseChainArgs& a) const {
         if (d_->denseChain == 0 || a.rows == 0) return false;
@@ -375,7 +376,7 @@ struct OpenClBackend::Ops {
         const size_t widest = size_t(widestOf(a)) * sizeof(float);
         d_->setArg(k, n++, LocalMem{widest});
         d_->setArg(k, n++, LocalMem{widest});
-        d_->setArg(k, n++, LocalMem{groups * 132 * sizeof(float)});
+        d_->setArg(k, n++, LocalMem{groups * kDenseChainPart * sizeof(float)});
         const size_t local[2] = {32, groups};
         const size_t global[2] = {size_t(a.rows) * 32, groups};
         d_->enqueue(op, k, 2, global, local);

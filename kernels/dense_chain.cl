@@ -23,14 +23,17 @@
 
 // The work-group is 2-D: 32 lanes (dimension 0, one warp's worth of consecutive addresses)
 // by G groups (dimension 1). Row-major products y_i = sum_j W[i][j] a[j] give each group
-// DC_K outputs per round, its lanes striding j (coalesced reads of W's row), and reduce the
+// DC_K outputs per round, its lanes striding j (coalesced reads of W's rows), and reduce the
 // 32 partial sums through __local `part` (G * DC_K * 33 floats); column products
 // h_j = sum_i W[i][j] g[i] give each lane DC_K columns per round (32 * DC_K columns, coalesced)
 // and each group every G-th i, reduced over the groups through `part` (G * 32 * DC_K floats).
-#define DC_K 4
+// At batch 1 one work-group streams every weight, so the loads are issued DC_U at a time per
+// output or column before they are used: the time goes to memory latency, not arithmetic.
+#define DC_K 8
+#define DC_U 4
 
-// out values y_i = sum_j w[i * in + j] a[j] (+ b[i] and f, when `store`) of one row; every
-// work-item of the group must call it (barriers).
+// out values z_i = sum_j w[i * in + j] a[j] + b[i], y_i = f(z_i) of one row, also into `next`;
+// every work-item of the group must call it (barriers).
 void dc_rows_product(__global const float* w, __global const float* b, int in, int out,
                      int act, __local const float* a, __local float* next, __local float* part,
                      __global float* z, __global float* y) {
@@ -39,12 +42,18 @@ void dc_rows_product(__global const float* w, __global const float* b, int in, i
     for (int base = 0; base < out; base += G * DC_K) {
         float acc[DC_K];
         for (int k = 0; k < DC_K; ++k) acc[k] = 0.0f;
-        for (int j = lx; j < in; j += 32) {
-            const float aj = a[j];
+        for (int j0 = lx; j0 < in; j0 += 32 * DC_U) {
+            float av[DC_U], wv[DC_K][DC_U];
+            for (int u = 0; u < DC_U; ++u) av[u] = j0 + 32 * u < in ? a[j0 + 32 * u] : 0.0f;
             for (int k = 0; k < DC_K; ++k) {
                 const int i = base + ly + G * k;
-                if (i < out) acc[k] = fma(w[(ulong)i * (ulong)in + j], aj, acc[k]);
+                for (int u = 0; u < DC_U; ++u) {
+                    const int j = j0 + 32 * u;
+                    wv[k][u] = i < out && j < in ? w[(ulong)i * (ulong)in + j] : 0.0f;
+                }
             }
+            for (int k = 0; k < DC_K; ++k)
+                for (int u = 0; u < DC_U; ++u) acc[k] = fma(wv[k][u], av[u], acc[k]);
         }
         for (int k = 0; k < DC_K; ++k) part[(ly + G * k) * 33 + lx] = acc[k];
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -62,8 +71,8 @@ void dc_rows_product(__global const float* w, __global const float* b, int in, i
     }
 }
 
-// h_j = sum_i w[i * in + j] g[i] for j < in, then (l > 0) h_j *= f'(z_j, y_j) of the layer
-// below, written to dz and to `next`, or (l == 0) written to dx. Every work-item calls it.
+// h_j = sum_i w[i * in + j] g[i] for j < in, then (below) h_j *= f'(z_j, y_j) of the layer
+// below, written to dst and `next`; else written to dst. Every work-item calls it.
 void dc_cols_product(__global const float* w, int in, int out, __local const float* g,
                      __local float* next, __local float* part, __global const float* zb,
                      __global const float* yb, int actb, __global float* dst, int below) {
@@ -73,13 +82,18 @@ void dc_cols_product(__global const float* w, int in, int out, __local const flo
     for (int base = 0; base < in; base += chunk) {
         float acc[DC_K];
         for (int k = 0; k < DC_K; ++k) acc[k] = 0.0f;
-        for (int i = ly; i < out; i += G) {
-            const float gi = g[i];
-            __global const float* wr = w + (ulong)i * (ulong)in;
-            for (int k = 0; k < DC_K; ++k) {
-                const int j = base + lx + 32 * k;
-                if (j < in) acc[k] = fma(wr[j], gi, acc[k]);
+        for (int i0 = ly; i0 < out; i0 += G * DC_U) {
+            float gv[DC_U], wv[DC_U][DC_K];
+            for (int u = 0; u < DC_U; ++u) {
+                const int i = i0 + G * u;
+                gv[u] = i < out ? g[i] : 0.0f;
+                for (int k = 0; k < DC_K; ++k) {
+                    const int j = base + lx + 32 * k;
+                    wv[u][k] = i < out && j < in ? w[(ulong)i * (ulong)in + j] : 0.0f;
+                }
             }
+            for (int u = 0; u < DC_U; ++u)
+                for (int k = 0; k < DC_K; ++k) acc[k] = fma(wv[u][k], gv[u], acc[k]);
         }
         for (int k = 0; k < DC_K; ++k) part[ly * chunk + lx + 32 * k] = acc[k];
         barrier(CLK_LOCAL_MEM_FENCE);
