@@ -4,7 +4,8 @@
 // for bit, as the sweep with population 1 (4 processes); the median pruner prunes one member of
 // a packed process while the others complete; trials of two architectures run as two
 // processes; a member whose loss overflows fails alone; the process killed mid-run puts its
-// members back in the queue; bad population values are refused; the memory cap
+// members back in the queue, and after kill -9 of the coordinator `sweep resume` runs them
+// again; bad population values are refused; the memory cap
 // (membersThatFit) packs fewer when the device's share is too small.
 #include <QtTest>
 
@@ -235,31 +236,37 @@ private slots:
         QCOMPARE(t.at(1)["attempts"].toInt(), 1);  // a divergence is not retried
     }
 
-    void aKilledProcessRequeuesItsMembers() {
-        // A trial process killed mid-run: its members go back to the queue and run again (a
-        // second attempt) in a new process; the interrupted runs stay in the history.
+    // Starts a packed sweep of two slow trials in `p`; returns its trial process's pid once
+    // it runs (0 when none came).
+    pid_t startSlowPackedSweep(QProcess& p, const QString& store) {
         QString slow = QString(kTiny).replace("\"samples\":96", "\"samples\":4000");
         write("slow.json", slow.replace("\"epochs\":3", "\"epochs\":40"));
         const QString spec = write("kill.json", R"({"name":"k","experiment":"slow.json",
             "method":"grid","population":2,"epochs":40,"parameters":[
             {"path":"training.optimizer.learningRate","values":[0.01,0.02]}]})");
-        QProcess p;
-        p.start(NNWB_CLI_PATH, {"sweep", "run", spec, "--runs-db", db("kill"), "--slots", "cpu=1"});
-        QVERIFY(p.waitForStarted());
+        p.start(NNWB_CLI_PATH, {"sweep", "run", spec, "--runs-db", db(store), "--slots", "cpu=1"});
+        if (!p.waitForStarted()) return 0;
         // The child's pid: the process whose parent is the coordinator.
-        pid_t child = 0;
         QElapsedTimer t;
         t.start();
-        while (child == 0 && t.elapsed() < 30000) {
+        while (t.elapsed() < 30000) {
             for (const auto& d : fs::directory_iterator("/proc")) {
                 std::ifstream stat(d.path() / "stat");
                 std::string pid, comm, state;
                 long long ppid = 0;
                 if (stat >> pid >> comm >> state >> ppid && ppid == p.processId())
-                    child = pid_t(std::stoll(pid));
+                    return pid_t(std::stoll(pid));
             }
             QThread::msleep(50);
         }
+        return 0;
+    }
+
+    void aKilledProcessRequeuesItsMembers() {
+        // A trial process killed mid-run: its members go back to the queue and run again (a
+        // second attempt) in a new process.
+        QProcess p;
+        const pid_t child = startSlowPackedSweep(p, "kill");
         QVERIFY(child > 0);
         QThread::msleep(300);
         ::kill(child, SIGKILL);
@@ -267,12 +274,35 @@ private slots:
         QCOMPARE(p.exitCode(), 0);
         const QString out = p.readAllStandardOutput();
         QCOMPARE(out.count("requeued"), 2);
-        QCOMPARE(processes("kill"), 1);  // the second process writes the same stderr file
+        QVERIFY2(out.count("packed as one population") == 2, qPrintable(out));
         for (const auto& [n, x] : trials("kill")) {
             QCOMPARE(x["state"].toString(), QString("complete"));
             QCOMPARE(x["attempts"].toInt(), 2);
+            QCOMPARE(x["epochs"].toInt(), 40);
         }
-        QVERIFY2(out.count("packed as one population") == 2, qPrintable(out));
+    }
+
+    void aKilledCoordinatorIsResumed() {
+        // kill -9 of the coordinator: its packed process ends too; `sweep resume` runs both
+        // members again, packed, each as its second attempt; the store stays whole.
+        QProcess p;
+        const pid_t child = startSlowPackedSweep(p, "coord");
+        QVERIFY(child > 0);
+        QThread::msleep(300);
+        ::kill(pid_t(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(60000));
+        QElapsedTimer t;  // the trial process follows its coordinator (PR_SET_PDEATHSIG)
+        t.start();
+        while (::kill(child, 0) == 0 && t.elapsed() < 10000) QThread::msleep(50);
+        auto r = runCli({"sweep", "resume", "1", "--runs-db", db("coord"), "--slots", "cpu=1"});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("trials 0, 1 packed as one population"), qPrintable(r.out));
+        for (const auto& [n, x] : trials("coord")) {
+            QCOMPARE(x["state"].toString(), QString("complete"));
+            QCOMPARE(x["attempts"].toInt(), 2);
+        }
+        nnwb::RunStore store(db("coord").toStdString(), false);
+        QCOMPARE(QString::fromStdString(store.integrityCheck()), QString("ok"));
     }
 
     void badPopulationValuesAreRefused() {
