@@ -4,6 +4,7 @@
 
 #include "compute/BackendRegistry.h"
 #include "model/MemoryCheck.h"
+#include "model/Network.h"
 #include "model/PopulationCheck.h"
 
 namespace nnwb {
@@ -13,6 +14,12 @@ std::vector<size_t> packableWith(const std::vector<Experiment>& candidates, int 
     if (candidates.empty()) return out;
     out.push_back(0);
     if (candidates[0].validation.walkForward()) return out;
+    try {  // every layer must run as a population (docs/population.md "Which layers")
+        for (const LayerPtr& l : Network::layersFromJson(candidates[0].model))
+            if (!l->supportsPopulation()) return out;
+    } catch (const std::exception&) {
+        return out;  // the trial process says what is wrong
+    }
     for (size_t i = 1; i < candidates.size() && int(out.size()) < size; ++i)
         if (populationRefusal({candidates[0], candidates[i]}).empty()) out.push_back(i);
     return out;

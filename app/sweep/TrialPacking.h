@@ -17,7 +17,8 @@
 namespace nnwb {
 
 // The indexes of `candidates` (in order, the first always) that can train as one population
-// with candidates[0], at most `size` of them.
+// with candidates[0], at most `size` of them (only the first for a walk-forward or a layer
+// that cannot run as a population).
 std::vector<size_t> packableWith(const std::vector<Experiment>& candidates, int size);
 
 // The largest n (1..members.size()) such that the population of the first n members fits

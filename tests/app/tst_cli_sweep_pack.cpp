@@ -67,8 +67,8 @@ class CliSweepPackTest : public QObject {
     // The trial processes the sweep started: one stderr file each.
     int processes(const QString& store, int sweep = 1) const {
         int n = 0;
-        const fs::path folder = fs::path((dir_ + "/" + store).toStdString()) / "runs-sweeps" /
-                                std::to_string(sweep);
+        const fs::path folder =
+            fs::path((dir_ + "/" + store).toStdString()) / "runs-sweeps" / std::to_string(sweep);
         for (const auto& f : fs::directory_iterator(folder)) n += f.path().extension() == ".err";
         return n;
     }
@@ -136,8 +136,8 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.out.contains("\"status\":\"failed\"") && r.out.contains("differs"),
                  qPrintable(r.out));
-        r = runCli({"train", "--experiment", dir_ + "/tiny.json", "--experiment",
-                    dir_ + "/tiny.json"});
+        r = runCli(
+            {"train", "--experiment", dir_ + "/tiny.json", "--experiment", dir_ + "/tiny.json"});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("only with --trial"), qPrintable(r.err));
     }
