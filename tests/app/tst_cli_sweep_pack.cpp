@@ -5,8 +5,9 @@
 // a packed process while the others complete; trials of two architectures run as two
 // processes; a member whose loss overflows fails alone; the process killed mid-run puts its
 // members back in the queue, and after kill -9 of the coordinator `sweep resume` runs them
-// again; bad population values are refused; the memory cap
-// (membersThatFit) packs fewer when the device's share is too small.
+// again; `sweep stop` stops every member and `sweep resume` completes them; bad population
+// values are refused; the memory cap (membersThatFit) packs fewer when the device's share is
+// too small.
 #include <QtTest>
 
 #include <QJsonArray>
@@ -238,12 +239,12 @@ private slots:
 
     // Starts a packed sweep of two slow trials in `p`; returns its trial process's pid once
     // it runs (0 when none came).
-    pid_t startSlowPackedSweep(QProcess& p, const QString& store) {
-        QString slow = QString(kTiny).replace("\"samples\":96", "\"samples\":4000");
-        write("slow.json", slow.replace("\"epochs\":3", "\"epochs\":40"));
-        const QString spec = write("kill.json", R"({"name":"k","experiment":"slow.json",
-            "method":"grid","population":2,"epochs":40,"parameters":[
-            {"path":"training.optimizer.learningRate","values":[0.01,0.02]}]})");
+    pid_t startSlowPackedSweep(QProcess& p, const QString& store, int epochs = 40) {
+        write("slow.json", QString(kTiny).replace("\"samples\":96", "\"samples\":4000"));
+        const QString spec = write("kill.json", QString(R"({"name":"k","experiment":"slow.json",
+            "method":"grid","population":2,"epochs":%1,"parameters":[
+            {"path":"training.optimizer.learningRate","values":[0.01,0.02]}]})")
+                                                    .arg(epochs));
         p.start(NNWB_CLI_PATH, {"sweep", "run", spec, "--runs-db", db(store), "--slots", "cpu=1"});
         if (!p.waitForStarted()) return 0;
         // The child's pid: the process whose parent is the coordinator.
@@ -303,6 +304,29 @@ private slots:
         }
         nnwb::RunStore store(db("coord").toStdString(), false);
         QCOMPARE(QString::fromStdString(store.integrityCheck()), QString("ok"));
+    }
+
+    void sweepStopStopsEveryMemberThenResume() {
+        // `sweep stop`: the packed process is answered "stop" for every member at the next
+        // round; both go back to the queue (exit status 4), and `sweep resume` completes them.
+        QProcess p;
+        const pid_t child = startSlowPackedSweep(p, "stop", 150);
+        QVERIFY(child > 0);
+        QThread::msleep(300);
+        auto r = runCli({"sweep", "stop", "1", "--runs-db", db("stop")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 4);
+        for (const auto& [n, x] : trials("stop")) {
+            QCOMPARE(x["state"].toString(), QString("queued"));
+            QVERIFY(x["epochs"].toInt() < 150);
+        }
+        r = runCli({"sweep", "resume", "1", "--runs-db", db("stop"), "--slots", "cpu=1"});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        for (const auto& [n, x] : trials("stop")) {
+            QCOMPARE(x["state"].toString(), QString("complete"));
+            QCOMPARE(x["epochs"].toInt(), 150);
+        }
     }
 
     void badPopulationValuesAreRefused() {
