@@ -141,7 +141,8 @@ void Coordinator::failToStart(TrialRow& t, const std::string& error) {
     progressLine(t, "failed");
 }
 
-void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
+void Coordinator::packFor(const std::vector<int>& queued, const Slot& slot,
+                          std::vector<int>& packNumbers, std::vector<Experiment>& pack) {
     // The experiments of the queued trials (one that makes none fails), then those that may
     // share a population with the first; the others wait in the queue, in their order.
     std::vector<int> numbers;
@@ -162,8 +163,6 @@ void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
         if (packSize() <= 1) break;
     }
     if (numbers.empty()) return;
-    std::vector<int> packNumbers;
-    std::vector<Experiment> pack;
     for (size_t i : packableWith(experiments, packSize())) {
         packNumbers.push_back(numbers[i]);
         pack.push_back(experiments[i]);
@@ -182,6 +181,13 @@ void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
         pack.resize(size_t(fit));
         packNumbers.resize(size_t(fit));
     }
+}
+
+void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
+    std::vector<int> packNumbers;
+    std::vector<Experiment> pack;
+    packFor(queued, slot, packNumbers, pack);
+    if (pack.empty()) return;
     auto r = std::make_unique<Running>();
     r->slot = &slot;
     r->launchedAt = steadySeconds();

@@ -71,6 +71,9 @@ private:
     // Starts the first of `queued` (trial numbers, in order) on `slot`, packed with those of
     // the others that may share its population (up to the population size and the memory).
     void launch(const std::vector<int>& queued, Slot& slot);
+    // The trials of that launch and their experiments (on `slot`'s device), at most what fits.
+    void packFor(const std::vector<int>& queued, const Slot& slot, std::vector<int>& packNumbers,
+                 std::vector<Experiment>& pack);
     void failToStart(TrialRow& t, const std::string& error);
     void handleLine(Running& r, const std::string& line);
     void handleTrialLine(Running& r, TrialRun& m, const nlohmann::json& j);
