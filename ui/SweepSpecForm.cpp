@@ -5,6 +5,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -104,13 +105,22 @@ QWidget* SweepSpecForm::createSettings() {
     epochs_ = new QSpinBox(box);
     epochs_->setRange(0, 100000);
     epochs_->setSpecialValueText(tr("the experiment's"));
+    population_ = new QSpinBox(box);
+    population_->setRange(1, 4096);
+    population_->setToolTip(
+        tr("Trials of one architecture trained together in one process, in "
+           "the same kernel launches (docs/sweeps.md, Packed trials)"));
     f->addRow(tr("Name"), name_);
     f->addRow(tr("Method"), method_);
     f->addRow(tr("Objective"), objRow);
     f->addRow(tr("Second objective"), second_);
     f->addRow(tr("Early termination"), early_);
     f->addRow(tr("Run cap"), runCap_);
-    f->addRow(tr("Epochs"), epochs_);
+    auto* epochsRow = new QHBoxLayout;  // one row: the form must fit a 1280x720 screen
+    epochsRow->addWidget(epochs_, 1);
+    epochsRow->addWidget(new QLabel(tr("Population"), box));
+    epochsRow->addWidget(population_);
+    f->addRow(tr("Epochs"), epochsRow);
     return box;
 }
 
@@ -178,6 +188,7 @@ SweepDraft SweepSpecForm::draft() const {
     d.earlyTerminate = early_->currentText().toStdString();
     d.runCap = runCap_->value();
     d.epochs = epochs_->value();
+    d.population = population_->value();
     auto text = [this](int r, int c) {
         return table_->item(r, c) ? table_->item(r, c)->text().trimmed() : QString();
     };

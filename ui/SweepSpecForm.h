@@ -43,6 +43,7 @@ public:
     QComboBox* secondBox() const { return second_; }
     QSpinBox* runCapBox() const { return runCap_; }
     QSpinBox* epochsBox() const { return epochs_; }
+    QSpinBox* populationBox() const { return population_; }
     QTableWidget* parameterTable() const { return table_; }
 
 Q_SIGNALS:
@@ -66,6 +67,7 @@ private:
     QComboBox* early_;
     QSpinBox* runCap_;
     QSpinBox* epochs_;
+    QSpinBox* population_;
 };
 
 }  // namespace nnwb

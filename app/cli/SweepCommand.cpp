@@ -32,6 +32,7 @@ struct SweepOptions {
     int64_t id = 0;
     bool json = false, quiet = false;
     int top = 10;
+    int population = 0;  // 0: the spec's
 };
 
 std::string selfPath() {
@@ -58,11 +59,22 @@ sweep::SweepSpec specOf(const SweepRow& s) {
     }
 }
 
+// --population K on a walk-forward sweep: refused before anything is stored (as the spec key).
+void checkPopulationFlag(const sweep::SweepSpec& spec, const SweepOptions& o) {
+    const nlohmann::json& v = spec.baseExperiment.value("validation", nlohmann::json::object());
+    if (o.population > 1 && v.is_object() && v.value("mode", "") == "walkforward")
+        throw UsageError(
+            "--population: walk-forward trials are not packed (each trains its "
+            "folds in turn)");
+}
+
 int coordinate(const sweep::SweepSpec& spec, int64_t id, RunStore& store, const SweepOptions& o) {
+    checkPopulationFlag(spec, o);
     CoordinatorOptions co;
     co.cliPath = selfPath();
     co.slots = slotsOf(o);
     co.progress = o.quiet ? nullptr : stdout;
+    co.population = o.population;
     if (!o.quiet) {
         std::string labels;
         for (const Slot& s : co.slots) labels += (labels.empty() ? "" : ", ") + s.label;
@@ -96,6 +108,7 @@ int runSweep(SweepOptions& o) {
             throw UsageError(e.what());
         }
         slotsOf(o);  // bad --slots before anything is stored
+        checkPopulationFlag(spec, o);
         RunStore store(path);
         SweepStore sweeps(store);
         const int64_t id =
@@ -197,6 +210,12 @@ void addSweepCommand(CLI::App& root, Runners& runners) {
                         "trials at a time on that device), comma-separated (default: one CPU "
                         "slot per two cores)")
             ->type_name("S");
+        sub->add_option("--population", o->population,
+                        "pack up to K trials that may share a population (same architecture, "
+                        "batch size, data; docs/sweeps.md#packed-trials) into one process per "
+                        "slot (default: the spec's population, 1)")
+            ->type_name("K")
+            ->check(integerIn(1, sweep::SweepSpec::kMaxPopulation));
         sub->add_flag("--quiet", o->quiet, "no progress lines");
     };
     CLI::App* run = add("run", "start a sweep from a spec file and run it to the end");

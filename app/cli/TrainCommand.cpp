@@ -5,6 +5,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -69,6 +71,8 @@ void printEpoch(const EpochReport& r, int epochs, bool json, bool hasVal) {
 
 struct TrainOptions {
     std::string path, device, saveWeights, loadWeights, saveModel, checkpoint;
+    // As given: several only for a packed sweep trial (--trial), paired by position.
+    std::vector<std::string> paths, saveModels, saveWeightsFiles;
     int epochs = -1, batch = -1;
     int population = 0;
     std::vector<std::string> vary;
@@ -119,11 +123,49 @@ int runTrainPopulation(const Experiment& exp, const TrainOptions& o) {
     return runPopulationTrain(exp, p);
 }
 
+// The experiment of `path` (a file or a preset) with the command's flags applied.
+Experiment loadTrainExperiment(const std::string& path, const TrainOptions& o) {
+    const std::string file = findExperimentOrPreset(path);
+    Experiment exp;
+    try {
+        exp = Experiment::load(file.empty() ? path : file);
+    } catch (const ExperimentError& e) {
+        if (!file.empty()) throw UsageError(e.what());
+        throw UsageError(std::string(e.what()) + "; nor is it a preset (" + presetNames() + ")");
+    }
+    if (!o.device.empty()) exp.training.device = o.device;
+    if (o.epochs > 0) exp.training.epochs = o.epochs;
+    if (o.batch > 0) exp.training.batchSize = o.batch;
+    exp.training = applyTrainingFlags(exp.training, o.overrides);
+    exp.validation = applyValidationFlags(exp.validation, o.validation);
+    return exp;
+}
+
+// --trial with several --experiment files: a packed sweep trial (TrialPopulation.cpp).
+int runPackedTrial(const TrainOptions& o) {
+    const size_t n = o.paths.size();
+    for (const auto& [flag, files] : {std::pair{"--save-model", &o.saveModels},
+                                      std::pair{"--save-weights", &o.saveWeightsFiles}})
+        if (!files->empty() && files->size() != n)
+            throw UsageError(std::string(flag) + ": " + std::to_string(files->size()) +
+                             " files for " + std::to_string(n) +
+                             " experiments (a packed trial takes one per --experiment)");
+    for (const auto& [flag, value] :
+         {std::pair{"--load-weights", &o.loadWeights}, std::pair{"--checkpoint", &o.checkpoint}})
+        if (!value->empty())
+            throw UsageError(std::string(flag) + ": not with several --experiment files");
+    if (o.population > 0) throw UsageError("--population: not with --trial");
+    std::vector<Experiment> members;
+    for (const std::string& path : o.paths) members.push_back(loadTrainExperiment(path, o));
+    return runTrialPopulation(members, o.saveModels, o.saveWeightsFiles);
+}
+
 // --trial: the run as a sweep's child process (TrialProtocol.h); bad input is also reported
 // on stdout as the trial's end.
 int runTrial(TrainOptions& o) {
     o.record = RecordingOptions::none();
     try {
+        if (o.paths.size() > 1) return runPackedTrial(o);
         return runTrain(o);
     } catch (const UsageError& e) {
         printTrialBadInput(e.what());
@@ -139,18 +181,7 @@ int runTrain(TrainOptions& o) {
     record.source = "cli-train";
     // A file, else a preset of that name (as `compare` takes them).
     const std::string file = findExperimentOrPreset(path);
-    Experiment exp;
-    try {
-        exp = Experiment::load(file.empty() ? path : file);
-    } catch (const ExperimentError& e) {
-        if (!file.empty()) throw UsageError(e.what());
-        throw UsageError(std::string(e.what()) + "; nor is it a preset (" + presetNames() + ")");
-    }
-    if (!o.device.empty()) exp.training.device = o.device;
-    if (o.epochs > 0) exp.training.epochs = o.epochs;
-    if (o.batch > 0) exp.training.batchSize = o.batch;
-    exp.training = applyTrainingFlags(exp.training, o.overrides);
-    exp.validation = applyValidationFlags(exp.validation, o.validation);
+    const Experiment exp = loadTrainExperiment(path, o);
     if (o.population > 0) return runTrainPopulation(exp, o);
     if (!o.vary.empty()) throw UsageError("--vary: only with --population N");
     if (exp.validation.walkForward()) {
@@ -288,9 +319,12 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
     cmd->footer(
         "Exit status: 0 done, 1 the run failed (e.g. a non-finite loss), 2 bad input; with "
         "--trial also 3 pruned, 4 stopped.");
-    cmd->add_option("--experiment", o->path, "the experiment JSON, or a preset's name")
+    cmd->add_option("--experiment", o->paths,
+                    "the experiment JSON, or a preset's name (with --trial: several, one per "
+                    "member of a packed sweep trial, docs/sweeps.md)")
         ->type_name("FILE|PRESET")
-        ->required();
+        ->required()
+        ->allow_extra_args(false);
     cmd->add_option("--device", o->device, "cpu or opencl:P:D (default: the experiment's)")
         ->type_name("ID");
     cmd->add_option("--epochs", o->epochs, "epochs to train instead of the experiment's")
@@ -304,15 +338,19 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
     cmd->add_flag("--trial", o->trial,
                   "run as a sweep trial: JSON lines on stdout, continue/prune/stop lines on "
                   "stdin between epochs, not recorded (docs/sweeps.md)");
-    cmd->add_option("--save-weights", o->saveWeights,
-                    "write the run's result (see --keep-best) as safetensors at the end")
-        ->type_name("FILE");
+    cmd->add_option("--save-weights", o->saveWeightsFiles,
+                    "write the run's result (see --keep-best) as safetensors at the end (a "
+                    "packed trial: one per --experiment)")
+        ->type_name("FILE")
+        ->allow_extra_args(false);
     cmd->add_option("--load-weights", o->loadWeights,
                     "start from these weights (shapes must match)")
         ->type_name("FILE");
-    cmd->add_option("--save-model", o->saveModel,
-                    "write the model bundle (experiment, data settings and weights)")
-        ->type_name("M.safetensors");
+    cmd->add_option("--save-model", o->saveModels,
+                    "write the model bundle (experiment, data settings and weights; a packed "
+                    "trial: one per --experiment)")
+        ->type_name("M.safetensors")
+        ->allow_extra_args(false);
     cmd->add_option("--checkpoint", o->checkpoint,
                     "write a checkpoint (weights, optimizer, epoch) to FILE after every epoch; "
                     "when FILE exists, go on from it (docs/slurm.md)")
@@ -332,7 +370,24 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
     addRecordingFlags(*cmd, o->record);
     addTrainingFlags(*cmd, o->overrides);
     addValidationFlags(*cmd, o->validation);
-    runners[cmd] = [o] { return o->trial ? runTrial(*o) : runTrain(*o); };
+    runners[cmd] = [o] {
+        // One experiment and one file each, but for a packed sweep trial.
+        if (o->paths.size() > 1 && !o->trial)
+            throw UsageError(
+                "--experiment: several files only with --trial (a packed sweep "
+                "trial); --population N trains N models of one experiment");
+        o->path = o->paths.front();
+        for (const auto& [flag, files, one] :
+             {std::tuple{"--save-model", &o->saveModels, &o->saveModel},
+              std::tuple{"--save-weights", &o->saveWeightsFiles, &o->saveWeights}}) {
+            if (files->size() > 1 && o->paths.size() == 1)
+                throw UsageError(std::string(flag) +
+                                 ": one file (several only for a packed "
+                                 "trial, one per --experiment)");
+            if (!files->empty()) *one = files->front();
+        }
+        return o->trial ? runTrial(*o) : runTrain(*o);
+    };
 }
 
 }  // namespace nnwb::cli

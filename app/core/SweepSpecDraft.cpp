@@ -73,6 +73,7 @@ nlohmann::ordered_json specOfDraft(const SweepDraft& d) {
                {"seed", static_cast<uint64_t>(std::max(0, d.seed))}};
     if (d.epochs > 0) j["epochs"] = d.epochs;
     j["runCap"] = d.runCap;
+    if (d.population > 1) j["population"] = d.population;
     j["objective"] = ojson{{"metric", d.objective}, {"goal", d.goal}};
     if (!d.secondObjective.empty()) j["secondObjective"] = ojson{{"metric", d.secondObjective}};
     if (d.earlyTerminate != "none") j["earlyTerminate"] = ojson{{"type", d.earlyTerminate}};

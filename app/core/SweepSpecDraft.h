@@ -42,6 +42,7 @@ struct SweepDraft {
     int runCap = 16;
     int epochs = 0;  // 0: the experiment's
     int seed = 1;
+    int population = 1;  // trials packed per process (docs/sweeps.md "Packed trials")
     std::vector<SweepDraftParam> params;
 };
 

@@ -179,6 +179,9 @@ RunResult RunEngine::epochLoop(RunEvents& events, TrainControl* control, bool se
         }
         if (!anyOpen || tr.epochsDone() >= epochsWanted_) break;
         events.betweenEpochs();
+        // stopMember() may have ended every member between the epochs.
+        if (std::none_of(members_.begin(), members_.end(), [](const Member& m) { return m.open; }))
+            break;
     }
     return finish(RunResult());
 }
@@ -211,6 +214,14 @@ bool RunEngine::afterEpoch(Member& mb, EpochReport& report, bool sentenceErrors)
         return false;
     }
     return true;
+}
+
+void RunEngine::stopMember(int m) {
+    Member& mb = members_.at(static_cast<size_t>(m));
+    if (!mb.open) return;
+    mb.open = false;
+    mb.result = stopped();
+    if (models() > 1) trainer().stopModel(mb.keeper.model());
 }
 
 void RunEngine::failMember(Member& mb, const std::string& error, bool sentenceErrors) {

@@ -93,6 +93,12 @@ public:
     int64_t recordedRunIdOf(int m) const { return member(m).runId; }
     const nlohmann::json& tradingOf(int m) const { return member(m).trading; }
     const RunResult& resultOf(int m) const { return member(m).result; }
+    // Whether member m still trains in the current train() call.
+    bool memberOpen(int m) const { return member(m).open; }
+    // Ends member m of a population as stopped now (a sweep's prune or stop between epochs,
+    // from RunEvents::betweenEpochs): masked out of the updates as early stopping masks it,
+    // its kept epochs stay; the others go on. train() returns when no member is left.
+    void stopMember(int m);
     const ExperimentData& data() const { return *data_; }
     std::shared_ptr<const ExperimentData> sharedData() const { return data_; }
     // Only while hasCompute().

@@ -28,10 +28,8 @@ double steadySeconds() {
 }
 }  // namespace
 
-struct Coordinator::Running {
+struct Coordinator::TrialRun {
     int number = 0;
-    Slot* slot = nullptr;
-    std::unique_ptr<TrialProcess> proc;
     std::string experimentFile;
     int64_t runId = 0;
     int64_t parameters = 0;
@@ -44,10 +42,18 @@ struct Coordinator::Running {
     double spsSum = 0.0;
     int epochs = 0;
     EpochReport last;
-    std::string failure;      // the coordinator ended it (a bad line, no objective)
-    double launchedAt = 0.0;  // steady seconds
-    bool startedLine = false;
+    std::string failure;    // the coordinator ended it (a bad line, no objective)
     nlohmann::json result;  // its "result" line (end-of-trial figures); null: none came
+};
+
+struct Coordinator::Running {
+    Slot* slot = nullptr;
+    std::unique_ptr<TrialProcess> proc;
+    std::vector<TrialRun> trials;  // one, or a packed population's members in member order
+    bool packed = false;           // the protocol lines carry "member"
+    std::string errFile;           // the process's stderr
+    double launchedAt = 0.0;       // steady seconds
+    bool startedLine = false;
 };
 
 Coordinator::Coordinator(const sweep::SweepSpec& spec, int64_t sweepId, RunStore& store,
@@ -109,94 +115,183 @@ bool Coordinator::addConfiguration() {
 
 bool Coordinator::startNext(Slot& slot) {
     for (;;) {
-        int next = -1;
-        for (const TrialRow& t : trials_)
-            if (t.state == TrialState::Queued) {
-                next = t.number;
-                break;
-            }
-        if (next < 0) {
+        // The queued trials in order, topped up with new configurations to the population size
+        // (one: a configuration only when none is queued).
+        std::vector<int> queued;
+        for (;;) {
+            queued.clear();
+            for (const TrialRow& t : trials_)
+                if (t.state == TrialState::Queued) queued.push_back(t.number);
+            if (int(queued.size()) >= packSize()) break;
             const bool inBudget =
                 spec_.timeBudgetS <= 0 || steadySeconds() - startedAt_ < spec_.timeBudgetS;
-            if (!inBudget || samplerDone_ || !addConfiguration()) return false;
-            continue;
+            if (!inBudget || samplerDone_ || !addConfiguration()) break;
         }
-        launch(next, slot);
-        if (row(next)->state == TrialState::Running) return true;
+        if (queued.empty()) return false;
+        launch(queued, slot);
+        for (const auto& r : running_)
+            if (r->slot == &slot) return true;
     }
 }
 
-void Coordinator::launch(int number, Slot& slot) {
-    TrialRow& t = *row(number);
-    Experiment e;
-    try {
-        e = spec_.experimentFor(t.params, t.replicate);
-    } catch (const sweep::SpecError& err) {
-        t.state = TrialState::Failed;
-        t.error = err.what();
-        store_.failTrial(id_, number, t.error);
-        progressLine(t, "failed");
-        return;
+void Coordinator::failToStart(TrialRow& t, const std::string& error) {
+    t.state = TrialState::Failed;
+    t.error = error;
+    store_.failTrial(id_, t.number, t.error);
+    progressLine(t, "failed");
+}
+
+void Coordinator::packFor(const std::vector<int>& queued, const Slot& slot,
+                          std::vector<int>& packNumbers, std::vector<Experiment>& pack) {
+    // The experiments of the queued trials (one that makes none fails), then those that may
+    // share a population with the first; the others wait in the queue, in their order.
+    std::vector<int> numbers;
+    std::vector<Experiment> experiments;
+    for (int number : queued) {
+        TrialRow& t = *row(number);
+        Experiment e;
+        try {
+            e = spec_.experimentFor(t.params, t.replicate);
+        } catch (const sweep::SpecError& err) {
+            failToStart(t, err.what());
+            continue;
+        }
+        e.training.device = slot.device;
+        e.data = e.dataWithAbsoluteFile();
+        numbers.push_back(number);
+        experiments.push_back(std::move(e));
+        if (packSize() <= 1) break;
     }
-    e.training.device = slot.device;
-    e.data = e.dataWithAbsoluteFile();
+    if (numbers.empty()) return;
+    for (size_t i : packableWith(experiments, packSize())) {
+        packNumbers.push_back(numbers[i]);
+        pack.push_back(experiments[i]);
+    }
+    if (pack.size() > 1) {
+        int share = 0;  // the slots on this device share its memory
+        for (const Slot& s : o_.slots) share += s.device == slot.device;
+        const int fit = packMemory_.fitting(pack, slot.device, share);
+        if (fit < int(pack.size()) && o_.progress) {
+            std::fprintf(o_.progress,
+                         "sweep %lld: a population of %zu trials does not fit the memory of "
+                         "%s (shared by %d slots); packing %d, the others wait\n",
+                         (long long)id_, pack.size(), slot.label.c_str(), share, fit);
+            std::fflush(o_.progress);
+        }
+        pack.resize(size_t(fit));
+        packNumbers.resize(size_t(fit));
+    }
+}
+
+void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
+    std::vector<int> packNumbers;
+    std::vector<Experiment> pack;
+    packFor(queued, slot, packNumbers, pack);
+    if (pack.empty()) return;
     auto r = std::make_unique<Running>();
-    r->number = number;
     r->slot = &slot;
     r->launchedAt = steadySeconds();
-    r->experimentFile = folder_ + "/trial-" + std::to_string(number) + ".json";
-    e.save(r->experimentFile);
-    store_.startTrial(id_, number, slot.label);
-    t.state = TrialState::Running;
-    t.attempts += 1;
-    t.epochs.clear();
-    t.value.reset();
-    t.runId = 0;
-    t.epochsDone = 0;
-    t.slot = slot.label;
-    // The kept weights become the run's model (a bundle for a price file, as RunRecorder
-    // stores them), so a trial opens as a run with its model.
-    r->modelFile = folder_ + "/trial-" + std::to_string(number) + ".safetensors";
-    const bool priceFile = e.data.value("source", std::string("file")) == "file";
-    const std::vector<std::string> argv = {
-        o_.cliPath,        "train",   "--experiment",
-        r->experimentFile, "--trial", priceFile ? "--save-model" : "--save-weights",
-        r->modelFile};
+    r->packed = pack.size() > 1;
+    const std::string leader = folder_ + "/trial-" + std::to_string(packNumbers.front());
+    r->errFile = leader + ".err";
+    const bool priceFile = pack.front().data.value("source", std::string("file")) == "file";
+    std::vector<std::string> argv = {o_.cliPath, "train"};
+    std::vector<std::string> models;
+    for (size_t i = 0; i < pack.size(); ++i) {
+        TrialRun m;
+        m.number = packNumbers[i];
+        const std::string base = folder_ + "/trial-" + std::to_string(m.number);
+        m.experimentFile = base + ".json";
+        // The kept weights become the run's model (a bundle for a price file, as RunRecorder
+        // stores them), so a trial opens as a run with its model.
+        m.modelFile = base + ".safetensors";
+        pack[i].save(m.experimentFile);
+        argv.insert(argv.end(), {"--experiment", m.experimentFile});
+        models.insert(models.end(), {priceFile ? "--save-model" : "--save-weights", m.modelFile});
+        r->trials.push_back(std::move(m));
+    }
+    argv.push_back("--trial");
+    argv.insert(argv.end(), models.begin(), models.end());
+    if (r->packed && o_.progress) {
+        std::string list;
+        for (int n : packNumbers) list += (list.empty() ? "" : ", ") + std::to_string(n);
+        std::fprintf(o_.progress, "sweep %lld: trials %s packed as one population on %s\n",
+                     (long long)id_, list.c_str(), slot.label.c_str());
+        std::fflush(o_.progress);
+    }
+    for (const TrialRun& m : r->trials) {
+        TrialRow& t = *row(m.number);
+        store_.startTrial(id_, m.number, slot.label);
+        t.state = TrialState::Running;
+        t.attempts += 1;
+        t.epochs.clear();
+        t.value.reset();
+        t.runId = 0;
+        t.epochsDone = 0;
+        t.slot = slot.label;
+    }
     try {
-        r->proc = std::make_unique<TrialProcess>(
-            argv, slot.cpus, folder_ + "/trial-" + std::to_string(number) + ".err");
+        r->proc = std::make_unique<TrialProcess>(argv, slot.cpus, r->errFile);
     } catch (const std::exception& ex) {
-        t.state = TrialState::Failed;
-        t.error = ex.what();
-        store_.failTrial(id_, number, t.error);
-        progressLine(t, "failed");
+        for (const TrialRun& m : r->trials) failToStart(*row(m.number), ex.what());
         return;
     }
     running_.push_back(std::move(r));
 }
 
 void Coordinator::handleLine(Running& r, const std::string& line) {
-    TrialRow& t = *row(r.number);
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(line);
     } catch (const std::exception&) {
         return;  // not a protocol line (the protocol owns stdout; ignore stray text)
     }
+    if (!j.is_object()) return;
     const std::string ev = j.value("event", "");
+    if (!r.packed) {
+        handleTrialLine(r, r.trials.front(), j);
+        return;
+    }
+    if (ev == "answer") {
+        answerMembers(r, j.value("members", nlohmann::json::array()));
+        return;
+    }
+    const auto member = j.find("member");
+    if (member == j.end() || !member->is_number_integer()) {
+        // An end line of the whole process (bad input before anything trained) ends them all.
+        if (ev == "end")
+            for (TrialRun& m : r.trials)
+                if (!m.ended) handleTrialLine(r, m, j);
+        return;
+    }
+    const int i = member->get<int>();
+    if (i >= 0 && i < int(r.trials.size())) handleTrialLine(r, r.trials[size_t(i)], j);
+}
+
+void Coordinator::handleTrialLine(Running& r, TrialRun& m, const nlohmann::json& j) {
+    TrialRow& t = *row(m.number);
+    const std::string ev = j.value("event", "");
+    // A member the coordinator ended (a bad line, no objective) is answered "stop" at the next
+    // round; its lines until then are not recorded.
+    if (r.packed && !m.failure.empty() && ev == "epoch") return;
+    // A bad line or objective: a trial alone is killed; a packed member is stopped alone.
+    auto failTrial = [&](const std::string& why) {
+        m.failure = why;
+        if (!r.packed) r.proc->kill();
+    };
     if (ev == "started") {
         if (!r.startedLine) slotTime_.startupSeconds += steadySeconds() - r.launchedAt;
         r.startedLine = true;
         StoredRun run;
-        run.name = spec_.name + " trial " + std::to_string(r.number);
+        run.name = spec_.name + " trial " + std::to_string(m.number);
         run.tags = "sweep";
         run.source = "sweep";
         run.comparison = "sweep-" + std::to_string(id_);
         try {
-            run.experiment = Experiment::load(r.experimentFile).toJson();
+            run.experiment = Experiment::load(m.experimentFile).toJson();
         } catch (const std::exception&) {
         }
-        run.experimentFile = r.experimentFile;
+        run.experimentFile = m.experimentFile;
         if (run.experiment.contains("data") && run.experiment["data"].contains("file"))
             run.dataFile = run.experiment["data"].value("file", "");
         run.dataDescription = j.value("data", "");
@@ -204,18 +299,18 @@ void Coordinator::handleLine(Running& r, const std::string& line) {
         run.deviceName = j.value("deviceName", "");
         run.seed = j.value("seed", uint64_t(0));
         run.appVersion = nnwbVersion();
-        r.parameters = j.value("parameters", int64_t(0));
-        run.parameters = r.parameters;
+        m.parameters = j.value("parameters", int64_t(0));
+        run.parameters = m.parameters;
         run.trainSamples = j.value("trainSamples", int64_t(0));
         run.validationSamples = j.value("validationSamples", int64_t(0));
-        r.hasValidation = run.validationSamples > 0;
+        m.hasValidation = run.validationSamples > 0;
         run.epochsPlanned = j.value("epochs", spec_.epochs);
-        run.note = "sweep " + std::to_string(id_) + " trial " + std::to_string(r.number) + ": " +
+        run.note = "sweep " + std::to_string(id_) + " trial " + std::to_string(m.number) + ": " +
                    t.params.dump();
-        const int n = r.number;
-        r.runId = runs_.insertRun(
+        const int n = m.number;
+        m.runId = runs_.insertRun(
             run, [&](SQLite::Database& db, int64_t rid) { SweepStore::linkRun(db, id_, n, rid); });
-        t.runId = r.runId;
+        t.runId = m.runId;
         return;
     }
     if (ev == "epoch") {
@@ -223,138 +318,159 @@ void Coordinator::handleLine(Running& r, const std::string& line) {
         try {
             rep = epochReportFromJson(j);
         } catch (const std::exception& e) {
-            r.failure = std::string("a bad epoch line from the trial: ") + e.what();
-            r.proc->kill();
+            failTrial(std::string("a bad epoch line from the trial: ") + e.what());
             return;
         }
         std::optional<int> best;
         if (rep.bestEpoch > 0) best = rep.bestEpoch;
-        const int n = r.number;
+        const int n = m.number;
         if (spec_.objective.atEnd()) {  // the value comes with the result; the run's curves
-            runs_.addEpoch(r.runId, StoredEpoch{rep, rep.learningRate}, best,
+            runs_.addEpoch(m.runId, StoredEpoch{rep, rep.learningRate}, best,
                            [&](SQLite::Database& db, int64_t) {
                                SweepStore::setEpochsDone(db, id_, n, rep.epoch);
                            });
             t.epochsDone = rep.epoch;
-            r.spsSum += rep.samplesPerSecond;
-            r.epochs += 1;
-            r.last = rep;
-            if (rep.epoch < spec_.epochs && !rep.stoppedEarly) answerEpoch(r, rep.epoch);
+            m.spsSum += rep.samplesPerSecond;
+            m.epochs += 1;
+            m.last = rep;
+            if (!r.packed && rep.epoch < spec_.epochs && !rep.stoppedEarly)
+                answerEpoch(r, m, rep.epoch);
             return;
         }
-        const std::optional<double> v = spec_.objective.value(rep, r.hasValidation, r.parameters);
+        const std::optional<double> v = spec_.objective.value(rep, m.hasValidation, m.parameters);
         if (!v || !std::isfinite(*v)) {
-            r.failure =
+            failTrial(
                 "the objective " + spec_.objective.metric +
-                (v ? " is not finite" : " is not in the epoch reports (no validation part?)");
-            r.proc->kill();
+                (v ? " is not finite" : " is not in the epoch reports (no validation part?)"));
             return;
         }
-        runs_.addEpoch(r.runId, StoredEpoch{rep, rep.learningRate}, best,
+        runs_.addEpoch(m.runId, StoredEpoch{rep, rep.learningRate}, best,
                        [&](SQLite::Database& db, int64_t) {
                            SweepStore::addEpoch(db, id_, n, rep.epoch, *v);
                        });
         t.epochs[rep.epoch] = *v;
         t.epochsDone = rep.epoch;
         t.value = *v;
-        r.spsSum += rep.samplesPerSecond;
-        r.epochs += 1;
-        r.last = rep;
-        if (rep.epoch < spec_.epochs && !rep.stoppedEarly) answerEpoch(r, rep.epoch);
+        m.spsSum += rep.samplesPerSecond;
+        m.epochs += 1;
+        m.last = rep;
+        if (!r.packed && rep.epoch < spec_.epochs && !rep.stoppedEarly)
+            answerEpoch(r, m, rep.epoch);
         return;
     }
     if (ev == "result") {
-        r.result = j;
+        m.result = j;
         return;
     }
     if (ev == "end") {
-        r.ended = true;
-        r.endStatus = j.value("status", "");
-        r.endError = j.value("error", "");
-        r.modelEpoch = j.value("modelEpoch", 0);
+        m.ended = true;
+        m.endStatus = j.value("status", "");
+        m.endError = j.value("error", "");
+        m.modelEpoch = j.value("modelEpoch", 0);
     }
 }
 
-void Coordinator::answerEpoch(Running& r, int epoch) {
+void Coordinator::answerEpoch(Running& r, TrialRun& m, int epoch) {
     if (stopping_) {
         r.proc->send("stop");
         return;
     }
-    if (pruner_ && pruner_->shouldPrune(trialHistory(trials_, spec_), r.number, epoch)) {
-        r.prunedAt = epoch;
+    if (pruner_ && pruner_->shouldPrune(trialHistory(trials_, spec_), m.number, epoch)) {
+        m.prunedAt = epoch;
         r.proc->send("prune");
         return;
     }
     r.proc->send("continue");
 }
 
-void Coordinator::finished(Running& r, int exitStatus) {
-    TrialRow& t = *row(r.number);
-    std::optional<double> best = spec_.objective.atEnd() ? spec_.objective.resultValue(r.result)
+void Coordinator::answerMembers(Running& r, const nlohmann::json& members) {
+    // One answer line for the round: every member still training, the pruner asked for each
+    // after all of the round's epochs are stored (as for trials running side by side).
+    nlohmann::json answers = nlohmann::json::object();
+    for (const nlohmann::json& v : members) {
+        if (!v.is_number_integer() || v.get<int>() < 0 || v.get<int>() >= int(r.trials.size()))
+            continue;
+        TrialRun& m = r.trials[v.get<size_t>()];
+        const int epoch = row(m.number)->epochsDone;
+        std::string word = "continue";
+        if (stopping_ || !m.failure.empty()) {
+            word = "stop";
+        } else if (pruner_ && !spec_.objective.atEnd() &&
+                   pruner_->shouldPrune(trialHistory(trials_, spec_), m.number, epoch)) {
+            m.prunedAt = epoch;
+            word = "prune";
+        }
+        answers[std::to_string(v.get<int>())] = word;
+    }
+    r.proc->send(answers.dump());
+}
+
+void Coordinator::finished(Running& r, TrialRun& m, int exitStatus) {
+    TrialRow& t = *row(m.number);
+    std::optional<double> best = spec_.objective.atEnd() ? spec_.objective.resultValue(m.result)
                                                          : bestOfEpochs(t, spec_.objective);
     std::optional<double> second;
     if (spec_.second && spec_.second->atEnd()) {
-        second = spec_.second->resultValue(r.result);
-    } else if (spec_.second && r.epochs > 0) {
+        second = spec_.second->resultValue(m.result);
+    } else if (spec_.second && m.epochs > 0) {
         if (spec_.second->metric == "samplesPerSecond")
-            second = r.spsSum / r.epochs;
+            second = m.spsSum / m.epochs;
         else
-            second = spec_.second->value(r.last, r.hasValidation, r.parameters);
+            second = spec_.second->value(m.last, m.hasValidation, m.parameters);
     }
     TrialState state = TrialState::Failed;
     std::string runStatus = runstatus::kFailed, error;
-    if (!r.failure.empty()) {
-        error = r.failure;
-    } else if (r.ended &&
-               (r.endStatus == runstatus::kCompleted || r.endStatus == runstatus::kStoppedEarly) &&
+    if (!m.failure.empty()) {
+        error = m.failure;
+    } else if (m.ended &&
+               (m.endStatus == runstatus::kCompleted || m.endStatus == runstatus::kStoppedEarly) &&
                spec_.objective.atEnd() && (!best || !std::isfinite(*best))) {
         // An end-of-trial objective the result does not have (nothing traded, the evaluation
         // failed): the trial fails, saying why.
         error = "the objective " + spec_.objective.metric +
                 (best ? " is not finite" : " is not in the trial's result");
-        const nlohmann::json trading = r.result.is_object() && r.result.contains("trading")
-                                           ? r.result["trading"]
+        const nlohmann::json trading = m.result.is_object() && m.result.contains("trading")
+                                           ? m.result["trading"]
                                            : nlohmann::json(nullptr);
         if (trading.is_object() && trading.contains("error"))
             error += " (trading: " + trading["error"].get<std::string>() + ")";
         else if (spec_.objective.metric.rfind("trading.", 0) == 0 && trading.is_null())
             error += " (nothing to trade: no price file, no validation part or not three outputs)";
         best.reset();
-    } else if (r.ended &&
-               (r.endStatus == runstatus::kCompleted || r.endStatus == runstatus::kStoppedEarly)) {
+    } else if (m.ended &&
+               (m.endStatus == runstatus::kCompleted || m.endStatus == runstatus::kStoppedEarly)) {
         state = TrialState::Complete;
-        runStatus = r.endStatus;
-    } else if (r.ended && r.endStatus == "pruned") {
+        runStatus = m.endStatus;
+    } else if (m.ended && m.endStatus == "pruned") {
         state = TrialState::Pruned;
         runStatus = runstatus::kStopped;
-        error = "pruned after epoch " + std::to_string(r.prunedAt.value_or(t.epochsDone));
-    } else if (r.ended && r.endStatus == runstatus::kStopped && stopping_) {
+        error = "pruned after epoch " + std::to_string(m.prunedAt.value_or(t.epochsDone));
+    } else if (m.ended && m.endStatus == runstatus::kStopped && stopping_) {
         state = TrialState::Queued;  // `sweep stop`: `sweep resume` runs it again
         runStatus = runstatus::kStopped;
         error = "stopped by sweep stop";
-    } else if (r.ended && r.endStatus == runstatus::kFailed) {
-        error = r.endError.empty() ? "the trial failed" : r.endError;
+    } else if (m.ended && m.endStatus == runstatus::kFailed) {
+        error = m.endError.empty() ? "the trial failed" : m.endError;
     } else {
         error = "the trial process ended without finishing (exit status " +
-                std::to_string(exitStatus) + "; see " + folder_ + "/trial-" +
-                std::to_string(r.number) + ".err)";
+                std::to_string(exitStatus) + "; see " + r.errFile + ")";
         if (t.attempts < o_.maxAttempts) state = TrialState::Queued;
     }
-    const std::optional<int> prunedAt = state == TrialState::Pruned ? r.prunedAt : std::nullopt;
+    const std::optional<int> prunedAt = state == TrialState::Pruned ? m.prunedAt : std::nullopt;
     const std::optional<double> value = state == TrialState::Queued ? std::nullopt : best;
-    const int n = r.number;
+    const int n = m.number;
     auto endRows = [&](SQLite::Database& db, int64_t) {
         SweepStore::endTrial(db, id_, n, state, value, second, prunedAt, error);
     };
-    if (r.runId > 0) {
+    if (m.runId > 0) {
         std::optional<int> bestEpoch;
-        if (r.last.bestEpoch > 0) bestEpoch = r.last.bestEpoch;
-        if (state != TrialState::Queued) storeModel(r);
+        if (m.last.bestEpoch > 0) bestEpoch = m.last.bestEpoch;
+        if (state != TrialState::Queued) storeModel(m);
         // The trial's trading figures, as a recorded run stores them (Runs tab, sweep show).
-        if (state != TrialState::Queued && r.result.is_object() && r.result.contains("trading") &&
-            r.result["trading"].is_object())
-            runs_.setTrading(r.runId, r.result["trading"]);
-        runs_.finishRun(r.runId, runStatus, state == TrialState::Complete ? "" : error, bestEpoch,
+        if (state != TrialState::Queued && m.result.is_object() && m.result.contains("trading") &&
+            m.result["trading"].is_object())
+            runs_.setTrading(m.runId, m.result["trading"]);
+        runs_.finishRun(m.runId, runStatus, state == TrialState::Complete ? "" : error, bestEpoch,
                         endRows);
     } else {
         runs_.write("cannot end trial " + std::to_string(n),
@@ -368,23 +484,23 @@ void Coordinator::finished(Running& r, int exitStatus) {
     progressLine(t, state == TrialState::Queued ? "requeued" : sweep::trialStateName(state));
 }
 
-void Coordinator::storeModel(Running& r) {
+void Coordinator::storeModel(TrialRun& m) {
     std::error_code ec;
-    if (r.modelEpoch <= 0 || !fs::exists(r.modelFile, ec)) return;
+    if (m.modelEpoch <= 0 || !fs::exists(m.modelFile, ec)) return;
     try {
         StoredBundle b;
-        b.kind = r.modelEpoch == r.last.bestEpoch ? "best" : "last";
-        const fs::path folder = runs_.runFolder(r.runId);
+        b.kind = m.modelEpoch == m.last.bestEpoch ? "best" : "last";
+        const fs::path folder = runs_.runFolder(m.runId);
         fs::create_directories(folder);
         b.path = (folder / (b.kind + ".safetensors")).string();
-        fs::rename(r.modelFile, b.path);
-        b.epoch = r.modelEpoch;
+        fs::rename(m.modelFile, b.path);
+        b.epoch = m.modelEpoch;
         b.sha256 = sha256File(b.path, &b.size);
-        runs_.setBundle(r.runId, b);
+        runs_.setBundle(m.runId, b);
     } catch (const std::exception& e) {
         // The run keeps its curves; only its model is missing (said in the trial's error file).
         if (o_.progress)
-            std::fprintf(o_.progress, "  trial %d: its model was not stored: %s\n", r.number,
+            std::fprintf(o_.progress, "  trial %d: its model was not stored: %s\n", m.number,
                          e.what());
     }
 }
@@ -456,9 +572,9 @@ std::string Coordinator::run() {
                 }
                 for (const std::string& l : rest) handleLine(r, l);
             }
-            finished(r, status);
+            for (TrialRun& m : r.trials) finished(r, m, status);
             slotTime_.busySeconds += steadySeconds() - r.launchedAt;
-            slotTime_.trialsEnded += 1;
+            slotTime_.trialsEnded += int(r.trials.size());
             running_.erase(running_.begin() + long(i));
         }
     }

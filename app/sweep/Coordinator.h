@@ -5,7 +5,9 @@
 // continue / prune / stop. It is the only writer of the sweep's rows. On start it takes over
 // the trials a dead coordinator left running: each goes back to the queue for another attempt
 // (its partial run stays in the history as interrupted) unless it has had maxAttempts, then it
-// fails. Progress lines go to `progress`. The coordinator's thread only.
+// fails. With a population size K > 1 a free slot runs up to K queued trials that may share a
+// population in one process (app/sweep/TrialPacking.h), each still its own trial and run.
+// Progress lines go to `progress`. The coordinator's thread only.
 #pragma once
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 
 #include "app/sweep/Slots.h"
 #include "app/sweep/SweepStore.h"
+#include "app/sweep/TrialPacking.h"
 #include "model/sweep/SweepSpec.h"
 
 namespace nnwb {
@@ -26,6 +29,7 @@ struct CoordinatorOptions {
     std::vector<Slot> slots;
     std::FILE* progress = stdout;  // null: quiet
     int maxAttempts = 2;           // attempts a trial gets when its process or coordinator dies
+    int population = 0;            // trials packed per process at most (0: the spec's)
 };
 
 // What one call of Coordinator::run() did with its slots' time (a resumed sweep counts only
@@ -59,17 +63,27 @@ public:
     const SlotTime& slotTime() const { return slotTime_; }
 
 private:
-    struct Running;
+    struct TrialRun;  // one trial of a running process
+    struct Running;   // one trial process: one trial, or a packed population of them
     void recover();
     bool startNext(Slot& slot);
     bool addConfiguration();
-    void launch(int number, Slot& slot);
+    // Starts the first of `queued` (trial numbers, in order) on `slot`, packed with those of
+    // the others that may share its population (up to the population size and the memory).
+    void launch(const std::vector<int>& queued, Slot& slot);
+    // The trials of that launch and their experiments (on `slot`'s device), at most what fits.
+    void packFor(const std::vector<int>& queued, const Slot& slot, std::vector<int>& packNumbers,
+                 std::vector<Experiment>& pack);
+    void failToStart(TrialRow& t, const std::string& error);
     void handleLine(Running& r, const std::string& line);
-    void answerEpoch(Running& r, int epoch);
-    void finished(Running& r, int exitStatus);
-    void storeModel(Running& r);  // the trial's saved weights become its run's model
+    void handleTrialLine(Running& r, TrialRun& m, const nlohmann::json& j);
+    void answerEpoch(Running& r, TrialRun& m, int epoch);
+    void answerMembers(Running& r, const nlohmann::json& members);
+    void finished(Running& r, TrialRun& m, int exitStatus);
+    void storeModel(TrialRun& m);  // the trial's saved weights become its run's model
     void progressLine(const TrialRow& t, const std::string& what);
     TrialRow* row(int number);
+    int packSize() const { return o_.population > 0 ? o_.population : spec_.population; }
 
     sweep::SweepSpec spec_;
     int64_t id_;
@@ -85,6 +99,7 @@ private:
     bool samplerDone_ = false;
     double startedAt_ = 0.0;
     SlotTime slotTime_;
+    PackMemory packMemory_;
 };
 
 }  // namespace nnwb

@@ -344,7 +344,7 @@ SweepSpec SweepSpec::fromJson(const json& j, const std::string& file, const std:
         "name",       "experiment",        "method",          "seed",
         "parameters", "objective",         "secondObjective", "earlyTerminate",
         "runCap",     "timeBudgetMinutes", "seedsPerConfig",  "epochs",
-        "tpe"};
+        "tpe",        "population"};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
             r.fail(it.key(), "unknown key (see docs/sweeps.md)");
@@ -456,6 +456,11 @@ SweepSpec SweepSpec::fromJson(const json& j, const std::string& file, const std:
     s.runCap = readInt(r, j, "runCap", "", 0, 1, 1000000);
     if (s.runCap == 0 && s.method != "grid") r.fail("runCap", "missing (how many trials at most)");
     s.seedsPerConfig = readInt(r, j, "seedsPerConfig", "", 1, 1, 1000);
+    s.population = readInt(r, j, "population", "", 1, 1, kMaxPopulation);
+    if (s.population > 1 && walkForward)
+        r.fail("population",
+               "walk-forward trials are not packed (each trains its folds in "
+               "turn); leave population at 1");
     if (j.contains("timeBudgetMinutes")) {
         if (!j["timeBudgetMinutes"].is_number() || j["timeBudgetMinutes"].get<double>() <= 0)
             r.fail("timeBudgetMinutes", "must be a positive number");

@@ -66,7 +66,8 @@ struct SpecParam {
 };
 
 struct SweepSpec {
-    std::string file;  // where it was read from (empty: not a file)
+    static constexpr int kMaxPopulation = 4096;  // as `train --population`
+    std::string file;                            // where it was read from (empty: not a file)
     std::string name;
     std::string experimentRef;      // as given: a file (relative to the spec) or preset name
     nlohmann::json baseExperiment;  // the base experiment as loaded (Experiment::toJson)
@@ -84,6 +85,9 @@ struct SweepSpec {
     int runCap = 0;            // trials at most (0: grid size for grid, else required)
     double timeBudgetS = 0.0;  // 0: none
     int seedsPerConfig = 1;
+    // Trials packed into one population process at most (1: each trial its own process);
+    // only trials a population allows to differ are packed (docs/sweeps.md "Packed trials").
+    int population = 1;
     int epochs = 0;  // of every trial (the base experiment's unless given)
     std::map<std::string, nlohmann::json> presetModels;  // preset name -> its model section
     nlohmann::json source;                               // the spec as given

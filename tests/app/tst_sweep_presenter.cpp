@@ -216,6 +216,8 @@ private Q_SLOTS:
         d.earlyTerminate = "asha";
         d.secondObjective = "parameters";
         d.runCap = 9;
+        QVERIFY(!specOfDraft(d).contains("population"));  // 1: each trial its own process
+        d.population = 4;
         d.params.push_back({"training.optimizer.learningRate", true, 1e-4, 1e-1, false, true, ""});
         d.params.push_back({"model.layers[0].neurons", true, 2, 6, true, false, ""});
         d.params.push_back({"training.batchSize", false, 0, 0, false, false, "4, 8, 16"});
@@ -226,6 +228,7 @@ private Q_SLOTS:
         QCOMPARE(s.pruner, std::string("asha"));
         QVERIFY(s.second && s.second->metric == "parameters");
         QCOMPARE(s.runCap, 9);
+        QCOMPARE(s.population, 4);
         QCOMPARE(int(s.params.size()), 3);
         QCOMPARE(s.params[0].def.kind, sweep::ParamKind::LogFloat);
         QCOMPARE(s.params[1].def.kind, sweep::ParamKind::Int);

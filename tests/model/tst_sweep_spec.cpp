@@ -2,7 +2,8 @@
 // FILE:LINE:COLUMN; every other error names the place in the spec (a missing field path, a
 // range whose end makes no valid experiment, a combination that builds no network, unknown
 // keys and methods, a missing run cap, an ASHA range beyond the trials' epochs); configurations
-// become experiments (presets, layer alternatives, conditional parameters, seed replicates).
+// become experiments (presets, layer alternatives, conditional parameters, seed replicates);
+// population (trials packed per process) is 1..4096 and 1 for a walk-forward experiment.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -234,4 +235,27 @@ TEST(SweepSpec, objectivesReadTheEpochReport) {
     EXPECT_EQ(*o.value(r, true, 1234), 1234);
     o.metric = "train.loss";
     EXPECT_EQ(*o.value(r, false, 1), 0.5);
+}
+
+TEST(SweepSpec, populationIsReadAndCheckedAgainstWalkForward) {
+    Files f;
+    json spec = tinySpec();
+    EXPECT_EQ(SweepSpec::load(f.write("spec.json", spec.dump())).population, 1);  // not packed
+    spec["population"] = 8;
+    EXPECT_EQ(SweepSpec::load(f.write("spec.json", spec.dump())).population, 8);
+    for (const json& bad : {json(0), json(4097), json(2.5), json("8")}) {
+        spec["population"] = bad;
+        const std::string e = errorOf(f, spec);
+        EXPECT_TRUE(has(e, "spec.json: population: must be an integer in 1..4096")) << e;
+    }
+    json wf = test::tinyExperimentJson(3);
+    wf["validation"] = {{"mode", "walkforward"}};
+    f.write("tiny-wf.json", wf.dump(2));
+    spec["experiment"] = "tiny-wf.json";
+    spec["objective"] = {{"metric", "oos.loss"}};
+    spec["population"] = 1;
+    EXPECT_EQ(errorOf(f, spec), "(loaded)");
+    spec["population"] = 2;
+    const std::string e = errorOf(f, spec);
+    EXPECT_TRUE(has(e, "population: walk-forward trials are not packed")) << e;
 }
