@@ -250,6 +250,7 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
     m.forcedGemm = opt.gemmKernel;
     m.forcedSplits = opt.gemmSplits;
     m.fusedAttention = !(opt.composedAttention || envStr("NNWB_CL_ATTENTION") == "composed");
+    m.fusedBlock = !(opt.composedBlock || envStr("NNWB_FUSED") == "0");
     if (opt.noCache || envStr("NNWB_NO_KERNEL_CACHE") == "1")
         m.cache = OpenClProgramCache(std::string());
     else if (!opt.cacheDir.empty())

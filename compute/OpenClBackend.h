@@ -27,6 +27,9 @@ struct OpenClOptions {
     // The attention core from gemm and softmax instead of the fused kernels (kernels/
     // attention.cl): for parity tests and A/B runs; also NNWB_CL_ATTENTION=composed.
     bool composedAttention = false;
+    // Attention blocks from the other ops instead of the fused block kernels (kernels/
+    // attention_block.cl): for parity tests and A/B runs; also NNWB_FUSED=0.
+    bool composedBlock = false;
 };
 
 class OpenClBackend final : public Backend {
@@ -46,6 +49,9 @@ public:
     void upload(BufRef dst, const float* src, size_t count) override;
     void download(BufRef src, float* dst, size_t count) override;
     void synchronize() override;
+    // Where the fused block kernels apply: local memory and work-group size of this device,
+    // element-wise activations, not switched off (OpenClOptions::composedBlock, NNWB_FUSED=0).
+    bool fusesAttentionBlock(const AttentionBlockShape& s) const override;
 
     // ---- diagnostics ----
     bool profiling() const;

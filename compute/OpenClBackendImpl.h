@@ -134,6 +134,7 @@ struct OpenClBackend::Impl {
     std::string forcedGemm;                           // OpenClOptions::gemmKernel
     int forcedSplits = 0;                             // OpenClOptions::gemmSplits
     bool fusedAttention = true;                       // off: OpenClOptions::composedAttention
+    bool fusedBlock = true;                           // off: OpenClOptions::composedBlock
     OpenClProgramCache cache;
     int fromCache = 0, built = 0;
     // Scratch buffer for overlapping copies and the lightConv tap gradient (in-order queue).
@@ -175,8 +176,9 @@ struct OpenClBackend::Impl {
     void setArg(cldetail::KernelEntry& k, cl_uint i, const T& v) {
         static_assert(
             std::is_same_v<T, cl_mem> || std::is_same_v<T, cl_int> || std::is_same_v<T, cl_float> ||
-                std::is_same_v<T, cl_ulong> || std::is_same_v<T, cldetail::LocalMem>,
-            "kernel arguments must be cl_mem, cl_int, cl_float, cl_ulong or cldetail::LocalMem");
+                std::is_same_v<T, cl_ulong> || std::is_same_v<T, cl_ulong8> ||
+                std::is_same_v<T, cldetail::LocalMem>,
+            "kernel arguments must be cl_mem, cl_int, cl_float, cl_ulong(8) or cldetail::LocalMem");
         cl_int err;
         if constexpr (std::is_same_v<T, cldetail::LocalMem>)
             err = clSetKernelArg(k.kernel.get(), i, v.bytes, nullptr);
@@ -237,6 +239,9 @@ struct OpenClBackend::Impl {
         enqueue(op, k, 1, &global, &local);
     }
 
+    // The fused attention block's work-group size (OpenClOps.cpp).
+    size_t blockLocalSize();
+
     void drainEvents() {
         for (auto& [name, ev] : pending) {
             cl_event e = ev.get();
@@ -280,5 +285,12 @@ struct OpenClBackend::Impl {
         launch1d(op, "copy_f32", n, src, so, dst, dO, cl_ulong(n));
     }
 };
+
+namespace cldetail {
+// The fused attention block's kernels, work-group size and local memory (OpenClOps.cpp).
+inline constexpr const char* kBlockKernels[] = {"attention_block_forward"};
+size_t blockForwardFloats(const AttentionBlockShape& s, size_t lsz);
+size_t blockBackwardFloats(const AttentionBlockShape& s, size_t lsz);
+}  // namespace cldetail
 
 }  // namespace nnwb

@@ -1,0 +1,237 @@
+// One attention block (model/layers/AttentionBlock.h has the math) fused: forward in one launch,
+// backward in one (plus attention_block_reduce when a model has more than one sample). One
+// work-group per sample (a population's samples are `models` equal blocks; sample b belongs to
+// model b / samplesPerModel and reads that model's weights at off[i] + m * stride[i]). The
+// sample's rows live in local memory (one __local array `lm`, carved up as each kernel's comment
+// says, sizes in floats; U units, W window, Q = H (2 D + Dv), C = H Dv, F = 4 W, L the local
+// size, a power of two); weights are read from global memory. Everything backward needs is
+// written to the activation buffers in AttentionBlock's layouts, so the per-op backward can
+// follow this forward. Stages are separated by barriers; within a stage work-item `lid` takes
+// elements lid, lid + L, ...
+//
+// The parameters, in order (BlockParam in compute/Ops.h; the ulong8 offset/stride arguments
+// hold one component per parameter): qkv.weight [Q][W], qkv.bias [Q], w0.weight [W][C],
+// w0.bias [W], ff1.weight [F][W], ff1.bias [F], ff2.weight [W][F], ff2.bias [W].
+
+// sum over k < n of a[k] * b[k], a in local and b in global memory
+float blk_dot(__local const float* a, __global const float* b, int n) {
+    float s = 0.0f;
+    for (int k = 0; k < n; ++k) s += a[k] * b[k];
+    return s;
+}
+
+// Layer norm in place of the u rows of w values at v (seqNorm: one mean and variance over all
+// u * w values of the sample), two passes as the CPU reference; the normalized values also go to
+// y (global) and 1 / sqrt(var + eps) to rstd[0 .. u) (seqNorm: rstd[0]). red holds L floats.
+void blk_norm(__local float* v, int u, int w, int seqNorm, float eps, __global float* y,
+              __global float* rstd, __local float* red) {
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
+    if (seqNorm) {
+        const int n = u * w;
+        float s = 0.0f;
+        for (int e = lid; e < n; e += lsz) s += v[e];
+        const float mean = nnwb_group_sum(red, s) / (float)n;
+        float q = 0.0f;
+        for (int e = lid; e < n; e += lsz) {
+            const float d = v[e] - mean;
+            q += d * d;
+        }
+        const float rs = 1.0f / sqrt(nnwb_group_sum(red, q) / (float)n + eps);
+        for (int e = lid; e < n; e += lsz) {
+            v[e] = (v[e] - mean) * rs;
+            y[e] = v[e];
+        }
+        if (lid == 0) rstd[0] = rs;
+    } else {
+        for (int r = lid; r < u; r += lsz) {
+            __local float* row = v + r * w;
+            float s = 0.0f;
+            for (int k = 0; k < w; ++k) s += row[k];
+            const float mean = s / (float)w;
+            float q = 0.0f;
+            for (int k = 0; k < w; ++k) q += (row[k] - mean) * (row[k] - mean);
+            const float rs = 1.0f / sqrt(q / (float)w + eps);
+            for (int k = 0; k < w; ++k) {
+                row[k] = (row[k] - mean) * rs;
+                y[r * w + k] = row[k];
+            }
+            rstd[r] = rs;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// The norm's backward in place: g = rstd * (g - mean(g) - y * mean(g * y)) per row (seqNorm:
+// over the sample), y and rstd the forward's (global). red holds 2 L floats.
+void blk_norm_backward(__local float* g, __global const float* y, __global const float* rstd,
+                       int u, int w, int seqNorm, __local float* red) {
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
+    if (seqNorm) {
+        const int n = u * w;
+        float a = 0.0f, c = 0.0f;
+        for (int e = lid; e < n; e += lsz) {
+            a += g[e];
+            c += g[e] * y[e];
+        }
+        const float2 m = nnwb_group_sum2(red, a, c) / (float)n;
+        const float rs = rstd[0];
+        for (int e = lid; e < n; e += lsz) g[e] = rs * (g[e] - m.x - y[e] * m.y);
+    } else {
+        for (int r = lid; r < u; r += lsz) {
+            __local float* row = g + r * w;
+            __global const float* yr = y + r * w;
+            float a = 0.0f, c = 0.0f;
+            for (int k = 0; k < w; ++k) {
+                a += row[k];
+                c += row[k] * yr[k];
+            }
+            a /= (float)w;
+            c /= (float)w;
+            const float rs = rstd[r];
+            for (int k = 0; k < w; ++k) row[k] = rs * (row[k] - a - yr[k] * c);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Values of each parameter of one model (BlockParam order) and their sum.
+int blk_param_counts(int w, int heads, int dk, int dv, int hasW0, int n[8]) {
+    const int q = heads * (2 * dk + dv), c = heads * dv, f = 4 * w;
+    n[0] = q * w;
+    n[1] = q;
+    n[2] = hasW0 ? w * c : 0;
+    n[3] = hasW0 ? w : 0;
+    n[4] = f * w;
+    n[5] = f;
+    n[6] = w * f;
+    n[7] = w;
+    int total = 0;
+    for (int i = 0; i < 8; ++i) total += n[i];
+    return total;
+}
+
+// Local memory of attention_block_forward (floats, in this order):
+//   xs  U W          X, from stage 8 on X1 + F (then the output)
+//   cs  U C          the context C
+//   x1s U W          X + A, then X1 = norm(X + A)
+//   big max(U Q + H U U, U F)   QKV rows then P [H][U][U]; from stage 7 on H1
+//   red L            reductions of the sequence norm
+__kernel void attention_block_forward(
+    int units, int window, int heads, int dk, int dv, int hasW0, int causal, int seqNorm,
+    int hidden, int ffOut, float eps, float scale, int samplesPerModel, __global const float* x,
+    ulong xo, __global const float* wqkv, __global const float* bqkv, __global const float* w0,
+    __global const float* b0, __global const float* w1, __global const float* b1,
+    __global const float* w2, __global const float* b2, ulong8 woff, ulong8 wstride,
+    __global float* qkv, ulong qkvo, __global float* p, ulong po, __global float* ctx, ulong co,
+    __global float* x1, ulong x1o, __global float* rstd1, ulong r1o, __global float* z1,
+    ulong z1o, __global float* h1, ulong h1o, __global float* z2, ulong z2o, __global float* f,
+    ulong fo, __global float* out, ulong oo, __global float* rstd2, ulong r2o,
+    __local float* lm) {
+    const int b = (int)get_group_id(0), m = b / samplesPerModel;
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
+    const int u = units, w = window, q = heads * (2 * dk + dv), c = heads * dv, ff = 4 * w;
+    const int hd = heads * dk, uw = u * w;
+    // this model's weights
+    __global const float* Wq = wqkv + woff.s0 + (ulong)m * wstride.s0;
+    __global const float* Bq = bqkv + woff.s1 + (ulong)m * wstride.s1;
+    __global const float* W0 = w0 + woff.s2 + (ulong)m * wstride.s2;
+    __global const float* B0 = b0 + woff.s3 + (ulong)m * wstride.s3;
+    __global const float* W1 = w1 + woff.s4 + (ulong)m * wstride.s4;
+    __global const float* B1 = b1 + woff.s5 + (ulong)m * wstride.s5;
+    __global const float* W2 = w2 + woff.s6 + (ulong)m * wstride.s6;
+    __global const float* B2 = b2 + woff.s7 + (ulong)m * wstride.s7;
+    // this sample's rows in the activation buffers
+    const ulong rw = (ulong)b * (ulong)uw, rf = (ulong)b * (ulong)u * (ulong)ff;
+    __global float* QKVg = qkv + qkvo + (ulong)b * (ulong)u * (ulong)q;
+    __global float* Pg = p + po + (ulong)b * (ulong)heads * (ulong)u * (ulong)u;
+    __global float* Cg = ctx + co + (ulong)b * (ulong)u * (ulong)c;
+    // local memory
+    __local float* xs = lm;
+    __local float* cs = xs + uw;
+    __local float* x1s = cs + u * c;
+    __local float* big = x1s + uw;
+    __local float* qs = big;           // QKV rows
+    __local float* ps = big + u * q;   // P
+    __local float* hs = big;           // H1 (stage 7 on)
+    __local float* red = big + max(u * q + heads * u * u, u * ff);
+
+    // 1. X
+    for (int e = lid; e < uw; e += lsz) xs[e] = x[xo + rw + e];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // 2. QKV = X Wqkv^T + bqkv
+    for (int e = lid; e < u * q; e += lsz) {
+        const int r = e / q, j = e % q;
+        const float v = Bq[j] + blk_dot(xs + r * w, Wq + j * w, w);
+        qs[e] = v;
+        QKVg[e] = v;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // 3. one row of P per (head, query): softmax of the scaled scores over the visible keys
+    for (int t = lid; t < heads * u; t += lsz) {
+        const int hh = t / u, i = t % u, valid = causal ? i + 1 : u;
+        __local float* row = ps + t * u;
+        __local const float* qi = qs + i * q + hh * dk;
+        float mx = -INFINITY;
+        for (int j = 0; j < valid; ++j) {
+            __local const float* kj = qs + j * q + hd + hh * dk;
+            float s = 0.0f;
+            for (int k = 0; k < dk; ++k) s += qi[k] * kj[k];
+            row[j] = s * scale;
+            mx = fmax(mx, row[j]);
+        }
+        float sum = 0.0f;
+        for (int j = 0; j < valid; ++j) {
+            row[j] = exp(row[j] - mx);
+            sum += row[j];
+        }
+        const float inv = 1.0f / sum;
+        for (int j = 0; j < u; ++j) {
+            row[j] = j < valid ? row[j] * inv : 0.0f;
+            Pg[t * u + j] = row[j];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // 4. C = [P_1 V_1 | ... | P_H V_H]
+    for (int e = lid; e < u * c; e += lsz) {
+        const int i = e / c, col = e % c, hh = col / dv, valid = causal ? i + 1 : u;
+        __local const float* row = ps + (hh * u + i) * u;
+        float a = 0.0f;
+        for (int j = 0; j < valid; ++j) a += row[j] * qs[j * q + 2 * hd + col];
+        cs[e] = a;
+        Cg[e] = a;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // 5. X + A with A = C W0^T + b0 (or C)
+    for (int e = lid; e < uw; e += lsz) {
+        const int r = e / w, o = e % w;
+        const float a = hasW0 ? B0[o] + blk_dot(cs + r * c, W0 + o * c, c) : cs[e];
+        x1s[e] = xs[e] + a;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // 6. X1 = norm(X + A)
+    blk_norm(x1s, u, w, seqNorm, eps, x1 + x1o + rw, rstd1 + r1o + (seqNorm ? b : b * u), red);
+    // 7. Z1 = X1 W1^T + b1, H1 = hidden(Z1)
+    for (int e = lid; e < u * ff; e += lsz) {
+        const int r = e / ff, j = e % ff;
+        const float z = B1[j] + blk_dot(x1s + r * w, W1 + j * w, w);
+        const float hv = nnwb_act(z, hidden);
+        hs[e] = hv;
+        z1[z1o + rf + e] = z;
+        h1[h1o + rf + e] = hv;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // 8. Z2 = H1 W2^T + b2, F = ffOut(Z2); X1 + F into xs
+    for (int e = lid; e < uw; e += lsz) {
+        const int r = e / w, o = e % w;
+        const float z = B2[o];
+        float s = 0.0f;
+        for (int j = 0; j < ff; ++j) s += hs[r * ff + j] * W2[o * ff + j];
+        const float zz = z + s, fv = nnwb_act(zz, ffOut);
+        z2[z2o + rw + e] = zz;
+        f[fo + rw + e] = fv;
+        xs[e] = x1s[e] + fv;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // 9. out = norm(X1 + F)
+    blk_norm(xs, u, w, seqNorm, eps, out + oo + rw, rstd2 + r2o + (seqNorm ? b : b * u), red);
+}
