@@ -288,7 +288,8 @@ struct OpenClBackend::Impl {
 
 namespace cldetail {
 // The fused attention block's kernels, work-group size and local memory (OpenClOps.cpp).
-inline constexpr const char* kBlockKernels[] = {"attention_block_forward"};
+inline constexpr const char* kBlockKernels[] = {"attention_block_forward",
+                                                "attention_block_backward"};
 size_t blockForwardFloats(const AttentionBlockShape& s, size_t lsz);
 size_t blockBackwardFloats(const AttentionBlockShape& s, size_t lsz);
 }  // namespace cldetail

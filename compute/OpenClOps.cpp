@@ -25,7 +25,7 @@ const char* const cldetail::kRequiredKernels[] = {
     "lightconv_weight_grad_apply", "clip_sum_squares", "clip_partial_squares",
     "clip_norm_of_partials", "clip_scale", "scale_rows",
     "dropout_forward", "dropout_backward", "attention_forward", "attention_backward",
-    "attention_block_forward", nullptr};
+    "attention_block_forward", "attention_block_backward", "attention_block_reduce", nullptr};
 // clang-format on
 
 // The ops: one run per argument struct of compute/Ops.h that this backend implements.
@@ -416,6 +416,51 @@ struct OpenClBackend::Ops {
         d_->setArg(k, i++, LocalMem{blockForwardFloats(s, lsz) * sizeof(float)});
         const size_t global = size_t(s.batch) * lsz;
         d_->enqueue("attentionBlockForward", k, 1, &global, &lsz);
+    }
+    // One launch per sample computing dX and its parameter gradients: added straight to the
+    // gradients when every model has one sample, else stored per sample in the scratch buffer
+    // and added by one attention_block_reduce launch.
+    void run(const AttentionBlockBackwardArgs& args) {
+        const AttentionBlockShape& s = args.s;
+        if (s.batch == 0) return;
+        if (!self.fusesAttentionBlock(s))
+            throw ComputeError("attentionBlockBackward: the fused block does not fit " +
+                               d_->info.name + " (check fusesAttentionBlock first)");
+        KernelEntry& k = d_->kernel("attention_block_backward");
+        const size_t lsz = d_->blockLocalSize(), spm = size_t(s.batch / s.models);
+        size_t total = 0;
+        for (int i = 0; i < kBlockParams; ++i) total += s.paramCount(i);
+        const bool direct = spm == 1;
+        cl_mem partial = direct ? Impl::mem(args.x)
+                                : d_->ensureScratch(size_t(s.batch) * total, "attentionBlockBackward");
+        const BufRef dx = args.dx.empty() ? args.x : args.dx;  // a stand-in, never written
+        d_->setArgs(k, cl_int(s.units), cl_int(s.window), cl_int(s.heads), cl_int(s.keySize),
+                    cl_int(s.valueSize), cl_int(s.w0), cl_int(s.causal), cl_int(s.sequenceNorm),
+                    cl_int(int(s.hidden)), cl_int(int(s.ffOut)),
+                    cl_float(1.0f / std::sqrt(float(s.keySize))), cl_int(int(spm)),
+                    cl_int(direct ? 1 : 0), Impl::mem(args.x), Impl::off(args.x),
+                    Impl::mem(args.dy), Impl::off(args.dy), Impl::mem(dx), Impl::off(dx),
+                    cl_int(args.dx.empty() ? 0 : 1));
+        cl_uint i = 20;
+        i = setParams(k, i, args.w);
+        i = setParams(k, i, args.g);
+        d_->setArg(k, i++, partial);
+        const BlockActs& a = args.a;
+        for (BufRef r : {a.qkv, a.p, a.ctx, a.x1, a.rstd1, a.z1, a.h1, a.z2, a.f, a.out, a.rstd2}) {
+            d_->setArg(k, i++, Impl::mem(r));
+            d_->setArg(k, i++, Impl::off(r));
+        }
+        d_->setArg(k, i++, LocalMem{blockBackwardFloats(s, lsz) * sizeof(float)});
+        const size_t global = size_t(s.batch) * lsz;
+        d_->enqueue("attentionBlockBackward", k, 1, &global, &lsz);
+        if (direct) return;
+        KernelEntry& r = d_->kernel("attention_block_reduce");
+        d_->setArgs(r, cl_int(s.window), cl_int(s.heads), cl_int(s.keySize), cl_int(s.valueSize),
+                    cl_int(s.w0), cl_int(s.models), cl_int(int(spm)), partial);
+        setParams(r, 8, args.g);
+        const size_t lr = d_->elemLocal(r);
+        const size_t gr = roundUp(std::min(size_t(s.models) * total, lr * 65536), lr);
+        d_->enqueue("attentionBlockBackward", r, 1, &gr, &lr);
     }
     // The 8 parameter buffers (W0's stand-ins without W0: never read), then their offsets and
     // per-model strides as two ulong8 (BlockParam order). Returns the next argument index.

@@ -235,3 +235,244 @@ __kernel void attention_block_forward(
     // 9. out = norm(X1 + F)
     blk_norm(xs, u, w, seqNorm, eps, out + oo + rw, rstd2 + r2o + (seqNorm ? b : b * u), red);
 }
+
+// A parameter gradient value: added to the model's gradient (direct: the model's only sample)
+// or stored in the sample's row of partials for attention_block_reduce.
+void blk_grad(__global float* g, __global float* part, int direct, int idx, float v) {
+    if (direct)
+        g[idx] += v;
+    else
+        part[idx] = v;
+}
+
+// The backward of attention_block_forward for one sample per work-group: dX (when hasDx) and
+// the sample's parameter gradients (direct: added to the gradients; else written to
+// partial[b][...], the parameters one after the other in BlockParam order).
+// Local memory (floats, in this order):
+//   ga  U W          dR2 = dL/d(X1 + F), the norm 2 backward of dY
+//   gb  U W          dZ2
+//   gx  U W          dX1 + dR2, then dR1 = dA (the norm 1 backward)
+//   gc  U C          dC
+//   big max(U F, 2 U Q + H U U)   dZ1; from stage 6 on QKV rows, dQKV rows, then P [H][U][U]
+//                                  (turned into dS row by row)
+//   red 2 L          reductions of the sequence norm
+__kernel void attention_block_backward(
+    int units, int window, int heads, int dk, int dv, int hasW0, int causal, int seqNorm,
+    int hidden, int ffOut, float scale, int samplesPerModel, int direct,
+    __global const float* x, ulong xo, __global const float* dy, ulong dyo, __global float* dx,
+    ulong dxo, int hasDx, __global const float* wqkv, __global const float* bqkv,
+    __global const float* w0, __global const float* b0, __global const float* w1,
+    __global const float* b1, __global const float* w2, __global const float* b2, ulong8 woff,
+    ulong8 wstride, __global float* gqkv, __global float* gbqkv, __global float* gw0,
+    __global float* gb0, __global float* gw1, __global float* gb1, __global float* gw2,
+    __global float* gb2, ulong8 goff, ulong8 gstride, __global float* partial,
+    __global const float* qkv, ulong qkvo, __global const float* p, ulong po,
+    __global const float* ctx, ulong co, __global const float* x1, ulong x1o,
+    __global const float* rstd1, ulong r1o, __global const float* z1, ulong z1o,
+    __global const float* h1, ulong h1o, __global const float* z2, ulong z2o,
+    __global const float* f, ulong fo, __global const float* out, ulong oo,
+    __global const float* rstd2, ulong r2o, __local float* lm) {
+    const int b = (int)get_group_id(0), m = b / samplesPerModel;
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
+    const int u = units, w = window, q = heads * (2 * dk + dv), c = heads * dv, ff = 4 * w;
+    const int hd = heads * dk, uw = u * w;
+    // this model's weights
+    __global const float* Wq = wqkv + woff.s0 + (ulong)m * wstride.s0;
+    __global const float* W0 = w0 + woff.s2 + (ulong)m * wstride.s2;
+    __global const float* W1 = w1 + woff.s4 + (ulong)m * wstride.s4;
+    __global const float* W2 = w2 + woff.s6 + (ulong)m * wstride.s6;
+    // where this sample's parameter gradients go
+    int cnt[8];
+    const int total = blk_param_counts(w, heads, dk, dv, hasW0, cnt);
+    __global float* part[8];
+    part[0] = partial + (ulong)b * (ulong)total;
+    for (int i = 1; i < 8; ++i) part[i] = part[i - 1] + cnt[i - 1];
+    __global float* Gq = gqkv + goff.s0 + (ulong)m * gstride.s0;
+    __global float* Gbq = gbqkv + goff.s1 + (ulong)m * gstride.s1;
+    __global float* G0 = gw0 + goff.s2 + (ulong)m * gstride.s2;
+    __global float* Gb0 = gb0 + goff.s3 + (ulong)m * gstride.s3;
+    __global float* G1 = gw1 + goff.s4 + (ulong)m * gstride.s4;
+    __global float* Gb1 = gb1 + goff.s5 + (ulong)m * gstride.s5;
+    __global float* G2 = gw2 + goff.s6 + (ulong)m * gstride.s6;
+    __global float* Gb2 = gb2 + goff.s7 + (ulong)m * gstride.s7;
+    // this sample's rows of the forward's activations
+    const ulong rw = (ulong)b * (ulong)uw, rf = (ulong)b * (ulong)u * (ulong)ff;
+    __global const float* X = x + xo + rw;
+    __global const float* X1 = x1 + x1o + rw;
+    __global const float* H1 = h1 + h1o + rf;
+    __global const float* Z1 = z1 + z1o + rf;
+    __global const float* Cg = ctx + co + (ulong)b * (ulong)u * (ulong)c;
+    __global const float* QKVg = qkv + qkvo + (ulong)b * (ulong)u * (ulong)q;
+    __global const float* Pg = p + po + (ulong)b * (ulong)heads * (ulong)u * (ulong)u;
+    // local memory
+    __local float* ga = lm;
+    __local float* gb = ga + uw;
+    __local float* gx = gb + uw;
+    __local float* gc = gx + uw;
+    __local float* big = gc + u * c;
+    __local float* gh = big;                 // dZ1
+    __local float* qs = big;                 // QKV rows (stage 6 on)
+    __local float* dqs = big + u * q;        // dQKV rows
+    __local float* ps = big + 2 * u * q;     // P, then dS
+    __local float* red = big + max(u * ff, 2 * u * q + heads * u * u);
+
+    // 1. dR2 = norm 2 backward of dY (y = out)
+    for (int e = lid; e < uw; e += lsz) ga[e] = dy[dyo + rw + e];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    blk_norm_backward(ga, out + oo + rw, rstd2 + r2o + (seqNorm ? b : b * u), u, w, seqNorm, red);
+    // 2. dZ2 = dF * ffOut'(Z2), dF = dR2
+    for (int e = lid; e < uw; e += lsz)
+        gb[e] = ga[e] * nnwb_act_grad(z2[z2o + rw + e], f[fo + rw + e], ffOut);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // 3. dW2 = dZ2^T H1, db2 = column sums of dZ2, dZ1 = (dZ2 W2) * hidden'(Z1)
+    for (int e = lid; e < w * ff; e += lsz) {
+        const int o = e / ff, j = e % ff;
+        float s = 0.0f;
+        for (int r = 0; r < u; ++r) s += gb[r * w + o] * H1[r * ff + j];
+        blk_grad(G2, part[6], direct, e, s);
+    }
+    for (int o = lid; o < w; o += lsz) {
+        float s = 0.0f;
+        for (int r = 0; r < u; ++r) s += gb[r * w + o];
+        blk_grad(Gb2, part[7], direct, o, s);
+    }
+    for (int e = lid; e < u * ff; e += lsz) {
+        const int r = e / ff, j = e % ff;
+        float s = 0.0f;
+        for (int o = 0; o < w; ++o) s += gb[r * w + o] * W2[o * ff + j];
+        gh[e] = s * nnwb_act_grad(Z1[e], H1[e], hidden);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // 4. dW1 = dZ1^T X1, db1, and dX1 + dR2 = dZ1 W1 + dR2 (the residual)
+    for (int e = lid; e < ff * w; e += lsz) {
+        const int j = e / w, k = e % w;
+        float s = 0.0f;
+        for (int r = 0; r < u; ++r) s += gh[r * ff + j] * X1[r * w + k];
+        blk_grad(G1, part[4], direct, e, s);
+    }
+    for (int j = lid; j < ff; j += lsz) {
+        float s = 0.0f;
+        for (int r = 0; r < u; ++r) s += gh[r * ff + j];
+        blk_grad(Gb1, part[5], direct, j, s);
+    }
+    for (int e = lid; e < uw; e += lsz) {
+        const int r = e / w, k = e % w;
+        float s = ga[e];
+        for (int j = 0; j < ff; ++j) s += gh[r * ff + j] * W1[j * w + k];
+        gx[e] = s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // 5. dR1 = dA = norm 1 backward (y = X1)
+    blk_norm_backward(gx, X1, rstd1 + r1o + (seqNorm ? b : b * u), u, w, seqNorm, red);
+    // 6. dW0 = dA^T C, db0, dC = dA W0 (or dC = dA); QKV and P into local memory
+    if (hasW0) {
+        for (int e = lid; e < w * c; e += lsz) {
+            const int o = e / c, k = e % c;
+            float s = 0.0f;
+            for (int r = 0; r < u; ++r) s += gx[r * w + o] * Cg[r * c + k];
+            blk_grad(G0, part[2], direct, e, s);
+        }
+        for (int o = lid; o < w; o += lsz) {
+            float s = 0.0f;
+            for (int r = 0; r < u; ++r) s += gx[r * w + o];
+            blk_grad(Gb0, part[3], direct, o, s);
+        }
+        for (int e = lid; e < u * c; e += lsz) {
+            const int r = e / c, k = e % c;
+            float s = 0.0f;
+            for (int o = 0; o < w; ++o) s += gx[r * w + o] * W0[o * c + k];
+            gc[e] = s;
+        }
+    } else {
+        for (int e = lid; e < u * c; e += lsz) gc[e] = gx[e];
+    }
+    for (int e = lid; e < u * q; e += lsz) qs[e] = QKVg[e];
+    for (int e = lid; e < heads * u * u; e += lsz) ps[e] = Pg[e];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // 7. dV_h = P_h^T dC_h (key j: only queries i >= j see it when causal)
+    for (int e = lid; e < u * c; e += lsz) {
+        const int j = e / c, col = e % c, hh = col / dv, first = causal ? j : 0;
+        float s = 0.0f;
+        for (int i = first; i < u; ++i) s += ps[(hh * u + i) * u + j] * gc[i * c + col];
+        dqs[j * q + 2 * hd + col] = s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // 8. dS = scale * P * (dP - rowsum(dP * P)) with dP = dC_h V_h^T, in place of P's rows
+    for (int t = lid; t < heads * u; t += lsz) {
+        const int hh = t / u, i = t % u, valid = causal ? i + 1 : u;
+        __local float* row = ps + t * u;
+        __local const float* dci = gc + i * c + hh * dv;
+        float dot = 0.0f;
+        for (int j = 0; j < valid; ++j) {
+            __local const float* vj = qs + j * q + 2 * hd + hh * dv;
+            float d = 0.0f;
+            for (int k = 0; k < dv; ++k) d += dci[k] * vj[k];
+            row[j] *= d;  // P * dP
+            dot += row[j];
+        }
+        __global const float* pi = Pg + t * u;
+        for (int j = 0; j < u; ++j) row[j] = j < valid ? scale * (row[j] - pi[j] * dot) : 0.0f;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // 9. dQ_h = dS_h K_h, dK_h = dS_h^T Q_h
+    for (int e = lid; e < u * hd; e += lsz) {
+        const int i = e / hd, col = e % hd, hh = col / dk, valid = causal ? i + 1 : u;
+        __local const float* row = ps + (hh * u + i) * u;
+        float s = 0.0f;
+        for (int j = 0; j < valid; ++j) s += row[j] * qs[j * q + hd + col];
+        dqs[i * q + col] = s;
+    }
+    for (int e = lid; e < u * hd; e += lsz) {
+        const int j = e / hd, col = e % hd, hh = col / dk, first = causal ? j : 0;
+        float s = 0.0f;
+        for (int i = first; i < u; ++i) s += ps[(hh * u + i) * u + j] * qs[i * q + col];
+        dqs[j * q + hd + col] = s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // 10. dWqkv = dQKV^T X, dbqkv, dX = dR1 + dQKV Wqkv
+    for (int e = lid; e < q * w; e += lsz) {
+        const int j = e / w, k = e % w;
+        float s = 0.0f;
+        for (int r = 0; r < u; ++r) s += dqs[r * q + j] * X[r * w + k];
+        blk_grad(Gq, part[0], direct, e, s);
+    }
+    for (int j = lid; j < q; j += lsz) {
+        float s = 0.0f;
+        for (int r = 0; r < u; ++r) s += dqs[r * q + j];
+        blk_grad(Gbq, part[1], direct, j, s);
+    }
+    if (hasDx)
+        for (int e = lid; e < uw; e += lsz) {
+            const int r = e / w, k = e % w;
+            float s = gx[e];
+            for (int j = 0; j < q; ++j) s += dqs[r * q + j] * Wq[j * w + k];
+            dx[dxo + rw + e] = s;
+        }
+}
+
+// The gradients of samplesPerModel > 1: for model m, every parameter value adds the sum of its
+// samples' partials (attention_block_backward's rows; in a fixed order: deterministic).
+__kernel void attention_block_reduce(int window, int heads, int dk, int dv, int hasW0,
+                                     int models, int samplesPerModel,
+                                     __global const float* partial, __global float* gqkv,
+                                     __global float* gbqkv, __global float* gw0,
+                                     __global float* gb0, __global float* gw1,
+                                     __global float* gb1, __global float* gw2,
+                                     __global float* gb2, ulong8 goff, ulong8 gstride) {
+    int cnt[8];
+    const int total = blk_param_counts(window, heads, dk, dv, hasW0, cnt);
+    ulong off[8], stride[8];
+    vstore8(goff, 0, off);
+    vstore8(gstride, 0, stride);
+    __global float* g[8] = {gqkv, gbqkv, gw0, gb0, gw1, gb1, gw2, gb2};
+    const ulong n = (ulong)models * (ulong)total;
+    for (ulong id = get_global_id(0); id < n; id += get_global_size(0)) {
+        const int m = (int)(id / (ulong)total), idx = (int)(id % (ulong)total);
+        int i = 0, within = idx;
+        while (within >= cnt[i]) within -= cnt[i++];
+        __global const float* src = partial + (ulong)m * (ulong)samplesPerModel * (ulong)total;
+        float s = 0.0f;
+        for (int k = 0; k < samplesPerModel; ++k) s += src[(ulong)k * (ulong)total + idx];
+        g[i][off[i] + (ulong)m * stride[i] + (ulong)within] += s;
+    }
+}

@@ -328,6 +328,11 @@ void AttentionBlock::backward(BufRef x, BufRef dy, BufRef dx, int batch, Scratch
     auto heads = [&](BufRef r, int m, int n, int ld, size_t perSample, size_t perHead) {
         return M::perHead(r, batch, h, m, n, ld, perSample, perHead);
     };
+    if (!acts_.scoreMasked && !acts_.ffMasked && be.fusesAttentionBlock(blockShape(batch))) {
+        be.attentionBlockBackward({blockShape(batch), x, dy, dx, blockParams(false),
+                                   blockParams(true), blockActs()});
+        return;
+    }
     const int normRows = cfg_.norm == NormMode::Element ? rows : batch;
     const BufRef dctx = tailBackward(dy, dx, rows, normRows, acts_, s);
     if (!acts_.scoreMasked) {

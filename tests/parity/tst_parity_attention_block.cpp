@@ -190,12 +190,15 @@ TEST_P(FusedBlock, matchesComposedAndCpu) {
         const BlockResult fused = runBlock(*fusedBe, row);
         ASSERT_TRUE(fused.fused) << "the fused block does not apply on " << id;
         EXPECT_EQ(fused.forwardLaunches, 1u);
+        // one launch, plus the reduction when a model has several samples
+        EXPECT_EQ(fused.backwardLaunches, row.samples == 1 ? 1u : 2u);
         OpenClOptions opt;
         opt.composedBlock = true;
         auto composedBe = OpenClBackend::create(id, opt);
         const BlockResult composed = runBlock(*composedBe, row);
         ASSERT_FALSE(composed.fused);
         EXPECT_GT(composed.forwardLaunches, 4u);
+        EXPECT_GT(composed.backwardLaunches, 8u);
         const std::string vsCpu = compareAll(fused, ref), vsComposed = compareAll(fused, composed);
         EXPECT_TRUE(vsCpu.empty()) << "fused vs CPU: " << vsCpu;
         EXPECT_TRUE(vsComposed.empty()) << "fused vs composed: " << vsComposed;
