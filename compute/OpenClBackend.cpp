@@ -251,6 +251,7 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
     m.forcedSplits = opt.gemmSplits;
     m.fusedAttention = !(opt.composedAttention || envStr("NNWB_CL_ATTENTION") == "composed");
     m.fusedBlock = !(opt.composedBlock || envStr("NNWB_FUSED") == "0");
+    m.maxHeadGroup = opt.blockHeadGroup;
     if (opt.noCache || envStr("NNWB_NO_KERNEL_CACHE") == "1")
         m.cache = OpenClProgramCache(std::string());
     else if (!opt.cacheDir.empty())

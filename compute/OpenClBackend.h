@@ -30,6 +30,9 @@ struct OpenClOptions {
     // Attention blocks from the other ops instead of the fused block kernels (kernels/
     // attention_block.cl): for parity tests and A/B runs; also NNWB_FUSED=0.
     bool composedBlock = false;
+    // Tests only: at most this many heads per group in the fused block kernels (0: as many as
+    // the local memory holds), so that small shapes run the grouped loops too.
+    int blockHeadGroup = 0;
 };
 
 class OpenClBackend final : public Backend {

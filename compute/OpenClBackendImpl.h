@@ -135,6 +135,7 @@ struct OpenClBackend::Impl {
     int forcedSplits = 0;                             // OpenClOptions::gemmSplits
     bool fusedAttention = true;                       // off: OpenClOptions::composedAttention
     bool fusedBlock = true;                           // off: OpenClOptions::composedBlock
+    int maxHeadGroup = 0;                             // OpenClOptions::blockHeadGroup
     OpenClProgramCache cache;
     int fromCache = 0, built = 0;
     // Scratch buffer for overlapping copies and the lightConv tap gradient (in-order queue).
@@ -241,6 +242,8 @@ struct OpenClBackend::Impl {
 
     // The fused attention block's work-group size (OpenClOps.cpp).
     size_t blockLocalSize();
+    // Heads per group of the fused block kernels (0: they do not fit this device).
+    int blockHeadGroup(const AttentionBlockShape& s, size_t lsz) const;
 
     void drainEvents() {
         for (auto& [name, ev] : pending) {
@@ -290,8 +293,8 @@ namespace cldetail {
 // The fused attention block's kernels, work-group size and local memory (OpenClOps.cpp).
 inline constexpr const char* kBlockKernels[] = {"attention_block_forward",
                                                 "attention_block_backward"};
-size_t blockForwardFloats(const AttentionBlockShape& s, size_t lsz);
-size_t blockBackwardFloats(const AttentionBlockShape& s, size_t lsz);
+size_t blockForwardFloats(const AttentionBlockShape& s, size_t lsz, int headGroup);
+size_t blockBackwardFloats(const AttentionBlockShape& s, size_t lsz, int headGroup);
 }  // namespace cldetail
 
 }  // namespace nnwb

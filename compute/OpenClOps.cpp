@@ -406,14 +406,15 @@ struct OpenClBackend::Ops {
                     cl_int(s.valueSize), cl_int(s.w0), cl_int(s.causal), cl_int(s.sequenceNorm),
                     cl_int(int(s.hidden)), cl_int(int(s.ffOut)), cl_float(s.eps),
                     cl_float(1.0f / std::sqrt(float(s.keySize))), cl_int(int(spm)),
-                    Impl::mem(args.x), Impl::off(args.x));
-        cl_uint i = 15;
+                    cl_int(d_->blockHeadGroup(s, lsz)), Impl::mem(args.x), Impl::off(args.x));
+        cl_uint i = 16;
         i = setParams(k, i, args.w);
         for (BufRef r : {a.qkv, a.p, a.ctx, a.x1, a.rstd1, a.z1, a.h1, a.z2, a.f, a.out, a.rstd2}) {
             d_->setArg(k, i++, Impl::mem(r));
             d_->setArg(k, i++, Impl::off(r));
         }
-        d_->setArg(k, i++, LocalMem{blockForwardFloats(s, lsz) * sizeof(float)});
+        d_->setArg(k, i++,
+                   LocalMem{blockForwardFloats(s, lsz, d_->blockHeadGroup(s, lsz)) * sizeof(float)});
         const size_t global = size_t(s.batch) * lsz;
         d_->enqueue("attentionBlockForward", k, 1, &global, &lsz);
     }
@@ -438,10 +439,11 @@ struct OpenClBackend::Ops {
                     cl_int(s.valueSize), cl_int(s.w0), cl_int(s.causal), cl_int(s.sequenceNorm),
                     cl_int(int(s.hidden)), cl_int(int(s.ffOut)),
                     cl_float(1.0f / std::sqrt(float(s.keySize))), cl_int(int(spm)),
-                    cl_int(direct ? 1 : 0), Impl::mem(args.x), Impl::off(args.x),
+                    cl_int(d_->blockHeadGroup(s, lsz)), cl_int(direct ? 1 : 0),
+                    Impl::mem(args.x), Impl::off(args.x),
                     Impl::mem(args.dy), Impl::off(args.dy), Impl::mem(dx), Impl::off(dx),
                     cl_int(args.dx.empty() ? 0 : 1));
-        cl_uint i = 20;
+        cl_uint i = 21;
         i = setParams(k, i, args.w);
         i = setParams(k, i, args.g);
         d_->setArg(k, i++, partial);
@@ -450,7 +452,8 @@ struct OpenClBackend::Ops {
             d_->setArg(k, i++, Impl::mem(r));
             d_->setArg(k, i++, Impl::off(r));
         }
-        d_->setArg(k, i++, LocalMem{blockBackwardFloats(s, lsz) * sizeof(float)});
+        d_->setArg(k, i++, LocalMem{blockBackwardFloats(s, lsz, d_->blockHeadGroup(s, lsz)) *
+                                    sizeof(float)});
         const size_t global = size_t(s.batch) * lsz;
         d_->enqueue("attentionBlockBackward", k, 1, &global, &lsz);
         if (direct) return;
@@ -742,16 +745,33 @@ size_t OpenClBackend::Impl::blockLocalSize() {
     return floorPow2(std::max<size_t>(1, cap));
 }
 
-// Local floats of attention_block_forward and _backward (the layouts in their comments).
-size_t cldetail::blockForwardFloats(const AttentionBlockShape& s, size_t lsz) {
+// Local floats of attention_block_forward and _backward with the heads in groups of g (the
+// layouts in their comments).
+size_t cldetail::blockForwardFloats(const AttentionBlockShape& s, size_t lsz, int g) {
     const size_t u = size_t(s.units), w = size_t(s.window), q = size_t(s.qkvWidth()),
-                 c = size_t(s.ctxWidth()), f = size_t(s.ffWidth()), h = size_t(s.heads);
-    return 2 * u * w + u * c + std::max(u * q + h * u * u, u * f) + lsz;
+                 c = size_t(s.ctxWidth()), f = size_t(s.ffWidth());
+    return 2 * u * w + u * c + std::max(u * q + size_t(g) * u * u, u * f) + lsz;
 }
-size_t cldetail::blockBackwardFloats(const AttentionBlockShape& s, size_t lsz) {
+size_t cldetail::blockBackwardFloats(const AttentionBlockShape& s, size_t lsz, int g) {
     const size_t u = size_t(s.units), w = size_t(s.window), q = size_t(s.qkvWidth()),
-                 c = size_t(s.ctxWidth()), f = size_t(s.ffWidth()), h = size_t(s.heads);
-    return 3 * u * w + u * c + std::max(u * f, 2 * u * q + h * u * u) + 2 * lsz;
+                 c = size_t(s.ctxWidth()), f = size_t(s.ffWidth());
+    return 3 * u * w + u * c + std::max(u * f, u * q + size_t(g) * u * u) + 2 * lsz;
+}
+
+// The heads per group: all of them where both kernels' local memory fits, else the fewest
+// groups that fit (heads spread evenly over them); 0 when even one head per group does not fit.
+int OpenClBackend::Impl::blockHeadGroup(const AttentionBlockShape& s, size_t lsz) const {
+    auto fits = [&](int g) {
+        const size_t floats =
+            std::max(blockForwardFloats(s, lsz, g), blockBackwardFloats(s, lsz, g));
+        return floats * sizeof(float) <= size_t(localMemSize);
+    };
+    for (int groups = 1; groups <= s.heads; ++groups) {
+        int g = (s.heads + groups - 1) / groups;
+        if (maxHeadGroup > 0) g = std::min(g, maxHeadGroup);
+        if (fits(g)) return g;
+    }
+    return 0;
 }
 
 bool OpenClBackend::fusesAttentionBlock(const AttentionBlockShape& s) const {
@@ -760,9 +780,7 @@ bool OpenClBackend::fusesAttentionBlock(const AttentionBlockShape& s) const {
     if (s.units <= 0 || s.window <= 0 || s.heads <= 0 || s.keySize <= 0 || s.valueSize <= 0 ||
         (!s.w0 && s.ctxWidth() != s.window))
         return false;
-    const size_t lsz = d_->blockLocalSize();
-    const size_t floats = std::max(blockForwardFloats(s, lsz), blockBackwardFloats(s, lsz));
-    return floats * sizeof(float) <= size_t(d_->localMemSize);
+    return d_->blockHeadGroup(s, d_->blockLocalSize()) > 0;
 }
 
 namespace {

@@ -114,12 +114,13 @@ int blk_param_counts(int w, int heads, int dk, int dv, int hasW0, int n[8]) {
 //   xs  U W          X, from stage 8 on X1 + F (then the output)
 //   cs  U C          the context C
 //   x1s U W          X + A, then X1 = norm(X + A)
-//   big max(U Q + H U U, U F)   QKV rows then P [H][U][U]; from stage 7 on H1
+//   big max(U Q + G U U, U F)   QKV rows then P of G heads [G][U][U] (the heads go in groups of
+//                                G = headGroup, as many as fit); from stage 7 on H1
 //   red L            reductions of the sequence norm
 __kernel void attention_block_forward(
     int units, int window, int heads, int dk, int dv, int hasW0, int causal, int seqNorm,
-    int hidden, int ffOut, float eps, float scale, int samplesPerModel, __global const float* x,
-    ulong xo, __global const float* wqkv, __global const float* bqkv, __global const float* w0,
+    int hidden, int ffOut, float eps, float scale, int samplesPerModel, int headGroup,
+    __global const float* x, ulong xo, __global const float* wqkv, __global const float* bqkv, __global const float* w0,
     __global const float* b0, __global const float* w1, __global const float* b1,
     __global const float* w2, __global const float* b2, ulong8 woff, ulong8 wstride,
     __global float* qkv, ulong qkvo, __global float* p, ulong po, __global float* ctx, ulong co,
@@ -151,9 +152,9 @@ __kernel void attention_block_forward(
     __local float* x1s = cs + u * c;
     __local float* big = x1s + uw;
     __local float* qs = big;           // QKV rows
-    __local float* ps = big + u * q;   // P
+    __local float* ps = big + u * q;   // P of the heads of one group
     __local float* hs = big;           // H1 (stage 7 on)
-    __local float* red = big + max(u * q + heads * u * u, u * ff);
+    __local float* red = big + max(u * q + headGroup * u * u, u * ff);
 
     // 1. X
     for (int e = lid; e < uw; e += lsz) xs[e] = x[xo + rw + e];
@@ -166,41 +167,45 @@ __kernel void attention_block_forward(
         QKVg[e] = v;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    // 3. one row of P per (head, query): softmax of the scaled scores over the visible keys
-    for (int t = lid; t < heads * u; t += lsz) {
-        const int hh = t / u, i = t % u, valid = causal ? i + 1 : u;
-        __local float* row = ps + t * u;
-        __local const float* qi = qs + i * q + hh * dk;
-        float mx = -INFINITY;
-        for (int j = 0; j < valid; ++j) {
-            __local const float* kj = qs + j * q + hd + hh * dk;
-            float s = 0.0f;
-            for (int k = 0; k < dk; ++k) s += qi[k] * kj[k];
-            row[j] = s * scale;
-            mx = fmax(mx, row[j]);
+    for (int h0 = 0; h0 < heads; h0 += headGroup) {
+        const int hn = min(headGroup, heads - h0);
+        // 3. one row of P per (head, query): softmax of the scaled scores over the visible keys
+        for (int t = lid; t < hn * u; t += lsz) {
+            const int hh = h0 + t / u, i = t % u, valid = causal ? i + 1 : u;
+            __local float* row = ps + t * u;
+            __local const float* qi = qs + i * q + hh * dk;
+            float mx = -INFINITY;
+            for (int j = 0; j < valid; ++j) {
+                __local const float* kj = qs + j * q + hd + hh * dk;
+                float s = 0.0f;
+                for (int k = 0; k < dk; ++k) s += qi[k] * kj[k];
+                row[j] = s * scale;
+                mx = fmax(mx, row[j]);
+            }
+            float sum = 0.0f;
+            for (int j = 0; j < valid; ++j) {
+                row[j] = exp(row[j] - mx);
+                sum += row[j];
+            }
+            const float inv = 1.0f / sum;
+            for (int j = 0; j < u; ++j) {
+                row[j] = j < valid ? row[j] * inv : 0.0f;
+                Pg[(hh * u + i) * u + j] = row[j];
+            }
         }
-        float sum = 0.0f;
-        for (int j = 0; j < valid; ++j) {
-            row[j] = exp(row[j] - mx);
-            sum += row[j];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // 4. the context columns of these heads: C_h = P_h V_h
+        for (int e = lid; e < u * hn * dv; e += lsz) {
+            const int i = e / (hn * dv), col = h0 * dv + e % (hn * dv), hh = col / dv;
+            const int valid = causal ? i + 1 : u;
+            __local const float* row = ps + ((hh - h0) * u + i) * u;
+            float a = 0.0f;
+            for (int j = 0; j < valid; ++j) a += row[j] * qs[j * q + 2 * hd + col];
+            cs[i * c + col] = a;
+            Cg[i * c + col] = a;
         }
-        const float inv = 1.0f / sum;
-        for (int j = 0; j < u; ++j) {
-            row[j] = j < valid ? row[j] * inv : 0.0f;
-            Pg[t * u + j] = row[j];
-        }
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    // 4. C = [P_1 V_1 | ... | P_H V_H]
-    for (int e = lid; e < u * c; e += lsz) {
-        const int i = e / c, col = e % c, hh = col / dv, valid = causal ? i + 1 : u;
-        __local const float* row = ps + (hh * u + i) * u;
-        float a = 0.0f;
-        for (int j = 0; j < valid; ++j) a += row[j] * qs[j * q + 2 * hd + col];
-        cs[e] = a;
-        Cg[e] = a;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
     // 5. X + A with A = C W0^T + b0 (or C)
     for (int e = lid; e < uw; e += lsz) {
         const int r = e / w, o = e % w;
@@ -253,12 +258,13 @@ void blk_grad(__global float* g, __global float* part, int direct, int idx, floa
 //   gb  U W          dZ2
 //   gx  U W          dX1 + dR2, then dR1 = dA (the norm 1 backward)
 //   gc  U C          dC
-//   big max(U F, 2 U Q + H U U)   dZ1; from stage 6 on QKV rows, dQKV rows, then P [H][U][U]
-//                                  (turned into dS row by row)
+//   big max(U F, U Q + G U U)     dZ1; from stage 7 on dQKV rows, then P of G heads [G][U][U]
+//                                  (turned into dS row by row), the heads in groups of
+//                                  G = headGroup; Q, K and V are read from the forward's qkv
 //   red 2 L          reductions of the sequence norm
 __kernel void attention_block_backward(
     int units, int window, int heads, int dk, int dv, int hasW0, int causal, int seqNorm,
-    int hidden, int ffOut, float scale, int samplesPerModel, int direct,
+    int hidden, int ffOut, float scale, int samplesPerModel, int headGroup, int direct,
     __global const float* x, ulong xo, __global const float* dy, ulong dyo, __global float* dx,
     ulong dxo, int hasDx, __global const float* wqkv, __global const float* bqkv,
     __global const float* w0, __global const float* b0, __global const float* w1,
@@ -311,10 +317,9 @@ __kernel void attention_block_backward(
     __local float* gc = gx + uw;
     __local float* big = gc + u * c;
     __local float* gh = big;                 // dZ1
-    __local float* qs = big;                 // QKV rows (stage 6 on)
-    __local float* dqs = big + u * q;        // dQKV rows
-    __local float* ps = big + 2 * u * q;     // P, then dS
-    __local float* red = big + max(u * ff, 2 * u * q + heads * u * u);
+    __local float* dqs = big;                // dQKV rows (stage 7 on)
+    __local float* ps = big + u * q;         // P, then dS, of one group of heads
+    __local float* red = big + max(u * ff, u * q + headGroup * u * u);
 
     // 1. dR2 = norm 2 backward of dY (y = out)
     for (int e = lid; e < uw; e += lsz) ga[e] = dy[dyo + rw + e];
@@ -364,7 +369,7 @@ __kernel void attention_block_backward(
     barrier(CLK_LOCAL_MEM_FENCE);
     // 5. dR1 = dA = norm 1 backward (y = X1)
     blk_norm_backward(gx, X1, rstd1 + r1o + (seqNorm ? b : b * u), u, w, seqNorm, red);
-    // 6. dW0 = dA^T C, db0, dC = dA W0 (or dC = dA); QKV and P into local memory
+    // 6. dW0 = dA^T C, db0, dC = dA W0 (or dC = dA)
     if (hasW0) {
         for (int e = lid; e < w * c; e += lsz) {
             const int o = e / c, k = e % c;
@@ -386,49 +391,58 @@ __kernel void attention_block_backward(
     } else {
         for (int e = lid; e < u * c; e += lsz) gc[e] = gx[e];
     }
-    for (int e = lid; e < u * q; e += lsz) qs[e] = QKVg[e];
-    for (int e = lid; e < heads * u * u; e += lsz) ps[e] = Pg[e];
     barrier(CLK_LOCAL_MEM_FENCE);
-    // 7. dV_h = P_h^T dC_h (key j: only queries i >= j see it when causal)
-    for (int e = lid; e < u * c; e += lsz) {
-        const int j = e / c, col = e % c, hh = col / dv, first = causal ? j : 0;
-        float s = 0.0f;
-        for (int i = first; i < u; ++i) s += ps[(hh * u + i) * u + j] * gc[i * c + col];
-        dqs[j * q + 2 * hd + col] = s;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    // 8. dS = scale * P * (dP - rowsum(dP * P)) with dP = dC_h V_h^T, in place of P's rows
-    for (int t = lid; t < heads * u; t += lsz) {
-        const int hh = t / u, i = t % u, valid = causal ? i + 1 : u;
-        __local float* row = ps + t * u;
-        __local const float* dci = gc + i * c + hh * dv;
-        float dot = 0.0f;
-        for (int j = 0; j < valid; ++j) {
-            __local const float* vj = qs + j * q + 2 * hd + hh * dv;
-            float d = 0.0f;
-            for (int k = 0; k < dv; ++k) d += dci[k] * vj[k];
-            row[j] *= d;  // P * dP
-            dot += row[j];
+    for (int h0 = 0; h0 < heads; h0 += headGroup) {
+        const int hn = min(headGroup, heads - h0);
+        for (int e = lid; e < hn * u * u; e += lsz) ps[e] = Pg[h0 * u * u + e];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // 7. dV_h = P_h^T dC_h (key j: only queries i >= j see it when causal)
+        for (int e = lid; e < u * hn * dv; e += lsz) {
+            const int j = e / (hn * dv), col = h0 * dv + e % (hn * dv), hh = col / dv;
+            const int first = causal ? j : 0;
+            __local const float* pc = ps + (hh - h0) * u * u + j;  // column j of P_h
+            float s = 0.0f;
+            for (int i = first; i < u; ++i) s += pc[i * u] * gc[i * c + col];
+            dqs[j * q + 2 * hd + col] = s;
         }
-        __global const float* pi = Pg + t * u;
-        for (int j = 0; j < u; ++j) row[j] = j < valid ? scale * (row[j] - pi[j] * dot) : 0.0f;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // 8. dS = scale * P * (dP - rowsum(dP * P)) with dP = dC_h V_h^T, in place of P's rows
+        for (int t = lid; t < hn * u; t += lsz) {
+            const int hh = h0 + t / u, i = t % u, valid = causal ? i + 1 : u;
+            __local float* row = ps + t * u;
+            __local const float* dci = gc + i * c + hh * dv;
+            float dot = 0.0f;
+            for (int j = 0; j < valid; ++j) {
+                __global const float* vj = QKVg + j * q + 2 * hd + hh * dv;
+                float d = 0.0f;
+                for (int k = 0; k < dv; ++k) d += dci[k] * vj[k];
+                row[j] *= d;  // P * dP
+                dot += row[j];
+            }
+            __global const float* pi = Pg + (hh * u + i) * u;
+            for (int j = 0; j < u; ++j)
+                row[j] = j < valid ? scale * (row[j] - pi[j] * dot) : 0.0f;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // 9. dQ_h = dS_h K_h, dK_h = dS_h^T Q_h
+        for (int e = lid; e < u * hn * dk; e += lsz) {
+            const int i = e / (hn * dk), col = h0 * dk + e % (hn * dk), hh = col / dk;
+            const int valid = causal ? i + 1 : u;
+            __local const float* row = ps + ((hh - h0) * u + i) * u;
+            float s = 0.0f;
+            for (int j = 0; j < valid; ++j) s += row[j] * QKVg[j * q + hd + col];
+            dqs[i * q + col] = s;
+        }
+        for (int e = lid; e < u * hn * dk; e += lsz) {
+            const int j = e / (hn * dk), col = h0 * dk + e % (hn * dk), hh = col / dk;
+            const int first = causal ? j : 0;
+            __local const float* sc = ps + (hh - h0) * u * u + j;  // column j of dS_h
+            float s = 0.0f;
+            for (int i = first; i < u; ++i) s += sc[i * u] * QKVg[i * q + col];
+            dqs[j * q + hd + col] = s;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    // 9. dQ_h = dS_h K_h, dK_h = dS_h^T Q_h
-    for (int e = lid; e < u * hd; e += lsz) {
-        const int i = e / hd, col = e % hd, hh = col / dk, valid = causal ? i + 1 : u;
-        __local const float* row = ps + (hh * u + i) * u;
-        float s = 0.0f;
-        for (int j = 0; j < valid; ++j) s += row[j] * qs[j * q + hd + col];
-        dqs[i * q + col] = s;
-    }
-    for (int e = lid; e < u * hd; e += lsz) {
-        const int j = e / hd, col = e % hd, hh = col / dk, first = causal ? j : 0;
-        float s = 0.0f;
-        for (int i = first; i < u; ++i) s += ps[(hh * u + i) * u + j] * qs[i * q + col];
-        dqs[j * q + hd + col] = s;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
     // 10. dWqkv = dQKV^T X, dbqkv, dX = dR1 + dQKV Wqkv
     for (int e = lid; e < q * w; e += lsz) {
         const int j = e / w, k = e % w;
