@@ -11,8 +11,10 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "common/LayerRun.h"
 #include "common/TestUtil.h"
 #include "compute/CpuBackend.h"
 #include "compute/OpenClBackend.h"
@@ -84,6 +86,20 @@ std::vector<BlockRow> blockRows() {
                 r.models = models;
                 rows.push_back(r);
             }
+    // the block shapes of the presets mql5-fractal-5x8 and -12x12 (units 20, window 24)
+    for (const auto& [name, heads, key] : {std::tuple{"fractal_5x8_shape", 8, 4},
+                                           std::tuple{"fractal_12x12_shape", 12, 8}}) {
+        BlockRow r;
+        r.name = std::string(name) + "_b3";
+        r.cfg = blockConfig(true, true, NormMode::Sequence, Activation::LeakyRelu,
+                            Activation::Sigmoid);
+        r.cfg.units = 20;
+        r.cfg.window = 24;
+        r.cfg.heads = heads;
+        r.cfg.keySize = r.cfg.valueSize = key;
+        r.samples = 3;
+        rows.push_back(r);
+    }
     // the heads in groups (of 2: the last group has one head), as where local memory is short
     for (BlockRow r : {rows[2], rows[12], rows[23]}) {
         r.name += "_groups2";
@@ -229,4 +245,35 @@ std::vector<BlockRow> rowsForDevice() {
 INSTANTIATE_TEST_SUITE_P(block, FusedBlock, ::testing::ValuesIn(rowsForDevice()),
                          [](const auto& info) { return info.param.name; });
 
+}  // namespace
+
+namespace {
+// A deep stack at the block shape of mql5-fractal-12x12 (12 blocks): the fused path against the
+// per-op path on the same device, output, input gradient and every parameter gradient.
+TEST(FusedBlockStack, deepStackMatchesComposed) {
+    const auto ids = openClDeviceIds();
+    if (ids.empty()) GTEST_SKIP() << "no OpenCL device";
+    if (parityMaxValues() != size_t(-1)) GTEST_SKIP() << "too slow under a checking device";
+    const nlohmann::json j{{"type", "attention_stack"}, {"key_size", 8},     {"heads", 12},
+                           {"layers", 12},              {"causal", true},    {"norm", "sequence"},
+                           {"activation", "leaky_relu"}, {"ff_activation", "sigmoid"}};
+    const Shape in{20, 24};
+    for (const std::string& id : ids) {
+        SCOPED_TRACE(id);
+        auto result = [&](bool composed) {
+            OpenClOptions opt;
+            opt.composedBlock = composed;
+            LayerRun r(OpenClBackend::create(id, opt), makeLayer(j), in, 3, 9);
+            r.setInput(randomDoubles(r.inCount(), 3, -2.0, 2.0));
+            BlockResult out;
+            out.out = r.forward();
+            out.dx = r.backward(randomDoubles(r.outCount(), 4));
+            for (Param* p : r.layer->params()) out.grads.push_back(r.grad(p));
+            return out;
+        };
+        const BlockResult fused = result(false), composed = result(true);
+        const std::string e = compareAll(fused, composed);
+        EXPECT_TRUE(e.empty()) << e;
+    }
+}
 }  // namespace
