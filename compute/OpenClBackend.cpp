@@ -95,10 +95,15 @@ void OpenClBackend::Impl::createKernels(cl_program program) {
         clCheck(clGetKernelWorkGroupInfo(k.get(), ref.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
                                          &wg, nullptr),
                 "kernel " + name, "clGetKernelWorkGroupInfo");
+        cl_ulong staticLocal = 0;  // __local the kernel declares itself (0 where not reported)
+        if (clGetKernelWorkGroupInfo(k.get(), ref.device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                     sizeof staticLocal, &staticLocal, nullptr) != CL_SUCCESS)
+            staticLocal = 0;
         KernelEntry e;
         e.kernel = std::move(k);
         e.name = name;
         e.maxWg = std::max<size_t>(1, wg);
+        e.staticLocal = size_t(staticLocal);
         kernels[name] = std::move(e);
     }
 }

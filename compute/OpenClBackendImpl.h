@@ -77,6 +77,7 @@ struct KernelEntry {
     ClKernel kernel;
     std::string name;
     size_t maxWg = 1;
+    size_t staticLocal = 0;  // bytes of local memory the kernel uses besides its arguments
 };
 
 inline size_t floorPow2(size_t v) {

@@ -761,10 +761,17 @@ size_t cldetail::blockBackwardFloats(const AttentionBlockShape& s, size_t lsz, i
 // The heads per group: all of them where both kernels' local memory fits, else the fewest
 // groups that fit (heads spread evenly over them); 0 when even one head per group does not fit.
 int OpenClBackend::Impl::blockHeadGroup(const AttentionBlockShape& s, size_t lsz) const {
+    // the local memory left beside what the kernels use themselves (kernels() is not const)
+    size_t used = 0;
+    for (const char* name : kBlockKernels) {
+        const auto it = kernels.find(name);
+        if (it != kernels.end()) used = std::max(used, it->second.staticLocal);
+    }
+    const size_t budget = size_t(localMemSize) > used ? size_t(localMemSize) - used : 0;
     auto fits = [&](int g) {
         const size_t floats =
             std::max(blockForwardFloats(s, lsz, g), blockBackwardFloats(s, lsz, g));
-        return floats * sizeof(float) <= size_t(localMemSize);
+        return floats * sizeof(float) <= budget;
     };
     for (int groups = 1; groups <= s.heads; ++groups) {
         int g = (s.heads + groups - 1) / groups;
