@@ -413,8 +413,9 @@ struct OpenClBackend::Ops {
             d_->setArg(k, i++, Impl::mem(r));
             d_->setArg(k, i++, Impl::off(r));
         }
-        d_->setArg(k, i++,
-                   LocalMem{blockForwardFloats(s, lsz, d_->blockHeadGroup(s, lsz)) * sizeof(float)});
+        d_->setArg(
+            k, i++,
+            LocalMem{blockForwardFloats(s, lsz, d_->blockHeadGroup(s, lsz)) * sizeof(float)});
         const size_t global = size_t(s.batch) * lsz;
         d_->enqueue("attentionBlockForward", k, 1, &global, &lsz);
     }
@@ -432,17 +433,17 @@ struct OpenClBackend::Ops {
         size_t total = 0;
         for (int i = 0; i < kBlockParams; ++i) total += s.paramCount(i);
         const bool direct = spm == 1;
-        cl_mem partial = direct ? Impl::mem(args.x)
-                                : d_->ensureScratch(size_t(s.batch) * total, "attentionBlockBackward");
+        cl_mem partial = direct
+                             ? Impl::mem(args.x)
+                             : d_->ensureScratch(size_t(s.batch) * total, "attentionBlockBackward");
         const BufRef dx = args.dx.empty() ? args.x : args.dx;  // a stand-in, never written
         d_->setArgs(k, cl_int(s.units), cl_int(s.window), cl_int(s.heads), cl_int(s.keySize),
                     cl_int(s.valueSize), cl_int(s.w0), cl_int(s.causal), cl_int(s.sequenceNorm),
                     cl_int(int(s.hidden)), cl_int(int(s.ffOut)),
                     cl_float(1.0f / std::sqrt(float(s.keySize))), cl_int(int(spm)),
-                    cl_int(d_->blockHeadGroup(s, lsz)), cl_int(direct ? 1 : 0),
-                    Impl::mem(args.x), Impl::off(args.x),
-                    Impl::mem(args.dy), Impl::off(args.dy), Impl::mem(dx), Impl::off(dx),
-                    cl_int(args.dx.empty() ? 0 : 1));
+                    cl_int(d_->blockHeadGroup(s, lsz)), cl_int(direct ? 1 : 0), Impl::mem(args.x),
+                    Impl::off(args.x), Impl::mem(args.dy), Impl::off(args.dy), Impl::mem(dx),
+                    Impl::off(dx), cl_int(args.dx.empty() ? 0 : 1));
         cl_uint i = 21;
         i = setParams(k, i, args.w);
         i = setParams(k, i, args.g);
@@ -452,8 +453,9 @@ struct OpenClBackend::Ops {
             d_->setArg(k, i++, Impl::mem(r));
             d_->setArg(k, i++, Impl::off(r));
         }
-        d_->setArg(k, i++, LocalMem{blockBackwardFloats(s, lsz, d_->blockHeadGroup(s, lsz)) *
-                                    sizeof(float)});
+        d_->setArg(
+            k, i++,
+            LocalMem{blockBackwardFloats(s, lsz, d_->blockHeadGroup(s, lsz)) * sizeof(float)});
         const size_t global = size_t(s.batch) * lsz;
         d_->enqueue("attentionBlockBackward", k, 1, &global, &lsz);
         if (direct) return;

@@ -156,15 +156,14 @@ void AttentionBlockShape::check(const OpCheck& c) const {
     c.require(units > 0 && window > 0 && heads > 0 && keySize > 0 && valueSize > 0,
               "units, window, heads, keySize and valueSize must be positive");
     c.require(w0 || ctxWidth() == window, "without W0, heads * valueSize (" +
-                                              std::to_string(ctxWidth()) +
-                                              ") must equal window (" + std::to_string(window) +
-                                              ")");
+                                              std::to_string(ctxWidth()) + ") must equal window (" +
+                                              std::to_string(window) + ")");
     c.require(hidden != Activation::Softmax && ffOut != Activation::Softmax,
               "the fused block takes element-wise activations only (not softmax)");
 }
 
 void BlockParams::check(const OpCheck& c, const AttentionBlockShape& s, const char* what) const {
-    static const char* const names[kBlockParams] = {"qkv.weight", "qkv.bias", "w0.weight",
+    static const char* const names[kBlockParams] = {"qkv.weight", "qkv.bias",   "w0.weight",
                                                     "w0.bias",    "ff1.weight", "ff1.bias",
                                                     "ff2.weight", "ff2.bias"};
     for (int i = 0; i < kBlockParams; ++i) {

@@ -413,7 +413,14 @@ struct AddNormBackwardArgs {
 // backward may follow a fused forward and the other way round. No default: a backend that
 // does not fuse the block says so in fusesAttentionBlock and the op is not supported there.
 enum BlockParam {
-    kBlockQkvW, kBlockQkvB, kBlockW0W, kBlockW0B, kBlockFf1W, kBlockFf1B, kBlockFf2W, kBlockFf2B,
+    kBlockQkvW,
+    kBlockQkvB,
+    kBlockW0W,
+    kBlockW0B,
+    kBlockFf1W,
+    kBlockFf1B,
+    kBlockFf2W,
+    kBlockFf2B,
     kBlockParams
 };
 struct AttentionBlockShape {

@@ -329,8 +329,8 @@ void AttentionBlock::backward(BufRef x, BufRef dy, BufRef dx, int batch, Scratch
         return M::perHead(r, batch, h, m, n, ld, perSample, perHead);
     };
     if (!acts_.scoreMasked && !acts_.ffMasked && be.fusesAttentionBlock(blockShape(batch))) {
-        be.attentionBlockBackward({blockShape(batch), x, dy, dx, blockParams(false),
-                                   blockParams(true), blockActs()});
+        be.attentionBlockBackward(
+            {blockShape(batch), x, dy, dx, blockParams(false), blockParams(true), blockActs()});
         return;
     }
     const int normRows = cfg_.norm == NormMode::Element ? rows : batch;

@@ -39,9 +39,14 @@ TEST_P(GradcheckFusedBlock, stack) {
     const auto ids = openClDeviceIds();
     if (ids.empty()) GTEST_SKIP() << "no OpenCL device";
     const FusedRow& r = GetParam();
-    const nlohmann::json j{{"type", "attention_stack"}, {"key_size", 2},     {"heads", 3},
-                           {"layers", 2},               {"causal", r.causal}, {"norm", r.norm},
-                           {"activation", "swish"},     {"ff_activation", "sigmoid"}};
+    const nlohmann::json j{{"type", "attention_stack"},
+                           {"key_size", 2},
+                           {"heads", 3},
+                           {"layers", 2},
+                           {"causal", r.causal},
+                           {"norm", r.norm},
+                           {"activation", "swish"},
+                           {"ff_activation", "sigmoid"}};
     const Shape in{5, 7};
     for (const std::string& id : ids) {
         SCOPED_TRACE(id);

@@ -62,15 +62,13 @@ std::vector<BlockRow> blockRows() {
     };
     const Variant variants[] = {
         {"w0 element", true, false, NormMode::Element, Activation::LeakyRelu, Activation::None},
-        {"w0 causal element", true, true, NormMode::Element, Activation::Relu,
-         Activation::Sigmoid},
+        {"w0 causal element", true, true, NormMode::Element, Activation::Relu, Activation::Sigmoid},
         {"w0 sequence", true, false, NormMode::Sequence, Activation::Swish, Activation::Tanh},
         {"w0 causal sequence", true, true, NormMode::Sequence, Activation::LeakyRelu,
          Activation::Sigmoid},
         {"no-w0 causal element", false, true, NormMode::Element, Activation::Tanh,
          Activation::Swish},
-        {"no-w0 sequence", false, false, NormMode::Sequence, Activation::Sigmoid,
-         Activation::Relu},
+        {"no-w0 sequence", false, false, NormMode::Sequence, Activation::Sigmoid, Activation::Relu},
     };
     std::vector<BlockRow> rows;
     for (const Variant& v : variants)
@@ -87,12 +85,12 @@ std::vector<BlockRow> blockRows() {
                 rows.push_back(r);
             }
     // the block shapes of the presets mql5-fractal-5x8 and -12x12 (units 20, window 24)
-    for (const auto& [name, heads, key] : {std::tuple{"fractal_5x8_shape", 8, 4},
-                                           std::tuple{"fractal_12x12_shape", 12, 8}}) {
+    for (const auto& [name, heads, key] :
+         {std::tuple{"fractal_5x8_shape", 8, 4}, std::tuple{"fractal_12x12_shape", 12, 8}}) {
         BlockRow r;
         r.name = std::string(name) + "_b3";
-        r.cfg = blockConfig(true, true, NormMode::Sequence, Activation::LeakyRelu,
-                            Activation::Sigmoid);
+        r.cfg =
+            blockConfig(true, true, NormMode::Sequence, Activation::LeakyRelu, Activation::Sigmoid);
         r.cfg.units = 20;
         r.cfg.window = 24;
         r.cfg.heads = heads;
@@ -254,9 +252,14 @@ TEST(FusedBlockStack, deepStackMatchesComposed) {
     const auto ids = openClDeviceIds();
     if (ids.empty()) GTEST_SKIP() << "no OpenCL device";
     if (parityMaxValues() != size_t(-1)) GTEST_SKIP() << "too slow under a checking device";
-    const nlohmann::json j{{"type", "attention_stack"}, {"key_size", 8},     {"heads", 12},
-                           {"layers", 12},              {"causal", true},    {"norm", "sequence"},
-                           {"activation", "leaky_relu"}, {"ff_activation", "sigmoid"}};
+    const nlohmann::json j{{"type", "attention_stack"},
+                           {"key_size", 8},
+                           {"heads", 12},
+                           {"layers", 12},
+                           {"causal", true},
+                           {"norm", "sequence"},
+                           {"activation", "leaky_relu"},
+                           {"ff_activation", "sigmoid"}};
     const Shape in{20, 24};
     for (const std::string& id : ids) {
         SCOPED_TRACE(id);
