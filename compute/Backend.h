@@ -48,6 +48,14 @@ public:
     virtual void downloadF64(BufRef src, double* dst, size_t count);
     virtual void synchronize() = 0;
 
+    // Whether attentionBlockForward/Backward run fused here for this shape (the device's
+    // local memory and work-group limits, element-wise activations, not switched off); the
+    // caller composes the block from the other ops where not. Default: never.
+    virtual bool fusesAttentionBlock(const AttentionBlockShape& s) const {
+        (void)s;
+        return false;
+    }
+
     // ---- the ops (compute/Ops.h): one public entry per op ----
     // Each checks its arguments once (OpCheck: sizes, extents, buffers of this backend,
     // aliasing) and then runs the backend's implementation; an op the backend does not

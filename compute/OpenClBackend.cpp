@@ -95,10 +95,15 @@ void OpenClBackend::Impl::createKernels(cl_program program) {
         clCheck(clGetKernelWorkGroupInfo(k.get(), ref.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg,
                                          &wg, nullptr),
                 "kernel " + name, "clGetKernelWorkGroupInfo");
+        cl_ulong staticLocal = 0;  // __local the kernel declares itself (0 where not reported)
+        if (clGetKernelWorkGroupInfo(k.get(), ref.device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                     sizeof staticLocal, &staticLocal, nullptr) != CL_SUCCESS)
+            staticLocal = 0;
         KernelEntry e;
         e.kernel = std::move(k);
         e.name = name;
         e.maxWg = std::max<size_t>(1, wg);
+        e.staticLocal = size_t(staticLocal);
         kernels[name] = std::move(e);
     }
 }
@@ -262,6 +267,8 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
         throw ComputeError("dense chain mode '" + chain +
                            "' is not auto, fused or composed (OpenClOptions::denseChain, "
                            "NNWB_CL_DENSE_CHAIN)");
+    m.fusedBlock = !(opt.composedBlock || envStr("NNWB_FUSED") == "0");
+    m.maxHeadGroup = opt.blockHeadGroup;
     if (opt.noCache || envStr("NNWB_NO_KERNEL_CACHE") == "1")
         m.cache = OpenClProgramCache(std::string());
     else if (!opt.cacheDir.empty())

@@ -32,6 +32,12 @@ struct OpenClOptions {
     // (any batch), "composed" never (the per-op path). Also
     // NNWB_CL_DENSE_CHAIN=auto|fused|composed.
     std::string denseChain;
+    // Attention blocks from the other ops instead of the fused block kernels (kernels/
+    // attention_block.cl): for parity tests and A/B runs; also NNWB_FUSED=0.
+    bool composedBlock = false;
+    // Tests only: at most this many heads per group in the fused block kernels (0: as many as
+    // the local memory holds), so that small shapes run the grouped loops too.
+    int blockHeadGroup = 0;
 };
 
 class OpenClBackend final : public Backend {
@@ -51,6 +57,9 @@ public:
     void upload(BufRef dst, const float* src, size_t count) override;
     void download(BufRef src, float* dst, size_t count) override;
     void synchronize() override;
+    // Where the fused block kernels apply: local memory and work-group size of this device,
+    // element-wise activations, not switched off (OpenClOptions::composedBlock, NNWB_FUSED=0).
+    bool fusesAttentionBlock(const AttentionBlockShape& s) const override;
 
     // ---- diagnostics ----
     bool profiling() const;

@@ -77,6 +77,7 @@ struct KernelEntry {
     ClKernel kernel;
     std::string name;
     size_t maxWg = 1;
+    size_t staticLocal = 0;  // bytes of local memory the kernel uses besides its arguments
 };
 
 inline size_t floorPow2(size_t v) {
@@ -136,6 +137,8 @@ struct OpenClBackend::Impl {
     bool fusedAttention = true;                       // off: OpenClOptions::composedAttention
     // OpenClOptions::denseChain: 0 composed, 1 auto (small batches), 2 fused wherever it fits.
     int denseChain = 1;
+    bool fusedBlock = true;                           // off: OpenClOptions::composedBlock
+    int maxHeadGroup = 0;                             // OpenClOptions::blockHeadGroup
     OpenClProgramCache cache;
     int fromCache = 0, built = 0;
     // Scratch buffer for overlapping copies and the lightConv tap gradient (in-order queue).
@@ -177,8 +180,9 @@ struct OpenClBackend::Impl {
     void setArg(cldetail::KernelEntry& k, cl_uint i, const T& v) {
         static_assert(
             std::is_same_v<T, cl_mem> || std::is_same_v<T, cl_int> || std::is_same_v<T, cl_float> ||
-                std::is_same_v<T, cl_ulong> || std::is_same_v<T, cldetail::LocalMem>,
-            "kernel arguments must be cl_mem, cl_int, cl_float, cl_ulong or cldetail::LocalMem");
+                std::is_same_v<T, cl_ulong> || std::is_same_v<T, cl_ulong8> ||
+                std::is_same_v<T, cldetail::LocalMem>,
+            "kernel arguments must be cl_mem, cl_int, cl_float, cl_ulong(8) or cldetail::LocalMem");
         cl_int err;
         if constexpr (std::is_same_v<T, cldetail::LocalMem>)
             err = clSetKernelArg(k.kernel.get(), i, v.bytes, nullptr);
@@ -239,6 +243,11 @@ struct OpenClBackend::Impl {
         enqueue(op, k, 1, &global, &local);
     }
 
+    // The fused attention block's work-group size (OpenClOps.cpp).
+    size_t blockLocalSize();
+    // Heads per group of the fused block kernels (0: they do not fit this device).
+    int blockHeadGroup(const AttentionBlockShape& s, size_t lsz) const;
+
     void drainEvents() {
         for (auto& [name, ev] : pending) {
             cl_event e = ev.get();
@@ -284,5 +293,13 @@ struct OpenClBackend::Impl {
         launch1d(op, "copy_f32", n, src, so, dst, dO, cl_ulong(n));
     }
 };
+
+namespace cldetail {
+// The fused attention block's kernels, work-group size and local memory (OpenClOps.cpp).
+inline constexpr const char* kBlockKernels[] = {"attention_block_forward",
+                                                "attention_block_backward"};
+size_t blockForwardFloats(const AttentionBlockShape& s, size_t lsz, int headGroup);
+size_t blockBackwardFloats(const AttentionBlockShape& s, size_t lsz, int headGroup);
+}  // namespace cldetail
 
 }  // namespace nnwb

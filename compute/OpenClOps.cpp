@@ -26,7 +26,8 @@ const char* const cldetail::kRequiredKernels[] = {
     "lightconv_weight_grad_apply", "clip_sum_squares", "clip_partial_squares",
     "clip_norm_of_partials", "clip_scale", "scale_rows",
     "dropout_forward", "dropout_backward", "attention_forward", "attention_backward",
-    "dense_chain_forward", "dense_chain_backward_rows", "dense_chain_weight_grad", nullptr};
+    "dense_chain_forward", "dense_chain_backward_rows", "dense_chain_weight_grad",
+    "attention_block_forward", "attention_block_backward", "attention_block_reduce", nullptr};
 // clang-format on
 
 // The ops: one run per argument struct of compute/Ops.h that this backend implements.
@@ -530,6 +531,97 @@ struct OpenClBackend::Ops {
                         Impl::off(args.dqkv));
     }
 
+    // The fused attention block (kernels/attention_block.cl): one work-group of blockLocalSize()
+    // work-items per sample, its local memory carved up as the kernels' comments say.
+    void run(const AttentionBlockForwardArgs& args) {
+        const AttentionBlockShape& s = args.s;
+        if (s.batch == 0) return;
+        if (!self.fusesAttentionBlock(s))
+            throw ComputeError("attentionBlockForward: the fused block does not fit " +
+                               d_->info.name + " (check fusesAttentionBlock first)");
+        KernelEntry& k = d_->kernel("attention_block_forward");
+        const size_t lsz = d_->blockLocalSize(), spm = size_t(s.batch / s.models);
+        const BlockActs& a = args.a;
+        d_->setArgs(k, cl_int(s.units), cl_int(s.window), cl_int(s.heads), cl_int(s.keySize),
+                    cl_int(s.valueSize), cl_int(s.w0), cl_int(s.causal), cl_int(s.sequenceNorm),
+                    cl_int(int(s.hidden)), cl_int(int(s.ffOut)), cl_float(s.eps),
+                    cl_float(1.0f / std::sqrt(float(s.keySize))), cl_int(int(spm)),
+                    cl_int(d_->blockHeadGroup(s, lsz)), Impl::mem(args.x), Impl::off(args.x));
+        cl_uint i = 16;
+        i = setParams(k, i, args.w);
+        for (BufRef r : {a.qkv, a.p, a.ctx, a.x1, a.rstd1, a.z1, a.h1, a.z2, a.f, a.out, a.rstd2}) {
+            d_->setArg(k, i++, Impl::mem(r));
+            d_->setArg(k, i++, Impl::off(r));
+        }
+        d_->setArg(
+            k, i++,
+            LocalMem{blockForwardFloats(s, lsz, d_->blockHeadGroup(s, lsz)) * sizeof(float)});
+        const size_t global = size_t(s.batch) * lsz;
+        d_->enqueue("attentionBlockForward", k, 1, &global, &lsz);
+    }
+    // One launch per sample computing dX and its parameter gradients: added straight to the
+    // gradients when every model has one sample, else stored per sample in the scratch buffer
+    // and added by one attention_block_reduce launch.
+    void run(const AttentionBlockBackwardArgs& args) {
+        const AttentionBlockShape& s = args.s;
+        if (s.batch == 0) return;
+        if (!self.fusesAttentionBlock(s))
+            throw ComputeError("attentionBlockBackward: the fused block does not fit " +
+                               d_->info.name + " (check fusesAttentionBlock first)");
+        KernelEntry& k = d_->kernel("attention_block_backward");
+        const size_t lsz = d_->blockLocalSize(), spm = size_t(s.batch / s.models);
+        size_t total = 0;
+        for (int i = 0; i < kBlockParams; ++i) total += s.paramCount(i);
+        const bool direct = spm == 1;
+        cl_mem partial = direct
+                             ? Impl::mem(args.x)
+                             : d_->ensureScratch(size_t(s.batch) * total, "attentionBlockBackward");
+        const BufRef dx = args.dx.empty() ? args.x : args.dx;  // a stand-in, never written
+        d_->setArgs(k, cl_int(s.units), cl_int(s.window), cl_int(s.heads), cl_int(s.keySize),
+                    cl_int(s.valueSize), cl_int(s.w0), cl_int(s.causal), cl_int(s.sequenceNorm),
+                    cl_int(int(s.hidden)), cl_int(int(s.ffOut)),
+                    cl_float(1.0f / std::sqrt(float(s.keySize))), cl_int(int(spm)),
+                    cl_int(d_->blockHeadGroup(s, lsz)), cl_int(direct ? 1 : 0), Impl::mem(args.x),
+                    Impl::off(args.x), Impl::mem(args.dy), Impl::off(args.dy), Impl::mem(dx),
+                    Impl::off(dx), cl_int(args.dx.empty() ? 0 : 1));
+        cl_uint i = 21;
+        i = setParams(k, i, args.w);
+        i = setParams(k, i, args.g);
+        d_->setArg(k, i++, partial);
+        const BlockActs& a = args.a;
+        for (BufRef r : {a.qkv, a.p, a.ctx, a.x1, a.rstd1, a.z1, a.h1, a.z2, a.f, a.out, a.rstd2}) {
+            d_->setArg(k, i++, Impl::mem(r));
+            d_->setArg(k, i++, Impl::off(r));
+        }
+        d_->setArg(
+            k, i++,
+            LocalMem{blockBackwardFloats(s, lsz, d_->blockHeadGroup(s, lsz)) * sizeof(float)});
+        const size_t global = size_t(s.batch) * lsz;
+        d_->enqueue("attentionBlockBackward", k, 1, &global, &lsz);
+        if (direct) return;
+        KernelEntry& r = d_->kernel("attention_block_reduce");
+        d_->setArgs(r, cl_int(s.window), cl_int(s.heads), cl_int(s.keySize), cl_int(s.valueSize),
+                    cl_int(s.w0), cl_int(s.models), cl_int(int(spm)), partial);
+        setParams(r, 8, args.g);
+        const size_t lr = d_->elemLocal(r);
+        const size_t gr = roundUp(std::min(size_t(s.models) * total, lr * 65536), lr);
+        d_->enqueue("attentionBlockBackward", r, 1, &gr, &lr);
+    }
+    // The 8 parameter buffers (W0's stand-ins without W0: never read), then their offsets and
+    // per-model strides as two ulong8 (BlockParam order). Returns the next argument index.
+    cl_uint setParams(KernelEntry& k, cl_uint i, const BlockParams& w) {
+        cl_ulong8 off{}, stride{};
+        for (int j = 0; j < kBlockParams; ++j) {
+            const BufRef r = w.p[j].empty() ? w.p[kBlockQkvW] : w.p[j];
+            d_->setArg(k, i++, Impl::mem(r));
+            off.s[j] = w.p[j].empty() ? 0 : Impl::off(r);
+            stride.s[j] = cl_ulong(w.stride[j]);
+        }
+        d_->setArg(k, i++, off);
+        d_->setArg(k, i++, stride);
+        return i;
+    }
+
     void run(const NormForwardArgs& args) {
         if (args.rows <= 0 || args.cols <= 0) return;
         // No residual: x stands in for b and y for sum (neither is read nor written).
@@ -786,6 +878,59 @@ struct OpenClBackend::Ops {
         d_->enqueue("lightConvBackward", apply, 1, &ag, &al);
     }
 };
+
+// The fused block's work-group size: a power of two (the sequence norm's reductions) that every
+// block kernel and the device can run, at most 256.
+size_t OpenClBackend::Impl::blockLocalSize() {
+    size_t cap = std::min({size_t(256), deviceMaxWg, maxItemSizes[0]});
+    for (const char* name : kBlockKernels) cap = std::min(cap, kernel(name).maxWg);
+    return floorPow2(std::max<size_t>(1, cap));
+}
+
+// Local floats of attention_block_forward and _backward with the heads in groups of g (the
+// layouts in their comments).
+size_t cldetail::blockForwardFloats(const AttentionBlockShape& s, size_t lsz, int g) {
+    const size_t u = size_t(s.units), w = size_t(s.window), q = size_t(s.qkvWidth()),
+                 c = size_t(s.ctxWidth()), f = size_t(s.ffWidth());
+    return 2 * u * w + u * c + std::max(u * q + size_t(g) * u * u, u * f) + lsz;
+}
+size_t cldetail::blockBackwardFloats(const AttentionBlockShape& s, size_t lsz, int g) {
+    const size_t u = size_t(s.units), w = size_t(s.window), q = size_t(s.qkvWidth()),
+                 c = size_t(s.ctxWidth()), f = size_t(s.ffWidth());
+    return 3 * u * w + u * c + std::max(u * f, u * q + size_t(g) * u * u) + 2 * lsz;
+}
+
+// The heads per group: all of them where both kernels' local memory fits, else the fewest
+// groups that fit (heads spread evenly over them); 0 when even one head per group does not fit.
+int OpenClBackend::Impl::blockHeadGroup(const AttentionBlockShape& s, size_t lsz) const {
+    // the local memory left beside what the kernels use themselves (kernels() is not const)
+    size_t used = 0;
+    for (const char* name : kBlockKernels) {
+        const auto it = kernels.find(name);
+        if (it != kernels.end()) used = std::max(used, it->second.staticLocal);
+    }
+    const size_t budget = size_t(localMemSize) > used ? size_t(localMemSize) - used : 0;
+    auto fits = [&](int g) {
+        const size_t floats =
+            std::max(blockForwardFloats(s, lsz, g), blockBackwardFloats(s, lsz, g));
+        return floats * sizeof(float) <= budget;
+    };
+    for (int groups = 1; groups <= s.heads; ++groups) {
+        int g = (s.heads + groups - 1) / groups;
+        if (maxHeadGroup > 0) g = std::min(g, maxHeadGroup);
+        if (fits(g)) return g;
+    }
+    return 0;
+}
+
+bool OpenClBackend::fusesAttentionBlock(const AttentionBlockShape& s) const {
+    if (!d_->fusedBlock || s.hidden == Activation::Softmax || s.ffOut == Activation::Softmax)
+        return false;
+    if (s.units <= 0 || s.window <= 0 || s.heads <= 0 || s.keySize <= 0 || s.valueSize <= 0 ||
+        (!s.w0 && s.ctxWidth() != s.window))
+        return false;
+    return d_->blockHeadGroup(s, d_->blockLocalSize()) > 0;
+}
 
 namespace {
 // Whether OpenClBackend::Ops implements the op of argument struct A.

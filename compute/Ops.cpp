@@ -184,6 +184,67 @@ void DenseChainArgs::checkChain(const OpCheck& c, bool backward) const {
     if (!backward) return;
     c.buf(dy, elems(rows, l[layers - 1].out), "dy");
     c.optional(dx, elems(rows, l[0].in), "dx");
+void AttentionBlockShape::check(const OpCheck& c) const {
+    c.sizes({{"batch", batch}});
+    c.models(models, batch, "batch");
+    c.require(units > 0 && window > 0 && heads > 0 && keySize > 0 && valueSize > 0,
+              "units, window, heads, keySize and valueSize must be positive");
+    c.require(w0 || ctxWidth() == window, "without W0, heads * valueSize (" +
+                                              std::to_string(ctxWidth()) + ") must equal window (" +
+                                              std::to_string(window) + ")");
+    c.require(hidden != Activation::Softmax && ffOut != Activation::Softmax,
+              "the fused block takes element-wise activations only (not softmax)");
+}
+
+void BlockParams::check(const OpCheck& c, const AttentionBlockShape& s, const char* what) const {
+    static const char* const names[kBlockParams] = {"qkv.weight", "qkv.bias",   "w0.weight",
+                                                    "w0.bias",    "ff1.weight", "ff1.bias",
+                                                    "ff2.weight", "ff2.bias"};
+    for (int i = 0; i < kBlockParams; ++i) {
+        const size_t n = s.paramCount(i);
+        const std::string name = std::string(what) + " " + names[i];
+        c.buf(p[i], perModelExtent(s.models, stride[i], n), name.c_str());
+        if (s.models > 1 && n > 0)
+            c.require(stride[i] >= n, name + ": stride " + std::to_string(stride[i]) +
+                                          " is shorter than its " + std::to_string(n) + " values");
+    }
+}
+
+void BlockActs::check(const OpCheck& c, const AttentionBlockShape& s) const {
+    const size_t r = s.rows(), w = size_t(s.window), fw = size_t(s.ffWidth());
+    c.buf(qkv, r * size_t(s.qkvWidth()), "qkv");
+    c.buf(p, elems(s.batch, s.heads) * elems(s.units, s.units), "p");
+    c.buf(ctx, r * size_t(s.ctxWidth()), "ctx");
+    c.buf(x1, r * w, "x1");
+    c.buf(rstd1, s.normRows(), "rstd1");
+    c.buf(z1, r * fw, "z1");
+    c.buf(h1, r * fw, "h1");
+    c.buf(z2, r * w, "z2");
+    c.buf(f, r * w, "f");
+    c.buf(out, r * w, "out");
+    c.buf(rstd2, s.normRows(), "rstd2");
+}
+
+void AttentionBlockForwardArgs::check(const OpCheck& c) const {
+    s.check(c);
+    const size_t n = s.rows() * size_t(s.window);
+    c.buf(x, n, "x");
+    w.check(c, s, "weight");
+    a.check(c, s);
+    c.disjoint(x, n, "x", a.out, n, "out");
+    c.disjoint(x, n, "x", a.x1, n, "x1");
+}
+
+void AttentionBlockBackwardArgs::check(const OpCheck& c) const {
+    s.check(c);
+    const size_t n = s.rows() * size_t(s.window);
+    c.buf(x, n, "x");
+    c.buf(dy, n, "dy");
+    c.optional(dx, n, "dx");
+    w.check(c, s, "weight");
+    g.check(c, s, "gradient");
+    a.check(c, s);
+    if (!dx.empty()) c.disjoint(x, n, "x", dx, n, "dx");
 }
 
 const char* opName(OpId op) {

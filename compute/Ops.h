@@ -437,6 +437,76 @@ struct AddNormBackwardArgs {
     }
 };
 
+// ---- one attention block, fused (a backend that fuses it: Backend::fusesAttentionBlock) ----
+// The sequence path of model/layers/AttentionBlock.h (its header has the math) for `batch`
+// samples over all models: QKV projection, scores, softmax (optionally causal), context, W0
+// (optional), add & norm, feed-forward (hidden and ffOut element-wise activations), add & norm.
+// A population: the samples are `models` equal blocks, model m's parameters at
+// BlockParams::p[i] + m * stride[i]. The activations keep AttentionBlock's layouts, so the per-op
+// backward may follow a fused forward and the other way round. No default: a backend that
+// does not fuse the block says so in fusesAttentionBlock and the op is not supported there.
+enum BlockParam {
+    kBlockQkvW,
+    kBlockQkvB,
+    kBlockW0W,
+    kBlockW0B,
+    kBlockFf1W,
+    kBlockFf1B,
+    kBlockFf2W,
+    kBlockFf2B,
+    kBlockParams
+};
+struct AttentionBlockShape {
+    int batch = 0, models = 1;
+    int units = 0, window = 0, heads = 0, keySize = 0, valueSize = 0;
+    bool w0 = true, causal = false;
+    bool sequenceNorm = false;  // one norm over each sample's units x window (else per row)
+    Activation hidden = Activation::LeakyRelu, ffOut = Activation::None;
+    float eps = 1e-5f;
+    int qkvWidth() const { return heads * (2 * keySize + valueSize); }
+    int ctxWidth() const { return heads * valueSize; }
+    int ffWidth() const { return 4 * window; }
+    size_t rows() const { return elems(batch, units); }
+    size_t normRows() const { return sequenceNorm ? elems(batch) : rows(); }
+    // Values of parameter i (BlockParam) of one model; 0 for W0's without w0.
+    size_t paramCount(int i) const {
+        const size_t w = size_t(window), q = size_t(qkvWidth()), c = size_t(ctxWidth()),
+                     f = size_t(ffWidth());
+        const size_t n[kBlockParams] = {q * w, q, w0 ? w * c : 0, w0 ? w : 0, f * w, f, w * f, w};
+        return n[i];
+    }
+    void check(const OpCheck& c) const;
+};
+// The parameters (values or gradients) of a block: model m's parameter i at p[i] + m * stride[i].
+struct BlockParams {
+    BufRef p[kBlockParams];
+    size_t stride[kBlockParams] = {};
+    void check(const OpCheck& c, const AttentionBlockShape& s, const char* what) const;
+};
+// What forward keeps for backward (AttentionBlock::Acts): qkv [rows][qkvWidth], p
+// [batch][heads][units][units], ctx [rows][ctxWidth], x1, z2, f, out [rows][window], z1, h1
+// [rows][ffWidth], rstd1 and rstd2 [normRows].
+struct BlockActs {
+    BufRef qkv, p, ctx, x1, rstd1, z1, h1, z2, f, out, rstd2;
+    void check(const OpCheck& c, const AttentionBlockShape& s) const;
+};
+struct AttentionBlockForwardArgs {
+    AttentionBlockShape s;
+    BufRef x;  // [rows][window]
+    BlockParams w;
+    BlockActs a;  // written
+    void check(const OpCheck& c) const;
+};
+// ADDS the parameter gradients to g (strides as w's); WRITES dx unless it is empty (dx may be
+// dy's buffer: dy is read before dx is written, sample by sample).
+struct AttentionBlockBackwardArgs {
+    AttentionBlockShape s;
+    BufRef x, dy, dx;
+    BlockParams w, g;
+    BlockActs a;
+    void check(const OpCheck& c) const;
+};
+
 // ---- sliding windows (the MQL5 convolution) ----
 // For each of `batch` samples of `len` values: cols[p][w] = x[p * step + w], p < positions.
 struct UnfoldArgs {
@@ -743,7 +813,9 @@ struct LightConvBackwardArgs {
     X(DropoutBackward, dropoutBackward)               \
     X(RecordOutcomes, recordOutcomes)                 \
     X(LightConvForward, lightConvForward)             \
-    X(LightConvBackward, lightConvBackward)
+    X(LightConvBackward, lightConvBackward)           \
+    X(AttentionBlockForward, attentionBlockForward)   \
+    X(AttentionBlockBackward, attentionBlockBackward)
 
 #define NNWB_OP_ENUM(Name, name) Name,
 enum class OpId { NNWB_OPS(NNWB_OP_ENUM) };

@@ -175,6 +175,40 @@ AttentionShape AttentionBlock::coreShape(int batch) const {
     return a;
 }
 
+AttentionBlockShape AttentionBlock::blockShape(int batch) const {
+    AttentionBlockShape b;
+    b.batch = batch;
+    b.models = wqkv_.models;
+    b.units = cfg_.units;
+    b.window = cfg_.window;
+    b.heads = cfg_.heads;
+    b.keySize = cfg_.keySize;
+    b.valueSize = cfg_.valueSize;
+    b.w0 = cfg_.w0;
+    b.causal = cfg_.causal;
+    b.sequenceNorm = cfg_.norm == NormMode::Sequence;
+    b.hidden = cfg_.hidden;
+    b.ffOut = cfg_.ffOut;
+    b.eps = kNormEps;
+    return b;
+}
+
+BlockParams AttentionBlock::blockParams(bool grads) const {
+    BlockParams p;
+    const Param* all[kBlockParams] = {&wqkv_, &bqkv_, &w0_, &b0_, &w1_, &b1_, &w2_, &b2_};
+    for (int i = 0; i < kBlockParams; ++i) {
+        if (!cfg_.w0 && (i == kBlockW0W || i == kBlockW0B)) continue;
+        p.p[i] = grads ? all[i]->grad : all[i]->value;
+        p.stride[i] = all[i]->modelStride;
+    }
+    return p;
+}
+
+BlockActs AttentionBlock::blockActs() const {
+    const Acts& a = acts_;
+    return {a.qkv, a.p, a.ctx, a.x1, a.rstd1, a.z1, a.h1, a.z2, a.f, a.out, a.rstd2};
+}
+
 // QKV = X Wqkv^T + b (the gemm result goes through s.dqkv, unused during forward).
 void AttentionBlock::project(BufRef x, int rows, Acts& a, Scratch& s) {
     linearForward(*be_, x, rows, cfg_.window, cfg_.qkvWidth(), wqkv_, bqkv_, s.dqkv, a.qkv,
@@ -257,8 +291,15 @@ void AttentionBlock::forward(BufRef x, int batch, Scratch& s, const DropoutKeys&
         return M::perHead(r, batch, h, m, n, ld, perSample, perHead);
     };
     lastBatch_ = batch;
-    project(x, rows, acts_, s);
     acts_.scoreMasked = dropout.active && cfg_.scoreDropout > 0.0f;
+    // The whole block in one launch where the backend fuses it (never with dropout masks).
+    const bool anyMask = acts_.scoreMasked || (dropout.active && cfg_.ffDropout > 0.0f);
+    if (!anyMask && be.fusesAttentionBlock(blockShape(batch))) {
+        acts_.ffMasked = false;
+        be.attentionBlockForward({blockShape(batch), x, blockParams(false), blockActs()});
+        return;
+    }
+    project(x, rows, acts_, s);
     if (!acts_.scoreMasked) {  // the fused core: S = Q K^T, P = softmax, C = P V
         be.attentionForward({coreShape(batch), acts_.qkv, acts_.p, acts_.ctx, s.s});
     } else {  // the dropped P between the softmax and the context
@@ -287,6 +328,11 @@ void AttentionBlock::backward(BufRef x, BufRef dy, BufRef dx, int batch, Scratch
     auto heads = [&](BufRef r, int m, int n, int ld, size_t perSample, size_t perHead) {
         return M::perHead(r, batch, h, m, n, ld, perSample, perHead);
     };
+    if (!acts_.scoreMasked && !acts_.ffMasked && be.fusesAttentionBlock(blockShape(batch))) {
+        be.attentionBlockBackward(
+            {blockShape(batch), x, dy, dx, blockParams(false), blockParams(true), blockActs()});
+        return;
+    }
     const int normRows = cfg_.norm == NormMode::Element ? rows : batch;
     const BufRef dctx = tailBackward(dy, dx, rows, normRows, acts_, s);
     if (!acts_.scoreMasked) {

@@ -122,6 +122,10 @@ private:
     // dWqkv, dbqkv and, when dx is given, dx += dQKV Wqkv (dx holds dR1 from tailBackward).
     void projectBackward(BufRef x, BufRef dx, int rows, Scratch& s);
     SoftmaxShape scoreShape(int rows, int cols) const;
+    // The fused block op's shape, parameters (values or gradients) and activations.
+    AttentionBlockShape blockShape(int batch) const;
+    BlockParams blockParams(bool grads) const;
+    BlockActs blockActs() const;
     AttentionShape coreShape(int batch) const;
 
     Config cfg_;

@@ -93,7 +93,12 @@ private slots:
             QCOMPARE(peers[1].toObject()["samplesPerSecond"].toDouble(), 1000.5);
             QVERIFY(qAbs(peers[0].toObject()["ratio"].toDouble() - mine / 200.0) < 1e-9 * mine);
             QCOMPARE(obj.contains("launchesPerStep"), obj["device"].toString() != "cpu");
-            if (obj.contains("launchesPerStep")) QVERIFY(obj["launchesPerStep"].toDouble() >= 10);
+            // Issue 31: the five attention blocks fused (one launch forward, one backward each):
+            // 31 launches a step where the per-op path (NNWB_FUSED=0) takes 131.
+            if (obj.contains("launchesPerStep")) {
+                const double launches = obj["launchesPerStep"].toDouble();
+                QVERIFY2(launches >= 10 && launches <= 40, qPrintable(line));
+            }
         }
         const QString empty = writeExperiment("no rows here");
         r = run({"bench", "--device", "cpu", "--peer", empty});
