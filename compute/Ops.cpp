@@ -184,6 +184,8 @@ void DenseChainArgs::checkChain(const OpCheck& c, bool backward) const {
     if (!backward) return;
     c.buf(dy, elems(rows, l[layers - 1].out), "dy");
     c.optional(dx, elems(rows, l[0].in), "dx");
+}
+
 void AttentionBlockShape::check(const OpCheck& c) const {
     c.sizes({{"batch", batch}});
     c.models(models, batch, "batch");
