@@ -255,19 +255,16 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
     m.forcedGemm = opt.gemmKernel;
     m.forcedSplits = opt.gemmSplits;
     m.fusedAttention = !(opt.composedAttention || envStr("NNWB_CL_ATTENTION") == "composed");
-    const std::string chain =
-        !opt.denseChain.empty() ? opt.denseChain : envStr("NNWB_CL_DENSE_CHAIN");
-    if (chain == "composed")
-        m.denseChain = 0;
-    else if (chain == "fused")
-        m.denseChain = 2;
-    else if (chain.empty() || chain == "auto")
-        m.denseChain = 1;
+    const std::string fused = !opt.fused.empty() ? opt.fused : envStr("NNWB_FUSED");
+    if (fused == "off" || fused == "0")
+        m.fused = 0;
+    else if (fused == "on" || fused == "1")
+        m.fused = 2;
+    else if (fused.empty() || fused == "auto")
+        m.fused = 1;
     else
-        throw ComputeError("dense chain mode '" + chain +
-                           "' is not auto, fused or composed (OpenClOptions::denseChain, "
-                           "NNWB_CL_DENSE_CHAIN)");
-    m.fusedBlock = !(opt.composedBlock || envStr("NNWB_FUSED") == "0");
+        throw ComputeError("fused mode '" + fused +
+                           "' is not auto, on (1) or off (0) (OpenClOptions::fused, NNWB_FUSED)");
     m.maxHeadGroup = opt.blockHeadGroup;
     if (opt.noCache || envStr("NNWB_NO_KERNEL_CACHE") == "1")
         m.cache = OpenClProgramCache(std::string());

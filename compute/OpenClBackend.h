@@ -27,14 +27,12 @@ struct OpenClOptions {
     // The attention core from gemm and softmax instead of the fused kernels (kernels/
     // attention.cl): for parity tests and A/B runs; also NNWB_CL_ATTENTION=composed.
     bool composedAttention = false;
-    // A chain of dense layers (DenseChainForwardArgs): "auto" fuses it (kernels/
-    // dense_chain.cl) up to kDenseChainFusedRows rows per model, "fused" wherever it fits
-    // (any batch), "composed" never (the per-op path). Also
-    // NNWB_CL_DENSE_CHAIN=auto|fused|composed.
-    std::string denseChain;
-    // Attention blocks from the other ops instead of the fused block kernels (kernels/
-    // attention_block.cl): for parity tests and A/B runs; also NNWB_FUSED=0.
-    bool composedBlock = false;
+    // The fused paths: attention blocks (kernels/attention_block.cl) and chains of dense layers
+    // (kernels/dense_chain.cl). "auto" (the default) where they fit and measured faster: a
+    // block whose heads all fit local memory at once, up to 64 samples over all models; a dense
+    // chain up to 64 rows per model. "on": wherever they fit (any batch, heads in groups), "off":
+    // never (the per-op path). Empty: NNWB_FUSED (auto, 1 = on, 0 = off).
+    std::string fused;
     // Tests only: at most this many heads per group in the fused block kernels (0: as many as
     // the local memory holds), so that small shapes run the grouped loops too.
     int blockHeadGroup = 0;
@@ -58,7 +56,7 @@ public:
     void download(BufRef src, float* dst, size_t count) override;
     void synchronize() override;
     // Where the fused block kernels apply: local memory and work-group size of this device,
-    // element-wise activations, not switched off (OpenClOptions::composedBlock, NNWB_FUSED=0).
+    // element-wise activations, and OpenClOptions::fused (NNWB_FUSED).
     bool fusesAttentionBlock(const AttentionBlockShape& s) const override;
 
     // ---- diagnostics ----

@@ -135,10 +135,8 @@ struct OpenClBackend::Impl {
     std::string forcedGemm;                           // OpenClOptions::gemmKernel
     int forcedSplits = 0;                             // OpenClOptions::gemmSplits
     bool fusedAttention = true;                       // off: OpenClOptions::composedAttention
-    // OpenClOptions::denseChain: 0 composed, 1 auto (small batches), 2 fused wherever it fits.
-    int denseChain = 1;
-    bool fusedBlock = true;                           // off: OpenClOptions::composedBlock
-    int maxHeadGroup = 0;                             // OpenClOptions::blockHeadGroup
+    int fused = 1;         // OpenClOptions::fused: 0 off, 1 auto, 2 on (wherever the kernels fit)
+    int maxHeadGroup = 0;  // OpenClOptions::blockHeadGroup
     OpenClProgramCache cache;
     int fromCache = 0, built = 0;
     // Scratch buffer for overlapping copies and the lightConv tap gradient (in-order queue).

@@ -363,8 +363,8 @@ struct OpenClBackend::Ops {
         return 2 * size_t(widestOf(a)) + groups * kDenseChainPart;
     }
     bool denseChainFused(const DenseChainArgs& a) const {
-        if (d_->denseChain == 0 || a.rows == 0) return false;
-        if (d_->denseChain == 1 && a.rows / a.models > kDenseChainFusedRows) return false;
+        if (d_->fused == 0 || a.rows == 0) return false;
+        if (d_->fused == 1 && a.rows / a.models > kDenseChainFusedRows) return false;
         size_t weights = 0;
         for (int i = 0; i < a.layers; ++i) {
             if (a.l[i].act == Activation::Softmax) return false;
@@ -923,13 +923,23 @@ int OpenClBackend::Impl::blockHeadGroup(const AttentionBlockShape& s, size_t lsz
     return 0;
 }
 
+namespace {
+constexpr int kFusedBlockAutoSamples = 64;  // samples over all models, OpenClOptions::fused auto
+}  // namespace
+
 bool OpenClBackend::fusesAttentionBlock(const AttentionBlockShape& s) const {
-    if (!d_->fusedBlock || s.hidden == Activation::Softmax || s.ffOut == Activation::Softmax)
+    if (d_->fused == 0 || s.hidden == Activation::Softmax || s.ffOut == Activation::Softmax)
         return false;
     if (s.units <= 0 || s.window <= 0 || s.heads <= 0 || s.keySize <= 0 || s.valueSize <= 0 ||
         (!s.w0 && s.ctxWidth() != s.window))
         return false;
-    return d_->blockHeadGroup(s, d_->blockLocalSize()) > 0;
+    const int group = d_->blockHeadGroup(s, d_->blockLocalSize());
+    if (group <= 0) return false;
+    // auto: measured slower on the H100 with heads in groups (mql5-fractal-12x12: 308 against
+    // 440 samples/s per op at batch 1) and past 64 samples a launch (5x8, 128 models of one
+    // sample: 53,365 against 61,859); docs/performance.md
+    return d_->fused == 2 || d_->maxHeadGroup > 0 ||
+           (group == s.heads && s.batch <= kFusedBlockAutoSamples);
 }
 
 namespace {

@@ -123,7 +123,7 @@ TEST(GradcheckDenseChain, openclFused) {
     for (const std::string& id : ids)
         for (int models : {1, 2}) {
             OpenClOptions o;
-            o.denseChain = "fused";
+            o.fused = "on";
             auto be = OpenClBackend::create(id, o);
             const std::string m = checkChain(*be, models, {1e-2, 3e-3, 3e-4});
             ASSERT_TRUE(m.empty()) << id << ", " << models << " model(s): " << m;

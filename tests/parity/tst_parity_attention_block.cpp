@@ -1,6 +1,6 @@
 // Parity of the fused attention block (kernels/attention_block.cl, Backend::attentionBlockForward
 // and attentionBlockBackward) on every OpenCL device against the same block composed from the
-// other ops on that device (OpenClOptions::composedBlock) and against the double-precision CPU
+// other ops on that device (OpenClOptions::fused "off") and against the double-precision CPU
 // reference: the block output, the input gradient and every parameter gradient, at odd sizes
 // (units 5, window 7 or 9, heads 3, key size 2, value size 3), causal and not, each norm, with
 // and without W0, each activation, batch 1 and 3, a population of 1 and 2 models. Also the
@@ -210,6 +210,7 @@ Backend& checkedFusedBackend(const std::string& id) {
     static std::unique_ptr<OpenClBackend> be;
     if (!be) {
         OpenClOptions opt;
+        opt.fused = "on";
         opt.blockHeadGroup = 2;
         be = OpenClBackend::create(id, opt);
     }
@@ -232,6 +233,7 @@ TEST_P(FusedBlock, matchesComposedAndCpu) {
             continue;
         }
         OpenClOptions fusedOpt;
+        fusedOpt.fused = "on";
         fusedOpt.blockHeadGroup = row.headGroup;
         auto fusedBe = OpenClBackend::create(id, fusedOpt);
         const BlockResult fused = runBlock(*fusedBe, row);
@@ -240,7 +242,7 @@ TEST_P(FusedBlock, matchesComposedAndCpu) {
         // one launch, plus the reduction when a model has several samples
         EXPECT_EQ(fused.backwardLaunches, row.samples == 1 ? 1u : 2u);
         OpenClOptions opt;
-        opt.composedBlock = true;
+        opt.fused = "off";
         auto composedBe = OpenClBackend::create(id, opt);
         const BlockResult composed = runBlock(*composedBe, row);
         ASSERT_FALSE(composed.fused);
@@ -289,7 +291,7 @@ TEST(FusedBlockStack, deepStackMatchesComposed) {
         SCOPED_TRACE(id);
         auto result = [&](bool composed) {
             OpenClOptions opt;
-            opt.composedBlock = composed;
+            opt.fused = composed ? "off" : "on";
             LayerRun r(OpenClBackend::create(id, opt), makeLayer(j), in, 3, 9);
             r.setInput(randomDoubles(r.inCount(), 3, -2.0, 2.0));
             BlockResult out;

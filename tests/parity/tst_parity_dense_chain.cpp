@@ -1,7 +1,7 @@
 // Parity of the dense chain ops (Backend::denseChainForward / denseChainBackward, kernels/
 // dense_chain.cl): every OpenCL device as it chooses (auto: fused up to 64 rows per model,
 // composed past that and for softmax) and forced fused at any batch (OpenClOptions::
-// denseChain), against the CpuBackend reference (the layers op by op), with guard values: the seed
+// fused "on"), against the CpuBackend reference (the layers op by op), with guard values: the seed
 // presets' head (480 -> 200 -> 200 -> 3), odd widths, every element-wise activation, softmax (never
 // fused), one layer, a population of models with parameters a stride apart, no dx, and more rows
 // than the auto mode fuses.
@@ -105,7 +105,7 @@ public:
         if (HasFatalFailure() || !paritySkipReason().empty()) return;
         for (const std::string& id : openClDeviceIds()) {
             OpenClOptions o;
-            o.denseChain = "fused";
+            o.fused = "on";
             fused_.emplace_back(id + " fused", OpenClBackend::create(id, o));
         }
     }
