@@ -30,8 +30,8 @@ struct OpenClOptions {
     // The fused paths: attention blocks (kernels/attention_block.cl) and chains of dense layers
     // (kernels/dense_chain.cl). "auto" (the default) where they fit and measured faster: a
     // block whose heads all fit local memory at once, up to 64 samples over all models; a dense
-    // chain up to 64 rows per model. "on": wherever they fit (any batch, heads in groups), "off":
-    // never (the per-op path). Empty: NNWB_FUSED (auto, 1 = on, 0 = off).
+    // chain up to 64 rows over all models. "on": wherever they fit (any batch, heads in groups),
+    // "off": never (the per-op path). Empty: NNWB_FUSED (auto, 1 = on, 0 = off).
     std::string fused;
     // Tests only: at most this many heads per group in the fused block kernels (0: as many as
     // the local memory holds), so that small shapes run the grouped loops too.

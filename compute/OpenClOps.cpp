@@ -338,7 +338,8 @@ struct OpenClBackend::Ops {
     // A dense chain in kernels/dense_chain.cl where it applies: element-wise activations, a
     // work-group of 32 x G items (G >= 1) whose local arrays fit (two of the widest layer's
     // width and G * kDenseChainPart partial sums), fewer than 2^31 weights, and (mode auto) at most
-    // kDenseChainFusedRows rows per model; else Backend's default, the layers op by op.
+    // kDenseChainFusedRows rows over all models (5x8 at 128 models of one sample measured 48,149
+    // samples/s fused against 62,183 per op on the H100); else Backend's default, op by op.
     static constexpr int kDenseChainFusedRows = 64;
     static constexpr size_t kDenseChainPart = 8 * 33;  // DC_K * 33 >= 32 * DC_K (dense_chain.cl)
     static int widestOf(const DenseChainArgs& a) {
@@ -364,7 +365,7 @@ struct OpenClBackend::Ops {
     }
     bool denseChainFused(const DenseChainArgs& a) const {
         if (d_->fused == 0 || a.rows == 0) return false;
-        if (d_->fused == 1 && a.rows / a.models > kDenseChainFusedRows) return false;
+        if (d_->fused == 1 && a.rows > kDenseChainFusedRows) return false;
         size_t weights = 0;
         for (int i = 0; i < a.layers; ++i) {
             if (a.l[i].act == Activation::Softmax) return false;

@@ -1,5 +1,5 @@
 // Parity of the dense chain ops (Backend::denseChainForward / denseChainBackward, kernels/
-// dense_chain.cl): every OpenCL device as it chooses (auto: fused up to 64 rows per model,
+// dense_chain.cl): every OpenCL device as it chooses (auto: fused up to 64 rows in all,
 // composed past that and for softmax) and forced fused at any batch (OpenClOptions::
 // fused "on"), against the CpuBackend reference (the layers op by op), with guard values: the seed
 // presets' head (480 -> 200 -> 200 -> 3), odd widths, every element-wise activation, softmax (never
