@@ -21,6 +21,20 @@
         ulong dbo##n, ulong st##n, __global const float *dz##n, ulong dzo##n,                   \
         __global const float *y##n, ulong yo##n
 
+// The start of the per-row kernels: row r of the group (its model m), the flat work-item id and
+// count, and each layer slot's sizes, activation and model m's W. A group past the rows
+// returns (uniform per group).
+#define DC_ROW_PROLOGUE                                                                     \
+    const int r = (int)get_group_id(0);                                                     \
+    if (r >= rows) return;                                                                  \
+    const int tid = (int)(get_local_id(1) * 32 + get_local_id(0));                          \
+    const int T = (int)(get_local_size(1) * 32);                                            \
+    const ulong m = (ulong)(r / rowsPerModel);                                              \
+    const int IN[4] = {in0, in1, in2, in3}, OUT[4] = {out0, out1, out2, out3};              \
+    const int ACT[4] = {act0, act1, act2, act3};                                            \
+    __global const float* W[4] = {w0 + wo0 + m * st0, w1 + wo1 + m * st1, w2 + wo2 + m * st2, \
+                                  w3 + wo3 + m * st3};
+
 // The work-group is 2-D: 32 lanes (dimension 0, one warp's worth of consecutive addresses)
 // by G groups (dimension 1). Row-major products y_i = sum_j W[i][j] a[j] give each group
 // DC_K outputs per round, its lanes striding j (coalesced reads of W's rows), and reduce the
@@ -116,15 +130,7 @@ __kernel void dense_chain_forward(int layers, int rows, int rowsPerModel,
                                   DC_FWD_LAYER(1), DC_FWD_LAYER(2), DC_FWD_LAYER(3),
                                   __local float* bufA, __local float* bufB,
                                   __local float* part) {
-    const int r = (int)get_group_id(0);
-    if (r >= rows) return;  // uniform per group
-    const int tid = (int)(get_local_id(1) * 32 + get_local_id(0));
-    const int T = (int)(get_local_size(1) * 32);
-    const ulong m = (ulong)(r / rowsPerModel);
-    const int IN[4] = {in0, in1, in2, in3}, OUT[4] = {out0, out1, out2, out3};
-    const int ACT[4] = {act0, act1, act2, act3};
-    __global const float* W[4] = {w0 + wo0 + m * st0, w1 + wo1 + m * st1, w2 + wo2 + m * st2,
-                                  w3 + wo3 + m * st3};
+    DC_ROW_PROLOGUE
     __global const float* B[4] = {b0 + bo0 + m * st0, b1 + bo1 + m * st1, b2 + bo2 + m * st2,
                                   b3 + bo3 + m * st3};
     __global float* Z[4] = {z0 + zo0, z1 + zo1, z2 + zo2, z3 + zo3};
@@ -150,15 +156,7 @@ __kernel void dense_chain_backward_rows(int layers, int rows, int rowsPerModel,
                                         ulong dxo, int hasDx, DC_BWD_LAYER(0), DC_BWD_LAYER(1),
                                         DC_BWD_LAYER(2), DC_BWD_LAYER(3), __local float* bufA,
                                         __local float* bufB, __local float* part) {
-    const int r = (int)get_group_id(0);
-    if (r >= rows) return;  // uniform per group
-    const int tid = (int)(get_local_id(1) * 32 + get_local_id(0));
-    const int T = (int)(get_local_size(1) * 32);
-    const ulong m = (ulong)(r / rowsPerModel);
-    const int IN[4] = {in0, in1, in2, in3}, OUT[4] = {out0, out1, out2, out3};
-    const int ACT[4] = {act0, act1, act2, act3};
-    __global const float* W[4] = {w0 + wo0 + m * st0, w1 + wo1 + m * st1, w2 + wo2 + m * st2,
-                                  w3 + wo3 + m * st3};
+    DC_ROW_PROLOGUE
     __global const float* Z[4] = {z0 + zo0, z1 + zo1, z2 + zo2, z3 + zo3};
     __global const float* Y[4] = {y0 + yo0, y1 + yo1, y2 + yo2, y3 + yo3};
     __global float* DZ[4] = {dz0 + dzo0, dz1 + dzo1, dz2 + dzo2, dz3 + dzo3};
