@@ -49,9 +49,11 @@ void DenseLayer::forward(BufRef x, int batch, bool) {
 }
 
 DenseChainLayer DenseLayer::chainLayer() {
-    if (w_.modelStride != b_.modelStride)
+    // one model: no stride (a layer built without an arena has different ones per tensor)
+    const size_t stride = w_.models > 1 ? w_.modelStride : 0;
+    if (w_.models > 1 && w_.modelStride != b_.modelStride)
         throw std::logic_error("dense layer: weight and bias with different model strides");
-    return {in_, neurons_, act_, w_.value, b_.value, w_.grad, b_.grad, w_.modelStride, z_, y_, dz_};
+    return {in_, neurons_, act_, w_.value, b_.value, w_.grad, b_.grad, stride, z_, y_, dz_};
 }
 
 void DenseLayer::backward(BufRef x, BufRef dy, BufRef dx, int batch) {
