@@ -26,6 +26,7 @@ struct DeviceInfo {
     int computeUnits = 0;
     uint64_t globalMemory = 0;  // bytes
     uint64_t maxAlloc = 0;      // bytes
+    uint64_t localMemory = 0;   // bytes of local memory per work-group (OpenCL)
 };
 
 class Backend {

@@ -245,6 +245,8 @@ struct OpenClBackend::Impl {
     size_t blockLocalSize();
     // Heads per group of the fused block kernels (0: they do not fit this device).
     int blockHeadGroup(const AttentionBlockShape& s, size_t lsz) const;
+    // The local memory the block kernels may use (the device's less their static local memory).
+    size_t blockLocalBudget() const;
 
     void drainEvents() {
         for (auto& [name, ev] : pending) {
@@ -296,8 +298,12 @@ namespace cldetail {
 // The fused attention block's kernels, work-group size and local memory (OpenClOps.cpp).
 inline constexpr const char* kBlockKernels[] = {"attention_block_forward",
                                                 "attention_block_backward"};
+// Local floats of each kernel without its staging area (the layouts in the kernels' comments).
 size_t blockForwardFloats(const AttentionBlockShape& s, size_t lsz, int headGroup);
 size_t blockBackwardFloats(const AttentionBlockShape& s, size_t lsz, int headGroup);
+// Floats of each kernel's staging area (the largest product's weights or activation rows).
+size_t blockForwardStaging(const AttentionBlockShape& s);
+size_t blockBackwardStaging(const AttentionBlockShape& s, int headGroup);
 }  // namespace cldetail
 
 }  // namespace nnwb

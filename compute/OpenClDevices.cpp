@@ -80,6 +80,7 @@ DeviceInfo clDeviceInfo(const ClDeviceRef& ref) {
         d.type = "other";
     d.computeUnits = int(deviceValue<cl_uint>(ref.device, CL_DEVICE_MAX_COMPUTE_UNITS));
     d.globalMemory = deviceValue<cl_ulong>(ref.device, CL_DEVICE_GLOBAL_MEM_SIZE);
+    d.localMemory = deviceValue<cl_ulong>(ref.device, CL_DEVICE_LOCAL_MEM_SIZE);
     d.maxAlloc = deviceValue<cl_ulong>(ref.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
     return d;
 }

@@ -542,21 +542,21 @@ struct OpenClBackend::Ops {
                                d_->info.name + " (check fusesAttentionBlock first)");
         KernelEntry& k = d_->kernel("attention_block_forward");
         const size_t lsz = d_->blockLocalSize(), spm = size_t(s.batch / s.models);
+        const int g = d_->blockHeadGroup(s, lsz);
+        const size_t ws = blockForwardStaging(s);
         const BlockActs& a = args.a;
         d_->setArgs(k, cl_int(s.units), cl_int(s.window), cl_int(s.heads), cl_int(s.keySize),
                     cl_int(s.valueSize), cl_int(s.w0), cl_int(s.causal), cl_int(s.sequenceNorm),
                     cl_int(int(s.hidden)), cl_int(int(s.ffOut)), cl_float(s.eps),
-                    cl_float(1.0f / std::sqrt(float(s.keySize))), cl_int(int(spm)),
-                    cl_int(d_->blockHeadGroup(s, lsz)), Impl::mem(args.x), Impl::off(args.x));
+                    cl_float(1.0f / std::sqrt(float(s.keySize))), cl_int(int(spm)), cl_int(g),
+                    Impl::mem(args.x), Impl::off(args.x));
         cl_uint i = 16;
         i = setParams(k, i, args.w);
         for (BufRef r : {a.qkv, a.p, a.ctx, a.x1, a.rstd1, a.z1, a.h1, a.z2, a.f, a.out, a.rstd2}) {
             d_->setArg(k, i++, Impl::mem(r));
             d_->setArg(k, i++, Impl::off(r));
         }
-        d_->setArg(
-            k, i++,
-            LocalMem{blockForwardFloats(s, lsz, d_->blockHeadGroup(s, lsz)) * sizeof(float)});
+        d_->setArg(k, i++, LocalMem{(blockForwardFloats(s, lsz, g) + ws) * sizeof(float)});
         const size_t global = size_t(s.batch) * lsz;
         d_->enqueue("attentionBlockForward", k, 1, &global, &lsz);
     }
@@ -571,6 +571,8 @@ struct OpenClBackend::Ops {
                                d_->info.name + " (check fusesAttentionBlock first)");
         KernelEntry& k = d_->kernel("attention_block_backward");
         const size_t lsz = d_->blockLocalSize(), spm = size_t(s.batch / s.models);
+        const int g = d_->blockHeadGroup(s, lsz);
+        const size_t ws = blockBackwardStaging(s, g);
         size_t total = 0;
         for (int i = 0; i < kBlockParams; ++i) total += s.paramCount(i);
         const bool direct = spm == 1;
@@ -581,10 +583,10 @@ struct OpenClBackend::Ops {
         d_->setArgs(k, cl_int(s.units), cl_int(s.window), cl_int(s.heads), cl_int(s.keySize),
                     cl_int(s.valueSize), cl_int(s.w0), cl_int(s.causal), cl_int(s.sequenceNorm),
                     cl_int(int(s.hidden)), cl_int(int(s.ffOut)),
-                    cl_float(1.0f / std::sqrt(float(s.keySize))), cl_int(int(spm)),
-                    cl_int(d_->blockHeadGroup(s, lsz)), cl_int(direct ? 1 : 0), Impl::mem(args.x),
-                    Impl::off(args.x), Impl::mem(args.dy), Impl::off(args.dy), Impl::mem(dx),
-                    Impl::off(dx), cl_int(args.dx.empty() ? 0 : 1));
+                    cl_float(1.0f / std::sqrt(float(s.keySize))), cl_int(int(spm)), cl_int(g),
+                    cl_int(direct ? 1 : 0), Impl::mem(args.x), Impl::off(args.x),
+                    Impl::mem(args.dy), Impl::off(args.dy), Impl::mem(dx), Impl::off(dx),
+                    cl_int(args.dx.empty() ? 0 : 1));
         cl_uint i = 21;
         i = setParams(k, i, args.w);
         i = setParams(k, i, args.g);
@@ -594,9 +596,7 @@ struct OpenClBackend::Ops {
             d_->setArg(k, i++, Impl::mem(r));
             d_->setArg(k, i++, Impl::off(r));
         }
-        d_->setArg(
-            k, i++,
-            LocalMem{blockBackwardFloats(s, lsz, d_->blockHeadGroup(s, lsz)) * sizeof(float)});
+        d_->setArg(k, i++, LocalMem{(blockBackwardFloats(s, lsz, g) + ws) * sizeof(float)});
         const size_t global = size_t(s.batch) * lsz;
         d_->enqueue("attentionBlockBackward", k, 1, &global, &lsz);
         if (direct) return;
@@ -889,7 +889,7 @@ size_t OpenClBackend::Impl::blockLocalSize() {
 }
 
 // Local floats of attention_block_forward and _backward with the heads in groups of g (the
-// layouts in their comments).
+// layouts in their comments), without the staging area.
 size_t cldetail::blockForwardFloats(const AttentionBlockShape& s, size_t lsz, int g) {
     const size_t u = size_t(s.units), w = size_t(s.window), q = size_t(s.qkvWidth()),
                  c = size_t(s.ctxWidth()), f = size_t(s.ffWidth());
@@ -900,21 +900,43 @@ size_t cldetail::blockBackwardFloats(const AttentionBlockShape& s, size_t lsz, i
                  c = size_t(s.ctxWidth()), f = size_t(s.ffWidth());
     return 3 * u * w + u * c + std::max(u * f, u * q + size_t(g) * u * u) + 2 * lsz;
 }
+// The forward stages one product's weight rows at a time (row stride K | 1): Wqkv [Q][W],
+// W0 [W][C], W1 [F][W], W2 [W][F].
+size_t cldetail::blockForwardStaging(const AttentionBlockShape& s) {
+    const size_t w = size_t(s.window), q = size_t(s.qkvWidth()), c = size_t(s.ctxWidth()),
+                 f = size_t(s.ffWidth());
+    return std::max({q * (w | 1), f * (w | 1), w * (f | 1), s.w0 ? w * (c | 1) : 0});
+}
+// The backward stages one product's weights (W2, W1, W0, Wqkv) or activation rows (H1, X1, C,
+// X: U rows each) at a time, and for the attention one group's Q, K and V columns.
+size_t cldetail::blockBackwardStaging(const AttentionBlockShape& s, int g) {
+    const size_t u = size_t(s.units), w = size_t(s.window), q = size_t(s.qkvWidth()),
+                 c = size_t(s.ctxWidth()), f = size_t(s.ffWidth());
+    const size_t group = u * size_t(g) * size_t(2 * s.keySize + s.valueSize);
+    return std::max({group, f * w, q * w, u * f, s.w0 ? w * c : 0});
+}
 
-// The heads per group: all of them where both kernels' local memory fits, else the fewest
-// groups that fit (heads spread evenly over them); 0 when even one head per group does not fit.
-int OpenClBackend::Impl::blockHeadGroup(const AttentionBlockShape& s, size_t lsz) const {
+size_t OpenClBackend::Impl::blockLocalBudget() const {
     // the local memory left beside what the kernels use themselves (kernels() is not const)
     size_t used = 0;
     for (const char* name : kBlockKernels) {
         const auto it = kernels.find(name);
         if (it != kernels.end()) used = std::max(used, it->second.staticLocal);
     }
-    const size_t budget = size_t(localMemSize) > used ? size_t(localMemSize) - used : 0;
+    const size_t total = size_t(localMemSize) / sizeof(float);
+    const size_t usedFloats = (used + sizeof(float) - 1) / sizeof(float);
+    return total > usedFloats ? total - usedFloats : 0;
+}
+
+// The heads per group: all of them where both kernels' local memory (with their staging areas)
+// fits, else the fewest groups that fit (heads spread evenly over them); 0 when even one head
+// per group does not fit.
+int OpenClBackend::Impl::blockHeadGroup(const AttentionBlockShape& s, size_t lsz) const {
+    const size_t budget = blockLocalBudget();
     auto fits = [&](int g) {
-        const size_t floats =
-            std::max(blockForwardFloats(s, lsz, g), blockBackwardFloats(s, lsz, g));
-        return floats * sizeof(float) <= budget;
+        const size_t floats = std::max(blockForwardFloats(s, lsz, g) + blockForwardStaging(s),
+                                       blockBackwardFloats(s, lsz, g) + blockBackwardStaging(s, g));
+        return floats <= budget;
     };
     for (int groups = 1; groups <= s.heads; ++groups) {
         int g = (s.heads + groups - 1) / groups;

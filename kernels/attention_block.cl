@@ -4,22 +4,131 @@
 // model b / samplesPerModel and reads that model's weights at off[i] + m * stride[i]). The
 // sample's rows live in local memory (one __local array `lm`, carved up as each kernel's comment
 // says, sizes in floats; U units, W window, Q = H (2 D + Dv), C = H Dv, F = 4 W, L the local
-// size, a power of two); weights are read from global memory. Everything backward needs is
-// written to the activation buffers in AttentionBlock's layouts, so the per-op backward can
-// follow this forward. Stages are separated by barriers; within a stage work-item `lid` takes
-// elements lid, lid + L, ...
+// size, a power of two). Global memory is read only in whole tiles: each product first stages
+// its weights (or the activation rows it multiplies) into the staging area `wl`,
+// every work-item issuing BLK_INFLIGHT loads before it stores, then runs from local memory (a
+// work-group per sample is latency-bound: per-element global reads inside the dot products cost
+// ~60 us a launch on the H100). Everything backward needs is written to the activation buffers in
+// AttentionBlock's layouts, so the per-op backward can follow this forward. Stages are separated
+// by barriers; within a stage work-item `lid` takes elements lid, lid + L, ...
 //
 // The parameters, in order (BlockParam in compute/Ops.h; the ulong8 offset/stride arguments
 // hold one component per parameter): qkv.weight [Q][W], qkv.bias [Q], w0.weight [W][C],
 // w0.bias [W], ff1.weight [F][W], ff1.bias [F], ff2.weight [W][F], ff2.bias [W].
 
-// sum over k < n of a[k] * b[k], a in local and b in global memory
-float blk_dot(__local const float* a, __global const float* b, int n) {
-    float s = 0.0f;
-    for (int k = 0; k < n; ++k) s += a[k] * b[k];
-    return s;
+#define BLK_INFLIGHT 8
+
+// dst[r * ds + j] = src[r * ld + c0 + j] for r < rows, j < cols, then a barrier.
+void blk_stage(__local float* dst, int ds, __global const float* src, int ld, int c0, int rows,
+               int cols) {
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0), n = rows * cols;
+    for (int e0 = lid; e0 < n; e0 += BLK_INFLIGHT * lsz) {
+        float v[BLK_INFLIGHT];
+#pragma unroll
+        for (int t = 0; t < BLK_INFLIGHT; ++t) {
+            const int e = e0 + t * lsz;
+            v[t] = e < n ? src[(e / cols) * ld + c0 + e % cols] : 0.0f;
+        }
+#pragma unroll
+        for (int t = 0; t < BLK_INFLIGHT; ++t) {
+            const int e = e0 + t * lsz;
+            if (e < n) dst[(e / cols) * ds + e % cols] = v[t];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+// out[r * os + j] = bias[j] + sum_k a[r * K + k] W[j * K + k] for r < u, j < n (W [n][K] global,
+// staged into wl with row stride K | 1: no bank conflicts). No loop around the barriers: PoCL's
+// compiler takes minutes over a kernel with many (the host sizes wl for every product at once).
+void blk_rows_product(__local float* out, int os, __local const float* a, int u, int K,
+                      __global const float* W, __global const float* bias, int n,
+                      __local float* wl) {
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0), kp = K | 1;
+    blk_stage(wl, kp, W, K, 0, n, K);
+    for (int e = lid; e < u * n; e += lsz) {
+        const int r = e / n, j = e % n;
+        __local const float* ar = a + r * K;
+        __local const float* wr = wl + j * kp;
+        float s = 0.0f;
+        for (int k = 0; k < K; ++k) s += ar[k] * wr[k];
+        out[r * os + j] = bias[j] + s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// out[r * os + j] = sum_o a[r * K + o] W[o * n + j] for r < u, j < n (W [K][n] global, staged
+// into wl).
+void blk_cols_product(__local float* out, int os, __local const float* a, int u, int K,
+                      __global const float* W, int n, __local float* wl) {
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
+    blk_stage(wl, n, W, n, 0, K, n);
+    for (int e = lid; e < u * n; e += lsz) {
+        const int r = e / n, j = e % n;
+        __local const float* ar = a + r * K;
+        float s = 0.0f;
+        for (int o = 0; o < K; ++o) s += ar[o] * wl[o * n + j];
+        out[r * os + j] = s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Parameter gradient values v[t] at idx[t] (t < cnt): added to the model's gradient (direct: the
+// model's only sample; all loads first) or stored in the sample's row of partials for
+// attention_block_reduce.
+void blk_grads(__global float* g, __global float* part, int direct, const int* idx,
+               const float* v, int cnt) {
+    if (direct) {
+        float old[BLK_INFLIGHT];
+#pragma unroll
+        for (int t = 0; t < BLK_INFLIGHT; ++t) old[t] = t < cnt ? g[idx[t]] : 0.0f;
+#pragma unroll
+        for (int t = 0; t < BLK_INFLIGHT; ++t)
+            if (t < cnt) g[idx[t]] = old[t] + v[t];
+    } else {
+#pragma unroll
+        for (int t = 0; t < BLK_INFLIGHT; ++t)
+            if (t < cnt) part[idx[t]] = v[t];
+    }
+}
+
+// The weight gradient dW[o][j] = sum_r a[r * na + o] B[r * n + j] for o < na, j < n (a local
+// [U][na], B global [U][n], staged into wl), through blk_grads.
+void blk_weight_grad(__global float* g, __global float* part, int direct, __local const float* a,
+                     int u, int na, __global const float* B, int n, __local float* wl) {
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0), tot = na * n;
+    blk_stage(wl, n, B, n, 0, u, n);
+    for (int e0 = lid; e0 < tot; e0 += BLK_INFLIGHT * lsz) {
+        int idx[BLK_INFLIGHT];
+        float v[BLK_INFLIGHT];
+        int cnt = 0;
+        for (int t = 0; t < BLK_INFLIGHT; ++t) {
+            const int e = e0 + t * lsz;
+            if (e >= tot) break;
+            const int o = e / n, j = e % n;
+            float s = 0.0f;
+            for (int r = 0; r < u; ++r) s += a[r * na + o] * wl[r * n + j];
+            idx[t] = e;
+            v[t] = s;
+            cnt = t + 1;
+        }
+        blk_grads(g, part, direct, idx, v, cnt);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// The bias gradient db[o] = sum_r a[r * na + o] for o < na, through blk_grads.
+void blk_bias_grad(__global float* g, __global float* part, int direct, __local const float* a,
+                   int u, int na) {
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
+    for (int o = lid; o < na; o += lsz) {
+        float s = 0.0f;
+        for (int r = 0; r < u; ++r) s += a[r * na + o];
+        const int idx[BLK_INFLIGHT] = {o};
+        const float v[BLK_INFLIGHT] = {s};
+        blk_grads(g, part, direct, idx, v, 1);
+    }
+}
 // Layer norm in place of the u rows of w values at v (seqNorm: one mean and variance over all
 // u * w values of the sample), two passes as the CPU reference; the normalized values also go to
 // y (global) and 1 / sqrt(var + eps) to rstd[0 .. u) (seqNorm: rstd[0]). red holds L floats.
@@ -117,17 +226,18 @@ int blk_param_counts(int w, int heads, int dk, int dv, int hasW0, int n[8]) {
 //   big max(U Q + G U U, U F)   QKV rows then P of G heads [G][U][U] (the heads go in groups of
 //                                G = headGroup, as many as fit); from stage 7 on H1
 //   red L            reductions of the sequence norm
+//   wl               the staged weights of one product (max of Q (W|1), W (C|1), F (W|1), W (F|1))
 __kernel void attention_block_forward(
     int units, int window, int heads, int dk, int dv, int hasW0, int causal, int seqNorm,
     int hidden, int ffOut, float eps, float scale, int samplesPerModel, int headGroup,
-    __global const float* x, ulong xo, __global const float* wqkv, __global const float* bqkv, __global const float* w0,
-    __global const float* b0, __global const float* w1, __global const float* b1,
-    __global const float* w2, __global const float* b2, ulong8 woff, ulong8 wstride,
-    __global float* qkv, ulong qkvo, __global float* p, ulong po, __global float* ctx, ulong co,
-    __global float* x1, ulong x1o, __global float* rstd1, ulong r1o, __global float* z1,
-    ulong z1o, __global float* h1, ulong h1o, __global float* z2, ulong z2o, __global float* f,
-    ulong fo, __global float* out, ulong oo, __global float* rstd2, ulong r2o,
-    __local float* lm) {
+    __global const float* x, ulong xo, __global const float* wqkv, __global const float* bqkv,
+    __global const float* w0, __global const float* b0, __global const float* w1,
+    __global const float* b1, __global const float* w2, __global const float* b2, ulong8 woff,
+    ulong8 wstride, __global float* qkv, ulong qkvo, __global float* p, ulong po,
+    __global float* ctx, ulong co, __global float* x1, ulong x1o, __global float* rstd1,
+    ulong r1o, __global float* z1, ulong z1o, __global float* h1, ulong h1o, __global float* z2,
+    ulong z2o, __global float* f, ulong fo, __global float* out, ulong oo,
+    __global float* rstd2, ulong r2o, __local float* lm) {
     const int b = (int)get_group_id(0), m = b / samplesPerModel;
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     const int u = units, w = window, q = heads * (2 * dk + dv), c = heads * dv, ff = 4 * w;
@@ -155,18 +265,13 @@ __kernel void attention_block_forward(
     __local float* ps = big + u * q;   // P of the heads of one group
     __local float* hs = big;           // H1 (stage 7 on)
     __local float* red = big + max(u * q + headGroup * u * u, u * ff);
+    __local float* wl = red + lsz;
 
     // 1. X
-    for (int e = lid; e < uw; e += lsz) xs[e] = x[xo + rw + e];
-    barrier(CLK_LOCAL_MEM_FENCE);
+    blk_stage(xs, uw, x + xo + rw, uw, 0, 1, uw);
     // 2. QKV = X Wqkv^T + bqkv
-    for (int e = lid; e < u * q; e += lsz) {
-        const int r = e / q, j = e % q;
-        const float v = Bq[j] + blk_dot(xs + r * w, Wq + j * w, w);
-        qs[e] = v;
-        QKVg[e] = v;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    blk_rows_product(qs, q, xs, u, w, Wq, Bq, q, wl);
+    for (int e = lid; e < u * q; e += lsz) QKVg[e] = qs[e];
     for (int h0 = 0; h0 < heads; h0 += headGroup) {
         const int hn = min(headGroup, heads - h0);
         // 3. one row of P per (head, query): softmax of the scaled scores over the visible keys
@@ -188,12 +293,10 @@ __kernel void attention_block_forward(
                 sum += row[j];
             }
             const float inv = 1.0f / sum;
-            for (int j = 0; j < u; ++j) {
-                row[j] = j < valid ? row[j] * inv : 0.0f;
-                Pg[(hh * u + i) * u + j] = row[j];
-            }
+            for (int j = 0; j < u; ++j) row[j] = j < valid ? row[j] * inv : 0.0f;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+        for (int e = lid; e < hn * u * u; e += lsz) Pg[h0 * u * u + e] = ps[e];
         // 4. the context columns of these heads: C_h = P_h V_h
         for (int e = lid; e < u * hn * dv; e += lsz) {
             const int i = e / (hn * dv), col = h0 * dv + e % (hn * dv), hh = col / dv;
@@ -202,36 +305,30 @@ __kernel void attention_block_forward(
             float a = 0.0f;
             for (int j = 0; j < valid; ++j) a += row[j] * qs[j * q + 2 * hd + col];
             cs[i * c + col] = a;
-            Cg[i * c + col] = a;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    for (int e = lid; e < u * c; e += lsz) Cg[e] = cs[e];
     // 5. X + A with A = C W0^T + b0 (or C)
-    for (int e = lid; e < uw; e += lsz) {
-        const int r = e / w, o = e % w;
-        const float a = hasW0 ? B0[o] + blk_dot(cs + r * c, W0 + o * c, c) : cs[e];
-        x1s[e] = xs[e] + a;
-    }
+    // (no barrier under a condition: PoCL's compiler replicates the code after one)
+    blk_rows_product(x1s, w, cs, u, c, W0, B0, hasW0 ? w : 0, wl);
+    for (int e = lid; e < uw; e += lsz) x1s[e] = (hasW0 ? x1s[e] : cs[e]) + xs[e];
     barrier(CLK_LOCAL_MEM_FENCE);
     // 6. X1 = norm(X + A)
     blk_norm(x1s, u, w, seqNorm, eps, x1 + x1o + rw, rstd1 + r1o + (seqNorm ? b : b * u), red);
     // 7. Z1 = X1 W1^T + b1, H1 = hidden(Z1)
+    blk_rows_product(hs, ff, x1s, u, w, W1, B1, ff, wl);
     for (int e = lid; e < u * ff; e += lsz) {
-        const int r = e / ff, j = e % ff;
-        const float z = B1[j] + blk_dot(x1s + r * w, W1 + j * w, w);
-        const float hv = nnwb_act(z, hidden);
+        const float z = hs[e], hv = nnwb_act(z, hidden);
         hs[e] = hv;
         z1[z1o + rf + e] = z;
         h1[h1o + rf + e] = hv;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     // 8. Z2 = H1 W2^T + b2, F = ffOut(Z2); X1 + F into xs
+    blk_rows_product(xs, w, hs, u, ff, W2, B2, w, wl);
     for (int e = lid; e < uw; e += lsz) {
-        const int r = e / w, o = e % w;
-        const float z = B2[o];
-        float s = 0.0f;
-        for (int j = 0; j < ff; ++j) s += hs[r * ff + j] * W2[o * ff + j];
-        const float zz = z + s, fv = nnwb_act(zz, ffOut);
+        const float zz = xs[e], fv = nnwb_act(zz, ffOut);
         z2[z2o + rw + e] = zz;
         f[fo + rw + e] = fv;
         xs[e] = x1s[e] + fv;
@@ -241,27 +338,20 @@ __kernel void attention_block_forward(
     blk_norm(xs, u, w, seqNorm, eps, out + oo + rw, rstd2 + r2o + (seqNorm ? b : b * u), red);
 }
 
-// A parameter gradient value: added to the model's gradient (direct: the model's only sample)
-// or stored in the sample's row of partials for attention_block_reduce.
-void blk_grad(__global float* g, __global float* part, int direct, int idx, float v) {
-    if (direct)
-        g[idx] += v;
-    else
-        part[idx] = v;
-}
-
 // The backward of attention_block_forward for one sample per work-group: dX (when hasDx) and
 // the sample's parameter gradients (direct: added to the gradients; else written to
 // partial[b][...], the parameters one after the other in BlockParam order).
 // Local memory (floats, in this order):
-//   ga  U W          dR2 = dL/d(X1 + F), the norm 2 backward of dY
+//   ga  U W          dR2 = dL/d(X1 + F), the norm 2 backward of dY; stage 10: dQKV Wqkv
 //   gb  U W          dZ2
 //   gx  U W          dX1 + dR2, then dR1 = dA (the norm 1 backward)
 //   gc  U C          dC
 //   big max(U F, U Q + G U U)     dZ1; from stage 7 on dQKV rows, then P of G heads [G][U][U]
 //                                  (turned into dS row by row), the heads in groups of
-//                                  G = headGroup; Q, K and V are read from the forward's qkv
+//                                  G = headGroup
 //   red 2 L          reductions of the sequence norm
+//   wl               the staged weights or activation rows of one product; for stages 7-9 the
+//                    Q, K and V columns of one group of heads (the largest of these)
 __kernel void attention_block_backward(
     int units, int window, int heads, int dk, int dv, int hasW0, int causal, int seqNorm,
     int hidden, int ffOut, float scale, int samplesPerModel, int headGroup, int direct,
@@ -320,85 +410,50 @@ __kernel void attention_block_backward(
     __local float* dqs = big;                // dQKV rows (stage 7 on)
     __local float* ps = big + u * q;         // P, then dS, of one group of heads
     __local float* red = big + max(u * ff, u * q + headGroup * u * u);
+    __local float* wl = red + 2 * lsz;
 
     // 1. dR2 = norm 2 backward of dY (y = out)
-    for (int e = lid; e < uw; e += lsz) ga[e] = dy[dyo + rw + e];
-    barrier(CLK_LOCAL_MEM_FENCE);
+    blk_stage(ga, uw, dy + dyo + rw, uw, 0, 1, uw);
     blk_norm_backward(ga, out + oo + rw, rstd2 + r2o + (seqNorm ? b : b * u), u, w, seqNorm, red);
     // 2. dZ2 = dF * ffOut'(Z2), dF = dR2
     for (int e = lid; e < uw; e += lsz)
         gb[e] = ga[e] * nnwb_act_grad(z2[z2o + rw + e], f[fo + rw + e], ffOut);
     barrier(CLK_LOCAL_MEM_FENCE);
     // 3. dW2 = dZ2^T H1, db2 = column sums of dZ2, dZ1 = (dZ2 W2) * hidden'(Z1)
-    for (int e = lid; e < w * ff; e += lsz) {
-        const int o = e / ff, j = e % ff;
-        float s = 0.0f;
-        for (int r = 0; r < u; ++r) s += gb[r * w + o] * H1[r * ff + j];
-        blk_grad(G2, part[6], direct, e, s);
-    }
-    for (int o = lid; o < w; o += lsz) {
-        float s = 0.0f;
-        for (int r = 0; r < u; ++r) s += gb[r * w + o];
-        blk_grad(Gb2, part[7], direct, o, s);
-    }
-    for (int e = lid; e < u * ff; e += lsz) {
-        const int r = e / ff, j = e % ff;
-        float s = 0.0f;
-        for (int o = 0; o < w; ++o) s += gb[r * w + o] * W2[o * ff + j];
-        gh[e] = s * nnwb_act_grad(Z1[e], H1[e], hidden);
-    }
+    blk_weight_grad(G2, part[6], direct, gb, u, w, H1, ff, wl);
+    blk_bias_grad(Gb2, part[7], direct, gb, u, w);
+    blk_cols_product(gh, ff, gb, u, w, W2, ff, wl);
+    for (int e = lid; e < u * ff; e += lsz) gh[e] *= nnwb_act_grad(Z1[e], H1[e], hidden);
     barrier(CLK_LOCAL_MEM_FENCE);
     // 4. dW1 = dZ1^T X1, db1, and dX1 + dR2 = dZ1 W1 + dR2 (the residual)
-    for (int e = lid; e < ff * w; e += lsz) {
-        const int j = e / w, k = e % w;
-        float s = 0.0f;
-        for (int r = 0; r < u; ++r) s += gh[r * ff + j] * X1[r * w + k];
-        blk_grad(G1, part[4], direct, e, s);
-    }
-    for (int j = lid; j < ff; j += lsz) {
-        float s = 0.0f;
-        for (int r = 0; r < u; ++r) s += gh[r * ff + j];
-        blk_grad(Gb1, part[5], direct, j, s);
-    }
-    for (int e = lid; e < uw; e += lsz) {
-        const int r = e / w, k = e % w;
-        float s = ga[e];
-        for (int j = 0; j < ff; ++j) s += gh[r * ff + j] * W1[j * w + k];
-        gx[e] = s;
-    }
+    blk_weight_grad(G1, part[4], direct, gh, u, ff, X1, w, wl);
+    blk_bias_grad(Gb1, part[5], direct, gh, u, ff);
+    blk_cols_product(gx, w, gh, u, ff, W1, w, wl);
+    for (int e = lid; e < uw; e += lsz) gx[e] += ga[e];
     barrier(CLK_LOCAL_MEM_FENCE);
     // 5. dR1 = dA = norm 1 backward (y = X1)
     blk_norm_backward(gx, X1, rstd1 + r1o + (seqNorm ? b : b * u), u, w, seqNorm, red);
     // 6. dW0 = dA^T C, db0, dC = dA W0 (or dC = dA)
-    if (hasW0) {
-        for (int e = lid; e < w * c; e += lsz) {
-            const int o = e / c, k = e % c;
-            float s = 0.0f;
-            for (int r = 0; r < u; ++r) s += gx[r * w + o] * Cg[r * c + k];
-            blk_grad(G0, part[2], direct, e, s);
-        }
-        for (int o = lid; o < w; o += lsz) {
-            float s = 0.0f;
-            for (int r = 0; r < u; ++r) s += gx[r * w + o];
-            blk_grad(Gb0, part[3], direct, o, s);
-        }
-        for (int e = lid; e < u * c; e += lsz) {
-            const int r = e / c, k = e % c;
-            float s = 0.0f;
-            for (int o = 0; o < w; ++o) s += gx[r * w + o] * W0[o * c + k];
-            gc[e] = s;
-        }
-    } else {
+    // (no barrier under a condition: PoCL's compiler replicates the code after one)
+    if (hasW0) blk_bias_grad(Gb0, part[3], direct, gx, u, w);
+    blk_weight_grad(G0, part[2], direct, gx, u, w, Cg, hasW0 ? c : 0, wl);
+    blk_cols_product(gc, c, gx, u, w, W0, hasW0 ? c : 0, wl);
+    if (!hasW0)
         for (int e = lid; e < u * c; e += lsz) gc[e] = gx[e];
-    }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int h0 = 0; h0 < heads; h0 += headGroup) {
-        const int hn = min(headGroup, heads - h0);
-        for (int e = lid; e < hn * u * u; e += lsz) ps[e] = Pg[h0 * u * u + e];
-        barrier(CLK_LOCAL_MEM_FENCE);
+        const int hn = min(headGroup, heads - h0), gk = hn * dk, gv = hn * dv;
+        // this group's Q, K and V columns: [U][G D], [U][G D], [U][G Dv]
+        __local float* qg = wl;
+        __local float* kg = qg + u * gk;
+        __local float* vg = kg + u * gk;
+        blk_stage(qg, gk, QKVg, q, h0 * dk, u, gk);
+        blk_stage(kg, gk, QKVg, q, hd + h0 * dk, u, gk);
+        blk_stage(vg, gv, QKVg, q, 2 * hd + h0 * dv, u, gv);
+        blk_stage(ps, hn * u * u, Pg + h0 * u * u, 0, 0, 1, hn * u * u);
         // 7. dV_h = P_h^T dC_h (key j: only queries i >= j see it when causal)
-        for (int e = lid; e < u * hn * dv; e += lsz) {
-            const int j = e / (hn * dv), col = h0 * dv + e % (hn * dv), hh = col / dv;
+        for (int e = lid; e < u * gv; e += lsz) {
+            const int j = e / gv, col = h0 * dv + e % gv, hh = col / dv;
             const int first = causal ? j : 0;
             __local const float* pc = ps + (hh - h0) * u * u + j;  // column j of P_h
             float s = 0.0f;
@@ -408,60 +463,51 @@ __kernel void attention_block_backward(
         barrier(CLK_LOCAL_MEM_FENCE);
         // 8. dS = scale * P * (dP - rowsum(dP * P)) with dP = dC_h V_h^T, in place of P's rows
         for (int t = lid; t < hn * u; t += lsz) {
-            const int hh = h0 + t / u, i = t % u, valid = causal ? i + 1 : u;
+            const int hl = t / u, i = t % u, valid = causal ? i + 1 : u;
             __local float* row = ps + t * u;
-            __local const float* dci = gc + i * c + hh * dv;
+            __local const float* dci = gc + i * c + (h0 + hl) * dv;
             float dot = 0.0f;
             for (int j = 0; j < valid; ++j) {
-                __global const float* vj = QKVg + j * q + 2 * hd + hh * dv;
+                __local const float* vj = vg + j * gv + hl * dv;
                 float d = 0.0f;
                 for (int k = 0; k < dv; ++k) d += dci[k] * vj[k];
-                row[j] *= d;  // P * dP
-                dot += row[j];
+                dot += row[j] * d;
             }
-            __global const float* pi = Pg + (hh * u + i) * u;
-            for (int j = 0; j < u; ++j)
-                row[j] = j < valid ? scale * (row[j] - pi[j] * dot) : 0.0f;
+            for (int j = 0; j < u; ++j) {
+                float d = 0.0f;
+                if (j < valid) {
+                    __local const float* vj = vg + j * gv + hl * dv;
+                    for (int k = 0; k < dv; ++k) d += dci[k] * vj[k];
+                }
+                row[j] = j < valid ? scale * row[j] * (d - dot) : 0.0f;
+            }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         // 9. dQ_h = dS_h K_h, dK_h = dS_h^T Q_h
-        for (int e = lid; e < u * hn * dk; e += lsz) {
-            const int i = e / (hn * dk), col = h0 * dk + e % (hn * dk), hh = col / dk;
+        for (int e = lid; e < u * gk; e += lsz) {
+            const int i = e / gk, cl = e % gk, hl = cl / dk;
             const int valid = causal ? i + 1 : u;
-            __local const float* row = ps + ((hh - h0) * u + i) * u;
+            __local const float* row = ps + (hl * u + i) * u;
             float s = 0.0f;
-            for (int j = 0; j < valid; ++j) s += row[j] * QKVg[j * q + hd + col];
-            dqs[i * q + col] = s;
+            for (int j = 0; j < valid; ++j) s += row[j] * kg[j * gk + cl];
+            dqs[i * q + h0 * dk + cl] = s;
         }
-        for (int e = lid; e < u * hn * dk; e += lsz) {
-            const int j = e / (hn * dk), col = h0 * dk + e % (hn * dk), hh = col / dk;
+        for (int e = lid; e < u * gk; e += lsz) {
+            const int j = e / gk, cl = e % gk, hl = cl / dk;
             const int first = causal ? j : 0;
-            __local const float* sc = ps + (hh - h0) * u * u + j;  // column j of dS_h
+            __local const float* sc = ps + hl * u * u + j;  // column j of dS_h
             float s = 0.0f;
-            for (int i = first; i < u; ++i) s += sc[i * u] * QKVg[i * q + col];
-            dqs[j * q + hd + col] = s;
+            for (int i = first; i < u; ++i) s += sc[i * u] * qg[i * gk + cl];
+            dqs[j * q + hd + h0 * dk + cl] = s;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     // 10. dWqkv = dQKV^T X, dbqkv, dX = dR1 + dQKV Wqkv
-    for (int e = lid; e < q * w; e += lsz) {
-        const int j = e / w, k = e % w;
-        float s = 0.0f;
-        for (int r = 0; r < u; ++r) s += dqs[r * q + j] * X[r * w + k];
-        blk_grad(Gq, part[0], direct, e, s);
-    }
-    for (int j = lid; j < q; j += lsz) {
-        float s = 0.0f;
-        for (int r = 0; r < u; ++r) s += dqs[r * q + j];
-        blk_grad(Gbq, part[1], direct, j, s);
-    }
+    blk_weight_grad(Gq, part[0], direct, dqs, u, q, X, w, wl);
+    blk_bias_grad(Gbq, part[1], direct, dqs, u, q);
+    blk_cols_product(ga, w, dqs, u, q, Wq, hasDx ? w : 0, wl);
     if (hasDx)
-        for (int e = lid; e < uw; e += lsz) {
-            const int r = e / w, k = e % w;
-            float s = gx[e];
-            for (int j = 0; j < q; ++j) s += dqs[r * q + j] * Wq[j * w + k];
-            dx[dxo + rw + e] = s;
-        }
+        for (int e = lid; e < uw; e += lsz) dx[dxo + rw + e] = gx[e] + ga[e];
 }
 
 // The gradients of samplesPerModel > 1: for model m, every parameter value adds the sum of its

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -31,7 +32,8 @@ struct BlockRow {
     AttentionBlock::Config cfg;
     int samples = 1;  // per model
     int models = 1;
-    int headGroup = 0;  // OpenClOptions::blockHeadGroup of the fused run
+    int headGroup = 0;      // OpenClOptions::blockHeadGroup of the fused run
+    bool needs64K = false;  // fits only 64 KiB of local memory or more (12x12: its QKV weights)
 };
 void PrintTo(const BlockRow& r, std::ostream* os) {
     *os << r.name;
@@ -96,6 +98,7 @@ std::vector<BlockRow> blockRows() {
         r.cfg.heads = heads;
         r.cfg.keySize = r.cfg.valueSize = key;
         r.samples = 3;
+        r.needs64K = heads == 12;
         rows.push_back(r);
     }
     // the heads in groups (of 2: the last group has one head), as where local memory is short
@@ -227,6 +230,7 @@ TEST_P(FusedBlock, matchesComposedAndCpu) {
         SCOPED_TRACE(id);
         if (checkingDevice()) {  // the fused kernels against the CPU only
             const BlockResult fused = runBlock(checkedFusedBackend(id), row);
+            if (!fused.fused && row.needs64K) continue;  // oclgrind has 32 KiB
             ASSERT_TRUE(fused.fused) << "the fused block does not apply on " << id;
             const std::string vsCpu = compareAll(fused, ref);
             EXPECT_TRUE(vsCpu.empty()) << "fused vs CPU: " << vsCpu;
@@ -237,6 +241,11 @@ TEST_P(FusedBlock, matchesComposedAndCpu) {
         fusedOpt.blockHeadGroup = row.headGroup;
         auto fusedBe = OpenClBackend::create(id, fusedOpt);
         const BlockResult fused = runBlock(*fusedBe, row);
+        if (!fused.fused && row.needs64K && fusedBe->info().localMemory < 65536) {
+            std::cout << "[  NOTE    ] " << row.name << " does not fit the local memory of " << id
+                      << " (" << fusedBe->info().localMemory << " bytes): per op there\n";
+            continue;
+        }
         ASSERT_TRUE(fused.fused) << "the fused block does not apply on " << id;
         EXPECT_EQ(fused.forwardLaunches, 1u);
         // one launch, plus the reduction when a model has several samples
