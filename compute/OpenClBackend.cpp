@@ -1,5 +1,7 @@
 #include "compute/OpenClBackend.h"
 
+#include <cstdlib>
+
 #include "compute/OpenClBackendImpl.h"
 #include "kernels/EmbeddedKernels.h"
 
@@ -266,6 +268,13 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
         throw ComputeError("fused mode '" + fused +
                            "' is not auto, on (1) or off (0) (OpenClOptions::fused, NNWB_FUSED)");
     m.maxHeadGroup = opt.blockHeadGroup;
+    m.blockLocalWanted = opt.blockLocalSize;
+    if (m.blockLocalWanted == 0 && !envStr("NNWB_CL_BLOCK_LOCAL").empty()) {
+        const std::string v = envStr("NNWB_CL_BLOCK_LOCAL");
+        m.blockLocalWanted = std::atoi(v.c_str());
+        if (m.blockLocalWanted <= 0 || (m.blockLocalWanted & (m.blockLocalWanted - 1)) != 0)
+            throw ComputeError("NNWB_CL_BLOCK_LOCAL '" + v + "' is not a power of two");
+    }
     if (opt.noCache || envStr("NNWB_NO_KERNEL_CACHE") == "1")
         m.cache = OpenClProgramCache(std::string());
     else if (!opt.cacheDir.empty())

@@ -36,6 +36,9 @@ struct OpenClOptions {
     // Tests only: at most this many heads per group in the fused block kernels (0: as many as
     // the local memory holds), so that small shapes run the grouped loops too.
     int blockHeadGroup = 0;
+    // The fused block kernels' work-group size, a power of two up to what the device and
+    // kernels allow (0: 256); for A/B runs also NNWB_CL_BLOCK_LOCAL.
+    int blockLocalSize = 0;
 };
 
 class OpenClBackend final : public Backend {

@@ -137,6 +137,7 @@ struct OpenClBackend::Impl {
     bool fusedAttention = true;                       // off: OpenClOptions::composedAttention
     int fused = 1;         // OpenClOptions::fused: 0 off, 1 auto, 2 on (wherever the kernels fit)
     int maxHeadGroup = 0;  // OpenClOptions::blockHeadGroup
+    int blockLocalWanted = 0;  // OpenClOptions::blockLocalSize (0: 256)
     OpenClProgramCache cache;
     int fromCache = 0, built = 0;
     // Scratch buffer for overlapping copies and the lightConv tap gradient (in-order queue).

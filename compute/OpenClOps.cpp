@@ -881,9 +881,10 @@ struct OpenClBackend::Ops {
 };
 
 // The fused block's work-group size: a power of two (the sequence norm's reductions) that every
-// block kernel and the device can run, at most 256.
+// block kernel and the device can run, at most 256 (or OpenClOptions::blockLocalSize).
 size_t OpenClBackend::Impl::blockLocalSize() {
-    size_t cap = std::min({size_t(256), deviceMaxWg, maxItemSizes[0]});
+    const size_t wanted = blockLocalWanted > 0 ? size_t(blockLocalWanted) : 256;
+    size_t cap = std::min({wanted, deviceMaxWg, maxItemSizes[0]});
     for (const char* name : kBlockKernels) cap = std::min(cap, kernel(name).maxWg);
     return floorPow2(std::max<size_t>(1, cap));
 }

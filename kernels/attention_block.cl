@@ -22,17 +22,19 @@
 void blk_stage(__local float* dst, int ds, __global const float* src, int ld, int c0, int rows,
                int cols) {
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0), n = rows * cols;
+    const bool flat = rows == 1 || (ds == cols && ld == cols);  // one contiguous run
+    if (flat) src += c0;
     for (int e0 = lid; e0 < n; e0 += BLK_INFLIGHT * lsz) {
         float v[BLK_INFLIGHT];
 #pragma unroll
         for (int t = 0; t < BLK_INFLIGHT; ++t) {
             const int e = e0 + t * lsz;
-            v[t] = e < n ? src[(e / cols) * ld + c0 + e % cols] : 0.0f;
+            v[t] = e >= n ? 0.0f : flat ? src[e] : src[(e / cols) * ld + c0 + e % cols];
         }
 #pragma unroll
         for (int t = 0; t < BLK_INFLIGHT; ++t) {
             const int e = e0 + t * lsz;
-            if (e < n) dst[(e / cols) * ds + e % cols] = v[t];
+            if (e < n) dst[flat ? e : (e / cols) * ds + e % cols] = v[t];
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -73,22 +75,22 @@ void blk_cols_product(__local float* out, int os, __local const float* a, int u,
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// Parameter gradient values v[t] at idx[t] (t < cnt): added to the model's gradient (direct: the
-// model's only sample; all loads first) or stored in the sample's row of partials for
-// attention_block_reduce.
+// Parameter gradient values v[t] at idx[t] (those with idx[t] < n): added to the model's
+// gradient (direct: the model's only sample; all loads first) or stored in the sample's row of
+// partials for attention_block_reduce.
 void blk_grads(__global float* g, __global float* part, int direct, const int* idx,
-               const float* v, int cnt) {
+               const float* v, int n) {
     if (direct) {
         float old[BLK_INFLIGHT];
 #pragma unroll
-        for (int t = 0; t < BLK_INFLIGHT; ++t) old[t] = t < cnt ? g[idx[t]] : 0.0f;
+        for (int t = 0; t < BLK_INFLIGHT; ++t) old[t] = idx[t] < n ? g[idx[t]] : 0.0f;
 #pragma unroll
         for (int t = 0; t < BLK_INFLIGHT; ++t)
-            if (t < cnt) g[idx[t]] = old[t] + v[t];
+            if (idx[t] < n) g[idx[t]] = old[t] + v[t];
     } else {
 #pragma unroll
         for (int t = 0; t < BLK_INFLIGHT; ++t)
-            if (t < cnt) part[idx[t]] = v[t];
+            if (idx[t] < n) part[idx[t]] = v[t];
     }
 }
 
@@ -101,34 +103,36 @@ void blk_weight_grad(__global float* g, __global float* part, int direct, __loca
     for (int e0 = lid; e0 < tot; e0 += BLK_INFLIGHT * lsz) {
         int idx[BLK_INFLIGHT];
         float v[BLK_INFLIGHT];
-        int cnt = 0;
+#pragma unroll
         for (int t = 0; t < BLK_INFLIGHT; ++t) {
             const int e = e0 + t * lsz;
-            if (e >= tot) break;
-            const int o = e / n, j = e % n;
             float s = 0.0f;
-            for (int r = 0; r < u; ++r) s += a[r * na + o] * wl[r * n + j];
+            if (e < tot) {
+                const int o = e / n, j = e % n;
+                for (int r = 0; r < u; ++r) s += a[r * na + o] * wl[r * n + j];
+            }
             idx[t] = e;
             v[t] = s;
-            cnt = t + 1;
         }
-        blk_grads(g, part, direct, idx, v, cnt);
+        blk_grads(g, part, direct, idx, v, tot);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// The bias gradient db[o] = sum_r a[r * na + o] for o < na, through blk_grads.
+// The bias gradient db[o] = sum_r a[r * na + o] for o < na: added (direct) or stored.
 void blk_bias_grad(__global float* g, __global float* part, int direct, __local const float* a,
                    int u, int na) {
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     for (int o = lid; o < na; o += lsz) {
         float s = 0.0f;
         for (int r = 0; r < u; ++r) s += a[r * na + o];
-        const int idx[BLK_INFLIGHT] = {o};
-        const float v[BLK_INFLIGHT] = {s};
-        blk_grads(g, part, direct, idx, v, 1);
+        if (direct)
+            g[o] += s;
+        else
+            part[o] = s;
     }
 }
+
 // Layer norm in place of the u rows of w values at v (seqNorm: one mean and variance over all
 // u * w values of the sample), two passes as the CPU reference; the normalized values also go to
 // y (global) and 1 / sqrt(var + eps) to rstd[0 .. u) (seqNorm: rstd[0]). red holds L floats.
