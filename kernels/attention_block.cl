@@ -40,6 +40,11 @@ void blk_stage(__local float* dst, int ds, __global const float* src, int ld, in
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+// The products below take four rows r0 .. r0 + 3 per work-item (clamped to u - 1; only rows
+// below u are stored), so that each weight value read from local memory feeds four
+// independent sums: one work-group per sample is latency-bound, and one sum per work-item
+// waited on every local read.
+
 // out[r * os + j] = bias[j] + sum_k a[r * K + k] W[j * K + k] for r < u, j < n (W [n][K] global,
 // staged into wl with row stride K | 1: no bank conflicts). No loop around the barriers: PoCL's
 // compiler takes minutes over a kernel with many (the host sizes wl for every product at once).
@@ -48,13 +53,27 @@ void blk_rows_product(__local float* out, int os, __local const float* a, int u,
                       __local float* wl) {
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0), kp = K | 1;
     blk_stage(wl, kp, W, K, 0, n, K);
-    for (int e = lid; e < u * n; e += lsz) {
-        const int r = e / n, j = e % n;
-        __local const float* ar = a + r * K;
+    for (int e = lid; e < ((u + 3) / 4) * n; e += lsz) {
+        const int r0 = (e / n) * 4, j = e % n;
         __local const float* wr = wl + j * kp;
-        float s = 0.0f;
-        for (int k = 0; k < K; ++k) s += ar[k] * wr[k];
-        out[r * os + j] = bias[j] + s;
+        __local const float* a0 = a + r0 * K;
+        __local const float* a1 = a + min(r0 + 1, u - 1) * K;
+        __local const float* a2 = a + min(r0 + 2, u - 1) * K;
+        __local const float* a3 = a + min(r0 + 3, u - 1) * K;
+        float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+#pragma unroll 4
+        for (int k = 0; k < K; ++k) {
+            const float wv = wr[k];
+            s0 += a0[k] * wv;
+            s1 += a1[k] * wv;
+            s2 += a2[k] * wv;
+            s3 += a3[k] * wv;
+        }
+        const float bj = bias[j];
+        out[r0 * os + j] = bj + s0;
+        if (r0 + 1 < u) out[(r0 + 1) * os + j] = bj + s1;
+        if (r0 + 2 < u) out[(r0 + 2) * os + j] = bj + s2;
+        if (r0 + 3 < u) out[(r0 + 3) * os + j] = bj + s3;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -65,56 +84,70 @@ void blk_cols_product(__local float* out, int os, __local const float* a, int u,
                       __global const float* W, int n, __local float* wl) {
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     blk_stage(wl, n, W, n, 0, K, n);
-    for (int e = lid; e < u * n; e += lsz) {
-        const int r = e / n, j = e % n;
-        __local const float* ar = a + r * K;
-        float s = 0.0f;
-        for (int o = 0; o < K; ++o) s += ar[o] * wl[o * n + j];
-        out[r * os + j] = s;
+    for (int e = lid; e < ((u + 3) / 4) * n; e += lsz) {
+        const int r0 = (e / n) * 4, j = e % n;
+        __local const float* a0 = a + r0 * K;
+        __local const float* a1 = a + min(r0 + 1, u - 1) * K;
+        __local const float* a2 = a + min(r0 + 2, u - 1) * K;
+        __local const float* a3 = a + min(r0 + 3, u - 1) * K;
+        float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+#pragma unroll 4
+        for (int o = 0; o < K; ++o) {
+            const float wv = wl[o * n + j];
+            s0 += a0[o] * wv;
+            s1 += a1[o] * wv;
+            s2 += a2[o] * wv;
+            s3 += a3[o] * wv;
+        }
+        out[r0 * os + j] = s0;
+        if (r0 + 1 < u) out[(r0 + 1) * os + j] = s1;
+        if (r0 + 2 < u) out[(r0 + 2) * os + j] = s2;
+        if (r0 + 3 < u) out[(r0 + 3) * os + j] = s3;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// Parameter gradient values v[t] at idx[t] (those with idx[t] < n): added to the model's
-// gradient (direct: the model's only sample; all loads first) or stored in the sample's row of
+// Parameter gradient values v[t] at idx[t] (those with ok[t]): added to the model's gradient
+// (direct: the model's only sample; the four loads first) or stored in the sample's row of
 // partials for attention_block_reduce.
-void blk_grads(__global float* g, __global float* part, int direct, const int* idx,
-               const float* v, int n) {
+void blk_grads4(__global float* g, __global float* part, int direct, const int* idx,
+                const float* v, const bool* ok) {
     if (direct) {
-        float old[BLK_INFLIGHT];
+        float old[4];
 #pragma unroll
-        for (int t = 0; t < BLK_INFLIGHT; ++t) old[t] = idx[t] < n ? g[idx[t]] : 0.0f;
+        for (int t = 0; t < 4; ++t) old[t] = ok[t] ? g[idx[t]] : 0.0f;
 #pragma unroll
-        for (int t = 0; t < BLK_INFLIGHT; ++t)
-            if (idx[t] < n) g[idx[t]] = old[t] + v[t];
+        for (int t = 0; t < 4; ++t)
+            if (ok[t]) g[idx[t]] = old[t] + v[t];
     } else {
 #pragma unroll
-        for (int t = 0; t < BLK_INFLIGHT; ++t)
-            if (idx[t] < n) part[idx[t]] = v[t];
+        for (int t = 0; t < 4; ++t)
+            if (ok[t]) part[idx[t]] = v[t];
     }
 }
 
 // The weight gradient dW[o][j] = sum_r a[r * na + o] B[r * n + j] for o < na, j < n (a local
-// [U][na], B global [U][n], staged into wl), through blk_grads.
+// [U][na], B global [U][n], staged into wl), four o per work-item, through blk_grads4.
 void blk_weight_grad(__global float* g, __global float* part, int direct, __local const float* a,
                      int u, int na, __global const float* B, int n, __local float* wl) {
-    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0), tot = na * n;
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     blk_stage(wl, n, B, n, 0, u, n);
-    for (int e0 = lid; e0 < tot; e0 += BLK_INFLIGHT * lsz) {
-        int idx[BLK_INFLIGHT];
-        float v[BLK_INFLIGHT];
-#pragma unroll
-        for (int t = 0; t < BLK_INFLIGHT; ++t) {
-            const int e = e0 + t * lsz;
-            float s = 0.0f;
-            if (e < tot) {
-                const int o = e / n, j = e % n;
-                for (int r = 0; r < u; ++r) s += a[r * na + o] * wl[r * n + j];
-            }
-            idx[t] = e;
-            v[t] = s;
+    for (int e = lid; e < ((na + 3) / 4) * n; e += lsz) {
+        const int o0 = (e / n) * 4, j = e % n;
+        const int o1 = min(o0 + 1, na - 1), o2 = min(o0 + 2, na - 1), o3 = min(o0 + 3, na - 1);
+        float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll 4
+        for (int r = 0; r < u; ++r) {
+            const float bv = wl[r * n + j];
+            __local const float* ar = a + r * na;
+            s[0] += ar[o0] * bv;
+            s[1] += ar[o1] * bv;
+            s[2] += ar[o2] * bv;
+            s[3] += ar[o3] * bv;
         }
-        blk_grads(g, part, direct, idx, v, tot);
+        const int idx[4] = {o0 * n + j, o1 * n + j, o2 * n + j, o3 * n + j};
+        const bool ok[4] = {true, o0 + 1 < na, o0 + 2 < na, o0 + 3 < na};
+        blk_grads4(g, part, direct, idx, s, ok);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -131,6 +164,14 @@ void blk_bias_grad(__global float* g, __global float* part, int direct, __local 
         else
             part[o] = s;
     }
+}
+
+// sum over k < n of a[k] * b[k], both in local memory, four at a time
+float blk_ldot(__local const float* a, __local const float* b, int n) {
+    float s = 0.0f;
+#pragma unroll 4
+    for (int k = 0; k < n; ++k) s += a[k] * b[k];
+    return s;
 }
 
 // Layer norm in place of the u rows of w values at v (seqNorm: one mean and variance over all
@@ -286,9 +327,7 @@ __kernel void attention_block_forward(
             float mx = -INFINITY;
             for (int j = 0; j < valid; ++j) {
                 __local const float* kj = qs + j * q + hd + hh * dk;
-                float s = 0.0f;
-                for (int k = 0; k < dk; ++k) s += qi[k] * kj[k];
-                row[j] = s * scale;
+                row[j] = blk_ldot(qi, kj, dk) * scale;
                 mx = fmax(mx, row[j]);
             }
             float sum = 0.0f;
@@ -307,6 +346,7 @@ __kernel void attention_block_forward(
             const int valid = causal ? i + 1 : u;
             __local const float* row = ps + ((hh - h0) * u + i) * u;
             float a = 0.0f;
+#pragma unroll 4
             for (int j = 0; j < valid; ++j) a += row[j] * qs[j * q + 2 * hd + col];
             cs[i * c + col] = a;
         }
@@ -461,6 +501,7 @@ __kernel void attention_block_backward(
             const int first = causal ? j : 0;
             __local const float* pc = ps + (hh - h0) * u * u + j;  // column j of P_h
             float s = 0.0f;
+#pragma unroll 4
             for (int i = first; i < u; ++i) s += pc[i * u] * gc[i * c + col];
             dqs[j * q + 2 * hd + col] = s;
         }
@@ -472,17 +513,10 @@ __kernel void attention_block_backward(
             __local const float* dci = gc + i * c + (h0 + hl) * dv;
             float dot = 0.0f;
             for (int j = 0; j < valid; ++j) {
-                __local const float* vj = vg + j * gv + hl * dv;
-                float d = 0.0f;
-                for (int k = 0; k < dv; ++k) d += dci[k] * vj[k];
-                dot += row[j] * d;
+                dot += row[j] * blk_ldot(dci, vg + j * gv + hl * dv, dv);
             }
             for (int j = 0; j < u; ++j) {
-                float d = 0.0f;
-                if (j < valid) {
-                    __local const float* vj = vg + j * gv + hl * dv;
-                    for (int k = 0; k < dv; ++k) d += dci[k] * vj[k];
-                }
+                const float d = j < valid ? blk_ldot(dci, vg + j * gv + hl * dv, dv) : 0.0f;
                 row[j] = j < valid ? scale * row[j] * (d - dot) : 0.0f;
             }
         }
@@ -493,6 +527,7 @@ __kernel void attention_block_backward(
             const int valid = causal ? i + 1 : u;
             __local const float* row = ps + (hl * u + i) * u;
             float s = 0.0f;
+#pragma unroll 4
             for (int j = 0; j < valid; ++j) s += row[j] * kg[j * gk + cl];
             dqs[i * q + h0 * dk + cl] = s;
         }
@@ -501,6 +536,7 @@ __kernel void attention_block_backward(
             const int first = causal ? j : 0;
             __local const float* sc = ps + hl * u * u + j;  // column j of dS_h
             float s = 0.0f;
+#pragma unroll 4
             for (int i = first; i < u; ++i) s += sc[i * u] * qg[i * gk + cl];
             dqs[j * q + hd + h0 * dk + cl] = s;
         }
