@@ -44,7 +44,7 @@ struct Kernels {
     static NNWB_INLINE void micro(int kc, const T* a, int lda, const T* b, int ldb, T* c, int ldc,
                                   int ncols, const T& alphaRef, const T& betaRef, bool accumulate) {
         V acc[MR][NV];
-#pragma GCC unroll 8
+#pragma GCC unroll 12
         for (int r = 0; r < MR; ++r)
 #pragma GCC unroll 4
             for (int v = 0; v < NV; ++v) acc[r][v] = V{};
@@ -52,7 +52,7 @@ struct Kernels {
             V bv[NV];
 #pragma GCC unroll 4
             for (int v = 0; v < NV; ++v) load(bv[v], b + size_t(k) * ldb + v * VL);
-#pragma GCC unroll 8
+#pragma GCC unroll 12
             for (int r = 0; r < MR; ++r) {
                 const T av = TA ? a[size_t(k) * lda + r] : a[size_t(r) * lda + k];
 #pragma GCC unroll 4
@@ -62,7 +62,7 @@ struct Kernels {
         const T alpha = alphaRef, beta = betaRef;
         const bool readC = accumulate || beta != T(0);
         const T bc = accumulate ? T(1) : beta;
-#pragma GCC unroll 8
+#pragma GCC unroll 12
         for (int r = 0; r < MR; ++r) {
             T* cr = c + size_t(r) * ldc;
             if (ncols == NV * VL) {
