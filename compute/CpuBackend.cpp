@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compute/CpuGemm.h"
+#include "compute/CpuVecMath.h"
 #include "compute/DropoutMask.h"
 #include "compute/ThreadPool.h"
 
@@ -203,7 +204,13 @@ struct CpuOps {
                 break;
         }
     }
+    // Float rows run the vectorized exp and 16-lane sums (compute/CpuVecMath); double rows
+    // (the gradient checks' precision) keep std::exp and the sequential sum.
     static void softmaxRow(const T* x, T* y, int n, T scale) {
+        if constexpr (std::is_same_v<T, float>) {
+            cpumath::softmaxRow(x, y, n, scale);
+            return;
+        }
         T mx = x[0] * scale;
         for (int j = 1; j < n; ++j) mx = std::max(mx, x[j] * scale);
         T sum = 0;
@@ -217,6 +224,10 @@ struct CpuOps {
 
     // dx = scale * y * (dy - sum(dy * y)) over one row (dx may alias dy).
     static void softmaxBackwardRow(const T* y, const T* dy, T* dx, int n, T scale) {
+        if constexpr (std::is_same_v<T, float>) {
+            cpumath::softmaxBackwardRow(y, dy, dx, n, scale);
+            return;
+        }
         T dot = 0;
         for (int j = 0; j < n; ++j) dot += dy[j] * y[j];
         for (int j = 0; j < n; ++j) dx[j] = scale * y[j] * (dy[j] - dot);
