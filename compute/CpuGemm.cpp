@@ -108,9 +108,13 @@ struct Kernels {
             if (nc < width)
                 for (int k = 0; k < kc; ++k)
                     std::fill(dst + size_t(k) * width + nc, dst + size_t(k + 1) * width, T(0));
-            for (int jj = 0; jj < nc; ++jj) {
-                const T* src = p.b + size_t(j + jj) * p.ldb + k0;
-                for (int k = 0; k < kc; ++k) dst[size_t(k) * width + jj] = src[k];
+            // k outer: contiguous stores (one row of the panel at a time) and loads from nc
+            // rows of B that stay in L1 across k; the other order stored with a stride.
+            const T* src = p.b + size_t(j) * p.ldb + k0;
+            const size_t ldb = size_t(p.ldb);
+            for (int k = 0; k < kc; ++k) {
+                T* d = dst + size_t(k) * width;
+                for (int jj = 0; jj < nc; ++jj) d[jj] = src[jj * ldb + k];
             }
         } else {
             for (int k = 0; k < kc; ++k) {
