@@ -6,7 +6,8 @@
 // Compiled with -ffp-contract=off (see CMakeLists.txt): every clone below performs the same IEEE
 // operations lane by lane, so AVX-512, AVX2 and SSE give the same bits. The vectors are 16 lanes
 // on every instruction set (GCC and clang split them into two AVX2 or four SSE registers), so the
-// lane sums add the same partial sums in the same order everywhere.
+// lane sums add the same partial sums in the same order everywhere. A row's last n % 16 values
+// go one by one through the same operations in scalar form.
 
 #define NNWB_VM_INLINE inline __attribute__((always_inline))
 
@@ -33,18 +34,22 @@ NNWB_VM_INLINE void splat(Vf& v, float s) {
 NNWB_VM_INLINE void select(Vf& out, const Vi& mask, const Vf& a, const Vf& b) {
     out = (Vf)(((Vi)a & mask) | ((Vi)b & ~mask));
 }
-// Lanes [0, valid) all ones, the rest zero.
-NNWB_VM_INLINE void firstLanes(Vi& mask, int valid) {
-    const Vi iota = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-    mask = iota < (Vi{} + valid);
-}
-// The lanes' sum in a fixed order (lane 0 to 15).
+// The lanes' sum in a fixed pairwise order (lane l + lane l + 8, then + 4, + 2, + 1): four
+// dependent adds instead of fifteen.
 NNWB_VM_INLINE float laneSum(const Vf& v) {
-    float lanes[kLanes];
-    store(lanes, v);
-    float s = 0.0f;
-    for (int l = 0; l < kLanes; ++l) s += lanes[l];
-    return s;
+    float l[kLanes];
+    store(l, v);
+    for (int w = kLanes / 2; w >= 1; w /= 2)
+        for (int i = 0; i < w; ++i) l[i] = l[i] + l[i + w];
+    return l[0];
+}
+// The lanes' maximum (exact in any order; pairwise like laneSum).
+NNWB_VM_INLINE float laneMax(const Vf& v) {
+    float l[kLanes];
+    store(l, v);
+    for (int w = kLanes / 2; w >= 1; w /= 2)
+        for (int i = 0; i < w; ++i) l[i] = l[i + w] > l[i] ? l[i + w] : l[i];
+    return l[0];
 }
 
 // exp of 16 lanes: n = round(x / ln 2), r = x - n ln 2 in two parts (Cody-Waite), exp(r) by the
@@ -77,6 +82,32 @@ NNWB_VM_INLINE void expLanes(Vf& y, const Vf& xin) {
     select(y, isNan, xin, out);
 }
 
+// The same operations on one value (the same bits as a lane of expLanes): rows' tails go
+// through it, since building a partial vector through memory stalls on store forwarding.
+NNWB_VM_INLINE float expScalar(float xin) {
+    if (xin != xin) return xin;
+    float x = xin < -104.0f ? -104.0f : xin;
+    x = x > 89.0f ? 89.0f : x;
+    const float magic = 12582912.0f;
+    const float t = x * 1.44269504088896341f + magic;
+    const float n = t - magic;
+    float r = x - n * 0.693359375f;
+    r = r - n * -2.12194440e-4f;
+    float p = r * 1.9875691500e-4f + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    const float e = p * (r * r) + r + 1.0f;
+    const int32_t ni = int32_t(n);
+    const int32_t n1 = ni >> 1, n2 = ni - n1;
+    const int32_t b1 = (n1 + 127) << 23, b2 = (n2 + 127) << 23;
+    float s1, s2;
+    __builtin_memcpy(&s1, &b1, sizeof s1);
+    __builtin_memcpy(&s2, &b2, sizeof s2);
+    return e * s1 * s2;
+}
+
 NNWB_VM_INLINE void expImpl(const float* x, float* y, size_t n) {
     size_t i = 0;
     for (; i + kLanes <= n; i += kLanes) {
@@ -85,68 +116,49 @@ NNWB_VM_INLINE void expImpl(const float* x, float* y, size_t n) {
         expLanes(e, v);
         store(y + i, e);
     }
-    if (i < n) {
-        float tail[kLanes] = {};
-        for (size_t j = i; j < n; ++j) tail[j - i] = x[j];
-        Vf v, e;
-        load(v, tail);
-        expLanes(e, v);
-        store(tail, e);
-        for (size_t j = i; j < n; ++j) y[j] = tail[j - i];
-    }
+    for (; i < n; ++i) y[i] = expScalar(x[i]);
 }
 
+// The row's full vectors in 16 lanes, the last n % 16 values one by one (the same operations).
 NNWB_VM_INLINE void softmaxRowImpl(const float* x, float* y, int n, float scale) {
     const float inf = std::numeric_limits<float>::infinity();
-    Vf sc, m;
-    splat(sc, scale);
-    splat(m, -inf);
-    float tail[kLanes];
-    const int full = n / kLanes * kLanes, rest = n - full;
-    Vi valid;
-    firstLanes(valid, rest);
-    for (int j = 0; j < full; j += kLanes) {
-        Vf v;
-        load(v, x + j);
-        v = v * sc;
-        select(m, v > m, v, m);
+    const int full = n / kLanes * kLanes;
+    float mx = -inf;
+    if (full > 0) {
+        Vf sc, m;
+        splat(sc, scale);
+        splat(m, -inf);
+        for (int j = 0; j < full; j += kLanes) {
+            Vf v;
+            load(v, x + j);
+            v = v * sc;
+            select(m, v > m, v, m);
+        }
+        mx = laneMax(m);
     }
-    if (rest > 0) {
-        for (int j = 0; j < kLanes; ++j) tail[j] = j < rest ? x[full + j] : 0.0f;
-        Vf v, ninf;
-        load(v, tail);
-        v = v * sc;
-        splat(ninf, -inf);
-        select(v, valid, v, ninf);
-        select(m, v > m, v, m);
+    for (int j = full; j < n; ++j) {
+        const float v = x[j] * scale;
+        mx = v > mx ? v : mx;
     }
-    float mx;
-    {
-        float lanes[kLanes];
-        store(lanes, m);
-        mx = lanes[0];
-        for (int l = 1; l < kLanes; ++l) mx = lanes[l] > mx ? lanes[l] : mx;
+    float sum = 0.0f;
+    if (full > 0) {
+        Vf sc, mxv, acc = {};
+        splat(sc, scale);
+        splat(mxv, mx);
+        for (int j = 0; j < full; j += kLanes) {
+            Vf v, e;
+            load(v, x + j);
+            expLanes(e, v * sc - mxv);
+            store(y + j, e);
+            acc += e;
+        }
+        sum = laneSum(acc);
     }
-    Vf mxv, sum = {};
-    splat(mxv, mx);
-    for (int j = 0; j < full; j += kLanes) {
-        Vf v, e;
-        load(v, x + j);
-        expLanes(e, v * sc - mxv);
-        store(y + j, e);
-        sum += e;
+    for (int j = full; j < n; ++j) {
+        y[j] = expScalar(x[j] * scale - mx);
+        sum += y[j];
     }
-    if (rest > 0) {
-        for (int j = 0; j < kLanes; ++j) tail[j] = j < rest ? x[full + j] : 0.0f;
-        Vf v, e, zero = {};
-        load(v, tail);
-        expLanes(e, v * sc - mxv);
-        select(e, valid, e, zero);
-        store(tail, e);
-        for (int j = 0; j < rest; ++j) y[full + j] = tail[j];
-        sum += e;
-    }
-    const float inv = 1.0f / laneSum(sum);
+    const float inv = 1.0f / sum;
     for (int j = 0; j < full; j += kLanes) {
         Vf v;
         load(v, y + j);
@@ -158,26 +170,19 @@ NNWB_VM_INLINE void softmaxRowImpl(const float* x, float* y, int n, float scale)
 
 NNWB_VM_INLINE void softmaxBackwardRowImpl(const float* y, const float* dy, float* dx, int n,
                                            float scale) {
-    const int full = n / kLanes * kLanes, rest = n - full;
-    Vf dot = {};
-    for (int j = 0; j < full; j += kLanes) {
-        Vf a, b;
-        load(a, y + j);
-        load(b, dy + j);
-        dot += a * b;
-    }
-    if (rest > 0) {
-        float ta[kLanes] = {}, tb[kLanes] = {};
-        for (int j = 0; j < rest; ++j) {
-            ta[j] = y[full + j];
-            tb[j] = dy[full + j];
+    const int full = n / kLanes * kLanes;
+    float d = 0.0f;
+    if (full > 0) {
+        Vf dot = {};
+        for (int j = 0; j < full; j += kLanes) {
+            Vf a, b;
+            load(a, y + j);
+            load(b, dy + j);
+            dot += a * b;
         }
-        Vf a, b;
-        load(a, ta);
-        load(b, tb);
-        dot += a * b;
+        d = laneSum(dot);
     }
-    const float d = laneSum(dot);
+    for (int j = full; j < n; ++j) d += y[j] * dy[j];
     for (int j = 0; j < full; j += kLanes) {
         Vf a, b;
         load(a, y + j);

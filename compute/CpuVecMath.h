@@ -14,8 +14,9 @@ namespace nnwb::cpumath {
 void exp(const float* x, float* y, size_t n);
 
 // One softmax row: y = softmax(scale * x) over n >= 1 values (y may alias x). The row's maximum is
-// subtracted first; the sum is formed in 16 lanes added in a fixed order (any thread count and
-// instruction set give the same bits).
+// subtracted first; the sum is formed in 16 lanes over the full vectors, added pairwise in a fixed
+// order, then the last n % 16 values in order (any thread count and instruction set give the same
+// bits).
 void softmaxRow(const float* x, float* y, int n, float scale);
 
 // dx = scale * y * (dy - sum(dy * y)) over one row of n values (dx may alias dy); the sum as in
