@@ -76,7 +76,7 @@ NNWB_VM_INLINE void expLanes(Vf& y, const Vf& xin) {
     p = p * r + 5.0000001201e-1f;
     const Vf e = p * (r * r) + r + 1.0f;
     const Vi ni = __builtin_convertvector(n, Vi);  // in [-150, 128]
-    const Vi n1 = ni >> 1, n2 = ni - n1;            // each in [-75, 64]
+    const Vi n1 = ni >> 1, n2 = ni - n1;           // each in [-75, 64]
     const Vf s1 = (Vf)((n1 + 127) << 23), s2 = (Vf)((n2 + 127) << 23);
     const Vf out = e * s1 * s2;
     select(y, isNan, xin, out);
@@ -194,13 +194,15 @@ NNWB_VM_INLINE void softmaxBackwardRowImpl(const float* y, const float* dy, floa
 }
 
 // One clone of the three functions per instruction set.
-#define NNWB_VM_CLONE(suffix, attr)                                                            \
-    attr void exp##suffix(const float* x, float* y, size_t n) { expImpl(x, y, n); }            \
-    attr void softmax##suffix(const float* x, float* y, int n, float scale) {                  \
-        softmaxRowImpl(x, y, n, scale);                                                        \
-    }                                                                                          \
+#define NNWB_VM_CLONE(suffix, attr)                                                             \
+    attr void exp##suffix(const float* x, float* y, size_t n) {                                 \
+        expImpl(x, y, n);                                                                       \
+    }                                                                                           \
+    attr void softmax##suffix(const float* x, float* y, int n, float scale) {                   \
+        softmaxRowImpl(x, y, n, scale);                                                         \
+    }                                                                                           \
     attr void softmaxBack##suffix(const float* y, const float* dy, float* dx, int n, float s) { \
-        softmaxBackwardRowImpl(y, dy, dx, n, s);                                               \
+        softmaxBackwardRowImpl(y, dy, dx, n, s);                                                \
     }
 NNWB_VM_CLONE(Generic, )
 #if defined(__x86_64__) || defined(__i386__)
