@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compute/CpuGemm.h"
+#include "compute/CpuVecMath.h"
 #include "compute/DropoutMask.h"
 #include "compute/ThreadPool.h"
 
@@ -203,7 +204,13 @@ struct CpuOps {
                 break;
         }
     }
+    // Float rows run the vectorized exp and 16-lane sums (compute/CpuVecMath); double rows
+    // (the gradient checks' precision) keep std::exp and the sequential sum.
     static void softmaxRow(const T* x, T* y, int n, T scale) {
+        if constexpr (std::is_same_v<T, float>) {
+            cpumath::softmaxRow(x, y, n, scale);
+            return;
+        }
         T mx = x[0] * scale;
         for (int j = 1; j < n; ++j) mx = std::max(mx, x[j] * scale);
         T sum = 0;
@@ -217,6 +224,10 @@ struct CpuOps {
 
     // dx = scale * y * (dy - sum(dy * y)) over one row (dx may alias dy).
     static void softmaxBackwardRow(const T* y, const T* dy, T* dx, int n, T scale) {
+        if constexpr (std::is_same_v<T, float>) {
+            cpumath::softmaxBackwardRow(y, dy, dx, n, scale);
+            return;
+        }
         T dot = 0;
         for (int j = 0; j < n; ++j) dot += dy[j] * y[j];
         for (int j = 0; j < n; ++j) dx[j] = scale * y[j] * (dy[j] - dot);
@@ -421,22 +432,36 @@ struct CpuOps {
         perHeadParallel(s, 3 * size_t(u) * u * size_t(d + dv), head);
     }
 
+    // One row of the norm: y = (x - mean) / sqrt(var + eps); returns 1 / sqrt(var + eps).
+    static T normRow(const T* xr, T* yr, int cols, T eps) {
+        T mean = 0;
+        for (int j = 0; j < cols; ++j) mean += xr[j];
+        mean /= T(cols);
+        T var = 0;
+        for (int j = 0; j < cols; ++j) var += (xr[j] - mean) * (xr[j] - mean);
+        var /= T(cols);
+        const T rs = T(1) / std::sqrt(var + eps);
+        for (int j = 0; j < cols; ++j) yr[j] = (xr[j] - mean) * rs;
+        return rs;
+    }
+    // One row of the norm's backward (dx must not alias dy).
+    static void normBackwardRow(const T* yr, T rs, const T* dyr, T* dxr, int cols) {
+        T m1 = 0, m2 = 0;
+        for (int j = 0; j < cols; ++j) {
+            m1 += dyr[j];
+            m2 += dyr[j] * yr[j];
+        }
+        m1 /= T(cols);
+        m2 /= T(cols);
+        for (int j = 0; j < cols; ++j) dxr[j] = rs * (dyr[j] - m1 - yr[j] * m2);
+    }
     void run(const NormForwardArgs& args) {
         const T* X = ptr(args.x);
         T* Y = ptr(args.y);
         T* R = ptr(args.rstd);
-        rowsParallel(size_t(args.rows), size_t(args.cols), [&](size_t r) {
-            const T* xr = X + r * args.cols;
-            T* yr = Y + r * args.cols;
-            T mean = 0;
-            for (int j = 0; j < args.cols; ++j) mean += xr[j];
-            mean /= T(args.cols);
-            T var = 0;
-            for (int j = 0; j < args.cols; ++j) var += (xr[j] - mean) * (xr[j] - mean);
-            var /= T(args.cols);
-            const T rs = T(1) / std::sqrt(var + T(args.eps));
-            for (int j = 0; j < args.cols; ++j) yr[j] = (xr[j] - mean) * rs;
-            R[r] = rs;
+        const size_t c = size_t(args.cols);
+        rowsParallel(size_t(args.rows), c, [&](size_t r) {
+            R[r] = normRow(X + r * c, Y + r * c, args.cols, T(args.eps));
         });
     }
     void run(const NormBackwardArgs& args) {
@@ -444,16 +469,38 @@ struct CpuOps {
         const T* R = ptr(args.rstd);
         const T* DY = ptr(args.dy);
         T* DX = ptr(args.dx);
-        rowsParallel(size_t(args.rows), size_t(args.cols), [&](size_t r) {
-            const size_t o = r * args.cols;
-            T m1 = 0, m2 = 0;
-            for (int j = 0; j < args.cols; ++j) {
-                m1 += DY[o + j];
-                m2 += DY[o + j] * Y[o + j];
-            }
-            m1 /= T(args.cols);
-            m2 /= T(args.cols);
-            for (int j = 0; j < args.cols; ++j) DX[o + j] = R[r] * (DY[o + j] - m1 - Y[o + j] * m2);
+        const size_t c = size_t(args.cols);
+        rowsParallel(size_t(args.rows), c, [&](size_t r) {
+            normBackwardRow(Y + r * c, R[r], DY + r * c, DX + r * c, args.cols);
+        });
+    }
+    // add then normForward, row by row in one pass (the same operations, so the same bits).
+    void run(const AddNormForwardArgs& args) {
+        const T* A = ptr(args.a);
+        const T* B = ptr(args.b);
+        T* S = ptr(args.sum);
+        T* Y = ptr(args.y);
+        T* R = ptr(args.rstd);
+        const size_t c = size_t(args.cols);
+        rowsParallel(size_t(args.rows), c, [&](size_t r) {
+            T* sr = S + r * c;
+            for (size_t j = 0; j < c; ++j) sr[j] = A[r * c + j] + B[r * c + j];
+            R[r] = normRow(sr, Y + r * c, args.cols, T(args.eps));
+        });
+    }
+    // dy += dy2 then normBackward, row by row in one pass (the same bits as axpy with alpha 1
+    // then normBackward).
+    void run(const AddNormBackwardArgs& args) {
+        const T* Y = ptr(args.y);
+        const T* R = ptr(args.rstd);
+        T* DY = ptr(args.dy);
+        const T* DY2 = ptr(args.dy2);
+        T* DX = ptr(args.dx);
+        const size_t c = size_t(args.cols);
+        rowsParallel(size_t(args.rows), c, [&](size_t r) {
+            T* d = DY + r * c;
+            for (size_t j = 0; j < c; ++j) d[j] += T(1) * DY2[r * c + j];
+            normBackwardRow(Y + r * c, R[r], d, DX + r * c, args.cols);
         });
     }
 

@@ -35,7 +35,7 @@ void tile(const Product<T>& p, int i0, int i1, int j0, int j1);
 const char* isaName();
 
 // Instruction sets of the micro-kernel. By default AVX2 (else generic), and AVX-512 for
-// products of 64 or more rows, columns and depth where the machine has it (faster there, slower
+// products of 32 or more rows, columns and depth where the machine has it (faster there, slower
 // on the presets' small products; the same bits either way). NNWB_CPU_GEMM_ISA=generic|avx2|
 // avx512 fixes one for every product (A/B runs). setIsa and setDefaultIsa are for tests, called
 // while no product runs. AVX-512 and AVX2 (both with FMA) give bit-identical results, except for

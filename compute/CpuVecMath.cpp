@@ -1,0 +1,254 @@
+#include "compute/CpuVecMath.h"
+
+#include <cstdint>
+#include <limits>
+
+// Compiled with -ffp-contract=off (see CMakeLists.txt): every clone below performs the same IEEE
+// operations lane by lane, so AVX-512, AVX2 and SSE give the same bits. The vectors are 16 lanes
+// on every instruction set (GCC and clang split them into two AVX2 or four SSE registers), so the
+// lane sums add the same partial sums in the same order everywhere. A row's last n % 16 values
+// go one by one through the same operations in scalar form.
+
+#define NNWB_VM_INLINE inline __attribute__((always_inline))
+
+namespace nnwb::cpumath {
+
+namespace {
+
+constexpr int kLanes = 16;
+typedef float Vf __attribute__((vector_size(64)));
+typedef int32_t Vi __attribute__((vector_size(64)));
+
+// Loads and stores through memcpy (unaligned moves); vectors pass by reference so that no vector
+// crosses a function boundary by value (no ABI differences between the clones).
+NNWB_VM_INLINE void load(Vf& v, const float* p) {
+    __builtin_memcpy(&v, p, sizeof v);
+}
+NNWB_VM_INLINE void store(float* p, const Vf& v) {
+    __builtin_memcpy(p, &v, sizeof v);
+}
+NNWB_VM_INLINE void splat(Vf& v, float s) {
+    v = Vf{} + s;
+}
+// out = mask ? a : b, lane by lane (mask lanes all ones or all zeros).
+NNWB_VM_INLINE void select(Vf& out, const Vi& mask, const Vf& a, const Vf& b) {
+    out = (Vf)(((Vi)a & mask) | ((Vi)b & ~mask));
+}
+// The lanes' sum in a fixed pairwise order (lane l + lane l + 8, then + 4, + 2, + 1): four
+// dependent adds instead of fifteen.
+NNWB_VM_INLINE float laneSum(const Vf& v) {
+    float l[kLanes];
+    store(l, v);
+    for (int w = kLanes / 2; w >= 1; w /= 2)
+        for (int i = 0; i < w; ++i) l[i] = l[i] + l[i + w];
+    return l[0];
+}
+// The lanes' maximum (exact in any order; pairwise like laneSum).
+NNWB_VM_INLINE float laneMax(const Vf& v) {
+    float l[kLanes];
+    store(l, v);
+    for (int w = kLanes / 2; w >= 1; w /= 2)
+        for (int i = 0; i < w; ++i) l[i] = l[i + w] > l[i] ? l[i + w] : l[i];
+    return l[0];
+}
+
+// exp of 16 lanes: n = round(x / ln 2), r = x - n ln 2 in two parts (Cody-Waite), exp(r) by the
+// degree-6 polynomial of Cephes' expf on [-ln 2 / 2, ln 2 / 2], then times 2^n as two powers of
+// two of at most 2^64 each (both normal), so results near overflow and gradual underflow come out
+// right. x is clamped to [-104, 89] first (exp is 0 below and +inf above); NaN passes through.
+NNWB_VM_INLINE void expLanes(Vf& y, const Vf& xin) {
+    const Vi isNan = xin != xin;
+    Vf lo, hi, zero = {}, x;
+    splat(lo, -104.0f);
+    splat(hi, 89.0f);
+    select(x, xin < lo, lo, xin);
+    select(x, x > hi, hi, x);
+    select(x, isNan, zero, x);
+    const float magic = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
+    const Vf t = x * 1.44269504088896341f + magic;
+    const Vf n = t - magic;
+    Vf r = x - n * 0.693359375f;  // ln 2's leading bits: n * this is exact
+    r = r - n * -2.12194440e-4f;  // the rest of ln 2
+    Vf p = r * 1.9875691500e-4f + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    const Vf e = p * (r * r) + r + 1.0f;
+    const Vi ni = __builtin_convertvector(n, Vi);  // in [-150, 128]
+    const Vi n1 = ni >> 1, n2 = ni - n1;           // each in [-75, 64]
+    const Vf s1 = (Vf)((n1 + 127) << 23), s2 = (Vf)((n2 + 127) << 23);
+    const Vf out = e * s1 * s2;
+    select(y, isNan, xin, out);
+}
+
+// The same operations on one value (the same bits as a lane of expLanes): rows' tails go
+// through it, since building a partial vector through memory stalls on store forwarding.
+NNWB_VM_INLINE float expScalar(float xin) {
+    if (xin != xin) return xin;
+    float x = xin < -104.0f ? -104.0f : xin;
+    x = x > 89.0f ? 89.0f : x;
+    const float magic = 12582912.0f;
+    const float t = x * 1.44269504088896341f + magic;
+    const float n = t - magic;
+    float r = x - n * 0.693359375f;
+    r = r - n * -2.12194440e-4f;
+    float p = r * 1.9875691500e-4f + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    const float e = p * (r * r) + r + 1.0f;
+    const int32_t ni = int32_t(n);
+    const int32_t n1 = ni >> 1, n2 = ni - n1;
+    const int32_t b1 = (n1 + 127) << 23, b2 = (n2 + 127) << 23;
+    float s1, s2;
+    __builtin_memcpy(&s1, &b1, sizeof s1);
+    __builtin_memcpy(&s2, &b2, sizeof s2);
+    return e * s1 * s2;
+}
+
+NNWB_VM_INLINE void expImpl(const float* x, float* y, size_t n) {
+    size_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+        Vf v, e;
+        load(v, x + i);
+        expLanes(e, v);
+        store(y + i, e);
+    }
+    for (; i < n; ++i) y[i] = expScalar(x[i]);
+}
+
+// The row's full vectors in 16 lanes, the last n % 16 values one by one (the same operations).
+NNWB_VM_INLINE void softmaxRowImpl(const float* x, float* y, int n, float scale) {
+    const float inf = std::numeric_limits<float>::infinity();
+    const int full = n / kLanes * kLanes;
+    float mx = -inf;
+    if (full > 0) {
+        Vf sc, m;
+        splat(sc, scale);
+        splat(m, -inf);
+        for (int j = 0; j < full; j += kLanes) {
+            Vf v;
+            load(v, x + j);
+            v = v * sc;
+            select(m, v > m, v, m);
+        }
+        mx = laneMax(m);
+    }
+    for (int j = full; j < n; ++j) {
+        const float v = x[j] * scale;
+        mx = v > mx ? v : mx;
+    }
+    float sum = 0.0f;
+    if (full > 0) {
+        Vf sc, mxv, acc = {};
+        splat(sc, scale);
+        splat(mxv, mx);
+        for (int j = 0; j < full; j += kLanes) {
+            Vf v, e;
+            load(v, x + j);
+            expLanes(e, v * sc - mxv);
+            store(y + j, e);
+            acc += e;
+        }
+        sum = laneSum(acc);
+    }
+    for (int j = full; j < n; ++j) {
+        y[j] = expScalar(x[j] * scale - mx);
+        sum += y[j];
+    }
+    const float inv = 1.0f / sum;
+    for (int j = 0; j < full; j += kLanes) {
+        Vf v;
+        load(v, y + j);
+        v = v * inv;
+        store(y + j, v);
+    }
+    for (int j = full; j < n; ++j) y[j] *= inv;
+}
+
+NNWB_VM_INLINE void softmaxBackwardRowImpl(const float* y, const float* dy, float* dx, int n,
+                                           float scale) {
+    const int full = n / kLanes * kLanes;
+    float d = 0.0f;
+    if (full > 0) {
+        Vf dot = {};
+        for (int j = 0; j < full; j += kLanes) {
+            Vf a, b;
+            load(a, y + j);
+            load(b, dy + j);
+            dot += a * b;
+        }
+        d = laneSum(dot);
+    }
+    for (int j = full; j < n; ++j) d += y[j] * dy[j];
+    for (int j = 0; j < full; j += kLanes) {
+        Vf a, b;
+        load(a, y + j);
+        load(b, dy + j);
+        const Vf o = scale * a * (b - d);
+        store(dx + j, o);
+    }
+    for (int j = full; j < n; ++j) dx[j] = scale * y[j] * (dy[j] - d);
+}
+
+// One clone of the three functions per instruction set.
+#define NNWB_VM_CLONE(suffix, attr)                                                             \
+    attr void exp##suffix(const float* x, float* y, size_t n) {                                 \
+        expImpl(x, y, n);                                                                       \
+    }                                                                                           \
+    attr void softmax##suffix(const float* x, float* y, int n, float scale) {                   \
+        softmaxRowImpl(x, y, n, scale);                                                         \
+    }                                                                                           \
+    attr void softmaxBack##suffix(const float* y, const float* dy, float* dx, int n, float s) { \
+        softmaxBackwardRowImpl(y, dy, dx, n, s);                                                \
+    }
+NNWB_VM_CLONE(Generic, )
+#if defined(__x86_64__) || defined(__i386__)
+#define NNWB_VM_X86 1
+NNWB_VM_CLONE(Avx2, __attribute__((target("avx2"))))
+NNWB_VM_CLONE(Avx512, __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,avx2"))))
+#endif
+#undef NNWB_VM_CLONE
+
+struct Table {
+    void (*exp)(const float*, float*, size_t);
+    void (*softmax)(const float*, float*, int, float);
+    void (*softmaxBack)(const float*, const float*, float*, int, float);
+    const char* name;
+};
+
+const Table& table() {
+    static const Table t = [] {
+#ifdef NNWB_VM_X86
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+            __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw"))
+            return Table{expAvx512, softmaxAvx512, softmaxBackAvx512, "avx512"};
+        if (__builtin_cpu_supports("avx2"))
+            return Table{expAvx2, softmaxAvx2, softmaxBackAvx2, "avx2"};
+#endif
+        return Table{expGeneric, softmaxGeneric, softmaxBackGeneric, "generic"};
+    }();
+    return t;
+}
+
+}  // namespace
+
+void exp(const float* x, float* y, size_t n) {
+    table().exp(x, y, n);
+}
+
+void softmaxRow(const float* x, float* y, int n, float scale) {
+    table().softmax(x, y, n, scale);
+}
+
+void softmaxBackwardRow(const float* y, const float* dy, float* dx, int n, float scale) {
+    table().softmaxBack(y, dy, dx, n, scale);
+}
+
+const char* isaName() {
+    return table().name;
+}
+
+}  // namespace nnwb::cpumath

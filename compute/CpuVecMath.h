@@ -1,0 +1,29 @@
+// Vectorized float math for CpuBackend: exp and the softmax rows built on it (the attention
+// scores), in 16-lane vectors on every instruction set (AVX-512, AVX2 or plain SSE, chosen at
+// run time), compiled without FMA contraction so that every machine gives the same bits.
+// Stateless: any thread may call these functions.
+#pragma once
+
+#include <cstddef>
+
+namespace nnwb::cpumath {
+
+// y[i] = exp(x[i]) for i < n (y may alias x). Relative error at most 4e-7 (about 3 ulp) where the
+// result is a normal float; results below FLT_MIN lose precision gradually down to 0 (x < -103.9);
+// x > 88.73 gives +inf, -inf gives 0 and NaN gives NaN.
+void exp(const float* x, float* y, size_t n);
+
+// One softmax row: y = softmax(scale * x) over n >= 1 values (y may alias x). The row's maximum is
+// subtracted first; the sum is formed in 16 lanes over the full vectors, added pairwise in a fixed
+// order, then the last n % 16 values in order (any thread count and instruction set give the same
+// bits).
+void softmaxRow(const float* x, float* y, int n, float scale);
+
+// dx = scale * y * (dy - sum(dy * y)) over one row of n values (dx may alias dy); the sum as in
+// softmaxRow.
+void softmaxBackwardRow(const float* y, const float* dy, float* dx, int n, float scale);
+
+// The instruction set the functions above run on: "avx512", "avx2" or "generic".
+const char* isaName();
+
+}  // namespace nnwb::cpumath

@@ -1,0 +1,154 @@
+// compute/CpuVecMath: the vectorized exp against std::exp in double over every 509th float bit
+// pattern of [-103.9, 88.72] (relative error at most 1.5e-7 for normal results, one subnormal step
+// below), the special values (-inf, +inf, NaN, overflow, underflow, 0), tails of every length 1-40
+// giving the same bits as the full-vector path, and the softmax rows (forward and backward)
+// against a double reference: lengths 1-70, negative and positive scales, in place, -inf scores
+// (masked) giving exact zeros, NaN propagating.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "compute/CpuVecMath.h"
+
+using namespace nnwb;
+
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+float fromBits(uint32_t b) {
+    float f;
+    std::memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+uint32_t bitsOf(float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+float expOne(float x) {
+    float y;
+    cpumath::exp(&x, &y, 1);
+    return y;
+}
+
+}  // namespace
+
+TEST(CpuVecMath, expWithinBoundOverTheWholeRange) {
+    std::vector<float> x;
+    for (uint32_t b = 0; b < 0x7f800000u; b += 509) {  // every 509th positive float, and -x
+        const float v = fromBits(b);
+        if (v <= 88.72f) x.push_back(v);
+        if (-v >= -103.9f) x.push_back(-v);
+    }
+    std::vector<float> y(x.size());
+    cpumath::exp(x.data(), y.data(), x.size());
+    double worstRel = 0.0, worstSub = 0.0;
+    float worstAt = 0.0f;
+    for (size_t i = 0; i < x.size(); ++i) {
+        const double ref = std::exp(double(x[i]));
+        const double err = std::fabs(double(y[i]) - ref);
+        if (ref >= double(std::numeric_limits<float>::min())) {
+            if (err / ref > worstRel) {
+                worstRel = err / ref;
+                worstAt = x[i];
+            }
+        } else {
+            worstSub = std::max(worstSub, err);
+        }
+    }
+    EXPECT_LE(worstRel, 1.5e-7) << "at x = " << worstAt << " (" << x.size() << " values)";
+    // Subnormal results: within one step of the smallest subnormal (2^-149).
+    EXPECT_LE(worstSub, double(std::numeric_limits<float>::denorm_min())) << cpumath::isaName();
+}
+
+TEST(CpuVecMath, expSpecialValues) {
+    EXPECT_EQ(expOne(-kInf), 0.0f);
+    EXPECT_EQ(expOne(kInf), kInf);
+    EXPECT_TRUE(std::isnan(expOne(std::numeric_limits<float>::quiet_NaN())));
+    EXPECT_EQ(expOne(88.73f), kInf);  // past FLT_MAX
+    EXPECT_EQ(expOne(1000.0f), kInf);
+    EXPECT_EQ(expOne(std::numeric_limits<float>::max()), kInf);
+    EXPECT_TRUE(std::isfinite(expOne(88.72f)));
+    EXPECT_EQ(expOne(-104.0f), 0.0f);
+    EXPECT_EQ(expOne(-1000.0f), 0.0f);
+    EXPECT_EQ(expOne(-std::numeric_limits<float>::max()), 0.0f);
+    EXPECT_EQ(expOne(0.0f), 1.0f);
+    EXPECT_EQ(expOne(-0.0f), 1.0f);
+    EXPECT_GT(expOne(-103.0f), 0.0f);  // subnormal, not flushed
+}
+
+// A tail of n % 16 values goes through a padded vector; it must give the bits of the full path.
+TEST(CpuVecMath, expTailsMatchFullVectors) {
+    std::vector<float> all(48);
+    for (size_t i = 0; i < all.size(); ++i) all[i] = -20.0f + 0.83f * float(i);
+    std::vector<float> ref(all.size());
+    cpumath::exp(all.data(), ref.data(), all.size());
+    for (size_t n = 1; n <= 40; ++n) {
+        std::vector<float> y(all.begin(), all.begin() + long(n));
+        cpumath::exp(y.data(), y.data(), n);  // in place
+        for (size_t i = 0; i < n; ++i) ASSERT_EQ(bitsOf(y[i]), bitsOf(ref[i])) << n << " " << i;
+    }
+}
+
+TEST(CpuVecMath, softmaxRowAgainstDoubleReference) {
+    for (int n = 1; n <= 70; ++n)
+        for (float scale : {1.0f, 0.17677669f, -0.5f}) {
+            std::vector<float> x(n), y(n);
+            for (int j = 0; j < n; ++j) x[j] = std::sin(0.7f * float(j) + float(n)) * 9.0f;
+            cpumath::softmaxRow(x.data(), y.data(), n, scale);
+            double mx = -1e300, sum = 0.0;
+            for (int j = 0; j < n; ++j) mx = std::max(mx, double(x[j]) * double(scale));
+            for (int j = 0; j < n; ++j) sum += std::exp(double(x[j]) * double(scale) - mx);
+            for (int j = 0; j < n; ++j) {
+                const double ref = std::exp(double(x[j]) * double(scale) - mx) / sum;
+                ASSERT_NEAR(y[j], ref, 1e-6 * ref + 1e-12) << "n " << n << " j " << j;
+            }
+            std::vector<float> z = x;  // in place gives the same bits
+            cpumath::softmaxRow(z.data(), z.data(), n, scale);
+            for (int j = 0; j < n; ++j) ASSERT_EQ(bitsOf(z[j]), bitsOf(y[j]));
+        }
+}
+
+TEST(CpuVecMath, softmaxRowMaskedAndNan) {
+    std::vector<float> x(21, 0.5f), y(21);
+    x[3] = -kInf;
+    x[20] = -kInf;  // in the tail
+    cpumath::softmaxRow(x.data(), y.data(), 21, 1.0f);
+    EXPECT_EQ(y[3], 0.0f);
+    EXPECT_EQ(y[20], 0.0f);
+    EXPECT_NEAR(y[0], 1.0 / 19.0, 1e-7);
+    x[5] = std::numeric_limits<float>::quiet_NaN();
+    cpumath::softmaxRow(x.data(), y.data(), 21, 1.0f);
+    EXPECT_TRUE(std::isnan(y[0]));
+    EXPECT_TRUE(std::isnan(y[5]));
+}
+
+TEST(CpuVecMath, softmaxBackwardRowAgainstDoubleReference) {
+    for (int n = 1; n <= 70; ++n) {
+        std::vector<float> y(n), dy(n), dx(n);
+        for (int j = 0; j < n; ++j) {
+            y[j] = 0.5f + 0.4f * std::cos(1.3f * float(j));
+            dy[j] = std::sin(0.9f * float(j) + 0.2f);
+        }
+        const float scale = 0.125f;
+        cpumath::softmaxBackwardRow(y.data(), dy.data(), dx.data(), n, scale);
+        double dot = 0.0, mag = 0.0;
+        for (int j = 0; j < n; ++j) {
+            dot += double(y[j]) * double(dy[j]);
+            mag += std::fabs(double(y[j]) * double(dy[j]));
+        }
+        for (int j = 0; j < n; ++j) {
+            const double ref = double(scale) * y[j] * (double(dy[j]) - dot);
+            ASSERT_NEAR(dx[j], ref, 4e-7 * (mag + 1.0)) << "n " << n << " j " << j;
+        }
+        cpumath::softmaxBackwardRow(y.data(), dy.data(), dy.data(), n, scale);  // dx aliases dy
+        for (int j = 0; j < n; ++j) ASSERT_EQ(bitsOf(dy[j]), bitsOf(dx[j]));
+    }
+}
