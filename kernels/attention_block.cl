@@ -40,22 +40,18 @@ void blk_stage(__local float* dst, int ds, __global const float* src, int ld, in
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// The products below take four rows r0 .. r0 + 3 per work-item (clamped to u - 1; only rows
-// below u are stored), so that each weight value read from local memory feeds four
-// independent sums: one work-group per sample is latency-bound, and one sum per work-item
-// waited on every local read.
-
-// out[r * os + j] = bias[j] + sum_k a[r * K + k] W[j * K + k] for r < u, j < n (W [n][K] global,
-// staged into wl with row stride K | 1: no bank conflicts). No loop around the barriers: PoCL's
-// compiler takes minutes over a kernel with many (the host sizes wl for every product at once).
-void blk_rows_product(__local float* out, int os, __local const float* a, int u, int K,
-                      __global const float* W, __global const float* bias, int n,
-                      __local float* wl) {
-    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0), kp = K | 1;
-    blk_stage(wl, kp, W, K, 0, n, K);
+// out[r * os + j] = (bias ? bias[j] : 0) + sum_k a[r * K + k] wl[j * js + k * ks] for r < u,
+// j < n, from local memory, then a barrier. Four rows r0 .. r0 + 3 per work-item (clamped to
+// u - 1; only rows below u are stored), so that each weight value read feeds four independent
+// sums: one work-group per sample is latency-bound, and one sum per work-item waited on every
+// local read.
+void blk_product4(__local float* out, int os, __local const float* a, int u, int K,
+                  __local const float* wl, int js, int ks, int n, __global const float* bias,
+                  int hasBias) {
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     for (int e = lid; e < ((u + 3) / 4) * n; e += lsz) {
         const int r0 = (e / n) * 4, j = e % n;
-        __local const float* wr = wl + j * kp;
+        __local const float* wj = wl + j * js;
         __local const float* a0 = a + r0 * K;
         __local const float* a1 = a + min(r0 + 1, u - 1) * K;
         __local const float* a2 = a + min(r0 + 2, u - 1) * K;
@@ -63,13 +59,13 @@ void blk_rows_product(__local float* out, int os, __local const float* a, int u,
         float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
 #pragma unroll 4
         for (int k = 0; k < K; ++k) {
-            const float wv = wr[k];
+            const float wv = wj[k * ks];
             s0 += a0[k] * wv;
             s1 += a1[k] * wv;
             s2 += a2[k] * wv;
             s3 += a3[k] * wv;
         }
-        const float bj = bias[j];
+        const float bj = hasBias ? bias[j] : 0.0f;
         out[r0 * os + j] = bj + s0;
         if (r0 + 1 < u) out[(r0 + 1) * os + j] = bj + s1;
         if (r0 + 2 < u) out[(r0 + 2) * os + j] = bj + s2;
@@ -78,33 +74,23 @@ void blk_rows_product(__local float* out, int os, __local const float* a, int u,
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+// out[r * os + j] = bias[j] + sum_k a[r * K + k] W[j * K + k] for r < u, j < n (W [n][K] global,
+// staged into wl with row stride K | 1: no bank conflicts). No loop around the barriers: PoCL's
+// compiler takes minutes over a kernel with many (the host sizes wl for every product at once).
+void blk_rows_product(__local float* out, int os, __local const float* a, int u, int K,
+                      __global const float* W, __global const float* bias, int n,
+                      __local float* wl) {
+    const int kp = K | 1;
+    blk_stage(wl, kp, W, K, 0, n, K);
+    blk_product4(out, os, a, u, K, wl, kp, 1, n, bias, 1);
+}
+
 // out[r * os + j] = sum_o a[r * K + o] W[o * n + j] for r < u, j < n (W [K][n] global, staged
 // into wl).
 void blk_cols_product(__local float* out, int os, __local const float* a, int u, int K,
                       __global const float* W, int n, __local float* wl) {
-    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     blk_stage(wl, n, W, n, 0, K, n);
-    for (int e = lid; e < ((u + 3) / 4) * n; e += lsz) {
-        const int r0 = (e / n) * 4, j = e % n;
-        __local const float* a0 = a + r0 * K;
-        __local const float* a1 = a + min(r0 + 1, u - 1) * K;
-        __local const float* a2 = a + min(r0 + 2, u - 1) * K;
-        __local const float* a3 = a + min(r0 + 3, u - 1) * K;
-        float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
-#pragma unroll 4
-        for (int o = 0; o < K; ++o) {
-            const float wv = wl[o * n + j];
-            s0 += a0[o] * wv;
-            s1 += a1[o] * wv;
-            s2 += a2[o] * wv;
-            s3 += a3[o] * wv;
-        }
-        out[r0 * os + j] = s0;
-        if (r0 + 1 < u) out[(r0 + 1) * os + j] = s1;
-        if (r0 + 2 < u) out[(r0 + 2) * os + j] = s2;
-        if (r0 + 3 < u) out[(r0 + 3) * os + j] = s3;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    blk_product4(out, os, a, u, K, wl, 1, n, n, W, 0);
 }
 
 // Parameter gradient values v[t] at idx[t] (those with ok[t]): added to the model's gradient
