@@ -246,7 +246,7 @@ struct OpenClBackend::Impl {
     size_t blockLocalSize();
     // Heads per group of the fused block kernels (0: they do not fit this device).
     int blockHeadGroup(const AttentionBlockShape& s, size_t lsz) const;
-    // The local memory the block kernels may use (the device's less their static local memory).
+    // Floats of local memory the block kernels may use (the device's less their static ones).
     size_t blockLocalBudget() const;
 
     void drainEvents() {

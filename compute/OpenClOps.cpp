@@ -914,7 +914,7 @@ size_t cldetail::blockBackwardStaging(const AttentionBlockShape& s, int g) {
     const size_t u = size_t(s.units), w = size_t(s.window), q = size_t(s.qkvWidth()),
                  c = size_t(s.ctxWidth()), f = size_t(s.ffWidth());
     const size_t group = u * size_t(g) * size_t(2 * s.keySize + s.valueSize);
-    return std::max({group, f * w, q * w, u * f, s.w0 ? w * c : 0});
+    return std::max({group, f * w, q * w, u * f, s.w0 ? std::max(w * c, u * c) : 0});
 }
 
 size_t OpenClBackend::Impl::blockLocalBudget() const {

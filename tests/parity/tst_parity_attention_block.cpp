@@ -107,6 +107,16 @@ std::vector<BlockRow> blockRows() {
         r.headGroup = 2;
         rows.push_back(r);
     }
+    // a context wider than the feed-forward (3 heads x value 5 against 4 x window 2): the
+    // backward stages C's rows, the largest tile of this shape (oclgrind saw them overrun the
+    // staging area when it was sized without them)
+    BlockRow wide = rows[8];
+    wide.name = "wide_context_groups2";
+    wide.cfg.window = 2;
+    wide.cfg.keySize = 1;
+    wide.cfg.valueSize = 5;
+    wide.headGroup = 2;
+    rows.push_back(wide);
     return rows;
 }
 
@@ -265,12 +275,14 @@ TEST_P(FusedBlock, matchesComposedAndCpu) {
 
 std::vector<BlockRow> rowsForDevice() {
     // under oclgrind (NNWB_PARITY_MAX_VALUES set): two rows that run every kernel and branch
-    // (both norms, causal and not, W0 and not, direct and reduced gradients; heads in groups)
+    // (both norms, causal and not, W0 and not, direct and reduced gradients; heads in groups),
+    // and the wide context, whose largest staged tile is C's rows
     auto all = blockRows();
     if (!checkingDevice()) return all;
     std::vector<BlockRow> few;
     for (const BlockRow& r : all)
-        if (r.name == "w0_causal_element_b1_p2" || r.name == "no_w0_sequence_b3_p2")
+        if (r.name == "w0_causal_element_b1_p2" || r.name == "no_w0_sequence_b3_p2" ||
+            r.name == "wide_context_groups2")
             few.push_back(r);
     return few;
 }
