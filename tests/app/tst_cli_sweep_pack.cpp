@@ -240,7 +240,9 @@ private slots:
     // Starts a packed sweep of two slow trials in `p`; returns its trial process's pid once
     // it runs (0 when none came).
     pid_t startSlowPackedSweep(QProcess& p, const QString& store, int epochs = 40) {
-        write("slow.json", QString(kTiny).replace("\"samples\":96", "\"samples\":4000"));
+        // 16,000 samples: a whole attempt takes seconds, well past the kill 300 ms after the
+        // trial process appears (with 4,000 the faster CPU products let it finish first in CI)
+        write("slow.json", QString(kTiny).replace("\"samples\":96", "\"samples\":16000"));
         const QString spec = write("kill.json", QString(R"({"name":"k","experiment":"slow.json",
             "method":"grid","population":2,"epochs":%1,"parameters":[
             {"path":"training.optimizer.learningRate","values":[0.01,0.02]}]})")
