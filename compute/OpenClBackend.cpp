@@ -125,6 +125,10 @@ void OpenClBackend::Impl::loadPrograms(
     for (const auto& [name, text] : sources) {
         if (name == kCommonFile) continue;
         const std::string source = common + "\n#line 1\n" + text;
+        if (name == kGemmRegFile) {
+            loadGemmReg(source, defines);
+            continue;
+        }
         if (name != kGemmFile) {
             ClProgram p = buildProgram(name, source, defines);
             createKernels(p.get());
@@ -173,15 +177,38 @@ void OpenClBackend::Impl::loadPrograms(
             gemmVariants.push_back({kname, c});
             programs.push_back(std::move(p));
         }
-        std::stable_sort(gemmVariants.begin(), gemmVariants.end(),
-                         [](const GemmVariant& a, const GemmVariant& b) {
-                             return a.config.tsm * a.config.tsn > b.config.tsm * b.config.tsn;
-                         });
     }
+    // Largest tile first (equal tiles: gemm_tiled's before gemm_reg's).
+    std::stable_sort(gemmVariants.begin(), gemmVariants.end(),
+                     [](const GemmVariant& a, const GemmVariant& b) {
+                         return a.config.tsm * a.config.tsn > b.config.tsm * b.config.tsn;
+                     });
     for (const char* const* k = kRequiredKernels; *k; ++k)
         if (!kernels.count(*k))
             throw ComputeError(std::string("OpenCL kernel '") + *k +
                                "' not found in the kernel sources");
+}
+
+// The register-tiled gemm kernels (kernels/gemm_reg.cl) whose work-group and local memory fit
+// the device; each one a variant beside gemm_tiled's (none is required).
+void OpenClBackend::Impl::loadGemmReg(const std::string& source, const std::string& defines) {
+    for (const GemmConfig& c : regConfigs) {
+        const std::string kname = c.regKernelName();
+        if (c.threads() > deviceMaxWg || c.threadsN() > maxItemSizes[0] ||
+            c.threadsM() > maxItemSizes[1] || 2 * c.localBytes() > localMemSize)
+            continue;
+        ClProgram p = buildProgram(kGemmRegFile, source,
+                                   defines + " " + c.defines() + " -DGEMM_NAME=" + kname);
+        createKernels(p.get());
+        const auto it = kernels.find(kname);
+        if (it == kernels.end()) continue;
+        if (it->second.maxWg < c.threads()) {
+            kernels.erase(it);
+            continue;
+        }
+        gemmVariants.push_back({kname, c});
+        programs.push_back(std::move(p));
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -255,6 +282,10 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
     clCheck(err, where, "clCreateCommandQueue");
 
     m.forcedGemm = opt.gemmKernel;
+    for (const auto& t : opt.regTilings)
+        m.regConfigs.push_back({t[0], t[1], t[2], t[3], t[4], t[5]});
+    if (opt.regTilings.empty() && envStr("NNWB_GEMM_REG") != "0")  // 0: A/B runs without them
+        m.regConfigs.assign(std::begin(kGemmRegConfigs), std::end(kGemmRegConfigs));
     m.forcedSplits = opt.gemmSplits;
     m.fusedAttention = !(opt.composedAttention || envStr("NNWB_CL_ATTENTION") == "composed");
     const std::string fused = !opt.fused.empty() ? opt.fused : envStr("NNWB_FUSED");
@@ -341,6 +372,10 @@ uint64_t OpenClBackend::enqueueCount() const {
 }
 std::string OpenClBackend::gemmConfig() const {
     return d_->gemm.defines();
+}
+void OpenClBackend::forceGemm(const std::string& kernel, int splits) {
+    d_->forcedGemm = kernel;
+    d_->forcedSplits = splits;
 }
 std::vector<std::string> OpenClBackend::gemmKernels() const {
     std::vector<std::string> out{"gemm_small"};

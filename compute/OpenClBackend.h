@@ -4,6 +4,7 @@
 // build log. Owned and used by one thread (the one running the network).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -24,6 +25,10 @@ struct OpenClOptions {
     // "gemm_tiled_32", "gemm_tiled_16") and, for the tiled ones, this many K splits.
     std::string gemmKernel;
     int gemmSplits = 0;
+    // Tools only (tools/gemm_ab/gemm_tune): the register-tiled gemm kernels (kernels/
+    // gemm_reg.cl) to build instead of the built-in list, as {TSM, TSN, TSK, WPTM, WPTN, LPAD}.
+    // NNWB_GEMM_REG=0 builds none of the built-in list (A/B runs).
+    std::vector<std::array<int, 6>> regTilings;
     // The attention core from gemm and softmax instead of the fused kernels (kernels/
     // attention.cl): for parity tests and A/B runs; also NNWB_CL_ATTENTION=composed.
     bool composedAttention = false;
@@ -82,6 +87,9 @@ public:
     std::string gemmConfig() const;
     // The gemm kernels this device has, e.g. {"gemm_small", "gemm_tiled", "gemm_tiled_16"}.
     std::vector<std::string> gemmKernels() const;
+    // A/B tools only: run the following products with this gemm kernel (one of gemmKernels())
+    // and this many K splits (0: the backend's choice); an empty kernel restores the choice.
+    void forceGemm(const std::string& kernel, int splits);
 
     struct Ops;  // the op implementations (OpenClOps.cpp)
 

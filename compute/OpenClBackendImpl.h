@@ -28,6 +28,7 @@ namespace cldetail {
 
 inline constexpr const char* kCommonFile = "common.cl";
 inline constexpr const char* kGemmFile = "gemm.cl";
+inline constexpr const char* kGemmRegFile = "gemm_reg.cl";
 
 // Every kernel the host launches, null-terminated (defined in OpenClOps.cpp beside the ops
 // that launch them); creation fails if one is missing from the sources.
@@ -41,6 +42,10 @@ struct GemmConfig {
     size_t threadsN() const { return size_t(tsn / wptn); }
     size_t threads() const { return threadsM() * threadsN(); }
     size_t localBytes() const { return size_t(tsm + tsn + 2 * pad) * tsk * sizeof(float); }
+    std::string regKernelName() const {  // a gemm_reg.cl build of this tiling
+        return "gemm_reg_" + std::to_string(tsm) + "x" + std::to_string(tsn) + "_" +
+               std::to_string(tsk) + "_" + std::to_string(wptm) + "x" + std::to_string(wptn);
+    }
     std::string defines() const {
         std::ostringstream s;
         s << "-DTSM=" << tsm << " -DTSN=" << tsn << " -DTSK=" << tsk << " -DWPTM=" << wptm
@@ -61,6 +66,15 @@ inline constexpr GemmConfig kGemmConfigs[] = {
 inline constexpr GemmConfig kGemmExtraConfigs[] = {
     {32, 32, 16, 2, 2},  // 256 work-items
     {16, 16, 16, 1, 1},  // 256
+};
+
+// Register-tiled gemm kernels for large products (kernels/gemm_reg.cl: float4 tiles, two local
+// buffers), built besides the above where they fit, kernel gemm_reg_<TSM>x<TSN>. Results per
+// work-item and K step: see docs/decisions/gemm-reg.md for the measurements behind the list.
+inline constexpr GemmConfig kGemmRegConfigs[] = {
+    {128, 128, 8, 8, 8, 4},  // 256 work-items
+    {128, 64, 16, 8, 4, 4},  // 256
+    {64, 64, 16, 4, 4, 4},   // 256
 };
 
 // A built tiled gemm kernel and its tiling.
@@ -132,6 +146,7 @@ struct OpenClBackend::Impl {
     uint64_t allocated = 0;  // bytes held by live buffers of this backend
     cldetail::GemmConfig gemm = cldetail::kGemmConfigs[0];
     std::vector<cldetail::GemmVariant> gemmVariants;  // largest tile first
+    std::vector<cldetail::GemmConfig> regConfigs;     // gemm_reg tilings to build
     std::string forcedGemm;                           // OpenClOptions::gemmKernel
     int forcedSplits = 0;                             // OpenClOptions::gemmSplits
     bool fusedAttention = true;                       // off: OpenClOptions::composedAttention
@@ -162,6 +177,7 @@ struct OpenClBackend::Impl {
                            const std::string& options);
     void createKernels(cl_program program);
     void loadPrograms(const std::vector<std::pair<std::string, std::string>>& sources);
+    void loadGemmReg(const std::string& source, const std::string& defines);
 
     // ---- transfers' argument check (the ops are checked by Backend's entries) ----
     void check(BufRef r, size_t n, const char* op) const { OpCheck(self, op).buf(r, n, "buffer"); }

@@ -1,10 +1,10 @@
-// Parity of gemm (kernels gemm_small, gemm_tiled, gemm_tiled_32/_16 — gemm.cl's GEMM_NAME
-// built once per tiling — each also with split K and gemm_reduce_splits): every OpenCL
-// device, once with the automatic choice and once forced to each kernel and split count,
-// against the CpuBackend reference for all four transpose combinations, odd sizes (M, N, K from 1
-// to 130), padded leading dimensions, alpha/beta (beta = 0 with NaN-filled C must not read C),
-// 2-level batches with strides (stride 0 for a shared B) and non-zero offsets, with guard values
-// around A, B, C. Tolerance: 1e-5 + 2e-6 * K absolute + 1e-4 relative.
+// Parity of gemm (kernels gemm_small, gemm_tiled, gemm_tiled_32/_16 — gemm.cl's GEMM_NAME — and
+// gemm_reg_* (gemm_reg.cl), each built once per tiling, each also with split K and
+// gemm_reduce_splits): every OpenCL device, once with the automatic choice and once forced to each
+// kernel and split count, against the CpuBackend reference for all four transpose combinations, odd
+// sizes (M, N, K from 1 to 130), padded leading dimensions, alpha/beta (beta = 0 with NaN-filled C
+// must not read C), 2-level batches with strides (stride 0 for a shared B) and non-zero offsets,
+// with guard values around A, B, C. Tolerance: 1e-5 + 2e-6 * K absolute + 1e-4 relative.
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -180,6 +180,49 @@ TEST_F(ParityGemm, batched) {
                 runCase(c);
                 if (HasFatalFailure()) return;
             }
+}
+
+// Kernels: gemm_reg_* (and the others, forced). Shapes whose rows are 16-byte aligned, so the
+// register-tiled kernels take their float4 loads and stores, with whole and partial tiles.
+TEST_F(ParityGemm, alignedRows) {
+    const int shapes[][3] = {{256, 128, 64}, {132, 68, 36}, {128, 64, 520}, {72, 260, 8}};
+    for (const auto& s : shapes)
+        for (int t = 0; t < 4; ++t) {
+            runCase({s[0], s[1], s[2], bool(t & 1), bool(t & 2), 1.0f, 0.0f});
+            if (HasFatalFailure()) return;
+            runCase({s[0], s[1], s[2], bool(t & 1), bool(t & 2), 0.5f, 1.0f, 4, 0, 4});
+            if (HasFatalFailure()) return;
+        }
+}
+
+// Kernels: every gemm kernel's bias/activation epilogue (gemmBiasActivation: z = x W^T + b,
+// y = f(z)), aligned and not, each activation.
+TEST_F(ParityGemm, biasActivationEpilogue) {
+    const int shapes[][3] = {{132, 68, 36}, {33, 7, 130}};
+    for (const auto& sh : shapes)
+        for (int act = 0; act <= 6; ++act) {
+            const int m = sh[0], n = sh[1], k = sh[2];
+            NNWB_PARITY(
+                [&](OpRun& r) {
+                    GemmArgs g;
+                    g.transB = true;
+                    g.m = m;
+                    g.n = n;
+                    g.k = k;
+                    g.a = r.in("x", randomVector(size_t(m) * k, 77));
+                    g.lda = k;
+                    g.b = r.in("w", randomVector(size_t(n) * k, 78, -0.3f, 0.3f));
+                    g.ldb = k;
+                    g.c = r.out("z", randomVector(size_t(m) * n, 79));
+                    g.ldc = n;
+                    BufRef b = r.in("b", randomVector(size_t(n), 80));
+                    BufRef y = r.out("y", randomVector(size_t(m) * n, 81));
+                    r.be.gemmBiasActivation({g, b, Activation(act), y});
+                },
+                gemmTol(k),
+                "gemmBiasActivation m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                    " k=" + std::to_string(k) + " act=" + std::to_string(act));
+        }
 }
 
 // The bounds check names the gemm operand, as on the CPU backend.

@@ -20,17 +20,7 @@ namespace {
 
 using nnwb::ab::Shape;
 
-// rows = 256 samples x 64 units; weights are [out x in] (LinearOps: y = x W^T, dW += dZ^T x,
-// dX = dZ W). Per block: QKV 64 -> 768, W0 256 -> 64, FF1 64 -> 256, FF2 256 -> 64.
-constexpr int R = 16384;
-const Shape kShapes[] = {
-    {"fwd qkv  NT", false, true, R, 768, 64, 0.f},  {"fwd w0   NT", false, true, R, 64, 256, 0.f},
-    {"fwd ff1  NT", false, true, R, 256, 64, 0.f},  {"fwd ff2  NT", false, true, R, 64, 256, 0.f},
-    {"dW qkv   TN", true, false, 768, 64, R, 1.f},  {"dW w0    TN", true, false, 64, 256, R, 1.f},
-    {"dW ff1   TN", true, false, 256, 64, R, 1.f},  {"dW ff2   TN", true, false, 64, 256, R, 1.f},
-    {"dX qkv   NN", false, false, R, 64, 768, 0.f}, {"dX w0    NN", false, false, R, 256, 64, 0.f},
-    {"dX ff1   NN", false, false, R, 64, 256, 0.f}, {"dX ff2   NN", false, false, R, 256, 64, 0.f},
-};
+constexpr int R = nnwb::ab::kRows;
 
 void die(const std::string& m) {
     std::fprintf(stderr, "clblast_gemm_ab: %s\n", m.c_str());
@@ -76,7 +66,7 @@ int main(int argc, char** argv) {
     double sumN = 0, sumC = 0;
     std::printf("%-12s %6s %6s %6s %10s %10s %8s\n", "product", "M", "N", "K", "nnwb ms",
                 "clblast ms", "clb/nnwb");
-    for (const Shape& s : kShapes) {
+    for (const Shape& s : nnwb::ab::kTransformerShapes) {
         using M = nnwb::TensorView;
         const M a = s.ta ? M::matrix(A, s.k, s.m).t() : M::matrix(A, s.m, s.k);
         const M b = s.tb ? M::matrix(B, s.n, s.k).t() : M::matrix(B, s.k, s.n);
