@@ -178,11 +178,12 @@ void OpenClBackend::Impl::loadPrograms(
             programs.push_back(std::move(p));
         }
     }
-    // Largest tile first (equal tiles: gemm_tiled's before gemm_reg's).
-    std::stable_sort(gemmVariants.begin(), gemmVariants.end(),
-                     [](const GemmVariant& a, const GemmVariant& b) {
-                         return a.config.tsm * a.config.tsn > b.config.tsm * b.config.tsn;
-                     });
+    // Largest tile first (equal tiles: gemm_reg's first).
+    std::stable_sort(
+        gemmVariants.begin(), gemmVariants.end(), [](const GemmVariant& a, const GemmVariant& b) {
+            const int sa = a.config.tsm * a.config.tsn, sb = b.config.tsm * b.config.tsn;
+            return sa != sb ? sa > sb : a.reg && !b.reg;
+        });
     for (const char* const* k = kRequiredKernels; *k; ++k)
         if (!kernels.count(*k))
             throw ComputeError(std::string("OpenCL kernel '") + *k +
@@ -206,7 +207,7 @@ void OpenClBackend::Impl::loadGemmReg(const std::string& source, const std::stri
             kernels.erase(it);
             continue;
         }
-        gemmVariants.push_back({kname, c});
+        gemmVariants.push_back({kname, c, true});
         programs.push_back(std::move(p));
     }
 }
@@ -356,9 +357,20 @@ std::vector<OpenClBackend::KernelTime> OpenClBackend::kernelTimes() {
     return out;
 }
 
+std::vector<OpenClBackend::KernelTime> OpenClBackend::productTimes() {
+    d_->drainEvents();
+    std::vector<KernelTime> out;
+    for (const auto& p : d_->products) out.push_back({p.label, p.ms, p.products, p.gflop});
+    std::stable_sort(out.begin(), out.end(),
+                     [](const KernelTime& a, const KernelTime& b) { return a.ms > b.ms; });
+    return out;
+}
+
 void OpenClBackend::resetKernelTimes() {
     d_->drainEvents();
     d_->times.clear();
+    d_->products.clear();
+    d_->productIndex.clear();
 }
 
 int OpenClBackend::programsFromCache() const {

@@ -75,8 +75,13 @@ public:
         std::string name;
         double ms = 0.0;
         uint64_t launches = 0;
+        double gflop = 0;  // productTimes() only
     };
     std::vector<KernelTime> kernelTimes();
+    // Device time of the matrix products per shape ("<kernel> <transposes> MxNxK[ xB][ split
+    // S]"), split-K reductions included, largest first: name, ms, products (in `launches`)
+    // and GFLOP per product. Empty unless profiling is on.
+    std::vector<KernelTime> productTimes();
     void resetKernelTimes();
     // Programs of this backend that were loaded from the binary cache instead of compiled.
     int programsFromCache() const;

@@ -69,18 +69,20 @@ inline constexpr GemmConfig kGemmExtraConfigs[] = {
 };
 
 // Register-tiled gemm kernels for large products (kernels/gemm_reg.cl: float4 tiles, two local
-// buffers), built besides the above where they fit, kernel gemm_reg_<TSM>x<TSN>. Results per
-// work-item and K step: see docs/decisions/gemm-reg.md for the measurements behind the list.
+// buffers), built besides the above where they fit, kernel
+// gemm_reg_<TSM>x<TSN>_<TSK>_<WPTM>x<WPTN>; docs/decisions/gemm-reg.md has the measurements behind
+// the list.
 inline constexpr GemmConfig kGemmRegConfigs[] = {
     {128, 128, 8, 8, 8, 4},  // 256 work-items
     {128, 64, 16, 8, 4, 4},  // 256
-    {64, 64, 16, 4, 4, 4},   // 256
+    {64, 64, 32, 4, 4, 4},   // 256
 };
 
 // A built tiled gemm kernel and its tiling.
 struct GemmVariant {
     std::string kernel;
     GemmConfig config;
+    bool reg = false;  // a gemm_reg.cl kernel
 };
 
 struct LocalMem {
@@ -169,8 +171,31 @@ struct OpenClBackend::Impl {
     std::vector<ClMem> retired;
     // Profiling.
     bool profiling = false;
-    std::vector<std::pair<const std::string*, ClEvent>> pending;
+    struct PendingEvent {
+        const std::string* name;
+        ClEvent ev;
+        int product;  // index into products, or -1
+    };
+    std::vector<PendingEvent> pending;
     std::map<std::string, std::pair<double, uint64_t>> times;  // ms, launches
+    // Profiling: device time per gemm product (shape, kernel, splits), its split-K reduction
+    // included; the next enqueue() counts towards nextProduct.
+    struct ProductTime {
+        std::string label;
+        double gflop = 0;  // per product
+        double ms = 0;
+        uint64_t products = 0;
+    };
+    std::vector<ProductTime> products;
+    std::map<std::string, int> productIndex;
+    int nextProduct = -1;
+    void profileProduct(const std::string& label, double gflop) {
+        if (!profiling) return;
+        auto [it, added] = productIndex.emplace(label, int(products.size()));
+        if (added) products.push_back({label, gflop});
+        nextProduct = it->second;
+        ++products[size_t(nextProduct)].products;
+    }
 
     // ---- program building ----
     ClProgram buildProgram(const std::string& file, const std::string& source,
@@ -223,7 +248,7 @@ struct OpenClBackend::Impl {
             throw ComputeError(op + ": launching kernel " + k.name + " failed (" +
                                clErrorName(err) + ")" + faults.note());
         if (profiling) {
-            pending.emplace_back(&k.name, ClEvent(ev));
+            pending.push_back({&k.name, ClEvent(ev), nextProduct});
             if (pending.size() >= 4096) drainEvents();
         }
     }
@@ -266,18 +291,20 @@ struct OpenClBackend::Impl {
     size_t blockLocalBudget() const;
 
     void drainEvents() {
-        for (auto& [name, ev] : pending) {
-            cl_event e = ev.get();
+        for (auto& p : pending) {
+            cl_event e = p.ev.get();
             if (clWaitForEvents(1, &e) != CL_SUCCESS) continue;
-            auto& t = times[*name];
+            auto& t = times[*p.name];
             ++t.second;
             cl_ulong t0 = 0, t1 = 0;
             if (clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof t0, &t0, nullptr) ==
                     CL_SUCCESS &&
                 clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr) ==
                     CL_SUCCESS &&
-                t1 >= t0)
+                t1 >= t0) {
                 t.first += double(t1 - t0) * 1e-6;
+                if (p.product >= 0) products[size_t(p.product)].ms += double(t1 - t0) * 1e-6;
+            }
         }
         pending.clear();
     }

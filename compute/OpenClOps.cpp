@@ -116,6 +116,61 @@ struct OpenClBackend::Ops {
         gemmWith(args.gemm, &e);
     }
 
+    // The gemm kernel for an M x N x K product over `batches` (`forced`: that kernel) and its K
+    // splits. gemm_reg kernels (large tiles, kernels/gemm_reg.cl) where their tile wastes at
+    // most a quarter of its work on the product's edges and gives at least half a group per
+    // compute unit, or K is long enough to split until the device is filled; else the first
+    // gemm_tiled tiling (largest first) that fills the device with 2 groups per compute unit,
+    // splitting K when K is long; else the one with most groups. Measurements:
+    // docs/decisions/gemm-reg.md.
+    const GemmVariant* pickGemm(const std::string& forced, int M, int N, int K, size_t batches,
+                                int& splits) const {
+        const size_t cus = size_t(std::max(d_->info.computeUnits, 1)), target = 2 * cus;
+        auto tilesOf = [&](const GemmConfig& c) {
+            return size_t((M + c.tsm - 1) / c.tsm) * size_t((N + c.tsn - 1) / c.tsn) * batches;
+        };
+        auto splitsFor = [&](size_t tiles) {
+            const size_t most = size_t(std::max(K / 64, 1));  // at least 64 values of K each
+            return tiles >= target ? size_t(1) : std::min(most, (target + tiles - 1) / tiles);
+        };
+        const GemmVariant* v = nullptr;
+        size_t bestWork = 0;
+        for (const GemmVariant& cand : d_->gemmVariants) {
+            const GemmConfig& c = cand.config;
+            const size_t tiles = tilesOf(c);
+            if (!forced.empty()) {
+                if (cand.kernel != forced) continue;
+                splits = int(splitsFor(tiles));
+                return &cand;
+            }
+            if (cand.reg) {
+                const double used = double(M) * double(N) * double(batches) /
+                                    (double(tiles) * double(c.tsm) * double(c.tsn));
+                if (used < 0.75) continue;
+                if (2 * tiles >= cus) {
+                    splits = 1;
+                    return &cand;
+                }
+                if (K >= 2048 && tiles * splitsFor(tiles) >= target) {
+                    splits = int(splitsFor(tiles));
+                    return &cand;
+                }
+                continue;
+            }
+            const size_t sp = splitsFor(tiles);
+            if (tiles * sp >= target) {
+                splits = int(sp);
+                return &cand;
+            }
+            if (tiles * sp > bestWork) {  // none fills the device: the one with most groups
+                bestWork = tiles * sp;
+                v = &cand;
+                splits = int(sp);
+            }
+        }
+        return v;
+    }
+
     void gemmWith(const GemmArgs& g, const Epilogue* epi) {
         const int M = g.m, N = g.n, K = g.k;
         if (M <= 0 || N <= 0 || g.batch0 <= 0 || g.batch1 <= 0) return;
@@ -126,46 +181,38 @@ struct OpenClBackend::Ops {
         const size_t mn = size_t(M) * size_t(N);
 
         // Choose the kernel: tiny products one work-item per element; otherwise the largest
-        // tiling that gives enough work-groups to fill the device, splitting K when even the
-        // smallest tiling gives too few and K is long (weight gradients over a whole batch).
+        // tiling that suits the product (pickGemm), splitting K where it gives too few
+        // work-groups and K is long (weight gradients over a whole batch).
         std::string name = d_->forcedGemm;
         if (name.empty()) name = mn <= 1024 && kk <= 64 ? "gemm_small" : "";
         const GemmVariant* v = nullptr;
         int splits = 1;
         if (name != "gemm_small") {
-            const size_t target = 2 * size_t(std::max(d_->info.computeUnits, 1));
-            auto tilesOf = [&](const GemmConfig& c) {
-                return size_t((M + c.tsm - 1) / c.tsm) * size_t((N + c.tsn - 1) / c.tsn) * batches;
-            };
-            auto splitsFor = [&](size_t tiles) {
-                const size_t most = size_t(std::max(kk / 64, 1));  // at least 64 values of K each
-                return tiles >= target ? size_t(1) : std::min(most, (target + tiles - 1) / tiles);
-            };
-            size_t bestWork = 0;
-            for (const GemmVariant& cand : d_->gemmVariants) {
-                if (!name.empty() && cand.kernel != name) continue;
-                const size_t tiles = tilesOf(cand.config);
-                const size_t sp = splitsFor(tiles);
-                if (!name.empty() || tiles * sp >= target) {
-                    v = &cand;
-                    splits = int(sp);
-                    break;
-                }
-                if (tiles * sp > bestWork) {  // none fills the device: the one with most groups
-                    bestWork = tiles * sp;
-                    v = &cand;
-                    splits = int(sp);
-                }
-            }
+            v = pickGemm(name, M, N, kk, batches, splits);
             if (!v) throw ComputeError("gemm: no gemm kernel '" + name + "' on " + d_->info.name);
             if (d_->forcedSplits > 0) splits = std::min(d_->forcedSplits, std::max(kk, 1));
             if (batches * size_t(splits) > 65535 * 64) splits = 1;  // keep the grid reasonable
         }
         if (epi && splits > 1) splits = 1;  // the epilogue needs the whole sum in one pass
+        // Profiling: this product's launches count towards its line of productTimes().
+        struct ProductScope {
+            OpenClBackend::Impl* d;
+            ~ProductScope() { d->nextProduct = -1; }
+        } scope{d_};
+        auto profile = [&](const std::string& kernel, int parts) {
+            if (!d_->profiling) return;
+            std::string label = kernel + " " + (g.transA ? "T" : "N") + (g.transB ? "T" : "N") +
+                                " " + std::to_string(M) + "x" + std::to_string(N) + "x" +
+                                std::to_string(kk);
+            if (batches > 1) label += " x" + std::to_string(batches);
+            if (parts > 1) label += " split " + std::to_string(parts);
+            d_->profileProduct(label, 2e-9 * double(mn) * double(kk) * double(batches));
+        };
         // Epilogue buffers (C's buffer stands in for missing ones; the kernel does not touch them).
         const BufRef eBias = epi && !epi->bias.empty() ? epi->bias : g.c;
         const BufRef eY = epi ? epi->y : g.c;
         if (!v) {
+            profile("gemm_small", 1);
             KernelEntry& k = d_->kernel("gemm_small");
             const size_t total = batches * mn;
             d_->setArgs(k, cl_int(M), cl_int(N), cl_int(kk), cl_float(g.alpha), cl_float(g.beta),
@@ -187,6 +234,7 @@ struct OpenClBackend::Ops {
                                ? int(roundUp(size_t((kk + splits - 1) / splits), size_t(c.tsk)))
                                : std::max(kk, 1);
         if (splits > 1) splits = (kk + kChunk - 1) / kChunk;
+        profile(v->kernel, splits);
         cl_mem partial =
             splits > 1 ? d_->ensureScratch(batches * size_t(splits) * mn, "gemm") : Impl::mem(g.c);
         KernelEntry& k = d_->kernel(v->kernel.c_str());

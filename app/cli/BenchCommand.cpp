@@ -33,7 +33,8 @@ struct BenchResult {
     size_t params = 0;
     double trainSamplesPerSecond = 0, forwardMsPerBatch = 0;
     double launchesPerStep = -1;  // OpenCL: kernel launches per training step (epoch share in)
-    std::vector<OpenClBackend::KernelTime> kernels;  // NNWB_CL_PROFILE=1: per kernel
+    std::vector<OpenClBackend::KernelTime> kernels;   // NNWB_CL_PROFILE=1: per kernel
+    std::vector<OpenClBackend::KernelTime> products;  // NNWB_CL_PROFILE=1: per matrix product
     double kernelTotalMs = 0;
     double steps = 0;  // training steps timed (kernel launches per step = launches / steps)
 };
@@ -137,6 +138,7 @@ BenchResult benchOne(const std::string& device, const std::string& preset, int b
         if (steps > 0) r.launchesPerStep = double(cl->enqueueCount() - launches0) / double(steps);
         r.steps = double(steps);
         r.kernels = cl->kernelTimes();
+        r.products = cl->productTimes();
         for (const auto& k : r.kernels) r.kernelTotalMs += k.ms;
     }
 
@@ -154,6 +156,11 @@ BenchResult benchOne(const std::string& device, const std::string& preset, int b
     } while (felapsed < seconds / 4 && reps < 100000);
     r.forwardMsPerBatch = 1000.0 * felapsed / reps;
     return r;
+}
+
+// A profiled product's achieved rate: its floating-point work over its device time.
+double tflops(const OpenClBackend::KernelTime& p) {
+    return p.ms > 0 ? p.gflop * double(p.launches) / p.ms * 1e-3 : 0.0;
 }
 
 // A peer row measures the same thing as a bench row: preset, batch and population.
@@ -225,6 +232,13 @@ int runBench(BenchOptions& o) {
                                           {"ms", r.kernels[k].ms},
                                           {"launchesPerStep", r.kernels[k].launches / r.steps}});
                         if (!r.kernels.empty()) j["kernels"] = ks;
+                        nlohmann::json pr = nlohmann::json::array();
+                        for (size_t k = 0; k < r.products.size() && int(k) < top; ++k)
+                            pr.push_back({{"product", r.products[k].name},
+                                          {"ms", r.products[k].ms},
+                                          {"perStep", r.products[k].launches / r.steps},
+                                          {"tflops", tflops(r.products[k])}});
+                        if (!r.products.empty()) j["products"] = pr;
                         if (r.launchesPerStep >= 0) j["launchesPerStep"] = r.launchesPerStep;
                         nlohmann::json ps = nlohmann::json::array();
                         for (const PeerRow& pr : peers)
@@ -255,6 +269,10 @@ int runBench(BenchOptions& o) {
                                             ? 100.0 * r.kernels[k].ms / r.kernelTotalMs
                                             : 0.0,
                                         r.kernels[k].launches / r.steps);
+                        for (size_t k = 0; k < r.products.size() && int(k) < top; ++k)
+                            std::printf("    product %-42s %9.2f ms %6.2f/step %6.2f TFLOP/s\n",
+                                        r.products[k].name.c_str(), r.products[k].ms,
+                                        r.products[k].launches / r.steps, tflops(r.products[k]));
                     }
                     std::fflush(stdout);
                 }
@@ -269,7 +287,9 @@ void addBenchCommand(CLI::App& root, Runners& runners) {
         "bench",
         "training samples/s, forward latency, kernels\n"
         "Training samples/s, forward latency per batch, (OpenCL) kernel launches per training step "
-        "and, with NNWB_CL_PROFILE=1, the top N kernels' device time, of the presets on random "
+        "and, with NNWB_CL_PROFILE=1, the top N kernels' and matrix products' device time "
+        "(products "
+        "with their TFLOP/s), of the presets on random "
         "data of their shapes; every combination of the lists.");
     cmd->footer(
         "Exit status: 0 done (a combination that fails on its device is reported on stderr and "
@@ -291,7 +311,7 @@ void addBenchCommand(CLI::App& root, Runners& runners) {
         ->type_name("S")
         ->check(integerIn(1, 3600))
         ->capture_default_str();
-    cmd->add_option("--top", o->top, "kernels shown per row (NNWB_CL_PROFILE=1)")
+    cmd->add_option("--top", o->top, "kernels and products shown per row (NNWB_CL_PROFILE=1)")
         ->type_name("N")
         ->check(integerIn(0, 1000))
         ->capture_default_str();
