@@ -108,7 +108,9 @@ struct OpenClBackend::Ops {
     void run(const GemmBiasActivationArgs& args) {
         // A per-row activation is not an element-wise epilogue; the epilogue adds one bias
         // (a population's products: gemm then the per-model biasActivation).
-        if (args.act == Activation::Softmax || args.gemm.batch0 > 1) {
+        // A product that splits K (long K, few tiles: a dense head over a flattened sequence)
+        // runs split, then the bias and activation: the epilogue needs the whole sum.
+        if (args.act == Activation::Softmax || args.gemm.batch0 > 1 || splitsOf(args.gemm) > 1) {
             self.Backend::gemmBiasActivationImpl(args);
             return;
         }
@@ -169,6 +171,18 @@ struct OpenClBackend::Ops {
             }
         }
         return v;
+    }
+
+    // The K splits gemmWith would run g with.
+    int splitsOf(const GemmArgs& g) const {
+        const int kk = std::max(g.k, 0);
+        if (g.m <= 0 || g.n <= 0 || g.batch0 <= 0 || g.batch1 <= 0) return 1;
+        if (d_->forcedGemm.empty() && size_t(g.m) * size_t(g.n) <= 1024 && kk <= 64) return 1;
+        if (d_->forcedGemm == "gemm_small") return 1;
+        int splits = 1;
+        if (!pickGemm(d_->forcedGemm, g.m, g.n, kk, size_t(g.batch0) * size_t(g.batch1), splits))
+            return 1;
+        return d_->forcedSplits > 0 ? std::min(d_->forcedSplits, std::max(kk, 1)) : splits;
     }
 
     void gemmWith(const GemmArgs& g, const Epilogue* epi) {

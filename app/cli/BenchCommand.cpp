@@ -160,7 +160,7 @@ BenchResult benchOne(const std::string& device, const std::string& preset, int b
 
 // A profiled product's achieved rate: its floating-point work over its device time.
 double tflops(const OpenClBackend::KernelTime& p) {
-    return p.ms > 0 ? p.gflop * double(p.launches) / p.ms * 1e-3 : 0.0;
+    return p.ms > 0 ? p.gflop * double(p.launches) / p.ms : 0.0;  // GFLOP per ms
 }
 
 // A peer row measures the same thing as a bench row: preset, batch and population.
