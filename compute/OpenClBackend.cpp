@@ -160,23 +160,10 @@ void OpenClBackend::Impl::loadPrograms(
         if (!done)
             throw ComputeError("OpenCL device '" + info.name + "' cannot run any gemm tiling" +
                                (lastProblem.empty() ? "" : ": " + lastProblem));
-        for (const GemmConfig& c : kGemmExtraConfigs) {
-            const std::string kname = "gemm_tiled_" + std::to_string(c.tsm);
-            if (c.tsm == gemm.tsm || c.threads() > deviceMaxWg || c.threadsN() > maxItemSizes[0] ||
-                c.threadsM() > maxItemSizes[1] || c.localBytes() > localMemSize)
-                continue;
-            ClProgram p =
-                buildProgram(name, source, defines + " " + c.defines() + " -DGEMM_NAME=" + kname);
-            createKernels(p.get());
-            const auto it = kernels.find(kname);
-            if (it == kernels.end()) continue;
-            if (it->second.maxWg < c.threads()) {
-                kernels.erase(it);
-                continue;
-            }
-            gemmVariants.push_back({kname, c});
-            programs.push_back(std::move(p));
-        }
+        for (const GemmConfig& c : kGemmExtraConfigs)
+            if (c.tsm != gemm.tsm)
+                addGemmVariant(name, source, defines, c, "gemm_tiled_" + std::to_string(c.tsm),
+                               false);
     }
     // Largest tile first (equal tiles: gemm_reg's first).
     std::stable_sort(
@@ -193,23 +180,28 @@ void OpenClBackend::Impl::loadPrograms(
 // The register-tiled gemm kernels (kernels/gemm_reg.cl) whose work-group and local memory fit
 // the device; each one a variant beside gemm_tiled's (none is required).
 void OpenClBackend::Impl::loadGemmReg(const std::string& source, const std::string& defines) {
-    for (const GemmConfig& c : regConfigs) {
-        const std::string kname = c.regKernelName();
-        if (c.threads() > deviceMaxWg || c.threadsN() > maxItemSizes[0] ||
-            c.threadsM() > maxItemSizes[1] || 2 * c.localBytes() > localMemSize)
-            continue;
-        ClProgram p = buildProgram(kGemmRegFile, source,
-                                   defines + " " + c.defines() + " -DGEMM_NAME=" + kname);
-        createKernels(p.get());
-        const auto it = kernels.find(kname);
-        if (it == kernels.end()) continue;
-        if (it->second.maxWg < c.threads()) {
-            kernels.erase(it);
-            continue;
-        }
-        gemmVariants.push_back({kname, c, true});
-        programs.push_back(std::move(p));
+    for (const GemmConfig& c : regConfigs)
+        addGemmVariant(kGemmRegFile, source, defines, c, c.regKernelName(), true);
+}
+
+// Builds `file` with tiling c as kernel kname and adds it to gemmVariants where the device runs
+// its work-group and local memory (gemm_reg: two local buffers); skips it otherwise.
+void OpenClBackend::Impl::addGemmVariant(const std::string& file, const std::string& source,
+                                         const std::string& defines, const GemmConfig& c,
+                                         const std::string& kname, bool reg) {
+    if (c.threads() > deviceMaxWg || c.threadsN() > maxItemSizes[0] ||
+        c.threadsM() > maxItemSizes[1] || (reg ? 2 : 1) * c.localBytes() > localMemSize)
+        return;
+    ClProgram p = buildProgram(file, source, defines + " " + c.defines() + " -DGEMM_NAME=" + kname);
+    createKernels(p.get());
+    const auto it = kernels.find(kname);
+    if (it == kernels.end()) return;
+    if (it->second.maxWg < c.threads()) {
+        kernels.erase(it);
+        return;
     }
+    gemmVariants.push_back({kname, c, reg});
+    programs.push_back(std::move(p));
 }
 
 // ---------------------------------------------------------------------------------------------

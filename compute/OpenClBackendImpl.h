@@ -203,6 +203,9 @@ struct OpenClBackend::Impl {
     void createKernels(cl_program program);
     void loadPrograms(const std::vector<std::pair<std::string, std::string>>& sources);
     void loadGemmReg(const std::string& source, const std::string& defines);
+    void addGemmVariant(const std::string& file, const std::string& source,
+                        const std::string& defines, const cldetail::GemmConfig& c,
+                        const std::string& kname, bool reg);
 
     // ---- transfers' argument check (the ops are checked by Backend's entries) ----
     void check(BufRef r, size_t n, const char* op) const { OpCheck(self, op).buf(r, n, "buffer"); }

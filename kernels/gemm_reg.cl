@@ -84,6 +84,16 @@ void reg_store4(__global float* p, float4 v, int n, int vec) {
         }                                                                                  \
     }
 
+// r[i .. i + 3] = the float4 v (registers, once the loops are unrolled).
+#define REG_UNPACK4(r, i, v)   \
+    {                          \
+        const float4 v4 = (v); \
+        r[(i)] = v4.x;         \
+        r[(i) + 1] = v4.y;     \
+        r[(i) + 2] = v4.z;     \
+        r[(i) + 3] = v4.w;     \
+    }
+
 // Local size (RTSN, RTSM, 1); global (ceil(N / TSN) * RTSN, ceil(M / TSM) * RTSM,
 // batches * splits).
 __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void GEMM_NAME(
@@ -137,21 +147,9 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void GEMM_NAME(
         for (int kk = 0; kk < TSK; ++kk) {
             float ar[WPTM], br[WPTN];
 #pragma unroll
-            for (int c = 0; c < WPTM / 4; ++c) {
-                const float4 v = As[cur][kk][c * RTSM + tm];
-                ar[4 * c] = v.x;
-                ar[4 * c + 1] = v.y;
-                ar[4 * c + 2] = v.z;
-                ar[4 * c + 3] = v.w;
-            }
+            for (int c = 0; c < WPTM / 4; ++c) REG_UNPACK4(ar, 4 * c, As[cur][kk][c * RTSM + tm]);
 #pragma unroll
-            for (int c = 0; c < WPTN / 4; ++c) {
-                const float4 v = Bs[cur][kk][c * RTSN + tn];
-                br[4 * c] = v.x;
-                br[4 * c + 1] = v.y;
-                br[4 * c + 2] = v.z;
-                br[4 * c + 3] = v.w;
-            }
+            for (int c = 0; c < WPTN / 4; ++c) REG_UNPACK4(br, 4 * c, Bs[cur][kk][c * RTSN + tn]);
 #pragma unroll
             for (int wm = 0; wm < WPTM; ++wm)
 #pragma unroll

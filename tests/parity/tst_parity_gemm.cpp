@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "compute/OpenClBackend.h"
+#include "parity/GemmEpilogueCase.h"
 #include "parity/ParityHarness.h"
 
 using namespace nnwb;
@@ -201,27 +202,8 @@ TEST_F(ParityGemm, biasActivationEpilogue) {
     const int shapes[][3] = {{132, 68, 36}, {33, 7, 130}};
     for (const auto& sh : shapes)
         for (int act = 0; act <= 6; ++act) {
-            const int m = sh[0], n = sh[1], k = sh[2];
-            NNWB_PARITY(
-                [&](OpRun& r) {
-                    GemmArgs g;
-                    g.transB = true;
-                    g.m = m;
-                    g.n = n;
-                    g.k = k;
-                    g.a = r.in("x", randomVector(size_t(m) * k, 77));
-                    g.lda = k;
-                    g.b = r.in("w", randomVector(size_t(n) * k, 78, -0.3f, 0.3f));
-                    g.ldb = k;
-                    g.c = r.out("z", randomVector(size_t(m) * n, 79));
-                    g.ldc = n;
-                    BufRef b = r.in("b", randomVector(size_t(n), 80));
-                    BufRef y = r.out("y", randomVector(size_t(m) * n, 81));
-                    r.be.gemmBiasActivation({g, b, Activation(act), y});
-                },
-                gemmTol(k),
-                "gemmBiasActivation m=" + std::to_string(m) + " n=" + std::to_string(n) +
-                    " k=" + std::to_string(k) + " act=" + std::to_string(act));
+            gemmBiasActivationCase(sh[0], sh[1], sh[2], act, true);
+            if (HasFatalFailure()) return;
         }
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "parity/GemmEpilogueCase.h"
 #include "parity/ParityHarness.h"
 
 using namespace nnwb;
@@ -362,27 +363,8 @@ TEST_F(ParityOps, gemmBiasActivation) {
     for (const auto& sh : shapes)
         for (int act = 0; act <= 6; ++act)
             for (bool bias : {true, false}) {
-                const int m = sh[0], n = sh[1], k = sh[2];
-                NNWB_PARITY(
-                    [&](OpRun& r) {
-                        GemmArgs g;
-                        g.transB = true;
-                        g.m = m;
-                        g.n = n;
-                        g.k = k;
-                        g.a = r.in("x", randomVector(size_t(m) * k, 77));
-                        g.lda = k;
-                        g.b = r.in("w", randomVector(size_t(n) * k, 78, -0.3f, 0.3f));
-                        g.ldb = k;
-                        g.c = r.out("z", randomVector(size_t(m) * n, 79));
-                        g.ldc = n;
-                        BufRef b = bias ? r.in("b", randomVector(size_t(n), 80)) : BufRef();
-                        BufRef y = r.out("y", randomVector(size_t(m) * n, 81));
-                        r.be.gemmBiasActivation({g, b, Activation(act), y});
-                    },
-                    ParityTolerance({{1e-5 + 2e-6 * k, 1e-4}, {}}),
-                    ctx("gemmBiasActivation", m, n) + " k=" + std::to_string(k) +
-                        " act=" + std::to_string(act) + (bias ? " bias" : ""));
+                gemmBiasActivationCase(sh[0], sh[1], sh[2], act, bias);
+                if (HasFatalFailure()) return;
             }
 }
 
