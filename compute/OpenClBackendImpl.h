@@ -286,6 +286,22 @@ struct OpenClBackend::Impl {
         enqueue(op, k, 1, &global, &local);
     }
 
+    // Row kernels with teams (kernels/norm.cl): a team of the power of two at or above cols
+    // (up to the work-group size) per row, work-groups of rowCap(k) work-items holding several
+    // short rows; the team size is the argument before the local scratch.
+    template <typename... A>
+    void launchTeams(const std::string& op, const char* name, size_t rows, size_t cols,
+                     size_t scratchFloatsPerItem, const A&... a) {
+        cldetail::KernelEntry& k = kernel(name);
+        const size_t local = rowCap(k);
+        const size_t team = std::min(cldetail::ceilPow2(std::max<size_t>(1, cols)), local);
+        const size_t perGroup = local / team;
+        setArgs(k, a..., cl_int(team),
+                cldetail::LocalMem{local * scratchFloatsPerItem * sizeof(float)});
+        const size_t global = (rows + perGroup - 1) / perGroup * local;
+        enqueue(op, k, 1, &global, &local);
+    }
+
     // The fused attention block's work-group size (OpenClOps.cpp).
     size_t blockLocalSize();
     // Heads per group of the fused block kernels (0: they do not fit this device).

@@ -688,39 +688,39 @@ struct OpenClBackend::Ops {
     void run(const NormForwardArgs& args) {
         if (args.rows <= 0 || args.cols <= 0) return;
         // No residual: x stands in for b and y for sum (neither is read nor written).
-        d_->launchRows("normForward", "norm_forward", size_t(args.rows), size_t(args.cols), 1,
-                       cl_int(args.rows), cl_int(args.cols), cl_float(args.eps), Impl::mem(args.x),
-                       Impl::off(args.x), Impl::mem(args.x), Impl::off(args.x), cl_int(0),
-                       Impl::mem(args.y), Impl::off(args.y), Impl::mem(args.y), Impl::off(args.y),
-                       Impl::mem(args.rstd), Impl::off(args.rstd));
+        d_->launchTeams("normForward", "norm_forward", size_t(args.rows), size_t(args.cols), 1,
+                        cl_int(args.rows), cl_int(args.cols), cl_float(args.eps), Impl::mem(args.x),
+                        Impl::off(args.x), Impl::mem(args.x), Impl::off(args.x), cl_int(0),
+                        Impl::mem(args.y), Impl::off(args.y), Impl::mem(args.y), Impl::off(args.y),
+                        Impl::mem(args.rstd), Impl::off(args.rstd));
     }
 
     void run(const AddNormForwardArgs& args) {
         if (args.rows <= 0 || args.cols <= 0) return;
-        d_->launchRows("addNormForward", "norm_forward", size_t(args.rows), size_t(args.cols), 1,
-                       cl_int(args.rows), cl_int(args.cols), cl_float(args.eps), Impl::mem(args.a),
-                       Impl::off(args.a), Impl::mem(args.b), Impl::off(args.b), cl_int(1),
-                       Impl::mem(args.sum), Impl::off(args.sum), Impl::mem(args.y),
-                       Impl::off(args.y), Impl::mem(args.rstd), Impl::off(args.rstd));
+        d_->launchTeams("addNormForward", "norm_forward", size_t(args.rows), size_t(args.cols), 1,
+                        cl_int(args.rows), cl_int(args.cols), cl_float(args.eps), Impl::mem(args.a),
+                        Impl::off(args.a), Impl::mem(args.b), Impl::off(args.b), cl_int(1),
+                        Impl::mem(args.sum), Impl::off(args.sum), Impl::mem(args.y),
+                        Impl::off(args.y), Impl::mem(args.rstd), Impl::off(args.rstd));
     }
 
     void run(const AddNormBackwardArgs& args) {
         if (args.rows <= 0 || args.cols <= 0) return;
-        d_->launchRows("addNormBackward", "norm_backward", size_t(args.rows), size_t(args.cols), 2,
-                       cl_int(args.rows), cl_int(args.cols), Impl::mem(args.y), Impl::off(args.y),
-                       Impl::mem(args.rstd), Impl::off(args.rstd), Impl::mem(args.dy),
-                       Impl::off(args.dy), Impl::mem(args.dy2), Impl::off(args.dy2), cl_int(1),
-                       Impl::mem(args.dx), Impl::off(args.dx));
+        d_->launchTeams("addNormBackward", "norm_backward", size_t(args.rows), size_t(args.cols), 2,
+                        cl_int(args.rows), cl_int(args.cols), Impl::mem(args.y), Impl::off(args.y),
+                        Impl::mem(args.rstd), Impl::off(args.rstd), Impl::mem(args.dy),
+                        Impl::off(args.dy), Impl::mem(args.dy2), Impl::off(args.dy2), cl_int(1),
+                        Impl::mem(args.dx), Impl::off(args.dx));
     }
 
     void run(const NormBackwardArgs& args) {
         if (args.rows <= 0 || args.cols <= 0) return;
         // No second gradient: dy stands in for dy2 (not read) and is not written.
-        d_->launchRows("normBackward", "norm_backward", size_t(args.rows), size_t(args.cols), 2,
-                       cl_int(args.rows), cl_int(args.cols), Impl::mem(args.y), Impl::off(args.y),
-                       Impl::mem(args.rstd), Impl::off(args.rstd), Impl::mem(args.dy),
-                       Impl::off(args.dy), Impl::mem(args.dy), Impl::off(args.dy), cl_int(0),
-                       Impl::mem(args.dx), Impl::off(args.dx));
+        d_->launchTeams("normBackward", "norm_backward", size_t(args.rows), size_t(args.cols), 2,
+                        cl_int(args.rows), cl_int(args.cols), Impl::mem(args.y), Impl::off(args.y),
+                        Impl::mem(args.rstd), Impl::off(args.rstd), Impl::mem(args.dy),
+                        Impl::off(args.dy), Impl::mem(args.dy), Impl::off(args.dy), cl_int(0),
+                        Impl::mem(args.dx), Impl::off(args.dx));
     }
 
     // ---------------------------------------------------------------------------------------------
