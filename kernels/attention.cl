@@ -21,12 +21,24 @@
 #define QS(n) (4 * ((((n) + 3) >> 2) | 1))
 #define L4(base, off) (*(__local float4*)((base) + (off)))
 
+// Loops over the elements lid, lid + lsz, ... of a matrix of n columns by row r and column c
+// without a division per element (ROWS_STEP after each).
+#define ROWS_BEGIN(n) const int dr_ = lsz / (n), dc_ = lsz % (n);
+#define ROWS_STEP(n)         \
+    c += dc_;                \
+    r += dr_;                \
+    if (c >= (n)) {          \
+        c -= (n);            \
+        ++r;                 \
+    }
+
 // dst[r * ldd + c] = src[r * ld + c] for r < rows, c < cols; 0 for r < rowsPad, c < colsPad.
 void attn_load_rows(__local float* dst, int ldd, __global const float* src, int ld, int rows,
                     int rowsPad, int cols, int colsPad, int lid, int lsz) {
-    for (int e = lid; e < rowsPad * colsPad; e += lsz) {
-        const int r = e / colsPad, c = e % colsPad;
+    ROWS_BEGIN(colsPad)
+    for (int r = lid / colsPad, c = lid % colsPad; r < rowsPad;) {
         dst[r * ldd + c] = r < rows && c < cols ? src[(ulong)r * ld + c] : 0.0f;
+        ROWS_STEP(colsPad)
     }
 }
 
@@ -181,9 +193,10 @@ __kernel void attention_forward(int heads, int units, int dk, int dv, int ldQkv,
     }
     // P in consecutive addresses (coalesced)
     __global float* P = p + po + (ulong)g * (ulong)u * (ulong)u;
-    for (int e = lid; e < u * u; e += lsz) {
-        const int i = e / u;
-        P[e] = sl[i * ls + e % u] * il[i];
+    ROWS_BEGIN(u)
+    for (int r = lid / u, c = lid % u; r < u;) {
+        P[r * u + c] = sl[r * ls + c] * il[r];
+        ROWS_STEP(u)
     }
 }
 
@@ -291,10 +304,11 @@ __kernel void attention_backward(int heads, int units, int dk, int dv, int ldQkv
     barrier(CLK_LOCAL_MEM_FENCE);
 
     // dS in place (P read from global, coalesced), 0 past the visible keys up to u4
-    for (int e = lid; e < u * u4; e += lsz) {
-        const int i = e / u4, j = e % u4;
-        __local float* s = sl + i * ls + j;
-        *s = j <= i || (!causal && j < u) ? scale * (*s - P[(ulong)i * u + j] * dl[i]) : 0.0f;
+    ROWS_BEGIN(u4)
+    for (int r = lid / u4, c = lid % u4; r < u;) {
+        __local float* s = sl + r * ls + c;
+        *s = c <= r || (!causal && c < u) ? scale * (*s - P[r * u + c] * dl[r]) : 0.0f;
+        ROWS_STEP(u4)
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
