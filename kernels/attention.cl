@@ -24,12 +24,12 @@
 // Loops over the elements lid, lid + lsz, ... of a matrix of n columns by row r and column c
 // without a division per element (ROWS_STEP after each).
 #define ROWS_BEGIN(n) const int dr_ = lsz / (n), dc_ = lsz % (n);
-#define ROWS_STEP(n)         \
-    c += dc_;                \
-    r += dr_;                \
-    if (c >= (n)) {          \
-        c -= (n);            \
-        ++r;                 \
+#define ROWS_STEP(n) \
+    c += dc_;        \
+    r += dr_;        \
+    if (c >= (n)) {  \
+        c -= (n);    \
+        ++r;         \
     }
 
 // dst[r * ldd + c] = src[r * ld + c] for r < rows, c < cols; 0 for r < rowsPad, c < colsPad.
@@ -45,8 +45,8 @@ void attn_load_rows(__local float* dst, int ldd, __global const float* src, int 
 // dst[c * ldd + r] = src[r * ld + c] for r < rows (padded to 4), c < cols (padded to 4). Work-items
 // go through blocks of 4 rows x 8 columns, columns fastest: 32-byte pieces of global rows, and
 // with ldd = QS(...) 32 different banks in local memory.
-void attn_load_transposed(__local float* dst, int ldd, __global const float* src, int ld,
-                          int rows, int cols, int lid, int lsz) {
+void attn_load_transposed(__local float* dst, int ldd, __global const float* src, int ld, int rows,
+                          int cols, int lid, int lsz) {
     const int nrb = UP4(rows) >> 2, cols4 = UP4(cols), ncb = (cols4 + 7) >> 3;
     for (int e = lid; e < nrb * ncb * 32; e += lsz) {
         const int blk = e >> 5;
@@ -224,8 +224,8 @@ __kernel void attention_backward(int heads, int units, int dk, int dv, int ldQkv
     __global float* dbase = dqkv + dqo + rowsOff;
     attn_load_rows(kl, dk4, base + heads * dk + h * dk, ldQkv, u, u4, dk, dk4, lid, lsz);
     attn_load_transposed(vq, ls, base + 2 * heads * dk + h * dv, ldQkv, u, dv, lid, lsz);
-    attn_load_rows(dcl, lc, dctx + dco + (ulong)b * (ulong)u * (ulong)ldCtx + h * dv, ldCtx, u,
-                   u, dv, dv4, lid, lsz);
+    attn_load_rows(dcl, lc, dctx + dco + (ulong)b * (ulong)u * (ulong)ldCtx + h * dv, ldCtx, u, u,
+                   dv, dv4, lid, lsz);
     attn_load_rows(sl, ls, P, u, u, u, u, u4, lid, lsz);
     barrier(CLK_LOCAL_MEM_FENCE);
 
