@@ -201,6 +201,7 @@ struct OpenClBackend::Impl {
     ClProgram buildProgram(const std::string& file, const std::string& source,
                            const std::string& options);
     void createKernels(cl_program program);
+    std::string programOptions(const std::string& file) const;
     void loadPrograms(const std::vector<std::pair<std::string, std::string>>& sources);
     void loadGemmReg(const std::string& source, const std::string& defines);
     void addGemmVariant(const std::string& file, const std::string& source,

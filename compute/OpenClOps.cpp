@@ -542,21 +542,29 @@ struct OpenClBackend::Ops {
         size_t f[4];  // floats of the four local arrays
         size_t bytes() const { return (f[0] + f[1] + f[2] + f[3]) * sizeof(float); }
     };
+    // The kernels' layouts (kernels/attention.cl): n rounded up to 4, and a row stride that is
+    // a multiple of 4 with an odd quarter (QS).
+    static size_t up4(int n) { return (size_t(n) + 3) & ~size_t(3); }
+    static size_t qs(int n) { return 4 * ((size_t(n + 3) >> 2) | 1); }
     static AttentionLocal forwardLocal(const AttentionShape& s) {
-        const size_t u = size_t(s.units), odd = size_t(s.units | 1);
-        return {{u * size_t(s.keySize | 1), u * s.keySize, u * s.valueSize, u * odd}};
+        const size_t u = size_t(s.units), ls = qs(s.units);
+        return {
+            {u * qs(s.keySize), up4(s.keySize) * ls, up4(s.units) * up4(s.valueSize), u * ls + u}};
     }
     static AttentionLocal backwardLocal(const AttentionShape& s) {
-        const size_t u = size_t(s.units), odd = size_t(s.units | 1);
-        const size_t vq = u * size_t(std::max(s.keySize, s.valueSize));  // V, then Q
-        return {{u * s.keySize, vq, u * size_t(s.valueSize | 1), u * odd}};
+        const size_t u = size_t(s.units), ls = qs(s.units);
+        const size_t vq = std::max(up4(s.valueSize) * ls, u * up4(s.keySize));  // V^T, then Q
+        return {{up4(s.units) * up4(s.keySize), vq, u * qs(s.valueSize), u * ls + u}};
     }
     bool fused(const AttentionLocal& l) const {
         return d_->fusedAttention && l.bytes() <= size_t(d_->localMemSize);
     }
+    // About one work-item per 4x4 tile of the scores (the kernels loop over tiles and rows for
+    // any size), at most 256.
     size_t attentionLocalSize(const KernelEntry& k, int units) const {
         const size_t cap = std::min({size_t(256), k.maxWg, d_->deviceMaxWg, d_->maxItemSizes[0]});
-        return std::max<size_t>(1, std::min(cap, roundUp(size_t(units), 32)));
+        const size_t blocks = up4(units) / 4;
+        return std::max<size_t>(1, std::min(cap, roundUp(blocks * blocks, 32)));
     }
     template <typename... A>
     void launchAttention(const char* op, const char* name, const AttentionShape& s,

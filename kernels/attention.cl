@@ -1,252 +1,370 @@
-// The attention core fused per (sample, head): one work-group per (sample b, head h), work-item
-// `lid` handles query rows lid, lid + lsz, ... (compute/Ops.h, AttentionShape, gives the
-// layout). K, V and the rows of scores live in local memory; the host uses these kernels only
-// where they fit, else composes the core from gemm and softmax. Local rows indexed by the
-// query are padded to an odd length (ODD) so that work-items reading one column each hit
-// different banks.
+// The attention core fused per (sample, head): one work-group per (sample b, head h)
+// (compute/Ops.h, AttentionShape, gives the layout; compute/OpenClOps.cpp, forwardLocal and
+// backwardLocal, sizes the local arrays and picks about one work-item per 4x4 tile of scores,
+// at most 256). Every product runs in register tiles of 4x4 outputs per work-item, so that
+// each float4 read from local memory feeds 4 or 8 multiply-adds, the tiles spread over all
+// work-items; the host uses these kernels only where the local arrays fit, else composes the
+// core from gemm and softmax.
+//
+// Layouts (u4, d4: rounded up to 4; padding rows and columns hold 0):
+// - "row form" products (Out[a][b] = sum_k A[a][k] B[k][b]) read 4 rows of A as float4 along
+//   k and 4 rows of B as float4 along b. A's rows are QS-strided (a multiple of 4 whose quarter
+//   is odd) so that work-items of one quarter-warp reading different rows hit different banks.
+// - "outer form" products (Out[a][b] = sum_k A[k][a] B[k][b]) read one float4 of each per k.
+// - Transposed copies (K^T, V^T) are QS-strided too, which makes their loading conflict-free.
+// Tiles a work-item computes are indexed with the output's column block fastest, so that a
+// quarter-warp shares its rows of A (broadcast) and reads consecutive float4s of B.
+// No barrier sits inside a loop or under a condition (PoCL's compiler, see
+// docs/decisions/fused-small-batch.md).
 
-#define ODD(n) ((n) | 1)
+#define UP4(n) (((n) + 3) & ~3)
+#define QS(n) (4 * ((((n) + 3) >> 2) | 1))
+#define L4(base, off) (*(__local float4*)((base) + (off)))
+
+// Loops over the elements lid, lid + lsz, ... of a matrix of n columns by row r and column c
+// without a division per element (ROWS_STEP after each).
+#define ROWS_BEGIN(n) const int dr_ = lsz / (n), dc_ = lsz % (n);
+#define ROWS_STEP(n) \
+    c += dc_;        \
+    r += dr_;        \
+    if (c >= (n)) {  \
+        c -= (n);    \
+        ++r;         \
+    }
+
+// dst[r * ldd + c] = src[r * ld + c] for r < rows, c < cols; 0 for r < rowsPad, c < colsPad.
+void attn_load_rows(__local float* dst, int ldd, __global const float* src, int ld, int rows,
+                    int rowsPad, int cols, int colsPad, int lid, int lsz) {
+    ROWS_BEGIN(colsPad)
+    for (int r = lid / colsPad, c = lid % colsPad; r < rowsPad;) {
+        dst[r * ldd + c] = r < rows && c < cols ? src[(ulong)r * ld + c] : 0.0f;
+        ROWS_STEP(colsPad)
+    }
+}
+
+// dst[c * ldd + r] = src[r * ld + c] for r < rows (padded to 4), c < cols (padded to 4). Work-items
+// go through blocks of 4 rows x 8 columns, columns fastest: 32-byte pieces of global rows, and
+// with ldd = QS(...) 32 different banks in local memory.
+void attn_load_transposed(__local float* dst, int ldd, __global const float* src, int ld, int rows,
+                          int cols, int lid, int lsz) {
+    const int nrb = UP4(rows) >> 2, cols4 = UP4(cols), ncb = (cols4 + 7) >> 3;
+    for (int e = lid; e < nrb * ncb * 32; e += lsz) {
+        const int blk = e >> 5;
+        const int r = ((blk % nrb) << 2) + ((e >> 3) & 3), c = ((blk / nrb) << 3) + (e & 7);
+        if (c < cols4) dst[c * ldd + r] = r < rows && c < cols ? src[(ulong)r * ld + c] : 0.0f;
+    }
+}
+
+// Stores 4 consecutive values of a row, as many as lie before `n`.
+void attn_store4(__global float* dst, int c, int n, float4 v) {
+    if (c + 4 <= n) {
+        vstore4(v, 0, dst + c);
+        return;
+    }
+    if (c < n) dst[c] = v.x;
+    if (c + 1 < n) dst[c + 1] = v.y;
+    if (c + 2 < n) dst[c + 2] = v.z;
+}
 
 // P = softmax(scale * Q K^T) (causal: query i sees keys 0..i), C = P V.
+// Local: ql Q (u x QS(dk)); kl K^T (dk4 x QS(u)); vl V (u4 x dv4); sl scores (u x QS(u)), then
+// the unnormalised exponentials, followed by 1 / (row sum) per row (u).
 __kernel void attention_forward(int heads, int units, int dk, int dv, int ldQkv, int ldCtx,
                                 float scale, int causal, __global const float* qkv, ulong qo,
                                 __global float* p, ulong po, __global float* ctx, ulong co,
-                                __local float* ql, __local float* kl, __local float* vl,
-                                __local float* sl) {
+                                __local float4* ql4, __local float4* kl4, __local float4* vl4,
+                                __local float4* sl4) {
     const int g = (int)get_group_id(0), b = g / heads, h = g % heads;
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
-    const int u = units, lq = ODD(dk), ls = ODD(u);
+    const int u = units, u4 = UP4(u), nb = u4 >> 2, dk4 = UP4(dk), dv4 = UP4(dv);
+    const int lq = QS(dk), ls = QS(u);
+    __local float* ql = (__local float*)ql4;
+    __local float* kl = (__local float*)kl4;
+    __local float* vl = (__local float*)vl4;
+    __local float* sl = (__local float*)sl4;
+    __local float* il = sl + u * ls;
     __global const float* base = qkv + qo + (ulong)b * (ulong)u * (ulong)ldQkv;
-    __global const float* Q = base + h * dk;
-    __global const float* K = base + heads * dk + h * dk;
-    __global const float* V = base + 2 * heads * dk + h * dv;
-    for (int e = lid; e < u * dk; e += lsz) {
-        const int j = e / dk, k = e % dk;
-        ql[j * lq + k] = Q[(ulong)j * ldQkv + k];
-        kl[e] = K[(ulong)j * ldQkv + k];
-    }
-    for (int e = lid; e < u * dv; e += lsz) vl[e] = V[(ulong)(e / dv) * ldQkv + e % dv];
+    attn_load_rows(ql, lq, base + h * dk, ldQkv, u, u, dk, dk4, lid, lsz);
+    attn_load_transposed(kl, ls, base + heads * dk + h * dk, ldQkv, u, dk, lid, lsz);
+    attn_load_rows(vl, dv4, base + 2 * heads * dk + h * dv, ldQkv, u, u4, dv, dv4, lid, lsz);
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    __global float* C = ctx + co + (ulong)b * (ulong)u * (ulong)ldCtx + h * dv;
+    // scores, 4 queries x 4 keys per tile (row form: Q rows, K^T rows); fully masked tiles skip
+    for (int t = lid; t < nb * nb; t += lsz) {
+        const int ib = t / nb, jb = t % nb;
+        if (causal && jb > ib) continue;
+        const int i0 = ib << 2, j0 = jb << 2;
+        __local const float* q0 = ql + min(i0, u - 1) * lq;
+        __local const float* q1 = ql + min(i0 + 1, u - 1) * lq;
+        __local const float* q2 = ql + min(i0 + 2, u - 1) * lq;
+        __local const float* q3 = ql + min(i0 + 3, u - 1) * lq;
+        float4 a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+        for (int k = 0; k < dk4; k += 4) {
+            const float4 x0 = L4(q0, k), x1 = L4(q1, k), x2 = L4(q2, k), x3 = L4(q3, k);
+            __local const float* kk = kl + k * ls + j0;
+            const float4 k0 = L4(kk, 0), k1 = L4(kk, ls), k2 = L4(kk, 2 * ls), k3 = L4(kk, 3 * ls);
+            a0 += x0.x * k0;
+            a1 += x1.x * k0;
+            a2 += x2.x * k0;
+            a3 += x3.x * k0;
+            a0 += x0.y * k1;
+            a1 += x1.y * k1;
+            a2 += x2.y * k1;
+            a3 += x3.y * k1;
+            a0 += x0.z * k2;
+            a1 += x1.z * k2;
+            a2 += x2.z * k2;
+            a3 += x3.z * k2;
+            a0 += x0.w * k3;
+            a1 += x1.w * k3;
+            a2 += x2.w * k3;
+            a3 += x3.w * k3;
+        }
+        L4(sl, i0 * ls + j0) = a0 * scale;
+        if (i0 + 1 < u) L4(sl, (i0 + 1) * ls + j0) = a1 * scale;
+        if (i0 + 2 < u) L4(sl, (i0 + 2) * ls + j0) = a2 * scale;
+        if (i0 + 3 < u) L4(sl, (i0 + 3) * ls + j0) = a3 * scale;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // softmax rows: exponentials in place, 0 past the visible keys (up to u4), 1 / sum aside
     for (int i = lid; i < u; i += lsz) {
-        const int valid = causal ? i + 1 : u;
+        const int valid = causal ? i + 1 : u, full = valid & ~3;
         __local float* row = sl + i * ls;
-        __local const float* qi = ql + i * lq;
-        // scores, four keys at a time
+        float4 m4 = row[0];
         int j = 0;
-        for (; j + 4 <= valid; j += 4) {
-            float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
-            __local const float* k0 = kl + j * dk;
-            for (int k = 0; k < dk; ++k) {
-                const float q = qi[k];
-                s0 += q * k0[k];
-                s1 += q * k0[dk + k];
-                s2 += q * k0[2 * dk + k];
-                s3 += q * k0[3 * dk + k];
-            }
-            row[j] = s0 * scale;
-            row[j + 1] = s1 * scale;
-            row[j + 2] = s2 * scale;
-            row[j + 3] = s3 * scale;
+        for (; j < full; j += 4) m4 = fmax(m4, L4(row, j));
+        float mx = fmax(fmax(m4.x, m4.y), fmax(m4.z, m4.w));
+        for (; j < valid; ++j) mx = fmax(mx, row[j]);
+        float4 s4 = 0.0f;
+        for (j = 0; j < full; j += 4) {
+            const float4 e = exp(L4(row, j) - mx);
+            L4(row, j) = e;
+            s4 += e;
         }
+        float sum = (s4.x + s4.y) + (s4.z + s4.w);
         for (; j < valid; ++j) {
-            float s = 0.0f;
-            for (int k = 0; k < dk; ++k) s += qi[k] * kl[j * dk + k];
-            row[j] = s * scale;
-        }
-        // softmax over the valid keys; masked keys get 0
-        float mx = row[0];
-        for (j = 1; j < valid; ++j) mx = fmax(mx, row[j]);
-        float sum = 0.0f;
-        for (j = 0; j < valid; ++j) {
             const float e = exp(row[j] - mx);
             row[j] = e;
             sum += e;
         }
-        const float inv = 1.0f / sum;
-        for (j = 0; j < valid; ++j) row[j] *= inv;
-        for (; j < u; ++j) row[j] = 0.0f;
-        // context row, four values at a time
-        __global float* ci = C + (ulong)i * ldCtx;
-        int c = 0;
-        for (; c + 4 <= dv; c += 4) {
-            float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
-            for (j = 0; j < valid; ++j) {
-                const float pj = row[j];
-                __local const float* vj = vl + j * dv + c;
-                a0 += pj * vj[0];
-                a1 += pj * vj[1];
-                a2 += pj * vj[2];
-                a3 += pj * vj[3];
-            }
-            ci[c] = a0;
-            ci[c + 1] = a1;
-            ci[c + 2] = a2;
-            ci[c + 3] = a3;
-        }
-        for (; c < dv; ++c) {
-            float a = 0.0f;
-            for (j = 0; j < valid; ++j) a += row[j] * vl[j * dv + c];
-            ci[c] = a;
-        }
+        for (; j < u4; ++j) row[j] = 0.0f;
+        il[i] = 1.0f / sum;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+
+    // context, 4 queries x 4 values per tile (row form: score rows, V rows), scaled by 1 / sum
+    __global float* C = ctx + co + (ulong)b * (ulong)u * (ulong)ldCtx + h * dv;
+    const int ncb = dv4 >> 2;
+    for (int t = lid; t < nb * ncb; t += lsz) {
+        const int ib = t / ncb, c0 = (t % ncb) << 2, i0 = ib << 2;
+        const int jEnd = causal ? min(u4, i0 + 4) : u4;
+        __local const float* p0 = sl + min(i0, u - 1) * ls;
+        __local const float* p1 = sl + min(i0 + 1, u - 1) * ls;
+        __local const float* p2 = sl + min(i0 + 2, u - 1) * ls;
+        __local const float* p3 = sl + min(i0 + 3, u - 1) * ls;
+        float4 a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+        for (int j = 0; j < jEnd; j += 4) {
+            const float4 x0 = L4(p0, j), x1 = L4(p1, j), x2 = L4(p2, j), x3 = L4(p3, j);
+            __local const float* vv = vl + j * dv4 + c0;
+            const float4 v0 = L4(vv, 0), v1 = L4(vv, dv4), v2 = L4(vv, 2 * dv4);
+            const float4 v3 = L4(vv, 3 * dv4);
+            a0 += x0.x * v0;
+            a1 += x1.x * v0;
+            a2 += x2.x * v0;
+            a3 += x3.x * v0;
+            a0 += x0.y * v1;
+            a1 += x1.y * v1;
+            a2 += x2.y * v1;
+            a3 += x3.y * v1;
+            a0 += x0.z * v2;
+            a1 += x1.z * v2;
+            a2 += x2.z * v2;
+            a3 += x3.z * v2;
+            a0 += x0.w * v3;
+            a1 += x1.w * v3;
+            a2 += x2.w * v3;
+            a3 += x3.w * v3;
+        }
+        attn_store4(C + (ulong)i0 * ldCtx, c0, dv, a0 * il[i0]);
+        if (i0 + 1 < u) attn_store4(C + (ulong)(i0 + 1) * ldCtx, c0, dv, a1 * il[i0 + 1]);
+        if (i0 + 2 < u) attn_store4(C + (ulong)(i0 + 2) * ldCtx, c0, dv, a2 * il[i0 + 2]);
+        if (i0 + 3 < u) attn_store4(C + (ulong)(i0 + 3) * ldCtx, c0, dv, a3 * il[i0 + 3]);
+    }
     // P in consecutive addresses (coalesced)
     __global float* P = p + po + (ulong)g * (ulong)u * (ulong)u;
-    for (int e = lid; e < u * u; e += lsz) P[e] = sl[(e / u) * ls + e % u];
+    ROWS_BEGIN(u)
+    for (int r = lid / u, c = lid % u; r < u;) {
+        P[r * u + c] = sl[r * ls + c] * il[r];
+        ROWS_STEP(u)
+    }
 }
 
 // From dC to dQ, dK and dV (overwritten in dqkv's Q, K and V columns):
 // dV = P^T dC, dP = dC V^T, dS = scale * P * (dP - rowsum(dP * P)), dQ = dS K, dK = dS^T Q.
-// Local: kl holds K; vq holds V, then Q; dcl holds dC (rows padded); sl holds P, then dS.
-// Inner loops produce four results at a time, so each local value read serves four sums.
+// Local: kl K (u4 x dk4); vq V^T (dv4 x QS(u)), then Q (u x dk4); dcl dC (u x QS(dv)); sl P
+// (u x QS(u), 0 from u to u4), then P * dP, then dS, followed by rowsum(dP * P) per row (u).
 __kernel void attention_backward(int heads, int units, int dk, int dv, int ldQkv, int ldCtx,
                                  float scale, int causal, __global const float* qkv, ulong qo,
                                  __global const float* p, ulong po, __global const float* dctx,
-                                 ulong dco, __global float* dqkv, ulong dqo, __local float* kl,
-                                 __local float* vq, __local float* dcl, __local float* sl) {
+                                 ulong dco, __global float* dqkv, ulong dqo, __local float4* kl4,
+                                 __local float4* vq4, __local float4* dcl4, __local float4* sl4) {
     const int g = (int)get_group_id(0), b = g / heads, h = g % heads;
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
-    const int u = units, lc = ODD(dv), ls = ODD(u);
+    const int u = units, u4 = UP4(u), nb = u4 >> 2, dk4 = UP4(dk), dv4 = UP4(dv);
+    const int lc = QS(dv), ls = QS(u);
+    __local float* kl = (__local float*)kl4;
+    __local float* vq = (__local float*)vq4;
+    __local float* dcl = (__local float*)dcl4;
+    __local float* sl = (__local float*)sl4;
+    __local float* dl = sl + u * ls;
     const ulong rowsOff = (ulong)b * (ulong)u * (ulong)ldQkv;
     __global const float* base = qkv + qo + rowsOff;
-    __global const float* Q = base + h * dk;
-    __global const float* K = base + heads * dk + h * dk;
-    __global const float* V = base + 2 * heads * dk + h * dv;
-    __global const float* dC = dctx + dco + (ulong)b * (ulong)u * (ulong)ldCtx + h * dv;
     __global const float* P = p + po + (ulong)g * (ulong)u * (ulong)u;
     __global float* dbase = dqkv + dqo + rowsOff;
-    for (int e = lid; e < u * dk; e += lsz) kl[e] = K[(ulong)(e / dk) * ldQkv + e % dk];
-    for (int e = lid; e < u * dv; e += lsz) {
-        const int j = e / dv, c = e % dv;
-        vq[e] = V[(ulong)j * ldQkv + c];
-        dcl[j * lc + c] = dC[(ulong)j * ldCtx + c];
-    }
-    for (int e = lid; e < u * u; e += lsz) sl[(e / u) * ls + e % u] = P[e];
+    attn_load_rows(kl, dk4, base + heads * dk + h * dk, ldQkv, u, u4, dk, dk4, lid, lsz);
+    attn_load_transposed(vq, ls, base + 2 * heads * dk + h * dv, ldQkv, u, dv, lid, lsz);
+    attn_load_rows(dcl, lc, dctx + dco + (ulong)b * (ulong)u * (ulong)ldCtx + h * dv, ldCtx, u, u,
+                   dv, dv4, lid, lsz);
+    attn_load_rows(sl, ls, P, u, u, u, u, u4, lid, lsz);
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    // dV rows (key j): only queries i >= j see key j when causal
-    for (int j = lid; j < u; j += lsz) {
-        const int first = causal ? j : 0;
-        __global float* dvr = dbase + (ulong)j * ldQkv + 2 * heads * dk + h * dv;
-        int c = 0;
-        for (; c + 4 <= dv; c += 4) {
-            float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
-            for (int i = first; i < u; ++i) {
-                const float pij = sl[i * ls + j];
-                __local const float* d = dcl + i * lc + c;
-                a0 += pij * d[0];
-                a1 += pij * d[1];
-                a2 += pij * d[2];
-                a3 += pij * d[3];
-            }
-            dvr[c] = a0;
-            dvr[c + 1] = a1;
-            dvr[c + 2] = a2;
-            dvr[c + 3] = a3;
+    // dV, 4 keys x 4 values per tile (outer form: P rows, dC rows); causal: queries i >= key
+    const int ncv = dv4 >> 2;
+    for (int t = lid; t < nb * ncv; t += lsz) {
+        const int j0 = (t / ncv) << 2, c0 = (t % ncv) << 2;
+        float4 a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+        for (int i = causal ? j0 : 0; i < u; ++i) {
+            const float4 s = L4(sl, i * ls + j0), d = L4(dcl, i * lc + c0);
+            a0 += s.x * d;
+            a1 += s.y * d;
+            a2 += s.z * d;
+            a3 += s.w * d;
         }
-        for (; c < dv; ++c) {
-            float a = 0.0f;
-            for (int i = first; i < u; ++i) a += sl[i * ls + j] * dcl[i * lc + c];
-            dvr[c] = a;
-        }
+        __global float* dvr = dbase + (ulong)j0 * ldQkv + 2 * heads * dk + h * dv;
+        attn_store4(dvr, c0, dv, a0);
+        if (j0 + 1 < u) attn_store4(dvr + ldQkv, c0, dv, a1);
+        if (j0 + 2 < u) attn_store4(dvr + 2 * (ulong)ldQkv, c0, dv, a2);
+        if (j0 + 3 < u) attn_store4(dvr + 3 * (ulong)ldQkv, c0, dv, a3);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    // rows of dS in place of P's: first P * dP with the row's sum of it, then the rest
+    // P * dP in place of P, 4 queries x 4 keys per tile (row form: dC rows, V^T rows); fully
+    // masked tiles keep P's zeros
+    for (int t = lid; t < nb * nb; t += lsz) {
+        const int ib = t / nb, jb = t % nb;
+        if (causal && jb > ib) continue;
+        const int i0 = ib << 2, j0 = jb << 2;
+        __local const float* d0 = dcl + min(i0, u - 1) * lc;
+        __local const float* d1 = dcl + min(i0 + 1, u - 1) * lc;
+        __local const float* d2 = dcl + min(i0 + 2, u - 1) * lc;
+        __local const float* d3 = dcl + min(i0 + 3, u - 1) * lc;
+        float4 a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+        for (int c = 0; c < dv4; c += 4) {
+            const float4 x0 = L4(d0, c), x1 = L4(d1, c), x2 = L4(d2, c), x3 = L4(d3, c);
+            __local const float* vv = vq + c * ls + j0;
+            const float4 v0 = L4(vv, 0), v1 = L4(vv, ls), v2 = L4(vv, 2 * ls), v3 = L4(vv, 3 * ls);
+            a0 += x0.x * v0;
+            a1 += x1.x * v0;
+            a2 += x2.x * v0;
+            a3 += x3.x * v0;
+            a0 += x0.y * v1;
+            a1 += x1.y * v1;
+            a2 += x2.y * v1;
+            a3 += x3.y * v1;
+            a0 += x0.z * v2;
+            a1 += x1.z * v2;
+            a2 += x2.z * v2;
+            a3 += x3.z * v2;
+            a0 += x0.w * v3;
+            a1 += x1.w * v3;
+            a2 += x2.w * v3;
+            a3 += x3.w * v3;
+        }
+        __local float* s = sl + i0 * ls + j0;
+        L4(s, 0) *= a0;
+        if (i0 + 1 < u) L4(s, ls) *= a1;
+        if (i0 + 2 < u) L4(s, 2 * ls) *= a2;
+        if (i0 + 3 < u) L4(s, 3 * ls) *= a3;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // rowsum(P * dP) over the visible keys; Q in place of V^T
     for (int i = lid; i < u; i += lsz) {
-        const int valid = causal ? i + 1 : u;
-        __local float* row = sl + i * ls;
-        __local const float* ci = dcl + i * lc;
-        float dot = 0.0f;
-        int j = 0;
-        for (; j + 4 <= valid; j += 4) {
-            float d0 = 0.0f, d1 = 0.0f, d2 = 0.0f, d3 = 0.0f;
-            __local const float* v0 = vq + j * dv;
-            for (int c = 0; c < dv; ++c) {
-                const float x = ci[c];
-                d0 += x * v0[c];
-                d1 += x * v0[dv + c];
-                d2 += x * v0[2 * dv + c];
-                d3 += x * v0[3 * dv + c];
-            }
-            d0 *= row[j];
-            d1 *= row[j + 1];
-            d2 *= row[j + 2];
-            d3 *= row[j + 3];
-            row[j] = d0;
-            row[j + 1] = d1;
-            row[j + 2] = d2;
-            row[j + 3] = d3;
-            dot += (d0 + d1) + (d2 + d3);
-        }
-        for (; j < valid; ++j) {
-            float d = 0.0f;
-            for (int c = 0; c < dv; ++c) d += ci[c] * vq[j * dv + c];
-            d *= row[j];
-            row[j] = d;
-            dot += d;
-        }
-        __global const float* pi = P + (ulong)i * u;
-        for (j = 0; j < valid; ++j) row[j] = scale * (row[j] - pi[j] * dot);
-        for (; j < u; ++j) row[j] = 0.0f;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int e = lid; e < u * dk; e += lsz) vq[e] = Q[(ulong)(e / dk) * ldQkv + e % dk];
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    // dQ rows (query i)
-    for (int i = lid; i < u; i += lsz) {
-        const int valid = causal ? i + 1 : u;
+        const int valid = causal ? i + 1 : u, full = valid & ~3;
         __local const float* row = sl + i * ls;
-        __global float* dq = dbase + (ulong)i * ldQkv + h * dk;
-        int k = 0;
-        for (; k + 4 <= dk; k += 4) {
-            float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
-            for (int j = 0; j < valid; ++j) {
-                const float s = row[j];
-                __local const float* kj = kl + j * dk + k;
-                a0 += s * kj[0];
-                a1 += s * kj[1];
-                a2 += s * kj[2];
-                a3 += s * kj[3];
-            }
-            dq[k] = a0;
-            dq[k + 1] = a1;
-            dq[k + 2] = a2;
-            dq[k + 3] = a3;
-        }
-        for (; k < dk; ++k) {
-            float a = 0.0f;
-            for (int j = 0; j < valid; ++j) a += row[j] * kl[j * dk + k];
-            dq[k] = a;
-        }
+        float4 s4 = 0.0f;
+        int j = 0;
+        for (; j < full; j += 4) s4 += L4(row, j);
+        float dot = (s4.x + s4.y) + (s4.z + s4.w);
+        for (; j < valid; ++j) dot += row[j];
+        dl[i] = dot;
     }
-    // dK rows (key j)
-    for (int j = lid; j < u; j += lsz) {
-        const int first = causal ? j : 0;
-        __global float* dkr = dbase + (ulong)j * ldQkv + heads * dk + h * dk;
-        int k = 0;
-        for (; k + 4 <= dk; k += 4) {
-            float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
-            for (int i = first; i < u; ++i) {
-                const float s = sl[i * ls + j];
-                __local const float* qi = vq + i * dk + k;
-                a0 += s * qi[0];
-                a1 += s * qi[1];
-                a2 += s * qi[2];
-                a3 += s * qi[3];
+    attn_load_rows(vq, dk4, base + h * dk, ldQkv, u, u, dk, dk4, lid, lsz);
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // dS in place (P read from global, coalesced), 0 past the visible keys up to u4
+    ROWS_BEGIN(u4)
+    for (int r = lid / u4, c = lid % u4; r < u;) {
+        __local float* s = sl + r * ls + c;
+        *s = c <= r || (!causal && c < u) ? scale * (*s - P[r * u + c] * dl[r]) : 0.0f;
+        ROWS_STEP(u4)
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // dQ tiles (4 queries x 4 columns; row form: dS rows, K rows), then dK tiles (4 keys x 4
+    // columns; outer form: dS rows, Q rows), all in one pass over the work-items
+    const int nck = dk4 >> 2, nq = nb * nck;
+    for (int t = lid; t < 2 * nq; t += lsz) {
+        float4 a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+        if (t < nq) {
+            const int i0 = (t / nck) << 2, k0 = (t % nck) << 2;
+            const int jEnd = causal ? min(u4, i0 + 4) : u4;
+            __local const float* s0 = sl + min(i0, u - 1) * ls;
+            __local const float* s1 = sl + min(i0 + 1, u - 1) * ls;
+            __local const float* s2 = sl + min(i0 + 2, u - 1) * ls;
+            __local const float* s3 = sl + min(i0 + 3, u - 1) * ls;
+            for (int j = 0; j < jEnd; j += 4) {
+                const float4 x0 = L4(s0, j), x1 = L4(s1, j), x2 = L4(s2, j), x3 = L4(s3, j);
+                __local const float* kk = kl + j * dk4 + k0;
+                const float4 k0v = L4(kk, 0), k1v = L4(kk, dk4), k2v = L4(kk, 2 * dk4);
+                const float4 k3v = L4(kk, 3 * dk4);
+                a0 += x0.x * k0v;
+                a1 += x1.x * k0v;
+                a2 += x2.x * k0v;
+                a3 += x3.x * k0v;
+                a0 += x0.y * k1v;
+                a1 += x1.y * k1v;
+                a2 += x2.y * k1v;
+                a3 += x3.y * k1v;
+                a0 += x0.z * k2v;
+                a1 += x1.z * k2v;
+                a2 += x2.z * k2v;
+                a3 += x3.z * k2v;
+                a0 += x0.w * k3v;
+                a1 += x1.w * k3v;
+                a2 += x2.w * k3v;
+                a3 += x3.w * k3v;
             }
-            dkr[k] = a0;
-            dkr[k + 1] = a1;
-            dkr[k + 2] = a2;
-            dkr[k + 3] = a3;
-        }
-        for (; k < dk; ++k) {
-            float a = 0.0f;
-            for (int i = first; i < u; ++i) a += sl[i * ls + j] * vq[i * dk + k];
-            dkr[k] = a;
+            __global float* dq = dbase + (ulong)i0 * ldQkv + h * dk;
+            attn_store4(dq, k0, dk, a0);
+            if (i0 + 1 < u) attn_store4(dq + ldQkv, k0, dk, a1);
+            if (i0 + 2 < u) attn_store4(dq + 2 * (ulong)ldQkv, k0, dk, a2);
+            if (i0 + 3 < u) attn_store4(dq + 3 * (ulong)ldQkv, k0, dk, a3);
+        } else {
+            const int tk = t - nq, j0 = (tk / nck) << 2, k0 = (tk % nck) << 2;
+            for (int i = causal ? j0 : 0; i < u; ++i) {
+                const float4 s = L4(sl, i * ls + j0), q = L4(vq, i * dk4 + k0);
+                a0 += s.x * q;
+                a1 += s.y * q;
+                a2 += s.z * q;
+                a3 += s.w * q;
+            }
+            __global float* dkr = dbase + (ulong)j0 * ldQkv + heads * dk + h * dk;
+            attn_store4(dkr, k0, dk, a0);
+            if (j0 + 1 < u) attn_store4(dkr + ldQkv, k0, dk, a1);
+            if (j0 + 2 < u) attn_store4(dkr + 2 * (ulong)ldQkv, k0, dk, a2);
+            if (j0 + 3 < u) attn_store4(dkr + 3 * (ulong)ldQkv, k0, dk, a3);
         }
     }
 }

@@ -22,10 +22,12 @@ struct Case {
 };
 // From one value per head up to the transformer-64 shape (64 units, 32 per key and value),
 // the seed presets' (20 units, 8 and 12 heads of 4 and 8) and odd sizes of every dimension.
+// Units past 64 give the kernels more 4x4 tiles than work-items (66 also under oclgrind).
 const Case kCases[] = {
-    {1, 1, 1, 1, 1, 0, 0, false},    {2, 3, 7, 3, 5, 2, 1, true},   {3, 8, 20, 4, 4, 0, 0, true},
-    {2, 12, 20, 8, 8, 0, 0, true},   {2, 2, 33, 8, 3, 1, 3, false}, {1, 2, 65, 5, 9, 1, 0, true},
-    {2, 1, 64, 32, 32, 0, 0, false}, {1, 3, 5, 17, 2, 0, 2, false}, {1, 1, 130, 4, 4, 0, 0, true},
+    {1, 1, 1, 1, 1, 0, 0, false},    {2, 3, 7, 3, 5, 2, 1, true},     {3, 8, 20, 4, 4, 0, 0, true},
+    {2, 12, 20, 8, 8, 0, 0, true},   {2, 2, 33, 8, 3, 1, 3, false},   {1, 2, 65, 5, 9, 1, 0, true},
+    {2, 1, 64, 32, 32, 0, 0, false}, {1, 3, 5, 17, 2, 0, 2, false},   {1, 1, 130, 4, 4, 0, 0, true},
+    {2, 2, 64, 32, 32, 3, 2, true},  {2, 2, 68, 16, 12, 0, 1, false}, {1, 1, 66, 3, 2, 1, 1, true},
 };
 
 AttentionShape shapeOf(const Case& c) {
