@@ -225,6 +225,11 @@ struct OpenClBackend::Ops {
         // Epilogue buffers (C's buffer stands in for missing ones; the kernel does not touch them).
         const BufRef eBias = epi && !epi->bias.empty() ? epi->bias : g.c;
         const BufRef eY = epi ? epi->y : g.c;
+        // 1: z and y stored; 2: y is z (one store of y's value, as z = x, then y = f(z) in place).
+        const cl_int epiCode = !epi ? 0
+                               : Impl::mem(eY) == Impl::mem(g.c) && Impl::off(eY) == Impl::off(g.c)
+                                   ? 2
+                                   : 1;
         if (!v) {
             profile("gemm_small", 1);
             KernelEntry& k = d_->kernel("gemm_small");
@@ -234,10 +239,9 @@ struct OpenClBackend::Ops {
                         cl_int(g.lda), cl_ulong(g.strideA0), cl_ulong(g.strideA1), Impl::mem(b),
                         Impl::off(b), cl_int(g.ldb), cl_ulong(g.strideB0), cl_ulong(g.strideB1),
                         Impl::mem(g.c), Impl::off(g.c), cl_int(g.ldc), cl_ulong(g.strideC0),
-                        cl_ulong(g.strideC1), cl_int(g.batch1), cl_ulong(total),
-                        cl_int(epi ? 1 : 0), Impl::mem(eBias), Impl::off(eBias),
-                        cl_int(epi && !epi->bias.empty()), Impl::mem(eY), Impl::off(eY),
-                        cl_int(epi ? int(epi->act) : 0));
+                        cl_ulong(g.strideC1), cl_int(g.batch1), cl_ulong(total), cl_int(epiCode),
+                        Impl::mem(eBias), Impl::off(eBias), cl_int(epi && !epi->bias.empty()),
+                        Impl::mem(eY), Impl::off(eY), cl_int(epi ? int(epi->act) : 0));
             const size_t local = d_->elemLocal(k);
             const size_t global = roundUp(total, local);
             d_->enqueue("gemm", k, 1, &global, &local);
@@ -257,7 +261,7 @@ struct OpenClBackend::Ops {
                     cl_ulong(g.strideA0), cl_ulong(g.strideA1), Impl::mem(b), Impl::off(b),
                     cl_int(g.ldb), cl_ulong(g.strideB0), cl_ulong(g.strideB1), Impl::mem(g.c),
                     Impl::off(g.c), cl_int(g.ldc), cl_ulong(g.strideC0), cl_ulong(g.strideC1),
-                    cl_int(g.batch1), cl_int(splits), cl_int(kChunk), partial, cl_int(epi ? 1 : 0),
+                    cl_int(g.batch1), cl_int(splits), cl_int(kChunk), partial, cl_int(epiCode),
                     Impl::mem(eBias), Impl::off(eBias), cl_int(epi && !epi->bias.empty()),
                     Impl::mem(eY), Impl::off(eY), cl_int(epi ? int(epi->act) : 0));
         const size_t local[3] = {c.threadsN(), c.threadsM(), 1};

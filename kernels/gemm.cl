@@ -7,7 +7,8 @@
 // GEMM_NAME. Split-K: with splits > 1, NDRange dimension 2 is (batch, split) and each split
 // sums its kChunk values of K into P[batch][split][M][N] (no alpha, beta); gemm_reduce_splits
 // then writes C. With epi (a single product, no split), C += bias per column (hasBias) and
-// Y = act(C), Y laid out like C: the fused projection of a dense layer.
+// Y = act(C), Y laid out like C: the fused projection of a dense layer (epi 2: Y is C, stored
+// once).
 
 // The tiling comes from the host's GemmConfig (compute/OpenClBackendImpl.h) as -D defines; there
 // are no defaults here to drift from it.
@@ -136,7 +137,7 @@ __kernel void GEMM_NAME(
                 if (hasBias) v += bias[bo + gj];
                 Y[yo + (ulong)gi * ldc + gj] = nnwb_act(v, act);
             }
-            *c = v;
+            if (epi != 2) *c = v;
         }
     }
 }

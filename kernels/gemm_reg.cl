@@ -191,7 +191,7 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void GEMM_NAME(
                                           nnwb_act(v.z, act), nnwb_act(v.w, act));
                 reg_store4(Y + yo + (ulong)gi * ldc + gj, y, N - gj, vecOut);
             }
-            reg_store4(o, v, N - gj, vecOut);
+            if (epi != 2) reg_store4(o, v, N - gj, vecOut);  // epi 2: Y is C
         }
     }
 }

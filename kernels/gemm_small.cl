@@ -32,7 +32,7 @@ __kernel void gemm_small(int M, int N, int K, float alpha, float beta, int trans
         if (hasBias) v += bias[bo + j];
         Y[yo + (ulong)i * ldc + j] = nnwb_act(v, act);
     }
-    *c = v;
+    if (epi != 2) *c = v;  // epi 2: Y is C
 }
 
 // C = alpha * sum over splits of P[batch][split] + beta * C; 1-D NDRange over batches * M * N.

@@ -209,9 +209,9 @@ BlockActs AttentionBlock::blockActs() const {
     return {a.qkv, a.p, a.ctx, a.x1, a.rstd1, a.z1, a.h1, a.z2, a.f, a.out, a.rstd2};
 }
 
-// QKV = X Wqkv^T + b (the gemm result goes through s.dqkv, unused during forward).
-void AttentionBlock::project(BufRef x, int rows, Acts& a, Scratch& s) {
-    linearForward(*be_, x, rows, cfg_.window, cfg_.qkvWidth(), wqkv_, bqkv_, s.dqkv, a.qkv,
+// QKV = X Wqkv^T + b, straight into a.qkv (no activation: z and y are one buffer, stored once).
+void AttentionBlock::project(BufRef x, int rows, Acts& a, Scratch&) {
+    linearForward(*be_, x, rows, cfg_.window, cfg_.qkvWidth(), wqkv_, bqkv_, a.qkv, a.qkv,
                   Activation::None);
 }
 
@@ -224,7 +224,7 @@ void AttentionBlock::tailForward(BufRef x, int rows, int normRows, Acts& a, Scra
     const int normCols = int(n / size_t(normRows));
     BufRef attn = a.ctx;
     if (cfg_.w0) {
-        linearForward(be, a.ctx, rows, c, w, w0_, b0_, s.dr2, s.attn, Activation::None);
+        linearForward(be, a.ctx, rows, c, w, w0_, b0_, s.attn, s.attn, Activation::None);
         attn = s.attn;
     }
     be.addNormForward({normRows, normCols, kNormEps, x, attn, s.r, a.x1, a.rstd1});

@@ -10,7 +10,8 @@
 
 namespace nnwb::test {
 
-inline void gemmBiasActivationCase(int m, int n, int k, int act, bool bias) {
+// yIsZ: y aliases z (the projections without activation keep one buffer; z ends as f(z)).
+inline void gemmBiasActivationCase(int m, int n, int k, int act, bool bias, bool yIsZ = false) {
     NNWB_PARITY(
         [&](OpRun& r) {
             GemmArgs g;
@@ -25,12 +26,13 @@ inline void gemmBiasActivationCase(int m, int n, int k, int act, bool bias) {
             g.c = r.out("z", randomVector(size_t(m) * n, 79));
             g.ldc = n;
             BufRef b = bias ? r.in("b", randomVector(size_t(n), 80)) : BufRef();
-            BufRef y = r.out("y", randomVector(size_t(m) * n, 81));
+            BufRef y = yIsZ ? g.c : r.out("y", randomVector(size_t(m) * n, 81));
             r.be.gemmBiasActivation({g, b, Activation(act), y});
         },
         ParityTolerance({{1e-5 + 2e-6 * k, 1e-4}, {}}),
         "gemmBiasActivation m=" + std::to_string(m) + " n=" + std::to_string(n) +
-            " k=" + std::to_string(k) + " act=" + std::to_string(act) + (bias ? " bias" : ""));
+            " k=" + std::to_string(k) + " act=" + std::to_string(act) + (bias ? " bias" : "") +
+            (yIsZ ? " y=z" : ""));
 }
 
 }  // namespace nnwb::test

@@ -197,13 +197,15 @@ TEST_F(ParityGemm, alignedRows) {
 }
 
 // Kernels: every gemm kernel's bias/activation epilogue (gemmBiasActivation: z = x W^T + b,
-// y = f(z)), aligned and not, each activation.
+// y = f(z)), aligned and not, each activation, y apart from z and y aliasing z.
 TEST_F(ParityGemm, biasActivationEpilogue) {
     const int shapes[][3] = {{132, 68, 36}, {33, 7, 130}};
     for (const auto& sh : shapes)
         for (int act = 0; act <= 6; ++act) {
-            gemmBiasActivationCase(sh[0], sh[1], sh[2], act, true);
-            if (HasFatalFailure()) return;
+            for (bool yIsZ : {false, true}) {
+                gemmBiasActivationCase(sh[0], sh[1], sh[2], act, true, yIsZ);
+                if (HasFatalFailure()) return;
+            }
         }
 }
 
