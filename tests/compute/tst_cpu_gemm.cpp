@@ -2,7 +2,8 @@
 // triple loop in long double, in float and double storage: sizes that hit every micro-kernel
 // and tile edge (1, 3, 7, 17, 33, 65, 130, plus K past the k-block and M/N past one tile), all
 // transpose combinations, padded leading dimensions, alpha/beta, 2-level batches with stride 0,
-// NaN propagation from A and B, beta = 0 over NaN, K = 0, and bit-identical results for any
+// NaN propagation from A and B, beta = 0 over NaN, K = 0, B^T panels packed through
+// in-register transposes (every lane count), and bit-identical results for any
 // thread count and between the default choice (AVX2, AVX-512 for large products) and each
 // instruction set this machine has fixed for the whole product (the generic one and the dot-product
 // path of at most 4 rows times B^T, whose lane sums depend on the vector width, are checked against
@@ -244,6 +245,17 @@ TEST(CpuGemm, presetShapesAcrossInstructionSets) {
         runCase({20, 20, 8, bool(t & 1), bool(t & 2)});
         runCase({64, 64, 32, bool(t & 1), bool(t & 2)});
         runCase({200, 40, 300, bool(t & 1), bool(t & 2), 1.0f, 1.0f});
+    }
+}
+
+// B^T packed through VL x VL transposes in registers (the per-head S = Q K^T and dP = dC V^T):
+// whole blocks and edges of k and columns, rows of B far apart as in the QKV buffer (pad 736:
+// ld 768), on every instruction set (the 4-, 8- and 16-lane blocks).
+TEST(CpuGemm, transposedBPanelsInRegisterBlocks) {
+    for (int ta = 0; ta < 2; ++ta) {
+        runCase({64, 64, 32, bool(ta), true, 1.0f, 0.0f, 1, 1, false, 736});
+        runCase({48, 40, 45, bool(ta), true, 1.0f, 0.0f, 1, 1, false, 3});
+        runCase({35, 97, 50, bool(ta), true, 0.5f, 1.0f, 2, 1, false, 1});
     }
 }
 
