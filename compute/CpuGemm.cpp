@@ -207,7 +207,23 @@ struct Kernels {
         if (packed.size() < size_t(kKc) * NR) packed.resize(size_t(kKc) * NR);
         for (int k0 = 0; k0 < p.k; k0 += kKc) {
             const int kc = std::min(kKc, p.k - k0);
-            for (int j = j0, nc = 0; j < j1; j += nc) {
+            // A^T B (the weight gradients, K = batch rows): 6 x 4-vector micro-tiles over full
+            // 4-vector column blocks of B's rows, read in place, so that A's rows (far apart,
+            // from L2) are read once per 64 columns instead of once per 32; 24 accumulators as
+            // in the 12 x 2 tile, the same order per element (the same bits).
+            int jw = j0;
+            if constexpr (VB >= 64 && TA) {
+                if (!p.transB)
+                    for (; jw + 4 * VL <= j1; jw += 4 * VL)
+                        for (int i = i0; i < i1; i += 6) {
+                            const int mr = std::min(6, i1 - i);
+                            microRows<4, true, 6>(mr, kc, p.a + size_t(k0) * p.lda + i, p.lda,
+                                                  p.b + size_t(k0) * p.ldb + jw, p.ldb,
+                                                  p.c + size_t(i) * p.ldc + jw, p.ldc, 4 * VL,
+                                                  p.alpha, p.beta, k0 > 0);
+                        }
+            }
+            for (int j = jw, nc = 0; j < j1; j += nc) {
                 // A last panel between one and two vectors wide: one full vector, then the
                 // rest, instead of a double-width panel mostly of zeros.
                 nc = std::min(NR, j1 - j);

@@ -272,6 +272,14 @@ TEST(CpuGemm, unevenRowTilesSplitPerThread) {
     runCase({250, 100, 40, false, false, 0.5f, 0.0f, 1, 1, false, 2});
 }
 
+// A^T B on AVX-512: 6-row micro-tiles over 64-column blocks read in place, then the remaining
+// columns in the 12 x 32 tiles; rows past a multiple of 6, k past one block (accumulate), beta.
+TEST(CpuGemm, transposedAWideColumnBlocks) {
+    runCase({37, 100, 300, true, false, 0.5f, 1.0f, 1, 1, false, 3});
+    runCase({96, 256, 520, true, false});
+    runCase({64, 192, 33, true, false, 1.0f, 0.0f, 2, 1, true});
+}
+
 TEST(CpuGemm, instructionSetsReported) {
     ASSERT_TRUE(cpugemm::isaSupported(cpugemm::Isa::Generic));
     ASSERT_TRUE(cpugemm::isaSupported(cpugemm::isa()));
