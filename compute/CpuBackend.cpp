@@ -124,8 +124,19 @@ struct CpuOps {
         }
         // Tiles: (product, row block, column block). Each C element belongs to one tile and its
         // value does not depend on the split, so any thread count gives the same result.
-        const int rowTiles = (M + cpugemm::kTileRows - 1) / cpugemm::kTileRows;
         const int colTiles = (N + cpugemm::kTileCols - 1) / cpugemm::kTileCols;
+        int tileRows = cpugemm::kTileRows;
+        // One product of a few row tiles that the threads cannot share evenly (the weight
+        // gradient of a 256-wide layer: 3 tiles of 96 rows on 2 threads left one thread idle
+        // for a third of it): one taller tile per thread, in multiples of 12 rows (the AVX-512
+        // micro-tile). Any split gives the same bits.
+        const int threads = be.pool_->size();
+        if (batches == 1 && colTiles == 1 && threads > 1) {
+            const int tiles = (M + tileRows - 1) / tileRows;
+            if (tiles > 1 && tiles < 2 * threads && tiles % threads != 0)
+                tileRows = ((M + threads - 1) / threads + 11) / 12 * 12;
+        }
+        const int rowTiles = (M + tileRows - 1) / tileRows;
         const size_t perBatch = size_t(rowTiles) * colTiles;
         const size_t items = batches * perBatch;
         auto run = [&](size_t b0, size_t e0) {
@@ -137,8 +148,8 @@ struct CpuOps {
                 q.b = B ? B + i0 * g.strideB0 + i1 * g.strideB1 : nullptr;
                 q.c = C + i0 * g.strideC0 + i1 * g.strideC1;
                 const int rt = int(t / colTiles), ct = int(t % colTiles);
-                const int r0 = rt * cpugemm::kTileRows, c0 = ct * cpugemm::kTileCols;
-                cpugemm::tile(q, r0, std::min(M, r0 + cpugemm::kTileRows), c0,
+                const int r0 = rt * tileRows, c0 = ct * cpugemm::kTileCols;
+                cpugemm::tile(q, r0, std::min(M, r0 + tileRows), c0,
                               std::min(N, c0 + cpugemm::kTileCols));
             }
         };

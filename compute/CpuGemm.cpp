@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 // Compiled with -ffp-contract=fast (see CMakeLists.txt) so that acc += a * b becomes an FMA in
@@ -101,6 +103,40 @@ struct Kernels {
         micro<R, NV, TA>(kc, a, lda, b, ldb, c, ldc, ncols, alpha, beta, acc);
     }
 
+    // One stage of a VL x VL transpose in registers: rows i and i + D (i without bit D) swap
+    // the values whose row and lane indices differ in bit D. After the stages for every bit,
+    // value (i, l) is at (l, i). Two-input shuffles (vpermt2ps / vunpck* / vshuf* on x86).
+    typedef std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t> I;
+    typedef I M __attribute__((vector_size(VB)));
+    template <int D>
+    static NNWB_INLINE void transposeStage(V* r) {
+        M lo, hi;
+#pragma GCC unroll 16
+        for (int l = 0; l < VL; ++l) {
+            lo[l] = I((l & D) ? VL + l - D : l);
+            hi[l] = I((l & D) ? VL + l : l + D);
+        }
+#pragma GCC unroll 16
+        for (int i = 0; i < VL; ++i)
+            if (!(i & D)) {
+                const V a = r[i], b = r[i + D];
+                r[i] = __builtin_shuffle(a, b, lo);
+                r[i + D] = __builtin_shuffle(a, b, hi);
+            }
+    }
+    // dst row l (dld apart) = column l of the VL x VL block at src (rows ld apart).
+    static NNWB_INLINE void transposeBlock(const T* src, size_t ld, T* dst, size_t dld) {
+        V r[VL];
+#pragma GCC unroll 16
+        for (int i = 0; i < VL; ++i) load(r[i], src + i * ld);
+        if constexpr (VL >= 16) transposeStage<8>(r);
+        if constexpr (VL >= 8) transposeStage<4>(r);
+        if constexpr (VL >= 4) transposeStage<2>(r);
+        if constexpr (VL >= 2) transposeStage<1>(r);
+#pragma GCC unroll 16
+        for (int i = 0; i < VL; ++i) store(dst + i * dld, r[i]);
+    }
+
     // Copies op(B) rows [k0, k0 + kc) x columns [j, j + nc) into dst (kc x width, zero padded).
     static NNWB_INLINE void packB(const Product<T>& p, int k0, int kc, int j, int nc, int width,
                                   T* dst) {
@@ -108,13 +144,19 @@ struct Kernels {
             if (nc < width)
                 for (int k = 0; k < kc; ++k)
                     std::fill(dst + size_t(k) * width + nc, dst + size_t(k + 1) * width, T(0));
-            // k outer: contiguous stores (one row of the panel at a time) and loads from nc
-            // rows of B that stay in L1 across k; the other order stored with a stride.
+            // VL x VL blocks transposed in registers, then the edges value by value: k outer
+            // (contiguous stores, one row of the panel at a time, and loads from nc rows of B
+            // that stay in L1 across k; the other order stored with a stride).
             const T* src = p.b + size_t(j) * p.ldb + k0;
             const size_t ldb = size_t(p.ldb);
+            const int kv = kc / VL * VL, nv = nc / VL * VL;
+            for (int k = 0; k < kv; k += VL)
+                for (int jj = 0; jj < nv; jj += VL)
+                    transposeBlock(src + jj * ldb + k, ldb, dst + size_t(k) * width + jj,
+                                   size_t(width));
             for (int k = 0; k < kc; ++k) {
                 T* d = dst + size_t(k) * width;
-                for (int jj = 0; jj < nc; ++jj) d[jj] = src[jj * ldb + k];
+                for (int jj = k < kv ? nv : 0; jj < nc; ++jj) d[jj] = src[jj * ldb + k];
             }
         } else {
             for (int k = 0; k < kc; ++k) {
@@ -165,7 +207,23 @@ struct Kernels {
         if (packed.size() < size_t(kKc) * NR) packed.resize(size_t(kKc) * NR);
         for (int k0 = 0; k0 < p.k; k0 += kKc) {
             const int kc = std::min(kKc, p.k - k0);
-            for (int j = j0, nc = 0; j < j1; j += nc) {
+            // A^T B (the weight gradients, K = batch rows): 6 x 4-vector micro-tiles over full
+            // 4-vector column blocks of B's rows, read in place, so that A's rows (far apart,
+            // from L2) are read once per 64 columns instead of once per 32; 24 accumulators as
+            // in the 12 x 2 tile, the same order per element (the same bits).
+            int jw = j0;
+            if constexpr (VB >= 64 && TA) {
+                if (!p.transB)
+                    for (; jw + 4 * VL <= j1; jw += 4 * VL)
+                        for (int i = i0; i < i1; i += 6) {
+                            const int mr = std::min(6, i1 - i);
+                            microRows<4, true, 6>(mr, kc, p.a + size_t(k0) * p.lda + i, p.lda,
+                                                  p.b + size_t(k0) * p.ldb + jw, p.ldb,
+                                                  p.c + size_t(i) * p.ldc + jw, p.ldc, 4 * VL,
+                                                  p.alpha, p.beta, k0 > 0);
+                        }
+            }
+            for (int j = jw, nc = 0; j < j1; j += nc) {
                 // A last panel between one and two vectors wide: one full vector, then the
                 // rest, instead of a double-width panel mostly of zeros.
                 nc = std::min(NR, j1 - j);

@@ -34,22 +34,42 @@ NNWB_VM_INLINE void splat(Vf& v, float s) {
 NNWB_VM_INLINE void select(Vf& out, const Vi& mask, const Vf& a, const Vf& b) {
     out = (Vf)(((Vi)a & mask) | ((Vi)b & ~mask));
 }
-// The lanes' sum in a fixed pairwise order (lane l + lane l + 8, then + 4, + 2, + 1): four
-// dependent adds instead of fifteen.
-NNWB_VM_INLINE float laneSum(const Vf& v) {
-    float l[kLanes];
-    store(l, v);
-    for (int w = kLanes / 2; w >= 1; w /= 2)
-        for (int i = 0; i < w; ++i) l[i] = l[i] + l[i + w];
-    return l[0];
+// Lane l + w of v in lane l (for the lanes the sums below read; the upper ones are don't-care).
+template <int W>
+NNWB_VM_INLINE void shiftDown(Vf& out, const Vf& v) {
+    const Vi idx = {W % 16,        (1 + W) % 16,  (2 + W) % 16,  (3 + W) % 16,
+                    (4 + W) % 16,  (5 + W) % 16,  (6 + W) % 16,  (7 + W) % 16,
+                    (8 + W) % 16,  (9 + W) % 16,  (10 + W) % 16, (11 + W) % 16,
+                    (12 + W) % 16, (13 + W) % 16, (14 + W) % 16, (15 + W) % 16};
+    out = __builtin_shuffle(v, idx);
 }
-// The lanes' maximum (exact in any order; pairwise like laneSum).
+// The lanes' sum in a fixed pairwise order (lane l + lane l + 8, then + 4, + 2, + 1): four
+// dependent adds instead of fifteen, in registers (shuffles), the same operations as a scalar
+// loop over the lanes in that order.
+NNWB_VM_INLINE float laneSum(const Vf& v) {
+    Vf a = v, s;
+    shiftDown<8>(s, a);
+    a = a + s;
+    shiftDown<4>(s, a);
+    a = a + s;
+    shiftDown<2>(s, a);
+    a = a + s;
+    shiftDown<1>(s, a);
+    a = a + s;
+    return a[0];
+}
+// The lanes' maximum (exact in any order; pairwise like laneSum: lane l + w where it is larger).
 NNWB_VM_INLINE float laneMax(const Vf& v) {
-    float l[kLanes];
-    store(l, v);
-    for (int w = kLanes / 2; w >= 1; w /= 2)
-        for (int i = 0; i < w; ++i) l[i] = l[i + w] > l[i] ? l[i + w] : l[i];
-    return l[0];
+    Vf a = v, s;
+    shiftDown<8>(s, a);
+    select(a, s > a, s, a);
+    shiftDown<4>(s, a);
+    select(a, s > a, s, a);
+    shiftDown<2>(s, a);
+    select(a, s > a, s, a);
+    shiftDown<1>(s, a);
+    select(a, s > a, s, a);
+    return a[0];
 }
 
 // exp of 16 lanes: n = round(x / ln 2), r = x - n ln 2 in two parts (Cody-Waite), exp(r) by the

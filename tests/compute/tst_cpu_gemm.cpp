@@ -2,8 +2,9 @@
 // triple loop in long double, in float and double storage: sizes that hit every micro-kernel
 // and tile edge (1, 3, 7, 17, 33, 65, 130, plus K past the k-block and M/N past one tile), all
 // transpose combinations, padded leading dimensions, alpha/beta, 2-level batches with stride 0,
-// NaN propagation from A and B, beta = 0 over NaN, K = 0, and bit-identical results for any
-// thread count and between the default choice (AVX2, AVX-512 for large products) and each
+// NaN propagation from A and B, beta = 0 over NaN, K = 0, B^T panels packed through
+// in-register transposes (every lane count), and bit-identical results for any
+// thread count (1, 2, 3) and between the default choice (AVX2, AVX-512 for large products) and each
 // instruction set this machine has fixed for the whole product (the generic one and the dot-product
 // path of at most 4 rows times B^T, whose lane sums depend on the vector width, are checked against
 // the reference only). Tolerance: 2e-7 * (K + 8) times the sum of |terms| (float), 1e-15 x
@@ -155,7 +156,8 @@ void runCase(const Case& c, bool nanA = false, bool nanB = false) {
     if (c.beta == 0.0f) std::fill(cInit.begin(), cInit.end(), std::nanf(""));
     if (nanA) a[l.totA / 2] = std::numeric_limits<float>::quiet_NaN();
     if (nanB) b[l.totB / 3] = std::numeric_limits<float>::infinity();
-    CpuBackend f1(Precision::Float, 1), f3(Precision::Float, 3), d2(Precision::Double, 2);
+    CpuBackend f1(Precision::Float, 1), f2(Precision::Float, 2), f3(Precision::Float, 3),
+        d2(Precision::Double, 2);
     const std::vector<double> got = runGemm(f1, c, l, a, b, cInit);
     const std::string err = check(c, l, a, b, cInit, got, 2e-7);
     ASSERT_TRUE(err.empty()) << err;
@@ -163,6 +165,10 @@ void runCase(const Case& c, bool nanA = false, bool nanB = false) {
     for (size_t i = 0; i < got.size(); ++i)
         if (!(got3[i] == got[i] || (std::isnan(got3[i]) && std::isnan(got[i]))))
             FAIL() << describe(c) << ": 3 threads differ from 1 at " << i;
+    const std::vector<double> got2 = runGemm(f2, c, l, a, b, cInit);
+    for (size_t i = 0; i < got.size(); ++i)
+        if (!(got2[i] == got[i] || (std::isnan(got2[i]) && std::isnan(got[i]))))
+            FAIL() << describe(c) << ": 2 threads differ from 1 at " << i;
     const std::string errD = check(c, l, a, b, cInit, runGemm(d2, c, l, a, b, cInit), 1e-15);
     ASSERT_TRUE(errD.empty()) << "double " << errD;
     // Every instruction set of this machine, fixed for the whole product, against the default
@@ -245,6 +251,33 @@ TEST(CpuGemm, presetShapesAcrossInstructionSets) {
         runCase({64, 64, 32, bool(t & 1), bool(t & 2)});
         runCase({200, 40, 300, bool(t & 1), bool(t & 2), 1.0f, 1.0f});
     }
+}
+
+// B^T packed through VL x VL transposes in registers (the per-head S = Q K^T and dP = dC V^T):
+// whole blocks and edges of k and columns, rows of B far apart as in the QKV buffer (pad 736:
+// ld 768), on every instruction set (the 4-, 8- and 16-lane blocks).
+TEST(CpuGemm, transposedBPanelsInRegisterBlocks) {
+    for (int ta = 0; ta < 2; ++ta) {
+        runCase({64, 64, 32, bool(ta), true, 1.0f, 0.0f, 1, 1, false, 736});
+        runCase({48, 40, 45, bool(ta), true, 1.0f, 0.0f, 1, 1, false, 3});
+        runCase({35, 97, 50, bool(ta), true, 0.5f, 1.0f, 2, 1, false, 1});
+    }
+}
+
+// A few row tiles that threads cannot share evenly (3 tiles of 96 rows on 2 threads: the weight
+// gradient of a 256-wide layer) run as one taller tile per thread: the same bits as 1 thread.
+TEST(CpuGemm, unevenRowTilesSplitPerThread) {
+    runCase({256, 64, 300, true, false, 1.0f, 1.0f});
+    runCase({200, 33, 150, true, false});
+    runCase({250, 100, 40, false, false, 0.5f, 0.0f, 1, 1, false, 2});
+}
+
+// A^T B on AVX-512: 6-row micro-tiles over 64-column blocks read in place, then the remaining
+// columns in the 12 x 32 tiles; rows past a multiple of 6, k past one block (accumulate), beta.
+TEST(CpuGemm, transposedAWideColumnBlocks) {
+    runCase({37, 100, 300, true, false, 0.5f, 1.0f, 1, 1, false, 3});
+    runCase({96, 256, 520, true, false});
+    runCase({64, 192, 33, true, false, 1.0f, 0.0f, 2, 1, true});
 }
 
 TEST(CpuGemm, instructionSetsReported) {

@@ -3,7 +3,7 @@
 // below), the special values (-inf, +inf, NaN, overflow, underflow, 0), tails of every length 1-40
 // giving the same bits as the full-vector path, and the softmax rows (forward and backward)
 // against a double reference: lengths 1-70, negative and positive scales, in place, -inf scores
-// (masked) giving exact zeros, NaN propagating.
+// (masked) giving exact zeros, NaN propagating, and the lane sums' documented order bit for bit.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -114,6 +114,43 @@ TEST(CpuVecMath, softmaxRowAgainstDoubleReference) {
             cpumath::softmaxRow(z.data(), z.data(), n, scale);
             for (int j = 0; j < n; ++j) ASSERT_EQ(bitsOf(z[j]), bitsOf(y[j]));
         }
+}
+
+// The documented order, bit for bit (a scalar model in float): 16 lane sums over the full
+// vectors, lanes added pairwise (l + 8, + 4, + 2, + 1), then the tail in order; the lane sums
+// run in registers, and a different order would change the last bits of rows of 32 and more.
+static float pairwiseLaneSum(const std::vector<float>& v, int n) {
+    const int full = n / 16 * 16;
+    float lanes[16] = {};
+    for (int j = 0; j < full; ++j) lanes[j % 16] = lanes[j % 16] + v[j];
+    for (int w = 8; w >= 1; w /= 2)
+        for (int i = 0; i < w; ++i) lanes[i] = lanes[i] + lanes[i + w];
+    float s = full > 0 ? lanes[0] : 0.0f;
+    for (int j = full; j < n; ++j) s = s + v[j];
+    return s;
+}
+
+TEST(CpuVecMath, softmaxRowsSumLanesInTheDocumentedOrder) {
+    for (int n : {16, 33, 64, 70}) {
+        std::vector<float> x(n), y(n), e(n), dy(n), dx(n), prod(n);
+        for (int j = 0; j < n; ++j) {
+            x[j] = std::sin(1.3f * float(j) + 0.1f * float(n)) * 3.0f;
+            dy[j] = std::cos(0.9f * float(j)) * 0.7f;
+        }
+        const float scale = 0.17677669f;
+        cpumath::softmaxRow(x.data(), y.data(), n, scale);
+        float mx = -kInf;
+        for (int j = 0; j < n; ++j) mx = std::max(mx, x[j] * scale);
+        for (int j = 0; j < n; ++j) e[j] = x[j] * scale - mx;
+        cpumath::exp(e.data(), e.data(), size_t(n));
+        const float inv = 1.0f / pairwiseLaneSum(e, n);
+        for (int j = 0; j < n; ++j) ASSERT_EQ(bitsOf(y[j]), bitsOf(e[j] * inv)) << n << " " << j;
+        cpumath::softmaxBackwardRow(y.data(), dy.data(), dx.data(), n, 1.0f);
+        for (int j = 0; j < n; ++j) prod[j] = y[j] * dy[j];
+        const float d = pairwiseLaneSum(prod, n);
+        for (int j = 0; j < n; ++j)
+            ASSERT_EQ(bitsOf(dx[j]), bitsOf(1.0f * y[j] * (dy[j] - d))) << n << " " << j;
+    }
 }
 
 TEST(CpuVecMath, softmaxRowMaskedAndNan) {
