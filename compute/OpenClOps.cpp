@@ -108,9 +108,11 @@ struct OpenClBackend::Ops {
     void run(const GemmBiasActivationArgs& args) {
         // A per-row activation is not an element-wise epilogue; the epilogue adds one bias
         // (a population's products: gemm then the per-model biasActivation).
-        // A product that splits K (long K, few tiles: a dense head over a flattened sequence)
-        // runs split, then the bias and activation: the epilogue needs the whole sum.
-        if (args.act == Activation::Softmax || args.gemm.batch0 > 1 || splitsOf(args.gemm) > 1) {
+        // A product with a long K and few tiles (a dense head over a flattened sequence, K of
+        // 2,048 or more) runs split, then the bias and activation: the epilogue needs the whole
+        // sum. Shorter ones keep the epilogue in one launch (what counts at small batches).
+        if (args.act == Activation::Softmax || args.gemm.batch0 > 1 ||
+            (args.gemm.k >= 2048 && splitsOf(args.gemm) > 1)) {
             self.Backend::gemmBiasActivationImpl(args);
             return;
         }

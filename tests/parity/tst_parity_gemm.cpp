@@ -197,9 +197,10 @@ TEST_F(ParityGemm, alignedRows) {
 }
 
 // Kernels: every gemm kernel's bias/activation epilogue (gemmBiasActivation: z = x W^T + b,
-// y = f(z)), aligned and not, each activation, y apart from z and y aliasing z.
+// y = f(z)), aligned and not, each activation, y apart from z and y aliasing z; K of 2,100
+// (split, then bias and activation, where the kernel splits K).
 TEST_F(ParityGemm, biasActivationEpilogue) {
-    const int shapes[][3] = {{36, 20, 12}, {33, 7, 130}};
+    const int shapes[][3] = {{36, 20, 12}, {33, 7, 130}, {2, 3, 2100}};
     for (const auto& sh : shapes)
         for (int act = 0; act <= 6; ++act) {
             for (bool yIsZ : {false, true}) {
