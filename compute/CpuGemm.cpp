@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 // Compiled with -ffp-contract=fast (see CMakeLists.txt) so that acc += a * b becomes an FMA in
@@ -105,23 +106,25 @@ struct Kernels {
 
     // One stage of a VL x VL transpose in registers: rows i and i + D (i without bit D) swap
     // the values whose row and lane indices differ in bit D. After the stages for every bit,
-    // value (i, l) is at (l, i). Two-input shuffles (vpermt2ps / vunpck* / vshuf* on x86).
-    typedef std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t> I;
-    typedef I M __attribute__((vector_size(VB)));
+    // value (i, l) is at (l, i). Two-input shuffles with constant lane indices
+    // (__builtin_shufflevector: GCC 12 and clang; vpermt2ps / vunpck* / vshuf* on x86).
+    template <int D, std::size_t... L>
+    static NNWB_INLINE void shuffleLo(V& out, const V& a, const V& b, std::index_sequence<L...>) {
+        out = __builtin_shufflevector(a, b, ((L & D) ? VL + L - D : L)...);
+    }
+    template <int D, std::size_t... L>
+    static NNWB_INLINE void shuffleHi(V& out, const V& a, const V& b, std::index_sequence<L...>) {
+        out = __builtin_shufflevector(a, b, ((L & D) ? VL + L : L + D)...);
+    }
     template <int D>
     static NNWB_INLINE void transposeStage(V* r) {
-        M lo, hi;
-#pragma GCC unroll 16
-        for (int l = 0; l < VL; ++l) {
-            lo[l] = I((l & D) ? VL + l - D : l);
-            hi[l] = I((l & D) ? VL + l : l + D);
-        }
+        constexpr auto lanes = std::make_index_sequence<VL>{};
 #pragma GCC unroll 16
         for (int i = 0; i < VL; ++i)
             if (!(i & D)) {
                 const V a = r[i], b = r[i + D];
-                r[i] = __builtin_shuffle(a, b, lo);
-                r[i + D] = __builtin_shuffle(a, b, hi);
+                shuffleLo<D>(r[i], a, b, lanes);
+                shuffleHi<D>(r[i + D], a, b, lanes);
             }
     }
     // dst row l (dld apart) = column l of the VL x VL block at src (rows ld apart).

@@ -37,11 +37,10 @@ NNWB_VM_INLINE void select(Vf& out, const Vi& mask, const Vf& a, const Vf& b) {
 // Lane l + w of v in lane l (for the lanes the sums below read; the upper ones are don't-care).
 template <int W>
 NNWB_VM_INLINE void shiftDown(Vf& out, const Vf& v) {
-    const Vi idx = {W % 16,        (1 + W) % 16,  (2 + W) % 16,  (3 + W) % 16,
-                    (4 + W) % 16,  (5 + W) % 16,  (6 + W) % 16,  (7 + W) % 16,
-                    (8 + W) % 16,  (9 + W) % 16,  (10 + W) % 16, (11 + W) % 16,
-                    (12 + W) % 16, (13 + W) % 16, (14 + W) % 16, (15 + W) % 16};
-    out = __builtin_shuffle(v, idx);
+    out = __builtin_shufflevector(v, v, W % 16, (1 + W) % 16, (2 + W) % 16, (3 + W) % 16,
+                                  (4 + W) % 16, (5 + W) % 16, (6 + W) % 16, (7 + W) % 16,
+                                  (8 + W) % 16, (9 + W) % 16, (10 + W) % 16, (11 + W) % 16,
+                                  (12 + W) % 16, (13 + W) % 16, (14 + W) % 16, (15 + W) % 16);
 }
 // The lanes' sum in a fixed pairwise order (lane l + lane l + 8, then + 4, + 2, + 1): four
 // dependent adds instead of fifteen, in registers (shuffles), the same operations as a scalar
