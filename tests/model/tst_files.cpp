@@ -3,11 +3,17 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <thread>
 
 #include "common/ParamName.h"
 #include "common/TestUtil.h"
@@ -175,6 +181,57 @@ TEST(Files, weightShapeOverflow) {
         ASSERT_TRUE(contains(e.what(), "too large")) << e.what();
     }
 }
+// Found by a hostile pass (issue 41): every tensor at offset 0, which safetensors forbids, and
+// NaN or infinite weights loaded without a word.
+TEST(Files, overlappingOrNonFiniteWeightsAreRefused) {
+    const Experiment e = sample();
+    CpuBackend be;
+    Network a(Network::layersFromJson(e.model), Shape{2, 3});
+    a.build(be, 2);
+    a.initWeights(1);
+    const auto before = readWeights(a);
+    const std::string dir = test::tempDir();
+    auto refusal = [&](const std::string& bytes) {
+        writeText(dir + "/bad.safetensors", bytes);
+        try {
+            loadWeightsFile(a, dir + "/bad.safetensors");
+        } catch (const std::exception& ex) {
+            for (const auto& [name, t] : readWeights(a))
+                EXPECT_EQ(t.values, before.at(name).values);
+            return std::string(ex.what());
+        }
+        return std::string("accepted");
+    };
+    // Every tensor's data_offsets moved to start at 0.
+    const std::string good = encodeSafetensors(before);
+    uint64_t len = 0;
+    std::memcpy(&len, good.data(), 8);
+    json header = json::parse(good.substr(8, len));
+    for (auto& [name, t] : header.items()) {
+        const uint64_t size =
+            t["data_offsets"][1].get<uint64_t>() - t["data_offsets"][0].get<uint64_t>();
+        t["data_offsets"] = {0, size};
+    }
+    const std::string h = header.dump();
+    std::string overlapped(8, '\0');
+    const uint64_t hlen = h.size();
+    std::memcpy(overlapped.data(), &hlen, 8);
+    overlapped += h + good.substr(8 + len);
+    const std::string overlap = refusal(overlapped);
+    EXPECT_TRUE(contains(overlap, "overlaps tensor")) << overlap;
+    EXPECT_TRUE(contains(overlap, "bad.safetensors")) << overlap;
+    for (const float v : {std::nanf(""), -INFINITY}) {
+        TensorMap t = before;
+        t["layers.1.weight"].values[5] = v;
+        const std::string why = refusal(encodeSafetensors(t));
+        EXPECT_TRUE(contains(why, "tensor layers.1.weight: value 5 is")) << why;
+        EXPECT_TRUE(contains(why, std::isnan(v) ? "NaN" : "infinite")) << why;
+    }
+    // A training checkpoint is decoded as it is (its values are not weights to use).
+    TensorMap t = before;
+    t["layers.1.weight"].values[0] = std::nanf("");
+    EXPECT_NO_THROW(decodeSafetensors(encodeSafetensors(t)));
+}
 TEST(Files, atomicSaveKeepsOldFile) {
     if (geteuid() == 0) {
         // root ignores directory permissions; use a path whose parent is a file instead.
@@ -203,4 +260,57 @@ TEST(Files, atomicSaveKeepsOldFile) {
     if (threw) {
         ASSERT_EQ(readFile(path), before);
     }
+}
+// A save to a symlink updates the file it points to and keeps the link (before: the link was
+// replaced by a regular file).
+TEST(Files, saveThroughSymlinkKeepsLink) {
+    const std::string dir = test::tempDir();
+    writeText(dir + "/real.json", "old");
+    ASSERT_EQ(symlink("real.json", (dir + "/link.json").c_str()), 0);
+    writeFileAtomic(dir + "/link.json", "new");
+    struct stat st {};
+    ASSERT_EQ(lstat((dir + "/link.json").c_str(), &st), 0);
+    EXPECT_TRUE(S_ISLNK(st.st_mode));
+    EXPECT_EQ(readFile(dir + "/real.json"), "new");
+    // A dangling link: its target is created, the link kept.
+    ASSERT_EQ(symlink("made.json", (dir + "/dangling.json").c_str()), 0);
+    writeFileAtomic(dir + "/dangling.json", "made");
+    EXPECT_EQ(readFile(dir + "/made.json"), "made");
+    ASSERT_EQ(lstat((dir + "/dangling.json").c_str(), &st), 0);
+    EXPECT_TRUE(S_ISLNK(st.st_mode));
+    // The file keeps its permissions.
+    ASSERT_EQ(chmod((dir + "/real.json").c_str(), 0600), 0);
+    writeFileAtomic(dir + "/real.json", "again");
+    ASSERT_EQ(stat((dir + "/real.json").c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
+}
+// A character device is written in place and stays one (before: replaced by a regular file,
+// as /dev/null was). mknod needs root (CI runs as root).
+TEST(Files, saveToCharacterDeviceKeepsIt) {
+    if (geteuid() != 0) GTEST_SKIP() << "mknod of a character device needs root";
+    const std::string dir = test::tempDir(), dev = dir + "/null";
+    ASSERT_EQ(mknod(dev.c_str(), S_IFCHR | 0666, makedev(1, 3)), 0) << std::strerror(errno);
+    writeFileAtomic(dev, std::string(100000, 'x'));
+    struct stat st {};
+    ASSERT_EQ(stat(dev.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode));
+    EXPECT_EQ(st.st_rdev, makedev(1, 3));
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        EXPECT_EQ(e.path().filename(), "null") << "stray " << e.path();
+}
+// A FIFO is written in place: a reader on the other end gets the bytes, the FIFO stays.
+TEST(Files, saveToFifoWritesThrough) {
+    const std::string dir = test::tempDir(), fifo = dir + "/pipe";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    std::string got;
+    std::thread reader([&] {
+        std::ifstream in(fifo, std::ios::binary);
+        got.assign(std::istreambuf_iterator<char>(in), {});
+    });
+    writeFileAtomic(fifo, "through the pipe");
+    reader.join();
+    EXPECT_EQ(got, "through the pipe");
+    struct stat st {};
+    ASSERT_EQ(lstat(fifo.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISFIFO(st.st_mode));
 }
