@@ -1,5 +1,7 @@
 #include "model/ModelBundle.h"
 
+#include <cmath>
+
 #include "model/data/DateTime.h"
 #include "nnwb/Version.h"
 
@@ -55,13 +57,20 @@ int64_t parseTime(const json& j, const char* key) {
     return t;
 }
 
-std::vector<double> numbers(const json& j, const std::string& key, size_t count) {
+// `count` finite numbers; `nonNegative`: none below 0 (a standard deviation).
+std::vector<double> numbers(const json& j, const std::string& key, size_t count,
+                            bool nonNegative = false) {
     if (!j.is_array() || j.size() != count)
         bad(key, "must be an array of " + std::to_string(count) + " numbers");
     std::vector<double> v;
     for (const json& x : j) {
         if (!x.is_number()) bad(key, "must be an array of numbers");
-        v.push_back(x.get<double>());
+        const double d = x.get<double>();
+        if (!std::isfinite(d) || (nonNegative && d < 0))
+            bad(key + "[" + std::to_string(v.size()) + "]",
+                std::string(nonNegative ? "must be a finite number >= 0" : "must be finite") +
+                    ", not " + x.dump());
+        v.push_back(d);
     }
     return v;
 }
@@ -140,7 +149,7 @@ ModelBundle ModelBundle::fromMetadata(TensorMap tensors,
         bad("normalization", "method must be \"" + b.data.normalization + "\" as in data");
     if (b.data.normalization == "zscore") {
         b.stats.mean = numbers(norm.value("mean", json()), "normalization.mean", nf);
-        b.stats.stddev = numbers(norm.value("stddev", json()), "normalization.stddev", nf);
+        b.stats.stddev = numbers(norm.value("stddev", json()), "normalization.stddev", nf, true);
     }
     const json outs = needJson(m, "outputs");
     if (outs != json({"none", "buy", "sell"}))
@@ -153,7 +162,7 @@ ModelBundle ModelBundle::fromMetadata(TensorMap tensors,
     }
     b.batchSize = static_cast<int>(needInt(m, "batchSize", 1, 65536));
     b.epoch = static_cast<int>(needInt(m, "epoch", 0, 100000000));
-    b.timeframe = needInt(m, "timeframe", 0, 100000000000LL);
+    b.timeframe = needInt(m, "timeframe", 1, 100000000000LL);  // seconds between bars
     b.appVersion = need(m, "appVersion");
     const json t = needJson(m, "training");
     if (!t.is_object()) bad("training", "must be an object");

@@ -1,6 +1,9 @@
 #include "model/Safetensors.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -66,6 +69,7 @@ TensorMap decodeSafetensors(const std::string& bytes, std::map<std::string, std:
     const size_t dataStart = 8 + len;
     const size_t dataSize = bytes.size() - dataStart;
     TensorMap out;
+    std::vector<std::tuple<uint64_t, uint64_t, std::string>> spans;  // begin, end, name
     for (auto it = header.begin(); it != header.end(); ++it) {
         const std::string& name = it.key();
         const auto& v = it.value();
@@ -108,11 +112,31 @@ TensorMap decodeSafetensors(const std::string& bytes, std::map<std::string, std:
         if (e - b != count * sizeof(float))
             throw SafetensorsError("tensor " + name + ": " + std::to_string(e - b) +
                                    " bytes do not match shape " + v["shape"].dump());
+        if (e > b) spans.emplace_back(b, e, name);
         t.values.resize(count);
         if (count) std::memcpy(t.values.data(), bytes.data() + dataStart + b, e - b);
         out.emplace(name, std::move(t));
     }
+    // The format forbids overlapping tensors (each byte of data belongs to one tensor).
+    std::sort(spans.begin(), spans.end());
+    for (size_t i = 1; i < spans.size(); ++i)
+        if (std::get<0>(spans[i]) < std::get<1>(spans[i - 1]))
+            throw SafetensorsError("tensor " + std::get<2>(spans[i]) + " (bytes " +
+                                   std::to_string(std::get<0>(spans[i])) + ".." +
+                                   std::to_string(std::get<1>(spans[i])) + ") overlaps tensor " +
+                                   std::get<2>(spans[i - 1]) + " (bytes " +
+                                   std::to_string(std::get<0>(spans[i - 1])) + ".." +
+                                   std::to_string(std::get<1>(spans[i - 1])) + ")");
     return out;
+}
+
+void checkFiniteTensors(const TensorMap& tensors) {
+    for (const auto& [name, t] : tensors)
+        for (size_t i = 0; i < t.values.size(); ++i)
+            if (!std::isfinite(t.values[i]))
+                throw SafetensorsError("tensor " + name + ": value " + std::to_string(i) + " is " +
+                                       (std::isnan(t.values[i]) ? "NaN" : "infinite") +
+                                       " (weights must be finite numbers)");
 }
 
 void saveSafetensors(const std::string& path, const TensorMap& tensors,
@@ -123,7 +147,9 @@ void saveSafetensors(const std::string& path, const TensorMap& tensors,
 TensorMap loadSafetensors(const std::string& path, std::map<std::string, std::string>* meta) {
     const std::string bytes = readFile(path);
     try {
-        return decodeSafetensors(bytes, meta);
+        TensorMap t = decodeSafetensors(bytes, meta);
+        checkFiniteTensors(t);
+        return t;
     } catch (const SafetensorsError& e) {
         throw SafetensorsError(path + ": " + e.what());
     }

@@ -25,12 +25,18 @@ public:
 
 std::string encodeSafetensors(const TensorMap& tensors,
                               const std::map<std::string, std::string>& metadata = {});
-// Throws SafetensorsError saying what is wrong (truncated, bad header, bad offsets, dtype...).
+// Throws SafetensorsError saying what is wrong (truncated, bad header, bad offsets, tensors
+// that overlap, dtype...). Values are not checked (a checkpoint may hold any).
 TensorMap decodeSafetensors(const std::string& bytes,
                             std::map<std::string, std::string>* metadata = nullptr);
 
+// Throws SafetensorsError naming the first tensor with a NaN or infinite value and its index.
+void checkFiniteTensors(const TensorMap& tensors);
+
 void saveSafetensors(const std::string& path, const TensorMap& tensors,
                      const std::map<std::string, std::string>& metadata = {});
+// decodeSafetensors of the file, then checkFiniteTensors: weights to use (a model, weights to
+// start training from, an export) are finite. Errors read "PATH: problem".
 TensorMap loadSafetensors(const std::string& path,
                           std::map<std::string, std::string>* metadata = nullptr);
 

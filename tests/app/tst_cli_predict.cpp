@@ -2,10 +2,15 @@
 // bundled EURUSD H1 bars, applied to its own validation range, prints exactly the run's
 // validation figures; applied to the shared XAUUSD H1 file it prints rows and metrics; files
 // the model cannot use exit with 2 and the reason (no volume, another time frame, too few
-// bars, a plain weights file); --csv writes one row per bar.
+// bars, a plain weights file); --csv writes one row per bar. Model files with NaN or infinite
+// weights, overlapping tensors, a negative standard deviation or time frame 0 are refused by
+// predict, train --load-weights and export with exit 2, naming the tensor or key.
 #include <QtTest>
 
+#include <cstring>
 #include <fstream>
+#include <functional>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
@@ -42,6 +47,40 @@ class TstCliPredict : public QObject {
         const QString path = dir_ + "/" + name;
         std::ofstream(path.toStdString()) << text;
         return path;
+    }
+
+    // model_ rewritten: `header` edits the parsed safetensors header (the metadata is under
+    // "__metadata__"), `data` the tensors' bytes; the header is written back unpadded.
+    QString rewrittenModel(const QString& name, const std::function<void(json&)>& header,
+                           const std::function<void(std::string&)>& data = {}) {
+        std::ifstream f(model_.toStdString(), std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(f)), {});
+        uint64_t n = 0;
+        std::memcpy(&n, bytes.data(), 8);
+        json h = json::parse(bytes.substr(8, n));
+        std::string rest = bytes.substr(8 + n);
+        header(h);
+        if (data) data(rest);
+        const std::string text = h.dump();
+        std::string out(8, '\0');
+        const uint64_t len = text.size();
+        std::memcpy(out.data(), &len, 8);
+        return write(name, out + text + rest);
+    }
+    // predict, train --load-weights and export --onnx on `model` exit 2 with every `needle`.
+    void allRefuse(const QString& model, const QStringList& needles) {
+        const QString data = QString::fromStdString(nnwb::defaultDataFile());
+        const QList<QStringList> commands = {
+            {"predict", "--model", model, "--data", data},
+            {"train", "--experiment", experiment_, "--load-weights", model},
+            {"export", "--model", model, "--onnx", dir_ + "/refused.onnx"}};
+        for (const QStringList& args : commands) {
+            const auto r = run(args);
+            QVERIFY2(r.code == 2,
+                     qPrintable(args.first() + ": exit " + QString::number(r.code) + ": " + r.err));
+            for (const QString& needle : needles)
+                QVERIFY2(r.err.contains(needle), qPrintable(args.first() + ": " + r.err));
+        }
     }
 
 private Q_SLOTS:
@@ -164,6 +203,55 @@ private Q_SLOTS:
                  QString::fromStdString(nnwb::defaultDataFile()), "--from", "yesterday"});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("yesterday"), qPrintable(r.err));
+    }
+
+    void impossibleWeightsAreRefused() {
+        // A NaN and an infinity in the first tensor's values (tensors are in name order).
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        const float inf = std::numeric_limits<float>::infinity();
+        for (const auto& [v, word] : {std::pair<float, QString>{nan, "NaN"}, {inf, "infinite"}}) {
+            uint64_t at = 0;
+            const QString m = rewrittenModel(
+                "nonfinite.safetensors",
+                [&](json& h) { at = h["layers.0.bias"]["data_offsets"][0].get<uint64_t>() + 4; },
+                [&](std::string& d) { std::memcpy(d.data() + at, &v, 4); });
+            allRefuse(m, {"layers.0.bias", "value 1 is " + word});
+        }
+        // Every tensor at offset 0 (safetensors forbids overlapping tensors).
+        const QString overlap = rewrittenModel("overlap.safetensors", [](json& h) {
+            for (auto& [name, t] : h.items())
+                if (name != "__metadata__")
+                    t["data_offsets"] = {0, t["data_offsets"][1].get<uint64_t>() -
+                                                t["data_offsets"][0].get<uint64_t>()};
+        });
+        allRefuse(overlap, {"overlap.safetensors", "overlaps tensor"});
+        // Offsets past the data.
+        const QString past = rewrittenModel("past.safetensors", [](json& h) {
+            h["layers.0.bias"]["data_offsets"] = {1u << 30, (1u << 30) + 24};
+        });
+        allRefuse(past, {"past.safetensors", "layers.0.bias"});
+    }
+
+    void impossibleMetadataIsRefused() {
+        const QString data = QString::fromStdString(nnwb::defaultDataFile());
+        const QString negative = rewrittenModel("stddev.safetensors", [](json& h) {
+            json norm = json::parse(h["__metadata__"]["normalization"].get<std::string>());
+            norm["stddev"][2] = -0.5;
+            h["__metadata__"]["normalization"] = norm.dump();
+        });
+        const QString zero = rewrittenModel("timeframe.safetensors",
+                                            [](json& h) { h["__metadata__"]["timeframe"] = "0"; });
+        for (const auto& [model, key] :
+             {std::pair<QString, QString>{negative, "__metadata__.normalization.stddev[2]"},
+              {zero, "__metadata__.timeframe"}}) {
+            for (const QStringList& args :
+                 {QStringList{"predict", "--model", model, "--data", data},
+                  QStringList{"export", "--model", model, "--onnx", dir_ + "/refused.onnx"}}) {
+                const auto r = run(args);
+                QVERIFY2(r.code == 2, qPrintable(args.first() + ": " + r.err));
+                QVERIFY2(r.err.contains(key) && r.err.contains(model), qPrintable(r.err));
+            }
+        }
     }
 };
 

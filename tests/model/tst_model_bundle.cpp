@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <iomanip>
 #include <memory>
@@ -156,6 +157,45 @@ TEST(ModelBundle, plainWeightsAreNotABundleButStillLoad) {
         .save(bundlePath);
     loadWeightsFile(session.network(), bundlePath);
     loadWeightsFile(session.network(), path);
+}
+
+// Found by a hostile pass (issue 41): a negative standard deviation, time frame "0" and NaN
+// weights loaded as a model.
+TEST(ModelBundle, impossibleValuesAreRefusedWithTheKey) {
+    const Experiment exp = smallExperiment();
+    TrainingSession session(exp);
+    const ModelBundle b = makeModelBundle(exp, session.data(), readWeights(session.network()),
+                                          session.network().toJson(), 1);
+    const std::string path = test::tempDir() + "/impossible.safetensors";
+    auto refusal = [&](TensorMap tensors, const std::map<std::string, std::string>& meta) {
+        saveSafetensors(path, tensors, meta);
+        try {
+            ModelBundle::load(path);
+        } catch (const ModelBundleError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    ASSERT_EQ(refusal(b.tensors, b.metadata()), "accepted");
+    auto meta = b.metadata();
+    nlohmann::json norm = nlohmann::json::parse(meta["normalization"]);
+    norm["stddev"][1] = -2.0;
+    meta["normalization"] = norm.dump();
+    std::string why = refusal(b.tensors, meta);
+    EXPECT_NE(
+        why.find(path + ": __metadata__.normalization.stddev[1]: must be a finite number >= 0"),
+        std::string::npos)
+        << why;
+    meta = b.metadata();
+    meta["timeframe"] = "0";
+    why = refusal(b.tensors, meta);
+    EXPECT_NE(why.find("__metadata__.timeframe: must be an integer from 1"), std::string::npos)
+        << why;
+    TensorMap nan = b.tensors;
+    nan.begin()->second.values.back() = std::nanf("");
+    why = refusal(nan, b.metadata());
+    EXPECT_NE(why.find("tensor " + nan.begin()->first + ": value"), std::string::npos) << why;
+    EXPECT_NE(why.find("is NaN"), std::string::npos) << why;
 }
 
 TEST(ModelBundle, barsTheModelCannotUseAreRefused) {
