@@ -26,12 +26,15 @@ struct Trade {
     // The ATR of the signal bar the stop and take were set from, and their levels (a bid price
     // for a long, an ask price for a short); 0 where there is none.
     double atr = 0, stopLevel = 0, takeLevel = 0;
-    size_t bars = 0;    // bars held: entry bar .. the bar before an exit at an open, or the
-                        // exit bar itself for a stop, take or end exit
-    double spread = 0;  // spread paid, points (the entry bar's for a long, the exit's for a short)
-    double gross = 0;   // points: the bid price's move in the trade's direction
-    double cost = 0;    // points: spread + 2 × slippage + commission
-    double net = 0;     // points: gross - cost
+    size_t bars = 0;  // bars held: entry bar .. the bar before an exit at an open (opposite,
+                      // time, a gap through the stop or take), or the exit bar itself for a
+                      // stop or take inside it or an end exit
+    // Spread paid, points: at the entry for a long, at the exit for a short (at bar i's open
+    // bar i - 1's spread, inside or at the close of bar i bar i's).
+    double spread = 0;
+    double gross = 0;     // points: the bid price's move in the trade's direction
+    double cost = 0;      // points: spread + 2 × slippage + commission
+    double net = 0;       // points: gross - cost
     double grossPct = 0;  // the same as % of the entry price
     double costPct = 0;
     double netPct = 0;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -145,41 +146,44 @@ TEST(TradingRules, scriptedSeriesEveryFigureByHand) {
     EXPECT_NEAR(b.spread, 2, kTol);
     EXPECT_NEAR(b.gross, 50, kTol);
     EXPECT_NEAR(b.net, 45.5, kTol);
-    // 3. Long: buy on bar 7, in at 10.05 + (3 + 1) points = 10.09; still open at the end:
-    //    out at bar 9's close 9.95 - 0.01 = 9.94. Gross -10, cost 3 + 2 + 0.5, net -15.5.
+    // 3. Long: buy on bar 7, in at bar 8's open at 10.05 + (bar 7's spread 2 + 1) points =
+    //    10.08 (the spread at an open is the bar before's); still open at the end: out at bar
+    //    9's close 9.95 - 0.01 = 9.94. Gross -10 (the bid 10.05 -> 9.95), cost 2 + 2 + 0.5,
+    //    net -14.5.
     const Trade& c = r.trades[2];
     EXPECT_EQ(c.direction, 1);
     EXPECT_EQ(c.entryBar, 8u);
     EXPECT_EQ(c.exitBar, 9u);
-    EXPECT_NEAR(c.entryPrice, 10.09, kTol);
+    EXPECT_NEAR(c.entryPrice, 10.08, kTol);
     EXPECT_NEAR(c.exitPrice, 9.94, kTol);
     EXPECT_EQ(c.exitReason, ExitReason::End);
     EXPECT_EQ(c.bars, 2u);
+    EXPECT_NEAR(c.spread, 2, kTol);
     EXPECT_NEAR(c.gross, -10, kTol);
-    EXPECT_NEAR(c.cost, 5.5, kTol);
-    EXPECT_NEAR(c.net, -15.5, kTol);
+    EXPECT_NEAR(c.cost, 4.5, kTol);
+    EXPECT_NEAR(c.net, -14.5, kTol);
 
     // Equity at each close (the open trade as if closed there, all costs included).
-    const std::vector<double> points{0, 5.5, 25.5, 15.5, 39, 61, 61, 61, 50.5, 45.5};
+    const std::vector<double> points{0, 5.5, 25.5, 15.5, 39, 61, 61, 61, 51.5, 46.5};
     ASSERT_EQ(r.equity.points.size(), points.size());
     for (size_t i = 0; i < points.size(); ++i) EXPECT_NEAR(r.equity.points[i], points[i], kTol);
     EXPECT_EQ(r.equity.position, (std::vector<int>{0, 1, 1, 1, -1, -1, 0, 0, 1, 0}));
     // With a point of 0.01, % of the entry price = points / entry price.
     const double p1 = 15.5 / 10.03, p2 = p1 + 45.5 / 10.19;
     const std::vector<double> pct{
-        0,  5.5 / 10.03,       25.5 / 10.03,     p1, p1 + 23.5 / 10.19, p2, p2,
-        p2, p2 - 10.5 / 10.09, p2 - 15.5 / 10.09};
+        0,  5.5 / 10.03,      25.5 / 10.03,     p1, p1 + 23.5 / 10.19, p2, p2,
+        p2, p2 - 9.5 / 10.08, p2 - 14.5 / 10.08};
     for (size_t i = 0; i < pct.size(); ++i) EXPECT_NEAR(r.equity.pct[i], pct[i], kTol);
 
     const TradingFigures& f = r.strategy;
     EXPECT_EQ(f.trades, 3);
     EXPECT_NEAR(f.winRate, 200.0 / 3, kTol);
-    EXPECT_NEAR(f.profitFactor, 61 / 15.5, kTol);
-    EXPECT_NEAR(f.netPoints, 45.5, kTol);
-    EXPECT_NEAR(f.perTradePoints, 45.5 / 3, kTol);
+    EXPECT_NEAR(f.profitFactor, 61 / 14.5, kTol);
+    EXPECT_NEAR(f.netPoints, 46.5, kTol);
+    EXPECT_NEAR(f.perTradePoints, 46.5 / 3, kTol);
     EXPECT_NEAR(f.netPct, pct[9], kTol);
     EXPECT_NEAR(f.perTradePct, pct[9] / 3, kTol);
-    EXPECT_NEAR(f.maxDrawdownPoints, 15.5, kTol);  // 61 -> 45.5 (the earlier 25.5 -> 15.5: 10)
+    EXPECT_NEAR(f.maxDrawdownPoints, 14.5, kTol);  // 61 -> 46.5 (the earlier 25.5 -> 15.5: 10)
     EXPECT_NEAR(f.maxDrawdownPct, p2 - pct[9], kTol);
     EXPECT_NEAR(f.exposure, 70, kTol);  // bars 1-3, 4-5, 8-9
     // Sharpe and Sortino of the nine per-bar returns of the % equity.
@@ -225,9 +229,10 @@ TEST(TradingRules, spreadFromTheFileOrGiven) {
     r = evaluateTrading(tenBars(false), tenSignals(), s);
     EXPECT_EQ(r.spreadFrom, "given");
     EXPECT_NEAR(r.trades[0].net, 12.5, kTol);
-    // The column's spreads (bar 1: 2, bar 6: 2, bar 8: 3) are what the scripted test used.
+    // The column's spreads at the fills' opens (bars 0, 5 and 7: 2 each) are what the
+    // scripted test used.
     r = evaluateTrading(tenBars(), tenSignals(), s);
-    EXPECT_NEAR(r.trades[2].cost, 3 + 2 + 0.5, kTol);
+    EXPECT_NEAR(r.trades[2].cost, 2 + 2 + 0.5, kTol);
     // No costs at all: net = gross.
     r = evaluateTrading(tenBars(false), tenSignals(), [] {
         TradingSettings z;
@@ -281,30 +286,31 @@ TEST(TradingRules, exitAfterNBars) {
 
 TEST(TradingRules, atrStopAndTake) {
     // ATR(2) at bar 2 (MetaTrader 5's: the mean of the true ranges of bars 1 and 2):
-    // (0.25 + 0.35) / 2 = 0.30. A buy on bar 2 enters at bar 3's ask 10.30 + 0.03 = 10.33.
+    // (0.25 + 0.35) / 2 = 0.30. A buy on bar 2 enters at bar 3's ask: 10.30 + (bar 2's spread
+    // 3 + slippage 1) points = 10.34.
     TradingSettings s = scriptedSettings();
     s.atrPeriod = 2;
-    s.stopAtr = 1;  // stop 10.03: bar 4's low 9.80 reaches it, its open 10.20 does not
+    s.stopAtr = 1;  // stop 10.04: bar 4's low 9.80 reaches it, its open 10.20 does not
     const SignalSeries sig = script({{1, .9f}, {0, .9f}, {0, .9f}, {0, .9f}, {0, .9f}}, 2);
     TradingReport r = evaluateTrading(tenBars(), sig, s);
     ASSERT_EQ(r.trades.size(), 1u);
-    EXPECT_NEAR(r.trades[0].entryPrice, 10.33, kTol);
+    EXPECT_NEAR(r.trades[0].entryPrice, 10.34, kTol);
     EXPECT_EQ(r.trades[0].exitReason, ExitReason::Stop);
     EXPECT_EQ(r.trades[0].exitBar, 4u);
     EXPECT_EQ(r.trades[0].bars, 2u);
-    EXPECT_NEAR(r.trades[0].exitPrice, 10.02, kTol);  // 10.03 less one point of slippage
+    EXPECT_NEAR(r.trades[0].exitPrice, 10.03, kTol);  // 10.04 less one point of slippage
     EXPECT_NEAR(r.trades[0].net, -31.5, kTol);
     EXPECT_NEAR(r.trades[0].atr, 0.30, kTol);
-    EXPECT_NEAR(r.trades[0].stopLevel, 10.03, kTol);
+    EXPECT_NEAR(r.trades[0].stopLevel, 10.04, kTol);
     EXPECT_EQ(r.trades[0].takeLevel, 0);
     s.stopAtr = 0;
-    s.takeAtr = 0.05;  // take 10.345: bar 3's high 10.35 reaches it
+    s.takeAtr = 0.03;  // take 10.349: bar 3's high 10.35 reaches it
     r = evaluateTrading(tenBars(), sig, s);
     ASSERT_EQ(r.trades.size(), 1u);
     EXPECT_EQ(r.trades[0].exitReason, ExitReason::Take);
     EXPECT_EQ(r.trades[0].exitBar, 3u);
     EXPECT_EQ(r.trades[0].bars, 1u);
-    EXPECT_NEAR(r.trades[0].exitPrice, 10.335, kTol);
+    EXPECT_NEAR(r.trades[0].exitPrice, 10.339, kTol);
 }
 
 TEST(TradingRules, stopAndTakeInOneBarAndGaps) {
@@ -353,6 +359,123 @@ TEST(TradingRules, stopAndTakeInOneBarAndGaps) {
     EXPECT_EQ(t.exitReason, ExitReason::Take);
     EXPECT_NEAR(t.exitPrice, 98, kTol);
     EXPECT_NEAR(t.net, 2, kTol);
+}
+
+TEST(TradingRules, gapThroughALevelExitsBeforeThatOpensEntry) {
+    // Point 1, no costs. ATR(1) at bar 1 = 4: a buy on bar 1 enters at bar 2's open 100 with
+    // stop 98 and take 102 (half an ATR). Bar 3 opens at 96, through the stop: the long leaves
+    // at that open (held bar 2 only), and then bar 2's acting signal enters at the same open
+    // (docs/trading.md rule 4: exits at an open first, then the entry). The new trade's levels
+    // are half of bar 2's ATR 1 from 96: 95.5 and 96.5, which bars 3 and 4 do not reach.
+    BarSeries b = makeBars({{100, 101, 99, 100, 0},
+                            {100, 102, 98, 100, 0},
+                            {100, 100.5, 99.5, 100, 0},
+                            {96, 96.4, 95.6, 96.2, 0},
+                            {96.2, 96.3, 96.1, 96.2, 0}},
+                           1);
+    auto run = [&](int signalOnBar2, bool exitOnOpposite) {
+        TradingSettings s;
+        s.atrPeriod = 1;
+        s.stopAtr = s.takeAtr = 0.5;
+        s.threshold = 0.5;
+        s.exitOnOpposite = exitOnOpposite;
+        return evaluateTrading(
+            b, script({{0, .9f}, {1, .9f}, {signalOnBar2, .9f}, {0, .9f}, {0, .9f}}), s);
+    };
+    for (int signal : {1, 2})
+        for (bool exitOnOpposite : {false, true}) {
+            if (signal == 1 && exitOnOpposite) continue;  // the same as without
+            const TradingReport r = run(signal, exitOnOpposite);
+            ASSERT_EQ(r.trades.size(), 2u) << signal << exitOnOpposite;
+            const Trade& gap = r.trades[0];
+            EXPECT_EQ(gap.exitReason, ExitReason::Stop);  // the level acts before the order
+            EXPECT_EQ(gap.exitBar, 3u);
+            EXPECT_EQ(gap.bars, 1u);  // closed at an open: bar 3 not counted
+            EXPECT_NEAR(gap.exitPrice, 96, kTol);
+            EXPECT_NEAR(gap.net, -4, kTol);
+            const Trade& next = r.trades[1];
+            EXPECT_EQ(next.direction, signal == 1 ? 1 : -1);
+            EXPECT_EQ(next.signalBar, 2u);
+            EXPECT_EQ(next.entryBar, 3u);
+            EXPECT_NEAR(next.entryPrice, 96, kTol);
+            EXPECT_NEAR(next.stopLevel, signal == 1 ? 95.5 : 96.5, kTol);
+            EXPECT_EQ(next.exitReason, ExitReason::End);
+            EXPECT_EQ(next.bars, 2u);
+            EXPECT_NEAR(next.net, signal == 1 ? 0.2 : -0.2, kTol);
+            EXPECT_NEAR(r.strategy.exposure, 60, kTol);  // bars 2, 3, 4 of 0..4
+        }
+    // Without the gap (bar 3 opens at 99), the same-direction buy holds the long and bar 3's
+    // low reaches the stop inside the bar.
+    b.open[3] = 99, b.high[3] = 99.5, b.low[3] = 97.5;
+    const TradingReport held = run(1, false);
+    ASSERT_EQ(held.trades.size(), 1u);
+    EXPECT_EQ(held.trades[0].exitReason, ExitReason::Stop);
+    EXPECT_EQ(held.trades[0].bars, 2u);
+    EXPECT_NEAR(held.trades[0].exitPrice, 98, kTol);
+}
+
+TEST(TradingRules, theSpreadAtAnOpenIsThePreviousBars) {
+    // MT5's <SPREAD> of a bar is recorded over that bar: a fill at bar i's open pays bar
+    // i - 1's spread; inside a bar and at its close the bar's own spread applies. Point 1, flat
+    // prices at 100, spikes on the bars whose opens fill. Signals: buy (bar 0), sell (1, closes
+    // and reverses), none, weak buy (3, closes the short), sell (4), none.
+    const BarSeries b = makeBars({{100, 101, 99, 100, 2},
+                                  {100, 101, 99, 100, 50},
+                                  {100, 101, 99, 100, 3},
+                                  {100, 101, 99, 100, 40},
+                                  {100, 101, 99, 100, 60},
+                                  {100, 101, 99, 100, 7}},
+                                 1);
+    TradingSettings s;
+    s.threshold = 0.5;
+    const TradingReport r =
+        evaluateTrading(b, script({{1, .9f}, {2, .9f}, {0, .9f}, {1, .3f}, {2, .9f}, {0, .9f}}), s);
+    ASSERT_EQ(r.trades.size(), 3u);
+    // The long buys bar 1's open at the ask 100 + 2 (bar 0's spread), not 100 + 50.
+    EXPECT_NEAR(r.trades[0].entryPrice, 102, kTol);
+    EXPECT_NEAR(r.trades[0].spread, 2, kTol);
+    EXPECT_NEAR(r.trades[0].net, -2, kTol);
+    // The short buys back at bar 4's open at 100 + 40 (bar 3's spread), not 100 + 60.
+    EXPECT_EQ(r.trades[1].exitBar, 4u);
+    EXPECT_NEAR(r.trades[1].exitPrice, 140, kTol);
+    EXPECT_NEAR(r.trades[1].net, -40, kTol);
+    // The last short leaves at bar 5's close: the ask 100 + bar 5's own spread 7.
+    EXPECT_EQ(r.trades[2].exitReason, ExitReason::End);
+    EXPECT_NEAR(r.trades[2].exitPrice, 107, kTol);
+    EXPECT_NEAR(r.trades[2].spread, 7, kTol);
+    // The equity at bar 2's close marks the short at bar 2's own ask 103.
+    EXPECT_NEAR(r.equity.points[2], -2 - 3, kTol);
+}
+
+TEST(TradingRules, breakevenTradesNetExactlyZero) {
+    // EURUSD-like prices (point 0.00001) read from five-decimal text; a buy on every bar with
+    // a time exit after one bar: each trade enters at an open and leaves at the next, whose
+    // bid is 15 points higher: spread 2 + 2 x slippage 3 + commission 7 = 15 points of cost.
+    // Each trade nets exactly 0 points (prices on the point grid are whole points), so none is
+    // a win or a loss.
+    std::vector<Ohlc> rows;
+    for (int k = 0; k < 120; ++k) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.5f", 1.09871 + 0.00015 * k);
+        const double o = std::stod(text);
+        rows.push_back({o, o + 0.0002, o - 0.0002, o, 2});
+    }
+    rows.back().c = rows.back().h = std::stod("1.11671");  // the last trade leaves at the close
+    const BarSeries b = makeBars(rows, 0.00001);
+    TradingSettings s;
+    s.slippagePoints = 3;
+    s.commission = 7;
+    s.exitAfterBars = 1;
+    const TradingReport r =
+        evaluateTrading(b, script(std::vector<std::pair<int, float>>(120, {1, .9f})), s);
+    ASSERT_EQ(r.trades.size(), 119u);
+    for (const Trade& t : r.trades) {
+        ASSERT_EQ(t.net, 0.0) << t.entryBar;
+        ASSERT_EQ(t.gross, 15.0) << t.entryBar;
+    }
+    EXPECT_EQ(r.strategy.winRate, 0);
+    EXPECT_EQ(r.strategy.netPoints, 0);
+    for (double e : r.equity.points) ASSERT_EQ(e, std::floor(e));  // whole points throughout
 }
 
 TEST(TradingRules, randomBaselineSameTradeCountAndSeeded) {
