@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
@@ -17,7 +17,9 @@
 #include "app/sweep/SweepBundle.h"
 #include "app/sweep/SweepHistory.h"
 #include "app/sweep/SweepStore.h"
+#include "app/sweep/TaskResultChecks.h"
 #include "model/AtomicFile.h"
+#include "model/JsonRead.h"
 
 namespace fs = std::filesystem;
 
@@ -42,15 +44,75 @@ int stateRank(TrialState s) {
                                      : -1;
 }
 
+// epochs.jsonl into the run's epochs and the trial's objective per epoch (none when the file
+// is absent); returns the last epoch and the sum of the epochs' samples per second.
+std::pair<EpochReport, double> readEpochs(const std::string& epochsFile, int maxEpochs,
+                                          const sweep::SweepSpec& spec, bool hasValidation,
+                                          int64_t parameters, TaskResult& out) {
+    PendingRun& p = out.run;
+    TrialRow& row = out.row;
+    const std::string epochsText =
+        resultEntryExists(epochsFile) ? readResultFile(epochsFile, kMaxEpochsFileBytes) : "";
+    std::istringstream in(epochsText);
+    std::string line;
+    int lineNo = 0;
+    EpochReport last;
+    double spsSum = 0;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        const std::string where = epochsFile + ":" + std::to_string(lineNo);
+        EpochReport rep;
+        try {
+            rep = epochReportFromJson(parseJson(line, ""));
+        } catch (const std::exception& e) {
+            throw std::runtime_error(where + ": not an epoch object: " + e.what());
+        }
+        checkEpochReport(rep, last.epoch, maxEpochs, where);
+        p.epochs.push_back(StoredEpoch{rep, rep.learningRate});
+        if (!spec.objective.atEnd()) {
+            const auto v = spec.objective.value(rep, hasValidation, parameters);
+            if (v && std::isfinite(*v)) row.epochs[rep.epoch] = *v;
+        }
+        row.epochsDone = rep.epoch;
+        spsSum += rep.samplesPerSecond;
+        last = rep;
+    }
+    return {last, spsSum};
+}
+
+// results/I/model.safetensors, checked against the trial, as the run's model when result.json
+// `file` names the epoch it is of (modelEpoch; 0: none kept).
+void addKeptModel(const std::string& file, const nlohmann::json& r, const Experiment& experiment,
+                  bool priceFile, int bestEpoch, PendingRun& p) {
+    const int epochsDone = p.epochs.empty() ? 0 : p.epochs.back().report.epoch;
+    const std::string epochsFile = (fs::path(file).parent_path() / "epochs.jsonl").string();
+    const fs::path model = fs::path(file).parent_path() / "model.safetensors";
+    const nlohmann::json modelEpochJson = r.value("modelEpoch", nlohmann::json(0));
+    if (!modelEpochJson.is_number_integer() || modelEpochJson.get<int64_t>() < 0 ||
+        modelEpochJson.get<int64_t>() > epochsDone)
+        throw std::runtime_error(file + ": modelEpoch " + jsonExcerpt(modelEpochJson) +
+                                 " is not one of the " + std::to_string(epochsDone) +
+                                 " epochs in " + epochsFile);
+    const int modelEpoch = modelEpochJson.get<int>();
+    if (modelEpoch > 0 && resultEntryExists(model.string())) {
+        checkTrialModel(model.string(), experiment, priceFile);
+        StoredBundle sb;
+        sb.kind = modelEpoch == bestEpoch ? "best" : "last";
+        sb.path = model.string();
+        sb.sha256 = sha256File(sb.path, &sb.size);
+        sb.epoch = modelEpoch;
+        p.bundles.push_back(sb);
+    }
+}
+
 // Reads results/I of trial `t`; throws std::runtime_error("FILE: reason").
 TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpec& spec,
                     const std::string& file) {
     nlohmann::json r;
     try {
-        r = nlohmann::json::parse(readFile(file));
-    } catch (const nlohmann::json::parse_error& e) {
-        throw std::runtime_error(file +
-                                 ": not valid JSON (a truncated or partial copy?): " + e.what());
+        r = parseJson(readResultFile(file, kMaxResultJsonBytes), file);
+    } catch (const JsonReadError& e) {
+        throw std::runtime_error(std::string(e.what()) + " (a truncated or partial copy?)");
     }
     if (!r.is_object()) throw std::runtime_error(file + ": not a JSON object");
     if (r.value("bundle", "") != b.id)
@@ -63,6 +125,13 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
     if (status != "complete" && status != "failed" && status != "interrupted" && status != "paused")
         throw std::runtime_error(file + ": status '" + status +
                                  "' is not complete, paused, failed or interrupted");
+    const std::string experimentFile = (fs::path(b.dir) / t.experiment).string();
+    Experiment experiment;
+    try {
+        experiment = Experiment::load(experimentFile);
+    } catch (const std::exception& e) {
+        throw std::runtime_error(experimentFile + ": " + e.what());
+    }
     TaskResult out;
     TrialRow& row = out.row;
     row.number = t.index;
@@ -70,7 +139,7 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
     row.replicate = t.replicate;
     row.params = t.params;
     const nlohmann::json slurm = r.value("slurm", nlohmann::json::object());
-    row.attempts = 1 + std::atoi(slurm.value("restartCount", std::string("0")).c_str());
+    row.attempts = 1 + restartCountOf(slurm, file);
     row.slot = r.value("device", "") +
                (slurm.value("node", "").empty() ? "" : " on " + slurm.value("node", std::string()));
     row.startedAt = r.value("startedAt", "");
@@ -81,29 +150,8 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
     // The epochs.
     PendingRun& p = out.run;
     const std::string epochsFile = (fs::path(file).parent_path() / "epochs.jsonl").string();
-    std::ifstream in(epochsFile);
-    std::string line;
-    int lineNo = 0;
-    EpochReport last;
-    double spsSum = 0;
-    while (std::getline(in, line)) {
-        ++lineNo;
-        EpochReport rep;
-        try {
-            rep = epochReportFromJson(nlohmann::json::parse(line));
-        } catch (const std::exception& e) {
-            throw std::runtime_error(epochsFile + ":" + std::to_string(lineNo) +
-                                     ": not an epoch object: " + e.what());
-        }
-        p.epochs.push_back(StoredEpoch{rep, rep.learningRate});
-        if (!spec.objective.atEnd()) {
-            const auto v = spec.objective.value(rep, hasValidation, parameters);
-            if (v && std::isfinite(*v)) row.epochs[rep.epoch] = *v;
-        }
-        row.epochsDone = rep.epoch;
-        spsSum += rep.samplesPerSecond;
-        last = rep;
-    }
+    const auto [last, spsSum] =
+        readEpochs(epochsFile, experiment.training.epochs, spec, hasValidation, parameters, out);
     const nlohmann::json trading = r.value("trading", nlohmann::json());
     std::optional<double> value = spec.objective.atEnd()
                                       ? spec.objective.resultValue({{"trading", trading}})
@@ -136,14 +184,8 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
     run.name = b.name + " trial " + std::to_string(t.index);
     run.tags = "sweep,slurm";
     run.source = "sweep";
-    const std::string experimentFile = (fs::path(b.dir) / t.experiment).string();
-    try {
-        const Experiment e = Experiment::load(experimentFile);
-        run.experiment = e.toJson();
-        run.dataFile = e.dataWithAbsoluteFile().value("file", "");
-    } catch (const std::exception& e) {
-        throw std::runtime_error(experimentFile + ": " + e.what());
-    }
+    run.experiment = experiment.toJson();
+    run.dataFile = experiment.dataWithAbsoluteFile().value("file", "");
     run.experimentFile = experimentFile;
     run.dataDescription = started.value("data", "");
     run.deviceId = started.value("deviceId", r.value("device", ""));
@@ -165,17 +207,7 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
     if (trading.is_object()) run.trading = trading;
     p.ended = true;
     p.endedAt = row.endedAt;
-    const fs::path model = fs::path(file).parent_path() / "model.safetensors";
-    const int modelEpoch = r.value("modelEpoch", 0);
-    std::error_code ec;
-    if (modelEpoch > 0 && fs::exists(model, ec)) {
-        StoredBundle sb;
-        sb.kind = modelEpoch == last.bestEpoch ? "best" : "last";
-        sb.path = model.string();
-        sb.sha256 = sha256File(sb.path, &sb.size);
-        sb.epoch = modelEpoch;
-        p.bundles.push_back(sb);
-    }
+    addKeptModel(file, r, experiment, !b.data.empty(), last.bestEpoch, p);
     return out;
 }
 
@@ -297,15 +329,17 @@ BundleImportReport importBundle(RunStore& store, const std::string& dir) {
     }
     std::vector<TaskResult> results;
     for (const BundleTrial& t : b.trials) {
-        const std::string file =
-            (fs::path(b.dir) / "results" / std::to_string(t.index) / "result.json").string();
-        std::error_code ec;
-        if (!fs::exists(file, ec)) {
+        const std::string folder = (fs::path(b.dir) / "results" / std::to_string(t.index)).string();
+        const std::string file = (fs::path(folder) / "result.json").string();
+        if (!resultEntryExists(folder) || (!fs::is_symlink(folder) && !resultEntryExists(file))) {
             ++report.waiting;
             continue;
         }
         try {
+            checkResultFolder(folder);  // never a link out of the bundle
             results.push_back(readTask(b, t, spec, file));
+        } catch (const nlohmann::json::exception& e) {  // a value of the wrong type
+            report.refused.push_back(file + ": " + jsonErrorText(e));
         } catch (const std::exception& e) {
             report.refused.push_back(e.what());
         }

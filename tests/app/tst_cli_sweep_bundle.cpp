@@ -11,9 +11,11 @@
 #include <QtTest>
 
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <string>
 
@@ -271,7 +273,10 @@ private Q_SLOTS:
         writeText(r1, other.dump());
         auto r = import(b);
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.out.contains(QString::fromStdString(r0) + ": not valid JSON"),
+        // FILE:LINE:COLUMN where the copy ends.
+        QVERIFY2(r.out.contains(QRegularExpression(
+                     QRegularExpression::escape(QString::fromStdString(r0)) +
+                     ":\\d+:\\d+: not valid JSON .*\\(a truncated or partial copy\\?\\)")),
                  qPrintable(r.out));
         QVERIFY2(r.out.contains(QString::fromStdString(r1) + ": a result of another sweep"),
                  qPrintable(r.out));
@@ -286,6 +291,102 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.out.contains("data/cut.csv: its SHA-256 is"), qPrintable(r.out));
         QCOMPARE(storeDump(), before);
+    }
+
+    // Found by a hostile pass (issue 41): results the import trusted. Each is refused with its
+    // file and reason (exit 2) and the trial is not imported from it.
+    void untrustedResultsAreRefused() {
+        const QString b = bundle("hostile");
+        QVERIFY(!b.isEmpty());
+        for (int i = 0; i < 4; ++i) QCOMPARE(task(b, i), 0);
+        const std::string res = b.toStdString() + "/results/";
+        auto path = [&](int i, const char* name) { return res + std::to_string(i) + "/" + name; };
+        // The two trials' activations differ for a model of the wrong architecture.
+        const json bj = readJson((b + "/bundle.json").toStdString());
+        int tanhTrial = -1, reluTrial = -1;
+        for (int i = 0; i < 4; ++i)
+            (bj["trials"][i]["params"]["model.layers[0].activation"] == "tanh" ? tanhTrial
+                                                                               : reluTrial) = i;
+        QVERIFY(tanhTrial >= 0 && reluTrial >= 0);
+        const std::string outside = dir_.toStdString() + "/outside";
+        fs::create_directories(outside);
+        fs::copy(res + std::to_string(tanhTrial), outside + "/task", fs::copy_options::recursive);
+        // Each case: tamper, import, expect the refusal, put the file back.
+        auto refused = [&](int trial, const std::string& file, const QString& reason,
+                           const std::function<void()>& tamper) {
+            const std::string folder = res + std::to_string(trial);
+            const std::string held = dir_.toStdString() + "/held";
+            fs::remove_all(held);
+            fs::copy(folder, held, fs::copy_options::recursive);
+            tamper();
+            const auto r = import(b);
+            fs::remove_all(folder);
+            fs::rename(held, folder);
+            QVERIFY2(r.code == 2, qPrintable(r.out + r.err));
+            QVERIFY2(r.out.contains("refused: " + QString::fromStdString(file) + reason),
+                     qPrintable(r.out));
+            QVERIFY2(r.out.contains(", 1 refused"), qPrintable(r.out));
+        };
+        const std::string epochs0 = readText(path(0, "epochs.jsonl"));
+        const json lastEpoch =
+            json::parse(epochs0.substr(epochs0.rfind('\n', epochs0.size() - 2) + 1));
+        refused(0, path(0, "epochs.jsonl"), ":4: epoch 4 is past the trial's 3 epochs", [&] {
+            std::ofstream out(path(0, "epochs.jsonl"), std::ios::app);
+            for (int e = 4; e <= 1000; ++e) {
+                json j = lastEpoch;
+                j["epoch"] = e;
+                out << j.dump() << "\n";
+            }
+        });
+        refused(1, path(1, "epochs.jsonl"), ":1: epoch 0 first", [&] {
+            json j = lastEpoch;
+            j["epoch"] = 0;
+            j["validation"]["loss"] = -1e308;
+            writeText(path(1, "epochs.jsonl"), j.dump() + "\n" + readText(path(1, "epochs.jsonl")));
+        });
+        refused(1, path(1, "epochs.jsonl"), ":3: validation.loss -1", [&] {
+            std::string text = readText(path(1, "epochs.jsonl"));
+            json j = lastEpoch;
+            j["validation"]["loss"] = -1e308;
+            writeText(path(1, "epochs.jsonl"),
+                      text.substr(0, text.rfind('\n', text.size() - 2) + 1) + j.dump() + "\n");
+        });
+        refused(1, path(1, "result.json"), ": slurm.restartCount '99999999999999999999'", [&] {
+            json r = readJson(path(1, "result.json"));
+            r["slurm"]["restartCount"] = "99999999999999999999";
+            writeText(path(1, "result.json"), r.dump());
+        });
+        refused(2, path(2, "model.safetensors"), ": is a symbolic link", [&] {
+            fs::remove(path(2, "model.safetensors"));
+            fs::create_symlink(outside + "/task/model.safetensors", path(2, "model.safetensors"));
+        });
+        refused(2, res + "2", ": is a symbolic link", [&] {
+            fs::remove_all(res + "2");
+            fs::create_symlink(outside + "/task", res + "2");
+        });
+        refused(3, path(3, "model.safetensors"), ": truncated", [&] {
+            std::string noise(3000, '\0');
+            uint32_t x = 7;
+            for (char& c : noise) c = char((x = x * 1664525u + 1013904223u) >> 24);
+            writeText(path(3, "model.safetensors"), noise);
+        });
+        refused(reluTrial, path(reluTrial, "model.safetensors"),
+                ": its __metadata__.model is not the trial's model", [&] {
+                    fs::copy_file(outside + "/task/model.safetensors",
+                                  path(reluTrial, "model.safetensors"),
+                                  fs::copy_options::overwrite_existing);
+                });
+        refused(0, "cannot read " + path(0, "epochs.jsonl"), ": not a regular file", [&] {
+            fs::remove(path(0, "epochs.jsonl"));
+            QCOMPARE(::mkfifo(path(0, "epochs.jsonl").c_str(), 0600), 0);
+        });
+        // None of the refused results reached the store; the untouched files import whole.
+        const auto r = import(b);
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        auto show = runCli({"sweep", "show", "1", "--json", "--runs-db", db_});
+        const json sj = json::parse(show.out.toStdString());
+        QCOMPARE(sj["counts"]["complete"].get<int>(), 4);
+        for (const auto& t : sj["trials"]) QCOMPARE(t["epochs"].get<int>(), 3);
     }
 
     void killedImportLeavesTheStoreAsItWas() {
