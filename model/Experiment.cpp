@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "model/AtomicFile.h"
+#include "model/JsonRead.h"
 #include "model/Network.h"
 #include "model/TrainingSettings.h"
 
@@ -86,27 +87,23 @@ Experiment Experiment::fromJson(const nlohmann::json& j, const std::string& base
         throw ExperimentError(std::string("model.") + ex.what());
     } catch (const std::invalid_argument& ex) {
         throw ExperimentError(ex.what());
+    } catch (const nlohmann::json::exception& ex) {  // a type no check above caught
+        throw ExperimentError(jsonErrorText(ex));
     }
     return e;
 }
 
 Experiment Experiment::load(const std::string& path) {
-    std::string text;
-    try {
-        text = readFile(path);
-    } catch (const std::runtime_error& ex) {
-        throw ExperimentError(ex.what());
-    }
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& ex) {
-        // nlohmann's "[json.exception.parse_error.101] " prefix means nothing to a user.
+        j = loadJsonFile(path, kMaxFileBytes);
+    } catch (const JsonReadError& ex) {
         std::string what = ex.what();
-        const auto bracket = what.find("] ");
-        if (what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos)
-            what = what.substr(bracket + 2);
-        throw ExperimentError(path + ": not valid JSON, so not an experiment file (" + what + ")");
+        const std::string syntax = ": not valid JSON (";
+        const auto at = what.find(syntax);
+        if (at != std::string::npos)
+            what.replace(at, syntax.size(), ": not valid JSON, so not an experiment file (");
+        throw ExperimentError(what);
     }
     const auto slash = path.find_last_of('/');
     const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);

@@ -58,6 +58,8 @@ struct TrainingConfig {
 
 struct Experiment {
     static constexpr int kFormatVersion = kExperimentFormatVersion;
+    // An experiment file larger than this is refused on loading: 16 MiB.
+    static constexpr size_t kMaxFileBytes = size_t(16) << 20;
     std::string name = "untitled";
     nlohmann::json data = nlohmann::json::object();  // see DataConfig / SyntheticData
     nlohmann::json model = {{"layers", nlohmann::json::array()}};

@@ -4,7 +4,7 @@
 // table at the end. Exit 1 when a run failed (the others still finish).
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -49,7 +49,8 @@ void check(const CompareOptions& o) {
 // A file when one exists at that path, else a preset name.
 Experiment loadExperiment(const std::string& arg, std::string* file) {
     try {
-        *file = std::ifstream(arg).good() ? arg : resolvePreset(arg);
+        std::error_code ec;  // a FIFO or device is refused by Experiment::load, not opened here
+        *file = std::filesystem::exists(arg, ec) ? arg : resolvePreset(arg);
         return Experiment::load(*file);
     } catch (const std::exception& e) {
         throw UsageError(e.what());

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <vector>
 
@@ -14,8 +13,9 @@ std::string resolvePreset(const std::string& nameOrPath) {
     std::vector<std::string> tried{nameOrPath};
     for (const std::string& dir : resourceSearchDirs())
         tried.push_back(dir + "/presets/" + nameOrPath + ".json");
+    std::error_code ec;
     for (const auto& p : tried)
-        if (std::ifstream(p).good()) return p;
+        if (std::filesystem::exists(p, ec)) return p;  // read (or refused) by the loader
     std::string where;
     for (const auto& p : tried) where += "\n  " + p;
     throw std::runtime_error("no preset '" + nameOrPath + "'; looked for:" + where);

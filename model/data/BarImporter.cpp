@@ -487,14 +487,19 @@ LoadResult loadBarFile(const std::string& path) {
     // against a folder the user may not have had in mind.
     std::string resolved = std::filesystem::absolute(path, ec).lexically_normal().string();
     if (ec) resolved = path;
-    if (std::filesystem::is_directory(path, ec))
+    const auto status = std::filesystem::status(path, ec);  // a symlink's target
+    if (std::filesystem::is_directory(status))
         return fail(resolved + " is a directory, not a file");
+    // A device, FIFO or socket never ends (/dev/zero) or blocks: only regular files are read.
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        return fail(resolved + " is not a regular file (a device, FIFO or socket)");
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > kMaxFileBytes) return fail("file is larger than 2 GiB");
     errno = 0;
     FILE* fp = std::fopen(path.c_str(), "rb");
     if (!fp) return fail("cannot open " + resolved + ": " + std::strerror(errno));
     std::string bytes;
-    const auto size = std::filesystem::file_size(path, ec);
-    if (!ec && size < kMaxFileBytes) bytes.reserve(static_cast<size_t>(size));
+    if (!ec) bytes.reserve(static_cast<size_t>(size));
     char buf[1 << 16];
     size_t n = 0;
     while ((n = std::fread(buf, 1, sizeof buf, fp)) > 0) {

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <filesystem>
+#include <unordered_set>
 
 #include "model/AtomicFile.h"
 #include "model/ExperimentData.h"
+#include "model/JsonRead.h"
 #include "model/Network.h"
 #include "model/ResourceDirs.h"
 #include "model/Rng.h"
@@ -85,6 +87,48 @@ struct Reader {
     [[noreturn]] void fail(const std::string& where, const std::string& what) const {
         throw SpecError((file.empty() ? "" : file + ": ") + where + ": " + what);
     }
+    // Refuses a key of object `j` (at `where`, "" at the top) that is not in `known`.
+    void onlyKeys(const json& j, const std::string& where,
+                  const std::vector<std::string>& known) const {
+        std::string list;
+        for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+        for (auto it = j.begin(); it != j.end(); ++it)
+            if (std::find(known.begin(), known.end(), it.key()) == known.end())
+                fail((where.empty() ? "" : where + ".") + it.key(),
+                     "unknown key (known: " + list + "; see docs/sweeps.md)");
+    }
+    // Key `key` of `j` as a string (`def` when absent); anything else fails naming it.
+    std::string text(const json& j, const std::string& key, const std::string& where,
+                     const std::string& def) const {
+        if (!j.contains(key)) return def;
+        if (!j[key].is_string()) fail(where + key, "must be a string, not " + jsonExcerpt(j[key]));
+        return j[key].get<std::string>();
+    }
+    bool flag(const json& j, const std::string& key, const std::string& where, bool def) const {
+        if (!j.contains(key)) return def;
+        if (!j[key].is_boolean())
+            fail(where + key, "must be true or false, not " + jsonExcerpt(j[key]));
+        return j[key].get<bool>();
+    }
+};
+
+// A hash agreeing with json's ==, which compares numbers by value (1 == 1.0).
+struct ValueHash {
+    size_t operator()(const json& v) const {
+        if (v.is_number()) return std::hash<double>()(v.get<double>());
+        size_t h = std::hash<int>()(int(v.type()));
+        auto mix = [&h](size_t x) { h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+        if (v.is_array())
+            for (const json& e : v) mix((*this)(e));
+        else if (v.is_object())
+            for (auto it = v.begin(); it != v.end(); ++it) {
+                mix(std::hash<std::string>()(it.key()));
+                mix((*this)(it.value()));
+            }
+        else
+            mix(std::hash<json>()(v));
+        return h;
+    }
 };
 
 std::string resolvePreset(const std::string& ref, const std::string& dir) {
@@ -95,8 +139,9 @@ std::string resolvePreset(const std::string& ref, const std::string& dir) {
         tried.push_back(dir + "/" + ref);
     for (const std::string& d : resourceSearchDirs())
         tried.push_back(d + "/presets/" + ref + ".json");
+    std::error_code ec;
     for (const std::string& p : tried)
-        if (std::ifstream(p).good()) return p;
+        if (std::filesystem::exists(p, ec)) return p;  // read (or refused) by the loader
     std::string where;
     for (const std::string& p : tried) where += (where.empty() ? "" : ", ") + p;
     throw std::invalid_argument("no experiment file or preset '" + ref + "' (looked for " + where +
@@ -119,6 +164,7 @@ json fullExperimentJson(const Experiment& e) {
 Objective readObjective(const Reader& r, const json& j, const std::string& where) {
     if (!j.is_object())
         r.fail(where, "must be an object {\"metric\": ..., \"goal\": \"min\"|\"max\"}");
+    r.onlyKeys(j, where, {"metric", "goal"});
     Objective o;
     static const std::vector<std::string> metrics = {"validation.loss",
                                                      "validation.accuracy",
@@ -139,7 +185,8 @@ Objective readObjective(const Reader& r, const json& j, const std::string& where
                                                      "oos.loss",
                                                      "oos.accuracy",
                                                      "oos.missed"};
-    if (!j.contains("metric") || !j["metric"].is_string()) r.fail(where + ".metric", "missing");
+    if (!j.contains("metric")) r.fail(where + ".metric", "missing");
+    if (!j["metric"].is_string()) r.fail(where + ".metric", "must be a string");
     o.metric = j["metric"].get<std::string>();
     if (std::find(metrics.begin(), metrics.end(), o.metric) == metrics.end()) {
         std::string all;
@@ -152,7 +199,7 @@ Objective readObjective(const Reader& r, const json& j, const std::string& where
                         o.metric == "samplesPerSecond" ||
                         (o.metric.rfind("trading.", 0) == 0 && o.metric != "trading.maxDrawdown" &&
                          o.metric != "trading.trades");
-    const std::string goal = j.value("goal", larger ? "max" : "min");
+    const std::string goal = r.text(j, "goal", where + ".", larger ? "max" : "min");
     if (goal != "min" && goal != "max") r.fail(where + ".goal", "must be \"min\" or \"max\"");
     o.minimize = goal == "min";
     return o;
@@ -184,23 +231,32 @@ SpecParam readParam(const Reader& r, const json& p, size_t i, const SearchSpace&
         r.fail(where + ".path", "missing (a path into the experiment, e.g. model.layers[1].heads)");
     ParamDef& d = sp.def;
     d.name = p["path"].get<std::string>();
+    if (d.name == "training.epochs")
+        r.fail(where + ".path",
+               "training.epochs is set for every trial by the spec's \"epochs\" key (and "
+               "earlyTerminate); it cannot be a parameter");
     sp.preset = d.name == "preset";
     const bool hasValues = p.contains("values");
     const bool hasRange = p.contains("min") || p.contains("max");
     if (hasValues == hasRange) r.fail(where, "give either values or min and max");
-    std::string type = p.value("type", "");
+    std::string type = r.text(p, "type", where + ".", "");
+    const bool log = r.flag(p, "log", where + ".", false);
     if (hasValues) {
         if (!p["values"].is_array() || p["values"].empty())
             r.fail(where + ".values", "must be a non-empty array");
         if (!type.empty() && type != "categorical")
             r.fail(where + ".type", "values make a categorical parameter");
         d.kind = ParamKind::Categorical;
+        if (p["values"].size() > SweepSpec::kMaxCategoricalValues)
+            r.fail(where + ".values", std::to_string(p["values"].size()) + " values, more than " +
+                                          std::to_string(SweepSpec::kMaxCategoricalValues));
+        if (log) r.fail(where + ".log", "log ranges are for floats");
         for (const json& v : p["values"]) d.choices.push_back(v);
-        for (size_t a = 0; a < d.choices.size(); ++a)
-            for (size_t b = a + 1; b < d.choices.size(); ++b)
-                if (d.choices[a] == d.choices[b])
-                    r.fail(where + ".values[" + std::to_string(b) + "]",
-                           "repeats " + d.choices[a].dump());
+        std::unordered_set<json, ValueHash> seen;
+        for (size_t b = 0; b < d.choices.size(); ++b)
+            if (!seen.insert(d.choices[b]).second)
+                r.fail(where + ".values[" + std::to_string(b) + "]",
+                       "repeats " + jsonExcerpt(d.choices[b]));
         if (sp.preset)
             for (size_t a = 0; a < d.choices.size(); ++a)
                 if (!d.choices[a].is_string())
@@ -213,16 +269,14 @@ SpecParam readParam(const Reader& r, const json& p, size_t i, const SearchSpace&
         d.low = p["min"].get<double>();
         d.high = p["max"].get<double>();
         const bool integral = p["min"].is_number_integer() && p["max"].is_number_integer();
-        if (type.empty()) type = integral && !p.value("log", false) ? "int" : "float";
+        if (type.empty()) type = integral && !log ? "int" : "float";
         if (type == "int") {
             if (!integral) r.fail(where, "an int parameter needs integer min and max");
-            if (p.value("log", false)) r.fail(where + ".log", "log ranges are for floats");
+            if (log) r.fail(where + ".log", "log ranges are for floats");
             d.kind = ParamKind::Int;
             d.step = readInt(r, p, "step", where + ".", 1, 1, 1 << 30);
         } else if (type == "float") {
-            if (p.contains("log") && !p["log"].is_boolean())
-                r.fail(where + ".log", "true or false");
-            d.kind = p.value("log", false) ? ParamKind::LogFloat : ParamKind::Float;
+            d.kind = log ? ParamKind::LogFloat : ParamKind::Float;
             if (p.contains("step")) r.fail(where + ".step", "only int parameters have a step");
         } else {
             r.fail(where + ".type", "'" + type + "' is not int, float or categorical");
@@ -234,6 +288,7 @@ SpecParam readParam(const Reader& r, const json& p, size_t i, const SearchSpace&
         if (!w.is_object() || !w.contains("path") || !w["path"].is_string() || !w.contains("in") ||
             !w["in"].is_array())
             r.fail(where + ".when", "must be {\"path\": PARAMETER, \"in\": [VALUES]}");
+        r.onlyKeys(w, where + ".when", {"path", "in"});
         d.conditional = true;
         d.condition.parent = w["path"].get<std::string>();
         for (const json& v : w["in"]) d.condition.values.push_back(v);
@@ -315,22 +370,11 @@ std::string textPosition(const std::string& file, const std::string& text, size_
 }
 
 SweepSpec SweepSpec::load(const std::string& path) {
-    std::string text;
-    try {
-        text = readFile(path);
-    } catch (const std::exception& e) {
-        throw SpecError(e.what());
-    }
     json j;
     try {
-        j = json::parse(text);
-    } catch (const json::parse_error& e) {
-        std::string what = e.what();
-        const auto bracket = what.find("] ");
-        if (bracket != std::string::npos) what = what.substr(bracket + 2);
-        // nlohmann's byte is one past the character at fault.
-        throw SpecError(textPosition(path, text, e.byte ? e.byte - 1 : 0) + ": not valid JSON (" +
-                        what + ")");
+        j = loadJsonFile(path, kMaxFileBytes);
+    } catch (const std::exception& e) {
+        throw SpecError(e.what());
     }
     const auto slash = path.find_last_of('/');
     const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
@@ -338,6 +382,14 @@ SweepSpec SweepSpec::load(const std::string& path) {
 }
 
 SweepSpec SweepSpec::fromJson(const json& j, const std::string& file, const std::string& dir) {
+    try {
+        return readSpec(j, file, dir);
+    } catch (const json::exception& e) {  // a type the checks above missed: still named
+        throw SpecError((file.empty() ? "" : file + ": ") + jsonErrorText(e));
+    }
+}
+
+SweepSpec SweepSpec::readSpec(const json& j, const std::string& file, const std::string& dir) {
     const Reader r{file};
     if (!j.is_object()) r.fail("(top)", "a sweep spec is a JSON object");
     static const std::vector<std::string> keys = {
@@ -345,13 +397,11 @@ SweepSpec SweepSpec::fromJson(const json& j, const std::string& file, const std:
         "parameters", "objective",         "secondObjective", "earlyTerminate",
         "runCap",     "timeBudgetMinutes", "seedsPerConfig",  "epochs",
         "tpe",        "population"};
-    for (auto it = j.begin(); it != j.end(); ++it)
-        if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
-            r.fail(it.key(), "unknown key (see docs/sweeps.md)");
+    r.onlyKeys(j, "", keys);
     SweepSpec s;
     s.file = file;
     s.source = j;
-    s.name = j.value("name", std::string("sweep"));
+    s.name = r.text(j, "name", "", "sweep");
     if (!j.contains("experiment") || !j["experiment"].is_string())
         r.fail("experiment", "missing (an experiment file or a preset name)");
     s.experimentRef = j["experiment"].get<std::string>();
@@ -364,7 +414,7 @@ SweepSpec SweepSpec::fromJson(const json& j, const std::string& file, const std:
         r.fail("experiment", e.what());
     }
     s.baseExperiment = fullExperimentJson(base);
-    s.method = j.value("method", std::string("random"));
+    s.method = r.text(j, "method", "", "random");
     if (s.method != "grid" && s.method != "random" && s.method != "sobol" && s.method != "tpe")
         r.fail("method", "'" + s.method + "' is not grid, random, sobol or tpe");
     if (j.contains("seed") && (!j["seed"].is_number_unsigned()))
@@ -421,6 +471,10 @@ SweepSpec SweepSpec::fromJson(const json& j, const std::string& file, const std:
         if (!e.is_object() || !e.contains("type") || !e["type"].is_string())
             r.fail("earlyTerminate", "must be {\"type\": \"asha\"|\"median\", ...}");
         s.pruner = e["type"].get<std::string>();
+        if (s.pruner == "asha")
+            r.onlyKeys(e, "earlyTerminate", {"type", "eta", "minResource", "maxResource"});
+        else if (s.pruner == "median")
+            r.onlyKeys(e, "earlyTerminate", {"type", "startupTrials", "warmupEpochs"});
         if (s.pruner == "asha") {
             s.asha.eta = readInt(r, e, "eta", "earlyTerminate.", 3, 2, 1000);
             s.asha.minResource = readInt(r, e, "minResource", "earlyTerminate.", 1, 1, 1000000);
@@ -447,11 +501,10 @@ SweepSpec SweepSpec::fromJson(const json& j, const std::string& file, const std:
     if (j.contains("tpe")) {
         const json& t = j["tpe"];
         if (!t.is_object()) r.fail("tpe", "must be an object");
+        r.onlyKeys(t, "tpe", {"startupTrials", "candidates", "constantLiar"});
         s.tpe.nStartup = readInt(r, t, "startupTrials", "tpe.", 10, 0, 1000000);
         s.tpe.nCandidates = readInt(r, t, "candidates", "tpe.", 24, 1, 100000);
-        if (t.contains("constantLiar") && !t["constantLiar"].is_boolean())
-            r.fail("tpe.constantLiar", "true or false");
-        s.tpe.constantLiar = t.value("constantLiar", true);
+        s.tpe.constantLiar = r.flag(t, "constantLiar", "tpe.", true);
     }
     s.runCap = readInt(r, j, "runCap", "", 0, 1, 1000000);
     if (s.runCap == 0 && s.method != "grid") r.fail("runCap", "missing (how many trials at most)");
@@ -472,7 +525,7 @@ SweepSpec SweepSpec::fromJson(const json& j, const std::string& file, const std:
     // first 256 Sobol points.
     auto failAt = [&](const json& config, const SpecError& e) {
         throw SpecError((file.empty() ? "" : file + ": ") + std::string(e.what()) +
-                        " (configuration " + config.dump() + ")");
+                        " (configuration " + jsonExcerpt(config, 400) + ")");
     };
     std::vector<double> mid(s.space.size(), 0.5);
     for (size_t i = 0; i < s.params.size(); ++i) {
@@ -540,7 +593,7 @@ Experiment buildExperiment(const SweepSpec& s, const json& config, int replicate
     for (const SpecParam& p : s.params) {
         auto it = config.find(p.def.name);
         if (it == config.end()) continue;
-        at = p.specPath + " (" + p.def.name + " = " + it->dump() + ")";
+        at = p.specPath + " (" + p.def.name + " = " + jsonExcerpt(*it) + ")";
         if (p.preset)
             j["model"] = s.presetModels.at(it->get<std::string>());
         else
@@ -572,11 +625,11 @@ Experiment SweepSpec::experimentFor(const json& config, int replicate) const {
                 try {
                     buildExperiment(*this, json{{p.def.name, *it}}, replicate, alone);
                 } catch (const std::exception& single) {
-                    throw SpecError(p.specPath + " (" + p.def.name + " = " + it->dump() +
+                    throw SpecError(p.specPath + " (" + p.def.name + " = " + jsonExcerpt(*it) +
                                     "): " + single.what());
                 }
             }
-            throw SpecError("the combination " + config.dump() +
+            throw SpecError("the combination " + jsonExcerpt(config, 400) +
                             " makes no valid experiment: " + e.what());
         }
         throw SpecError(at + ": " + e.what());

@@ -67,7 +67,11 @@ struct SpecParam {
 
 struct SweepSpec {
     static constexpr int kMaxPopulation = 4096;  // as `train --population`
-    std::string file;                            // where it was read from (empty: not a file)
+    // A spec file larger than this is refused on reading (docs/sweeps.md): 16 MiB.
+    static constexpr size_t kMaxFileBytes = size_t(16) << 20;
+    // A categorical parameter's values at most (each is built into an experiment on loading).
+    static constexpr size_t kMaxCategoricalValues = 10000;
+    std::string file;  // where it was read from (empty: not a file)
     std::string name;
     std::string experimentRef;      // as given: a file (relative to the spec) or preset name
     nlohmann::json baseExperiment;  // the base experiment as loaded (Experiment::toJson)
@@ -96,7 +100,11 @@ struct SweepSpec {
     // paths are taken from.
     static SweepSpec fromJson(const nlohmann::json& j, const std::string& file,
                               const std::string& dir);
-    // Reads and checks a spec file; a JSON syntax error names FILE:LINE:COLUMN.
+    // fromJson's reading, whose nlohmann exceptions fromJson turns into SpecError.
+    static SweepSpec readSpec(const nlohmann::json& j, const std::string& file,
+                              const std::string& dir);
+    // Reads and checks a spec file (a regular file of at most kMaxFileBytes, JSON nested at
+    // most kMaxJsonDepth deep); a JSON syntax error or number overflow names FILE:LINE:COLUMN.
     static SweepSpec load(const std::string& path);
 
     // The experiment of a configuration for seed replicate `replicate` (0-based; replicate r

@@ -2,10 +2,17 @@
 // the reason on stderr; devices lists cpu; train prints one JSON object per epoch.
 #include <QtTest>
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
 #include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include "common/CliRun.h"
 #include "common/TestUtil.h"
+#include "model/data/DataConfig.h"
 #include "nnwb/TestPaths.h"
 
 class CliTest : public QObject {
@@ -250,6 +257,59 @@ private slots:
         r = run({"train", "--experiment", path, "--lr-schedule", "exp"});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--lr-schedule: training.lrSchedule.type"), qPrintable(r.err));
+    }
+    // Issue 41: `train --save-model /dev/null` as root replaced the machine's /dev/null with a
+    // regular file (a temporary file renamed over it), and a symlinked target lost its link.
+    // Now a character device (made here by mknod, as root; CI runs as root) stays one and a
+    // link is kept with its target updated.
+    void saveKeepsDevicesAndLinks() {
+        const QString dir = QString::fromStdString(nnwb::test::tempDir());
+        const QString experiment = writeExperiment(QString::fromStdString(nlohmann::json{
+            {"formatVersion", 1},
+            {"data", {{"file", nnwb::defaultDataFile()}, {"window", 8}}},
+            {"model", {{"layers", {{{"type", "dense"}, {"neurons", 3}}}}}},
+            {"training", {{"epochs", 1}, {"batchSize", 64}}}}.dump()));
+        const QString link = dir + "/link.safetensors", real = dir + "/real.safetensors";
+        QVERIFY(QFile::link("real.safetensors", link));
+        auto r = run({"train", "--experiment", experiment, "--save-model", link});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(QFileInfo(link).isSymLink());
+        QVERIFY(QFileInfo(real).size() > 1000);
+        if (geteuid() != 0) QSKIP("mknod of a character device needs root (CI runs as root)");
+        const QString dev = dir + "/null";
+        QCOMPARE(mknod(dev.toLocal8Bit().constData(), S_IFCHR | 0666, makedev(1, 3)), 0);
+        r = run({"train", "--experiment", experiment, "--save-model", dev});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        struct stat st {};
+        QCOMPARE(stat(dev.toLocal8Bit().constData(), &st), 0);
+        QVERIFY(S_ISCHR(st.st_mode));
+        QCOMPARE(st.st_rdev, makedev(1, 3));
+        QCOMPARE(QDir(dir).entryList(QDir::Files | QDir::System | QDir::NoDotAndDotDot).size(), 3);
+    }
+    // Issue 41: /dev/zero as an experiment or model was read until ~2 GB, then "unexpected end
+    // of input"; a FIFO blocked. Refused at once with exit 2, naming the file and what it is.
+    void endlessInputsRefused() {
+        const QString dir = QString::fromStdString(nnwb::test::tempDir());
+        const QString fifo = dir + "/e.json";
+        QCOMPARE(mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        const QString data = QString::fromStdString(nnwb::defaultDataFile());
+        const QList<QPair<QStringList, QString>> cases = {
+            {{"train", "--experiment", "/dev/zero"},
+             "cannot read /dev/zero: not a regular file (a character device)"},
+            {{"train", "--experiment", fifo},
+             "cannot read " + fifo + ": not a regular file (a FIFO)"},
+            {{"predict", "--model", "/dev/zero", "--data", data},
+             "cannot read /dev/zero: not a regular file (a character device)"},
+            {{"export", "--model", "/dev/zero", "--onnx", dir + "/m.onnx"},
+             "cannot read /dev/zero: not a regular file"}};
+        for (const auto& [args, message] : cases) {
+            QElapsedTimer t;
+            t.start();
+            const auto r = nnwb::test::runCli(args, 20000);
+            QVERIFY2(r.code == 2, qPrintable(args.join(' ') + ": " + r.err));
+            QVERIFY2(r.err.contains(message), qPrintable(args.join(' ') + ": " + r.err));
+            QVERIFY2(t.elapsed() < 10000, qPrintable(args.join(' ')));
+        }
     }
 };
 

@@ -10,6 +10,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include <sys/stat.h>
+
 #include "nnwb/TestPaths.h"
 
 class TestCliData : public QObject {
@@ -123,6 +125,24 @@ private slots:
         r = run({});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("usage"));
+    }
+    // Issue 41: /dev/zero was read until 2 GiB (or std::bad_alloc), a FIFO blocked forever.
+    // Refused at once, naming the file.
+    void endlessFilesRefused() {
+        QElapsedTimer t;
+        t.start();
+        Run r = run({"/dev/zero"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, QString("zero:0: /dev/zero is not a regular file (a device, FIFO or "
+                                "socket)\n"));
+        QTemporaryDir dir;
+        const QString fifo = dir.path() + "/bars.csv";
+        QCOMPARE(mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        r = run({fifo});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("bars.csv:0: " + fifo + " is not a regular file"),
+                 qPrintable(r.err));
+        QVERIFY2(t.elapsed() < 10000, qPrintable(QString::number(t.elapsed())));
     }
 };
 

@@ -151,6 +151,83 @@ private slots:
         QVERIFY(!std::filesystem::exists(db_.toStdString()));  // nothing stored
     }
 
+    // Issue 41's hostile specs: each exits 2 within a bounded time, naming the file and the key
+    // (or FILE:LINE:COL for what the JSON reader refuses), and stores nothing. Before: wrong
+    // types and 1e999 exited 1 with nlohmann's text, nesting 100 000 deep crashed (exit 139),
+    // typos in nested objects and a training.epochs parameter were accepted, /dev/zero was read
+    // until ~2 GB, 100 000 categorical values took 21.6 s to check.
+    void hostileSpecsNamed() {
+        const QString base = spec("random", 2);
+        const auto with = [&](const QString& extra) {
+            return QString(base).replace(R"("runCap":2,)", "\"runCap\":2," + extra + ",");
+        };
+        const QString lr = R"({"path":"training.optimizer.learningRate")";
+        const auto params = [&](const QString& list) {
+            return R"({"experiment":"tiny.json","runCap":2,"parameters":[)" + list + "]}";
+        };
+        QString hundredK;
+        for (int i = 0; i < 100000; ++i) hundredK += (i ? "," : "") + QString::number(i);
+        const QString deep = QString(100000, '[') + QString(100000, ']');
+        const QList<QPair<QString, QString>> cases = {
+            {with(R"("name":5)"), "h.json: name: must be a string, not 5"},
+            {with(R"("method":7)"), "h.json: method: must be a string, not 7"},
+            {with(R"("objective":{"metric":"validation.loss","goal":1})"),
+             "h.json: objective.goal: must be a string, not 1"},
+            {params(lr + R"(,"min":0.001,"max":0.3,"log":"yes"})"),
+             R"(h.json: parameters[0].log: must be true or false, not "yes")"},
+            {"{\n" + with(R"("seed":1e999)").mid(1), "h.json:2:"},
+            {with(R"("objective":{"metric":"validation.loss","gaol":"min"})"),
+             "h.json: objective.gaol: unknown key"},
+            {with(R"("earlyTerminate":{"type":"asha","minResorce":1})"),
+             "h.json: earlyTerminate.minResorce: unknown key"},
+            {with(R"("tpe":{"startupTrails":1})"), "h.json: tpe.startupTrails: unknown key"},
+            {params(R"({"path":"training.optimizer.type","values":["adam","sgd"]},)"
+                    R"({"path":"training.optimizer.momentum","min":0.1,"max":0.9,)"
+                    R"("when":{"path":"training.optimizer.type","in":["sgd"],"inn":["sgd"]}})"),
+             "h.json: parameters[1].when.inn: unknown key"},
+            {params(R"({"path":"training.epochs","min":1,"max":3})"),
+             "h.json: parameters[0].path: training.epochs is set for every trial by the spec's"},
+            {params(lr + R"(,"values":)" + deep + "}"), "h.json:1:"},
+            {with(R"("tpe":)" + deep), "nested deeper than 64 levels"},
+            {params(lr + R"(,"values":[)" + hundredK + "]}"),
+             "h.json: parameters[0].values: 100000 values, more than 10000"},
+            {QString(17 << 20, ' ') + "{}", "more than the 16777216-byte limit for this file"}};
+        for (const auto& [text, message] : cases) {
+            const QString path = writeSpec("h.json", text);
+            QElapsedTimer t;
+            t.start();
+            const auto r = runCli({"sweep", "run", path, "--runs-db", db_}, 30000);
+            QVERIFY2(r.code == 2, qPrintable(text.left(300) + ": exit " + QString::number(r.code) +
+                                             ": " + r.err.left(500)));
+            QVERIFY2(r.err.contains(message), qPrintable(text.left(300) + ": " + r.err.left(500)));
+            QVERIFY2(r.err.size() < 2000, qPrintable(r.err.left(500)));
+            QVERIFY2(t.elapsed() < 10000, qPrintable(text.left(300)));
+        }
+        const auto r = runCli({"sweep", "run", "/dev/zero", "--runs-db", db_}, 30000);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("cannot read /dev/zero: not a regular file (a character device)"),
+                 qPrintable(r.err));
+        QVERIFY(!std::filesystem::exists(db_.toStdString()));  // nothing stored
+    }
+    // 10 000 values (the most) are checked for repeats by a hash (before: pairwise, quadratic),
+    // which still takes 1 and 1.0 for the same value.
+    void categoricalRepeatsFoundFast() {
+        QString values;
+        for (int i = 0; i < 9999; ++i) values += (i ? "," : "") + QString::number(i + 1);
+        values += ",1.0";
+        const QString path =
+            writeSpec("rep.json", R"({"experiment":"tiny.json","runCap":2,"parameters":[)"
+                                  R"({"path":"training.seed","values":[)" +
+                                      values + "]}]}");
+        QElapsedTimer t;
+        t.start();
+        const auto r = runCli({"sweep", "run", path, "--runs-db", db_}, 30000);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("rep.json: parameters[0].values[9999]: repeats 1.0"),
+                 qPrintable(r.err));
+        QVERIFY2(t.elapsed() < 5000, qPrintable(QString::number(t.elapsed())));
+    }
+
     void randomSweepEndToEnd() {
         const QString path = writeSpec(
             "random.json", spec("random", 6, R"(,"secondObjective":{"metric":"parameters"})"));
