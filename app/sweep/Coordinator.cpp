@@ -76,6 +76,7 @@ TrialRow* Coordinator::row(int number) {
 }
 
 void Coordinator::recover() {
+    removeLeftovers();
     for (TrialRow& t : trials_) {
         if (t.state != TrialState::Running) continue;
         if (t.attempts < o_.maxAttempts) {
@@ -89,6 +90,18 @@ void Coordinator::recover() {
             t.state = TrialState::Failed;
         }
     }
+}
+
+void Coordinator::removeLeftovers() {
+    std::error_code ec;
+    for (const TrialRow& t : trials_)  // a model its dead trial process left (it runs again)
+        if (t.state == TrialState::Running || t.state == TrialState::Queued)
+            fs::remove(folder_ + "/trial-" + std::to_string(t.number) + ".safetensors", ec);
+    // The temporary files of saves a kill cut short (writeFileAtomic's NAME.tmp-PID-N): no one
+    // writes in this folder while the sweep is claimed by this process.
+    for (fs::directory_iterator it(folder_, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().filename().string().find(".tmp-") != std::string::npos)
+            fs::remove(it->path(), ec);
 }
 
 bool Coordinator::addConfiguration() {

@@ -66,6 +66,8 @@ private:
     struct TrialRun;  // one trial of a running process
     struct Running;   // one trial process: one trial, or a packed population of them
     void recover();
+    // On a resume: the trial models and temporary files a killed coordinator's trials left.
+    void removeLeftovers();
     bool startNext(Slot& slot);
     bool addConfiguration();
     // Starts the first of `queued` (trial numbers, in order) on `slot`, packed with those of

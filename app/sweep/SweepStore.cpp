@@ -46,7 +46,15 @@ SweepRow sweepFrom(SQLite::Statement& q) {
     s.host = text(q, "host");
     s.pid = integer(q, "pid");
     s.pidStart = integer(q, "pid_start");
+    s.heartbeatAt = optReal(q, "heartbeat_at").value_or(0.0);
     s.spec = nlohmann::json::parse(text(q, "spec"));
+    // A running or stopping sweep whose coordinator is gone: on this host its process ended,
+    // on another its heartbeat (every 5 s) is older than RunStore's 15 minutes for runs.
+    if (s.status == sweepstatus::kRunning || s.status == sweepstatus::kStopping) {
+        const bool gone = s.host == runsHostName() ? !runsProcessAlive(s.pid, s.pidStart)
+                                                   : unixSeconds() - s.heartbeatAt > 15 * 60;
+        if (gone) s.status = sweepstatus::kInterrupted;
+    }
     return s;
 }
 

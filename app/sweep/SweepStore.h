@@ -28,7 +28,9 @@ inline constexpr const char* kRunning = "running";
 inline constexpr const char* kStopping = "stopping";  // `sweep stop` asked; the coordinator ends it
 inline constexpr const char* kStopped = "stopped";
 inline constexpr const char* kCompleted = "completed";
-inline constexpr const char* kInterrupted = "interrupted";  // its coordinator died
+// Its coordinator died (never stored: list() and sweep() read a running or stopping sweep so
+// when its process is gone, or, on another host, its heartbeat is 15 minutes old).
+inline constexpr const char* kInterrupted = "interrupted";
 }  // namespace sweepstatus
 
 struct SweepRow {
@@ -36,6 +38,7 @@ struct SweepRow {
     std::string name, status, createdAt, endedAt, specFile, host;
     nlohmann::json spec;
     int64_t pid = 0, pidStart = 0;
+    double heartbeatAt = 0;  // UTC seconds of the coordinator's last heartbeat
 };
 
 struct TrialRow {

@@ -345,17 +345,42 @@ private slots:
         }
         ::kill(pid_t(p.processId()), SIGKILL);
         QVERIFY(p.waitForFinished(10000));
+        // Killed mid-sweep: its coordinator is gone, so the sweep reads interrupted, not
+        // running (issue 41).
         QJsonObject before = show(1);
-        QCOMPARE(before["status"].toString(), QString("running"));  // killed mid-sweep
+        QCOMPARE(before["status"].toString(), QString("interrupted"));
+        const auto list = runCli({"sweep", "list", "--runs-db", db_});
+        QVERIFY2(list.out.contains(" interrupted ") && !list.out.contains(" running "),
+                 qPrintable(list.out));
         std::map<int, QJsonObject> doneBefore;
-        for (const QJsonValue& v : before["trials"].toArray())
+        int cutShort = -1;  // a trial the kill ended
+        for (const QJsonValue& v : before["trials"].toArray()) {
             if (v.toObject()["state"].toString() == "complete")
                 doneBefore[v.toObject()["number"].toInt()] = v.toObject();
+            const QString state = v.toObject()["state"].toString();
+            if (state == "running" || (cutShort < 0 && state == "queued"))
+                cutShort = v.toObject()["number"].toInt();
+        }
         QVERIFY(doneBefore.size() >= 3);
         QVERIFY(doneBefore.size() < 16);
+        // What a kill during the trial's model save leaves: the model and the save's temporary
+        // file beside it. The resume removes both.
+        QVERIFY(cutShort >= 0);
+        const std::string leftover =
+            (dir_ + "/store/runs-sweeps/1/trial-" + QString::number(cutShort)).toStdString();
+        std::ofstream(leftover + ".safetensors") << "half";
+        std::ofstream(leftover + ".safetensors.tmp-99999-1") << "half";
 
         auto r = runCli({"sweep", "resume", "1", "--runs-db", db_, "--slots", "cpu=2"});
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("sweep 1 was interrupted: resuming"), qPrintable(r.out));
+        for (const auto& f :
+             std::filesystem::directory_iterator((dir_ + "/store/runs-sweeps/1").toStdString())) {
+            const std::string name = f.path().filename().string();
+            QVERIFY2(name.find(".tmp-") == std::string::npos, name.c_str());
+            QVERIFY2(name.size() < 12 || name.substr(name.size() - 12) != ".safetensors",
+                     name.c_str());
+        }
         const QJsonObject after = show(1);
         QCOMPARE(after["status"].toString(), QString("completed"));
         const QJsonArray trials = after["trials"].toArray();
