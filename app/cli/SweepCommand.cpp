@@ -1,5 +1,6 @@
 // `nnwb-cli sweep run SPEC [--slots S]`, `sweep resume ID [--slots S]`, `sweep list`,
-// `sweep show ID [--json] [--top N]`, `sweep export ID --csv OUT`, `sweep stop ID`, each with
+// `sweep show ID [--json] [--top N] [--cscv-blocks S]`, `sweep export ID [--csv OUT]
+// [--returns FILE]`, `sweep stop ID`, each with
 // `--runs-db PATH`: sweeps from the command line (docs/sweeps.md). run and resume coordinate
 // the trials (app/sweep/Coordinator.h) and print a progress line per finished trial. CLI main
 // thread; Qt-free.
@@ -18,8 +19,10 @@
 #include "app/runs/RunsDbPath.h"
 #include "app/sweep/Coordinator.h"
 #include "app/sweep/SweepDeflatedSharpe.h"
+#include "app/sweep/SweepOverfitting.h"
 #include "app/sweep/SweepReport.h"
 #include "model/AtomicFile.h"
+#include "model/overfitting/Cscv.h"
 
 namespace nnwb::cli {
 
@@ -28,10 +31,11 @@ namespace {
 namespace fs = std::filesystem;
 
 struct SweepOptions {
-    std::string sub, db, spec, slots, csv;
+    std::string sub, db, spec, slots, csv, returns;
     int64_t id = 0;
     bool json = false, quiet = false;
     int top = 10;
+    int cscvBlocks = kCscvDefaultBlocks;
     int population = 0;  // 0: the spec's
 };
 
@@ -96,6 +100,14 @@ int coordinate(const sweep::SweepSpec& spec, int64_t id, RunStore& store, const 
                                         : 0.0);
     }
     return status == sweepstatus::kCompleted ? 0 : 4;
+}
+
+// The bars x trials matrix of the returns stored with the trials' runs (SweepOverfitting.h).
+SweepReturnsMatrix returnsMatrix(RunStore& store, const std::vector<TrialRow>& trials) {
+    std::vector<int64_t> runIds;
+    for (const TrialRow& t : trials)
+        if (t.runId != 0) runIds.push_back(t.runId);
+    return sweepReturnsMatrix(trials, readReturnSeries(store, runIds));
 }
 
 int runSweep(SweepOptions& o) {
@@ -165,15 +177,32 @@ int runSweep(SweepOptions& o) {
                 tradingOfRun[run.id] = run.trading;
         const nlohmann::json dsr = sweepDeflatedSharpe(trials, tradingOfRun);
         if (!dsr.is_null()) report["deflatedSharpe"] = dsr;
+        // PBO and its companions from the trials' stored per-bar returns.
+        const nlohmann::json pbo = sweepOverfitting(returnsMatrix(store, trials), o.cscvBlocks);
+        if (!pbo.is_null()) report["overfitting"] = pbo;
         if (o.json)
             std::printf("%s\n", report.dump(2).c_str());
         else
             std::fputs((sweepReportText(report, size_t(o.top)) +
-                        (dsr.is_null() ? "" : "\n" + sweepDeflatedSharpeText(dsr)))
+                        (dsr.is_null() ? "" : "\n" + sweepDeflatedSharpeText(dsr)) +
+                        (pbo.is_null() ? "" : "\n" + sweepOverfittingText(pbo)))
                            .c_str(),
                        stdout);
         return 0;
     }
+    if (o.csv.empty() && o.returns.empty())
+        throw UsageError("sweep export: give --csv OUT, --returns FILE or both");
+    if (!o.returns.empty()) {
+        const SweepReturnsMatrix m = returnsMatrix(store, trials);
+        if (m.trials.empty())
+            throw UsageError("sweep " + std::to_string(o.id) +
+                             ": no complete or pruned trial has stored per-bar returns (no "
+                             "trading figures, or recorded before nnwb kept them)");
+        writeFileAtomic(o.returns, sweepReturnsCsv(m));
+        std::printf("wrote %s (%zu bars x %zu trials)\n", o.returns.c_str(), m.time.size(),
+                    m.trials.size());
+    }
+    if (o.csv.empty()) return 0;
     writeFileAtomic(o.csv, sweepCsv(spec, trials));
     std::printf("wrote %s (%zu trials)\n", o.csv.c_str(), trials.size());
     return 0;
@@ -231,10 +260,33 @@ void addSweepCommand(CLI::App& root, Runners& runners) {
     show->add_option("--top", o->top, "leaderboard rows")
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
-    CLI::App* csv =
-        add("export", "its trials as CSV (one row per trial, one column per parameter)");
+    show->add_option("--cscv-blocks", o->cscvBlocks,
+                     "blocks S the trials' returns are cut into for the probability of backtest "
+                     "overfitting (even; docs/overfitting.md)")
+        ->type_name("S")
+        ->check(CLI::Validator(
+            [](std::string& v) -> std::string {
+                int s = 0;
+                try {
+                    s = std::stoi(v);
+                } catch (const std::exception&) {
+                    return "not a number: " + v;
+                }
+                return s >= 2 && s <= kCscvMaxBlocks && s % 2 == 0
+                           ? std::string()
+                           : "must be even, 2 to " + std::to_string(kCscvMaxBlocks);
+            },
+            "EVEN", "even"))
+        ->capture_default_str();
+    CLI::App* csv = add("export",
+                        "its trials as CSV (one row per trial, one column per parameter), the "
+                        "trials' per-bar returns as a bars x trials CSV, or both");
     id(csv);
-    csv->add_option("--csv", o->csv, "the CSV file to write")->type_name("OUT")->required();
+    csv->add_option("--csv", o->csv, "the trials' CSV file to write")->type_name("OUT");
+    csv->add_option("--returns", o->returns,
+                    "the returns CSV to write: a header of trial numbers, one row per bar "
+                    "(docs/overfitting.md)")
+        ->type_name("FILE");
     CLI::App* stop = add(
         "stop", "ask the sweep's coordinator to stop (its running trials go back to the queue)");
     id(stop);

@@ -12,6 +12,7 @@
 #include "app/cli/RunErrors.h"
 #include "app/cli/TrialProtocol.h"
 #include "app/engine/WalkForward.h"
+#include "app/runs/RunReturns.h"
 #include "app/runs/StoredRun.h"
 #include "compute/Backend.h"
 #include "model/TrainingSession.h"
@@ -87,10 +88,12 @@ int runTrialWalkForward(const Experiment& exp) {
     const WalkForwardData& data = wf->data();
     if (!result.outOfSample.empty() && data.bars) {
         try {
-            nlohmann::json t =
-                tradingReportJson(evaluateTrading(*data.bars, result.outOfSample, exp.trading));
+            const TradingReport report =
+                evaluateTrading(*data.bars, result.outOfSample, exp.trading);
+            nlohmann::json t = tradingReportJson(report);
             t["part"] = "outOfSample";
             t["settings"] = exp.trading.toJson();
+            t["returnSeries"] = returnSeriesJson(report.equity);  // RunStore keeps it apart
             trading = t;
         } catch (const std::exception& e) {
             trading = {{"error", e.what()}};

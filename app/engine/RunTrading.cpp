@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "app/runs/RunReturns.h"
 #include "model/trading/TradingEvaluation.h"
 #include "model/trading/TradingReportText.h"
 #include "model/trading/ValidationSignals.h"
@@ -72,6 +73,7 @@ std::vector<nlohmann::json> validationTradingAll(Network& net, Trainer& trainer,
             j["part"] = "validation";
             j["epoch"] = best.epoch();
             j["settings"] = settings.toJson();
+            j["returnSeries"] = returnSeriesJson(report.equity);  // RunStore keeps it apart
             out[m] = std::move(j);
         } catch (const std::exception& e) {
             out[m] = {{"error", e.what()}};

@@ -20,6 +20,7 @@
 
 #include "app/runs/HostClock.h"
 #include "app/runs/PendingRun.h"
+#include "app/runs/RunReturns.h"
 #include "app/runs/RunsSchema.h"
 #include "model/FigureText.h"
 
@@ -513,9 +514,13 @@ void RunStore::finishRun(int64_t id, const std::string& status, const std::strin
     }
 }
 
-void RunStore::setTrading(int64_t id, const nlohmann::json& trading) {
+void RunStore::setTrading(int64_t id, const nlohmann::json& tradingIn) {
     try {
+        // The per-bar returns go to their own table (RunReturns.h), the figures to the row.
+        nlohmann::json trading = tradingIn;
+        const std::optional<ReturnSeries> returns = takeReturnSeries(trading);
         const RunsLock::Guard guard = writing();
+        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
         SQLite::Statement u(*db_, "UPDATE runs SET trading = ? WHERE id = ?");
         if (trading.is_null())
             u.bind(1);
@@ -523,6 +528,8 @@ void RunStore::setTrading(int64_t id, const nlohmann::json& trading) {
             u.bind(1, trading.dump());
         u.bind(2, id);
         u.exec();
+        if (returns) writeReturnSeries(*db_, id, *returns);
+        tx.commit();
     } catch (const std::exception& e) {
         fail("cannot store the trading figures of run " + std::to_string(id), e);
     }
@@ -868,12 +875,14 @@ bool RunStore::importRun(PendingRun& p, const std::string& file, int64_t* idOut)
         u.bind(4, *p.run.bestEpoch);
     else
         u.bind(4);
+    const std::optional<ReturnSeries> returns = takeReturnSeries(p.run.trading);
     if (p.run.trading.is_null())
         u.bind(5);
     else
         u.bind(5, p.run.trading.dump());
     u.bind(6, id);
     u.exec();
+    if (returns) writeReturnSeries(*db_, id, *returns);
     return complete;
 }
 

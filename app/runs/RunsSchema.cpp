@@ -112,6 +112,16 @@ CREATE TABLE trial_epochs (
     FOREIGN KEY (sweep_id, number) REFERENCES trials (sweep_id, number) ON DELETE CASCADE
 );
 )sql",
+        // 6: the per-bar returns of the run's trading evaluation (issue 45, app/runs/
+        // RunReturns.h), for the overfitting diagnostics of a sweep's trials.
+        R"sql(
+CREATE TABLE run_returns (
+    run_id INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+    bars INTEGER NOT NULL,           -- how many returns
+    time BLOB NOT NULL,              -- int64 UTC seconds per return, little-endian
+    pct BLOB NOT NULL                -- float64 return per bar (% equity difference), little-endian
+);
+)sql",
     };
     return steps;
 }

@@ -5,7 +5,9 @@
 // with objective trading.sharpe stores each trial's value from its result and its run's trading
 // figures, and `sweep show` reports the deflated Sharpe ratio of the trials; a sweep on a
 // walk-forward experiment optimises oos.loss; pruning on an end-of-trial objective is a spec
-// error naming earlyTerminate. On a short cut of the bundled EURUSD H1 file, tiny network.
+// error naming earlyTerminate; `sweep show` reports the probability of backtest overfitting
+// computed from the matrix `sweep export --returns` writes (issue 45). On a short cut of the
+// bundled EURUSD H1 file, tiny network.
 #include <QtTest>
 
 #include <cmath>
@@ -19,6 +21,7 @@
 #include "common/CliRun.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
+#include "model/overfitting/Cscv.h"
 #include "model/trading/DeflatedSharpe.h"
 
 using json = nlohmann::json;
@@ -179,6 +182,74 @@ private Q_SLOTS:
                  qPrintable(text.out));
     }
 
+    // Uses the sweep of sweepOnTradingSharpeReportsTheDeflatedSharpe.
+    void sweepReportsPboFromTheExportedReturns() {
+        const QString db = dir_ + "/trading.sqlite";
+        const json s = show(db, 1);
+        const json& o = s["overfitting"];
+        QVERIFY2(o.is_object() && o.contains("pbo"), s.dump().c_str());
+        // Every complete trial traded the validation part (pruned ones too; none here).
+        const int n = s["counts"]["complete"].get<int>();
+        QVERIFY(n >= 2);
+        QCOMPARE(o["trials"].get<int>(), n);
+        QCOMPARE(o["blocks"].get<int>(), 16);
+        QCOMPARE(o["splits"].get<int>(), 12870);  // C(16, 8)
+        QVERIFY(o["pbo"].get<double>() >= 0 && o["pbo"].get<double>() <= 1);
+        QVERIFY(o["degradation"].contains("slope") && o.contains("probabilityOfLoss"));
+        QCOMPARE(o["perSplit"]["logit"].size(), size_t(12870));
+        // The exported matrix: a header of trial numbers, a row per bar.
+        const QString csv = dir_ + "/returns.csv";
+        const auto e = run({"sweep", "export", "1", "--returns", csv, "--runs-db", db});
+        QVERIFY2(e.code == 0, qPrintable(e.out + e.err));
+        std::ifstream in(csv.toStdString());
+        std::string line;
+        std::getline(in, line);
+        std::string header = "time";
+        for (const json& n : o["trialNumbers"]) header += "," + std::to_string(n.get<int>());
+        QCOMPARE(line, header);
+        std::vector<std::vector<double>> columns(static_cast<size_t>(n));
+        size_t rows = 0;
+        while (std::getline(in, line)) {
+            QStringList cells = QString::fromStdString(line).split(',');
+            QCOMPARE(cells.size(), n + 1);
+            QCOMPARE(cells[0].size(), 16);  // YYYY-MM-DD HH:MM
+            for (int c = 0; c < n; ++c) columns[size_t(c)].push_back(cells[c + 1].toDouble());
+            ++rows;
+        }
+        QCOMPARE(rows, o["bars"].get<size_t>());
+        // PBO and its companions are those of that matrix.
+        const nnwb::CscvResult r = nnwb::cscv(columns, 16);
+        QCOMPARE(o["pbo"].get<double>(), r.pbo);
+        QCOMPARE(o["probabilityOfLoss"].get<double>(), r.probabilityOfLoss);
+        QCOMPARE(o["degradation"]["slope"].get<double>(), r.slope);
+        QCOMPARE(o["dominance"]["area"].get<double>(), r.dominance.area);
+        // Each column is its run's equity differences: the stored Sharpe per bar is theirs
+        // (every trial traded the same validation range), and the figures row has no series.
+        nnwb::RunStore store(db.toStdString(), false);
+        std::map<int, int64_t> runOf;
+        for (const json& t : s["trials"]) runOf[t["number"].get<int>()] = t["run"].get<int64_t>();
+        for (size_t c = 0; c < size_t(n); ++c) {
+            const auto run = store.get(runOf.at(o["trialNumbers"][c].get<int>()));
+            QVERIFY(run && run->trading.is_object() && !run->trading.contains("returnSeries"));
+            QCOMPARE(double(rows), run->trading["strategy"]["returns"].get<double>());
+            const json& stored = run->trading["strategy"]["sharpe"];
+            const double sr = stored.is_number() ? stored.get<double>() : 0.0;  // null: no trade
+            QVERIFY2(std::abs(nnwb::cscvSharpe(columns[c]) - sr) <= 1e-12 * (1 + std::abs(sr)),
+                     qPrintable(QString::number(sr)));
+        }
+        const auto text = run({"sweep", "show", "1", "--runs-db", db});
+        QVERIFY2(text.out.contains("probability of backtest overfitting") &&
+                     text.out.contains("PBO ") && text.out.contains("12870 splits"),
+                 qPrintable(text.out));
+        // Bad input: an odd S, an export without a file.
+        const auto odd = run({"sweep", "show", "1", "--cscv-blocks", "7", "--runs-db", db});
+        QCOMPARE(odd.code, 2);
+        QVERIFY2(odd.err.contains("--cscv-blocks"), qPrintable(odd.err));
+        const auto none = run({"sweep", "export", "1", "--runs-db", db});
+        QCOMPARE(none.code, 2);
+        QVERIFY2(none.err.contains("--returns"), qPrintable(none.err));
+    }
+
     void sweepOnWalkForwardOptimisesTheStitchedLoss() {
         const QString db = dir_ + "/oos.sqlite";
         const QString spec = write("oos.json", R"({"name":"oos","experiment":"walkforward.json",
@@ -200,6 +271,10 @@ private Q_SLOTS:
                      run.trading["strategy"]["netPoints"].get<double>());
         }
         QVERIFY(s["deflatedSharpe"].is_object());
+        // PBO from the stitched out-of-sample returns.
+        QVERIFY2(s["overfitting"].is_object() && s["overfitting"].contains("pbo"),
+                 s["overfitting"].dump().c_str());
+        QCOMPARE(s["overfitting"]["trials"].get<int>(), 2);
     }
 
     void pruningAnEndFigureIsASpecError() {
