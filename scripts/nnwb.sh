@@ -2,8 +2,10 @@
 # One entry point for a fresh Debian 12 machine (run as root, or with sudo available):
 #   scripts/nnwb.sh run    install what is missing, build, open the workbench
 #   scripts/nnwb.sh test   install what is missing, build, run the whole test suite (ctest)
+#   scripts/nnwb.sh package  install what is missing, build, write build/nnwb_VERSION_amd64.deb
 #   scripts/nnwb.sh check  reliability checks: formatting, ASan + UBSan suite, fuzzers, GUI monkey,
-#                          TSan threaded tests, stores under stress, OpenCL kernels under oclgrind;
+#                          TSan threaded tests, stores under stress, OpenCL kernels under oclgrind,
+#                          the Debian package installed, used and purged (label package);
 #                          the slow parts rotate with the commit count (one sanitizer build per
 #                          run: ASan half 0, ASan half 1, TSan; fuzz and monkey seeds; the
 #                          oclgrind slice), so any 3 consecutive commits run all of them
@@ -27,8 +29,10 @@ packages=(build-essential cmake ninja-build pkg-config qt6-base-dev libqcustompl
           libonnx-dev libprotobuf-dev libsqlite3-dev libsqlitecpp-dev libcli11-dev nettle-dev
           libgtest-dev munge slurmctld slurmd slurm-client)
 
-# Only for `check`: clang with its sanitizer and libFuzzer runtimes, llvm-symbolizer, oclgrind.
-check_packages=(clang libclang-rt-14-dev llvm oclgrind clang-format)
+# Only for `check`: clang with its sanitizer and libFuzzer runtimes, llvm-symbolizer, oclgrind;
+# for the package test, lintian, the desktop and AppStream validators, and man.
+check_packages=(clang libclang-rt-14-dev llvm oclgrind clang-format lintian desktop-file-utils
+                appstream man-db)
 
 # Whether `check` runs the clang-format gate (format-check) as its first step.
 format_gate=1
@@ -136,6 +140,26 @@ configure_and_build() {
     build_preset release
 }
 
+# The Debian package of the Release build: cpack (cmake/Packaging.cmake) after building what it
+# installs, not the tests. Writes $build/nnwb_VERSION_amd64.deb.
+build_package() {
+    configure release
+    build_preset release --target nnwb nnwb-cli nnwb_cli_docs
+    (cd "$build" && cpack -G DEB)
+}
+
+# The package test (label package, tests/package/package_deb.sh): the .deb built, checked by
+# lintian, desktop-file-validate and appstreamcli, installed, used by a new unprivileged user and
+# purged. As root only.
+run_package_test() {
+    step "package: .deb built, validated, installed, used as a user, purged"
+    configure release
+    build_preset release --target nnwb nnwb-cli nnwb_cli_docs
+    desktop-file-validate resources/packaging/nnwb.desktop
+    appstreamcli validate --no-net "$build"/packaging/*.metainfo.xml
+    (cd "$build" && ctest --output-on-failure -L '^package$' --no-tests=error)
+}
+
 # What rotates with the commit in `check`: the two monkey seeds, the fuzzers' seed and the
 # oclgrind slice (k of 4 by the number of commits, so any 4 consecutive commits together run
 # every oclgrind case). Outside a git checkout everything is seed 1 / slice 0.
@@ -178,6 +202,8 @@ run_checks() {
     # 1-4. One sanitizer build per run in `check` (each is a build of every library): the
     # commit count mod 3 picks ASan + UBSan with half 0 or half 1 of the test programs (with the
     # fuzzers and the GUI monkey), or TSan with the threaded tests. check-long runs all of them.
+    # 0b. The Debian package, installed and purged (minutes; builds only the programs).
+    run_package_test
     local sanitizer="all"
     if [ "$length" = short ]; then
         case "$(($(commit_count) % 3))" in
@@ -264,7 +290,7 @@ run_asan() {
         build_preset asan
     else
         local names always targets=() i=0 t
-        names="$(cd build-asan && ctest -N -LE 'monkey-long|^fuzzing$|^slurm$' |
+        names="$(cd build-asan && ctest -N -LE 'monkey-long|^fuzzing$|^slurm$|^package$' |
             sed -n 's/^ *Test *#[0-9]*: *//p' | grep -vx 'install_tree' | sort)"
         always="$(cd build-asan && ctest -N -L 'monkey-long|^fuzzing$' |
             sed -n 's/^ *Test *#[0-9]*: *//p')"
@@ -283,7 +309,7 @@ run_asan() {
     fi
     step "asan+ubsan: test suite${asan_half:+ (half $asan_half of 2)}"
     (cd build-asan && ctest --output-on-failure -j "$(nproc)" --timeout 1800 \
-        -LE 'monkey-long|^fuzzing$|^slurm$' ${regex:+-R "^($regex)\$"})
+        -LE 'monkey-long|^fuzzing$|^slurm$|^package$' ${regex:+-R "^($regex)\$"})
 }
 
 # ThreadSanitizer: the tests that run work on several threads (label `threads`), with gcc's
@@ -334,7 +360,9 @@ case "$mode" in
         # oclgrind runs and the fuzzers belong to `check` (they take minutes). As root, with the
         # Slurm packages just installed, the live Slurm test must run, never skip.
         [ "$(id -u)" = 0 ] && export NNWB_REQUIRE_SLURM=1
-        (cd "$build" && ctest --output-on-failure -j "$(nproc)" --timeout 1200 -LE 'oclgrind|^fuzzing$')
+        # The package test (label package) installs the .deb as root: `check` runs it.
+        (cd "$build" && ctest --output-on-failure -j "$(nproc)" --timeout 1200 \
+            -LE 'oclgrind|^fuzzing$|^package$')
         ;;
     check | check-long)
         step "install"
@@ -353,6 +381,12 @@ case "$mode" in
         install_missing "${packages[@]}" "${check_packages[@]}"
         run_tsan
         ;;
+    package)
+        step "install"
+        install_missing "${packages[@]}"
+        step "package (preset release): cpack -G DEB"
+        build_package
+        ;;
     format)
         install_missing clang-format
         run_format
@@ -362,7 +396,7 @@ case "$mode" in
         run_format_check
         ;;
     *)
-        echo "usage: scripts/nnwb.sh run|test|check|check-long|asan|tsan|format|format-check" >&2
+        echo "usage: scripts/nnwb.sh run|test|package|check|check-long|asan|tsan|format|format-check" >&2
         exit 2
         ;;
 esac

@@ -31,6 +31,32 @@ QString readmePath() {
     return {};
 }
 
+namespace {
+
+// The licences and the bundled data's attribution (the package's copyright file says the same:
+// resources/packaging/copyright), with the NOTICE file found beside the resources.
+QString licenceText() {
+    QString notice;
+    for (const QString& dir : resourceDirs())
+        if (QFileInfo::exists(QDir(dir).absoluteFilePath(QStringLiteral("NOTICE")))) {
+            notice = QDir(dir).absoluteFilePath(QStringLiteral("NOTICE"));
+            break;
+        }
+    return QObject::tr(
+               "<p><b>Licences.</b> The nnwb sources carry no licence statement of their own yet. "
+               "The window uses Qt 6 (LGPL-3) and QCustomPlot (GPL-3); the programs use "
+               "CLI11 (BSD-3-Clause), nlohmann/json (MIT), SQLite (public domain), SQLiteC++ "
+               "(MIT), ONNX (Apache-2.0), protobuf (BSD-3-Clause), Nettle (LGPL-3) and the "
+               "OpenCL ICD loader.</p>"
+               "<p><b>Bundled data.</b> EUR/USD H1 bars 2017–2018 converted from the hourly data "
+               "of the QuantConnect Lean repository (Apache License 2.0), original price data "
+               "from the Oanda feed%1.</p>")
+        .arg(notice.isEmpty() ? QString()
+                              : QObject::tr("; see <code>%1</code>").arg(notice.toHtmlEscaped()));
+}
+
+}  // namespace
+
 QString aboutText() {
     QString devices;
     for (const DeviceInfo& d : listDevices())
@@ -49,9 +75,9 @@ QString aboutText() {
                "<p>Attention-family networks trained on market price bars, on the CPU "
                "or any OpenCL device.</p>"
                "<p>Qt %2 (built with %3), %4.</p>"
-               "<p>Compute devices:</p><ul>%5</ul>")
+               "<p>Compute devices:</p><ul>%5</ul>%6")
         .arg(QStringLiteral(NNWB_VERSION), QLatin1String(qVersion()), QLatin1String(QT_VERSION_STR),
-             compiler, devices);
+             compiler, devices, licenceText());
 }
 
 QString firstStepsText() {

@@ -1,6 +1,6 @@
-// The Help menu of the window: About nnwb… (version, Qt, compiler, compute devices), First
-// Steps… (a short guide to a first run) and the README (opened in the desktop's viewer). The
-// dialogs are not modal. GUI thread only.
+// The Help menu of the window: About nnwb… (version, Qt, compiler, compute devices, the
+// licences and the bundled data's attribution), First Steps… (a short guide to a first run) and
+// the README (opened in the desktop's viewer). The dialogs are not modal. GUI thread only.
 #pragma once
 
 class QMainWindow;

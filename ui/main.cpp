@@ -1,5 +1,6 @@
 // nnwb: the workbench GUI program (the window it starts is the rest of ui/). With no arguments
-// it opens the last experiment (or the bundled default); `--experiment FILE --train-epochs N
+// it opens the last experiment (or the bundled default), with one FILE that experiment (the
+// desktop entry's `nnwb %f`); `--experiment FILE --train-epochs N
 // --screenshot OUT.png [--device ID] [--size WxH]` trains N epochs, renders the window to
 // OUT.png and exits (works offscreen); `--compare A B ... [--device ID ...]` opens the
 // experiment files or presets A, B, ... as a comparison set on the Comparison tab (with
@@ -88,9 +89,9 @@ struct Options {
         cli.addOptions({experiment, epochs, shot, device, size, compare, chart, bench, bars, model,
                         runsDb, noRecord, showRuns});
         cli.addPositionalArgument(QStringLiteral("experiments"),
-                                  QStringLiteral("With --compare: experiment files or preset "
-                                                 "names."),
-                                  QStringLiteral("[A B ...]"));
+                                  QStringLiteral("An experiment file to open; with --compare: "
+                                                 "experiment files or preset names."),
+                                  QStringLiteral("[FILE | A B ...]"));
     }
 };
 
@@ -98,11 +99,14 @@ struct Options {
 // False when a scripted run cannot open the one given.
 bool openStartExperiment(nnwb::MainWindow& window, const QCommandLineParser& cli, const Options& o,
                          bool scripted) {
-    if (cli.isSet(o.experiment)) {
-        if (window.openExperiment(cli.value(o.experiment))) return true;
+    QString given = cli.value(o.experiment);
+    const QStringList files = cli.positionalArguments();
+    if (given.isEmpty() && !cli.isSet(o.compare) && files.size() == 1)
+        given = files.front();  // `nnwb FILE`: the desktop entry's Exec=nnwb %f
+    if (!given.isEmpty()) {
+        if (window.openExperiment(given)) return true;
         std::fprintf(stderr, "nnwb: %s\n",
-                     qPrintable(window.lastError().isEmpty() ? cli.value(o.experiment)
-                                                             : window.lastError()));
+                     qPrintable(window.lastError().isEmpty() ? given : window.lastError()));
         return !scripted;
     }
     const QString last = QSettings().value(QStringLiteral("lastExperiment")).toString();

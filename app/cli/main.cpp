@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "app/cli/CliDocs.h"
 #include "app/cli/Commands.h"
 #include "app/cli/HelpFormatter.h"
 #include "nnwb/Version.h"
@@ -124,6 +125,9 @@ int main(int argc, char** argv) {
     nnwb::cli::addRunsCommand(root, runners);
     nnwb::cli::addSweepCommand(root, runners);
     root.add_subcommand("help", "this help")->group("");  // `nnwb-cli help`, not listed
+    // What the build installs (CliDocs.h): the manual page and the bash completion, not listed.
+    root.add_subcommand("help-man", "nnwb-cli(1) as roff")->group("");
+    root.add_subcommand("help-completion", "the bash completion script")->group("");
 
     try {
         root.parse(argc, argv);
@@ -143,6 +147,13 @@ int main(int argc, char** argv) {
     const Given g = given(root);
     if (g.path == "help") {
         std::fputs(help->make_help(&root, "nnwb-cli", CLI::AppFormatMode::Normal).c_str(), stdout);
+        return 0;
+    }
+    if (g.path == "help-man" || g.path == "help-completion") {
+        const std::string text = g.path == "help-man"
+                                     ? nnwb::cli::manPage(root, *help, NNWB_VERSION)
+                                     : nnwb::cli::bashCompletion(root);
+        std::fputs(text.c_str(), stdout);
         return 0;
     }
     const std::string rest = leftOver(g);

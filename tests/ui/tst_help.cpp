@@ -68,6 +68,10 @@ private Q_SLOTS:
         QVERIFY(about.contains(QStringLiteral(NNWB_VERSION_TEST)));
         QVERIFY(about.contains(QLatin1String(qVersion())));
         QVERIFY(about.contains(QStringLiteral("<code>cpu</code>")));
+        // The licences and the data's attribution (issue 47), with the NOTICE it came with.
+        for (const char* words : {"QCustomPlot (GPL-3)", "Qt 6 (LGPL-3)", "QuantConnect Lean",
+                                  "Apache License 2.0", "Oanda", "/NOTICE</code>"})
+            QVERIFY2(about.contains(QLatin1String(words)), words);
         QVERIFY(firstStepsText().contains(QStringLiteral("Presets")));
         QVERIFY2(!readmePath().isEmpty(), "README.md next to the resources");
     }

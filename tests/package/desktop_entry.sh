@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The desktop side of the package: the menu entry passes desktop-file-validate and the AppStream
+# metadata `appstreamcli validate --no-net` (each where the tool is installed; `check` installs
+# both), and the entry's command `nnwb %f` opens the file it is given: `nnwb FILE` trains FILE's
+# experiment (the run recorded under FILE's name), and a FILE that cannot be opened is an error
+# naming it (exit 2) instead of the default experiment.
+# Usage: desktop_entry.sh NNWB NNWB_CLI DESKTOP_FILE METAINFO
+set -euo pipefail
+gui="$1" cli="$2" desktop="$3" metainfo="$4"
+if command -v desktop-file-validate >/dev/null; then desktop-file-validate "$desktop"; fi
+if command -v appstreamcli >/dev/null; then appstreamcli validate --no-net "$metainfo" >/dev/null; fi
+grep -qx 'Exec=nnwb %f' "$desktop" || { echo "$desktop: Exec is not 'nnwb %f'"; exit 1; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+export NNWB_RUNS_DB="$work/runs.sqlite" QT_QPA_PLATFORM=offscreen
+cat >"$work/desktop-opened.json" <<'JSON'
+{"formatVersion": 2, "name": "opened by the desktop",
+ "data": {"source": "synthetic", "samples": 96, "units": 2, "window": 3},
+ "model": {"layers": [{"type": "dense", "neurons": 4}, {"type": "dense", "neurons": 3}]},
+ "training": {"epochs": 1, "batchSize": 8, "optimizer": {"type": "adam", "learningRate": 0.01}}}
+JSON
+"$gui" "$work/desktop-opened.json" --train-epochs 1 --screenshot "$work/shot.png" >/dev/null
+"$cli" runs list --json | grep -q '"opened by the desktop"' ||
+    { echo "nnwb FILE did not train FILE: $("$cli" runs list)"; exit 1; }
+set +e
+err="$("$gui" "$work/missing.json" --screenshot "$work/shot2.png" 2>&1 >/dev/null)"
+rc=$?
+set -e
+[[ $rc == 2 && "$err" == *missing.json* ]] || { echo "nnwb MISSING: exit $rc, '$err'"; exit 1; }
+echo "desktop entry OK"

@@ -1,0 +1,16 @@
+# cmake -DIN=spec.json -DOUT=tiny.json -P tiny_spec.cmake: the spec with runCap 2, epochs 1,
+# ASHA's maxResource 1 and its experiment, when a file, as an absolute path (example_sweeps.sh).
+file(READ "${IN}" spec)
+string(JSON spec SET "${spec}" runCap 2)
+string(JSON spec SET "${spec}" epochs 1)
+string(JSON type ERROR_VARIABLE none GET "${spec}" earlyTerminate type)
+if(type STREQUAL "asha")
+  string(JSON spec SET "${spec}" earlyTerminate maxResource 1)
+endif()
+string(JSON experiment GET "${spec}" experiment)
+get_filename_component(in "${IN}" ABSOLUTE)
+get_filename_component(dir "${in}" DIRECTORY)
+if(EXISTS "${dir}/${experiment}")
+  string(JSON spec SET "${spec}" experiment "\"${dir}/${experiment}\"")
+endif()
+file(WRITE "${OUT}" "${spec}")
