@@ -305,7 +305,8 @@ run_asan() {
             grep -q "^build $t: phony" build-asan/build.ninja && targets+=("$t")
         done
         echo "== asan+ubsan: ${#targets[@]} programs of test half $asan_half"
-        build_preset asan --target nnwb-cli nnwb tst_monkey "${targets[@]}"
+        # nnwb_cli_docs: the manual page and completion that the test cli_docs reads.
+        build_preset asan --target nnwb-cli nnwb nnwb_cli_docs tst_monkey "${targets[@]}"
     fi
     step "asan+ubsan: test suite${asan_half:+ (half $asan_half of 2)}"
     (cd build-asan && ctest --output-on-failure -j "$(nproc)" --timeout 1800 \
