@@ -4,17 +4,15 @@
 #include <cstdio>
 #include <limits>
 
+#include "model/trading/TradingReportText.h"
+
 namespace nnwb {
 
 std::optional<double> storedTradingFigure(const nlohmann::json& trading, const char* key,
                                           const char* series) {
     if (!trading.is_object() || !trading.contains(series)) return std::nullopt;
     const nlohmann::json& s = trading[series];
-    if (!s.is_object() || !s.contains(key)) return std::nullopt;
-    if (s[key].is_number()) return s[key].get<double>();
-    if (s[key].is_null() && std::string(key) == "profitFactor")
-        return std::numeric_limits<double>::infinity();
-    return std::nullopt;
+    return tradingFigureFromJson(s, key);
 }
 
 std::string storedTradingText(const std::optional<double>& value, int decimals) {

@@ -12,7 +12,9 @@ namespace nnwb {
 
 // A figure ("netPoints", "profitFactor", "sharpeAnnual", "maxDrawdownPoints", "trades", ...)
 // of a series ("strategy", "buyAndHold" or "random"); none when the run has none (no trading
-// evaluation, or {"error": ...}). A profit factor stored as null (no losing trade) is +inf.
+// evaluation, {"error": ...}, or a figure that does not exist, stored as null: a win rate
+// without trades, ...). A profit factor stored as null is +inf where the win rate is above 0
+// (no losing trade), else none (no trade won or lost).
 std::optional<double> storedTradingFigure(const nlohmann::json& trading, const char* key,
                                           const char* series = "strategy");
 

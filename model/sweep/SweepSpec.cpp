@@ -13,6 +13,7 @@
 #include "model/Rng.h"
 #include "model/data/DataConfig.h"
 #include "model/sweep/SobolSequence.h"
+#include "model/trading/TradingReportText.h"
 
 namespace nnwb::sweep {
 
@@ -351,7 +352,9 @@ std::optional<double> Objective::resultValue(const json& result) const {
     if (k == keys.end()) return std::nullopt;
     const auto v = f.find(k->second);
     if (v == f.end()) return std::nullopt;
-    if (v->is_null() && k->second == "profitFactor") return kInfiniteProfitFactor;
+    if (v->is_null() && k->second == "profitFactor")  // inf with a trade won, else n/a
+        return tradingFigureFromJson(f, "profitFactor") ? std::optional(kInfiniteProfitFactor)
+                                                        : std::nullopt;
     if (!v->is_number()) return std::nullopt;
     return v->get<double>();
 }

@@ -184,10 +184,10 @@ void randomBaseline(const BarSeries& b, const TradeMarket& m, const TradingSetti
         for (Figure fig : kMeanFigures) mean.*fig += f.*fig;
     }
     for (Figure fig : kMeanFigures) mean.*fig /= draws;
-    mean.profitFactor = lost > 0 ? won / lost : won > 0 ? INFINITY : 0.0;
+    mean.profitFactor = profitFactorOf(won, lost);
     r.random = mean;
     r.randomDraws = draws;
-    r.randomNetAtOrAbove = atOrAbove / draws;
+    r.randomNetAtOrAbove = r.trades.empty() ? kNotAvailable : atOrAbove / draws;
 }
 
 }  // namespace

@@ -32,5 +32,8 @@ TradingReport evaluateTrading(const BarSeries& bars, const SignalSeries& signals
 // year (what evaluateTrading reports for each of its series).
 TradingFigures tradingFigures(const std::vector<Trade>& trades, const TradingEquity& equity,
                               double barsPerYear);
+// The winners' net over the losers' |net|: infinite when none lost and one won, n/a
+// (kNotAvailable) when none won or lost (no trades, or only breakeven ones).
+double profitFactorOf(double won, double lost);
 
 }  // namespace nnwb

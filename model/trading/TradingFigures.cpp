@@ -34,7 +34,9 @@ double maxDrawdown(const std::vector<double>& equity) {
     return worst;
 }
 
-// Sharpe and Sortino of the per-bar returns of the % equity.
+// Sharpe and Sortino of the per-bar returns of the % equity. A deviation within rounding of
+// zero (1e-10 of the largest equity or return: what differencing the cumulative % equity
+// leaves of a constant return) counts as none.
 void ratios(const std::vector<double>& pct, TradingFigures& f) {
     const size_t n = pct.size() < 2 ? 0 : pct.size() - 1;
     f.returns = double(n);
@@ -48,6 +50,12 @@ void ratios(const std::vector<double>& pct, TradingFigures& f) {
         sq += (r - mean) * (r - mean);
         down += std::min(r, 0.0) * std::min(r, 0.0);
     }
+    double scale = 0;
+    for (size_t i = 0; i < pct.size(); ++i) {
+        scale = std::max(scale, std::fabs(pct[i]));
+        if (i > 0) scale = std::max(scale, std::fabs(pct[i] - pct[i - 1]));
+    }
+    if (std::sqrt(sq / double(n)) <= 1e-10 * scale) return;  // no deviation
     const double sd = std::sqrt(sq / double(n - 1));
     const double dd = std::sqrt(down / double(n));
     if (sd > 0) f.sharpe = mean / sd;
@@ -68,6 +76,11 @@ void ratios(const std::vector<double>& pct, TradingFigures& f) {
 
 }  // namespace
 
+double profitFactorOf(double won, double lost) {
+    if (lost > 0) return won / lost;
+    return won > 0 ? std::numeric_limits<double>::infinity() : kNotAvailable;
+}
+
 TradingFigures tradingFigures(const std::vector<Trade>& trades, const TradingEquity& equity,
                               double barsPerYear) {
     TradingFigures f;
@@ -80,20 +93,24 @@ TradingFigures tradingFigures(const std::vector<Trade>& trades, const TradingEqu
         if (t.net > 0) ++wins, won += t.net;
         if (t.net < 0) lost -= t.net;
     }
-    if (!trades.empty()) {
-        f.winRate = wins / f.trades * 100;
-        f.perTradePoints = f.netPoints / f.trades;
-        f.perTradePct = f.netPct / f.trades;
-        f.profitFactor = lost > 0  ? won / lost
-                         : won > 0 ? std::numeric_limits<double>::infinity()
-                                   : 0.0;
-    }
+    f.profitFactor = profitFactorOf(won, lost);
     f.maxDrawdownPoints = maxDrawdown(equity.points);
     f.maxDrawdownPct = maxDrawdown(equity.pct);
     ratios(equity.pct, f);
     const double annual = std::sqrt(std::max(barsPerYear, 0.0));
     f.sharpeAnnual = f.sharpe * annual;
     f.sortinoAnnual = f.sortino * annual;
+    if (!trades.empty()) {
+        f.winRate = wins / f.trades * 100;
+        f.perTradePoints = f.netPoints / f.trades;
+        f.perTradePct = f.netPct / f.trades;
+    } else {  // figures of trades that do not exist: n/a
+        for (double TradingFigures::*m :
+             {&TradingFigures::winRate, &TradingFigures::perTradePoints,
+              &TradingFigures::perTradePct, &TradingFigures::sharpe, &TradingFigures::sortino,
+              &TradingFigures::sharpeAnnual, &TradingFigures::sortinoAnnual})
+            f.*m = kNotAvailable;
+    }
     if (!equity.bar.empty()) f.exposure = held / double(equity.bar.size()) * 100;
     return f;
 }

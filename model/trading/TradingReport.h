@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -50,10 +51,15 @@ struct TradingEquity {
     std::vector<double> pct;     // cumulative net, sum of the trades' % (not compounded)
 };
 
+// A figure that does not exist (a win rate without trades, ...): NaN, "n/a" in text, null in
+// JSON.
+inline constexpr double kNotAvailable = std::numeric_limits<double>::quiet_NaN();
+
+// Without trades, winRate, profitFactor, perTrade*, sharpe*, sortino* are kNotAvailable.
 struct TradingFigures {
     double trades = 0;          // a count (the random baseline's is a mean)
-    double winRate = 0;         // % of trades with net > 0
-    double profitFactor = 0;    // winners' net / |losers' net|; inf without losers; 0: no trade
+    double winRate = 0;         // % of trades with net > 0 (net 0: neither win nor loss)
+    double profitFactor = 0;    // winners' net / |losers' net|; inf without losers; n/a: neither
     double netPoints = 0;       // sum of the trades' net
     double netPct = 0;          // sum of the trades' net %
     double perTradePoints = 0;  // net / trades
@@ -61,7 +67,8 @@ struct TradingFigures {
     double maxDrawdownPoints = 0;  // largest fall of the equity from its running peak (from 0)
     double maxDrawdownPct = 0;     // the same on the % equity (percentage points)
     // Of the per-bar returns r = pct[i] - pct[i-1] over the range: mean / sample deviation
-    // (Sharpe), mean / sqrt(mean of min(r, 0)²) (Sortino); 0 where undefined. Annual: times
+    // (Sharpe), mean / sqrt(mean of min(r, 0)²) (Sortino); 0 where undefined (fewer than two
+    // returns, a deviation within rounding of zero). Annual: times
     // sqrt(TradingReport::barsPerYear).
     double sharpe = 0, sortino = 0;
     double sharpeAnnual = 0, sortinoAnnual = 0;
@@ -71,8 +78,7 @@ struct TradingFigures {
     // the central moments m_k = mean((r - mean)^k); 0 where undefined (fewer than two returns,
     // no deviation).
     double returns = 0;
-    double skewness = 0,
-           kurtosis = 0;  // % of the range's bars with a position open after their open
+    double skewness = 0, kurtosis = 0;
 };
 
 struct TradingReport {
@@ -89,7 +95,8 @@ struct TradingReport {
     // the profit factor of all draws' trades pooled (docs/trading.md).
     TradingFigures random;
     int randomDraws = 0;
-    double randomNetAtOrAbove = 0;  // share of draws whose net points >= the strategy's (0..1)
+    // Share of draws whose net points >= the strategy's (0..1); n/a without strategy trades.
+    double randomNetAtOrAbove = 0;
 };
 
 }  // namespace nnwb

@@ -34,6 +34,7 @@ const FigureName kFigures[] = {
 };
 
 std::string cell(double v) {
+    if (std::isnan(v)) return "n/a";
     if (std::isinf(v)) return "inf";
     char buf[48];
     std::snprintf(buf, sizeof buf, "%.4g", v);
@@ -58,16 +59,25 @@ nlohmann::ordered_json tradingFiguresJson(const TradingFigures& f) {
     return j;
 }
 
+std::optional<double> tradingFigureFromJson(const nlohmann::json& series, const std::string& key) {
+    if (!series.is_object()) return std::nullopt;
+    const auto it = series.find(key);
+    if (it == series.end()) return std::nullopt;
+    if (it->is_number()) return it->get<double>();
+    // A null profit factor with a trade won is infinite (none lost); else there is none.
+    if (it->is_null() && key == "profitFactor") {
+        const auto won = tradingFigureFromJson(series, "winRate");
+        if (won && *won > 0) return std::numeric_limits<double>::infinity();
+    }
+    return std::nullopt;
+}
+
 TradingFigures tradingFiguresFromJson(const nlohmann::json& j) {
     TradingFigures f;
     if (!j.is_object()) return f;
     for (const FigureName& n : kFigures) {
-        const auto it = j.find(n.key);
-        if (it == j.end()) continue;
-        if (it->is_number())
-            f.*n.member = it->get<double>();
-        else if (it->is_null() && std::string(n.key) == "profitFactor")
-            f.*n.member = std::numeric_limits<double>::infinity();
+        if (!j.contains(n.key)) continue;
+        f.*n.member = tradingFigureFromJson(j, n.key).value_or(kNotAvailable);
     }
     f.returns = j.value("returns", 0.0);
     f.skewness = j.value("skewness", 0.0);
@@ -87,7 +97,10 @@ nlohmann::ordered_json tradingReportJson(const TradingReport& r, bool trades) {
     j["buyAndHold"] = tradingFiguresJson(r.buyAndHold);
     j["random"] = tradingFiguresJson(r.random);
     j["random"]["draws"] = r.randomDraws;
-    j["random"]["netAtOrAbove"] = r.randomNetAtOrAbove;
+    if (std::isfinite(r.randomNetAtOrAbove))
+        j["random"]["netAtOrAbove"] = r.randomNetAtOrAbove;
+    else
+        j["random"]["netAtOrAbove"] = nullptr;
     if (trades) {
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
         for (const Trade& t : r.trades)
@@ -117,12 +130,14 @@ std::string tradingReportText(const TradingReport& r) {
                       cell(r.random.*n.member).c_str());
         out += line;
     }
+    char share[32] = "n/a (no strategy trades)";
+    if (std::isfinite(r.randomNetAtOrAbove))
+        std::snprintf(share, sizeof share, "%.0f%%", r.randomNetAtOrAbove * 100);
     std::snprintf(line, sizeof line,
                   "bars %zu..%zu (%zu), point %g, spread from the %s; random: mean of %d draws, "
-                  "%.0f%% of them net >= the strategy\n",
+                  "%s of them net >= the strategy\n",
                   r.firstBar, r.lastBar, r.lastBar - r.firstBar + 1, r.point,
-                  r.spreadFrom == "file" ? "file" : "given setting", r.randomDraws,
-                  r.randomNetAtOrAbove * 100);
+                  r.spreadFrom == "file" ? "file" : "given setting", r.randomDraws, share);
     out += line;
     return out;
 }

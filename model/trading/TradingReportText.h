@@ -1,9 +1,12 @@
 // Text forms of a trading evaluation (TradingReport.h) other than CSV: the figures as JSON
 // (what `nnwb-cli ... --json` prints and a run stores) and as a plain table of strategy,
-// buy-and-hold and random baseline. A profit factor without losing trades is infinite: JSON
-// null, the table "inf". Pure functions; any thread.
+// buy-and-hold and random baseline. A figure that does not exist (no trades: win rate, profit
+// factor, per trade, Sharpe, Sortino; the random share) is JSON null, the table "n/a"; a
+// profit factor without losing trades is infinite: JSON null too (told apart by a win rate
+// above 0), the table "inf". Pure functions; any thread.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -16,7 +19,11 @@ namespace nnwb {
 //  maxDrawdownPoints, maxDrawdownPct, sharpe, sortino, sharpeAnnual, sortinoAnnual, exposure,
 //  returns, skewness, kurtosis}.
 nlohmann::ordered_json tradingFiguresJson(const TradingFigures& f);
-// Reads tradingFiguresJson's form back (a missing or null figure: 0, profitFactor null: inf).
+// One figure of tradingFiguresJson's form: its number; a null profitFactor is +inf where the
+// win rate is above 0 (no trade lost); none where the key is missing or null (n/a).
+std::optional<double> tradingFigureFromJson(const nlohmann::json& series, const std::string& key);
+// Reads tradingFiguresJson's form back (a missing figure: 0, a null one kNotAvailable,
+// profitFactor as tradingFigureFromJson).
 TradingFigures tradingFiguresFromJson(const nlohmann::json& j);
 // {"range": {firstBar, lastBar, bars, barsPerYear}, "point", "spreadFrom", "strategy": {...},
 //  "buyAndHold": {...}, "random": {..., "draws", "netAtOrAbove"}}; with `trades` also

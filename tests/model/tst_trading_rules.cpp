@@ -12,8 +12,10 @@
 
 #include "model/Rng.h"
 #include "model/trading/TradingEvaluation.h"
+#include "model/trading/TradingReportText.h"
 
 using namespace nnwb;
+using nlohmann::json;
 
 namespace {
 
@@ -476,6 +478,81 @@ TEST(TradingRules, breakevenTradesNetExactlyZero) {
     EXPECT_EQ(r.strategy.winRate, 0);
     EXPECT_EQ(r.strategy.netPoints, 0);
     for (double e : r.equity.points) ASSERT_EQ(e, std::floor(e));  // whole points throughout
+    // No trade won or lost: no profit factor (n/a, JSON null, not read back as infinite).
+    EXPECT_TRUE(std::isnan(r.strategy.profitFactor));
+    const nlohmann::ordered_json j = tradingReportJson(r);
+    EXPECT_TRUE(j["strategy"]["profitFactor"].is_null());
+    EXPECT_FALSE(tradingFigureFromJson(j["strategy"], "profitFactor").has_value());
+    // One winner among the breakeven trades: none lost, the profit factor is infinite.
+    BarSeries win = b;
+    win.close.back() += 0.00001, win.high.back() += 0.00001;  // the last trade wins 1
+    const TradingReport w =
+        evaluateTrading(win, script(std::vector<std::pair<int, float>>(120, {1, .9f})), s);
+    EXPECT_NEAR(w.strategy.winRate, 100.0 / 119, kTol);
+    EXPECT_TRUE(std::isinf(w.strategy.profitFactor));
+    const nlohmann::ordered_json wj = tradingReportJson(w);
+    EXPECT_TRUE(std::isinf(tradingFigureFromJson(wj["strategy"], "profitFactor").value_or(0)));
+}
+
+TEST(TradingRules, constantReturnsHaveNoSharpe) {
+    // A % equity rising by 0.1 each bar: every per-bar return is 0.1 up to the rounding of
+    // differencing the cumulative sum (a deviation of ~1e-17): no deviation, Sharpe 0
+    // (docs/trading.md), not 1e15.
+    TradingEquity e;
+    double pct = 0;
+    for (size_t i = 0; i < 500; ++i) {
+        e.bar.push_back(i);
+        e.time.push_back(int64_t(i) * 3600);
+        e.position.push_back(1);
+        e.points.push_back(pct * 100);
+        e.pct.push_back(pct);
+        pct += 0.1;
+    }
+    const TradingFigures f = tradingFigures({Trade()}, e, 6000);
+    EXPECT_EQ(f.sharpe, 0);
+    EXPECT_EQ(f.sharpeAnnual, 0);
+    EXPECT_EQ(f.sortino, 0);
+    EXPECT_EQ(f.skewness, 0);
+    EXPECT_EQ(f.kurtosis, 0);
+    // One return off by a thousandth: a real deviation, a (large) Sharpe.
+    for (size_t i = 250; i < 500; ++i) e.pct[i] += 0.001;
+    EXPECT_GT(tradingFigures({Trade()}, e, 6000).sharpe, 10);
+}
+
+TEST(TradingRules, aModelThatNeverSignalsHasNoRatios) {
+    // Signals "none" on every bar: no trades. Win rate, profit factor, per trade, Sharpe and
+    // Sortino do not exist (NaN: "n/a" in the table, null in JSON), nor does the share of
+    // random draws at or above the strategy; net, drawdown and exposure are 0.
+    const TradingReport r = evaluateTrading(
+        tenBars(), script(std::vector<std::pair<int, float>>(10, {0, .9f})), scriptedSettings());
+    ASSERT_TRUE(r.trades.empty());
+    const TradingFigures& f = r.strategy;
+    for (double v : {f.winRate, f.profitFactor, f.perTradePoints, f.perTradePct, f.sharpe,
+                     f.sortino, f.sharpeAnnual, f.sortinoAnnual, r.random.winRate,
+                     r.random.profitFactor, r.random.sharpeAnnual, r.randomNetAtOrAbove})
+        EXPECT_TRUE(std::isnan(v));
+    EXPECT_EQ(f.trades, 0);
+    EXPECT_EQ(f.netPoints, 0);
+    EXPECT_EQ(f.maxDrawdownPoints, 0);
+    EXPECT_EQ(f.exposure, 0);
+    EXPECT_EQ(r.buyAndHold.trades, 1);  // the baseline still trades
+    EXPECT_FALSE(std::isnan(r.buyAndHold.sharpe));
+    const nlohmann::ordered_json j = tradingReportJson(r);
+    for (const char* key : {"winRate", "profitFactor", "perTradePoints", "sharpe", "sortino",
+                            "sharpeAnnual", "sortinoAnnual"}) {
+        EXPECT_TRUE(j["strategy"][key].is_null()) << key;
+        EXPECT_FALSE(tradingFigureFromJson(j["strategy"], key).has_value()) << key;
+    }
+    EXPECT_TRUE(j["random"]["netAtOrAbove"].is_null());
+    EXPECT_EQ(j["strategy"]["netPoints"], 0);
+    const TradingFigures back = tradingFiguresFromJson(json::parse(j["strategy"].dump()));
+    EXPECT_TRUE(std::isnan(back.winRate));
+    EXPECT_TRUE(std::isnan(back.profitFactor));
+    const std::string text = tradingReportText(r);
+    EXPECT_NE(text.find("win rate %                    n/a"), std::string::npos) << text;
+    EXPECT_NE(text.find("n/a (no strategy trades) of them net >= the strategy"), std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("nan"), std::string::npos) << text;
 }
 
 TEST(TradingRules, randomBaselineSameTradeCountAndSeeded) {

@@ -179,6 +179,7 @@ TEST(TradingText, csvAndJsonForms) {
               "4,2020-03-02 10:00,-1,23.5,0.25\n");
 
     r.strategy.trades = 1;
+    r.strategy.winRate = 100;  // an infinite profit factor: a trade won, none lost
     r.strategy.profitFactor = std::numeric_limits<double>::infinity();
     r.strategy.netPoints = 45.5;
     r.random.trades = 1;
