@@ -782,9 +782,15 @@ int RunStore::importPending() {
     if (taken.empty()) return 0;
     try {
         const RunsLock::Guard guard = writing();
-        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-        for (TakenFile& t : taken) t.complete = importRun(t.run, t.path);
-        tx.commit();
+        removeOrphanFolders();  // left by an import killed inside its transaction
+        try {
+            SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+            for (TakenFile& t : taken) t.complete = importRun(t.run, t.path);
+            tx.commit();
+        } catch (...) {
+            removeOrphanFolders();  // what this import copied before it rolled back
+            throw;
+        }
     } catch (const std::exception& e) {
         fail("cannot add the runs kept in " + folder.string(), e);
     }
@@ -802,20 +808,47 @@ void RunStore::importRuns(std::vector<PendingRun>& runs, const ImportChoice& cho
                           const ImportAlso& also) {
     try {
         const RunsLock::Guard guard = writing();
-        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-        const std::vector<bool> chosen = choose(*db_);
-        std::vector<int64_t> ids(runs.size(), 0);
-        const size_t problemsBefore = problems_.size();
-        for (size_t i = 0; i < runs.size(); ++i) {
-            if (i >= chosen.size() || !chosen[i]) continue;
-            if (!importRun(runs[i], runs[i].run.experimentFile, &ids[i]))
-                throw std::runtime_error(problems_.back());
+        removeOrphanFolders();  // left by an import killed inside its transaction
+        try {
+            SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+            const std::vector<bool> chosen = choose(*db_);
+            std::vector<int64_t> ids(runs.size(), 0);
+            const size_t problemsBefore = problems_.size();
+            for (size_t i = 0; i < runs.size(); ++i) {
+                if (i >= chosen.size() || !chosen[i]) continue;
+                if (!importRun(runs[i], runs[i].run.experimentFile, &ids[i]))
+                    throw std::runtime_error(problems_.back());
+            }
+            problems_.resize(problemsBefore);
+            also(*db_, ids);
+            tx.commit();
+        } catch (...) {
+            removeOrphanFolders();  // what this import copied before it rolled back
+            throw;
         }
-        problems_.resize(problemsBefore);
-        also(*db_, ids);
-        tx.commit();
     } catch (const std::exception& e) {
         fail("cannot import the runs", e);
+    }
+}
+
+void RunStore::removeOrphanFolders() {
+    try {
+        const fs::path dir = fs::path(runFolder(0)).parent_path();
+        std::error_code ec;
+        if (!fs::is_directory(dir, ec)) return;
+        SQLite::Statement q(*db_, "SELECT 1 FROM runs WHERE id = ?");
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            const std::string name = it->path().filename().string();
+            if (name.empty() || name.size() > 18 ||
+                name.find_first_not_of("0123456789") != std::string::npos)
+                continue;  // not a run's folder
+            q.bind(1, static_cast<int64_t>(std::stoll(name)));
+            const bool hasRun = q.executeStep();
+            q.reset();
+            std::error_code removeEc;
+            if (!hasRun) fs::remove_all(it->path(), removeEc);
+        }
+    } catch (const std::exception&) {  // best effort: the next import tries again
     }
 }
 

@@ -141,6 +141,10 @@ private:
     void writeBundle(int64_t id, const StoredBundle& bundle);
     // False when a model file could not be copied (the side file is then kept).
     bool importRun(PendingRun& run, const std::string& file, int64_t* idOut = nullptr);
+    // Deletes the model folders of ids without a run: what an import whose transaction rolled
+    // back or was killed had copied (a run's row is committed before its folder is made, so
+    // none of them is a live run's). Holding the write lock, outside a failed transaction.
+    void removeOrphanFolders();
     [[noreturn]] void fail(const std::string& what, const std::exception& e) const;
     std::string relativeToDb(const std::string& absolute) const;
     std::string path_;

@@ -170,6 +170,49 @@ private slots:
         QVERIFY(!fs::exists(side));
     }
 
+    // Found by a hostile pass (issue 41): an import whose transaction rolled back (or was
+    // killed in it) left the model folders it had copied, and the next run given that id
+    // found a stale best.safetensors in its folder.
+    void rolledBackImportLeavesNoModelFolder() {
+        RunStore store(db());
+        const std::string model = dir_ + "/model.safetensors";
+        std::ofstream(model) << "weights";
+        auto pending = [&](const std::string& uuid, const std::string& kind,
+                           const std::string& file) {
+            PendingRun p;
+            p.run.uuid = uuid;
+            p.run.name = uuid;
+            p.run.status = runstatus::kCompleted;
+            p.ended = true;
+            p.epochs.push_back(StoredEpoch{report(1, 0.5), 0.01});
+            StoredBundle b;
+            b.kind = kind;
+            b.path = file;
+            b.size = 7;
+            b.epoch = 1;
+            p.bundles.push_back(b);
+            return p;
+        };
+        auto all = [](SQLite::Database&) { return std::vector<bool>(2, true); };
+        auto nothing = [](SQLite::Database&, const std::vector<int64_t>&) {};
+        // The second run's model is missing: the copy fails and the import rolls back, after
+        // the first run's model was copied into folder 1.
+        std::vector<PendingRun> runs = {pending("a", "best", model),
+                                        pending("b", "best", dir_ + "/missing.safetensors")};
+        QVERIFY_THROWS_EXCEPTION(RunStoreError, store.importRuns(runs, all, nothing));
+        QCOMPARE(store.list().size(), size_t(0));
+        QVERIFY(!fs::exists(store.runFolder(1)));
+        // A killed import's leftover (folder 1 with a best model) is gone when the next import
+        // gives id 1 to a run with only a last model.
+        fs::create_directories(store.runFolder(1));
+        std::ofstream(store.runFolder(1) + "/best.safetensors") << "stale";
+        runs = {pending("c", "last", model)};
+        store.importRuns(runs, all, nothing);
+        QCOMPARE(store.list().size(), size_t(1));
+        QVERIFY(fs::exists(store.runFolder(1) + "/last.safetensors"));
+        QVERIFY(!fs::exists(store.runFolder(1) + "/best.safetensors"));
+    }
+
     void aFileStillBeingWrittenWaits() {
         { RunStore create(db()); }
         StoredRun r;
