@@ -73,6 +73,7 @@ void MainWindow::showLastRunOf(const QString& path) {
         QFileInfo(path).absoluteFilePath(), this,
         [this, generation](const std::optional<StoredRun>& run) {
             if (!run || generation != documentGeneration_) return;  // another experiment since
+            hasValidation_ = run->hasValidation();  // the part the confusion matrix shows
             for (const StoredEpoch& e : run->epochs)
                 charts_->addEpoch(e.report, run->hasValidation());
             if (!run->epochs.empty())
@@ -118,6 +119,8 @@ bool MainWindow::showStoredRun(const StoredRun& run) {
         return false;
     }
     clearResults();
+    // The run's parts: an opened model's confusion matrix (showConfusion) shows its validation.
+    hasValidation_ = run.hasValidation();
     for (const StoredEpoch& e : run.epochs) charts_->addEpoch(e.report, run.hasValidation());
     if (!run.epochs.empty()) confusion_->setReport(run.epochs.back().report, run.hasValidation());
     presenter_->resultsFrom(doc_->experiment());
