@@ -106,6 +106,7 @@ void TrainingWorker::train(int epochs, StartMode mode, const RecordingOptions& r
     events.onWarning = [this](const std::string& m) { Q_EMIT recordingWarning(q(m)); };
     const RunResult result =
         engine_->train(epochs, mode, recording, events, control_.get(), /*sentenceErrors=*/true);
+    if (result.end == RunEnd::Stopped) restoreLastEpoch();
     running_ = false;
     if (result.end == RunEnd::Failed)
         fail(q(result.error));
@@ -113,6 +114,16 @@ void TrainingWorker::train(int epochs, StartMode mode, const RecordingOptions& r
         finish(result.end,
                result.end == RunEnd::Completed ? q(engine_->keeper().summary()) : QString());
     runDeferred();
+}
+
+void TrainingWorker::restoreLastEpoch() {
+    // A stop inside an epoch leaves that epoch's half-trained weights in the network: the last
+    // completed epoch's (the keeper's host copy, the store's "last" model) go back, so that
+    // the heatmaps, signals, Export Weights and Continue show and use that epoch's weights.
+    if (!hasCompute()) return;
+    const WeightsSnapshot& last = engine_->keeper().lastGood();
+    if (!last.empty() && last.epoch() == engine_->trainer().epochsDone())
+        last.restore(engine_->network());
 }
 
 void TrainingWorker::runDeferred() {
@@ -299,8 +310,9 @@ void TrainingWorker::exportMql5(const QString& dir) {
         const std::string source = "epoch " + std::to_string(kept.epoch()) + " of " +
                                    (bundle.experiment.empty() ? "nnwb" : bundle.experiment);
         // Batch 1: the expert runs one window per call, as the CLI's --mql5.
-        const auto written = onnxexport::writeMql5Export(
-            onnxexport::specFromBundle(bundle, 1, source), bundle, dir.toStdString());
+        const auto written =
+            onnxexport::writeMql5Export(onnxexport::specFromBundle(bundle, 1, source), bundle,
+                                        dir.toStdString(), experiment_.trading);
         Q_EMIT mql5Exported(true, q(written.expertPath));
     } catch (const std::exception& e) {
         Q_EMIT mql5Exported(false, q(e.what()));

@@ -116,6 +116,8 @@ private:
     // Runs every fold of experiment_ (TrainingWorkerWalkForward.cpp) and reports the end.
     void walkForward(const RecordingOptions& recording);
     // Starts the posted run that waited for the current one to stop, if any.
+    // After a stop: the last completed epoch's weights back in the network.
+    void restoreLastEpoch();
     void runDeferred();
     void finish(RunEnd end, const QString& message);
     void fail(const QString& message);

@@ -2,7 +2,8 @@
 // ThreadSanitizer build can check them cheaply: a run's signals arrive in order, pause holds
 // the worker, resume and stop act within a batch, weights are saved from the worker thread,
 // and destroying the controller during a run stops and joins the thread; attention snapshots
-// of the best epoch's weights on request.
+// of the best epoch's weights on request; after a stop inside an epoch, the snapshots are the
+// last completed epoch's (issue 41: they showed the half-trained next epoch's outputs).
 #include <QtTest>
 
 #include <QSignalSpy>
@@ -128,6 +129,35 @@ private slots:
         QCOMPARE(snaps[4]->layers[0].values, snaps[2]->layers[0].values);
     }
 
+    void aStopInsideAnEpochShowsTheCompletedEpoch() {
+        auto j = test::tinyExperimentJson(3, 1);
+        j["formatVersion"] = 2;
+        j["data"]["samples"] = 40000;
+        j["model"]["layers"].insert(j["model"]["layers"].begin() + 1,
+                                    nlohmann::json{{"type", "attention"}});
+        TrainingController c;
+        std::vector<AttentionSnapshotPtr> snaps;
+        connect(&c, &TrainingController::attentionReady, this,
+                [&](const AttentionSnapshotPtr& s) { snaps.push_back(s); });
+        int epoch2Batches = 0;
+        connect(&c, &TrainingController::progress, this, [&](const TrainingProgress& p) {
+            if (p.epoch == 2 && p.done > 0 && p.done < p.total) ++epoch2Batches;
+        });
+        QSignalSpy finished(&c, &TrainingController::runFinished);
+        QVERIFY(c.start(Experiment::fromJson(j)));
+        QTRY_VERIFY_WITH_TIMEOUT(epoch2Batches >= 3, 120000);  // epoch 2 well under way
+        c.stop();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().at(0).value<RunEnd>(), RunEnd::Stopped);
+        QTRY_COMPARE(snaps.size(), size_t(1));  // after epoch 1
+        QCOMPARE(snaps[0]->epoch, 1);
+        c.requestScores(snaps[0]->sample);  // e.g. a sample clicked on the chart
+        QTRY_COMPARE(snaps.size(), size_t(2));
+        QCOMPARE(snaps[1]->epoch, 1);
+        QCOMPARE(snaps[1]->outputs, snaps[0]->outputs);
+        QCOMPARE(snaps[1]->layers[0].values, snaps[0]->layers[0].values);
+    }
+
     void pauseResumeStop() {
         TrainingController c;
         QSignalSpy progress(&c, &TrainingController::progress);
@@ -145,6 +175,36 @@ private slots:
         c.stop();
         QVERIFY(finished.wait(30000));
         QCOMPARE(finished.first().at(0).value<RunEnd>(), RunEnd::Stopped);
+    }
+
+    void aPauseIsNotCountedInTheRate() {
+        // Issue 41: after a pause the rate read "21 samples/s, ETA 49:30".
+        TrainingController c;
+        std::vector<TrainingProgress> seen;
+        connect(&c, &TrainingController::progress, this,
+                [&](const TrainingProgress& p) { seen.push_back(p); });
+        QSignalSpy finished(&c, &TrainingController::runFinished);
+        QVERIFY(c.start(slow()));
+        QTRY_VERIFY_WITH_TIMEOUT(seen.size() >= 5, 30000);
+        c.pause();
+        QTRY_COMPARE(c.state(), TrainingController::State::Paused);
+        QTest::qWait(300);
+        const TrainingProgress before = seen.back();
+        const size_t held = seen.size();
+        QTest::qWait(3000);  // paused for longer than the epoch has trained so far
+        c.resume();
+        QTRY_VERIFY_WITH_TIMEOUT(seen.size() >= held + 3, 30000);
+        const TrainingProgress after = seen.back();
+        c.stop();
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(after.samplesPerSecond > 0.5 * before.samplesPerSecond,
+                 qPrintable(QString("%1 then %2 samples/s")
+                                .arg(before.samplesPerSecond)
+                                .arg(after.samplesPerSecond)));
+        QVERIFY2(
+            after.runEtaSeconds < 2.0 * before.runEtaSeconds + 1.0,
+            qPrintable(
+                QString("ETA %1 then %2 s").arg(before.runEtaSeconds).arg(after.runEtaSeconds)));
     }
 
     void destroyDuringRun() {
