@@ -8,6 +8,7 @@
 #include <QStyle>
 #include <QToolButton>
 
+#include "model/data/DataConfig.h"
 #include "ui/DevicePicker.h"
 
 namespace nnwb {
@@ -114,14 +115,27 @@ void ComparisonRunsTable::setRuns(const ComparisonSet& set, const std::vector<QC
     }
 }
 
+namespace {
+// What a run trains on, written out in full: the settings with every default spelled and the
+// file as an absolute path, so that the same file and settings compare equal however each
+// experiment wrote them (a relative path, a key left at its default).
+nlohmann::json dataIdentity(const Experiment& e) {
+    const nlohmann::json d = e.dataWithAbsoluteFile();
+    try {
+        return DataConfig::fromJson(d).toJson();
+    } catch (const std::exception&) {
+        return d;  // settings the run will refuse: compared as written
+    }
+}
+}  // namespace
+
 QTableWidgetItem* ComparisonRunsTable::dataItemFor(const ComparisonSet& set, int r) const {
     const ComparisonRun& run = set.runs[size_t(r)];
     // Which data the run trains on (each run its own experiment's); a run on other data
     // than the first run's says so, as its figures are not comparable with the others'.
     auto* dataItem = new QTableWidgetItem(dataLabel(run.experiment));
     QString tip = dataTip(run.experiment);
-    if (r > 0 && run.experiment.dataWithAbsoluteFile() !=
-                     set.runs.front().experiment.dataWithAbsoluteFile()) {
+    if (r > 0 && dataIdentity(run.experiment) != dataIdentity(set.runs.front().experiment)) {
         dataItem->setText(tr("≠ %1").arg(dataItem->text()));
         dataItem->setForeground(QColor(0xb0, 0x50, 0x00));
         tip += tr("\nOther data than run 1 (%1): its figures are not comparable with that "

@@ -72,6 +72,7 @@ void ComparisonController::runEnded(size_t i, const RunRecord& r) {
     RunRecord& mine = set_.runs[i].record;
     mine.status = r.status;
     mine.error = r.error;
+    mine.trading = r.trading;  // the summary's trading columns (the run store has them too)
     const RunEnd end = r.status == RunStatus::Completed ? RunEnd::Completed
                        : r.status == RunStatus::Stopped ? RunEnd::Stopped
                                                         : RunEnd::Failed;
