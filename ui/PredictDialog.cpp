@@ -12,6 +12,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QStatusBar>
 #include <QVBoxLayout>
@@ -25,6 +26,25 @@
 #include "ui/PriceChart.h"
 
 namespace nnwb {
+
+namespace {
+// The instrument a price file's name starts with ("XAUUSD_H1.csv", "EURUSD.csv": up to the
+// first '_', '.', '-', ',' or space), in capitals; "" when the name has none.
+QString instrumentOf(const QString& fileName) {
+    const qsizetype end = fileName.indexOf(QRegularExpression(QStringLiteral("[_.,\\- ]")));
+    return (end < 0 ? fileName : fileName.left(end)).toUpper();
+}
+}  // namespace
+
+QString otherInstrumentWarning(const QString& trainedOn, const QString& fileName) {
+    const QString model = instrumentOf(trainedOn), file = instrumentOf(fileName);
+    if (model.isEmpty() || file.isEmpty() || model == file) return {};
+    return QObject::tr(
+               "The model was trained on %1 (%2), this file looks like %3: another "
+               "instrument's prices and volatility differ from what the model learned, "
+               "so its signals may mean little here.")
+        .arg(model, trainedOn, file);
+}
 
 PredictDialog::PredictDialog(std::shared_ptr<const ModelBundle> bundle, const QString& device,
                              QWidget* parent)
@@ -171,6 +191,11 @@ void PredictDialog::showOutcome(const PredictOutcome& o) {
                          .arg(r.rows.size())
                          .arg(r.labelled)
                          .toHtmlEscaped();
+    const QString other =
+        otherInstrumentWarning(q(bundle_->trainedOn), QFileInfo(o.path).fileName());
+    if (!other.isEmpty())
+        status +=
+            QStringLiteral("<br><span style='color:#a05a00'>%1</span>").arg(other.toHtmlEscaped());
     // Inputs far outside the training range (another instrument or price scale): named here,
     // since the signals on the chart would otherwise look as good as any.
     const QString range = q(outOfRangeWarningText(r.outOfRange)).trimmed();

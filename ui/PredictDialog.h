@@ -72,4 +72,9 @@ private:
     std::unique_ptr<PredictJob> job_;  // last member: destroyed (cancelled) first
 };
 
+// A warning when the price file `fileName` names another instrument than the model's training
+// file `trainedOn` (the name up to its first '_', '.', '-', ',' or space; case ignored); ""
+// when they agree or either has none.
+QString otherInstrumentWarning(const QString& trainedOn, const QString& fileName);
+
 }  // namespace nnwb

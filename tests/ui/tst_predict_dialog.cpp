@@ -3,7 +3,8 @@
 // drops its outcome without touching the dialog, and another dialog predicts as before.
 // While a file is predicted the dialog shows the rows done of all and offers Cancel, which
 // stops the work at its next batch; Export CSV is off then, so the previous file's rows are
-// never written while another file is on its way (issue 24, part 4).
+// never written while another file is on its way (issue 24, part 4). A file of another
+// instrument than the model's training file is warned about (issue 41: it said nothing).
 #include <QFile>
 #include <QLabel>
 #include <QPointer>
@@ -98,6 +99,24 @@ private Q_SLOTS:
     }
 
     // The progress bar counts the rows of the file; Cancel is offered only while it runs.
+    void anotherInstrumentIsWarned() {
+        QVERIFY(otherInstrumentWarning("EURUSD_H1_2017-2018.csv", "eurusd.csv").isEmpty());
+        QVERIFY(otherInstrumentWarning("", "XAUUSD_H1.csv").isEmpty());
+        const QString other = QString::fromStdString(test::tempDir()) + "/XAUUSD_H1.csv";
+        QVERIFY(QFile::copy(file_, other));
+        for (const QString& path : {file_, other}) {
+            PredictDialog d(bundle_, QStringLiteral("cpu"));
+            QSignalSpy done(&d, &PredictDialog::finished);
+            d.predictFile(path);
+            QVERIFY(done.wait(60000));
+            QVERIFY(done.first().at(0).toBool());
+            const QString status = child<QLabel>(&d, "predictStatus")->text();
+            const bool warned = status.contains(QStringLiteral("trained on EURUSD"));
+            QVERIFY2(warned == (path == other), qPrintable(status));
+            if (path == other) QVERIFY2(status.contains("XAUUSD"), qPrintable(status));
+        }
+    }
+
     void progressShowsTheRowsDone() {
         PredictDialog d(bundle_, QStringLiteral("cpu"));
         d.show();
