@@ -193,29 +193,32 @@ DataPanel::~DataPanel() {
 void DataPanel::openPriceFile(const QString& path) {
     const QString shown = fileName_->text(), tip = fileName_->toolTip();
     fileName_->setText(tr("Reading %1 …").arg(QFileInfo(path).fileName()));
-    const quint64 generation = documentGeneration_;
-    inspectInBackground(path, [shown, tip, generation](DataPanel* self, const PriceFileInfo& info) {
-        if (generation != self->documentGeneration_) return;  // another experiment since
-        if (info.ok) {
-            self->bars_ = info.series;
-            nlohmann::json data = self->doc_->experiment().data;
-            data["source"] = "file";
-            data["file"] = info.path;
-            // A feature constant on this file (tick volume 0 on every bar) carries no
-            // information: the experiment made for the file leaves it off (undo brings it back).
-            data = withConstantFeaturesOff(data, info);
-            self->info_ = std::make_shared<const PriceFileInfo>(info);
-            self->doc_->setData(
-                data, tr("Open price file %1").arg(QString::fromStdString(info.fileName)));
-            self->showSummary(info);
-        } else {
-            // The previous data stays, and so does its header.
-            self->fileName_->setText(shown);
-            self->fileName_->setToolTip(tip);
-            self->showError(q(info.error));
-            self->syncFromDocument();
-        }
-    });
+    const quint64 generation = documentGeneration_, request = ++importRequest_;
+    inspectInBackground(
+        path, [shown, tip, generation, request](DataPanel* self, const PriceFileInfo& info) {
+            if (generation != self->documentGeneration_) return;  // another experiment since
+            if (request != self->importRequest_) return;          // another file opened since
+            if (info.ok) {
+                self->bars_ = info.series;
+                nlohmann::json data = self->doc_->experiment().data;
+                data["source"] = "file";
+                data["file"] = info.path;
+                // A feature constant on this file (tick volume 0 on every bar) carries no
+                // information: the experiment made for the file leaves it off (undo brings it
+                // back).
+                data = withConstantFeaturesOff(data, info);
+                self->info_ = std::make_shared<const PriceFileInfo>(info);
+                self->doc_->setData(
+                    data, tr("Open price file %1").arg(QString::fromStdString(info.fileName)));
+                self->showSummary(info);
+            } else {
+                // The previous data stays, and so does its header.
+                self->fileName_->setText(shown);
+                self->fileName_->setToolTip(tip);
+                self->showError(q(info.error));
+                self->syncFromDocument();
+            }
+        });
 }
 
 QString DataPanel::currentFilePath() const {

@@ -83,6 +83,10 @@ private:
     bool syncing_ = false;
     int loading_ = 0;
     quint64 documentGeneration_ = 0;
+    // Price files opened (each one's result is dropped once a later one was asked for: two
+    // reads run side by side, and a slow failing file ended after a good one, its error left
+    // on show).
+    quint64 importRequest_ = 0;
     QString shownPath_;  // the file whose summary is on show (or being read)  // counts
                          // replacements; a late file read checks it
     SettingsFields* fields_;

@@ -2,7 +2,8 @@
 // file: the Data pane says "needs at least 54 bars, file has 19" and Train is disabled with it;
 // the whole bundled file enables Train again. The bundled EURUSD file has tick volume 0 on every
 // bar: opening it leaves tickVolume off and the pane names it; switching it on keeps the warning
-// ("this experiment uses it").
+// ("this experiment uses it"). A failing file's error does not outlast a good file opened after
+// it, also when the failing one is still being read (issue 41).
 #include <QAction>
 #include <QCheckBox>
 #include <QLabel>
@@ -61,6 +62,43 @@ private Q_SLOTS:
         QTRY_VERIFY(!w.dataPanel()->isLoading());
         QVERIFY(w.dataPanel()->problem().isEmpty());
         QVERIFY(w.trainAction()->isEnabled());
+    }
+
+    void aGoodFileAfterAFailedOneClearsTheError() {
+        QTemporaryDir dir;
+        QFile in(kBundled);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray all = in.readAll();
+        // A long file whose last line is bad: it fails after the small good one is read.
+        const QString bad = dir.filePath(QStringLiteral("bad.csv"));
+        QFile out(bad);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(all);
+        const QByteArray body = all.mid(all.indexOf('\n') + 1);
+        for (int i = 0; i < 15; ++i) out.write(body);
+        out.write("this is no bar\n");
+        out.close();
+        const QString good = dir.filePath(QStringLiteral("good.csv"));
+        QVERIFY(QFile::copy(kBundled, good));
+
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.document()->reset(
+            Experiment::load(std::string(NNWB_RESOURCE_DIR) + "/experiments/default.json"));
+        QTRY_VERIFY(!w.dataPanel()->isLoading());
+        w.dataPanel()->openPriceFile(bad);
+        QTRY_VERIFY(!w.dataPanel()->isLoading());
+        QVERIFY(!w.dataPanel()->errorText().isEmpty());  // the failed import's error
+        w.dataPanel()->openPriceFile(good);
+        QTRY_VERIFY(!w.dataPanel()->isLoading());
+        QVERIFY2(w.dataPanel()->errorText().isEmpty(), qPrintable(w.dataPanel()->errorText()));
+        // The bad one still being read when the good one is opened.
+        w.dataPanel()->openPriceFile(bad);
+        w.dataPanel()->openPriceFile(good);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.dataPanel()->isLoading(), 60000);
+        QVERIFY2(w.dataPanel()->errorText().isEmpty(), qPrintable(w.dataPanel()->errorText()));
+        QVERIFY(QString::fromStdString(w.document()->experiment().data.value("file", ""))
+                    .endsWith(QStringLiteral("good.csv")));
     }
 
     void zeroVolumeIsNamedAndLeftOff() {
