@@ -56,6 +56,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
 
     pages_ = new QStackedWidget(this);
     placeholder_ = new QLabel(pages_);
+    placeholder_->setObjectName(QStringLiteral("attentionPlaceholder"));
     placeholder_->setAlignment(Qt::AlignCenter);
     placeholder_->setWordWrap(true);
     placeholder_->setStyleSheet(QStringLiteral("color: palette(mid);"));

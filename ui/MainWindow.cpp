@@ -90,6 +90,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connectViews();
     connectController();
     connectSweeps();
+    attention_->clear(attentionStartText());
     fitTabsToCurrentPage();
     updateTitle();
     updateRunActions();
@@ -173,6 +174,11 @@ void MainWindow::connectDocument() {
     connect(stack_, &LayerStackModel::changed, this, [this] {
         updateRunActions();
         updateStaleNote();
+    });
+    // Nothing trained yet: the heatmaps' text says what the stack as it is now would show.
+    connect(doc_, &ExperimentDocument::layersChanged, this, [this] {
+        if (!attention_->snapshot() && charts_->reports().empty() && !controller_->isBusy())
+            attention_->clear(attentionStartText());
     });
     // Another experiment: nothing of the previous one's results stays on show. A run still
     // going keeps reporting; its results are then marked as not the document's.
@@ -367,11 +373,27 @@ bool MainWindow::startTraining(int epochs, StartMode mode) {
     return ok;
 }
 
+QString MainWindow::attentionStartText() const {
+    // The layer types whose Score matrices the view shows (readScores).
+    bool attention = false;
+    const nlohmann::json& model = doc_->experiment().model;
+    if (model.contains("layers") && model["layers"].is_array())
+        for (const nlohmann::json& l : model["layers"]) {
+            const std::string type = l.is_object() ? l.value("type", std::string()) : "";
+            attention = attention || type == "attention" || type == "attention_stack" ||
+                        type == "multihead_attention" || type == "gpt";
+        }
+    return attention ? tr("Train this stack to see the Score matrices of its attention layer "
+                          "here.")
+                     : tr("Train a stack with an attention layer to see its Score matrices "
+                          "here.");
+}
+
 void MainWindow::clearResults() {
     presenter_->clearModelEpoch();
     charts_->clear();
     confusion_->clear();
-    attention_->clear(tr("Train a stack with an attention layer to see its Score matrices here."));
+    attention_->clear(attentionStartText());
     if (!controller_->isBusy()) {
         walkForward_->clear();
         priceChart_->clearRun();

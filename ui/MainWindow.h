@@ -148,6 +148,8 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
+    // The close question for a run (`running`) and/or a sweep going: what stopping keeps.
+    QString closeQuestion(bool running, bool sweeping) const;
     QWidget* createExperimentPage();
     void createDocks();
     void connectDocument();
@@ -166,8 +168,9 @@ private:
     // The confusion matrix of the epoch on show (see showConfusion's comment).
     void showConfusion();
     void saveWindowState();
-    void clearResults();     // charts, confusion, heatmaps, progress of the previous run
-    void updateStaleNote();  // after an edit: are the results still the document's?
+    void clearResults();  // charts, confusion, heatmaps, progress of the previous run
+    QString attentionStartText() const;  // the heatmaps' text before a run of this stack
+    void updateStaleNote();              // after an edit: are the results still the document's?
     void showRecordingWarning(const QString& message);
     void runStarted(const RunInfo& info);
     void epochFinished(const EpochReport& r);

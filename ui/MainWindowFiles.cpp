@@ -12,6 +12,9 @@
 #include "app/core/ComparisonController.h"
 #include "app/core/ExperimentDocument.h"
 #include "app/core/Presets.h"
+#include "app/core/RunPresenter.h"
+#include "app/core/SweepPresenter.h"
+#include "app/core/TrainingController.h"
 #include "ui/DataPanel.h"
 #include "ui/FileDialogs.h"
 #include "ui/MainWindow.h"
@@ -107,7 +110,8 @@ bool MainWindow::maybeSave() {
 
 void MainWindow::closeEvent(QCloseEvent* e) {
     const bool running = controller_->isBusy() || comparison_->isBusy();
-    if (confirmDiscard_ && (running || doc_->isModified())) {
+    const bool sweeping = sweeps_->isRunning();
+    if (confirmDiscard_ && (running || sweeping || doc_->isModified())) {
         // The run waits while the window asks (it trained on behind the dialogs); the unsaved
         // changes are asked about first, the run last: its Yes is the one that closes.
         const bool paused = controller_->state() == TrainingController::State::Running;
@@ -117,19 +121,37 @@ void MainWindow::closeEvent(QCloseEvent* e) {
             e->ignore();
         };
         if (!maybeSave()) return keepGoing();
-        if (running) {
+        if (running || sweeping) {
             const auto answer = QMessageBox::question(
-                this, tr("Training in progress"),
-                tr("A run is going. Stop it and close the window? (The weights of its "
-                   "completed epochs are not saved unless you export them first.)"),
-                QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+                this, sweeping && !running ? tr("Sweep in progress") : tr("Training in progress"),
+                closeQuestion(running, sweeping), QMessageBox::Yes | QMessageBox::Cancel,
+                QMessageBox::Cancel);
             if (answer != QMessageBox::Yes) return keepGoing();
         }
     }
     saveWindowState();
     controller_->shutdown();
     comparison_->shutdown();
+    sweeps_->stop();  // the destructor waits for its coordinator to stop the trials
     e->accept();
+}
+
+QString MainWindow::closeQuestion(bool running, bool sweeping) const {
+    // What is kept: a recorded run's best and last models are written to the run store as it
+    // stops (RunEngine::finish); an unrecorded one keeps nothing.
+    QString text;
+    if (running)
+        text = presenter_->recording().enabled
+                   ? tr("A run is going. Stop it and close the window? The run is kept in the "
+                        "run store (Runs tab) with its best and last models so far.")
+                   : tr("A run is going. Stop it and close the window? Recording is off: the "
+                        "run's weights are lost unless you export them first.");
+    if (sweeping)
+        text += (text.isEmpty() ? QString() : QStringLiteral("\n\n")) +
+                tr("A sweep is running. Stop it and close the window? Its finished trials are "
+                   "kept in the run store; the trials it stops are queued again, and Resume "
+                   "in the Sweeps tab (or nnwb-cli sweep resume) runs them.");
+    return text;
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {

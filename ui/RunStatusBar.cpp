@@ -86,6 +86,10 @@ void RunStatusBar::runStarting() {
 }
 
 void RunStatusBar::clear() {
+    // An earlier run's end ("Finished: walk-forward, …") is not this experiment's.
+    epochLine_.clear();
+    state_->setText(tr("Ready"));
+    progress_->setFormat(tr("epoch %p %"));
     progress_->setValue(0);
     epoch_->clear();
     speed_->clear();

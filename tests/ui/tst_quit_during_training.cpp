@@ -1,15 +1,25 @@
 // GUI: quitting while a run is going with unsaved changes (issue 24, part 4): the window asks
 // about the unsaved changes first and whether to stop the run last (the question whose Yes
 // closes the window), and the run is paused while it asks, not training on behind the
-// dialogs; Cancel on either question keeps the window open and the run going again.
+// dialogs; Cancel on either question keeps the window open and the run going again. The run's
+// question says truthfully what is kept (its best and last models, in the run store). Closing
+// while a sweep runs asks too (issue 41: it asked nothing and the trial ran on out of sight);
+// Yes stops the sweep, which ends "stopped" with its stopped trial queued again.
 #include <QAbstractButton>
 #include <QApplication>
 #include <QMessageBox>
+#include <QSignalSpy>
 #include <QtTest>
 
+#include <fstream>
+
 #include "app/core/ExperimentDocument.h"
+#include "app/core/SweepPresenter.h"
 #include "app/core/TrainingController.h"
+#include "app/runs/RunStore.h"
+#include "app/sweep/SweepStore.h"
 #include "common/TestUtil.h"
+#include "nnwb/TestPaths.h"
 #include "ui/MainWindow.h"
 
 using namespace nnwb;
@@ -84,8 +94,52 @@ private Q_SLOTS:
         QCOMPARE(asked.size(), 2);
         QVERIFY(asked[0].text.contains(QStringLiteral("unsaved changes")));
         QVERIFY(asked[1].text.contains(QStringLiteral("A run is going")));
+        // What is kept, truthfully: the run store has the run's best and last models.
+        QVERIFY2(asked[1].text.contains(QStringLiteral("best and last models")),
+                 qPrintable(asked[1].text));
+        QVERIFY2(!asked[1].text.contains(QStringLiteral("not saved")), qPrintable(asked[1].text));
         QCOMPARE(asked[1].state, TrainingController::State::Paused);
         QVERIFY(!w.controller()->isBusy());
+    }
+
+    void asksBeforeClosingDuringASweep() {
+        const std::string dir = test::tempDir();
+        const QString db = QString::fromStdString(dir + "/store/runs.sqlite");
+        std::ofstream(dir + "/long.json")
+            << R"({"formatVersion":1,"name":"long","data":{"source":"synthetic","samples":96,
+            "units":2,"window":3},"model":{"layers":[{"type":"dense","neurons":4},
+            {"type":"dense","neurons":3}]},"training":{"epochs":100000,"batchSize":8}})";
+        qputenv("NNWB_CLI", NNWB_CLI_PATH);
+        int64_t id = 0;
+        {
+            MainWindow w;
+            w.setConfirmDiscard(true);
+            w.setRunsDatabase(db, true);
+            w.show();
+            QSignalSpy started(w.sweeps(), &SweepPresenter::started);
+            const QString spec = QString(R"({"name":"q","experiment":"%1/long.json",
+                "method":"random","seed":1,"runCap":2,"parameters":[
+                {"path":"training.optimizer.learningRate","min":0.001,"max":0.01}]})")
+                                     .arg(QString::fromStdString(dir));
+            QVERIFY(w.sweeps()->start(spec, {}, 1));
+            QVERIFY(started.wait(60000));
+            id = started.first().at(0).toLongLong();
+            QList<Asked> asked;
+            answer(w, {QMessageBox::Cancel}, &asked);
+            QVERIFY(!w.close());  // asked, and Cancel keeps it open
+            QCOMPARE(asked.size(), 1);
+            QVERIFY2(asked[0].text.contains(QStringLiteral("A sweep is running")),
+                     qPrintable(asked[0].text));
+            QVERIFY(w.sweeps()->isRunning());
+            asked.clear();
+            answer(w, {QMessageBox::Yes}, &asked);
+            QVERIFY(w.close());
+            QCOMPARE(asked.size(), 1);
+        }  // the window's end waits for the coordinator
+        RunStore store(db.toStdString(), false);
+        const auto sweep = SweepStore(store).sweep(id);
+        QVERIFY(sweep);
+        QCOMPARE(sweep->status, std::string("stopped"));  // a trial was cut short
     }
 };
 

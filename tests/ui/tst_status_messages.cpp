@@ -2,6 +2,7 @@
 // that stopped early still says so after the temporary message has gone (it fell back to
 // "Ready"), a paused run says "Paused" (the last epoch's message hid it), and after Stop the
 // progress bar does not go on showing the interrupted epoch's share as if it were running.
+// Another experiment: the previous run's end ("Finished: …") goes (issue 41: it stayed).
 #include <QLabel>
 #include <QProgressBar>
 #include <QSignalSpy>
@@ -92,6 +93,21 @@ private Q_SLOTS:
                  qPrintable(progress->text()));
         QVERIFY2(shownStatus(w).contains(QStringLiteral("stopped"), Qt::CaseInsensitive),
                  qPrintable(shownStatus(w)));
+    }
+
+    void anotherExperimentDropsTheLastRunsEnd() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(QString(), false);
+        w.document()->reset(Experiment::fromJson(test::tinyExperimentJson(1)));
+        w.show();
+        QSignalSpy finished(w.controller(), &TrainingController::runFinished);
+        QVERIFY(w.startTraining());
+        QVERIFY(finished.wait(60000));
+        auto* state = w.statusBar()->findChild<QLabel*>(QStringLiteral("runStateLabel"));
+        QTRY_VERIFY(state->text().startsWith(QStringLiteral("Finished")));
+        w.document()->reset(Experiment::fromJson(test::tinyExperimentJson(2)));
+        QCOMPARE(state->text(), QStringLiteral("Ready"));
     }
 };
 

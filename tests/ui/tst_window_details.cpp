@@ -2,7 +2,9 @@
 // not 0 %, in an epoch without signals (Experiment, Comparison and Runs charts alike); the status
 // bar's progress says it is the epoch's; the tool bar's Undo/Redo keep their labels (and width) as
 // the undo text changes; the price-file dialog starts in the folder of the current price file;
-// the Data pane names a sample's shape in bars and features (issue 24: "units × window").
+// the Data pane names a sample's shape in bars and features (issue 24: "units × window"). The
+// attention pane's text before a run fits the stack: one with an attention layer is not told
+// to get one (issue 41).
 #include <QAction>
 #include <QApplication>
 #include <QLabel>
@@ -20,6 +22,7 @@
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 #include "ui/AttentionPickers.h"
+#include "ui/AttentionView.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ConfusionTable.h"
 #include "ui/EpochPoints.h"
@@ -188,6 +191,28 @@ private Q_SLOTS:
         QVERIFY(w.close());
         QVERIFY(!asked.isEmpty());
         QVERIFY(!w.controller()->isBusy());
+    }
+
+    void attentionStartTextFitsTheStack() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        auto* text = w.attentionView()->findChild<QLabel*>(QStringLiteral("attentionPlaceholder"));
+        QVERIFY(text);
+        nlohmann::json j = test::tinyExperimentJson(1);
+        w.document()->reset(Experiment::fromJson(j));
+        QVERIFY2(text->text().contains(QStringLiteral("with an attention layer")),
+                 qPrintable(text->text()));
+        j["model"]["layers"].insert(j["model"]["layers"].begin() + 1,
+                                    nlohmann::json{{"type", "attention"}});
+        w.document()->reset(Experiment::fromJson(j));
+        QVERIFY2(!text->text().contains(QStringLiteral("with an attention layer")),
+                 qPrintable(text->text()));
+        QVERIFY2(text->text().contains(QStringLiteral("Train this stack")),
+                 qPrintable(text->text()));
+        // An edit of the stack before any run: the text follows it.
+        w.document()->setLayers(test::tinyExperimentJson(1)["model"]["layers"], 0);
+        QVERIFY2(text->text().contains(QStringLiteral("with an attention layer")),
+                 qPrintable(text->text()));
     }
 };
 
