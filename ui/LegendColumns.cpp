@@ -36,4 +36,28 @@ void fitLegendColumns(QCPLegend* legend, int room) {
     legend->setMaximumSize(legend->minimumOuterSizeHint().width(), QWIDGETSIZE_MAX);
 }
 
+void putLegendInOwnRow(QCustomPlot* plot, int row) {
+    QCPLegend* legend = plot->legend;
+    legend->setVisible(true);
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
+    QFont lf = plot->font();
+    lf.setPointSizeF(lf.pointSizeF() * 0.9);
+    legend->setFont(lf);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setMargins(QMargins(2, 0, 2, 0));
+    // In a row of its own with a spacer beside it: an empty legend's maximum width is its
+    // margins, and as the only element of the plot's column it made the whole plot that narrow
+    // (an empty Comparison chart drew its axes in a 120 px strip at the left).
+    auto* legendRow = new QCPLayoutGrid;
+    plot->plotLayout()->insertRow(row);
+    plot->plotLayout()->addElement(row, 0, legendRow);
+    legendRow->addElement(0, 0, legend);
+    legendRow->addElement(0, 1, new QCPLayoutElement(plot));
+    legendRow->setColumnStretchFactor(1, 0.001);
+    legendRow->setColumnSpacing(0);
+    plot->plotLayout()->setRowStretchFactor(row, 0.001);
+    plot->plotLayout()->setRowSpacing(0);
+}
+
 }  // namespace nnwb

@@ -91,27 +91,7 @@ void SeriesChart::createItems() {
 }
 
 void SeriesChart::addLegendRow() {
-    // The legend sits in its own row under the title, never over the curves.
-    legend->setVisible(true);
-    legend->setBrush(Qt::NoBrush);
-    legend->setBorderPen(Qt::NoPen);
-    QFont lf = font();
-    lf.setPointSizeF(lf.pointSizeF() * 0.9);
-    legend->setFont(lf);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    legend->setMargins(QMargins(2, 0, 2, 0));
-    // In a row of its own with a spacer beside it: an empty legend's maximum width is its
-    // margins, and as the only element of the plot's column it made the whole plot that narrow
-    // (an empty Comparison chart drew its axes in a 120 px strip at the left).
-    auto* legendRow = new QCPLayoutGrid;
-    plotLayout()->insertRow(1);
-    plotLayout()->addElement(1, 0, legendRow);
-    legendRow->addElement(0, 0, legend);
-    legendRow->addElement(0, 1, new QCPLayoutElement(this));
-    legendRow->setColumnStretchFactor(1, 0.001);
-    legendRow->setColumnSpacing(0);
-    plotLayout()->setRowStretchFactor(1, 0.001);
-    plotLayout()->setRowSpacing(0);
+    putLegendInOwnRow(this, 1);  // under the title, never over the curves
 }
 
 QCPGraph* SeriesChart::addSeries(const QString& name, const QColor& colour, bool dashed) {

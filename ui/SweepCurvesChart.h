@@ -1,6 +1,7 @@
 // The learning curves of a sweep's trials: the objective after each epoch, one line per
 // trial (a colour each; pruned trials grey, failed ones dashed grey), only the trials of the
-// current filter. QCustomPlot, as the comparison charts. GUI thread only.
+// current filter; a legend above them names the coloured trials (the first kLegendTrials) and
+// says what grey and dashed grey mean. QCustomPlot, as the comparison charts. GUI thread only.
 #pragma once
 
 #include <set>
@@ -20,6 +21,10 @@ public:
     // The curve of trial `number` (null when it has none).
     QCPGraph* curve(int number) const;
     static QColor prunedColour() { return QColor(175, 175, 175); }
+    static constexpr int kLegendTrials = 12;
+
+protected:
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     std::map<int, QCPGraph*> curves_;

@@ -1,5 +1,7 @@
 #include "ui/SweepParetoChart.h"
 
+#include "ui/LegendColumns.h"
+
 namespace nnwb {
 
 SweepParetoChart::SweepParetoChart(QWidget* parent) : QCustomPlot(parent) {
@@ -13,7 +15,12 @@ SweepParetoChart::SweepParetoChart(QWidget* parent) : QCustomPlot(parent) {
     front_->setPen(QPen(QColor(200, 40, 40), 2));
     front_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(200, 40, 40), 8));
     front_->setName(tr("Pareto front"));
-    legend->setVisible(true);
+    putLegendInOwnRow(this, 0);  // above the plot: it covered points in the corner
+}
+
+void SweepParetoChart::resizeEvent(QResizeEvent* e) {
+    fitLegendColumns(legend, width() - 4);
+    QCustomPlot::resizeEvent(e);
 }
 
 void SweepParetoChart::setSnapshot(const SweepSnapshot& s) {
