@@ -87,6 +87,7 @@ QWidget* SweepSpecForm::createSettings() {
               "trading.sharpeAnnual", "trading.profitFactor", "trading.maxDrawdown",
               "trading.winRate", "trading.trades", "oos.loss", "oos.accuracy", "oos.missed"});
     goal_ = combo(box, {"min", "max"});
+    connect(objective_, &QComboBox::activated, this, [this] { objectivePicked_ = true; });
     connect(objective_, &QComboBox::currentTextChanged, this, [this](const QString& m) {
         const bool larger =
             m.endsWith("accuracy") ||
@@ -127,6 +128,11 @@ QWidget* SweepSpecForm::createSettings() {
 void SweepSpecForm::setExperiment(const nlohmann::json& experiment, const QString& ref) {
     ref_ = ref;
     fields_ = sweepableFields(experiment);
+    // The objective suits the experiment (a walk-forward one's is out of sample) until the
+    // user picks one.
+    const QString objective = QString::fromStdString(defaultObjective(experiment));
+    if (!objectivePicked_ && objective_->currentText() != objective)
+        objective_->setCurrentText(objective);
     const QString keep = field_->currentText();
     field_->clear();
     for (const SweepField& f : fields_) field_->addItem(QString::fromStdString(f.path));
@@ -148,18 +154,12 @@ bool SweepSpecForm::addField(const QString& path) {
     log->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
     log->setCheckState(Qt::Unchecked);
     table_->setItem(row, kLog, log);
-    if (f->value.is_number_integer()) {
-        const long long v = f->value.get<long long>();
-        setRow(row, QString::number(std::max(1LL, v / 2)), QString::number(std::max(2LL, v * 2)),
-               false, {});
-    } else if (f->value.is_number()) {
-        const double v = f->value.get<double>();
-        const bool positive = v > 0;
-        setRow(row, QString::number(positive ? v / 10 : v - 1, 'g', 4),
-               QString::number(positive ? v * 10 : v + 1, 'g', 4), positive, {});
-    } else {
-        setRow(row, {}, {}, false, QString::fromStdString(f->value.dump()));
-    }
+    const SweepDraftParam p = proposedParam(*f);
+    if (!p.range)
+        setRow(row, {}, {}, false, QString::fromStdString(p.values));
+    else
+        setRow(row, QString::number(p.min, 'g', p.integer ? 15 : 4),
+               QString::number(p.max, 'g', p.integer ? 15 : 4), p.log, {});
     return true;
 }
 

@@ -29,7 +29,9 @@ public:
     // "experiment" names (its file, or a copy the presenter saved).
     void setExperiment(const nlohmann::json& experiment, const QString& ref);
     void setExperimentRef(const QString& ref) { ref_ = ref; }
-    // Adds a row for field `path` with a default range around its value; false if unknown.
+    // Adds a row for field `path` with a range around its value inside the setting's own range
+    // (proposedParam); false if unknown. A new experiment picks the objective (defaultObjective)
+    // until the user has chosen one.
     bool addField(const QString& path);
     void removeSelected();
     // Sets row `row`'s range or (values non-empty) its values.
@@ -62,6 +64,7 @@ private:
     QTableWidget* table_;
     QComboBox* method_;
     QComboBox* objective_;
+    bool objectivePicked_ = false;  // the user chose the objective: setExperiment keeps it
     QComboBox* goal_;
     QComboBox* second_;
     QComboBox* early_;

@@ -1,8 +1,12 @@
 #include "app/core/SweepSpecDraft.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <sstream>
+
+#include "model/DataSettings.h"
+#include "model/TrainingSettings.h"
 
 namespace nnwb {
 
@@ -33,7 +37,63 @@ std::string trim(const std::string& s) {
     return s.substr(a, s.find_last_not_of(" \t") - a + 1);
 }
 
+// The settings-table entry of a "training." or "data." path; null for others (layer fields).
+const SettingSpec* settingOf(const std::string& path) {
+    auto find = [&](const std::vector<SettingSpec>& specs, const std::string& prefix) {
+        const SettingSpec* hit = nullptr;
+        if (path.rfind(prefix, 0) == 0)
+            for (const SettingSpec& s : specs)
+                if (s.key == path.substr(prefix.size())) hit = &s;
+        return hit;
+    };
+    if (const SettingSpec* s = find(trainingSettingSpecs(), "training.")) return s;
+    return find(dataSettings(), "data.");
+}
+
 }  // namespace
+
+SweepDraftParam proposedParam(const SweepField& f) {
+    SweepDraftParam p;
+    p.path = f.path;
+    if (!f.value.is_number()) {
+        p.range = false;
+        p.values = f.value.dump();
+        return p;
+    }
+    p.integer = f.value.is_number_integer();
+    const double v = f.value.get<double>();
+    if (p.integer) {
+        const double n = std::round(v);
+        p.min = std::max(1.0, std::floor(n / 2));
+        p.max = std::max(2.0, n * 2);
+    } else if (v > 0) {
+        p.min = v / 10;
+        p.max = v * 10;
+        p.log = true;
+    } else {
+        p.min = v - 1;
+        p.max = v + 1;
+    }
+    const SettingSpec* s = settingOf(f.path);
+    if (!s || s->min >= s->max) return p;
+    // Within the setting's own range (a proposal the loader then refuses is no proposal).
+    double lo = std::max(p.min, s->min), hi = std::min(p.max, s->max);
+    if (s->minExcluded && lo <= s->min) lo = s->min + (hi - s->min) / 100;
+    if (!(lo < hi)) lo = s->minExcluded ? s->min + (s->max - s->min) / 100 : s->min, hi = s->max;
+    if (p.integer) lo = std::ceil(lo), hi = std::floor(hi);
+    p.min = lo;
+    p.max = hi;
+    p.log = p.log && lo > 0;
+    return p;
+}
+
+std::string defaultObjective(const json& experiment) {
+    // A walk-forward experiment's own measure is its stitched out-of-sample figure.
+    if (experiment.contains("validation") && experiment["validation"].is_object() &&
+        experiment["validation"].value("mode", std::string()) == "walkforward")
+        return "oos.loss";
+    return "validation.loss";
+}
 
 std::vector<SweepField> sweepableFields(const json& experiment) {
     std::vector<SweepField> out;

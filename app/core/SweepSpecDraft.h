@@ -46,6 +46,15 @@ struct SweepDraft {
     std::vector<SweepDraftParam> params;
 };
 
+// The form's proposal for `field`: a number gets a range around its value (a float above 0 a
+// log range of 1/10..10 times it; an integer half..twice it) inside the setting's own range for
+// training and data settings (training.lrSchedule.floor 0 -> 0..1, never -1..1 where the
+// setting takes [0, 10]); anything else its value as the one value listed.
+SweepDraftParam proposedParam(const SweepField& field);
+// The objective a sweep of `experiment` starts with: oos.loss for a walk-forward experiment
+// (its end-of-trial out-of-sample loss), else validation.loss.
+std::string defaultObjective(const nlohmann::json& experiment);
+
 // The spec JSON of `draft`, keys in the order docs/sweeps.md gives them (ordered_json: a person
 // reads and edits it).
 nlohmann::ordered_json specOfDraft(const SweepDraft& draft);
