@@ -137,8 +137,18 @@ DataResult buildParts(const DataConfig& config, const BarSeries& bars, const std
                                " is not finite at bar " + std::to_string(i));
     // A feature constant over the training part carries no information (tick volume 0 on
     // every bar of a forex export): the run goes on, with a warning naming it.
-    for (const ConstantFeature& c : constantFeatures(m, config.features, first + 1 - w, trainLast))
-        r.warnings.push_back(constantFeatureWarning(name, c, true));
+    // Constant on the training part only (other values in the validation or test part): said
+    // so, not "on every bar".
+    const std::vector<ConstantFeature> everywhere =
+        constantFeatures(m, config.features, lowest + 1 - w, last);
+    for (const ConstantFeature& c :
+         constantFeatures(m, config.features, first + 1 - w, trainLast)) {
+        const bool all =
+            std::any_of(everywhere.begin(), everywhere.end(),
+                        [&](const ConstantFeature& e) { return e.feature == c.feature; });
+        r.warnings.push_back(all ? constantFeatureWarning(name, c, true)
+                                 : constantTrainingFeatureWarning(name, c));
+    }
     if (config.normalization == "zscore") {
         r.stats = fitZScore(m, first + 1 - w, trainLast);
         applyZScore(m, r.stats);

@@ -62,6 +62,15 @@ std::string constantFeatureWarning(const std::string& fileName, const ConstantFe
     return s;
 }
 
+std::string constantTrainingFeatureWarning(const std::string& fileName, const ConstantFeature& c) {
+    const std::string key = featureKey(c.feature);
+    return fileName + ": feature " + key + " is " + number(c.value) +
+           " on every bar of the training part (the other parts have other values): the model "
+           "learns nothing from it; with z-score it enters the model as 0 on every bar, the "
+           "validation part's too (switch it off: data.features." +
+           key + " = false)";
+}
+
 FeatureSpec withoutConstantFeatures(FeatureSpec spec,
                                     const std::vector<ConstantFeature>& constant) {
     for (const ConstantFeature& c : constant) {

@@ -31,6 +31,9 @@ std::vector<ConstantFeature> constantFeaturesOfFile(const BarSeries& bars,
 // whether the experiment at hand switches it on.
 std::string constantFeatureWarning(const std::string& fileName, const ConstantFeature& c,
                                    bool used);
+// "FILE: feature K is V on every bar of the training part (the other parts have other
+// values) ...": a feature constant where the statistics are fitted but not on the whole file.
+std::string constantTrainingFeatureWarning(const std::string& fileName, const ConstantFeature& c);
 // `spec` with the features of `constant` switched off (at least one feature stays on).
 FeatureSpec withoutConstantFeatures(FeatureSpec spec, const std::vector<ConstantFeature>& constant);
 

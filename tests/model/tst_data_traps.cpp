@@ -163,6 +163,34 @@ TEST(DataTraps, constantFeaturesOfTheBundledFile) {
 
 // A EURUSD model on XAUUSD: the price-unit features are named, with share and worst z; on
 // its own validation range nothing is.
+// A feature constant on the training part only is said to be so, not "on every bar" (issue
+// 41: tick volume 0 before the validation part, other values in it, was warned as "0 on every
+// bar").
+TEST(DataTraps, constantOnTheTrainingPartOnly) {
+    const LoadResult r = loadBarFile(defaultDataFile());
+    ASSERT_TRUE(r.ok);
+    DataConfig c;
+    c.window = 8;
+    c.validationShare = 0.2;
+    c.features.setEnabled(Feature::TickVolume, true);
+    auto warningOf = [&](const BarSeries& bars) {
+        const DataResult d = buildDataSplitFromBars(c, bars);
+        std::string found;
+        for (const std::string& w : d.warnings)
+            if (w.find("tickVolume") != std::string::npos) found = w;
+        return found;
+    };
+    const std::string all = warningOf(r.bars);
+    ASSERT_TRUE(all.find("tickVolume is 0 on every bar:") != std::string::npos) << all.c_str();
+    BarSeries later = r.bars;  // volume in the last tenth: the validation part has some
+    for (size_t i = later.size() - later.size() / 10; i < later.size(); ++i)
+        later.volume[i] = 100.0 + double(i % 7);
+    const std::string part = warningOf(later);
+    ASSERT_TRUE(part.find("tickVolume is 0 on every bar of the training part") != std::string::npos)
+        << part.c_str();
+    ASSERT_TRUE(part.find("on every bar:") == std::string::npos) << part.c_str();
+}
+
 TEST(DataTraps, outOfRangeInputsAreNamed) {
     const std::string gold = NNWB_SHARED_DATA_DIR "/XAUUSD_H1.csv";
     if (!std::filesystem::exists(gold)) GTEST_SKIP() << "../shared/data/XAUUSD_H1.csv is not here";
