@@ -17,6 +17,7 @@
 #include "ui/SweepCurvesChart.h"
 #include "ui/SweepImportanceChart.h"
 #include "ui/SweepList.h"
+#include "ui/SweepOverfittingChart.h"
 #include "ui/SweepParetoChart.h"
 #include "ui/SweepSpecEditor.h"
 #include "ui/SweepSpecForm.h"
@@ -128,10 +129,12 @@ QWidget* SweepsView::createResultSide() {
     parallel_ = new ParallelCoordinates(charts_);
     importance_ = new SweepImportanceChart(charts_);
     pareto_ = new SweepParetoChart(charts_);
+    overfitting_ = new SweepOverfittingChart(charts_);
     charts_->addTab(curves_, tr("Learning Curves"));
     charts_->addTab(parallel_, tr("Parallel Coordinates"));
     charts_->addTab(importance_, tr("Importance"));
     charts_->addTab(pareto_, tr("Pareto Front"));
+    charts_->addTab(overfitting_, tr("Overfitting"));
     split->addWidget(top);
     split->addWidget(charts_);
     split->setSizes({260, 300});
@@ -248,6 +251,7 @@ void SweepsView::showSnapshot(const SweepSnapshot& s) {
     parallel_->setSnapshot(s);  // its filterChanged applies the brushes to table and curves
     importance_->setSnapshot(s);
     pareto_->setSnapshot(s);
+    overfitting_->setSnapshot(s);
     charts_->setTabEnabled(charts_->indexOf(pareto_), !s.secondObjective.empty());
     const auto& c = s.report["counts"];
     QString text =

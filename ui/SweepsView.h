@@ -1,8 +1,9 @@
 // The Sweeps tab: a spec (the form for the common case, or the JSON itself) with Start, Stop
 // and Resume; the store's sweeps; the shown sweep's live trials table, learning curves,
-// parallel coordinates (brushing filters the table and curves), parameter importance and
-// Pareto front; a trial opens as a run in one click (openRunRequested). Only shows: the
-// sweep runs and the store is read by a SweepPresenter of app/core. GUI thread only.
+// parallel coordinates (brushing filters the table and curves), parameter importance, Pareto
+// front and overfitting (PBO, docs/overfitting.md); a trial opens as a run in one click
+// (openRunRequested). Only shows: the sweep runs and the store is read by a SweepPresenter of
+// app/core. GUI thread only.
 #pragma once
 
 #include <functional>
@@ -22,6 +23,7 @@ class ParallelCoordinates;
 class SweepCurvesChart;
 class SweepImportanceChart;
 class SweepList;
+class SweepOverfittingChart;
 class SweepParetoChart;
 class SweepPresenter;
 class SweepSpecEditor;
@@ -48,6 +50,7 @@ public:
     ParallelCoordinates* parallel() const { return parallel_; }
     SweepImportanceChart* importance() const { return importance_; }
     SweepParetoChart* pareto() const { return pareto_; }
+    SweepOverfittingChart* overfitting() const { return overfitting_; }
     QTabWidget* chartTabs() const { return charts_; }
     QTabWidget* specTabs() const { return specTabs_; }
     QPushButton* startButton() const { return start_; }
@@ -92,6 +95,7 @@ private:
     ParallelCoordinates* parallel_ = nullptr;
     SweepImportanceChart* importance_ = nullptr;
     SweepParetoChart* pareto_ = nullptr;
+    SweepOverfittingChart* overfitting_ = nullptr;
     QTabWidget* charts_ = nullptr;
     QPushButton* start_ = nullptr;
     QPushButton* stop_ = nullptr;

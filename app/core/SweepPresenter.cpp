@@ -13,8 +13,10 @@
 #include "app/sweep/BundleImport.h"
 #include "app/sweep/Coordinator.h"
 #include "app/sweep/SweepDeflatedSharpe.h"
+#include "app/sweep/SweepOverfitting.h"
 #include "app/sweep/SweepReport.h"
 #include "model/AtomicFile.h"
+#include "model/overfitting/Cscv.h"
 
 namespace nnwb {
 
@@ -57,6 +59,13 @@ SweepSnapshot readSnapshot(const std::string& db, int64_t id, const sweep::Sweep
             tradingOfRun[run.id] = run.trading;
     const nlohmann::json dsr = sweepDeflatedSharpe(s.trials, tradingOfRun);
     if (!dsr.is_null()) s.report["deflatedSharpe"] = dsr;
+    // PBO from the trials' stored per-bar returns (docs/overfitting.md), S = 16 as the CLI's.
+    std::vector<int64_t> runIds;
+    for (const TrialRow& t : s.trials)
+        if (t.runId != 0) runIds.push_back(t.runId);
+    const nlohmann::json pbo = sweepOverfitting(
+        sweepReturnsMatrix(s.trials, readReturnSeries(store, runIds)), kCscvDefaultBlocks);
+    if (!pbo.is_null()) s.report["overfitting"] = pbo;
     return s;
 }
 
