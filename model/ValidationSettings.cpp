@@ -80,8 +80,9 @@ std::vector<ValidationSetting> makeValidationTable() {
                 K::Int, g, "trainLength", "wfTrainLength", "Training length", "--train-length",
                 fieldAccess(&ValidationConfig::trainLength),
                 "Rolling: the length of every fold's training part; anchored: of the first "
-                "fold's (later folds keep its start and grow). 0: as long as one test "
-                "window"),
+                "fold's (later folds keep its start and grow; with folds and testLength both "
+                "given, the samples before that start are not used). 0: as long as one test "
+                "window; anchored with folds and testLength: from the first sample"),
             0, 100000000, "unit (bars, days or weeks)"),
         validationRange(
             validationEntry(
@@ -95,8 +96,10 @@ std::vector<ValidationSetting> makeValidationTable() {
             validationEntry(
                 K::Int, g, "step", "wfStep", "Step", "--step", fieldAccess(&ValidationConfig::step),
                 "Folds 0: from one test window's start to the next one's; 0 is the test "
-                "length (contiguous windows), more leaves untested gaps, less (overlap) is "
-                "refused. Windows follow each other from the end of the first training "
+                "length (contiguous windows), more leaves untested gaps (not traded: a "
+                "position of the stitched signals closes at each test window's last bar), less "
+                "(overlap) is refused. Windows follow each other from the end of the first "
+                "training "
                 "part while they fit the file"),
             0, 100000000, "unit (bars, days or weeks)"),
         validationRange(

@@ -135,6 +135,7 @@ FoldPlan planFolds(const ValidationConfig& c, const std::vector<int64_t>& time,
         }
     }
     const size_t nFolds = windows.size();
+    size_t anchoredFirst = first;  // where every anchored training part starts
     for (size_t k = 0; k < nFolds; ++k) {
         const std::string fold = "fold " + str((k + 1)) + "/" + str((nFolds));
         Fold f;
@@ -152,7 +153,7 @@ FoldPlan planFolds(const ValidationConfig& c, const std::vector<int64_t>& time,
                                  "it and its purge and embargo (" +
                                  str(gap) + " bars)");
         const size_t partLast = f.testFirst - 1 - gap;
-        size_t partFirst = first;
+        size_t partFirst = anchoredFirst;
         if (c.scheme == "rolling" && !(k == 0 && firstPartFromStart)) {
             partFirst = axis.lowerBound(axis.pos(partLast) - trainLen + 1);
             if (partFirst < first)
@@ -167,6 +168,11 @@ FoldPlan planFolds(const ValidationConfig& c, const std::vector<int64_t>& time,
                                  " samples, less than validation.trainLength (" +
                                  str(c.trainLength > 0 ? c.trainLength : c.testLength) + " " +
                                  axis.unitName() + "); fewer folds or a shorter test length");
+        if (k == 0 && !firstPartFromStart && c.scheme == "anchored" && c.trainLength > 0) {
+            // The first fold's part is trainLength long; later folds keep its start and grow.
+            partFirst = std::max(first, axis.lowerBound(axis.pos(partLast) - trainLen + 1));
+            anchoredFirst = partFirst;
+        }
         const size_t count = partLast - partFirst + 1;
         size_t validation = 0;
         if (c.earlyStoppingShare > 0)

@@ -88,10 +88,26 @@ double barsPerYear(const BarSeries& b, size_t first, size_t last) {
     return years > 0 ? double(last - first) / years : 0.0;
 }
 
-// The strategy's orders: the signal of bar t (none without one) against the position.
-SimulatedTrades runStrategy(const BarSeries& b, const TradeMarket& m, const SignalSeries& sig,
-                            const TradingSettings& s) {
-    size_t k = 0;
+// Appends `part` to `all`, its equity on top of the equity before it.
+void appendRun(SimulatedTrades& all, const SimulatedTrades& part) {
+    TradingEquity& e = all.equity;
+    const double points = e.points.empty() ? 0.0 : e.points.back();
+    const double pct = e.pct.empty() ? 0.0 : e.pct.back();
+    all.trades.insert(all.trades.end(), part.trades.begin(), part.trades.end());
+    const TradingEquity& p = part.equity;
+    for (size_t i = 0; i < p.bar.size(); ++i) {
+        e.bar.push_back(p.bar[i]);
+        e.time.push_back(p.time[i]);
+        e.position.push_back(p.position[i]);
+        e.points.push_back(points + p.points[i]);
+        e.pct.push_back(pct + p.pct[i]);
+    }
+}
+
+// The signals from..to (consecutive bars) traded over their bars.
+SimulatedTrades runSignals(const BarSeries& b, const TradeMarket& m, const SignalSeries& sig,
+                           size_t from, size_t to, const TradingSettings& s) {
+    size_t k = from;
     auto decide = [&](size_t t, int position) {
         TradeOrder o;
         while (k < sig.size() && sig.bar[k] < t) ++k;
@@ -103,7 +119,33 @@ SimulatedTrades runStrategy(const BarSeries& b, const TradeMarket& m, const Sign
         o.holdBars = size_t(s.exitAfterBars);
         return o;
     };
-    return simulateTrades(b, m, sig.bar.front(), sig.bar.back(), decide);
+    return simulateTrades(b, m, sig.bar[from], sig.bar[to], decide);
+}
+
+// The strategy's orders: the signal of bar t (none without one) against the position. Each
+// run of consecutive signal bars is traded as a range of its own (a walk-forward whose step
+// leaves untested bars between its test windows); the bars between runs are flat.
+SimulatedTrades runStrategy(const BarSeries& b, const TradeMarket& m, const SignalSeries& sig,
+                            const TradingSettings& s) {
+    SimulatedTrades all;
+    for (size_t from = 0; from < sig.size();) {
+        size_t to = from;
+        while (to + 1 < sig.size() && sig.bar[to + 1] == sig.bar[to] + 1) ++to;
+        if (from > 0) {  // the untested bars before this run: flat, the equity unchanged
+            SimulatedTrades gap;
+            for (size_t i = sig.bar[from - 1] + 1; i < sig.bar[from]; ++i) {
+                gap.equity.bar.push_back(i);
+                gap.equity.time.push_back(b.time[i]);
+                gap.equity.position.push_back(0);
+                gap.equity.points.push_back(0.0);
+                gap.equity.pct.push_back(0.0);
+            }
+            appendRun(all, gap);
+        }
+        appendRun(all, runSignals(b, m, sig, from, to, s));
+        from = to + 1;
+    }
+    return all;
 }
 
 // A fixed plan: at signal bar plan[k].first enter plan[k].second.

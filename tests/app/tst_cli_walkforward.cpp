@@ -4,7 +4,8 @@
 // signals; folds in time order with the purge between training and test; each fold recorded as
 // a run "NAME fold k/N"; the text table and the CSV; train takes the same path; bad settings
 // exit 2 naming the setting; --slots runs the folds as parallel processes with the same fold
-// records, stitched figures and trading as the serial run.
+// records, stitched figures and trading as the serial run; anchored --train-length with a fold
+// count and a test length is the first fold's training part.
 #include <QtTest>
 
 #include <fstream>
@@ -194,6 +195,28 @@ private Q_SLOTS:
         QCOMPARE(badFold.code, 2);
         QVERIFY2(badFold.err.contains("--fold: 9 is beyond the plan's 3 folds"),
                  qPrintable(badFold.err));
+    }
+
+    // Anchored with a fold count and a test length: --train-length is the first fold's
+    // training part (docs/settings.md), later folds keep its start.
+    void anchoredTrainLengthIsTheFirstFoldsPart() {
+        const auto r = run({"walkforward", "--experiment", experiment_, "--no-record", "--json",
+                            "--epochs", "1", "--folds", "3", "--test-length", "100",
+                            "--train-length", "200", "--embargo", "2"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const std::vector<json> v = lines(r.out);
+        QCOMPARE(v.size(), size_t(4));
+        const size_t first = v[0]["train"]["firstBar"].get<size_t>();
+        QCOMPARE(v[0]["validation"]["lastBar"].get<size_t>() - first + 1, size_t(200));
+        QCOMPARE(v[0]["validation"]["lastBar"].get<size_t>() + 4,
+                 v[0]["test"]["firstBar"].get<size_t>());
+        for (size_t k = 1; k < 3; ++k) QCOMPARE(v[k]["train"]["firstBar"].get<size_t>(), first);
+        // One that does not fit before the first test window is refused, naming the setting.
+        const auto bad = run({"walkforward", "--experiment", experiment_, "--no-record", "--folds",
+                              "3", "--test-length", "100", "--train-length", "600"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("validation.trainLength: the first fold's training part holds"),
+                 qPrintable(bad.err));
     }
 
     void badSettingsNameTheSetting() {

@@ -3,9 +3,14 @@
 // early-stops on its own validation (never its test window), the folds are announced in
 // order around their runs' events, the fold figures are those of the run's best epoch, the
 // stitched series is every test sample once in bar order with the metrics' argmax signal, and
-// the stitched figures are the folds' together.
+// the stitched figures are the folds' together; with a step longer than the test windows the
+// stitched signals are traded only inside the windows (no trade spans an untested bar).
+// Before Qt, whose `signals` keyword macro would rewrite a parameter name in it.
+#include "model/trading/TradingEvaluation.h"
+
 #include <QtTest>
 
+#include <cmath>
 #include <fstream>
 #include <string>
 
@@ -157,6 +162,60 @@ private Q_SLOTS:
         size_t signalsInSeries = 0;
         for (int sig : s.signal) signalsInSeries += sig != 0;
         QCOMPARE(signalsInSeries, signalSum);
+    }
+
+    // Step mode leaves untested bars between the test windows; trading the stitched signals
+    // closes a position at the end of each window and trades nothing in between, even with
+    // signals that would hold a position to the range's end (no opposite exit, no time exit).
+    void stepModeTradesOnlyInsideTheTestWindows() {
+        Experiment e = experiment_;
+        e.validation.scheme = "anchored";
+        e.validation.folds = 0;
+        e.validation.trainLength = 300;
+        e.validation.testLength = 90;
+        e.validation.step = 150;
+        e.training.epochs = 1;
+        WalkForward wf(e);
+        const FoldPlan& plan = wf.plan();
+        QVERIFY(!plan.contiguous);
+        QVERIFY(plan.folds.size() >= 2);
+        Recorder events;
+        const WalkForwardResult r = wf.run(RecordingOptions::none(), events);
+        QCOMPARE(int(r.end), int(RunEnd::Completed));
+        TradingSettings t;
+        t.exitOnOpposite = false;
+        t.threshold = 0;
+        t.spreadSource = "given";
+        t.spreadPoints = 10;
+        t.randomDraws = 2;
+        // Every bar signals buy: one long per window, entered at its second bar's open.
+        SignalSeries buys = r.outOfSample;
+        for (size_t i = 0; i < buys.size(); ++i) buys.signal[i] = 1, buys.outputs[i] = {0, 1, 0};
+        const BarSeries& bars = *wf.data().bars;
+        for (const SignalSeries* s : {&r.outOfSample, static_cast<const SignalSeries*>(&buys)}) {
+            const TradingReport report = evaluateTrading(bars, *s, t);
+            for (const Trade& trade : report.trades) {
+                bool inside = false;
+                for (const Fold& f : plan.folds)
+                    inside |= trade.entryBar > f.testFirst && trade.exitBar <= f.testLast;
+                QVERIFY2(inside, qPrintable(QString("trade %1..%2 leaves its test window")
+                                                .arg(trade.entryBar)
+                                                .arg(trade.exitBar)));
+            }
+            // The equity covers every bar of the range, flat between the windows.
+            QCOMPARE(report.equity.bar.size(), s->bar.back() - s->bar.front() + 1);
+            for (size_t k = 1; k < plan.folds.size(); ++k)
+                for (size_t b = plan.folds[k - 1].testLast + 1; b < plan.folds[k].testFirst; ++b)
+                    QCOMPARE(report.equity.position[b - s->bar.front()], 0);
+            QVERIFY(std::abs(report.equity.points.back() - report.strategy.netPoints) < 1e-6);
+        }
+        const TradingReport all = evaluateTrading(bars, buys, t);
+        QCOMPARE(all.trades.size(), plan.folds.size());
+        for (size_t k = 0; k < all.trades.size(); ++k) {
+            QCOMPARE(all.trades[k].entryBar, plan.folds[k].testFirst + 1);
+            QCOMPARE(all.trades[k].exitBar, plan.folds[k].testLast);
+            QCOMPARE(std::string(exitReasonName(all.trades[k].exitReason)), std::string("end"));
+        }
     }
 
     void aStopEndsTheWalkForward() {

@@ -92,7 +92,22 @@ std::string brokenProperty(const FoldPlan& p, const ValidationConfig& c,
             return "validation missing";
         }
         if (f.partLast() + p.purge + p.embargo + 1 != f.testFirst) return "gap wider than asked";
-        if (c.scheme == "anchored" && f.trainFirst != p.firstSample) return "anchored start";
+        // Anchored: every fold starts where the first does: the first sample, or, with a fold
+        // count, a test length and a training length, that training length before fold 1's
+        // test window (and its gap).
+        const bool anchoredLength = c.folds > 0 && c.testLength > 0 && c.trainLength > 0;
+        if (c.scheme == "anchored" && f.trainFirst != p.folds.front().trainFirst)
+            return "anchored start moves";
+        if (c.scheme == "anchored" && !anchoredLength && f.trainFirst != p.firstSample)
+            return "anchored start";
+        if (c.scheme == "anchored" && anchoredLength && k == 0) {
+            const int64_t len = c.trainLength * unit;
+            if (bars && int64_t(f.partLast() - f.trainFirst + 1) != len) return "anchored length";
+            if (!bars && pos(f.partLast()) - pos(f.trainFirst) >= len) return "anchored too long";
+            if (!bars && f.trainFirst > p.firstSample &&
+                pos(f.partLast()) - pos(f.trainFirst - 1) < len)
+                return "anchored too short";
+        }
         if (k > 0) {
             const Fold& e = p.folds[k - 1];
             if (!(e.testLast < f.testFirst)) return "test windows overlap or go back";
@@ -169,6 +184,29 @@ TEST(FoldPlan, anchoredByHand) {
     EXPECT_EQ(r.folds[0].trainLast, size_t(60));
     EXPECT_EQ(r.folds[0].validationFirst, size_t(62));
     EXPECT_EQ(r.folds[2].trainFirst, size_t(66));
+}
+
+// Anchored with folds, testLength and trainLength: the first fold's training part is
+// trainLength long (settings.md: "anchored: of the first fold's"), later folds keep its start.
+TEST(FoldPlan, anchoredHonoursTrainLengthWithFoldsAndTestLength) {
+    ValidationConfig c = walkForward();
+    c.folds = 3;
+    c.testLength = 10;
+    c.trainLength = 20;
+    c.embargo = 2;
+    const FoldPlan p = planFolds(c, hourlyTimes(100), needsOf(0, 5, 1));
+    ASSERT_TRUE(p.ok()) << p.error;
+    // Tests 69..78, 79..88, 89..98; fold 1's part ends at 65, so it is 46..65.
+    for (size_t k = 0; k < 3; ++k) EXPECT_EQ(p.folds[k].trainFirst, size_t(46));
+    EXPECT_EQ(p.folds[0].partLast(), size_t(65));
+    EXPECT_EQ(p.folds[2].partLast(), size_t(85));
+    // Too long a training length for the file is refused, naming it.
+    c.trainLength = 63;
+    EXPECT_TRUE(startsWith(planError(c, 100, needsOf(0, 5, 1)),
+                           "validation.trainLength: the first fold's training part holds 62"))
+        << planError(c, 100, needsOf(0, 5, 1));
+    c.trainLength = 62;  // the whole part: from the first sample
+    EXPECT_EQ(planFolds(c, hourlyTimes(100), needsOf(0, 5, 1)).folds[0].trainFirst, size_t(4));
 }
 
 TEST(FoldPlan, stepModeAndDividedModeByHand) {
