@@ -87,8 +87,13 @@ void TradingView::refresh() {
                        .arg(presenter_->what())
                        .arg(report->trades.size())
                        .arg(report->strategy.netPoints, 0, 'f', 1)
-                       .arg(report->spreadFrom == "file" ? tr("from the file") : tr("as given"))
+                       .arg(report->spreadFrom == "file"
+                                ? tr("from the file")
+                                : tr("from the setting: %1 points").arg(report->spreadPoints))
                        .arg(report->point, 0, 'g', 6));
+        QStringList warnings;  // zero costs (docs/trading.md)
+        for (const std::string& w : report->warnings) warnings << QString::fromStdString(w);
+        if (!warnings.isEmpty()) note_->setText(tr("Warning: %1").arg(warnings.join("; ")));
     }
 }
 

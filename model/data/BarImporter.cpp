@@ -125,6 +125,65 @@ int decimalsOf(std::string_view s) {
     return n;
 }
 
+// The decimals a price needs: those up to its last non-zero one ("1343.830" -> 2).
+int significantDecimalsOf(std::string_view s) {
+    size_t at = s.find_first_of(".,");
+    if (at == std::string_view::npos) return 0;
+    int n = 0, last = 0;
+    for (++at; at < s.size() && s[at] >= '0' && s[at] <= '9'; ++at)
+        if (++n, s[at] != '0') last = n;
+    return last;
+}
+
+// The point's decimals (docs/data.md): the number of decimals most price fields are written
+// with, or more where a field's non-zero decimals need them. Fields written with more decimals
+// than that (one "1343.830" among "1343.83"-style prices) do not make the point finer; they
+// are counted for a warning.
+class PointDigits {
+public:
+    void add(std::string_view s, size_t line) {
+        const int w = std::min(decimalsOf(s), kMax);
+        ++count_[w];
+        needed_ = std::max(needed_, significantDecimalsOf(s));
+        if (first_[w].line == 0) first_[w] = {line, std::string(s)};
+    }
+    int digits() const {
+        int mode = 0;
+        for (int k = 1; k <= kMax; ++k)
+            if (count_[k] >= count_[mode]) mode = k;
+        return std::max(mode, needed_);
+    }
+    // "NAME:LINE: ..." when fields are written with more decimals than digits(); else empty.
+    std::string warning(const std::string& name) const {
+        const int d = digits();
+        size_t more = 0;
+        const First* first = nullptr;
+        for (int k = d + 1; k <= kMax; ++k) {
+            more += count_[k];
+            if (count_[k] && (!first || first_[k].line < first->line)) first = &first_[k];
+        }
+        if (!first) return {};
+        char point[32];
+        std::snprintf(point, sizeof point, "%g", std::pow(10.0, -d));
+        return name + ":" + std::to_string(first->line) + ": " + std::to_string(more) +
+               " price field(s) written with more decimals than the file's other prices (first "
+               "here: '" +
+               first->text + "'); the point is " + point + ", from the " + std::to_string(d) +
+               " decimals most prices are written with (set trading.pointSize if the symbol's "
+               "point differs)";
+    }
+
+private:
+    static constexpr int kMax = 15;
+    struct First {
+        size_t line = 0;
+        std::string text;
+    };
+    size_t count_[kMax + 1] = {};
+    First first_[kMax + 1];
+    int needed_ = 0;
+};
+
 // Locale-independent; accepts a leading '+'; with `commaDecimal` a ',' is the decimal point.
 NumResult parseNumber(std::string_view s, bool commaDecimal, double& out) {
     if (s.empty()) return NumResult::Empty;
@@ -324,7 +383,7 @@ struct Parser {
         const size_t estimate = text.size() / std::max<size_t>(line.text.size() + 1, 16) + 16;
         for (auto* v : {&b.open, &b.high, &b.low, &b.close, &b.volume}) v->reserve(estimate);
         if (lay.spread >= 0) b.spread.reserve(estimate);
-        int digits = 0;
+        PointDigits digits;
         b.time.reserve(estimate);
 
         std::vector<std::string_view> f;
@@ -371,7 +430,7 @@ struct Parser {
                         return fail(line.number, std::string(priceNames[k]) + " price " +
                                                      quoteField(s) + " is not finite");
                 }
-                digits = std::max(digits, decimalsOf(s));
+                digits.add(s, line.number);
             }
             double vol = 0.0;
             if (lay.volume >= 0) {
@@ -435,8 +494,9 @@ struct Parser {
         b.format = lay.format;
         b.hasVolume = lay.volume >= 0;
         b.hasSpread = lay.spread >= 0;
-        b.digits = digits;
-        b.point = std::pow(10.0, -digits);
+        b.digits = digits.digits();
+        b.point = std::pow(10.0, -b.digits);
+        if (const std::string w = digits.warning(name); !w.empty()) result.warnings.push_back(w);
         b.timeframe = inferTimeframe(b.time);
         result.ok = true;
         return true;

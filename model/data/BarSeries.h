@@ -21,10 +21,12 @@ struct BarSeries {
     std::vector<double> spread;
     bool hasSpread = false;
     // The price's point, the smallest step its prices are written in: 10^-digits, where
-    // digits is the largest number of decimals of any open/high/low/close field of the file
-    // (1.05266 -> 5 digits -> 0.00001; 552.80 -> 0.01; 97.3100 -> 0.0001; 1300 -> 1). Trailing
-    // zeros count: exports write every price with the symbol's digits. 0: unknown (bars not
-    // read from a file); trading evaluation then needs trading.pointSize.
+    // digits is the number of decimals most open/high/low/close fields of the file are written
+    // with, or more where a price's non-zero decimals need them (1.05266 -> 5 digits ->
+    // 0.00001; 552.80 -> 0.01; 97.3100 -> 0.0001; 1300 -> 1; one 1343.830 among two-decimal
+    // prices -> 0.01 and a warning). Trailing zeros count: exports write every price with the
+    // symbol's digits. 0: unknown (bars not read from a file); trading evaluation then needs
+    // trading.pointSize.
     int digits = 0;
     double point = 0.0;
     std::string format;     // "mt5", "mt4" or "csv"

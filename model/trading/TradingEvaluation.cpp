@@ -80,7 +80,26 @@ TradeMarket makeMarket(const BarSeries& b, const TradingSettings& s, TradingRepo
     if (s.stopAtr > 0 || s.takeAtr > 0) m.atr = atrSma(b.high, b.low, b.close, s.atrPeriod);
     report.point = m.point;
     report.spreadFrom = fromFile ? "file" : "given";
+    report.spreadPoints = s.spreadPoints;
     return m;
+}
+
+// A warning when the range's trades carry no spread (every bar's spread 0), saying why, and
+// whether slippage and commission are 0 too (then the figures are before any cost).
+void warnOfZeroCosts(const BarSeries& b, const TradingSettings& s, const TradeMarket& m,
+                     TradingReport& r) {
+    for (size_t i = r.firstBar; i <= r.lastBar; ++i)
+        if (m.spread[i] != 0) return;
+    std::string why = r.spreadFrom == "file" ? "the file's spread column is 0 on every bar"
+                      : b.hasSpread          ? "trading.spreadPoints is 0"
+                                             : "the file has no spread column and "
+                                               "trading.spreadPoints is 0";
+    if (s.slippagePoints == 0 && s.commission == 0)
+        r.warnings.push_back("no trading costs: " + why +
+                             ", and slippage and commission are 0; the figures are before costs "
+                             "(give --spread, --slippage, --commission)");
+    else
+        r.warnings.push_back("no spread is charged: " + why);
 }
 
 double barsPerYear(const BarSeries& b, size_t first, size_t last) {
@@ -244,6 +263,7 @@ TradingReport evaluateTrading(const BarSeries& bars, const SignalSeries& signals
     r.firstBar = signals.bar.front();
     r.lastBar = signals.bar.back();
     r.barsPerYear = barsPerYear(bars, r.firstBar, r.lastBar);
+    warnOfZeroCosts(bars, settings, market, r);
 
     SimulatedTrades strategy = runStrategy(bars, market, signals, settings);
     r.strategy = tradingFigures(strategy.trades, strategy.equity, r.barsPerYear);

@@ -85,6 +85,10 @@ struct TradingReport {
     size_t firstBar = 0, lastBar = 0;  // the evaluated range: the signals' first and last bar
     double point = 0;                  // the price of one point used
     std::string spreadFrom;            // "file" (the bars' column) or "given"
+    double spreadPoints = 0;           // the given spread (trading.spreadPoints), points
+    // Said with the figures (text, JSON, the window): the range's trades carry no spread
+    // ("no trading costs: ..." when slippage and commission are 0 too).
+    std::vector<std::string> warnings;
     // Bar steps per year over the range: (lastBar - firstBar) / its span in years of 365.25 days.
     double barsPerYear = 0;
     std::vector<Trade> trades;

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "model/data/DateTime.h"
+#include "model/trading/Verdict.h"
 
 namespace nnwb {
 
@@ -21,11 +22,11 @@ const FigureName kFigures[] = {
     {"winRate", "win rate %", &TradingFigures::winRate},
     {"profitFactor", "profit factor", &TradingFigures::profitFactor},
     {"netPoints", "net points", &TradingFigures::netPoints},
-    {"netPct", "net %", &TradingFigures::netPct},
+    {"netPct", "sum of trade returns, %", &TradingFigures::netPct},
     {"perTradePoints", "per trade points", &TradingFigures::perTradePoints},
     {"perTradePct", "per trade %", &TradingFigures::perTradePct},
     {"maxDrawdownPoints", "max drawdown points", &TradingFigures::maxDrawdownPoints},
-    {"maxDrawdownPct", "max drawdown %", &TradingFigures::maxDrawdownPct},
+    {"maxDrawdownPct", "drawdown of summed trade returns, %", &TradingFigures::maxDrawdownPct},
     {"sharpe", "Sharpe per bar", &TradingFigures::sharpe},
     {"sortino", "Sortino per bar", &TradingFigures::sortino},
     {"sharpeAnnual", "Sharpe annualised", &TradingFigures::sharpeAnnual},
@@ -85,6 +86,13 @@ TradingFigures tradingFiguresFromJson(const nlohmann::json& j) {
     return f;
 }
 
+std::string tradingSpreadText(const TradingReport& r) {
+    if (r.spreadFrom == "file") return "spread from the file";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "spread from the setting: %g points", r.spreadPoints);
+    return buf;
+}
+
 nlohmann::ordered_json tradingReportJson(const TradingReport& r, bool trades) {
     nlohmann::ordered_json j;
     j["range"] = {{"firstBar", r.firstBar},
@@ -93,6 +101,8 @@ nlohmann::ordered_json tradingReportJson(const TradingReport& r, bool trades) {
                   {"barsPerYear", r.barsPerYear}};
     j["point"] = r.point;
     j["spreadFrom"] = r.spreadFrom;
+    if (r.spreadFrom != "file") j["spreadPoints"] = r.spreadPoints;
+    if (!r.warnings.empty()) j["warnings"] = r.warnings;
     j["strategy"] = tradingFiguresJson(r.strategy);
     j["buyAndHold"] = tradingFiguresJson(r.buyAndHold);
     j["random"] = tradingFiguresJson(r.random);
@@ -101,6 +111,7 @@ nlohmann::ordered_json tradingReportJson(const TradingReport& r, bool trades) {
         j["random"]["netAtOrAbove"] = r.randomNetAtOrAbove;
     else
         j["random"]["netAtOrAbove"] = nullptr;
+    j["verdict"] = tradingVerdict(verdictFigures(r));
     if (trades) {
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
         for (const Trade& t : r.trades)
@@ -121,11 +132,11 @@ nlohmann::ordered_json tradingReportJson(const TradingReport& r, bool trades) {
 std::string tradingReportText(const TradingReport& r) {
     char line[160];
     std::string out;
-    std::snprintf(line, sizeof line, "%-20s %12s %12s %12s\n", "", "strategy", "buy & hold",
+    std::snprintf(line, sizeof line, "%-36s %12s %12s %12s\n", "", "strategy", "buy & hold",
                   "random");
     out += line;
     for (const FigureName& n : kFigures) {
-        std::snprintf(line, sizeof line, "%-20s %12s %12s %12s\n", n.label,
+        std::snprintf(line, sizeof line, "%-36s %12s %12s %12s\n", n.label,
                       cell(r.strategy.*n.member).c_str(), cell(r.buyAndHold.*n.member).c_str(),
                       cell(r.random.*n.member).c_str());
         out += line;
@@ -134,11 +145,13 @@ std::string tradingReportText(const TradingReport& r) {
     if (std::isfinite(r.randomNetAtOrAbove))
         std::snprintf(share, sizeof share, "%.0f%%", r.randomNetAtOrAbove * 100);
     std::snprintf(line, sizeof line,
-                  "bars %zu..%zu (%zu), point %g, spread from the %s; random: mean of %d draws, "
-                  "%s of them net >= the strategy\n",
+                  "bars %zu..%zu (%zu), point %g, %s; random: mean of %d draws, %s of them net "
+                  ">= the strategy\n",
                   r.firstBar, r.lastBar, r.lastBar - r.firstBar + 1, r.point,
-                  r.spreadFrom == "file" ? "file" : "given setting", r.randomDraws, share);
+                  tradingSpreadText(r).c_str(), r.randomDraws, share);
     out += line;
+    for (const std::string& w : r.warnings) out += "warning: " + w + "\n";
+    out += "verdict: " + tradingVerdict(verdictFigures(r)) + "\n";
     return out;
 }
 

@@ -25,13 +25,16 @@ std::optional<double> tradingFigureFromJson(const nlohmann::json& series, const 
 // Reads tradingFiguresJson's form back (a missing figure: 0, a null one kNotAvailable,
 // profitFactor as tradingFigureFromJson).
 TradingFigures tradingFiguresFromJson(const nlohmann::json& j);
-// {"range": {firstBar, lastBar, bars, barsPerYear}, "point", "spreadFrom", "strategy": {...},
+// {"range": {firstBar, lastBar, bars, barsPerYear}, "point", "spreadFrom", "spreadPoints" (the
+//  given spread; not with "file"), "warnings" (where there are), "strategy": {...},
 //  "buyAndHold": {...}, "random": {..., "draws", "netAtOrAbove"}}; with `trades` also
 //  "trades": [{direction, entryTime, entryPrice, exitTime, exitPrice, exitReason, bars,
 //  net, netPct}].
 nlohmann::ordered_json tradingReportJson(const TradingReport& r, bool trades = false);
 // A table: one row per figure, columns strategy, buy & hold, random; then one line on the
-// range, the point and the spread.
+// range, the point and the spread; then a "warning: ..." line per warning.
 std::string tradingReportText(const TradingReport& r);
+// "spread from the file" or "spread from the setting: 5 points".
+std::string tradingSpreadText(const TradingReport& r);
 
 }  // namespace nnwb

@@ -126,6 +126,24 @@ private Q_SLOTS:
         QCOMPARE(tr.at("range").at("bars").get<size_t>(), out.at("rows").size());
     }
 
+    void zeroCostsAreWarnedAndTheSpreadUsedPrinted() {
+        // No spread (the given one, 0), no slippage, no commission: the table says so.
+        auto r = run(predict({"--trading", "--spread-source", "given", "--spread", "0"}));
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("spread from the setting: 0 points"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("warning: no trading costs: trading.spreadPoints is 0, and "
+                                "slippage and commission are 0"),
+                 qPrintable(r.out));
+        r = run(predict({"--trading", "--json", "--spread-source", "given", "--spread", "0"}));
+        const json j = json::parse(r.out.toStdString()).at("trading");
+        QCOMPARE(j.at("spreadPoints").get<double>(), 0.0);
+        QVERIFY(j.at("warnings").at(0).get<std::string>().rfind("no trading costs", 0) == 0);
+        // A given spread of 7 points: printed, no warning.
+        r = run(predict({"--trading", "--spread-source", "given", "--spread", "7"}));
+        QVERIFY2(r.out.contains("spread from the setting: 7 points"), qPrintable(r.out));
+        QVERIFY2(!r.out.contains("warning:"), qPrintable(r.out));
+    }
+
     void givenSpreadAndExperimentSection() {
         const auto file = run(predict({"--trading", "--json"}));
         const auto given =

@@ -312,13 +312,14 @@ TEST(DataImport, spreadColumnAndPointSize) {
     ASSERT_TRUE(r.bars.spread.empty());
     ASSERT_EQ(r.bars.point, 1e-5);
 
-    // A generic CSV's spread column (any case, any place); the most decimals of any price
-    // field decide the point (here 552.8 and 552.80: two).
+    // A generic CSV's spread column (any case, any place); a file that drops trailing zeros:
+    // most prices carry one decimal, 554.75 needs two: the point is 0.01.
     r = parseBarText(
         "time,Spread,open,high,low,close\n"
-        "2020-01-06 10:00,25,552.8,554.70,552.4,554.2\n"
+        "2020-01-06 10:00,25,552.8,554.75,552.4,554.2\n"
         "2020-01-06 11:00,31.5,554.2,554.8,554.2,554.6\n",
         "gold.csv");
+    EXPECT_TRUE(r.warnings.empty());
     ASSERT_TRUE(r.ok) << r.error.c_str();
     ASSERT_TRUE(r.bars.hasSpread);
     ASSERT_EQ(r.bars.spread[0], 25.0);
@@ -332,6 +333,42 @@ TEST(DataImport, spreadColumnAndPointSize) {
     r = parseBarText("Date;Open;High;Low;Close\n2020-01-06;1,5;2,125;1;1,5\n", "c.csv");
     ASSERT_TRUE(r.ok) << r.error.c_str();
     ASSERT_EQ(r.bars.digits, 3);
+}
+
+// One field written with a decimal more than the rest (issue 40: an XAUUSD open "1343.830"
+// among two-decimal prices) does not make the point ten times finer (and every spread ten
+// times cheaper): the point comes from the decimals most prices are written with, and the
+// importer warns, naming the line and the field. Trailing zeros that every price carries
+// (SPY's 97.3100) still count.
+TEST(DataImport, pointSizeFromTheDecimalsMostPricesHave) {
+    const std::string rows = std::string(kMt5Header) +
+                             "2018.05.02\t10:00:00\t1303.41\t1305.12\t1302.66\t1304.90\t1\t0\t25\n"
+                             "2018.05.02\t11:00:00\t1304.90\t1306.00\t1304.35\t1305.71\t1\t0\t25\n"
+                             "2018.05.02\t12:00:00\t1343.830\t1344.02\t1343.10\t1343.55\t1\t0\t30\n"
+                             "2018.05.02\t13:00:00\t1343.55\t1343.95\t1342.80\t1343.20\t1\t0\t25\n";
+    LoadResult r = parseBarText(rows, "/data/XAUUSD_H1.csv");
+    ASSERT_TRUE(r.ok) << r.error.c_str();
+    EXPECT_EQ(r.bars.digits, 2);
+    EXPECT_EQ(r.bars.point, 0.01);
+    ASSERT_EQ(r.warnings.size(), 1u);
+    EXPECT_EQ(r.warnings[0],
+              "XAUUSD_H1.csv:4: 1 price field(s) written with more decimals than the file's "
+              "other prices (first here: '1343.830'); the point is 0.01, from the 2 decimals "
+              "most prices are written with (set trading.pointSize if the symbol's point "
+              "differs)");
+    // A third decimal that is not zero is a real price step: the point follows it.
+    std::string fine = rows;
+    fine.replace(fine.find("1343.830"), 8, "1343.835");
+    r = parseBarText(fine, "XAUUSD_H1.csv");
+    ASSERT_TRUE(r.ok) << r.error.c_str();
+    EXPECT_EQ(r.bars.digits, 3);
+    EXPECT_TRUE(r.warnings.empty());
+    // Every price with the symbol's trailing zeros: those digits.
+    r = parseBarText("time,open,high,low,close\n2020-01-06 10:00,97.3100,97.5000,97.2000,97.4100\n",
+                     "SPY.csv");
+    ASSERT_TRUE(r.ok) << r.error.c_str();
+    EXPECT_EQ(r.bars.digits, 4);
+    EXPECT_TRUE(r.warnings.empty());
 }
 TEST(DataImport, badSpreadIsAnErrorWithItsLine) {
     expectError(std::string(kMt5Header) + "2020.03.02\t10:00:00\t1\t2\t0.5\t1.5\t0\t0\t12\n" +

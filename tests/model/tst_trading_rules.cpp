@@ -5,6 +5,7 @@
 // (changing every bar after t changes nothing decided by t); bad input naming the setting.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -244,6 +245,41 @@ TEST(TradingRules, spreadFromTheFileOrGiven) {
     EXPECT_NEAR(r.trades[0].net, 20, kTol);
     EXPECT_NEAR(r.trades[1].net, 50, kTol);
     EXPECT_NEAR(r.trades[2].net, -10, kTol);
+}
+
+TEST(TradingRules, zeroCostsAreWarnedAndTheSpreadUsedSaid) {
+    // A file without a spread column and the default settings: no cost at all.
+    TradingReport r = evaluateTrading(tenBars(false), tenSignals(), TradingSettings());
+    ASSERT_EQ(r.warnings.size(), 1u);
+    EXPECT_EQ(r.warnings[0],
+              "no trading costs: the file has no spread column and trading.spreadPoints is 0, "
+              "and slippage and commission are 0; the figures are before costs (give --spread, "
+              "--slippage, --commission)");
+    std::string text = tradingReportText(r);
+    EXPECT_NE(text.find("spread from the setting: 0 points"), std::string::npos) << text;
+    EXPECT_NE(text.find("\nwarning: no trading costs: "), std::string::npos) << text;
+    nlohmann::ordered_json j = tradingReportJson(r);
+    EXPECT_EQ(j["spreadPoints"], 0.0);
+    EXPECT_EQ(j["warnings"].size(), 1u);
+    // A spread column of zeros with slippage: the spread alone is missing.
+    BarSeries zeros = tenBars();
+    std::fill(zeros.spread.begin(), zeros.spread.end(), 0.0);
+    r = evaluateTrading(zeros, tenSignals(), scriptedSettings());
+    ASSERT_EQ(r.warnings.size(), 1u);
+    EXPECT_EQ(r.warnings[0], "no spread is charged: the file's spread column is 0 on every bar");
+    EXPECT_NE(tradingReportText(r).find("spread from the file"), std::string::npos);
+    // The file's spreads: no warning; a given spread is printed with its value.
+    r = evaluateTrading(tenBars(), tenSignals(), scriptedSettings());
+    EXPECT_TRUE(r.warnings.empty());
+    EXPECT_FALSE(tradingReportJson(r).contains("warnings"));
+    TradingSettings given = scriptedSettings();
+    given.spreadSource = "given";
+    given.spreadPoints = 2.5;
+    r = evaluateTrading(tenBars(), tenSignals(), given);
+    EXPECT_TRUE(r.warnings.empty());
+    text = tradingReportText(r);
+    EXPECT_NE(text.find("spread from the setting: 2.5 points"), std::string::npos) << text;
+    EXPECT_EQ(tradingReportJson(r)["spreadPoints"], 2.5);
 }
 
 TEST(TradingRules, thresholdAndOppositeExitSwitch) {
