@@ -2,6 +2,7 @@
 
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -9,6 +10,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "app/core/Presets.h"
 #include "model/AtomicFile.h"
 
 namespace nnwb {
@@ -79,8 +81,16 @@ QString SweepSpecEditor::error() const {
     return error_->isVisible() ? error_->text() : QString();
 }
 
+QString SweepSpecEditor::examplesFolder() {
+    for (const QString& dir : resourceDirs())
+        if (QFileInfo(dir + QStringLiteral("/sweeps")).isDir())
+            return dir + QStringLiteral("/sweeps");
+    return {};
+}
+
 void SweepSpecEditor::openDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Sweep Spec"), file_,
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Sweep Spec"),
+                                                      file_.isEmpty() ? examplesFolder() : file_,
                                                       tr("Sweep specs (*.json);;All files (*)"));
     if (!path.isEmpty()) openFile(path);
 }

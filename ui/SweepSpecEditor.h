@@ -1,6 +1,7 @@
 // The spec of a sweep as JSON text (the file `nnwb-cli sweep run` takes): Open… and Save…
-// a spec file, Check it with the spec loader, and the loader's error (FILE:LINE for bad JSON,
-// the path in the spec otherwise) in red under the text. GUI thread only.
+// a spec file (Open… starts in the example specs' folder until a file is open), Check it with
+// the spec loader, and the loader's error (FILE:LINE for bad JSON, the path in the spec
+// otherwise) in red under the text. GUI thread only.
 #pragma once
 
 #include <QWidget>
@@ -25,6 +26,8 @@ public:
     QString error() const;
     QPlainTextEdit* editor() const { return edit_; }
     QPushButton* checkButton() const { return check_; }
+    // The example sweep specs (resources/sweeps: installed, or the source tree's); "" if none.
+    static QString examplesFolder();
 
 Q_SIGNALS:
     void checkRequested();

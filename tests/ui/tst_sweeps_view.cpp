@@ -89,6 +89,16 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(rowsIn("complete") + rowsIn("pruned"), 6, 10000);
     }
 
+    // Open… starts in the example specs (issue 47): the source tree's resources/sweeps here.
+    void openStartsInTheExampleSpecs() {
+        const QString dir = SweepSpecEditor::examplesFolder();
+        QVERIFY2(QFileInfo::exists(dir + "/tpe-asha-5x8.json"), qPrintable(dir));
+        QVERIFY(view()->editor()->openFile(dir + "/random-5x8.json"));
+        QVERIFY2(view()->editor()->text().contains("\"method\": \"random\""),
+                 qPrintable(view()->editor()->text()));
+        view()->editor()->setText(spec());
+    }
+
     void theTableShowsEveryTrial() {
         SweepTrialsTable* t = view()->trials();
         QCOMPARE(t->rowCount(), 6);
