@@ -10,7 +10,6 @@ namespace nnwb {
 
 namespace {
 QString number(double v, int decimals) {
-    if (std::isnan(v)) return QStringLiteral("n/a");  // a figure that does not exist
     if (std::isinf(v)) return QStringLiteral("∞");
     return QString::number(v, 'f', decimals);
 }
@@ -32,7 +31,7 @@ QStringList rowTexts(const TradingFigures& f, bool countIsMean) {
 TradingTable::TradingTable(QWidget* parent) : QTableWidget(3, 10, parent) {
     setObjectName(QStringLiteral("tradingTable"));
     setHorizontalHeaderLabels({tr("Trades"), tr("Win %"), tr("Profit factor"), tr("Net pts"),
-                               tr("Net %"), tr("Per trade pts"), tr("Max DD pts"),
+                               tr("Sum of trade returns %"), tr("Per trade pts"), tr("Max DD pts"),
                                tr("Sharpe (yr)"), tr("Sortino (yr)"), tr("Exposure %")});
     setVerticalHeaderLabels({tr("Strategy"), tr("Buy and hold"), tr("Random")});
     setEditTriggers(QAbstractItemView::NoEditTriggers);
