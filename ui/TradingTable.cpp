@@ -10,6 +10,7 @@ namespace nnwb {
 
 namespace {
 QString number(double v, int decimals) {
+    if (std::isnan(v)) return QStringLiteral("n/a");  // a figure that does not exist
     if (std::isinf(v)) return QStringLiteral("∞");
     return QString::number(v, 'f', decimals);
 }

@@ -86,6 +86,13 @@ TradingFigures tradingFiguresFromJson(const nlohmann::json& j) {
     return f;
 }
 
+std::string tradingSpreadText(const TradingReport& r) {
+    if (r.spreadFrom == "file") return "spread from the file";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "spread from the setting: %g points", r.spreadPoints);
+    return buf;
+}
+
 nlohmann::ordered_json tradingReportJson(const TradingReport& r, bool trades) {
     nlohmann::ordered_json j;
     j["range"] = {{"firstBar", r.firstBar},
@@ -94,6 +101,8 @@ nlohmann::ordered_json tradingReportJson(const TradingReport& r, bool trades) {
                   {"barsPerYear", r.barsPerYear}};
     j["point"] = r.point;
     j["spreadFrom"] = r.spreadFrom;
+    if (r.spreadFrom != "file") j["spreadPoints"] = r.spreadPoints;
+    if (!r.warnings.empty()) j["warnings"] = r.warnings;
     j["strategy"] = tradingFiguresJson(r.strategy);
     j["buyAndHold"] = tradingFiguresJson(r.buyAndHold);
     j["random"] = tradingFiguresJson(r.random);
@@ -136,11 +145,12 @@ std::string tradingReportText(const TradingReport& r) {
     if (std::isfinite(r.randomNetAtOrAbove))
         std::snprintf(share, sizeof share, "%.0f%%", r.randomNetAtOrAbove * 100);
     std::snprintf(line, sizeof line,
-                  "bars %zu..%zu (%zu), point %g, spread from the %s; random: mean of %d draws, "
-                  "%s of them net >= the strategy\n",
+                  "bars %zu..%zu (%zu), point %g, %s; random: mean of %d draws, %s of them net "
+                  ">= the strategy\n",
                   r.firstBar, r.lastBar, r.lastBar - r.firstBar + 1, r.point,
-                  r.spreadFrom == "file" ? "file" : "given setting", r.randomDraws, share);
+                  tradingSpreadText(r).c_str(), r.randomDraws, share);
     out += line;
+    for (const std::string& w : r.warnings) out += "warning: " + w + "\n";
     out += "verdict: " + tradingVerdict(verdictFigures(r)) + "\n";
     return out;
 }
