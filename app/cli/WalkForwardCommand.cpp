@@ -17,6 +17,7 @@
 #include "app/engine/WalkForward.h"
 #include "compute/Backend.h"
 #include "model/AtomicFile.h"
+#include "model/FigureText.h"
 #include "model/PredictionReport.h"
 #include "model/TrainingSession.h"
 #include "model/data/DateTime.h"
@@ -88,8 +89,9 @@ std::string pct(const EpochMetrics& m, double value) {
     return buf;
 }
 
+// "n/a" below kMinSignalsForAccuracy signals, as every other place shows it.
 std::string accuracy(const EpochMetrics& m) {
-    return m.signalCount == 0 ? std::string("n/a") : pct(m, m.accuracyPct);
+    return accuracyShown(m.signalCount) ? pct(m, m.accuracyPct) : std::string("n/a");
 }
 
 std::string loss(const EpochMetrics& m) {
@@ -184,7 +186,8 @@ struct Printer : WalkForwardEvents {
             std::printf("fold %s: %d epochs%s, best %d: test loss %s accuracy %s%s missed %s%%\n",
                         foldName(r).c_str(), r.epochs, r.stoppedEarly ? " (stopped early)" : "",
                         r.bestEpoch, loss(r.test).c_str(), accuracy(r.test).c_str(),
-                        r.test.signalCount ? "%" : "", pct(r.test, r.test.missedPct).c_str());
+                        accuracyShown(r.test.signalCount) ? "%" : "",
+                        pct(r.test, r.test.missedPct).c_str());
         }
         std::fflush(stdout);
     }

@@ -7,6 +7,7 @@
 
 #include "app/core/TrainingWorker.h"
 #include "app/engine/WalkForward.h"
+#include "model/FigureText.h"
 #include "model/RunFailure.h"
 
 namespace nnwb {
@@ -38,8 +39,7 @@ QString outcomeSummary(const WalkForwardResult& r) {
     if (m.samples == 0) return text;
     return text + QObject::tr("; out of sample: loss %1, accuracy %2, missed %3 %")
                       .arg(m.loss, 0, 'f', 5)
-                      .arg(m.signalCount ? QString::number(m.accuracyPct, 'f', 2) + " %"
-                                         : QObject::tr("n/a (no signals)"))
+                      .arg(QString::fromStdString(accuracyText(m.accuracyPct, m.signalCount)))
                       .arg(m.missedPct, 0, 'f', 2);
 }
 

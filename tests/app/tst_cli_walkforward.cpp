@@ -159,6 +159,41 @@ private Q_SLOTS:
                  qPrintable(bad.err));
     }
 
+    void fewSignalsGiveNoAccuracy() {
+        const QStringList args = {
+            "walkforward", "--experiment", walkForward_, "--no-record", "--epochs",
+            "1",           "--folds",      "6"};
+        const auto j = run(args + QStringList{"--json"});
+        QVERIFY2(j.code == 0, qPrintable(j.err));
+        const std::vector<json> v = lines(j.out);
+        const auto t = run(args);
+        QVERIFY2(t.code == 0, qPrintable(t.err));
+        int few = 0;
+        // An accuracy cell against the signals it is a share of: "n/a" from 1 to 19.
+        auto check = [&](const QString& cell, size_t count) {
+            if (count >= 1 && count < 20) ++few;
+            if (count < 20)
+                QCOMPARE(cell, QStringLiteral("n/a"));
+            else
+                QVERIFY(cell != QStringLiteral("n/a"));
+        };
+        for (size_t k = 0; k + 1 < v.size(); ++k) {
+            const QString name =
+                QStringLiteral("%1/%2").arg(v[k]["fold"].get<int>()).arg(v[k]["folds"].get<int>());
+            // The table's row of the fold: ... val acc, val miss, test loss, test acc, test
+            // miss, signals.
+            QStringList row;
+            for (const QString& l : t.out.split('\n'))
+                if (l.startsWith(name + " ")) row = l.split(' ', Qt::SkipEmptyParts);
+            QVERIFY2(row.size() > 6, qPrintable(t.out));
+            const size_t testSignals = v[k]["test"]["signals"].get<size_t>();
+            QCOMPARE(row.last().toULongLong(), qulonglong(testSignals));
+            check(row[row.size() - 3], testSignals);
+            check(row[row.size() - 6], v[k]["validation"]["signals"].get<size_t>());
+        }
+        QVERIFY2(few > 0, "no fold with 1 to 19 signals: the case is not tested");
+    }
+
     void slotsRunTheFoldsInParallelWithTheSameFigures() {
         const auto serial = run({"walkforward", "--experiment", walkForward_, "--json", "--runs-db",
                                  dir_ + "/serial-slots.sqlite"});
