@@ -15,8 +15,9 @@ QString number(double v, int decimals) {
     return QString::number(v, 'f', decimals);
 }
 
-QStringList rowTexts(const TradingFigures& f, bool countIsMean) {
-    return {number(f.trades, countIsMean ? 1 : 0),
+// A trade count is whole: the random baseline's mean is over draws of the strategy's count.
+QStringList rowTexts(const TradingFigures& f) {
+    return {number(std::round(f.trades), 0),
             number(f.winRate, 1),
             f.trades > 0 ? number(f.profitFactor, 2) : QStringLiteral("n/a"),
             number(f.netPoints, 1),
@@ -56,7 +57,7 @@ void TradingTable::setReport(const TradingReport* report) {
         rows[2] = &report->random;
     }
     for (int r = 0; r < 3; ++r) {
-        const QStringList texts = rows[r] ? rowTexts(*rows[r], r == 2) : QStringList();
+        const QStringList texts = rows[r] ? rowTexts(*rows[r]) : QStringList();
         for (int c = 0; c < columnCount(); ++c) {
             auto* item = new QTableWidgetItem(c < texts.size() ? texts[c] : QStringLiteral("–"));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);

@@ -3,7 +3,8 @@
 // strategy's trade count and the two baselines; the signal picker's epoch is the one traded;
 // the trading rules edited in their dialog are one undoable step of the experiment and the
 // figures follow them (and undo); the exports write the shown trades; without a run there is
-// nothing to export and the caption says why.
+// nothing to export and the caption says why. Trade counts are whole numbers, the random
+// baseline's too (issue 41: it showed "1983.0").
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -156,6 +157,18 @@ private Q_SLOTS:
         w.document()->undoStack()->undo();
         QCOMPARE(w.document()->experiment().trading.threshold, 0.0);
         QCOMPARE(w.tradingPresenter()->report()->trades.size(), trades);
+    }
+
+    void tradeCountsAreWholeNumbers() {
+        TradingReport r;
+        r.strategy.trades = 1983;
+        r.buyAndHold.trades = 1;
+        r.random.trades = 1983;  // the mean over draws of the strategy's count
+        TradingTable table;
+        table.setReport(&r);
+        QCOMPARE(table.cell(0, 0), QStringLiteral("1983"));
+        QCOMPARE(table.cell(1, 0), QStringLiteral("1"));
+        QCOMPARE(table.cell(2, 0), QStringLiteral("1983"));
     }
 };
 
