@@ -1,5 +1,7 @@
 #include "ui/PriceChartPane.h"
 
+#include <algorithm>
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -66,9 +68,22 @@ void PriceChartPane::setFileBars(std::shared_ptr<const BarSeries> bars) {
 }
 
 void PriceChartPane::runStarted(const RunInfo& info) {
+    // A continued run goes on numbering the same run's epochs on the same bars: the earlier
+    // epochs' signals stay to pick (its best epoch may be one of them), from its first on.
+    const bool continues = info.continued && haveRun_ && !loadedModel_ && info.bars &&
+                           run_.bars == info.bars &&
+                           run_.validationFirstBar == info.validationFirstBar &&
+                           run_.validationLastBar == info.validationLastBar;
     loadedModel_ = false;
-    epochs_.clear();
-    bestEpoch_ = 0;
+    if (continues) {
+        epochs_.erase(
+            std::remove_if(epochs_.begin(), epochs_.end(),
+                           [&](const EpochSignals& e) { return e.epoch >= info.firstEpoch; }),
+            epochs_.end());
+    } else {
+        epochs_.clear();
+        bestEpoch_ = 0;
+    }
     rebuildPicker();
     haveRun_ = info.bars != nullptr;
     run_ = info;

@@ -1,9 +1,12 @@
 // The window offers Continue by the run engine's one rule (app/engine/ContinueRule.h): after a
 // run, changing only the epoch count or the learning rate still offers to continue; changing
 // the batch size or the device makes Train start a fresh run without asking (the worker would
-// refuse to continue it); putting the setting back offers Continue again.
+// refuse to continue it); putting the setting back offers Continue again. After Continue, the
+// Price Chart's "the best epoch" is the run's best epoch, also when an earlier run's epoch
+// (issue 41: it picked among the continued epochs only, and disagreed with Metrics).
 #include <QAbstractButton>
 #include <QApplication>
+#include <QComboBox>
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QTimer>
@@ -13,7 +16,13 @@
 #include "app/core/RunPresenter.h"
 #include "app/core/TrainingController.h"
 #include "common/TestUtil.h"
+#include "model/data/DataConfig.h"
 #include "ui/MainWindow.h"
+#include "ui/MetricCharts.h"
+#include "ui/PriceChart.h"
+#include "ui/PriceChartPane.h"
+
+#include <fstream>
 
 using namespace nnwb;
 
@@ -44,6 +53,41 @@ void setTraining(MainWindow& w, const std::function<void(TrainingConfig&)>& chan
 class TestContinueRule : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void theBestEpochOfAContinuedRunIsPicked() {
+        const std::string file = test::tempDir() + "/bars.csv";
+        {
+            std::ifstream in(defaultDataFile());
+            std::ofstream out(file);
+            std::string line;
+            for (int i = 0; i < 900 && std::getline(in, line); ++i) out << line << '\n';
+        }
+        nlohmann::json j = test::tinyExperimentJson(2);
+        j["formatVersion"] = 2;
+        j["data"] = {{"file", file}, {"window", 8}, {"validationShare", 0.3}};
+        // minDelta 1000: epoch 1 stays the best of every epoch, the continued ones too.
+        j["training"]["earlyStopping"] = {{"enabled", false}, {"minDelta", 1000.0}};
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(QString(), false);
+        w.document()->reset(Experiment::fromJson(j));
+        w.show();
+        QSignalSpy finished(w.controller(), &TrainingController::runFinished);
+        QVERIFY(w.startTraining());
+        QVERIFY(finished.wait(60000));
+        QTRY_VERIFY(!w.controller()->isBusy());
+        finished.clear();  // Continue: two more epochs, numbered 3 and 4
+        QVERIFY(w.startTraining(0, StartMode::ContinueCurrent));
+        QVERIFY(finished.wait(60000));
+        QTRY_VERIFY(!w.controller()->isBusy());
+        QCOMPARE(w.charts()->reports().size(), size_t(4));
+        QCOMPARE(w.charts()->reports().back().bestEpoch, 1);
+        QComboBox* picker = w.priceChartPane()->signalPicker();
+        QCOMPARE(picker->count(), 2 + 4);  // latest, best, epochs 1..4
+        picker->setCurrentIndex(1);        // the best epoch
+        const QString label = w.priceChartPane()->chart()->signalLabel();
+        QVERIFY2(label.startsWith(QStringLiteral("epoch 1 ")), qPrintable(label));
+    }
+
     void batchSizeOrDeviceStartsAFreshRun() {
         MainWindow w;
         w.setConfirmDiscard(false);
