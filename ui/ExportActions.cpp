@@ -30,7 +30,10 @@ ExportActions::ExportActions(TrainingController* controller, ModelActions* model
     mql5_ = new QAction(icon, tr("Export for &MetaTrader 5…"), window);
     mql5_->setToolTip(
         tr("Write model.onnx and the Expert Advisor nnwb_expert.mq5 that computes the model's "
-           "features from the terminal's bars into a folder (nnwb-cli export --mql5 DIR)"));
+           "features from the terminal's bars and trades its signals under the experiment's "
+           "trading rules into a folder (nnwb-cli export --mql5 DIR). A live account differs "
+           "from nnwb's simulation: fills at real ticks, the spread of the moment, stops on "
+           "the price grid, swap, commission, margin"));
     mql5_->setObjectName(QStringLiteral("exportMql5Action"));
     for (QAction* a : {weights_, onnx_, mql5_}) {
         a->setStatusTip(a->toolTip());
@@ -78,9 +81,12 @@ void ExportActions::connectOutcomes() {
             [this](bool ok, const QString& message) {
                 if (ok)
                     window_->statusBar()->showMessage(
-                        tr("MetaTrader 5 expert written to %1 (with model.onnx beside it)")
+                        tr("MetaTrader 5 expert written to %1 (with model.onnx beside it). It "
+                           "trades the experiment's trading rules; fills at real ticks, the "
+                           "spread of the moment, swap, commission and margin differ in a live "
+                           "account (the file's header lists them)")
                             .arg(message),
-                        10000);
+                        20000);
                 else
                     showError_(tr("Export for MetaTrader 5"), message);
             });

@@ -80,7 +80,8 @@ int runExport(const ExportOptions& o) {
     const std::string input = modelPath.empty() ? weightsPath : modelPath;
     const std::string source = std::filesystem::path(input).filename().string();
     onnxexport::ExportSpec spec;
-    ModelBundle bundle;  // for --mql5: the data settings and statistics the expert needs
+    ModelBundle bundle;       // for --mql5: the data settings and statistics the expert needs
+    TradingSettings trading;  // for --mql5: the expert's rules (the experiment's, else defaults)
     try {
         if (!modelPath.empty()) {
             bundle = ModelBundle::load(modelPath);
@@ -99,6 +100,7 @@ int runExport(const ExportOptions& o) {
                 const ExperimentData data = loadExperimentData(exp);
                 if (!data.ok) throw std::invalid_argument(data.error);
                 bundle = makeModelBundle(exp, data, weights, exp.model, epoch);
+                trading = exp.trading;
                 spec = onnxexport::specFromExperimentData(exp, data, weights, batch, epoch, source);
             }
         }
@@ -111,14 +113,18 @@ int runExport(const ExportOptions& o) {
     if (!mql5Dir.empty()) {
         onnxexport::Mql5Export written;
         try {
-            written = onnxexport::writeMql5Export(spec, bundle, mql5Dir);
+            written = onnxexport::writeMql5Export(spec, bundle, mql5Dir, trading);
         } catch (const std::invalid_argument& e) {  // nothing written
             throw UsageError(input + ": " + e.what());
         }  // a folder or file that cannot be written: exit 1
         s = written.summary;
         out = written.onnxPath;
-        std::printf("wrote %s: the Expert Advisor (compile it next to %s)\n",
-                    written.expertPath.c_str(), onnxexport::kMql5ModelFile);
+        std::printf(
+            "wrote %s: the Expert Advisor (compile it next to %s); it trades the %s trading "
+            "rules; what a live account does otherwise is listed at the top of the file and in "
+            "docs/onnx-and-mt5.md\n",
+            written.expertPath.c_str(), onnxexport::kMql5ModelFile,
+            modelPath.empty() ? "experiment's" : "default");
     } else {
         s = onnxexport::exportModel(spec, out);  // failure: exit 1
     }

@@ -8,6 +8,7 @@
 #include "app/export/FeatureDocs.h"
 #include "app/export/Mql5FeatureTable.h"
 #include "app/export/Mql5Indicators.h"
+#include "app/export/Mql5Trading.h"
 #include "model/AtomicFile.h"
 #include "model/data/DataSummary.h"
 
@@ -115,6 +116,20 @@ int NnwbOutlier(const double &x[], int row)
     return s;
 }
 
+std::string liveDifferencesComment() {
+    std::string s;
+    for (const std::string& line : mql5LiveDifferences()) {
+        std::string rest = line, out = "//  - ";
+        while (rest.size() > 92) {  // wrapped at a space
+            const size_t cut = rest.rfind(' ', 92);
+            out += rest.substr(0, cut) + "\n//    ";
+            rest = rest.substr(cut + 1);
+        }
+        s += out + rest + "\n";
+    }
+    return s;
+}
+
 std::string header(const ModelBundle& b, const std::string& onnxFile) {
     const DataConfig& cfg = b.data;
     const bool mt5 = cfg.features.definitions == IndicatorDefinitions::Mt5;
@@ -151,9 +166,13 @@ std::string header(const ModelBundle& b, const std::string& onnxFile) {
         " bars and prints\n"
         "// the signal for the newest closed bar (shift 1): the largest output, 0 none, 1 buy, 2 "
         "sell.\n"
-        "// It places no orders.\n"
-        "// Features (the model's input columns):\n" +
-        columns + "// MACD: " + macdSeeding(mt5) +
+        "// With InpTrade it trades that signal under nnwb's trading rules (docs/trading.md): "
+        "NnwbTrade\n"
+        "// below, one position per symbol and InpMagic, InpLots lots. What nnwb's simulation "
+        "does not\n"
+        "// see of a live account:\n" +
+        liveDifferencesComment() + "// Features (the model's input columns):\n" + columns +
+        "// MACD: " + macdSeeding(mt5) +
         ". The expert seeds at the first copied bar, so with\n"
         "// InpHistoryBars well above NNWB_MIN_BARS the seed's weight is negligible.\n"
         "// Time zone: hour, dayOfWeek and month come from MqlRates.time, the broker's server "
@@ -163,11 +182,14 @@ std::string header(const ModelBundle& b, const std::string& onnxFile) {
         "// exported from this terminal or shift the times.\n"
         "// Not compiled or run in a MetaTrader 5 terminal by nnwb's tests: the feature code "
         "between\n"
-        "// the markers is compiled as C++ and checked against nnwb's features on real bars.\n"
+        "// the markers is compiled as C++ and checked against nnwb's features on real bars, "
+        "and the\n"
+        "// trading section's orders against nnwb's simulated trades (tst_mql5_trading).\n"
         "#property description \"nnwb model '" +
         name +
-        "': none/buy/sell signal per closed bar\"\n"
+        "': none/buy/sell signal per closed bar, traded as nnwb simulates\"\n"
         "#property version   \"1.00\"\n\n"
+        "#include <Trade\\Trade.mqh>\n\n"
         "#resource \"" +
         onnxFile + "\" as uchar NnwbModel[]\n\n";
     return h;
@@ -202,6 +224,13 @@ int OnInit()
                   NNWB_MIN_BARS);
       return INIT_PARAMETERS_INCORRECT;
      }
+   if(InpLots <= 0.0)
+     {
+      PrintFormat("nnwb: InpLots %g is not a volume", InpLots);
+      return INIT_PARAMETERS_INCORRECT;
+     }
+   g_trade.SetExpertMagicNumber(InpMagic);
+   g_trade.SetDeviationInPoints(InpSlippagePoints);
    g_handle = OnnxCreateFromBuffer(NnwbModel, ONNX_DEFAULT);
    if(g_handle == INVALID_HANDLE)
      {
@@ -244,32 +273,38 @@ void OnTick()
                               TimeToString(rates[n - 1].time),
                               g_signal == 1 ? "buy" : g_signal == 2 ? "sell" : "none",
                               y[0], y[1], y[2]);
-    Comment(text);
-    Print(text);
-}
+   Comment(text);
+   Print(text);
+   if(InpTrade)
+      NnwbTrade(rates, n, g_signal, y[g_signal], g_trade);
+  }
 
-void OnDeinit(const int reason) {
-    Comment("");
-    if (g_handle != INVALID_HANDLE) OnnxRelease(g_handle);
-}
+void OnDeinit(const int reason)
+  {
+   Comment("");
+   if(g_handle != INVALID_HANDLE)
+      OnnxRelease(g_handle);
+  }
 )MQL";
     return s;
 }
 
 }  // namespace
 
-std::string mql5ExpertSource(const ModelBundle& b, const std::string& onnxFile) {
-    return header(b, onnxFile) + featureSection(b) + "\n" + expertPart(b);
+std::string mql5ExpertSource(const ModelBundle& b, const std::string& onnxFile,
+                             const TradingSettings& trading) {
+    return header(b, onnxFile) + featureSection(b) + "\n" + mql5TradingGlue() +
+           mql5TradingSection(trading) + "\n" + expertPart(b);
 }
 
 Mql5Export writeMql5Export(const ExportSpec& spec, const ModelBundle& bundle,
-                           const std::string& dir) {
+                           const std::string& dir, const TradingSettings& trading) {
     if (spec.batch != 1 && spec.batch != 0)
         throw std::invalid_argument(
             "the expert runs one window per call: export with batch 1 "
             "or dynamic, not " +
             std::to_string(spec.batch));
-    const std::string source = mql5ExpertSource(bundle);
+    const std::string source = mql5ExpertSource(bundle, kMql5ModelFile, trading);
     namespace fs = std::filesystem;
     std::error_code ec;
     fs::create_directories(dir, ec);
