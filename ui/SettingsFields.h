@@ -4,7 +4,11 @@
 // numbers), named by the entry's `name`, with its label, range, unit and help as tooltip.
 // show() puts a JSON section's values in and enables each field by its entry's condition;
 // read() writes the fields' values back into a section. A panel lays out the groups it wants
-// (addRows) and handles edited(). GUI thread only.
+// (addRows) and handles edited(). A field keeps the exact value show() gave it until the user
+// changes it (read() leaves the section's value for an untouched field); text that is not a
+// valid value is marked invalid with the setting's range while typed and, on leaving the field,
+// gives way to the value in use again; the mouse wheel changes a field only while it has the
+// keyboard focus (else it scrolls the pane). GUI thread only.
 #pragma once
 
 #include <functional>
@@ -50,14 +54,24 @@ public:
     // whose text is not a valid value leaves the section's value.
     nlohmann::json read(nlohmann::json section, const std::vector<std::string>& groups = {}) const;
     QWidget* field(const std::string& name) const;
+    // Why a line edit's text is not a valid value of its setting ("" when it is, or untouched).
+    QString invalidReason(const std::string& name) const;
 
 Q_SIGNALS:
     void edited();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     struct Field;
     QWidget* makeWidget(const SettingSpec& spec, QWidget* parent, Field& f);
-    void showValue(const Field& f, const nlohmann::json& v) const;
+    void showValue(Field& f, const nlohmann::json& v);
+    // The reason `f`'s text is no valid value ("" when valid).
+    QString textProblem(const Field& f) const;
+    // Marks `f` invalid with `reason` (a red frame, the reason first in its tooltip); "" clears.
+    void markInvalid(Field& f, const QString& reason);
+    Field* fieldOf(const QObject* widget);
     nlohmann::json valueOf(const Field& f) const;  // null: no valid value
 
     std::vector<SettingSpec> specs_;
