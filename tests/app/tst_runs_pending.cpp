@@ -9,8 +9,10 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -211,6 +213,76 @@ private slots:
         QCOMPARE(store.list().size(), size_t(1));
         QVERIFY(fs::exists(store.runFolder(1) + "/last.safetensors"));
         QVERIFY(!fs::exists(store.runFolder(1) + "/best.safetensors"));
+    }
+
+    // Found by a hostile pass (issue 41): a disk that fills mid-run. Neither the store nor a
+    // side file takes the run: it is held in memory (no 0-byte side file is left), written
+    // aside whole when it ends if there is room again (the run imports as completed, not
+    // interrupted), else the warning says exactly what was lost. A small tmpfs is the disk:
+    // needs root (CI runs as root), skipped otherwise.
+    void fullDiskHoldsTheRunAndRetriesAtItsEnd() {
+        const std::string disk = dir_ + "/disk";
+        fs::create_directories(disk);
+        if (::geteuid() != 0 || ::mount("tmpfs", disk.c_str(), "tmpfs", 0, "size=1m") != 0)
+            QSKIP("needs root to mount a small tmpfs");
+        struct Unmount {
+            std::string path;
+            ~Unmount() { ::umount2(path.c_str(), MNT_DETACH); }
+        } unmount{disk};
+        const std::string path = disk + "/runs.sqlite";
+        { RunStore store(path); }
+        const std::string filler = disk + "/filler";
+        auto fillDisk = [&] {
+            std::FILE* f = std::fopen(filler.c_str(), "ab");
+            const std::string chunk(4096, 'x');
+            while (std::fwrite(chunk.data(), 1, chunk.size(), f) == chunk.size() &&
+                   std::fflush(f) == 0) {
+            }
+            std::fclose(f);
+        };
+        auto run = [&](bool roomAtTheEnd, std::vector<std::string>& warnings) {
+            RecordingOptions o;
+            o.dbPath = path;
+            o.name = roomAtTheEnd ? "freed" : "lost";
+            RunRecorder rec(o, [&](const std::string& w) { warnings.push_back(w); });
+            ExperimentData data;
+            data.ok = true;
+            rec.begin(smallExperiment(), data, cpuInfo(), 12, 3);
+            rec.epoch(report(1, 0.5));
+            QVERIFY(rec.recording());
+            fillDisk();
+            rec.epoch(report(2, 0.3));
+            QVERIFY(!rec.recording());
+            QCOMPARE(sideFiles(path).size(), size_t(0));  // none, not an empty one
+            QVERIFY(rec.active());
+            rec.epoch(report(3, 0.4));
+            rec.trading({{"strategy", {{"netPoints", 12.5}, {"trades", 4}}}});
+            if (roomAtTheEnd) fs::remove(filler);
+            rec.finish(runstatus::kCompleted);
+            fs::remove(filler);
+        };
+        std::vector<std::string> warnings;
+        run(true, warnings);
+        QCOMPARE(warnings.size(), size_t(2));
+        QVERIFY2(QString::fromStdString(warnings[0]).contains("held in memory"),
+                 warnings[0].c_str());
+        QVERIFY2(QString::fromStdString(warnings[1]).contains("now kept in"), warnings[1].c_str());
+        {
+            RunStore store(path);
+            const auto runs = store.list();
+            QCOMPARE(runs.size(), size_t(1));
+            const auto stored = store.get(runs[0].id);
+            QCOMPARE(stored->status, std::string("completed"));
+            QCOMPARE(stored->epochs.size(), size_t(3));
+            QCOMPARE(stored->trading.at("strategy").at("trades").get<int>(), 4);
+        }
+        warnings.clear();
+        run(false, warnings);
+        QCOMPARE(warnings.size(), size_t(2));
+        QVERIFY2(QString::fromStdString(warnings[1])
+                     .contains("lost: 3 epoch(s) (the store has the first 1; it will show the run "
+                               "as interrupted), its end (completed), its trading figures"),
+                 warnings[1].c_str());
     }
 
     void aFileStillBeingWrittenWaits() {
