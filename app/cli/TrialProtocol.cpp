@@ -3,8 +3,10 @@
 #include <nlohmann/json.hpp>
 
 #include "app/compare/EpochReportJson.h"
+#include "app/runs/RunRecorder.h"
 #include "app/runs/StoredRun.h"
 #include "compute/Backend.h"
+#include "model/Monitor.h"
 
 namespace nnwb::cli {
 
@@ -18,7 +20,24 @@ void printLine(const nlohmann::json& j) {
 nlohmann::json trialStartedJson(RunEngine& run) {
     const DeviceInfo info = run.session().backend().info();
     const ExperimentData& data = run.data();
-    return {{"parameters", run.network().parameterCount()},
+    // The data's provenance as RunRecorder stores a run's, for the coordinator's trial run.
+    nlohmann::json provenance = nlohmann::json::object();
+    try {
+        const StoredRun row = recordedRunRow(RecordingOptions::none(), run.experiment(), data, info,
+                                             run.network().parameterCount(), run.epochsWanted(),
+                                             monitorName(run.keeper().monitor()));
+        provenance = {{"dataFile", row.dataFile},
+                      {"dataSha256", row.dataSha256},
+                      {"dataSize", row.dataSize},
+                      {"dataBars", row.dataBars},
+                      {"dataFirstBar", row.dataFirstBar},
+                      {"dataLastBar", row.dataLastBar},
+                      {"monitor", row.monitor}};
+    } catch (const std::exception&) {
+        // the data file cannot be read again: the trial's run is stored without its provenance
+    }
+    return {{"provenance", provenance},
+            {"parameters", run.network().parameterCount()},
             {"trainSamples", data.split.train.size()},
             {"validationSamples", data.split.validation.size()},
             {"deviceId", info.id},

@@ -17,8 +17,8 @@ namespace nnwb {
 
 namespace {
 constexpr auto kHeartbeatEvery = std::chrono::seconds(5);
+}  // namespace
 
-// 128 random bits as 32 hex digits.
 std::string newRunUuid() {
     std::random_device rd;
     std::string out;
@@ -32,7 +32,6 @@ std::string newRunUuid() {
     }
     return out;
 }
-}  // namespace
 
 const char* nnwbVersion() {
     return appVersion();
@@ -44,8 +43,7 @@ RunRecorder::RunRecorder(RecordingOptions options, Warn warn)
 }
 
 RunRecorder::~RunRecorder() {
-    if (started_ && !finished_ && (store_ || pending_ || heldInMemory_))
-        finish(runstatus::kStopped);
+    if (started_ && !finished_ && (store_ || pending_)) finish(runstatus::kStopped);
 }
 
 std::string RunRecorder::sideFile() const {
@@ -56,7 +54,9 @@ void RunRecorder::warnOnce(const std::string& message) {
     if (!warned_ && warn_) warned_ = true, warn_(message);
 }
 
-void RunRecorder::writeAside() {
+void RunRecorder::keepAside(const std::exception& e) {
+    store_.reset();  // never again for this run
+    disabled_ = true;
     try {
         pending_ = std::make_unique<PendingRunFile>(pendingRunsFolder(path_));
         pending_->appendRun(row_);
@@ -64,33 +64,12 @@ void RunRecorder::writeAside() {
         for (const StoredBundle& b : bundles_) pending_->appendBundle(b);
         if (!trading_.is_null()) pending_->appendTrading(trading_);
         if (finished_) pending_->appendEnd(status_, error_, bestEpoch_);
-        heldInMemory_ = false;
-    } catch (const std::exception&) {
-        dropSideFile();
-        throw;
-    }
-}
-
-void RunRecorder::dropSideFile() {
-    if (!pending_) return;
-    const std::string file = pending_->path();
-    pending_.reset();
-    ::unlink(file.c_str());  // a part of the run (or nothing): it is written whole again later
-    heldInMemory_ = true;
-}
-
-void RunRecorder::keepAside(const std::exception& e) {
-    store_.reset();  // never again for this run
-    disabled_ = true;
-    try {
-        writeAside();
         warnOnce(std::string(e.what()) + "; this run is kept in " + pending_->path() +
                  " and added to the store when it can be written; training goes on");
     } catch (const std::exception& side) {
-        heldInMemory_ = true;
-        warnOnce(std::string(e.what()) + "; nor can the run be kept aside (" + side.what() +
-                 "): it is held in memory and written aside again when it ends; training goes "
-                 "on");
+        pending_.reset();
+        warnOnce(std::string(e.what()) + "; this run is not recorded (nor can it be kept aside: " +
+                 side.what() + "), training goes on");
     }
 }
 
@@ -101,38 +80,55 @@ void RunRecorder::toSideFile(F&& write) {
         write(*pending_);
     } catch (const std::exception& e) {
         const std::string file = pending_->path();
-        dropSideFile();
-        warned_ = false;  // the first warning said the run was kept: it is only in memory now
+        pending_.reset();
+        warned_ = false;  // the first warning said the run was kept: it no longer is
         warnOnce("runs database " + path_ + ": the side file " + file +
                  " cannot be written either (" + e.what() +
-                 "); the run is held in memory and written aside again when it ends, training "
-                 "goes on");
+                 "); the rest of this run is not recorded, training goes on");
     }
 }
 
-void RunRecorder::retryAside() {
-    try {
-        writeAside();
-        warned_ = false;
-        std::string without;
-        for (const std::string& m : lostModels_) without += (without.empty() ? "" : ", ") + m;
-        warnOnce("runs database " + path_ + ": the run is now kept in " + pending_->path() +
-                 (without.empty() ? std::string(" whole")
-                                  : " without " + without + " (no room to write it)") +
-                 " and added to the store when it can be written");
-    } catch (const std::exception& e) {
-        std::string lost = std::to_string(epochs_.size()) + " epoch(s)";
-        if (storedEpochs_ > 0)
-            lost += " (the store has the first " + std::to_string(storedEpochs_) +
-                    "; it will show the run as interrupted)";
-        lost += ", its end (" + status_ + ")";
-        if (!trading_.is_null()) lost += ", its trading figures";
-        for (const std::string& m : lostModels_) lost += ", " + m;
-        warned_ = false;
-        warnOnce("runs database " + path_ + ": run " + row_.uuid + " (" + row_.name +
-                 ") could not be recorded nor kept aside at its end either (" + e.what() +
-                 "); lost: " + lost);
+StoredRun recordedRunRow(const RecordingOptions& options, const Experiment& experiment,
+                         const ExperimentData& data, const DeviceInfo& device, size_t parameters,
+                         int epochsPlanned, const std::string& monitor) {
+    StoredRun r;
+    r.name = options.name.empty() ? experiment.name : options.name;
+    r.tags = options.tags;
+    r.note = options.note;
+    r.source = options.source;
+    r.comparison = options.comparison;
+    r.experiment = experiment.toJson();
+    if (!options.experimentFile.empty())
+        r.experimentFile = fs::absolute(options.experimentFile).lexically_normal().string();
+    if (data.priceData) {
+        const std::string file = data.dataConfig.resolvedFile(experiment.baseDir);
+        r.dataFile = fs::absolute(file).lexically_normal().string();
+        uint64_t size = 0;
+        r.dataSha256 = sha256File(file, &size);
+        r.dataSize = int64_t(size);
+        if (data.bars && !data.bars->empty()) {
+            r.dataBars = int64_t(data.bars->size());
+            r.dataFirstBar = formatBarTime(data.bars->time.front());
+            r.dataLastBar = formatBarTime(data.bars->time.back());
+        }
     }
+    r.dataDescription = data.description;
+    // The data file as an absolute path, so the stored experiment opens from anywhere.
+    if (!r.dataFile.empty() && r.experiment.contains("data") && r.experiment["data"].is_object() &&
+        r.experiment["data"].contains("file"))
+        r.experiment["data"]["file"] = r.dataFile;
+    r.deviceId = device.id;
+    r.deviceName = device.id == "cpu" ? "CPU (native)" : device.name;
+    r.seed = experiment.training.seed;
+    r.appVersion = nnwbVersion();
+    r.parameters = int64_t(parameters);
+    r.trainSamples = int64_t(data.split.train.size());
+    r.validationSamples = int64_t(data.split.validation.size());
+    r.epochsPlanned = epochsPlanned;
+    r.monitor = !monitor.empty()          ? monitor
+                : r.validationSamples > 0 ? "validation loss"
+                                          : "training loss";
+    return r;
 }
 
 void RunRecorder::begin(const Experiment& experiment, const ExperimentData& data,
@@ -148,43 +144,14 @@ void RunRecorder::begin(const Experiment& experiment, const ExperimentData& data
     r.pid = int64_t(::getpid());
     r.startedAt = utcNowText();
     try {
-        r.name = options_.name.empty() ? experiment.name : options_.name;
-        r.tags = options_.tags;
-        r.note = options_.note;
-        r.source = options_.source;
-        r.comparison = options_.comparison;
-        r.experiment = experiment.toJson();
-        if (!options_.experimentFile.empty())
-            r.experimentFile = fs::absolute(options_.experimentFile).lexically_normal().string();
-        if (data.priceData) {
-            const std::string file = data.dataConfig.resolvedFile(experiment.baseDir);
-            r.dataFile = fs::absolute(file).lexically_normal().string();
-            uint64_t size = 0;
-            r.dataSha256 = sha256File(file, &size);
-            r.dataSize = int64_t(size);
-            if (data.bars && !data.bars->empty()) {
-                r.dataBars = int64_t(data.bars->size());
-                r.dataFirstBar = formatBarTime(data.bars->time.front());
-                r.dataLastBar = formatBarTime(data.bars->time.back());
-            }
-        }
-        r.dataDescription = data.description;
-        // The data file as an absolute path, so the stored experiment opens from anywhere.
-        if (!r.dataFile.empty() && r.experiment.contains("data") &&
-            r.experiment["data"].is_object() && r.experiment["data"].contains("file"))
-            r.experiment["data"]["file"] = r.dataFile;
-        r.deviceId = device.id;
-        r.deviceName = device.id == "cpu" ? "CPU (native)" : device.name;
-        r.seed = experiment.training.seed;
-        r.appVersion = nnwbVersion();
-        r.parameters = int64_t(parameters);
-        r.trainSamples = int64_t(data.split.train.size());
-        r.validationSamples = int64_t(data.split.validation.size());
-        r.epochsPlanned = epochsPlanned;
+        StoredRun built =
+            recordedRunRow(options_, experiment, data, device, parameters, epochsPlanned, monitor);
+        built.uuid = r.uuid;
+        built.host = r.host;
+        built.pid = r.pid;
+        built.startedAt = r.startedAt;
+        r = std::move(built);
         hasValidation_ = r.validationSamples > 0;
-        r.monitor = !monitor.empty() ? monitor
-                    : hasValidation_ ? "validation loss"
-                                     : "training loss";
         store_ = std::make_unique<RunStore>(path_);
         id_ = store_->insertRun(r);
         lastBeat_ = std::chrono::steady_clock::now();
@@ -209,7 +176,6 @@ void RunRecorder::epoch(const EpochReport& report) {
     if (recording()) {
         try {
             store_->addEpoch(id_, se, bestEpoch_);
-            ++storedEpochs_;
             lastBeat_ = std::chrono::steady_clock::now();
         } catch (const std::exception& e) {
             keepAside(e);
@@ -233,13 +199,7 @@ void RunRecorder::heartbeat() {
 
 void RunRecorder::bundle(const std::string& kind, const WeightsSnapshot& weights,
                          const nlohmann::json& model) {
-    if (!started_ || finished_ || (!recording() && !pending_ && !heldInMemory_) || weights.empty())
-        return;
-    if (heldInMemory_) {  // no room for model files: the side file written at the end says so
-        lostModels_.push_back("the " + kind + " model (epoch " + std::to_string(weights.epoch()) +
-                              ")");
-        return;
-    }
+    if (!started_ || finished_ || (!recording() && !pending_) || weights.empty()) return;
     try {
         // A run the store has no id for keeps its files beside its side file.
         const fs::path folder = id_ > 0 ? fs::path(RunStore::runFolderOf(path_, id_))
@@ -265,13 +225,10 @@ void RunRecorder::bundle(const std::string& kind, const WeightsSnapshot& weights
         else
             toSideFile([&](PendingRunFile& f) { f.appendBundle(b); });
     } catch (const std::exception& e) {
-        if (recording()) {
+        if (recording())
             keepAside(e);
-        } else {
-            lostModels_.push_back("the " + kind + " model (epoch " +
-                                  std::to_string(weights.epoch()) + ")");
+        else
             toSideFile([&](PendingRunFile&) { throw; });
-        }
     }
 }
 
@@ -303,7 +260,6 @@ void RunRecorder::finish(const std::string& status, const std::string& error) {
     } else {
         toSideFile([&](PendingRunFile& f) { f.appendEnd(status, error, bestEpoch_); });
     }
-    if (heldInMemory_) retryAside();  // the disk may have room again
     if (pending_) {
         // The run is whole in its side file: unlocked, it can be imported, and opening the
         // store tries that now (if the store still fails, the next open that can write will).

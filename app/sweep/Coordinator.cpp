@@ -281,6 +281,30 @@ void Coordinator::handleLine(Running& r, const std::string& line) {
     if (i >= 0 && i < int(r.trials.size())) handleTrialLine(r, r.trials[size_t(i)], j);
 }
 
+namespace {
+// A trial run's uuid and its data's provenance (path, sha256, size, bars) and monitor, as
+// RunRecorder stores a run's: the trial's "started" line has them (recordedRunRow()).
+void storeProvenance(StoredRun& run, const nlohmann::json& started) {
+    run.uuid = newRunUuid();
+    const nlohmann::json p = started.value("provenance", nlohmann::json::object());
+    if (!p.is_object()) return;
+    auto text = [&](const char* key, std::string& out) {
+        if (p.contains(key) && p[key].is_string() && !p[key].get<std::string>().empty())
+            out = p[key].get<std::string>();
+    };
+    auto number = [&](const char* key, int64_t& out) {
+        if (p.contains(key) && p[key].is_number_integer()) out = p[key].get<int64_t>();
+    };
+    text("dataFile", run.dataFile);
+    text("dataSha256", run.dataSha256);
+    text("dataFirstBar", run.dataFirstBar);
+    text("dataLastBar", run.dataLastBar);
+    text("monitor", run.monitor);
+    number("dataSize", run.dataSize);
+    number("dataBars", run.dataBars);
+}
+}  // namespace
+
 void Coordinator::handleTrialLine(Running& r, TrialRun& m, const nlohmann::json& j) {
     TrialRow& t = *row(m.number);
     const std::string ev = j.value("event", "");
@@ -308,6 +332,7 @@ void Coordinator::handleTrialLine(Running& r, TrialRun& m, const nlohmann::json&
         if (run.experiment.contains("data") && run.experiment["data"].contains("file"))
             run.dataFile = run.experiment["data"].value("file", "");
         run.dataDescription = j.value("data", "");
+        storeProvenance(run, j);
         run.deviceId = j.value("deviceId", "");
         run.deviceName = j.value("deviceName", "");
         run.seed = j.value("seed", uint64_t(0));
@@ -593,9 +618,19 @@ std::string Coordinator::run() {
     }
     slotTime_.slots = int(o_.slots.size());
     slotTime_.wallSeconds = steadySeconds() - startedAt_;
-    const std::string status = stopping_ ? sweepstatus::kStopped : sweepstatus::kCompleted;
+    // A stop asked for once every trial had ended (or as the last ones did) cut nothing short.
+    const std::string status =
+        stopping_ && workLeft() ? sweepstatus::kStopped : sweepstatus::kCompleted;
     store_.setStatus(id_, status);
     return status;
+}
+
+bool Coordinator::workLeft() const {
+    for (const TrialRow& t : trials_)
+        if (t.state == TrialState::Queued) return true;  // a trial the stop ended, or unstarted
+    const bool inBudget =
+        spec_.timeBudgetS <= 0 || steadySeconds() - startedAt_ < spec_.timeBudgetS;
+    return inBudget && !samplerDone_ && int(trials_.size()) + spec_.seedsPerConfig <= spec_.runCap;
 }
 
 }  // namespace nnwb

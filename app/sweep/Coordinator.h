@@ -70,6 +70,8 @@ private:
     void removeLeftovers();
     bool startNext(Slot& slot);
     bool addConfiguration();
+    // Whether trials are left to run: queued ones, or configurations within the cap and budget.
+    bool workLeft() const;
     // Starts the first of `queued` (trial numbers, in order) on `slot`, packed with those of
     // the others that may share its population (up to the population size and the memory).
     void launch(const std::vector<int>& queued, Slot& slot);

@@ -4,15 +4,20 @@
 // with its run and the run's model; the list has the sweep; stop then resume finishes a sweep; a
 // bad spec gives the loader's FILE:LINE or path error; the form's draft writes a spec the loader
 // takes (app/core/SweepSpecDraft), and the experiment's sweepable fields include layer fields;
-// a sweep on trading.sharpe over a price file carries the deflated Sharpe ratio in its report.
+// a sweep on trading.sharpe over a price file carries the deflated Sharpe ratio in its report,
+// and its trials' runs the data file's path, sha256, size, bars, the monitor and a uuid.
 #include <QSignalSpy>
 #include <QtTest>
 
+#include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "app/core/SweepPresenter.h"
 #include "app/core/SweepSpecDraft.h"
+#include "app/runs/RunRecorder.h"
 #include "app/runs/RunStore.h"
+#include "app/runs/Sha256.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 #include "nnwb/TestPaths.h"
@@ -131,6 +136,27 @@ private Q_SLOTS:
         QCOMPARE(d["trials"].get<int>(), 3);
         QCOMPARE(d["bestTrial"].get<int>(), last->report["best"]["number"].get<int>());
         QVERIFY(d.contains("probability") && d.contains("meaning"));
+        // Each trial's run carries its data's provenance as a window-trained run does (issue
+        // 41: `runs show` printed "data size 0 bytes, sha256 (empty), data bars 0" and "best
+        // epoch 2 ()").
+        uint64_t size = 0;
+        const std::string sha = sha256File((dir_ + "/cut.csv").toStdString(), &size);
+        RunStore store(db_.toStdString(), false);
+        std::set<std::string> uuids;
+        for (const TrialRow& t : last->trials) {
+            const auto run = store.get(t.runId);
+            QVERIFY(run);
+            QCOMPARE(run->dataSha256, sha);
+            QCOMPARE(run->dataSize, int64_t(size));
+            QCOMPARE(run->dataBars, int64_t(500));
+            QVERIFY(!run->dataFirstBar.empty() && !run->dataLastBar.empty());
+            QCOMPARE(run->dataFile, std::filesystem::absolute((dir_ + "/cut.csv").toStdString())
+                                        .lexically_normal()
+                                        .string());
+            QCOMPARE(run->monitor, std::string("validation_loss"));  // as RunEngine records it
+            QCOMPARE(run->uuid.size(), newRunUuid().size());         // a run's own uuid
+            QVERIFY(uuids.insert(run->uuid).second);
+        }
     }
 
     void stopThenResume() {
@@ -158,6 +184,37 @@ private Q_SLOTS:
         const auto trials = SweepStore(store).trials(id);
         QCOMPARE(int(trials.size()), cap);
         for (const TrialRow& t : trials) QCOMPARE(t.state, sweep::TrialState::Complete);
+    }
+
+    void aStopWhenNothingIsLeftEndsCompleted() {
+        // Issue 41: a sweep whose every trial finished ended "stopped" when the stop came as the
+        // last trial ran. One trial of one long epoch: the stop is seen while it trains, the
+        // trial completes (a last epoch is not cut), nothing is left to run.
+        std::ofstream((dir_ + "/long.json").toStdString())
+            << R"({"formatVersion":1,"name":"long","data":{"source":"synthetic","samples":200000,
+            "units":2,"window":3},"model":{"layers":[{"type":"dense","neurons":4},
+            {"type":"dense","neurons":3}]},"training":{"epochs":1,"batchSize":1}})";
+        SweepPresenter p;
+        p.setDatabase(db_);
+        bool running = false;  // the trial is training
+        connect(&p, &SweepPresenter::shown, this, [&](const SweepSnapshot& s) {
+            for (const TrialRow& t : s.trials)
+                running = running || t.state == sweep::TrialState::Running;
+        });
+        QSignalSpy started(&p, &SweepPresenter::started);
+        QVERIFY(p.start(QString(R"({"name":"one","experiment":"%1/long.json","method":"random",
+            "seed":1,"runCap":1,"parameters":[
+            {"path":"training.optimizer.learningRate","min":0.001,"max":0.01}]})")
+                            .arg(dir_),
+                        {}, 1));
+        QVERIFY(started.wait(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(running, 60000);
+        p.stop();
+        QCOMPARE(waitFinished(p), QStringLiteral("completed"));
+        RunStore store(db_.toStdString(), false);
+        const auto trials = SweepStore(store).trials(started.first().at(0).toLongLong());
+        QCOMPARE(trials.size(), size_t(1));
+        QCOMPARE(trials[0].state, sweep::TrialState::Complete);
     }
 
     void badSlotsAreRefusedBeforeAnythingRuns() {
