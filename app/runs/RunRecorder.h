@@ -42,7 +42,7 @@ struct RecordingOptions {
 
 // The app version runs and bundles are stamped with.
 const char* nnwbVersion();
-// A new run's uuid: 128 random bits as 32 hex digits.
+// A new run's uuid: 256 random bits as 64 hex digits.
 std::string newRunUuid();
 // The run row RunRecorder::begin() stores (all but uuid, host, pid and start time): names,
 // experiment, the data file's path, sha256, size and bars, device, sizes, the monitor's name
