@@ -283,8 +283,9 @@ RunResult RunEngine::finish(const RunResult& result) {
         Member& mb = members_[m];
         const RunResult& r = mb.result;
         if (session_ && r.end != RunEnd::Failed && mb.recorder->active()) {
+            mb.recorder->trading(trading[m]);  // with its per-bar returns (RunReturns.h)
             mb.trading = trading[m];
-            mb.recorder->trading(mb.trading);
+            if (mb.trading.is_object()) mb.trading.erase("returnSeries");  // figures only
         }
         // The one mapping from how a run ended to its stored status.
         const char* status = r.end == RunEnd::Failed    ? runstatus::kFailed

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/engine/RunEngine.h"
+#include "app/runs/RunReturns.h"
 #include "app/runs/RunStore.h"
 #include "common/CliRun.h"
 #include "common/TestUtil.h"
@@ -169,6 +170,13 @@ private Q_SLOTS:
         const auto firstRun = store.get(runs.back().id);
         QCOMPARE(firstRun->trading.at("epoch").get<int>(), 1);
         QCOMPARE(firstRun->bestEpoch, std::optional<int>(1));
+        // The per-bar returns go to the store (run_returns), not into the engine's figures
+        // (which comparisons keep in their files).
+        QVERIFY2(first.trading().is_object() && !first.trading().contains("returnSeries"),
+                 first.trading().dump().c_str());
+        const auto series = readReturnSeries(store, {runs.front().id});
+        QCOMPARE(double(series.at(runs.front().id).pct.size()),
+                 runs.front().trading.at("strategy").at("returns").get<double>());
     }
 };
 
