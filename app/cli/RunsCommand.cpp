@@ -124,16 +124,21 @@ std::string profitFactorText(const StoredRun& r, const char* series = "strategy"
     return pf && std::isinf(*pf) ? std::string("inf") : fixed(pf, 2);
 }
 
+// A figure that may not exist (no trades: win rate, Sharpe): "n/a" then, else with its unit.
+std::string figureText(const std::optional<double>& v, int decimals, const char* unit) {
+    return v ? fixed(v, decimals) + unit : std::string("n/a");
+}
+
 // "net 12.5 pts (0.11 %), profit factor 1.21, max drawdown 40 pts, 17 trades" for a series.
 std::string tradingLine(const StoredRun& r, const char* series) {
     const auto trades = tradingFigure(r, "trades", series);
     if (!trades) return {};
     return "net " + fixed(tradingFigure(r, "netPoints", series), 1) + " pts (" +
            fixed(tradingFigure(r, "netPct", series), 2) + " %), profit factor " +
-           profitFactorText(r, series) + ", max drawdown " +
+           storedTradingText(tradingFigure(r, "profitFactor", series), 2) + ", max drawdown " +
            fixed(tradingFigure(r, "maxDrawdownPoints", series), 1) + " pts, win rate " +
-           fixed(tradingFigure(r, "winRate", series), 1) + " %, Sharpe " +
-           fixed(tradingFigure(r, "sharpeAnnual", series), 2) + " a year, " +
+           figureText(tradingFigure(r, "winRate", series), 1, " %") + ", Sharpe " +
+           figureText(tradingFigure(r, "sharpeAnnual", series), 2, " a year") + ", " +
            fixed(trades, series == std::string("random") ? 1 : 0) + " trades";
 }
 
@@ -250,9 +255,9 @@ void printShow(const StoredRun& r, bool json) {
         line("trading",
              "validation part, epoch " + r.trading.value("epoch", nlohmann::json()).dump() +
                  " weights, " + range.value("bars", nlohmann::json()).dump() + " bars, " +
-                 (r.trading.value("spreadFrom", std::string()) == "file" ? "spread from the file"
-                                                                         : "the given spread") +
-                 " (docs/trading.md)");
+                 storedSpreadText(r.trading) + " (docs/trading.md)");
+        for (const auto& w : r.trading.value("warnings", nlohmann::json::array()))
+            if (w.is_string()) line("  warning", w.get<std::string>());
         line("  strategy", tradingLine(r, "strategy"));
         line("  buy & hold", tradingLine(r, "buyAndHold"));
         line("  random", tradingLine(r, "random"));

@@ -15,6 +15,20 @@ std::optional<double> storedTradingFigure(const nlohmann::json& trading, const c
     return tradingFigureFromJson(s, key);
 }
 
+std::string storedSpreadText(const nlohmann::json& trading) {
+    if (!trading.is_object()) return "spread unknown";
+    if (trading.value("spreadFrom", std::string()) == "file") return "spread from the file";
+    const nlohmann::json* points =
+        trading.contains("spreadPoints") ? &trading["spreadPoints"] : nullptr;
+    if (!points && trading.contains("settings") && trading["settings"].is_object() &&
+        trading["settings"].contains("spreadPoints"))
+        points = &trading["settings"]["spreadPoints"];
+    if (!points || !points->is_number()) return "the given spread";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "spread from the setting: %g points", points->get<double>());
+    return buf;
+}
+
 std::string storedTradingText(const std::optional<double>& value, int decimals) {
     if (!value || std::isnan(*value)) return "n/a";
     if (std::isinf(*value)) return *value > 0 ? "inf" : "-inf";

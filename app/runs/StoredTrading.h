@@ -18,6 +18,10 @@ namespace nnwb {
 std::optional<double> storedTradingFigure(const nlohmann::json& trading, const char* key,
                                           const char* series = "strategy");
 
+// "spread from the file" or "spread from the setting: 7 points" (the stored spreadPoints, or
+// the settings' for runs stored before it was kept).
+std::string storedSpreadText(const nlohmann::json& trading);
+
 // The figure with `decimals` decimals, "inf" for an infinite one, "n/a" for none.
 std::string storedTradingText(const std::optional<double>& value, int decimals);
 

@@ -13,6 +13,7 @@
 #include "app/engine/RunEngine.h"
 #include "app/runs/RunReturns.h"
 #include "app/runs/RunStore.h"
+#include "app/runs/StoredTrading.h"
 #include "common/CliRun.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
@@ -116,11 +117,38 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains("trading       validation part, epoch") &&
                      r.out.contains("  buy & hold") && r.out.contains("profit factor"),
                  qPrintable(r.out));
+        // The spread used, with its value (issue 40).
+        QVERIFY2(r.out.contains("spread from the setting: 7 points (docs/trading.md)"),
+                 qPrintable(r.out));
         r = runCli({"runs", "list", "--runs-db", db});
         QVERIFY2(r.out.contains("net pts") && r.out.contains("max DD"), qPrintable(r.out));
         char net[32];
         std::snprintf(net, sizeof net, "%.1f", t.at("strategy").at("netPoints").get<double>());
         QVERIFY2(r.out.contains(net), qPrintable(r.out + " lacks " + net));
+    }
+
+    void storedFiguresThatDoNotExistReadNa() {
+        // A model that never signalled: its win rate, profit factor and Sharpe were stored as
+        // null; a null profit factor is infinite only where a trade won (issue 40).
+        const json none = {{"strategy",
+                            {{"trades", 0},
+                             {"winRate", nullptr},
+                             {"profitFactor", nullptr},
+                             {"sharpeAnnual", nullptr},
+                             {"netPoints", 0}}}};
+        QVERIFY(!storedTradingFigure(none, "winRate"));
+        QVERIFY(!storedTradingFigure(none, "profitFactor"));
+        QCOMPARE(storedTradingText(storedTradingFigure(none, "profitFactor"), 2),
+                 std::string("n/a"));
+        QCOMPARE(storedTradingText(storedTradingFigure(none, "netPoints"), 1), std::string("0.0"));
+        const json won = {
+            {"strategy", {{"trades", 2}, {"winRate", 50}, {"profitFactor", nullptr}}}};
+        QCOMPARE(storedTradingText(storedTradingFigure(won, "profitFactor"), 2),
+                 std::string("inf"));
+        QCOMPARE(storedSpreadText(json{{"spreadFrom", "given"}, {"spreadPoints", 2.5}}),
+                 std::string("spread from the setting: 2.5 points"));
+        QCOMPARE(storedSpreadText(json{{"spreadFrom", "file"}}),
+                 std::string("spread from the file"));
     }
 
     void syntheticRunStoresNone() {
