@@ -24,6 +24,7 @@ void addPredictCommand(CLI::App& root, Runners& runners);
 void addExportCommand(CLI::App& root, Runners& runners);
 void addRunsCommand(CLI::App& root, Runners& runners);
 void addSweepCommand(CLI::App& root, Runners& runners);
+void addReportCommand(CLI::App& root, Runners& runners);
 // The Slurm subcommands of `sweep` (SweepSlurmCommand.cpp): export-bundle, submit, task,
 // import, status.
 void addSweepSlurmCommands(CLI::App& sweep, Runners& runners);

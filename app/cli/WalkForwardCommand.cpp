@@ -236,7 +236,7 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
     if (o.json) {
         for (const FoldRecord& r : result.folds) std::printf("%s\n", foldJson(r).dump().c_str());
         ojson stitched = stitchedJson(result, *data.bars, plan);
-        if (trading) stitched["trading"] = tradingReportJson(*trading);
+        if (trading) stitched["trading"] = tradingReportJson(*trading, true);  // trades: the report
         std::printf("%s\n", ojson{{"stitched", stitched}}.dump().c_str());
     } else {
         printTable(result);

@@ -124,6 +124,7 @@ int main(int argc, char** argv) {
     nnwb::cli::addExportCommand(root, runners);
     nnwb::cli::addRunsCommand(root, runners);
     nnwb::cli::addSweepCommand(root, runners);
+    nnwb::cli::addReportCommand(root, runners);
     root.add_subcommand("help", "this help")->group("");  // `nnwb-cli help`, not listed
     // What the build installs (CliDocs.h): the manual page and the bash completion, not listed.
     root.add_subcommand("help-man", "nnwb-cli(1) as roff")->group("");

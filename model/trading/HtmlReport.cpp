@@ -1,0 +1,279 @@
+#include "model/trading/HtmlReport.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "model/trading/SvgChart.h"
+#include "model/trading/TradingReportText.h"
+#include "model/trading/Verdict.h"
+
+namespace nnwb {
+
+using nlohmann::json;
+
+WalkForwardOutput parseWalkForwardOutput(const std::string& text, const std::string& file) {
+    WalkForwardOutput w;
+    std::istringstream in(text);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        json j;
+        try {
+            j = json::parse(line);
+        } catch (const json::exception& e) {
+            throw ReportInputError(file + ":" + std::to_string(n) + ": not JSON (" + e.what() +
+                                   "); give the output of nnwb-cli walkforward --json");
+        }
+        if (j.is_object() && j.contains("stitched"))
+            w.stitched = j["stitched"];
+        else if (j.is_object() && j.contains("fold"))
+            w.folds.push_back(j);
+        else
+            throw ReportInputError(file + ":" + std::to_string(n) +
+                                   ": neither a fold record (key fold) nor the stitched object");
+    }
+    if (!w.stitched.is_object())
+        throw ReportInputError(file +
+                               ": no {\"stitched\": ...} line; give the output of "
+                               "nnwb-cli walkforward --json");
+    return w;
+}
+
+namespace {
+
+struct ReportTrade {
+    std::string entry, exit, direction, reason;
+    double net = 0, netPct = 0, bars = 0;
+    int year = 0, month = 0, day = 0, hour = 0;
+};
+
+// 0 Monday .. 6 Sunday (days from 1970-01-01, a Thursday; Howard Hinnant's days_from_civil).
+int reportWeekday(int y, int m, int d) {
+    y -= m <= 2;
+    const int era = (y >= 0 ? y : y - 399) / 400;
+    const int yoe = y - era * 400;
+    const int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const long days = era * 146097L + (yoe * 365 + yoe / 4 - yoe / 100 + doy) - 719468;
+    return static_cast<int>(((days % 7) + 7 + 3) % 7);
+}
+
+std::vector<ReportTrade> reportTrades(const json& trading) {
+    std::vector<ReportTrade> out;
+    if (!trading.contains("trades") || !trading["trades"].is_array()) return out;
+    for (const json& t : trading["trades"]) {
+        ReportTrade r;
+        r.entry = t.value("entryTime", "");
+        r.exit = t.value("exitTime", "");
+        r.direction = t.value("direction", "");
+        r.reason = t.value("exitReason", "");
+        r.net = t.value("net", 0.0);
+        r.netPct = t.value("netPct", 0.0);
+        r.bars = t.value("bars", 0.0);
+        int minute = 0;
+        std::sscanf(r.entry.c_str(), "%d%*c%d%*c%d %d:%d", &r.year, &r.month, &r.day, &r.hour,
+                    &minute);
+        out.push_back(r);
+    }
+    return out;
+}
+
+std::string reportCell(const json& series, const std::string& key) {
+    const auto v = tradingFigureFromJson(series, key);
+    if (!v) return "n/a";
+    if (std::isinf(*v)) return "inf";
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.4g", *v);
+    return buf;
+}
+
+std::string reportFigures(const json& t) {
+    static const char* const kRows[][2] = {
+        {"trades", "trades"},
+        {"winRate", "win rate %"},
+        {"profitFactor", "profit factor"},
+        {"netPoints", "net points"},
+        {"netPct", "sum of trade returns, %"},
+        {"perTradePoints", "per trade points"},
+        {"maxDrawdownPoints", "max drawdown points"},
+        {"maxDrawdownPct", "drawdown of summed trade returns, %"},
+        {"sharpeAnnual", "Sharpe annualised"},
+        {"sortinoAnnual", "Sortino annualised"},
+        {"exposure", "exposure %"}};
+    std::string s =
+        "<table><tr><th></th><th>strategy</th><th>buy &amp; hold</th>"
+        "<th>random</th></tr>";
+    for (const auto& row : kRows) {
+        s += "<tr><td>" + htmlEscape(row[1]) + "</td>";
+        for (const char* part : {"strategy", "buyAndHold", "random"})
+            s += "<td class=\"n\">" + reportCell(t.value(part, json::object()), row[0]) + "</td>";
+        s += "</tr>";
+    }
+    return s + "</table>";
+}
+
+std::string reportFolds(const std::vector<json>& folds) {
+    std::string s =
+        "<table><tr><th>fold</th><th>test period</th><th>epochs</th><th>best</th>"
+        "<th>test loss</th><th>test accuracy %</th><th>test missed %</th>"
+        "<th>signals</th></tr>";
+    for (const json& f : folds) {
+        const json test = f.value("test", json::object());
+        s += "<tr><td>" + std::to_string(f.value("fold", 0)) + "/" +
+             std::to_string(f.value("folds", 0)) + "</td><td>" +
+             htmlEscape(test.value("from", "") + " .. " + test.value("to", "")) + "</td>";
+        s += "<td class=\"n\">" + std::to_string(f.value("epochs", 0)) + "</td><td class=\"n\">" +
+             std::to_string(f.value("bestEpoch", 0)) + "</td>";
+        for (const char* k : {"loss", "accuracy", "missed", "signals"})
+            s += "<td class=\"n\">" + reportCell(test, k) + "</td>";
+        s += "</tr>";
+    }
+    return s + "</table>";
+}
+
+std::string reportEquity(const std::vector<ReportTrade>& trades) {
+    std::vector<double> equity, underwater;
+    std::vector<std::string> labels;
+    double sum = 0, peak = 0;
+    for (const ReportTrade& t : trades) {
+        sum += t.net;
+        peak = std::max(peak, sum);
+        equity.push_back(sum);
+        underwater.push_back(sum - peak);
+        labels.push_back(t.exit.substr(0, 10));
+    }
+    return svgLineChart("Equity of the strategy, points after costs, at each trade's exit",
+                        {{"strategy", "#1f77b4", equity, false}}, labels) +
+           svgLineChart("Underwater: fall from the running peak, points",
+                        {{"drawdown", "#d62728", underwater, true}}, labels, 960, 200);
+}
+
+std::string reportMonthly(const std::vector<ReportTrade>& trades) {
+    std::map<int, std::map<int, double>> net;  // year -> month -> net points (by entry)
+    double most = 0;
+    for (const ReportTrade& t : trades) net[t.year][t.month] += t.net;
+    for (const auto& y : net)
+        for (const auto& m : y.second) most = std::max(most, std::fabs(m.second));
+    std::string s = "<table><tr><th>year</th>";
+    for (int m = 1; m <= 12; ++m) s += "<th>" + std::to_string(m) + "</th>";
+    s += "</tr>";
+    for (const auto& y : net) {
+        s += "<tr><td>" + std::to_string(y.first) + "</td>";
+        for (int m = 1; m <= 12; ++m) {
+            const auto it = y.second.find(m);
+            if (it == y.second.end()) {
+                s += "<td></td>";
+                continue;
+            }
+            const double a = most > 0 ? std::fabs(it->second) / most : 0;
+            char style[96];
+            std::snprintf(style, sizeof style, " style=\"background:rgba(%s,%.2f)\"",
+                          it->second < 0 ? "214,39,40" : "44,160,44", 0.1 + 0.6 * a);
+            s += "<td class=\"n\"" + std::string(style) + ">" + groupedNumber(it->second) + "</td>";
+        }
+        s += "</tr>";
+    }
+    return s + "</table>";
+}
+
+std::string reportDistributions(const std::vector<ReportTrade>& trades) {
+    double lo = 0, hi = 0;
+    for (const ReportTrade& t : trades) lo = std::min(lo, t.netPct), hi = std::max(hi, t.netPct);
+    const int bins = 30;
+    const double width = hi > lo ? (hi - lo) / bins : 1;
+    std::vector<double> counts(bins, 0), byHour(24, 0), byDay(7, 0);
+    std::vector<std::string> binLabels(bins), hours(24);
+    for (int b = 0; b < bins; ++b) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.2g", lo + width * (b + 0.5));
+        binLabels[b] = buf;
+    }
+    for (int h = 0; h < 24; ++h) hours[h] = std::to_string(h);
+    for (const ReportTrade& t : trades) {
+        counts[std::min(bins - 1, static_cast<int>((t.netPct - lo) / width))] += 1;
+        if (t.hour >= 0 && t.hour < 24) byHour[t.hour] += 1;
+        if (t.year > 0) byDay[reportWeekday(t.year, t.month, t.day)] += 1;
+    }
+    return svgBarChart("Distribution of trade returns (net %, count per bin)", counts, binLabels,
+                       "#1f77b4") +
+           svgBarChart("Entries by hour (UTC of the bar times)", byHour, hours, "#9467bd", 960,
+                       200) +
+           svgBarChart("Entries by weekday", byDay,
+                       {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}, "#8c564b", 480, 200);
+}
+
+std::string reportTradeList(const std::vector<ReportTrade>& trades) {
+    std::string s =
+        "<table><tr><th>#</th><th>direction</th><th>entry</th><th>exit</th>"
+        "<th>exit reason</th><th>bars</th><th>net points</th><th>net %</th></tr>";
+    for (size_t i = 0; i < trades.size(); ++i) {
+        const ReportTrade& t = trades[i];
+        char nums[128];
+        std::snprintf(nums, sizeof nums,
+                      "<td class=\"n\">%.0f</td><td class=\"n\">%.1f</td><td class=\"n\">%.4f</td>",
+                      t.bars, t.net, t.netPct);
+        s += "<tr><td class=\"n\">" + std::to_string(i + 1) + "</td><td>" +
+             htmlEscape(t.direction) + "</td><td>" + htmlEscape(t.entry) + "</td><td>" +
+             htmlEscape(t.exit) + "</td><td>" + htmlEscape(t.reason) + "</td>" + nums + "</tr>";
+    }
+    return s + "</table>";
+}
+
+VerdictFigures reportVerdict(const json& stitched) {
+    const json t = stitched.value("trading", json::object());
+    const json strategy = t.value("strategy", json::object());
+    const json random = t.value("random", json::object());
+    VerdictFigures f;
+    f.trades = tradingFigureFromJson(strategy, "trades").value_or(0);
+    f.netPoints = tradingFigureFromJson(strategy, "netPoints").value_or(0);
+    f.buyAndHoldPoints = tradingFigureFromJson(t.value("buyAndHold", json::object()), "netPoints")
+                             .value_or(kNotAvailable);
+    f.randomShare = tradingFigureFromJson(random, "netAtOrAbove").value_or(kNotAvailable);
+    f.randomDraws = random.value("draws", 0);
+    f.folds = stitched.value("folds", 0);
+    return f;
+}
+
+const char* kReportStyle =
+    "<style>body{font-family:sans-serif;margin:24px;max-width:1000px}"
+    "table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;"
+    "padding:2px 6px;font-size:12px}td.n{text-align:right}.verdict{font-size:16px;"
+    "padding:10px;background:#f3f3f3;border-left:4px solid #555}svg{display:block;"
+    "margin:8px 0}</style>";
+
+}  // namespace
+
+std::string walkForwardHtml(const WalkForwardOutput& w, const std::string& source) {
+    const json& st = w.stitched;
+    const json trading = st.value("trading", json::object());
+    const std::vector<ReportTrade> trades = reportTrades(trading);
+    const json oos = st.value("outOfSample", json::object());
+    std::string h =
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<title>nnwb walk-forward report</title>" +
+        std::string(kReportStyle) + "</head><body>";
+    h += "<h1>Walk-forward report</h1><p>From " + htmlEscape(source) + ": " +
+         std::to_string(st.value("folds", 0)) + " of " +
+         std::to_string(st.value("plannedFolds", 0)) + " folds, status " +
+         htmlEscape(st.value("status", "")) + "; out of sample " +
+         htmlEscape(oos.is_object() ? oos.value("from", "") + " .. " + oos.value("to", "")
+                                    : "none") +
+         ", accuracy " + reportCell(oos, "accuracy") + " %, loss " + reportCell(oos, "loss") +
+         ".</p>";
+    h += "<p class=\"verdict\">" + htmlEscape(tradingVerdict(reportVerdict(st))) + "</p>";
+    if (trading.is_object() && !trading.empty()) h += "<h2>Figures</h2>" + reportFigures(trading);
+    h += "<h2>Folds</h2>" + reportFolds(w.folds);
+    if (trades.empty()) {
+        h += "<p>No trades in the file (a walk-forward output without a trade list), so no "
+             "equity, monthly or distribution charts.</p>";
+    } else {
+        h += "<h2>Equity and drawdown</h2>" + reportEquity(trades);
+        h += "<h2>Monthly net points (by entry month)</h2>" + reportMonthly(trades);
+        h += "<h2>Trades</h2>" + reportDistributions(trades);
+        h += "<h2>Trade list</h2>" + reportTradeList(trades);
+    }
+    return h + "</body></html>\n";
+}
+
+}  // namespace nnwb

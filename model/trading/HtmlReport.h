@@ -1,0 +1,34 @@
+// The tear sheet of a walk-forward (`nnwb-cli report --walkforward FILE --html OUT`): one
+// self-contained HTML page (inline SVG from SvgChart.h, no scripts, no external references)
+// built from the JSON lines `nnwb-cli walkforward --json` prints: the summary, the verdict
+// (Verdict.h), the figures table, per-fold figures, and from the stitched trades the equity and
+// its drawdown, monthly net, the distribution of trade returns, entries by hour and weekday and
+// the trade list. Pure functions; any thread.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace nnwb {
+
+class ReportInputError : public std::invalid_argument {
+public:
+    explicit ReportInputError(const std::string& what) : std::invalid_argument(what) {}
+};
+
+struct WalkForwardOutput {
+    std::vector<nlohmann::json> folds;  // the fold records, in order
+    nlohmann::json stitched;            // the "stitched" object
+};
+
+// Reads the JSON lines of `walkforward --json` (`text` read from `file`, named in errors with
+// its line): fold objects and one {"stitched": ...}. Throws ReportInputError.
+WalkForwardOutput parseWalkForwardOutput(const std::string& text, const std::string& file);
+
+// The HTML page; `source` names the file it came from.
+std::string walkForwardHtml(const WalkForwardOutput& w, const std::string& source);
+
+}  // namespace nnwb

@@ -1,0 +1,123 @@
+// nnwb-cli report --walkforward FILE --html OUT (issue 43): a walk-forward of a short cut of the
+// bundled EURUSD H1 file with a tiny network, its --json output (the stitched trading with its
+// verdict and trades) turned into one HTML page that Python's html.parser reads with every
+// start tag closed, holding the verdict and the SVG charts and no external reference; bad
+// input exits 2 naming the file and line.
+#include <QProcess>
+#include <QtTest>
+
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "common/CliRun.h"
+#include "common/TestUtil.h"
+#include "model/data/DataConfig.h"
+
+using json = nlohmann::json;
+
+namespace {
+
+// Python's html.parser over the file; void elements aside, every end tag must close the
+// innermost open start tag and none may stay open. Prints "ok" or the problem.
+const char* kCheckHtml = R"(
+import sys, html.parser
+VOID = {'meta', 'br', 'img', 'hr', 'input', 'link', 'col', 'area', 'base', 'wbr', 'source'}
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.stack = []; self.errors = []
+    def handle_starttag(self, tag, attrs):
+        if tag not in VOID: self.stack.append(tag)
+    def handle_startendtag(self, tag, attrs): pass
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append('end tag %s at %s, open %s' % (tag, self.getpos(), self.stack[-3:]))
+        else: self.stack.pop()
+p = P(); p.feed(open(sys.argv[1], encoding='utf-8').read()); p.close()
+if p.stack: p.errors.append('left open: %s' % p.stack)
+print('\n'.join(p.errors) if p.errors else 'ok')
+)";
+
+}  // namespace
+
+class CliReportTest : public QObject {
+    Q_OBJECT
+    QString dir_;
+
+    QString write(const QString& name, const std::string& text) {
+        const QString path = dir_ + "/" + name;
+        std::ofstream(path.toStdString()) << text;
+        return path;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        dir_ = QString::fromStdString(nnwb::test::tempDir());
+        std::ifstream in(nnwb::defaultDataFile());
+        std::string cut, line;
+        for (int i = 0; i < 701 && std::getline(in, line); ++i) cut += line + "\n";
+        write("cut.csv", cut);
+        json e = {{"formatVersion", 2},
+                  {"name", "wf"},
+                  {"data", {{"file", "cut.csv"}, {"window", 6}, {"indicators", "mt5"}}},
+                  {"model",
+                   {{"layers",
+                     {{{"type", "dense"}, {"neurons", 8}, {"activation", "tanh"}},
+                      {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
+                  {"training", {{"epochs", 3}, {"batchSize", 16}, {"seed", 5}}},
+                  {"validation", {{"mode", "walkforward"}, {"folds", 3}, {"embargo", 2}}}};
+        write("walkforward.json", e.dump(2));
+    }
+
+    void walkForwardReportIsOneValidPage() {
+        const auto wf = nnwb::test::runCli(
+            {"walkforward", "--experiment", dir_ + "/walkforward.json", "--no-record", "--json"},
+            300000);
+        QVERIFY2(wf.code == 0, qPrintable(wf.err));
+        const QString out = write("wf.jsonl", wf.out.toStdString());
+        const json stitched = json::parse(wf.out.trimmed().split('\n').last().toStdString());
+        const json& trading = stitched["stitched"]["trading"];
+        QVERIFY(trading["verdict"].is_string());  // the verdict key of the trading JSON
+        QVERIFY(trading["trades"].is_array());
+        const size_t trades = trading["trades"].size();
+        QCOMPARE(double(trades), trading["strategy"]["trades"].get<double>());
+
+        const QString html = dir_ + "/report.html";
+        const auto r = nnwb::test::runCli({"report", "--walkforward", out, "--html", html});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile f(html);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString page = QString::fromUtf8(f.readAll());
+        // The verdict with the fold count, HTML-escaped as the page writes it.
+        std::string verdict = trading["verdict"].get<std::string>();
+        verdict.replace(verdict.find("Over the evaluated range"), 24, "Out of sample (3 folds)");
+        QVERIFY2(page.contains(QString::fromStdString(verdict)), qPrintable(page.left(2000)));
+        QVERIFY(page.count("<svg") >= (trades > 0 ? 5 : 0));
+        QVERIFY(page.contains("<h2>Folds</h2>"));
+        // One row per trade in the trade list.
+        QCOMPARE(page.count("<tr><td class=\"n\">"), int(trades));
+        QVERIFY(!page.contains("http:") && !page.contains("https:") && !page.contains("<script"));
+        QVERIFY(page.count("src=") == page.count("src=\"data:"));
+
+        QProcess py;
+        py.start("python3", {"-c", kCheckHtml, html});
+        QVERIFY(py.waitForFinished(60000));
+        QCOMPARE(QString::fromUtf8(py.readAllStandardOutput()).trimmed(), QString("ok"));
+    }
+
+    void badInputNamesTheFileAndLine() {
+        const QString bad = write("bad.jsonl", "{\"fold\": 1}\nnot json\n");
+        auto r = nnwb::test::runCli({"report", "--walkforward", bad, "--html", dir_ + "/x.html"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(bad + ":2: not JSON"), qPrintable(r.err));
+        const QString noStitched = write("folds.jsonl", "{\"fold\": 1}\n");
+        r = nnwb::test::runCli({"report", "--walkforward", noStitched, "--html", dir_ + "/x.html"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("no {\"stitched\": ...} line"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir_ + "/x.html"));
+    }
+};
+
+QTEST_GUILESS_MAIN(CliReportTest)
+#include "tst_cli_report.moc"
