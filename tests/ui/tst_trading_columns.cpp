@@ -1,8 +1,9 @@
 // GUI: the trading figures runs store (issue 30: net, profit factor, Sharpe, maximum drawdown,
 // trades of the validation part with the best epoch's weights) in the Runs table and the
 // comparison summary: figures as stored, "inf" for a profit factor without a losing trade,
-// "n/a" where a run has none (also for {"error": ...}); the comparison marks the best net and
-// drawdown but never a count of trades; a comparison set keeps them through its JSON.
+// "n/a" where a run has none (also for {"error": ...}) or the figure does not exist (a null
+// profit factor without a won trade); the comparison marks the best net and drawdown but never
+// a count of trades; a comparison set keeps them through its JSON.
 #include <QtTest>
 
 #include "app/compare/ComparisonSummary.h"
@@ -14,10 +15,14 @@ using namespace nnwb;
 
 namespace {
 
-nlohmann::json trading(double net, const nlohmann::json& pf, double sharpe, double dd, int trades) {
+// As stored (tradingFiguresToJson writes every figure): the win rate tells a null profit factor
+// apart (docs/trading.md, Figures: infinite when a trade won and none lost, else n/a).
+nlohmann::json trading(double net, const nlohmann::json& pf, double sharpe, double dd, int trades,
+                       const nlohmann::json& winRate = 50.0) {
     return {{"part", "validation"},
             {"strategy",
              {{"netPoints", net},
+              {"winRate", winRate},
               {"profitFactor", pf},
               {"sharpeAnnual", sharpe},
               {"maxDrawdownPoints", dd},
@@ -45,13 +50,15 @@ class TestTradingColumns : public QObject {
 private Q_SLOTS:
     void runsTableShowsTradingFigures() {
         RunsTableModel m;
-        StoredRun a, b, c;
-        a.id = 1;
-        a.trading = trading(12.5, nullptr, 1.234, 40, 17);
+        StoredRun a, b, c, d;
+        a.id = 1;  // 17 trades, all won: no trade lost, the profit factor is infinite
+        a.trading = trading(12.5, nullptr, 1.234, 40, 17, 100.0);
         b.id = 2;  // none computed
         c.id = 3;
         c.trading = {{"error", "no spread"}};
-        m.setRuns({a, b, c});
+        d.id = 4;  // only breakeven trades: no trade won or lost, no profit factor
+        d.trading = trading(0.0, nullptr, 0.0, 0, 3, 0.0);
+        m.setRuns({a, b, c, d});
         using M = RunsTableModel;
         QCOMPARE(m.headerData(M::kTradeNet, Qt::Horizontal, Qt::DisplayRole).toString(),
                  QStringLiteral("Trade net pts"));
@@ -60,6 +67,8 @@ private Q_SLOTS:
         QCOMPARE(cell(m, 0, M::kTradeSharpe), QStringLiteral("1.23"));
         QCOMPARE(cell(m, 0, M::kTradeDrawdown), QStringLiteral("40.0"));
         QCOMPARE(cell(m, 0, M::kTrades), QStringLiteral("17"));
+        QCOMPARE(cell(m, 3, M::kTradeProfitFactor), QStringLiteral("n/a"));
+        QCOMPARE(cell(m, 3, M::kTrades), QStringLiteral("3"));
         for (int row : {1, 2})
             for (int c2 = M::kTradeNet; c2 <= M::kTrades; ++c2)
                 QCOMPARE(cell(m, row, c2), QStringLiteral("n/a"));
