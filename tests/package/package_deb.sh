@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The real package (label `package`, run by `scripts/nnwb.sh check`): cpack builds
-# BUILD/nnwb_VERSION_amd64.deb, lintian finds no error in it (when installed), `apt-get install`
-# installs it, and then an unprivileged user made for the test, with a clean environment in a
-# fresh home: `nnwb-cli --version`, one epoch of the installed default experiment, a 2-trial
-# sweep of an installed example spec (its run store under ~/.local/share/nnwb), the window
-# offscreen training one epoch of the bundled data and saving a picture, `man -w nnwb-cli`,
-# and the installed completion offering `sweep`; that user owns no file outside its home and
-# /tmp (looked for under /usr, /etc, /var, /opt and /srv). Last, `apt-get purge nnwb` leaves none of the files `dpkg -L` listed. Needs root (else
+# BUILD/nnwb_VERSION_amd64.deb (Depends with the OpenCL ICD loader, Recommends PoCL, no
+# Homepage), lintian finds no error in it (when installed), `apt-get install` installs it, and
+# then an unprivileged user made for the test, with a clean environment in a fresh home:
+# `nnwb-cli --version`, one epoch of the installed default experiment, a 2-trial sweep of an
+# installed example spec (its run store under ~/.local/share/nnwb), the window offscreen
+# training one epoch of the bundled data and saving a picture, `man -w nnwb-cli`, and the
+# installed completion offering `sweep`; that user owns no file under /usr, /etc, /var, /opt or
+# /srv. Last, `apt-get purge nnwb` leaves none of the files `dpkg -L` listed. Needs root (else
 # skipped, exit 77). Usage: package_deb.sh BUILD_DIR VERSION TESTS_DIR
 set -euo pipefail
 build="$1" version="$2" here="$3"
@@ -15,6 +16,8 @@ if [ "$(id -u)" -ne 0 ]; then
     exit 77
 fi
 export DEBIAN_FRONTEND=noninteractive
+# Wait for another apt or dpkg run to end instead of failing at once on its lock.
+apt_get() { apt-get -o DPkg::Lock::Timeout=600 "$@"; }
 t0=$(date +%s)
 lap() { echo "== package test: $1 ($(($(date +%s) - t0)) s)"; }
 user="nnwbpkg$$"
@@ -22,11 +25,11 @@ home="$(mktemp -d /tmp/nnwb-package-home.XXXXXX)"
 cleanup() {
     userdel "$user" >/dev/null 2>&1 || true
     rm -rf "$home"
-    dpkg-query -W nnwb >/dev/null 2>&1 && apt-get purge -y -qq nnwb >/dev/null 2>&1 || true
+    dpkg-query -W nnwb >/dev/null 2>&1 && apt_get purge -y -qq nnwb >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 # A package left installed by an earlier run would hide what this one installs.
-dpkg-query -W -f='${Status}' nnwb 2>/dev/null | grep -q installed && apt-get purge -y -qq nnwb
+dpkg-query -W -f='${Status}' nnwb 2>/dev/null | grep -q installed && apt_get purge -y -qq nnwb
 
 deb="$build/nnwb_${version}_amd64.deb"
 rm -f "$deb"
@@ -41,7 +44,7 @@ if command -v lintian >/dev/null; then
     lintian --fail-on error "$deb" || { echo "lintian: errors"; exit 1; }
     lap "lintian: no errors"
 fi
-apt-get install -y -qq "$(realpath "$deb")" >/dev/null
+apt_get install -y -qq "$(realpath "$deb")" >/dev/null
 dpkg-query -W -f='${Version}' nnwb | grep -qx "$version"
 dpkg -L nnwb >"$home.files"
 lap "installed ($(wc -l <"$home.files") paths)"
@@ -76,7 +79,7 @@ strays="$(find /usr /etc /var /opt /srv -xdev -user "$user" -print 2>/dev/null |
 [ -z "$strays" ] || { echo "files of the user outside its home: $strays"; exit 1; }
 lap "man page, completion, nothing written outside the user's home"
 
-apt-get purge -y -qq nnwb >/dev/null
+apt_get purge -y -qq nnwb >/dev/null
 left=()
 while IFS= read -r f; do
     [ "$f" = /. ] && continue
