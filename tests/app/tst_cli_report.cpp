@@ -2,7 +2,7 @@
 // bundled EURUSD H1 file with a tiny network, its --json output (the stitched trading with its
 // verdict and trades) turned into one HTML page that Python's html.parser reads with every
 // start tag closed, holding the verdict and the SVG charts and no external reference; bad
-// input exits 2 naming the file and line.
+// input exits 2 naming the file and line; the text table ends with the verdict line.
 #include <QProcess>
 #include <QtTest>
 
@@ -104,6 +104,18 @@ private Q_SLOTS:
         py.start("python3", {"-c", kCheckHtml, html});
         QVERIFY(py.waitForFinished(60000));
         QCOMPARE(QString::fromUtf8(py.readAllStandardOutput()).trimmed(), QString("ok"));
+    }
+
+    // The text table ends with the verdict and names the summed % figures for what they are.
+    void textTableEndsWithTheVerdict() {
+        const auto wf = nnwb::test::runCli(
+            {"walkforward", "--experiment", dir_ + "/walkforward.json", "--no-record"}, 300000);
+        QVERIFY2(wf.code == 0, qPrintable(wf.err));
+        QVERIFY2(wf.out.contains("\nverdict: Over the evaluated range the strategy "),
+                 qPrintable(wf.out));
+        QVERIFY(wf.out.contains("\nsum of trade returns, %"));
+        QVERIFY(wf.out.contains("\ndrawdown of summed trade returns, %"));
+        QVERIFY(!wf.out.contains("\nnet %"));
     }
 
     void badInputNamesTheFileAndLine() {
