@@ -4,7 +4,8 @@
 // system's c++, the shims of the MQL5 built-ins (tests/onnx/mql5/MqlShim.h) and of the trading
 // ones over a simulated broker (MqlTradeShim.h: a recording CTrade, one position, fills at the
 // tick in points); the only text rewritten is MQL5's array parameters and the word `input`.
-// The harness below replays the bundled EURUSD H1 file bar by bar with seeded signals: at each
+// The harness below replays the bundled EURUSD H1 file (and, where ../shared/data is present,
+// the newest 8,000 XAUUSD H1 bars, for gaps) bar by bar with seeded signals: at each
 // open the broker's stop or take, then the expert's NnwbTrade on the bar that just closed, then
 // the bar's range against the position's stop and take, as MetaTrader's server would. Every
 // trade the expert opens and closes (bar, direction, entry and exit price, reason) must equal
