@@ -69,14 +69,30 @@ void checkInput(const std::vector<std::vector<double>>& returns, int blocks) {
                         ") splits is more than 20 million Sharpe ratios; choose a smaller S");
 }
 
-// The mean rank (1 = smallest) of values[w] among `values`.
+// Sharpe ratios equal up to rounding: trials with the same trades have returns that differ
+// only in their last bits (the equity's sums in another order), and such differences must not
+// rank them.
+bool tied(double a, double b) {
+    return std::abs(a - b) <= kCscvTieTolerance * std::max(std::abs(a), std::abs(b));
+}
+
+// The mean rank (1 = smallest) of values[w] among `values`, equal ones (tied) sharing it.
 double midRank(const std::vector<double>& values, size_t w) {
     size_t below = 0, equal = 0;
     for (double v : values) {
-        below += v < values[w];
-        equal += v == values[w];
+        const bool same = tied(v, values[w]);
+        below += !same && v < values[w];
+        equal += same;
     }
     return double(below) + (double(equal) + 1.0) / 2.0;
+}
+
+// The first of the largest values (tied ones equal).
+size_t firstBest(const std::vector<double>& values) {
+    const double top = *std::max_element(values.begin(), values.end());
+    size_t i = 0;
+    while (!tied(values[i], top)) ++i;
+    return i;
 }
 
 void fitDegradation(CscvResult& r) {
@@ -165,7 +181,7 @@ CscvResult cscv(const std::vector<std::vector<double>>& returns, int blocks) {
         }
         CscvSplit sp;
         sp.inSampleBlocks = pick;
-        sp.winner = size_t(std::max_element(inSample.begin(), inSample.end()) - inSample.begin());
+        sp.winner = firstBest(inSample);
         sp.inSample = inSample[sp.winner];
         sp.outOfSample = outOfSample[sp.winner];
         sp.rank = midRank(outOfSample, sp.winner);

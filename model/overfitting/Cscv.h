@@ -24,6 +24,10 @@ public:
 // returns or no deviation.
 double cscvSharpe(const std::vector<double>& returns);
 
+// Two Sharpe ratios are equal when they differ by at most this share of the larger magnitude:
+// trials with the same trades have returns that differ only by rounding.
+constexpr double kCscvTieTolerance = 1e-10;
+
 // One of the C(S, S/2) splits: the blocks in sample (the rest are out of sample), the trial
 // best in sample (the first of equals), its Sharpe in and out of sample, its rank out of
 // sample among the N trials (1 = worst; equal Sharpe ratios share the mean of their ranks),

@@ -106,7 +106,8 @@ TEST(Cscv, SharpeIsTheTradingFiguresSharpe) {
     }
     std::vector<double> r;
     for (size_t i = 1; i < pct.size(); ++i) r.push_back(pct[i] - pct[i - 1]);
-    EXPECT_NEAR(cscvSharpe(r), tradingFigures({}, e, 1.0).sharpe, 1e-14);
+    const std::vector<Trade> trades(1);  // the Sharpe is the equity's; one trade makes it exist
+    EXPECT_NEAR(cscvSharpe(r), tradingFigures(trades, e, 1.0).sharpe, 1e-14);
     EXPECT_EQ(cscvSharpe({1.0, 1.0, 1.0}), 0.0);  // no deviation
     EXPECT_EQ(cscvSharpe({1.0}), 0.0);
 
@@ -176,4 +177,20 @@ TEST(Cscv, Refusals) {
     auto nan = m;
     nan[2][5] = std::nan("");
     expectRefused(nan, 4, "not finite");
+}
+
+// Sharpe ratios that differ only by rounding (the same trades, the equity summed in another
+// order) are equal: the first wins in sample and they share the mean rank out of sample.
+TEST(Cscv, RoundingDifferencesAreTies) {
+    const std::vector<double> a = {0.5, -0.2, 0.1, 0.3, -0.4, 0.2, 0.0, 0.6};
+    std::vector<double> b = a;
+    for (double& x : b) x *= 1 + 1e-15;  // the same Sharpe ratios up to rounding
+    const std::vector<double> worse = {-0.5, 0.2, -0.1, -0.3, 0.4, -0.2, 0.0, -0.6};
+    const CscvResult r = cscv({worse, b, a}, 4);
+    for (const CscvSplit& s : r.splits) {
+        if (s.winner == 0) continue;  // `worse` can win a split where a and b lose
+        EXPECT_EQ(s.winner, 1u);      // b, the first of the two equal ones
+    }
+    for (const CscvSplit& s : r.splits)
+        if (s.winner == 1) EXPECT_TRUE(s.rank == 2.5 || s.rank == 1.5) << s.rank;
 }
