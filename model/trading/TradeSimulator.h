@@ -18,15 +18,17 @@
 //       it closes at that open (reason "stop"/"take");
 //    2. the order decided at bar i - 1's close: `close` (reason "opposite") or the time
 //       limit (entry bar + holdBars == i, reason "time") closes it at the open;
-//    3. when flat, the order's `enter` enters at the open: a long buys at the ask
-//       open + spread[i-1] + sp, a short sells at the bid open - sp; stop and take are
-//       entry -/+ dir * stopAtr (takeAtr) * ATR[i-1] / P points (none while the ATR is NaN).
+//    3. when flat, the order's `enter` enters at the open: a long (dir +1) buys at the ask
+//       open + spread[i-1] + sp, a short (dir -1) sells at the bid open - sp; in points,
+//       stop = entry - dir * stopAtr * ATR[i-1] / P and take = entry + dir * takeAtr *
+//       ATR[i-1] / P (none where the multiple is 0 or ATR[i-1] is NaN).
 //    A position closed at an open was held i - entry bar bars (that bar not counted).
 //  - Inside bar i, for the position open after the open (also one entered at it): a long's
 //    levels against the bid, a short's against the ask (bar price + spread[i]); the open
-//    already through a level (only possible for one just entered): out at the open; else the
-//    low (high for a short) reaching the stop: out at the stop; else the high (low) reaching
-//    the take: out at the take. Held i - entry bar + 1 bars.
+//    already through a level (only possible for one just entered; the ask at the open is
+//    open + spread[i-1]): out at the open; else the low (high for a short) reaching the stop:
+//    out at the stop; else the high (low) reaching the take: out at the take. Held
+//    i - entry bar + 1 bars.
 //  - At bar `last`'s close an open position closes (reason "end"): a long at the bid close, a
 //    short at the ask close + spread[last]. Every exit fill has the slippage against it.
 //  - Equity at each close: realized net + the open position as if closed at that close.
