@@ -92,7 +92,9 @@ void writeFileAtomic(const std::string& path, const std::string& bytes) {
     const std::string target = saveTarget(path);
     struct stat st {};
     const bool exists = ::stat(target.c_str(), &st) == 0;
-    if (exists && !S_ISREG(st.st_mode)) return writeInPlace(path, target, bytes);
+    // A folder takes the atomic path, whose rename then fails and names why.
+    if (exists && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return writeInPlace(path, target, bytes);
     // Unique per process and call, so concurrent saves never share a temporary file.
     static std::atomic<unsigned> serial{0};
     const std::string tmp =
@@ -109,7 +111,7 @@ void writeFileAtomic(const std::string& path, const std::string& bytes) {
                                  folderOf(target) + ": " + std::strerror(err));
     }
     // The file keeps its permissions (umask aside, a new one gets 0644).
-    if (exists) ::fchmod(fd, st.st_mode & 07777);
+    if (exists && S_ISREG(st.st_mode)) ::fchmod(fd, st.st_mode & 07777);
     if (!writeAll(fd, bytes)) fail("write failed", errno, fd);
     if (::fsync(fd) != 0) fail("flush failed", errno, fd);
     if (::close(fd) != 0) fail("close failed", errno, -1);

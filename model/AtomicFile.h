@@ -1,9 +1,9 @@
 // File saves and reads. A save of a regular (or new) file goes to a temporary file in the
 // target's folder, is flushed to disk, then renamed over the target, so a failed save leaves the
-// previous file intact. A symlink is followed (its target is saved, the link kept); a device
-// node, FIFO or other non-regular file is written in place (no temporary file, no rename).
-// Reads refuse non-regular files and stop at a size limit. Any thread (each call works on its
-// own temporary file).
+// previous file intact (a folder there fails the rename). A symlink is followed (its target is
+// saved, the link kept); a device node, FIFO or other non-regular file is written in place (no
+// temporary file, no rename). Reads refuse non-regular files and stop at a size limit. Any
+// thread (each call works on its own temporary file).
 #pragma once
 
 #include <cstddef>

@@ -72,6 +72,10 @@ Experiment Experiment::fromJson(const nlohmann::json& j, const std::string& base
         }
         if (j.contains("data")) {
             if (!j["data"].is_object()) throw std::invalid_argument("data: must be an object");
+            // Read with .value(...) in many places: a wrong type there would escape unnamed.
+            if (j["data"].contains("source") && !j["data"]["source"].is_string())
+                throw std::invalid_argument("data.source: must be \"file\" or \"synthetic\", not " +
+                                            jsonExcerpt(j["data"]["source"]));
             e.data = j["data"];
         }
         if (!j.contains("model")) throw std::invalid_argument("model: missing");

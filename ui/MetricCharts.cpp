@@ -2,12 +2,13 @@
 
 #include <limits>
 
+#include <QBuffer>
 #include <QFile>
 #include <QHBoxLayout>
 #include <QMessageBox>
 #include <QPainter>
-#include <QSaveFile>
 
+#include "model/AtomicFile.h"
 #include "model/MetricsCsv.h"
 #include "ui/EpochPoints.h"
 #include "ui/FileDialogs.h"
@@ -72,10 +73,23 @@ bool MetricCharts::exportPng(const QString& path, QString* error) const {
     for (size_t i = 0; i < charts.size(); ++i)
         p.drawPixmap(int(i) * w, 0, charts[i]->toPixmap(w, h, 1.0));
     p.end();
-    // Atomic like every save: a failed export leaves an older picture of that name intact.
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || !picture.save(&f, "PNG") || !f.commit()) {
-        if (error) *error = tr("%1: cannot be written (%2)").arg(path, f.errorString());
+    QByteArray png;
+    QBuffer buffer(&png);
+    if (!buffer.open(QIODevice::WriteOnly) || !picture.save(&buffer, "PNG")) {
+        if (error) *error = tr("%1: the picture could not be encoded").arg(path);
+        return false;
+    }
+    return save(path, std::string(png.constData(), size_t(png.size())), error);
+}
+
+bool MetricCharts::save(const QString& path, const std::string& bytes, QString* error) {
+    // Through writeFileAtomic like every save: atomic for a file (a failed export leaves an
+    // older one intact), a symlink's target updated, a device or FIFO written in place
+    // (QSaveFile would replace /dev/null with a regular file).
+    try {
+        writeFileAtomic(path.toStdString(), bytes);
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
         return false;
     }
     return true;
@@ -88,13 +102,7 @@ bool MetricCharts::exportCsv(const QString& path, QString* error) const {
     MetricsCsvColumns columns;
     columns.schedule = true;
     const std::string text = metricsCsv(rows, columns);
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Text) ||
-        f.write(text.data(), qint64(text.size())) != qint64(text.size()) || !f.commit()) {
-        if (error) *error = tr("%1: cannot be written (%2)").arg(path, f.errorString());
-        return false;
-    }
-    return true;
+    return save(path, text, error);
 }
 
 void MetricCharts::exportPngDialog() {

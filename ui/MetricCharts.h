@@ -40,6 +40,8 @@ public Q_SLOTS:
 
 private:
     std::vector<SeriesChart*> all() const;
+    // writeFileAtomic(path, bytes); false with its message in `error` on failure.
+    static bool save(const QString& path, const std::string& bytes, QString* error);
     MetricChart* charts_[3];
     LearningRateChart* rateChart_;
     int bestEpoch_ = 0;

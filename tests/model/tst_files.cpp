@@ -2,6 +2,7 @@
 // errors, and atomic saves that leave the old file when the save fails.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -101,7 +102,21 @@ INSTANTIATE_TEST_SUITE_P(
         ExperimentErrorCase{
             "bad lr",
             R"({"formatVersion":1,"model":{"layers":[{"type":"dense"}]},"training":{"optimizer":{"learningRate":"x"}}})",
-            "training.optimizer.learningRate"}),
+            "training.optimizer.learningRate"},
+        // Issue 41: a wrong type escaped as nlohmann's type_error (exit 1), 1e999 as its
+        // out_of_range, 100 000 levels of nesting crashed.
+        ExperimentErrorCase{
+            "source type",
+            R"({"formatVersion":1,"data":{"source":7},"model":{"layers":[{"type":"dense"}]}})",
+            "data.source: must be \"file\" or \"synthetic\", not 7"},
+        ExperimentErrorCase{"overflow",
+                            "{\"formatVersion\":1,\n\"model\":{\"layers\":[{\"type\":\"dense\","
+                            "\"neurons\":1e999}]}}",
+                            ":2:46: number overflow (1e999 is beyond a double)"},
+        ExperimentErrorCase{
+            "deep",
+            R"({"formatVersion":1,"view":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]})",
+            ":1:90: nested deeper than 64 levels"}),
     [](const ::testing::TestParamInfo<ExperimentErrorCase>& info) {
         return test::paramName(info.param.tag);
     });
@@ -302,12 +317,21 @@ TEST(Files, saveToCharacterDeviceKeepsIt) {
 TEST(Files, saveToFifoWritesThrough) {
     const std::string dir = test::tempDir(), fifo = dir + "/pipe";
     ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    // Held open (read and write) so that neither end waits: the reader reads to the end once
+    // this and the save's descriptor are closed, also when a save replaced the FIFO.
+    const int held = ::open(fifo.c_str(), O_RDWR);
+    ASSERT_GE(held, 0);
     std::string got;
+    // The reading end is opened here, before the save, and read on a thread (a picture may be
+    // more than the pipe holds).
+    const int rd = ::open(fifo.c_str(), O_RDONLY);  // does not wait: `held` is a writer
     std::thread reader([&] {
-        std::ifstream in(fifo, std::ios::binary);
-        got.assign(std::istreambuf_iterator<char>(in), {});
+        char buf[4096];
+        for (ssize_t n; (n = ::read(rd, buf, sizeof buf)) > 0;) got.append(buf, size_t(n));
+        ::close(rd);
     });
     writeFileAtomic(fifo, "through the pipe");
+    ::close(held);
     reader.join();
     EXPECT_EQ(got, "through the pipe");
     struct stat st {};

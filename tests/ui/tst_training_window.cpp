@@ -13,7 +13,14 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cmath>
+#include <fstream>
+#include <iterator>
+#include <thread>
 
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TrainingController.h"
@@ -100,6 +107,35 @@ class TestTrainingWindow : public QObject {
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll().count('\n'), 4);
+        // Issue 41: exports go through writeFileAtomic: a symlink keeps its link and a FIFO
+        // stays one with the picture written through it (QSaveFile replaced it with a file).
+        const QString dir = QString::fromStdString(test::tempDir());
+        QVERIFY(QFile::link(csv, dir + "/link.csv"));
+        QVERIFY2(c->exportCsv(dir + "/link.csv", &error), qPrintable(error));
+        QVERIFY(QFileInfo(dir + "/link.csv").isSymLink());
+        const std::string fifo = (dir + "/charts.png").toStdString();
+        QCOMPARE(mkfifo(fifo.c_str(), 0600), 0);
+        // Held open so that the reader never waits on a FIFO the export replaced: it reads to
+        // the end once this and the export's descriptor are closed.
+        const int held = ::open(fifo.c_str(), O_RDWR);
+        QVERIFY(held >= 0);
+        std::string got;
+        // The reading end is opened here, before the save, and read on a thread (a picture may be
+        // more than the pipe holds).
+        const int rd = ::open(fifo.c_str(), O_RDONLY);  // does not wait: `held` is a writer
+        std::thread reader([&] {
+            char buf[4096];
+            for (ssize_t n; (n = ::read(rd, buf, sizeof buf)) > 0;) got.append(buf, size_t(n));
+            ::close(rd);
+        });
+        const bool exported = c->exportPng(QString::fromStdString(fifo), &error);
+        ::close(held);
+        reader.join();
+        QVERIFY2(exported, qPrintable(error));
+        QCOMPARE(got.substr(0, 4), std::string("\x89PNG"));
+        struct stat st {};
+        QCOMPARE(lstat(fifo.c_str(), &st), 0);
+        QVERIFY(S_ISFIFO(st.st_mode));
     }
 
 private Q_SLOTS:
