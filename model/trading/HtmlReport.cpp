@@ -149,7 +149,7 @@ std::string reportEquity(const std::vector<ReportTrade>& trades) {
                         {{"drawdown", "#d62728", underwater, true}}, labels, 960, 200);
 }
 
-std::string reportMonthly(const std::vector<ReportTrade>& trades) {
+std::string reportMonthly(const std::vector<ReportTrade>& trades, bool percent = false) {
     std::map<int, std::map<int, double>> net;  // year -> month -> net points (by entry)
     double most = 0;
     for (const ReportTrade& t : trades) net[t.year][t.month] += t.net;
@@ -170,7 +170,9 @@ std::string reportMonthly(const std::vector<ReportTrade>& trades) {
             char style[96];
             std::snprintf(style, sizeof style, " style=\"background:rgba(%s,%.2f)\"",
                           it->second < 0 ? "214,39,40" : "44,160,44", 0.1 + 0.6 * a);
-            s += "<td class=\"n\"" + std::string(style) + ">" + groupedNumber(it->second) + "</td>";
+            s += "<td class=\"n\"" + std::string(style) + ">" +
+                 (percent ? reportCell(json{{"v", it->second}}, "v") : groupedNumber(it->second)) +
+                 "</td>";
         }
         s += "</tr>";
     }
@@ -197,8 +199,8 @@ std::string reportDistributions(const std::vector<ReportTrade>& trades) {
     }
     return svgBarChart("Distribution of trade returns (net %, count per bin)", counts, binLabels,
                        "#1f77b4") +
-           svgBarChart("Entries by hour (UTC of the bar times)", byHour, hours, "#9467bd", 960,
-                       200) +
+           svgBarChart("Entries by hour of the entry bar (the file's clock)", byHour, hours,
+                       "#9467bd", 960, 200) +
            svgBarChart("Entries by weekday", byDay,
                        {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}, "#8c564b", 480, 200);
 }
@@ -242,7 +244,60 @@ const char* kReportStyle =
     "padding:10px;background:#f3f3f3;border-left:4px solid #555}svg{display:block;"
     "margin:8px 0}</style>";
 
+std::string reportHead(const std::string& title) {
+    return "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>" +
+           htmlEscape(title) + "</title>" + std::string(kReportStyle) + "</head><body>";
+}
+
+// Sums of `pct` by the month (YYYY-MM) of `times`, as a year x month heatmap.
+std::string reportMonthlyPct(const std::vector<std::string>& times,
+                             const std::vector<double>& pct) {
+    std::vector<ReportTrade> months;
+    for (size_t i = 0; i < pct.size() && i < times.size(); ++i) {
+        ReportTrade t;
+        std::sscanf(times[i].c_str(), "%d%*c%d", &t.year, &t.month);
+        t.net = pct[i];
+        months.push_back(t);
+    }
+    return reportMonthly(months, true);
+}
+
 }  // namespace
+
+std::string runHtml(const RunReportInput& r) {
+    std::string h = reportHead("nnwb run report") + "<h1>" + htmlEscape(r.title) + "</h1><p>" +
+                    htmlEscape(r.summary) + "</p>";
+    const json& t = r.trading;
+    if (!t.is_object() || t.contains("error") || !t.contains("strategy")) {
+        const std::string why = t.is_object() && t.contains("error")
+                                    ? "the trading evaluation failed: " + t.value("error", "")
+                                    : std::string("the run has no trading figures");
+        return h + "<p class=\"verdict\">" + htmlEscape(why) + "</p></body></html>\n";
+    }
+    VerdictFigures f = reportVerdict(json{{"trading", t}});
+    h += "<p class=\"verdict\">" + htmlEscape(tradingVerdict(f)) + "</p>";
+    h += "<h2>Figures of the validation part</h2>" + reportFigures(t);
+    std::vector<double> equity, underwater;
+    double sum = 0, peak = 0;
+    for (double v : r.pct) {
+        sum += v;
+        peak = std::max(peak, sum);
+        equity.push_back(sum);
+        underwater.push_back(sum - peak);
+    }
+    if (equity.empty()) return h + "<p>The run keeps no per-bar returns.</p></body></html>\n";
+    std::vector<std::string> labels;
+    for (const std::string& s : r.times) labels.push_back(s.substr(0, 10));
+    h += "<h2>Equity and drawdown</h2>" +
+         svgLineChart("Equity: sum of trade returns, % (per bar, after costs)",
+                      {{"strategy", "#1f77b4", equity, false}}, labels) +
+         svgLineChart("Underwater: fall from the running peak, percentage points",
+                      {{"drawdown", "#d62728", underwater, true}}, labels, 960, 200);
+    h += "<h2>Monthly sum of returns, %</h2>" + reportMonthlyPct(r.times, r.pct);
+    return h +
+           "<p>A run keeps no trade list: the distribution of trades and entries by hour are "
+           "in the walk-forward report only.</p></body></html>\n";
+}
 
 std::string walkForwardHtml(const WalkForwardOutput& w, const std::string& source) {
     const json& st = w.stitched;

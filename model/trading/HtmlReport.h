@@ -3,7 +3,7 @@
 // built from the JSON lines `nnwb-cli walkforward --json` prints: the summary, the verdict
 // (Verdict.h), the figures table, per-fold figures, and from the stitched trades the equity and
 // its drawdown, monthly net, the distribution of trade returns, entries by hour and weekday and
-// the trade list. Pure functions; any thread.
+// the trade list; and the page of one stored run (runHtml). Pure functions; any thread.
 #pragma once
 
 #include <stdexcept>
@@ -30,5 +30,18 @@ WalkForwardOutput parseWalkForwardOutput(const std::string& text, const std::str
 
 // The HTML page; `source` names the file it came from.
 std::string walkForwardHtml(const WalkForwardOutput& w, const std::string& source);
+
+// What the report of one stored run shows (`nnwb-cli report RUN --html OUT`).
+struct RunReportInput {
+    std::string title;               // "run 12: NAME"
+    std::string summary;             // data, device, status, epochs: one plain line
+    nlohmann::json trading;          // the stored trading JSON (figures of the validation part)
+    std::vector<std::string> times;  // the per-bar returns' bar times ("YYYY-MM-DD HH:MM")
+    std::vector<double> pct;         // the per-bar returns, % (percentage points)
+};
+
+// The page of a run: summary, verdict, figures, the summed % equity per bar and its
+// underwater chart, the % per month (a run keeps no trade list).
+std::string runHtml(const RunReportInput& r);
 
 }  // namespace nnwb

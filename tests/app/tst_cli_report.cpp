@@ -1,8 +1,9 @@
-// nnwb-cli report --walkforward FILE --html OUT (issue 43): a walk-forward of a short cut of the
-// bundled EURUSD H1 file with a tiny network, its --json output (the stitched trading with its
+// nnwb-cli report RUN|--walkforward FILE --html OUT (issue 43): a walk-forward of a short cut of
+// the bundled EURUSD H1 file with a tiny network, its --json output (the stitched trading with its
 // verdict and trades) turned into one HTML page that Python's html.parser reads with every
 // start tag closed, holding the verdict and the SVG charts and no external reference; bad
-// input exits 2 naming the file and line; the text table ends with the verdict line.
+// input exits 2 naming the file and line; a recorded run's page likewise; the text table ends
+// with the verdict line.
 #include <QProcess>
 #include <QtTest>
 
@@ -49,6 +50,17 @@ class CliReportTest : public QObject {
         const QString path = dir_ + "/" + name;
         std::ofstream(path.toStdString()) << text;
         return path;
+    }
+
+    static QString readText(const QString& path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+    }
+    static QString checkHtml(const QString& path) {
+        QProcess py;
+        py.start("python3", {"-c", kCheckHtml, path});
+        if (!py.waitForFinished(60000)) return "python3 did not finish";
+        return QString::fromUtf8(py.readAllStandardOutput()).trimmed();
     }
 
 private Q_SLOTS:
@@ -100,10 +112,7 @@ private Q_SLOTS:
         QVERIFY(!page.contains("http:") && !page.contains("https:") && !page.contains("<script"));
         QVERIFY(page.count("src=") == page.count("src=\"data:"));
 
-        QProcess py;
-        py.start("python3", {"-c", kCheckHtml, html});
-        QVERIFY(py.waitForFinished(60000));
-        QCOMPARE(QString::fromUtf8(py.readAllStandardOutput()).trimmed(), QString("ok"));
+        QCOMPARE(checkHtml(html), QString("ok"));
     }
 
     // The text table ends with the verdict and names the summed % figures for what they are.
@@ -116,6 +125,32 @@ private Q_SLOTS:
         QVERIFY(wf.out.contains("\nsum of trade returns, %"));
         QVERIFY(wf.out.contains("\ndrawdown of summed trade returns, %"));
         QVERIFY(!wf.out.contains("\nnet %"));
+    }
+
+    // report RUN: a recorded holdout run's page with its verdict, figures and equity charts.
+    void runReportIsOneValidPage() {
+        json e = json::parse(readText(dir_ + "/walkforward.json").toStdString());
+        e["validation"] = {{"mode", "holdout"}};
+        write("holdout.json", e.dump(2));
+        const QString db = dir_ + "/runs.sqlite";
+        const auto t = nnwb::test::runCli(
+            {"train", "--experiment", dir_ + "/holdout.json", "--runs-db", db}, 300000);
+        QVERIFY2(t.code == 0, qPrintable(t.err));
+        const QString html = dir_ + "/run.html";
+        const auto r = nnwb::test::runCli({"report", "1", "--runs-db", db, "--html", html});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString page = readText(html);
+        QVERIFY(page.contains("<h1>Run 1: wf</h1>"));
+        QVERIFY(page.contains("<p class=\"verdict\">Over the evaluated range the strategy "));
+        QCOMPARE(page.count("<svg"), 2);
+        QVERIFY(!page.contains("http:") && !page.contains("<script"));
+        QCOMPARE(checkHtml(html), QString("ok"));
+        const auto missing = nnwb::test::runCli({"report", "7", "--runs-db", db, "--html", html});
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(missing.err.contains("no run 7 in " + db), qPrintable(missing.err));
+        const auto both = nnwb::test::runCli(
+            {"report", "1", "--walkforward", html, "--runs-db", db, "--html", html});
+        QCOMPARE(both.code, 2);
     }
 
     void badInputNamesTheFileAndLine() {
