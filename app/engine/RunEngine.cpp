@@ -57,6 +57,7 @@ void RunEngine::adoptWeightsFile(const std::string& path, int epoch) {
     Member& mb = members_.front();
     mb.keeper = EpochKeeper(mb.experiment.training, trainer().monitor());
     mb.keeper.adopt(network(), epoch);
+    mb.trained.clear();
     failed_ = false;
 }
 
@@ -96,6 +97,8 @@ RunResult RunEngine::train(int epochs, StartMode mode, const RecordingOptions& r
     const int done = tr.epochsDone();
     // A run resumed from a checkpoint keeps the early-stopping counters it had.
     if (continued && !resumed_) first.keeper.resume(done);
+    if (!continued)
+        for (Member& mb : members_) mb.trained.clear();
     resumed_ = false;
     epochsWanted_ = done + epochs;
     firstEpoch_ = done + 1;
@@ -122,6 +125,9 @@ void RunEngine::beginRecording(const RecordingOptions& recording, RunEvents& eve
         mb.recorder->begin(mb.experiment, *data_, session_->backend().info(),
                            network().parameterCount(), epochsWanted_,
                            monitorName(mb.keeper.monitor()));
+        // A continued run is recorded with the epochs it goes on from (docs/runs.md): its best
+        // epoch, best figures and curves are those of the whole training of its weights.
+        for (const EpochReport& r : mb.trained) mb.recorder->epoch(r);
         mb.runId = mb.recorder->recording() ? mb.recorder->runId() : 0;
         mb.result = RunResult();
         mb.open = true;
@@ -195,6 +201,8 @@ void RunEngine::recordEpoch(Member& mb, const EpochReport& report, RunEvents& ev
         }
     }
     mb.recorder->epoch(report);
+    mb.trained.push_back(report);
+    mb.trained.back().validationOutputs.reset();  // not recorded; kept, it would pin them all
     events.epoch(report);
     if (!mb.open) {  // stopped early after this epoch
         mb.result.stoppedEarly = true;

@@ -48,9 +48,10 @@ public:
     // Trains `epochs` epochs: the one epoch loop. Restart trains the fresh network; the
     // Continue modes go on from the kept network, optimizer and epoch numbering (ContinueBest
     // puts the best epoch's weights back first). The run is recorded as `recording` says, its
-    // end status mapped here once. A failed run keeps the last good weights (host copies, and
-    // put back on the device when it still answers). `sentenceErrors`: "Device: ..." rather
-    // than "device: ..." in RunResult::error.
+    // end status mapped here once; a continued run's record starts with the epochs this engine
+    // trained before (not a checkpoint's: a resumed run records from the checkpoint on). A failed
+    // run keeps the last good weights (host copies, and put back on the device when it still
+    // answers). `sentenceErrors`: "Device: ..." rather than "device: ..." in RunResult::error.
     RunResult train(int epochs, StartMode mode, const RecordingOptions& recording,
                     RunEvents& events, TrainControl* control = nullptr,
                     bool sentenceErrors = false);
@@ -121,6 +122,9 @@ private:
         Experiment experiment;
         EpochKeeper keeper;  // host copies of the last good and the best epoch, early stopping
         std::unique_ptr<RunRecorder> recorder;  // during train()
+        // The epochs the kept weights trained through in this engine (since the last Restart
+        // or adopted file; without validation outputs): a continued run records them first.
+        std::vector<EpochReport> trained;
         int64_t runId = 0;
         nlohmann::json trading;
         RunResult result;

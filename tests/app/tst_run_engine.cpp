@@ -1,0 +1,103 @@
+// RunEngine (app/engine/RunEngine.h) and the run store: a continued run (the window's Continue)
+// is recorded with the epochs it goes on from, so the Runs table's best validation loss (the
+// store's list), `runs show`'s best epoch and its per-epoch table, the stored trading figures'
+// epoch and the curves an opened run shows all name the same best epoch (issue 41 §2: the
+// table showed the best of the continued epochs only, `runs show` an earlier epoch).
+#include <QtTest>
+
+#include <algorithm>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/engine/RunEngine.h"
+#include "app/runs/RunStore.h"
+#include "common/TestUtil.h"
+#include "model/data/DataConfig.h"
+
+using namespace nnwb;
+using nlohmann::json;
+
+class TstRunEngine : public QObject {
+    Q_OBJECT
+    std::string dir_, data_;
+
+    json experiment(int epochs) const {
+        return {{"formatVersion", 2},
+                {"name", "continued"},
+                {"data", {{"file", data_}, {"window", 8}}},
+                {"model",
+                 {{"layers",
+                   {{{"type", "conv"},
+                     {"window", 12},
+                     {"step", 12},
+                     {"filters", 4},
+                     {"activation", "sigmoid"}},
+                    {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
+                {"training",
+                 {{"epochs", epochs},
+                  {"batchSize", 16},
+                  {"seed", 11},
+                  {"loss", "cross_entropy"},
+                  {"classWeights", {{"mode", "balanced"}}},
+                  {"optimizer", {{"type", "adam"}, {"learningRate", 0.02}}}}},
+                {"trading", {{"spreadSource", "given"}, {"spreadPoints", 7}}}};
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        dir_ = nnwb::test::tempDir();
+        // The bundled file cut to its header and 900 bars.
+        std::ifstream in(defaultDataFile());
+        std::string text, line;
+        for (int i = 0; i < 901 && std::getline(in, line); ++i) text += line + "\n";
+        data_ = dir_ + "/EURUSD_H1.csv";
+        std::ofstream(data_) << text;
+    }
+
+    void aContinuedRunIsRecordedWithTheEpochsItGoesOnFrom() {
+        const Experiment e = Experiment::fromJson(experiment(2), dir_);
+        std::vector<EpochReport> shown;  // what the window's Metrics view gets
+        RunEventHandlers events;
+        events.onEpoch = [&](const EpochReport& r) { shown.push_back(r); };
+        RecordingOptions rec;
+        rec.dbPath = dir_ + "/runs.sqlite";
+        RunEngine engine(e);
+        QVERIFY(engine.train(2, StartMode::Restart, rec, events).end == RunEnd::Completed);
+        const int64_t firstId = engine.recordedRunId();
+        QVERIFY(engine.train(1, StartMode::ContinueCurrent, rec, events).end == RunEnd::Completed);
+        const int64_t continuedId = engine.recordedRunId();
+        QVERIFY(continuedId > firstId);
+        QCOMPARE(shown.size(), size_t(3));
+        const int best = shown.back().bestEpoch;  // Metrics' mark
+        // The case of the issue: the best epoch is one the continued call did not train.
+        QVERIFY2(best < 3, qPrintable(QString("best epoch %1").arg(best)));
+        const double bestLoss =
+            std::min_element(shown.begin(), shown.end(), [](const auto& a, const auto& b) {
+                return a.validation.loss < b.validation.loss;
+            })->validation.loss;
+        QCOMPARE(shown[size_t(best - 1)].validation.loss, bestLoss);
+
+        RunStore store(rec.dbPath);
+        const std::optional<StoredRun> run = store.get(continuedId);
+        QVERIFY(run.has_value());
+        QCOMPARE(run->bestEpoch, std::optional<int>(best));  // runs show's best epoch
+        QCOMPARE(run->trading.at("epoch").get<int>(), best);
+        QCOMPARE(run->epochsPlanned, 3);
+        QCOMPARE(run->epochsDone, 3);  // was 1: only the continued epoch
+        QCOMPARE(run->epochs.size(), size_t(3));
+        for (size_t i = 0; i < 3; ++i) {
+            QCOMPARE(run->epochs[i].report.epoch, int(i) + 1);
+            QVERIFY(run->epochs[i].report.validation.loss == shown[i].validation.loss);
+            QCOMPARE(run->epochs[i].report.isBest, int(i) + 1 == best);  // the opened curves
+        }
+        // The Runs table's and `runs list`'s best validation loss: the best epoch's.
+        for (const StoredRun& listed : store.list())
+            if (listed.id == continuedId) QVERIFY(listed.bestValLoss == std::optional(bestLoss));
+        // The first run keeps its own two epochs.
+        QCOMPARE(store.get(firstId)->epochs.size(), size_t(2));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstRunEngine)
+#include "tst_run_engine.moc"
