@@ -100,12 +100,15 @@ std::string svgLineChart(const std::string& title, const std::vector<SvgSeries>&
             path += (pen ? " L" : " M") + svgNum(x(i)) + " " + svgNum(f.y(ser.y[i]));
             pen = true;
         }
-        if (ser.area && !ser.y.empty())
-            path += " L" + svgNum(x(ser.y.size() - 1)) + " " + svgNum(f.y(0)) + " L" +
-                    svgNum(x(0)) + " " + svgNum(f.y(0)) + " Z";
+        // The area's fill has no outline (its closing edges along 0 are no data); the line is
+        // drawn over it.
+        if (ser.area && !path.empty())
+            s += "<path d=\"" + path + " L" + svgNum(x(ser.y.size() - 1)) + " " + svgNum(f.y(0)) +
+                 " L" + svgNum(x(0)) + " " + svgNum(f.y(0)) + " Z\" fill=\"" + ser.color +
+                 "\" fill-opacity=\"0.35\" stroke=\"none\"/>";
         if (!path.empty())
-            s += "<path d=\"" + path + "\" fill=\"" + (ser.area ? ser.color : "none") +
-                 "\" fill-opacity=\"0.35\" stroke=\"" + ser.color + "\" stroke-width=\"1.2\"/>";
+            s += "<path d=\"" + path + "\" fill=\"none\" stroke=\"" + ser.color +
+                 "\" stroke-width=\"1.2\"/>";
         s += "<text x=\"" + svgNum(kSvgLeft + 10 + 180.0 * k) + "\" y=\"" +
              std::to_string(height - 6) + "\" fill=\"" + ser.color + "\">&#9632; " +
              htmlEscape(ser.name) + "</text>";
