@@ -20,6 +20,7 @@
 #include "app/sweep/TaskResultChecks.h"
 #include "model/AtomicFile.h"
 #include "model/JsonRead.h"
+#include "model/Monitor.h"
 
 namespace fs = std::filesystem;
 
@@ -105,6 +106,64 @@ void addKeptModel(const std::string& file, const nlohmann::json& r, const Experi
     }
 }
 
+// The trial run's data provenance as a recorded run's (recordedRunRow() of
+// app/runs/RunRecorder.h): the bundle's data file here with the SHA-256 and size the import
+// checked, the bars and monitor of the task's "started" line (result.json
+// started.provenance, app/cli/TrialProtocol.cpp). A SHA-256 or size there other than the
+// bundle file's (the task trained on other data) or a value of the wrong kind is refused.
+void storeProvenance(const Bundle& b, const nlohmann::json& started, const std::string& file,
+                     StoredRun& run) {
+    const nlohmann::json p = started.value("provenance", nlohmann::json::object());
+    auto where = [&](const char* key) { return file + ": started.provenance." + key + " "; };
+    if (!p.is_object())
+        throw std::runtime_error(file + ": started.provenance " + jsonExcerpt(p) +
+                                 " is not an object");
+    auto text = [&](const char* key) -> std::string {
+        if (!p.contains(key)) return {};
+        if (!p[key].is_string() || p[key].get_ref<const std::string&>().size() > 64)
+            throw std::runtime_error(where(key) + jsonExcerpt(p[key]) +
+                                     " is not a text of at most 64 characters");
+        return p[key].get<std::string>();
+    };
+    auto count = [&](const char* key) -> int64_t {
+        if (!p.contains(key)) return 0;
+        if (!p[key].is_number_integer() || p[key].get<int64_t>() < 0)
+            throw std::runtime_error(where(key) + jsonExcerpt(p[key]) +
+                                     " is not a whole number >= 0");
+        return p[key].get<int64_t>();
+    };
+    const std::string sha = text("dataSha256"), monitor = text("monitor");
+    const int64_t size = count("dataSize");
+    run.dataBars = count("dataBars");
+    run.dataFirstBar = text("dataFirstBar");
+    run.dataLastBar = text("dataLastBar");
+    if (!monitor.empty()) {
+        try {
+            monitorFromName(monitor);
+        } catch (const std::invalid_argument& e) {
+            throw std::runtime_error(where("monitor") + e.what());
+        }
+        run.monitor = monitor;
+    }
+    const fs::path dataFile = fs::path(run.dataFile).lexically_normal();
+    for (const BundleDataFile& f : b.data) {
+        if (run.dataFile.empty() || (fs::path(b.dir) / f.file).lexically_normal() != dataFile)
+            continue;
+        if (!sha.empty() && sha != f.sha256)
+            throw std::runtime_error(where("dataSha256") + sha +
+                                     " is not the SHA-256 of the "
+                                     "bundle's " +
+                                     f.file + " (" + f.sha256 +
+                                     "): the task trained on other data");
+        if (p.contains("dataSize") && uint64_t(size) != f.size)
+            throw std::runtime_error(where("dataSize") + std::to_string(size) +
+                                     " is not the size of the bundle's " + f.file + " (" +
+                                     std::to_string(f.size) + " bytes)");
+        run.dataSha256 = f.sha256;
+        run.dataSize = int64_t(f.size);
+    }
+}
+
 // Reads results/I of trial `t`; throws std::runtime_error("FILE: reason").
 TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpec& spec,
                     const std::string& file) {
@@ -186,6 +245,7 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
     run.source = "sweep";
     run.experiment = experiment.toJson();
     run.dataFile = experiment.dataWithAbsoluteFile().value("file", "");
+    storeProvenance(b, started, file, run);
     run.experimentFile = experimentFile;
     run.dataDescription = started.value("data", "");
     run.deviceId = started.value("deviceId", r.value("device", ""));

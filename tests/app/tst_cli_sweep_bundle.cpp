@@ -260,6 +260,43 @@ private Q_SLOTS:
         QCOMPARE(run->epochs.size(), size_t(3));
     }
 
+    // An imported trial's run carries its data's provenance as a recorded run does (issue 41
+    // §2: runs show said "data size 0 bytes, sha256 (empty), data bars 0" and "best epoch 2
+    // ()"): the bundle's SHA-256 and size, the bars and monitor of the task's started line; a
+    // started line whose SHA-256 is not the bundle data's is refused with the key.
+    void importedTrialsKeepTheirDataProvenance() {
+        const QString b = bundle("prov");
+        QVERIFY(!b.isEmpty());
+        QCOMPARE(task(b, 0), 0);
+        QCOMPARE(task(b, 1), 0);
+        const json data = readJson((b + "/bundle.json").toStdString()).at("data").at(0);
+        const std::string r1 = (b + "/results/1/result.json").toStdString();
+        json bad = readJson(r1);
+        const json prov = bad.at("started").at("provenance");
+        QVERIFY(prov.at("dataBars").get<int64_t>() > 0);
+        bad["started"]["provenance"]["dataSha256"] = std::string(64, 'a');
+        writeText(r1, bad.dump());
+        auto r = import(b);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(
+            r.out.contains(QString::fromStdString(r1) + ": started.provenance.dataSha256 aaaa"),
+            qPrintable(r.out));
+        QVERIFY2(r.out.contains("1 trials imported"), qPrintable(r.out));
+        r = runCli({"runs", "show", "1", "--runs-db", db_});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString size = QString::number(data.at("size").get<uint64_t>());
+        const QString sha = QString::fromStdString(data.at("sha256").get<std::string>());
+        QVERIFY2(r.out.contains(QRegularExpression("data size +" + size + " bytes, sha256 " + sha)),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression(
+                     "data bars +" + QString::number(prov.at("dataBars").get<int64_t>()) + ", " +
+                     QRegularExpression::escape(
+                         QString::fromStdString(prov.at("dataFirstBar").get<std::string>())))),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression("best epoch +\\d+ \\(validation_loss\\)")),
+                 qPrintable(r.out));
+    }
+
     void badResultsAreRefusedTheRestImported() {
         const QString b = bundle("bad");
         QVERIFY(!b.isEmpty());
