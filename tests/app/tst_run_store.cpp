@@ -338,10 +338,16 @@ private slots:
         Recording rec(db());
         rec.fullRun();
         ::chmod(db().c_str(), 0644);
-        QCOMPARE(rec.warnings.size(), size_t(1));
+        // One warning when the store fails (the run is held in memory: no side file either),
+        // one at the end saying exactly what was lost (the side file still cannot be written).
+        QCOMPARE(rec.warnings.size(), size_t(2));
         QVERIFY2(QString::fromStdString(rec.warnings[0]).contains("read-only") ||
                      QString::fromStdString(rec.warnings[0]).contains("cannot open"),
                  rec.warnings[0].c_str());
+        QVERIFY2(QString::fromStdString(rec.warnings[0]).contains("held in memory"),
+                 rec.warnings[0].c_str());
+        QVERIFY2(QString::fromStdString(rec.warnings[1]).contains("lost: "),
+                 rec.warnings[1].c_str());
     }
 
     void lockedWarnsOnceAndMidRunFailureKeepsTheRunAside() {
