@@ -43,7 +43,8 @@ RunRecorder::RunRecorder(RecordingOptions options, Warn warn)
 }
 
 RunRecorder::~RunRecorder() {
-    if (started_ && !finished_ && (store_ || pending_)) finish(runstatus::kStopped);
+    if (started_ && !finished_ && (store_ || pending_ || heldInMemory_))
+        finish(runstatus::kStopped);
 }
 
 std::string RunRecorder::sideFile() const {
@@ -54,9 +55,7 @@ void RunRecorder::warnOnce(const std::string& message) {
     if (!warned_ && warn_) warned_ = true, warn_(message);
 }
 
-void RunRecorder::keepAside(const std::exception& e) {
-    store_.reset();  // never again for this run
-    disabled_ = true;
+void RunRecorder::writeAside() {
     try {
         pending_ = std::make_unique<PendingRunFile>(pendingRunsFolder(path_));
         pending_->appendRun(row_);
@@ -64,12 +63,33 @@ void RunRecorder::keepAside(const std::exception& e) {
         for (const StoredBundle& b : bundles_) pending_->appendBundle(b);
         if (!trading_.is_null()) pending_->appendTrading(trading_);
         if (finished_) pending_->appendEnd(status_, error_, bestEpoch_);
+        heldInMemory_ = false;
+    } catch (const std::exception&) {
+        dropSideFile();
+        throw;
+    }
+}
+
+void RunRecorder::dropSideFile() {
+    if (!pending_) return;
+    const std::string file = pending_->path();
+    pending_.reset();
+    ::unlink(file.c_str());  // a part of the run (or nothing): it is written whole again later
+    heldInMemory_ = true;
+}
+
+void RunRecorder::keepAside(const std::exception& e) {
+    store_.reset();  // never again for this run
+    disabled_ = true;
+    try {
+        writeAside();
         warnOnce(std::string(e.what()) + "; this run is kept in " + pending_->path() +
                  " and added to the store when it can be written; training goes on");
     } catch (const std::exception& side) {
-        pending_.reset();
-        warnOnce(std::string(e.what()) + "; this run is not recorded (nor can it be kept aside: " +
-                 side.what() + "), training goes on");
+        heldInMemory_ = true;
+        warnOnce(std::string(e.what()) + "; nor can the run be kept aside (" + side.what() +
+                 "): it is held in memory and written aside again when it ends; training goes "
+                 "on");
     }
 }
 
@@ -80,11 +100,37 @@ void RunRecorder::toSideFile(F&& write) {
         write(*pending_);
     } catch (const std::exception& e) {
         const std::string file = pending_->path();
-        pending_.reset();
-        warned_ = false;  // the first warning said the run was kept: it no longer is
+        dropSideFile();
+        warned_ = false;  // the first warning said the run was kept: it is only in memory now
         warnOnce("runs database " + path_ + ": the side file " + file +
                  " cannot be written either (" + e.what() +
-                 "); the rest of this run is not recorded, training goes on");
+                 "); the run is held in memory and written aside again when it ends, training "
+                 "goes on");
+    }
+}
+
+void RunRecorder::retryAside() {
+    try {
+        writeAside();
+        warned_ = false;
+        std::string without;
+        for (const std::string& m : lostModels_) without += (without.empty() ? "" : ", ") + m;
+        warnOnce("runs database " + path_ + ": the run is now kept in " + pending_->path() +
+                 (without.empty() ? std::string(" whole")
+                                  : " without " + without + " (no room to write it)") +
+                 " and added to the store when it can be written");
+    } catch (const std::exception& e) {
+        std::string lost = std::to_string(epochs_.size()) + " epoch(s)";
+        if (storedEpochs_ > 0)
+            lost += " (the store has the first " + std::to_string(storedEpochs_) +
+                    "; it will show the run as interrupted)";
+        lost += ", its end (" + status_ + ")";
+        if (!trading_.is_null()) lost += ", its trading figures";
+        for (const std::string& m : lostModels_) lost += ", " + m;
+        warned_ = false;
+        warnOnce("runs database " + path_ + ": run " + row_.uuid + " (" + row_.name +
+                 ") could not be recorded nor kept aside at its end either (" + e.what() +
+                 "); lost: " + lost);
     }
 }
 
@@ -176,6 +222,7 @@ void RunRecorder::epoch(const EpochReport& report) {
     if (recording()) {
         try {
             store_->addEpoch(id_, se, bestEpoch_);
+            ++storedEpochs_;
             lastBeat_ = std::chrono::steady_clock::now();
         } catch (const std::exception& e) {
             keepAside(e);
@@ -199,7 +246,13 @@ void RunRecorder::heartbeat() {
 
 void RunRecorder::bundle(const std::string& kind, const WeightsSnapshot& weights,
                          const nlohmann::json& model) {
-    if (!started_ || finished_ || (!recording() && !pending_) || weights.empty()) return;
+    if (!started_ || finished_ || (!recording() && !pending_ && !heldInMemory_) || weights.empty())
+        return;
+    if (heldInMemory_) {  // no room for model files: the side file written at the end says so
+        lostModels_.push_back("the " + kind + " model (epoch " + std::to_string(weights.epoch()) +
+                              ")");
+        return;
+    }
     try {
         // A run the store has no id for keeps its files beside its side file.
         const fs::path folder = id_ > 0 ? fs::path(RunStore::runFolderOf(path_, id_))
@@ -225,10 +278,13 @@ void RunRecorder::bundle(const std::string& kind, const WeightsSnapshot& weights
         else
             toSideFile([&](PendingRunFile& f) { f.appendBundle(b); });
     } catch (const std::exception& e) {
-        if (recording())
+        if (recording()) {
             keepAside(e);
-        else
+        } else {
+            lostModels_.push_back("the " + kind + " model (epoch " +
+                                  std::to_string(weights.epoch()) + ")");
             toSideFile([&](PendingRunFile&) { throw; });
+        }
     }
 }
 
@@ -260,6 +316,7 @@ void RunRecorder::finish(const std::string& status, const std::string& error) {
     } else {
         toSideFile([&](PendingRunFile& f) { f.appendEnd(status, error, bestEpoch_); });
     }
+    if (heldInMemory_) retryAside();  // the disk may have room again
     if (pending_) {
         // The run is whole in its side file: unlocked, it can be imported, and opening the
         // store tries that now (if the store still fails, the next open that can write will).

@@ -88,15 +88,25 @@ public:
                 const nlohmann::json& model);
     // Whether what the run gives still goes somewhere (the store or its side file): begun,
     // not finished, recording enabled.
-    bool active() const { return started_ && !finished_ && (recording() || pending_); }
+    bool active() const {
+        return started_ && !finished_ && (recording() || pending_ || heldInMemory_);
+    }
     // Stores the run's trading figures (StoredRun::trading); call before finish().
     void trading(const nlohmann::json& figures);
     // status: one of runstatus::*; error: why it failed.
     void finish(const std::string& status, const std::string& error = {});
 
 private:
-    // The store failed: warn once and keep the whole run in a side file from now on.
+    // The store failed: warn once and keep the whole run in a side file from now on; when no
+    // side file can be written either (a full disk), hold the run in memory until finish().
     void keepAside(const std::exception& e);
+    // Writes the whole run so far into a new side file (pending_); throws, leaving no file.
+    void writeAside();
+    // Deletes the side file after a failed write; the run is then held in memory.
+    void dropSideFile();
+    // At finish(): a run held in memory is written aside again, else the warning says exactly
+    // what was lost.
+    void retryAside();
     // Runs a write to the side file; a failure there warns (once more) and ends recording.
     template <typename F>
     void toSideFile(F&& write);
@@ -119,6 +129,10 @@ private:
     bool finished_ = false;
     bool warned_ = false;
     bool disabled_ = false;
+    // Neither the store nor a side file took the run: it is in row_, epochs_, ... only.
+    bool heldInMemory_ = false;
+    size_t storedEpochs_ = 0;              // epochs the store took
+    std::vector<std::string> lostModels_;  // model files not written while held in memory
     bool hasValidation_ = false;
     std::optional<int> bestEpoch_;
     double bestValue_ = 0.0;
