@@ -252,10 +252,10 @@ void printShow(const StoredRun& r, bool json) {
         line("trading", "not evaluated: " + r.trading["error"].dump());
     } else if (r.trading.is_object()) {
         const nlohmann::json& range = r.trading.value("range", nlohmann::json::object());
-        line("trading",
-             "validation part, epoch " + r.trading.value("epoch", nlohmann::json()).dump() +
-                 " weights, " + range.value("bars", nlohmann::json()).dump() + " bars, " +
-                 storedSpreadText(r.trading) + " (docs/trading.md)");
+        line("trading", "validation part, epoch " +
+                            r.trading.value("epoch", nlohmann::json()).dump() + " weights, " +
+                            range.value("bars", nlohmann::json()).dump() + " bars, " +
+                            storedSpreadText(r.trading) + " (docs/trading.md)");
         for (const auto& w : r.trading.value("warnings", nlohmann::json::array()))
             if (w.is_string()) line("  warning", w.get<std::string>());
         line("  strategy", tradingLine(r, "strategy"));
