@@ -77,7 +77,13 @@ TEST(DeflatedSharpe, ReturnMomentsOfTheEquity) {
     e.pct = {0, 1, 2, 3, 7};
     e.points = {0, 10, 20, 30, 70};
     e.bar = {0, 1, 2, 3, 4};
-    const TradingFigures f = tradingFigures({}, e, 0);
+    // One trade that made the equity (without trades the ratios do not exist: n/a).
+    Trade t;
+    t.direction = 1;
+    t.exitBar = 4;
+    t.net = 70;
+    t.netPct = 7;
+    const TradingFigures f = tradingFigures({t}, e, 0);
     EXPECT_EQ(f.returns, 4.0);
     EXPECT_NEAR(f.skewness, 2 / std::sqrt(3.0), 1e-12);
     EXPECT_NEAR(f.kurtosis, 7.0 / 3.0, 1e-12);
