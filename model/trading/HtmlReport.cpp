@@ -83,6 +83,7 @@ std::string reportCell(const json& series, const std::string& key) {
     const auto v = tradingFigureFromJson(series, key);
     if (!v) return "n/a";
     if (std::isinf(*v)) return "inf";
+    if (std::fabs(*v) >= 1000) return groupedNumber(*v);  // -30,968, not -3.097e+04
     char buf[48];
     std::snprintf(buf, sizeof buf, "%.4g", *v);
     return buf;

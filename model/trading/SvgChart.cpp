@@ -1,4 +1,5 @@
 #include "model/trading/SvgChart.h"
+#include "model/trading/Verdict.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,6 +35,7 @@ std::string svgNum(double v) {
 }
 
 std::string svgTick(double v) {
+    if (std::fabs(v) >= 1000) return groupedNumber(v);  // -16,150, not -1.615e+04
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.4g", v);
     return buf;
