@@ -12,9 +12,10 @@ std::string where(const std::string& file, const std::string& text, size_t byte)
     return jsonTextPosition(file, text, byte);
 }
 
-// Byte offset of the first '{' or '[' (outside strings) that opens level maxDepth + 1.
-size_t tooDeepAt(const std::string& text, int maxDepth) {
-    int depth = 0;
+// Calls visit(i) for each byte i of text outside JSON strings, in order, until it returns
+// true; returns that i, or 0 when it never does.
+template <class Visit>
+size_t firstOutsideStrings(const std::string& text, Visit visit) {
     bool inString = false, escaped = false;
     for (size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
@@ -27,13 +28,22 @@ size_t tooDeepAt(const std::string& text, int maxDepth) {
                 inString = false;
         } else if (c == '"') {
             inString = true;
-        } else if (c == '{' || c == '[') {
-            if (++depth > maxDepth) return i;
-        } else if (c == '}' || c == ']') {
-            --depth;
+        } else if (visit(i)) {
+            return i;
         }
     }
     return 0;
+}
+
+// Byte offset of the first '{' or '[' (outside strings) that opens level maxDepth + 1.
+size_t tooDeepAt(const std::string& text, int maxDepth) {
+    int depth = 0;
+    return firstOutsideStrings(text, [&](size_t i) {
+        const char c = text[i];
+        if (c == '{' || c == '[') return ++depth > maxDepth;
+        if (c == '}' || c == ']') --depth;
+        return false;
+    });
 }
 
 // Byte offset of the number token `token` (outside strings), or 0.
@@ -41,25 +51,11 @@ size_t numberAt(const std::string& text, const std::string& token) {
     auto numberChar = [](char c) {
         return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
     };
-    bool inString = false, escaped = false;
-    for (size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (numberChar(c) && (i == 0 || !numberChar(text[i - 1])) &&
-                   text.compare(i, token.size(), token) == 0 &&
-                   (i + token.size() == text.size() || !numberChar(text[i + token.size()]))) {
-            return i;
-        }
-    }
-    return 0;
+    return firstOutsideStrings(text, [&](size_t i) {
+        return numberChar(text[i]) && (i == 0 || !numberChar(text[i - 1])) &&
+               text.compare(i, token.size(), token) == 0 &&
+               (i + token.size() == text.size() || !numberChar(text[i + token.size()]));
+    });
 }
 
 template <class Json>

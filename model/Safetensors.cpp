@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/AtomicFile.h"
+#include "model/JsonRead.h"
 
 namespace nnwb {
 
@@ -60,10 +61,11 @@ TensorMap decodeSafetensors(const std::string& bytes, std::map<std::string, std:
                                std::to_string(bytes.size() - 8) + " bytes after it");
     nlohmann::json header;
     try {
-        header =
-            nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<long>(len));
-    } catch (const nlohmann::json::exception& e) {
-        throw SafetensorsError(std::string("header is not valid JSON: ") + e.what());
+        // Depth-bounded (JsonRead): a header nested 100,000 deep is refused, not recursed.
+        header = parseJson(
+            std::string(bytes.begin() + 8, bytes.begin() + 8 + static_cast<long>(len)), "");
+    } catch (const JsonReadError& e) {  // "LINE:COL: not valid JSON (...)" within the header
+        throw SafetensorsError(std::string("JSON header at ") + e.what());
     }
     if (!header.is_object()) throw SafetensorsError("header is not a JSON object");
     const size_t dataStart = 8 + len;

@@ -16,6 +16,7 @@
 #include "app/sweep/SweepOverfitting.h"
 #include "app/sweep/SweepReport.h"
 #include "model/AtomicFile.h"
+#include "model/JsonRead.h"
 #include "model/overfitting/Cscv.h"
 
 namespace nnwb {
@@ -26,13 +27,9 @@ namespace {
 sweep::SweepSpec loadSpecText(const std::string& text, const std::string& file) {
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        std::string what = e.what();
-        const auto bracket = what.find("] ");
-        if (bracket != std::string::npos) what = what.substr(bracket + 2);
-        throw sweep::SpecError(sweep::textPosition(file, text, e.byte ? e.byte - 1 : 0) +
-                               ": not valid JSON (" + what + ")");
+        j = parseJson(text, file);  // depth-bounded, FILE:LINE:COL as the CLI's spec reader
+    } catch (const JsonReadError& e) {
+        throw sweep::SpecError(e.what());
     }
     const std::string dir = QFileInfo(QString::fromStdString(file)).absolutePath().toStdString();
     return sweep::SweepSpec::fromJson(j, file, dir);

@@ -359,19 +359,6 @@ std::optional<double> Objective::resultValue(const json& result) const {
     return v->get<double>();
 }
 
-std::string textPosition(const std::string& file, const std::string& text, size_t byte) {
-    size_t line = 1, col = 1;
-    for (size_t i = 0; i < std::min(byte, text.size()); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            col = 1;
-        } else {
-            ++col;
-        }
-    }
-    return file + ":" + std::to_string(line) + ":" + std::to_string(col);
-}
-
 SweepSpec SweepSpec::load(const std::string& path) {
     json j;
     try {

@@ -116,7 +116,4 @@ struct SweepSpec {
 // The sampler of the spec's method (grid, sobol, tpe, else random) and seed.
 std::unique_ptr<Sampler> makeSpecSampler(const SweepSpec& spec);
 
-// "FILE:LINE:COLUMN" of byte offset `byte` (1-based line and column) in `text`.
-std::string textPosition(const std::string& file, const std::string& text, size_t byte);
-
 }  // namespace nnwb::sweep

@@ -1,4 +1,5 @@
 #include "model/trading/HtmlReport.h"
+#include "model/JsonRead.h"
 
 #include <cmath>
 #include <cstdio>
@@ -21,8 +22,8 @@ WalkForwardOutput parseWalkForwardOutput(const std::string& text, const std::str
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         json j;
         try {
-            j = json::parse(line);
-        } catch (const json::exception& e) {
+            j = parseJson(line, "");  // depth-bounded; e.what() is "1:COL: ..."
+        } catch (const JsonReadError& e) {
             throw ReportInputError(file + ":" + std::to_string(n) + ": not JSON (" + e.what() +
                                    "); give the output of nnwb-cli walkforward --json");
         }

@@ -249,6 +249,12 @@ private Q_SLOTS:
         QVERIFY(checked.wait(20000));
         QVERIFY2(checked.last().at(0).toString().contains("parameters[1]"),
                  qPrintable(checked.last().at(0).toString()));
+        // A spec nested 100,000 deep: refused at its 65th level with the position (the
+        // depth-bounded reader the CLI uses), not walked by nlohmann's recursive copy or dump.
+        p.check(QString(100000, '[') + QString(100000, ']'), file);
+        QVERIFY(checked.wait(20000));
+        QVERIFY2(checked.last().at(0).toString() == file + ":1:65: nested deeper than 64 levels",
+                 qPrintable(checked.last().at(0).toString().left(300)));
         p.check(spec(3), file);
         QVERIFY(checked.wait(20000));
         QCOMPARE(checked.last().at(0).toString(), QString());

@@ -338,3 +338,21 @@ TEST(Files, saveToFifoWritesThrough) {
     ASSERT_EQ(lstat(fifo.c_str(), &st), 0);
     EXPECT_TRUE(S_ISFIFO(st.st_mode));
 }
+
+// A safetensors header nested 100,000 deep (a hostile model file) is refused by the
+// depth-bounded reader at its 65th level, with the position, before anything walks it.
+TEST(Files, deeplyNestedSafetensorsHeaderIsRefused) {
+    const std::string header = std::string(100000, '[') + std::string(100000, ']');
+    std::string bytes(8, '\0');
+    const uint64_t len = header.size();
+    std::memcpy(&bytes[0], &len, 8);
+    bytes += header;
+    try {
+        decodeSafetensors(bytes);
+        FAIL() << "accepted";
+    } catch (const SafetensorsError& e) {
+        EXPECT_NE(std::string(e.what()).find("1:65: nested deeper than 64 levels"),
+                  std::string::npos)
+            << e.what();
+    }
+}
