@@ -1,7 +1,10 @@
 #include "model/trading/Verdict.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+
+#include "model/FigureText.h"
 
 namespace nnwb {
 
@@ -15,13 +18,10 @@ std::string groupedNumber(double v) {
         if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
         return s == "-0" ? "0" : s;
     }
-    std::snprintf(buf, sizeof buf, "%.0f", std::fabs(v));
-    std::string digits = buf, out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return (v < 0 ? "-" : "") + out;
+    // Rounded to nearest, ties to even (as "%.0f" does), then FigureText's grouping.
+    if (std::fabs(v) < 9.0e18) return groupedCount(static_cast<int64_t>(std::nearbyint(v)));
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
 }
 
 VerdictFigures verdictFigures(const TradingReport& r) {
