@@ -70,7 +70,7 @@ void ModelActions::onBundle(std::shared_ptr<const ModelBundle> bundle, const QSt
     }
     if (dialog_) dialog_->close();
     dialog_ = new PredictDialog(bundle, QString::fromStdString(doc_->experiment().training.device),
-                                window_);
+                                window_, doc_->experiment().trading);
     dialog_->setAttribute(Qt::WA_DeleteOnClose);
     dialog_->show();
     if (pendingPath_.isEmpty())

@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMainWindow>
 #include <QMessageBox>
@@ -14,16 +15,22 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QVBoxLayout>
+
+#include "ui/Plot.h"
 
 #include "app/core/PredictJob.h"
 #include "app/core/QtText.h"
 #include "model/AtomicFile.h"
 #include "model/PredictionReport.h"
 #include "model/data/DataSummary.h"
+#include "model/trading/Verdict.h"
+#include "ui/EquityChart.h"
 #include "ui/FileDialogs.h"
 #include "ui/PriceChart.h"
+#include "ui/TradingTable.h"
 
 namespace nnwb {
 
@@ -47,10 +54,10 @@ QString otherInstrumentWarning(const QString& trainedOn, const QString& fileName
 }
 
 PredictDialog::PredictDialog(std::shared_ptr<const ModelBundle> bundle, const QString& device,
-                             QWidget* parent)
+                             QWidget* parent, const TradingSettings& trading)
     : QDialog(parent),
       bundle_(bundle),
-      job_(std::make_unique<PredictJob>(std::move(bundle), device)) {
+      job_(std::make_unique<PredictJob>(std::move(bundle), device, trading)) {
     setObjectName(QStringLiteral("predictDialog"));
     setWindowTitle(tr("Predict with the trained model"));
     auto* layout = new QVBoxLayout(this);
@@ -70,14 +77,20 @@ PredictDialog::PredictDialog(std::shared_ptr<const ModelBundle> bundle, const QS
     status_->setObjectName(QStringLiteral("predictStatus"));
     status_->setWordWrap(true);
     layout->addWidget(status_);
-    chart_ = new PriceChart(this);
-    layout->addWidget(chart_, 1);
-    metrics_ = new QPlainTextEdit(this);
-    metrics_->setObjectName(QStringLiteral("predictMetrics"));
-    metrics_->setReadOnly(true);
-    metrics_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    metrics_->setMaximumHeight(110);
-    layout->addWidget(metrics_);
+    // The price chart over the results; the user moves the split (at 1280×720 the chart keeps
+    // about half the height, the equity curve and the figures the rest).
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("predictSplit"));
+    split->setChildrenCollapsible(false);
+    chart_ = new PriceChart(split);
+    split->addWidget(chart_);
+    split->addWidget(createResultPanes());
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    // The equity curve follows the price chart's visible bars.
+    connect(chart_->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), equity_,
+            [this](const QCPRange& r) { equity_->showBars(r.lower, r.upper); });
     saved_ = new QLabel(this);
     saved_->setObjectName(QStringLiteral("predictSaved"));
     saved_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -93,6 +106,54 @@ PredictDialog::PredictDialog(std::shared_ptr<const ModelBundle> bundle, const QS
     // Large, but within the screen (a 1280×720 screen had the buttons below its edge).
     const QSize room = screen() ? screen()->availableGeometry().size() : QSize(1300, 800);
     resize(QSize(1300, 800).boundedTo(room - QSize(40, 60)));
+}
+
+QWidget* PredictDialog::createResultPanes() {
+    auto* panes = new QWidget(this);
+    auto* layout = new QVBoxLayout(panes);
+    layout->setContentsMargins(0, 0, 0, 0);
+    verdict_ = new QLabel(panes);
+    verdict_->setObjectName(QStringLiteral("predictVerdict"));
+    verdict_->setWordWrap(true);
+    verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(verdict_);
+    // The equity curve beside the figures table and the metrics (side by side, so that at
+    // 1280×720 the curve keeps a readable height under the price chart).
+    auto* row = new QHBoxLayout;
+    equity_ = new EquityChart(panes);
+    equity_->setObjectName(QStringLiteral("predictEquity"));
+    equity_->setMinimumHeight(185);
+    row->addWidget(equity_, 3);
+    auto* figures = new QVBoxLayout;
+    tradingTable_ = new TradingTable(panes);
+    tradingTable_->setObjectName(QStringLiteral("predictTrading"));
+    figures->addWidget(tradingTable_, 1);
+    metrics_ = new QPlainTextEdit(panes);
+    metrics_->setObjectName(QStringLiteral("predictMetrics"));
+    metrics_->setReadOnly(true);
+    metrics_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    figures->addWidget(metrics_, 1);
+    row->addLayout(figures, 2);
+    layout->addLayout(row, 1);
+    return panes;
+}
+
+void PredictDialog::showTrading(const PredictOutcome& o) {
+    trading_ = o.trading;
+    equity_->setReport(trading_.get());
+    tradingTable_->setReport(trading_.get());
+    if (!trading_) {
+        verdict_->setText(tr("Not traded: %1").arg(o.tradingError));
+        return;
+    }
+    QString text = tr("Traded with the experiment's rules (docs/trading.md): %1")
+                       .arg(q(tradingVerdict(verdictFigures(*trading_))));
+    for (const std::string& w : trading_->warnings) text += QStringLiteral("\n") + q(w);
+    verdict_->setText(text);
+}
+
+QString PredictDialog::verdictText() const {
+    return verdict_->text();
 }
 
 void PredictDialog::addButtons(QVBoxLayout* layout) {
@@ -204,6 +265,7 @@ void PredictDialog::showOutcome(const PredictOutcome& o) {
                       .arg(range.toHtmlEscaped().replace('\n', QStringLiteral("<br>")));
     status_->setText(status);
     metrics_->setPlainText(q(predictionMetricsText(r.metrics)));
+    showTrading(o);
     updateButtons();
     Q_EMIT finished(true, o.path);
 }

@@ -2,8 +2,10 @@
 // worker) to another price file. The file is read and the model run by a PredictJob of
 // app/core (its own backend; Cancel or closing the dialog stops it); while it runs, a progress
 // bar shows the rows done and Export is off. The window shows the file's price chart with the
-// model's signals, the metrics over the labelled bars, and exports the rows of the file on show
-// as CSV (the format of `nnwb-cli predict --csv`). GUI thread only.
+// model's signals, the metrics over the labelled bars, the signals traded with the experiment's
+// trading rules (the verdict line, the figures table and the equity curve under the chart, as
+// `nnwb-cli predict --trading` computes them), and exports the rows of the file on show as CSV
+// (the format of `nnwb-cli predict --csv`). GUI thread only.
 #pragma once
 
 #include <memory>
@@ -21,13 +23,16 @@ class QVBoxLayout;
 
 namespace nnwb {
 
+class EquityChart;
 class PriceChart;
+class TradingTable;
 
 class PredictDialog : public QDialog {
     Q_OBJECT
 public:
+    // `trading`: the rules the predicted signals are traded with (the experiment's).
     PredictDialog(std::shared_ptr<const ModelBundle> bundle, const QString& device,
-                  QWidget* parent = nullptr);
+                  QWidget* parent = nullptr, const TradingSettings& trading = TradingSettings());
     ~PredictDialog() override;
 
     // Reads `path` and runs the model on it in the background; finished() tells the outcome.
@@ -40,6 +45,12 @@ public:
     const QString& shownPath() const { return shownPath_; }
     PriceChart* chart() const { return chart_; }
     QString metricsText() const;
+    // The trading of the file on show (null: none yet, or it could not be traded: then the
+    // verdict line says why), its verdict line, figures table and equity curve.
+    const TradingReport* tradingReport() const { return trading_.get(); }
+    QString verdictText() const;
+    TradingTable* tradingTable() const { return tradingTable_; }
+    EquityChart* equityChart() const { return equity_; }
     // Writes the rows of the file on show; false with `error` set on failure or while a
     // prediction runs.
     bool exportCsv(const QString& path, QString* error);
@@ -53,18 +64,24 @@ Q_SIGNALS:
 
 private:
     void addButtons(QVBoxLayout* layout);
+    QWidget* createResultPanes();  // the equity curve, verdict, figures table and metrics
+    void showTrading(const PredictOutcome& o);
     void showProgress(qint64 done, qint64 total);
     void showOutcome(const PredictOutcome& o);
     void updateButtons();
 
     std::shared_ptr<const ModelBundle> bundle_;
     std::shared_ptr<const PredictionResult> result_;
+    std::shared_ptr<const TradingReport> trading_;
     QString shownPath_;  // the file of result_
     QLabel* title_;
     QLabel* status_;
     QProgressBar* progress_;
     PriceChart* chart_;
     QPlainTextEdit* metrics_;
+    EquityChart* equity_;
+    QLabel* verdict_;
+    TradingTable* tradingTable_;
     QLabel* saved_;  // "Predictions written to …" after Export CSV
     QPushButton* exportButton_;
     QPushButton* openButton_;

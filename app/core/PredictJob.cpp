@@ -6,12 +6,15 @@
 #include "app/core/BackgroundJobs.h"
 #include "app/core/CallQueue.h"
 #include "model/data/BarImporter.h"
+#include "model/trading/PredictionSignals.h"
+#include "model/trading/TradingEvaluation.h"
 
 namespace nnwb {
 
 PredictOutcome predictPriceFile(const ModelBundle& bundle, const std::string& device,
                                 const std::string& path, const std::atomic<bool>& cancelled,
-                                const std::function<void(size_t, size_t)>& rowsDone) {
+                                const std::function<void(size_t, size_t)>& rowsDone,
+                                const TradingSettings& trading) {
     PredictOutcome o;
     o.path = QString::fromStdString(path);
     auto step = [&cancelled] {
@@ -31,6 +34,13 @@ PredictOutcome predictPriceFile(const ModelBundle& bundle, const std::string& de
                 if (rowsDone) rowsDone(done, total);
                 step();  // a check point after every batch: Cancel stops a long file here
             }));
+        step();
+        try {  // a file the model ran on but that cannot be traded keeps its predictions
+            o.trading = std::make_shared<const TradingReport>(
+                evaluateTrading(*bars, signalsOf(*o.result), trading));
+        } catch (const TradingInputError& e) {
+            o.tradingError = QString::fromStdString(e.what());
+        }
         o.bars = std::move(bars);
         o.ok = true;
     } catch (const std::exception& e) {
@@ -40,10 +50,11 @@ PredictOutcome predictPriceFile(const ModelBundle& bundle, const std::string& de
 }
 
 PredictJob::PredictJob(std::shared_ptr<const ModelBundle> bundle, const QString& device,
-                       QObject* parent)
+                       const TradingSettings& trading, QObject* parent)
     : QObject(parent),
       bundle_(std::move(bundle)),
       device_(device),
+      trading_(trading),
       calls_(std::make_shared<CallQueue>(this, "runQueuedCalls")) {}
 
 PredictJob::~PredictJob() {
@@ -58,7 +69,8 @@ bool PredictJob::start(const QString& path) {
     path_ = path;
     Q_EMIT progress(0, 0);
     BackgroundJobs::instance().post([calls = calls_, bundle = bundle_, cancelled,
-                                     device = device_.toStdString(), p = path.toStdString(), this] {
+                                     device = device_.toStdString(), p = path.toStdString(),
+                                     trading = trading_, this] {
         using Clock = std::chrono::steady_clock;
         Clock::time_point last;
         auto rowsDone = [&](size_t done, size_t total) {
@@ -70,7 +82,7 @@ bool PredictJob::start(const QString& path) {
                 if (!*cancelled) Q_EMIT progress(qint64(done), qint64(total));
             });
         };
-        PredictOutcome o = predictPriceFile(*bundle, device, p, *cancelled, rowsDone);
+        PredictOutcome o = predictPriceFile(*bundle, device, p, *cancelled, rowsDone, trading);
         calls->post([this, cancelled, o = std::move(o)] {
             if (*cancelled) return;  // cancelled after the work ended
             cancelled_.reset();

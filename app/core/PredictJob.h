@@ -3,7 +3,9 @@
 // done of all) and the outcome come back through a CallQueue as progress() and finished();
 // cancel() and the destructor stop the work at its next check point (after a step or a batch)
 // and drop what it would still report, so the widget that owns the job is never called after
-// it is gone. Create and use on one thread (the GUI's); the work runs on a BackgroundJobs thread.
+// it is gone. The predicted signals are traded with the job's trading settings, as
+// `nnwb-cli predict --trading` does. Create and use on one thread (the GUI's); the work runs on a
+// BackgroundJobs thread.
 #pragma once
 
 #include <atomic>
@@ -16,6 +18,8 @@
 
 #include "model/ModelBundle.h"
 #include "model/Predictor.h"
+#include "model/trading/TradingReport.h"
+#include "model/trading/TradingSettings.h"
 
 namespace nnwb {
 
@@ -26,13 +30,17 @@ struct PredictOutcome {
     QString error, path;
     std::shared_ptr<const BarSeries> bars;
     std::shared_ptr<const PredictionResult> result;
+    // The predicted signals traded over the file (evaluateTrading); null with tradingError
+    // set when they cannot be (e.g. no price point for the symbol).
+    std::shared_ptr<const TradingReport> trading;
+    QString tradingError;
 };
 
 class PredictJob : public QObject {
     Q_OBJECT
 public:
     PredictJob(std::shared_ptr<const ModelBundle> bundle, const QString& device,
-               QObject* parent = nullptr);
+               const TradingSettings& trading = TradingSettings(), QObject* parent = nullptr);
     ~PredictJob() override;
 
     // Reads `path` and runs the model on it; false (nothing started) while one is running.
@@ -57,17 +65,19 @@ private Q_SLOTS:
 private:
     std::shared_ptr<const ModelBundle> bundle_;
     QString device_;
+    TradingSettings trading_;
     QString path_;
     std::shared_ptr<CallQueue> calls_;
     std::shared_ptr<std::atomic<bool>> cancelled_;  // the running prediction's (null: none)
 };
 
 // The work of one prediction (any thread): reads `path` and runs `bundle` on `device`, calling
-// `rowsDone` (if given) after each batch with the rows done and the rows in all. `cancelled`
-// is looked at between the steps and after each batch: once set, the work stops there and the
-// outcome is the error "cancelled".
+// `rowsDone` (if given) after each batch with the rows done and the rows in all, then trades
+// the signals with `trading`. `cancelled` is looked at between the steps and after each
+// batch: once set, the work stops there and the outcome is the error "cancelled".
 PredictOutcome predictPriceFile(const ModelBundle& bundle, const std::string& device,
                                 const std::string& path, const std::atomic<bool>& cancelled,
-                                const std::function<void(size_t, size_t)>& rowsDone = {});
+                                const std::function<void(size_t, size_t)>& rowsDone = {},
+                                const TradingSettings& trading = TradingSettings());
 
 }  // namespace nnwb

@@ -87,7 +87,7 @@ private Q_SLOTS:
         int delivered = 0;
         {
             QObject owner;
-            auto* job = new PredictJob(bundle_, QStringLiteral("cpu"), &owner);
+            auto* job = new PredictJob(bundle_, QStringLiteral("cpu"), TradingSettings(), &owner);
             connect(job, &PredictJob::finished, qApp, [&delivered] { ++delivered; });
             QVERIFY(job->start(file_));
             auto* inspect = new FileInspectJob(&owner);

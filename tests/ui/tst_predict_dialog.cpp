@@ -5,6 +5,9 @@
 // stops the work at its next batch; Export CSV is off then, so the previous file's rows are
 // never written while another file is on its way (issue 24, part 4). A file of another
 // instrument than the model's training file is warned about (issue 41: it said nothing).
+// The result has the trading of the predicted signals under the rules the dialog was given (the
+// experiment's): the verdict line, the figures table and the equity curve with its trades, the
+// curve at least 150 px tall in a 1240×660 dialog (issue 43, item 4: it had none).
 #include <QFile>
 #include <QLabel>
 #include <QPointer>
@@ -19,8 +22,12 @@
 #include "model/NetworkWeights.h"
 #include "model/TrainingSession.h"
 #include "model/data/DataConfig.h"
+#include "model/trading/Verdict.h"
+#include "ui/EquityChart.h"
+#include "ui/Plot.h"
 #include "ui/PredictDialog.h"
 #include "ui/PriceChart.h"
+#include "ui/TradingTable.h"
 
 using namespace nnwb;
 
@@ -140,6 +147,48 @@ private Q_SLOTS:
         QVERIFY(!values.isEmpty());
         QVERIFY2(bar->format().contains(QStringLiteral("%1 of %1 rows").arg(bar->maximum())),
                  qPrintable(bar->format()));
+    }
+
+    void resultShowsTheTrading() {
+        double net[2] = {0, 0};
+        size_t trades[2] = {0, 0};
+        for (int i = 0; i < 2; ++i) {
+            TradingSettings rules;
+            rules.spreadSource = "given";
+            rules.spreadPoints = i == 0 ? 0.0 : 30.0;
+            PredictDialog d(bundle_, QStringLiteral("cpu"), nullptr, rules);
+            d.resize(1240, 660);  // a 1280×720 screen less a window manager's frame
+            d.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&d));
+            QVERIFY(!d.tradingReport());
+            QSignalSpy done(&d, &PredictDialog::finished);
+            d.predictFile(file_);
+            QVERIFY(done.wait(60000));
+            QVERIFY(done.first().at(0).toBool());
+            const TradingReport* t = d.tradingReport();
+            QVERIFY2(t, qPrintable(d.verdictText()));
+            QCOMPARE(t->spreadPoints, rules.spreadPoints);
+            QVERIFY2(!t->trades.empty(), "the model never traded: nothing to show");
+            trades[i] = t->trades.size();
+            net[i] = t->strategy.netPoints;
+            QCOMPARE(d.tradingTable()->cell(0, 0), QString::number(t->trades.size()));
+            QCOMPARE(d.tradingTable()->cell(0, 3), QString::number(t->strategy.netPoints, 'f', 1));
+            QCOMPARE(d.tradingTable()->cell(1, 3),
+                     QString::number(t->buyAndHold.netPoints, 'f', 1));
+            // The verdict line is the model's sentence for these figures.
+            const QString verdict = QString::fromStdString(tradingVerdict(verdictFigures(*t)));
+            QVERIFY2(d.verdictText().contains(verdict), qPrintable(d.verdictText()));
+            EquityChart* equity = d.equityChart();
+            QCOMPARE(equity->curvePoints(), t->equity.bar.size());
+            QCOMPARE(equity->entryMarks(), t->trades.size());
+            QTest::qWait(50);
+            equity->plot()->replot();
+            const int plot = equity->plot()->axisRect()->rect().height();
+            QVERIFY2(plot >= 150, qPrintable(QString("equity plot %1 px").arg(plot)));
+        }
+        // The rules reach the evaluation: the same trades cost more with a spread.
+        QCOMPARE(trades[1], trades[0]);
+        QVERIFY2(net[1] < net[0], qPrintable(QString("%1 vs %2").arg(net[1]).arg(net[0])));
     }
 
     // Export writes only the rows of the file on show, never while another file runs; Cancel
