@@ -308,7 +308,11 @@ int runRuns(const RunsOptions& o) {
         for (int64_t id : o.ids)
             if (!store.get(id)) throw UsageError("no run " + std::to_string(id) + " in " + path);
         for (int64_t id : o.ids) {
-            store.remove(id);
+            try {
+                store.remove(id);
+            } catch (const RunInUseError& e) {
+                throw UsageError(e.what());
+            }
             std::printf("removed run %lld and its files\n", static_cast<long long>(id));
         }
         return 0;

@@ -651,10 +651,28 @@ bool RunStore::remove(int64_t id) {
     try {
         const RunsLock::Guard guard = writing();
         SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        // The run of a sweep trial its coordinator is still recording (the coordinator owns it
+        // and would fail on its next epoch): refused, saying how to end it.
+        SQLite::Statement t(*db_,
+                            "SELECT t.sweep_id, t.number FROM trials t JOIN runs r ON r.id = "
+                            "t.run_id WHERE t.run_id = ? AND t.state = 'running' AND r.status = "
+                            "'running'");
+        t.bind(1, id);
+        if (t.executeStep())
+            throw RunInUseError(
+                "run " + std::to_string(id) + " is trial " +
+                std::to_string(t.getColumn(1).getInt()) + " of sweep " +
+                std::to_string(t.getColumn(0).getInt64()) +
+                ", which is still running; remove it after the trial ends (nnwb-cli "
+                "sweep stop " +
+                std::to_string(t.getColumn(0).getInt64()) + " ends it)");
+        t.reset();
         SQLite::Statement d(*db_, "DELETE FROM runs WHERE id = ?");  // epochs, bundles cascade
         d.bind(1, id);
         changed = d.exec();
         tx.commit();
+    } catch (const RunInUseError&) {
+        throw;
     } catch (const std::exception& e) {
         fail("cannot delete run " + std::to_string(id), e);
     }

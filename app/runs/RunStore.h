@@ -57,6 +57,12 @@ public:
     explicit RunStoreError(const std::string& what) : std::runtime_error(what) {}
 };
 
+// remove() of a run that may not be removed now (a running sweep trial's); nothing changed.
+class RunInUseError : public RunStoreError {
+public:
+    explicit RunInUseError(const std::string& what) : RunStoreError(what) {}
+};
+
 class RunStore {
 public:
     // Opens (creating the file and its folder when `create`), migrates the database and imports
@@ -100,7 +106,8 @@ public:
     // Editing. Both return false when there is no such run.
     bool setMeta(int64_t id, const std::string& name, const std::string& tags,
                  const std::string& note);
-    // Deletes the run, its epochs and bundles, and its folder of files.
+    // Deletes the run, its epochs and bundles, and its folder of files. Throws RunInUseError
+    // for the run of a sweep trial that is running (its coordinator still records it).
     bool remove(int64_t id);
 
     // Marks running runs whose process is gone as interrupted; returns how many (done on open).

@@ -114,15 +114,17 @@ bool Coordinator::addConfiguration() {
         samplerDone_ = true;
         return false;
     }
+    std::vector<TrialRow> replicates;
     for (int r = 0; r < spec_.seedsPerConfig; ++r) {
         TrialRow t;
         t.number = total + r;
         t.config = configs;
         t.replicate = r;
         t.params = *config;
-        store_.addTrial(id_, t);
-        trials_.push_back(t);
+        replicates.push_back(std::move(t));
     }
+    store_.addTrials(id_, replicates);  // together: a kill cannot store only some of them
+    trials_.insert(trials_.end(), replicates.begin(), replicates.end());
     return true;
 }
 
@@ -458,6 +460,7 @@ void Coordinator::finished(Running& r, TrialRun& m, int exitStatus) {
     }
     TrialState state = TrialState::Failed;
     std::string runStatus = runstatus::kFailed, error;
+    bool stoppedBySweep = false;
     if (!m.failure.empty()) {
         error = m.failure;
     } else if (m.ended &&
@@ -487,6 +490,7 @@ void Coordinator::finished(Running& r, TrialRun& m, int exitStatus) {
         state = TrialState::Queued;  // `sweep stop`: `sweep resume` runs it again
         runStatus = runstatus::kStopped;
         error = "stopped by sweep stop";
+        stoppedBySweep = true;  // not an attempt: maxAttempts counts interruptions only
     } else if (m.ended && m.endStatus == runstatus::kFailed) {
         error = m.endError.empty() ? "the trial failed" : m.endError;
     } else {
@@ -499,6 +503,7 @@ void Coordinator::finished(Running& r, TrialRun& m, int exitStatus) {
     const int n = m.number;
     auto endRows = [&](SQLite::Database& db, int64_t) {
         SweepStore::endTrial(db, id_, n, state, value, second, prunedAt, error);
+        if (stoppedBySweep) SweepStore::uncountAttempt(db, id_, n);
     };
     if (m.runId > 0) {
         std::optional<int> bestEpoch;
@@ -515,6 +520,7 @@ void Coordinator::finished(Running& r, TrialRun& m, int exitStatus) {
                     [&](SQLite::Database& db) { endRows(db, 0); });
     }
     t.state = state;
+    if (stoppedBySweep) t.attempts = std::max(0, t.attempts - 1);
     t.value = value;
     t.secondValue = second;
     t.prunedAt = prunedAt;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <stdexcept>
@@ -13,6 +14,10 @@
 namespace nnwb {
 
 namespace {
+
+// A coordinator on another host is gone when its heartbeat (every 5 s) is this old: RunStore's
+// rule for runs.
+constexpr double kStaleHeartbeatSeconds = 15 * 60;
 
 std::string text(SQLite::Statement& q, const char* name) {
     const SQLite::Column c = q.getColumn(name);
@@ -51,8 +56,9 @@ SweepRow sweepFrom(SQLite::Statement& q) {
     // A running or stopping sweep whose coordinator is gone: on this host its process ended,
     // on another its heartbeat (every 5 s) is older than RunStore's 15 minutes for runs.
     if (s.status == sweepstatus::kRunning || s.status == sweepstatus::kStopping) {
-        const bool gone = s.host == runsHostName() ? !runsProcessAlive(s.pid, s.pidStart)
-                                                   : unixSeconds() - s.heartbeatAt > 15 * 60;
+        const bool gone = s.host == runsHostName()
+                              ? !runsProcessAlive(s.pid, s.pidStart)
+                              : unixSeconds() - s.heartbeatAt > kStaleHeartbeatSeconds;
         if (gone) s.status = sweepstatus::kInterrupted;
     }
     return s;
@@ -96,10 +102,17 @@ std::string SweepStore::claim(int64_t id) {
         had = s.status;
         if (s.status == sweepstatus::kCompleted)
             throw std::runtime_error("sweep " + std::to_string(id) + " is completed");
-        if ((s.status == sweepstatus::kRunning || s.status == sweepstatus::kStopping) &&
-            s.host == runsHostName() && s.pid != ::getpid() && runsProcessAlive(s.pid, s.pidStart))
-            throw std::runtime_error("sweep " + std::to_string(id) + " is still run by pid " +
-                                     std::to_string(s.pid));
+        // sweepFrom() read a sweep whose coordinator is gone as interrupted: a running or
+        // stopping one still has a live coordinator (its process on this host, its heartbeat
+        // elsewhere), whatever host name the claimer has.
+        const bool mine = s.host == runsHostName() && s.pid == ::getpid();
+        if ((s.status == sweepstatus::kRunning || s.status == sweepstatus::kStopping) && !mine)
+            throw std::runtime_error(
+                "sweep " + std::to_string(id) + " is still run by pid " + std::to_string(s.pid) +
+                " on " + s.host + " (heartbeat " +
+                std::to_string(std::max(0, int(unixSeconds() - s.heartbeatAt))) +
+                " s ago; a coordinator on another host is taken over when its heartbeat is " +
+                "15 minutes old)");
         SQLite::Statement u(db,
                             "UPDATE sweeps SET status = 'running', ended_at = NULL, host = ?, "
                             "pid = ?, pid_start = ?, heartbeat_at = ? WHERE id = ?");
@@ -209,9 +222,12 @@ std::vector<TrialRow> SweepStore::trials(int64_t id) {
     return out;
 }
 
-void SweepStore::addTrial(int64_t id, const TrialRow& t) {
-    store_.write("cannot add trial " + std::to_string(t.number),
-                 [&](SQLite::Database& db) { insertQueuedTrial(db, id, t); });
+void SweepStore::addTrials(int64_t id, const std::vector<TrialRow>& trials) {
+    if (trials.empty()) return;
+    store_.write("cannot add trial " + std::to_string(trials.front().number),
+                 [&](SQLite::Database& db) {
+                     for (const TrialRow& t : trials) insertQueuedTrial(db, id, t);
+                 });
 }
 
 void insertQueuedTrial(SQLite::Database& db, int64_t id, const TrialRow& t) {
@@ -296,6 +312,15 @@ void SweepStore::setEpochsDone(SQLite::Database& db, int64_t id, int number, int
     u.bind(1, epoch);
     u.bind(2, id);
     u.bind(3, number);
+    u.exec();
+}
+
+void SweepStore::uncountAttempt(SQLite::Database& db, int64_t id, int number) {
+    SQLite::Statement u(db,
+                        "UPDATE trials SET attempts = MAX(attempts - 1, 0) WHERE sweep_id = ? AND "
+                        "number = ?");
+    u.bind(1, id);
+    u.bind(2, number);
     u.exec();
 }
 

@@ -75,7 +75,9 @@ public:
     std::optional<SweepRow> sweep(int64_t id);
     std::vector<TrialRow> trials(int64_t id);  // by number, with their epochs
 
-    void addTrial(int64_t id, const TrialRow& t);  // stored as queued
+    // Stores trials as queued, all in one transaction: a configuration's seed replicates are
+    // stored together or not at all (a kill between them cannot lose one).
+    void addTrials(int64_t id, const std::vector<TrialRow>& trials);
     // Marks the trial running on `slot` (attempts + 1) and clears the epochs of an earlier
     // attempt.
     void startTrial(int64_t id, int number, const std::string& slot);
@@ -89,6 +91,8 @@ public:
     static void addEpoch(SQLite::Database& db, int64_t id, int number, int epoch, double value);
     // A trial whose objective is an end-of-trial figure: only its epochs done (no value yet).
     static void setEpochsDone(SQLite::Database& db, int64_t id, int number, int epoch);
+    // The attempt that startTrial counted was none: `sweep stop` ended it (docs/sweeps.md).
+    static void uncountAttempt(SQLite::Database& db, int64_t id, int number);
     static void endTrial(SQLite::Database& db, int64_t id, int number, sweep::TrialState state,
                          std::optional<double> value, std::optional<double> second,
                          std::optional<int> prunedAt, const std::string& error);
@@ -97,8 +101,9 @@ private:
     RunStore& store_;
 };
 
-// Adds trial `t` of sweep `id` as queued, in the caller's transaction on `db` (SweepStore::addTrial
-// and the import of a Slurm bundle, which writes a whole sweep in one transaction).
+// Adds trial `t` of sweep `id` as queued, in the caller's transaction on `db`
+// (SweepStore::addTrials and the import of a Slurm bundle, which writes a whole sweep in one
+// transaction).
 void insertQueuedTrial(SQLite::Database& db, int64_t id, const TrialRow& t);
 
 // The spec of a stored sweep, relative paths taken from where its file was. Throws

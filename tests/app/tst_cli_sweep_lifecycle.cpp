@@ -1,0 +1,180 @@
+// A sweep trial's lifecycle through `nnwb-cli sweep` (issue 42 §3), the four ways a sweep lost or
+// duplicated work: a second coordinator under another host name while the first is alive is
+// refused; a failure between a configuration's two replicate inserts loses neither (resume
+// stores both); `sweep stop` is not an attempt (stop, resume, one kill -9, resume: the trial
+// still runs to the end); `runs rm` of a running trial's run is refused and the coordinator goes
+// on to the end.
+#include <QtTest>
+
+#include <signal.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include "app/runs/RunStore.h"
+#include "app/sweep/SweepStore.h"
+#include "common/CliRun.h"
+#include "common/TestUtil.h"
+#include "nnwb/TestPaths.h"
+
+using nnwb::test::runCli;
+
+class CliSweepLifecycleTest : public QObject {
+    Q_OBJECT
+    QString dir_, db_;
+
+    // A sweep of `trials` trials of `epochs` epochs each on synthetic data; `samples` sets how
+    // long an epoch takes (20000: tens of milliseconds on one core).
+    QString writeSpec(int trials, int epochs, int samples, const QString& extra = {}) {
+        std::ofstream(dir_.toStdString() + "/exp.json")
+            << QString(R"({"formatVersion":1,"name":"e","data":{"source":"synthetic",
+            "samples":%1,"units":2,"window":3},"model":{"layers":[{"type":"dense","neurons":16},
+            {"type":"dense","neurons":3}]},"training":{"epochs":%2,"batchSize":8,
+            "optimizer":{"type":"adam","learningRate":0.01}}})")
+                   .arg(samples)
+                   .arg(epochs)
+                   .toStdString();
+        const QString path = dir_ + "/spec.json";
+        std::ofstream(path.toStdString())
+            << QString(R"({"name":"s","experiment":"exp.json","method":"random","seed":3,
+            "runCap":%1,"epochs":%2,"parameters":[{"path":"training.optimizer.learningRate",
+            "min":0.001,"max":0.01,"log":true}]%3})")
+                   .arg(trials)
+                   .arg(epochs)
+                   .arg(extra)
+                   .toStdString();
+        return path;
+    }
+    void start(QProcess& p, const QStringList& args) {
+        p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        p.start(NNWB_CLI_PATH, args + QStringList{"--runs-db", db_, "--slots", "cpu=1"});
+        QVERIFY(p.waitForStarted());
+    }
+    std::vector<nnwb::TrialRow> trials() {
+        nnwb::RunStore store(db_.toStdString(), false);
+        return nnwb::SweepStore(store).trials(1);
+    }
+    // Waits (up to a minute) until trial 0 of sweep 1 runs and has stored `epochs` epochs.
+    bool trialZeroRunning(int epochs) {
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < 60000) {
+            if (std::filesystem::exists(db_.toStdString())) {
+                const auto all = trials();
+                if (!all.empty() && all[0].state == nnwb::sweep::TrialState::Running &&
+                    all[0].epochsDone >= epochs && all[0].runId > 0)
+                    return true;
+            }
+            QTest::qWait(50);
+        }
+        return false;
+    }
+
+private slots:
+    void init() {
+        dir_ = QString::fromStdString(nnwb::test::tempDir());
+        db_ = dir_ + "/runs.sqlite";
+    }
+
+    void aSecondCoordinatorUnderAnotherHostNameIsRefused() {
+        QProcess first;
+        start(first, {"sweep", "run", writeSpec(1, 400, 20000)});
+        QVERIFY(trialZeroRunning(1));
+        {  // the first coordinator as a second machine's (`hostname other` in its namespace)
+            nnwb::RunStore store(db_.toStdString(), false);
+            store.write("test", [](SQLite::Database& db) {
+                db.exec("UPDATE sweeps SET host = 'another-host' WHERE id = 1");
+            });
+        }
+        const auto r = runCli({"sweep", "resume", "1", "--runs-db", db_, "--slots", "cpu=1"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("sweep 1 is still run by pid") && r.err.contains("another-host"),
+                 qPrintable(r.out + r.err));
+        QVERIFY(!r.out.contains("resuming"));
+        QCOMPARE(first.state(), QProcess::Running);  // untouched
+        QCOMPARE(runCli({"sweep", "stop", "1", "--runs-db", db_}).code, 0);
+        QVERIFY(first.waitForFinished(60000));
+        QCOMPARE(first.exitCode(), 4);
+        const auto all = trials();
+        QCOMPARE(all.size(), size_t(1));
+        QCOMPARE(all[0].state, nnwb::sweep::TrialState::Queued);
+    }
+
+    void aConfigurationsReplicatesAreStoredTogether() {
+        const QString spec = writeSpec(4, 2, 96, R"(,"seedsPerConfig":2)");
+        {  // the store, with a failure between the first configuration's two replicate inserts
+            nnwb::RunStore store(db_.toStdString());
+            store.write("test", [](SQLite::Database& db) {
+                db.exec(
+                    "CREATE TRIGGER cut BEFORE INSERT ON trials WHEN NEW.replicate = 1 BEGIN "
+                    "SELECT RAISE(ABORT, 'cut between the replicates'); END");
+            });
+        }
+        auto r = runCli({"sweep", "run", spec, "--runs-db", db_, "--slots", "cpu=1"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("cut between the replicates"), qPrintable(r.err));
+        QVERIFY(trials().empty());  // neither replicate of configuration 0
+        {
+            nnwb::RunStore store(db_.toStdString(), false);
+            store.write("test", [](SQLite::Database& db) { db.exec("DROP TRIGGER cut"); });
+        }
+        r = runCli({"sweep", "resume", "1", "--runs-db", db_, "--slots", "cpu=1"});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        const auto all = trials();
+        QCOMPARE(all.size(), size_t(4));
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(all[size_t(i)].config, i / 2);
+            QCOMPARE(all[size_t(i)].replicate, i % 2);
+            QCOMPARE(all[size_t(i)].state, nnwb::sweep::TrialState::Complete);
+        }
+    }
+
+    void aStopIsNotAnAttempt() {
+        const QString spec = writeSpec(1, 120, 20000);
+        QProcess p;
+        start(p, {"sweep", "run", spec});
+        QVERIFY(trialZeroRunning(1));
+        QCOMPARE(runCli({"sweep", "stop", "1", "--runs-db", db_}).code, 0);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 4);
+        QCOMPARE(trials()[0].state, nnwb::sweep::TrialState::Queued);
+        QCOMPARE(trials()[0].attempts, 0);  // the stopped attempt is none
+        QProcess resumed;
+        start(resumed, {"sweep", "resume", "1"});
+        QVERIFY(trialZeroRunning(1));
+        ::kill(pid_t(resumed.processId()), SIGKILL);  // one interruption
+        QVERIFY(resumed.waitForFinished(10000));
+        const auto r = runCli({"sweep", "resume", "1", "--runs-db", db_, "--slots", "cpu=1"});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        const auto all = trials();
+        QVERIFY2(all[0].state == nnwb::sweep::TrialState::Complete, all[0].error.c_str());
+        QCOMPARE(all[0].attempts, 2);  // the killed one and the one that completed
+        QCOMPARE(all[0].epochsDone, 120);
+    }
+
+    void theRunOfARunningTrialCannotBeRemoved() {
+        QProcess p;
+        start(p, {"sweep", "run", writeSpec(1, 60, 20000)});
+        QVERIFY(trialZeroRunning(1));
+        const int64_t run = trials()[0].runId;
+        const auto r = runCli({"runs", "rm", QString::number(run), "--runs-db", db_});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("is trial 0 of sweep 1, which is still running"),
+                 qPrintable(r.err));
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);  // the coordinator went on to the end
+        const auto all = trials();
+        QCOMPARE(all[0].state, nnwb::sweep::TrialState::Complete);
+        QCOMPARE(all[0].runId, run);
+        nnwb::RunStore store(db_.toStdString(), false);
+        QCOMPARE(store.get(run)->status, std::string("completed"));
+        QCOMPARE(store.get(run)->epochsDone, 60);
+        QCOMPARE(runCli({"runs", "rm", QString::number(run), "--runs-db", db_}).code, 0);
+    }
+};
+
+QTEST_MAIN(CliSweepLifecycleTest)
+#include "tst_cli_sweep_lifecycle.moc"
