@@ -7,6 +7,7 @@
 #include "model/Rng.h"
 #include "model/data/BarImporter.h"
 #include "model/data/Indicators.h"
+#include "model/trading/RandomBand.h"
 #include "model/trading/TradeSimulator.h"
 
 namespace nnwb {
@@ -132,7 +133,8 @@ SimulatedTrades runSignals(const BarSeries& b, const TradeMarket& m, const Signa
         while (k < sig.size() && sig.bar[k] < t) ++k;
         if (k == sig.size() || sig.bar[k] != t || sig.signal[k] == 0) return o;
         const int dir = sig.signal[k] == 1 ? 1 : -1;
-        const bool acts = sig.outputs[k][size_t(sig.signal[k])] >= s.threshold;
+        const bool acts = sig.outputs[k][size_t(sig.signal[k])] >= s.threshold &&
+                          double(sig.agreementAt(k)) >= s.minAgreement;
         o.close = position == -dir && s.exitOnOpposite;
         o.enter = acts ? dir : 0;
         o.holdBars = size_t(s.exitAfterBars);
@@ -236,12 +238,14 @@ void randomBaseline(const BarSeries& b, const TradeMarket& m, const TradingSetti
     TradingFigures mean;
     double won = 0, lost = 0, atOrAbove = 0;
     const int draws = s.randomDraws;
+    BandCollector band(r.equity.points.size());
     for (int d = 0; d < draws; ++d) {
         const auto plan = randomPlan(rng, holds, r.firstBar, r.lastBar);
         const SimulatedTrades sim = runPlan(b, m, r.firstBar, r.lastBar, plan);
         const TradingFigures f = tradingFigures(sim.trades, sim.equity, r.barsPerYear);
         for (const Trade& t : sim.trades) (t.net > 0 ? won : lost) += std::fabs(t.net);
         atOrAbove += f.netPoints >= r.strategy.netPoints ? 1 : 0;
+        band.add(sim.equity.points);
         for (Figure fig : kMeanFigures) mean.*fig += f.*fig;
     }
     for (Figure fig : kMeanFigures) mean.*fig /= draws;
@@ -249,6 +253,7 @@ void randomBaseline(const BarSeries& b, const TradeMarket& m, const TradingSetti
     r.random = mean;
     r.randomDraws = draws;
     r.randomNetAtOrAbove = r.trades.empty() ? kNotAvailable : atOrAbove / draws;
+    r.randomBand = band.band();
 }
 
 }  // namespace
@@ -274,6 +279,7 @@ TradingReport evaluateTrading(const BarSeries& bars, const SignalSeries& signals
     plain.stopAtr = plain.takeAtr = 0;
     const SimulatedTrades hold = runPlan(bars, plain, r.firstBar, r.lastBar, {{r.firstBar, 1, 0}});
     r.buyAndHold = tradingFigures(hold.trades, hold.equity, r.barsPerYear);
+    r.buyAndHoldPoints = hold.equity.points;
 
     randomBaseline(bars, market, settings, r);
     return r;

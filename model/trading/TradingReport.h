@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "model/trading/RandomBand.h"
+
 namespace nnwb {
 
 enum class ExitReason { Opposite, Time, Stop, Take, End };
@@ -95,12 +97,16 @@ struct TradingReport {
     TradingEquity equity;
     TradingFigures strategy;
     TradingFigures buyAndHold;  // long from firstBar + 1's open to lastBar's close
+    // Buy and hold's equity per bar of the range, points (the same bars as `equity`).
+    std::vector<double> buyAndHoldPoints;
     // Random trades with the strategy's holding times: each figure the mean over the draws,
     // the profit factor of all draws' trades pooled (docs/trading.md).
     TradingFigures random;
     int randomDraws = 0;
     // Share of draws whose net points >= the strategy's (0..1); n/a without strategy trades.
     double randomNetAtOrAbove = 0;
+    // The draws' equity, points: 5th and 95th percentile at up to kBandPoints bars of `equity`.
+    EquityBand randomBand;
 };
 
 }  // namespace nnwb
