@@ -1,4 +1,5 @@
-// `nnwb-cli report RUN|--walkforward FILE --html OUT`: the tear sheet of a stored run or of a
+// `nnwb-cli report RUN|--sweep ID|--walkforward FILE --html OUT`: the tear sheet of a stored
+// run, of a sweep (model/trading/SweepHtml.h, from what `sweep show --json` reports) or of a
 // walk-forward (model/trading/HtmlReport.h, from the JSON lines `nnwb-cli walkforward --json`
 // printed), as one self-contained HTML file written with writeFileAtomic. Runs on the CLI's
 // main thread.
@@ -11,9 +12,13 @@
 #include "app/runs/RunReturns.h"
 #include "app/runs/RunStore.h"
 #include "app/runs/RunsDbPath.h"
+#include "app/sweep/SweepShow.h"
+#include "app/sweep/SweepStore.h"
 #include "model/AtomicFile.h"
 #include "model/data/DateTime.h"
+#include "model/overfitting/Cscv.h"
 #include "model/trading/HtmlReport.h"
+#include "model/trading/SweepHtml.h"
 
 namespace nnwb::cli {
 
@@ -21,13 +26,39 @@ namespace {
 
 struct ReportOptions {
     std::string walkForward, html, db;
-    int64_t run = 0;
+    int64_t run = 0, sweep = 0;
 };
 
-std::string runPage(const ReportOptions& o) {
+std::string existingDb(const ReportOptions& o) {
     const std::string path = runsDbPath(o.db);
     if (path.empty() || !std::filesystem::exists(path))
         throw UsageError("no runs database at " + (path.empty() ? std::string("(none)") : path));
+    return path;
+}
+
+std::string sweepPage(const ReportOptions& o) {
+    const std::string path = existingDb(o);
+    RunStore store(path, false);
+    SweepStore sweeps(store);
+    const std::optional<SweepRow> row = sweeps.sweep(o.sweep);
+    if (!row) throw UsageError("no sweep " + std::to_string(o.sweep) + " in " + path);
+    sweep::SweepSpec spec;
+    try {
+        spec = storedSpec(*row);
+    } catch (const sweep::SpecError& e) {
+        throw UsageError("sweep " + std::to_string(o.sweep) +
+                         ": its spec no longer loads: " + e.what());
+    }
+    SweepReportInput in;
+    in.report = sweepShowReport(store, *row, spec, kCscvDefaultBlocks);
+    in.bestTrading = sweepVerdictTrading(store, in.report);
+    for (const sweep::SpecParam& p : spec.params) in.parameters.push_back(p.def.name);
+    in.source = path;
+    return sweepHtml(in);
+}
+
+std::string runPage(const ReportOptions& o) {
+    const std::string path = existingDb(o);
     RunStore store(path, false);
     const std::optional<StoredRun> run = store.get(o.run);
     if (!run) throw UsageError("no run " + std::to_string(o.run) + " in " + path);
@@ -47,10 +78,10 @@ std::string runPage(const ReportOptions& o) {
 }
 
 int runReport(const ReportOptions& o) {
-    if ((o.run > 0) == !o.walkForward.empty())
-        throw UsageError("give a run id or --walkforward FILE (one of them)");
-    if (o.run > 0) {
-        writeFileAtomic(o.html, runPage(o));
+    if ((o.run > 0) + (o.sweep > 0) + !o.walkForward.empty() != 1)
+        throw UsageError("give a run id, --sweep ID or --walkforward FILE (one of them)");
+    if (o.run > 0 || o.sweep > 0) {
+        writeFileAtomic(o.html, o.run > 0 ? runPage(o) : sweepPage(o));
         std::printf("wrote the report to %s\n", o.html.c_str());
         return 0;
     }
@@ -77,9 +108,12 @@ void addReportCommand(CLI::App& root, Runners& runners) {
     auto o = std::make_shared<ReportOptions>();
     CLI::App* cmd = root.add_subcommand(
         "report",
-        "a tear sheet of a run or a walk-forward as one self-contained HTML file\n"
+        "a tear sheet of a run, a sweep or a walk-forward as one self-contained HTML file\n"
         "RUN: a stored run's summary, verdict, trading figures, equity, drawdown and monthly "
-        "returns (its validation part). --walkforward FILE: "
+        "returns (its validation part). --sweep ID: the sweep's summary, the verdict and "
+        "trading figures of its best trial (by Sharpe, with the deflated Sharpe ratio), the "
+        "leaderboard, parallel coordinates, parameter importance, the deflated Sharpe ratio, "
+        "PBO where `sweep show` has it and the Pareto front. --walkforward FILE: "
         "reads what `nnwb-cli walkforward --json` printed (the fold records and the stitched "
         "object with its trading figures and trades) and writes one HTML page with inline SVG "
         "charts (no scripts, no network): the summary, the verdict, the figures, the folds, "
@@ -89,6 +123,9 @@ void addReportCommand(CLI::App& root, Runners& runners) {
         "Exit status: 0 written, 1 the file could not be written, 2 bad input (FILE:LINE: "
         "problem).");
     cmd->add_option("RUN", o->run, "a run id of the runs database (nnwb-cli runs list)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--sweep", o->sweep, "a sweep id of the runs database (nnwb-cli sweep list)")
+        ->type_name("ID")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--walkforward", o->walkForward, "the output of nnwb-cli walkforward --json")
         ->type_name("FILE");

@@ -266,6 +266,18 @@ std::string reportMonthlyPct(const std::vector<std::string>& times,
 
 }  // namespace
 
+std::string htmlReportHead(const std::string& title) {
+    return reportHead(title);
+}
+
+std::string htmlTradingFigures(const json& trading) {
+    return reportFigures(trading);
+}
+
+VerdictFigures verdictFiguresOfJson(const json& trading, int folds) {
+    return reportVerdict(json{{"trading", trading}, {"folds", folds}});
+}
+
 std::string runHtml(const RunReportInput& r) {
     std::string h = reportHead("nnwb run report") + "<h1>" + htmlEscape(r.title) + "</h1><p>" +
                     htmlEscape(r.summary) + "</p>";

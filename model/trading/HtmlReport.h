@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/trading/Verdict.h"
+
 namespace nnwb {
 
 class ReportInputError : public std::invalid_argument {
@@ -43,5 +45,12 @@ struct RunReportInput {
 // The page of a run: summary, verdict, figures, the summed % equity per bar and its
 // underwater chart, the % per month (a run keeps no trade list).
 std::string runHtml(const RunReportInput& r);
+
+// Parts the other pages (SweepHtml.h) share: the page's head (doctype, title, the reports'
+// style) up to <body>; the strategy / buy and hold / random figures table of a trading JSON;
+// the verdict's figures of a trading JSON (`folds` > 0: a walk-forward's stitched series).
+std::string htmlReportHead(const std::string& title);
+std::string htmlTradingFigures(const nlohmann::json& trading);
+VerdictFigures verdictFiguresOfJson(const nlohmann::json& trading, int folds = 0);
 
 }  // namespace nnwb

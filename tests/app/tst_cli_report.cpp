@@ -1,9 +1,11 @@
-// nnwb-cli report RUN|--walkforward FILE --html OUT (issue 43): a walk-forward of a short cut of
-// the bundled EURUSD H1 file with a tiny network, its --json output (the stitched trading with its
-// verdict and trades) turned into one HTML page that Python's html.parser reads with every
-// start tag closed, holding the verdict and the SVG charts and no external reference; bad
-// input exits 2 naming the file and line; a recorded run's page likewise; the text table ends
-// with the verdict line.
+// nnwb-cli report RUN|--sweep ID|--walkforward FILE --html OUT (issue 43): a walk-forward of a
+// short cut of the bundled EURUSD H1 file with a tiny network, its --json output (the stitched
+// trading with its verdict and trades) turned into one HTML page that Python's html.parser reads
+// with every start tag closed, holding the verdict and the SVG charts and no external reference;
+// bad input exits 2 naming the file and line; a recorded run's page likewise; a sweep's page has
+// the leaderboard `sweep show --json` reports, a parallel-coordinates line per trial, the
+// importance and the deflated Sharpe ratio, and its best trial's verdict with that ratio; the text
+// table ends with the verdict line.
 #include <QProcess>
 #include <QtTest>
 
@@ -12,9 +14,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/runs/RunStore.h"
 #include "common/CliRun.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
+#include "model/trading/HtmlReport.h"
+#include "model/trading/Verdict.h"
 
 using json = nlohmann::json;
 
@@ -151,6 +156,73 @@ private Q_SLOTS:
         const auto both = nnwb::test::runCli(
             {"report", "1", "--walkforward", html, "--runs-db", db, "--html", html});
         QCOMPARE(both.code, 2);
+    }
+
+    // report --sweep ID: a four-trial sweep on the trading Sharpe ratio.
+    void sweepReportIsOneValidPage() {
+        json e = json::parse(readText(dir_ + "/walkforward.json").toStdString());
+        e["validation"] = {{"mode", "holdout"}};
+        e["training"]["epochs"] = 2;
+        write("sweep-base.json", e.dump(2));
+        const QString spec = write("sweep.json", R"({"name":"lr","experiment":"sweep-base.json",
+            "method":"random","seed":2,"runCap":4,"epochs":2,
+            "objective":{"metric":"trading.sharpe"},
+            "parameters":[{"path":"training.optimizer.learningRate","min":0.0005,"max":0.05,
+                           "log":true}]})");
+        const QString db = dir_ + "/sweep.sqlite";
+        const auto sw = nnwb::test::runCli(
+            {"sweep", "run", spec, "--runs-db", db, "--slots", "cpu=2", "--quiet"}, 300000);
+        QVERIFY2(sw.code == 0, qPrintable(sw.out + sw.err));
+        const auto show =
+            nnwb::test::runCli({"sweep", "show", "1", "--json", "--runs-db", db}, 60000);
+        QVERIFY2(show.code == 0, qPrintable(show.err));
+        const json s = json::parse(show.out.toStdString());
+        const QString html = dir_ + "/sweep.html";
+        const auto r =
+            nnwb::test::runCli({"report", "--sweep", "1", "--runs-db", db, "--html", html});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString page = readText(html);
+        QCOMPARE(checkHtml(html), QString("ok"));
+        QVERIFY(page.contains("<h1>Sweep 1: lr</h1>"));
+        QVERIFY(!page.contains("http:") && !page.contains("https:") && !page.contains("<script"));
+        // The leaderboard as sweep show has it: one row per complete trial, best first.
+        const int complete = s["counts"]["complete"].get<int>();
+        QVERIFY(complete >= 2);
+        const QString board = page.section("<h2>Leaderboard</h2>", 1).section("</table>", 0, 0);
+        QCOMPARE(board.count("<tr>") - 1, complete);
+        QVERIFY2(board.contains(QString("<tr><td class=\"n\">1</td><td class=\"n\">%1</td>")
+                                    .arg(s["best"]["number"].get<int>())),
+                 qPrintable(board));
+        // A line per trial with a learning rate: coloured with a value, grey without.
+        const QString pc = page.section("<h2>Parallel coordinates</h2>", 1).section("</svg>", 0, 0);
+        QCOMPARE(pc.count("<path "), int(s["trials"].size()));
+        QCOMPARE(pc.count("stroke=\"#bbb\""), int(s["trials"].size()) - complete);
+        QVERIFY(pc.contains(">learningRate<"));
+        // Importance and the deflated Sharpe ratio, and the verdict that uses it.
+        QVERIFY(page.contains("<h2>Parameter importance</h2>"));
+        const json& d = s["deflatedSharpe"];
+        QVERIFY2(d.is_object(), s.dump().c_str());
+        QVERIFY(
+            page.contains(QString::fromStdString(d["meaning"].get<std::string>()).toHtmlEscaped()));
+        // The verdict of the trial with the best Sharpe, by the rules with its deflated Sharpe.
+        const std::optional<nnwb::StoredRun> best =
+            nnwb::RunStore(db.toStdString(), false).get(d["run"].get<int64_t>());
+        QVERIFY(best && best->trading.is_object());
+        nnwb::VerdictFigures f = nnwb::verdictFiguresOfJson(best->trading);
+        f.deflatedSharpe = d["probability"].get<double>();
+        const QString verdict = page.section("<p class=\"verdict\">", 1).section("</p>", 0, 0);
+        QCOMPARE(verdict,
+                 QString("Trial %1 (the best Sharpe of the sweep), validation part: %2")
+                     .arg(d["bestTrial"].get<int>())
+                     .arg(QString::fromStdString(nnwb::tradingVerdict(f)).toHtmlEscaped()));
+
+        const auto missing =
+            nnwb::test::runCli({"report", "--sweep", "9", "--runs-db", db, "--html", html});
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(missing.err.contains("no sweep 9 in " + db), qPrintable(missing.err));
+        const auto two =
+            nnwb::test::runCli({"report", "1", "--sweep", "1", "--runs-db", db, "--html", html});
+        QCOMPARE(two.code, 2);
     }
 
     void badInputNamesTheFileAndLine() {
