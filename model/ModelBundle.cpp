@@ -122,6 +122,10 @@ ModelBundle ModelBundle::fromMetadata(TensorMap tensors,
             "not a model bundle: the file has weights but no data settings in its "
             "__metadata__ (a plain weights file); save a model bundle with `nnwb-cli train "
             "--save-model` or the window's File > Export Model");
+    if (m.count("ensemble"))
+        throw ModelBundleError(
+            "an ensemble bundle (__metadata__.ensemble): its members' weights are read by "
+            "EnsembleBundle (docs/ensembles.md), not as one network's");
     ModelBundle b;
     b.tensors = std::move(tensors);
     if (need(m, "format") != "nnwb") bad("format", "must be \"nnwb\"");

@@ -37,7 +37,9 @@ std::string labelName(const PredictionRow& row) {
 }
 
 std::string predictionCsv(const PredictionResult& r) {
-    std::string out = "time,close,none,buy,sell,signal,label\n";
+    const bool ensemble = r.members > 1;
+    std::string out = ensemble ? "time,close,none,buy,sell,signal,label,agreement,spread\n"
+                               : "time,close,none,buy,sell,signal,label\n";
     out.reserve(out.size() + r.rows.size() * 72);
     for (const PredictionRow& row : r.rows) {
         out += formatBarTime(row.time);
@@ -45,7 +47,9 @@ std::string predictionCsv(const PredictionResult& r) {
         for (float v : row.outputs) out += ',' + floatText(v);
         out += ',';
         out += signalName(row.signal);
-        out += ',' + labelName(row) + '\n';
+        out += ',' + labelName(row);
+        if (ensemble) out += ',' + floatText(row.agreement) + ',' + floatText(row.spread);
+        out += '\n';
     }
     return out;
 }
@@ -96,6 +100,10 @@ nlohmann::ordered_json predictionToJson(const PredictionResult& r, const ModelBu
             o["label"] = labelName(row);
         else
             o["label"] = nullptr;
+        if (r.members > 1) {
+            o["agreement"] = row.agreement;
+            o["spread"] = row.spread;
+        }
         rows.push_back(std::move(o));
     }
     j["rows"] = std::move(rows);

@@ -19,13 +19,15 @@ const char* signalName(int signal);
 // the bar after it does not exist yet.
 std::string labelName(const PredictionRow& row);
 
-// Header `time,close,none,buy,sell,signal,label`, then one line per row; numbers in their
+// Header `time,close,none,buy,sell,signal,label` (an ensemble's: then `agreement,spread`,
+// EnsemblePrediction.h), then one line per row; numbers in their
 // shortest form that reads back bit-equal (float outputs, double close), times
 // "YYYY-MM-DD HH:MM".
 std::string predictionCsv(const PredictionResult& r);
 // {"model": {...the bundle's facts}, "data": {file, bars, rows, labelled}, "warnings":
 //  {"outOfRange": [{feature, share, rows, outside, worstZ, worstValue, constantInTraining,
-//  trainingMean}]}, "rows": [{"time", "close", "none", "buy", "sell", "signal", "label"}],
+//  trainingMean}]}, "rows": [{"time", "close", "none", "buy", "sell", "signal", "label"}]
+//  (an ensemble's rows also "agreement", "spread"),
 //  "metrics": {samples, loss, accuracy, missed, signals, patterns, confusion}}.
 nlohmann::ordered_json predictionToJson(const PredictionResult& r, const ModelBundle& b,
                                         const std::string& dataFile, size_t bars);

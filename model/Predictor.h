@@ -40,12 +40,17 @@ struct PredictionRow {
     bool labelled = false;           // bar t + reach exists, so the true label is known
     uint8_t label = 0;               // kFractalBuy | kFractalSell, when labelled
     float loss = 0.0f;               // per-sample loss, when labelled
+    // An ensemble's (model/ensemble/EnsemblePrediction.h): the share of members whose signal
+    // is `signal`, and the members' standard deviation of output `signal`; 1 and 0 for one model.
+    float agreement = 1.0f;
+    float spread = 0.0f;
 };
 
 struct PredictionResult {
     std::vector<PredictionRow> rows;
     EpochMetrics metrics;  // over the labelled rows
     size_t labelled = 0;
+    size_t members = 1;  // the models combined (an ensemble's members)
     // Features whose inputs lie far outside the training range (PredictionInputs::outOfRange).
     std::vector<OutOfRangeFeature> outOfRange;
 };

@@ -120,7 +120,7 @@ int runPopulationTrain(const Experiment& base, const PopulationTrainOptions& o) 
         }
     }
     std::fflush(stdout);
-    return anyFailed ? 1 : 0;
+    return o.after ? o.after(*run, anyFailed ? 1 : 0) : anyFailed ? 1 : 0;
 }
 
 }  // namespace nnwb::cli

@@ -4,9 +4,11 @@
 // thread; Qt-free.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "app/engine/RunEngine.h"
 #include "app/runs/RunRecorder.h"
 #include "model/Experiment.h"
 
@@ -17,6 +19,9 @@ struct PopulationTrainOptions {
     std::vector<std::string> vary;  // KEY=VALUES items (model/PopulationSpec.h)
     bool json = false;              // one JSON object per model and epoch, then per model
     RecordingOptions record;
+    // After the models' lines: given the trained engine and the exit status so far, returns
+    // the command's exit status (an ensemble keeps its members here, EnsembleTrain.h).
+    std::function<int(RunEngine&, int)> after;
 };
 
 // Exit status 0 when every model completed (or stopped early), 1 when one failed; UsageError

@@ -17,6 +17,7 @@
 #include "model/data/BarImporter.h"
 #include "model/data/DataSummary.h"
 #include "model/data/DateTime.h"
+#include "model/ensemble/EnsemblePrediction.h"
 #include "model/trading/PredictionSignals.h"
 #include "model/trading/TradingCsv.h"
 #include "model/trading/TradingEvaluation.h"
@@ -92,8 +93,9 @@ int runPredict(const PredictOptions& o) {
     const TradingSettings tradingSettings = o.trading ? tradingSettingsOf(o) : TradingSettings();
 
     ModelBundle bundle;
+    EnsembleBundle ensemble;  // an ensemble bundle's members (none for one model)
     try {
-        bundle = ModelBundle::load(modelPath);
+        loadAnyBundle(modelPath, bundle, ensemble);
     } catch (const ModelBundleError& e) {
         throw UsageError(e.what());
     }
@@ -109,8 +111,12 @@ int runPredict(const PredictOptions& o) {
         throw UsageError(e.what());
     }
     std::unique_ptr<Predictor> predictor;
+    std::unique_ptr<EnsemblePredictor> ensemblePredictor;
     try {
-        predictor = std::make_unique<Predictor>(bundle, o.device);
+        if (ensemble.size() > 0)
+            ensemblePredictor = std::make_unique<EnsemblePredictor>(ensemble, o.device);
+        else
+            predictor = std::make_unique<Predictor>(bundle, o.device);
     } catch (const ComputeError& e) {
         throw UsageError(e.what());
     } catch (const ShapeError& e) {
@@ -118,7 +124,8 @@ int runPredict(const PredictOptions& o) {
     } catch (const ModelBundleError& e) {
         throw UsageError(modelPath + ": " + e.what());
     }
-    const PredictionResult r = predictor->run(inputs, bars);
+    const PredictionResult r =
+        predictor ? predictor->run(inputs, bars) : ensemblePredictor->run(inputs, bars);
     // Inputs far outside the training range: on stderr (and in --json's "warnings").
     const std::string range = outOfRangeWarningText(r.outOfRange);
     if (!range.empty()) std::fprintf(stderr, "warning: %s", range.c_str());
@@ -139,24 +146,36 @@ int runPredict(const PredictOptions& o) {
         }
         std::printf("%s\n", j.dump().c_str());
     } else {
-        const auto info = predictor->backend().info();
+        const auto info =
+            predictor ? predictor->backend().info() : ensemblePredictor->backend().info();
+        const std::string epochText =
+            ensemble.size() > 0 ? "an ensemble of " + std::to_string(ensemble.size()) + " members"
+                                : "epoch " + std::to_string(bundle.epoch);
         std::printf(
-            "predict: %s (%s, epoch %d, trained on %s %s) on %s, %zu bars: %zu rows from %s to "
+            "predict: %s (%s, %s, trained on %s %s) on %s, %zu bars: %zu rows from %s to "
             "%s, %zu labelled; %s (%s)\n",
-            baseName(modelPath).c_str(), bundle.experiment.c_str(), bundle.epoch,
+            baseName(modelPath).c_str(), bundle.experiment.c_str(), epochText.c_str(),
             bundle.trainedOn.c_str(), timeframeName(bundle.timeframe).c_str(), file.c_str(),
             bars.size(), r.rows.size(), formatBarTime(r.rows.front().time).c_str(),
             formatBarTime(r.rows.back().time).c_str(), r.labelled, info.id.c_str(),
             info.name.c_str());
         if (csvPath.empty()) {
-            std::printf("%-16s %14s %11s %11s %11s  %-6s %s\n", "time", "close", "none", "buy",
-                        "sell", "signal", "label");
-            for (const PredictionRow& row : r.rows)
+            const bool more = r.members > 1;  // an ensemble's agreement and spread
+            std::printf(more ? "%-16s %14s %11s %11s %11s  %-6s %-5s  agreement   spread\n"
+                             : "%-16s %14s %11s %11s %11s  %-6s %s\n",
+                        "time", "close", "none", "buy", "sell", "signal", "label");
+            for (const PredictionRow& row : r.rows) {
                 std::printf(
-                    "%-16s %14.6g %11.6f %11.6f %11.6f  %-6s %s\n", formatBarTime(row.time).c_str(),
-                    row.close, static_cast<double>(row.outputs[0]),
+                    more ? "%-16s %14.6g %11.6f %11.6f %11.6f  %-6s %-5s"
+                         : "%-16s %14.6g %11.6f %11.6f %11.6f  %-6s %s",
+                    formatBarTime(row.time).c_str(), row.close, static_cast<double>(row.outputs[0]),
                     static_cast<double>(row.outputs[1]), static_cast<double>(row.outputs[2]),
                     signalName(row.signal), row.labelled ? labelName(row).c_str() : "-");
+                if (more)
+                    std::printf("  %9.3f %8.6f", static_cast<double>(row.agreement),
+                                static_cast<double>(row.spread));
+                std::printf("\n");
+            }
         }
         std::printf("%s", predictionMetricsText(r.metrics).c_str());
         if (!csvPath.empty()) std::printf("wrote %s (%zu rows)\n", csvPath.c_str(), r.rows.size());

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
+#include "app/cli/EnsembleTrain.h"
 #include "app/cli/FlagChecks.h"
 #include "app/cli/PopulationTrain.h"
 #include "app/cli/PresetPath.h"
@@ -77,6 +78,7 @@ struct TrainOptions {
     int population = 0;
     std::vector<std::string> vary;
     bool json = false, trial = false;
+    bool ensemble = false;  // --ensemble: the population's members kept as one bundle
     RecordingOptions record;
     nlohmann::json overrides = nlohmann::json::object();
     nlohmann::json validation = nlohmann::json::object();
@@ -104,12 +106,15 @@ int runTrain(TrainOptions& o);
 // --population N: the models of one population (app/cli/PopulationTrain.h).
 int runTrainPopulation(const Experiment& exp, const TrainOptions& o) {
     for (const auto& [flag, value] :
-         {std::pair{"--save-weights", &o.saveWeights}, std::pair{"--save-model", &o.saveModel},
+         {std::pair{"--save-weights", &o.saveWeights},
+          std::pair{"--save-model", o.ensemble ? &o.checkpoint : &o.saveModel},
           std::pair{"--load-weights", &o.loadWeights}, std::pair{"--checkpoint", &o.checkpoint}})
         if (!value->empty())
             throw UsageError(std::string(flag) +
                              ": not with --population (each model's best and last weights are "
                              "bundles of its run in the run store)");
+    EnsembleTrainOptions ensemble{o.saveModel, o.json, exp.name};
+    if (o.ensemble) checkEnsembleOptions(o.population, ensemble);
     if (o.trial) throw UsageError("--population: not with --trial");
     if (exp.validation.walkForward())
         throw UsageError("--population: not with validation.mode walkforward");
@@ -120,6 +125,14 @@ int runTrainPopulation(const Experiment& exp, const TrainOptions& o) {
     p.record = o.record;
     p.record.source = "cli-train";
     p.record.experimentFile = o.path;
+    if (o.ensemble) {
+        // The members' runs share one id, as the runs of a comparison do.
+        if (p.record.comparison.empty())
+            p.record.comparison = "ensemble-" + newRunUuid().substr(0, 12);
+        p.after = [ensemble](RunEngine& run, int status) {
+            return keepEnsemble(run, status, ensemble);
+        };
+    }
     return runPopulationTrain(exp, p);
 }
 
@@ -184,6 +197,7 @@ int runTrain(TrainOptions& o) {
     const Experiment exp = loadTrainExperiment(path, o);
     if (o.population > 0) return runTrainPopulation(exp, o);
     if (!o.vary.empty()) throw UsageError("--vary: only with --population N");
+    if (o.ensemble) throw UsageError("--ensemble: only with --population N (N >= 2 members)");
     if (exp.validation.walkForward()) {
         // A sweep trial runs every fold and reports the stitched result (its weights are not
         // kept, so --save-model / --save-weights save nothing).
@@ -367,6 +381,10 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
                     "classWeights, earlyStopping.*, keepBest; repeatable")
         ->type_name("KEY=VALUES")
         ->allow_extra_args(false);
+    cmd->add_flag("--ensemble", o->ensemble,
+                  "with --population N: keep the N models as one ensemble bundle (--save-model "
+                  "FILE): the mean of their outputs, their agreement and spread "
+                  "(docs/ensembles.md)");
     addRecordingFlags(*cmd, o->record);
     addTrainingFlags(*cmd, o->overrides);
     addValidationFlags(*cmd, o->validation);

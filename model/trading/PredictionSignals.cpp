@@ -4,7 +4,10 @@ namespace nnwb {
 
 SignalSeries signalsOf(const PredictionResult& r) {
     SignalSeries s;
-    for (const PredictionRow& row : r.rows) s.add(row.bar, row.outputs, row.signal);
+    for (const PredictionRow& row : r.rows) {
+        s.add(row.bar, row.outputs, row.signal);
+        if (r.members > 1) s.agreement.push_back(row.agreement);
+    }
     return s;
 }
 

@@ -18,6 +18,9 @@ struct SignalSeries {
     std::vector<std::array<float, 3>> outputs;
     // The signal of each bar: 0 none, 1 buy, 2 sell (the argmax of outputs).
     std::vector<int> signal;
+    // An ensemble's agreement per bar (the share of members voting for the signal); empty for
+    // one model (every signal agreed by all).
+    std::vector<float> agreement;
 
     size_t size() const { return bar.size(); }
     bool empty() const { return bar.empty(); }
@@ -26,6 +29,7 @@ struct SignalSeries {
         outputs.push_back(out);
         signal.push_back(sig);
     }
+    float agreementAt(size_t k) const { return agreement.empty() ? 1.0f : agreement[k]; }
 };
 
 }  // namespace nnwb

@@ -34,6 +34,14 @@ void ruleSettings(std::vector<TradingSetting>& out) {
              .spin(3, 0.05)
              .flag("--threshold")
              .to(fieldAccess(&T::threshold)),
+         tradingEntry(K::Real, "minAgreement", "Minimum agreement",
+                      "An ensemble's buy or sell signal acts only when at least this share of "
+                      "its members votes for it (their own largest output is the signal; 0: "
+                      "off; a single model always agrees with itself)")
+             .range(0, 1)
+             .spin(2, 0.05)
+             .flag("--min-agreement")
+             .to(fieldAccess(&T::minAgreement)),
          tradingEntry(
              K::Bool, "exitOnOpposite", "exit on the opposite signal",
              "A sell signal closes a long (a buy signal a short) at the next bar's open, and "

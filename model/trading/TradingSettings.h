@@ -19,6 +19,9 @@ namespace nnwb {
 struct TradingSettings {
     // A buy or sell signal acts (enters, reverses) only when its output is at least this.
     double threshold = 0.0;
+    // An ensemble's signal acts only when at least this share of its members votes for it
+    // (0: off; one model's signals always agree).
+    double minAgreement = 0.0;
     // An opposite signal closes the position at the next bar's open (and reverses it when
     // that signal acts).
     bool exitOnOpposite = true;

@@ -34,7 +34,7 @@ std::string thrown(F f) {
 TEST(TradingSettings, everyEntryIsCompleteAndUnique) {
     std::set<std::string> keys, names, flags;
     const json defaults = TradingSettings().toJson();
-    ASSERT_EQ(tradingSettings().size(), 13u);
+    ASSERT_EQ(tradingSettings().size(), 14u);
     for (const SettingSpec& s : tradingSettingSpecs()) {
         EXPECT_TRUE(keys.insert(s.key).second) << s.key;
         EXPECT_TRUE(names.insert(s.name).second) << s.name;

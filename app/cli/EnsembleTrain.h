@@ -1,0 +1,33 @@
+// `nnwb-cli train --population N --vary seed=... --ensemble --save-model FILE` (docs/ensembles.md):
+// after the population trained, its members' kept weights become one ensemble bundle
+// (model/ensemble/EnsembleBundle.h) with each member's validation figures, and the ensemble's
+// own validation figures beside its best and median member are printed. Runs on the CLI's main
+// thread; Qt-free.
+#pragma once
+
+#include <string>
+
+#include "app/engine/RunEngine.h"
+#include "model/ensemble/EnsembleBundle.h"
+
+namespace nnwb::cli {
+
+struct EnsembleTrainOptions {
+    std::string saveModel;  // the ensemble bundle to write
+    bool json = false;      // one JSON object {"ensemble": {...}} instead of the lines
+    std::string name;       // the experiment's name, without the members' varied values
+};
+
+// Refuses (UsageError) what cannot make an ensemble, before anything trains: fewer than 2
+// members, no --save-model.
+void checkEnsembleOptions(int models, const EnsembleTrainOptions& o);
+
+// The ensemble of a trained population: each member's result weights (its best epoch with
+// keepBest) and validation figures. Throws ModelBundleError (synthetic data).
+EnsembleBundle ensembleOf(RunEngine& run);
+
+// After the population (PopulationTrainOptions::after): keeps the ensemble unless a member
+// failed (status 1: nothing written); returns the exit status.
+int keepEnsemble(RunEngine& run, int status, const EnsembleTrainOptions& o);
+
+}  // namespace nnwb::cli
