@@ -236,8 +236,9 @@ void addSweepCommand(CLI::App& root, Runners& runners) {
     auto slots = [&](CLI::App* sub) {
         sub->add_option("--slots", o->slots,
                         "where trials run: cpu=N (N slots sharing the cores), opencl:P:D=K (K "
-                        "trials at a time on that device), comma-separated (default: one CPU "
-                        "slot per two cores)")
+                        "trials at a time on that device), opencl:P:*=K (K on every device of "
+                        "platform P), comma-separated (default: one CPU slot per two cores and, "
+                        "on a GPU host, 8 on every GPU of its first platform with one)")
             ->type_name("S");
         sub->add_option("--population", o->population,
                         "pack up to K trials that may share a population (same architecture, "
