@@ -13,6 +13,7 @@
 
 #include "app/cli/Commands.h"
 #include "app/compare/EpochReportJson.h"
+#include "app/engine/RunOutcome.h"
 #include "app/sweep/Slots.h"
 #include "app/sweep/TrialProcess.h"
 #include "model/AtomicFile.h"
@@ -23,14 +24,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* foldEndName(RunEnd e) {
-    return e == RunEnd::Completed ? "completed" : e == RunEnd::Failed ? "failed" : "stopped";
-}
-
 nlohmann::json foldOutcomeJson(const FoldOutcome& o) {
     const FoldRecord& r = o.record;
     return {{"fold", r.index + 1},
-            {"end", foldEndName(r.end)},
+            {"end", foldEndWord(r.end)},
             {"error", r.error},
             {"epochs", r.epochs},
             {"bestEpoch", r.bestEpoch},
@@ -48,9 +45,7 @@ nlohmann::json foldOutcomeJson(const FoldOutcome& o) {
 void readFoldOutcome(const nlohmann::json& j, FoldOutcome& o) {
     FoldRecord& r = o.record;
     const std::string end = j.at("end").get<std::string>();
-    r.end = end == "completed" ? RunEnd::Completed
-            : end == "failed"  ? RunEnd::Failed
-                               : RunEnd::Stopped;
+    r.end = runEndOfFoldWord(end);
     r.error = j.at("error").get<std::string>();
     r.epochs = j.at("epochs").get<int>();
     r.bestEpoch = j.at("bestEpoch").get<int>();

@@ -10,6 +10,7 @@
 #include "app/cli/RunErrors.h"
 #include "app/compare/EpochReportJson.h"
 #include "app/engine/RunEngine.h"
+#include "app/engine/RunOutcome.h"
 #include "model/FigureText.h"
 #include "model/Monitor.h"
 #include "model/PopulationSpec.h"
@@ -60,10 +61,7 @@ struct PopulationPrinter : RunEvents {
 };
 
 const char* endText(const RunResult& r) {
-    return r.end == RunEnd::Failed    ? "failed"
-           : r.end == RunEnd::Stopped ? "stopped"
-           : r.stoppedEarly           ? "stopped early"
-                                      : "completed";
+    return runEndText({r.end, r.stoppedEarly});
 }
 
 }  // namespace

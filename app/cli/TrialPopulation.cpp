@@ -103,28 +103,20 @@ void PopulationTrialEvents::warning(const std::string& message) {
 }
 
 int PopulationTrialEvents::end(const RunEngine& run, const std::vector<int>& modelEpochs) {
-    bool failed = false, stopped = false, pruned = false;
+    std::vector<RunOutcome> outcomes;
     // A stop of the whole run (the end of input) ends the members before started() when
     // nothing trained; pruned_ is empty then.
     for (int m = 0; m < run.models(); ++m) {
         const RunResult& r = run.resultOf(m);
         const bool wasPruned = size_t(m) < pruned_.size() && pruned_[size_t(m)];
-        std::string status = r.end == RunEnd::Failed    ? runstatus::kFailed
-                             : r.end == RunEnd::Stopped ? runstatus::kStopped
-                             : r.stoppedEarly           ? runstatus::kStoppedEarly
-                                                        : runstatus::kCompleted;
-        if (r.end == RunEnd::Stopped && wasPruned) status = "pruned";
-        nlohmann::json j = {{"event", "end"}, {"member", m}, {"status", status}};
+        outcomes.push_back({r.end, r.stoppedEarly, wasPruned});
+        nlohmann::json j = {
+            {"event", "end"}, {"member", m}, {"status", trialEndWord(outcomes.back())}};
         if (r.end == RunEnd::Failed) j["error"] = r.error;
         if (modelEpochs[size_t(m)] > 0) j["modelEpoch"] = modelEpochs[size_t(m)];
         printPackedLine(j);
-        failed = failed || r.end == RunEnd::Failed;
-        stopped = stopped || (r.end == RunEnd::Stopped && !wasPruned);
-        pruned = pruned || wasPruned;
     }
-    if (failed) return kTrialFailed;
-    if (stopped) return kTrialStopped;
-    return pruned ? kTrialPruned : kTrialCompleted;
+    return trialExitStatus(outcomes);
 }
 
 int runTrialPopulation(const std::vector<Experiment>& members,

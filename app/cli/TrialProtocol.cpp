@@ -85,18 +85,12 @@ void TrialEvents::warning(const std::string& message) {
 }
 
 int TrialEvents::end(const RunResult& r, int modelEpoch) {
-    std::string status = r.end == RunEnd::Failed    ? runstatus::kFailed
-                         : r.end == RunEnd::Stopped ? runstatus::kStopped
-                         : r.stoppedEarly           ? runstatus::kStoppedEarly
-                                                    : runstatus::kCompleted;
-    if (r.end == RunEnd::Stopped && pruned_) status = "pruned";
-    nlohmann::json j = {{"event", "end"}, {"status", status}};
+    const RunOutcome outcome{r.end, r.stoppedEarly, pruned_};
+    nlohmann::json j = {{"event", "end"}, {"status", trialEndWord(outcome)}};
     if (r.end == RunEnd::Failed) j["error"] = r.error;
     if (modelEpoch > 0) j["modelEpoch"] = modelEpoch;
     printLine(j);
-    if (r.end == RunEnd::Failed) return kTrialFailed;
-    if (r.end == RunEnd::Stopped) return pruned_ ? kTrialPruned : kTrialStopped;
-    return kTrialCompleted;
+    return trialExitStatus({outcome});
 }
 
 void printTrialBadInput(const std::string& error) {

@@ -19,19 +19,13 @@
 #include <nlohmann/json.hpp>
 
 #include "app/engine/RunEngine.h"
+#include "app/engine/RunOutcome.h"
 #include "model/Experiment.h"
 #include "model/TrainControl.h"
 
 namespace nnwb::cli {
 
-// Exit statuses of a trial.
-enum TrialExit {
-    kTrialCompleted = 0,  // every epoch, or stopped early by early stopping
-    kTrialFailed = 1,     // the run failed (non-finite loss, device failure)
-    kTrialBadInput = 2,   // the experiment or flags are bad (nothing trained)
-    kTrialPruned = 3,     // a "prune" line ended it
-    kTrialStopped = 4     // a "stop" line or the end of stdin ended it
-};
+// Exit statuses of a trial: TrialExit (app/engine/RunOutcome.h).
 
 class TrialEvents : public RunEvents {
 public:

@@ -49,9 +49,7 @@ struct TrialFoldEvents : WalkForwardEvents {
         nlohmann::json j = {{"event", "fold"},
                             {"fold", r.index + 1},
                             {"folds", r.folds},
-                            {"status", r.end == RunEnd::Completed ? "completed"
-                                       : r.end == RunEnd::Failed  ? "failed"
-                                                                  : "stopped"},
+                            {"status", foldEndWord(r.end)},
                             {"epochs", r.epochs},
                             {"bestEpoch", r.bestEpoch},
                             {"test", trialMetricsJson(r.test)}};
@@ -78,10 +76,8 @@ int runTrialWalkForward(const Experiment& exp) {
         asUsageErrors([&] { return wf->run(RecordingOptions::none(), events); });
     if (result.end != RunEnd::Completed) {
         printTrialLine(
-            {{"event", "end"},
-             {"status", result.end == RunEnd::Failed ? runstatus::kFailed : runstatus::kStopped},
-             {"error", result.error}});
-        return result.end == RunEnd::Failed ? kTrialFailed : kTrialStopped;
+            {{"event", "end"}, {"status", trialEndWord({result.end})}, {"error", result.error}});
+        return trialExitStatus({{result.end}});
     }
     // The stitched series traded under the experiment's trading settings.
     nlohmann::json trading = nullptr;
@@ -100,8 +96,8 @@ int runTrialWalkForward(const Experiment& exp) {
         }
     }
     printTrialResult(trading, trialMetricsJson(result.stitched));
-    printTrialLine({{"event", "end"}, {"status", runstatus::kCompleted}});
-    return kTrialCompleted;
+    printTrialLine({{"event", "end"}, {"status", trialEndWord({RunEnd::Completed})}});
+    return trialExitStatus({{RunEnd::Completed}});
 }
 
 }  // namespace nnwb::cli

@@ -14,6 +14,7 @@
 #include "app/cli/TrainingFlags.h"
 #include "app/cli/ValidationFlags.h"
 #include "app/cli/WalkForwardRun.h"
+#include "app/engine/RunOutcome.h"
 #include "app/engine/WalkForward.h"
 #include "compute/Backend.h"
 #include "model/AtomicFile.h"
@@ -34,10 +35,6 @@ std::string foldName(const FoldRecord& r) {
     return std::to_string(r.index + 1) + "/" + std::to_string(r.folds);
 }
 
-const char* statusName(RunEnd end) {
-    return end == RunEnd::Failed ? "failed" : end == RunEnd::Stopped ? "stopped" : "completed";
-}
-
 // A part's period and figures: {firstBar, lastBar, from, to, samples, loss, ...}.
 ojson partJson(size_t first, size_t last, int64_t from, int64_t to, const EpochMetrics& m) {
     ojson j = {{"firstBar", first},
@@ -54,7 +51,7 @@ ojson foldJson(const FoldRecord& r) {
                {"folds", r.folds},
                {"name", r.name},
                {"runId", r.runId},
-               {"status", statusName(r.end)},
+               {"status", foldEndWord(r.end)},
                {"epochs", r.epochs},
                {"bestEpoch", r.bestEpoch},
                {"stoppedEarly", r.stoppedEarly}};
@@ -71,7 +68,7 @@ ojson foldJson(const FoldRecord& r) {
 ojson stitchedJson(const WalkForwardResult& w, const BarSeries& bars, const FoldPlan& plan) {
     ojson j = {{"folds", w.folds.size()},
                {"plannedFolds", plan.folds.size()},
-               {"status", statusName(w.end)},
+               {"status", foldEndWord(w.end)},
                {"contiguous", plan.contiguous}};
     if (!w.outOfSample.empty()) {
         const size_t a = w.outOfSample.bar.front(), b = w.outOfSample.bar.back();
@@ -115,7 +112,7 @@ void printTable(const WalkForwardResult& w) {
             r.hasValidation ? accuracy(v).c_str() : "-",
             r.hasValidation ? pct(v, v.missedPct).c_str() : "-", loss(t).c_str(),
             accuracy(t).c_str(), pct(t, t.missedPct).c_str(), t.signalCount,
-            r.end == RunEnd::Completed ? "" : (std::string("  ") + statusName(r.end)).c_str());
+            r.end == RunEnd::Completed ? "" : (std::string("  ") + foldEndWord(r.end)).c_str());
     }
     std::printf(
         "(accuracy, missed in %%; validation: each fold's early-stopping validation at its "
@@ -180,7 +177,7 @@ struct Printer : WalkForwardEvents {
     void foldEnded(const FoldRecord& r) override {
         if (json) return;
         if (r.end != RunEnd::Completed) {
-            std::printf("fold %s: %s after %d epochs\n", foldName(r).c_str(), statusName(r.end),
+            std::printf("fold %s: %s after %d epochs\n", foldName(r).c_str(), foldEndWord(r.end),
                         r.epochs);
         } else {
             std::printf("fold %s: %d epochs%s, best %d: test loss %s accuracy %s%s missed %s%%\n",

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "app/engine/ContinueRule.h"
+#include "app/engine/RunOutcome.h"
 #include "app/engine/RunTrading.h"
 #include "app/runs/Sha256.h"
 #include "model/ModelBundle.h"
@@ -295,12 +296,8 @@ RunResult RunEngine::finish(const RunResult& result) {
             mb.trading = trading[m];
             if (mb.trading.is_object()) mb.trading.erase("returnSeries");  // figures only
         }
-        // The one mapping from how a run ended to its stored status.
-        const char* status = r.end == RunEnd::Failed    ? runstatus::kFailed
-                             : r.end == RunEnd::Stopped ? runstatus::kStopped
-                             : r.stoppedEarly           ? runstatus::kStoppedEarly
-                                                        : runstatus::kCompleted;
-        mb.recorder->finish(status, r.end == RunEnd::Failed ? r.error : std::string());
+        mb.recorder->finish(storedRunStatus({r.end, r.stoppedEarly}),
+                            r.end == RunEnd::Failed ? r.error : std::string());
         mb.recorder.reset();
     }
     return members_.front().result;
