@@ -18,6 +18,7 @@
 #include "app/sweep/SweepHistory.h"
 #include "app/sweep/SweepStore.h"
 #include "app/sweep/TaskResultChecks.h"
+#include "app/sweep/TrialTell.h"
 #include "model/AtomicFile.h"
 #include "model/JsonRead.h"
 #include "model/Monitor.h"
@@ -212,31 +213,30 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
     const auto [last, spsSum] =
         readEpochs(epochsFile, experiment.training.epochs, spec, hasValidation, parameters, out);
     const nlohmann::json trading = r.value("trading", nlohmann::json());
-    std::optional<double> value = spec.objective.atEnd()
-                                      ? spec.objective.resultValue({{"trading", trading}})
-                                      : bestOfEpochs(row, spec.objective);
-    row.state = TrialState::Failed;
-    if (status == "complete" && value && std::isfinite(*value)) {
-        row.state = TrialState::Complete;
-        row.value = value;
-    } else if (status == "paused") {  // a rung's end: pruned there, or waiting for the next rung
-        row.state = t.prunedAt > 0 ? TrialState::Pruned : TrialState::Running;
-        if (t.prunedAt > 0) row.prunedAt = t.prunedAt;
-        row.value = value;
-    } else if (status == "complete") {
-        row.error = "the objective " + spec.objective.metric + " is not in the trial's result";
-    } else {
-        row.error = r.value("error", status);
-        row.value = value;
-    }
-    if (spec.second && !p.epochs.empty()) {
-        if (spec.second->atEnd())
-            row.secondValue = spec.second->resultValue({{"trading", trading}});
-        else if (spec.second->metric == "samplesPerSecond")
-            row.secondValue = spsSum / double(p.epochs.size());
-        else
-            row.secondValue = spec.second->value(last, hasValidation, parameters);
-    }
+    // How it ended, decided as the coordinator decides it for a trial it ran.
+    AttemptEnd a;
+    a.ended = true;
+    a.status = status == "complete" ? r.value("endStatus", std::string(runstatus::kCompleted))
+               : status == "paused" ? std::string(runstatus::kStopped)
+                                    : std::string(runstatus::kFailed);
+    if (status == "complete" && !trialEndWordComplete(a.status))
+        throw std::runtime_error(file + ": endStatus '" + a.status + "' is not " +
+                                 runstatus::kCompleted + " or " + runstatus::kStoppedEarly);
+    if (a.status == runstatus::kFailed) a.error = r.value("error", status);
+    a.result = {{"trading", trading}};
+    a.last = last;
+    a.epochs = int(p.epochs.size());
+    a.spsSum = spsSum;
+    a.hasValidation = hasValidation;
+    a.parameters = parameters;
+    a.pausedAtRung = status == "paused";
+    if (t.prunedAt > 0) a.prunedAt = t.prunedAt;
+    const TrialOutcome told = tellTrial(spec, row, a);
+    row.state = told.end.state;
+    row.value = told.end.value;
+    row.secondValue = told.end.second;
+    row.prunedAt = told.end.prunedAt;
+    row.error = told.end.error;
     // The run, as the coordinator records a trial's.
     StoredRun& run = p.run;
     run.uuid = t.id;
@@ -259,9 +259,7 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
     run.note = "sweep bundle " + b.id + " task " + std::to_string(t.index) + ": " + t.params.dump();
     run.startedAt = row.startedAt;
     run.host = slurm.value("node", "");
-    run.status = row.state == TrialState::Complete ? r.value("endStatus", runstatus::kCompleted)
-                 : status == "paused"              ? std::string(runstatus::kStopped)
-                                                   : std::string(runstatus::kFailed);
+    run.status = told.runStatus;
     run.error = row.error;
     if (last.bestEpoch > 0) run.bestEpoch = last.bestEpoch;
     if (trading.is_object()) run.trading = trading;
@@ -302,13 +300,13 @@ void bindOptional(SQLite::Statement& q, int i, const std::optional<double>& v) {
 }
 
 void writeTrial(SQLite::Database& db, int64_t sweepId, const TrialRow& t, int64_t runId) {
-    // The objective per epoch first: SweepStore::addEpoch also sets value (the last one's).
+    // The objective per epoch, then the trial (the import's rule decided it may change).
     SQLite::Statement d(db, "DELETE FROM trial_epochs WHERE sweep_id = ? AND number = ?");
     d.bind(1, sweepId);
     d.bind(2, t.number);
     d.exec();
     for (const auto& [epoch, value] : t.epochs)
-        SweepStore::addEpoch(db, sweepId, t.number, epoch, value);
+        writeTrialEpoch(db, sweepId, t.number, epoch, value);
     SQLite::Statement u(db,
                         "UPDATE trials SET state = ?, run_id = ?, attempts = ?, slot = ?, value = "
                         "?, second_value = ?, epochs_done = ?, pruned_at = ?, error = ?, "

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/engine/RunOutcome.h"
 #include "app/runs/RunStore.h"
 #include "app/sweep/SweepBundle.h"
 #include "app/sweep/TrialProcess.h"
@@ -187,11 +188,11 @@ int runBundleTask(const std::string& dirIn, int index, const std::string& cli, s
                           " (cancelled, preempted or at its time limit); a requeue goes on "
                           "from its checkpoint",
                       143);
-    if (endStatus == "completed" || endStatus == "stopped_early") {
+    if (trialEndWordComplete(endStatus)) {
         result["endStatus"] = endStatus;
         return finish("complete", "", 0);
     }
-    if (endStatus == "stopped" && paused) return finish("paused", "", 0);
+    if (endStatus == runstatus::kStopped && paused) return finish("paused", "", 0);
     std::string error = end.value("error", "");
     if (error.empty())
         error = "the trial process ended without finishing (exit status " + std::to_string(exit) +

@@ -12,6 +12,7 @@
 #include "app/runs/Sha256.h"
 #include "app/sweep/SweepHistory.h"
 #include "app/sweep/TrialProcess.h"
+#include "app/sweep/TrialTell.h"
 #include "model/sweep/Sampler.h"
 #include "model/sweep/TpeSampler.h"
 
@@ -30,6 +31,7 @@ double steadySeconds() {
 
 struct Coordinator::TrialRun {
     int number = 0;
+    int attempt = 0;  // the trial's attempt this process runs (the key of its store updates)
     std::string experimentFile;
     int64_t runId = 0;
     int64_t parameters = 0;
@@ -75,6 +77,10 @@ TrialRow* Coordinator::row(int number) {
     return nullptr;
 }
 
+void Coordinator::refresh(int number) {
+    if (auto stored = store_.trial(id_, number)) *row(number) = std::move(*stored);
+}
+
 void Coordinator::recover() {
     removeLeftovers();
     for (TrialRow& t : trials_) {
@@ -83,12 +89,12 @@ void Coordinator::recover() {
             store_.requeueTrial(id_, t.number,
                                 "attempt " + std::to_string(t.attempts) +
                                     " was interrupted (its coordinator ended)");
-            t.state = TrialState::Queued;
         } else {
-            t.error = "interrupted in each of its " + std::to_string(t.attempts) + " attempts";
-            store_.failTrial(id_, t.number, t.error);
-            t.state = TrialState::Failed;
+            store_.failTrial(
+                id_, t.number,
+                "interrupted in each of its " + std::to_string(t.attempts) + " attempts");
         }
+        refresh(t.number);
     }
 }
 
@@ -150,9 +156,8 @@ bool Coordinator::startNext(Slot& slot) {
 }
 
 void Coordinator::failToStart(TrialRow& t, const std::string& error) {
-    t.state = TrialState::Failed;
-    t.error = error;
-    store_.failTrial(id_, t.number, t.error);
+    store_.failTrial(id_, t.number, error);
+    refresh(t.number);
     progressLine(t, "failed");
 }
 
@@ -234,16 +239,9 @@ void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
                      (long long)id_, list.c_str(), slot.label.c_str());
         std::fflush(o_.progress);
     }
-    for (const TrialRun& m : r->trials) {
-        TrialRow& t = *row(m.number);
-        store_.startTrial(id_, m.number, slot.label);
-        t.state = TrialState::Running;
-        t.attempts += 1;
-        t.epochs.clear();
-        t.value.reset();
-        t.runId = 0;
-        t.epochsDone = 0;
-        t.slot = slot.label;
+    for (TrialRun& m : r->trials) {
+        m.attempt = store_.startTrial(id_, m.number, slot.label);
+        refresh(m.number);
     }
     try {
         r->proc = std::make_unique<TrialProcess>(argv, slot.cpus, r->errFile);
@@ -347,10 +345,11 @@ void Coordinator::handleTrialLine(Running& r, TrialRun& m, const nlohmann::json&
         run.epochsPlanned = j.value("epochs", spec_.epochs);
         run.note = "sweep " + std::to_string(id_) + " trial " + std::to_string(m.number) + ": " +
                    t.params.dump();
-        const int n = m.number;
-        m.runId = runs_.insertRun(
-            run, [&](SQLite::Database& db, int64_t rid) { SweepStore::linkRun(db, id_, n, rid); });
-        t.runId = m.runId;
+        const int n = m.number, attempt = m.attempt;
+        m.runId = runs_.insertRun(run, [&](SQLite::Database& db, int64_t rid) {
+            SweepStore::linkRun(db, id_, n, attempt, rid);
+        });
+        refresh(n);
         return;
     }
     if (ev == "epoch") {
@@ -363,13 +362,13 @@ void Coordinator::handleTrialLine(Running& r, TrialRun& m, const nlohmann::json&
         }
         std::optional<int> best;
         if (rep.bestEpoch > 0) best = rep.bestEpoch;
-        const int n = m.number;
+        const int n = m.number, attempt = m.attempt;
         if (spec_.objective.atEnd()) {  // the value comes with the result; the run's curves
             runs_.addEpoch(m.runId, StoredEpoch{rep, rep.learningRate}, best,
                            [&](SQLite::Database& db, int64_t) {
-                               SweepStore::setEpochsDone(db, id_, n, rep.epoch);
+                               SweepStore::setEpochsDone(db, id_, n, attempt, rep.epoch);
                            });
-            t.epochsDone = rep.epoch;
+            refresh(n);
             m.spsSum += rep.samplesPerSecond;
             m.epochs += 1;
             m.last = rep;
@@ -384,13 +383,14 @@ void Coordinator::handleTrialLine(Running& r, TrialRun& m, const nlohmann::json&
                 (v ? " is not finite" : " is not in the epoch reports (no validation part?)"));
             return;
         }
+        TrialRow with = t;  // the trial's value: the best objective so far
+        with.epochs[rep.epoch] = *v;
+        const double bestSoFar = bestOfEpochs(with, spec_.objective).value_or(*v);
         runs_.addEpoch(m.runId, StoredEpoch{rep, rep.learningRate}, best,
                        [&](SQLite::Database& db, int64_t) {
-                           SweepStore::addEpoch(db, id_, n, rep.epoch, *v);
+                           SweepStore::addEpoch(db, id_, n, attempt, rep.epoch, *v, bestSoFar);
                        });
-        t.epochs[rep.epoch] = *v;
-        t.epochsDone = rep.epoch;
-        t.value = *v;
+        refresh(n);
         m.spsSum += rep.samplesPerSecond;
         m.epochs += 1;
         m.last = rep;
@@ -447,63 +447,28 @@ void Coordinator::answerMembers(Running& r, const nlohmann::json& members) {
 
 void Coordinator::finished(Running& r, TrialRun& m, int exitStatus) {
     TrialRow& t = *row(m.number);
-    std::optional<double> best = spec_.objective.atEnd() ? spec_.objective.resultValue(m.result)
-                                                         : bestOfEpochs(t, spec_.objective);
-    std::optional<double> second;
-    if (spec_.second && spec_.second->atEnd()) {
-        second = spec_.second->resultValue(m.result);
-    } else if (spec_.second && m.epochs > 0) {
-        if (spec_.second->metric == "samplesPerSecond")
-            second = m.spsSum / m.epochs;
-        else
-            second = spec_.second->value(m.last, m.hasValidation, m.parameters);
-    }
-    TrialState state = TrialState::Failed;
-    std::string runStatus = runstatus::kFailed, error;
-    bool stoppedBySweep = false;
-    if (!m.failure.empty()) {
-        error = m.failure;
-    } else if (m.ended &&
-               (m.endStatus == runstatus::kCompleted || m.endStatus == runstatus::kStoppedEarly) &&
-               spec_.objective.atEnd() && (!best || !std::isfinite(*best))) {
-        // An end-of-trial objective the result does not have (nothing traded, the evaluation
-        // failed): the trial fails, saying why.
-        error = "the objective " + spec_.objective.metric +
-                (best ? " is not finite" : " is not in the trial's result");
-        const nlohmann::json trading = m.result.is_object() && m.result.contains("trading")
-                                           ? m.result["trading"]
-                                           : nlohmann::json(nullptr);
-        if (trading.is_object() && trading.contains("error"))
-            error += " (trading: " + trading["error"].get<std::string>() + ")";
-        else if (spec_.objective.metric.rfind("trading.", 0) == 0 && trading.is_null())
-            error += " (nothing to trade: no price file, no validation part or not three outputs)";
-        best.reset();
-    } else if (m.ended &&
-               (m.endStatus == runstatus::kCompleted || m.endStatus == runstatus::kStoppedEarly)) {
-        state = TrialState::Complete;
-        runStatus = m.endStatus;
-    } else if (m.ended && m.endStatus == "pruned") {
-        state = TrialState::Pruned;
-        runStatus = runstatus::kStopped;
-        error = "pruned after epoch " + std::to_string(m.prunedAt.value_or(t.epochsDone));
-    } else if (m.ended && m.endStatus == runstatus::kStopped && stopping_) {
-        state = TrialState::Queued;  // `sweep stop`: `sweep resume` runs it again
-        runStatus = runstatus::kStopped;
-        error = "stopped by sweep stop";
-        stoppedBySweep = true;  // not an attempt: maxAttempts counts interruptions only
-    } else if (m.ended && m.endStatus == runstatus::kFailed) {
-        error = m.endError.empty() ? "the trial failed" : m.endError;
-    } else {
-        error = "the trial process ended without finishing (exit status " +
-                std::to_string(exitStatus) + "; see " + r.errFile + ")";
-        if (t.attempts < o_.maxAttempts) state = TrialState::Queued;
-    }
-    const std::optional<int> prunedAt = state == TrialState::Pruned ? m.prunedAt : std::nullopt;
-    const std::optional<double> value = state == TrialState::Queued ? std::nullopt : best;
+    AttemptEnd a;
+    a.ended = m.ended;
+    a.status = m.endStatus;
+    a.error = m.endError;
+    a.failure = m.failure;
+    a.died = "the trial process ended without finishing (exit status " +
+             std::to_string(exitStatus) + "; see " + r.errFile + ")";
+    a.result = m.result;
+    a.last = m.last;
+    a.epochs = m.epochs;
+    a.spsSum = m.spsSum;
+    a.hasValidation = m.hasValidation;
+    a.parameters = m.parameters;
+    a.prunedAt = m.prunedAt;
+    a.stopRequested = stopping_;
+    a.mayRetry = t.attempts < o_.maxAttempts;
+    const TrialOutcome told = tellTrial(spec_, t, a);
+    const TrialEnd& end = told.end;
+    const TrialState state = end.state;
     const int n = m.number;
     auto endRows = [&](SQLite::Database& db, int64_t) {
-        SweepStore::endTrial(db, id_, n, state, value, second, prunedAt, error);
-        if (stoppedBySweep) SweepStore::uncountAttempt(db, id_, n);
+        SweepStore::endTrial(db, id_, n, m.attempt, end);
     };
     if (m.runId > 0) {
         std::optional<int> bestEpoch;
@@ -513,18 +478,13 @@ void Coordinator::finished(Running& r, TrialRun& m, int exitStatus) {
         if (state != TrialState::Queued && m.result.is_object() && m.result.contains("trading") &&
             m.result["trading"].is_object())
             runs_.setTrading(m.runId, m.result["trading"]);
-        runs_.finishRun(m.runId, runStatus, state == TrialState::Complete ? "" : error, bestEpoch,
-                        endRows);
+        runs_.finishRun(m.runId, told.runStatus, state == TrialState::Complete ? "" : end.error,
+                        bestEpoch, endRows);
     } else {
         runs_.write("cannot end trial " + std::to_string(n),
                     [&](SQLite::Database& db) { endRows(db, 0); });
     }
-    t.state = state;
-    if (stoppedBySweep) t.attempts = std::max(0, t.attempts - 1);
-    t.value = value;
-    t.secondValue = second;
-    t.prunedAt = prunedAt;
-    t.error = error;
+    refresh(n);
     progressLine(t, state == TrialState::Queued ? "requeued" : sweep::trialStateName(state));
 }
 
@@ -588,7 +548,10 @@ std::string Coordinator::run() {
         }
         if (now - lastBeat > 5.0) {
             lastBeat = now;
-            store_.heartbeat(id_);
+            if (!store_.heartbeat(id_))  // its trials end with it (~TrialProcess kills them)
+                throw std::runtime_error("sweep " + std::to_string(id_) +
+                                         " was taken over by another coordinator (this one's "
+                                         "heartbeat had stopped for 15 minutes); this one ends");
         }
         if (!stopping_)
             for (Slot& slot : o_.slots) {

@@ -87,6 +87,8 @@ private:
     void storeModel(TrialRun& m);  // the trial's saved weights become its run's model
     void progressLine(const TrialRow& t, const std::string& what);
     TrialRow* row(int number);
+    // Reads trial `number` back from the store after a write (the store decides its fields).
+    void refresh(int number);
     int packSize() const { return o_.population > 0 ? o_.population : spec_.population; }
 
     sweep::SweepSpec spec_;

@@ -158,13 +158,20 @@ std::string SweepStore::requestStop(int64_t id) {
     return found;
 }
 
-void SweepStore::heartbeat(int64_t id) {
+bool SweepStore::heartbeat(int64_t id) {
+    int changed = 0;
     store_.write("cannot update sweep " + std::to_string(id), [&](SQLite::Database& db) {
-        SQLite::Statement u(db, "UPDATE sweeps SET heartbeat_at = ? WHERE id = ?");
+        SQLite::Statement u(db,
+                            "UPDATE sweeps SET heartbeat_at = ? WHERE id = ? AND host = ? AND "
+                            "pid = ? AND pid_start = ?");
         u.bind(1, unixSeconds());
         u.bind(2, id);
-        u.exec();
+        u.bind(3, runsHostName());
+        u.bind(4, int64_t(::getpid()));
+        u.bind(5, runsProcessStart(::getpid()));
+        changed = u.exec();
     });
+    return changed > 0;
 }
 
 std::vector<SweepRow> SweepStore::list() {
@@ -186,40 +193,87 @@ std::optional<SweepRow> SweepStore::sweep(int64_t id) {
     return out;
 }
 
+namespace {
+
+TrialRow trialFrom(SQLite::Statement& q) {
+    TrialRow t;
+    t.number = int(integer(q, "number"));
+    t.config = int(integer(q, "config"));
+    t.replicate = int(integer(q, "replicate"));
+    t.state = sweep::trialStateFromName(text(q, "state")).value_or(sweep::TrialState::Failed);
+    t.params = nlohmann::json::parse(text(q, "params"));
+    t.runId = integer(q, "run_id");
+    t.attempts = int(integer(q, "attempts"));
+    t.slot = text(q, "slot");
+    t.value = optReal(q, "value");
+    t.secondValue = optReal(q, "second_value");
+    t.epochsDone = int(integer(q, "epochs_done"));
+    if (!q.getColumn("pruned_at").isNull()) t.prunedAt = int(integer(q, "pruned_at"));
+    t.error = text(q, "error");
+    t.startedAt = text(q, "started_at");
+    t.endedAt = text(q, "ended_at");
+    return t;
+}
+
+// The trials of sweep `id` (all, or only `number`) with their epochs.
+std::vector<TrialRow> readTrials(SQLite::Database& db, int64_t id, std::optional<int> number) {
+    std::vector<TrialRow> out;
+    const std::string only = number ? " AND number = ?" : "";
+    SQLite::Statement q(db, "SELECT * FROM trials WHERE sweep_id = ?" + only + " ORDER BY number");
+    q.bind(1, id);
+    if (number) q.bind(2, *number);
+    while (q.executeStep()) out.push_back(trialFrom(q));
+    SQLite::Statement e(db,
+                        "SELECT number, epoch, value FROM trial_epochs WHERE sweep_id = ?" + only);
+    e.bind(1, id);
+    if (number) e.bind(2, *number);
+    std::map<int, size_t> at;
+    for (size_t i = 0; i < out.size(); ++i) at[out[i].number] = i;
+    while (e.executeStep()) {
+        const auto it = at.find(e.getColumn(0).getInt());
+        if (it != at.end())
+            out[it->second].epochs[e.getColumn(1).getInt()] = e.getColumn(2).getDouble();
+    }
+    return out;
+}
+
+// Throws TrialNotUpdatable when a guarded update of trial `number` changed nothing, saying
+// where the trial is.
+void requireChanged(SQLite::Database& db, int changed, int64_t id, int number,
+                    const std::string& expected) {
+    if (changed > 0) return;
+    SQLite::Statement q(db, "SELECT state, attempts FROM trials WHERE sweep_id = ? AND number = ?");
+    q.bind(1, id);
+    q.bind(2, number);
+    const std::string where = q.executeStep()
+                                  ? q.getColumn(0).getString() + " after " +
+                                        std::to_string(q.getColumn(1).getInt()) + " attempts"
+                                  : "not stored";
+    throw TrialNotUpdatable("trial " + std::to_string(number) + " of sweep " + std::to_string(id) +
+                            " is " + where + ", not " + expected +
+                            ": nothing changed (a late line, or a sweep another coordinator "
+                            "took over)");
+}
+
+std::string runningAttempt(int attempt) {
+    return "running attempt " + std::to_string(attempt);
+}
+
+}  // namespace
+
 std::vector<TrialRow> SweepStore::trials(int64_t id) {
     std::vector<TrialRow> out;
-    store_.read("cannot read the trials of sweep " + std::to_string(id), [&](SQLite::Database& db) {
-        SQLite::Statement q(db, "SELECT * FROM trials WHERE sweep_id = ? ORDER BY number");
-        q.bind(1, id);
-        while (q.executeStep()) {
-            TrialRow t;
-            t.number = int(integer(q, "number"));
-            t.config = int(integer(q, "config"));
-            t.replicate = int(integer(q, "replicate"));
-            t.state =
-                sweep::trialStateFromName(text(q, "state")).value_or(sweep::TrialState::Failed);
-            t.params = nlohmann::json::parse(text(q, "params"));
-            t.runId = integer(q, "run_id");
-            t.attempts = int(integer(q, "attempts"));
-            t.slot = text(q, "slot");
-            t.value = optReal(q, "value");
-            t.secondValue = optReal(q, "second_value");
-            t.epochsDone = int(integer(q, "epochs_done"));
-            if (!q.getColumn("pruned_at").isNull()) t.prunedAt = int(integer(q, "pruned_at"));
-            t.error = text(q, "error");
-            t.startedAt = text(q, "started_at");
-            t.endedAt = text(q, "ended_at");
-            out.push_back(std::move(t));
-        }
-        SQLite::Statement e(db, "SELECT number, epoch, value FROM trial_epochs WHERE sweep_id = ?");
-        e.bind(1, id);
-        while (e.executeStep()) {
-            const int n = e.getColumn(0).getInt();
-            for (TrialRow& t : out)
-                if (t.number == n) t.epochs[e.getColumn(1).getInt()] = e.getColumn(2).getDouble();
-        }
-    });
+    store_.read("cannot read the trials of sweep " + std::to_string(id),
+                [&](SQLite::Database& db) { out = readTrials(db, id, std::nullopt); });
     return out;
+}
+
+std::optional<TrialRow> SweepStore::trial(int64_t id, int number) {
+    std::vector<TrialRow> out;
+    store_.read("cannot read trial " + std::to_string(number) + " of sweep " + std::to_string(id),
+                [&](SQLite::Database& db) { out = readTrials(db, id, number); });
+    if (out.empty()) return std::nullopt;
+    return out.front();
 }
 
 void SweepStore::addTrials(int64_t id, const std::vector<TrialRow>& trials) {
@@ -242,53 +296,74 @@ void insertQueuedTrial(SQLite::Database& db, int64_t id, const TrialRow& t) {
     q.exec();
 }
 
-void SweepStore::startTrial(int64_t id, int number, const std::string& slot) {
+int SweepStore::startTrial(int64_t id, int number, const std::string& slot) {
+    int attempt = 0;
     store_.write("cannot start trial " + std::to_string(number), [&](SQLite::Database& db) {
-        SQLite::Statement d(db, "DELETE FROM trial_epochs WHERE sweep_id = ? AND number = ?");
-        d.bind(1, id);
-        d.bind(2, number);
-        d.exec();
         SQLite::Statement u(db,
                             "UPDATE trials SET state = 'running', attempts = attempts + 1, "
                             "slot = ?, started_at = ?, ended_at = NULL, error = NULL, value = "
                             "NULL, second_value = NULL, epochs_done = 0, pruned_at = NULL, run_id "
-                            "= NULL WHERE sweep_id = ? AND number = ?");
+                            "= NULL WHERE sweep_id = ? AND number = ? AND state = 'queued'");
         u.bind(1, slot);
         u.bind(2, utcNowText());
         u.bind(3, id);
         u.bind(4, number);
-        u.exec();
+        requireChanged(db, u.exec(), id, number, "queued");
+        SQLite::Statement d(db, "DELETE FROM trial_epochs WHERE sweep_id = ? AND number = ?");
+        d.bind(1, id);
+        d.bind(2, number);
+        d.exec();
+        SQLite::Statement q(db, "SELECT attempts FROM trials WHERE sweep_id = ? AND number = ?");
+        q.bind(1, id);
+        q.bind(2, number);
+        q.executeStep();
+        attempt = q.getColumn(0).getInt();
     });
+    return attempt;
 }
 
 void SweepStore::requeueTrial(int64_t id, int number, const std::string& why) {
     store_.write("cannot requeue trial " + std::to_string(number), [&](SQLite::Database& db) {
         SQLite::Statement u(db,
                             "UPDATE trials SET state = 'queued', error = ? WHERE sweep_id = ? "
-                            "AND number = ?");
+                            "AND number = ? AND state = 'running'");
         u.bind(1, why);
         u.bind(2, id);
         u.bind(3, number);
-        u.exec();
+        requireChanged(db, u.exec(), id, number, "running");
     });
 }
 
 void SweepStore::failTrial(int64_t id, int number, const std::string& error) {
     store_.write("cannot end trial " + std::to_string(number), [&](SQLite::Database& db) {
-        endTrial(db, id, number, sweep::TrialState::Failed, std::nullopt, std::nullopt,
-                 std::nullopt, error);
+        SQLite::Statement u(db,
+                            "UPDATE trials SET state = 'failed', error = ?, ended_at = ? WHERE "
+                            "sweep_id = ? AND number = ? AND state IN ('queued', 'running')");
+        u.bind(1, error);
+        u.bind(2, utcNowText());
+        u.bind(3, id);
+        u.bind(4, number);
+        requireChanged(db, u.exec(), id, number, "queued or running");
     });
 }
 
-void SweepStore::linkRun(SQLite::Database& db, int64_t id, int number, int64_t runId) {
-    SQLite::Statement u(db, "UPDATE trials SET run_id = ? WHERE sweep_id = ? AND number = ?");
+// An UPDATE of trials setting `set`, for a running attempt only (binds: set's, then sweep,
+// number, attempt).
+static std::string forRunningAttempt(const std::string& set) {
+    return "UPDATE trials SET " + set +
+           " WHERE sweep_id = ? AND number = ? AND state = 'running' AND attempts = ?";
+}
+
+void SweepStore::linkRun(SQLite::Database& db, int64_t id, int number, int attempt, int64_t runId) {
+    SQLite::Statement u(db, forRunningAttempt("run_id = ?"));
     u.bind(1, runId);
     u.bind(2, id);
     u.bind(3, number);
-    u.exec();
+    u.bind(4, attempt);
+    requireChanged(db, u.exec(), id, number, runningAttempt(attempt));
 }
 
-void SweepStore::addEpoch(SQLite::Database& db, int64_t id, int number, int epoch, double value) {
+void writeTrialEpoch(SQLite::Database& db, int64_t id, int number, int epoch, double value) {
     SQLite::Statement q(db,
                         "INSERT OR REPLACE INTO trial_epochs (sweep_id, number, epoch, value) "
                         "VALUES (?, ?, ?, ?)");
@@ -297,55 +372,52 @@ void SweepStore::addEpoch(SQLite::Database& db, int64_t id, int number, int epoc
     q.bind(3, epoch);
     q.bind(4, value);
     q.exec();
-    SQLite::Statement u(db,
-                        "UPDATE trials SET epochs_done = ?, value = ? WHERE sweep_id = ? AND "
-                        "number = ?");
-    u.bind(1, epoch);
-    u.bind(2, value);
-    u.bind(3, id);
-    u.bind(4, number);
-    u.exec();
 }
 
-void SweepStore::setEpochsDone(SQLite::Database& db, int64_t id, int number, int epoch) {
-    SQLite::Statement u(db, "UPDATE trials SET epochs_done = ? WHERE sweep_id = ? AND number = ?");
+void SweepStore::addEpoch(SQLite::Database& db, int64_t id, int number, int attempt, int epoch,
+                          double value, double best) {
+    SQLite::Statement u(db, forRunningAttempt("epochs_done = ?, value = ?"));
+    u.bind(1, epoch);
+    u.bind(2, best);
+    u.bind(3, id);
+    u.bind(4, number);
+    u.bind(5, attempt);
+    requireChanged(db, u.exec(), id, number, runningAttempt(attempt));
+    writeTrialEpoch(db, id, number, epoch, value);
+}
+
+void SweepStore::setEpochsDone(SQLite::Database& db, int64_t id, int number, int attempt,
+                               int epoch) {
+    SQLite::Statement u(db, forRunningAttempt("epochs_done = ?"));
     u.bind(1, epoch);
     u.bind(2, id);
     u.bind(3, number);
-    u.exec();
+    u.bind(4, attempt);
+    requireChanged(db, u.exec(), id, number, runningAttempt(attempt));
 }
 
-void SweepStore::uncountAttempt(SQLite::Database& db, int64_t id, int number) {
-    SQLite::Statement u(db,
-                        "UPDATE trials SET attempts = MAX(attempts - 1, 0) WHERE sweep_id = ? AND "
-                        "number = ?");
-    u.bind(1, id);
-    u.bind(2, number);
-    u.exec();
-}
-
-void SweepStore::endTrial(SQLite::Database& db, int64_t id, int number, sweep::TrialState state,
-                          std::optional<double> value, std::optional<double> second,
-                          std::optional<int> prunedAt, const std::string& error) {
-    SQLite::Statement u(
-        db,
-        "UPDATE trials SET state = ?, value = COALESCE(?, value), second_value = "
-        "?, pruned_at = ?, error = ?, ended_at = ? WHERE sweep_id = ? AND number = ?");
-    u.bind(1, sweep::trialStateName(state));
-    bindOpt(u, 2, value);
-    bindOpt(u, 3, second);
-    if (prunedAt)
-        u.bind(4, *prunedAt);
+void SweepStore::endTrial(SQLite::Database& db, int64_t id, int number, int attempt,
+                          const TrialEnd& end) {
+    SQLite::Statement u(db, forRunningAttempt("state = ?, value = COALESCE(?, value), second_value "
+                                              "= ?, pruned_at = ?, error = ?, ended_at = ?, "
+                                              "attempts = attempts - ?"));
+    u.bind(1, sweep::trialStateName(end.state));
+    bindOpt(u, 2, end.value);
+    bindOpt(u, 3, end.second);
+    if (end.prunedAt)
+        u.bind(4, *end.prunedAt);
     else
         u.bind(4);
-    if (error.empty())
+    if (end.error.empty())
         u.bind(5);
     else
-        u.bind(5, error);
+        u.bind(5, end.error);
     u.bind(6, utcNowText());
-    u.bind(7, id);
-    u.bind(8, number);
-    u.exec();
+    u.bind(7, end.attemptCounts ? 0 : 1);
+    u.bind(8, id);
+    u.bind(9, number);
+    u.bind(10, attempt);
+    requireChanged(db, u.exec(), id, number, runningAttempt(attempt));
 }
 
 sweep::SweepSpec storedSpec(const SweepRow& s) {

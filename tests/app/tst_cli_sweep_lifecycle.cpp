@@ -3,7 +3,7 @@
 // refused; a failure between a configuration's two replicate inserts loses neither (resume
 // stores both); `sweep stop` is not an attempt (stop, resume, one kill -9, resume: the trial
 // still runs to the end); `runs rm` of a running trial's run is refused and the coordinator goes
-// on to the end.
+// on to the end; a trial's stored run carries the fields of a trained run.
 #include <QtTest>
 
 #include <signal.h>
@@ -18,6 +18,7 @@
 #include "app/sweep/SweepStore.h"
 #include "common/CliRun.h"
 #include "common/TestUtil.h"
+#include "model/data/DataConfig.h"
 #include "nnwb/TestPaths.h"
 
 using nnwb::test::runCli;
@@ -173,6 +174,57 @@ private slots:
         QCOMPARE(store.get(run)->status, std::string("completed"));
         QCOMPARE(store.get(run)->epochsDone, 60);
         QCOMPARE(runCli({"runs", "rm", QString::number(run), "--runs-db", db_}).code, 0);
+    }
+
+    // A sweep trial's stored run carries what a trained run's does (RunRecorder): its own uuid,
+    // the data file with its SHA-256, size, bars and their times, the device, the monitor, the
+    // sizes of the model and the data (issue 42 §3).
+    void aTrialsRunCarriesWhatATrainedRunDoes() {
+        std::ifstream in(nnwb::defaultDataFile());
+        std::string cut, line;
+        for (int i = 0; i < 401 && std::getline(in, line); ++i) cut += line + "\n";
+        std::ofstream(dir_.toStdString() + "/cut.csv") << cut;
+        std::ofstream(dir_.toStdString() + "/exp.json")
+            << R"({"formatVersion":2,"name":"e","data":{"file":"cut.csv","window":6},
+            "model":{"layers":[{"type":"dense","neurons":8,"activation":"tanh"},
+            {"type":"dense","neurons":3,"activation":"sigmoid"}]},
+            "training":{"epochs":2,"batchSize":16,"seed":5}})";
+        const QString spec = dir_ + "/spec.json";
+        std::ofstream(spec.toStdString())
+            << R"({"name":"s","experiment":"exp.json","method":"grid","parameters":[
+            {"path":"training.batchSize","values":[16]}]})";
+        auto r = runCli({"train", "--experiment", dir_ + "/exp.json", "--runs-db", db_});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        r = runCli({"sweep", "run", spec, "--runs-db", db_, "--slots", "cpu=1"});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        nnwb::RunStore store(db_.toStdString(), false);
+        const auto all = store.list();  // newest first: the trial's, then the trained one
+        QCOMPARE(all.size(), size_t(2));
+        const nnwb::StoredRun& trial = all[0];
+        const nnwb::StoredRun& trained = all[1];
+        QCOMPARE(trial.source, std::string("sweep"));
+        QVERIFY(!trial.uuid.empty() && trial.uuid != trained.uuid);
+        QVERIFY(!trained.dataSha256.empty() && trained.dataBars > 0);
+        QCOMPARE(trial.dataFile, trained.dataFile);
+        QCOMPARE(trial.dataSha256, trained.dataSha256);
+        QCOMPARE(trial.dataSize, trained.dataSize);
+        QCOMPARE(trial.dataBars, trained.dataBars);
+        QCOMPARE(trial.dataFirstBar, trained.dataFirstBar);
+        QCOMPARE(trial.dataLastBar, trained.dataLastBar);
+        QCOMPARE(trial.dataDescription, trained.dataDescription);
+        QCOMPARE(trial.deviceId, trained.deviceId);
+        QCOMPARE(trial.deviceName, trained.deviceName);
+        QCOMPARE(trial.monitor, trained.monitor);
+        QCOMPARE(trial.seed, trained.seed);
+        QCOMPARE(trial.appVersion, trained.appVersion);
+        QCOMPARE(trial.parameters, trained.parameters);
+        QCOMPARE(trial.trainSamples, trained.trainSamples);
+        QCOMPARE(trial.validationSamples, trained.validationSamples);
+        QCOMPARE(trial.epochsPlanned, trained.epochsPlanned);
+        QCOMPARE(trial.epochsDone, trained.epochsDone);
+        QCOMPARE(trial.status, trained.status);
+        QVERIFY(trial.trading.is_object() && trained.trading.is_object());
+        QVERIFY(!trial.host.empty());
     }
 };
 
