@@ -18,6 +18,7 @@
 #include "app/sweep/SweepHistory.h"
 #include "app/sweep/SweepStore.h"
 #include "app/sweep/TaskResultChecks.h"
+#include "app/sweep/TrialRunRow.h"
 #include "app/sweep/TrialTell.h"
 #include "model/AtomicFile.h"
 #include "model/JsonRead.h"
@@ -165,6 +166,40 @@ void storeProvenance(const Bundle& b, const nlohmann::json& started, const std::
     }
 }
 
+// The trial of task `t` as result.json `r` says where and when it ran (its state comes later).
+TrialRow taskTrialRow(const BundleTrial& t, const nlohmann::json& r, const std::string& file) {
+    TrialRow row;
+    row.number = t.index;
+    row.config = t.config;
+    row.replicate = t.replicate;
+    row.params = t.params;
+    const nlohmann::json slurm = r.value("slurm", nlohmann::json::object());
+    row.attempts = 1 + restartCountOf(slurm, file);
+    row.slot = r.value("device", "") +
+               (slurm.value("node", "").empty() ? "" : " on " + slurm.value("node", std::string()));
+    row.startedAt = r.value("startedAt", "");
+    row.endedAt = r.value("endedAt", "");
+    return row;
+}
+
+// How a task's attempt ended, from result.json's `status` (complete, paused at a rung, failed,
+// interrupted) and `endStatus`; an endStatus of a complete task other than completed or
+// stopped_early is refused.
+AttemptEnd attemptEndOf(const nlohmann::json& r, const std::string& status,
+                        const std::string& file) {
+    AttemptEnd a;
+    a.ended = true;
+    a.status = status == "complete" ? r.value("endStatus", std::string(runstatus::kCompleted))
+               : status == "paused" ? std::string(runstatus::kStopped)
+                                    : std::string(runstatus::kFailed);
+    if (status == "complete" && !trialEndWordComplete(a.status))
+        throw std::runtime_error(file + ": endStatus '" + a.status + "' is not " +
+                                 runstatus::kCompleted + " or " + runstatus::kStoppedEarly);
+    if (a.status == runstatus::kFailed) a.error = r.value("error", status);
+    a.pausedAtRung = status == "paused";
+    return a;
+}
+
 // Reads results/I of trial `t`; throws std::runtime_error("FILE: reason").
 TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpec& spec,
                     const std::string& file) {
@@ -194,16 +229,8 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
     }
     TaskResult out;
     TrialRow& row = out.row;
-    row.number = t.index;
-    row.config = t.config;
-    row.replicate = t.replicate;
-    row.params = t.params;
+    row = taskTrialRow(t, r, file);
     const nlohmann::json slurm = r.value("slurm", nlohmann::json::object());
-    row.attempts = 1 + restartCountOf(slurm, file);
-    row.slot = r.value("device", "") +
-               (slurm.value("node", "").empty() ? "" : " on " + slurm.value("node", std::string()));
-    row.startedAt = r.value("startedAt", "");
-    row.endedAt = r.value("endedAt", "");
     const nlohmann::json started = r.value("started", nlohmann::json::object());
     const bool hasValidation = started.value("validationSamples", int64_t(0)) > 0;
     const int64_t parameters = started.value("parameters", int64_t(0));
@@ -214,22 +241,13 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
         readEpochs(epochsFile, experiment.training.epochs, spec, hasValidation, parameters, out);
     const nlohmann::json trading = r.value("trading", nlohmann::json());
     // How it ended, decided as the coordinator decides it for a trial it ran.
-    AttemptEnd a;
-    a.ended = true;
-    a.status = status == "complete" ? r.value("endStatus", std::string(runstatus::kCompleted))
-               : status == "paused" ? std::string(runstatus::kStopped)
-                                    : std::string(runstatus::kFailed);
-    if (status == "complete" && !trialEndWordComplete(a.status))
-        throw std::runtime_error(file + ": endStatus '" + a.status + "' is not " +
-                                 runstatus::kCompleted + " or " + runstatus::kStoppedEarly);
-    if (a.status == runstatus::kFailed) a.error = r.value("error", status);
+    AttemptEnd a = attemptEndOf(r, status, file);
     a.result = {{"trading", trading}};
     a.last = last;
     a.epochs = int(p.epochs.size());
     a.spsSum = spsSum;
     a.hasValidation = hasValidation;
     a.parameters = parameters;
-    a.pausedAtRung = status == "paused";
     if (t.prunedAt > 0) a.prunedAt = t.prunedAt;
     const TrialOutcome told = tellTrial(spec, row, a);
     row.state = told.end.state;
@@ -238,25 +256,17 @@ TaskResult readTask(const Bundle& b, const BundleTrial& t, const sweep::SweepSpe
     row.prunedAt = told.end.prunedAt;
     row.error = told.end.error;
     // The run, as the coordinator records a trial's.
+    TrialRunNames names;
+    names.name = b.name + " trial " + std::to_string(t.index);
+    names.tags = "sweep,slurm";
+    names.note =
+        "sweep bundle " + b.id + " task " + std::to_string(t.index) + ": " + t.params.dump();
+    names.uuid = t.id;
     StoredRun& run = p.run;
-    run.uuid = t.id;
-    run.name = b.name + " trial " + std::to_string(t.index);
-    run.tags = "sweep,slurm";
-    run.source = "sweep";
-    run.experiment = experiment.toJson();
-    run.dataFile = experiment.dataWithAbsoluteFile().value("file", "");
-    storeProvenance(b, started, file, run);
-    run.experimentFile = experimentFile;
-    run.dataDescription = started.value("data", "");
-    run.deviceId = started.value("deviceId", r.value("device", ""));
-    run.deviceName = started.value("deviceName", "");
+    run = trialRunRow(experiment, experimentFile, started, names);
+    storeProvenance(b, started, file, run);  // checked against the bundle's data
+    if (run.deviceId.empty()) run.deviceId = r.value("device", "");
     run.seed = t.seed;
-    run.appVersion = nnwbVersion();
-    run.parameters = parameters;
-    run.trainSamples = started.value("trainSamples", int64_t(0));
-    run.validationSamples = started.value("validationSamples", int64_t(0));
-    run.epochsPlanned = started.value("epochs", 0);
-    run.note = "sweep bundle " + b.id + " task " + std::to_string(t.index) + ": " + t.params.dump();
     run.startedAt = row.startedAt;
     run.host = slurm.value("node", "");
     run.status = told.runStatus;
@@ -369,22 +379,33 @@ int64_t sweepOfTrials(SQLite::Database& db, const Bundle& b) {
     }
     return 0;
 }
-}  // namespace
+// The import's rule: result `r` replaces its stored trial only when it got further (failed <
+// pruned < complete, then more epochs); a new trial always comes in. Deletes the stored run's
+// epochs when it does (the better attempt's replace them); `sweepId`: the stored trial's sweep.
+bool gotFurther(SQLite::Database& db, const TaskResult& r, int64_t& sweepId) {
+    SQLite::Statement q(db,
+                        "SELECT t.sweep_id, t.state, t.epochs_done, r.id FROM runs r JOIN "
+                        "trials t ON t.run_id = r.id WHERE r.uuid = ?");
+    q.bind(1, r.run.run.uuid);
+    if (!q.executeStep()) return true;
+    sweepId = q.getColumn(0).getInt64();
+    const int oldRank = stateRank(
+        sweep::trialStateFromName(q.getColumn(1).getString()).value_or(TrialState::Failed));
+    const int newRank = stateRank(r.row.state);
+    const bool better =
+        newRank > oldRank || (newRank == oldRank && r.row.epochsDone > q.getColumn(2).getInt());
+    if (better) {
+        SQLite::Statement d(db, "DELETE FROM epochs WHERE run_id = ?");
+        d.bind(1, q.getColumn(3).getInt64());
+        d.exec();
+    }
+    return better;
+}
 
-BundleImportReport importBundle(RunStore& store, const std::string& dir) {
-    const Bundle b = readBundle(dir);
-    BundleImportReport report;
-    sweep::SweepSpec spec;
-    try {
-        spec = sweep::SweepSpec::fromJson(b.spec, (fs::path(b.dir) / "spec.json").string(), b.dir);
-    } catch (const std::exception& e) {
-        throw BundleError(e.what());
-    }
-    const auto dataProblems = bundleDataProblems(b);
-    if (!dataProblems.empty()) {  // every trial trained on that data: none is imported
-        report.refused = dataProblems;
-        return report;
-    }
+// The results of bundle `b` that read and check whole; those waiting or refused counted in
+// `report`.
+std::vector<TaskResult> readResults(const Bundle& b, const sweep::SweepSpec& spec,
+                                    BundleImportReport& report) {
     std::vector<TaskResult> results;
     for (const BundleTrial& t : b.trials) {
         const std::string folder = (fs::path(b.dir) / "results" / std::to_string(t.index)).string();
@@ -402,6 +423,26 @@ BundleImportReport importBundle(RunStore& store, const std::string& dir) {
             report.refused.push_back(e.what());
         }
     }
+    return results;
+}
+
+}  // namespace
+
+BundleImportReport importBundle(RunStore& store, const std::string& dir) {
+    const Bundle b = readBundle(dir);
+    BundleImportReport report;
+    sweep::SweepSpec spec;
+    try {
+        spec = sweep::SweepSpec::fromJson(b.spec, (fs::path(b.dir) / "spec.json").string(), b.dir);
+    } catch (const std::exception& e) {
+        throw BundleError(e.what());
+    }
+    const auto dataProblems = bundleDataProblems(b);
+    if (!dataProblems.empty()) {  // every trial trained on that data: none is imported
+        report.refused = dataProblems;
+        return report;
+    }
+    const std::vector<TaskResult> results = readResults(b, spec, report);
     if (results.empty()) return report;
     std::vector<PendingRun> runs;
     for (const TaskResult& r : results) runs.push_back(r.run);
@@ -413,24 +454,7 @@ BundleImportReport importBundle(RunStore& store, const std::string& dir) {
         imported = unchanged = 0;
         sweepId = 0;
         for (const TaskResult& r : results) {
-            SQLite::Statement q(db,
-                                "SELECT t.sweep_id, t.state, t.epochs_done, r.id FROM runs r JOIN "
-                                "trials t ON t.run_id = r.id WHERE r.uuid = ?");
-            q.bind(1, r.run.run.uuid);
-            bool better = true;
-            if (q.executeStep()) {
-                sweepId = q.getColumn(0).getInt64();
-                const int oldRank = stateRank(sweep::trialStateFromName(q.getColumn(1).getString())
-                                                  .value_or(TrialState::Failed));
-                const int newRank = stateRank(r.row.state);
-                better = newRank > oldRank ||
-                         (newRank == oldRank && r.row.epochsDone > q.getColumn(2).getInt());
-                if (better) {  // its epochs are replaced by the better attempt's
-                    SQLite::Statement d(db, "DELETE FROM epochs WHERE run_id = ?");
-                    d.bind(1, q.getColumn(3).getInt64());
-                    d.exec();
-                }
-            }
+            const bool better = gotFurther(db, r, sweepId);
             chosen.push_back(better);
             (better ? imported : unchanged) += 1;
         }

@@ -12,6 +12,7 @@
 #include "app/runs/Sha256.h"
 #include "app/sweep/SweepHistory.h"
 #include "app/sweep/TrialProcess.h"
+#include "app/sweep/TrialRunRow.h"
 #include "app/sweep/TrialTell.h"
 #include "model/sweep/Sampler.h"
 #include "model/sweep/TpeSampler.h"
@@ -281,101 +282,74 @@ void Coordinator::handleLine(Running& r, const std::string& line) {
     if (i >= 0 && i < int(r.trials.size())) handleTrialLine(r, r.trials[size_t(i)], j);
 }
 
-namespace {
-// A trial run's uuid and its data's provenance (path, sha256, size, bars) and monitor, as
-// RunRecorder stores a run's: the trial's "started" line has them (recordedRunRow()).
-void storeProvenance(StoredRun& run, const nlohmann::json& started) {
-    run.uuid = newRunUuid();
-    const nlohmann::json p = started.value("provenance", nlohmann::json::object());
-    if (!p.is_object()) return;
-    auto text = [&](const char* key, std::string& out) {
-        if (p.contains(key) && p[key].is_string() && !p[key].get<std::string>().empty())
-            out = p[key].get<std::string>();
-    };
-    auto number = [&](const char* key, int64_t& out) {
-        if (p.contains(key) && p[key].is_number_integer()) out = p[key].get<int64_t>();
-    };
-    text("dataFile", run.dataFile);
-    text("dataSha256", run.dataSha256);
-    text("dataFirstBar", run.dataFirstBar);
-    text("dataLastBar", run.dataLastBar);
-    text("monitor", run.monitor);
-    number("dataSize", run.dataSize);
-    number("dataBars", run.dataBars);
-}
-}  // namespace
-
 void Coordinator::handleTrialLine(Running& r, TrialRun& m, const nlohmann::json& j) {
-    TrialRow& t = *row(m.number);
     const std::string ev = j.value("event", "");
     // A member the coordinator ended (a bad line, no objective) is answered "stop" at the next
     // round; its lines until then are not recorded.
     if (r.packed && !m.failure.empty() && ev == "epoch") return;
+    if (ev == "started") {
+        if (!r.startedLine) slotTime_.startupSeconds += steadySeconds() - r.launchedAt;
+        r.startedLine = true;
+        recordStarted(m, j);
+    } else if (ev == "epoch") {
+        recordEpoch(r, m, j);
+    } else if (ev == "result") {
+        m.result = j;
+    } else if (ev == "end") {
+        m.ended = true;
+        m.endStatus = j.value("status", "");
+        m.endError = j.value("error", "");
+        m.modelEpoch = j.value("modelEpoch", 0);
+    }
+}
+
+void Coordinator::recordStarted(TrialRun& m, const nlohmann::json& j) {
+    Experiment experiment;
+    bool loaded = true;
+    try {
+        experiment = Experiment::load(m.experimentFile);
+    } catch (const std::exception&) {  // it wrote the file: its run keeps the rest
+        loaded = false;
+    }
+    TrialRunNames names;
+    names.name = spec_.name + " trial " + std::to_string(m.number);
+    names.tags = "sweep";
+    names.comparison = "sweep-" + std::to_string(id_);
+    names.note = "sweep " + std::to_string(id_) + " trial " + std::to_string(m.number) + ": " +
+                 row(m.number)->params.dump();
+    StoredRun run = trialRunRow(experiment, m.experimentFile, j, names);
+    if (!loaded) run.experiment = nullptr;
+    m.parameters = run.parameters;
+    m.hasValidation = run.validationSamples > 0;
+    const int n = m.number, attempt = m.attempt;
+    m.runId = runs_.insertRun(run, [&](SQLite::Database& db, int64_t rid) {
+        SweepStore::linkRun(db, id_, n, attempt, rid);
+    });
+    refresh(n);
+}
+
+void Coordinator::recordEpoch(Running& r, TrialRun& m, const nlohmann::json& j) {
     // A bad line or objective: a trial alone is killed; a packed member is stopped alone.
     auto failTrial = [&](const std::string& why) {
         m.failure = why;
         if (!r.packed) r.proc->kill();
     };
-    if (ev == "started") {
-        if (!r.startedLine) slotTime_.startupSeconds += steadySeconds() - r.launchedAt;
-        r.startedLine = true;
-        StoredRun run;
-        run.name = spec_.name + " trial " + std::to_string(m.number);
-        run.tags = "sweep";
-        run.source = "sweep";
-        run.comparison = "sweep-" + std::to_string(id_);
-        try {
-            run.experiment = Experiment::load(m.experimentFile).toJson();
-        } catch (const std::exception&) {
-        }
-        run.experimentFile = m.experimentFile;
-        if (run.experiment.contains("data") && run.experiment["data"].contains("file"))
-            run.dataFile = run.experiment["data"].value("file", "");
-        run.dataDescription = j.value("data", "");
-        storeProvenance(run, j);
-        run.deviceId = j.value("deviceId", "");
-        run.deviceName = j.value("deviceName", "");
-        run.seed = j.value("seed", uint64_t(0));
-        run.appVersion = nnwbVersion();
-        m.parameters = j.value("parameters", int64_t(0));
-        run.parameters = m.parameters;
-        run.trainSamples = j.value("trainSamples", int64_t(0));
-        run.validationSamples = j.value("validationSamples", int64_t(0));
-        m.hasValidation = run.validationSamples > 0;
-        run.epochsPlanned = j.value("epochs", spec_.epochs);
-        run.note = "sweep " + std::to_string(id_) + " trial " + std::to_string(m.number) + ": " +
-                   t.params.dump();
-        const int n = m.number, attempt = m.attempt;
-        m.runId = runs_.insertRun(run, [&](SQLite::Database& db, int64_t rid) {
-            SweepStore::linkRun(db, id_, n, attempt, rid);
-        });
-        refresh(n);
+    EpochReport rep;
+    try {
+        rep = epochReportFromJson(j);
+    } catch (const std::exception& e) {
+        failTrial(std::string("a bad epoch line from the trial: ") + e.what());
         return;
     }
-    if (ev == "epoch") {
-        EpochReport rep;
-        try {
-            rep = epochReportFromJson(j);
-        } catch (const std::exception& e) {
-            failTrial(std::string("a bad epoch line from the trial: ") + e.what());
-            return;
-        }
-        std::optional<int> best;
-        if (rep.bestEpoch > 0) best = rep.bestEpoch;
-        const int n = m.number, attempt = m.attempt;
-        if (spec_.objective.atEnd()) {  // the value comes with the result; the run's curves
-            runs_.addEpoch(m.runId, StoredEpoch{rep, rep.learningRate}, best,
-                           [&](SQLite::Database& db, int64_t) {
-                               SweepStore::setEpochsDone(db, id_, n, attempt, rep.epoch);
-                           });
-            refresh(n);
-            m.spsSum += rep.samplesPerSecond;
-            m.epochs += 1;
-            m.last = rep;
-            if (!r.packed && rep.epoch < spec_.epochs && !rep.stoppedEarly)
-                answerEpoch(r, m, rep.epoch);
-            return;
-        }
+    std::optional<int> best;
+    if (rep.bestEpoch > 0) best = rep.bestEpoch;
+    const int n = m.number, attempt = m.attempt;
+    if (spec_.objective.atEnd()) {  // the value comes with the result; the run's curves
+        runs_.addEpoch(m.runId, StoredEpoch{rep, rep.learningRate}, best,
+                       [&](SQLite::Database& db, int64_t) {
+                           SweepStore::setEpochsDone(db, id_, n, attempt, rep.epoch);
+                       });
+    } else {
         const std::optional<double> v = spec_.objective.value(rep, m.hasValidation, m.parameters);
         if (!v || !std::isfinite(*v)) {
             failTrial(
@@ -383,31 +357,19 @@ void Coordinator::handleTrialLine(Running& r, TrialRun& m, const nlohmann::json&
                 (v ? " is not finite" : " is not in the epoch reports (no validation part?)"));
             return;
         }
-        TrialRow with = t;  // the trial's value: the best objective so far
+        TrialRow with = *row(n);  // the trial's value: the best objective so far
         with.epochs[rep.epoch] = *v;
         const double bestSoFar = bestOfEpochs(with, spec_.objective).value_or(*v);
         runs_.addEpoch(m.runId, StoredEpoch{rep, rep.learningRate}, best,
                        [&](SQLite::Database& db, int64_t) {
                            SweepStore::addEpoch(db, id_, n, attempt, rep.epoch, *v, bestSoFar);
                        });
-        refresh(n);
-        m.spsSum += rep.samplesPerSecond;
-        m.epochs += 1;
-        m.last = rep;
-        if (!r.packed && rep.epoch < spec_.epochs && !rep.stoppedEarly)
-            answerEpoch(r, m, rep.epoch);
-        return;
     }
-    if (ev == "result") {
-        m.result = j;
-        return;
-    }
-    if (ev == "end") {
-        m.ended = true;
-        m.endStatus = j.value("status", "");
-        m.endError = j.value("error", "");
-        m.modelEpoch = j.value("modelEpoch", 0);
-    }
+    refresh(n);
+    m.spsSum += rep.samplesPerSecond;
+    m.epochs += 1;
+    m.last = rep;
+    if (!r.packed && rep.epoch < spec_.epochs && !rep.stoppedEarly) answerEpoch(r, m, rep.epoch);
 }
 
 void Coordinator::answerEpoch(Running& r, TrialRun& m, int epoch) {

@@ -81,6 +81,10 @@ private:
     void failToStart(TrialRow& t, const std::string& error);
     void handleLine(Running& r, const std::string& line);
     void handleTrialLine(Running& r, TrialRun& m, const nlohmann::json& j);
+    // A trial's "started" line: its run, linked to the trial's attempt.
+    void recordStarted(TrialRun& m, const nlohmann::json& j);
+    // An "epoch" line: the run's epoch and the trial's objective, then the answer.
+    void recordEpoch(Running& r, TrialRun& m, const nlohmann::json& j);
     void answerEpoch(Running& r, TrialRun& m, int epoch);
     void answerMembers(Running& r, const nlohmann::json& members);
     void finished(Running& r, TrialRun& m, int exitStatus);

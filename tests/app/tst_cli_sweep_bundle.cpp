@@ -393,6 +393,14 @@ private Q_SLOTS:
             r["slurm"]["restartCount"] = "99999999999999999999";
             writeText(path(1, "result.json"), r.dump());
         });
+        // A complete task's end word that is no finished training (was stored as the run's
+        // status as it came).
+        refused(1, path(1, "result.json"), ": endStatus 'bogus' is not completed or stopped_early",
+                [&] {
+                    json r = readJson(path(1, "result.json"));
+                    r["endStatus"] = "bogus";
+                    writeText(path(1, "result.json"), r.dump());
+                });
         refused(2, path(2, "model.safetensors"), ": is a symbolic link", [&] {
             fs::remove(path(2, "model.safetensors"));
             fs::create_symlink(outside + "/task/model.safetensors", path(2, "model.safetensors"));
