@@ -29,6 +29,10 @@ WalkForwardData loadWalkForwardData(const Experiment& e) {
         out.fileName =
             slash == std::string::npos ? out.config.file : out.config.file.substr(slash + 1);
         out.bars = std::make_shared<const BarSeries>(std::move(loaded.bars));
+        if (e.validation.scheme == "cpcv") {
+            out.error = "validation.scheme: cpcv does not run yet";
+            return out;
+        }
         out.plan = planFolds(e.validation, out.bars->time, barsNeeded(out.config), out.fileName);
         if (!out.plan.ok()) {
             out.error = out.plan.error;

@@ -46,7 +46,9 @@ std::vector<ValidationSetting> makeValidationTable() {
             "Share of each fold's training part, its newest samples, that picks the fold's "
             "best epoch and stops it early (the fold's validation part, never its test "
             "window); a purge gap separates it from the samples the fold fits. 0: no "
-            "validation part, the fold watches its training loss"),
+            "validation part, the fold watches its training loss. Scheme cpcv: the newest "
+            "share of each split's training samples (it may span several groups), the purge "
+            "before it"),
         0, 0.9, "%");
     share.spec.formScale = 100;
     std::vector<ValidationSetting> t{
@@ -65,8 +67,13 @@ std::vector<ValidationSetting> makeValidationTable() {
                 fieldAccess(&ValidationConfig::scheme),
                 "Anchored: every fold trains from the first sample to its test window "
                 "(expanding); rolling: every fold trains on the trainLength just before "
-                "its test window"),
-            {"anchored", "rolling"}, {"Anchored (expanding)", "Rolling"}),
+                "its test window; cpcv: combinatorial purged cross-validation, the samples "
+                "cut into `groups` groups and one split per choice of `testGroups` test "
+                "groups, trained on all the other groups (purged and embargoed), its test "
+                "predictions stitched into C(groups, testGroups)·testGroups/groups paths "
+                "(docs/walkforward-cpcv.md); the lengths, step and folds do not apply"),
+            {"anchored", "rolling", "cpcv"},
+            {"Anchored (expanding)", "Rolling", "Combinatorial purged (CPCV)"}),
         validationChoices(
             validationEntry(
                 K::Choice, g, "unit", "wfUnit", "Length unit", "--length-unit",
@@ -112,13 +119,29 @@ std::vector<ValidationSetting> makeValidationTable() {
             0, 1000, "folds"),
         validationRange(
             validationEntry(
+                K::Int, g, "groups", "wfGroups", "Groups (CPCV)", "--groups",
+                fieldAccess(&ValidationConfig::groups),
+                "Scheme cpcv: N, the groups the file's samples are cut into, back to back "
+                "and of equal size (within one sample); each must hold at least data.window "
+                "samples. C(N, k) may not exceed 1000 splits"),
+            2, 100, "groups"),
+        validationRange(
+            validationEntry(
+                K::Int, g, "testGroups", "wfTestGroups", "Test groups (CPCV)", "--test-groups",
+                fieldAccess(&ValidationConfig::testGroups),
+                "Scheme cpcv: k, the groups each split tests (fewer than groups); one split "
+                "per choice of k groups, C(N, k) splits, C(N, k)·k/N paths"),
+            1, 99, "groups"),
+        validationRange(
+            validationEntry(
                 K::Int, g, "purge", "wfPurge", "Purge", "--purge",
                 fieldAccess(&ValidationConfig::purge),
                 "Bars (samples) dropped between a training part and the test window or "
                 "early-stopping validation after it, so that no training label looks into "
                 "them: a training sample ending at bar t has t + purge + embargo < the "
                 "test window's first bar. 0: the label horizon (1 bar for 3-bar fractals, "
-                "2 for 5-bar), which is also the least accepted"),
+                "2 for 5-bar), which is also the least accepted. Scheme cpcv: dropped on "
+                "both sides of every run of adjacent test groups"),
             0, 1000000, "bars"),
         validationRange(
             validationEntry(
@@ -127,13 +150,20 @@ std::vector<ValidationSetting> makeValidationTable() {
                 "Further bars dropped between the purge and each test window (never before "
                 "the early-stopping validation), for features with a long memory "
                 "(moving averages) that carry the training part's last bars into the test "
-                "window's first"),
+                "window's first. Scheme cpcv: dropped after every run of adjacent test "
+                "groups, after its purge (the training samples whose windows read the test "
+                "bars)"),
             0, 1000000, "bars"),
         share,
     };
     // step only means something without a fold count
     t[5].spec.enabledBy = "folds";
     t[5].spec.enabledFor = {"0"};
+    // groups and test groups only mean something under cpcv
+    for (size_t i : {7, 8}) {
+        t[i].spec.enabledBy = "scheme";
+        t[i].spec.enabledFor = {"\"cpcv\""};
+    }
     return t;
 }
 

@@ -1,8 +1,9 @@
 // The validation settings of an experiment (its `validation` section), declared once: holdout
 // (the newest data.validationShare of the file, as before the section existed) or walk-forward
-// (folds of training and test windows, model/data/FoldPlan.h), with the walk-forward scheme,
-// lengths, folds, purge, embargo and each fold's early-stopping share. The JSON reading and
-// writing, the CLI's flags and docs/settings.md come from this table. Read-only after static
+// (folds of training and test windows, model/data/FoldPlan.h, or the splits of a combinatorial
+// purged cross-validation, model/data/CpcvPlan.h), with the walk-forward scheme, lengths,
+// folds, groups, test groups, purge, embargo and each fold's early-stopping share. The JSON reading
+// and writing, the CLI's flags and docs/settings.md come from this table. Read-only after static
 // initialization; any thread.
 #pragma once
 
@@ -17,9 +18,11 @@
 namespace nnwb {
 
 struct ValidationConfig {
-    std::string mode = "holdout";     // holdout | walkforward
-    std::string scheme = "anchored";  // anchored (expanding) | rolling
-    std::string unit = "bars";        // bars | days | weeks: the unit of the three lengths
+    std::string mode = "holdout";  // holdout | walkforward
+    // anchored (expanding) | rolling | cpcv (combinatorial purged cross-validation,
+    // model/data/CpcvPlan.h: groups and testGroups instead of the lengths and folds)
+    std::string scheme = "anchored";
+    std::string unit = "bars";  // bars | days | weeks: the unit of the three lengths
     // Rolling: each fold's training part; anchored: the first fold's (the minimum). 0: as long
     // as one test window.
     long long trainLength = 0;
@@ -36,8 +39,11 @@ struct ValidationConfig {
     int purge = 0;
     int embargo = 0;  // further bars dropped before each test window, after the purge
     double earlyStoppingShare = 0.2;  // newest share of each fold's training part
+    int groups = 6;                   // cpcv: N, the groups of samples the file is cut into
+    int testGroups = 2;               // cpcv: k, the test groups of each split (C(N, k) splits)
 
     bool walkForward() const { return mode == "walkforward"; }
+    bool cpcv() const { return walkForward() && scheme == "cpcv"; }
     nlohmann::json toJson() const;
     // Checks every key against its entry; throws std::invalid_argument("validation.KEY: ...").
     // A missing key keeps its default (an experiment without the section is holdout).

@@ -46,7 +46,7 @@ TEST(ValidationSettings, everyEntryIsCompleteAndUnique) {
         EXPECT_NO_THROW(s.check("validation", s.defaultValue)) << s.key;
         EXPECT_NO_THROW(settingApplies(s, json::object(), validationSettingSpecs())) << s.key;
     }
-    EXPECT_EQ(keys.size(), size_t(10));
+    EXPECT_EQ(keys.size(), size_t(12));
 }
 
 TEST(ValidationSettings, defaultsAndRoundTrip) {
@@ -121,6 +121,37 @@ TEST(ValidationSettings, flagsGiveTheClisMessages) {
         FAIL();
     } catch (const std::invalid_argument& e) {
         EXPECT_EQ(std::string(e.what()),
-                  "--scheme: validation.scheme: 'expanding' is not one of anchored, rolling");
+                  "--scheme: validation.scheme: 'expanding' is not one of anchored, rolling, "
+                  "cpcv");
     }
+}
+
+// The combinatorial purged cross-validation keys (model/data/CpcvPlan.h): flags, defaults, range
+// errors naming the key, and the form enabling them under scheme cpcv only.
+TEST(ValidationSettings, cpcvGroupsAndTestGroups) {
+    json v = json::object();
+    EXPECT_TRUE(applyValidationFlag("--scheme", "cpcv", v));
+    EXPECT_TRUE(applyValidationFlag("--groups", "8", v));
+    EXPECT_TRUE(applyValidationFlag("--test-groups", "3", v));
+    v["mode"] = "walkforward";
+    const ValidationConfig c = ValidationConfig::fromJson(v);
+    EXPECT_TRUE(c.cpcv());
+    EXPECT_EQ(c.groups, 8);
+    EXPECT_EQ(c.testGroups, 3);
+    EXPECT_EQ(ValidationConfig::fromJson(c.toJson()), c);
+    const ValidationConfig d;
+    EXPECT_EQ(d.groups, 6);
+    EXPECT_EQ(d.testGroups, 2);
+    EXPECT_FALSE(d.cpcv());
+    try {
+        applyValidationFlag("--groups", "1", v);
+        FAIL();
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()), "--groups: validation.groups: 1 is outside 2..100");
+    }
+    for (const SettingSpec& s : validationSettingSpecs())
+        if (s.key == "groups" || s.key == "testGroups") {
+            EXPECT_TRUE(settingApplies(s, v, validationSettingSpecs())) << s.key;
+            EXPECT_FALSE(settingApplies(s, json{{"scheme", "rolling"}}, validationSettingSpecs()));
+        }
 }
