@@ -27,7 +27,7 @@ mode="${1:-}"
 packages=(build-essential cmake ninja-build pkg-config qt6-base-dev libqcustomplot-dev
           ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo nlohmann-json3-dev xvfb xauth
           libonnx-dev libprotobuf-dev libsqlite3-dev libsqlitecpp-dev libcli11-dev nettle-dev
-          libgtest-dev munge slurmctld slurmd slurm-client)
+          libgtest-dev munge slurmctld slurmd slurm-client rsync)
 
 # Only for `check`: clang with its sanitizer and libFuzzer runtimes, llvm-symbolizer, oclgrind;
 # for the package test, lintian, the desktop and AppStream validators, and man.

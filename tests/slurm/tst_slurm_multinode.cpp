@@ -292,11 +292,90 @@ private Q_SLOTS:
         QVERIFY2(again2.out.contains("0 trials imported, 6 unchanged"), qPrintable(again2.out));
         QCOMPARE(nnwb::test::sweepStoreDump(db.toStdString()), before);
         qInfo("%.1f s", t.elapsed() / 1000.0);
-        // n2 back (its slurmd again) and n3 resumed, for the next case.
+        // n2 back (its slurmd again: ReturnToService=2 lets it in as it registers, else the
+        // resume does) and n3 resumed, for the next case.
         int code = 0;
         const QString up = cluster_->sh(
-            "/usr/sbin/slurmd -N n2 && scontrol update nodename=n2,n3 state=resume", &code);
+            "/usr/sbin/slurmd -N n2 && scontrol update nodename=n3 "
+            "state=resume",
+            &code);
         QVERIFY2(code == 0, qPrintable(up));
+        QString idle;
+        for (int i = 0; i < 100 && idle != "n[1-3]"; ++i) {
+            QTest::qWait(100);
+            idle = cluster_->sh("sinfo -h -t idle -o %N").trimmed();
+            if (i == 30) cluster_->sh("scontrol update nodename=n2 state=resume");
+        }
+        QVERIFY2(idle == "n[1-3]", qPrintable(cluster_->sh("sinfo")));
+    }
+
+    // docs/slurm.md's copy-out/copy-back: the bundle exported at home, copied to the cluster's
+    // folder with rsync and submitted there; its results copied back while the array runs and
+    // when it is done, each time imported from the home copy.
+    void bundleCopiedOutAndBack() {
+        if (!fs::exists("/usr/bin/rsync")) {
+            const char* why = "/usr/bin/rsync is missing (scripts/nnwb.sh test installs it)";
+            if (qEnvironmentVariableIntValue("NNWB_REQUIRE_SLURM") == 1) QFAIL(why);
+            QSKIP(why);
+        }
+        const std::string d = nnwb::test::tempDir();
+        writeSweep(d, 1000, 2);
+        const QString dir = QString::fromStdString(d), db = dir + "/store/runs.sqlite";
+        const QString home = dir + "/home/b", remote = dir + "/cluster/b";
+        auto ex = runCli({"sweep", "export-bundle", dir + "/spec.json", home, "--concurrent", "3",
+                          "--gpu", "--mem", "300M", "--time", "10"});
+        QVERIFY2(ex.code == 0, qPrintable(ex.out + ex.err));
+        int code = 0;
+        const QString sub = cluster_->sh(QString("mkdir -p %1 && rsync -a %2/ %1/ && cd %1 && "
+                                                 "sbatch --parsable submit.sbatch")
+                                             .arg(remote, home),
+                                         &code);
+        QVERIFY2(code == 0, qPrintable(sub));
+        const int job = sub.trimmed().toInt();
+        const QString back = QString("rsync -a %1/results/ %2/results/").arg(remote, home);
+        const std::string results = remote.toStdString() + "/results/";
+        // Copied back mid-array: the finished tasks are imported, the others wait.
+        bool midway = false;
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < 60000 && !arrayTasks(*cluster_, job).empty()) {
+            QTest::qWait(100);
+            if (midway || !fs::exists(results + "0/result.json")) continue;
+            // rsync exits 24 when a file vanished while it copied (a temporary file of an
+            // atomic write renamed meanwhile): harmless, the next copy brings the file.
+            const QString copied = cluster_->sh(back, &code);
+            QVERIFY2(code == 0 || code == 24, qPrintable(copied));
+            auto part = runCli({"sweep", "import", home, "--runs-db", db});
+            QVERIFY2(part.code == 0, qPrintable(part.out + part.err));
+            qInfo("mid-array: %s", qPrintable(part.out.trimmed()));
+            midway = part.out.contains(QRegularExpression(
+                "[1-5] trials imported, 0 unchanged, [1-5] without a result yet, 0 refused"));
+            QVERIFY2(midway || arrayTasks(*cluster_, job).empty(), qPrintable(part.out));
+        }
+        QVERIFY2(arrayTasks(*cluster_, job).empty(), "the array did not finish");
+        QVERIFY2(midway, "the array ended before a copy back mid-way");
+        const QString copied = cluster_->sh(back, &code);
+        QVERIFY2(code == 0, qPrintable(copied));
+        auto all = runCli({"sweep", "import", home, "--runs-db", db});
+        QVERIFY2(all.code == 0 && all.out.contains(QRegularExpression(
+                                      "[1-5] trials imported, [1-5] unchanged, 0 without a "
+                                      "result yet, 0 refused")),
+                 qPrintable(all.out + all.err));
+        auto again = runCli({"sweep", "import", home, "--runs-db", db});
+        QVERIFY2(again.out.contains("0 trials imported, 6 unchanged"), qPrintable(again.out));
+        // The tasks ran on more than one node, into the one bundle on the cluster's side.
+        std::set<std::string> nodes;
+        for (int i = 0; i < 6; ++i)
+            nodes.insert(
+                json::parse(readText(results + std::to_string(i) + "/result.json"))["slurm"]["node"]
+                    .get<std::string>());
+        QVERIFY2(nodes.size() >= 2, "every task ran on one node");
+        nnwb::RunStore store(db.toStdString(), false);
+        nnwb::SweepStore sweeps(store);
+        const auto rows = sweeps.trials(1);
+        QCOMPARE(int(rows.size()), 6);
+        for (const auto& tr : rows) QCOMPARE(tr.state, nnwb::sweep::TrialState::Complete);
+        qInfo("%zu nodes; %.1f s", nodes.size(), t.elapsed() / 1000.0);
     }
 
     void cleanupTestCase() {
