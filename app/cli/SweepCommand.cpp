@@ -8,7 +8,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <string>
 
@@ -20,6 +19,7 @@
 #include "app/sweep/Coordinator.h"
 #include "app/sweep/SweepDeflatedSharpe.h"
 #include "app/sweep/SweepOverfitting.h"
+#include "app/sweep/SweepReadModel.h"
 #include "app/sweep/SweepReport.h"
 #include "model/AtomicFile.h"
 #include "model/overfitting/Cscv.h"
@@ -102,14 +102,6 @@ int coordinate(const sweep::SweepSpec& spec, int64_t id, RunStore& store, const 
     return status == sweepstatus::kCompleted ? 0 : 4;
 }
 
-// The bars x trials matrix of the returns stored with the trials' runs (SweepOverfitting.h).
-SweepReturnsMatrix returnsMatrix(RunStore& store, const std::vector<TrialRow>& trials) {
-    std::vector<int64_t> runIds;
-    for (const TrialRow& t : trials)
-        if (t.runId != 0) runIds.push_back(t.runId);
-    return sweepReturnsMatrix(trials, readReturnSeries(store, runIds));
-}
-
 int runSweep(SweepOptions& o) {
     const std::string path = runsDbPath(o.db);
     if (o.sub == "run") {
@@ -169,17 +161,9 @@ int runSweep(SweepOptions& o) {
     }
     const auto trials = sweeps.trials(o.id);
     if (o.sub == "show") {
-        nlohmann::json report = sweepReport(*row, spec, trials);
-        // The deflated Sharpe ratio, from the trading figures stored with the trials' runs.
-        std::map<int64_t, nlohmann::json> tradingOfRun;
-        for (const StoredRun& run : store.list())
-            if (run.comparison == "sweep-" + std::to_string(o.id) && !run.trading.is_null())
-                tradingOfRun[run.id] = run.trading;
-        const nlohmann::json dsr = sweepDeflatedSharpe(trials, tradingOfRun);
-        if (!dsr.is_null()) report["deflatedSharpe"] = dsr;
-        // PBO and its companions from the trials' stored per-bar returns.
-        const nlohmann::json pbo = sweepOverfitting(returnsMatrix(store, trials), o.cscvBlocks);
-        if (!pbo.is_null()) report["overfitting"] = pbo;
+        const nlohmann::json report = sweepShowReport(store, *row, spec, trials, o.cscvBlocks);
+        const nlohmann::json dsr = report.value("deflatedSharpe", nlohmann::json());
+        const nlohmann::json pbo = report.value("overfitting", nlohmann::json());
         if (o.json)
             std::printf("%s\n", report.dump(2).c_str());
         else
@@ -193,7 +177,7 @@ int runSweep(SweepOptions& o) {
     if (o.csv.empty() && o.returns.empty())
         throw UsageError("sweep export: give --csv OUT, --returns FILE or both");
     if (!o.returns.empty()) {
-        const SweepReturnsMatrix m = returnsMatrix(store, trials);
+        const SweepReturnsMatrix m = sweepStoredReturns(store, trials);
         if (m.trials.empty())
             throw UsageError("sweep " + std::to_string(o.id) +
                              ": no complete or pruned trial has stored per-bar returns (no "

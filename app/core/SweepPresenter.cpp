@@ -5,16 +5,12 @@
 #include <QDir>
 #include <QFileInfo>
 
-#include <map>
-
 #include "app/core/BackgroundJobs.h"
 #include "app/core/CallQueue.h"
 #include "app/runs/RunsDbPath.h"
 #include "app/sweep/BundleImport.h"
 #include "app/sweep/Coordinator.h"
-#include "app/sweep/SweepDeflatedSharpe.h"
-#include "app/sweep/SweepOverfitting.h"
-#include "app/sweep/SweepReport.h"
+#include "app/sweep/SweepReadModel.h"
 #include "model/AtomicFile.h"
 #include "model/JsonRead.h"
 #include "model/overfitting/Cscv.h"
@@ -47,22 +43,8 @@ SweepSnapshot readSnapshot(const std::string& db, int64_t id, const sweep::Sweep
     s.objective = spec.objective.metric;
     s.minimize = spec.objective.minimize;
     if (spec.second) s.secondObjective = spec.second->metric;
-    s.report = sweepReport(s.sweep, spec, s.trials);
-    // The deflated Sharpe ratio, from the trading figures stored with the trials' runs (as
-    // `sweep show` reports it).
-    std::map<int64_t, nlohmann::json> tradingOfRun;
-    for (const StoredRun& run : store.list())
-        if (run.comparison == "sweep-" + std::to_string(id) && !run.trading.is_null())
-            tradingOfRun[run.id] = run.trading;
-    const nlohmann::json dsr = sweepDeflatedSharpe(s.trials, tradingOfRun);
-    if (!dsr.is_null()) s.report["deflatedSharpe"] = dsr;
-    // PBO from the trials' stored per-bar returns (docs/overfitting.md), S = 16 as the CLI's.
-    std::vector<int64_t> runIds;
-    for (const TrialRow& t : s.trials)
-        if (t.runId != 0) runIds.push_back(t.runId);
-    const nlohmann::json pbo = sweepOverfitting(
-        sweepReturnsMatrix(s.trials, readReturnSeries(store, runIds)), kCscvDefaultBlocks);
-    if (!pbo.is_null()) s.report["overfitting"] = pbo;
+    // The figures `sweep show` reports (its read model), PBO with S = 16 as the CLI's default.
+    s.report = sweepShowReport(store, s.sweep, spec, s.trials, kCscvDefaultBlocks);
     return s;
 }
 

@@ -6,6 +6,9 @@
 // on to the end; a trial's stored run carries the fields of a trained run.
 #include <QtTest>
 
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <signal.h>
 
 #include <filesystem>
@@ -188,7 +191,7 @@ private slots:
             << R"({"formatVersion":2,"name":"e","data":{"file":"cut.csv","window":6},
             "model":{"layers":[{"type":"dense","neurons":8,"activation":"tanh"},
             {"type":"dense","neurons":3,"activation":"sigmoid"}]},
-            "training":{"epochs":2,"batchSize":16,"seed":5}})";
+            "training":{"epochs":2,"batchSize":16,"seed":5},"trading":{"threshold":0.0}})";
         const QString spec = dir_ + "/spec.json";
         std::ofstream(spec.toStdString())
             << R"({"name":"s","experiment":"exp.json","method":"grid","parameters":[
@@ -225,6 +228,17 @@ private slots:
         QCOMPARE(trial.status, trained.status);
         QVERIFY(trial.trading.is_object() && trained.trading.is_object());
         QVERIFY(!trial.host.empty());
+        // `sweep show` finds a trial's trading figures through the run the trial names (it
+        // matched the runs' comparison text "sweep-1", which a run may not carry).
+        store.write("test", [](SQLite::Database& db) {
+            db.exec("UPDATE runs SET comparison = NULL WHERE source = 'sweep'");
+        });
+        r = runCli({"sweep", "show", "1", "--json", "--runs-db", db_});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject dsr =
+            QJsonDocument::fromJson(r.out.toUtf8()).object()["deflatedSharpe"].toObject();
+        QVERIFY2(!dsr.isEmpty(), qPrintable(r.out));
+        QCOMPARE(dsr["run"].toInteger(), trial.id);
     }
 };
 

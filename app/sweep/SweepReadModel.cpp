@@ -1,0 +1,36 @@
+#include "app/sweep/SweepReadModel.h"
+
+#include <map>
+#include <set>
+
+#include "app/runs/RunReturns.h"
+#include "app/sweep/SweepDeflatedSharpe.h"
+#include "app/sweep/SweepReport.h"
+
+namespace nnwb {
+
+SweepReturnsMatrix sweepStoredReturns(RunStore& store, const std::vector<TrialRow>& trials) {
+    std::vector<int64_t> runIds;
+    for (const TrialRow& t : trials)
+        if (t.runId != 0) runIds.push_back(t.runId);
+    return sweepReturnsMatrix(trials, readReturnSeries(store, runIds));
+}
+
+nlohmann::json sweepShowReport(RunStore& store, const SweepRow& sweep, const sweep::SweepSpec& spec,
+                               const std::vector<TrialRow>& trials, int cscvBlocks) {
+    nlohmann::json report = sweepReport(sweep, spec, trials);
+    // The trading figures of the trials' runs, by the run each trial names.
+    std::set<int64_t> runIds;
+    for (const TrialRow& t : trials)
+        if (t.runId != 0) runIds.insert(t.runId);
+    std::map<int64_t, nlohmann::json> tradingOfRun;
+    for (const StoredRun& run : store.list())
+        if (runIds.count(run.id) && !run.trading.is_null()) tradingOfRun[run.id] = run.trading;
+    const nlohmann::json dsr = sweepDeflatedSharpe(trials, tradingOfRun);
+    if (!dsr.is_null()) report["deflatedSharpe"] = dsr;
+    const nlohmann::json pbo = sweepOverfitting(sweepStoredReturns(store, trials), cscvBlocks);
+    if (!pbo.is_null()) report["overfitting"] = pbo;
+    return report;
+}
+
+}  // namespace nnwb
