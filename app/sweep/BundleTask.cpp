@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -58,6 +59,118 @@ std::string taskDevice(const std::string& device, const char* gpuOrdinal, const 
     return device + ":" + first;
 }
 
+namespace {
+
+// result.json as a task starts: the bundle, trial, device and the Slurm job it runs in.
+nlohmann::json taskResultHead(const Bundle& b, const BundleTrial& t, int index,
+                              const std::string& device) {
+    return {{"format", kBundleFormat},
+            {"bundle", b.id},
+            {"trial", t.id},
+            {"index", index},
+            {"device", device},
+            {"startedAt", utcNowText()},
+            {"slurm",
+             {{"jobId", envOr("SLURM_JOB_ID")},
+              {"arrayJobId", envOr("SLURM_ARRAY_JOB_ID")},
+              {"arrayTaskId", envOr("SLURM_ARRAY_TASK_ID")},
+              {"restartCount", envOr("SLURM_RESTART_COUNT")},
+              {"gpus", envOr("GPU_DEVICE_ORDINAL")},
+              {"node", envOr("SLURMD_NODENAME")}}}};
+}
+
+// Whether an earlier attempt of the task already paused at rung `untilEpoch`.
+bool pausedAlready(const fs::path& out, const Bundle& b, const BundleTrial& t, int untilEpoch,
+                   int index, std::FILE* log) {
+    try {
+        const auto old = nlohmann::json::parse(readFile((out / "result.json").string()));
+        if (old.value("bundle", "") != b.id || old.value("trial", "") != t.id ||
+            old.value("status", "") != "paused" || old.value("epochsDone", 0) < untilEpoch)
+            return false;
+        if (log)
+            std::fprintf(log, "task %d (trial %s): paused after epoch %d already\n", index,
+                         t.id.substr(0, 12).c_str(), old.value("epochsDone", 0));
+        return true;
+    } catch (const std::exception&) {  // none or unreadable: run it
+        return false;
+    }
+}
+
+// SIGTERM/SIGINT end the task at its next line (Slurm's cancel, preemption, time limit); the
+// GPU-hiding variables are cleared (the task names its device by ordinal).
+void takeSignalsAndDevices() {
+    struct sigaction sa = {};
+    sa.sa_handler = onTerm;
+    ::sigaction(SIGTERM, &sa, nullptr);
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::signal(SIGPIPE, SIG_IGN);
+    ::unsetenv("CUDA_VISIBLE_DEVICES");
+    ::unsetenv("GPU_DEVICE_ORDINAL");
+    ::unsetenv("ROCR_VISIBLE_DEVICES");
+}
+
+// What the task's trial process printed, as result.json and epochs.jsonl keep it.
+struct TaskLines {
+    std::string epochsFile;
+    int untilEpoch = 0;
+    std::ofstream epochs;
+    nlohmann::json end = nlohmann::json::object(), started = nlohmann::json::object(), trading;
+    std::optional<int> resumedFrom;
+    int epochsDone = 0;
+    bool paused = false;
+
+    // One stdout line; after an epoch the answer to send (stop at a rung or on `term`).
+    std::optional<std::string> handle(const std::string& line, bool term) {
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(line);
+        } catch (const std::exception&) {
+            return std::nullopt;
+        }
+        const std::string ev = j.value("event", "");
+        if (ev == "started") {
+            started = j;
+            const int first = j.value("firstEpoch", 1);
+            keepEpochsBefore(epochsFile, first);
+            resumedFrom = first - 1;
+            epochsDone = first - 1;
+            epochs.open(epochsFile, std::ios::app);
+        } else if (ev == "epoch") {
+            j.erase("event");
+            epochs << j.dump() << "\n" << std::flush;
+            epochsDone = j.value("epoch", epochsDone);
+            paused = untilEpoch > 0 && epochsDone >= untilEpoch;
+            return std::string(term || paused ? "stop" : "continue");
+        } else if (ev == "result") {
+            trading = j.value("trading", nlohmann::json());
+        } else if (ev == "end") {
+            end = j;
+        }
+        return std::nullopt;
+    }
+};
+
+// Reads the process's lines until its stdout closes (killing it at SIGTERM); its exit status.
+int superviseTask(TrialProcess& proc, TaskLines& lines) {
+    bool term = false;
+    for (;;) {
+        if (gTerm && !term) {
+            term = true;  // the checkpoint of the last epoch is on disk: end now
+            proc.kill();
+        }
+        pollfd fd{proc.outFd(), POLLIN, 0};
+        ::poll(&fd, 1, 200);
+        std::vector<std::string> out;
+        const bool open = proc.outFd() >= 0 && proc.readLines(out);
+        for (const std::string& l : out)
+            if (const auto answer = lines.handle(l, term)) proc.send(*answer);
+        if (!open) break;
+    }
+    return proc.wait();
+}
+
+}  // namespace
+
 int runBundleTask(const std::string& dirIn, int index, const std::string& cli, std::FILE* log,
                   int untilEpoch) {
     const Bundle b = readBundle(dirIn);
@@ -67,22 +180,9 @@ int runBundleTask(const std::string& dirIn, int index, const std::string& cli, s
     const BundleTrial& t = b.trials[size_t(index)];
     const fs::path out = fs::path(b.dir) / "results" / std::to_string(index);
     fs::create_directories(out);
-    const std::string epochsFile = (out / "epochs.jsonl").string();
     const std::string device = taskDevice(b.resources.device, std::getenv("GPU_DEVICE_ORDINAL"),
                                           std::getenv("CUDA_VISIBLE_DEVICES"));
-    nlohmann::json result = {{"format", kBundleFormat},
-                             {"bundle", b.id},
-                             {"trial", t.id},
-                             {"index", index},
-                             {"device", device},
-                             {"startedAt", utcNowText()},
-                             {"slurm",
-                              {{"jobId", envOr("SLURM_JOB_ID")},
-                               {"arrayJobId", envOr("SLURM_ARRAY_JOB_ID")},
-                               {"arrayTaskId", envOr("SLURM_ARRAY_TASK_ID")},
-                               {"restartCount", envOr("SLURM_RESTART_COUNT")},
-                               {"gpus", envOr("GPU_DEVICE_ORDINAL")},
-                               {"node", envOr("SLURMD_NODENAME")}}}};
+    nlohmann::json result = taskResultHead(b, t, index, device);
     auto finish = [&](const std::string& status, const std::string& error, int code) {
         result["status"] = status;
         if (!error.empty()) result["error"] = error;
@@ -94,97 +194,37 @@ int runBundleTask(const std::string& dirIn, int index, const std::string& cli, s
         return code;
     };
     if (untilEpoch > 0) {  // a rung: done already when an earlier attempt paused there
-        try {
-            const auto old = nlohmann::json::parse(readFile((out / "result.json").string()));
-            if (old.value("bundle", "") == b.id && old.value("trial", "") == t.id &&
-                old.value("status", "") == "paused" && old.value("epochsDone", 0) >= untilEpoch) {
-                if (log)
-                    std::fprintf(log, "task %d (trial %s): paused after epoch %d already\n", index,
-                                 t.id.substr(0, 12).c_str(), old.value("epochsDone", 0));
-                return 0;
-            }
-        } catch (const std::exception&) {  // none or unreadable: run it
-        }
+        if (pausedAlready(out, b, t, untilEpoch, index, log)) return 0;
         result["untilEpoch"] = untilEpoch;
     }
     const auto problems = bundleDataProblems(b);
     if (!problems.empty()) return finish("failed", problems.front(), 2);
-
-    struct sigaction sa = {};
-    sa.sa_handler = onTerm;
-    ::sigaction(SIGTERM, &sa, nullptr);
-    ::sigaction(SIGINT, &sa, nullptr);
-    ::signal(SIGPIPE, SIG_IGN);
-    // The OpenCL runtimes read these to hide GPUs; the task names its device by ordinal.
-    ::unsetenv("CUDA_VISIBLE_DEVICES");
-    ::unsetenv("GPU_DEVICE_ORDINAL");
-    ::unsetenv("ROCR_VISIBLE_DEVICES");
-    const std::string experiment = (fs::path(b.dir) / t.experiment).string();
-    const bool priceFile = !b.data.empty();
+    takeSignalsAndDevices();
     const std::vector<std::string> argv = {cli,
                                            "train",
                                            "--experiment",
-                                           experiment,
+                                           (fs::path(b.dir) / t.experiment).string(),
                                            "--trial",
                                            "--device",
                                            device,
                                            "--checkpoint",
                                            (out / "checkpoint.safetensors").string(),
-                                           priceFile ? "--save-model" : "--save-weights",
+                                           b.data.empty() ? "--save-weights" : "--save-model",
                                            (out / "model.safetensors").string()};
     TrialProcess proc(argv, {}, (out / "trial.err").string());
-    std::ofstream epochs;
-    nlohmann::json end = nlohmann::json::object(), started = nlohmann::json::object(), trading;
-    int epochsDone = 0;
-    bool term = false, paused = false;
-    auto handle = [&](const std::string& line) {
-        nlohmann::json j;
-        try {
-            j = nlohmann::json::parse(line);
-        } catch (const std::exception&) {
-            return;
-        }
-        const std::string ev = j.value("event", "");
-        if (ev == "started") {
-            started = j;
-            const int first = j.value("firstEpoch", 1);
-            keepEpochsBefore(epochsFile, first);
-            result["resumedFrom"] = first - 1;
-            epochsDone = first - 1;
-            epochs.open(epochsFile, std::ios::app);
-        } else if (ev == "epoch") {
-            j.erase("event");
-            epochs << j.dump() << "\n" << std::flush;
-            epochsDone = j.value("epoch", epochsDone);
-            paused = untilEpoch > 0 && epochsDone >= untilEpoch;
-            proc.send(term || paused ? "stop" : "continue");
-        } else if (ev == "result") {
-            trading = j.value("trading", nlohmann::json());
-        } else if (ev == "end") {
-            end = j;
-        }
-    };
-    for (;;) {
-        if (gTerm && !term) {
-            term = true;  // the checkpoint of the last epoch is on disk: end now
-            proc.kill();
-        }
-        pollfd fd{proc.outFd(), POLLIN, 0};
-        ::poll(&fd, 1, 200);
-        std::vector<std::string> lines;
-        const bool open = proc.outFd() >= 0 && proc.readLines(lines);
-        for (const std::string& l : lines) handle(l);
-        if (!open) break;
-    }
-    const int exit = proc.wait();
-    result["started"] = started;
-    result["epochsDone"] = epochsDone;
-    if (!trading.is_null()) result["trading"] = trading;
-    if (end.contains("modelEpoch")) result["modelEpoch"] = end["modelEpoch"];
-    const std::string endStatus = end.value("status", "");
-    if (term || gTerm)
+    TaskLines lines;
+    lines.epochsFile = (out / "epochs.jsonl").string();
+    lines.untilEpoch = untilEpoch;
+    const int exit = superviseTask(proc, lines);
+    if (lines.resumedFrom) result["resumedFrom"] = *lines.resumedFrom;
+    result["started"] = lines.started;
+    result["epochsDone"] = lines.epochsDone;
+    if (!lines.trading.is_null()) result["trading"] = lines.trading;
+    if (lines.end.contains("modelEpoch")) result["modelEpoch"] = lines.end["modelEpoch"];
+    const std::string endStatus = lines.end.value("status", "");
+    if (gTerm)
         return finish("interrupted",
-                      "ended by SIGTERM after epoch " + std::to_string(epochsDone) +
+                      "ended by SIGTERM after epoch " + std::to_string(lines.epochsDone) +
                           " (cancelled, preempted or at its time limit); a requeue goes on "
                           "from its checkpoint",
                       143);
@@ -192,8 +232,8 @@ int runBundleTask(const std::string& dirIn, int index, const std::string& cli, s
         result["endStatus"] = endStatus;
         return finish("complete", "", 0);
     }
-    if (endStatus == runstatus::kStopped && paused) return finish("paused", "", 0);
-    std::string error = end.value("error", "");
+    if (endStatus == runstatus::kStopped && lines.paused) return finish("paused", "", 0);
+    std::string error = lines.end.value("error", "");
     if (error.empty())
         error = "the trial process ended without finishing (exit status " + std::to_string(exit) +
                 "; see " + (out / "trial.err").string() + ")";
