@@ -22,6 +22,7 @@
 #include "model/ExperimentData.h"
 #include "model/ModelBundle.h"
 #include "model/Safetensors.h"
+#include "model/ensemble/EnsembleBundle.h"
 #endif
 
 namespace nnwb::cli {
@@ -84,8 +85,13 @@ int runExport(const ExportOptions& o) {
     TradingSettings trading;  // for --mql5: the expert's rules (the experiment's, else defaults)
     try {
         if (!modelPath.empty()) {
-            bundle = ModelBundle::load(modelPath);
-            spec = onnxexport::specFromBundle(bundle, batch, source);
+            EnsembleBundle ensemble;  // an ensemble bundle: one graph of its members
+            loadAnyBundle(modelPath, bundle, ensemble);
+            if (ensemble.size() > 0 && !mql5Dir.empty())
+                throw std::invalid_argument(
+                    "--mql5 takes one model; an ensemble exports with --onnx (docs/ensembles.md)");
+            spec = ensemble.size() > 0 ? onnxexport::specFromEnsemble(ensemble, batch, source)
+                                       : onnxexport::specFromBundle(bundle, batch, source);
         } else {
             const Experiment exp = Experiment::load(experimentPath);
             std::map<std::string, std::string> meta;

@@ -169,6 +169,22 @@ ExportSpec specFromBundle(const ModelBundle& b, int batch, const std::string& so
     return spec;
 }
 
+ExportSpec specFromEnsemble(const EnsembleBundle& e, int batch, const std::string& source) {
+    ExportSpec spec = specFromBundle(e.member(0), batch, source);
+    for (size_t m = 0; m < e.size(); ++m) {
+        try {
+            spec.members.push_back(checkedWeights(e.common.model, spec.input, e.weights[m]));
+        } catch (const std::invalid_argument& err) {
+            throw std::invalid_argument("member " + std::to_string(m + 1) + ": " + err.what());
+        }
+    }
+    for (const auto& [k, v] : e.metadata()) spec.metadata["nnwb." + k] = v;
+    spec.outputDoc += " An ensemble of " + std::to_string(e.size()) +
+                      " members: the mean of their outputs; the output \"agreement\" is the "
+                      "share of members whose own largest output is the mean's.";
+    return spec;
+}
+
 ExportSpec specFromExperimentData(const Experiment& e, const ExperimentData& data,
                                   const TensorMap& weights, int batch, int epoch,
                                   const std::string& source) {

@@ -12,6 +12,7 @@
 #include "model/Experiment.h"
 #include "model/ModelBundle.h"
 #include "model/Safetensors.h"
+#include "model/ensemble/EnsembleBundle.h"
 
 namespace nnwb::onnxexport {
 
@@ -19,6 +20,10 @@ namespace nnwb::onnxexport {
 // settings, weights that do not fit the model (the first missing, extra or mis-shaped tensor).
 // `source` names where the bundle came from in the doc strings (e.g. its file name).
 ExportSpec specFromBundle(const ModelBundle& bundle, int batch, const std::string& source = {});
+// An ensemble bundle: specFromBundle of its shared settings, every member's weights checked
+// against the model (ExportSpec::members), the bundle's "ensemble" key in the metadata_props.
+ExportSpec specFromEnsemble(const EnsembleBundle& ensemble, int batch,
+                            const std::string& source = {});
 
 // An experiment and weights from `epoch` (0 = unknown): price data becomes a bundle (the
 // data loaded as training loads it) and then specFromBundle; synthetic data exports without

@@ -37,6 +37,54 @@ std::vector<int64_t> dimsOf(const onnx::TypeProto& type) {
     return out;
 }
 
+// One network's layers on the prepared input `x`: its [batch, classes] output (a softmax of it
+// with outputSoftmax).
+std::string emitBranch(OnnxGraph& g, const ExportSpec& spec, const std::string& x,
+                       const TensorMap& weights) {
+    const nlohmann::json& layers = spec.model.at("layers");
+    if (!layers.is_array() || layers.empty())
+        throw std::invalid_argument("the model has no layers");
+    GraphTensor t{x, spec.input};
+    for (size_t i = 0; i < layers.size(); ++i) t = emitLayer(g, int(i), layers[i], t, weights);
+    const int outputs = int(t.shape.size());
+    if (outputs != int(spec.classNames.size()))
+        throw std::invalid_argument("the last layer gives " + std::to_string(outputs) +
+                                    " values per sample; the export needs one per class (" +
+                                    std::to_string(spec.classNames.size()) + ")");
+    std::string y = g.node("Flatten", "output", {t.name}, {Attr::integer("axis", 1)});
+    if (spec.outputSoftmax)
+        y = g.node("Softmax", "output/probabilities", {y}, {Attr::integer("axis", -1)});
+    return y;
+}
+
+// The members as parallel branches, stacked [batch, members, classes]: their mean over the
+// members named "scores" and the agreement [batch, 1] named "agreement".
+void emitEnsemble(OnnxGraph& g, const ExportSpec& spec, const std::string& x) {
+    std::vector<std::string> branches;
+    const std::string axis1 = g.ints("ensemble/axis1", {1});
+    for (size_t m = 0; m < spec.members.size(); ++m) {
+        const std::string y = emitBranch(g, spec, x, spec.members[m]);
+        branches.push_back(
+            g.node("Unsqueeze", "members." + std::to_string(m) + "/stack", {y, axis1}));
+    }
+    const std::string stacked =
+        g.node("Concat", "ensemble/members", branches, {Attr::integer("axis", 1)});
+    g.renameOutput(g.node("ReduceMean", "ensemble/mean", {stacked},
+                          {Attr::list("axes", {1}), Attr::integer("keepdims", 0)}),
+                   "scores");
+    const std::string mean = "scores";
+    const std::string votes = g.node("ArgMax", "ensemble/votes", {stacked},
+                                     {Attr::integer("axis", 2), Attr::integer("keepdims", 0)});
+    const std::string signal = g.node("ArgMax", "ensemble/signal", {mean},
+                                      {Attr::integer("axis", 1), Attr::integer("keepdims", 1)});
+    const std::string agree = g.node("Equal", "ensemble/agree", {votes, signal});
+    const std::string share =
+        g.node("Cast", "ensemble/agree", {agree}, {Attr::integer("to", onnx::TensorProto::FLOAT)});
+    const std::string agreement = g.node("ReduceMean", "ensemble/agreement", {share},
+                                         {Attr::list("axes", {1}), Attr::integer("keepdims", 1)});
+    g.renameOutput(agreement, "agreement");
+}
+
 }  // namespace
 
 onnx::ModelProto buildModel(const ExportSpec& spec) {
@@ -93,25 +141,24 @@ onnx::ModelProto buildModel(const ExportSpec& spec) {
                    {x, g.constant("positional_encoding/table", {window, features}, pe,
                                   "sin/cos positional encoding, row 0 = oldest bar")});
     }
-    const nlohmann::json& layers = spec.model.at("layers");
-    if (!layers.is_array() || layers.empty())
-        throw std::invalid_argument("the model has no layers");
-    GraphTensor t{x, spec.input};
-    for (size_t i = 0; i < layers.size(); ++i) t = emitLayer(g, int(i), layers[i], t, spec.weights);
-    const int outputs = int(t.shape.size());
-    if (outputs != int(spec.classNames.size()))
-        throw std::invalid_argument("the last layer gives " + std::to_string(outputs) +
-                                    " values per sample; the export needs one per class (" +
-                                    std::to_string(spec.classNames.size()) + ")");
-    std::string y = g.node("Flatten", "output", {t.name}, {Attr::integer("axis", 1)});
-    if (spec.outputSoftmax)
-        y = g.node("Softmax", "output/probabilities", {y}, {Attr::integer("axis", -1)});
-    g.renameOutput(y, "scores");
+    const int outputs = int(spec.classNames.size());
+    if (spec.members.empty())
+        g.renameOutput(emitBranch(g, spec, x, spec.weights), "scores");
+    else
+        emitEnsemble(g, spec, x);
     auto* out = graph->add_output();
     out->set_name("scores");
     out->set_doc_string(spec.outputDoc);
     setTensorType(out, {}, spec.batch);
     out->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(outputs);
+    if (!spec.members.empty()) {
+        auto* agreement = graph->add_output();
+        agreement->set_name("agreement");
+        agreement->set_doc_string(
+            "the share of the ensemble's members whose own largest output is the class of the "
+            "largest mean output, 0..1 (docs/ensembles.md)");
+        setTensorType(agreement, {1}, spec.batch);
+    }
     return m;
 }
 
@@ -124,8 +171,9 @@ ModelSummary checkModel(onnx::ModelProto& model, int outputs) {
         throw std::runtime_error(std::string("the ONNX checker rejects the model: ") + e.what());
     }
     const auto& g = model.graph();
-    if (g.output_size() != 1 || g.input_size() != 1)
-        throw std::runtime_error("the model must have one input and one output");
+    if (g.input_size() != 1 || g.output_size() < 1 || g.output_size() > 2)
+        throw std::runtime_error(
+            "the model must have one input and one output (two for an ensemble)");
     ModelSummary s;
     for (const auto& n : g.node()) ++s.ops[n.op_type()];
     for (const auto& o : model.opset_import())

@@ -27,6 +27,11 @@ struct ExportSpec {
     nlohmann::json model;       // {"layers": [...]} as in the experiment file
     Shape input;                // per sample: {window bars, features}
     TensorMap weights;          // "layers.I.*" as in the safetensors file
+    // An ensemble's members (docs/ensembles.md), each "layers.I.*": the graph runs them as
+    // parallel branches on the one prepared input; its outputs are "scores", the mean of the
+    // members' [batch, classes] outputs, and "agreement" [batch, 1], the share of members whose
+    // argmax is the mean's. Empty: one network (`weights`), one output "scores".
+    std::vector<TensorMap> members;
     // The graph's input preparation, per feature column: x' = (x - mean) * scale, then the
     // sinusoidal positional encoding added when positionalEncoding. Empty: no normalization.
     std::vector<double> mean, scale;

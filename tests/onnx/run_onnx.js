@@ -5,7 +5,9 @@
 // size (0 = dynamic: one run over all samples). OUT.f32 receives the outputs twice, first with
 // graph optimizations disabled (every node runs on its own kernel, so a node onnxruntime has no
 // kernel for fails the session), then with all optimizations (what a terminal would run).
-// Prints one JSON line: the runtime version and the output dims.
+// A model with several outputs (an ensemble's scores and agreement): per pass, every output
+// over all samples in the model's output order. Prints one JSON line: the runtime version and
+// the first output's dims.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -27,16 +29,18 @@ async function main() {
   for (const level of ['disabled', 'all']) {
     const session = await ort.InferenceSession.create(
         model, {graphOptimizationLevel: level, executionProviders: ['cpu'], intraOpNumThreads: 1});
-    const inName = session.inputNames[0], outName = session.outputNames[0];
+    const inName = session.inputNames[0], outNames = session.outputNames;
+    const perOutput = outNames.map(() => []);
     for (let first = 0; first < samples; first += batch) {
       if (first + batch > samples) throw new Error('samples must be a multiple of the batch');
       const t = new ort.Tensor('float32', x.slice(first * per, (first + batch) * per),
                                [batch, window, features]);
       const r = await session.run({[inName]: t});
-      outDims = r[outName].dims;
-      results.push(Buffer.from(r[outName].data.buffer, r[outName].data.byteOffset,
-                               r[outName].data.byteLength));
+      outDims = r[outNames[0]].dims;
+      outNames.forEach((name, k) => perOutput[k].push(
+          Buffer.from(r[name].data.buffer, r[name].data.byteOffset, r[name].data.byteLength)));
     }
+    for (const buffers of perOutput) results.push(...buffers);
   }
   fs.writeFileSync(out, Buffer.concat(results));
   console.log(JSON.stringify({onnxruntime: version, outputDims: outDims}));
