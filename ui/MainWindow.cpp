@@ -38,6 +38,7 @@
 #include "ui/RunStatusBar.h"
 #include "ui/RunsView.h"
 #include "ui/SweepsView.h"
+#include "ui/TradingTab.h"
 #include "ui/TradingView.h"
 #include "ui/TrainingPanel.h"
 #include "ui/WalkForwardView.h"
@@ -131,6 +132,14 @@ QWidget* MainWindow::createExperimentPage() {
     walkForward_ = new WalkForwardPresenter(trading_, this);
     walkForwardView_ = new WalkForwardView(walkForward_, upperTabs_);
     upperTabs_->addTab(walkForwardView_, tr("Walk-Forward"));
+    // The Trading tab beside Price Chart: a click on a trade shows it on the price chart.
+    tradingTab_ = new TradingTab(trading_, walkForward_, upperTabs_);
+    upperTabs_->insertTab(upperTabs_->indexOf(priceChart_) + 1, tradingTab_, tr("Trading"));
+    connect(tradingTab_, &TradingTab::showTradeRequested, this,
+            [this](qulonglong entryBar, qulonglong exitBar) {
+                upperTabs_->setCurrentWidget(priceChart_);
+                priceChart_->showTrade(entryBar, exitBar);
+            });
     auto* hsplit = new QSplitter(Qt::Horizontal, vsplit);
     hsplit->setObjectName(QStringLiteral("lowerSplitter"));
     attention_ = new AttentionView(hsplit);

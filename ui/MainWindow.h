@@ -30,6 +30,7 @@ class ExportActions;
 class ModelActions;
 class PriceChartPane;
 class TradingPresenter;
+class TradingTab;
 class WalkForwardPresenter;
 class WalkForwardView;
 class DataPanel;
@@ -68,6 +69,8 @@ public:
     // The Price Chart tab above the attention view, and File > Export Model / Run > Predict.
     PriceChartPane* priceChartPane() const { return priceChart_; }
     TradingPresenter* tradingPresenter() const { return trading_; }
+    // The Trading tab (verdict, equity and drawdown, monthly returns, trades, folds).
+    TradingTab* tradingTab() const { return tradingTab_; }
     // The Walk-Forward tab (fold table, stitched figures) and what it shows.
     WalkForwardPresenter* walkForwardPresenter() const { return walkForward_; }
     WalkForwardView* walkForwardView() const { return walkForwardView_; }
@@ -202,9 +205,10 @@ private:
     DataPanel* dataPanel_ = nullptr;
     TrainingPanel* trainingPanel_ = nullptr;
     MetricCharts* charts_ = nullptr;
-    QTabWidget* upperTabs_ = nullptr;  // Metrics | Price Chart
+    QTabWidget* upperTabs_ = nullptr;  // Metrics | Price Chart | Trading | Walk-Forward
     PriceChartPane* priceChart_ = nullptr;
     TradingPresenter* trading_ = nullptr;  // the price chart's signals, traded
+    TradingTab* tradingTab_ = nullptr;
     WalkForwardPresenter* walkForward_ = nullptr;
     WalkForwardView* walkForwardView_ = nullptr;
     ModelActions* modelActions_ = nullptr;  // Export Model…, Run > Predict…

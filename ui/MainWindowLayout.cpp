@@ -17,6 +17,7 @@
 #include "ui/PriceChartPane.h"
 #include "ui/RunsView.h"
 #include "ui/SweepsView.h"
+#include "ui/TradingTab.h"
 #include "ui/TrainingPanel.h"
 #include "ui/WalkForwardView.h"
 
@@ -74,7 +75,8 @@ void MainWindow::fitCentralSplitToUpperTab() {
     const int h = split->height() - split->handleWidth();
     const bool compact = width() < 1600;
     const bool wide = upperTabs_->currentWidget() == priceChart_ ||
-                      upperTabs_->currentWidget() == walkForwardView_;
+                      upperTabs_->currentWidget() == walkForwardView_ ||
+                      upperTabs_->currentWidget() == tradingTab_;
     const int top = wide ? h * 7 / 10 : compact ? h * 300 / 680 : h * 400 / 920;
     split->setSizes({top, h - top});
 }

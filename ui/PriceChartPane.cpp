@@ -216,6 +216,13 @@ void PriceChartPane::resizeEvent(QResizeEvent* e) {
     });
 }
 
+void PriceChartPane::showTrade(size_t entryBar, size_t exitBar) {
+    const double span = double(exitBar) - double(entryBar) + 1;
+    const double width = std::max(4 * span, 120.0);
+    const double middle = (double(entryBar) + double(exitBar)) / 2;
+    chart_->showRange(middle - width / 2, middle + width / 2);
+}
+
 void PriceChartPane::trade(const EpochSignals* shown) {
     if (!trading_) return;
     if (!shown || !run_.bars) {

@@ -54,6 +54,10 @@ public:
     // gap; the trading view trades them either way).
     void showOutOfSample(const SignalSeries& series, const QString& label);
     const FoldBands& foldBands() const { return *folds_; }
+    // Centres the chart on bars entryBar .. exitBar (a trade), 4 times the trade's bars wide and
+    // at least 120 bars (a trade near the first or last bar as near the middle as the chart's
+    // margin lets it).
+    void showTrade(size_t entryBar, size_t exitBar);
 
 Q_SIGNALS:
     // A bar of the validation part was clicked: its sample index.

@@ -1,0 +1,178 @@
+// GUI: the Trading tab beside Price Chart (issue 43 §1). After a real run (a cut of the bundled
+// EURUSD file, a tiny network) it shows the verdict of the traded validation signals, the
+// equity with buy and hold and the random band, the underwater chart down to the maximum
+// drawdown, the monthly table and the trade list, which sorts by its numbers, and a click on a
+// trade switches to the Price Chart tab centred on it. After a real walk-forward it shows a row
+// per fold with the fold's figures, fold lines on the curves, and the stitched confusion matrix
+// beside each fold's.
+#include <fstream>
+#include <string>
+
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QtTest>
+
+#include "app/core/ExperimentDocument.h"
+#include "app/core/TradingPresenter.h"
+#include "app/core/WalkForwardPresenter.h"
+#include "common/TestUtil.h"
+#include "model/data/DataConfig.h"
+#include "model/trading/FoldTrading.h"
+#include "model/trading/Verdict.h"
+#include "ui/FoldConfusions.h"
+#include "ui/FoldTradingTable.h"
+#include "ui/MainWindow.h"
+#include "ui/Plot.h"
+#include "ui/PriceChart.h"
+#include "ui/PriceChartPane.h"
+#include "ui/TradeList.h"
+#include "ui/TradingCurves.h"
+#include "ui/TradingMonthTable.h"
+#include "ui/TradingTab.h"
+
+using namespace nnwb;
+
+namespace {
+
+std::string cutFile(int bars) {
+    const std::string path = test::tempDir() + "/trading-tab-" + std::to_string(bars) + ".csv";
+    std::ifstream in(defaultDataFile());
+    std::ofstream out(path);
+    std::string line;
+    for (int i = 0; i < bars + 1 && std::getline(in, line); ++i) out << line << "\n";
+    return path;
+}
+
+Experiment experiment(const nlohmann::json& validation) {
+    const nlohmann::json e = {
+        {"formatVersion", 2},
+        {"name", "trading tab"},
+        {"data", {{"file", cutFile(900)}, {"window", 5}}},
+        {"model",
+         {{"layers",
+           {{{"type", "dense"}, {"neurons", 8}, {"activation", "tanh"}},
+            {{"type", "dense"}, {"neurons", 3}, {"activation", "softmax"}}}}}},
+        {"training", {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}}},
+        {"validation", validation}};
+    return Experiment::fromJson(e);
+}
+
+struct Window {
+    MainWindow w;
+    Window() {
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(QString(), false);
+        w.resize(1280, 720);
+    }
+    bool train(const Experiment& e) {
+        w.document()->reset(e);
+        QSignalSpy done(w.controller(), &TrainingController::runFinished);
+        if (!w.startTraining()) return false;
+        return done.wait(120000);
+    }
+};
+
+}  // namespace
+
+class TestTradingTab : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("nnwb-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_trading_tab"));
+    }
+
+    void aRunsSignalsAreShownTradedAndATradeClickShowsIt() {
+        Window x;
+        QVERIFY(x.train(experiment({{"mode", "holdout"}})));
+        QVERIFY2(x.w.lastError().isEmpty(), qPrintable(x.w.lastError()));
+        const auto report = x.w.tradingPresenter()->report();
+        QVERIFY2(report, qPrintable(x.w.tradingPresenter()->error()));
+        TradingTab* tab = x.w.tradingTab();
+        auto* upper = x.w.findChild<QTabWidget*>(QStringLiteral("upperTabs"));
+        QCOMPARE(upper->tabText(upper->indexOf(tab)), QStringLiteral("Trading"));
+        QCOMPARE(upper->indexOf(tab), upper->indexOf(x.w.priceChartPane()) + 1);
+        QCOMPARE(tab->verdict(), QString::fromStdString(tradingVerdict(verdictFigures(*report))));
+        QVERIFY(tab->verdict().startsWith(QStringLiteral("Over the evaluated range")));
+        QVERIFY(!tab->showsFolds());
+        const int bars = int(report->equity.bar.size());
+        QCOMPARE(tab->curves()->equityPoints(), bars);
+        QCOMPARE(tab->curves()->buyAndHoldPoints(), bars);
+        QCOMPARE(tab->curves()->underwaterPoints(), bars);
+        QVERIFY(tab->curves()->bandPoints() > 1);
+        QCOMPARE(tab->curves()->deepestUnderwater(), -report->strategy.maxDrawdownPoints);
+        QVERIFY(tab->months()->rowCount() >= 1);
+        TradeList* list = tab->trades();
+        QCOMPARE(list->rowCount(), int(report->trades.size()));
+        QVERIFY2(report->trades.size() >= 3, "the run should trade for this test");
+        // Sorting by net points orders the rows by the number (not its text).
+        list->sortItems(TradeList::NetPoints, Qt::AscendingOrder);
+        for (int r = 1; r < list->rowCount(); ++r)
+            QVERIFY(report->trades[size_t(list->tradeNumberAt(r - 1) - 1)].net <=
+                    report->trades[size_t(list->tradeNumberAt(r) - 1)].net);
+        list->sortItems(TradeList::Number, Qt::DescendingOrder);
+        QCOMPARE(list->tradeNumberAt(0), list->rowCount());
+        // A click on the middle trade: the Price Chart tab, centred on that trade (one near the
+        // file's end could not be centred: the chart stops a few bars past the last bar).
+        upper->setCurrentWidget(tab);
+        x.w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&x.w));
+        const int row = list->rowCount() / 2;
+        const Trade& t = report->trades[size_t(list->tradeNumberAt(row) - 1)];
+        list->scrollToItem(list->item(row, 0));
+        const QRect cell = list->visualItemRect(list->item(row, TradeList::Direction));
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, cell.center());
+        QCOMPARE(upper->currentWidget(), static_cast<QWidget*>(x.w.priceChartPane()));
+        const QCPRange shown = x.w.priceChartPane()->chart()->plot()->xAxis->range();
+        QVERIFY2(shown.lower <= double(t.entryBar) && shown.upper >= double(t.exitBar),
+                 qPrintable(QStringLiteral("%1..%2 for %3..%4")
+                                .arg(shown.lower)
+                                .arg(shown.upper)
+                                .arg(t.entryBar)
+                                .arg(t.exitBar)));
+        QVERIFY2(std::abs(shown.center() - (t.entryBar + t.exitBar) / 2.0) < 1.0,
+                 qPrintable(QString::number(shown.center())));
+    }
+
+    void aWalkForwardShowsEachFold() {
+        Window x;
+        QVERIFY(
+            x.train(experiment({{"mode", "walkforward"}, {"scheme", "anchored"}, {"folds", 3}})));
+        QVERIFY2(x.w.lastError().isEmpty(), qPrintable(x.w.lastError()));
+        const auto report = x.w.tradingPresenter()->report();
+        QVERIFY2(report, qPrintable(x.w.tradingPresenter()->error()));
+        TradingTab* tab = x.w.tradingTab();
+        QVERIFY(tab->showsFolds());
+        QVERIFY2(tab->verdict().startsWith(QStringLiteral("Out of sample (3 folds)")),
+                 qPrintable(tab->verdict()));
+        FoldTradingTable* folds = tab->folds();
+        QCOMPARE(folds->rowCount(), 3);
+        const WalkForwardOutcome* o = x.w.walkForwardPresenter()->outcome();
+        QVERIFY(o);
+        std::vector<FoldBars> windows;
+        for (const FoldRecord& r : o->folds) windows.push_back({r.fold.testFirst, r.fold.testLast});
+        const auto figures = foldTradingFigures(*report, windows);
+        double trades = 0;
+        for (int r = 0; r < 3; ++r) {
+            QCOMPARE(folds->item(r, 0)->text(), QStringLiteral("%1/3").arg(r + 1));
+            QCOMPARE(folds->item(r, 2)->text(), QString::number(qint64(figures[size_t(r)].trades)));
+            trades += figures[size_t(r)].trades;
+        }
+        QCOMPARE(trades, report->strategy.trades);    // the folds add up to the stitched series
+        QCOMPARE(tab->curves()->foldLines(), 2 * 3);  // one per fold in each of the two charts
+        QCOMPARE(tab->confusions()->matrices(), 1 + 3);
+        // The stitched matrix counts every test sample: the folds' matrices summed.
+        for (int a = 0; a < 3; ++a)
+            for (int p = 0; p < 3; ++p) {
+                qint64 sum = 0;
+                for (int f = 1; f <= 3; ++f)
+                    sum += tab->confusions()->table(f)->item(a, p)->text().toLongLong();
+                QCOMPARE(tab->confusions()->table(0)->item(a, p)->text().toLongLong(), sum);
+            }
+    }
+};
+
+QTEST_MAIN(TestTradingTab)
+#include "tst_trading_tab.moc"

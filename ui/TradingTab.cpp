@@ -1,0 +1,197 @@
+#include "ui/TradingTab.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include "app/core/TradingPresenter.h"
+#include "app/core/WalkForwardPresenter.h"
+#include "model/data/DateTime.h"
+#include "model/trading/FoldTrading.h"
+#include "model/trading/MonthlyReturns.h"
+#include "model/trading/TradeDistribution.h"
+#include "model/trading/Verdict.h"
+#include "ui/FoldConfusions.h"
+#include "ui/FoldTradingTable.h"
+#include "ui/Plot.h"
+#include "ui/TradeList.h"
+#include "ui/TradingBarChart.h"
+#include "ui/TradingCurves.h"
+#include "ui/TradingMonthTable.h"
+
+namespace nnwb {
+
+namespace {
+
+QLabel* tabHeading(const QString& text, QWidget* parent) {
+    auto* l = new QLabel(text, parent);
+    QFont f = l->font();
+    f.setBold(true);
+    l->setFont(f);
+    return l;
+}
+
+std::vector<double> arrayVector(const double* v, size_t n) {
+    return std::vector<double>(v, v + n);
+}
+
+}  // namespace
+
+TradingTab::TradingTab(TradingPresenter* trading, WalkForwardPresenter* walkForward,
+                       QWidget* parent)
+    : QScrollArea(parent), trading_(trading), walkForward_(walkForward) {
+    setObjectName(QStringLiteral("tradingTab"));
+    setWidgetResizable(true);
+    setFrameShape(QFrame::NoFrame);
+    auto* page = new QWidget(this);
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(6, 6, 6, 6);
+    verdict_ = new QLabel(page);
+    verdict_->setObjectName(QStringLiteral("tradingVerdict"));
+    verdict_->setWordWrap(true);
+    verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    verdict_->setStyleSheet(QStringLiteral(
+        "QLabel { font-size: 11pt; padding: 6px; background: palette(alternate-base); "
+        "border-left: 4px solid palette(mid); }"));
+    layout->addWidget(verdict_);
+    caption_ = new QLabel(page);
+    caption_->setObjectName(QStringLiteral("tradingTabCaption"));
+    caption_->setWordWrap(true);
+    layout->addWidget(caption_);
+    curves_ = new TradingCurves(page);
+    layout->addWidget(curves_);
+    auto* grid = new QGridLayout;
+    months_ = new TradingMonthTable(page);
+    distribution_ = new TradingBarChart(tr("Distribution of trade returns"), tr("trades"), page);
+    byHour_ = new TradingBarChart(tr("Entries by hour of the entry bar (the file's clock)"),
+                                  tr("trades"), page);
+    byWeekday_ = new TradingBarChart(tr("Entries by weekday"), tr("trades"), page);
+    auto* monthBox = new QVBoxLayout;
+    monthBox->addWidget(tabHeading(tr("Monthly net, points after costs"), page));
+    monthBox->addWidget(months_, 1);
+    grid->addLayout(monthBox, 0, 0);
+    grid->addWidget(distribution_, 0, 1);
+    grid->addWidget(byHour_, 1, 0);
+    grid->addWidget(byWeekday_, 1, 1);
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
+    layout->addLayout(grid);
+    layout->addWidget(tabHeading(tr("Trades"), page));
+    trades_ = new TradeList(page);
+    trades_->setMinimumHeight(220);
+    layout->addWidget(trades_);
+    foldPart_ = new QWidget(page);
+    auto* foldLayout = new QVBoxLayout(foldPart_);
+    foldLayout->setContentsMargins(0, 0, 0, 0);
+    foldLayout->addWidget(
+        tabHeading(tr("Folds: each fold's part of the out-of-sample series"), foldPart_));
+    folds_ = new FoldTradingTable(foldPart_);
+    foldLayout->addWidget(folds_);
+    foldLayout->addWidget(tabHeading(tr("Confusion matrices of the test windows"), foldPart_));
+    confusions_ = new FoldConfusions(foldPart_);
+    foldLayout->addWidget(confusions_);
+    layout->addWidget(foldPart_);
+    layout->addStretch(1);
+    setWidget(page);
+    connect(trading_, &TradingPresenter::changed, this, &TradingTab::refresh);
+    connect(walkForward_, &WalkForwardPresenter::changed, this, &TradingTab::refresh);
+    connect(trades_, &TradeList::tradeClicked, this, &TradingTab::showTradeRequested);
+    refresh();
+}
+
+QString TradingTab::verdict() const {
+    return verdict_->text();
+}
+
+bool TradingTab::showsFolds() const {
+    return !foldPart_->isHidden();
+}
+
+void TradingTab::refresh() {
+    const auto report = trading_->report();
+    const bool folds = refreshFolds();
+    foldPart_->setVisible(folds);
+    if (!report) {
+        verdict_->setText(!trading_->error().isEmpty()
+                              ? tr("Cannot evaluate the signals of %1: %2")
+                                    .arg(trading_->what(), trading_->error())
+                              : tr("No signals to trade yet: train a run on a price file, open a "
+                                   "run's model or run a walk-forward; its signals are traded "
+                                   "here."));
+        caption_->clear();
+        curves_->setReport(nullptr);
+        months_->setMonths({});
+        distribution_->setBars({}, {});
+        byHour_->setBars({}, {});
+        byWeekday_->setBars({}, {});
+        trades_->setTrades({});
+        return;
+    }
+    VerdictFigures vf = verdictFigures(*report);
+    std::vector<size_t> foldStarts;
+    if (folds) {
+        for (const FoldRecord& r : walkForward_->outcome()->folds)
+            if (r.end == RunEnd::Completed) foldStarts.push_back(r.fold.testFirst);
+        vf.folds = int(foldStarts.size());
+    }
+    verdict_->setText(QString::fromStdString(tradingVerdict(vf)));
+    QString caption =
+        tr("The signals of %1, traded under the experiment's trading rules "
+           "(docs/trading.md): %2 bars, %3.")
+            .arg(trading_->what())
+            .arg(report->equity.bar.size())
+            .arg(report->spreadFrom == "file"
+                     ? tr("spread from the file")
+                     : tr("spread from the setting: %1 points").arg(report->spreadPoints));
+    for (const std::string& w : report->warnings)
+        caption += QStringLiteral(" ") + tr("Warning: %1.").arg(QString::fromStdString(w));
+    caption_->setText(caption);
+    curves_->setReport(report.get(), foldStarts);
+    months_->setMonths(monthlyReturns(report->equity.time, report->equity.points));
+    const Histogram h = tradeReturnHistogram(report->trades);
+    QStringList binLabels;
+    std::vector<double> binMiddle;
+    for (size_t k = 0; k < h.count.size(); ++k) {
+        binMiddle.push_back(h.first + h.width * (double(k) + 0.5));
+        binLabels << QString::number(binMiddle.back(), 'g', 2);
+    }
+    distribution_->plot()->xAxis->setLabel(tr("net, % of entry price (bin middle)"));
+    distribution_->setBars(h.count, binLabels, std::max<int>(1, int(h.count.size()) / 6),
+                           binMiddle);
+    const EntryProfile p = entryProfile(report->trades);
+    QStringList hours;
+    for (int i = 0; i < 24; ++i) hours << QString::number(i);
+    byHour_->setBars(arrayVector(p.countByHour.data(), 24), hours, 3,
+                     arrayVector(p.netByHour.data(), 24));
+    byWeekday_->setBars(
+        arrayVector(p.countByWeekday.data(), 7),
+        {tr("Mon"), tr("Tue"), tr("Wed"), tr("Thu"), tr("Fri"), tr("Sat"), tr("Sun")}, 1,
+        arrayVector(p.netByWeekday.data(), 7));
+    trades_->setTrades(report->trades);
+}
+
+bool TradingTab::refreshFolds() {
+    const auto report = trading_->report();
+    const WalkForwardOutcome* o = walkForward_->outcome();
+    if (!report || !o || !o->outOfSample || o->outOfSample->empty() ||
+        o->outOfSample->bar.front() != report->firstBar ||
+        o->outOfSample->bar.back() != report->lastBar)
+        return false;
+    std::vector<FoldBars> bars;
+    QStringList names, periods;
+    std::vector<std::pair<QString, ConfusionCounts>> matrices;
+    matrices.push_back({tr("stitched out of sample"), o->stitched.confusion});
+    for (const FoldRecord& r : o->folds) {
+        if (r.end != RunEnd::Completed) continue;
+        bars.push_back({r.fold.testFirst, r.fold.testLast});
+        names << QStringLiteral("%1/%2").arg(r.index + 1).arg(r.folds);
+        periods << QString::fromStdString(formatBarTime(r.testFrom) + " .. " +
+                                          formatBarTime(r.testTo));
+        matrices.push_back({tr("fold %1/%2").arg(r.index + 1).arg(r.folds), r.test.confusion});
+    }
+    folds_->setFolds(names, periods, foldTradingFigures(*report, bars));
+    confusions_->setMatrices(matrices);
+    return true;
+}
+
+}  // namespace nnwb
