@@ -87,9 +87,6 @@ int runExport(const ExportOptions& o) {
         if (!modelPath.empty()) {
             EnsembleBundle ensemble;  // an ensemble bundle: one graph of its members
             loadAnyBundle(modelPath, bundle, ensemble);
-            if (ensemble.size() > 0 && !mql5Dir.empty())
-                throw std::invalid_argument(
-                    "--mql5 takes one model; an ensemble exports with --onnx (docs/ensembles.md)");
             spec = ensemble.size() > 0 ? onnxexport::specFromEnsemble(ensemble, batch, source)
                                        : onnxexport::specFromBundle(bundle, batch, source);
         } else {

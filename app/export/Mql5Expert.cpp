@@ -195,7 +195,28 @@ std::string header(const ModelBundle& b, const std::string& onnxFile) {
     return h;
 }
 
-std::string expertPart(const ModelBundle& b) {
+// An ensemble's model (docs/ensembles.md) has a second output, the members' agreement, which
+// NnwbTrade weighs against InpMinAgreement; one model's agreement is 1.
+void readAgreement(std::string& s) {
+    auto swap = [&s](const std::string& from, const std::string& to) {
+        const size_t at = s.find(from);
+        if (at == std::string::npos) throw std::logic_error("expert template: no " + from);
+        s.replace(at, from.size(), to);
+    };
+    swap("!OnnxSetOutputShape(g_handle, 0, out_shape))",
+         "!OnnxSetOutputShape(g_handle, 0, out_shape) ||\n      "
+         "!OnnxSetOutputShape(g_handle, 1, agreement_shape))");
+    swap("   const ulong out_shape[] = {1, 3};\n",
+         "   const ulong out_shape[] = {1, 3};\n   const ulong agreement_shape[] = {1, 1}; // the "
+         "ensemble's agreement\n");
+    swap("   vectorf y(3);\n   if(!OnnxRun(g_handle, ONNX_NO_CONVERSION, xin, y))",
+         "   vectorf y(3), agreement(1);\n   if(!OnnxRun(g_handle, ONNX_NO_CONVERSION, xin, y, "
+         "agreement))");
+    swap("NnwbTrade(rates, n, g_signal, y[g_signal], 1.0, g_trade);",
+         "NnwbTrade(rates, n, g_signal, y[g_signal], agreement[0], g_trade);");
+}
+
+std::string expertPart(const ModelBundle& b, bool ensemble) {
     std::string names;
     for (const auto& f : b.data.features.active())
         names += std::string(names.empty() ? "" : ", ") + "\"" + featureKey(f) + "\"";
@@ -276,7 +297,7 @@ void OnTick()
    Comment(text);
    Print(text);
    if(InpTrade)
-      NnwbTrade(rates, n, g_signal, y[g_signal], g_trade);
+      NnwbTrade(rates, n, g_signal, y[g_signal], 1.0, g_trade);
   }
 
 void OnDeinit(const int reason)
@@ -286,15 +307,16 @@ void OnDeinit(const int reason)
       OnnxRelease(g_handle);
   }
 )MQL";
+    if (ensemble) readAgreement(s);
     return s;
 }
 
 }  // namespace
 
 std::string mql5ExpertSource(const ModelBundle& b, const std::string& onnxFile,
-                             const TradingSettings& trading) {
+                             const TradingSettings& trading, bool ensemble) {
     return header(b, onnxFile) + featureSection(b) + "\n" + mql5TradingGlue() +
-           mql5TradingSection(trading) + "\n" + expertPart(b);
+           mql5TradingSection(trading) + "\n" + expertPart(b, ensemble);
 }
 
 Mql5Export writeMql5Export(const ExportSpec& spec, const ModelBundle& bundle,
@@ -304,7 +326,8 @@ Mql5Export writeMql5Export(const ExportSpec& spec, const ModelBundle& bundle,
             "the expert runs one window per call: export with batch 1 "
             "or dynamic, not " +
             std::to_string(spec.batch));
-    const std::string source = mql5ExpertSource(bundle, kMql5ModelFile, trading);
+    const std::string source =
+        mql5ExpertSource(bundle, kMql5ModelFile, trading, !spec.members.empty());
     namespace fs = std::filesystem;
     std::error_code ec;
     fs::create_directories(dir, ec);

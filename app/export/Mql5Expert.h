@@ -24,17 +24,20 @@ constexpr const char* kMql5ExpertFile = "nnwb_expert.mq5";
 
 // The .mq5 text for `bundle`, whose model is `onnxFile` in the same folder, trading under
 // `trading` (the inputs' defaults). Throws std::invalid_argument for a feature without MQL5
-// code.
+// code. `ensemble`: the model is an ensemble's graph (OnnxExport.h), whose second output, the
+// agreement, the expert reads and trades under InpMinAgreement.
 std::string mql5ExpertSource(const ModelBundle& bundle,
                              const std::string& onnxFile = kMql5ModelFile,
-                             const TradingSettings& trading = TradingSettings());
+                             const TradingSettings& trading = TradingSettings(),
+                             bool ensemble = false);
 
 struct Mql5Export {
     std::string onnxPath, expertPath;
     ModelSummary summary;
 };
 
-// Writes DIR/model.onnx (exportModel of `spec`) and DIR/nnwb_expert.mq5 for `bundle`, creating
+// Writes DIR/model.onnx (exportModel of `spec`; an ensemble's when spec.members is not empty,
+// `bundle` then its shared part) and DIR/nnwb_expert.mq5 for `bundle`, creating
 // DIR when missing. Throws std::invalid_argument before writing anything when the export
 // cannot run in the expert (a fixed batch other than 1, a feature without MQL5 code), and
 // std::runtime_error("cannot ... PATH: reason") when a file or the folder cannot be written.

@@ -27,6 +27,9 @@ std::string tradingInputs(const TradingSettings& s) {
         "input ulong  InpMagic = 7340301;         // the magic number of this expert's positions\n";
     t += "input double InpThreshold = " + mqlNumber(s.threshold) +
          "; // a buy or sell acts when its output is at least this\n";
+    t += "input double InpMinAgreement = " + mqlNumber(s.minAgreement) +
+         "; // an ensemble's buy or sell acts when at least this share of its members votes for "
+         "it\n";
     t += std::string("input bool   InpExitOnOpposite = ") + (s.exitOnOpposite ? "true" : "false") +
          "; // an opposite signal closes at the next open\n";
     t += "input int    InpExitAfterBars = " + std::to_string(s.exitAfterBars) +
@@ -156,9 +159,11 @@ bool NnwbClose(CTrade &trade, ulong ticket, string why)
 // 1 buy, 2 sell) and its output act as in nnwb at this bar's open: (1) a stop or take the
 // open went through has already closed the position (the server's); (2) an opposite signal
 // (with InpExitOnOpposite) or the time limit closes it; (3) when flat, a signal whose output
-// is at least InpThreshold enters, its stop and take that many ATRs of rates[n-1] from the
-// entry fill (a level the market is already through closes it again at once).
-void NnwbTrade(const MqlRates &rates[], int n, int signal, double output, CTrade &trade)
+// is at least InpThreshold and whose agreement (an ensemble's share of members voting for it;
+// 1 for one model) is at least InpMinAgreement enters, its stop and take that many ATRs of
+// rates[n-1] from the entry fill (a level the market is already through closes it at once).
+void NnwbTrade(const MqlRates &rates[], int n, int signal, double output, double agreement,
+               CTrade &trade)
   {
    int dir = signal == 1 ? 1 : signal == 2 ? -1 : 0;
    ulong ticket = NnwbPosition();
@@ -172,7 +177,7 @@ void NnwbTrade(const MqlRates &rates[], int n, int signal, double output, CTrade
       if(!NnwbClose(trade, ticket, opposite ? "opposite" : "time"))
          return;
      }
-   if(dir == 0 || output < InpThreshold)
+   if(dir == 0 || output < InpThreshold || agreement < InpMinAgreement)
       return;
    bool placed = dir > 0 ? trade.Buy(InpLots, _Symbol, 0.0, 0.0, 0.0, "nnwb")
                          : trade.Sell(InpLots, _Symbol, 0.0, 0.0, 0.0, "nnwb");

@@ -10,9 +10,9 @@
 // the bar's range against the position's stop and take, as MetaTrader's server would. Every
 // trade the expert opens and closes (bar, direction, entry and exit price, reason) must equal
 // nnwb's evaluateTrading (simulateTrades) on the same bars and signals, under settings that
-// exercise the threshold, opposite and time exits, reversals, ATR stops and takes (gaps, a
-// level already passed at the entry), slippage and the file's or a given spread.
-// Before Qt, whose `signals` keyword macro would rewrite a parameter name in it.
+// exercise the threshold, an ensemble's minimum agreement, opposite and time exits, reversals, ATR
+// stops and takes (gaps, a level already passed at the entry), slippage and the file's or a given
+// spread. Before Qt, whose `signals` keyword macro would rewrite a parameter name in it.
 #include "model/trading/TradingEvaluation.h"
 
 #include <QtTest>
@@ -77,11 +77,12 @@ const char* kHarnessMain = R"CPP(
         nnwb_mql::Array<MqlRates> rates;
         std::vector<double> spread(n);
         std::vector<int> signal(n);
-        std::vector<float> output(n);
+        std::vector<float> output(n), agreement(n);
         for (int i = 0; i < n; ++i) {
             MqlRates r;
-            if (std::fscanf(in, "%lld %lf %lf %lf %lf %lf %d %f", &r.time, &r.open, &r.high, &r.low,
-                            &r.close, &spread[i], &signal[i], &output[i]) != 8)
+            if (std::fscanf(in, "%lld %lf %lf %lf %lf %lf %d %f %f", &r.time, &r.open, &r.high,
+                            &r.low, &r.close, &spread[i], &signal[i], &output[i],
+                            &agreement[i]) != 9)
                 return 5;
             rates.v.push_back(r);
         }
@@ -106,7 +107,7 @@ const char* kHarnessMain = R"CPP(
                 else if (b.take != 0 && b.dir * (o - b.take) >= 0)
                     b.close(o, "take", "open");
             }
-            NnwbTrade(rates, int(i), signal[i - 1], output[i - 1], trade);
+            NnwbTrade(rates, int(i), signal[i - 1], output[i - 1], agreement[i - 1], trade);
             if (b.open) {  // the server: the bar's range, at the bar's spread; both: the stop
                 const double d = b.dir;
                 const double worst = d > 0 ? pts(r.low) : pts(r.high) + spread[i];
@@ -173,16 +174,19 @@ TwinRun runTwin(const std::string& mq5, const BarSeries& bars, const std::vector
           << '\n';
         for (size_t i = 0, k = 0; i <= last; ++i) {
             int sig = 0;
-            float out = 0;
+            float out = 0, agree = 1;
             if (k < s.size() && s.bar[k] == i) {
                 sig = s.signal[k];
                 out = s.outputs[k][size_t(sig)];
+                agree = s.agreementAt(k);
                 ++k;
             }
-            char o[32];
+            char o[32], a[32];
             std::snprintf(o, sizeof o, "%.9g", double(out));
+            std::snprintf(a, sizeof a, "%.9g", double(agree));
             f << bars.time[i] << ' ' << bars.open[i] << ' ' << bars.high[i] << ' ' << bars.low[i]
-              << ' ' << bars.close[i] << ' ' << spread[i] << ' ' << sig << ' ' << o << '\n';
+              << ' ' << bars.close[i] << ' ' << spread[i] << ' ' << sig << ' ' << o << ' ' << a
+              << '\n';
         }
     }
     QProcess run;
@@ -239,6 +243,9 @@ private slots:
             << R"({"threshold": 0.45, "exitOnOpposite": false, "exitAfterBars": 24, "stopAtr": 0.6,
                    "takeAtr": 3})"
             << QStringList{"stop by range", "take by range", "time by expert"};
+        QTest::newRow("an ensemble's agreement: minAgreement 0.6 (2 of 3 members)")
+            << QString() << R"({"threshold": 0.4, "minAgreement": 0.6, "exitAfterBars": 6})"
+            << QStringList{"opposite by expert", "time by expert"};
         QTest::newRow("given spread, a take only")
             << QString()
             << R"({"threshold": 0.6, "takeAtr": 1, "spreadSource": "given", "spreadPoints": 12})"
@@ -262,7 +269,11 @@ private slots:
         const BarSeries& bars = loaded.bars;
         // From bar 10: the first trades have no ATR yet (no stop or take), as in nnwb.
         const size_t first = file.isEmpty() ? 10 : bars.size() - 8000;
-        const SignalSeries s = seededSignals(first, bars.size() - 1, 20261128);
+        SignalSeries s = seededSignals(first, bars.size() - 1, 20261128);
+        if (t.minAgreement > 0) {  // an ensemble of 3: 1, 2 or 3 members vote for each signal
+            std::mt19937 rng(44);
+            for (size_t k = 0; k < s.size(); ++k) s.agreement.push_back(float(rng() % 3 + 1) / 3);
+        }
         const TradingReport sim = evaluateTrading(bars, s, t);
         std::vector<double> spread = t.spreadSource == "file" && bars.hasSpread
                                          ? bars.spread
@@ -324,8 +335,8 @@ private slots:
               "input double InpTakeAtr = 3;", "input int    InpAtrPeriod = 21;",
               "input int    InpSlippagePoints = 3;", "input double InpLots = 0.1;",
               "input ulong  InpMagic = ", "#include <Trade\\Trade.mqh>",
-              "NnwbTrade(rates, n, g_signal, y[g_signal], g_trade);",
-              "g_trade.SetExpertMagicNumber(InpMagic);"})
+              "NnwbTrade(rates, n, g_signal, y[g_signal], 1.0, g_trade);",
+              "input double InpMinAgreement = 0;", "g_trade.SetExpertMagicNumber(InpMagic);"})
             QVERIFY2(mq5.find(line) != std::string::npos, line);
         QVERIFY(mq5.find("It places no orders") == std::string::npos);
         QVERIFY(mq5.find("swap") != std::string::npos);

@@ -3,8 +3,9 @@
 // exported with `nnwb-cli export --model E --onnx F`, run in onnxruntime 1.14 on the raw
 // features of every predicted bar: its "scores" output equals predict's mean of the members
 // within 1e-4 and its "agreement" output predict's agreement, with graph optimizations off and
-// on; the graph passes the checker at opset 17 with two outputs. --mql5 with an ensemble is
-// refused (exit 2).
+// on; the graph passes the checker at opset 17 with two outputs. --mql5 writes an Expert
+// Advisor that reads the agreement output and passes it to NnwbTrade (tst_mql5_trading replays
+// NnwbTrade's minAgreement against the trading evaluation).
 #include <QtTest>
 
 #include <filesystem>
@@ -72,8 +73,15 @@ private Q_SLOTS:
         r = nnwb::test::runCli({"export", "--model", QString::fromStdString(bundle), "--mql5",
                                 QString::fromStdString(dir_ + "/mq")},
                                300000);
-        QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains("--mql5 takes one model"), qPrintable(r.err));
+        QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+        std::ifstream mq5(dir_ + "/mq/nnwb_expert.mq5");
+        const std::string expert((std::istreambuf_iterator<char>(mq5)), {});
+        for (const char* line :
+             {"OnnxSetOutputShape(g_handle, 1, agreement_shape)",
+              "OnnxRun(g_handle, ONNX_NO_CONVERSION, xin, y, agreement)",
+              "NnwbTrade(rates, n, g_signal, y[g_signal], agreement[0], g_trade);",
+              "agreement < InpMinAgreement"})
+            QVERIFY2(expert.find(line) != std::string::npos, line);
 
         onnx::ModelProto m = nnwb::onnxexport::loadModel(onnx);
         const auto summary = nnwb::onnxexport::checkModel(m);
