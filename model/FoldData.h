@@ -13,6 +13,7 @@
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
 #include "model/SampleSet.h"
+#include "model/data/CpcvPlan.h"
 #include "model/data/DataConfig.h"
 #include "model/data/FoldPlan.h"
 
@@ -25,10 +26,16 @@ struct WalkForwardData {
     DataConfig config;
     std::string fileName;  // the price file's name, for descriptions
     std::shared_ptr<const BarSeries> bars;
+    // Under scheme cpcv: the splits (`cpcv`) and, so that every fold-driven caller counts and
+    // names them, one Fold per split holding the hulls of its training, validation and test
+    // blocks (`plan.folds`; its contiguous flag false).
     FoldPlan plan;
+    CpcvPlan cpcv;
+    bool isCpcv() const { return !cpcv.splits.empty(); }
 };
 
-// Loads e's price file and plans its folds under e.validation (whatever its mode says).
+// Loads e's price file and plans its folds, or its CPCV splits (scheme cpcv), under
+// e.validation (whatever its mode says).
 WalkForwardData loadWalkForwardData(const Experiment& e);
 
 struct FoldData {
@@ -39,7 +46,8 @@ struct FoldData {
     size_t testFirstBar = 1, testLastBar = 0;
 };
 
-// Fold `k` (0-based) of `wf` (which must be ok).
+// Fold `k` (0-based) of `wf` (which must be ok); under cpcv, split k with its blocks (the test
+// samples in test-group order).
 FoldData loadFoldData(const WalkForwardData& wf, size_t k);
 
 }  // namespace nnwb

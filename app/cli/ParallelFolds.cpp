@@ -26,7 +26,10 @@ namespace fs = std::filesystem;
 
 nlohmann::json foldOutcomeJson(const FoldOutcome& o) {
     const FoldRecord& r = o.record;
+    nlohmann::json groups = nlohmann::json::array();  // cpcv: each test group's figures
+    for (const EpochMetrics& m : o.groupTest) groups.push_back(metricsToJson(m, true));
     return {{"fold", r.index + 1},
+            {"groupTest", groups},
             {"end", foldEndWord(r.end)},
             {"error", r.error},
             {"epochs", r.epochs},
@@ -57,6 +60,9 @@ void readFoldOutcome(const nlohmann::json& j, FoldOutcome& o) {
     o.outputs = j.at("outputs").get<std::vector<float>>();
     o.targets = j.at("targets").get<std::vector<float>>();
     o.testFirstBar = j.at("testFirstBar").get<size_t>();
+    o.groupTest.clear();
+    for (const nlohmann::json& g : j.at("groupTest"))
+        o.groupTest.push_back(metricsFromJson(g, "groupTest"));
 }
 
 std::string parallelSelfPath() {
@@ -102,6 +108,12 @@ int runFoldToFile(WalkForward& wf, size_t k, const RecordingOptions& recording,
 
 WalkForwardResult runFoldsInParallel(WalkForward& wf, const std::string& slotText,
                                      const RecordingOptions& recording, WalkForwardEvents& events) {
+    return WalkForward::stitch(runFoldOutcomesInParallel(wf, slotText, recording, events));
+}
+
+std::vector<FoldOutcome> runFoldOutcomesInParallel(WalkForward& wf, const std::string& slotText,
+                                                   const RecordingOptions& recording,
+                                                   WalkForwardEvents& events) {
     std::vector<Slot> slots;
     try {
         slots = parseSlots(slotText, usableCpus());
@@ -177,7 +189,7 @@ WalkForwardResult runFoldsInParallel(WalkForward& wf, const std::string& slotTex
     std::error_code ec;
     if (failure.empty()) fs::remove_all(folder, ec);
     if (!failure.empty()) throw UsageError(failure);
-    return WalkForward::stitch(outcomes);
+    return outcomes;
 }
 
 }  // namespace nnwb::cli

@@ -23,5 +23,10 @@ int runFoldToFile(WalkForward& wf, size_t k, const RecordingOptions& recording,
 // no outcome (its stderr file is named).
 WalkForwardResult runFoldsInParallel(WalkForward& wf, const std::string& slots,
                                      const RecordingOptions& recording, WalkForwardEvents& events);
+// The same, the folds' outcomes in fold order, unstitched (a cpcv plan's splits: app/engine/Cpcv.h
+// stitches them into paths).
+std::vector<FoldOutcome> runFoldOutcomesInParallel(WalkForward& wf, const std::string& slots,
+                                                   const RecordingOptions& recording,
+                                                   WalkForwardEvents& events);
 
 }  // namespace nnwb::cli

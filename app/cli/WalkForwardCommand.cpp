@@ -202,6 +202,7 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
     }
     const WalkForwardData& data = wf->data();
     for (const std::string& w : data.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    if (data.isCpcv()) return runCpcvWalkForward(exp, *wf, o);
     const FoldPlan& plan = wf->plan();
     const ValidationConfig& v = exp.validation;
     if (!o.json)

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "app/engine/WalkForward.h"
 #include "app/runs/RunRecorder.h"
 #include "model/Experiment.h"
 
@@ -25,5 +26,11 @@ struct WalkForwardOptions {
 // Returns 0; throws UsageError for bad input (data, plan, model, device) and
 // std::runtime_error("fold k/N: ...") when a fold's run fails.
 int runWalkForward(const Experiment& experiment, const WalkForwardOptions& options);
+
+// The same for a cpcv plan (validation.scheme cpcv): the splits, then the paths' table and the
+// distribution of their figures (or JSON: one record per split, one per path, then
+// {"cpcv": ...}). runWalkForward calls it for such a plan (CpcvRun.cpp).
+int runCpcvWalkForward(const Experiment& experiment, WalkForward& wf,
+                       const WalkForwardOptions& options);
 
 }  // namespace nnwb::cli

@@ -95,6 +95,7 @@ FoldOutcome WalkForward::runFold(size_t k, const RecordingOptions& recording,
     try {
         if (!weights.empty()) weights.restore(engine.network());
         record.test = engine.trainer().evaluate(fold.test, nullptr, &out.outputs);
+        if (data_.isCpcv()) out.groupTest = testGroupMetrics(engine.trainer(), fold.test, k);
     } catch (const std::exception& e) {
         record.end = RunEnd::Failed;
         record.error = std::string("testing: ") + e.what();
@@ -144,8 +145,36 @@ WalkForwardResult WalkForward::stitch(const std::vector<FoldOutcome>& outcomes) 
     return result;
 }
 
+std::vector<EpochMetrics> WalkForward::testGroupMetrics(Trainer& trainer, const SampleSet& test,
+                                                        size_t k) const {
+    std::vector<EpochMetrics> out;
+    const CpcvSplit& split = data_.cpcv.splits.at(k);
+    const size_t per = test.inputShape.size(), outputs = size_t(test.outputs);
+    size_t from = 0;
+    for (const BarRange& g : split.test) {
+        SampleSet part;
+        part.inputShape = test.inputShape;
+        part.outputs = test.outputs;
+        part.x.assign(test.x.begin() + long(from * per),
+                      test.x.begin() + long((from + g.size()) * per));
+        part.y.assign(test.y.begin() + long(from * outputs),
+                      test.y.begin() + long((from + g.size()) * outputs));
+        out.push_back(trainer.evaluate(part));
+        from += g.size();
+    }
+    return out;
+}
+
 WalkForwardResult WalkForward::run(const RecordingOptions& recording, WalkForwardEvents& events,
                                    TrainControl* control) {
+    if (data_.isCpcv()) {  // its test groups are not one window: app/engine/Cpcv.h stitches them
+        WalkForwardResult r;
+        r.end = RunEnd::Failed;
+        r.error =
+            "validation.scheme: cpcv runs its splits through runCpcv (nnwb-cli walkforward), "
+            "not as a walk-forward";
+        return r;
+    }
     std::vector<FoldOutcome> outcomes;
     bool stopped = false;
     for (size_t k = 0; k < data_.plan.folds.size(); ++k) {

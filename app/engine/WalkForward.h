@@ -75,6 +75,8 @@ struct FoldOutcome {
     FoldRecord record;
     std::vector<float> outputs, targets;
     size_t testFirstBar = 0;
+    // Under cpcv: the test figures of each of the split's test groups, in test-group order.
+    std::vector<EpochMetrics> groupTest;
 };
 
 class WalkForward {
@@ -87,9 +89,10 @@ public:
     const WalkForwardData& data() const { return data_; }
     const FoldPlan& plan() const { return data_.plan; }
 
-    // Trains and tests every fold in order. A fold whose run fails or is stopped ends the
-    // walk-forward there (the result keeps the folds before it). Throws what RunEngine's
-    // constructor throws for a fold (ComputeError, ShapeError, TrainingError, DataLoadError).
+    // Trains and tests every fold in order (a cpcv plan fails: app/engine/Cpcv.h runs it). A fold
+    // whose run fails or is stopped ends the walk-forward there (the result keeps the folds before
+    // it). Throws what RunEngine's constructor throws for a fold (ComputeError, ShapeError,
+    // TrainingError, DataLoadError).
     WalkForwardResult run(const RecordingOptions& recording, WalkForwardEvents& events,
                           TrainControl* control = nullptr);
 
@@ -104,6 +107,8 @@ public:
     static WalkForwardResult stitch(const std::vector<FoldOutcome>& outcomes);
 
 private:
+    std::vector<EpochMetrics> testGroupMetrics(Trainer& trainer, const SampleSet& test,
+                                               size_t k) const;
     Experiment experiment_;
     WalkForwardData data_;
 };

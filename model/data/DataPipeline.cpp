@@ -110,21 +110,50 @@ SplitPlan planSplit(const DataConfig& config, size_t n, const std::string& name)
 
 namespace {
 
+// The samples of several blocks, in order (one block: fillSamples itself).
+void fillBlocks(SampleSet& set, const FeatureMatrix& m, const std::vector<uint8_t>& flags,
+                const std::vector<int64_t>& time, const std::vector<BarRange>& blocks, int window,
+                bool positional) {
+    fillSamples(set, m, flags, time, 1, 0, window, positional);
+    for (const BarRange& b : blocks) {
+        SampleSet part;
+        fillSamples(part, m, flags, time, b.first, b.last, window, positional);
+        set.x.insert(set.x.end(), part.x.begin(), part.x.end());
+        set.y.insert(set.y.end(), part.y.begin(), part.y.end());
+        set.time.insert(set.time.end(), part.time.begin(), part.time.end());
+    }
+}
+
+// The feature rows the samples of `blocks` read (each block's windows), merged where they touch.
+std::vector<BarRange> windowRows(const std::vector<BarRange>& blocks, size_t w) {
+    std::vector<BarRange> rows;
+    for (const BarRange& b : blocks) {
+        const BarRange r{b.first + 1 - w, b.last};
+        if (!rows.empty() && r.first <= rows.back().last + 1)
+            rows.back().last = std::max(rows.back().last, r.last);
+        else
+            rows.push_back(r);
+    }
+    return rows;
+}
+
+BarRange hull(const std::vector<BarRange>& blocks) {
+    return blocks.empty() ? BarRange{} : BarRange{blocks.front().first, blocks.back().last};
+}
+
 // The one place a file's parts become samples: features, labels, the finite check over every
 // bar a sample reads, the constant-feature warnings and the z-score statistics of the training
-// part, then the samples of each part.
+// part (the rows its samples' windows read), then the samples of each part.
 DataResult buildParts(const DataConfig& config, const BarSeries& bars, const std::string& name,
-                      const SampleRanges& ranges) {
+                      const SampleBlocks& blocks) {
     const size_t w = static_cast<size_t>(config.window);
-    const size_t first = ranges.trainFirst, trainLast = ranges.trainLast;
-    size_t last = trainLast;
-    if (ranges.validationFirst <= ranges.validationLast)
-        last = std::max(last, ranges.validationLast);
-    if (ranges.testFirst <= ranges.testLast) last = std::max(last, ranges.testLast);
-    size_t lowest = first;
-    if (ranges.validationFirst <= ranges.validationLast)
-        lowest = std::min(lowest, ranges.validationFirst);
-    if (ranges.testFirst <= ranges.testLast) lowest = std::min(lowest, ranges.testFirst);
+    const BarRange train = hull(blocks.train);
+    size_t last = train.last, lowest = train.first;
+    for (const std::vector<BarRange>* part : {&blocks.validation, &blocks.test})
+        if (!part->empty()) {
+            last = std::max(last, part->back().last);
+            lowest = std::min(lowest, part->front().first);
+        }
 
     DataResult r;
     FeatureMatrix m = computeFeatures(bars, config.features);
@@ -138,11 +167,11 @@ DataResult buildParts(const DataConfig& config, const BarSeries& bars, const std
     // A feature constant over the training part carries no information (tick volume 0 on
     // every bar of a forex export): the run goes on, with a warning naming it.
     // Constant on the training part only (other values in the validation or test part): said
-    // so, not "on every bar".
+    // so, not "on every bar". (Several training blocks: judged over their hull.)
     const std::vector<ConstantFeature> everywhere =
         constantFeatures(m, config.features, lowest + 1 - w, last);
     for (const ConstantFeature& c :
-         constantFeatures(m, config.features, first + 1 - w, trainLast)) {
+         constantFeatures(m, config.features, train.first + 1 - w, train.last)) {
         const bool all =
             std::any_of(everywhere.begin(), everywhere.end(),
                         [&](const ConstantFeature& e) { return e.feature == c.feature; });
@@ -150,25 +179,34 @@ DataResult buildParts(const DataConfig& config, const BarSeries& bars, const std
                                  : constantTrainingFeatureWarning(name, c));
     }
     if (config.normalization == "zscore") {
-        r.stats = fitZScore(m, first + 1 - w, trainLast);
+        r.stats = fitZScore(m, windowRows(blocks.train, w));
         applyZScore(m, r.stats);
     }
 
-    fillSamples(r.split.train, m, flags, bars.time, first, trainLast, config.window,
-                config.positionalEncoding);
-    fillSamples(r.split.validation, m, flags, bars.time, ranges.validationFirst,
-                ranges.validationLast, config.window, config.positionalEncoding);
-    fillSamples(r.test, m, flags, bars.time, ranges.testFirst, ranges.testLast, config.window,
-                config.positionalEncoding);
-    r.trainFirstBar = first;
-    r.trainLastBar = trainLast;
-    r.validationFirstBar = ranges.validationFirst;
-    r.validationLastBar = ranges.validationLast;
-    r.testFirstBar = ranges.testFirst;
-    r.testLastBar = ranges.testLast;
+    fillBlocks(r.split.train, m, flags, bars.time, blocks.train, config.window,
+               config.positionalEncoding);
+    fillBlocks(r.split.validation, m, flags, bars.time, blocks.validation, config.window,
+               config.positionalEncoding);
+    fillBlocks(r.test, m, flags, bars.time, blocks.test, config.window, config.positionalEncoding);
+    const BarRange validation = hull(blocks.validation), test = hull(blocks.test);
+    r.trainFirstBar = train.first;
+    r.trainLastBar = train.last;
+    r.validationFirstBar = validation.first;
+    r.validationLastBar = validation.last;
+    r.testFirstBar = test.first;
+    r.testLastBar = test.last;
     r.featureNames = m.names;
     r.ok = true;
     return r;
+}
+
+SampleBlocks blocksOf(const SampleRanges& ranges) {
+    SampleBlocks b;
+    b.train.push_back({ranges.trainFirst, ranges.trainLast});
+    if (ranges.validationFirst <= ranges.validationLast)
+        b.validation.push_back({ranges.validationFirst, ranges.validationLast});
+    if (ranges.testFirst <= ranges.testLast) b.test.push_back({ranges.testFirst, ranges.testLast});
+    return b;
 }
 
 std::string sourceName(const BarSeries& bars) {
@@ -188,7 +226,7 @@ DataResult buildDataSplitFromBars(const DataConfig& config, BarSeries bars) {
     ranges.trainLast = plan.trainLastBar;
     ranges.validationFirst = plan.validationFirstBar;
     ranges.validationLast = plan.validationLastBar;
-    DataResult r = buildParts(config, bars, name, ranges);
+    DataResult r = buildParts(config, bars, name, blocksOf(ranges));
     if (!r.ok) return r;
     r.droppedAtBoundary = plan.droppedAtBoundary;
     r.bars = std::move(bars);
@@ -197,23 +235,29 @@ DataResult buildDataSplitFromBars(const DataConfig& config, BarSeries bars) {
 
 DataResult buildDataSplitForRanges(const DataConfig& config, const BarSeries& bars,
                                    const SampleRanges& ranges) {
+    return buildDataSplitForBlocks(config, bars, blocksOf(ranges));
+}
+
+DataResult buildDataSplitForBlocks(const DataConfig& config, const BarSeries& bars,
+                                   const SampleBlocks& blocks) {
     const std::string problem = config.validate();
     if (!problem.empty()) return failure(problem);
     const std::string name = sourceName(bars);
     const BarNeeds needs = barsNeeded(config);
     if (bars.size() < needs.minimum) return failure(tooFewBarsMessage(name, bars.size(), needs));
     const size_t lastSample = bars.size() - 1 - needs.reach;
-    auto outside = [&](size_t a, size_t b) {
-        return a <= b && (a < needs.firstBar || b > lastSample);
+    auto outside = [&](const std::vector<BarRange>& part) {
+        for (const BarRange& b : part)
+            if (b.empty() || b.first < needs.firstBar || b.last > lastSample) return true;
+        return false;
     };
-    if (ranges.trainFirst > ranges.trainLast || outside(ranges.trainFirst, ranges.trainLast) ||
-        outside(ranges.validationFirst, ranges.validationLast) ||
-        outside(ranges.testFirst, ranges.testLast))
-        return failure(name + ": a part's samples (training " + std::to_string(ranges.trainFirst) +
-                       ".." + std::to_string(ranges.trainLast) +
-                       ") lie outside the file's samples (" + std::to_string(needs.firstBar) +
-                       ".." + std::to_string(lastSample) + ")");
-    return buildParts(config, bars, name, ranges);
+    const BarRange train = hull(blocks.train);
+    if (blocks.train.empty() || outside(blocks.train) || outside(blocks.validation) ||
+        outside(blocks.test))
+        return failure(name + ": a part's samples (training " + std::to_string(train.first) + ".." +
+                       std::to_string(train.last) + ") lie outside the file's samples (" +
+                       std::to_string(needs.firstBar) + ".." + std::to_string(lastSample) + ")");
+    return buildParts(config, bars, name, blocks);
 }
 
 DataResult buildDataSplit(const DataConfig& config, const std::string& baseDir) {

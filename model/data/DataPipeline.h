@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/SampleSet.h"
+#include "model/data/BarRange.h"
 #include "model/data/BarSeries.h"
 #include "model/data/DataConfig.h"
 #include "model/data/Normalization.h"
@@ -89,5 +90,15 @@ struct SampleRanges {
 // error names `config`'s problem or a range outside the file's samples.
 DataResult buildDataSplitForRanges(const DataConfig& config, const BarSeries& bars,
                                    const SampleRanges& ranges);
+
+// The same with each part a list of blocks (a combinatorial purged cross-validation split,
+// model/data/CpcvPlan.h), ascending and disjoint, their samples in block order; the statistics
+// from the feature rows the training blocks' windows read. The result's first and last bars of
+// a part are its blocks' hull.
+struct SampleBlocks {
+    std::vector<BarRange> train, validation, test;
+};
+DataResult buildDataSplitForBlocks(const DataConfig& config, const BarSeries& bars,
+                                   const SampleBlocks& blocks);
 
 }  // namespace nnwb

@@ -5,20 +5,31 @@
 namespace nnwb {
 
 ZScoreStats fitZScore(const FeatureMatrix& m, size_t first, size_t last) {
+    return fitZScore(m, std::vector<BarRange>{{first, last}});
+}
+
+ZScoreStats fitZScore(const FeatureMatrix& m, const std::vector<BarRange>& rows) {
     const size_t nf = static_cast<size_t>(m.features);
     ZScoreStats s;
     s.mean.assign(nf, 0.0);
     s.stddev.assign(nf, 0.0);
-    if (m.bars == 0 || first > last || last >= m.bars) return s;
-    const double n = static_cast<double>(last - first + 1);
-    for (size_t i = first; i <= last; ++i)
-        for (size_t k = 0; k < nf; ++k) s.mean[k] += m.row(i)[k];
+    size_t count = 0;
+    for (const BarRange& r : rows) {
+        if (m.bars == 0 || r.empty() || r.last >= m.bars) return s;
+        count += r.size();
+    }
+    if (count == 0) return s;
+    const double n = static_cast<double>(count);
+    for (const BarRange& r : rows)
+        for (size_t i = r.first; i <= r.last; ++i)
+            for (size_t k = 0; k < nf; ++k) s.mean[k] += m.row(i)[k];
     for (size_t k = 0; k < nf; ++k) s.mean[k] /= n;
-    for (size_t i = first; i <= last; ++i)
-        for (size_t k = 0; k < nf; ++k) {
-            const double d = m.row(i)[k] - s.mean[k];
-            s.stddev[k] += d * d;
-        }
+    for (const BarRange& r : rows)
+        for (size_t i = r.first; i <= r.last; ++i)
+            for (size_t k = 0; k < nf; ++k) {
+                const double d = m.row(i)[k] - s.mean[k];
+                s.stddev[k] += d * d;
+            }
     for (size_t k = 0; k < nf; ++k) s.stddev[k] = std::sqrt(s.stddev[k] / n);
     return s;
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "model/data/BarRange.h"
 #include "model/data/Features.h"
 
 namespace nnwb {
@@ -16,6 +17,8 @@ struct ZScoreStats {
 
 // Statistics over bars [first, last] (inclusive) of `m`.
 ZScoreStats fitZScore(const FeatureMatrix& m, size_t first, size_t last);
+// Statistics over the bars of `rows` (disjoint ranges) of `m`.
+ZScoreStats fitZScore(const FeatureMatrix& m, const std::vector<BarRange>& rows);
 // True when feature k was constant on the fitted range (stddev 0, or below 1e-12 of its
 // scale max(|mean|, 1)): it carries no information.
 bool isConstantStat(const ZScoreStats& s, size_t k);
