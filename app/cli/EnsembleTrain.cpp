@@ -5,8 +5,11 @@
 
 #include "app/cli/Commands.h"
 #include "compute/ComputeError.h"
+#include "model/FigureText.h"
 #include "model/ModelBundle.h"
 #include "model/ensemble/EnsemblePrediction.h"
+#include "model/trading/PredictionSignals.h"
+#include "model/trading/TradingEvaluation.h"
 
 namespace nnwb::cli {
 
@@ -33,26 +36,96 @@ std::pair<size_t, size_t> bestAndMedian(const EnsembleBundle& b) {
     return {order.front(), order[(order.size() - 1) / 2]};
 }
 
+// The validation part predicted by every member and by the ensemble (no rows without one).
+struct Validation {
+    std::vector<PredictionResult> members;
+    PredictionResult combined;
+};
+
 // Predicts the validation part with every member and the ensemble; fills the members'
-// validation figures and returns the ensemble's prediction (no rows without validation).
-PredictionResult validateEnsemble(EnsembleBundle& b, const ExperimentData& data,
-                                  const std::string& device) {
-    if (data.split.validation.size() == 0 || b.common.validationFirst == 0) return {};
+// validation figures.
+Validation validateEnsemble(EnsembleBundle& b, const ExperimentData& data,
+                            const std::string& device) {
+    Validation v;
+    if (data.split.validation.size() == 0 || b.common.validationFirst == 0) return v;
     const PredictionInputs in = buildPredictionInputs(
         b.common, *data.bars, b.common.validationFirst, b.common.validationLast);
     EnsemblePredictor predictor(b, device);
-    std::vector<PredictionResult> members;
     for (size_t m = 0; m < b.size(); ++m) {
-        members.push_back(predictor.member(m).run(in, *data.bars));
-        putValidation(b.members[m], members.back().metrics);
+        v.members.push_back(predictor.member(m).run(in, *data.bars));
+        putValidation(b.members[m], v.members.back().metrics);
     }
-    return combinePredictions(members, in, lossFromName(b.common.loss));
+    v.combined = combinePredictions(v.members, in, lossFromName(b.common.loss));
+    return v;
+}
+
+// The strategy's figures of a prediction traded under `settings` (minAgreement applies to the
+// ensemble's signals only: a member's always agree); null when the bars cannot be traded.
+nlohmann::json tradedJson(const BarSeries& bars, const PredictionResult& r,
+                          const TradingSettings& settings) {
+    try {
+        const TradingFigures f = evaluateTrading(bars, signalsOf(r), settings).strategy;
+        return {{"trades", f.trades},
+                {"netPoints", f.netPoints},
+                {"winRate", f.winRate},
+                {"profitFactor", f.profitFactor}};
+    } catch (const TradingInputError&) {
+        return nullptr;
+    }
+}
+
+std::string tradedText(const nlohmann::json& t) {
+    if (t.is_null()) return "";
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "  trading: %s trades, net %s points, win rate %.2f%%",
+                  groupedCount(std::llround(t["trades"].get<double>())).c_str(),
+                  groupedCount(std::llround(t["netPoints"].get<double>())).c_str(),
+                  t["winRate"].get<double>());
+    return buf;
 }
 
 double meanAgreement(const PredictionResult& r) {
     double sum = 0;
     for (const PredictionRow& row : r.rows) sum += row.agreement;
     return r.rows.empty() ? 1.0 : sum / double(r.rows.size());
+}
+
+// The ensemble against its best and median member on the validation part: the task figures
+// and the trading evaluation under the experiment's trading settings, side by side (printed
+// unless `json`); returns them as JSON.
+nlohmann::json compareMembers(const EnsembleBundle& b, const Validation& v, RunEngine& run,
+                              bool json) {
+    const auto [best, median] = bestAndMedian(b);
+    const BarSeries& bars = *run.data().bars;
+    const TradingSettings& settings = run.experiment().trading;
+    struct Row {
+        std::string label;
+        const PredictionResult* r;
+    };
+    const std::vector<Row> rows = {
+        {"ensemble of " + std::to_string(b.size()), &v.combined},
+        {"best member " + std::to_string(best + 1), &v.members[best]},
+        {"median member " + std::to_string(median + 1), &v.members[median]}};
+    nlohmann::json j = nlohmann::json::object();
+    for (size_t k = 0; k < rows.size(); ++k) {
+        const EpochMetrics& e = rows[k].r->metrics;
+        const nlohmann::json traded = tradedJson(bars, *rows[k].r, settings);
+        const char* key = k == 0 ? "validation" : k == 1 ? "bestMember" : "medianMember";
+        j[key] = figuresJson(e);
+        j[key]["trading"] = traded;
+        if (k > 0) j[key]["member"] = (k == 1 ? best : median) + 1;
+        char agreement[48] = "";
+        if (k == 0)
+            std::snprintf(agreement, sizeof agreement, "  mean agreement %.3f",
+                          meanAgreement(v.combined));
+        if (!json)
+            std::printf("%s%s: validation loss %.6f  accuracy %.2f%%  missed %.2f%%%s%s\n",
+                        k ? "  " : "", rows[k].label.c_str(), e.loss, e.accuracyPct, e.missedPct,
+                        agreement, tradedText(traded).c_str());
+    }
+    j["validation"]["meanAgreement"] = meanAgreement(v.combined);
+    j["minAgreement"] = settings.minAgreement;
+    return j;
 }
 
 }  // namespace
@@ -89,11 +162,11 @@ int keepEnsemble(RunEngine& run, int status, const EnsembleTrainOptions& o) {
         return status;
     }
     EnsembleBundle b;
-    PredictionResult combined;
+    Validation v;
     try {
         b = ensembleOf(run);
         if (!o.name.empty()) b.common.experiment = o.name;
-        combined = validateEnsemble(b, run.data(), run.experiment().training.device);
+        v = validateEnsemble(b, run.data(), run.experiment().training.device);
         b.save(o.saveModel);
     } catch (const ModelBundleError& e) {
         throw UsageError(o.saveModel + ": " + e.what());
@@ -102,28 +175,11 @@ int keepEnsemble(RunEngine& run, int status, const EnsembleTrainOptions& o) {
     } catch (const ComputeError& e) {
         throw UsageError(e.what());
     }
-    const bool val = !combined.rows.empty();
-    const auto [best, median] = bestAndMedian(b);
-    if (o.json) {
-        nlohmann::json j = {{"members", b.size()}, {"file", o.saveModel}};
-        if (val) {
-            j["validation"] = figuresJson(combined.metrics);
-            j["validation"]["meanAgreement"] = meanAgreement(combined);
-            j["bestMember"] = best + 1;
-            j["medianMember"] = median + 1;
-        }
-        std::printf("%s\n", nlohmann::json{{"ensemble", j}}.dump().c_str());
-    } else if (val) {
-        const EpochMetrics& e = combined.metrics;
-        const EnsembleMember &bm = b.members[best], &mm = b.members[median];
-        std::printf(
-            "ensemble of %zu: validation loss %.6f  accuracy %.2f%%  missed %.2f%%  mean "
-            "agreement %.3f\n  best member %zu: loss %.6f  accuracy %.2f%%  missed %.2f%%\n  "
-            "median member %zu: loss %.6f  accuracy %.2f%%  missed %.2f%%\n",
-            b.size(), e.loss, e.accuracyPct, e.missedPct, meanAgreement(combined), best + 1,
-            bm.validationLoss, bm.validationAccuracy, bm.validationMissed, median + 1,
-            mm.validationLoss, mm.validationAccuracy, mm.validationMissed);
-    }
+    nlohmann::json j =
+        v.combined.rows.empty() ? nlohmann::json::object() : compareMembers(b, v, run, o.json);
+    j["members"] = b.size();
+    j["file"] = o.saveModel;
+    if (o.json) std::printf("%s\n", nlohmann::json{{"ensemble", j}}.dump().c_str());
     if (!o.json)
         std::printf("wrote %s (an ensemble of %zu members)\n", o.saveModel.c_str(), b.size());
     std::fflush(stdout);

@@ -3,7 +3,8 @@
 // one bundle whose member 2 holds, bit for bit, the weights seed 6 trained alone keeps and
 // predicts exactly as that model does; the members' validation figures are their runs' best
 // epochs'; predict's CSV gains agreement and spread and its outputs are the members' mean;
-// --min-agreement drops weakly agreed trades; bad input exits 2 naming the flag, key or file
+// --min-agreement drops weakly agreed trades, in predict and in train's comparison of the ensemble
+// with its best and median member; bad input exits 2 naming the flag, key or file
 // and leaves the files as they were.
 #include <QtTest>
 
@@ -164,6 +165,29 @@ private Q_SLOTS:
                               "--min-agreement", "1.5"});
         QCOMPARE(bad.code, 2);
         QVERIFY2(bad.err.contains("--min-agreement"), qPrintable(bad.err));
+    }
+
+    void comparisonTradesTheEnsembleUnderMinAgreement() {
+        auto ensembleJson = [&](double minAgreement) {
+            json e = experiment_;
+            e["trading"] = {{"minAgreement", minAgreement}};
+            const QString file = write("min" + QString::number(minAgreement) + ".json", e.dump());
+            const auto r = run({"train", "--experiment", file, "--population", "2", "--vary",
+                                "seed=5..6", "--ensemble", "--save-model", path("min.safetensors"),
+                                "--no-record", "--json"});
+            if (r.code != 0) return json{{"error", (r.err + r.out).toStdString()}};
+            return json::parse(r.out.trimmed().split('\n').back().toStdString())["ensemble"];
+        };
+        const json all = ensembleJson(0), agreed = ensembleJson(1);
+        QVERIFY2(all.contains("validation"), all.dump().c_str());
+        QCOMPARE(agreed["minAgreement"].get<double>(), 1.0);
+        const double allTrades = all["validation"]["trading"]["trades"].get<double>();
+        const double agreedTrades = agreed["validation"]["trading"]["trades"].get<double>();
+        QVERIFY2(allTrades > 0 && agreedTrades < allTrades, agreed.dump().c_str());
+        // A member's signals always agree: its trades do not change.
+        QCOMPARE(agreed["bestMember"]["trading"].dump(), all["bestMember"]["trading"].dump());
+        QCOMPARE(agreed["medianMember"]["member"], all["medianMember"]["member"]);
+        QCOMPARE(all["validation"]["loss"], agreed["validation"]["loss"]);
     }
 
     void badInputIsRefusedAndChangesNothing() {
