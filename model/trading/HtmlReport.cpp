@@ -1,12 +1,15 @@
 #include "model/trading/HtmlReport.h"
 #include "model/JsonRead.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <sstream>
 
+#include "model/data/DateTime.h"
 #include "model/trading/SvgChart.h"
+#include "model/trading/TradeDistribution.h"
 #include "model/trading/TradingReportText.h"
 #include "model/trading/Verdict.h"
 
@@ -49,16 +52,6 @@ struct ReportTrade {
     double net = 0, netPct = 0, bars = 0;
     int year = 0, month = 0, day = 0, hour = 0;
 };
-
-// 0 Monday .. 6 Sunday (days from 1970-01-01, a Thursday; Howard Hinnant's days_from_civil).
-int reportWeekday(int y, int m, int d) {
-    y -= m <= 2;
-    const int era = (y >= 0 ? y : y - 399) / 400;
-    const int yoe = y - era * 400;
-    const int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const long days = era * 146097L + (yoe * 365 + yoe / 4 - yoe / 100 + doy) - 719468;
-    return static_cast<int>(((days % 7) + 7 + 3) % 7);
-}
 
 std::vector<ReportTrade> reportTrades(const json& trading) {
     std::vector<ReportTrade> out;
@@ -181,30 +174,73 @@ std::string reportMonthly(const std::vector<ReportTrade>& trades, bool percent =
     return s + "</table>";
 }
 
+// The distribution of the trades' net % and their entries by hour and weekday
+// (TradeDistribution.h, as the window's Trading tab).
 std::string reportDistributions(const std::vector<ReportTrade>& trades) {
-    double lo = 0, hi = 0;
-    for (const ReportTrade& t : trades) lo = std::min(lo, t.netPct), hi = std::max(hi, t.netPct);
-    const int bins = 30;
-    const double width = hi > lo ? (hi - lo) / bins : 1;
-    std::vector<double> counts(bins, 0), byHour(24, 0), byDay(7, 0);
-    std::vector<std::string> binLabels(bins), hours(24);
-    for (int b = 0; b < bins; ++b) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.2g", lo + width * (b + 0.5));
-        binLabels[b] = buf;
-    }
-    for (int h = 0; h < 24; ++h) hours[h] = std::to_string(h);
+    std::vector<double> returns;
+    std::vector<Trade> entries;
     for (const ReportTrade& t : trades) {
-        counts[std::min(bins - 1, static_cast<int>((t.netPct - lo) / width))] += 1;
-        if (t.hour >= 0 && t.hour < 24) byHour[t.hour] += 1;
-        if (t.year > 0) byDay[reportWeekday(t.year, t.month, t.day)] += 1;
+        returns.push_back(t.netPct);
+        Trade e;
+        e.entryTime = fromCalendar(t.year > 0 ? t.year : 1970, t.month > 0 ? t.month : 1,
+                                   t.day > 0 ? t.day : 1, t.hour);
+        e.net = t.net;
+        entries.push_back(e);
     }
-    return svgBarChart("Distribution of trade returns (net %, count per bin)", counts, binLabels,
-                       "#1f77b4") +
-           svgBarChart("Entries by hour of the entry bar (the file's clock)", byHour, hours,
-                       "#9467bd", 960, 200) +
-           svgBarChart("Entries by weekday", byDay,
+    const Histogram h = histogramOf(returns, 30);
+    std::vector<std::string> binLabels;
+    for (size_t b = 0; b < h.count.size(); ++b) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.2g", h.first + h.width * (double(b) + 0.5));
+        binLabels.push_back(buf);
+    }
+    const EntryProfile p = entryProfile(entries);
+    std::vector<std::string> hours(24);
+    for (int i = 0; i < 24; ++i) hours[size_t(i)] = std::to_string(i);
+    return svgBarChart("Distribution of trade returns (net % of the entry price, count per bin)",
+                       h.count, binLabels, "#1f77b4") +
+           svgBarChart("Entries by hour of the entry bar (the file's clock)",
+                       {p.countByHour.begin(), p.countByHour.end()}, hours, "#9467bd", 960, 200) +
+           svgBarChart("Entries by weekday", {p.countByWeekday.begin(), p.countByWeekday.end()},
                        {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}, "#8c564b", 480, 200);
+}
+
+// The equity of the strategy, buy and hold and the random draws' 5-95 % band, and the
+// underwater chart, from the trading JSON's "curves", with a dashed line where each fold's test
+// window starts.
+std::string reportCurves(const json& c, const std::vector<json>& folds) {
+    const std::vector<std::string> time = c.value("time", std::vector<std::string>());
+    std::vector<std::string> labels;
+    for (const std::string& t : time) labels.push_back(t.substr(0, 10));
+    std::vector<double> markers;
+    for (const json& f : folds) {
+        const std::string from = f.value("test", json::object()).value("from", "");
+        const auto it = std::lower_bound(time.begin(), time.end(), from);
+        if (!from.empty() && it != time.end()) markers.push_back(double(it - time.begin()));
+    }
+    auto series = [&](const char* key) { return c.value(key, std::vector<double>()); };
+    return svgLineChart("Equity, points after costs (dashed: a fold's test window starts)",
+                        {{"strategy", "#1f77b4", series("strategy"), false},
+                         {"buy and hold", "#e68c14", series("buyAndHold"), false},
+                         {"random draws 5 %", "#999999", series("randomLow"), false},
+                         {"random draws 95 %", "#999999", series("randomHigh"), false}},
+                        labels, 960, 300, markers) +
+           svgLineChart("Underwater: fall from the running peak, points",
+                        {{"drawdown", "#d62728", series("underwater"), true}}, labels, 960, 200,
+                        markers);
+}
+
+// The trading JSON's "monthly" list as the year x month table.
+std::string reportMonthlyJson(const json& monthly) {
+    std::vector<ReportTrade> months;
+    for (const json& m : monthly) {
+        ReportTrade t;
+        t.year = m.value("year", 0);
+        t.month = m.value("month", 0);
+        t.net = m.value("points", 0.0);
+        months.push_back(t);
+    }
+    return reportMonthly(months);
 }
 
 std::string reportTradeList(const std::vector<ReportTrade>& trades) {
@@ -337,8 +373,14 @@ std::string walkForwardHtml(const WalkForwardOutput& w, const std::string& sourc
         h += "<p>No trades in the file (a walk-forward output without a trade list), so no "
              "equity, monthly or distribution charts.</p>";
     } else {
-        h += "<h2>Equity and drawdown</h2>" + reportEquity(trades);
-        h += "<h2>Monthly net points (by entry month)</h2>" + reportMonthly(trades);
+        if (trading.contains("curves") && trading.contains("monthly")) {
+            h += "<h2>Equity and drawdown</h2>" + reportCurves(trading["curves"], w.folds);
+            h += "<h2>Monthly net points (the equity's change over each month)</h2>" +
+                 reportMonthlyJson(trading["monthly"]);
+        } else {  // an output without the curves: the equity at each trade's exit
+            h += "<h2>Equity and drawdown</h2>" + reportEquity(trades);
+            h += "<h2>Monthly net points (by entry month)</h2>" + reportMonthly(trades);
+        }
         h += "<h2>Trades</h2>" + reportDistributions(trades);
         h += "<h2>Trade list</h2>" + reportTradeList(trades);
     }

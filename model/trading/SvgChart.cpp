@@ -81,7 +81,8 @@ void svgRange(const std::vector<double>& v, double& lo, double& hi) {
 }  // namespace
 
 std::string svgLineChart(const std::string& title, const std::vector<SvgSeries>& series,
-                         const std::vector<std::string>& xLabels, int width, int height) {
+                         const std::vector<std::string>& xLabels, int width, int height,
+                         const std::vector<double>& markers) {
     double lo = 0, hi = 0;
     size_t n = 0;
     for (const SvgSeries& s : series) svgRange(s.y, lo, hi), n = std::max(n, s.y.size());
@@ -89,7 +90,11 @@ std::string svgLineChart(const std::string& title, const std::vector<SvgSeries>&
     const SvgFrame f{width, height, lo, hi};
     std::string s = svgOpen(title, f);
     const double plotW = width - kSvgLeft - kSvgRight;
-    auto x = [&](size_t i) { return kSvgLeft + (n > 1 ? plotW * i / (n - 1) : 0.0); };
+    auto x = [&](double i) { return kSvgLeft + (n > 1 ? plotW * i / double(n - 1) : 0.0); };
+    for (double m : markers)
+        s += "<line x1=\"" + svgNum(x(m)) + "\" x2=\"" + svgNum(x(m)) + "\" y1=\"" +
+             std::to_string(kSvgTop) + "\" y2=\"" + std::to_string(height - kSvgBottom) +
+             "\" stroke=\"#f48c00\" stroke-dasharray=\"4 3\"/>";
     for (size_t k = 0; k < series.size(); ++k) {
         const SvgSeries& ser = series[k];
         std::string path;

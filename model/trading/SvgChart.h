@@ -17,9 +17,10 @@ struct SvgSeries {
 
 // Lines over x = 0..n-1; `xLabels` (same length as the longest series, may be empty) name a few
 // evenly spaced ticks. A legend names the series.
+// `markers` (x positions, fractional allowed) are drawn as dashed vertical lines (fold starts).
 std::string svgLineChart(const std::string& title, const std::vector<SvgSeries>& series,
-                         const std::vector<std::string>& xLabels, int width = 960,
-                         int height = 280);
+                         const std::vector<std::string>& xLabels, int width = 960, int height = 280,
+                         const std::vector<double>& markers = {});
 // One bar per value, labelled below; negative bars red, positive green unless `color` is set.
 std::string svgBarChart(const std::string& title, const std::vector<double>& values,
                         const std::vector<std::string>& labels, const std::string& color = "",

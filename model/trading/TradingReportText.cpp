@@ -1,10 +1,13 @@
 #include "model/trading/TradingReportText.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
 #include "model/data/DateTime.h"
+#include "model/trading/MonthlyReturns.h"
+#include "model/trading/Underwater.h"
 #include "model/trading/Verdict.h"
 
 namespace nnwb {
@@ -93,6 +96,58 @@ std::string tradingSpreadText(const TradingReport& r) {
     return buf;
 }
 
+namespace {
+
+// The equity curves at the random band's bars (all bars up to kBandPoints): the underwater value
+// at each is the lowest since the previous one, so the deepest fall is kept.
+nlohmann::ordered_json tradingCurvesJson(const TradingReport& r) {
+    const TradingEquity& e = r.equity;
+    const std::vector<double> under = underwaterOf(e.points);
+    const std::vector<size_t> at =
+        r.randomBand.at.empty() ? bandIndices(e.bar.size()) : r.randomBand.at;
+    nlohmann::ordered_json c;
+    std::vector<std::string> time;
+    std::vector<double> strategy, hold, low, high, deepest;
+    size_t from = 0;
+    for (size_t k = 0; k < at.size() && at[k] < e.bar.size(); ++k) {
+        time.push_back(formatBarTime(e.time[at[k]]));
+        strategy.push_back(e.points[at[k]]);
+        hold.push_back(at[k] < r.buyAndHoldPoints.size() ? r.buyAndHoldPoints[at[k]] : 0.0);
+        double d = 0;
+        for (size_t i = from; i <= at[k]; ++i) d = std::min(d, under[i]);
+        deepest.push_back(d);
+        from = at[k] + 1;
+        if (k < r.randomBand.low.size()) {
+            low.push_back(r.randomBand.low[k]);
+            high.push_back(r.randomBand.high[k]);
+        }
+    }
+    c["time"] = time;
+    c["strategy"] = strategy;
+    c["buyAndHold"] = hold;
+    c["randomLow"] = low;
+    c["randomHigh"] = high;
+    c["underwater"] = deepest;
+    return c;
+}
+
+// [{year, month, points, pct}] of every month with a bar (MonthlyReturns.h).
+nlohmann::ordered_json monthlyJson(const TradingReport& r) {
+    const MonthlyReturns points = monthlyReturns(r.equity.time, r.equity.points);
+    const MonthlyReturns pct = monthlyReturns(r.equity.time, r.equity.pct);
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (size_t y = 0; y < points.years.size(); ++y)
+        for (size_t m = 0; m < 12; ++m)
+            if (std::isfinite(points.months[y][m]))
+                list.push_back({{"year", points.years[y]},
+                                {"month", m + 1},
+                                {"points", points.months[y][m]},
+                                {"pct", pct.months[y][m]}});
+    return list;
+}
+
+}  // namespace
+
 nlohmann::ordered_json tradingReportJson(const TradingReport& r, bool trades) {
     nlohmann::ordered_json j;
     j["range"] = {{"firstBar", r.firstBar},
@@ -125,6 +180,8 @@ nlohmann::ordered_json tradingReportJson(const TradingReport& r, bool trades) {
                             {"net", t.net},
                             {"netPct", t.netPct}});
         j["trades"] = list;
+        j["curves"] = tradingCurvesJson(r);
+        j["monthly"] = monthlyJson(r);
     }
     return j;
 }

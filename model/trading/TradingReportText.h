@@ -29,7 +29,9 @@ TradingFigures tradingFiguresFromJson(const nlohmann::json& j);
 //  given spread; not with "file"), "warnings" (where there are), "strategy": {...},
 //  "buyAndHold": {...}, "random": {..., "draws", "netAtOrAbove"}}; with `trades` also
 //  "trades": [{direction, entryTime, entryPrice, exitTime, exitPrice, exitReason, bars,
-//  net, netPct}].
+//  net, netPct}], "curves": {time, strategy, buyAndHold, randomLow, randomHigh, underwater}
+//  (points, at the random band's bars: up to kBandPoints; underwater the lowest since the
+//  previous one) and "monthly": [{year, month, points, pct}] (MonthlyReturns.h).
 nlohmann::ordered_json tradingReportJson(const TradingReport& r, bool trades = false);
 // A table: one row per figure, columns strategy, buy & hold, random; then one line on the
 // range, the point and the spread; then a "warning: ..." line per warning.

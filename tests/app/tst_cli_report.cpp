@@ -8,6 +8,7 @@
 // table ends with the verdict line.
 #include <QProcess>
 #include <QtTest>
+#include <algorithm>
 
 #include <fstream>
 #include <string>
@@ -112,6 +113,20 @@ private Q_SLOTS:
         QVERIFY2(page.contains(QString::fromStdString(verdict)), qPrintable(page.left(2000)));
         QVERIFY(page.count("<svg") >= (trades > 0 ? 5 : 0));
         QVERIFY(page.contains("<h2>Folds</h2>"));
+        // The charts of the window's Trading tab (issue 43 §1): the equity with buy and hold and
+        // the random draws' 5-95 % band, a dashed line where each fold's test window starts
+        // (in the equity and the underwater chart), the monthly table from the JSON's months.
+        const json& curves = trading["curves"];
+        QVERIFY(curves["strategy"].size() > 1);
+        QCOMPARE(curves["randomHigh"].size(), curves["strategy"].size());
+        QCOMPARE(curves["buyAndHold"].size(), curves["strategy"].size());
+        double deepest = 0;
+        for (const json& v : curves["underwater"]) deepest = std::min(deepest, v.get<double>());
+        QCOMPARE(deepest, -trading["strategy"]["maxDrawdownPoints"].get<double>());
+        QVERIFY(page.contains("random draws 95 %") && page.contains("buy and hold"));
+        QCOMPARE(page.count("stroke-dasharray"), 2 * 3);
+        QVERIFY(page.contains("the equity's change over each month"));
+        QVERIFY(trading["monthly"].size() >= 1);
         // One row per trade in the trade list.
         QCOMPARE(page.count("<tr><td class=\"n\">"), int(trades));
         QVERIFY(!page.contains("http:") && !page.contains("https:") && !page.contains("<script"));
