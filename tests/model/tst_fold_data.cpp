@@ -139,3 +139,39 @@ TEST(FoldData, rangesOutsideTheSamplesAreRefused) {
     r.testLast = 298;
     EXPECT_TRUE(buildDataSplitForRanges(c, bars, r).ok);
 }
+
+// A CPCV split's data (buildDataSplitForBlocks): two training blocks around a test block; the
+// statistics are those of the rows the training blocks' windows read (51..150 and 241..400 for
+// window 10), not of their hull; moving the bars after the training blocks changes neither them
+// nor the training samples; the samples come in block order.
+TEST(FoldData, blocksTakeStatisticsFromTheirTrainingWindowsOnly) {
+    DataConfig c;
+    c.window = 10;
+    const BarSeries bars = makeBars(500);
+    SampleBlocks blocks;
+    blocks.train = {{60, 150}, {250, 400}};
+    blocks.validation = {{405, 420}, {440, 450}};
+    blocks.test = {{160, 240}};
+    const DataResult r = buildDataSplitForBlocks(c, bars, blocks);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.split.train.size(), size_t(91 + 151));
+    EXPECT_EQ(r.split.validation.size(), size_t(16 + 11));
+    EXPECT_EQ(r.test.size(), size_t(81));
+    EXPECT_EQ(r.split.train.time[90], bars.time[150]);
+    EXPECT_EQ(r.split.train.time[91], bars.time[250]);
+    EXPECT_EQ(r.split.validation.time[16], bars.time[440]);
+    const FeatureMatrix m = computeFeatures(bars, c.features);
+    const ZScoreStats expected = fitZScore(m, std::vector<BarRange>{{51, 150}, {241, 400}});
+    EXPECT_EQ(r.stats.mean, expected.mean);
+    EXPECT_EQ(r.stats.stddev, expected.stddev);
+    EXPECT_NE(r.stats.mean, fitZScore(m, 51, 400).mean);  // not the hull's
+    // Every bar after the last training block moved: nothing of the training part changes.
+    // (Bars of the test block between the training blocks cannot show this: the exponential
+    // averages of MACD carry every earlier bar into the second block's features.)
+    const BarSeries moved = changedFrom(bars, 401);
+    const DataResult s = buildDataSplitForBlocks(c, moved, blocks);
+    ASSERT_TRUE(s.ok) << s.error;
+    EXPECT_EQ(s.stats.mean, r.stats.mean);
+    EXPECT_EQ(s.split.train.x, r.split.train.x);
+    EXPECT_NE(s.split.validation.x, r.split.validation.x);
+}
