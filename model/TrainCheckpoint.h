@@ -32,4 +32,8 @@ void saveCheckpoint(const std::string& path, const std::string& fingerprint, Tra
 int loadCheckpoint(const std::string& path, const std::string& fingerprint, Trainer& trainer,
                    EpochKeeper& keeper);
 
+// The epoch a checkpoint file was written after, without a trainer. Throws CheckpointError for
+// a file that is no readable checkpoint.
+int checkpointEpoch(const std::string& path);
+
 }  // namespace nnwb

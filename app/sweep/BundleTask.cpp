@@ -17,6 +17,7 @@
 #include "app/sweep/SweepBundle.h"
 #include "app/sweep/TrialProcess.h"
 #include "model/AtomicFile.h"
+#include "model/TrainCheckpoint.h"
 
 namespace fs = std::filesystem;
 
@@ -46,6 +47,44 @@ void keepEpochsBefore(const std::string& file, int first) {
         }
     }
     writeFileAtomic(file, kept);
+}
+
+// The epochs epochs.jsonl holds from 1 on without a gap.
+int recordedEpochs(const std::string& file) {
+    std::ifstream in(file);
+    int n = 0;
+    for (std::string line; std::getline(in, line);) {
+        try {
+            if (nlohmann::json::parse(line).value("epoch", 0) != n + 1) break;
+        } catch (const std::exception&) {
+            break;
+        }
+        ++n;
+    }
+    return n;
+}
+
+// A checkpoint past the epochs epochs.jsonl holds (a kill between an epoch's checkpoint and its
+// line) is deleted: those epochs' figures are gone, so the trial trains again from epoch 1. An
+// unreadable one is left to the trial, which says what is wrong with it.
+void dropCheckpointAheadOfEpochs(const fs::path& out, int index, std::FILE* log) {
+    const std::string checkpoint = (out / "checkpoint.safetensors").string();
+    std::error_code ec;
+    if (!fs::exists(checkpoint, ec)) return;
+    int epoch = 0;
+    try {
+        epoch = checkpointEpoch(checkpoint);
+    } catch (const CheckpointError&) {
+        return;
+    }
+    const int recorded = recordedEpochs((out / "epochs.jsonl").string());
+    if (epoch <= recorded) return;
+    fs::remove(checkpoint, ec);
+    if (log)
+        std::fprintf(log,
+                     "task %d: its checkpoint is of epoch %d but epochs.jsonl has %d epochs; "
+                     "training again from epoch 1\n",
+                     index, epoch, recorded);
 }
 
 }  // namespace
@@ -200,6 +239,7 @@ int runBundleTask(const std::string& dirIn, int index, const std::string& cli, s
     const auto problems = bundleDataProblems(b);
     if (!problems.empty()) return finish("failed", problems.front(), 2);
     takeSignalsAndDevices();
+    dropCheckpointAheadOfEpochs(out, index, log);
     const std::vector<std::string> argv = {cli,
                                            "train",
                                            "--experiment",

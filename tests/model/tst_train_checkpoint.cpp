@@ -87,6 +87,7 @@ TEST(TrainCheckpoint, resumedRunEqualsUninterruptedBitForBit) {
         saveCheckpoint(file, "fp", *first.trainer, first.keeper);
     }
     TrainRun resumed(e);
+    ASSERT_EQ(checkpointEpoch(file), 2);  // read without a trainer (a bundle task's check)
     ASSERT_EQ(loadCheckpoint(file, "fp", *resumed.trainer, resumed.keeper), 2);
     const std::vector<double> tail = resumed.epochs(3);
     std::printf("epoch 5 train loss: uninterrupted %.9g, resumed %.9g; lr %.6g / %.6g\n", all[12],
@@ -122,5 +123,6 @@ TEST(TrainCheckpoint, refusesAnotherExperimentsCheckpoint) {
     std::string bytes = readFile(file);
     writeFileAtomic(file, bytes.substr(0, bytes.size() / 2));
     EXPECT_THROW(loadCheckpoint(file, "one", *other.trainer, other.keeper), CheckpointError);
+    EXPECT_THROW(checkpointEpoch(file), CheckpointError);
     std::filesystem::remove(file);
 }
