@@ -1,9 +1,9 @@
 // A sweep on a real single-node Slurm cluster (docs/slurm.md): the test starts munged (as the
 // munge user, with a key of its own), slurmctld and slurmd -N localhost with a minimal
-// slurm.conf in a temporary folder (cons_tres, proctrack/linuxproc, task/none, no accounting,
-// two fake GPUs in gres.conf: /dev/null and /dev/zero), submits a 6-trial bundle with %2 and
-// checks: never more than 2 tasks run (and 2 do), tasks running together got different GPUs,
-// a scancel'led task is recorded as failed (not lost), a requeued task resumes from its
+// slurm.conf in a temporary folder (SlurmTestCluster: cons_tres, proctrack/linuxproc, task/none,
+// no accounting, two fake GPUs in gres.conf: /dev/null and /dev/zero), submits a 6-trial bundle
+// with %2 and checks: never more than 2 tasks run (and 2 do), tasks running together got different
+// GPUs, a scancel'led task is recorded as failed (not lost), a requeued task resumes from its
 // checkpoint and completes, an import killed inside its transaction leaves the store as it
 // was, the import brings every trial in and a second import changes nothing. Then a search in
 // generations (TPE, ASHA rungs) whose second generation is asked with the first's imported
@@ -14,8 +14,6 @@
 #include <QtTest>
 
 #include <signal.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -25,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "SlurmTestCluster.h"
 #include "app/runs/RunStore.h"
 #include "app/sweep/SweepStore.h"
 #include "common/CliRun.h"
@@ -34,6 +33,7 @@
 
 using nlohmann::json;
 using nnwb::test::runCli;
+using nnwb::test::SlurmTestCluster;
 namespace fs = std::filesystem;
 
 namespace {
@@ -56,122 +56,26 @@ int lineCount(const std::string& path) {
 
 class SlurmClusterTest : public QObject {
     Q_OBJECT
-    std::string base_;  // the cluster's folder (conf, state, logs, munge)
+    std::unique_ptr<SlurmTestCluster> cluster_;
     QString dir_, db_;
-    bool started_ = false;
 
     // Runs a shell command with the cluster's SLURM_CONF; its stdout (and stderr).
     QString sh(const QString& cmd, int* code = nullptr, int timeoutMs = 30000) {
-        QProcess p;
-        p.setProcessChannelMode(QProcess::MergedChannels);
-        p.start("bash", {"-c", cmd});
-        if (!p.waitForFinished(timeoutMs)) {
-            p.kill();
-            p.waitForFinished();
-        }
-        if (code) *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        return QString::fromUtf8(p.readAll());
-    }
-    int pidOf(const std::string& file) { return std::atoi(readText(base_ + "/" + file).c_str()); }
-    void stopDaemons() {
-        if (base_.empty()) return;
-        // Jobs first, so their step daemons end with them.
-        if (started_) {
-            sh("scancel --full -u root 2>/dev/null; true");
-            for (int i = 0; i < 50 && !sh("squeue -h 2>/dev/null").trimmed().isEmpty(); ++i)
-                QTest::qWait(200);
-        }
-        for (const char* f : {"slurmd.pid", "slurmctld.pid", "munge/munged.pid"}) {
-            const int pid = pidOf(f);
-            if (pid <= 1) continue;
-            ::kill(pid, SIGTERM);
-            for (int i = 0; i < 50 && ::kill(pid, 0) == 0; ++i) QTest::qWait(100);
-            if (::kill(pid, 0) == 0) ::kill(pid, SIGKILL);
-        }
-        started_ = false;
+        return cluster_->sh(cmd, code, timeoutMs);
     }
     std::string storeDump() const { return nnwb::test::sweepStoreDump(db_.toStdString()); }
-
-public:
-    ~SlurmClusterTest() override { stopDaemons(); }
 
 private Q_SLOTS:
     void initTestCase() {
         // The README's test command installs the packages as root and sets NNWB_REQUIRE_SLURM:
         // there a missing piece fails the test instead of skipping it.
-        const bool required = qEnvironmentVariableIntValue("NNWB_REQUIRE_SLURM") == 1;
-        QString missing;
-        for (const char* bin :
-             {"/usr/sbin/munged", "/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/bin/sbatch"})
-            if (missing.isEmpty() && !fs::exists(bin))
-                missing = QString(
-                              "%1 is missing: install munge, slurmctld, slurmd and "
-                              "slurm-client (scripts/nnwb.sh test does)")
-                              .arg(bin);
-        if (missing.isEmpty() && ::geteuid() != 0)
-            missing = "needs root (munged runs as the munge user, slurmd as root)";
-        if (!missing.isEmpty() && required) QFAIL(qPrintable(missing));
-        if (!missing.isEmpty()) QSKIP(qPrintable(missing));
-        base_ = nnwb::test::tempDir();
-        ::chmod(base_.c_str(), 0755);
-        for (const char* d : {"state", "spool", "log", "munge", "msock"})
-            fs::create_directories(base_ + "/" + d);
-        const QString b = QString::fromStdString(base_);
-        int code = 0;
-        const QString out = sh(QString("dd if=/dev/urandom of=%1/munge/munge.key bs=1024 count=1 "
-                                       "2>/dev/null && chown -R munge:munge %1/munge %1/msock && "
-                                       "chmod 700 %1/munge && chmod 755 %1/msock && chmod 400 "
-                                       "%1/munge/munge.key")
-                                   .arg(b),
-                               &code);
-        QVERIFY2(code == 0, qPrintable(out));
-        // Ports of this run's own, so a second cluster on the machine does not clash.
-        const int port = 20000 + int(::getpid() % 20000) * 2 % 40000;
-        writeText(base_ + "/slurm.conf",
-                  "ClusterName=nnwbtest\nSlurmctldHost=localhost\nSlurmUser=root\n"
-                  "SlurmdUser=root\nAuthType=auth/munge\nCredType=cred/munge\n"
-                  "AuthInfo=socket=" +
-                      base_ +
-                      "/msock/munge.sock\n"
-                      "SlurmctldPort=" +
-                      std::to_string(port) + "\nSlurmdPort=" + std::to_string(port + 1) +
-                      "\nStateSaveLocation=" + base_ + "/state\nSlurmdSpoolDir=" + base_ +
-                      "/spool\nSlurmctldPidFile=" + base_ + "/slurmctld.pid\nSlurmdPidFile=" +
-                      base_ + "/slurmd.pid\nSlurmctldLogFile=" + base_ +
-                      "/log/slurmctld.log\nSlurmdLogFile=" + base_ +
-                      "/log/slurmd.log\n"
-                      "ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\n"
-                      "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
-                      "GresTypes=gpu\nSchedulerType=sched/backfill\n"
-                      "SchedulerParameters=sched_interval=1\n"
-                      "AccountingStorageType=accounting_storage/none\n"
-                      "JobAcctGatherType=jobacct_gather/none\nJobCompType=jobcomp/none\n"
-                      "MpiDefault=none\nReturnToService=2\nKillWait=5\nMinJobAge=2\n"
-                      "NodeName=localhost CPUs=2 RealMemory=4000 Gres=gpu:2 State=UNKNOWN\n"
-                      "PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE "
-                      "State=UP\n");
-        writeText(base_ + "/gres.conf",
-                  "NodeName=localhost Name=gpu File=/dev/null\n"
-                  "NodeName=localhost Name=gpu File=/dev/zero\n");
-        qputenv("SLURM_CONF", QByteArray::fromStdString(base_ + "/slurm.conf"));
-        started_ = true;
-        const QString up =
-            sh(QString("runuser -u munge -- /usr/sbin/munged --key-file=%1/munge/munge.key "
-                       "--socket=%1/msock/munge.sock --pid-file=%1/munge/munged.pid "
-                       "--log-file=%1/munge/munged.log --seed-file=%1/munge/seed && "
-                       "/usr/sbin/slurmctld -i && /usr/sbin/slurmd -N localhost")
-                   .arg(b),
-               &code);
-        QVERIFY2(code == 0,
-                 qPrintable(up + QString::fromStdString(readText(base_ + "/log/slurmctld.log"))));
-        QString state;
-        for (int i = 0; i < 150 && state != "idle"; ++i) {
-            QTest::qWait(200);
-            state = sh("sinfo -h -o %t").trimmed();
-        }
-        QVERIFY2(state == "idle",
-                 qPrintable("the node is " + state + "\n" +
-                            QString::fromStdString(readText(base_ + "/log/slurmd.log"))));
+        const std::string missing = SlurmTestCluster::unavailable();
+        if (!missing.empty() && qEnvironmentVariableIntValue("NNWB_REQUIRE_SLURM") == 1)
+            QFAIL(missing.c_str());
+        if (!missing.empty()) QSKIP(missing.c_str());
+        cluster_ = std::make_unique<SlurmTestCluster>(SlurmTestCluster::Options{});
+        const std::string error = cluster_->start();
+        QVERIFY2(error.empty(), error.c_str());
     }
 
     void sweepOnTheLocalCluster() {
@@ -507,7 +411,9 @@ private Q_SLOTS:
         QVERIFY2(st.out.contains("2 complete, 4 pruned"), qPrintable(st.out));
     }
 
-    void cleanupTestCase() { stopDaemons(); }
+    void cleanupTestCase() {
+        if (cluster_) cluster_->stop();
+    }
 };
 
 QTEST_GUILESS_MAIN(SlurmClusterTest)
