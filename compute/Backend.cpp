@@ -13,6 +13,16 @@ void Buffer::reset() noexcept {
     count_ = 0;
 }
 
+const char* matmulPrecisionName(MatmulPrecision p) {
+    return p == MatmulPrecision::High ? "high" : "highest";
+}
+
+bool matmulPrecisionFromName(const std::string& name, MatmulPrecision& out) {
+    if (name != "highest" && name != "high") return false;
+    out = name == "high" ? MatmulPrecision::High : MatmulPrecision::Highest;
+    return true;
+}
+
 void Backend::uploadF64(BufRef dst, const double* src, size_t count) {
     std::vector<float> tmp(src, src + count);
     upload(dst, tmp.data(), count);

@@ -29,6 +29,14 @@ struct DeviceInfo {
     uint64_t localMemory = 0;   // bytes of local memory per work-group (OpenCL)
 };
 
+// The precision of float32 matrix products, as torch.set_float32_matmul_precision: Highest =
+// float32 arithmetic (the default, the reference), High = operands rounded to TF32 (10-bit
+// mantissa) on tensor cores with float32 sums, where the device has them.
+enum class MatmulPrecision { Highest, High };
+const char* matmulPrecisionName(MatmulPrecision p);  // "highest", "high"
+// "highest" or "high"; false for anything else.
+bool matmulPrecisionFromName(const std::string& name, MatmulPrecision& out);
+
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -55,6 +63,14 @@ public:
     virtual bool fusesAttentionBlock(const AttentionBlockShape& s) const {
         (void)s;
         return false;
+    }
+
+    // Float32 matrix products at precision p from now on; returns the precision this backend
+    // then runs, Highest where it has no High path (the CPU; OpenCL devices without TF32
+    // tensor cores). Default: Highest always.
+    virtual MatmulPrecision setMatmulPrecision(MatmulPrecision p) {
+        (void)p;
+        return MatmulPrecision::Highest;
     }
 
     // ---- the ops (compute/Ops.h): one public entry per op ----

@@ -1,5 +1,6 @@
 #include "compute/OpenClBackend.h"
 
+#include <cstdio>
 #include <cstdlib>
 
 #include "compute/OpenClBackendImpl.h"
@@ -139,6 +140,12 @@ void OpenClBackend::Impl::loadPrograms(
         const std::string source = common + "\n#line 1\n" + text;
         if (name == kGemmRegFile) {
             loadGemmReg(source, defines);
+            gemmRegSource = source;
+            gemmRegDefines = defines;
+            continue;
+        }
+        if (name == kTf32ProbeFile) {  // built only when matmul precision high is asked for
+            tf32ProbeSource = text;
             continue;
         }
         if (name != kGemmFile) {
@@ -177,16 +184,21 @@ void OpenClBackend::Impl::loadPrograms(
                 addGemmVariant(name, source, defines, c, "gemm_tiled_" + std::to_string(c.tsm),
                                false);
     }
-    // Largest tile first (equal tiles: gemm_reg's first).
-    std::stable_sort(
-        gemmVariants.begin(), gemmVariants.end(), [](const GemmVariant& a, const GemmVariant& b) {
-            const int sa = a.config.tsm * a.config.tsn, sb = b.config.tsm * b.config.tsn;
-            return sa != sb ? sa > sb : a.reg && !b.reg;
-        });
+    sortGemmVariants();
     for (const char* const* k = kRequiredKernels; *k; ++k)
         if (!kernels.count(*k))
             throw ComputeError(std::string("OpenCL kernel '") + *k +
                                "' not found in the kernel sources");
+}
+
+// Largest tile first (equal tiles: TF32 builds, then gemm_reg's, then gemm_tiled's).
+void OpenClBackend::Impl::sortGemmVariants() {
+    std::stable_sort(
+        gemmVariants.begin(), gemmVariants.end(), [](const GemmVariant& a, const GemmVariant& b) {
+            const int sa = a.config.tsm * a.config.tsn, sb = b.config.tsm * b.config.tsn;
+            const int ra = a.tf32 ? 2 : a.reg ? 1 : 0, rb = b.tf32 ? 2 : b.reg ? 1 : 0;
+            return sa != sb ? sa > sb : ra > rb;
+        });
 }
 
 // The register-tiled gemm kernels (kernels/gemm_reg.cl) whose work-group and local memory fit
@@ -200,7 +212,7 @@ void OpenClBackend::Impl::loadGemmReg(const std::string& source, const std::stri
 // its work-group and local memory (gemm_reg: two local buffers); skips it otherwise.
 void OpenClBackend::Impl::addGemmVariant(const std::string& file, const std::string& source,
                                          const std::string& defines, const GemmConfig& c,
-                                         const std::string& kname, bool reg) {
+                                         const std::string& kname, bool reg, bool tf32) {
     if (c.threads() > deviceMaxWg || c.threadsN() > maxItemSizes[0] ||
         c.threadsM() > maxItemSizes[1] || (reg ? 2 : 1) * c.localBytes() > localMemSize)
         return;
@@ -212,7 +224,7 @@ void OpenClBackend::Impl::addGemmVariant(const std::string& file, const std::str
         kernels.erase(it);
         return;
     }
-    gemmVariants.push_back({kname, c, reg});
+    gemmVariants.push_back({kname, c, reg, tf32});
     programs.push_back(std::move(p));
 }
 
@@ -304,6 +316,15 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
         throw ComputeError("fused mode '" + fused +
                            "' is not auto, on (1) or off (0) (OpenClOptions::fused, NNWB_FUSED)");
     m.maxHeadGroup = opt.blockHeadGroup;
+    m.tf32Emulate = opt.tf32Emulate;
+    if (!envStr("NNWB_TF32_MIN_K").empty()) {  // A/B runs of the TF32 choice rule
+        const std::string v = envStr("NNWB_TF32_MIN_K");
+        char* end = nullptr;
+        const long k = std::strtol(v.c_str(), &end, 10);
+        if (v.empty() || *end != '\0' || k < 0 || k > (1L << 30))
+            throw ComputeError("NNWB_TF32_MIN_K '" + v + "' is not a whole number >= 0");
+        m.tf32MinK = int(k);
+    }
     m.blockLocalWanted = opt.blockLocalSize;
     if (m.blockLocalWanted == 0 && !envStr("NNWB_CL_BLOCK_LOCAL").empty()) {
         const std::string v = envStr("NNWB_CL_BLOCK_LOCAL");
@@ -333,6 +354,16 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
     m.ensureScratch(0, where);
 
     auto be = std::unique_ptr<OpenClBackend>(new OpenClBackend(std::move(impl)));
+    // NNWB_MATMUL_PRECISION=high: TF32 products from the start (for runs of any command).
+    const std::string precision = envStr("NNWB_MATMUL_PRECISION");
+    MatmulPrecision want = MatmulPrecision::Highest;
+    if (!precision.empty() && !matmulPrecisionFromName(precision, want))
+        throw ComputeError("NNWB_MATMUL_PRECISION '" + precision + "' is not highest or high");
+    if (be->setMatmulPrecision(want) != want)
+        std::fprintf(stderr,
+                     "%s (%s): NNWB_MATMUL_PRECISION=high: no TF32 tensor cores found; "
+                     "float32 products (highest)\n",
+                     id.c_str(), be->d_->info.name.c_str());
     return be;
 }
 

@@ -41,6 +41,10 @@ struct OpenClOptions {
     // Tests only: at most this many heads per group in the fused block kernels (0: as many as
     // the local memory holds), so that small shapes run the grouped loops too.
     int blockHeadGroup = 0;
+    // Tests only: matmul precision high runs the TF32 gemm kernels with their tensor-core
+    // product emulated element by element (kernels/gemm_reg.cl, TF32=2), so that devices
+    // without tensor cores (PoCL, oclgrind) run their tiles, rounding and epilogue.
+    bool tf32Emulate = false;
     // The fused block kernels' work-group size, a power of two up to what the device and
     // kernels allow (0: 256); for A/B runs also NNWB_CL_BLOCK_LOCAL.
     int blockLocalSize = 0;
@@ -66,6 +70,9 @@ public:
     // Where the fused block kernels apply: local memory and work-group size of this device,
     // element-wise activations, and OpenClOptions::fused (NNWB_FUSED).
     bool fusesAttentionBlock(const AttentionBlockShape& s) const override;
+    // High: the large products (the gemm_reg tilings) on TF32 tensor cores where a run-time
+    // probe finds them (NVIDIA's OpenCL with inline PTX mma.sync; compute/OpenClTf32.cpp).
+    MatmulPrecision setMatmulPrecision(MatmulPrecision p) override;
 
     // ---- diagnostics ----
     bool profiling() const;

@@ -29,6 +29,8 @@ namespace cldetail {
 inline constexpr const char* kCommonFile = "common.cl";
 inline constexpr const char* kGemmFile = "gemm.cl";
 inline constexpr const char* kGemmRegFile = "gemm_reg.cl";
+// The TF32 tensor-core probe (matmul precision `high`), built on its own, on NVIDIA only.
+inline constexpr const char* kTf32ProbeFile = "tf32_probe.cl";
 
 // Every kernel the host launches, null-terminated (defined in OpenClOps.cpp beside the ops
 // that launch them); creation fails if one is missing from the sources.
@@ -45,6 +47,10 @@ struct GemmConfig {
     std::string regKernelName() const {  // a gemm_reg.cl build of this tiling
         return "gemm_reg_" + std::to_string(tsm) + "x" + std::to_string(tsn) + "_" +
                std::to_string(tsk) + "_" + std::to_string(wptm) + "x" + std::to_string(wptn);
+    }
+    std::string tf32KernelName() const {  // a TF32 gemm_reg.cl build of this tiling
+        return "gemm_tf32_" + std::to_string(tsm) + "x" + std::to_string(tsn) + "_" +
+               std::to_string(tsk);
     }
     std::string defines() const {
         std::ostringstream s;
@@ -78,11 +84,26 @@ inline constexpr GemmConfig kGemmRegConfigs[] = {
     {64, 64, 32, 4, 4, 4},   // 256
 };
 
+// TF32 tensor-core builds of gemm_reg.cl (matmul precision `high`; kernels/gemm_reg.cl's TF32
+// notes): 256 work-items as 8 warps, K steps of 16, local rows padded by 8 floats (the fragment
+// reads of a warp then fall in 32 different banks).
+inline constexpr GemmConfig kGemmTf32Configs[] = {
+    {128, 128, 16, 8, 8, 8},  // a warp: 32 x 64, 2 x 8 fragments
+    {128, 64, 16, 8, 4, 8},   // 32 x 32
+    {64, 64, 16, 4, 4, 8},    // 16 x 32
+};
+
+// The shortest K a TF32 kernel runs (shorter products stay FP32 at precision high too): on the
+// H200 the TF32 kernels took twice the FP32 ones' time at K = 64, the same at K = 256 and
+// 14-24 % less at K = 768 and 16,384 (docs/decisions/tf32.md).
+inline constexpr int kTf32MinK = 512;
+
 // A built tiled gemm kernel and its tiling.
 struct GemmVariant {
     std::string kernel;
     GemmConfig config;
-    bool reg = false;  // a gemm_reg.cl kernel
+    bool reg = false;   // a gemm_reg.cl kernel
+    bool tf32 = false;  // a TF32 build of it (used only at matmul precision high)
 };
 
 struct LocalMem {
@@ -155,6 +176,13 @@ struct OpenClBackend::Impl {
     int fused = 1;         // OpenClOptions::fused: 0 off, 1 auto, 2 on (wherever the kernels fit)
     int maxHeadGroup = 0;  // OpenClOptions::blockHeadGroup
     int blockLocalWanted = 0;  // OpenClOptions::blockLocalSize (0: 256)
+    // Matmul precision high (compute/OpenClTf32.cpp): the gemm_reg source and defines kept for
+    // building its TF32 kernels when first asked; tf32Usable: 0 not probed yet, 1 the device
+    // runs them (probe passed, or OpenClOptions::tf32Emulate), -1 not; tf32: products use them.
+    std::string gemmRegSource, gemmRegDefines, tf32ProbeSource;
+    int tf32Usable = 0;
+    bool tf32Emulate = false, tf32Built = false, tf32 = false;
+    int tf32MinK = cldetail::kTf32MinK;  // A/B runs: NNWB_TF32_MIN_K
     OpenClProgramCache cache;
     int fromCache = 0, built = 0;
     // Scratch buffer for overlapping copies and the lightConv tap gradient (in-order queue).
@@ -206,7 +234,10 @@ struct OpenClBackend::Impl {
     void loadGemmReg(const std::string& source, const std::string& defines);
     void addGemmVariant(const std::string& file, const std::string& source,
                         const std::string& defines, const cldetail::GemmConfig& c,
-                        const std::string& kname, bool reg);
+                        const std::string& kname, bool reg, bool tf32 = false);
+    void sortGemmVariants();
+    bool probeTf32();  // compute/OpenClTf32.cpp
+    void loadGemmTf32();
 
     // ---- transfers' argument check (the ops are checked by Backend's entries) ----
     void check(BufRef r, size_t n, const char* op) const { OpCheck(self, op).buf(r, n, "buffer"); }

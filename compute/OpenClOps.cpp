@@ -125,8 +125,9 @@ struct OpenClBackend::Ops {
     // most a quarter of its work on the product's edges and gives at least half a group per
     // compute unit, or K is long enough to split until the device is filled; else the first
     // gemm_tiled tiling (largest first) that fills the device with 2 groups per compute unit,
-    // splitting K when K is long; else the one with most groups. Measurements:
-    // docs/decisions/gemm-reg.md.
+    // splitting K when K is long; else the one with most groups. At matmul precision high the
+    // TF32 builds of gemm_reg come first among equal tiles (same rule). Measurements:
+    // docs/decisions/gemm-reg.md, docs/decisions/tf32.md.
     const GemmVariant* pickGemm(const std::string& forced, int M, int N, int K, size_t batches,
                                 int& splits) const {
         const size_t cus = size_t(std::max(d_->info.computeUnits, 1)), target = 2 * cus;
@@ -140,6 +141,9 @@ struct OpenClBackend::Ops {
         const GemmVariant* v = nullptr;
         size_t bestWork = 0;
         for (const GemmVariant& cand : d_->gemmVariants) {
+            // TF32 builds at matmul precision high only, and chosen only for K >= kTf32MinK
+            // (docs/decisions/tf32.md: slower than FP32 gemm_reg at K = 64 on the H200).
+            if (cand.tf32 && (!d_->tf32 || (forced.empty() && K < d_->tf32MinK))) continue;
             const GemmConfig& c = cand.config;
             const size_t tiles = tilesOf(c);
             if (!forced.empty()) {

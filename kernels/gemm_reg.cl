@@ -5,6 +5,16 @@
 // loads are float4 where the matrix is 16-byte aligned, and the next K step is loaded into
 // registers while the current one is multiplied (two local buffers, one barrier a step).
 // The host builds this file once per tiling (GemmConfig defines, kernel name GEMM_NAME).
+//
+// TF32 builds (matmul precision `high`): TF32=1 multiplies on NVIDIA's tensor cores through
+// inline PTX (operands rounded to TF32 by cvt.rna.tf32.f32 as they are stored to local memory,
+// mma.sync.aligned.m16n8k8 with float32 accumulators); TF32=2 is the same kernel with the
+// tensor-core product emulated element by element from local memory (tests on devices without
+// tensor cores: the tiles, the rounding, the fragment layout of C and the epilogue). A TF32
+// build has 256 work-items as 8 warps of 32, 4 along M and 2 along N; a warp's tile is
+// WTM x WTN in 16 x 8 fragments. Fragment layout (PTX ISA, m16n8k8 .tf32): lane = 4 g + t;
+// A (16 x 8) a0 (g, t), a1 (g + 8, t), a2 (g, t + 4), a3 (g + 8, t + 4); B (8 x 8) b0 (t, g),
+// b1 (t + 4, g); C (16 x 8) c0 (g, 2t), c1 (g, 2t + 1), c2 (g + 8, 2t), c3 (g + 8, 2t + 1).
 
 #if !defined(TSM) || !defined(TSN) || !defined(TSK) || !defined(WPTM) || !defined(WPTN) || \
     !defined(LPAD)
@@ -28,6 +38,36 @@
 // work-items of a warp read consecutive float4s (no bank conflicts); columns likewise.
 #define ROWS4 (TSM + LPAD) / 4
 #define COLS4 (TSN + LPAD) / 4
+
+#ifdef TF32
+#if REG_THREADS != 256 || TSM % 64 != 0 || TSN % 16 != 0 || TSK % 8 != 0
+#error "gemm_reg TF32 tiling: 256 work-items, TSM a multiple of 64, TSN of 16, TSK of 8"
+#endif
+#define WTM (TSM / 4)  // a warp's rows
+#define WTN (TSN / 2)  // a warp's columns
+#define FM (WTM / 16)  // 16 x 8 fragments along M
+#define FN (WTN / 8)   // along N
+#if TF32 == 1
+// x rounded to TF32 (round to nearest, ties away from zero), the low 13 bits zero.
+float reg_cvt(float x) {
+    uint r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return as_float(r);
+}
+#else
+// cvt.rna.tf32.f32 emulated: half a TF32 unit added to the magnitude, the low 13 bits cleared
+// (Inf and NaN kept).
+float reg_cvt(float x) {
+    uint u = as_uint(x);
+    if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & 0xffffe000u;
+    return as_float(u);
+}
+#endif
+#define REG_CVT4(v) (float4)(reg_cvt((v).x), reg_cvt((v).y), reg_cvt((v).z), reg_cvt((v).w))
+#else
+#define reg_cvt(x) (x)
+#define REG_CVT4(v) (v)
+#endif
 
 // Four values of M[r * ld + c .. c + 3], zero outside r < rows, c + x < cols; one float4 load
 // where the whole float4 is inside and aligned (`vec`: the matrix starts 16-byte aligned and
@@ -74,13 +114,13 @@ void reg_store4(__global float* p, float4 v, int n, int vec) {
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) {                                    \
         const int f = tid + l * REG_THREADS;                                               \
         if (kMajor) {                                                                      \
-            buf[f / (TS / 4)][f % (TS / 4)] = regs[l];                                     \
+            buf[f / (TS / 4)][f % (TS / 4)] = REG_CVT4(regs[l]);                           \
         } else {                                                                           \
             __local float* col = (__local float*)buf[4 * (f % (TSK / 4))] + f / (TSK / 4); \
-            col[0] = regs[l].x;                                                            \
-            col[TS + LPAD] = regs[l].y;                                                    \
-            col[2 * (TS + LPAD)] = regs[l].z;                                              \
-            col[3 * (TS + LPAD)] = regs[l].w;                                              \
+            col[0] = reg_cvt(regs[l].x);                                                   \
+            col[TS + LPAD] = reg_cvt(regs[l].y);                                           \
+            col[2 * (TS + LPAD)] = reg_cvt(regs[l].z);                                     \
+            col[3 * (TS + LPAD)] = reg_cvt(regs[l].w);                                     \
         }                                                                                  \
     }
 
@@ -123,11 +163,24 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void GEMM_NAME(
     // op(B)[k][j] = B[k * ldb + j] (k-major), or B[j * ldb + k] transposed.
     const int aKMajor = transA, bKMajor = !transB;
 
+#ifdef TF32
+    const int lane = tid & 31, warp = tid >> 5;
+    const int wm0 = (warp % 4) * WTM, wn0 = (warp / 4) * WTN;  // the warp's tile
+    const int g = lane >> 2, t = lane & 3;
+    float acc[FM][FN][4];
+#pragma unroll
+    for (int fm = 0; fm < FM; ++fm)
+#pragma unroll
+        for (int fn = 0; fn < FN; ++fn)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[fm][fn][e] = 0.0f;
+#else
     float acc[WPTM][WPTN];
 #pragma unroll
     for (int wm = 0; wm < WPTM; ++wm)
 #pragma unroll
         for (int wn = 0; wn < WPTN; ++wn) acc[wm][wn] = 0.0f;
+#endif
 
     float4 ra[LOADS_A], rb[LOADS_B];
     const int steps = (kEnd - kBegin + TSK - 1) / TSK;
@@ -143,6 +196,56 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void GEMM_NAME(
             REG_FETCH(ra, LOADS_A, TSM, A, lda, m0, M, kNext, kEnd, aKMajor, vecA)
             REG_FETCH(rb, LOADS_B, TSN, B, ldb, n0, N, kNext, kEnd, bKMajor, vecB)
         }
+#ifdef TF32
+        __local const float* as = (__local const float*)As[cur];  // op(A)[m][k] at k (TSM+LPAD) + m
+        __local const float* bs = (__local const float*)Bs[cur];  // op(B)[k][n] at k (TSN+LPAD) + n
+#pragma unroll
+        for (int kk = 0; kk < TSK; kk += 8) {
+#if TF32 == 1
+            uint af[FM][4], bf[FN][2];
+#pragma unroll
+            for (int fm = 0; fm < FM; ++fm) {
+                const int r = wm0 + fm * 16 + g;
+                af[fm][0] = as_uint(as[(kk + t) * (TSM + LPAD) + r]);
+                af[fm][1] = as_uint(as[(kk + t) * (TSM + LPAD) + r + 8]);
+                af[fm][2] = as_uint(as[(kk + t + 4) * (TSM + LPAD) + r]);
+                af[fm][3] = as_uint(as[(kk + t + 4) * (TSM + LPAD) + r + 8]);
+            }
+#pragma unroll
+            for (int fn = 0; fn < FN; ++fn) {
+                const int c = wn0 + fn * 8 + g;
+                bf[fn][0] = as_uint(bs[(kk + t) * (TSN + LPAD) + c]);
+                bf[fn][1] = as_uint(bs[(kk + t + 4) * (TSN + LPAD) + c]);
+            }
+#pragma unroll
+            for (int fm = 0; fm < FM; ++fm)
+#pragma unroll
+                for (int fn = 0; fn < FN; ++fn)
+                    asm volatile(
+                        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, "
+                        "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                        : "+f"(acc[fm][fn][0]), "+f"(acc[fm][fn][1]), "+f"(acc[fm][fn][2]),
+                          "+f"(acc[fm][fn][3])
+                        : "r"(af[fm][0]), "r"(af[fm][1]), "r"(af[fm][2]), "r"(af[fm][3]),
+                          "r"(bf[fn][0]), "r"(bf[fn][1]));
+#else  // the same sums element by element: C element e of fragment (fm, fn) of this lane
+#pragma unroll
+            for (int fm = 0; fm < FM; ++fm)
+#pragma unroll
+                for (int fn = 0; fn < FN; ++fn)
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        const int r = wm0 + fm * 16 + g + (e >> 1) * 8;
+                        const int c = wn0 + fn * 8 + 2 * t + (e & 1);
+                        float sum = acc[fm][fn][e];
+                        for (int k = 0; k < 8; ++k)
+                            sum = fma(as[(kk + k) * (TSM + LPAD) + r],
+                                      bs[(kk + k) * (TSN + LPAD) + c], sum);
+                        acc[fm][fn][e] = sum;
+                    }
+#endif
+        }
+#else
 #pragma unroll
         for (int kk = 0; kk < TSK; ++kk) {
             float ar[WPTM], br[WPTN];
@@ -155,6 +258,7 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void GEMM_NAME(
 #pragma unroll
                 for (int wn = 0; wn < WPTN; ++wn) acc[wm][wn] = fma(ar[wm], br[wn], acc[wm][wn]);
         }
+#endif
         if (s + 1 < steps) {
             REG_STORE(ra, LOADS_A, TSM, As[1 - cur], aKMajor)
             REG_STORE(rb, LOADS_B, TSN, Bs[1 - cur], bKMajor)
@@ -168,6 +272,33 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void GEMM_NAME(
     if (splits > 1) out = P + (bi * (ulong)splits + (ulong)split) * (ulong)M * (ulong)N;
     const ulong outStart = splits > 1 ? 0 : cOff + i0 * strideC0 + i1 * strideC1;
     const int vecOut = ((outStart | yo) & 3) == 0 && (ldOut & 3) == 0;
+#ifdef TF32
+    // This lane's C elements: rows g and g + 8, columns 2t and 2t + 1 of each fragment.
+#pragma unroll
+    for (int fm = 0; fm < FM; ++fm)
+#pragma unroll
+        for (int fn = 0; fn < FN; ++fn)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int gi = m0 + wm0 + fm * 16 + g + (e >> 1) * 8;
+                const int gj = n0 + wn0 + fn * 8 + 2 * t + (e & 1);
+                if (gi >= M || gj >= N) continue;
+                float v = acc[fm][fn][e];
+                __global float* o = out + (ulong)gi * ldOut + gj;
+                if (splits > 1) {  // the split's partial sum, no alpha or beta
+                    *o = v;
+                    continue;
+                }
+                v *= alpha;
+                if (beta != 0.0f) v += beta * *o;
+                if (epi) {  // one product only: z = v + bias, y = f(z)
+                    if (hasBias) v += bias[bo + gj];
+                    Y[yo + (ulong)gi * ldc + gj] = nnwb_act(v, act);
+                }
+                if (epi != 2) *o = v;  // epi 2: Y is C
+            }
+    (void)vecOut;
+#else
 #pragma unroll
     for (int wm = 0; wm < WPTM; ++wm) {
         const int gi = m0 + (wm / 4) * RTSM * 4 + tm * 4 + wm % 4;
@@ -194,4 +325,5 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void GEMM_NAME(
             if (epi != 2) reg_store4(o, v, N - gj, vecOut);  // epi 2: Y is C
         }
     }
+#endif
 }

@@ -37,6 +37,7 @@ struct BenchResult {
     std::vector<OpenClBackend::KernelTime> products;  // NNWB_CL_PROFILE=1: per matrix product
     double kernelTotalMs = 0;
     double steps = 0;  // training steps timed (kernel launches per step = launches / steps)
+    MatmulPrecision precision = MatmulPrecision::Highest;  // what the backend ran (--precision)
 };
 
 // One row of a peer's output (../shared/bench/torch_peer.py):
@@ -97,7 +98,7 @@ DataSplit randomData(const Shape& in, int outputs, size_t samples, uint64_t seed
 }
 
 BenchResult benchOne(const std::string& device, const std::string& preset, int batch,
-                     int population, double seconds) {
+                     int population, double seconds, MatmulPrecision precision) {
     BenchResult r;
     r.population = population;
     r.device = device;
@@ -109,6 +110,11 @@ BenchResult benchOne(const std::string& device, const std::string& preset, int b
     const Shape in = experimentInputShape(exp);
     auto backend = createBackend(device);
     r.deviceName = backend->info().name;
+    r.precision = backend->setMatmulPrecision(precision);
+    if (r.precision != precision)
+        std::fprintf(stderr, "%s: matmul precision %s is not available there; float32 (%s)\n",
+                     device.c_str(), matmulPrecisionName(precision),
+                     matmulPrecisionName(r.precision));
     Network net(Network::layersFromJson(exp.model), in);
     r.params = net.parameterCount();
     const int outputs = static_cast<int>(net.outputShape().size());
@@ -173,6 +179,7 @@ struct BenchOptions {
     std::vector<int> batches, populations;
     int seconds = 3, top = 12;
     bool json = false;
+    std::string precision = "highest";  // --precision
 };
 
 int runBench(BenchOptions& o) {
@@ -192,6 +199,9 @@ int runBench(BenchOptions& o) {
     if (presets.empty()) presets.push_back("mql5-fractal-5x8");
     if (batches.empty()) batches = {1, 64};
     if (o.populations.empty()) o.populations = {1};
+    MatmulPrecision precision = MatmulPrecision::Highest;
+    if (!matmulPrecisionFromName(o.precision, precision))
+        throw UsageError("--precision " + o.precision + ": not highest or high");
     for (const auto& p : presets) {
         try {
             resolvePreset(p);
@@ -208,7 +218,7 @@ int runBench(BenchOptions& o) {
                 for (int pop : o.populations) {
                     BenchResult r;
                     try {
-                        r = benchOne(d, p, b, pop, seconds);
+                        r = benchOne(d, p, b, pop, seconds, precision);
                     } catch (const ComputeError& e) {
                         std::fprintf(stderr, "%s %s batch %d population %d: %s\n", d.c_str(),
                                      p.c_str(), b, pop, e.what());
@@ -225,7 +235,8 @@ int runBench(BenchOptions& o) {
                                          {"population", r.population},
                                          {"parameters", r.params},
                                          {"trainSamplesPerSecond", r.trainSamplesPerSecond},
-                                         {"forwardMsPerBatch", r.forwardMsPerBatch}};
+                                         {"forwardMsPerBatch", r.forwardMsPerBatch},
+                                         {"matmulPrecision", matmulPrecisionName(r.precision)}};
                         nlohmann::json ks = nlohmann::json::array();
                         for (size_t k = 0; k < r.kernels.size() && int(k) < top; ++k)
                             ks.push_back({{"kernel", r.kernels[k].name},
@@ -253,10 +264,11 @@ int runBench(BenchOptions& o) {
                         char launches[32] = "-";
                         if (r.launchesPerStep >= 0)
                             std::snprintf(launches, sizeof launches, "%.1f", r.launchesPerStep);
-                        std::printf("%-12s %-22s %6d %5d %10zu %14.1f %14.3f %12s  %s\n",
+                        std::printf("%-12s %-22s %6d %5d %10zu %14.1f %14.3f %12s  %s%s\n",
                                     r.device.c_str(), r.preset.c_str(), r.batch, r.population,
                                     r.params, r.trainSamplesPerSecond, r.forwardMsPerBatch,
-                                    launches, r.deviceName.c_str());
+                                    launches, r.deviceName.c_str(),
+                                    r.precision == MatmulPrecision::High ? " (TF32)" : "");
                         for (const PeerRow& pr : peers)
                             if (matches(pr, r))
                                 std::printf("    vs %-40s %12.1f smp/s  ratio %.2fx\n",
@@ -321,6 +333,12 @@ void addBenchCommand(CLI::App& root, Runners& runners) {
                          "(lines without preset=, batch= and samples/s= are ignored; a file "
                          "without any is an error)"))
         ->type_name("FILE");
+    cmd->add_option("--precision", o->precision,
+                    "float32 matrix products: highest (float32) or high (TF32 tensor cores where "
+                    "the device has them, else float32 with a note on stderr; the device name "
+                    "then ends in (TF32))")
+        ->type_name("P")
+        ->capture_default_str();
     cmd->add_flag("--json", o->json, "one JSON object per row");
     runners[cmd] = [o] { return runBench(*o); };
 }
