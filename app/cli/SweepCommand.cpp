@@ -21,6 +21,7 @@
 #include "app/sweep/SweepOverfitting.h"
 #include "app/sweep/SweepReadModel.h"
 #include "app/sweep/SweepReport.h"
+#include "app/sweep/TrialProcess.h"
 #include "model/AtomicFile.h"
 #include "model/overfitting/Cscv.h"
 
@@ -38,13 +39,6 @@ struct SweepOptions {
     int cscvBlocks = kCscvDefaultBlocks;
     int population = 0;  // 0: the spec's
 };
-
-std::string selfPath() {
-    std::error_code ec;
-    const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-    if (ec) throw std::runtime_error("cannot find nnwb-cli itself (/proc/self/exe)");
-    return p.string();
-}
 
 std::vector<Slot> slotsOf(const SweepOptions& o) {
     try {
@@ -75,7 +69,7 @@ void checkPopulationFlag(const sweep::SweepSpec& spec, const SweepOptions& o) {
 int coordinate(const sweep::SweepSpec& spec, int64_t id, RunStore& store, const SweepOptions& o) {
     checkPopulationFlag(spec, o);
     CoordinatorOptions co;
-    co.cliPath = selfPath();
+    co.cliPath = thisExecutable();
     co.slots = slotsOf(o);
     co.progress = o.quiet ? nullptr : stdout;
     co.population = o.population;
@@ -102,6 +96,38 @@ int coordinate(const sweep::SweepSpec& spec, int64_t id, RunStore& store, const 
     return status == sweepstatus::kCompleted ? 0 : 4;
 }
 
+// `sweep list`: one line per sweep, newest first.
+int listSweeps(SweepStore& sweeps, const std::string& path) {
+    const auto all = sweeps.list();
+    if (all.empty()) std::printf("no sweeps in %s\n", path.c_str());
+    for (const SweepRow& s : all) {
+        const auto trials = sweeps.trials(s.id);
+        int done = 0;
+        for (const TrialRow& t : trials)
+            done += t.state != sweep::TrialState::Queued && t.state != sweep::TrialState::Running;
+        std::printf("%4lld  %-24s  %-11s  %s  %d/%zu trials done\n", (long long)s.id,
+                    s.name.c_str(), s.status.c_str(), s.createdAt.c_str(), done, trials.size());
+    }
+    return 0;
+}
+
+// `sweep show`: the read model as JSON, or as text.
+int showSweep(RunStore& store, const SweepRow& row, const sweep::SweepSpec& spec,
+              const std::vector<TrialRow>& trials, const SweepOptions& o) {
+    const nlohmann::json report = sweepShowReport(store, row, spec, trials, o.cscvBlocks);
+    const nlohmann::json dsr = report.value("deflatedSharpe", nlohmann::json());
+    const nlohmann::json pbo = report.value("overfitting", nlohmann::json());
+    if (o.json)
+        std::printf("%s\n", report.dump(2).c_str());
+    else
+        std::fputs((sweepReportText(report, size_t(o.top)) +
+                    (dsr.is_null() ? "" : "\n" + sweepDeflatedSharpeText(dsr)) +
+                    (pbo.is_null() ? "" : "\n" + sweepOverfittingText(pbo)))
+                       .c_str(),
+                   stdout);
+    return 0;
+}
+
 int runSweep(SweepOptions& o) {
     const std::string path = runsDbPath(o.db);
     if (o.sub == "run") {
@@ -122,20 +148,7 @@ int runSweep(SweepOptions& o) {
     if (!fs::exists(path)) throw UsageError("no runs database at " + path);
     RunStore store(path, false);
     SweepStore sweeps(store);
-    if (o.sub == "list") {
-        const auto all = sweeps.list();
-        if (all.empty()) std::printf("no sweeps in %s\n", path.c_str());
-        for (const SweepRow& s : all) {
-            const auto trials = sweeps.trials(s.id);
-            int done = 0;
-            for (const TrialRow& t : trials)
-                done +=
-                    t.state != sweep::TrialState::Queued && t.state != sweep::TrialState::Running;
-            std::printf("%4lld  %-24s  %-11s  %s  %d/%zu trials done\n", (long long)s.id,
-                        s.name.c_str(), s.status.c_str(), s.createdAt.c_str(), done, trials.size());
-        }
-        return 0;
-    }
+    if (o.sub == "list") return listSweeps(sweeps, path);
     const auto row = sweeps.sweep(o.id);
     if (!row) throw UsageError("no sweep " + std::to_string(o.id) + " in " + path);
     if (o.sub == "stop") {
@@ -160,20 +173,7 @@ int runSweep(SweepOptions& o) {
         return coordinate(spec, o.id, store, o);
     }
     const auto trials = sweeps.trials(o.id);
-    if (o.sub == "show") {
-        const nlohmann::json report = sweepShowReport(store, *row, spec, trials, o.cscvBlocks);
-        const nlohmann::json dsr = report.value("deflatedSharpe", nlohmann::json());
-        const nlohmann::json pbo = report.value("overfitting", nlohmann::json());
-        if (o.json)
-            std::printf("%s\n", report.dump(2).c_str());
-        else
-            std::fputs((sweepReportText(report, size_t(o.top)) +
-                        (dsr.is_null() ? "" : "\n" + sweepDeflatedSharpeText(dsr)) +
-                        (pbo.is_null() ? "" : "\n" + sweepOverfittingText(pbo)))
-                           .c_str(),
-                       stdout);
-        return 0;
-    }
+    if (o.sub == "show") return showSweep(store, *row, spec, trials, o);
     if (o.csv.empty() && o.returns.empty())
         throw UsageError("sweep export: give --csv OUT, --returns FILE or both");
     if (!o.returns.empty()) {

@@ -25,6 +25,7 @@
 #include "app/sweep/SlurmJobs.h"
 #include "app/sweep/SweepBundle.h"
 #include "app/sweep/SweepStore.h"
+#include "app/sweep/TrialProcess.h"
 #include "model/AtomicFile.h"
 
 namespace nnwb::cli {
@@ -41,13 +42,6 @@ struct SlurmOptions {
     GenerationOptions generations;
 };
 
-std::string thisCli() {
-    std::error_code ec;
-    const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-    if (ec) throw std::runtime_error("cannot find nnwb-cli itself (/proc/self/exe)");
-    return p.string();
-}
-
 // The spec (UsageError naming FILE:LINE when it is bad) and the resources with the nnwb-cli
 // the nodes run (this one unless --cli).
 std::pair<sweep::SweepSpec, BundleResources> specAndResources(const SlurmOptions& o) {
@@ -58,7 +52,7 @@ std::pair<sweep::SweepSpec, BundleResources> specAndResources(const SlurmOptions
         throw UsageError(e.what());
     }
     out.second = o.res;
-    if (out.second.cli.empty()) out.second.cli = thisCli();
+    if (out.second.cli.empty()) out.second.cli = thisExecutable();
     return out;
 }
 
@@ -191,7 +185,7 @@ int runSlurm(SlurmOptions& o) {
     }
     if (o.sub == "task") {
         try {
-            return runBundleTask(o.dir, o.index, thisCli(), stdout, o.untilEpoch);
+            return runBundleTask(o.dir, o.index, thisExecutable(), stdout, o.untilEpoch);
         } catch (const BundleError& e) {
             throw UsageError(e.what());
         }

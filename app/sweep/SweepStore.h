@@ -69,9 +69,9 @@ public:
 // How an attempt of a trial ended, as the coordinator stores it (endTrial).
 struct TrialEnd {
     sweep::TrialState state = sweep::TrialState::Failed;  // Queued: it runs again
-    std::optional<double> value, second;
-    std::optional<int> prunedAt;
-    std::string error;
+    std::optional<double> value{}, second{};
+    std::optional<int> prunedAt{};
+    std::string error{};
     bool attemptCounts = true;  // false: `sweep stop` ended it, which is no attempt
 };
 

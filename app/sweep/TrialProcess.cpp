@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 
 namespace nnwb {
@@ -131,6 +132,13 @@ int TrialProcess::wait() {
 
 void TrialProcess::kill() {
     if (!status_ && pid_ > 0) ::kill(pid_, SIGKILL);
+}
+
+std::string thisExecutable() {
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) throw std::runtime_error("cannot find nnwb-cli itself (/proc/self/exe)");
+    return p.string();
 }
 
 }  // namespace nnwb

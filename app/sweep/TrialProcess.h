@@ -41,4 +41,9 @@ private:
     std::optional<int> status_;
 };
 
+// The path of the running program (/proc/self/exe): the nnwb-cli that starts children of
+// itself (sweep trials, bundle tasks' nodes, parallel folds). Throws std::runtime_error when it
+// cannot be read.
+std::string thisExecutable();
+
 }  // namespace nnwb

@@ -1,9 +1,11 @@
 // A sweep trial's lifecycle through `nnwb-cli sweep` (issue 42 §3), the four ways a sweep lost or
 // duplicated work: a second coordinator under another host name while the first is alive is
-// refused; a failure between a configuration's two replicate inserts loses neither (resume
-// stores both); `sweep stop` is not an attempt (stop, resume, one kill -9, resume: the trial
-// still runs to the end); `runs rm` of a running trial's run is refused and the coordinator goes
-// on to the end; a trial's stored run carries the fields of a trained run.
+// refused, and a coordinator whose sweep was taken over ends; a failure between a
+// configuration's two replicate inserts loses neither (resume stores both); `sweep stop` is not
+// an attempt (stop, resume, one kill -9, resume: the trial still runs to the end); `runs rm` of
+// a running trial's run is refused and the coordinator goes on to the end. Also: a trial's
+// stored run carries the fields of a trained run, and `sweep show` finds its trading figures
+// through the run the trial names.
 #include <QtTest>
 
 #include <QJsonDocument>
@@ -105,6 +107,28 @@ private slots:
         const auto all = trials();
         QCOMPARE(all.size(), size_t(1));
         QCOMPARE(all[0].state, nnwb::sweep::TrialState::Queued);
+    }
+
+    // The first coordinator of a sweep another one took over (its heartbeat had stopped for 15
+    // minutes, say a suspended process) ends at its next heartbeat with its trials instead of
+    // writing beside the new owner.
+    void aCoordinatorWhoseSweepWasTakenOverEnds() {
+        QProcess first;
+        first.setProcessChannelMode(QProcess::SeparateChannels);
+        first.start(NNWB_CLI_PATH, {"sweep", "run", writeSpec(1, 2000, 20000), "--runs-db", db_,
+                                    "--slots", "cpu=1"});
+        QVERIFY(first.waitForStarted());
+        QVERIFY(trialZeroRunning(1));
+        {  // what another host's `sweep resume` wrote when it claimed the sweep
+            nnwb::RunStore store(db_.toStdString(), false);
+            store.write("test", [](SQLite::Database& db) {
+                db.exec("UPDATE sweeps SET host = 'another-host', pid = 1 WHERE id = 1");
+            });
+        }
+        QVERIFY(first.waitForFinished(30000));  // heartbeats come every 5 s
+        QCOMPARE(first.exitCode(), 1);
+        const QString err = QString::fromUtf8(first.readAllStandardError());
+        QVERIFY2(err.contains("sweep 1 was taken over by another coordinator"), qPrintable(err));
     }
 
     void aConfigurationsReplicatesAreStoredTogether() {
