@@ -171,8 +171,8 @@ WalkForwardResult WalkForward::run(const RecordingOptions& recording, WalkForwar
         WalkForwardResult r;
         r.end = RunEnd::Failed;
         r.error =
-            "validation.scheme: cpcv runs its splits through runCpcv (nnwb-cli walkforward), "
-            "not as a walk-forward";
+            "validation.scheme: cpcv splits are stitched into paths by nnwb-cli walkforward "
+            "(app/engine/Cpcv.h), not run as one walk-forward here";
         return r;
     }
     std::vector<FoldOutcome> outcomes;

@@ -4,7 +4,8 @@
 // order around their runs' events, the fold figures are those of the run's best epoch, the
 // stitched series is every test sample once in bar order with the metrics' argmax signal, and
 // the stitched figures are the folds' together; with a step longer than the test windows the
-// stitched signals are traded only inside the windows (no trade spans an untested bar).
+// stitched signals are traded only inside the windows (no trade spans an untested bar); CPCV
+// splits train on their blocks and their paths stitch every sample once.
 // Before Qt, whose `signals` keyword macro would rewrite a parameter name in it.
 #include "model/trading/TradingEvaluation.h"
 
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <string>
 
+#include "app/engine/Cpcv.h"
 #include "app/engine/WalkForward.h"
 #include "common/TestUtil.h"
 #include "model/FoldData.h"
@@ -227,6 +229,67 @@ private Q_SLOTS:
         QCOMPARE(int(r.end), int(RunEnd::Stopped));
         QVERIFY(r.folds.empty());
         QVERIFY(r.outOfSample.empty());
+    }
+
+    // CPCV (app/engine/Cpcv.h): each split's run trains on exactly its plan's fitted and
+    // validation samples; each path's series is every sample once in bar order, each group's
+    // signals and figures those its split's model gave that group (the split evaluated again
+    // here on the group alone); WalkForward::run refuses the plan.
+    void cpcvSplitsTrainOnTheirBlocksAndPathsStitch() {
+        Experiment e = experiment_;
+        e.validation = ValidationConfig();
+        e.validation.mode = "walkforward";
+        e.validation.scheme = "cpcv";
+        e.validation.groups = 4;
+        e.validation.testGroups = 2;
+        e.validation.embargo = 2;
+        e.training.epochs = 2;
+        WalkForward wf(e);
+        const CpcvPlan& plan = wf.data().cpcv;
+        QCOMPARE(plan.splits.size(), size_t(6));
+        QCOMPARE(plan.paths.size(), size_t(3));
+        Recorder events;
+        const WalkForwardResult refused = wf.run(RecordingOptions::none(), events);
+        QCOMPARE(int(refused.end), int(RunEnd::Failed));
+        QVERIFY2(refused.error.rfind("validation.scheme: cpcv", 0) == 0, refused.error.c_str());
+        const std::vector<FoldOutcome> outcomes =
+            runCpcvSplits(wf, RecordingOptions::none(), events);
+        QCOMPARE(outcomes.size(), size_t(6));
+        for (size_t s = 0; s < 6; ++s) {
+            QCOMPARE(events.trainSamples[s], plan.splits[s].trainSamples());
+            QCOMPARE(events.validationSamples[s], plan.splits[s].validationSamples());
+            QCOMPARE(outcomes[s].outputs.size(), 3 * plan.splits[s].testSamples());
+            QCOMPARE(outcomes[s].groupTest.size(), size_t(2));
+        }
+        const CpcvResult r = stitchCpcv(plan, outcomes);
+        QCOMPARE(int(r.end), int(RunEnd::Completed));
+        QCOMPARE(r.paths.size(), size_t(3));
+        const size_t samples = plan.lastSample - plan.firstSample + 1;
+        for (const CpcvPath& path : r.paths) {
+            QCOMPARE(path.outOfSample.bar.size(), samples);
+            QCOMPARE(path.metrics.samples, samples);
+            double loss = 0;
+            for (size_t i = 0; i < samples; ++i)
+                QCOMPARE(path.outOfSample.bar[i], plan.firstSample + i);
+            for (size_t g = 0; g < 4; ++g) {
+                const size_t s = path.splits[g];
+                const FoldOutcome& o = outcomes[s];
+                const size_t at = plan.testOffset(s, g),
+                             first = plan.group[g].first - plan.firstSample;
+                for (size_t i = 0; i < plan.group[g].size(); ++i)
+                    QCOMPARE(path.outOfSample.outputs[first + i][1], o.outputs[3 * (at + i) + 1]);
+                const size_t position = plan.splits[s].testGroups[0] == g ? 0 : 1;
+                loss += o.groupTest[position].loss * double(plan.group[g].size());
+            }
+            QVERIFY(std::fabs(path.metrics.loss - loss / double(samples)) < 1e-9);
+        }
+        // The split's record of test figures is its two groups together.
+        const FoldOutcome& o = outcomes[0];
+        const double n0 = double(plan.splits[0].test[0].size()),
+                     n1 = double(plan.splits[0].test[1].size());
+        QVERIFY(std::fabs(o.record.test.loss -
+                          (o.groupTest[0].loss * n0 + o.groupTest[1].loss * n1) / (n0 + n1)) <
+                1e-5);
     }
 
     void badSettingsThrowNamingThem() {
