@@ -189,17 +189,20 @@ std::string SlurmTestCluster::start() {
     return "";
 }
 
-void SlurmTestCluster::crashNode(const std::string& node) {
+std::set<int> SlurmTestCluster::crashNode(const std::string& node) {
     const QString jobs =
-        sh(QString("squeue -h -w %1 -t running -o %A").arg(QString::fromStdString(node)));
+        sh(QString("squeue -h -w %1 -t running -o '%A %K'").arg(QString::fromStdString(node)));
     std::set<std::string> ids;
-    for (const QString& j : jobs.split('\n', Qt::SkipEmptyParts))
-        ids.insert(j.trimmed().toStdString());
+    std::set<int> tasks;
+    for (const QString& j : jobs.split('\n', Qt::SkipEmptyParts)) {
+        ids.insert(j.section(' ', 0, 0).toStdString());
+        tasks.insert(j.section(' ', 1, 1).toInt());
+    }
     stopPid(pidFromFile("slurmd-" + node + ".pid"), SIGKILL, 2000);
     // This cluster's processes (their SLURM_CONF) of those jobs: step daemons first, so that none
     // reports its job's end, then the tasks and their children.
     const std::string conf = "SLURM_CONF=" + dir_ + "/slurm.conf";
-    std::vector<int> stepds, tasks;
+    std::vector<int> stepds, procs;
     for (const auto& p : fs::directory_iterator("/proc")) {
         const std::string pid = p.path().filename().string();
         if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
@@ -209,13 +212,14 @@ void SlurmTestCluster::crashNode(const std::string& node) {
         for (const std::string& id : ids) {
             if (cmd.rfind("slurmstepd: [" + id + ".", 0) == 0) stepds.push_back(std::stoi(pid));
             if (env.count("SLURM_JOB_ID=" + id) && env.count("SLURMD_NODENAME=" + node))
-                tasks.push_back(std::stoi(pid));
+                procs.push_back(std::stoi(pid));
         }
     }
     for (int pid : stepds) ::kill(pid, SIGKILL);
-    for (int pid : tasks) ::kill(pid, SIGKILL);
+    for (int pid : procs) ::kill(pid, SIGKILL);
     for (int pid : stepds) stopPid(pid, SIGKILL, 2000);
-    for (int pid : tasks) stopPid(pid, SIGKILL, 2000);
+    for (int pid : procs) stopPid(pid, SIGKILL, 2000);
+    return tasks;
 }
 
 void SlurmTestCluster::stop() {

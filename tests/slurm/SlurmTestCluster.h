@@ -8,6 +8,7 @@
 
 #include <QString>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,8 +42,9 @@ public:
     QString sh(const QString& command, int* code = nullptr, int timeoutMs = 30000) const;
     // A node crash: the node's slurmd, then the step daemons and every process of the jobs
     // running on it are killed with SIGKILL (no job gets a signal it could answer). The node is
-    // not marked down: `scontrol update nodename=N state=down` does that.
-    void crashNode(const std::string& node);
+    // not marked down: `scontrol update nodename=N state=down` does that. Returns the array
+    // task ids (squeue's %K) of the jobs it killed.
+    std::set<int> crashNode(const std::string& node);
 
     const std::string& dir() const { return dir_; }
     std::string logOf(const std::string& daemon) const;  // "slurmctld", "slurmd-n1", ...

@@ -157,51 +157,56 @@ private Q_SLOTS:
         QVERIFY2(job > 0, "the coordinator submitted no array");
 
         // Wait for n2's task to have a checkpoint (an epoch done, not the last) while a task
-        // runs on n3; then the coordinator, n2 and n3 go.
+        // runs on n3; then n3 is drained, the coordinator killed and n2 crashed and marked down.
+        // What ran where is read before and after (a task may start meanwhile).
         int lost = -1;
-        std::set<int> drainedRunning, runningAtCrash;
+        std::set<int> crashed, drainedRunning, runningAtCrash;
+        auto runningOn = [&](const QString& node, std::set<int>& into) {
+            for (const auto& [task, f] : arrayTasks(*cluster_, job))
+                if (f.value(0) == "R" && (node.isEmpty() || f.value(1) == node)) into.insert(task);
+        };
         while (lost < 0 && t.elapsed() < 60000) {
             QTest::qWait(100);
-            const auto tasks = arrayTasks(*cluster_, job);
-            int onN2 = -1;
-            std::set<int> onN3, running;
-            for (const auto& [task, f] : tasks) {
-                if (f.value(0) != "R") continue;
-                running.insert(task);
-                if (f.value(1) == "n2") onN2 = task;
-                if (f.value(1) == "n3") onN3.insert(task);
-            }
-            if (onN2 < 0 || onN3.empty()) continue;
-            const std::string r = res + std::to_string(onN2) + "/";
+            std::set<int> onN2, onN3;
+            runningOn("n2", onN2);
+            runningOn("n3", onN3);
+            if (onN2.empty() || onN3.empty()) continue;
+            const std::string r = res + std::to_string(*onN2.begin()) + "/";
             const int done = lineCount(r + "epochs.jsonl");
             if (done < 1 || done >= 3 || !fs::exists(r + "checkpoint.safetensors")) continue;
+            runningOn("", runningAtCrash);
+            cluster_->sh("scontrol update nodename=n3 state=drain reason='drained by the test'");
+            drainedRunning = onN3;
+            runningOn("n3", drainedRunning);
             ::kill(pid_t(first.processId()), SIGKILL);
             first.waitForFinished();
-            cluster_->crashNode("n2");
+            crashed = cluster_->crashNode("n2");
             cluster_->sh("scontrol update nodename=n2 state=down reason='crashed by the test'");
-            cluster_->sh("scontrol update nodename=n3 state=drain reason='drained by the test'");
-            lost = onN2;
-            drainedRunning = onN3;
-            runningAtCrash = running;
+            runningOn("", runningAtCrash);
+            lost = *onN2.begin();
         }
         QVERIFY2(lost >= 0, "no task ran an epoch on n2 while another ran on n3");
+        QVERIFY2(crashed.count(lost), "n2's task was not among those killed");
+        runningAtCrash.insert(crashed.begin(), crashed.end());
         qInfo(
-            "job %d: task %d crashed with n2 after %d epochs; %zu task(s) running on n3 "
-            "drained (%.1f s)",
-            job, lost, lineCount(res + std::to_string(lost) + "/epochs.jsonl"),
+            "job %d: task %d crashed with n2 after %d epochs (%zu task(s) killed there); %zu "
+            "task(s) running on n3 drained (%.1f s)",
+            job, lost, lineCount(res + std::to_string(lost) + "/epochs.jsonl"), crashed.size(),
             drainedRunning.size(), t.elapsed() / 1000.0);
         logQueue("n2 crashed and marked down, n3 drained, the coordinator killed:");
 
-        // Slurm requeues n2's task (its node failed, the array has --requeue); a requeued job
-        // may start again only after a delay (its begin time): let it go now.
-        QString state;
-        for (int i = 0; i < 100 && !state.startsWith("PD"); ++i) {
-            QTest::qWait(100);
-            state = arrayTasks(*cluster_, job)[lost].join(' ');
+        // Slurm requeues n2's tasks (their node failed, the array has --requeue); a requeued
+        // job may start again only after a delay (its begin time): let them go now.
+        for (int task : crashed) {
+            QString state;
+            for (int i = 0; i < 100 && !state.startsWith("PD"); ++i) {
+                QTest::qWait(100);
+                state = arrayTasks(*cluster_, job)[task].join(' ');
+            }
+            QVERIFY2(state.startsWith("PD"),
+                     qPrintable("task " + QString::number(task) + ": " + state));
+            cluster_->sh(QString("scontrol update jobid=%1_%2 StartTime=now").arg(job).arg(task));
         }
-        QVERIFY2(state.startsWith("PD"),
-                 qPrintable("task " + QString::number(lost) + ": " + state));
-        cluster_->sh(QString("scontrol update jobid=%1_%2 StartTime=now").arg(job).arg(lost));
 
         QProcess again;
         again.setProcessChannelMode(QProcess::MergedChannels);
@@ -240,11 +245,11 @@ private Q_SLOTS:
                          f.path().c_str());
             const std::string node = results[i]["slurm"]["node"].get<std::string>();
             const std::string restarts = results[i]["slurm"]["restartCount"].get<std::string>();
-            if (i == lost) {
+            if (crashed.count(i)) {
                 QCOMPARE(node, std::string("n1"));  // n2 is down, n3 drained
                 QCOMPARE(restarts, std::string("1"));
                 const int from = results[i]["resumedFrom"].get<int>();
-                QVERIFY2(from >= 1 && from <= 3, results[i].dump().c_str());
+                QVERIFY2(from >= (i == lost ? 1 : 0) && from <= 3, results[i].dump().c_str());
             } else if (node == "n3") {  // drained: only what ran there went on there
                 QVERIFY2(drainedRunning.count(i), qPrintable(QString("task %1 started on the "
                                                                      "drained n3")
@@ -268,7 +273,7 @@ private Q_SLOTS:
         for (const auto& tr : rows) {
             runs.insert(tr.runId);
             QCOMPARE(tr.state, nnwb::sweep::TrialState::Complete);
-            QCOMPARE(tr.attempts, tr.number == lost ? 2 : 1);
+            QCOMPARE(tr.attempts, crashed.count(tr.number) ? 2 : 1);
         }
         QCOMPARE(int(runs.size()), 6);
         const auto run = store.get(rows[size_t(lost)].runId);
