@@ -33,11 +33,13 @@
 #include "ui/LayerStackEditor.h"
 #include "ui/MetricCharts.h"
 #include "ui/ModelActions.h"
+#include "ui/PaneScrollArea.h"
 #include "ui/PriceChartPane.h"
 #include "ui/ResultNotes.h"
 #include "ui/RunStatusBar.h"
 #include "ui/RunsView.h"
 #include "ui/SweepsView.h"
+#include "ui/TabPageFit.h"
 #include "ui/TradingTab.h"
 #include "ui/TradingView.h"
 #include "ui/TrainingPanel.h"
@@ -62,7 +64,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_ = new QTabWidget(this);
     tabs_->setObjectName(QStringLiteral("centralTabs"));
     tabs_->setDocumentMode(true);
-    tabs_->addTab(createExperimentPage(), tr("Experiment"));
+    // In a scroll area: on a 600 px screen the page scrolls instead of growing the window.
+    tabs_->addTab(new PaneScrollArea(createExperimentPage()), tr("Experiment"));
     comparisonView_ = new ComparisonView(comparison_, doc_, tabs_);
     tabs_->addTab(comparisonView_, tr("Comparison"));
     runsView_ = new RunsView(history_, tabs_);
@@ -150,7 +153,13 @@ QWidget* MainWindow::createExperimentPage() {
     vsplit->setStretchFactor(1, 1);
     vsplit->setChildrenCollapsible(false);
     connect(vsplit, &QSplitter::splitterMoved, this, [this] { centralSplitMoved_ = true; });
-    connect(upperTabs_, &QTabWidget::currentChanged, this, [this] { fitCentralSplitToUpperTab(); });
+    // Only the page on show sets the upper tabs' minimum height (the Price Chart page's would
+    // otherwise squeeze the heatmaps under the Metrics tab at 1280×720).
+    connect(upperTabs_, &QTabWidget::currentChanged, this, [this] {
+        fitTabWidgetToCurrentPage(upperTabs_);
+        fitCentralSplitToUpperTab();
+    });
+    fitTabWidgetToCurrentPage(upperTabs_);
     centralLayout->addWidget(vsplit, 1);
     return central;
 }

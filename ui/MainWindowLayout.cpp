@@ -5,6 +5,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTimer>
 
 #include "app/core/ExperimentDocument.h"
 #include "app/core/LayerStackModel.h"
@@ -54,19 +55,25 @@ QSize MainWindow::defaultSize(const QSize& available) {
 void MainWindow::applyDefaultLayout() {
     const int w = width();
     const bool compact = w < 1600;
+    // Narrower than 1280 px (a 1024×600 screen): one column of docks, the Model pane tabbed
+    // with Data and Training, so that the central area keeps its minimum width.
+    const bool narrow = w < 1280;
     if (compact) {
         tabifyDockWidget(dataDock_, trainingDock_);
+        if (narrow) tabifyDockWidget(dataDock_, modelDock_);
         dataDock_->raise();
     } else {
         splitDockWidget(dataDock_, trainingDock_, Qt::Vertical);
     }
-    resizeDocks({modelDock_}, {compact ? 300 : 440}, Qt::Horizontal);
+    if (!narrow) resizeDocks({modelDock_}, {compact ? 300 : 440}, Qt::Horizontal);
     resizeDocks({dataDock_}, {compact ? 350 : 380}, Qt::Horizontal);
     if (!compact) resizeDocks({dataDock_, trainingDock_}, {500, 480}, Qt::Vertical);
     if (auto* split = findChild<QSplitter*>(QStringLiteral("centralSplitter")))
-        split->setSizes({compact ? 300 : 400, compact ? 380 : 520});
+        split->setSizes({compact ? 340 : 400, compact ? 340 : 520});
     if (auto* split = findChild<QSplitter*>(QStringLiteral("lowerSplitter")))
         split->setSizes({compact ? 520 : 760, compact ? 260 : 320});
+    // Once laid out at its size (the splitter's height is known then), as a tab change does.
+    QTimer::singleShot(0, this, [this] { fitCentralSplitToUpperTab(); });
 }
 
 void MainWindow::fitCentralSplitToUpperTab() {
@@ -77,7 +84,9 @@ void MainWindow::fitCentralSplitToUpperTab() {
     const bool wide = upperTabs_->currentWidget() == priceChart_ ||
                       upperTabs_->currentWidget() == walkForwardView_ ||
                       upperTabs_->currentWidget() == tradingTab_;
-    const int top = wide ? h * 7 / 10 : compact ? h * 300 / 680 : h * 400 / 920;
+    // Compact: half each, so that at 1280×720 the Metrics charts plot in 150 px or more (they
+    // had 120 px with 300 : 380) and the heatmaps keep the other half.
+    const int top = wide ? h * 7 / 10 : compact ? h / 2 : h * 400 / 920;
     split->setSizes({top, h - top});
 }
 

@@ -1,6 +1,8 @@
-// A dock's pane in a scroll area that scrolls vertically only: the dock is never narrower than
-// the pane's minimum width (plus a vertical scroll bar), so a window made narrow shrinks its
-// central area rather than squeezing the Data or Training pane to a sliver. GUI thread only.
+// A pane in a scroll area that scrolls vertically only: the area is never narrower than the
+// pane's minimum width (plus a vertical scroll bar), so a window made narrow shrinks its central
+// area rather than squeezing the Data or Training pane to a sliver; and only 120 px tall at
+// least, so that a pane (a dock's, the Experiment page, the sweep spec form) scrolls on a 600 px
+// screen instead of making the window taller than it. GUI thread only.
 #pragma once
 
 #include <QScrollArea>

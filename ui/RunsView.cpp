@@ -79,11 +79,14 @@ RunsView::RunsView(RunHistory* history, QWidget* parent) : QWidget(parent), hist
     createSide(hsplit);
     hsplit->setStretchFactor(0, 3);
     hsplit->setStretchFactor(1, 2);
-    lower->setStretchFactor(0, 3);
-    lower->setStretchFactor(1, 2);
+    // The charts first: at 1280×720 each plots in 150 px (with 3 : 2 they got 122 px).
+    lower->setStretchFactor(0, 2);
+    lower->setStretchFactor(1, 1);
+    lower->setSizes({2000, 1000});
     // The list gets a quarter: the charts need the height more (a run is one row).
     vsplit->setStretchFactor(0, 1);
     vsplit->setStretchFactor(1, 3);
+    vsplit->setSizes({1000, 3000});
     layout->addWidget(vsplit, 1);
 
     connectWidgets();

