@@ -44,18 +44,18 @@ TradingCurves::TradingCurves(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("tradingCurvesPlot"));
-    plot_->setMinimumHeight(300);
+    plot_->setMinimumHeight(380);
     layout->addWidget(plot_);
     QCPAxisRect* upper = plot_->axisRect();
     lower_ = new QCPAxisRect(plot_);
     plot_->plotLayout()->addElement(1, 0, lower_);
     plot_->plotLayout()->setRowStretchFactor(0, 2.2);
-    plot_->plotLayout()->setRowStretchFactor(1, 1);
+    plot_->plotLayout()->setRowStretchFactor(1, 1);  // the legend's row goes above both
     auto* group = new QCPMarginGroup(plot_);
     upper->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     lower_->setMarginGroup(QCP::msLeft | QCP::msRight, group);
-    upper->axis(QCPAxis::atLeft)->setLabel(tr("equity, points after costs"));
-    lower_->axis(QCPAxis::atLeft)->setLabel(tr("underwater, points"));
+    upper->axis(QCPAxis::atLeft)->setLabel(tr("equity, points"));
+    lower_->axis(QCPAxis::atLeft)->setLabel(tr("drawdown"));
     auto ticker = QSharedPointer<BarDateTicker>::create();
     ticker->setTickCount(6);
     upper->axis(QCPAxis::atBottom)->setTicker(ticker);
@@ -73,10 +73,17 @@ TradingCurves::TradingCurves(QWidget* parent) : QWidget(parent) {
     plot_->legend->setVisible(true);
     plot_->legend->removeItem(plot_->legend->itemWithPlottable(bandLow_));
     plot_->legend->setFont(QFont(font().family(), 8));
-    upper->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    upper->setRangeDrag(Qt::Horizontal);
-    upper->setRangeZoom(Qt::Horizontal);
+    // A row of its own above the curves (inside the plot it covered them).
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->legend->setBrush(Qt::NoBrush);
+    upper->insetLayout()->take(plot_->legend);
+    upper->insetLayout()->simplify();
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    // No wheel zoom: in the scrolling tab the wheel scrolls the page (the price chart zooms).
+    plot_->setInteractions({});
 }
 
 void TradingCurves::setReport(const TradingReport* report, const std::vector<size_t>& foldStarts) {
@@ -134,7 +141,8 @@ void TradingCurves::setReport(const TradingReport* report, const std::vector<siz
             if (found) v.expand(gr);
         }
         v.expand(0.0);
-        const double pad = std::max(v.size() * 0.05, 1e-9);
+        if (v.size() <= 0) v = QCPRange(-1, 1);  // nothing drawn: a plain axis
+        const double pad = v.size() * 0.05;
         r->axis(QCPAxis::atLeft)->setRange(v.lower - pad, v.upper + pad);
     }
     plot_->replot(QCustomPlot::rpQueuedReplot);

@@ -1,8 +1,11 @@
 #include "ui/TradingTab.h"
 
+#include <QApplication>
 #include <QGridLayout>
 #include <QLabel>
+#include <QScrollBar>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 #include "app/core/TradingPresenter.h"
 #include "app/core/WalkForwardPresenter.h"
@@ -93,10 +96,22 @@ TradingTab::TradingTab(TradingPresenter* trading, WalkForwardPresenter* walkForw
     layout->addWidget(foldPart_);
     layout->addStretch(1);
     setWidget(page);
+    for (QCustomPlot* plot : page->findChildren<QCustomPlot*>()) plot->installEventFilter(this);
     connect(trading_, &TradingPresenter::changed, this, &TradingTab::refresh);
     connect(walkForward_, &WalkForwardPresenter::changed, this, &TradingTab::refresh);
     connect(trades_, &TradeList::tradeClicked, this, &TradingTab::showTradeRequested);
     refresh();
+}
+
+bool TradingTab::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Wheel) {
+        const auto* wheel = static_cast<QWheelEvent*>(event);
+        QScrollBar* bar = verticalScrollBar();
+        const double lines = wheel->angleDelta().y() / 120.0 * QApplication::wheelScrollLines();
+        bar->setValue(bar->value() - int(lines * bar->singleStep()));
+        return true;
+    }
+    return QScrollArea::eventFilter(watched, event);
 }
 
 QString TradingTab::verdict() const {
@@ -134,7 +149,9 @@ void TradingTab::refresh() {
             if (r.end == RunEnd::Completed) foldStarts.push_back(r.fold.testFirst);
         vf.folds = int(foldStarts.size());
     }
-    verdict_->setText(QString::fromStdString(tradingVerdict(vf)));
+    // "57 %" is not broken across lines.
+    verdict_->setText(QString::fromStdString(tradingVerdict(vf))
+                          .replace(QStringLiteral(" %"), QStringLiteral("\u00a0%")));
     QString caption =
         tr("The signals of %1, traded under the experiment's trading rules "
            "(docs/trading.md): %2 bars, %3.")

@@ -49,6 +49,10 @@ Q_SIGNALS:
     // Show bars entryBar .. exitBar on the price chart (a trade of the list was clicked).
     void showTradeRequested(qulonglong entryBar, qulonglong exitBar);
 
+protected:
+    // The wheel over a chart scrolls the page (QCustomPlot keeps wheel events otherwise).
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void refresh();
     // The walk-forward's folds when the report is of its stitched series; false otherwise.
