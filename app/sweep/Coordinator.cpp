@@ -544,7 +544,11 @@ std::string Coordinator::run() {
             for (TrialRun& m : r.trials) finished(r, m, status);
             slotTime_.busySeconds += steadySeconds() - r.launchedAt;
             slotTime_.trialsEnded += int(r.trials.size());
+            Slot& freed = *r.slot;
             running_.erase(running_.begin() + long(i));
+            // The slot's next trial at once (stored before another ended trial's line is
+            // printed), not after every process of this round is handled.
+            if (!stopping_) startNext(freed);
         }
     }
     slotTime_.slots = int(o_.slots.size());
