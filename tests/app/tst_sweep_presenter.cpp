@@ -223,7 +223,8 @@ private Q_SLOTS:
         QSignalSpy failed(&p, &SweepPresenter::failed);
         QVERIFY(!p.start(spec(3), {}, QStringLiteral("gpu=2")));
         QCOMPARE(failed.count(), 1);
-        QVERIFY2(failed.last().at(0).toString().startsWith("Slots: 'gpu' is not cpu or opencl"),
+        QVERIFY2(failed.last().at(0).toString().startsWith(
+                     "Slots: 'gpu' is not cpu, opencl:P:D or opencl:P:*"),
                  qPrintable(failed.last().at(0).toString()));
         QVERIFY(!p.start(spec(3), {}, QStringLiteral("cpu=0")));
         QVERIFY(!p.resume(1, QStringLiteral("opencl:0:0")));
