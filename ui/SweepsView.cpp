@@ -62,7 +62,7 @@ QWidget* SweepsView::createSpecSide() {
         tr("Where trials run, each a process: a number of CPU slots (the cores shared out), or "
            "DEVICE=COUNT items with commas, as nnwb-cli sweep --slots takes them: cpu=2, "
            "opencl:0:0=4 (4 trials at a time on that OpenCL device; the ids are the device "
-           "picker's)"));
+           "picker's), opencl:0:*=4 (4 on every device of platform 0)"));
     start_ = new QPushButton(tr("Start"), side);
     stop_ = new QPushButton(tr("Stop"), side);
     stop_->setToolTip(tr("Stop the trials at their next epoch; Resume goes on later"));
