@@ -24,7 +24,7 @@ TradingMonthTable::TradingMonthTable(QWidget* parent) : QTableWidget(parent) {
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
-    setMinimumHeight(150);
+    setTextElideMode(Qt::ElideNone);
     setToolTip(
         tr("Net points after costs per month: the equity at the month's last bar less the "
            "equity at the previous month's last bar"));
@@ -57,6 +57,10 @@ void TradingMonthTable::setMonths(const MonthlyReturns& m) {
         setItem(int(r), 12, total);
     }
     setVerticalHeaderLabels(rows);
+    // As tall as its rows (at least two), so the page has no empty table area.
+    const int shown = std::max(2, rowCount());
+    setFixedHeight(horizontalHeader()->height() + shown * verticalHeader()->defaultSectionSize() +
+                   2 * frameWidth() + 2);
 }
 
 }  // namespace nnwb

@@ -72,10 +72,11 @@ TradingTab::TradingTab(TradingPresenter* trading, WalkForwardPresenter* walkForw
     auto* monthBox = new QVBoxLayout;
     monthBox->addWidget(tabHeading(tr("Monthly net, points after costs"), page));
     monthBox->addWidget(months_, 1);
-    grid->addLayout(monthBox, 0, 0);
-    grid->addWidget(distribution_, 0, 1);
-    grid->addWidget(byHour_, 1, 0);
+    // The months across the page's width (13 columns of grouped numbers), then the charts.
+    grid->addLayout(monthBox, 0, 0, 1, 2);
+    grid->addWidget(distribution_, 1, 0);
     grid->addWidget(byWeekday_, 1, 1);
+    grid->addWidget(byHour_, 2, 0, 1, 2);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
     layout->addLayout(grid);
