@@ -188,6 +188,8 @@ void DataPanel::browse() {
 
 DataPanel::~DataPanel() {
     inspector_->cancelAll();  // a file read still going reports to no one
+    // A focused field is left from QWidget's destructor, after this one: no commit() then.
+    disconnect(fields_, nullptr, this, nullptr);
 }
 
 void DataPanel::openPriceFile(const QString& path) {

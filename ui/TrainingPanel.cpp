@@ -69,6 +69,12 @@ TrainingPanel::TrainingPanel(ExperimentDocument* doc, QWidget* parent)
     syncFromDocument();
 }
 
+// A field that has the focus while the pane is deleted is left (focus-out, editingFinished)
+// from QWidget's destructor, after this one: its edit must not reach commit() then.
+TrainingPanel::~TrainingPanel() {
+    disconnect(fields_, nullptr, this, nullptr);
+}
+
 void TrainingPanel::syncFromDocument() {
     fields_->show(doc_->experiment().training.toJson());
 }

@@ -17,6 +17,7 @@ class TrainingPanel : public QWidget {
     Q_OBJECT
 public:
     explicit TrainingPanel(ExperimentDocument* doc, QWidget* parent = nullptr);
+    ~TrainingPanel() override;
     DevicePicker* devicePicker() const { return device_; }
 
 private:

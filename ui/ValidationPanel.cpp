@@ -32,6 +32,12 @@ ValidationPanel::ValidationPanel(ExperimentDocument* doc, QWidget* parent)
     syncFromDocument();
 }
 
+// A field that has the focus while the pane is deleted is left (focus-out, editingFinished)
+// from QWidget's destructor, after this one: its edit must not reach commit() then.
+ValidationPanel::~ValidationPanel() {
+    disconnect(fields_, nullptr, this, nullptr);
+}
+
 void ValidationPanel::syncFromDocument() {
     const ValidationConfig& v = doc_->experiment().validation;
     fields_->show(v.toJson());

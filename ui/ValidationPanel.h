@@ -16,6 +16,7 @@ class ValidationPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ValidationPanel(ExperimentDocument* doc, QWidget* parent = nullptr);
+    ~ValidationPanel() override;
     SettingsFields* fields() const { return fields_; }
 
 private:

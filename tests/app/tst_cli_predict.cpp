@@ -211,10 +211,11 @@ private Q_SLOTS:
         const float inf = std::numeric_limits<float>::infinity();
         for (const auto& [v, word] : {std::pair<float, QString>{nan, "NaN"}, {inf, "infinite"}}) {
             uint64_t at = 0;
+            const float value = v;  // a structured binding cannot be captured (C++17, clang)
             const QString m = rewrittenModel(
                 "nonfinite.safetensors",
                 [&](json& h) { at = h["layers.0.bias"]["data_offsets"][0].get<uint64_t>() + 4; },
-                [&](std::string& d) { std::memcpy(d.data() + at, &v, 4); });
+                [&](std::string& d) { std::memcpy(d.data() + at, &value, 4); });
             allRefuse(m, {"layers.0.bias", "value 1 is " + word});
         }
         // Every tensor at offset 0 (safetensors forbids overlapping tensors).

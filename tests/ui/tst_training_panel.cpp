@@ -145,6 +145,26 @@ private Q_SLOTS:
         QCOMPARE(doc.experiment().training.optimizer.learningRate, 0.002);
     }
 
+    void deletingThePaneWithAFocusedFieldEditsNothing() {
+        // QWidget's destructor (after TrainingPanel's) takes the focus from a field, which
+        // ends its editing: that must not reach the pane being deleted (UBSan: a downcast to
+        // a destroyed TrainingPanel; without it, the typed value reached the document).
+        ExperimentDocument doc;
+        doc.reset(Experiment::fromJson(test::tinyExperimentJson()));
+        const double before = doc.experiment().training.optimizer.learningRate;
+        auto* panel = new TrainingPanel(&doc);
+        panel->show();
+        panel->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(panel));
+        auto* lr = panel->findChild<QLineEdit*>(QStringLiteral("learningRate"));
+        lr->setFocus();
+        QTRY_VERIFY(lr->hasFocus());
+        lr->setText(QStringLiteral("0.004"));
+        delete panel;
+        QCOMPARE(doc.experiment().training.optimizer.learningRate, before);
+        QVERIFY(!doc.isModified());
+    }
+
     void theWheelChangesOnlyAFocusedField() {
         ExperimentDocument doc;
         doc.reset(Experiment::fromJson(test::tinyExperimentJson()));
