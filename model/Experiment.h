@@ -47,6 +47,9 @@ struct TrainingConfig {
     // above it; 0 is off (the norm is measured and reported either way).
     double clipNorm = 0.0;
     ClassWeightsConfig classWeights;
+    // The precision of the float32 matrix products (compute/Backend.h MatmulPrecision):
+    // "highest" (float32) or "high" (TF32 tensor cores where the device has them).
+    std::string matmulPrecision = "highest";
     nlohmann::json toJson() const;
     // Reads a file's `training` section of `formatVersion`: version 1 ignores the later keys
     // and gives the old behaviour. Throws std::invalid_argument naming the key.

@@ -73,6 +73,7 @@ public:
         return *this;
     }
     SettingEntry& onlyWhenApplies() { return s().onlyWhenApplies = true, *this; }
+    SettingEntry& omittedWhenDefault() { return s().omittedWhenDefault = true, *this; }
     SettingEntry& flagParser(std::function<void(const std::string&, nlohmann::json&)> f) {
         return s().applyFlag = std::move(f), *this;
     }

@@ -39,6 +39,9 @@ struct SettingSpec {
     // Read from and written to JSON only while the condition holds (a list that means
     // something under one mode only).
     bool onlyWhenApplies = false;
+    // Written to JSON only when it differs from the default (a key added within a format
+    // version: files that do not use it stay as they were).
+    bool omittedWhenDefault = false;
     // A flag whose value is not just the setting's (e.g. --class-weights 1,2,2 sets the mode
     // and the weights): writes `value` into the section itself. Throws std::invalid_argument
     // with the CLI's message. Empty: the value is parsed by kind (applySettingFlag).

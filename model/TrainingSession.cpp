@@ -19,6 +19,7 @@ TrainingSession::TrainingSession(const std::vector<Experiment>& members,
     if (!data_) data_ = std::make_shared<const ExperimentData>(loadExperimentData(experiment));
     if (!data_->ok) throw DataLoadError(data_->error);
     backend_ = createBackend(experiment.training.device);
+    applyMatmulPrecision(experiment.training);
     network_ = std::make_unique<Network>(Network::layersFromJson(experiment.model),
                                          data_->split.train.inputShape);
     std::vector<TrainingConfig> configs;
@@ -27,6 +28,20 @@ TrainingSession::TrainingSession(const std::vector<Experiment>& members,
     requireDeviceMemory(trainingMemoryNeed(experiment.model, configs, data_->split),
                         backend_->info(), experiment.training.batchSize);
     trainer_ = std::make_unique<Trainer>(*backend_, *network_, std::move(configs), data_->split);
+}
+
+void TrainingSession::applyMatmulPrecision(const TrainingConfig& training) {
+    MatmulPrecision want = MatmulPrecision::Highest;
+    if (!matmulPrecisionFromName(training.matmulPrecision, want))
+        throw TrainingError("training.matmulPrecision: '" + training.matmulPrecision +
+                            "' is not highest or high");
+    // Highest leaves the backend as created (NNWB_MATMUL_PRECISION=high still applies there).
+    if (want != MatmulPrecision::High) return;
+    precision_ = backend_->setMatmulPrecision(want);
+    if (precision_ != MatmulPrecision::High)
+        precisionNote_ = "matmul precision high: " + backend_->info().id + " (" +
+                         backend_->info().name +
+                         ") has no TF32 tensor cores; the products run in float32 (highest)";
 }
 
 }  // namespace nnwb

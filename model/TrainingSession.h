@@ -43,8 +43,16 @@ public:
     Backend& backend() { return *backend_; }
     Network& network() { return *network_; }
     Trainer& trainer() { return *trainer_; }
+    // The precision the products run at (training.matmulPrecision as the device allows), and
+    // when `high` was asked for but runs as float32, a line saying so ("" otherwise).
+    MatmulPrecision matmulPrecision() const { return precision_; }
+    const std::string& matmulPrecisionNote() const { return precisionNote_; }
 
 private:
+    void applyMatmulPrecision(const TrainingConfig& training);
+
+    MatmulPrecision precision_ = MatmulPrecision::Highest;
+    std::string precisionNote_;
     std::shared_ptr<const ExperimentData> data_;
     std::unique_ptr<Backend> backend_;
     std::unique_ptr<Network> network_;

@@ -107,7 +107,17 @@ void runSettings(std::vector<TrainingSetting>& out) {
              .to(fieldAccess(&TrainingConfig::seed)),
          TrainingEntry(K::Bool, "shuffle", "shuffle", "shuffle samples every epoch",
                        "Visit the training samples in a new random order each epoch")
-             .to(fieldAccess(&TrainingConfig::shuffle))});
+             .to(fieldAccess(&TrainingConfig::shuffle)),
+         TrainingEntry(
+             K::Choice, "matmulPrecision", "matmulPrecision", "Matmul precision",
+             "Precision of the matrix products, as PyTorch's float32 matmul precision. Highest: "
+             "float32 (the reference). High: operands rounded to TF32 (10-bit mantissa) on "
+             "tensor cores with float32 sums, on devices found to have them at run time (NVIDIA "
+             "OpenCL); elsewhere the products run in float32, as at highest.")
+             .choices({"highest", "high"}, {"Highest (float32)", "High (TF32 tensor cores)"})
+             .flag("--matmul-precision")
+             .omittedWhenDefault()
+             .to(fieldAccess(&TrainingConfig::matmulPrecision))});
 }
 
 TrainingAccess monitorAccess() {
@@ -311,7 +321,8 @@ nlohmann::json writeTrainingSettings(const TrainingConfig& c) {
     nlohmann::json j = nlohmann::json::object();
     for (const TrainingSetting& t : trainingSettings()) putSetting(j, t.spec, t.get(c));
     for (const TrainingSetting& t : trainingSettings())
-        if (t.spec.onlyWhenApplies && !settingApplies(t.spec, j, trainingSettingSpecs()))
+        if ((t.spec.onlyWhenApplies && !settingApplies(t.spec, j, trainingSettingSpecs())) ||
+            (t.spec.omittedWhenDefault && t.get(c) == t.spec.defaultValue))
             eraseSetting(j, t.spec);
     return j;
 }

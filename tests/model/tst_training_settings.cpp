@@ -11,15 +11,18 @@
 #include <set>
 #include <string>
 
+#include "common/TestUtil.h"
 #include "compute/CpuBackend.h"
 #include "model/DataSettings.h"
 #include "model/Experiment.h"
 #include "model/Optimizer.h"
 #include "model/SettingsDoc.h"
 #include "model/SyntheticData.h"
+#include "model/TrainingSession.h"
 #include "model/TrainingSettings.h"
 #include "model/data/DataConfig.h"
 #include "model/data/Features.h"
+#include "nnwb/TestPaths.h"
 
 using namespace nnwb;
 using json = nlohmann::json;
@@ -62,13 +65,13 @@ TEST(TrainingSettings, everyEntryIsCompleteAndUnique) {
         if (s.kind == K::Int || s.kind == K::Real) EXPECT_LT(s.min, s.max) << s.key;
         // The default is what a new TrainingConfig holds, and valid.
         EXPECT_NO_THROW(s.check("training", s.defaultValue)) << s.key;
-        if (!s.onlyWhenApplies) {
+        if (!s.onlyWhenApplies && !s.omittedWhenDefault) {
             const json* d = findSetting(defaults, s, "training");
             ASSERT_TRUE(d) << s.key;
             EXPECT_EQ(*d, s.defaultValue) << s.key;
         }
     }
-    EXPECT_EQ(trainingSettingSpecs().size(), size_t(28));
+    EXPECT_EQ(trainingSettingSpecs().size(), size_t(29));
 }
 
 // The JSON a TrainingConfig writes has exactly the keys the format had before the table.
@@ -215,6 +218,49 @@ TEST(TrainingSettings, adamEpsilonChangesTheUpdateAsTheFormulaSays) {
         }
         if (e == 1e-4)  // g = 1e-4: the step is half the rate
             EXPECT_NEAR(w0[0] - got[0], 0.005, 1e-6);
+    }
+}
+
+// training.matmulPrecision (issue 48): one table entry gives the JSON key (written only when
+// not the default, so files stay as they were), the flag, the form's choice and the docs line;
+// a session at `high` runs what the device has and says so where that is float32.
+TEST(TrainingSettings, matmulPrecisionFromTheTable) {
+    const SettingSpec& mp = trainingSetting("matmulPrecision").spec;
+    EXPECT_EQ(mp.flag, "--matmul-precision");
+    EXPECT_EQ(mp.choices, (std::vector<std::string>{"highest", "high"}));
+    EXPECT_EQ(mp.defaultValue, json("highest"));
+    EXPECT_FALSE(TrainingConfig().toJson().contains("matmulPrecision"));
+    json t = TrainingConfig().toJson();
+    EXPECT_TRUE(applyTrainingFlag("--matmul-precision", "high", t));
+    EXPECT_EQ(t["matmulPrecision"], "high");
+    const TrainingConfig high = TrainingConfig::fromJson(t);
+    EXPECT_EQ(high.matmulPrecision, "high");
+    EXPECT_EQ(high.toJson()["matmulPrecision"], "high");
+    EXPECT_EQ(thrown([&] { applyTrainingFlag("--matmul-precision", "medium", t); }),
+              "--matmul-precision: training.matmulPrecision: 'medium' is not one of highest, "
+              "high");
+    EXPECT_NE(settingsReferenceMarkdown().find("`matmulPrecision`"), std::string::npos);
+
+    Experiment exp;
+    exp.data = {{"file", defaultDataFile()}, {"window", 4}};
+    exp.model = {{"layers", {{{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}};
+    std::vector<std::string> devices{"cpu"};
+    for (const std::string& id : test::openClDeviceIds()) devices.push_back(id);
+    for (const std::string& id : devices) {
+        exp.training.device = id;
+        exp.training.matmulPrecision = "highest";
+        TrainingSession plain(exp);
+        EXPECT_EQ(plain.matmulPrecision(), MatmulPrecision::Highest) << id;
+        EXPECT_EQ(plain.matmulPrecisionNote(), "") << id;
+        exp.training.matmulPrecision = "high";
+        TrainingSession asked(exp);
+        const std::string& note = asked.matmulPrecisionNote();
+        if (asked.matmulPrecision() == MatmulPrecision::High) {  // an NVIDIA device
+            EXPECT_EQ(note, "") << id;
+            continue;
+        }
+        EXPECT_EQ(note.rfind("matmul precision high: " + id + " (", 0), size_t(0)) << note;
+        EXPECT_NE(note.find("float32 (highest)"), std::string::npos) << note;
     }
 }
 
