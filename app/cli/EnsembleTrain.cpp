@@ -4,12 +4,15 @@
 #include <cstdio>
 
 #include "app/cli/Commands.h"
+#include "app/cli/RecordingFlags.h"
+#include "app/runs/RunReturns.h"
 #include "compute/ComputeError.h"
 #include "model/FigureText.h"
 #include "model/ModelBundle.h"
 #include "model/ensemble/EnsemblePrediction.h"
 #include "model/trading/PredictionSignals.h"
 #include "model/trading/TradingEvaluation.h"
+#include "model/trading/TradingReportText.h"
 
 namespace nnwb::cli {
 
@@ -128,7 +131,42 @@ nlohmann::json compareMembers(const EnsembleBundle& b, const Validation& v, RunE
     return j;
 }
 
+// The kept ensemble's trading figures as a run stores them (StoredRun::trading); null when
+// there is nothing to trade.
+nlohmann::json storedTrading(RunEngine& run, const Validation& v, const EnsembleBundle& b) {
+    if (v.combined.rows.empty() || !run.data().priceData) return nullptr;
+    const TradingSettings& settings = run.experiment().trading;
+    try {
+        const TradingReport report =
+            evaluateTrading(*run.data().bars, signalsOf(v.combined), settings);
+        nlohmann::json j = tradingReportJson(report);
+        j["part"] = "validation";
+        j["epoch"] = b.common.epoch;
+        j["settings"] = settings.toJson();
+        j["returnSeries"] = returnSeriesJson(report.equity);
+        return j;
+    } catch (const std::exception& e) {
+        return {{"error", e.what()}};
+    }
+}
+
 }  // namespace
+
+void wireEnsemble(PopulationTrainOptions& p, const EnsembleTrainOptions& o) {
+    auto curve = std::make_shared<std::unique_ptr<EnsembleCurve>>();
+    p.before = [curve](RunEngine& run) {
+        run.trainer().setKeepValidationOutputs(true);
+        *curve = std::make_unique<EnsembleCurve>(size_t(run.models()), run.data().split.validation,
+                                                 run.experiment().training.loss);
+    };
+    p.epoch = [curve](const EpochReport& r) {
+        if (*curve) (*curve)->add(r);
+    };
+    const RecordingOptions record = p.record;
+    p.after = [o, curve, record](RunEngine& run, int status) {
+        return keepEnsemble(run, status, o, curve->get(), record);
+    };
+}
 
 void checkEnsembleOptions(int models, const EnsembleTrainOptions& o) {
     if (models < 2)
@@ -155,7 +193,8 @@ EnsembleBundle ensembleOf(RunEngine& run) {
     return b;
 }
 
-int keepEnsemble(RunEngine& run, int status, const EnsembleTrainOptions& o) {
+int keepEnsemble(RunEngine& run, int status, const EnsembleTrainOptions& o,
+                 const EnsembleCurve* curve, const RecordingOptions& record) {
     if (status != 0) {
         std::fprintf(stderr, "ensemble: not kept (a member failed); %s is unchanged\n",
                      o.saveModel.c_str());
@@ -179,6 +218,13 @@ int keepEnsemble(RunEngine& run, int status, const EnsembleTrainOptions& o) {
         v.combined.rows.empty() ? nlohmann::json::object() : compareMembers(b, v, run, o.json);
     j["members"] = b.size();
     j["file"] = o.saveModel;
+    if (curve) {
+        EnsembleRunFacts facts{o.saveModel, b.common.epoch, storedTrading(run, v, b)};
+        const int64_t id =
+            recordEnsembleRun(run, *curve, record, o.name, facts, stderrWarning("train"));
+        if (id > 0) j["run"] = id;
+        if (id > 0 && !o.json) std::printf("ensemble recorded as run %lld\n", (long long)id);
+    }
     if (o.json) std::printf("%s\n", nlohmann::json{{"ensemble", j}}.dump().c_str());
     if (!o.json)
         std::printf("wrote %s (an ensemble of %zu members)\n", o.saveModel.c_str(), b.size());

@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "app/cli/EnsembleRecord.h"
+#include "app/cli/PopulationTrain.h"
 #include "app/engine/RunEngine.h"
 #include "model/ensemble/EnsembleBundle.h"
 
@@ -27,7 +29,14 @@ void checkEnsembleOptions(int models, const EnsembleTrainOptions& o);
 EnsembleBundle ensembleOf(RunEngine& run);
 
 // After the population (PopulationTrainOptions::after): keeps the ensemble unless a member
-// failed (status 1: nothing written); returns the exit status.
-int keepEnsemble(RunEngine& run, int status, const EnsembleTrainOptions& o);
+// failed (status 1: nothing written), records it as one run of `curve`'s epochs (recording
+// as `record` says; EnsembleRecord.h); returns the exit status.
+int keepEnsemble(RunEngine& run, int status, const EnsembleTrainOptions& o,
+                 const EnsembleCurve* curve = nullptr,
+                 const RecordingOptions& record = RecordingOptions::none());
+
+// Makes the population `p` an ensemble: its validation outputs kept for the ensemble's own
+// epochs, keepEnsemble after it.
+void wireEnsemble(PopulationTrainOptions& p, const EnsembleTrainOptions& o);
 
 }  // namespace nnwb::cli

@@ -25,7 +25,9 @@ struct PopulationPrinter : RunEvents {
     bool json = false, hasVal = false;
     Monitor monitor = Monitor::ValidationLoss;
     std::vector<EpochReport> epoch_;  // the reports of the epoch being printed
+    std::function<void(const EpochReport&)> alsoEpoch;
     void epoch(const EpochReport& r) override {
+        if (alsoEpoch) alsoEpoch(r);
         if (json) {
             nlohmann::json j = epochReportToJson(r, hasVal);
             j["model"] = r.model + 1;
@@ -82,6 +84,8 @@ int runPopulationTrain(const Experiment& base, const PopulationTrainOptions& o) 
     printer.json = o.json;
     printer.hasVal = data.split.validation.size() > 0;
     printer.monitor = run->keeper().monitor();
+    printer.alsoEpoch = o.epoch;
+    if (o.before) o.before(*run);
     if (!o.json) {
         const auto info = run->session().backend().info();
         std::printf(

@@ -22,6 +22,10 @@ struct PopulationTrainOptions {
     // After the models' lines: given the trained engine and the exit status so far, returns
     // the command's exit status (an ensemble keeps its members here, EnsembleTrain.h).
     std::function<int(RunEngine&, int)> after;
+    // Before the population trains (an ensemble keeps the validation outputs), and with each
+    // model's epoch report as the population reports it.
+    std::function<void(RunEngine&)> before;
+    std::function<void(const EpochReport&)> epoch;
 };
 
 // Exit status 0 when every model completed (or stopped early), 1 when one failed; UsageError

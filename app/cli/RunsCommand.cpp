@@ -109,7 +109,9 @@ nlohmann::json summaryJson(const StoredRun& r) {
             {"bestValidationMissed", nullable(r.bestValMissed)},
             {"host", r.host},
             {"pid", r.pid},
-            {"trading", r.trading}};
+            {"trading", r.trading},
+            {"ensembleRun", r.ensembleRun > 0 ? nlohmann::json(r.ensembleRun) : nullptr},
+            {"ensembleMembers", r.ensembleMembers}};
 }
 
 // A figure of the stored trading evaluation of the validation part (strategy, buyAndHold or
@@ -195,10 +197,26 @@ std::string lr(const std::optional<double>& v) {
     return buf;
 }
 
-void printShow(const StoredRun& r, bool json) {
+// An ensemble run's member runs (docs/ensembles.md): one line each, or their summaries.
+void printMembers(const std::vector<StoredRun>& members, bool json, nlohmann::json* out) {
+    for (const StoredRun& m : members) {
+        if (json) {
+            out->push_back(summaryJson(m));
+            continue;
+        }
+        char buf[64] = "";
+        if (m.bestValLoss) std::snprintf(buf, sizeof buf, "  best val loss %.6f", *m.bestValLoss);
+        std::printf("%-13s run %lld  %s  seed %llu  %d epochs%s\n", "  member", (long long)m.id,
+                    m.name.c_str(), (unsigned long long)m.seed, m.epochsDone, buf);
+    }
+}
+
+void printShow(const StoredRun& r, bool json, const std::vector<StoredRun>& members = {}) {
     const bool val = r.hasValidation();
     if (json) {
         nlohmann::json j = summaryJson(r);
+        j["members"] = nlohmann::json::array();
+        printMembers(members, true, &j["members"]);
         j["experiment"] = r.experiment;
         nlohmann::json epochs = nlohmann::json::array();
         for (const StoredEpoch& e : r.epochs) {
@@ -248,6 +266,13 @@ void printShow(const StoredRun& r, bool json) {
         line((b.kind + " model").c_str(), b.path + "  epoch " + std::to_string(b.epoch) + ", " +
                                               std::to_string(b.size) + " bytes, sha256 " +
                                               b.sha256);
+    if (!members.empty()) {
+        line("ensemble", "of " + std::to_string(members.size()) +
+                             " members; its epochs: the mean of the members' outputs after "
+                             "that epoch (docs/ensembles.md)");
+        printMembers(members, false, nullptr);
+    }
+    if (r.ensembleRun > 0) line("member of", "ensemble run " + std::to_string(r.ensembleRun));
     if (r.trading.is_object() && r.trading.contains("error")) {
         line("trading", "not evaluated: " + r.trading["error"].dump());
     } else if (r.trading.is_object()) {
@@ -320,7 +345,8 @@ int runRuns(const RunsOptions& o) {
     const auto run = store.get(o.id);
     if (!run) throw UsageError("no run " + std::to_string(o.id) + " in " + path);
     if (o.sub == "show") {
-        printShow(*run, o.json);
+        printShow(*run, o.json,
+                  run->ensembleMembers > 0 ? store.members(run->id) : std::vector<StoredRun>{});
         return 0;
     }
     writeStoredRunCsv(o.csv, *run);

@@ -129,9 +129,7 @@ int runTrainPopulation(const Experiment& exp, const TrainOptions& o) {
         // The members' runs share one id, as the runs of a comparison do.
         if (p.record.comparison.empty())
             p.record.comparison = "ensemble-" + newRunUuid().substr(0, 12);
-        p.after = [ensemble](RunEngine& run, int status) {
-            return keepEnsemble(run, status, ensemble);
-        };
+        wireEnsemble(p, ensemble);
     }
     return runPopulationTrain(exp, p);
 }

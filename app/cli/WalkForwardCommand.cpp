@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
+#include "app/cli/EnsembleWalkForward.h"
 #include "app/cli/FlagChecks.h"
 #include "app/cli/ParallelFolds.h"
 #include "app/cli/PresetPath.h"
@@ -19,6 +20,7 @@
 #include "compute/Backend.h"
 #include "model/AtomicFile.h"
 #include "model/FigureText.h"
+#include "model/PopulationSpec.h"
 #include "model/PredictionReport.h"
 #include "model/TrainingSession.h"
 #include "model/data/DateTime.h"
@@ -191,6 +193,31 @@ struct Printer : WalkForwardEvents {
     void warning(const std::string& m) override { stderrWarning(command)(m); }
 };
 
+// The members of --population N --vary ... --ensemble (none without --ensemble); UsageError
+// for what cannot make an ensemble walk-forward.
+std::vector<Experiment> ensembleMembers(const Experiment& exp, const WalkForwardOptions& o,
+                                        bool cpcv) {
+    if (!o.ensemble) {
+        if (o.population > 0 || !o.vary.empty())
+            throw UsageError(std::string(o.population > 0 ? "--population" : "--vary") +
+                             ": walkforward trains a population only as an ensemble "
+                             "(--population N --vary KEY=VALUES --ensemble)");
+        return {};
+    }
+    if (o.population == 0)
+        throw UsageError("--ensemble: only with --population N (N >= 2 members)");
+    if (o.population < 2)
+        throw UsageError("--ensemble: an ensemble needs at least 2 members, not --population " +
+                         std::to_string(o.population));
+    if (!o.slots.empty()) throw UsageError("--ensemble: not with --slots");
+    if (cpcv) throw UsageError("--ensemble: not with validation.scheme cpcv");
+    try {
+        return populationMembers(exp, o.population, o.vary);
+    } catch (const PopulationSpecError& e) {
+        throw UsageError(e.what());
+    }
+}
+
 }  // namespace
 
 int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
@@ -202,6 +229,7 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
     }
     const WalkForwardData& data = wf->data();
     for (const std::string& w : data.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    const std::vector<Experiment> members = ensembleMembers(exp, o, data.isCpcv());
     if (data.isCpcv()) return runCpcvWalkForward(exp, *wf, o);
     const FoldPlan& plan = wf->plan();
     const ValidationConfig& v = exp.validation;
@@ -216,10 +244,17 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
     Printer printer;
     printer.json = o.json;
     printer.command = o.command;
+    EnsembleWalkForwardResult ensemble;
     const WalkForwardResult result = asUsageErrors([&] {
+        if (o.ensemble) {
+            ensemble = runEnsembleFolds(*wf, members, record, printer);
+            return ensemble.ensemble;
+        }
         return o.slots.empty() ? wf->run(record, printer)
                                : runFoldsInParallel(*wf, o.slots, record, printer);
     });
+    const nlohmann::json ensembleSummary =
+        o.ensemble ? ensembleWalkForwardJson(ensemble, *data.bars, exp.trading) : nullptr;
     // The stitched series traded under the experiment's trading settings (docs/trading.md).
     std::unique_ptr<TradingReport> trading;
     std::string tradingError;
@@ -236,6 +271,8 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
         ojson stitched = stitchedJson(result, *data.bars, plan);
         if (trading) stitched["trading"] = tradingReportJson(*trading, true);  // trades: the report
         std::printf("%s\n", ojson{{"stitched", stitched}}.dump().c_str());
+        if (o.ensemble)
+            std::printf("%s\n", nlohmann::json{{"ensemble", ensembleSummary}}.dump().c_str());
     } else {
         printTable(result);
         if (!result.outOfSample.empty()) {
@@ -248,6 +285,7 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
         if (trading)
             std::printf("\ntrading the stitched signals (docs/trading.md)\n%s",
                         tradingReportText(*trading).c_str());
+        if (o.ensemble) std::printf("%s", ensembleWalkForwardText(ensembleSummary).c_str());
     }
     std::fflush(stdout);
     if (!o.csv.empty()) {
@@ -263,6 +301,9 @@ namespace {
 
 struct WalkForwardCliOptions {
     std::string experiment, device, csv, slots, foldOut;
+    int population = 0;
+    std::vector<std::string> vary;
+    bool ensemble = false;
     int fold = 0;  // --fold K (1-based): the child of --slots
     int epochs = -1, batch = -1;
     bool json = false;
@@ -297,6 +338,10 @@ int run(WalkForwardCliOptions& o) {
     w.slots = o.slots;
     w.record = o.record;
     w.record.source = "cli-walkforward";
+    w.population = o.population;
+    w.vary = o.vary;
+    w.ensemble = o.ensemble;
+    if (o.fold > 0 && o.ensemble) throw UsageError("--ensemble: not with --fold");
     if (o.fold > 0) {  // one fold, for a parent's --slots
         if (o.foldOut.empty()) throw UsageError("--fold: needs --fold-out FILE");
         std::unique_ptr<WalkForward> wf;
@@ -355,6 +400,19 @@ void addWalkForwardCommand(CLI::App& root, Runners& runners) {
         ->check(integerIn(1, 1000000));
     cmd->add_option("--fold-out", o->foldOut, "where --fold writes the fold's outcome (JSON)")
         ->type_name("FILE");
+    cmd->add_option("--population", o->population,
+                    "with --ensemble: every fold trains N members as one population")
+        ->type_name("N")
+        ->check(integerIn(1, 4096));
+    cmd->add_option("--vary", o->vary,
+                    "with --population: KEY=VALUES the members differ in (seed=1..N: a seed "
+                    "ensemble; docs/population.md); repeatable")
+        ->type_name("KEY=VALUES")
+        ->allow_extra_args(false);
+    cmd->add_flag("--ensemble", o->ensemble,
+                  "with --population N: each fold's members as one ensemble (mean output, "
+                  "agreement); the stitched series is the ensemble's, set against a single "
+                  "seed and the members' median (docs/ensembles.md)");
     addValidationFlags(*cmd, o->validation, false);
     addRecordingFlags(*cmd, o->record);
     addTrainingFlags(*cmd, o->training);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "app/engine/WalkForward.h"
 #include "app/runs/RunRecorder.h"
@@ -21,6 +22,11 @@ struct WalkForwardOptions {
     // The folds as parallel processes on these slots (ParallelFolds.h); "" runs them in turn.
     std::string slots;
     RecordingOptions record;
+    // --population N --vary ... --ensemble: every fold trains an ensemble of N members
+    // (EnsembleWalkForward.h); 0 for one model per fold.
+    int population = 0;
+    std::vector<std::string> vary;
+    bool ensemble = false;
 };
 
 // Returns 0; throws UsageError for bad input (data, plan, model, device) and

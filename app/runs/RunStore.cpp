@@ -118,7 +118,8 @@ const char* kRunColumns =
     "r.data_description, r.device_id, r.device_name, r.seed, r.app_version, r.parameters, "
     "r.train_samples, r.validation_samples, r.epochs_planned, r.started_at, r.ended_at, "
     "r.status, r.error, r.host, r.pid, r.heartbeat_at, r.best_epoch, r.monitor, r.uuid, "
-    "r.trading, "
+    "r.trading, r.ensemble_run, "
+    "(SELECT COUNT(*) FROM runs m WHERE m.ensemble_run = r.id) AS ensemble_members, "
     "(SELECT COUNT(*) FROM epochs e WHERE e.run_id = r.id) AS epochs_done, "
     "(SELECT MIN(val_loss) FROM epochs e WHERE e.run_id = r.id) AS best_val_loss, "
     "(SELECT MAX(val_accuracy) FROM epochs e WHERE e.run_id = r.id AND e.task_metrics "
@@ -173,6 +174,8 @@ StoredRun readRun(SQLite::Statement& q) {
         r.trading = nlohmann::json::parse(trading, nullptr, false);
         if (r.trading.is_discarded()) r.trading = nullptr;
     }
+    if (!q.getColumn("ensemble_run").isNull()) r.ensembleRun = integer(q, "ensemble_run");
+    r.ensembleMembers = int(integer(q, "ensemble_members"));
     r.epochsDone = int(integer(q, "epochs_done"));
     r.bestValLoss = optReal(q, "best_val_loss");
     r.bestValAccuracy = optReal(q, "best_val_accuracy");
@@ -561,13 +564,47 @@ std::vector<StoredRun> RunStore::list() {
     std::vector<StoredRun> out;
     try {
         const RunsLock::Guard guard = reading();
-        SQLite::Statement q(
-            *db_, std::string("SELECT ") + kRunColumns + " FROM runs r ORDER BY r.id DESC");
+        SQLite::Statement q(*db_,
+                            std::string("SELECT ") + kRunColumns +
+                                " FROM runs r WHERE r.ensemble_run IS NULL ORDER BY r.id DESC");
         while (q.executeStep()) out.push_back(readRun(q));
     } catch (const std::exception& e) {
         fail("cannot list the runs", e);
     }
     return out;
+}
+
+std::vector<StoredRun> RunStore::members(int64_t ensemble) {
+    std::vector<int64_t> ids;
+    try {
+        const RunsLock::Guard guard = reading();
+        SQLite::Statement q(*db_, "SELECT id FROM runs WHERE ensemble_run = ? ORDER BY id");
+        q.bind(1, ensemble);
+        while (q.executeStep()) ids.push_back(q.getColumn(0).getInt64());
+    } catch (const std::exception& e) {
+        fail("cannot read the members of run " + std::to_string(ensemble), e);
+    }
+    std::vector<StoredRun> out;
+    for (int64_t id : ids)
+        if (std::optional<StoredRun> r = get(id)) out.push_back(std::move(*r));
+    return out;
+}
+
+void RunStore::setEnsembleMembers(int64_t ensemble, const std::vector<int64_t>& members) {
+    try {
+        const RunsLock::Guard guard = writing();
+        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        SQLite::Statement u(*db_, "UPDATE runs SET ensemble_run = ? WHERE id = ?");
+        for (int64_t m : members) {
+            u.bind(1, ensemble);
+            u.bind(2, m);
+            u.exec();
+            u.reset();
+        }
+        tx.commit();
+    } catch (const std::exception& e) {
+        fail("cannot link the members of run " + std::to_string(ensemble), e);
+    }
 }
 
 std::optional<StoredRun> RunStore::get(int64_t id) {
@@ -648,6 +685,7 @@ bool RunStore::setMeta(int64_t id, const std::string& name, const std::string& t
 
 bool RunStore::remove(int64_t id) {
     int changed = 0;
+    std::vector<int64_t> members;
     try {
         const RunsLock::Guard guard = writing();
         SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
@@ -667,8 +705,14 @@ bool RunStore::remove(int64_t id) {
                 "sweep stop " +
                 std::to_string(t.getColumn(0).getInt64()) + " ends it)");
         t.reset();
-        SQLite::Statement d(*db_, "DELETE FROM runs WHERE id = ?");  // epochs, bundles cascade
+        SQLite::Statement m(*db_, "SELECT id FROM runs WHERE ensemble_run = ?");
+        m.bind(1, id);
+        while (m.executeStep()) members.push_back(m.getColumn(0).getInt64());
+        m.reset();
+        // An ensemble's member runs go with it; epochs, bundles cascade.
+        SQLite::Statement d(*db_, "DELETE FROM runs WHERE id = ? OR ensemble_run = ?");
         d.bind(1, id);
+        d.bind(2, id);
         changed = d.exec();
         tx.commit();
     } catch (const RunInUseError&) {
@@ -677,6 +721,7 @@ bool RunStore::remove(int64_t id) {
         fail("cannot delete run " + std::to_string(id), e);
     }
     std::error_code ec;
+    for (int64_t m : members) fs::remove_all(runFolder(m), ec);
     fs::remove_all(runFolder(id), ec);
     if (ec)
         throw RunStoreError("runs database " + path_ + ": run " + std::to_string(id) +

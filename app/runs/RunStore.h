@@ -97,8 +97,13 @@ public:
     // Records a bundle file already written (path absolute, inside runFolder(id)).
     void setBundle(int64_t id, const StoredBundle& bundle);
 
-    // Reading. list(): every run with its epoch summary, no epochs or bundles; newest first.
+    // Reading. list(): every run with its epoch summary, no epochs or bundles; newest first;
+    // an ensemble's member runs are left out (its own run stands for them).
     std::vector<StoredRun> list();
+    // The member runs of an ensemble run, with epochs and bundles, in id order (none: empty).
+    std::vector<StoredRun> members(int64_t ensemble);
+    // Makes `members` the member runs of the ensemble run `ensemble` (docs/ensembles.md).
+    void setEnsembleMembers(int64_t ensemble, const std::vector<int64_t>& members);
     std::optional<StoredRun> get(int64_t id);
     // The newest run of an experiment file (matched by its path), if any.
     std::optional<int64_t> lastRunOfExperiment(const std::string& experimentFile);
@@ -106,7 +111,8 @@ public:
     // Editing. Both return false when there is no such run.
     bool setMeta(int64_t id, const std::string& name, const std::string& tags,
                  const std::string& note);
-    // Deletes the run, its epochs and bundles, and its folder of files. Throws RunInUseError
+    // Deletes the run, its epochs and bundles, and its folder of files (an ensemble's run: its
+    // member runs too). Throws RunInUseError
     // for the run of a sweep trial that is running (its coordinator still records it).
     bool remove(int64_t id);
 

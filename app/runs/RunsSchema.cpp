@@ -122,6 +122,12 @@ CREATE TABLE run_returns (
     pct BLOB NOT NULL                -- float64 return per bar (% equity difference), little-endian
 );
 )sql",
+        // 7: an ensemble recorded as one run (issue 44, docs/ensembles.md): its members' runs
+        // name it; RunStore::list() leaves them out, RunStore::members() reads them.
+        R"sql(
+ALTER TABLE runs ADD COLUMN ensemble_run INTEGER;
+CREATE INDEX runs_ensemble ON runs (ensemble_run);
+)sql",
     };
     return steps;
 }

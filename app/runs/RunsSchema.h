@@ -15,7 +15,7 @@ namespace nnwb {
 
 // The SQL of every migration, in order (kRunsSchemaVersion entries).
 const std::vector<std::string>& runsSchemaMigrations();
-constexpr int kRunsSchemaVersion = 6;
+constexpr int kRunsSchemaVersion = 7;
 
 // The schema version of an open database (0 when it has no schema_version table).
 int runsSchemaVersion(SQLite::Database& db);

@@ -67,6 +67,11 @@ struct StoredRun {
     // (synthetic data, no validation part, a failed run, a run recorded before schema 4).
     nlohmann::json trading;
 
+    // An ensemble (docs/ensembles.md): the ensemble run a member's run belongs to (0: none),
+    // and how many member runs an ensemble's run has (0 for any other run).
+    int64_t ensembleRun = 0;
+    int ensembleMembers = 0;
+
     // Summary over the epochs (filled by RunStore::list and get).
     int epochsDone = 0;
     // bestValAccuracy: over the epochs with kMinSignalsForAccuracy validation signals or more

@@ -41,11 +41,11 @@ class TstCliEnsemble : public QObject {
         std::ifstream f(p.toStdString(), std::ios::binary);
         return std::string(std::istreambuf_iterator<char>(f), {});
     }
+    // The member runs of the one (ensemble) run listed, in id order.
     static std::vector<nnwb::StoredRun> runs(const QString& db) {
         nnwb::RunStore store(db.toStdString());
-        std::vector<nnwb::StoredRun> out;
-        for (const auto& r : store.list()) out.insert(out.begin(), *store.get(r.id));
-        return out;
+        const auto listed = store.list();
+        return listed.size() == 1 ? store.members(listed.front().id) : listed;
     }
     nnwb::PredictionResult predictWith(const nnwb::ModelBundle& b) {
         nnwb::LoadResult loaded = nnwb::loadBarFile(data_.toStdString());

@@ -1,0 +1,59 @@
+// A seed ensemble recorded as one run of the run store (docs/ensembles.md, "One run"):
+// EnsembleCurve turns the members' epoch reports (with their validation outputs) into the
+// ensemble's own epochs, and recordEnsembleRun stores them as a run whose member runs name it
+// (RunStore::setEnsembleMembers), with the kept ensemble's trading figures and bundle.
+// Used on the thread that trains the population (the CLI's main thread); Qt-free.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/engine/RunEngine.h"
+#include "app/runs/RunRecorder.h"
+#include "model/Loss.h"
+#include "model/SampleSet.h"
+#include "model/Trainer.h"
+
+namespace nnwb::cli {
+
+// Epoch e of the ensemble: validation figures of the mean of every member's outputs after its
+// epoch e (a member that stopped earlier: after its last epoch), training figures the
+// members' mean (loss, accuracy, missed of the members that trained epoch e).
+class EnsembleCurve {
+public:
+    // `validation`: the run's validation part (must outlive the curve; may be empty).
+    EnsembleCurve(size_t members, const SampleSet& validation, LossKind loss);
+    // A member's epoch report (report.model), in the order the population reports them.
+    void add(const EpochReport& report);
+    // The ensemble's epochs so far (the last one included).
+    std::vector<EpochReport> epochs() const;
+
+private:
+    EpochReport combined(int epoch, const std::vector<EpochReport>& reports) const;
+    size_t members_;
+    const SampleSet& validation_;
+    LossKind loss_;
+    std::vector<std::shared_ptr<const std::vector<float>>> latest_;  // per member
+    std::vector<EpochReport> done_;
+    std::vector<EpochReport> current_;  // the epoch being reported
+};
+
+// What the ensemble run stores beside its epochs.
+struct EnsembleRunFacts {
+    std::string bundleFile;  // the ensemble bundle written (copied into the run's folder)
+    int bundleEpoch = 0;     // the largest member epoch
+    nlohmann::json trading;  // StoredRun::trading of the kept ensemble; null: none
+};
+
+// Records the ensemble of the trained population `run` as one run named
+// "<name> ensemble of N" with `curve`'s epochs, and links the members' recorded runs to it.
+// Returns its id (0 when recording is off or failed; failures are warned about, not thrown).
+int64_t recordEnsembleRun(RunEngine& run, const EnsembleCurve& curve,
+                          const RecordingOptions& options, const std::string& name,
+                          const EnsembleRunFacts& facts, const RunRecorder::Warn& warn);
+
+}  // namespace nnwb::cli

@@ -1,0 +1,46 @@
+// `nnwb-cli walkforward --population N --vary seed=1..N --ensemble` (docs/ensembles.md,
+// "Walk-forward"): every fold trains a population of N members (one population, as train
+// --ensemble does), keeps it as an ensemble (recorded as one run per fold whose member runs
+// name it), and tests the ensemble and each member on the fold's test window. The ensemble's
+// test outputs are stitched as one out-of-sample series with its agreement per bar, each
+// member's as its own series, to set the ensemble against a single seed and the members'
+// median. CLI main thread; Qt-free.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/engine/WalkForward.h"
+#include "model/Experiment.h"
+#include "model/trading/TradingSettings.h"
+
+namespace nnwb::cli {
+
+struct EnsembleWalkForwardResult {
+    // The ensemble's folds and stitched series (outOfSample.agreement: the members' agreement
+    // per bar); a fold whose member failed ends it as WalkForward::run ends at a failed fold.
+    WalkForwardResult ensemble;
+    std::vector<WalkForwardResult> members;  // each member's folds and stitched series
+    std::vector<Experiment> memberExperiments;
+};
+
+// Runs every fold of `wf` (not under cpcv) as a population of `members` (their experiments,
+// model/PopulationSpec.h). Throws what WalkForward::runFold throws.
+EnsembleWalkForwardResult runEnsembleFolds(WalkForward& wf, const std::vector<Experiment>& members,
+                                           const RecordingOptions& recording,
+                                           WalkForwardEvents& events);
+
+// The agreement thresholds the summary trades the ensemble's stitched series at, besides the
+// experiment's own trading.minAgreement.
+const std::vector<double>& ensembleAgreementGrid();
+
+// The ensemble against its members out of sample: {"members", "meanAgreement", "ensemble",
+// "byAgreement": [...], "singleSeed", "medianOfMembers", "bestMember", "memberFigures": [...]}.
+nlohmann::json ensembleWalkForwardJson(const EnsembleWalkForwardResult& r, const BarSeries& bars,
+                                       const TradingSettings& settings);
+// The same as a table for the terminal.
+std::string ensembleWalkForwardText(const nlohmann::json& summary);
+
+}  // namespace nnwb::cli
