@@ -58,7 +58,13 @@ struct CpuOps {
         });
     }
 
-    void run(const FillArgs& args) { std::fill_n(ptr(args.x), args.n, static_cast<T>(args.value)); }
+    void run(const FillArgs& args) {
+        T* X = ptr(args.x);
+        const T v = static_cast<T>(args.value);
+        // A population's gradient arena is megabytes: both cores write it.
+        be.pool_->parallelFor(args.n, kGrain * 4,
+                              [=](size_t b, size_t e) { std::fill(X + b, X + e, v); });
+    }
     void run(const CopyArgs& args) {
         std::memmove(ptr(args.dst), ptr(args.src), args.n * sizeof(T));
     }
@@ -316,10 +322,22 @@ struct CpuOps {
     void run(const BiasGradientArgs& args) {
         const T* D = ptr(args.dz);
         const int perModel = args.rows / args.models;  // rows of one model
-        for (int r = 0; r < args.rows; ++r) {
-            T* G = ptr(args.db) + size_t(r / perModel) * args.dbStride;
-            for (int j = 0; j < args.cols; ++j) G[j] += D[size_t(r) * args.cols + j];
-        }
+        // Items of (model, block of 64 columns); each column adds its rows in order, so any
+        // split gives the same bits. Small ones stay on the calling thread.
+        const int colBlocks = (args.cols + 63) / 64;
+        const size_t items = size_t(args.models) * colBlocks;
+        const size_t grain = size_t(args.rows) * args.cols < kGrain ? items : 1;
+        be.pool_->parallelFor(items, grain, [&](size_t b, size_t e) {
+            for (size_t w = b; w < e; ++w) {
+                const int m = int(w / colBlocks), j0 = int(w % colBlocks) * 64;
+                const int j1 = std::min(args.cols, j0 + 64);
+                T* G = ptr(args.db) + size_t(m) * args.dbStride;
+                for (int r = m * perModel; r < (m + 1) * perModel; ++r) {
+                    const T* d = D + size_t(r) * args.cols;
+                    for (int j = j0; j < j1; ++j) G[j] += d[j];
+                }
+            }
+        });
     }
 
     void run(const SoftmaxForwardArgs& args) {
@@ -586,44 +604,50 @@ struct CpuOps {
         if (skip.empty()) return false;
         return ptr(skip)[model] >= T(0);
     }
-    // A population step: `one` (the single-model step) on each model's slice with its row of
-    // the hyper table, unless the model is masked by its skip flag.
+    // A population step in one dispatch: `one(p, begin, end)` (the single-model step's
+    // element loop with model p's row of the hyper table) over blocks of every model's slice
+    // that is not masked by its skip flag. The loops are element-wise, so any split gives the
+    // bits of the single-model step.
     template <typename A, typename F>
     void perModel(const A& args, F&& one) {
         const size_t slice = args.n / size_t(args.models);
-        for (int p = 0; p < args.models; ++p)
-            if (!skipped(args.skip, p)) one(p, p * slice, slice);
+        const size_t blocks = std::max<size_t>(1, (slice + kGrain - 1) / kGrain);
+        const size_t block = (slice + blocks - 1) / blocks;
+        be.pool_->parallelFor(size_t(args.models) * blocks, 1, [&](size_t b, size_t e) {
+            for (size_t w = b; w < e; ++w) {
+                const int p = int(w / blocks);
+                const size_t i0 = p * slice + (w % blocks) * block;
+                if (!skipped(args.skip, p)) one(p, i0, std::min(i0 + block, (p + 1) * slice));
+            }
+        });
     }
     void run(const SgdStepArgs& args) {
         if (!args.hyper.empty()) {
-            perModel(args, [&](int p, size_t off, size_t slice) {
+            perModel(args, [&](int p, size_t b, size_t e) {
                 const T* h = ptr(args.hyper) + size_t(p) * kSgdHyper;
-                sgd(args, off, slice, float(h[0]), float(h[1]), float(h[2]));
+                sgd(args, float(h[0]), float(h[1]), float(h[2]), b, e);
             });
             return;
         }
         if (skipped(args.skip)) return;
-        sgd(args, 0, args.n, args.lr, args.momentum, args.weightDecay);
-    }
-    void sgd(const SgdStepArgs& args, size_t off, size_t n, float lr, float momentum, float wd) {
-        T* W = ptr(args.w) + off;
-        const T* G = ptr(args.g) + off;
-        T* V = ptr(args.velocity) + off;
-        const T l = lr, m = momentum, d = wd;
-        be.pool_->parallelFor(n, kGrain, [=](size_t b, size_t e) {
-            T* __restrict wv = W;
-            const T* __restrict gr = G;
-            T* __restrict v = V;
-            for (size_t i = b; i < e; ++i) {
-                const T vi = m * v[i] + gr[i] + d * wv[i];
-                v[i] = vi;
-                wv[i] -= l * vi;
-            }
+        be.pool_->parallelFor(args.n, kGrain, [&](size_t b, size_t e) {
+            sgd(args, args.lr, args.momentum, args.weightDecay, b, e);
         });
+    }
+    void sgd(const SgdStepArgs& args, float lr, float momentum, float wd, size_t b, size_t e) {
+        T* __restrict wv = ptr(args.w);
+        const T* __restrict gr = ptr(args.g);
+        T* __restrict v = ptr(args.velocity);
+        const T l = lr, m = momentum, d = wd;
+        for (size_t i = b; i < e; ++i) {
+            const T vi = m * v[i] + gr[i] + d * wv[i];
+            v[i] = vi;
+            wv[i] -= l * vi;
+        }
     }
     void run(const AdamStepArgs& args) {
         if (!args.hyper.empty()) {
-            perModel(args, [&](int p, size_t off, size_t slice) {
+            perModel(args, [&](int p, size_t b, size_t e) {
                 const T* h = ptr(args.hyper) + size_t(p) * kAdamHyper;
                 AdamStepArgs one = args;  // the scalars of model p, as a single model has them
                 one.lr = float(h[0]);
@@ -633,50 +657,57 @@ struct CpuOps {
                 one.weightDecay = float(h[4]);
                 one.bc1 = float(h[5]);
                 one.bc2 = float(h[6]);
-                adam(one, off, slice);
+                adam(one, b, e);
             });
             return;
         }
         if (skipped(args.skip)) return;
-        adam(args, 0, args.n);
+        be.pool_->parallelFor(args.n, kGrain, [&](size_t b, size_t e) { adam(args, b, e); });
     }
-    void adam(const AdamStepArgs& args, size_t off, size_t n) {
-        T* W = ptr(args.w) + off;
-        const T* G = ptr(args.g) + off;
-        T* Mv = ptr(args.m) + off;
-        T* Vv = ptr(args.v) + off;
+    // Elements [b, e) of an Adam step with the scalars of `args`.
+    void adam(const AdamStepArgs& args, size_t b, size_t e) {
         const T B1 = args.beta1, B2 = args.beta2, E = args.eps, step = T(args.lr) / T(args.bc1);
         const T keep = T(1) - T(args.lr) * T(args.weightDecay),
                 rbc2 = T(1) / std::sqrt(T(args.bc2));
-        be.pool_->parallelFor(n, kGrain, [=](size_t b, size_t e) {
-            // Local restrict pointers so that the loop vectorizes.
-            T* __restrict wv = W;
-            const T* __restrict gr = G;
-            T* __restrict m1 = Mv;
-            T* __restrict m2 = Vv;
-            for (size_t i = b; i < e; ++i) {
-                const T gi = gr[i];
-                const T mi = B1 * m1[i] + (T(1) - B1) * gi;
-                const T vi = B2 * m2[i] + (T(1) - B2) * gi * gi;
-                m1[i] = mi;
-                m2[i] = vi;
-                wv[i] = wv[i] * keep - step * mi / (std::sqrt(vi) * rbc2 + E);
-            }
-        });
+        // Local restrict pointers so that the loop vectorizes.
+        T* __restrict wv = ptr(args.w);
+        const T* __restrict gr = ptr(args.g);
+        T* __restrict m1 = ptr(args.m);
+        T* __restrict m2 = ptr(args.v);
+        for (size_t i = b; i < e; ++i) {
+            const T gi = gr[i];
+            const T mi = B1 * m1[i] + (T(1) - B1) * gi;
+            const T vi = B2 * m2[i] + (T(1) - B2) * gi * gi;
+            m1[i] = mi;
+            m2[i] = vi;
+            wv[i] = wv[i] * keep - step * mi / (std::sqrt(vi) * rbc2 + E);
+        }
     }
 
     void run(const ClipByGlobalNormArgs& a) {
         const size_t slice = a.n / size_t(a.models);  // one model's values
-        for (int p = 0; p < a.models; ++p) {
-            T* G = ptr(a.g) + size_t(p) * slice;
-            double sum = 0.0;  // in double: the reference for every device's float reduction
-            for (size_t i = 0; i < slice; ++i) sum += double(G[i]) * double(G[i]);
-            const T nrm = T(std::sqrt(sum));
-            ptr(a.norm)[p] = nrm;
-            if (a.maxNorm > 0 && std::isfinite(nrm) && nrm > T(a.maxNorm)) {
-                const T f = T(a.maxNorm) / nrm;
-                for (size_t i = 0; i < slice; ++i) G[i] *= f;
-            }
+        // Models in parallel, each model's sum in the single model's order (the same bits).
+        be.pool_->parallelFor(size_t(a.models), 1, [&](size_t b, size_t e) {
+            for (size_t p = b; p < e; ++p) clipModel(a, p, slice);
+        });
+    }
+    void clipModel(const ClipByGlobalNormArgs& a, size_t p, size_t slice) {
+        T* G = ptr(a.g) + p * slice;
+        // In double: the reference for every device's float reduction. Eight partial sums over
+        // the indices i mod 8, added in a fixed order at the end: the same bits whatever the
+        // thread count, and eight independent additions per step instead of one long chain.
+        double lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        size_t i = 0;
+        for (; i + 8 <= slice; i += 8)
+            for (int l = 0; l < 8; ++l) lane[l] += double(G[i + l]) * double(G[i + l]);
+        for (; i < slice; ++i) lane[i % 8] += double(G[i]) * double(G[i]);
+        const double sum = ((lane[0] + lane[1]) + (lane[2] + lane[3])) +
+                           ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+        const T nrm = T(std::sqrt(sum));
+        ptr(a.norm)[p] = nrm;
+        if (a.maxNorm > 0 && std::isfinite(nrm) && nrm > T(a.maxNorm)) {
+            const T f = T(a.maxNorm) / nrm;
+            for (size_t i = 0; i < slice; ++i) G[i] *= f;
         }
     }
     void run(const ScaleRowsArgs& a) {
