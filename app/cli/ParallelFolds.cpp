@@ -1,21 +1,18 @@
 #include "app/cli/ParallelFolds.h"
 
-#include <chrono>
-#include <deque>
 #include <filesystem>
 #include <fstream>
-#include <memory>
-#include <thread>
+#include <map>
 #include <vector>
 
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
-#include "app/compare/EpochReportJson.h"
 #include "app/engine/RunOutcome.h"
 #include "app/sweep/Slots.h"
-#include "app/sweep/TrialProcess.h"
+#include "app/trial/ChildSupervisor.h"
+#include "app/trial/EpochReportJson.h"
 #include "model/AtomicFile.h"
 
 namespace nnwb::cli {
@@ -65,13 +62,6 @@ void readFoldOutcome(const nlohmann::json& j, FoldOutcome& o) {
         o.groupTest.push_back(metricsFromJson(g, "groupTest"));
 }
 
-std::string parallelSelfPath() {
-    std::error_code ec;
-    const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-    if (ec) throw std::runtime_error("cannot find nnwb-cli itself (/proc/self/exe)");
-    return p.string();
-}
-
 // The child's flags for the parent's recording options.
 std::vector<std::string> recordingArgs(const RecordingOptions& r) {
     std::vector<std::string> a;
@@ -89,12 +79,21 @@ struct QuietFoldEvents : WalkForwardEvents {
     }
 };
 
-struct RunningFold {
-    size_t k = 0;
-    const Slot* slot = nullptr;
-    std::unique_ptr<TrialProcess> proc;
-    std::string outFile, errFile;
-};
+// The fold outcome child `k` wrote to `outFile`; throws naming the fold and its stderr file.
+void readFoldFile(size_t k, size_t n, int status, const std::string& outFile,
+                  const std::string& errFile, FoldOutcome& o) {
+    try {
+        std::ifstream in(outFile);
+        readFoldOutcome(nlohmann::json::parse(in), o);
+    } catch (const std::exception&) {
+        std::ifstream err(errFile);
+        std::string why, line;
+        while (std::getline(err, line)) why += (why.empty() ? "" : " ") + line;
+        throw UsageError("fold " + std::to_string(k + 1) + "/" + std::to_string(n) +
+                         ": its process gave no outcome (exit status " + std::to_string(status) +
+                         ")" + (why.empty() ? "" : ": " + why));
+    }
+}
 
 }  // namespace
 
@@ -129,63 +128,42 @@ std::vector<FoldOutcome> runFoldOutcomesInParallel(WalkForward& wf, const std::s
     ej["data"] = exp.dataWithAbsoluteFile();
     const std::string expFile = (folder / "experiment.json").string();
     writeFileAtomic(expFile, ej.dump(2));
-    const std::string cli = parallelSelfPath();
+    const std::string cli = thisExecutable();
     const size_t n = wf.plan().folds.size();
     std::vector<FoldOutcome> outcomes(n);
-    std::deque<size_t> queue;
-    for (size_t k = 0; k < n; ++k) queue.push_back(k);
-    std::vector<RunningFold> running;
-    std::vector<bool> busy(slots.size(), false);
+    size_t nextFold = 0;
+    std::map<ChildSupervisor::Id, size_t> foldOf;
+    auto file = [&](size_t k, const char* ext) {
+        return (folder / ("fold-" + std::to_string(k + 1) + ext)).string();
+    };
+    ChildSupervisor children(slots.size());
     std::string failure;
-    while (!queue.empty() || !running.empty()) {
-        for (size_t s = 0; s < slots.size() && !queue.empty() && failure.empty(); ++s) {
-            if (busy[s]) continue;
-            RunningFold f;
-            f.k = queue.front();
-            queue.pop_front();
-            f.slot = &slots[s];
-            const std::string tag = "fold-" + std::to_string(f.k + 1);
-            f.outFile = (folder / (tag + ".json")).string();
-            f.errFile = (folder / (tag + ".err")).string();
-            std::vector<std::string> argv = {cli,           "walkforward", "--experiment",
-                                             expFile,       "--fold",      std::to_string(f.k + 1),
-                                             "--fold-out",  f.outFile,     "--device",
-                                             f.slot->device};
-            for (const std::string& a : recordingArgs(recording)) argv.push_back(a);
-            outcomes[f.k].record = wf.plannedRecord(f.k, recording.name);
-            events.foldStarted(outcomes[f.k].record);
-            f.proc = std::make_unique<TrialProcess>(argv, f.slot->cpus, f.errFile);
-            busy[s] = true;
-            running.push_back(std::move(f));
+    ChildSupervisor::Handlers h;
+    h.line = [](ChildSupervisor::Id, const std::string&) {};  // the child prints nothing
+    h.exited = [&](ChildSupervisor::Id id, size_t, int status) {
+        const size_t k = foldOf.at(id);
+        try {
+            readFoldFile(k, n, status, file(k, ".json"), file(k, ".err"), outcomes[k]);
+            if (failure.empty()) events.foldEnded(outcomes[k].record);
+        } catch (const UsageError& e) {
+            if (failure.empty()) failure = e.what();
         }
-        for (size_t i = 0; i < running.size();) {
-            RunningFold& f = running[i];
-            std::vector<std::string> ignored;
-            f.proc->readLines(ignored);  // the child prints nothing; keep its pipe drained
-            const std::optional<int> status = f.proc->exited();
-            if (!status) {
-                ++i;
-                continue;
-            }
-            try {
-                std::ifstream in(f.outFile);
-                readFoldOutcome(nlohmann::json::parse(in), outcomes[f.k]);
-            } catch (const std::exception& e) {
-                std::ifstream err(f.errFile);
-                std::string why, line;
-                while (std::getline(err, line)) why += (why.empty() ? "" : " ") + line;
-                if (failure.empty())
-                    failure = "fold " + std::to_string(f.k + 1) + "/" + std::to_string(n) +
-                              ": its process gave no outcome (exit status " +
-                              std::to_string(*status) + ")" + (why.empty() ? "" : ": " + why);
-            }
-            if (failure.empty()) events.foldEnded(outcomes[f.k].record);
-            busy[size_t(f.slot - slots.data())] = false;
-            running.erase(running.begin() + long(i));
-        }
-        if (!failure.empty() && running.empty()) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    };
+    h.next = [&](size_t s) {  // the next fold on a free slot, none after a failure
+        if (nextFold >= n || !failure.empty()) return false;
+        const size_t k = nextFold++;
+        std::vector<std::string> argv = {
+            cli,        "walkforward",         "--experiment", expFile,
+            "--fold",   std::to_string(k + 1), "--fold-out",   file(k, ".json"),
+            "--device", slots[s].device};
+        for (const std::string& a : recordingArgs(recording)) argv.push_back(a);
+        outcomes[k].record = wf.plannedRecord(k, recording.name);
+        events.foldStarted(outcomes[k].record);
+        foldOf[children.start(s, argv, slots[s].cpus, file(k, ".err"))] = k;
+        return true;
+    };
+    children.fill(h);
+    while (children.running() > 0) children.poll(200, h);
     std::error_code ec;
     if (failure.empty()) fs::remove_all(folder, ec);
     if (!failure.empty()) throw UsageError(failure);

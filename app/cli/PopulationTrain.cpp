@@ -8,7 +8,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/RecordingFlags.h"
 #include "app/cli/RunErrors.h"
-#include "app/compare/EpochReportJson.h"
+#include "app/trial/EpochReportJson.h"
 #include "app/engine/RunEngine.h"
 #include "app/engine/RunOutcome.h"
 #include "model/FigureText.h"

@@ -13,7 +13,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/FlagChecks.h"
 #include "app/cli/RecordingFlags.h"
-#include "app/compare/EpochReportJson.h"
+#include "app/trial/EpochReportJson.h"
 #include "app/runs/RunQuery.h"
 #include "app/runs/RunStore.h"
 #include "app/runs/RunsDbPath.h"

@@ -21,7 +21,7 @@
 #include "app/sweep/SweepOverfitting.h"
 #include "app/sweep/SweepReadModel.h"
 #include "app/sweep/SweepReport.h"
-#include "app/sweep/TrialProcess.h"
+#include "app/trial/ChildProcess.h"
 #include "model/AtomicFile.h"
 #include "model/overfitting/Cscv.h"
 

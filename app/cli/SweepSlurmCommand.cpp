@@ -25,7 +25,7 @@
 #include "app/sweep/SlurmJobs.h"
 #include "app/sweep/SweepBundle.h"
 #include "app/sweep/SweepStore.h"
-#include "app/sweep/TrialProcess.h"
+#include "app/trial/ChildProcess.h"
 #include "model/AtomicFile.h"
 
 namespace nnwb::cli {

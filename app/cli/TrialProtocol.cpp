@@ -2,20 +2,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/compare/EpochReportJson.h"
 #include "app/runs/RunRecorder.h"
 #include "app/runs/StoredRun.h"
 #include "compute/Backend.h"
 #include "model/Monitor.h"
 
 namespace nnwb::cli {
-
-namespace {
-void printLine(const nlohmann::json& j) {
-    std::printf("%s\n", j.dump().c_str());
-    std::fflush(stdout);
-}
-}  // namespace
 
 nlohmann::json trialStartedJson(RunEngine& run) {
     const DeviceInfo info = run.session().backend().info();
@@ -49,52 +41,93 @@ nlohmann::json trialStartedJson(RunEngine& run) {
 }
 
 void TrialEvents::started(RunEngine& run) {
-    nlohmann::json j = {{"event", "started"}};
-    j.update(trialStartedJson(run));
-    printLine(j);
-}
-
-void printTrialResult(const nlohmann::json& trading, const nlohmann::json& outOfSample) {
-    nlohmann::json j = {{"event", "result"}, {"trading", trading}};
-    if (!outOfSample.is_null()) j["outOfSample"] = outOfSample;
-    printLine(j);
+    run_ = &run;
+    pruned_.assign(size_t(run.models()), 0);
+    trial::Line l;
+    l.kind = trial::LineKind::Started;
+    l.started = trialStartedJson(run);
+    for (int m = 0; m < run.models(); ++m) {
+        l.started["seed"] = run.experimentOf(m).training.seed;
+        emitter_.write(l, m);
+    }
 }
 
 void TrialEvents::epoch(const EpochReport& report) {
-    nlohmann::json j = epochReportToJson(report, hasValidation_);
-    j["event"] = "epoch";
-    printLine(j);
+    trial::Line l;
+    l.kind = trial::LineKind::Epoch;
+    l.epoch = report;
+    l.hasValidation = hasValidation_;
+    emitter_.write(l, report.model);
 }
 
 void TrialEvents::betweenEpochs() {
-    char line[64];
-    std::string cmd;
-    if (std::fgets(line, sizeof line, in_)) cmd = line;
-    while (!cmd.empty() && (cmd.back() == '\n' || cmd.back() == '\r' || cmd.back() == ' '))
-        cmd.pop_back();
-    if (cmd == "continue") return;
-    if (cmd == "prune")
-        pruned_ = true;
-    else
-        stopped_ = true;  // "stop", the end of input, or anything else
-    control_.requestStop();
+    std::vector<int> open;
+    for (int m = 0; m < run_->models(); ++m)
+        if (run_->memberOpen(m)) open.push_back(m);
+    const auto answers = emitter_.ask(run_->trainer().epochsDone(), open);
+    if (!answers) {  // the coordinator is gone: every member stops
+        control_.requestStop();
+        return;
+    }
+    for (size_t i = 0; i < open.size(); ++i) {
+        const trial::Answer a = (*answers)[i];
+        if (a == trial::Answer::Continue) continue;
+        if (a == trial::Answer::Prune) pruned_[size_t(open[i])] = 1;
+        if (run_->models() == 1)
+            control_.requestStop();  // a trial alone ends as its own run stopped
+        else
+            run_->stopMember(open[i]);
+    }
 }
 
 void TrialEvents::warning(const std::string& message) {
     std::fprintf(stderr, "nnwb-cli train: warning: %s\n", message.c_str());
 }
 
-int TrialEvents::end(const RunResult& r, int modelEpoch) {
-    const RunOutcome outcome{r.end, r.stoppedEarly, pruned_};
-    nlohmann::json j = {{"event", "end"}, {"status", trialEndWord(outcome)}};
-    if (r.end == RunEnd::Failed) j["error"] = r.error;
-    if (modelEpoch > 0) j["modelEpoch"] = modelEpoch;
-    printLine(j);
-    return trialExitStatus({outcome});
+void TrialEvents::result(const nlohmann::json& trading, int member) {
+    trial::Line l;
+    l.kind = trial::LineKind::Result;
+    l.trading = trading;
+    emitter_.write(l, member);
+}
+
+int TrialEvents::end(const std::vector<RunResult>& results, const std::vector<int>& modelEpochs) {
+    // A stop of the whole run (the end of input) may end the members before started() when
+    // nothing trained: nothing pruned then.
+    std::vector<RunOutcome> outcomes;
+    for (size_t m = 0; m < results.size(); ++m) {
+        const RunResult& r = results[m];
+        outcomes.push_back({r.end, r.stoppedEarly, m < pruned_.size() && pruned_[m]});
+        trial::Line l;
+        l.kind = trial::LineKind::End;
+        l.end.status = trialEndWord(outcomes.back());
+        if (r.end == RunEnd::Failed) l.end.error = r.error;
+        l.end.modelEpoch = m < modelEpochs.size() ? modelEpochs[m] : 0;
+        emitter_.write(l, int(m));
+    }
+    return trialExitStatus(outcomes);
+}
+
+int TrialEvents::end(const RunEngine& run, const std::vector<int>& modelEpochs) {
+    std::vector<RunResult> results;
+    for (int m = 0; m < run.models(); ++m) results.push_back(run.resultOf(m));
+    return end(results, modelEpochs);
+}
+
+void printTrialResult(const nlohmann::json& trading, const std::optional<EpochMetrics>& oos) {
+    trial::Line l;
+    l.kind = trial::LineKind::Result;
+    l.trading = trading;
+    l.outOfSample = oos;
+    trial::TrialEmitter(false).write(l);
 }
 
 void printTrialBadInput(const std::string& error) {
-    printLine({{"event", "end"}, {"status", runstatus::kFailed}, {"error", error}});
+    trial::Line l;
+    l.kind = trial::LineKind::End;
+    l.end.status = runstatus::kFailed;
+    l.end.error = error;
+    trial::TrialEmitter(false).write(l);
 }
 
 }  // namespace nnwb::cli

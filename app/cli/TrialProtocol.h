@@ -1,18 +1,15 @@
 // `nnwb-cli train --trial`: the child side of a sweep trial (docs/sweeps.md, "Trial
-// protocol"). The run goes on the run engine unrecorded (the sweep coordinator is the only
-// writer of the run store); stdout carries one JSON object per line: "started" (what the run
-// trains on), one "epoch" per completed epoch, "result" (the end-of-trial figures: trading,
-// and a walk-forward's stitched out-of-sample figures), "end" (status, error). After each epoch
-// but the last the child reads one line from stdin: "continue" goes on, "prune" ends the run as
-// pruned, "stop" (or end of input: the coordinator is gone) as stopped. A walk-forward
-// experiment prints "started" (of its first fold), one "fold" line per fold, "result" and
-// "end", and reads nothing. A packed trial (several --experiment files) trains them as one
-// population: every line carries "member" (the file's index), and after each epoch the child
-// prints {"event":"answer",...} and reads one answer for every member still training.
-// CLI thread only.
+// protocol"; the lines' codec is app/trial/TrialLines.h). The run goes on the run engine
+// unrecorded (the sweep coordinator is the only writer of the run store); stdout carries
+// "started", one "epoch" per completed epoch, "result" (the end-of-trial figures) and "end";
+// after each epoch but the last the child reads its answer (continue, prune, stop; the end of
+// input stops). A walk-forward experiment prints "started", one "fold" line per fold, "result"
+// and "end", and reads nothing. A packed trial (several --experiment files) trains them as one
+// population: every line carries "member". CLI thread only.
 #pragma once
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +17,7 @@
 
 #include "app/engine/RunEngine.h"
 #include "app/engine/RunOutcome.h"
+#include "app/trial/TrialEmitter.h"
 #include "model/Experiment.h"
 #include "model/TrainControl.h"
 
@@ -27,35 +25,19 @@ namespace nnwb::cli {
 
 // Exit statuses of a trial: TrialExit (app/engine/RunOutcome.h).
 
+// The events of a sweep trial on the run engine: a trial alone is a population of one. Its
+// lines go through the protocol's one emitter (app/trial/TrialEmitter.h): a "started" and an
+// "epoch" line per member (with "member" when packed), after each epoch but the last one
+// answer line read for the members still training (a packed trial prints the "answer" line
+// first). A pruned or stopped member of a population is ended through RunEngine::stopMember
+// (masked out of the updates, the others go on); a trial alone through its TrainControl. The
+// end of input stops them all.
 class TrialEvents : public RunEvents {
 public:
-    TrialEvents(TrainControl& control, bool hasValidation, std::FILE* in = stdin)
-        : control_(control), hasValidation_(hasValidation), in_(in) {}
-    void started(RunEngine& run) override;
-    void epoch(const EpochReport& report) override;
-    void betweenEpochs() override;
-    void warning(const std::string& message) override;
-    // Prints the "end" line and returns the exit status for how the run ended. `modelEpoch`:
-    // the epoch of the weights saved with --save-model / --save-weights (0: none saved).
-    int end(const RunResult& result, int modelEpoch = 0);
-
-private:
-    TrainControl& control_;
-    bool hasValidation_;
-    std::FILE* in_;
-    bool pruned_ = false, stopped_ = false;
-};
-
-// The events of a packed trial (a population of sweep trials, docs/sweeps.md "Packed
-// trials"): a "started" and "epoch" line per member with "member": m; between epochs
-// {"event":"answer","epoch":E,"members":[m,...]} (the members still training) and then one
-// line read: a JSON object {"m":"continue"|"prune"|"stop",...} (a member not named goes on)
-// or one word for all of them; the end of input stops them all. A pruned or stopped member is
-// ended through RunEngine::stopMember (masked out of the updates); the others go on.
-class PopulationTrialEvents : public RunEvents {
-public:
-    PopulationTrialEvents(TrainControl& control, bool hasValidation, std::FILE* in = stdin)
-        : control_(control), hasValidation_(hasValidation), in_(in) {}
+    // `packed`: a population of several trials (TrialPopulation.cpp).
+    TrialEvents(TrainControl& control, bool hasValidation, bool packed = false,
+                std::FILE* in = stdin, std::FILE* out = stdout)
+        : control_(control), hasValidation_(hasValidation), emitter_(packed, out, in) {}
     void started(RunEngine& run) override;
     void epoch(const EpochReport& report) override;
     void betweenEpochs() override;
@@ -63,13 +45,20 @@ public:
     // Prints each member's "end" line (`modelEpochs[m]`: the epoch of its saved weights, 0:
     // none) and returns the exit status: 1 when a member failed, else 4 when one was stopped,
     // else 3 when one was pruned, else 0.
+    int end(const std::vector<RunResult>& results, const std::vector<int>& modelEpochs);
     int end(const RunEngine& run, const std::vector<int>& modelEpochs);
+    // A trial alone: `modelEpoch` the epoch of the weights saved with --save-model /
+    // --save-weights (0: none saved).
+    int end(const RunResult& result, int modelEpoch = 0) {
+        return end(std::vector<RunResult>{result}, std::vector<int>{modelEpoch});
+    }
+    // Prints member `member`'s "result" line: its trading figures (printTrialResult's form).
+    void result(const nlohmann::json& trading, int member);
 
 private:
-    void answer(int member, const std::string& word);
     TrainControl& control_;
     bool hasValidation_;
-    std::FILE* in_;
+    trial::TrialEmitter emitter_;
     RunEngine* run_ = nullptr;
     std::vector<char> pruned_;
 };
@@ -88,11 +77,12 @@ void printTrialBadInput(const std::string& error);
 // The "started" line's object for `run` (without "event").
 nlohmann::json trialStartedJson(RunEngine& run);
 
-// Prints {"event":"result","trading":T[,"outOfSample":O]}: T the trading figures of the traded
-// part (app/engine/RunTrading.h's form; null when there is nothing to trade, {"error": ...}
-// when the evaluation failed), O a walk-forward's stitched figures {samples, loss, accuracyPct,
-// missedPct, signals, patterns} (null: not a walk-forward).
-void printTrialResult(const nlohmann::json& trading, const nlohmann::json& outOfSample = nullptr);
+// Prints {"event":"result","trading":T[,"outOfSample":O]} of a trial alone: T the trading
+// figures of the traded part (app/engine/RunTrading.h's form; null when there is nothing to
+// trade, {"error": ...} when the evaluation failed), O a walk-forward's stitched figures (as
+// the epochs' figures: samples, loss, accuracy, missed, signals, patterns, confusion).
+void printTrialResult(const nlohmann::json& trading,
+                      const std::optional<EpochMetrics>& outOfSample = std::nullopt);
 
 // `train --trial` on a walk-forward experiment (TrialWalkForward.cpp): every fold in order on
 // the run engine, unrecorded, then the stitched series traded; returns the exit status. Throws

@@ -23,41 +23,41 @@ namespace nnwb::cli {
 
 namespace {
 
-void printTrialLine(const nlohmann::json& j) {
-    std::printf("%s\n", j.dump().c_str());
-    std::fflush(stdout);
-}
-
-nlohmann::json trialMetricsJson(const EpochMetrics& m) {
-    return {{"samples", m.samples},     {"loss", m.loss},           {"accuracyPct", m.accuracyPct},
-            {"missedPct", m.missedPct}, {"signals", m.signalCount}, {"patterns", m.patterns}};
-}
-
 // "started" once (the first fold's run), one "fold" line per fold that ended.
 struct TrialFoldEvents : WalkForwardEvents {
+    trial::TrialEmitter out{false};
     size_t folds = 0;
     bool startedPrinted = false;
     void started(RunEngine& run) override {
         if (startedPrinted) return;
         startedPrinted = true;
-        nlohmann::json j = {{"event", "started"}};
-        j.update(trialStartedJson(run));
-        j["folds"] = folds;
-        printTrialLine(j);
+        trial::Line l;
+        l.kind = trial::LineKind::Started;
+        l.started = trialStartedJson(run);
+        l.started["folds"] = folds;
+        out.write(l);
     }
     void foldEnded(const FoldRecord& r) override {
-        nlohmann::json j = {{"event", "fold"},
-                            {"fold", r.index + 1},
-                            {"folds", r.folds},
-                            {"status", foldEndWord(r.end)},
-                            {"epochs", r.epochs},
-                            {"bestEpoch", r.bestEpoch},
-                            {"test", trialMetricsJson(r.test)}};
-        if (!r.error.empty()) j["error"] = r.error;
-        printTrialLine(j);
+        trial::Line l;
+        l.kind = trial::LineKind::Fold;
+        l.fold.fold = int(r.index + 1);
+        l.fold.folds = int(r.folds);
+        l.fold.status = foldEndWord(r.end);
+        l.fold.epochs = r.epochs;
+        l.fold.bestEpoch = r.bestEpoch;
+        l.fold.test = r.test;
+        l.fold.error = r.error;
+        out.write(l);
     }
     void warning(const std::string& m) override {
         std::fprintf(stderr, "nnwb-cli train: warning: %s\n", m.c_str());
+    }
+    void end(RunEnd how, const std::string& error) {
+        trial::Line l;
+        l.kind = trial::LineKind::End;
+        l.end.status = trialEndWord({how});
+        l.end.error = error;
+        out.write(l);
     }
 };
 
@@ -75,8 +75,7 @@ int runTrialWalkForward(const Experiment& exp) {
     const WalkForwardResult result =
         asUsageErrors([&] { return wf->run(RecordingOptions::none(), events); });
     if (result.end != RunEnd::Completed) {
-        printTrialLine(
-            {{"event", "end"}, {"status", trialEndWord({result.end})}, {"error", result.error}});
+        events.end(result.end, result.error);
         return trialExitStatus({{result.end}});
     }
     // The stitched series traded under the experiment's trading settings.
@@ -95,8 +94,8 @@ int runTrialWalkForward(const Experiment& exp) {
             trading = {{"error", e.what()}};
         }
     }
-    printTrialResult(trading, trialMetricsJson(result.stitched));
-    printTrialLine({{"event", "end"}, {"status", trialEndWord({RunEnd::Completed})}});
+    printTrialResult(trading, result.stitched);
+    events.end(RunEnd::Completed, "");
     return trialExitStatus({{RunEnd::Completed}});
 }
 

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "app/compare/EpochReportJson.h"
+#include "app/trial/EpochReportJson.h"
 
 namespace nnwb {
 

@@ -10,7 +10,7 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
-#include "app/compare/EpochReportJson.h"
+#include "app/trial/EpochReportJson.h"
 #include "app/runs/PendingRun.h"
 #include "app/runs/RunRecorder.h"
 #include "app/runs/Sha256.h"

@@ -1,6 +1,5 @@
 #include "app/sweep/BundleTask.h"
 
-#include <poll.h>
 #include <signal.h>
 
 #include <algorithm>
@@ -15,7 +14,9 @@
 #include "app/engine/RunOutcome.h"
 #include "app/runs/RunStore.h"
 #include "app/sweep/SweepBundle.h"
-#include "app/sweep/TrialProcess.h"
+#include "app/trial/ChildSupervisor.h"
+#include "app/trial/EpochReportJson.h"
+#include "app/trial/TrialLines.h"
 #include "model/AtomicFile.h"
 #include "model/TrainCheckpoint.h"
 
@@ -153,59 +154,67 @@ struct TaskLines {
     std::string epochsFile;
     int untilEpoch = 0;
     std::ofstream epochs;
-    nlohmann::json end = nlohmann::json::object(), started = nlohmann::json::object(), trading;
+    nlohmann::json started = nlohmann::json::object(), trading;
+    trial::End end;
+    std::string badLine;  // a line the protocol refuses (the trial is killed)
     std::optional<int> resumedFrom;
     int epochsDone = 0;
     bool paused = false;
 
     // One stdout line; after an epoch the answer to send (stop at a rung or on `term`).
-    std::optional<std::string> handle(const std::string& line, bool term) {
-        nlohmann::json j;
-        try {
-            j = nlohmann::json::parse(line);
-        } catch (const std::exception&) {
-            return std::nullopt;
-        }
-        const std::string ev = j.value("event", "");
-        if (ev == "started") {
-            started = j;
-            const int first = j.value("firstEpoch", 1);
+    // Throws trial::LineError for a bad protocol line.
+    std::optional<std::string> handle(const std::string& text, bool term) {
+        const std::optional<trial::Line> l = trial::decodeLine(text);
+        if (!l) return std::nullopt;  // stray text
+        if (l->kind == trial::LineKind::Started) {
+            started = l->started;
+            const int first = started.value("firstEpoch", 1);
             keepEpochsBefore(epochsFile, first);
             resumedFrom = first - 1;
             epochsDone = first - 1;
             epochs.open(epochsFile, std::ios::app);
-        } else if (ev == "epoch") {
-            j.erase("event");
-            epochs << j.dump() << "\n" << std::flush;
-            epochsDone = j.value("epoch", epochsDone);
+        } else if (l->kind == trial::LineKind::Epoch) {
+            epochs << epochReportToJson(l->epoch, l->hasValidation).dump() << "\n" << std::flush;
+            epochsDone = l->epoch.epoch;
             paused = untilEpoch > 0 && epochsDone >= untilEpoch;
-            return std::string(term || paused ? "stop" : "continue");
-        } else if (ev == "result") {
-            trading = j.value("trading", nlohmann::json());
-        } else if (ev == "end") {
-            end = j;
+            const bool stop = term || paused;
+            return trial::encodeAnswers({{0, stop ? trial::Answer::Stop : trial::Answer::Continue}},
+                                        true);
+        } else if (l->kind == trial::LineKind::Result) {
+            trading = l->trading;
+        } else if (l->kind == trial::LineKind::End) {
+            end = l->end;
         }
         return std::nullopt;
     }
 };
 
-// Reads the process's lines until its stdout closes (killing it at SIGTERM); its exit status.
-int superviseTask(TrialProcess& proc, TaskLines& lines) {
+// Runs the trial on one slot and reads its lines until it ends (killing it at SIGTERM or at a
+// bad protocol line); its exit status.
+int superviseTask(const std::vector<std::string>& argv, const std::string& errFile,
+                  TaskLines& lines) {
+    ChildSupervisor children(1);
+    const ChildSupervisor::Id child = children.start(0, argv, {}, errFile);
     bool term = false;
-    for (;;) {
+    int exit = -1;
+    ChildSupervisor::Handlers h;
+    h.line = [&](ChildSupervisor::Id, const std::string& l) {
+        try {
+            if (const auto answer = lines.handle(l, term)) children.send(child, *answer);
+        } catch (const trial::LineError& e) {
+            if (lines.badLine.empty()) lines.badLine = e.what();
+            children.kill(child);
+        }
+    };
+    h.exited = [&](ChildSupervisor::Id, size_t, int status) { exit = status; };
+    while (children.running() > 0) {
         if (gTerm && !term) {
             term = true;  // the checkpoint of the last epoch is on disk: end now
-            proc.kill();
+            children.kill(child);
         }
-        pollfd fd{proc.outFd(), POLLIN, 0};
-        ::poll(&fd, 1, 200);
-        std::vector<std::string> out;
-        const bool open = proc.outFd() >= 0 && proc.readLines(out);
-        for (const std::string& l : out)
-            if (const auto answer = lines.handle(l, term)) proc.send(*answer);
-        if (!open) break;
+        children.poll(200, h);
     }
-    return proc.wait();
+    return exit;
 }
 
 }  // namespace
@@ -251,17 +260,16 @@ int runBundleTask(const std::string& dirIn, int index, const std::string& cli, s
                                            (out / "checkpoint.safetensors").string(),
                                            b.data.empty() ? "--save-weights" : "--save-model",
                                            (out / "model.safetensors").string()};
-    TrialProcess proc(argv, {}, (out / "trial.err").string());
     TaskLines lines;
     lines.epochsFile = (out / "epochs.jsonl").string();
     lines.untilEpoch = untilEpoch;
-    const int exit = superviseTask(proc, lines);
+    const int exit = superviseTask(argv, (out / "trial.err").string(), lines);
     if (lines.resumedFrom) result["resumedFrom"] = *lines.resumedFrom;
     result["started"] = lines.started;
     result["epochsDone"] = lines.epochsDone;
     if (!lines.trading.is_null()) result["trading"] = lines.trading;
-    if (lines.end.contains("modelEpoch")) result["modelEpoch"] = lines.end["modelEpoch"];
-    const std::string endStatus = lines.end.value("status", "");
+    if (lines.end.modelEpoch > 0) result["modelEpoch"] = lines.end.modelEpoch;
+    const std::string endStatus = lines.badLine.empty() ? lines.end.status : "";
     if (gTerm)
         return finish("interrupted",
                       "ended by SIGTERM after epoch " + std::to_string(lines.epochsDone) +
@@ -273,7 +281,7 @@ int runBundleTask(const std::string& dirIn, int index, const std::string& cli, s
         return finish("complete", "", 0);
     }
     if (endStatus == runstatus::kStopped && lines.paused) return finish("paused", "", 0);
-    std::string error = lines.end.value("error", "");
+    std::string error = lines.badLine.empty() ? lines.end.error : lines.badLine;
     if (error.empty())
         error = "the trial process ended without finishing (exit status " + std::to_string(exit) +
                 "; see " + (out / "trial.err").string() + ")";

@@ -1,19 +1,19 @@
 #include "app/sweep/Coordinator.h"
 
-#include <poll.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 
-#include "app/compare/EpochReportJson.h"
 #include "app/runs/RunRecorder.h"
 #include "app/runs/Sha256.h"
 #include "app/sweep/SweepHistory.h"
-#include "app/sweep/TrialProcess.h"
 #include "app/sweep/TrialRunRow.h"
 #include "app/sweep/TrialTell.h"
+#include "app/trial/ChildSupervisor.h"
+#include "app/trial/EpochReportJson.h"
 #include "model/sweep/Sampler.h"
 #include "model/sweep/TpeSampler.h"
 
@@ -51,7 +51,7 @@ struct Coordinator::TrialRun {
 
 struct Coordinator::Running {
     Slot* slot = nullptr;
-    std::unique_ptr<TrialProcess> proc;
+    ChildSupervisor::Id child = 0;
     std::vector<TrialRun> trials;  // one, or a packed population's members in member order
     bool packed = false;           // the protocol lines carry "member"
     std::string errFile;           // the process's stderr
@@ -245,7 +245,7 @@ void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
         refresh(m.number);
     }
     try {
-        r->proc = std::make_unique<TrialProcess>(argv, slot.cpus, r->errFile);
+        r->child = children_->start(size_t(&slot - o_.slots.data()), argv, slot.cpus, r->errFile);
     } catch (const std::exception& ex) {
         for (const TrialRun& m : r->trials) failToStart(*row(m.number), ex.what());
         return;
@@ -253,53 +253,70 @@ void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
     running_.push_back(std::move(r));
 }
 
-void Coordinator::handleLine(Running& r, const std::string& line) {
-    nlohmann::json j;
+void Coordinator::handleLine(Running& r, const std::string& text) {
+    std::optional<trial::Line> line;
     try {
-        j = nlohmann::json::parse(line);
-    } catch (const std::exception&) {
-        return;  // not a protocol line (the protocol owns stdout; ignore stray text)
+        line = trial::decodeLine(text);
+    } catch (const trial::LineError& e) {
+        // A bad line: a trial alone is killed, a packed member stopped alone (every member not
+        // ended when the line names none).
+        for (size_t i = 0; i < r.trials.size(); ++i)
+            if (!r.packed || !e.member() || int(i) == *e.member())
+                badLine(r, r.trials[i], e.what());
+        return;
     }
-    if (!j.is_object()) return;
-    const std::string ev = j.value("event", "");
+    if (!line) return;  // not a protocol line (the protocol owns stdout; ignore stray text)
     if (!r.packed) {
-        handleTrialLine(r, r.trials.front(), j);
+        handleTrialLine(r, r.trials.front(), *line);
         return;
     }
-    if (ev == "answer") {
-        answerMembers(r, j.value("members", nlohmann::json::array()));
+    if (line->kind == trial::LineKind::Answer) {
+        answerMembers(r, line->answerMembers);
         return;
     }
-    const auto member = j.find("member");
-    if (member == j.end() || !member->is_number_integer()) {
+    if (!line->member) {
         // An end line of the whole process (bad input before anything trained) ends them all.
-        if (ev == "end")
+        if (line->kind == trial::LineKind::End)
             for (TrialRun& m : r.trials)
-                if (!m.ended) handleTrialLine(r, m, j);
+                if (!m.ended) handleTrialLine(r, m, *line);
         return;
     }
-    const int i = member->get<int>();
-    if (i >= 0 && i < int(r.trials.size())) handleTrialLine(r, r.trials[size_t(i)], j);
+    const int i = *line->member;
+    if (i < int(r.trials.size())) handleTrialLine(r, r.trials[size_t(i)], *line);
 }
 
-void Coordinator::handleTrialLine(Running& r, TrialRun& m, const nlohmann::json& j) {
-    const std::string ev = j.value("event", "");
+void Coordinator::badLine(Running& r, TrialRun& m, const std::string& why) {
+    if (m.ended || !m.failure.empty()) return;
+    m.failure = why;
+    if (!r.packed) children_->kill(r.child);
+}
+
+void Coordinator::handleTrialLine(Running& r, TrialRun& m, const trial::Line& l) {
     // A member the coordinator ended (a bad line, no objective) is answered "stop" at the next
     // round; its lines until then are not recorded.
-    if (r.packed && !m.failure.empty() && ev == "epoch") return;
-    if (ev == "started") {
-        if (!r.startedLine) slotTime_.startupSeconds += steadySeconds() - r.launchedAt;
-        r.startedLine = true;
-        recordStarted(m, j);
-    } else if (ev == "epoch") {
-        recordEpoch(r, m, j);
-    } else if (ev == "result") {
-        m.result = j;
-    } else if (ev == "end") {
-        m.ended = true;
-        m.endStatus = j.value("status", "");
-        m.endError = j.value("error", "");
-        m.modelEpoch = j.value("modelEpoch", 0);
+    if (r.packed && !m.failure.empty() && l.kind == trial::LineKind::Epoch) return;
+    switch (l.kind) {
+        case trial::LineKind::Started:
+            if (!r.startedLine) slotTime_.startupSeconds += steadySeconds() - r.launchedAt;
+            r.startedLine = true;
+            recordStarted(m, l.started);
+            break;
+        case trial::LineKind::Epoch:
+            recordEpoch(r, m, l.epoch);
+            break;
+        case trial::LineKind::Result:
+            m.result = {{"trading", l.trading}};
+            if (l.outOfSample) m.result["outOfSample"] = metricsToJson(*l.outOfSample, true);
+            break;
+        case trial::LineKind::End:
+            m.ended = true;
+            m.endStatus = l.end.status;
+            m.endError = l.end.error;
+            m.modelEpoch = l.end.modelEpoch;
+            break;
+        case trial::LineKind::Fold:  // a walk-forward's folds: its result line has the figures
+        case trial::LineKind::Answer:
+            break;
     }
 }
 
@@ -328,19 +345,9 @@ void Coordinator::recordStarted(TrialRun& m, const nlohmann::json& j) {
     refresh(n);
 }
 
-void Coordinator::recordEpoch(Running& r, TrialRun& m, const nlohmann::json& j) {
-    // A bad line or objective: a trial alone is killed; a packed member is stopped alone.
-    auto failTrial = [&](const std::string& why) {
-        m.failure = why;
-        if (!r.packed) r.proc->kill();
-    };
-    EpochReport rep;
-    try {
-        rep = epochReportFromJson(j);
-    } catch (const std::exception& e) {
-        failTrial(std::string("a bad epoch line from the trial: ") + e.what());
-        return;
-    }
+void Coordinator::recordEpoch(Running& r, TrialRun& m, const EpochReport& rep) {
+    // No objective: a trial alone is killed; a packed member is stopped alone.
+    auto failTrial = [&](const std::string& why) { badLine(r, m, why); };
     std::optional<int> best;
     if (rep.bestEpoch > 0) best = rep.bestEpoch;
     const int n = m.number, attempt = m.attempt;
@@ -373,38 +380,35 @@ void Coordinator::recordEpoch(Running& r, TrialRun& m, const nlohmann::json& j) 
 }
 
 void Coordinator::answerEpoch(Running& r, TrialRun& m, int epoch) {
+    trial::Answer a = trial::Answer::Continue;
     if (stopping_) {
-        r.proc->send("stop");
-        return;
-    }
-    if (pruner_ && pruner_->shouldPrune(trialHistory(trials_, spec_), m.number, epoch)) {
+        a = trial::Answer::Stop;
+    } else if (pruner_ && pruner_->shouldPrune(trialHistory(trials_, spec_), m.number, epoch)) {
         m.prunedAt = epoch;
-        r.proc->send("prune");
-        return;
+        a = trial::Answer::Prune;
     }
-    r.proc->send("continue");
+    children_->send(r.child, trial::encodeAnswers({{0, a}}, true));
 }
 
-void Coordinator::answerMembers(Running& r, const nlohmann::json& members) {
+void Coordinator::answerMembers(Running& r, const std::vector<int>& members) {
     // One answer line for the round: every member still training, the pruner asked for each
     // after all of the round's epochs are stored (as for trials running side by side).
-    nlohmann::json answers = nlohmann::json::object();
-    for (const nlohmann::json& v : members) {
-        if (!v.is_number_integer() || v.get<int>() < 0 || v.get<int>() >= int(r.trials.size()))
-            continue;
-        TrialRun& m = r.trials[v.get<size_t>()];
+    std::vector<std::pair<int, trial::Answer>> answers;
+    for (int i : members) {
+        if (i < 0 || i >= int(r.trials.size())) continue;
+        TrialRun& m = r.trials[size_t(i)];
         const int epoch = row(m.number)->epochsDone;
-        std::string word = "continue";
+        trial::Answer a = trial::Answer::Continue;
         if (stopping_ || !m.failure.empty()) {
-            word = "stop";
+            a = trial::Answer::Stop;
         } else if (pruner_ && !spec_.objective.atEnd() &&
                    pruner_->shouldPrune(trialHistory(trials_, spec_), m.number, epoch)) {
             m.prunedAt = epoch;
-            word = "prune";
+            a = trial::Answer::Prune;
         }
-        answers[std::to_string(v.get<int>())] = word;
+        answers.emplace_back(i, a);
     }
-    r.proc->send(answers.dump());
+    children_->send(r.child, trial::encodeAnswers(answers, false));
 }
 
 void Coordinator::finished(Running& r, TrialRun& m, int exitStatus) {
@@ -494,62 +498,59 @@ void Coordinator::progressLine(const TrialRow& t, const std::string& what) {
     std::fflush(o_.progress);
 }
 
+Coordinator::Running* Coordinator::runningOf(ChildSupervisor::Id child) {
+    for (const auto& r : running_)
+        if (r->child == child) return r.get();
+    return nullptr;
+}
+
+void Coordinator::processEnded(ChildSupervisor::Id child, int status) {
+    const auto it = std::find_if(running_.begin(), running_.end(),
+                                 [&](const auto& r) { return r->child == child; });
+    if (it == running_.end()) return;
+    Running& r = **it;
+    for (TrialRun& m : r.trials) finished(r, m, status);
+    slotTime_.busySeconds += steadySeconds() - r.launchedAt;
+    slotTime_.trialsEnded += int(r.trials.size());
+    running_.erase(it);
+}
+
+// Stops at a `sweep stop`; ends (its trials with it) when another coordinator took the sweep.
+void Coordinator::checkSweep(double now, double& lastCheck, double& lastBeat) {
+    if (now - lastCheck > 0.5) {
+        lastCheck = now;
+        const auto s = store_.sweep(id_);
+        if (s && s->status == sweepstatus::kStopping) stopping_ = true;
+    }
+    if (now - lastBeat > 5.0) {
+        lastBeat = now;
+        if (!store_.heartbeat(id_))  // its trials end with it (~ChildSupervisor kills them)
+            throw std::runtime_error("sweep " + std::to_string(id_) +
+                                     " was taken over by another coordinator (this one's "
+                                     "heartbeat had stopped for 15 minutes); this one ends");
+    }
+}
+
 std::string Coordinator::run() {
     ::signal(SIGPIPE, SIG_IGN);
     startedAt_ = steadySeconds();
     slotTime_ = SlotTime();
     trials_ = store_.trials(id_);
+    children_ = std::make_unique<ChildSupervisor>(o_.slots.size());
     recover();
+    ChildSupervisor::Handlers h;
+    h.line = [&](ChildSupervisor::Id c, const std::string& line) {
+        if (Running* r = runningOf(c)) handleLine(*r, line);
+    };
+    h.exited = [&](ChildSupervisor::Id c, size_t, int status) { processEnded(c, status); };
+    // A free slot's next trial at once (stored before another ended trial's line is printed).
+    h.next = [&](size_t slot) { return !stopping_ && startNext(o_.slots[slot]); };
     double lastCheck = 0.0, lastBeat = steadySeconds();
     for (;;) {
-        const double now = steadySeconds();
-        if (now - lastCheck > 0.5) {
-            lastCheck = now;
-            const auto s = store_.sweep(id_);
-            if (s && s->status == sweepstatus::kStopping) stopping_ = true;
-        }
-        if (now - lastBeat > 5.0) {
-            lastBeat = now;
-            if (!store_.heartbeat(id_))  // its trials end with it (~TrialProcess kills them)
-                throw std::runtime_error("sweep " + std::to_string(id_) +
-                                         " was taken over by another coordinator (this one's "
-                                         "heartbeat had stopped for 15 minutes); this one ends");
-        }
-        if (!stopping_)
-            for (Slot& slot : o_.slots) {
-                bool busy = false;
-                for (const auto& r : running_) busy = busy || r->slot == &slot;
-                if (!busy && !startNext(slot)) break;
-            }
-        if (running_.empty()) break;
-        std::vector<pollfd> fds;
-        for (const auto& r : running_) fds.push_back({r->proc->outFd(), POLLIN, 0});
-        ::poll(fds.data(), fds.size(), 200);
-        for (size_t i = 0; i < running_.size();) {
-            Running& r = *running_[i];
-            std::vector<std::string> lines;
-            const bool open = r.proc->outFd() >= 0 && r.proc->readLines(lines);
-            for (const std::string& l : lines) handleLine(r, l);
-            if (open && !r.proc->exited()) {
-                ++i;
-                continue;
-            }
-            const int status = r.proc->wait();
-            if (r.proc->outFd() >= 0) {  // ended with stdout still open: drain it
-                std::vector<std::string> rest;
-                while (r.proc->readLines(rest)) {
-                }
-                for (const std::string& l : rest) handleLine(r, l);
-            }
-            for (TrialRun& m : r.trials) finished(r, m, status);
-            slotTime_.busySeconds += steadySeconds() - r.launchedAt;
-            slotTime_.trialsEnded += int(r.trials.size());
-            Slot& freed = *r.slot;
-            running_.erase(running_.begin() + long(i));
-            // The slot's next trial at once (stored before another ended trial's line is
-            // printed), not after every process of this round is handled.
-            if (!stopping_) startNext(freed);
-        }
+        checkSweep(steadySeconds(), lastCheck, lastBeat);
+        children_->fill(h);
+        if (children_->running() == 0) break;
+        children_->poll(200, h);
     }
     slotTime_.slots = int(o_.slots.size());
     slotTime_.wallSeconds = steadySeconds() - startedAt_;

@@ -20,6 +20,8 @@
 #include "app/sweep/Slots.h"
 #include "app/sweep/SweepStore.h"
 #include "app/sweep/TrialPacking.h"
+#include "app/trial/ChildSupervisor.h"
+#include "app/trial/TrialLines.h"
 #include "model/sweep/SweepSpec.h"
 
 namespace nnwb {
@@ -79,14 +81,18 @@ private:
     void packFor(const std::vector<int>& queued, const Slot& slot, std::vector<int>& packNumbers,
                  std::vector<Experiment>& pack);
     void failToStart(TrialRow& t, const std::string& error);
-    void handleLine(Running& r, const std::string& line);
-    void handleTrialLine(Running& r, TrialRun& m, const nlohmann::json& j);
+    // One stdout line of a trial process (app/trial/TrialLines.h decodes it).
+    void handleLine(Running& r, const std::string& text);
+    void handleTrialLine(Running& r, TrialRun& m, const trial::Line& l);
+    // The coordinator ends trial `m` itself (a bad line, no objective): a trial alone is
+    // killed, a packed member answered "stop" at the next round.
+    void badLine(Running& r, TrialRun& m, const std::string& why);
     // A trial's "started" line: its run, linked to the trial's attempt.
-    void recordStarted(TrialRun& m, const nlohmann::json& j);
+    void recordStarted(TrialRun& m, const nlohmann::json& started);
     // An "epoch" line: the run's epoch and the trial's objective, then the answer.
-    void recordEpoch(Running& r, TrialRun& m, const nlohmann::json& j);
+    void recordEpoch(Running& r, TrialRun& m, const EpochReport& rep);
     void answerEpoch(Running& r, TrialRun& m, int epoch);
-    void answerMembers(Running& r, const nlohmann::json& members);
+    void answerMembers(Running& r, const std::vector<int>& members);
     void finished(Running& r, TrialRun& m, int exitStatus);
     void storeModel(TrialRun& m);  // the trial's saved weights become its run's model
     void progressLine(const TrialRow& t, const std::string& what);
@@ -94,6 +100,10 @@ private:
     // Reads trial `number` back from the store after a write (the store decides its fields).
     void refresh(int number);
     int packSize() const { return o_.population > 0 ? o_.population : spec_.population; }
+    Running* runningOf(ChildSupervisor::Id child);
+    // A trial process ended with `status`: each of its trials ends (finished).
+    void processEnded(ChildSupervisor::Id child, int status);
+    void checkSweep(double now, double& lastCheck, double& lastBeat);
 
     sweep::SweepSpec spec_;
     int64_t id_;
@@ -104,7 +114,8 @@ private:
     std::unique_ptr<sweep::Pruner> pruner_;
     std::vector<TrialRow> trials_;
     std::vector<std::unique_ptr<Running>> running_;
-    std::string folder_;  // trial experiments and stderr files
+    std::unique_ptr<ChildSupervisor> children_;  // one slot per o_.slots entry
+    std::string folder_;                         // trial experiments and stderr files
     bool stopping_ = false;
     bool samplerDone_ = false;
     double startedAt_ = 0.0;

@@ -328,9 +328,7 @@ std::optional<double> Objective::resultValue(const json& result) const {
     if (metric.rfind("oos.", 0) == 0) {
         const auto o = result.find("outOfSample");
         if (o == result.end() || !o->is_object()) return std::nullopt;
-        const std::string key = metric == "oos.loss"       ? "loss"
-                                : metric == "oos.accuracy" ? "accuracyPct"
-                                                           : "missedPct";
+        const std::string key = metric.substr(4);  // loss, accuracy, missed (one key each)
         const auto v = o->find(key);
         if (v == o->end() || !v->is_number()) return std::nullopt;
         return v->get<double>();

@@ -49,7 +49,7 @@ struct Objective {
     std::optional<double> value(const EpochReport& report, bool hasValidation,
                                 int64_t parameters) const;
     // An end figure from the trial's "result" line ({"trading": tradingReportJson or
-    // {"error": ...}, "outOfSample": {"loss", "accuracyPct", "missedPct"}}); none when the
+    // {"error": ...}, "outOfSample": {"loss", "accuracy", "missed"}}); none when the
     // result lacks it. An infinite profit factor (no losing trade) is kInfiniteProfitFactor.
     std::optional<double> resultValue(const nlohmann::json& result) const;
     // Lower is better: the value negated for a maximised objective.

@@ -112,7 +112,7 @@ TEST(SweepObjectives, valuesComeFromTheResultLine) {
             {"maxDrawdownPoints", 40},
             {"winRate", 60},
             {"trades", 7}}}}},
-        {"outOfSample", {{"loss", 0.21}, {"accuracyPct", 55.5}, {"missedPct", 12}}}};
+        {"outOfSample", {{"loss", 0.21}, {"accuracy", 55.5}, {"missed", 12}}}};
     Objective o;
     const std::vector<std::pair<std::string, double>> expected = {
         {"trading.net", 120.5},

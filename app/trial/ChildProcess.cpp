@@ -1,4 +1,4 @@
-#include "app/sweep/TrialProcess.h"
+#include "app/trial/ChildProcess.h"
 
 #include <fcntl.h>
 #include <sched.h>
@@ -22,7 +22,7 @@ int decode(int status) {
 }
 }  // namespace
 
-TrialProcess::TrialProcess(const std::vector<std::string>& argv, const std::vector<int>& cpus,
+ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::vector<int>& cpus,
                            const std::string& stderrPath) {
     int inPipe[2], outPipe[2];
     if (pipe2(inPipe, O_CLOEXEC) != 0) throw std::runtime_error(std::strerror(errno));
@@ -60,7 +60,7 @@ TrialProcess::TrialProcess(const std::vector<std::string>& argv, const std::vect
     if (pid_ < 0) {
         ::close(inPipe[1]);
         ::close(outPipe[0]);
-        throw std::runtime_error(std::string("cannot start a trial process: ") +
+        throw std::runtime_error(std::string("cannot start a child process: ") +
                                  std::strerror(forkErrno));
     }
     in_ = inPipe[1];
@@ -68,7 +68,7 @@ TrialProcess::TrialProcess(const std::vector<std::string>& argv, const std::vect
     ::fcntl(out_, F_SETFL, ::fcntl(out_, F_GETFL) | O_NONBLOCK);
 }
 
-TrialProcess::~TrialProcess() {
+ChildProcess::~ChildProcess() {
     if (!status_) {
         kill();
         wait();
@@ -77,7 +77,7 @@ TrialProcess::~TrialProcess() {
     if (out_ >= 0) ::close(out_);
 }
 
-bool TrialProcess::readLines(std::vector<std::string>& lines) {
+bool ChildProcess::readLines(std::vector<std::string>& lines) {
     if (out_ < 0) return false;
     char buf[65536];
     for (;;) {
@@ -101,7 +101,7 @@ bool TrialProcess::readLines(std::vector<std::string>& lines) {
     }
 }
 
-void TrialProcess::send(const std::string& line) {
+void ChildProcess::send(const std::string& line) {
     if (in_ < 0) return;
     const std::string s = line + "\n";
     if (::write(in_, s.data(), s.size()) != ssize_t(s.size())) {
@@ -110,7 +110,12 @@ void TrialProcess::send(const std::string& line) {
     }
 }
 
-std::optional<int> TrialProcess::exited() {
+void ChildProcess::closeInput() {
+    if (in_ >= 0) ::close(in_);
+    in_ = -1;
+}
+
+std::optional<int> ChildProcess::exited() {
     if (status_) return status_;
     int st = 0;
     const pid_t r = ::waitpid(pid_, &st, WNOHANG);
@@ -118,7 +123,7 @@ std::optional<int> TrialProcess::exited() {
     return status_;
 }
 
-int TrialProcess::wait() {
+int ChildProcess::wait() {
     while (!status_) {
         int st = 0;
         const pid_t r = ::waitpid(pid_, &st, 0);
@@ -130,7 +135,7 @@ int TrialProcess::wait() {
     return *status_;
 }
 
-void TrialProcess::kill() {
+void ChildProcess::kill() {
     if (!status_ && pid_ > 0) ::kill(pid_, SIGKILL);
 }
 

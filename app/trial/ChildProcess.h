@@ -1,7 +1,7 @@
-// One trial's child process (`nnwb-cli train --trial`, app/cli/TrialProtocol.h): started with
-// pipes on its stdin and stdout, stderr to a file, optionally pinned to CPU cores, killed when
-// the coordinator dies (PR_SET_PDEATHSIG) or when this object is destroyed while it runs.
-// Linux; the coordinator's thread only.
+// One child process of nnwb-cli (a sweep trial, a bundle task's trial, a parallel fold): started
+// with pipes on its stdin and stdout, stderr to a file, optionally pinned to CPU cores, killed
+// when its parent dies (PR_SET_PDEATHSIG) or when this object is destroyed while it runs.
+// ChildSupervisor runs them on slots. Linux; the thread that started it only.
 #pragma once
 
 #include <sys/types.h>
@@ -12,14 +12,14 @@
 
 namespace nnwb {
 
-class TrialProcess {
+class ChildProcess {
 public:
     // Throws std::runtime_error when the process cannot be started.
-    TrialProcess(const std::vector<std::string>& argv, const std::vector<int>& cpus,
+    ChildProcess(const std::vector<std::string>& argv, const std::vector<int>& cpus,
                  const std::string& stderrPath);
-    ~TrialProcess();
-    TrialProcess(const TrialProcess&) = delete;
-    TrialProcess& operator=(const TrialProcess&) = delete;
+    ~ChildProcess();
+    ChildProcess(const ChildProcess&) = delete;
+    ChildProcess& operator=(const ChildProcess&) = delete;
 
     pid_t pid() const { return pid_; }
     int outFd() const { return out_; }
@@ -28,6 +28,8 @@ public:
     bool readLines(std::vector<std::string>& lines);
     // Writes one line to its stdin (nothing when it is gone).
     void send(const std::string& line);
+    // Closes its stdin (the trial protocol reads that as "stop").
+    void closeInput();
     // The exit status once it has ended (128 + signal for a signal), without blocking.
     std::optional<int> exited();
     // Blocks until it has ended.

@@ -1,4 +1,4 @@
-#include "app/compare/EpochReportJson.h"
+#include "app/trial/EpochReportJson.h"
 
 #include <stdexcept>
 #include <string>
