@@ -15,18 +15,17 @@
 #include <sstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "common/TestUtil.h"
+#include "common/TextHelpers.h"
+#include "model/data/DataConfig.h"
 
 namespace fs = std::filesystem;
 
 namespace nnwb::test {
 
 namespace {
-
-std::string readText(const std::string& path) {
-    std::ifstream in(path);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 void sleepMs(int ms) {
     std::this_thread::sleep_for(std::chrono::milliseconds(ms));
@@ -233,6 +232,34 @@ void SlurmTestCluster::stop() {
     files.push_back("munge/munged.pid");
     for (const std::string& f : files) stopPid(pidFromFile(f), SIGTERM, 5000);
     started_ = false;
+}
+
+void writeSlurmSweep(const std::string& d, int rows, int epochs, const std::string& name) {
+    using nlohmann::json;
+    std::ifstream in(nnwb::defaultDataFile());
+    std::string cut, line;
+    for (int i = 0; i <= rows && std::getline(in, line); ++i) cut += line + "\n";
+    writeText(d + "/cut.csv", cut);
+    const json e = {{"formatVersion", 2},
+                    {"name", "dense"},
+                    {"data", {{"file", "cut.csv"}, {"window", 24}}},
+                    {"model",
+                     {{"layers",
+                       {{{"type", "dense"}, {"neurons", 256}, {"activation", "tanh"}},
+                        {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
+                    {"training", {{"epochs", epochs}, {"batchSize", 1}, {"seed", 5}}}};
+    writeText(d + "/exp.json", e.dump(2));
+    const json s = {{"name", name},
+                    {"experiment", "exp.json"},
+                    {"method", "random"},
+                    {"seed", 4},
+                    {"runCap", 6},
+                    {"parameters",
+                     {{{"path", "training.optimizer.learningRate"},
+                       {"min", 0.0001},
+                       {"max", 0.01},
+                       {"log", true}}}}};
+    writeText(d + "/spec.json", s.dump(2));
 }
 
 }  // namespace nnwb::test

@@ -58,4 +58,10 @@ private:
     std::string writeConfig();
 };
 
+// Writes a sweep for the cluster tests into folder `d`: cut.csv (the first `rows` bars of the
+// default data), exp.json (a dense network of 256 tanh units, batch 1, trained for `epochs`;
+// about 0.6 s an epoch on one core for 3,000 bars) and spec.json (6 random learning rates,
+// sweep `name`).
+void writeSlurmSweep(const std::string& d, int rows, int epochs, const std::string& name);
+
 }  // namespace nnwb::test

@@ -29,30 +29,16 @@
 #include "common/CliRun.h"
 #include "common/SweepStoreDump.h"
 #include "common/TestUtil.h"
+#include "common/TextHelpers.h"
 #include "model/data/DataConfig.h"
 
 using nlohmann::json;
+using nnwb::test::lineCount;
+using nnwb::test::readText;
 using nnwb::test::runCli;
 using nnwb::test::SlurmTestCluster;
+using nnwb::test::writeText;
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string readText(const std::string& path) {
-    std::ifstream in(path);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void writeText(const std::string& path, const std::string& text) {
-    std::ofstream(path) << text;
-}
-
-int lineCount(const std::string& path) {
-    const std::string t = readText(path);
-    return int(std::count(t.begin(), t.end(), '\n'));
-}
-
-}  // namespace
 
 class SlurmClusterTest : public QObject {
     Q_OBJECT
@@ -82,31 +68,8 @@ private Q_SLOTS:
         dir_ = QString::fromStdString(nnwb::test::tempDir());
         db_ = dir_ + "/store/runs.sqlite";
         const std::string d = dir_.toStdString();
-        std::ifstream in(nnwb::defaultDataFile());
-        std::string cut, line;
-        for (int i = 0; i < 3001 && std::getline(in, line); ++i) cut += line + "\n";
-        writeText(d + "/cut.csv", cut);
         // About 0.6 s an epoch on one core: long enough to cancel and requeue mid-run.
-        const json e = {{"formatVersion", 2},
-                        {"name", "dense"},
-                        {"data", {{"file", "cut.csv"}, {"window", 24}}},
-                        {"model",
-                         {{"layers",
-                           {{{"type", "dense"}, {"neurons", 256}, {"activation", "tanh"}},
-                            {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-                        {"training", {{"epochs", 4}, {"batchSize", 1}, {"seed", 5}}}};
-        writeText(d + "/exp.json", e.dump(2));
-        const json s = {{"name", "slurm test"},
-                        {"experiment", "exp.json"},
-                        {"method", "random"},
-                        {"seed", 4},
-                        {"runCap", 6},
-                        {"parameters",
-                         {{{"path", "training.optimizer.learningRate"},
-                           {"min", 0.0001},
-                           {"max", 0.01},
-                           {"log", true}}}}};
-        writeText(d + "/spec.json", s.dump(2));
+        nnwb::test::writeSlurmSweep(d, 3000, 4, "slurm test");
         const QString b = dir_ + "/bundle";
         auto sub = runCli({"sweep", "submit", dir_ + "/spec.json", b, "--slurm", "--concurrent",
                            "2", "--gpu", "--time", "10", "--mem", "500M"});

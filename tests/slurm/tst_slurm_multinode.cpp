@@ -27,57 +27,18 @@
 #include "common/CliRun.h"
 #include "common/SweepStoreDump.h"
 #include "common/TestUtil.h"
+#include "common/TextHelpers.h"
 #include "model/data/DataConfig.h"
 
 using nlohmann::json;
+using nnwb::test::lineCount;
+using nnwb::test::readText;
 using nnwb::test::runCli;
 using nnwb::test::SlurmTestCluster;
+using nnwb::test::writeText;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string readText(const std::string& path) {
-    std::ifstream in(path);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void writeText(const std::string& path, const std::string& text) {
-    std::ofstream(path) << text;
-}
-
-int lineCount(const std::string& path) {
-    const std::string t = readText(path);
-    return int(std::count(t.begin(), t.end(), '\n'));
-}
-
-// A folder with cut.csv (the first `rows` bars of the default data), exp.json (a dense network
-// trained for `epochs`) and spec.json (6 random learning rates).
-void writeSweep(const std::string& d, int rows, int epochs) {
-    std::ifstream in(nnwb::defaultDataFile());
-    std::string cut, line;
-    for (int i = 0; i <= rows && std::getline(in, line); ++i) cut += line + "\n";
-    writeText(d + "/cut.csv", cut);
-    const json e = {{"formatVersion", 2},
-                    {"name", "dense"},
-                    {"data", {{"file", "cut.csv"}, {"window", 24}}},
-                    {"model",
-                     {{"layers",
-                       {{{"type", "dense"}, {"neurons", 256}, {"activation", "tanh"}},
-                        {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-                    {"training", {{"epochs", epochs}, {"batchSize", 1}, {"seed", 5}}}};
-    writeText(d + "/exp.json", e.dump(2));
-    const json s = {{"name", "multinode"},
-                    {"experiment", "exp.json"},
-                    {"method", "random"},
-                    {"seed", 4},
-                    {"runCap", 6},
-                    {"parameters",
-                     {{{"path", "training.optimizer.learningRate"},
-                       {"min", 0.0001},
-                       {"max", 0.01},
-                       {"log", true}}}}};
-    writeText(d + "/spec.json", s.dump(2));
-}
 
 // The array's tasks now: task -> "STATE NODE" ("R n1", "PD ").
 std::map<int, QStringList> arrayTasks(const SlurmTestCluster& c, int job) {
@@ -120,7 +81,7 @@ private Q_SLOTS:
 
     void nodeLostAndDrainedMidGeneration() {
         const std::string d = nnwb::test::tempDir();
-        writeSweep(d, 2000, 4);
+        nnwb::test::writeSlurmSweep(d, 2000, 4, "multinode");
         const QString dir = QString::fromStdString(d), db = dir + "/store/runs.sqlite";
         const std::string bs = d + "/gen", res = bs + "/results/";
         const QStringList args = {"sweep",
@@ -324,7 +285,7 @@ private Q_SLOTS:
             QSKIP(why);
         }
         const std::string d = nnwb::test::tempDir();
-        writeSweep(d, 1000, 2);
+        nnwb::test::writeSlurmSweep(d, 1000, 2, "multinode");
         const QString dir = QString::fromStdString(d), db = dir + "/store/runs.sqlite";
         const QString home = dir + "/home/b", remote = dir + "/cluster/b";
         auto ex = runCli({"sweep", "export-bundle", dir + "/spec.json", home, "--concurrent", "3",
