@@ -16,12 +16,14 @@
 #include "app/core/MetaTypes.h"
 #include "app/core/TrainingWorker.h"
 #include "common/TestUtil.h"
+#include "common/TextHelpers.h"
 #include "compute/CpuBackend.h"
 #include "model/AtomicFile.h"
 #include "model/Experiment.h"
 #include "model/NetworkWeights.h"
 
 using namespace nnwb;
+using nnwb::test::contains;
 namespace fs = std::filesystem;
 
 namespace {
@@ -38,10 +40,6 @@ QStringList strays(const std::string& dir, const std::string& keep) {
     for (const auto& e : fs::directory_iterator(dir))
         if (e.path().filename() != keep) out << QString::fromStdString(e.path().string());
     return out;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "app/core/TrainingWorker.h"
 #include "common/FaultProbe.h"
 #include "common/TestUtil.h"
+#include "common/TextHelpers.h"
 #include "compute/BackendRegistry.h"
 #include "compute/CpuBackend.h"
 #include "compute/OpenClBackend.h"
@@ -27,6 +28,7 @@
 #include "nnwb/TestPaths.h"
 
 using namespace nnwb;
+using nnwb::test::contains;
 using json = nlohmann::json;
 
 namespace {
@@ -58,10 +60,6 @@ std::string sameWeights(const TensorMap& got, const TensorMap& want) {
         if (it->second.values != t.values) return "values of " + name;
     }
     return {};
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
 }
 
 std::string limitName(const std::string& device) {

@@ -15,6 +15,7 @@
 #include "app/core/MetaTypes.h"
 #include "app/core/TrainingWorker.h"
 #include "common/TestUtil.h"
+#include "common/TextHelpers.h"
 #include "compute/BackendRegistry.h"
 #include "model/AtomicFile.h"
 #include "model/ExperimentData.h"
@@ -24,6 +25,7 @@
 #include "nnwb/TestPaths.h"
 
 using namespace nnwb;
+using nnwb::test::contains;
 using json = nlohmann::json;
 
 namespace {
@@ -45,10 +47,6 @@ Experiment runaway(int epochs) {
         json::array({{{"type", "dense"}, {"neurons", 3}, {"activation", "none"}}});
     j["training"]["optimizer"] = {{"type", "sgd"}, {"learningRate", 2.0}, {"momentum", 0.0}};
     return Experiment::fromJson(j);
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
 }
 
 struct Run {

@@ -29,7 +29,7 @@ std::string writeBars(const std::filesystem::path& file, int bars, double start)
     return file.string();
 }
 
-std::filesystem::path tempDir() {
+std::filesystem::path cacheDir() {
     auto d =
         std::filesystem::temp_directory_path() /
         ("nnwb-bar-cache-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
@@ -41,7 +41,7 @@ std::filesystem::path tempDir() {
 }  // namespace
 
 TEST(BarFileCache, UnchangedFileIsParsedOnce) {
-    const auto dir = tempDir();
+    const auto dir = cacheDir();
     const std::string file = writeBars(dir / "bars.csv", 200, 1.1);
     const int before = barFileParses();
     const LoadResult a = loadBarFileCached(file);
@@ -55,7 +55,7 @@ TEST(BarFileCache, UnchangedFileIsParsedOnce) {
 }
 
 TEST(BarFileCache, ChangedFileIsParsedAgain) {
-    const auto dir = tempDir();
+    const auto dir = cacheDir();
     const std::string file = writeBars(dir / "bars.csv", 200, 1.1);
     const LoadResult a = loadBarFileCached(file);
     ASSERT_TRUE(a.ok) << a.error;
@@ -69,7 +69,7 @@ TEST(BarFileCache, ChangedFileIsParsedAgain) {
 }
 
 TEST(BarFileCache, FailuresAreNotKept) {
-    const auto dir = tempDir();
+    const auto dir = cacheDir();
     const std::string file = (dir / "missing.csv").string();
     const LoadResult a = loadBarFileCached(file);
     EXPECT_FALSE(a.ok);
@@ -81,7 +81,7 @@ TEST(BarFileCache, FailuresAreNotKept) {
 }
 
 TEST(BarFileCache, DataSplitAfterInspectionParsesNothingMore) {
-    const auto dir = tempDir();
+    const auto dir = cacheDir();
     const std::string file = writeBars(dir / "bars.csv", 300, 1.2);
     ASSERT_TRUE(loadBarFileCached(file).ok);  // the Data pane's inspection
     const int before = barFileParses();

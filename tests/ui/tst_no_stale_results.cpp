@@ -22,7 +22,7 @@
 using namespace nnwb;
 
 namespace {
-QString fixture(const char* name) {
+QString fixtureFile(const char* name) {
     return QString(NNWB_TEST_FIXTURES) + "/" + name;
 }
 
@@ -56,10 +56,10 @@ private Q_SLOTS:
         w.setConfirmDiscard(false);
         DataPanel* data = w.dataPanel();
         auto* header = data->findChild<QLabel*>(QStringLiteral("dataFileName"));
-        data->openPriceFile(fixture("mt4.csv"));
+        data->openPriceFile(fixtureFile("mt4.csv"));
         QTRY_VERIFY(!data->isLoading());
         QCOMPARE(header->text(), QStringLiteral("mt4.csv"));
-        data->openPriceFile(fixture("bad_high_low.csv"));
+        data->openPriceFile(fixtureFile("bad_high_low.csv"));
         QTRY_VERIFY(!data->isLoading());
         QCOMPARE(header->text(), QStringLiteral("mt4.csv"));  // was "Reading bad_high_low.csv …"
         QVERIFY(data->errorText().contains("bad_high_low.csv:"));
@@ -68,7 +68,7 @@ private Q_SLOTS:
         source->setCurrentIndex(1);
         QVERIFY(data->errorText().isEmpty());
         source->setCurrentIndex(0);
-        data->openPriceFile(fixture("bad_high_low.csv"));
+        data->openPriceFile(fixtureFile("bad_high_low.csv"));
         QTRY_VERIFY(!data->isLoading());
         QVERIFY(!data->errorText().isEmpty());
         w.newExperiment();  // File > New

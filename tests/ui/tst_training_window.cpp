@@ -38,7 +38,7 @@ using namespace nnwb;
 
 namespace {
 
-Experiment tiny(int epochs, const std::string& device = "cpu") {
+Experiment tinyOn(int epochs, const std::string& device = "cpu") {
     Experiment e = Experiment::fromJson(test::tinyExperimentJson(epochs));
     e.training.device = device;
     return e;
@@ -46,7 +46,7 @@ Experiment tiny(int epochs, const std::string& device = "cpu") {
 
 // Long epochs of tiny batches: each batch is microseconds, an epoch takes seconds.
 Experiment slow() {
-    Experiment e = tiny(3);
+    Experiment e = tinyOn(3);
     e.data["samples"] = 400000;
     e.training.batchSize = 1;
     return e;
@@ -64,7 +64,7 @@ class TestTrainingWindow : public QObject {
     void trainOn(const std::string& device) {
         MainWindow w;
         w.setConfirmDiscard(false);
-        w.document()->reset(tiny(3, device));
+        w.document()->reset(tinyOn(3, device));
         w.show();
         QSignalSpy epochs(w.controller(), &TrainingController::epochFinished);
         QSignalSpy finished(w.controller(), &TrainingController::runFinished);
@@ -153,7 +153,7 @@ private Q_SLOTS:
     void continueAndLoadWeights() {
         MainWindow w;
         w.setConfirmDiscard(false);
-        w.document()->reset(tiny(2));
+        w.document()->reset(tinyOn(2));
         w.show();
         QVERIFY(!w.canContinue());
         QSignalSpy epochs(w.controller(), &TrainingController::epochFinished);
@@ -193,7 +193,7 @@ private Q_SLOTS:
         QVERIFY(w.canContinue());
         QCOMPARE(w.charts()->lossChart()->trainGraph()->dataCount(), 0);
         // A file for another model: refused, and the loaded weights stay.
-        Experiment other = tiny(1);
+        Experiment other = tinyOn(1);
         other.model["layers"][0]["filters"] = 5;
         const QString otherPath =
             QString::fromStdString(test::tempDir()) + QStringLiteral("/other.safetensors");
@@ -342,7 +342,7 @@ private Q_SLOTS:
     void editingDuringTrainingLeavesTheRunAlone() {
         MainWindow w;
         w.setConfirmDiscard(false);
-        w.document()->reset(tiny(2));
+        w.document()->reset(tinyOn(2));
         QSignalSpy finished(w.controller(), &TrainingController::runFinished);
         QVERIFY(w.startTraining());
         // break the document's stack while the worker trains its own copy
@@ -407,7 +407,7 @@ private Q_SLOTS:
     void workerErrorIsShownInTheWindow() {
         MainWindow w;
         w.setConfirmDiscard(false);
-        w.document()->reset(tiny(2, "opencl:9:9"));
+        w.document()->reset(tinyOn(2, "opencl:9:9"));
         QSignalSpy finished(w.controller(), &TrainingController::runFinished);
         QVERIFY(w.startTraining());
         QVERIFY(waitForEnd(finished, 30000));
@@ -426,10 +426,10 @@ private Q_SLOTS:
         const auto ids = test::openClDeviceIds();
         if (ids.empty()) QSKIP("no OpenCL device");
         const std::string id = ids.front();
-        const test::FaultProbe probe = test::probeMidEpochFault(tiny(3, id), id);
+        const test::FaultProbe probe = test::probeMidEpochFault(tinyOn(3, id), id);
         MainWindow w;
         w.setConfirmDiscard(false);
-        w.document()->reset(tiny(3, id));
+        w.document()->reset(tinyOn(3, id));
         QSignalSpy finished(w.controller(), &TrainingController::runFinished);
         QSignalSpy saved(w.controller(), &TrainingController::weightsSaved);
         qputenv("NNWB_CL_FAIL_AFTER", QByteArray::number(qulonglong(probe.failAt)));
