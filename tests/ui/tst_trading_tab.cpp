@@ -17,7 +17,9 @@
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TradingPresenter.h"
 #include "app/core/WalkForwardPresenter.h"
+#include "common/DataCut.h"
 #include "common/TestUtil.h"
+#include "common/TestWindow.h"
 #include "model/data/DataConfig.h"
 #include "model/trading/FoldTrading.h"
 #include "model/trading/Verdict.h"
@@ -36,20 +38,13 @@ using namespace nnwb;
 
 namespace {
 
-std::string cutFile(int bars) {
-    const std::string path = test::tempDir() + "/trading-tab-" + std::to_string(bars) + ".csv";
-    std::ifstream in(defaultDataFile());
-    std::ofstream out(path);
-    std::string line;
-    for (int i = 0; i < bars + 1 && std::getline(in, line); ++i) out << line << "\n";
-    return path;
-}
-
 Experiment experiment(const nlohmann::json& validation) {
     const nlohmann::json e = {
         {"formatVersion", 2},
         {"name", "trading tab"},
-        {"data", {{"file", cutFile(900)}, {"window", 5}}},
+        {"data",
+         {{"file", test::writeDataCut(test::tempDir() + "/trading-tab-900.csv", 900)},
+          {"window", 5}}},
         {"model",
          {{"layers",
            {{{"type", "dense"}, {"neurons", 8}, {"activation", "tanh"}},
@@ -58,21 +53,6 @@ Experiment experiment(const nlohmann::json& validation) {
         {"validation", validation}};
     return Experiment::fromJson(e);
 }
-
-struct Window {
-    MainWindow w;
-    Window() {
-        w.setConfirmDiscard(false);
-        w.setRunsDatabase(QString(), false);
-        w.resize(1280, 720);
-    }
-    bool train(const Experiment& e) {
-        w.document()->reset(e);
-        QSignalSpy done(w.controller(), &TrainingController::runFinished);
-        if (!w.startTraining()) return false;
-        return done.wait(120000);
-    }
-};
 
 }  // namespace
 
@@ -86,7 +66,7 @@ private Q_SLOTS:
     }
 
     void aRunsSignalsAreShownTradedAndATradeClickShowsIt() {
-        Window x;
+        test::TestWindow x(QSize(1280, 720));
         QVERIFY(x.train(experiment({{"mode", "holdout"}})));
         QVERIFY2(x.w.lastError().isEmpty(), qPrintable(x.w.lastError()));
         const auto report = x.w.tradingPresenter()->report();
@@ -148,7 +128,7 @@ private Q_SLOTS:
     }
 
     void aWalkForwardShowsEachFold() {
-        Window x;
+        test::TestWindow x(QSize(1280, 720));
         QVERIFY(
             x.train(experiment({{"mode", "walkforward"}, {"scheme", "anchored"}, {"folds", 3}})));
         QVERIFY2(x.w.lastError().isEmpty(), qPrintable(x.w.lastError()));

@@ -24,7 +24,9 @@
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TradingPresenter.h"
 #include "app/core/WalkForwardPresenter.h"
+#include "common/DataCut.h"
 #include "common/TestUtil.h"
+#include "common/TestWindow.h"
 #include "model/FoldData.h"
 #include "model/data/DataConfig.h"
 #include "ui/FoldBands.h"
@@ -41,23 +43,15 @@ using namespace nnwb;
 
 namespace {
 
-// The first `bars` bars of the bundled EURUSD H1 file, as a file in the test's folder.
-std::string cutFile(int bars) {
-    const std::string path = test::tempDir() + "/wf-window-" + std::to_string(bars) + ".csv";
-    std::ifstream in(defaultDataFile());
-    std::ofstream out(path);
-    std::string line;
-    for (int i = 0; i < bars + 1 && std::getline(in, line); ++i) out << line << "\n";
-    return path;
-}
-
 Experiment walkForward(const nlohmann::json& validation, int epochs = 2) {
     nlohmann::json v = validation;
     v["mode"] = "walkforward";
     const nlohmann::json e = {
         {"formatVersion", 2},
         {"name", "wf window"},
-        {"data", {{"file", cutFile(700)}, {"window", 5}}},
+        {"data",
+         {{"file", test::writeDataCut(test::tempDir() + "/wf-window-700.csv", 700)},
+          {"window", 5}}},
         {"model",
          {{"layers",
            {{{"type", "dense"}, {"neurons", 6}, {"activation", "tanh"}},
@@ -66,21 +60,6 @@ Experiment walkForward(const nlohmann::json& validation, int epochs = 2) {
         {"validation", v}};
     return Experiment::fromJson(e);
 }
-
-struct Window {
-    MainWindow w;
-    Window() {
-        w.setConfirmDiscard(false);
-        w.setRunsDatabase(QString(), false);
-    }
-    // Trains the document; false when the run did not end within the time.
-    bool train(const Experiment& e) {
-        w.document()->reset(e);
-        QSignalSpy done(w.controller(), &TrainingController::runFinished);
-        if (!w.startTraining()) return false;
-        return done.wait(120000);
-    }
-};
 
 }  // namespace
 
@@ -94,7 +73,7 @@ private Q_SLOTS:
     }
 
     void validationBoxEditsTheExperiment() {
-        Window x;
+        test::TestWindow x;
         auto* panel = x.w.trainingPanel()->findChild<ValidationPanel*>();
         QVERIFY(panel);
         auto* mode = qobject_cast<QComboBox*>(panel->fields()->field("validationMode"));
@@ -115,7 +94,7 @@ private Q_SLOTS:
     }
 
     void tinyWalkForwardShowsFoldsAndStitchedFigures() {
-        Window x;
+        test::TestWindow x;
         const Experiment e = walkForward({{"scheme", "anchored"}, {"folds", 3}});
         QSignalSpy folds(x.w.controller(), &TrainingController::foldEnded);
         QVERIFY(x.train(e));
@@ -239,7 +218,7 @@ private Q_SLOTS:
         QFETCH(int, folds);
         QFETCH(QString, fractal);
         QFETCH(QString, setting);
-        Window x;
+        test::TestWindow x;
         Experiment e = walkForward({{"testLength", testLength}, {"folds", folds}});
         e.data["fractal"] = fractal.toStdString();
         QVERIFY(x.train(e));
@@ -254,7 +233,7 @@ private Q_SLOTS:
     // After a holdout run whose model could be continued, Train on the experiment switched to
     // walk-forward asks nothing (there is nothing to continue) and runs the folds.
     void trainOnAWalkForwardAsksNothing() {
-        Window x;
+        test::TestWindow x;
         Experiment e = walkForward({{"folds", 3}});
         e.validation.mode = "holdout";
         QVERIFY(x.train(e));
@@ -279,7 +258,7 @@ private Q_SLOTS:
     }
 
     void stopEndsTheWalkForward() {
-        Window x;
+        test::TestWindow x;
         const Experiment e = walkForward({{"scheme", "rolling"}, {"folds", 4}}, 200);
         x.w.document()->reset(e);
         QSignalSpy started(x.w.controller(), &TrainingController::foldStarted);
@@ -297,7 +276,7 @@ private Q_SLOTS:
 
     // Closing the window while a fold trains stops the walk-forward within a batch.
     void closingDuringAWalkForwardStopsIt() {
-        auto x = std::make_unique<Window>();
+        auto x = std::make_unique<test::TestWindow>();
         x->w.document()->reset(walkForward({{"scheme", "rolling"}, {"folds", 4}}, 200));
         QSignalSpy epochs(x->w.controller(), &TrainingController::epochFinished);
         QVERIFY(x->w.startTraining());
