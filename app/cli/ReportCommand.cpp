@@ -1,5 +1,5 @@
 // `nnwb-cli report RUN|--sweep ID|--walkforward FILE --html OUT`: the tear sheet of a stored
-// run, of a sweep (model/trading/SweepHtml.h, from what `sweep show --json` reports) or of a
+// run or of a sweep (app/report/ReportPages.h, as the window's File > Export Report) or of a
 // walk-forward (model/trading/HtmlReport.h, from the JSON lines `nnwb-cli walkforward --json`
 // printed), as one self-contained HTML file written with writeFileAtomic. Runs on the CLI's
 // main thread.
@@ -9,16 +9,10 @@
 #include <stdexcept>
 
 #include "app/cli/Commands.h"
-#include "app/runs/RunReturns.h"
-#include "app/runs/RunStore.h"
+#include "app/report/ReportPages.h"
 #include "app/runs/RunsDbPath.h"
-#include "app/sweep/SweepShow.h"
-#include "app/sweep/SweepStore.h"
 #include "model/AtomicFile.h"
-#include "model/data/DateTime.h"
-#include "model/overfitting/Cscv.h"
 #include "model/trading/HtmlReport.h"
-#include "model/trading/SweepHtml.h"
 
 namespace nnwb::cli {
 
@@ -36,52 +30,21 @@ std::string existingDb(const ReportOptions& o) {
     return path;
 }
 
-std::string sweepPage(const ReportOptions& o) {
+// The pages are app/report's (one assembly with the window's File > Export Report).
+std::string storedPage(const ReportOptions& o) {
     const std::string path = existingDb(o);
-    RunStore store(path, false);
-    SweepStore sweeps(store);
-    const std::optional<SweepRow> row = sweeps.sweep(o.sweep);
-    if (!row) throw UsageError("no sweep " + std::to_string(o.sweep) + " in " + path);
-    sweep::SweepSpec spec;
     try {
-        spec = storedSpec(*row);
-    } catch (const sweep::SpecError& e) {
-        throw UsageError("sweep " + std::to_string(o.sweep) +
-                         ": its spec no longer loads: " + e.what());
+        return o.run > 0 ? storedRunReportPage(path, o.run) : sweepReportPage(path, o.sweep);
+    } catch (const ReportInputError& e) {
+        throw UsageError(e.what());
     }
-    SweepReportInput in;
-    in.report = sweepShowReport(store, *row, spec, kCscvDefaultBlocks);
-    in.bestTrading = sweepVerdictTrading(store, in.report);
-    for (const sweep::SpecParam& p : spec.params) in.parameters.push_back(p.def.name);
-    in.source = path;
-    return sweepHtml(in);
-}
-
-std::string runPage(const ReportOptions& o) {
-    const std::string path = existingDb(o);
-    RunStore store(path, false);
-    const std::optional<StoredRun> run = store.get(o.run);
-    if (!run) throw UsageError("no run " + std::to_string(o.run) + " in " + path);
-    RunReportInput in;
-    in.title = "Run " + std::to_string(run->id) + ": " + run->name;
-    in.summary = run->dataFile + " (" + run->dataFirstBar + " .. " + run->dataLastBar + "), " +
-                 run->deviceName + ", " + run->status + ", started " + run->startedAt +
-                 "; trading figures of the validation part with the best epoch's weights";
-    in.trading = run->trading;
-    const auto returns = readReturnSeries(store, {run->id});
-    const auto it = returns.find(run->id);
-    if (it != returns.end()) {
-        in.pct = it->second.pct;
-        for (int64_t t : it->second.time) in.times.push_back(formatBarTime(t));
-    }
-    return runHtml(in);
 }
 
 int runReport(const ReportOptions& o) {
     if ((o.run > 0) + (o.sweep > 0) + !o.walkForward.empty() != 1)
         throw UsageError("give a run id, --sweep ID or --walkforward FILE (one of them)");
     if (o.run > 0 || o.sweep > 0) {
-        writeFileAtomic(o.html, o.run > 0 ? runPage(o) : sweepPage(o));
+        writeFileAtomic(o.html, storedPage(o));
         std::printf("wrote the report to %s\n", o.html.c_str());
         return 0;
     }

@@ -17,6 +17,7 @@
 #include "app/cli/WalkForwardRun.h"
 #include "app/engine/RunOutcome.h"
 #include "app/engine/WalkForward.h"
+#include "app/report/WalkForwardJson.h"
 #include "compute/Backend.h"
 #include "model/AtomicFile.h"
 #include "model/FigureText.h"
@@ -35,50 +36,6 @@ using ojson = nlohmann::ordered_json;
 
 std::string foldName(const FoldRecord& r) {
     return std::to_string(r.index + 1) + "/" + std::to_string(r.folds);
-}
-
-// A part's period and figures: {firstBar, lastBar, from, to, samples, loss, ...}.
-ojson partJson(size_t first, size_t last, int64_t from, int64_t to, const EpochMetrics& m) {
-    ojson j = {{"firstBar", first},
-               {"lastBar", last},
-               {"from", formatBarTime(from)},
-               {"to", formatBarTime(to)}};
-    const ojson figures = predictionMetricsJson(m);
-    for (auto it = figures.begin(); it != figures.end(); ++it) j[it.key()] = *it;
-    return j;
-}
-
-ojson foldJson(const FoldRecord& r) {
-    ojson j = {{"fold", r.index + 1},
-               {"folds", r.folds},
-               {"name", r.name},
-               {"runId", r.runId},
-               {"status", foldEndWord(r.end)},
-               {"epochs", r.epochs},
-               {"bestEpoch", r.bestEpoch},
-               {"stoppedEarly", r.stoppedEarly}};
-    if (!r.error.empty()) j["error"] = r.error;
-    const Fold& f = r.fold;
-    j["train"] = partJson(f.trainFirst, f.trainLast, r.trainFrom, r.trainTo, r.train);
-    j["validation"] = r.hasValidation ? partJson(f.validationFirst, f.validationLast,
-                                                 r.validationFrom, r.validationTo, r.validation)
-                                      : ojson(nullptr);
-    j["test"] = partJson(f.testFirst, f.testLast, r.testFrom, r.testTo, r.test);
-    return j;
-}
-
-ojson stitchedJson(const WalkForwardResult& w, const BarSeries& bars, const FoldPlan& plan) {
-    ojson j = {{"folds", w.folds.size()},
-               {"plannedFolds", plan.folds.size()},
-               {"status", foldEndWord(w.end)},
-               {"contiguous", plan.contiguous}};
-    if (!w.outOfSample.empty()) {
-        const size_t a = w.outOfSample.bar.front(), b = w.outOfSample.bar.back();
-        j["outOfSample"] = partJson(a, b, bars.time[a], bars.time[b], w.stitched);
-    } else {
-        j["outOfSample"] = nullptr;
-    }
-    return j;
 }
 
 std::string pct(const EpochMetrics& m, double value) {
@@ -267,10 +224,10 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
         }
     }
     if (o.json) {
-        for (const FoldRecord& r : result.folds) std::printf("%s\n", foldJson(r).dump().c_str());
-        ojson stitched = stitchedJson(result, *data.bars, plan);
-        if (trading) stitched["trading"] = tradingReportJson(*trading, true);  // trades: the report
-        std::printf("%s\n", ojson{{"stitched", stitched}}.dump().c_str());
+        // The records the report reads (app/report/WalkForwardJson.h): folds with their part of
+        // the trading, the stitched object with the report's trades.
+        for (const ojson& line : walkForwardJsonLines(result, *data.bars, plan, trading.get()))
+            std::printf("%s\n", line.dump().c_str());
         if (o.ensemble)
             std::printf("%s\n", nlohmann::json{{"ensemble", ensembleSummary}}.dump().c_str());
     } else {

@@ -127,6 +127,32 @@ std::string reportFolds(const std::vector<json>& folds) {
     return s + "</table>";
 }
 
+// Each fold's part of the stitched trading (the fold records' "trading", WalkForwardJson.h):
+// trades, net, profit factor, Sharpe and drawdown, as the Trading tab's fold table; "" when no
+// fold has it (an output written before the folds carried it).
+std::string reportFoldTrading(const std::vector<json>& folds) {
+    std::string rows;
+    for (const json& f : folds) {
+        if (!f.contains("trading") || !f["trading"].is_object()) continue;
+        const json& t = f["trading"];
+        const json test = f.value("test", json::object());
+        rows += "<tr><td>" + std::to_string(f.value("fold", 0)) + "/" +
+                std::to_string(f.value("folds", 0)) + "</td><td>" +
+                htmlEscape(test.value("from", "") + " .. " + test.value("to", "")) + "</td>";
+        for (const char* k :
+             {"trades", "netPoints", "profitFactor", "sharpeAnnual", "maxDrawdownPoints"})
+            rows += "<td class=\"n\">" + reportCell(t, k) + "</td>";
+        rows += "</tr>";
+    }
+    if (rows.empty()) return "";
+    return "<h2>Trading per fold</h2><p>Each fold's part of the stitched out-of-sample series: "
+           "the trades its model signalled in its test window and the equity over that "
+           "window.</p><table><tr><th>fold</th><th>test period</th><th>trades</th>"
+           "<th>net points</th><th>profit factor</th><th>Sharpe annualised</th>"
+           "<th>max drawdown points</th></tr>" +
+           rows + "</table>";
+}
+
 std::string reportEquity(const std::vector<ReportTrade>& trades) {
     std::vector<double> equity, underwater;
     std::vector<std::string> labels;
@@ -344,9 +370,15 @@ std::string runHtml(const RunReportInput& r) {
          svgLineChart("Underwater: fall from the running peak, percentage points",
                       {{"drawdown", "#d62728", underwater, true}}, labels, 960, 200);
     h += "<h2>Monthly sum of returns, %</h2>" + reportMonthlyPct(r.times, r.pct);
-    return h +
-           "<p>A run keeps no trade list: the distribution of trades and entries by hour are "
-           "in the walk-forward report only.</p></body></html>\n";
+    const std::vector<ReportTrade> trades = reportTrades(t);
+    if (trades.empty())  // a stored run: its figures and returns, no trades
+        return h +
+               "<p>A stored run keeps no trade list: the distribution of trades and entries by "
+               "hour are in the reports of a walk-forward or of the window's run.</p>"
+               "</body></html>\n";
+    if (t.contains("curves")) h += "<h2>Against the baselines</h2>" + reportCurves(t["curves"], {});
+    h += "<h2>Trades</h2>" + reportDistributions(trades);
+    return h + "<h2>Trade list</h2>" + reportTradeList(trades) + "</body></html>\n";
 }
 
 std::string walkForwardHtml(const WalkForwardOutput& w, const std::string& source) {
@@ -368,7 +400,7 @@ std::string walkForwardHtml(const WalkForwardOutput& w, const std::string& sourc
          ".</p>";
     h += "<p class=\"verdict\">" + htmlEscape(tradingVerdict(reportVerdict(st))) + "</p>";
     if (trading.is_object() && !trading.empty()) h += "<h2>Figures</h2>" + reportFigures(trading);
-    h += "<h2>Folds</h2>" + reportFolds(w.folds);
+    h += "<h2>Folds</h2>" + reportFolds(w.folds) + reportFoldTrading(w.folds);
     if (trades.empty()) {
         h += "<p>No trades in the file (a walk-forward output without a trade list), so no "
              "equity, monthly or distribution charts.</p>";

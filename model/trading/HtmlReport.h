@@ -43,7 +43,9 @@ struct RunReportInput {
 };
 
 // The page of a run: summary, verdict, figures, the summed % equity per bar and its
-// underwater chart, the % per month (a run keeps no trade list).
+// underwater chart, the % per month; where the trading JSON has trades (the window's run,
+// app/report/ReportPages.h) also the equity against the baselines, the distribution of trade
+// returns, entries by hour and weekday and the trade list (a stored run keeps no trades).
 std::string runHtml(const RunReportInput& r);
 
 // Parts the other pages (SweepHtml.h) share: the page's head (doctype, title, the reports'

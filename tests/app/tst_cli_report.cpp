@@ -5,7 +5,8 @@
 // bad input exits 2 naming the file and line; a recorded run's page likewise; a sweep's page has
 // the leaderboard `sweep show --json` reports, a parallel-coordinates line per trial, the
 // importance and the deflated Sharpe ratio, and its best trial's verdict with that ratio; the text
-// table ends with the verdict line.
+// table ends with the verdict line. A walk-forward page has the trading per fold (the fold
+// records carry it).
 #include <QProcess>
 #include <QtTest>
 #include <algorithm>
@@ -113,6 +114,24 @@ private Q_SLOTS:
         QVERIFY2(page.contains(QString::fromStdString(verdict)), qPrintable(page.left(2000)));
         QVERIFY(page.count("<svg") >= (trades > 0 ? 5 : 0));
         QVERIFY(page.contains("<h2>Folds</h2>"));
+        // Each fold's part of the stitched trading (issue 43): its record carries the figures
+        // (they add up to the stitched trades) and the page has a row per fold.
+        double foldTrades = 0;
+        const QStringList lines = wf.out.trimmed().split('\n');
+        for (int k = 0; k + 1 < lines.size(); ++k) {
+            const json fold = json::parse(lines[k].toStdString());
+            QVERIFY2(fold.contains("trading"), qPrintable(lines[k].left(300)));
+            foldTrades += fold["trading"]["trades"].get<double>();
+            QVERIFY(page.contains(
+                QString("<tr><td>%1/3</td><td>%2 .. %3</td><td class=\"n\">%4</td>")
+                    .arg(k + 1)
+                    .arg(QString::fromStdString(fold["test"]["from"].get<std::string>()))
+                    .arg(QString::fromStdString(fold["test"]["to"].get<std::string>()))
+                    .arg(fold["trading"]["trades"].get<double>())));
+        }
+        QCOMPARE(lines.size(), 3 + 1);
+        QCOMPARE(foldTrades, double(trades));
+        QVERIFY(page.contains("<h2>Trading per fold</h2>"));
         // The charts of the window's Trading tab (issue 43 §1): the equity with buy and hold and
         // the random draws' 5-95 % band, a dashed line where each fold's test window starts
         // (in the equity and the underwater chart), the monthly table from the JSON's months.
