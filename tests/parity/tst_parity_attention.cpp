@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 
+#include "common/LayerParity.h"
 #include "common/LayerRun.h"
 #include "common/ParamName.h"
 #include "common/TestUtil.h"
@@ -76,14 +77,7 @@ std::vector<Case> cases() {
     };
 }
 
-struct Result {
-    std::vector<double> y, dx;
-    std::vector<std::vector<double>> grads;
-    std::vector<std::string> names;
-    std::string sentinel;
-};
-
-Result runCase(std::unique_ptr<Backend> be, const Case& c) {
+LayerResult runCase(std::unique_ptr<Backend> be, const Case& c) {
     const int batch = 3;
     LayerRun r(std::move(be), makeLayer(c.layer), c.in, batch, 17);
     for (int k = 0; k < c.primeSteps; ++k) {
@@ -91,43 +85,14 @@ Result runCase(std::unique_ptr<Backend> be, const Case& c) {
         r.forward(false);
     }
     r.setInput(randomDoubles(r.inCount(), 71));
-    Result out;
-    out.y = r.forward();
-    out.dx = r.backward(randomDoubles(r.outCount(), 72));
-    out.sentinel = r.sentinelError();
-    for (Param* p : r.layer->params()) {
-        out.grads.push_back(r.grad(p));
-        out.names.push_back(p->name);
-    }
-    return out;
-}
-
-// |got - want| <= tol * (max|want| + 1e-3 ... ) : absolute tolerance scaled by the tensor's
-// magnitude plus a relative part; names the first mismatch.
-std::string compare(const std::string& what, const std::vector<double>& got,
-                    const std::vector<double>& want) {
-    if (got.size() != want.size()) return what + ": size differs";
-    double scale = 0;
-    for (double v : want) scale = std::max(scale, std::abs(v));
-    const double atol = 2e-5 * std::max(1.0, scale), rtol = 1e-3;
-    for (size_t i = 0; i < got.size(); ++i)
-        if (!(std::abs(got[i] - want[i]) <= atol + rtol * std::abs(want[i])))
-            return what + "[" + std::to_string(i) + "]: " + std::to_string(got[i]) + " vs " +
-                   std::to_string(want[i]) + " (reference)";
-    return {};
+    std::vector<double> y = r.forward();
+    return layerResult(r, std::move(y), r.backward(randomDoubles(r.outCount(), 72)));
 }
 
 // One row per device of listDevices() and case. Under NNWB_PARITY_MAX_VALUES (oclgrind): the
 // 1-unit case of every layer type (every attention kernel runs) and the 7-unit single-block ones
 // (masks and softmax rows longer than one); the stacks and GPT at 7 units take minutes in the
 // simulator.
-struct LayerRow {
-    std::string name, device;
-    size_t index;
-};
-void PrintTo(const LayerRow& r, std::ostream* os) {
-    *os << r.name;
-}
 std::vector<LayerRow> layerRows() {
     std::vector<LayerRow> rows;
     const auto all = cases();
@@ -155,18 +120,10 @@ TEST(ParityAttention, openclDevicesPresent) {
 
 TEST_P(ParityAttentionLayer, layer) {
     const Case c = cases()[GetParam().index];
-    const Result ref = runCase(std::make_unique<CpuBackend>(Precision::Double, 1), c);
-    const Result got = runCase(createBackend(GetParam().device), c);
-    ASSERT_TRUE(got.sentinel.empty()) << got.sentinel;
-    auto e = compare("output", got.y, ref.y);
+    const LayerResult ref = runCase(std::make_unique<CpuBackend>(Precision::Double, 1), c);
+    const LayerResult got = runCase(createBackend(GetParam().device), c);
+    const std::string e = compareLayerResults(got, ref);
     ASSERT_TRUE(e.empty()) << e;
-    e = compare("dx", got.dx, ref.dx);
-    ASSERT_TRUE(e.empty()) << e;
-    ASSERT_EQ(got.grads.size(), ref.grads.size());
-    for (size_t i = 0; i < ref.grads.size(); ++i) {
-        e = compare(ref.names[i], got.grads[i], ref.grads[i]);
-        ASSERT_TRUE(e.empty()) << e;
-    }
 }
 
 INSTANTIATE_TEST_SUITE_P(, ParityAttentionLayer, ::testing::ValuesIn(layerRows()), RowName());

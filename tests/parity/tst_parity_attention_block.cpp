@@ -15,6 +15,7 @@
 #include <tuple>
 #include <vector>
 
+#include "common/LayerParity.h"
 #include "common/LayerRun.h"
 #include "common/TestUtil.h"
 #include "compute/CpuBackend.h"
@@ -188,25 +189,11 @@ BlockResult runBlock(Backend& be, const BlockRow& row) {
     return r;
 }
 
-// |got - want| <= 2e-5 max(1, max|want|) + 1e-3 |want|; names the first mismatch.
-std::string compare(const std::string& what, const std::vector<double>& got,
-                    const std::vector<double>& want) {
-    if (got.size() != want.size()) return what + ": size differs";
-    double scale = 0;
-    for (double v : want) scale = std::max(scale, std::abs(v));
-    const double atol = 2e-5 * std::max(1.0, scale), rtol = 1e-3;
-    for (size_t i = 0; i < got.size(); ++i)
-        if (!(std::abs(got[i] - want[i]) <= atol + rtol * std::abs(want[i])))
-            return what + "[" + std::to_string(i) + "]: " + std::to_string(got[i]) + " vs " +
-                   std::to_string(want[i]);
-    return {};
-}
-
 std::string compareAll(const BlockResult& got, const BlockResult& want) {
-    std::string e = compare("out", got.out, want.out);
-    if (e.empty()) e = compare("dx", got.dx, want.dx);
+    std::string e = compareScaled("out", got.out, want.out);
+    if (e.empty()) e = compareScaled("dx", got.dx, want.dx);
     for (size_t i = 0; e.empty() && i < got.grads.size(); ++i)
-        e = compare("grad " + std::to_string(i), got.grads[i], want.grads[i]);
+        e = compareScaled("grad " + std::to_string(i), got.grads[i], want.grads[i]);
     return e;
 }
 

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <string>
 
+#include "common/LayerParity.h"
 #include "common/LayerRun.h"
 #include "common/ParamName.h"
 #include "compute/BackendRegistry.h"
@@ -67,50 +68,16 @@ std::vector<Case> layerCases() {
     };
 }
 
-struct Result {
-    std::vector<double> y, dx;
-    std::vector<std::vector<double>> grads;
-    std::vector<std::string> names;
-    std::string sentinel;
-};
-
-Result runCase(std::unique_ptr<Backend> be, const Case& c) {
+LayerResult runCase(std::unique_ptr<Backend> be, const Case& c) {
     LayerRun r(std::move(be), makeLayer(c.layer), c.in, 3, 17);
     r.layer->setDropoutStream(2024, 5);
     r.setInput(randomDoubles(r.inCount(), 71));
-    Result out;
-    out.y = r.forward(true);
-    out.dx = r.backward(randomDoubles(r.outCount(), 72));
-    out.sentinel = r.sentinelError();
-    for (Param* p : r.layer->params()) {
-        out.grads.push_back(r.grad(p));
-        out.names.push_back(p->name);
-    }
-    return out;
-}
-
-std::string compare(const std::string& what, const std::vector<double>& got,
-                    const std::vector<double>& want) {
-    if (got.size() != want.size()) return what + ": size differs";
-    double scale = 0;
-    for (double v : want) scale = std::max(scale, std::abs(v));
-    const double atol = 2e-5 * std::max(1.0, scale), rtol = 1e-3;
-    for (size_t i = 0; i < got.size(); ++i)
-        if (!(std::abs(got[i] - want[i]) <= atol + rtol * std::abs(want[i])))
-            return what + "[" + std::to_string(i) + "]: " + std::to_string(got[i]) + " vs " +
-                   std::to_string(want[i]) + " (reference)";
-    return {};
+    std::vector<double> y = r.forward(true);
+    return layerResult(r, std::move(y), r.backward(randomDoubles(r.outCount(), 72)));
 }
 
 // Layers with dropout in training, the mask held at (seed 2024, step 5) on every device: one row
 // per device of listDevices() and layer case.
-struct LayerRow {
-    std::string name, device;
-    size_t index;
-};
-void PrintTo(const LayerRow& r, std::ostream* os) {
-    *os << r.name;
-}
 std::vector<LayerRow> layerRows() {
     std::vector<LayerRow> rows;
     const auto all = layerCases();
@@ -168,18 +135,10 @@ TEST_F(ParityDropout, ops) {
 
 TEST_P(ParityDropoutLayer, layer) {
     const Case c = layerCases()[GetParam().index];
-    const Result ref = runCase(std::make_unique<CpuBackend>(Precision::Double, 1), c);
-    const Result got = runCase(createBackend(GetParam().device), c);
-    ASSERT_TRUE(got.sentinel.empty()) << got.sentinel;
-    auto e = compare("output", got.y, ref.y);
+    const LayerResult ref = runCase(std::make_unique<CpuBackend>(Precision::Double, 1), c);
+    const LayerResult got = runCase(createBackend(GetParam().device), c);
+    const std::string e = compareLayerResults(got, ref);
     ASSERT_TRUE(e.empty()) << e;
-    e = compare("dx", got.dx, ref.dx);
-    ASSERT_TRUE(e.empty()) << e;
-    ASSERT_EQ(got.grads.size(), ref.grads.size());
-    for (size_t i = 0; i < ref.grads.size(); ++i) {
-        e = compare(ref.names[i], got.grads[i], ref.grads[i]);
-        ASSERT_TRUE(e.empty()) << e;
-    }
 }
 
 INSTANTIATE_TEST_SUITE_P(, ParityDropoutLayer, ::testing::ValuesIn(layerRows()), RowName());
