@@ -18,6 +18,7 @@
 #include <sstream>
 #include <vector>
 
+#include "common/GemmCase.h"
 #include "common/TestUtil.h"
 #include "compute/CpuBackend.h"
 #include "compute/CpuGemm.h"
@@ -75,29 +76,7 @@ std::vector<double> runGemm(Backend& be, const Case& c, const Layout& l,
     be.upload(A, a.data(), a.size());
     be.upload(B, b.data(), b.size());
     be.upload(C, cInit.data(), cInit.size());
-    GemmArgs g;
-    g.transA = c.ta;
-    g.transB = c.tb;
-    g.m = c.m;
-    g.n = c.n;
-    g.k = c.k;
-    g.alpha = c.alpha;
-    g.beta = c.beta;
-    g.a = A;
-    g.b = B;
-    g.c = C;
-    g.lda = l.lda;
-    g.ldb = l.ldb;
-    g.ldc = l.ldc;
-    g.batch0 = c.batch0;
-    g.batch1 = c.batch1;
-    g.strideA0 = l.sA0;
-    g.strideA1 = l.sA1;
-    g.strideB0 = l.sB0;
-    g.strideB1 = l.sB1;
-    g.strideC0 = l.sC0;
-    g.strideC1 = l.sC1;
-    be.gemm(g);
+    be.gemm(gemmArgs(c, A, B, C, l.lda, l.ldb, l.ldc, {l.sA0, l.sA1, l.sB0, l.sB1, l.sC0, l.sC1}));
     std::vector<double> out(cInit.size());
     be.downloadF64(C, out.data(), out.size());
     return out;

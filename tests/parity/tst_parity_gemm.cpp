@@ -9,6 +9,7 @@
 
 #include <limits>
 
+#include "common/GemmCase.h"
 #include "compute/OpenClBackend.h"
 #include "parity/GemmEpilogueCase.h"
 #include "parity/ParityHarness.h"
@@ -60,29 +61,10 @@ void runCase(const GemmCase& c) {
     // With beta == 0 the NaN padding columns of C stay NaN on both backends (NaN matches NaN).
     NNWB_PARITY(
         [&](OpRun& r) {
-            GemmArgs g;
-            g.transA = c.ta;
-            g.transB = c.tb;
-            g.m = c.m;
-            g.n = c.n;
-            g.k = c.k;
-            g.alpha = c.alpha;
-            g.beta = c.beta;
-            g.a = r.in("A", randomVector(totA, 201));
-            g.b = r.in("B", randomVector(totB, 202));
-            g.c = r.out("C", cInit);
-            g.lda = lda;
-            g.ldb = ldb;
-            g.ldc = ldc;
-            g.batch0 = c.batch0;
-            g.batch1 = c.batch1;
-            g.strideA0 = sA0;
-            g.strideA1 = sA1;
-            g.strideB0 = sB0;
-            g.strideB1 = sB1;
-            g.strideC0 = sC0;
-            g.strideC1 = sC1;
-            r.be.gemm(g);
+            const BufRef a = r.in("A", randomVector(totA, 201));
+            const BufRef b = r.in("B", randomVector(totB, 202));
+            const BufRef out = r.out("C", cInit);
+            r.be.gemm(gemmArgs(c, a, b, out, lda, ldb, ldc, {sA0, sA1, sB0, sB1, sC0, sC1}));
         },
         gemmTol(c.k), describe(c));
 }

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "common/GemmCase.h"
 #include "common/TestUtil.h"
 #include "compute/BackendRegistry.h"
 #include "compute/OpenClBackend.h"
@@ -66,28 +67,7 @@ std::string runCase(OpenClBackend& be, const Tf32Case& c, const std::string& wha
     be.upload(bc, c0.data(), totC);
     be.upload(by, c0.data(), totC);
     be.upload(bbias, bias.data(), size_t(c.n));
-    GemmArgs g;
-    g.transA = c.ta;
-    g.transB = c.tb;
-    g.m = c.m;
-    g.n = c.n;
-    g.k = c.k;
-    g.alpha = c.alpha;
-    g.beta = c.beta;
-    g.a = ba;
-    g.b = bb;
-    g.c = bc;
-    g.lda = lda;
-    g.ldb = ldb;
-    g.ldc = ldc;
-    g.batch0 = c.batch0;
-    g.batch1 = c.batch1;
-    g.strideA0 = sA0;
-    g.strideA1 = sA1;
-    g.strideB0 = sB0;
-    g.strideB1 = sB1;
-    g.strideC0 = sC0;
-    g.strideC1 = sC1;
+    const GemmArgs g = gemmArgs(c, ba, bb, bc, lda, ldb, ldc, {sA0, sA1, sB0, sB1, sC0, sC1});
     if (c.epilogue) {
         GemmBiasActivationArgs e;
         e.gemm = g;
