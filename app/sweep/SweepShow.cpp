@@ -1,34 +1,13 @@
 #include "app/sweep/SweepShow.h"
 
-#include <map>
-#include <string>
-#include <vector>
-
-#include "app/runs/RunReturns.h"
-#include "app/sweep/SweepDeflatedSharpe.h"
-#include "app/sweep/SweepOverfitting.h"
-#include "app/sweep/SweepReport.h"
+#include "app/sweep/SweepReadModel.h"
 
 namespace nnwb {
 
 nlohmann::json sweepShowReport(RunStore& store, const SweepRow& sweep, const sweep::SweepSpec& spec,
                                int cscvBlocks) {
-    SweepStore sweeps(store);
-    const std::vector<TrialRow> trials = sweeps.trials(sweep.id);
-    nlohmann::json report = sweepReport(sweep, spec, trials);
-    std::map<int64_t, nlohmann::json> tradingOfRun;
-    for (const StoredRun& run : store.list())
-        if (run.comparison == "sweep-" + std::to_string(sweep.id) && !run.trading.is_null())
-            tradingOfRun[run.id] = run.trading;
-    const nlohmann::json dsr = sweepDeflatedSharpe(trials, tradingOfRun);
-    if (!dsr.is_null()) report["deflatedSharpe"] = dsr;
-    std::vector<int64_t> runIds;
-    for (const TrialRow& t : trials)
-        if (t.runId != 0) runIds.push_back(t.runId);
-    const nlohmann::json pbo =
-        sweepOverfitting(sweepReturnsMatrix(trials, readReturnSeries(store, runIds)), cscvBlocks);
-    if (!pbo.is_null()) report["overfitting"] = pbo;
-    return report;
+    // The one read model `sweep show` and the Sweeps tab use, on the sweep's stored trials.
+    return sweepShowReport(store, sweep, spec, SweepStore(store).trials(sweep.id), cscvBlocks);
 }
 
 nlohmann::json sweepVerdictTrading(RunStore& store, const nlohmann::json& report) {

@@ -1,8 +1,7 @@
-// The whole report `nnwb-cli sweep show --json` prints, read from the run store: the stored
-// rows' report (SweepReport.h), the deflated Sharpe ratio from the trading figures of the
-// trials' runs (SweepDeflatedSharpe.h) and PBO from their per-bar returns (SweepOverfitting.h),
-// plus the stored trading JSON of a run, for `nnwb-cli report --sweep` and the window's
-// File ▸ Export Report. Any thread that owns the RunStore.
+// The whole report `nnwb-cli sweep show --json` prints, for `nnwb-cli report --sweep` and the
+// window's File ▸ Export Report: the one read model (SweepReadModel.h) on the sweep's stored
+// trials, plus the stored trading JSON of the run its verdict is about. Any thread that owns
+// the RunStore.
 #pragma once
 
 #include <cstdint>
@@ -15,8 +14,8 @@
 
 namespace nnwb {
 
-// The report of sweep `sweep` (whose spec is `spec`) with "deflatedSharpe" and "overfitting"
-// where they exist; CSCV with `cscvBlocks` blocks.
+// The read model's report of sweep `sweep` (whose spec is `spec`) with "deflatedSharpe" and
+// "overfitting" where they exist; CSCV with `cscvBlocks` blocks.
 nlohmann::json sweepShowReport(RunStore& store, const SweepRow& sweep, const sweep::SweepSpec& spec,
                                int cscvBlocks);
 

@@ -263,6 +263,16 @@ private slots:
             QJsonDocument::fromJson(r.out.toUtf8()).object()["deflatedSharpe"].toObject();
         QVERIFY2(!dsr.isEmpty(), qPrintable(r.out));
         QCOMPARE(dsr["run"].toInteger(), trial.id);
+        // So does `report --sweep`: the same read model (it matched the comparison text).
+        const QString page = dir_ + "/sweep.html";
+        r = runCli({"report", "--sweep", "1", "--html", page, "--runs-db", db_});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile html(page);
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(html.readAll());
+        QVERIFY2(
+            text.contains("Deflated Sharpe ratio") && !text.contains("No deflated Sharpe ratio"),
+            qPrintable(text.mid(text.indexOf("Deflated Sharpe"), 300)));
     }
 };
 
