@@ -12,15 +12,16 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/ParallelFolds.h"
+#include "app/cli/RecordingFlags.h"
 #include "app/cli/RunErrors.h"
 #include "app/cli/WalkForwardRun.h"
 #include "app/engine/Cpcv.h"
+#include "app/engine/CpcvFigures.h"
 #include "app/engine/RunOutcome.h"
 #include "model/FigureText.h"
 #include "model/PredictionReport.h"
 #include "model/data/DateTime.h"
 #include "model/overfitting/PathDistribution.h"
-#include "model/trading/TradingEvaluation.h"
 #include "model/trading/TradingReportText.h"
 
 namespace nnwb::cli {
@@ -43,41 +44,6 @@ ojson rangesJson(const std::vector<BarRange>& ranges, const BarSeries& bars) {
                      {"from", formatBarTime(bars.time[r.first])},
                      {"to", formatBarTime(bars.time[r.last])}});
     return a;
-}
-
-// One path's figures: the task metrics over its stitched series and, traded, the strategy's.
-struct PathFigures {
-    double loss = 0, accuracy = 0, missed = 0;
-    TradingFigures trading;
-    bool traded = false;
-};
-
-// The figures the distribution covers, by name, with a path's value (NaN: n/a).
-struct Figure {
-    const char* key;
-    const char* label;
-    double (*of)(const PathFigures&);
-};
-
-const std::vector<Figure>& figures() {
-    static const std::vector<Figure> kFigures{
-        {"loss", "loss", [](const PathFigures& p) { return p.loss; }},
-        {"accuracyPct", "accuracy %", [](const PathFigures& p) { return p.accuracy; }},
-        {"missedPct", "missed %", [](const PathFigures& p) { return p.missed; }},
-        {"trades", "trades",
-         [](const PathFigures& p) { return p.traded ? p.trading.trades : kNotAvailable; }},
-        {"netPoints", "net points",
-         [](const PathFigures& p) { return p.traded ? p.trading.netPoints : kNotAvailable; }},
-        {"sharpe", "Sharpe (per bar)",
-         [](const PathFigures& p) { return p.traded ? p.trading.sharpe : kNotAvailable; }},
-        {"sharpeAnnual", "Sharpe (annual)",
-         [](const PathFigures& p) { return p.traded ? p.trading.sharpeAnnual : kNotAvailable; }},
-        {"maxDrawdownPoints", "max drawdown points",
-         [](const PathFigures& p) {
-             return p.traded ? p.trading.maxDrawdownPoints : kNotAvailable;
-         }},
-    };
-    return kFigures;
 }
 
 ojson number(double x) {
@@ -144,27 +110,25 @@ ojson splitJson(const FoldRecord& r, const CpcvSplit& s, const BarSeries& bars) 
             {"testFigures", predictionMetricsJson(r.test)}};
 }
 
-void printPaths(const CpcvResult& result, const std::vector<PathFigures>& figs) {
+void printPaths(const CpcvResult& result, const CpcvEvaluation& eval) {
     std::printf("\n%-5s %-22s %10s %8s %8s %7s %11s %9s %9s %10s\n", "path", "splits (group 1..N)",
                 "loss", "acc %", "miss %", "trades", "net points", "Sharpe", "annual", "max DD");
+    const std::vector<CpcvFigure>& figs = cpcvFigures();
     for (size_t p = 0; p < result.paths.size(); ++p) {
         std::string splits;
         for (size_t s : result.paths[p].splits)
             splits += (splits.empty() ? "" : ",") + std::to_string(s + 1);
-        const PathFigures& f = figs[p];
-        std::printf(
-            "%-5zu %-22s %10.6f %8s %8s %7s %11s %9s %9s %10s\n", p + 1, splits.c_str(), f.loss,
-            cell(f.accuracy, "%.2f").c_str(), cell(f.missed, "%.2f").c_str(),
-            cell(figures()[3].of(f), "%.0f").c_str(), cell(figures()[4].of(f), "%.1f").c_str(),
-            cell(figures()[5].of(f), "%.4f").c_str(), cell(figures()[6].of(f), "%.3f").c_str(),
-            cell(figures()[7].of(f), "%.1f").c_str());
+        const CpcvPathFigures& f = eval.paths[p];
+        std::printf("%-5zu %-22s %10.6f %8s %8s %7s %11s %9s %9s %10s\n", p + 1, splits.c_str(),
+                    f.loss, cell(f.accuracy, "%.2f").c_str(), cell(f.missed, "%.2f").c_str(),
+                    cell(figs[3].of(f), "%.0f").c_str(), cell(figs[4].of(f), "%.1f").c_str(),
+                    cell(figs[5].of(f), "%.4f").c_str(), cell(figs[6].of(f), "%.3f").c_str(),
+                    cell(figs[7].of(f), "%.1f").c_str());
     }
     std::printf("\n%-20s %6s %10s %10s %10s %10s %10s %10s\n", "over the paths", "n", "mean", "sd",
                 "min", "10 %", "median", "max");
-    for (const Figure& fig : figures()) {
-        std::vector<double> v;
-        for (const PathFigures& f : figs) v.push_back(fig.of(f));
-        const PathDistribution d = describePaths(v);
+    for (const CpcvFigure& fig : figs) {
+        const PathDistribution d = eval.distribution(fig);
         std::printf("%-20s %6zu %10s %10s %10s %10s %10s %10s\n", fig.label, d.count,
                     cell(d.mean).c_str(), cell(d.sd).c_str(), cell(d.min).c_str(),
                     cell(d.q10).c_str(), cell(d.median).c_str(), cell(d.max).c_str());
@@ -172,8 +136,8 @@ void printPaths(const CpcvResult& result, const std::vector<PathFigures>& figs) 
     std::printf(
         "(each path: every group's test predictions once, from the split named per group; "
         "accuracy n/a below %zu signals, Sharpe n/a without trades; sd: sample deviation; 10 %%: "
-        "the lower decile, linear between order statistics)\n",
-        kMinSignalsForAccuracy);
+        "the lower decile, linear between order statistics)\n%s\n",
+        kMinSignalsForAccuracy, cpcvVerdict(eval).c_str());
 }
 
 }  // namespace
@@ -200,22 +164,7 @@ int runCpcvWalkForward(const Experiment& exp, WalkForward& wf, const WalkForward
                                : runFoldOutcomesInParallel(wf, o.slots, record, printer);
     });
     const CpcvResult result = stitchCpcv(plan, outcomes);
-    std::vector<PathFigures> figs;
-    std::string tradingError;
-    for (const CpcvPath& path : result.paths) {
-        PathFigures f;
-        f.loss = path.metrics.loss;
-        f.accuracy =
-            accuracyShown(path.metrics.signalCount) ? path.metrics.accuracyPct : kNotAvailable;
-        f.missed = path.metrics.missedPct;
-        try {
-            f.trading = evaluateTrading(*data.bars, path.outOfSample, exp.trading).strategy;
-            f.traded = true;
-        } catch (const TradingInputError& e) {
-            tradingError = e.what();
-        }
-        figs.push_back(f);
-    }
+    const CpcvEvaluation eval = evaluateCpcvPaths(result, *data.bars, exp.trading);
     if (o.json) {
         for (const FoldRecord& r : result.splits)
             std::printf("%s\n", splitJson(r, plan.splits[r.index], *data.bars).dump().c_str());
@@ -225,28 +174,26 @@ int runCpcvWalkForward(const Experiment& exp, WalkForward& wf, const WalkForward
             ojson j = {{"path", p + 1},
                        {"splits", splits},
                        {"outOfSample", predictionMetricsJson(result.paths[p].metrics)}};
-            j["trading"] =
-                figs[p].traded ? ojson(tradingFiguresJson(figs[p].trading)) : ojson(nullptr);
+            const CpcvPathFigures& f = eval.paths[p];
+            j["trading"] = f.traded ? ojson(tradingFiguresJson(f.trading)) : ojson(nullptr);
             std::printf("%s\n", j.dump().c_str());
         }
         ojson dist = ojson::object();
-        for (const Figure& fig : figures()) {
-            std::vector<double> v;
-            for (const PathFigures& f : figs) v.push_back(fig.of(f));
-            dist[fig.key] = distributionJson(describePaths(v));
-        }
+        for (const CpcvFigure& fig : cpcvFigures())
+            dist[fig.key] = distributionJson(eval.distribution(fig));
         ojson summary = {{"groups", plan.groups},        {"testGroups", plan.testGroups},
                          {"splits", plan.splits.size()}, {"splitsRun", result.splits.size()},
                          {"paths", result.paths.size()}, {"purge", plan.purge},
                          {"embargo", plan.embargo},      {"status", foldEndWord(result.end)},
                          {"distribution", dist}};
+        summary["verdict"] = result.paths.empty() ? ojson(nullptr) : ojson(cpcvVerdict(eval));
         std::printf("%s\n", ojson{{"cpcv", summary}}.dump().c_str());
     } else if (!result.paths.empty()) {
-        printPaths(result, figs);
+        printPaths(result, eval);
     }
     std::fflush(stdout);
     if (result.end == RunEnd::Failed) throw std::runtime_error(result.error);
-    if (!tradingError.empty()) throw UsageError("trading: " + tradingError);
+    if (!eval.tradingError.empty()) throw UsageError("trading: " + eval.tradingError);
     return 0;
 }
 

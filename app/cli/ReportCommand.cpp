@@ -12,6 +12,7 @@
 #include "app/report/ReportPages.h"
 #include "app/runs/RunsDbPath.h"
 #include "model/AtomicFile.h"
+#include "model/overfitting/CpcvHtml.h"
 #include "model/trading/HtmlReport.h"
 
 namespace nnwb::cli {
@@ -56,7 +57,9 @@ int runReport(const ReportOptions& o) {
     }
     std::string page;
     try {
-        page = walkForwardHtml(parseWalkForwardOutput(text, o.walkForward), o.walkForward);
+        page = isCpcvOutput(text)  // walkforward --scheme cpcv --json: paths, not folds
+                   ? cpcvHtml(parseCpcvOutput(text, o.walkForward), o.walkForward)
+                   : walkForwardHtml(parseWalkForwardOutput(text, o.walkForward), o.walkForward);
     } catch (const ReportInputError& e) {
         throw UsageError(e.what());
     }

@@ -46,4 +46,27 @@ PathDistribution describePaths(const std::vector<double>& values) {
     return d;
 }
 
+PathHistogram pathHistogram(const std::vector<double>& values, size_t bins) {
+    PathHistogram h;
+    std::vector<double> v;
+    for (double x : values)
+        if (std::isfinite(x)) v.push_back(x);
+    if (v.empty()) return h;
+    bins = std::max<size_t>(bins, 1);
+    double lo = *std::min_element(v.begin(), v.end()), hi = *std::max_element(v.begin(), v.end());
+    if (!(hi > lo)) {
+        const double half = lo != 0 ? 0.05 * std::fabs(lo) : 0.5;
+        lo -= half;
+        hi += half;
+    }
+    h.from = lo;
+    h.width = (hi - lo) / double(bins);
+    h.counts.assign(bins, 0);
+    for (double x : v) {
+        const double k = std::floor((x - lo) / h.width);
+        h.counts[std::min(bins - 1, size_t(std::max(0.0, k)))] += 1;
+    }
+    return h;
+}
+
 }  // namespace nnwb

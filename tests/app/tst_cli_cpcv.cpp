@@ -3,7 +3,8 @@
 // {"cpcv": ...} summary; no split trains within the purge and embargo of a test group; every
 // path covers every sample once, each group from a split that tests it (path 1: the first
 // occurrences); the summary's Sharpe distribution agrees with the paths'; --slots gives the same
-// records as the serial run; the text table; bad settings exit 2 naming the key.
+// records as the serial run; the text table and the verdict line; bad settings exit 2 naming
+// the key.
 #include <QtTest>
 
 #include <cmath>
@@ -103,6 +104,10 @@ private Q_SLOTS:
         QVERIFY(std::fabs(sharpe["mean"].get<double>() - mean) < 1e-12);
         QVERIFY(sharpe["min"].get<double>() <= sharpe["q10"].get<double>());
         QVERIFY(sharpe["q10"].get<double>() <= sharpe["median"].get<double>());
+        // The verdict line of app/engine/CpcvFigures.h (its cases: tst_cpcv_figures).
+        QVERIFY2(sum["verdict"].is_string() &&
+                     sum["verdict"].get<std::string>().find(" paths") != std::string::npos,
+                 sum.dump().c_str());
     }
 
     void slotsGiveTheSameRecords() {
@@ -121,6 +126,41 @@ private Q_SLOTS:
             QVERIFY2(a[i] == b[i], (a[i].dump() + "\n" + b[i].dump()).c_str());
     }
 
+    // report --walkforward reads the cpcv JSON lines (before: exit 2, "neither a fold record"):
+    // the page has the verdict, a row per path with its splits, the Sharpe histogram and the
+    // split table.
+    void reportShowsThePathsAndTheirHistogram() {
+        const auto r = run({"walkforward", "--experiment", experiment_, "--scheme", "cpcv",
+                            "--groups", "4", "--test-groups", "2", "--json", "--no-record"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString file = dir_ + "/cpcv.jsonl", page = dir_ + "/cpcv.html";
+        std::ofstream(file.toStdString()) << r.out.toStdString();
+        const auto report = run({"report", "--walkforward", file, "--html", page});
+        QVERIFY2(report.code == 0, qPrintable(report.err));
+        std::ifstream in(page.toStdString());
+        const std::string html((std::istreambuf_iterator<char>(in)),
+                               std::istreambuf_iterator<char>());
+        const std::vector<json> v = lines(r.out);
+        const json& sum = v.back()["cpcv"];
+        QVERIFY(html.find(sum["verdict"].get<std::string>()) != std::string::npos);
+        QVERIFY(html.find("4 groups, 2 test groups: 6 splits (6 run), 3 paths") !=
+                std::string::npos);
+        for (size_t p = 0; p < 3; ++p) {
+            std::string splits;
+            for (const json& s : v[6 + p]["splits"])
+                splits += (splits.empty() ? "" : ",") + std::to_string(s.get<int>());
+            const std::string row =
+                "<tr><td class=\"n\">" + std::to_string(p + 1) + "</td><td>" + splits + "</td>";
+            QVERIFY2(html.find(row) != std::string::npos, row.c_str());
+        }
+        QVERIFY(html.find("<h2>Sharpe ratio over the paths</h2><svg") != std::string::npos);
+        QVERIFY(html.find("<td class=\"n\">6/6</td>") != std::string::npos);
+        std::ofstream(file.toStdString()) << r.out.toStdString() << "{\"other\": 1}\n";
+        const auto bad = run({"report", "--walkforward", file, "--html", page});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("cpcv.jsonl:11: neither a split record"), qPrintable(bad.err));
+    }
+
     void textTableAndBadSettings() {
         const auto text =
             run({"walkforward", "--experiment", experiment_, "--scheme", "cpcv", "--groups", "3",
@@ -128,6 +168,8 @@ private Q_SLOTS:
         QVERIFY2(text.code == 0, qPrintable(text.err));
         QVERIFY2(text.out.contains("3 splits, 1 paths"), qPrintable(text.out));
         QVERIFY2(text.out.contains("Sharpe (per bar)"), qPrintable(text.out));
+        QVERIFY2(text.out.contains("money (Sharpe per bar") || text.out.contains("No path traded"),
+                 qPrintable(text.out));  // the verdict line
         auto bad = run({"walkforward", "--experiment", experiment_, "--scheme", "cpcv", "--groups",
                         "4", "--test-groups", "4", "--no-record"});
         QCOMPARE(bad.code, 2);
