@@ -11,13 +11,12 @@
 #include "app/cli/Commands.h"
 #include "app/cli/FlagChecks.h"
 #include "app/cli/PresetPath.h"
+#include "app/engine/BenchSession.h"
 #include "compute/Backend.h"
 #include "compute/BackendRegistry.h"
 #include "compute/OpenClBackend.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
-#include "model/PopulationSpec.h"
-#include "model/Rng.h"
 #include "model/Trainer.h"
 
 namespace nnwb::cli {
@@ -82,52 +81,12 @@ std::vector<PeerRow> readPeer(const std::string& path) {
     return rows;
 }
 
-// Random inputs and one-hot targets of the experiment's shapes.
-DataSplit randomData(const Shape& in, int outputs, size_t samples, uint64_t seed) {
-    DataSplit d;
-    Rng rng(seed);
-    d.train.inputShape = in;
-    d.train.outputs = outputs;
-    d.train.x.resize(samples * in.size());
-    for (auto& v : d.train.x) v = static_cast<float>(rng.normal());
-    d.train.y.assign(samples * static_cast<size_t>(outputs), 0.0f);
-    for (size_t s = 0; s < samples; ++s) d.train.y[s * outputs + rng.below(outputs)] = 1.0f;
-    d.validation.inputShape = in;
-    d.validation.outputs = outputs;
-    return d;
-}
-
-BenchResult benchOne(const std::string& device, const std::string& preset, int batch,
-                     int population, double seconds, MatmulPrecision precision) {
-    BenchResult r;
-    r.population = population;
-    r.device = device;
-    r.preset = preset;
-    r.batch = batch;
-    Experiment exp = Experiment::load(resolvePreset(preset));
-    exp.training.batchSize = batch;
-    exp.training.shuffle = false;
-    const Shape in = experimentInputShape(exp);
-    auto backend = createBackend(device);
-    r.deviceName = backend->info().name;
-    r.precision = backend->setMatmulPrecision(precision);
-    if (r.precision != precision)
-        std::fprintf(stderr, "%s: matmul precision %s is not available there; float32 (%s)\n",
-                     device.c_str(), matmulPrecisionName(precision),
-                     matmulPrecisionName(r.precision));
-    Network net(Network::layersFromJson(exp.model), in);
-    r.params = net.parameterCount();
-    const int outputs = static_cast<int>(net.outputShape().size());
-    // Enough samples for a few batches per "epoch" so that timing checks stay cheap.
-    const size_t samples = static_cast<size_t>(batch) * static_cast<size_t>(batch == 1 ? 64 : 8);
-    DataSplit data = randomData(in, outputs, samples, 1);
-    // P models of the preset, seeds apart (model/PopulationSpec.h); P = 1 is the single run.
-    std::vector<TrainingConfig> configs;
-    for (const Experiment& e : populationMembers(exp, population, {}))
-        configs.push_back(e.training);
-    Trainer trainer(*backend, net, configs, data);
-    auto* cl = dynamic_cast<OpenClBackend*>(backend.get());
-
+// Times training epochs of the session for `seconds` (after one warm-up epoch), then the
+// forward pass of one batch for a quarter of that.
+void timeSession(TrainingSession& session, int batch, int population, double seconds,
+                 BenchResult& r) {
+    Trainer& trainer = session.trainer();
+    auto* cl = dynamic_cast<OpenClBackend*>(&session.backend());
     trainer.runEpoch();  // warm-up: program caches, allocations, first-touch
     if (cl) cl->resetKernelTimes();
     const uint64_t launches0 = cl ? cl->enqueueCount() : 0;
@@ -147,10 +106,9 @@ BenchResult benchOne(const std::string& device, const std::string& preset, int b
         r.products = cl->productTimes();
         for (const auto& k : r.kernels) r.kernelTotalMs += k.ms;
     }
-
-    SampleSet one = data.train;  // exactly one batch for forward latency
-    one.x.resize(static_cast<size_t>(batch) * in.size());
-    one.y.resize(static_cast<size_t>(batch) * outputs);
+    SampleSet one = session.split().train;  // exactly one batch for forward latency
+    one.x.resize(static_cast<size_t>(batch) * one.inputShape.size());
+    one.y.resize(static_cast<size_t>(batch) * static_cast<size_t>(one.outputs));
     trainer.evaluate(one);
     int reps = 0;
     const auto fstart = Clock::now();
@@ -161,6 +119,32 @@ BenchResult benchOne(const std::string& device, const std::string& preset, int b
         felapsed = std::chrono::duration<double>(Clock::now() - fstart).count();
     } while (felapsed < seconds / 4 && reps < 100000);
     r.forwardMsPerBatch = 1000.0 * felapsed / reps;
+}
+
+// One row: P models of the preset (P = 1 the single run) in the TrainingSession every run
+// trains with (app/engine/BenchSession.h), on random data of the preset's shapes.
+BenchResult benchOne(const std::string& device, const std::string& preset, int batch,
+                     int population, double seconds, MatmulPrecision precision) {
+    BenchResult r;
+    r.population = population;
+    r.device = device;
+    r.preset = preset;
+    r.batch = batch;
+    Experiment exp = Experiment::load(resolvePreset(preset));
+    exp.training.batchSize = batch;
+    exp.training.shuffle = false;
+    exp.training.device = device;
+    // Enough samples for a few batches per "epoch" so that timing checks stay cheap.
+    const size_t samples = static_cast<size_t>(batch) * static_cast<size_t>(batch == 1 ? 64 : 8);
+    const auto session = benchSession(exp, population, samples);
+    r.deviceName = session->backend().info().name;
+    r.precision = session->backend().setMatmulPrecision(precision);
+    if (r.precision != precision)
+        std::fprintf(stderr, "%s: matmul precision %s is not available there; float32 (%s)\n",
+                     device.c_str(), matmulPrecisionName(precision),
+                     matmulPrecisionName(r.precision));
+    r.params = session->network().parameterCount();
+    timeSession(*session, batch, population, seconds, r);
     return r;
 }
 
@@ -182,43 +166,102 @@ struct BenchOptions {
     std::string precision = "highest";  // --precision
 };
 
-int runBench(BenchOptions& o) {
-    std::vector<std::string>& devices = o.devices;
-    std::vector<std::string>& presets = o.presets;
-    std::vector<int>& batches = o.batches;
-    const double seconds = o.seconds;
-    const int top = o.top;
-    const bool json = o.json;
+// One row of --json: the figures, the top kernels and products, and the matching peers.
+void printJsonRow(const BenchResult& r, const std::vector<PeerRow>& peers, int top) {
+    nlohmann::json j{{"device", r.device},
+                     {"deviceName", r.deviceName},
+                     {"preset", r.preset},
+                     {"batch", r.batch},
+                     {"population", r.population},
+                     {"parameters", r.params},
+                     {"trainSamplesPerSecond", r.trainSamplesPerSecond},
+                     {"forwardMsPerBatch", r.forwardMsPerBatch},
+                     {"matmulPrecision", matmulPrecisionName(r.precision)}};
+    nlohmann::json ks = nlohmann::json::array();
+    for (size_t k = 0; k < r.kernels.size() && int(k) < top; ++k)
+        ks.push_back({{"kernel", r.kernels[k].name},
+                      {"ms", r.kernels[k].ms},
+                      {"launchesPerStep", r.kernels[k].launches / r.steps}});
+    if (!r.kernels.empty()) j["kernels"] = ks;
+    nlohmann::json pr = nlohmann::json::array();
+    for (size_t k = 0; k < r.products.size() && int(k) < top; ++k)
+        pr.push_back({{"product", r.products[k].name},
+                      {"ms", r.products[k].ms},
+                      {"perStep", r.products[k].launches / r.steps},
+                      {"tflops", tflops(r.products[k])}});
+    if (!r.products.empty()) j["products"] = pr;
+    if (r.launchesPerStep >= 0) j["launchesPerStep"] = r.launchesPerStep;
+    nlohmann::json ps = nlohmann::json::array();
+    for (const PeerRow& p : peers)
+        if (matches(p, r))
+            ps.push_back({{"peer", p.who},
+                          {"samplesPerSecond", p.samplesPerSecond},
+                          {"ratio", r.trainSamplesPerSecond / p.samplesPerSecond}});
+    if (!peers.empty()) j["peers"] = ps;
+    std::printf("%s\n", j.dump().c_str());
+}
+
+// One row of the table, then its matching peers, top kernels and products indented.
+void printTextRow(const BenchResult& r, const std::vector<PeerRow>& peers, int top) {
+    char launches[32] = "-";
+    if (r.launchesPerStep >= 0) std::snprintf(launches, sizeof launches, "%.1f", r.launchesPerStep);
+    std::printf("%-12s %-22s %6d %5d %10zu %14.1f %14.3f %12s  %s%s\n", r.device.c_str(),
+                r.preset.c_str(), r.batch, r.population, r.params, r.trainSamplesPerSecond,
+                r.forwardMsPerBatch, launches, r.deviceName.c_str(),
+                r.precision == MatmulPrecision::High ? " (TF32)" : "");
+    for (const PeerRow& p : peers)
+        if (matches(p, r))
+            std::printf("    vs %-40s %12.1f smp/s  ratio %.2fx\n", p.who.c_str(),
+                        p.samplesPerSecond, r.trainSamplesPerSecond / p.samplesPerSecond);
+    for (size_t k = 0; k < r.kernels.size() && int(k) < top; ++k)
+        std::printf("    %-34s %10.2f ms %5.1f%% %7.2f launches/step\n", r.kernels[k].name.c_str(),
+                    r.kernels[k].ms,
+                    r.kernelTotalMs > 0 ? 100.0 * r.kernels[k].ms / r.kernelTotalMs : 0.0,
+                    r.kernels[k].launches / r.steps);
+    for (size_t k = 0; k < r.products.size() && int(k) < top; ++k)
+        std::printf("    product %-42s %9.2f ms %6.2f/step %6.2f TFLOP/s\n",
+                    r.products[k].name.c_str(), r.products[k].ms, r.products[k].launches / r.steps,
+                    tflops(r.products[k]));
+}
+
+// The lists' defaults (every device, mql5-fractal-5x8, batches 1 and 64, population 1), the
+// peers read and the presets and precision checked: bad input throws UsageError.
+std::vector<PeerRow> completeBenchOptions(BenchOptions& o, MatmulPrecision& precision) {
     std::vector<PeerRow> peers;
     for (const std::string& file : o.peerFiles) {
         const std::vector<PeerRow> more = readPeer(file);
         peers.insert(peers.end(), more.begin(), more.end());
     }
-    if (devices.empty())
-        for (const auto& d : listDevices()) devices.push_back(d.id);
-    if (presets.empty()) presets.push_back("mql5-fractal-5x8");
-    if (batches.empty()) batches = {1, 64};
+    if (o.devices.empty())
+        for (const auto& d : listDevices()) o.devices.push_back(d.id);
+    if (o.presets.empty()) o.presets.push_back("mql5-fractal-5x8");
+    if (o.batches.empty()) o.batches = {1, 64};
     if (o.populations.empty()) o.populations = {1};
-    MatmulPrecision precision = MatmulPrecision::Highest;
     if (!matmulPrecisionFromName(o.precision, precision))
         throw UsageError("--precision " + o.precision + ": not highest or high");
-    for (const auto& p : presets) {
+    for (const auto& p : o.presets) {
         try {
             resolvePreset(p);
         } catch (const std::exception& e) {
             throw UsageError(e.what());
         }
     }
-    if (!json)
+    return peers;
+}
+
+int runBench(BenchOptions& o) {
+    MatmulPrecision precision = MatmulPrecision::Highest;
+    const std::vector<PeerRow> peers = completeBenchOptions(o, precision);
+    if (!o.json)
         std::printf("%-12s %-22s %6s %5s %10s %14s %14s %12s  %s\n", "DEVICE", "PRESET", "BATCH",
                     "POP", "PARAMS", "TRAIN SMP/S", "FWD MS/BATCH", "LAUNCH/STEP", "DEVICE NAME");
-    for (const auto& d : devices)
-        for (const auto& p : presets)
-            for (int b : batches)
+    for (const auto& d : o.devices)
+        for (const auto& p : o.presets)
+            for (int b : o.batches)
                 for (int pop : o.populations) {
                     BenchResult r;
                     try {
-                        r = benchOne(d, p, b, pop, seconds, precision);
+                        r = benchOne(d, p, b, pop, o.seconds, precision);
                     } catch (const ComputeError& e) {
                         std::fprintf(stderr, "%s %s batch %d population %d: %s\n", d.c_str(),
                                      p.c_str(), b, pop, e.what());
@@ -227,65 +270,10 @@ int runBench(BenchOptions& o) {
                         throw UsageError(p + ", population " + std::to_string(pop) + ": " +
                                          e.what());
                     }
-                    if (json) {
-                        nlohmann::json j{{"device", r.device},
-                                         {"deviceName", r.deviceName},
-                                         {"preset", r.preset},
-                                         {"batch", r.batch},
-                                         {"population", r.population},
-                                         {"parameters", r.params},
-                                         {"trainSamplesPerSecond", r.trainSamplesPerSecond},
-                                         {"forwardMsPerBatch", r.forwardMsPerBatch},
-                                         {"matmulPrecision", matmulPrecisionName(r.precision)}};
-                        nlohmann::json ks = nlohmann::json::array();
-                        for (size_t k = 0; k < r.kernels.size() && int(k) < top; ++k)
-                            ks.push_back({{"kernel", r.kernels[k].name},
-                                          {"ms", r.kernels[k].ms},
-                                          {"launchesPerStep", r.kernels[k].launches / r.steps}});
-                        if (!r.kernels.empty()) j["kernels"] = ks;
-                        nlohmann::json pr = nlohmann::json::array();
-                        for (size_t k = 0; k < r.products.size() && int(k) < top; ++k)
-                            pr.push_back({{"product", r.products[k].name},
-                                          {"ms", r.products[k].ms},
-                                          {"perStep", r.products[k].launches / r.steps},
-                                          {"tflops", tflops(r.products[k])}});
-                        if (!r.products.empty()) j["products"] = pr;
-                        if (r.launchesPerStep >= 0) j["launchesPerStep"] = r.launchesPerStep;
-                        nlohmann::json ps = nlohmann::json::array();
-                        for (const PeerRow& pr : peers)
-                            if (matches(pr, r))
-                                ps.push_back(
-                                    {{"peer", pr.who},
-                                     {"samplesPerSecond", pr.samplesPerSecond},
-                                     {"ratio", r.trainSamplesPerSecond / pr.samplesPerSecond}});
-                        if (!peers.empty()) j["peers"] = ps;
-                        std::printf("%s\n", j.dump().c_str());
-                    } else {
-                        char launches[32] = "-";
-                        if (r.launchesPerStep >= 0)
-                            std::snprintf(launches, sizeof launches, "%.1f", r.launchesPerStep);
-                        std::printf("%-12s %-22s %6d %5d %10zu %14.1f %14.3f %12s  %s%s\n",
-                                    r.device.c_str(), r.preset.c_str(), r.batch, r.population,
-                                    r.params, r.trainSamplesPerSecond, r.forwardMsPerBatch,
-                                    launches, r.deviceName.c_str(),
-                                    r.precision == MatmulPrecision::High ? " (TF32)" : "");
-                        for (const PeerRow& pr : peers)
-                            if (matches(pr, r))
-                                std::printf("    vs %-40s %12.1f smp/s  ratio %.2fx\n",
-                                            pr.who.c_str(), pr.samplesPerSecond,
-                                            r.trainSamplesPerSecond / pr.samplesPerSecond);
-                        for (size_t k = 0; k < r.kernels.size() && int(k) < top; ++k)
-                            std::printf("    %-34s %10.2f ms %5.1f%% %7.2f launches/step\n",
-                                        r.kernels[k].name.c_str(), r.kernels[k].ms,
-                                        r.kernelTotalMs > 0
-                                            ? 100.0 * r.kernels[k].ms / r.kernelTotalMs
-                                            : 0.0,
-                                        r.kernels[k].launches / r.steps);
-                        for (size_t k = 0; k < r.products.size() && int(k) < top; ++k)
-                            std::printf("    product %-42s %9.2f ms %6.2f/step %6.2f TFLOP/s\n",
-                                        r.products[k].name.c_str(), r.products[k].ms,
-                                        r.products[k].launches / r.steps, tflops(r.products[k]));
-                    }
+                    if (o.json)
+                        printJsonRow(r, peers, o.top);
+                    else
+                        printTextRow(r, peers, o.top);
                     std::fflush(stdout);
                 }
     return 0;

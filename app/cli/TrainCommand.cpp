@@ -22,6 +22,7 @@
 #include "app/cli/ValidationFlags.h"
 #include "app/cli/WalkForwardRun.h"
 #include "app/engine/RunEngine.h"
+#include "app/engine/RunSubject.h"
 #include "app/engine/RunTrading.h"
 #include "app/trial/EpochReportJson.h"
 #include "compute/Backend.h"
@@ -184,10 +185,95 @@ int runTrial(TrainOptions& o) {
     }
 }
 
+// --load-weights into the run's network (bad files are bad input; a device failure is not).
+void loadTrainWeights(RunEngine& run, const std::string& file) {
+    try {
+        loadWeightsFile(run.network(), file);
+    } catch (const ComputeError&) {
+        throw;                           // a device failure, not bad input
+    } catch (const std::exception& e) {  // unreadable file, missing tensor, wrong shape
+        throw UsageError(std::string("--load-weights: ") + e.what());
+    }
+}
+
+// --checkpoint: go on from the file when it exists; write it after every epoch. Returns the
+// checkpoint's epoch (0: none).
+int useCheckpoint(RunEngine& run, const std::string& file) {
+    int resumedAt = 0;
+    std::error_code ec;
+    if (std::filesystem::exists(file, ec)) {
+        try {
+            resumedAt = run.resumeFromCheckpoint(file);
+        } catch (const CheckpointError& e) {
+            throw UsageError(std::string("--checkpoint: ") + e.what());
+        }
+    }
+    run.setCheckpointFile(file);
+    return resumedAt;
+}
+
+// --trial: trains, saves what was asked, prints the engine's end-of-run trading figures (the
+// validation part traded with the best epoch's weights, no line when nothing traded) and the
+// end line; returns the trial's exit status.
+int trainTrial(RunEngine& run, int toTrain, StartMode mode, const TrainOptions& o, bool hasVal) {
+    TrainControl control;
+    TrialEvents trial(control, hasVal);
+    const RunResult result = run.train(toTrain, mode, o.record, trial, &control);
+    // The sweep's coordinator records what was saved as the trial run's model.
+    const WeightsSnapshot& kept = run.keeper().result();
+    if (!kept.empty() && !o.saveModel.empty()) run.resultBundle().save(o.saveModel);
+    if (!kept.empty() && !o.saveWeights.empty()) kept.save(o.saveWeights);
+    const bool saved = !kept.empty() && (!o.saveModel.empty() || !o.saveWeights.empty());
+    if (!run.tradingWithReturns().is_null()) printTrialResult(run.tradingWithReturns());
+    return trial.end(result, saved ? kept.epoch() : 0);
+}
+
+// A failed run: saves the kept weights where asked and throws the failure with what was saved
+// (exit status 1).
+[[noreturn]] void failWithKeptWeights(RunEngine& run, const RunResult& result,
+                                      const TrainOptions& o) {
+    std::string message = result.rawError;
+    const EpochKeeper& keeper = run.keeper();
+    if (!o.saveWeights.empty() || !o.saveModel.empty()) {
+        const WeightsSnapshot& kept = keeper.result();
+        if (kept.empty()) {
+            message += "\nno epoch completed: no weights were saved";
+        } else {
+            if (!o.saveWeights.empty()) kept.save(o.saveWeights);
+            if (!o.saveModel.empty()) run.resultBundle().save(o.saveModel);
+            message +=
+                "\nthe weights of epoch " + std::to_string(kept.epoch()) + " (" +
+                (kept.epoch() == keeper.lastGood().epoch() ? "the last good one" : "the best one") +
+                ") were saved to " + (o.saveWeights.empty() ? o.saveModel : o.saveWeights);
+            if (!o.saveWeights.empty() && !o.saveModel.empty())
+                message += " and, as a model bundle, to " + o.saveModel;
+        }
+    }
+    throw std::runtime_error(message);
+}
+
+// The run's result (the best epoch's weights with keepBest, else the last good epoch's) saved
+// where asked, saying so (with --json on stderr: stdout holds only the epoch objects).
+void saveTrainResult(RunEngine& run, const TrainOptions& o) {
+    const EpochKeeper& keeper = run.keeper();
+    const char* which = keeper.keepBest() ? "the best epoch" : "the last epoch";
+    std::FILE* note = o.json ? stderr : stdout;
+    if (!o.saveWeights.empty()) {
+        keeper.result().save(o.saveWeights);
+        std::fprintf(note,
+                     "saved the weights of epoch %d (%s) to %s: %zu tensors, %zu parameters\n",
+                     keeper.result().epoch(), which, o.saveWeights.c_str(),
+                     run.network().params().size(), run.network().parameterCount());
+    }
+    if (!o.saveModel.empty()) {
+        run.resultBundle().save(o.saveModel);
+        std::fprintf(note, "saved the model bundle of epoch %d (%s) to %s\n",
+                     keeper.result().epoch(), which, o.saveModel.c_str());
+    }
+}
+
 int runTrain(TrainOptions& o) {
     const std::string& path = o.path;
-    const std::string &saveWeights = o.saveWeights, &saveModel = o.saveModel;
-    const bool json = o.json;
     RecordingOptions& record = o.record;
     record.source = "cli-train";
     // A file, else a preset of that name (as `compare` takes them).
@@ -205,46 +291,22 @@ int runTrain(TrainOptions& o) {
     }
 
     auto run = asUsageErrors([&] { return std::make_unique<RunEngine>(exp); });
-    Network& net = run->network();
     const ExperimentData& data = run->data();
-    if (!o.loadWeights.empty()) {
-        try {
-            loadWeightsFile(net, o.loadWeights);
-        } catch (const ComputeError&) {
-            throw;                           // a device failure, not bad input
-        } catch (const std::exception& e) {  // unreadable file, missing tensor, wrong shape
-            throw UsageError(std::string("--load-weights: ") + e.what());
-        }
-    }
-    // --checkpoint: go on from the file when it exists; write it after every epoch.
-    int resumedAt = 0;
-    if (!o.checkpoint.empty()) {
-        std::error_code ec;
-        if (std::filesystem::exists(o.checkpoint, ec)) {
-            try {
-                resumedAt = run->resumeFromCheckpoint(o.checkpoint);
-            } catch (const CheckpointError& e) {
-                throw UsageError(std::string("--checkpoint: ") + e.what());
-            }
-        }
-        run->setCheckpointFile(o.checkpoint);
-    }
+    if (!o.loadWeights.empty()) loadTrainWeights(*run, o.loadWeights);
+    const int resumedAt = o.checkpoint.empty() ? 0 : useCheckpoint(*run, o.checkpoint);
     // The epochs still to train and how (a finished checkpoint trains none).
     const int toTrain =
         run->keeper().stoppedEarlyAt() > 0 ? 0 : std::max(0, exp.training.epochs - resumedAt);
     const StartMode mode = resumedAt > 0 ? StartMode::ContinueCurrent : StartMode::Restart;
     for (const std::string& w : data.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-    if (!json && !o.trial) {
-        const auto info = run->session().backend().info();
-        std::printf("%s: %s on %s (%s), %zu parameters, %zu training / %zu validation samples\n",
-                    exp.name.c_str(), data.description.c_str(), info.id.c_str(), info.name.c_str(),
-                    net.parameterCount(), data.split.train.size(), data.split.validation.size());
-    }
-    if (!saveModel.empty() && !data.priceData)
+    if (!o.json && !o.trial) std::printf("%s\n", runSubjectLine(runSubject(*run)).c_str());
+    if (!o.saveModel.empty() && !data.priceData)
         throw UsageError("--save-model: a model bundle needs a price file; " + path +
                          " trains on synthetic data (use --save-weights)");
     // The run store (one warning and no recording when it cannot be written).
     record.experimentFile = file.empty() ? path : file;
+    const bool hasVal = data.split.validation.size() > 0;
+    if (o.trial) return trainTrial(*run, toTrain, mode, o, hasVal);
     struct Printer : RunEvents {
         int epochs;
         bool json, hasVal;
@@ -252,71 +314,33 @@ int runTrain(TrainOptions& o) {
         void warning(const std::string& m) override { stderrWarning("train")(m); }
     } printer;
     printer.epochs = exp.training.epochs;
-    printer.json = json;
-    printer.hasVal = data.split.validation.size() > 0;
-    TrainControl control;
-    TrialEvents trial(control, printer.hasVal);
-    if (o.trial) {
-        const RunResult result = run->train(toTrain, mode, record, trial, &control);
-        // The sweep's coordinator records what was saved as the trial run's model.
-        const WeightsSnapshot& kept = run->keeper().result();
-        if (!kept.empty() && !saveModel.empty())
-            makeModelBundle(exp, data, kept.tensors(), net.toJson(), kept.epoch()).save(saveModel);
-        if (!kept.empty() && !saveWeights.empty()) kept.save(saveWeights);
-        const bool saved = !kept.empty() && (!saveModel.empty() || !saveWeights.empty());
-        // The end-of-trial figures: the validation part traded with the best epoch's weights,
-        // as a recorded run stores them (no line when there is nothing to trade).
-        if (result.end != RunEnd::Failed && run->hasCompute()) {
-            const nlohmann::json trading =
-                validationTrading(run->network(), run->trainer(), run->keeper(), data, exp.trading);
-            if (!trading.is_null()) printTrialResult(trading);
-        }
-        return trial.end(result, saved ? kept.epoch() : 0);
-    }
+    printer.json = o.json;
+    printer.hasVal = hasVal;
     const RunResult result = run->train(toTrain, mode, record, printer);
-    const EpochKeeper& keeper = run->keeper();
-    // The bundle of the run's result (the best epoch's weights with keepBest, else the last
-    // good epoch's), with the data settings and statistics.
-    auto writeModel = [&] {
-        const WeightsSnapshot& kept = keeper.result();
-        makeModelBundle(exp, data, kept.tensors(), net.toJson(), kept.epoch()).save(saveModel);
-    };
-    if (result.end == RunEnd::Failed) {
-        std::string message = result.rawError;
-        if (!saveWeights.empty() || !saveModel.empty()) {
-            const WeightsSnapshot& kept = keeper.result();
-            if (kept.empty()) {
-                message += "\nno epoch completed: no weights were saved";
-            } else {
-                if (!saveWeights.empty()) kept.save(saveWeights);
-                if (!saveModel.empty()) writeModel();
-                message += "\nthe weights of epoch " + std::to_string(kept.epoch()) + " (" +
-                           (kept.epoch() == keeper.lastGood().epoch() ? "the last good one"
-                                                                      : "the best one") +
-                           ") were saved to " + (saveWeights.empty() ? saveModel : saveWeights);
-                if (!saveWeights.empty() && !saveModel.empty())
-                    message += " and, as a model bundle, to " + saveModel;
-            }
-        }
-        throw std::runtime_error(message);  // exit status 1
-    }
-    if (!json) std::printf("%s\n", keeper.summary().c_str());
-    const char* which = keeper.keepBest() ? "the best epoch" : "the last epoch";
-    // Says what it wrote; with --json on stderr, since stdout holds only the epoch objects.
-    std::FILE* note = json ? stderr : stdout;
-    if (!saveWeights.empty()) {
-        keeper.result().save(saveWeights);
-        std::fprintf(note,
-                     "saved the weights of epoch %d (%s) to %s: %zu tensors, %zu parameters\n",
-                     keeper.result().epoch(), which, saveWeights.c_str(), net.params().size(),
-                     net.parameterCount());
-    }
-    if (!saveModel.empty()) {
-        writeModel();
-        std::fprintf(note, "saved the model bundle of epoch %d (%s) to %s\n",
-                     keeper.result().epoch(), which, saveModel.c_str());
-    }
+    if (result.end == RunEnd::Failed) failWithKeptWeights(*run, result, o);
+    if (!o.json) std::printf("%s\n", run->keeper().summary().c_str());
+    saveTrainResult(*run, o);
     return 0;
+}
+
+// --save-weights, --load-weights, --save-model and --checkpoint.
+void addTrainFileOptions(CLI::App& cmd, TrainOptions& o) {
+    cmd.add_option("--save-weights", o.saveWeightsFiles,
+                   "write the run's result (see --keep-best) as safetensors at the end (a "
+                   "packed trial: one per --experiment)")
+        ->type_name("FILE")
+        ->allow_extra_args(false);
+    cmd.add_option("--load-weights", o.loadWeights, "start from these weights (shapes must match)")
+        ->type_name("FILE");
+    cmd.add_option("--save-model", o.saveModels,
+                   "write the model bundle (experiment, data settings and weights; a packed "
+                   "trial: one per --experiment)")
+        ->type_name("M.safetensors")
+        ->allow_extra_args(false);
+    cmd.add_option("--checkpoint", o.checkpoint,
+                   "write a checkpoint (weights, optimizer, epoch) to FILE after every epoch; "
+                   "when FILE exists, go on from it (docs/slurm.md)")
+        ->type_name("FILE");
 }
 
 }  // namespace
@@ -350,23 +374,7 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
     cmd->add_flag("--trial", o->trial,
                   "run as a sweep trial: JSON lines on stdout, continue/prune/stop lines on "
                   "stdin between epochs, not recorded (docs/sweeps.md)");
-    cmd->add_option("--save-weights", o->saveWeightsFiles,
-                    "write the run's result (see --keep-best) as safetensors at the end (a "
-                    "packed trial: one per --experiment)")
-        ->type_name("FILE")
-        ->allow_extra_args(false);
-    cmd->add_option("--load-weights", o->loadWeights,
-                    "start from these weights (shapes must match)")
-        ->type_name("FILE");
-    cmd->add_option("--save-model", o->saveModels,
-                    "write the model bundle (experiment, data settings and weights; a packed "
-                    "trial: one per --experiment)")
-        ->type_name("M.safetensors")
-        ->allow_extra_args(false);
-    cmd->add_option("--checkpoint", o->checkpoint,
-                    "write a checkpoint (weights, optimizer, epoch) to FILE after every epoch; "
-                    "when FILE exists, go on from it (docs/slurm.md)")
-        ->type_name("FILE");
+    addTrainFileOptions(*cmd, *o);
     cmd->add_option("--population", o->population,
                     "train N models of the experiment together, in the same launches, each "
                     "recorded as its own run (seeds: the experiment's + 0..N-1 unless --vary "

@@ -6,6 +6,7 @@
 #include <QMetaObject>
 
 #include "app/core/QtText.h"
+#include "app/engine/RunSubject.h"
 #include "model/ModelBundle.h"
 #include "model/Monitor.h"
 #include "model/NetworkWeights.h"
@@ -134,15 +135,15 @@ void TrainingWorker::runDeferred() {
 }
 
 RunInfo TrainingWorker::runInfo(RunEngine& run, bool continued) {
-    const DeviceInfo dev = run.session().backend().info();
+    const RunSubject subject = runSubject(run);  // what the run trains on, as the CLI says
     RunInfo info;
     info.recordedRunId = run.recordedRunId();
-    info.deviceId = q(dev.id);
-    info.deviceName = q(dev.name);
-    info.dataDescription = q(run.data().description);
-    info.parameters = run.network().parameterCount();
-    info.trainSamples = run.data().split.train.size();
-    info.validationSamples = run.data().split.validation.size();
+    info.deviceId = q(subject.deviceId);
+    info.deviceName = q(subject.deviceName);
+    info.dataDescription = q(subject.data);
+    info.parameters = subject.parameters;
+    info.trainSamples = subject.trainSamples;
+    info.validationSamples = subject.validationSamples;
     info.epochs = run.epochsWanted();
     info.firstEpoch = run.firstEpoch();
     info.continued = continued;
@@ -257,9 +258,7 @@ void TrainingWorker::makeBundle() {
         if (kept.empty())
             return Q_EMIT bundleReady(nullptr,
                                       tr("There is no trained model yet: no epoch completed."));
-        auto bundle = std::make_shared<const ModelBundle>(
-            makeModelBundle(experiment_, engine_->data(), kept.tensors(),
-                            engine_->network().toJson(), kept.epoch()));
+        auto bundle = std::make_shared<const ModelBundle>(engine_->resultBundle());
         Q_EMIT bundleReady(bundle, QString());
     } catch (const std::exception& e) {
         Q_EMIT bundleReady(nullptr, q(e.what()));
@@ -305,8 +304,7 @@ void TrainingWorker::exportMql5(const QString& dir) {
     }
     try {
         const WeightsSnapshot& kept = engine_->keeper().result();
-        const ModelBundle bundle = makeModelBundle(experiment_, engine_->data(), kept.tensors(),
-                                                   engine_->network().toJson(), kept.epoch());
+        const ModelBundle bundle = engine_->resultBundle();
         const std::string source = "epoch " + std::to_string(kept.epoch()) + " of " +
                                    (bundle.experiment.empty() ? "nnwb" : bundle.experiment);
         // Batch 1: the expert runs one window per call, as the CLI's --mql5.

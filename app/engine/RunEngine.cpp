@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <stdexcept>
 
 #include "app/engine/ContinueRule.h"
 #include "app/engine/RunOutcome.h"
@@ -282,7 +283,8 @@ RunResult RunEngine::finish(const RunResult& result) {
         mb.recorder->bundle("last", mb.keeper.lastGood(), model);
         keepers.push_back(&mb.keeper);
         mb.trading = nullptr;
-        trade = trade || (mb.result.end != RunEnd::Failed && mb.recorder->active());
+        mb.tradingFull = nullptr;
+        trade = trade || mb.result.end != RunEnd::Failed;
     }
     // The validation part traded with each model's best epoch, stored with its run.
     std::vector<nlohmann::json> trading(members_.size());
@@ -291,8 +293,9 @@ RunResult RunEngine::finish(const RunResult& result) {
     for (size_t m = 0; m < members_.size(); ++m) {
         Member& mb = members_[m];
         const RunResult& r = mb.result;
-        if (session_ && r.end != RunEnd::Failed && mb.recorder->active()) {
+        if (session_ && r.end != RunEnd::Failed) {
             mb.recorder->trading(trading[m]);  // with its per-bar returns (RunReturns.h)
+            mb.tradingFull = trading[m];
             mb.trading = trading[m];
             if (mb.trading.is_object()) mb.trading.erase("returnSeries");  // figures only
         }
@@ -301,6 +304,14 @@ RunResult RunEngine::finish(const RunResult& result) {
         mb.recorder.reset();
     }
     return members_.front().result;
+}
+
+ModelBundle RunEngine::resultBundle(int m) {
+    const Member& mb = member(m);
+    const WeightsSnapshot& kept = mb.keeper.result();
+    if (kept.empty()) throw std::logic_error("no epoch completed: there is no model to save");
+    const nlohmann::json model = session_ ? network().toJson() : mb.experiment.model;
+    return makeModelBundle(mb.experiment, *data_, kept.tensors(), model, kept.epoch());
 }
 
 AttentionSnapshotPtr RunEngine::attentionSnapshot(int sample, bool ofBest) {

@@ -16,6 +16,7 @@
 #include "model/EpochKeeper.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
+#include "model/ModelBundle.h"
 #include "model/TrainControl.h"
 #include "model/TrainingSession.h"
 
@@ -112,9 +113,17 @@ public:
     int epochsWanted() const { return epochsWanted_; }
     int firstEpoch() const { return firstEpoch_; }
     int64_t recordedRunId() const { return members_.front().runId; }
-    // The trading figures the last train() stored with the run (StoredRun::trading's form);
-    // null when none were computed (an unrecorded or failed run, nothing to trade).
+    // The trading figures of the last train() (StoredRun::trading's form), computed at its end
+    // whether or not the run is recorded; null when there was nothing to trade (a failed run,
+    // synthetic data, no validation part, no epoch kept).
     const nlohmann::json& trading() const { return members_.front().trading; }
+    // The same with its per-bar return series ("returnSeries", app/runs/RunReturns.h), as a
+    // recorded run stores it and a sweep trial reports it.
+    const nlohmann::json& tradingWithReturns(int m = 0) const { return member(m).tradingFull; }
+    // The model bundle of member m's result (the best epoch's weights with keepBest, else the
+    // last good epoch's) with the data settings and statistics: the one place a run's bundle is
+    // made. Throws ModelBundleError for synthetic data, std::logic_error when no epoch is kept.
+    ModelBundle resultBundle(int m = 0);
 
 private:
     // One model of the run (a single run has one): what it trains, what it keeps, how it ended.
@@ -126,13 +135,15 @@ private:
         // or adopted file; without validation outputs): a continued run records them first.
         std::vector<EpochReport> trained;
         int64_t runId = 0;
-        nlohmann::json trading;
+        nlohmann::json trading;      // figures only
+        nlohmann::json tradingFull;  // with the return series
         RunResult result;
         bool open = false;  // still training in this train() call
     };
     const Member& member(int m) const { return members_.at(static_cast<size_t>(m)); }
     // Ends the members still open with `result` (the trading figures of all of them from one
-    // pass), the single mapping from how a run ended to its stored status; returns model 0's.
+    // pass, recorded or not), the single mapping from how a run ended to its stored status;
+    // returns model 0's.
     RunResult finish(const RunResult& result);
     RunResult fail(const std::exception& e, bool sentenceErrors);
     // Member m failed on its own (a population's diverged model): masked out of the updates,
