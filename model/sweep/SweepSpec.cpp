@@ -216,6 +216,56 @@ int readInt(const Reader& r, const json& j, const std::string& key, const std::s
     return v.get<int>();
 }
 
+// A categorical parameter's "values": distinct, preset names or files for "preset".
+void readParamValues(const Reader& r, const json& p, const std::string& where,
+                     const std::string& type, bool log, SpecParam& sp) {
+    ParamDef& d = sp.def;
+    if (!p["values"].is_array() || p["values"].empty())
+        r.fail(where + ".values", "must be a non-empty array");
+    if (!type.empty() && type != "categorical")
+        r.fail(where + ".type", "values make a categorical parameter");
+    d.kind = ParamKind::Categorical;
+    if (p["values"].size() > SweepSpec::kMaxCategoricalValues)
+        r.fail(where + ".values", std::to_string(p["values"].size()) + " values, more than " +
+                                      std::to_string(SweepSpec::kMaxCategoricalValues));
+    if (log) r.fail(where + ".log", "log ranges are for floats");
+    for (const json& v : p["values"]) d.choices.push_back(v);
+    std::unordered_set<json, ValueHash> seen;
+    for (size_t b = 0; b < d.choices.size(); ++b)
+        if (!seen.insert(d.choices[b]).second)
+            r.fail(where + ".values[" + std::to_string(b) + "]",
+                   "repeats " + jsonExcerpt(d.choices[b]));
+    if (sp.preset)
+        for (size_t a = 0; a < d.choices.size(); ++a)
+            if (!d.choices[a].is_string())
+                r.fail(where + ".values[" + std::to_string(a) + "]", "a preset name or file");
+}
+
+// An int or float parameter's min, max, step and gridPoints.
+void readParamRange(const Reader& r, const json& p, const std::string& where, std::string type,
+                    bool log, SpecParam& sp) {
+    ParamDef& d = sp.def;
+    if (sp.preset) r.fail(where, "preset takes values (preset names or files)");
+    for (const char* k : {"min", "max"})
+        if (!p.contains(k) || !p[k].is_number()) r.fail(where + "." + k, "missing or not a number");
+    d.low = p["min"].get<double>();
+    d.high = p["max"].get<double>();
+    const bool integral = p["min"].is_number_integer() && p["max"].is_number_integer();
+    if (type.empty()) type = integral && !log ? "int" : "float";
+    if (type == "int") {
+        if (!integral) r.fail(where, "an int parameter needs integer min and max");
+        if (log) r.fail(where + ".log", "log ranges are for floats");
+        d.kind = ParamKind::Int;
+        d.step = readInt(r, p, "step", where + ".", 1, 1, 1 << 30);
+    } else if (type == "float") {
+        d.kind = log ? ParamKind::LogFloat : ParamKind::Float;
+        if (p.contains("step")) r.fail(where + ".step", "only int parameters have a step");
+    } else {
+        r.fail(where + ".type", "'" + type + "' is not int, float or categorical");
+    }
+    d.gridPoints = readInt(r, p, "gridPoints", where + ".", 5, 1, 1000);
+}
+
 SpecParam readParam(const Reader& r, const json& p, size_t i, const SearchSpace& space) {
     const std::string where = "parameters[" + std::to_string(i) + "]";
     if (!p.is_object()) r.fail(where, "must be an object");
@@ -242,48 +292,10 @@ SpecParam readParam(const Reader& r, const json& p, size_t i, const SearchSpace&
     if (hasValues == hasRange) r.fail(where, "give either values or min and max");
     std::string type = r.text(p, "type", where + ".", "");
     const bool log = r.flag(p, "log", where + ".", false);
-    if (hasValues) {
-        if (!p["values"].is_array() || p["values"].empty())
-            r.fail(where + ".values", "must be a non-empty array");
-        if (!type.empty() && type != "categorical")
-            r.fail(where + ".type", "values make a categorical parameter");
-        d.kind = ParamKind::Categorical;
-        if (p["values"].size() > SweepSpec::kMaxCategoricalValues)
-            r.fail(where + ".values", std::to_string(p["values"].size()) + " values, more than " +
-                                          std::to_string(SweepSpec::kMaxCategoricalValues));
-        if (log) r.fail(where + ".log", "log ranges are for floats");
-        for (const json& v : p["values"]) d.choices.push_back(v);
-        std::unordered_set<json, ValueHash> seen;
-        for (size_t b = 0; b < d.choices.size(); ++b)
-            if (!seen.insert(d.choices[b]).second)
-                r.fail(where + ".values[" + std::to_string(b) + "]",
-                       "repeats " + jsonExcerpt(d.choices[b]));
-        if (sp.preset)
-            for (size_t a = 0; a < d.choices.size(); ++a)
-                if (!d.choices[a].is_string())
-                    r.fail(where + ".values[" + std::to_string(a) + "]", "a preset name or file");
-    } else {
-        if (sp.preset) r.fail(where, "preset takes values (preset names or files)");
-        for (const char* k : {"min", "max"})
-            if (!p.contains(k) || !p[k].is_number())
-                r.fail(where + "." + k, "missing or not a number");
-        d.low = p["min"].get<double>();
-        d.high = p["max"].get<double>();
-        const bool integral = p["min"].is_number_integer() && p["max"].is_number_integer();
-        if (type.empty()) type = integral && !log ? "int" : "float";
-        if (type == "int") {
-            if (!integral) r.fail(where, "an int parameter needs integer min and max");
-            if (log) r.fail(where + ".log", "log ranges are for floats");
-            d.kind = ParamKind::Int;
-            d.step = readInt(r, p, "step", where + ".", 1, 1, 1 << 30);
-        } else if (type == "float") {
-            d.kind = log ? ParamKind::LogFloat : ParamKind::Float;
-            if (p.contains("step")) r.fail(where + ".step", "only int parameters have a step");
-        } else {
-            r.fail(where + ".type", "'" + type + "' is not int, float or categorical");
-        }
-        d.gridPoints = readInt(r, p, "gridPoints", where + ".", 5, 1, 1000);
-    }
+    if (hasValues)
+        readParamValues(r, p, where, type, log, sp);
+    else
+        readParamRange(r, p, where, type, log, sp);
     if (p.contains("when")) {
         const json& w = p["when"];
         if (!w.is_object() || !w.contains("path") || !w["path"].is_string() || !w.contains("in") ||
@@ -377,6 +389,187 @@ SweepSpec SweepSpec::fromJson(const json& j, const std::string& file, const std:
     }
 }
 
+namespace {
+
+// The parameters, with the models of any "preset" parameter's values.
+void readSpecParams(const Reader& r, const json& j, const std::string& dir, SweepSpec& s) {
+    if (!j.contains("parameters") || !j["parameters"].is_array() || j["parameters"].empty())
+        r.fail("parameters", "missing (an array of parameters)");
+    for (size_t i = 0; i < j["parameters"].size(); ++i) {
+        SpecParam p = readParam(r, j["parameters"][i], i, s.space);
+        if (p.preset) {
+            for (size_t k = 0; k < p.def.choices.size(); ++k) {
+                const std::string name = p.def.choices[k].get<std::string>();
+                try {
+                    s.presetModels[name] = Experiment::load(resolvePreset(name, dir)).model;
+                } catch (const std::exception& e) {
+                    r.fail(p.specPath + ".values[" + std::to_string(k) + "]", e.what());
+                }
+            }
+        }
+        s.space.add(p.def);
+        s.params.push_back(std::move(p));
+    }
+    if (s.method == "sobol" && s.space.size() > size_t(SobolSequence::kMaxDimensions))
+        r.fail("parameters", "sobol handles at most " +
+                                 std::to_string(SobolSequence::kMaxDimensions) + " parameters");
+}
+
+// The objective and second objective; a walk-forward trial reports no epochs (its folds train
+// one after the other), only its result; out-of-sample figures exist only for a walk-forward.
+void readSpecObjectives(const Reader& r, const json& j, bool walkForward, SweepSpec& s) {
+    s.objective =
+        readObjective(r, j.value("objective", json{{"metric", "validation.loss"}}), "objective");
+    if (s.objective.metric == "parameters")
+        r.fail("objective.metric", "the objective must be an epoch or result figure");
+    if (j.contains("secondObjective"))
+        s.second = readObjective(r, j["secondObjective"], "secondObjective");
+    for (const auto& [o, where] :
+         {std::pair{&s.objective, std::string("objective")},
+          std::pair{s.second ? &*s.second : nullptr, std::string("secondObjective")}}) {
+        if (!o) continue;
+        if (walkForward && (o->perEpoch()))
+            r.fail(where + ".metric",
+                   "'" + o->metric +
+                       "' is an epoch figure, but the experiment's validation.mode is "
+                       "walkforward: its trials report only the stitched result (oos.loss, "
+                       "oos.accuracy, oos.missed, trading.*)");
+        if (!walkForward && o->metric.rfind("oos.", 0) == 0)
+            r.fail(where + ".metric", "'" + o->metric +
+                                          "' is a stitched out-of-sample figure of a "
+                                          "walk-forward, but the experiment's validation.mode "
+                                          "is holdout");
+    }
+}
+
+// earlyTerminate: the ASHA or median pruner and its settings.
+void readSpecPruner(const Reader& r, const json& e, SweepSpec& s) {
+    if (!e.is_object() || !e.contains("type") || !e["type"].is_string())
+        r.fail("earlyTerminate", "must be {\"type\": \"asha\"|\"median\", ...}");
+    s.pruner = e["type"].get<std::string>();
+    if (s.pruner == "asha") {
+        r.onlyKeys(e, "earlyTerminate", {"type", "eta", "minResource", "maxResource"});
+        s.asha.eta = readInt(r, e, "eta", "earlyTerminate.", 3, 2, 1000);
+        s.asha.minResource = readInt(r, e, "minResource", "earlyTerminate.", 1, 1, 1000000);
+        s.asha.maxResource = readInt(r, e, "maxResource", "earlyTerminate.", s.epochs, 1, 1000000);
+        if (s.asha.maxResource < s.asha.minResource)
+            r.fail("earlyTerminate.maxResource", "must be at least minResource");
+        if (s.asha.maxResource > s.epochs)
+            r.fail("earlyTerminate.maxResource",
+                   "is more than the trials' " + std::to_string(s.epochs) + " epochs");
+    } else if (s.pruner == "median") {
+        r.onlyKeys(e, "earlyTerminate", {"type", "startupTrials", "warmupEpochs"});
+        s.median.nStartup = readInt(r, e, "startupTrials", "earlyTerminate.", 5, 0, 1000000);
+        s.median.nWarmup = readInt(r, e, "warmupEpochs", "earlyTerminate.", 0, 0, 1000000);
+    } else {
+        r.fail("earlyTerminate.type", "'" + s.pruner + "' is not asha or median");
+    }
+    if (s.objective.atEnd())
+        r.fail("earlyTerminate",
+               s.pruner + " prunes after each epoch from the objective's epoch values, but " +
+                   s.objective.metric +
+                   " is known only when a trial ends; remove earlyTerminate or optimise an "
+                   "epoch figure");
+}
+
+// tpe, runCap, seedsPerConfig, population and timeBudgetMinutes.
+void readSpecLimits(const Reader& r, const json& j, bool walkForward, SweepSpec& s) {
+    if (j.contains("tpe")) {
+        const json& t = j["tpe"];
+        if (!t.is_object()) r.fail("tpe", "must be an object");
+        r.onlyKeys(t, "tpe", {"startupTrials", "candidates", "constantLiar"});
+        s.tpe.nStartup = readInt(r, t, "startupTrials", "tpe.", 10, 0, 1000000);
+        s.tpe.nCandidates = readInt(r, t, "candidates", "tpe.", 24, 1, 100000);
+        s.tpe.constantLiar = r.flag(t, "constantLiar", "tpe.", true);
+    }
+    s.runCap = readInt(r, j, "runCap", "", 0, 1, 1000000);
+    if (s.runCap == 0 && s.method != "grid") r.fail("runCap", "missing (how many trials at most)");
+    s.seedsPerConfig = readInt(r, j, "seedsPerConfig", "", 1, 1, 1000);
+    s.population = readInt(r, j, "population", "", 1, 1, SweepSpec::kMaxPopulation);
+    if (s.population > 1 && walkForward)
+        r.fail("population",
+               "walk-forward trials are not packed (each trains its folds in "
+               "turn); leave population at 1");
+    if (j.contains("timeBudgetMinutes")) {
+        if (!j["timeBudgetMinutes"].is_number() || j["timeBudgetMinutes"].get<double>() <= 0)
+            r.fail("timeBudgetMinutes", "must be a positive number");
+        s.timeBudgetS = 60.0 * j["timeBudgetMinutes"].get<double>();
+    }
+}
+
+[[noreturn]] void failAtConfiguration(const std::string& file, const json& config,
+                                      const SpecError& e) {
+    throw SpecError((file.empty() ? "" : file + ": ") + std::string(e.what()) + " (configuration " +
+                    jsonExcerpt(config, 400) + ")");
+}
+
+// Every parameter's extreme values make an experiment (the others as a middle configuration,
+// its parents set to make it active).
+void checkSpecExtremes(const SweepSpec& s) {
+    std::vector<double> mid(s.space.size(), 0.5);
+    for (size_t i = 0; i < s.params.size(); ++i) {
+        const ParamDef& d = s.params[i].def;
+        std::vector<json> probes = d.choices;
+        if (d.kind != ParamKind::Categorical) {
+            ParamDef ends = d;
+            ends.gridPoints = 2;
+            const std::vector<json> g = ends.gridValues();
+            probes = d.kind == ParamKind::Int ? std::vector<json>{d.fromUnit(0.0), d.fromUnit(1.0)}
+                                              : std::vector<json>{g.front(), g.back()};
+        }
+        for (const json& v : probes) {
+            json config = s.space.toConfig(mid);
+            config[d.name] = v;
+            for (const ParamDef* c = &d; c->conditional;) {  // parents set to make it active
+                config[c->condition.parent] = c->condition.values.front();
+                c = s.space.find(c->condition.parent);
+            }
+            json fixed = json::object();  // only the active ones, the rest in the middle
+            for (const ParamDef& q : s.space.params())
+                if (SearchSpace::active(q, fixed))
+                    fixed[q.name] = config.contains(q.name) ? config[q.name] : q.fromUnit(0.5);
+            config = fixed;
+            try {
+                s.experimentFor(config);
+            } catch (const SpecError& e) {
+                failAtConfiguration(s.file, config, e);
+            }
+        }
+    }
+}
+
+// The grid's size (capped at 2^40), refused for a grid sweep over 1 000 000 points; a set of
+// combinations makes experiments: the whole grid when it is small, else the first 256 Sobol
+// points.
+long long checkSpecCombinations(const Reader& r, const SweepSpec& s) {
+    long long gridSize = 1;
+    for (const ParamDef& d : s.space.params())
+        gridSize = std::min(1LL << 40,
+                            gridSize * (d.kind == ParamKind::Int || d.kind == ParamKind::Categorical
+                                            ? std::min(d.count(), 1LL << 20)
+                                            : (long long)d.gridPoints));
+    if (s.method == "grid" && gridSize > 1000000)
+        r.fail("parameters", "the grid has more than 1 000 000 points; use random, sobol or tpe");
+    auto sampler = gridSize <= 256 ? makeGridSampler(s.space) : makeSobolSampler(s.space, 0);
+    History h;
+    for (int n = 0; n < 256; ++n) {
+        const auto c = sampler->ask(h, n);
+        if (!c) break;
+        try {
+            s.experimentFor(*c);
+        } catch (const SpecError& e) {
+            failAtConfiguration(s.file, *c, e);
+        }
+        TrialRecord t;
+        t.number = n;
+        t.params = *c;
+        h.push_back(t);
+    }
+    return gridSize;
+}
+
+}  // namespace
+
 SweepSpec SweepSpec::readSpec(const json& j, const std::string& file, const std::string& dir) {
     const Reader r{file};
     if (!j.is_object()) r.fail("(top)", "a sweep spec is a JSON object");
@@ -408,166 +601,14 @@ SweepSpec SweepSpec::readSpec(const json& j, const std::string& file, const std:
     if (j.contains("seed") && (!j["seed"].is_number_unsigned()))
         r.fail("seed", "must be a non-negative integer");
     s.seed = j.value("seed", uint64_t(1));
-    if (!j.contains("parameters") || !j["parameters"].is_array() || j["parameters"].empty())
-        r.fail("parameters", "missing (an array of parameters)");
-    for (size_t i = 0; i < j["parameters"].size(); ++i) {
-        SpecParam p = readParam(r, j["parameters"][i], i, s.space);
-        if (p.preset) {
-            for (size_t k = 0; k < p.def.choices.size(); ++k) {
-                const std::string name = p.def.choices[k].get<std::string>();
-                try {
-                    s.presetModels[name] = Experiment::load(resolvePreset(name, dir)).model;
-                } catch (const std::exception& e) {
-                    r.fail(p.specPath + ".values[" + std::to_string(k) + "]", e.what());
-                }
-            }
-        }
-        s.space.add(p.def);
-        s.params.push_back(std::move(p));
-    }
-    if (s.method == "sobol" && s.space.size() > size_t(SobolSequence::kMaxDimensions))
-        r.fail("parameters", "sobol handles at most " +
-                                 std::to_string(SobolSequence::kMaxDimensions) + " parameters");
-    s.objective =
-        readObjective(r, j.value("objective", json{{"metric", "validation.loss"}}), "objective");
-    if (s.objective.metric == "parameters")
-        r.fail("objective.metric", "the objective must be an epoch or result figure");
-    if (j.contains("secondObjective"))
-        s.second = readObjective(r, j["secondObjective"], "secondObjective");
-    // A walk-forward trial reports no epochs (its folds train one after the other), only its
-    // result; out-of-sample figures exist only for a walk-forward.
+    readSpecParams(r, j, dir, s);
     const bool walkForward = base.validation.walkForward();
-    for (const auto& [o, where] :
-         {std::pair{&s.objective, std::string("objective")},
-          std::pair{s.second ? &*s.second : nullptr, std::string("secondObjective")}}) {
-        if (!o) continue;
-        if (walkForward && (o->perEpoch()))
-            r.fail(where + ".metric",
-                   "'" + o->metric +
-                       "' is an epoch figure, but the experiment's validation.mode is "
-                       "walkforward: its trials report only the stitched result (oos.loss, "
-                       "oos.accuracy, oos.missed, trading.*)");
-        if (!walkForward && o->metric.rfind("oos.", 0) == 0)
-            r.fail(where + ".metric", "'" + o->metric +
-                                          "' is a stitched out-of-sample figure of a "
-                                          "walk-forward, but the experiment's validation.mode "
-                                          "is holdout");
-    }
+    readSpecObjectives(r, j, walkForward, s);
     s.epochs = readInt(r, j, "epochs", "", base.training.epochs, 1, 1000000);
-    if (j.contains("earlyTerminate")) {
-        const json& e = j["earlyTerminate"];
-        if (!e.is_object() || !e.contains("type") || !e["type"].is_string())
-            r.fail("earlyTerminate", "must be {\"type\": \"asha\"|\"median\", ...}");
-        s.pruner = e["type"].get<std::string>();
-        if (s.pruner == "asha")
-            r.onlyKeys(e, "earlyTerminate", {"type", "eta", "minResource", "maxResource"});
-        else if (s.pruner == "median")
-            r.onlyKeys(e, "earlyTerminate", {"type", "startupTrials", "warmupEpochs"});
-        if (s.pruner == "asha") {
-            s.asha.eta = readInt(r, e, "eta", "earlyTerminate.", 3, 2, 1000);
-            s.asha.minResource = readInt(r, e, "minResource", "earlyTerminate.", 1, 1, 1000000);
-            s.asha.maxResource =
-                readInt(r, e, "maxResource", "earlyTerminate.", s.epochs, 1, 1000000);
-            if (s.asha.maxResource < s.asha.minResource)
-                r.fail("earlyTerminate.maxResource", "must be at least minResource");
-            if (s.asha.maxResource > s.epochs)
-                r.fail("earlyTerminate.maxResource",
-                       "is more than the trials' " + std::to_string(s.epochs) + " epochs");
-        } else if (s.pruner == "median") {
-            s.median.nStartup = readInt(r, e, "startupTrials", "earlyTerminate.", 5, 0, 1000000);
-            s.median.nWarmup = readInt(r, e, "warmupEpochs", "earlyTerminate.", 0, 0, 1000000);
-        } else {
-            r.fail("earlyTerminate.type", "'" + s.pruner + "' is not asha or median");
-        }
-        if (s.objective.atEnd())
-            r.fail("earlyTerminate",
-                   s.pruner + " prunes after each epoch from the objective's epoch values, but " +
-                       s.objective.metric +
-                       " is known only when a trial ends; remove earlyTerminate or optimise an "
-                       "epoch figure");
-    }
-    if (j.contains("tpe")) {
-        const json& t = j["tpe"];
-        if (!t.is_object()) r.fail("tpe", "must be an object");
-        r.onlyKeys(t, "tpe", {"startupTrials", "candidates", "constantLiar"});
-        s.tpe.nStartup = readInt(r, t, "startupTrials", "tpe.", 10, 0, 1000000);
-        s.tpe.nCandidates = readInt(r, t, "candidates", "tpe.", 24, 1, 100000);
-        s.tpe.constantLiar = r.flag(t, "constantLiar", "tpe.", true);
-    }
-    s.runCap = readInt(r, j, "runCap", "", 0, 1, 1000000);
-    if (s.runCap == 0 && s.method != "grid") r.fail("runCap", "missing (how many trials at most)");
-    s.seedsPerConfig = readInt(r, j, "seedsPerConfig", "", 1, 1, 1000);
-    s.population = readInt(r, j, "population", "", 1, 1, kMaxPopulation);
-    if (s.population > 1 && walkForward)
-        r.fail("population",
-               "walk-forward trials are not packed (each trains its folds in "
-               "turn); leave population at 1");
-    if (j.contains("timeBudgetMinutes")) {
-        if (!j["timeBudgetMinutes"].is_number() || j["timeBudgetMinutes"].get<double>() <= 0)
-            r.fail("timeBudgetMinutes", "must be a positive number");
-        s.timeBudgetS = 60.0 * j["timeBudgetMinutes"].get<double>();
-    }
-
-    // Every parameter's extreme values (the others as a middle configuration, its parents set
-    // to make it active), then a set of combinations: the whole grid when it is small, else the
-    // first 256 Sobol points.
-    auto failAt = [&](const json& config, const SpecError& e) {
-        throw SpecError((file.empty() ? "" : file + ": ") + std::string(e.what()) +
-                        " (configuration " + jsonExcerpt(config, 400) + ")");
-    };
-    std::vector<double> mid(s.space.size(), 0.5);
-    for (size_t i = 0; i < s.params.size(); ++i) {
-        const ParamDef& d = s.params[i].def;
-        std::vector<json> probes = d.choices;
-        if (d.kind != ParamKind::Categorical) {
-            ParamDef ends = d;
-            ends.gridPoints = 2;
-            const std::vector<json> g = ends.gridValues();
-            probes = d.kind == ParamKind::Int ? std::vector<json>{d.fromUnit(0.0), d.fromUnit(1.0)}
-                                              : std::vector<json>{g.front(), g.back()};
-        }
-        for (const json& v : probes) {
-            json config = s.space.toConfig(mid);
-            config[d.name] = v;
-            for (const ParamDef* c = &d; c->conditional;) {  // parents set to make it active
-                config[c->condition.parent] = c->condition.values.front();
-                c = s.space.find(c->condition.parent);
-            }
-            json fixed = json::object();  // only the active ones, the rest in the middle
-            for (const ParamDef& q : s.space.params())
-                if (SearchSpace::active(q, fixed))
-                    fixed[q.name] = config.contains(q.name) ? config[q.name] : q.fromUnit(0.5);
-            config = fixed;
-            try {
-                s.experimentFor(config);
-            } catch (const SpecError& e) {
-                failAt(config, e);
-            }
-        }
-    }
-    long long gridSize = 1;
-    for (const ParamDef& d : s.space.params())
-        gridSize = std::min(1LL << 40,
-                            gridSize * (d.kind == ParamKind::Int || d.kind == ParamKind::Categorical
-                                            ? std::min(d.count(), 1LL << 20)
-                                            : (long long)d.gridPoints));
-    if (s.method == "grid" && gridSize > 1000000)
-        r.fail("parameters", "the grid has more than 1 000 000 points; use random, sobol or tpe");
-    auto sampler = gridSize <= 256 ? makeGridSampler(s.space) : makeSobolSampler(s.space, 0);
-    History h;
-    for (int n = 0; n < 256; ++n) {
-        const auto c = sampler->ask(h, n);
-        if (!c) break;
-        try {
-            s.experimentFor(*c);
-        } catch (const SpecError& e) {
-            failAt(*c, e);
-        }
-        TrialRecord t;
-        t.number = n;
-        t.params = *c;
-        h.push_back(t);
-    }
+    if (j.contains("earlyTerminate")) readSpecPruner(r, j["earlyTerminate"], s);
+    readSpecLimits(r, j, walkForward, s);
+    checkSpecExtremes(s);
+    const long long gridSize = checkSpecCombinations(r, s);
     if (s.method == "grid" && s.runCap == 0) s.runCap = int(std::min<long long>(gridSize, 1000000));
     return s;
 }
