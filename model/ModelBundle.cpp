@@ -186,19 +186,18 @@ void ModelBundle::save(const std::string& path) const {
     saveSafetensors(path, tensors, metadata());
 }
 
-ModelBundle ModelBundle::load(const std::string& path) {
-    std::map<std::string, std::string> meta;
-    TensorMap t;
+TensorMap readBundleFile(const std::string& path, std::map<std::string, std::string>& meta) {
     try {
-        t = loadSafetensors(path, &meta);
+        return loadSafetensors(path, &meta);
     } catch (const std::exception& e) {
         throw ModelBundleError(e.what());
     }
-    try {
-        return fromMetadata(std::move(t), meta);
-    } catch (const ModelBundleError& e) {
-        throw ModelBundleError(path + ": " + e.what());
-    }
+}
+
+ModelBundle ModelBundle::load(const std::string& path) {
+    std::map<std::string, std::string> meta;
+    TensorMap t = readBundleFile(path, meta);
+    return decodeBundleOf(path, [&] { return fromMetadata(std::move(t), meta); });
 }
 
 ModelBundle makeModelBundle(const Experiment& experiment, const ExperimentData& data,

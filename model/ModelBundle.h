@@ -63,6 +63,19 @@ struct ModelBundle {
 ModelBundle makeModelBundle(const Experiment& experiment, const ExperimentData& data,
                             const TensorMap& tensors, const nlohmann::json& model, int epoch);
 
+// The tensors and __metadata__ strings of a bundle file (one model or an ensemble); throws
+// ModelBundleError for a file that cannot be read or is not safetensors.
+TensorMap readBundleFile(const std::string& path, std::map<std::string, std::string>& meta);
+// decode(), its ModelBundleError named by the file: "PATH: problem".
+template <class Decode>
+auto decodeBundleOf(const std::string& path, Decode decode) -> decltype(decode()) {
+    try {
+        return decode();
+    } catch (const ModelBundleError& e) {
+        throw ModelBundleError(path + ": " + e.what());
+    }
+}
+
 // The version of this build (NNWB_VERSION, from CMake: nnwb/Version.h).
 const char* appVersion();
 

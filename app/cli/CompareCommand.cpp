@@ -150,23 +150,11 @@ private:
     size_t labelWidth_;
 };
 
-int runCompare(const CompareOptions& opt) {
-    check(opt);
-    ComparisonSet set;
-    std::vector<std::string> files;
-    for (size_t i = 0; i < opt.experiments.size(); ++i) {
-        std::string file;
-        const Experiment e = loadExperiment(opt.experiments[i], &file);
-        files.push_back(file);
-        const std::string device = opt.devices.empty()       ? std::string()
-                                   : opt.devices.size() == 1 ? opt.devices[0]
-                                                             : opt.devices[i];
-        set.addRun(e, file, device);
-    }
-    set.epochs = opt.epochs;
-
+// Each run's device and model before anything trains (bad input names the argument), and a
+// note for a run whose data section differs from the first's (every run trains on the first's).
+void checkComparisonRuns(const CompareOptions& opt, const ComparisonSet& set,
+                         const std::vector<Experiment>& experiments) {
     const std::vector<DeviceInfo> devices = listDevices();
-    const std::vector<Experiment> experiments = set.trainingExperiments();
     const nlohmann::json& shared = experiments.front().data;
     for (size_t i = 0; i < experiments.size(); ++i) {
         const std::string& arg = opt.experiments[i];
@@ -183,6 +171,49 @@ int runCompare(const CompareOptions& opt) {
                          "data and split for every run)\n",
                          arg.c_str(), opt.experiments[0].c_str());
     }
+}
+
+// The end: the summary table, each failed run on stderr, the CSV; the exit status (1 when a
+// run failed or the CSV could not be written).
+int finishComparison(const CompareOptions& opt, const Table& table,
+                     const std::vector<RunRecord>& records) {
+    table.summary(records);
+    int code = 0;
+    for (const RunRecord& r : records) {
+        if (r.status != RunStatus::Failed) continue;
+        std::fprintf(stderr, "nnwb-cli compare: run %s failed: %s\n", r.label.c_str(),
+                     r.error.c_str());
+        code = 1;
+    }
+    if (!opt.csv.empty()) {
+        try {
+            writeComparisonCsv(opt.csv, records);
+            std::printf("wrote %s\n", opt.csv.c_str());
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "nnwb-cli compare: %s\n", e.what());
+            code = 1;
+        }
+    }
+    return code;
+}
+
+int runCompare(const CompareOptions& opt) {
+    check(opt);
+    ComparisonSet set;
+    std::vector<std::string> files;
+    for (size_t i = 0; i < opt.experiments.size(); ++i) {
+        std::string file;
+        const Experiment e = loadExperiment(opt.experiments[i], &file);
+        files.push_back(file);
+        const std::string device = opt.devices.empty()       ? std::string()
+                                   : opt.devices.size() == 1 ? opt.devices[0]
+                                                             : opt.devices[i];
+        set.addRun(e, file, device);
+    }
+    set.epochs = opt.epochs;
+
+    const std::vector<Experiment> experiments = set.trainingExperiments();
+    checkComparisonRuns(opt, set, experiments);
     auto data = std::make_shared<const ExperimentData>(loadExperimentData(experiments.front()));
     if (!data->ok) throw UsageError(opt.experiments[0] + ": " + data->error);
 
@@ -219,25 +250,7 @@ int runCompare(const CompareOptions& opt) {
     };
     runner.run(cb);
 
-    const std::vector<RunRecord> records = runner.records();
-    table.summary(records);
-    int code = 0;
-    for (const RunRecord& r : records) {
-        if (r.status != RunStatus::Failed) continue;
-        std::fprintf(stderr, "nnwb-cli compare: run %s failed: %s\n", r.label.c_str(),
-                     r.error.c_str());
-        code = 1;
-    }
-    if (!opt.csv.empty()) {
-        try {
-            writeComparisonCsv(opt.csv, records);
-            std::printf("wrote %s\n", opt.csv.c_str());
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "nnwb-cli compare: %s\n", e.what());
-            code = 1;
-        }
-    }
-    return code;
+    return finishComparison(opt, table, runner.records());
 }
 
 }  // namespace

@@ -52,6 +52,71 @@ struct ExportOptions {
     std::string model, experiment, weights, onnx, mql5, batch = "1";
 };
 
+#ifdef NNWB_HAS_ONNX
+// The flags that go together: a bundle or an experiment with weights, --onnx or --mql5, and
+// batch 1 (or dynamic) for the expert.
+void checkExportFlags(const ExportOptions& o, int batch) {
+    const bool pair = !o.experiment.empty() || !o.weights.empty();
+    if (o.model.empty() == !pair)
+        throw UsageError(
+            "give --model M.safetensors (a model bundle), or --experiment FILE --weights "
+            "W.safetensors");
+    if (pair && (o.experiment.empty() || o.weights.empty()))
+        throw UsageError("--experiment FILE and --weights FILE go together");
+    if (o.onnx.empty() == o.mql5.empty())
+        throw UsageError(
+            "give --onnx OUT.onnx, or --mql5 DIR (writes DIR/model.onnx and "
+            "DIR/nnwb_expert.mq5)");
+    if (!o.mql5.empty() && batch > 1)
+        throw UsageError("--mql5: the expert runs one window per call; use --batch 1 or dynamic");
+}
+
+// What is exported: the graph's spec and, for --mql5, the bundle (data settings and
+// statistics) and the trading rules the expert needs (the experiment's, else defaults).
+struct ExportInput {
+    onnxexport::ExportSpec spec;
+    ModelBundle bundle;
+    TradingSettings trading;
+};
+
+// The export's input from a (model or ensemble) bundle, or an experiment and its weights.
+// Files that do not fit or cannot be read are bad input, naming the file.
+ExportInput readExportInput(const ExportOptions& o, int batch, const std::string& input) {
+    const std::string source = std::filesystem::path(input).filename().string();
+    ExportInput x;
+    try {
+        if (!o.model.empty()) {
+            EnsembleBundle ensemble;  // an ensemble bundle: one graph of its members
+            loadAnyBundle(o.model, x.bundle, ensemble);
+            x.spec = ensemble.size() > 0 ? onnxexport::specFromEnsemble(ensemble, batch, source)
+                                         : onnxexport::specFromBundle(x.bundle, batch, source);
+            return x;
+        }
+        const Experiment exp = Experiment::load(o.experiment);
+        std::map<std::string, std::string> meta;
+        const TensorMap weights = loadSafetensors(o.weights, &meta);
+        const int epoch = meta.count("epoch") ? std::atoi(meta.at("epoch").c_str()) : 0;
+        if (o.mql5.empty()) {
+            x.spec = onnxexport::specFromExperiment(exp, weights, batch, epoch, source);
+            return x;
+        }
+        if (exp.data.value("source", std::string("file")) == "synthetic")
+            throw std::invalid_argument(
+                "--mql5 needs a model trained on price bars, not synthetic data");
+        const ExperimentData data = loadExperimentData(exp);
+        if (!data.ok) throw std::invalid_argument(data.error);
+        x.bundle = makeModelBundle(exp, data, weights, exp.model, epoch);
+        x.trading = exp.trading;
+        x.spec = onnxexport::specFromExperimentData(exp, data, weights, batch, epoch, source);
+    } catch (const std::invalid_argument& e) {  // model, weights or data that do not fit
+        throw UsageError(input + ": " + e.what());
+    } catch (const std::exception& e) {  // unreadable or corrupt files, not a bundle
+        throw UsageError(e.what());
+    }
+    return x;
+}
+#endif
+
 int runExport(const ExportOptions& o) {
 #ifndef NNWB_HAS_ONNX
     (void)o;
@@ -60,63 +125,16 @@ int runExport(const ExportOptions& o) {
                  "(configure with -DNNWB_ONNX=ON; needs libonnx-dev and libprotobuf-dev)\n");
     return 2;
 #else
-    const std::string &modelPath = o.model, &experimentPath = o.experiment,
-                      &weightsPath = o.weights, &mql5Dir = o.mql5;
     std::string out = o.onnx;
     const int batch = o.batch == "dynamic" ? 0 : std::atoi(o.batch.c_str());  // checked
-    const bool pair = !experimentPath.empty() || !weightsPath.empty();
-    if (modelPath.empty() == !pair)
-        throw UsageError(
-            "give --model M.safetensors (a model bundle), or --experiment FILE --weights "
-            "W.safetensors");
-    if (pair && (experimentPath.empty() || weightsPath.empty()))
-        throw UsageError("--experiment FILE and --weights FILE go together");
-    if (out.empty() == mql5Dir.empty())
-        throw UsageError(
-            "give --onnx OUT.onnx, or --mql5 DIR (writes DIR/model.onnx and "
-            "DIR/nnwb_expert.mq5)");
-    if (!mql5Dir.empty() && batch > 1)
-        throw UsageError("--mql5: the expert runs one window per call; use --batch 1 or dynamic");
-
-    const std::string input = modelPath.empty() ? weightsPath : modelPath;
-    const std::string source = std::filesystem::path(input).filename().string();
-    onnxexport::ExportSpec spec;
-    ModelBundle bundle;       // for --mql5: the data settings and statistics the expert needs
-    TradingSettings trading;  // for --mql5: the expert's rules (the experiment's, else defaults)
-    try {
-        if (!modelPath.empty()) {
-            EnsembleBundle ensemble;  // an ensemble bundle: one graph of its members
-            loadAnyBundle(modelPath, bundle, ensemble);
-            spec = ensemble.size() > 0 ? onnxexport::specFromEnsemble(ensemble, batch, source)
-                                       : onnxexport::specFromBundle(bundle, batch, source);
-        } else {
-            const Experiment exp = Experiment::load(experimentPath);
-            std::map<std::string, std::string> meta;
-            const TensorMap weights = loadSafetensors(weightsPath, &meta);
-            const int epoch = meta.count("epoch") ? std::atoi(meta.at("epoch").c_str()) : 0;
-            if (mql5Dir.empty()) {
-                spec = onnxexport::specFromExperiment(exp, weights, batch, epoch, source);
-            } else {
-                if (exp.data.value("source", std::string("file")) == "synthetic")
-                    throw std::invalid_argument(
-                        "--mql5 needs a model trained on price bars, not synthetic data");
-                const ExperimentData data = loadExperimentData(exp);
-                if (!data.ok) throw std::invalid_argument(data.error);
-                bundle = makeModelBundle(exp, data, weights, exp.model, epoch);
-                trading = exp.trading;
-                spec = onnxexport::specFromExperimentData(exp, data, weights, batch, epoch, source);
-            }
-        }
-    } catch (const std::invalid_argument& e) {  // model, weights or data that do not fit
-        throw UsageError(input + ": " + e.what());
-    } catch (const std::exception& e) {  // unreadable or corrupt files, not a bundle
-        throw UsageError(e.what());
-    }
+    checkExportFlags(o, batch);
+    const std::string input = o.model.empty() ? o.weights : o.model;
+    const ExportInput x = readExportInput(o, batch, input);
     onnxexport::ModelSummary s;
-    if (!mql5Dir.empty()) {
+    if (!o.mql5.empty()) {
         onnxexport::Mql5Export written;
         try {
-            written = onnxexport::writeMql5Export(spec, bundle, mql5Dir, trading);
+            written = onnxexport::writeMql5Export(x.spec, x.bundle, o.mql5, x.trading);
         } catch (const std::invalid_argument& e) {  // nothing written
             throw UsageError(input + ": " + e.what());
         }  // a folder or file that cannot be written: exit 1
@@ -127,9 +145,9 @@ int runExport(const ExportOptions& o) {
             "rules; what a live account does otherwise is listed at the top of the file and in "
             "docs/onnx-and-mt5.md\n",
             written.expertPath.c_str(), onnxexport::kMql5ModelFile,
-            modelPath.empty() ? "experiment's" : "default");
+            o.model.empty() ? "experiment's" : "default");
     } else {
-        s = onnxexport::exportModel(spec, out);  // failure: exit 1
+        s = onnxexport::exportModel(x.spec, out);  // failure: exit 1
     }
     std::string ops;
     for (const auto& [op, n] : s.ops)
@@ -138,7 +156,7 @@ int runExport(const ExportOptions& o) {
                 size_t(std::filesystem::file_size(out)), s.opset, s.parameters);
     std::printf("input 'features' %s float32 (raw features), output 'scores' %s float32 (%s%s)\n",
                 dims(s.inputDims).c_str(), dims(s.outputDims).c_str(),
-                joined(spec.classNames).c_str(), spec.outputSoftmax ? ", probabilities" : "");
+                joined(x.spec.classNames).c_str(), x.spec.outputSoftmax ? ", probabilities" : "");
     std::printf("operators: %s\n", ops.c_str());
     return 0;
 #endif

@@ -83,27 +83,11 @@ void printTrading(const PredictOptions& o, const TradingReport& t) {
         std::printf("wrote %s (%zu bars)\n", o.equityCsv.c_str(), t.equity.bar.size());
 }
 
-int runPredict(const PredictOptions& o) {
-    const std::string &modelPath = o.model, &dataPath = o.data, &csvPath = o.csv;
-    const bool json = o.json;
-    const int64_t from = barTimeOf(o.from, std::numeric_limits<int64_t>::min());
-    const int64_t to = barTimeOf(o.to, std::numeric_limits<int64_t>::max());
-    if (from > to) throw UsageError("--from is after --to");
-    checkTradingFlagsNeedTrading(o);
-    const TradingSettings tradingSettings = o.trading ? tradingSettingsOf(o) : TradingSettings();
-
-    ModelBundle bundle;
-    EnsembleBundle ensemble;  // an ensemble bundle's members (none for one model)
-    try {
-        loadAnyBundle(modelPath, bundle, ensemble);
-    } catch (const ModelBundleError& e) {
-        throw UsageError(e.what());
-    }
-    LoadResult loaded = loadBarFile(dataPath);
-    if (!loaded.ok) throw UsageError(loaded.error);
-    for (const std::string& w : loaded.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-    const BarSeries& bars = loaded.bars;
-
+// The model or ensemble bundle's predictions of the bars from..to on --device (bad files and
+// devices are bad input).
+PredictionResult predictBars(const PredictOptions& o, const ModelBundle& bundle,
+                             const EnsembleBundle& ensemble, const BarSeries& bars, int64_t from,
+                             int64_t to, DeviceInfo& device) {
     PredictionInputs inputs;
     try {
         inputs = buildPredictionInputs(bundle, bars, from, to);
@@ -120,66 +104,92 @@ int runPredict(const PredictOptions& o) {
     } catch (const ComputeError& e) {
         throw UsageError(e.what());
     } catch (const ShapeError& e) {
-        throw UsageError(modelPath + ": model: " + e.what());
+        throw UsageError(o.model + ": model: " + e.what());
     } catch (const ModelBundleError& e) {
-        throw UsageError(modelPath + ": " + e.what());
+        throw UsageError(o.model + ": " + e.what());
     }
-    const PredictionResult r =
-        predictor ? predictor->run(inputs, bars) : ensemblePredictor->run(inputs, bars);
+    device = predictor ? predictor->backend().info() : ensemblePredictor->backend().info();
+    return predictor ? predictor->run(inputs, bars) : ensemblePredictor->run(inputs, bars);
+}
+
+// The text output: what predicted what, the rows (unless written to --csv), the metrics and
+// the trading figures.
+void printPrediction(const PredictOptions& o, const ModelBundle& bundle, size_t members,
+                     const BarSeries& bars, const PredictionResult& r, const DeviceInfo& info,
+                     const TradingReport& trading) {
+    const std::string epochText = members > 0
+                                      ? "an ensemble of " + std::to_string(members) + " members"
+                                      : "epoch " + std::to_string(bundle.epoch);
+    std::printf(
+        "predict: %s (%s, %s, trained on %s %s) on %s, %zu bars: %zu rows from %s to "
+        "%s, %zu labelled; %s (%s)\n",
+        baseName(o.model).c_str(), bundle.experiment.c_str(), epochText.c_str(),
+        bundle.trainedOn.c_str(), timeframeName(bundle.timeframe).c_str(), baseName(o.data).c_str(),
+        bars.size(), r.rows.size(), formatBarTime(r.rows.front().time).c_str(),
+        formatBarTime(r.rows.back().time).c_str(), r.labelled, info.id.c_str(), info.name.c_str());
+    if (o.csv.empty()) {
+        const bool more = r.members > 1;  // an ensemble's agreement and spread
+        std::printf(more ? "%-16s %14s %11s %11s %11s  %-6s %-5s  agreement   spread\n"
+                         : "%-16s %14s %11s %11s %11s  %-6s %s\n",
+                    "time", "close", "none", "buy", "sell", "signal", "label");
+        for (const PredictionRow& row : r.rows) {
+            std::printf(more ? "%-16s %14.6g %11.6f %11.6f %11.6f  %-6s %-5s"
+                             : "%-16s %14.6g %11.6f %11.6f %11.6f  %-6s %s",
+                        formatBarTime(row.time).c_str(), row.close,
+                        static_cast<double>(row.outputs[0]), static_cast<double>(row.outputs[1]),
+                        static_cast<double>(row.outputs[2]), signalName(row.signal),
+                        row.labelled ? labelName(row).c_str() : "-");
+            if (more)
+                std::printf("  %9.3f %8.6f", static_cast<double>(row.agreement),
+                            static_cast<double>(row.spread));
+            std::printf("\n");
+        }
+    }
+    std::printf("%s", predictionMetricsText(r.metrics).c_str());
+    if (!o.csv.empty()) std::printf("wrote %s (%zu rows)\n", o.csv.c_str(), r.rows.size());
+    if (o.trading) printTrading(o, trading);
+}
+
+int runPredict(const PredictOptions& o) {
+    const int64_t from = barTimeOf(o.from, std::numeric_limits<int64_t>::min());
+    const int64_t to = barTimeOf(o.to, std::numeric_limits<int64_t>::max());
+    if (from > to) throw UsageError("--from is after --to");
+    checkTradingFlagsNeedTrading(o);
+    const TradingSettings tradingSettings = o.trading ? tradingSettingsOf(o) : TradingSettings();
+
+    ModelBundle bundle;
+    EnsembleBundle ensemble;  // an ensemble bundle's members (none for one model)
+    try {
+        loadAnyBundle(o.model, bundle, ensemble);
+    } catch (const ModelBundleError& e) {
+        throw UsageError(e.what());
+    }
+    LoadResult loaded = loadBarFile(o.data);
+    if (!loaded.ok) throw UsageError(loaded.error);
+    for (const std::string& w : loaded.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    const BarSeries& bars = loaded.bars;
+    DeviceInfo device;
+    const PredictionResult r = predictBars(o, bundle, ensemble, bars, from, to, device);
     // Inputs far outside the training range: on stderr (and in --json's "warnings").
     const std::string range = outOfRangeWarningText(r.outOfRange);
     if (!range.empty()) std::fprintf(stderr, "warning: %s", range.c_str());
 
-    if (!csvPath.empty()) writeFileAtomic(csvPath, predictionCsv(r));
+    if (!o.csv.empty()) writeFileAtomic(o.csv, predictionCsv(r));
     TradingReport trading;
     if (o.trading) {
         trading = evaluate(tradingSettings, bars, r);
         if (!o.tradesCsv.empty()) writeFileAtomic(o.tradesCsv, tradesCsv(trading));
         if (!o.equityCsv.empty()) writeFileAtomic(o.equityCsv, equityCsv(trading));
     }
-    const std::string file = baseName(dataPath);
-    if (json) {
-        nlohmann::ordered_json j = predictionToJson(r, bundle, file, bars.size());
+    if (o.json) {
+        nlohmann::ordered_json j = predictionToJson(r, bundle, baseName(o.data), bars.size());
         if (o.trading) {
             j["trading"] = tradingReportJson(trading);
             j["trading"]["settings"] = tradingSettings.toJson();
         }
         std::printf("%s\n", j.dump().c_str());
     } else {
-        const auto info =
-            predictor ? predictor->backend().info() : ensemblePredictor->backend().info();
-        const std::string epochText =
-            ensemble.size() > 0 ? "an ensemble of " + std::to_string(ensemble.size()) + " members"
-                                : "epoch " + std::to_string(bundle.epoch);
-        std::printf(
-            "predict: %s (%s, %s, trained on %s %s) on %s, %zu bars: %zu rows from %s to "
-            "%s, %zu labelled; %s (%s)\n",
-            baseName(modelPath).c_str(), bundle.experiment.c_str(), epochText.c_str(),
-            bundle.trainedOn.c_str(), timeframeName(bundle.timeframe).c_str(), file.c_str(),
-            bars.size(), r.rows.size(), formatBarTime(r.rows.front().time).c_str(),
-            formatBarTime(r.rows.back().time).c_str(), r.labelled, info.id.c_str(),
-            info.name.c_str());
-        if (csvPath.empty()) {
-            const bool more = r.members > 1;  // an ensemble's agreement and spread
-            std::printf(more ? "%-16s %14s %11s %11s %11s  %-6s %-5s  agreement   spread\n"
-                             : "%-16s %14s %11s %11s %11s  %-6s %s\n",
-                        "time", "close", "none", "buy", "sell", "signal", "label");
-            for (const PredictionRow& row : r.rows) {
-                std::printf(
-                    more ? "%-16s %14.6g %11.6f %11.6f %11.6f  %-6s %-5s"
-                         : "%-16s %14.6g %11.6f %11.6f %11.6f  %-6s %s",
-                    formatBarTime(row.time).c_str(), row.close, static_cast<double>(row.outputs[0]),
-                    static_cast<double>(row.outputs[1]), static_cast<double>(row.outputs[2]),
-                    signalName(row.signal), row.labelled ? labelName(row).c_str() : "-");
-                if (more)
-                    std::printf("  %9.3f %8.6f", static_cast<double>(row.agreement),
-                                static_cast<double>(row.spread));
-                std::printf("\n");
-            }
-        }
-        std::printf("%s", predictionMetricsText(r.metrics).c_str());
-        if (!csvPath.empty()) std::printf("wrote %s (%zu rows)\n", csvPath.c_str(), r.rows.size());
-        if (o.trading) printTrading(o, trading);
+        printPrediction(o, bundle, ensemble.size(), bars, r, device, trading);
     }
     return 0;
 }

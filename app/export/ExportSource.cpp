@@ -80,6 +80,83 @@ ExportSpec syntheticSpec(const Experiment& e, const TensorMap& weights, int batc
 
 }  // namespace
 
+namespace {
+
+// With z-score normalization: the features constant in training (multiplied by 0 in the graph).
+std::string constantFeaturesText(const ModelBundle& b) {
+    std::string constant;
+    if (b.data.normalization != "zscore") return constant;
+    for (size_t k = 0; k < b.features.size(); ++k)
+        if (isConstantStat(b.stats, k)) constant += (constant.empty() ? "" : ", ") + b.features[k];
+    if (!constant.empty())
+        constant = "\nConstant in training (stddev 0, no information): " + constant +
+                   "; the graph multiplies them by 0, so they enter as 0 whatever is fed.";
+    return constant;
+}
+
+// With z-score normalization: the inputs the model knows only near its training data, and the
+// features in the training instrument's price scale.
+std::string scaleBoundText(const ModelBundle& b) {
+    if (b.data.normalization != "zscore") return {};
+    std::string scaleBound;
+    for (const std::string& f : b.features) {
+        Feature kind;
+        if (featureFromKey(f, kind) && !featureInfo(kind).scaleFree)
+            scaleBound += (scaleBound.empty() ? "" : ", ") + f;
+    }
+    return "\nThe model was trained for inputs near its training data: a normalized input "
+           "(x - mean) / stddev beyond about +-" +
+           std::to_string(int(kOutOfRangeZ)) +
+           " (nnwb-cli predict warns when over 1% of the rows are) means bars unlike the "
+           "training file (another instrument or price scale), and its scores mean little there." +
+           (scaleBound.empty() ? std::string()
+                               : " In the price scale of the training instrument: " + scaleBound +
+                                     " (the scale-free features divide by ATR or the close).");
+}
+
+// The doc strings of a bundle's graph: what its input columns are and how they are prepared
+// (constant and price-scale features named), what its outputs mean, and the model's summary.
+void describeBundleSpec(const ModelBundle& b, const std::string& source, ExportSpec& spec) {
+    const DataConfig& cfg = b.data;
+    const int window = cfg.window, features = cfg.featureCount();
+    const std::string from = source.empty() ? "its weights" : source;
+    const std::string epochText = b.epoch > 0 ? ", epoch " + std::to_string(b.epoch) : "";
+    std::string columns;
+    const auto active = cfg.features.active();
+    for (size_t k = 0; k < active.size(); ++k)
+        columns += "\n  " + std::to_string(k) + " " + featureDefinition(active[k], cfg);
+    std::string prep = cfg.normalization == "zscore"
+                           ? "The graph itself applies the training part's z-score normalization "
+                             "(x - mean) / stddev per feature"
+                           : "No normalization (normalization \"none\")";
+    if (cfg.positionalEncoding)
+        prep += " and adds the sinusoidal positional encoding (row 0 = oldest bar)";
+    const std::string constant = constantFeaturesText(b), scaleBound = scaleBoundText(b);
+    spec.inputDoc = "float32 [batch, " + std::to_string(window) + ", " + std::to_string(features) +
+                    "]: the raw features of the last " + std::to_string(window) +
+                    " closed bars, oldest first (row " + std::to_string(window - 1) +
+                    " = the newest closed bar, MT5 shift 1), one column per feature:" + columns +
+                    "\n" + prep + ": feed raw indicator values." + constant + scaleBound;
+    const std::string fractal = cfg.fractal == "5bar"
+                                    ? "5-bar Williams fractal (two bars each side)"
+                                    : "3-bar fractal (one bar each side)";
+    spec.outputDoc = "float32 [batch, 3]: " + outputMeaning(b.loss) + " of the classes " +
+                     joined(b.outputs, ", ") +
+                     " for the newest bar of the window: buy = its low is a " + fractal +
+                     " low, sell = its high a fractal high, known when the next bar closes. The "
+                     "signal is the largest of the three; buy or sell is a signal, none is not.";
+    spec.modelDoc = "nnwb model '" + spec.name + "' (" + layerSummary(b.model) + "), trained on " +
+                    (b.trainedOn.empty() ? cfg.file : b.trainedOn) + " with a window of " +
+                    std::to_string(window) + " bars and " + std::to_string(features) +
+                    " features (" + joined(b.features, ", ") +
+                    "; indicator definitions: " + indicatorVariant(cfg) + "), from " + from +
+                    epochText + ". Input 'features' [batch, " + std::to_string(window) + ", " +
+                    std::to_string(features) +
+                    "] raw values, output 'scores' [batch, 3] = " + joined(b.outputs, ", ") + ".";
+}
+
+}  // namespace
+
 ExportSpec specFromBundle(const ModelBundle& b, int batch, const std::string& source) {
     const DataConfig& cfg = b.data;
     ExportSpec spec;
@@ -109,63 +186,7 @@ ExportSpec specFromBundle(const ModelBundle& b, int batch, const std::string& so
     spec.metadata["nnwb.onnx"] = "1";
     spec.metadata["nnwb.window"] = std::to_string(cfg.window);
 
-    const int window = cfg.window, features = cfg.featureCount();
-    const std::string from = source.empty() ? "its weights" : source;
-    const std::string epochText = b.epoch > 0 ? ", epoch " + std::to_string(b.epoch) : "";
-    std::string columns;
-    const auto active = cfg.features.active();
-    for (size_t k = 0; k < active.size(); ++k)
-        columns += "\n  " + std::to_string(k) + " " + featureDefinition(active[k], cfg);
-    std::string prep = cfg.normalization == "zscore"
-                           ? "The graph itself applies the training part's z-score normalization "
-                             "(x - mean) / stddev per feature"
-                           : "No normalization (normalization \"none\")";
-    if (cfg.positionalEncoding)
-        prep += " and adds the sinusoidal positional encoding (row 0 = oldest bar)";
-    std::string constant, scaleBound;
-    if (cfg.normalization == "zscore") {
-        for (size_t k = 0; k < b.features.size(); ++k)
-            if (isConstantStat(b.stats, k))
-                constant += (constant.empty() ? "" : ", ") + b.features[k];
-        if (!constant.empty())
-            constant = "\nConstant in training (stddev 0, no information): " + constant +
-                       "; the graph multiplies them by 0, so they enter as 0 whatever is fed.";
-        for (const std::string& f : b.features) {
-            Feature kind;
-            if (featureFromKey(f, kind) && !featureInfo(kind).scaleFree)
-                scaleBound += (scaleBound.empty() ? "" : ", ") + f;
-        }
-        scaleBound =
-            "\nThe model was trained for inputs near its training data: a normalized input "
-            "(x - mean) / stddev beyond about +-" +
-            std::to_string(int(kOutOfRangeZ)) +
-            " (nnwb-cli predict warns when over 1% of the rows are) means bars unlike the "
-            "training file (another instrument or price scale), and its scores mean little there." +
-            (scaleBound.empty() ? std::string()
-                                : " In the price scale of the training instrument: " + scaleBound +
-                                      " (the scale-free features divide by ATR or the close).");
-    }
-    spec.inputDoc = "float32 [batch, " + std::to_string(window) + ", " + std::to_string(features) +
-                    "]: the raw features of the last " + std::to_string(window) +
-                    " closed bars, oldest first (row " + std::to_string(window - 1) +
-                    " = the newest closed bar, MT5 shift 1), one column per feature:" + columns +
-                    "\n" + prep + ": feed raw indicator values." + constant + scaleBound;
-    const std::string fractal = cfg.fractal == "5bar"
-                                    ? "5-bar Williams fractal (two bars each side)"
-                                    : "3-bar fractal (one bar each side)";
-    spec.outputDoc = "float32 [batch, 3]: " + outputMeaning(b.loss) + " of the classes " +
-                     joined(b.outputs, ", ") +
-                     " for the newest bar of the window: buy = its low is a " + fractal +
-                     " low, sell = its high a fractal high, known when the next bar closes. The "
-                     "signal is the largest of the three; buy or sell is a signal, none is not.";
-    spec.modelDoc = "nnwb model '" + spec.name + "' (" + layerSummary(b.model) + "), trained on " +
-                    (b.trainedOn.empty() ? cfg.file : b.trainedOn) + " with a window of " +
-                    std::to_string(window) + " bars and " + std::to_string(features) +
-                    " features (" + joined(b.features, ", ") +
-                    "; indicator definitions: " + indicatorVariant(cfg) + "), from " + from +
-                    epochText + ". Input 'features' [batch, " + std::to_string(window) + ", " +
-                    std::to_string(features) +
-                    "] raw values, output 'scores' [batch, 3] = " + joined(b.outputs, ", ") + ".";
+    describeBundleSpec(b, source, spec);
     return spec;
 }
 

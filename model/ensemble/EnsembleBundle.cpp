@@ -211,13 +211,8 @@ void EnsembleBundle::save(const std::string& path) const {
 
 void loadAnyBundle(const std::string& path, ModelBundle& single, EnsembleBundle& ensemble) {
     std::map<std::string, std::string> meta;
-    TensorMap t;
-    try {
-        t = loadSafetensors(path, &meta);
-    } catch (const std::exception& e) {
-        throw ModelBundleError(e.what());
-    }
-    try {
+    TensorMap t = readBundleFile(path, meta);
+    decodeBundleOf(path, [&] {
         if (isEnsembleMetadata(meta)) {
             ensemble = EnsembleBundle::fromFile(t, meta);
             single = ensemble.common;
@@ -225,24 +220,13 @@ void loadAnyBundle(const std::string& path, ModelBundle& single, EnsembleBundle&
             ensemble = EnsembleBundle();
             single = ModelBundle::fromMetadata(std::move(t), meta);
         }
-    } catch (const ModelBundleError& e) {
-        throw ModelBundleError(path + ": " + e.what());
-    }
+    });
 }
 
 EnsembleBundle EnsembleBundle::load(const std::string& path) {
     std::map<std::string, std::string> meta;
-    TensorMap t;
-    try {
-        t = loadSafetensors(path, &meta);
-    } catch (const std::exception& e) {
-        throw ModelBundleError(e.what());
-    }
-    try {
-        return fromFile(t, meta);
-    } catch (const ModelBundleError& e) {
-        throw ModelBundleError(path + ": " + e.what());
-    }
+    const TensorMap t = readBundleFile(path, meta);
+    return decodeBundleOf(path, [&] { return fromFile(t, meta); });
 }
 
 }  // namespace nnwb
