@@ -7,11 +7,12 @@
 #                          TSan threaded tests, stores under stress, OpenCL kernels under oclgrind,
 #                          the Debian package installed, used and purged (label package);
 #                          the slow parts rotate with the commit count (one sanitizer build per
-#                          run: ASan half 0, ASan half 1, TSan; fuzz and monkey seeds; the
-#                          oclgrind slice), so any 3 consecutive commits run all of them
+#                          run: ASan part 0, 1 or 2 of the test programs, TSan; fuzz and monkey
+#                          seeds; the oclgrind slice), so any 4 consecutive commits run all of them
 #   scripts/nnwb.sh check-long  the same at full length (10,000 monkey actions over the fixed
 #                          seeds, 5 minutes per fuzzer, every oclgrind case, the whole ASan suite)
-#   scripts/nnwb.sh asan   AddressSanitizer + UBSan build of the whole test suite (part of check)
+#   scripts/nnwb.sh asan   AddressSanitizer + UBSan build of the whole test suite (part of check;
+#                          NNWB_ASAN_PART=k/n: the part k of n that check's rotation runs)
 #   scripts/nnwb.sh tsan   ThreadSanitizer build of the threaded tests (part of check)
 #   scripts/nnwb.sh format formats every tracked C++ file with clang-format (.clang-format)
 #   scripts/nnwb.sh format-check  fails when a tracked C++ file is not formatted (part of check)
@@ -200,18 +201,18 @@ run_checks() {
     # 0. Formatting of every tracked C++ file (the gate; see format_gate above).
     if [ "$format_gate" = 1 ]; then run_format_check; fi
     # 1-4. One sanitizer build per run in `check` (each is a build of every library): the
-    # commit count mod 3 picks ASan + UBSan with half 0 or half 1 of the test programs (with the
+    # commit count mod 4 picks ASan + UBSan with part 0, 1 or 2 of the test programs (with the
     # fuzzers and the GUI monkey), or TSan with the threaded tests. check-long runs all of them.
     # 0b. The Debian package, installed and purged (minutes; builds only the programs).
     run_package_test
     local sanitizer="all"
     if [ "$length" = short ]; then
-        case "$(($(commit_count) % 3))" in
-            0) sanitizer=asan asan_half=0 ;;
-            1) sanitizer=asan asan_half=1 ;;
-            2) sanitizer=tsan ;;
+        asan_parts=3
+        case "$(($(commit_count) % 4))" in
+            0 | 1 | 2) sanitizer=asan asan_part="$(($(commit_count) % 4))" ;;
+            3) sanitizer=tsan ;;
         esac
-        echo "== check: sanitizer of this commit (commit count mod 3): $sanitizer${asan_half:+, half $asan_half}"
+        echo "== check: sanitizer of this commit (commit count mod 4): $sanitizer${asan_part:+, part $asan_part of $asan_parts}"
     fi
     if [ "$sanitizer" != tsan ]; then run_asan_fuzz_monkey "$length" "$jobs" "$hash"; fi
     if [ "$sanitizer" != asan ]; then run_tsan; fi
@@ -277,38 +278,54 @@ run_asan_fuzz_monkey() {
 # AddressSanitizer + UndefinedBehaviorSanitizer: the whole test suite (not the long monkey and
 # the fuzzers, which are steps of their own in check, nor the live Slurm cluster test, whose
 # nnwb-cli paths tst_cli_sweep_bundle runs under ASan without the daemons). Arguments: extra -D
-# settings. With asan_half=k (0 or 1; check sets it from the commit count), only the test programs whose place
-# in the sorted list of tests is k modulo 2 are built and run, beside the GUI monkey, the
-# fuzzers and nnwb-cli: with check's rotation, any 3 consecutive commits run the whole suite
-# under ASan + UBSan (docs/decisions/ci-time.md); `asan` and check-long run it whole.
-asan_half=""
+# settings. With asan_part=k of asan_parts (check sets them from the commit count), only the
+# test programs whose place in the sorted list of programs is k modulo asan_parts are built,
+# and their tests run, beside the GUI monkey, the fuzzers and nnwb-cli: with check's rotation,
+# any 4 consecutive commits run the whole suite under ASan + UBSan (docs/decisions/ci-time.md);
+# `asan` and check-long run it whole. A test is a program of its own unless
+# build-asan/tests/test-programs.txt (lines TEST:PROGRAM) puts several tests in one program
+# (a unity batch of test files); then the program's tests go together.
+asan_part=""
+asan_parts=3
 run_asan() {
-    step "asan+ubsan: build (preset asan, fuzzers included${asan_half:+, test half $asan_half of 2})"
+    step "asan+ubsan: build (preset asan, fuzzers included${asan_part:+, test part $asan_part of $asan_parts})"
     configure asan "$@"
     local regex=""
-    if [ -z "$asan_half" ]; then
+    if [ -z "$asan_part" ]; then
         build_preset asan
     else
-        local names always targets=() i=0 t
+        local names always programs targets=() i=0 t p count=0
         names="$(cd build-asan && ctest -N -LE 'monkey-long|^fuzzing$|^slurm$|^package$' |
             sed -n 's/^ *Test *#[0-9]*: *//p' | grep -vx 'install_tree' | sort)"
         always="$(cd build-asan && ctest -N -L 'monkey-long|^fuzzing$' |
             sed -n 's/^ *Test *#[0-9]*: *//p')"
-        for t in $names; do
-            if [ $((i % 2)) -eq "$asan_half" ]; then
-                regex="${regex:+$regex|}$t"
-                grep -q "^build $t: phony" build-asan/build.ninja && targets+=("$t")
+        local -A program_of=() chosen=()
+        if [ -f build-asan/tests/test-programs.txt ]; then
+            while IFS=: read -r t p; do
+                [ -n "$t" ] && program_of[$t]="$p"
+            done <build-asan/tests/test-programs.txt
+        fi
+        programs="$(for t in $names; do echo "${program_of[$t]:-$t}"; done | sort -u)"
+        for p in $programs; do
+            if [ $((i % asan_parts)) -eq "$asan_part" ]; then
+                chosen[$p]=1
+                count=$((count + 1))
             fi
             i=$((i + 1))
+        done
+        for t in $names; do
+            [ -n "${chosen[${program_of[$t]:-$t}]:-}" ] || continue
+            regex="${regex:+$regex|}$t"
+            grep -q "^build $t: phony" build-asan/build.ninja && targets+=("$t")
         done
         for t in $always; do
             grep -q "^build $t: phony" build-asan/build.ninja && targets+=("$t")
         done
-        echo "== asan+ubsan: ${#targets[@]} programs of test half $asan_half"
+        echo "== asan+ubsan: test part $asan_part of $asan_parts: $count of $i programs"
         # nnwb_cli_docs: the manual page and completion that the test cli_docs reads.
         build_preset asan --target nnwb-cli nnwb nnwb_cli_docs tst_monkey "${targets[@]}"
     fi
-    step "asan+ubsan: test suite${asan_half:+ (half $asan_half of 2)}"
+    step "asan+ubsan: test suite${asan_part:+ (part $asan_part of $asan_parts)}"
     # example_sweeps (four whole sweeps of the shipped specs, 110 s under ASan) runs in `test`;
     # the nnwb-cli sweep paths it takes are those tst_cli_sweep* run here.
     (cd build-asan && ctest --output-on-failure -j "$(nproc)" --timeout 1800 \
@@ -378,6 +395,10 @@ case "$mode" in
         step "install"
         install_missing "${packages[@]}" "${check_packages[@]}"
         install_onnxruntime_node
+        # NNWB_ASAN_PART=k/n: only part k of n, as check's rotation picks it.
+        if [ -n "${NNWB_ASAN_PART:-}" ]; then
+            asan_part="${NNWB_ASAN_PART%/*}" asan_parts="${NNWB_ASAN_PART#*/}"
+        fi
         run_asan
         ;;
     tsan)
