@@ -127,6 +127,25 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(net), qPrintable(r.out + " lacks " + net));
     }
 
+    // Issue 42 §5: an unrecorded comparison shows the trading figures a recorded run stores
+    // (the engine computed them only for a recorded run: the columns read "-").
+    void anUnrecordedComparisonShowsTheTradingFigures() {
+        const QString db = QString::fromStdString(dir_ + "/unrecorded/runs.sqlite");
+        const QString exp = write("unrecorded.json", experiment(2));
+        auto r = runCli({"train", "--experiment", exp, "--runs-db", db}, 300000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = runCli({"runs", "show", "1", "--json", "--runs-db", db});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const json run = json::parse(r.out.toStdString());
+        const json& t = run.at("trading");
+        char net[32];
+        std::snprintf(net, sizeof net, "%.1f", t.at("strategy").at("netPoints").get<double>());
+        r = runCli({"compare", exp, exp, "--no-record"}, 300000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString summary = r.out.mid(r.out.indexOf("summary"));
+        QVERIFY2(summary.count(QString(net)) >= 2, qPrintable(summary + " lacks " + net));
+    }
+
     void storedFiguresThatDoNotExistReadNa() {
         // A model that never signalled: its win rate, profit factor and Sharpe were stored as
         // null; a null profit factor is infinite only where a trade won (issue 40).
