@@ -15,7 +15,9 @@ void MainWindow::connectWalkForward() {
     using C = TrainingController;
     connect(controller_, &C::walkForwardPlanned, this, [this](const WalkForwardPlan& plan) {
         walkForward_->planned(plan);
-        priceChart_->showWalkForward(plan);
+        WalkForwardPlan bands = plan;
+        if (plan.isCpcv()) bands.plan.folds.clear();  // splits overlap: no bands, the bars
+        priceChart_->showWalkForward(bands);
         attention_->clear(
             tr("A walk-forward keeps no model (each fold trains its own), so there "
                "are no Score matrices to show."));
@@ -23,8 +25,12 @@ void MainWindow::connectWalkForward() {
     connect(controller_, &C::foldStarted, this, [this](const FoldRecord& r) {
         walkForward_->foldStarted(r);
         charts_->clear();  // each fold's epochs count from 1
-        statusBar()->showMessage(
-            tr("Walk-forward: fold %1/%2 training").arg(r.index + 1).arg(r.folds), 8000);
+        statusBar()->showMessage((walkForward_->plan().isCpcv() ? tr("CPCV: split %1/%2 training")
+                                                                : tr("Walk-forward: fold %1/%2 "
+                                                                     "training"))
+                                     .arg(r.index + 1)
+                                     .arg(r.folds),
+                                 8000);
     });
     connect(controller_, &C::foldEnded, walkForward_, &WalkForwardPresenter::foldEnded);
     connect(controller_, &C::walkForwardFinished, this, [this](const WalkForwardOutcome& o) {

@@ -6,6 +6,7 @@
 #include <QVBoxLayout>
 
 #include "app/core/WalkForwardPresenter.h"
+#include "ui/CpcvView.h"
 #include "ui/FoldBands.h"
 
 namespace nnwb {
@@ -37,6 +38,7 @@ WalkForwardView::WalkForwardView(WalkForwardPresenter* presenter, QWidget* paren
     stitched_->setWordWrap(true);
     stitched_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(stitched_);
+    layout->addWidget(new CpcvView(presenter_, this), 1);  // the paths under scheme cpcv
     connect(presenter_, &WalkForwardPresenter::changed, this, &WalkForwardView::refresh);
     refresh();
 }

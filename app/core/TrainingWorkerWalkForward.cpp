@@ -1,11 +1,14 @@
 // TrainingWorker's walk-forward validation: every fold of the experiment through
 // app/engine/WalkForward (the code path of nnwb-cli walkforward), on the worker thread, its
 // events passed on as the worker's queued signals; Stop and Pause act through the run's
-// TrainControl as in a single run.
+// TrainControl as in a single run. Under scheme cpcv every split in turn (app/engine/Cpcv.h),
+// then the paths stitched and traded (app/engine/CpcvFigures.h).
 #include <exception>
 #include <memory>
 
 #include "app/core/TrainingWorker.h"
+#include "app/engine/Cpcv.h"
+#include "app/engine/CpcvFigures.h"
 #include "app/engine/WalkForward.h"
 #include "model/FigureText.h"
 #include "model/RunFailure.h"
@@ -32,6 +35,29 @@ struct WorkerFoldEvents : WalkForwardEvents {
         Q_EMIT worker->recordingWarning(QString::fromStdString(m));
     }
 };
+
+// The cpcv plan's splits in turn, stitched into paths and traded; the result's end, error and
+// split records as a walk-forward's, the paths in `cpcv`.
+WalkForwardResult runCpcv(WalkForward& wf, const RecordingOptions& recording,
+                          WalkForwardEvents& events, TrainControl* control,
+                          std::shared_ptr<const CpcvOutcome>& cpcv) {
+    auto out = std::make_shared<CpcvOutcome>();
+    out->result = stitchCpcv(wf.data().cpcv, runCpcvSplits(wf, recording, events, control));
+    out->evaluation = evaluateCpcvPaths(out->result, *wf.data().bars, wf.experiment().trading);
+    WalkForwardResult r;
+    r.end = out->result.end;
+    r.error = out->result.error;
+    r.folds = out->result.splits;
+    cpcv = std::move(out);
+    return r;
+}
+
+QString cpcvSummary(const CpcvOutcome& o) {
+    return QObject::tr("CPCV, %1 splits, %2 paths; %3")
+        .arg(o.result.splits.size())
+        .arg(o.result.paths.size())
+        .arg(QString::fromStdString(cpcvVerdict(o.evaluation)));
+}
 
 QString outcomeSummary(const WalkForwardResult& r) {
     const EpochMetrics& m = r.stitched;
@@ -61,12 +87,15 @@ void TrainingWorker::walkForward(const RecordingOptions& recording) {
     plan.plan = wf->plan();
     plan.fileName = QString::fromStdString(wf->data().fileName);
     plan.scheme = QString::fromStdString(experiment_.validation.scheme);
+    plan.cpcv = wf->data().cpcv;
     Q_EMIT walkForwardPlanned(plan);
     WorkerFoldEvents events(
         this, [this] { calls_.run(); }, [](RunEngine& run) { return runInfo(run, false); });
     WalkForwardResult result;
+    std::shared_ptr<const CpcvOutcome> cpcv;
     try {
-        result = wf->run(recording, events, control_.get());
+        result = wf->data().isCpcv() ? runCpcv(*wf, recording, events, control_.get(), cpcv)
+                                     : wf->run(recording, events, control_.get());
     } catch (const std::exception& e) {
         result.end = RunEnd::Failed;
         result.error = describeRunFailure(e, true);
@@ -77,11 +106,14 @@ void TrainingWorker::walkForward(const RecordingOptions& recording) {
     outcome.folds = result.folds;
     outcome.outOfSample = std::make_shared<const SignalSeries>(std::move(result.outOfSample));
     outcome.stitched = result.stitched;
+    if (cpcv) outcome.outOfSample.reset();
+    outcome.cpcv = cpcv;
     Q_EMIT walkForwardFinished(outcome);
     runFailed_ = result.end == RunEnd::Failed;
     finish(result.end, result.end == RunEnd::Failed      ? outcome.error
-                       : result.end == RunEnd::Completed ? outcomeSummary(result)
-                                                         : QString());
+                       : result.end != RunEnd::Completed ? QString()
+                       : cpcv                            ? cpcvSummary(*cpcv)
+                                                         : outcomeSummary(result));
     runDeferred();
 }
 

@@ -45,6 +45,13 @@ QStringList WalkForwardPresenter::row(size_t k) const {
     QStringList cells{QStringLiteral("%1/%2").arg(k + 1).arg(plan_.plan.folds.size()),
                       period(t[f.trainFirst], t[f.partLast()]),
                       period(t[f.testFirst], t[f.testLast])};
+    if (plan_.isCpcv()) {  // a split trains on blocks around its test groups
+        const CpcvSplit& s = plan_.cpcv.splits[k];
+        QStringList groups;
+        for (size_t g : s.testGroups) groups << QString::number(g + 1);
+        cells[1] = tr("%1 samples in %2 blocks").arg(s.trainSamples()).arg(s.train.size());
+        cells[2] = tr("groups %1").arg(groups.join(QStringLiteral(", ")));
+    }
     if (k >= folds_.size() || !foldEnded_[k]) {
         const bool going = k < folds_.size();
         cells << (going ? tr("training…") : QString());
@@ -82,6 +89,7 @@ QString WalkForwardPresenter::caption() const {
             "and train; each fold's figures and the stitched out-of-sample series show "
             "here.");
     const FoldPlan& p = plan_.plan;
+    if (plan_.isCpcv()) return cpcvCaption();
     QString text = tr("Walk-forward on %1: %2 %3 folds, purge %4, embargo %5 bars. ")
                        .arg(plan_.fileName)
                        .arg(p.folds.size())
@@ -95,6 +103,28 @@ QString WalkForwardPresenter::caption() const {
         return text +
                tr("Stopped after %1 of %2 folds.").arg(outcome_.folds.size()).arg(p.folds.size());
     return text + tr("All %1 folds done.").arg(outcome_.folds.size());
+}
+
+QString WalkForwardPresenter::cpcvCaption() const {
+    const CpcvPlan& c = plan_.cpcv;
+    const size_t n = c.splits.size();
+    const QString text =
+        tr("Combinatorial purged cross-validation on %1: %2 groups, %3 test groups: %4 splits, "
+           "%5 paths; purge %6, embargo %7 bars. ")
+            .arg(plan_.fileName)
+            .arg(c.groups)
+            .arg(c.testGroups)
+            .arg(n)
+            .arg(c.paths.size())
+            .arg(c.purge)
+            .arg(c.embargo);
+    if (running_) return text + tr("Split %1/%2 training…").arg(folds_.size()).arg(n);
+    if (!ended_) return text;
+    if (outcome_.end == RunEnd::Failed) return text + tr("Failed: %1").arg(outcome_.error);
+    if (outcome_.end == RunEnd::Stopped)
+        return text +
+               tr("Stopped after %1 of %2 splits: no paths.").arg(outcome_.folds.size()).arg(n);
+    return text + tr("All %1 splits done.").arg(outcome_.folds.size());
 }
 
 QString WalkForwardPresenter::stitchedText() const {
