@@ -76,6 +76,23 @@ void ComparisonChart::clearRun(int run) {
     scheduleReplot();
 }
 
+void ComparisonChart::setRunThin(int run) {
+    if (run < 0 || run >= runCount()) return;
+    Series& s = series_[size_t(run)];
+    s.thin = true;
+    for (QCPGraph* g : {s.train, s.validation}) {
+        QPen pen = g->pen();
+        QColor c = pen.color();
+        c.setAlpha(110);
+        pen.setColor(c);
+        pen.setWidthF(1.0);
+        g->setPen(pen);
+        g->removeFromLegend();
+    }
+    s.best->setVisible(false);
+    scheduleReplot();
+}
+
 void ComparisonChart::setRunVisible(int run, bool visible) {
     if (run < 0 || run >= runCount()) return;
     series_[size_t(run)].visible = visible;

@@ -24,6 +24,10 @@ public:
     void setBestEpoch(int run, int epoch);
     QCPGraph* bestGraph(int run) const { return series_.at(size_t(run)).best; }
     void setRunVisible(int run, bool visible);
+    // Draws run `run` as a member of an ensemble (docs/ensembles.md): thin, translucent lines
+    // without a legend entry.
+    void setRunThin(int run);
+    bool runThin(int run) const { return series_.at(size_t(run)).thin; }
     void setPartsVisible(bool training, bool validation);
     int runCount() const { return static_cast<int>(series_.size()); }
     QCPGraph* trainGraph(int run) const { return series_.at(size_t(run)).train; }
@@ -42,6 +46,7 @@ private:
         QCPGraph* best;
         int bestEpoch = 0;
         bool visible = true;
+        bool thin = false;
     };
     std::vector<Series> series_;
     bool showTraining_ = true, showValidation_ = true;

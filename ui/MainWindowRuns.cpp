@@ -14,6 +14,7 @@
 #include "ui/ConfusionTable.h"
 #include "ui/MainWindow.h"
 #include "ui/MetricCharts.h"
+#include "ui/ModelActions.h"
 #include "ui/RunsView.h"
 #include "ui/SweepsView.h"
 
@@ -138,6 +139,14 @@ void MainWindow::openRunModel(const StoredRun& run) {
                   tr("Run #%1 has no stored model file: it ended before an epoch completed, or "
                      "its files were deleted. Its experiment and curves are open.")
                       .arg(run.id));
+        return;
+    }
+    if (run.ensembleMembers > 0) {  // an ensemble predicts; it is no one network's weights
+        if (modelActions()->predictWithEnsemble(QString::fromStdString(model->path)))
+            statusBar()->showMessage(tr("Predict with the ensemble of run #%1 (%2 members)")
+                                         .arg(run.id)
+                                         .arg(run.ensembleMembers),
+                                     8000);
         return;
     }
     pendingRunModel_ = tr("the %1 model of run #%2 (epoch %3)")

@@ -6,6 +6,7 @@
 
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TrainingController.h"
+#include "model/ensemble/EnsembleBundle.h"
 #include "ui/FileDialogs.h"
 #include "ui/PredictDialog.h"
 
@@ -46,6 +47,29 @@ void ModelActions::predictFile(const QString& file) {
     pending_ = Pending::Predict;
     pendingPath_ = file;
     controller_->requestBundle();
+}
+
+bool ModelActions::predictWithEnsemble(const QString& ensembleFile, const QString& file) {
+    std::shared_ptr<const EnsembleBundle> ensemble;
+    try {
+        ensemble = std::make_shared<const EnsembleBundle>(
+            EnsembleBundle::load(ensembleFile.toStdString()));
+    } catch (const std::exception& e) {
+        QMessageBox::warning(window_, tr("Predict"), QString::fromStdString(e.what()));
+        return false;
+    }
+    if (dialog_) dialog_->close();
+    dialog_ = new PredictDialog(std::make_shared<const ModelBundle>(ensemble->common),
+                                QString::fromStdString(doc_->experiment().training.device), window_,
+                                doc_->experiment().trading);
+    dialog_->setEnsemble(ensemble);
+    dialog_->setAttribute(Qt::WA_DeleteOnClose);
+    dialog_->show();
+    if (file.isEmpty())
+        dialog_->openFileDialog();
+    else
+        dialog_->predictFile(file);
+    return true;
 }
 
 void ModelActions::onBundle(std::shared_ptr<const ModelBundle> bundle, const QString& error) {

@@ -1,6 +1,7 @@
 // File > Export Model… and Run > Predict…: both ask the training worker for the trained model
 // as a ModelBundle (TrainingController::requestBundle) and, when it arrives, save it or open a
-// PredictDialog with it. Owns the two actions; kept out of MainWindow. GUI thread only.
+// PredictDialog with it; an ensemble bundle (a run's, from the Runs tab) opens one too. Owns the
+// two actions; kept out of MainWindow. GUI thread only.
 #pragma once
 
 #include <memory>
@@ -31,6 +32,10 @@ public:
     // window and run the model on `file` as soon as the bundle arrives.
     void exportModel(const QString& path);
     void predictFile(const QString& file);
+    // Opens the Predict window with the ensemble bundle `ensembleFile` (docs/ensembles.md):
+    // runs it on `file`, or asks for one when empty. False (a message says why) when the file
+    // is no ensemble bundle.
+    bool predictWithEnsemble(const QString& ensembleFile, const QString& file = QString());
     PredictDialog* predictDialog() const;
 
 Q_SIGNALS:

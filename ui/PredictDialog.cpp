@@ -175,6 +175,19 @@ void PredictDialog::addButtons(QVBoxLayout* layout) {
 // The job goes first: a prediction still running is cancelled and its outcome dropped.
 PredictDialog::~PredictDialog() = default;
 
+void PredictDialog::setEnsemble(std::shared_ptr<const EnsembleBundle> ensemble) {
+    ensemble_ = ensemble;
+    job_->setEnsemble(std::move(ensemble));
+    setWindowTitle(tr("Predict with an ensemble"));
+    title_->setText(tr("Ensemble of <b>%1</b> members (the mean of their outputs; agreement "
+                       "under the candles), %2, trained on %3, %4 features, window %5")
+                        .arg(ensemble_->size())
+                        .arg(q(bundle_->experiment).toHtmlEscaped())
+                        .arg(q(bundle_->trainedOn).toHtmlEscaped())
+                        .arg(bundle_->features.size())
+                        .arg(bundle_->data.window));
+}
+
 void PredictDialog::updateButtons() {
     const bool running = job_->busy();
     openButton_->setEnabled(!running);
@@ -245,7 +258,14 @@ void PredictDialog::showOutcome(const PredictOutcome& o) {
     for (const PredictionRow& row : r.rows)
         outs.insert(outs.end(), row.outputs.begin(), row.outputs.end());
     chart_->setSignals(r.rows.front().bar, std::move(outs),
-                       tr("the model (epoch %1)").arg(bundle_->epoch));
+                       ensemble_ ? tr("the ensemble of %1 members").arg(ensemble_->size())
+                                 : tr("the model (epoch %1)").arg(bundle_->epoch));
+    if (r.members > 1) {
+        std::vector<float> agreement;
+        agreement.reserve(r.rows.size());
+        for (const PredictionRow& row : r.rows) agreement.push_back(row.agreement);
+        chart_->setAgreement(r.rows.front().bar, std::move(agreement));
+    }
     QString status = tr("%1: %2 bars, %3 with a full window, %4 labelled")
                          .arg(QFileInfo(o.path).fileName())
                          .arg(o.bars->size())

@@ -34,6 +34,9 @@ public:
     PredictDialog(std::shared_ptr<const ModelBundle> bundle, const QString& device,
                   QWidget* parent = nullptr, const TradingSettings& trading = TradingSettings());
     ~PredictDialog() override;
+    // Predicts with this ensemble (docs/ensembles.md; the dialog's bundle is its common part):
+    // the chart shows its agreement under the candles.
+    void setEnsemble(std::shared_ptr<const EnsembleBundle> ensemble);
 
     // Reads `path` and runs the model on it in the background; finished() tells the outcome.
     // The chart, metrics and rows of the previous file stay until then; Export is off.
@@ -71,6 +74,7 @@ private:
     void updateButtons();
 
     std::shared_ptr<const ModelBundle> bundle_;
+    std::shared_ptr<const EnsembleBundle> ensemble_;
     std::shared_ptr<const PredictionResult> result_;
     std::shared_ptr<const TradingReport> trading_;
     QString shownPath_;  // the file of result_

@@ -14,6 +14,7 @@
 
 #include "model/FigureText.h"
 #include "model/data/DateTime.h"
+#include "ui/AgreementStrip.h"
 #include "ui/LegendColumns.h"
 #include "ui/Plot.h"
 
@@ -92,6 +93,8 @@ PriceChart::PriceChart(QWidget* parent) : QWidget(parent) {
     createPlotItems();
 
     layout->addWidget(plot_, 1);
+    agreement_ = new AgreementStrip(this);
+    layout->addWidget(agreement_);
 
     overview_ = new QCustomPlot(this);
     overview_->setObjectName(QStringLiteral("priceChartOverview"));
@@ -120,6 +123,8 @@ PriceChart::PriceChart(QWidget* parent) : QWidget(parent) {
     connect(replotTimer_, &QTimer::timeout, this, &PriceChart::replotNow);
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             [this] { onRangeChanged(); });
+    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), agreement_,
+            &AgreementStrip::followRange);
     updateHeader();
 }
 
@@ -196,6 +201,7 @@ void PriceChart::createLegend() {
 void PriceChart::setBars(std::shared_ptr<const BarSeries> bars, FractalRule rule) {
     bars_ = std::move(bars);
     rule_ = rule;
+    agreement_->clear();
     outputs_.clear();
     signalLabel_.clear();
     hits_ = falseSignals_ = 0;
@@ -256,7 +262,14 @@ void PriceChart::setSplit(size_t trainFirst, size_t trainLast, size_t validation
     scheduleReplot();
 }
 
+void PriceChart::setAgreement(size_t firstBar, std::vector<float> agreement) {
+    if (bars_ && firstBar + agreement.size() > bars_->size()) agreement.clear();
+    agreement_->setAgreement(firstBar, std::move(agreement));
+    agreement_->followRange(plot_->xAxis->range());
+}
+
 void PriceChart::setSignals(size_t firstBar, std::vector<float> outputs, const QString& label) {
+    agreement_->clear();
     signalFirst_ = firstBar;
     outputs_ = std::move(outputs);
     signalLabel_ = label;

@@ -32,6 +32,8 @@ class QTimer;
 
 namespace nnwb {
 
+class AgreementStrip;
+
 class PriceChart : public QWidget {
     Q_OBJECT
 public:
@@ -48,6 +50,10 @@ public:
     // each) and what they are ("epoch 3, validation").
     void setSignals(size_t firstBar, std::vector<float> outputs, const QString& label);
     void clearSignals();
+    // An ensemble's agreement for bars firstBar, firstBar + 1, ... in the strip under the
+    // candles (AgreementStrip); empty hides it. setSignals and setBars clear it.
+    void setAgreement(size_t firstBar, std::vector<float> agreement);
+    AgreementStrip* agreementStrip() const { return agreement_; }
     // What the signals on show are ("" when none).
     const QString& signalLabel() const { return signalLabel_; }
     // The room the visible range may have beyond the first and the last bar, in bars.
@@ -114,6 +120,7 @@ private:
     QLabel* header_;
     QCustomPlot* plot_;
     QCustomPlot* overview_;
+    AgreementStrip* agreement_;
     QCPFinancial* candles_;
     QCPGraph* trueBuy_;
     QCPGraph* trueSell_;

@@ -313,20 +313,38 @@ void RunsView::selectionChanged() {
 }
 
 void RunsView::showSelected(const std::vector<StoredRun>& runs) {
+    // The selected runs, then the member runs of the selected ensembles (RunHistory::load):
+    // members are drawn thin in their ensemble's colour and left out of the summary.
     std::vector<RunRecord> records;
-    for (const StoredRun& run : runs) records.push_back(runRecordOf(run));
+    std::vector<int> ensembleOf;  // per record: the selected record it is a member of, or -1
+    for (const StoredRun& run : runs) {
+        int of = -1;
+        for (size_t k = 0; k < records.size() && run.ensembleRun > 0; ++k)
+            if (runs[k].id == run.ensembleRun) of = int(k);
+        records.push_back(runRecordOf(run));
+        ensembleOf.push_back(of);
+    }
     QStringList names;
     std::vector<QColor> colours;
     for (size_t i = 0; i < records.size(); ++i) {
         names << q(records[i].label);
-        colours.push_back(ComparisonView::runColour(int(i)));
+        colours.push_back(ensembleOf[i] >= 0 ? colours[size_t(ensembleOf[i])]
+                                             : ComparisonView::runColour(int(i)));
     }
     for (ComparisonChart* c : charts_) c->setRuns(names, colours);
+    std::vector<RunRecord> shown;
+    std::vector<QColor> shownColours;
     for (size_t i = 0; i < records.size(); ++i) {
         const RunRecord& r = records[i];
         for (const EpochReport& e : r.epochs) addEpochPoints(charts_, int(i), e, r.hasValidation());
+        if (ensembleOf[i] >= 0) {
+            for (ComparisonChart* c : charts_) c->setRunThin(int(i));
+            continue;
+        }
+        shown.push_back(r);
+        shownColours.push_back(colours[i]);
     }
-    summary_->setRecords(records, colours);
+    summary_->setRecords(shown, shownColours);
     showDetails(runs.empty() ? nullptr : &runs.front());
 }
 

@@ -6,6 +6,7 @@
 #include "app/core/BackgroundJobs.h"
 #include "app/core/CallQueue.h"
 #include "model/data/BarImporter.h"
+#include "model/ensemble/EnsemblePrediction.h"
 #include "model/trading/PredictionSignals.h"
 #include "model/trading/TradingEvaluation.h"
 
@@ -14,7 +15,7 @@ namespace nnwb {
 PredictOutcome predictPriceFile(const ModelBundle& bundle, const std::string& device,
                                 const std::string& path, const std::atomic<bool>& cancelled,
                                 const std::function<void(size_t, size_t)>& rowsDone,
-                                const TradingSettings& trading) {
+                                const TradingSettings& trading, const EnsembleBundle* ensemble) {
     PredictOutcome o;
     o.path = QString::fromStdString(path);
     auto step = [&cancelled] {
@@ -27,13 +28,21 @@ PredictOutcome predictPriceFile(const ModelBundle& bundle, const std::string& de
         auto bars = std::make_shared<const BarSeries>(std::move(loaded.bars));
         const PredictionInputs in = buildPredictionInputs(bundle, *bars);
         step();
-        Predictor predictor(bundle, device);
-        step();
-        o.result = std::make_shared<const PredictionResult>(
-            predictor.run(in, *bars, [&](size_t done, size_t total) {
-                if (rowsDone) rowsDone(done, total);
-                step();  // a check point after every batch: Cancel stops a long file here
-            }));
+        auto afterBatch = [&](size_t done, size_t total) {
+            if (rowsDone) rowsDone(done, total);
+            step();  // a check point after every batch: Cancel stops a long file here
+        };
+        if (ensemble) {
+            EnsemblePredictor predictor(*ensemble, device);
+            step();
+            o.result =
+                std::make_shared<const PredictionResult>(predictor.run(in, *bars, afterBatch));
+        } else {
+            Predictor predictor(bundle, device);
+            step();
+            o.result =
+                std::make_shared<const PredictionResult>(predictor.run(in, *bars, afterBatch));
+        }
         step();
         try {  // a file the model ran on but that cannot be traded keeps its predictions
             o.trading = std::make_shared<const TradingReport>(
@@ -68,9 +77,9 @@ bool PredictJob::start(const QString& path) {
     cancelled_ = cancelled;
     path_ = path;
     Q_EMIT progress(0, 0);
-    BackgroundJobs::instance().post([calls = calls_, bundle = bundle_, cancelled,
-                                     device = device_.toStdString(), p = path.toStdString(),
-                                     trading = trading_, this] {
+    BackgroundJobs::instance().post([calls = calls_, bundle = bundle_, ensemble = ensemble_,
+                                     cancelled, device = device_.toStdString(),
+                                     p = path.toStdString(), trading = trading_, this] {
         using Clock = std::chrono::steady_clock;
         Clock::time_point last;
         auto rowsDone = [&](size_t done, size_t total) {
@@ -82,7 +91,8 @@ bool PredictJob::start(const QString& path) {
                 if (!*cancelled) Q_EMIT progress(qint64(done), qint64(total));
             });
         };
-        PredictOutcome o = predictPriceFile(*bundle, device, p, *cancelled, rowsDone, trading);
+        PredictOutcome o =
+            predictPriceFile(*bundle, device, p, *cancelled, rowsDone, trading, ensemble.get());
         calls->post([this, cancelled, o = std::move(o)] {
             if (*cancelled) return;  // cancelled after the work ended
             cancelled_.reset();
@@ -91,6 +101,10 @@ bool PredictJob::start(const QString& path) {
         });
     });
     return true;
+}
+
+void PredictJob::setEnsemble(std::shared_ptr<const EnsembleBundle> ensemble) {
+    ensemble_ = std::move(ensemble);
 }
 
 void PredictJob::cancel() {

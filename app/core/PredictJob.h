@@ -18,6 +18,7 @@
 
 #include "model/ModelBundle.h"
 #include "model/Predictor.h"
+#include "model/ensemble/EnsembleBundle.h"
 #include "model/trading/TradingReport.h"
 #include "model/trading/TradingSettings.h"
 
@@ -50,6 +51,9 @@ public:
     void cancel();
     bool busy() const { return cancelled_ != nullptr; }
     const ModelBundle& bundle() const { return *bundle_; }
+    // Predicts with this ensemble (docs/ensembles.md) instead; its common part is bundle().
+    void setEnsemble(std::shared_ptr<const EnsembleBundle> ensemble);
+    const EnsembleBundle* ensemble() const { return ensemble_.get(); }
     // The file of the running prediction (empty: none).
     const QString& path() const { return path_; }
 
@@ -64,6 +68,7 @@ private Q_SLOTS:
 
 private:
     std::shared_ptr<const ModelBundle> bundle_;
+    std::shared_ptr<const EnsembleBundle> ensemble_;
     QString device_;
     TradingSettings trading_;
     QString path_;
@@ -75,9 +80,12 @@ private:
 // `rowsDone` (if given) after each batch with the rows done and the rows in all, then trades
 // the signals with `trading`. `cancelled` is looked at between the steps and after each
 // batch: once set, the work stops there and the outcome is the error "cancelled".
+// With `ensemble`, its members run and are combined (model/ensemble/EnsemblePrediction.h;
+// `bundle` is then its common part): the rows carry the agreement and spread.
 PredictOutcome predictPriceFile(const ModelBundle& bundle, const std::string& device,
                                 const std::string& path, const std::atomic<bool>& cancelled,
                                 const std::function<void(size_t, size_t)>& rowsDone = {},
-                                const TradingSettings& trading = TradingSettings());
+                                const TradingSettings& trading = TradingSettings(),
+                                const EnsembleBundle* ensemble = nullptr);
 
 }  // namespace nnwb

@@ -106,9 +106,16 @@ void RunHistory::load(const std::vector<int64_t>& ids, QObject* context,
         Runs runs;
         QString error;
         try {
-            if (RunStore* s = c.open())
+            if (RunStore* s = c.open()) {
                 for (int64_t id : ids)
                     if (auto run = s->get(id)) runs.push_back(std::move(*run));
+                // An ensemble's member runs follow the selected runs (their curves are drawn
+                // thin under the ensemble's, docs/ensembles.md).
+                const size_t selected = runs.size();
+                for (size_t k = 0; k < selected; ++k)
+                    if (runs[k].ensembleMembers > 0)
+                        for (StoredRun& m : s->members(runs[k].id)) runs.push_back(std::move(m));
+            }
         } catch (const std::exception& e) {
             error = q(e.what());
         }

@@ -289,6 +289,46 @@ private slots:
         QVERIFY(!chart->signalLabel().isEmpty());
     }
 
+    // An ensemble is one run in the list (docs/ensembles.md); selected, its members' curves
+    // are drawn thin under its own, and the summary has the ensemble's row only.
+    void anEnsembleRunShowsItsMembersThin() {
+        std::vector<int64_t> ids;
+        {
+            RunStore store(db_);
+            for (const char* name : {"ens seed=1", "ens seed=2", "ens ensemble of 2"}) {
+                StoredRun r;
+                r.name = name;
+                r.source = "cli-train";
+                r.experiment = tiny(2).toJson();
+                r.validationSamples = 10;
+                const int64_t id = store.insertRun(r);
+                for (int e = 1; e <= 2; ++e) {
+                    StoredEpoch se;
+                    se.report.epoch = e;
+                    se.report.train.loss = 0.3 - 0.01 * e - 0.001 * double(ids.size());
+                    se.report.validation.loss = se.report.train.loss + 0.02;
+                    se.report.validation.samples = 10;
+                    store.addEpoch(id, se, 2);
+                }
+                store.finishRun(id, runstatus::kCompleted, "", 2);
+                ids.push_back(id);
+            }
+            store.setEnsembleMembers(ids[2], {ids[0], ids[1]});
+        }
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(QString::fromStdString(db_), true);
+        RunsView* view = w.runsView();
+        w.showRuns();
+        QTRY_COMPARE(view->shownCount(), 1);  // the members are not listed
+        view->selectIds({ids[2]});
+        QTRY_COMPARE(view->chart(0)->runCount(), 3);
+        QVERIFY(!view->chart(0)->runThin(0));
+        QVERIFY(view->chart(0)->runThin(1) && view->chart(0)->runThin(2));
+        QCOMPARE(view->chart(0)->trainGraph(1)->dataCount(), 2);
+        QCOMPARE(view->summary()->rowCount(), 1);
+    }
+
     void noRecordAndCorruptStore() {
         {
             MainWindow w;
