@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "model/FigureText.h"
 #include "model/data/DateTime.h"
 #include "model/trading/SvgChart.h"
 #include "model/trading/TradeDistribution.h"
@@ -74,6 +75,11 @@ std::vector<ReportTrade> reportTrades(const json& trading) {
 }
 
 std::string reportCell(const json& series, const std::string& key) {
+    // An accuracy is a share of the signals: n/a below kMinSignalsForAccuracy (FigureText.h).
+    const auto signals = series.find("signals");
+    if (key == "accuracy" && signals != series.end() && signals->is_number() &&
+        !accuracyShown(signals->get<size_t>()))
+        return "n/a";
     const auto v = tradingFigureFromJson(series, key);
     if (!v) return "n/a";
     if (std::isinf(*v)) return "inf";

@@ -9,6 +9,8 @@
 #include <QtTest>
 
 #include <fstream>
+#include <iterator>
+#include <regex>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -192,6 +194,34 @@ private Q_SLOTS:
             check(row[row.size() - 6], v[k]["validation"]["signals"].get<size_t>());
         }
         QVERIFY2(few > 0, "no fold with 1 to 19 signals: the case is not tested");
+        // The HTML report of the same output (issue 42 §1), with fold 1's test part and the
+        // stitched part given 5 and 7 signals: their accuracy cells read n/a as well.
+        std::vector<json> altered(v);
+        altered.front()["test"]["signals"] = 5;
+        altered.back()["stitched"]["outOfSample"]["signals"] = 7;
+        const QString out = dir_ + "/few.json", page = dir_ + "/few.html";
+        {
+            std::ofstream f(out.toStdString());
+            for (const json& line : altered) f << line.dump() << "\n";
+        }
+        const auto r = run({"report", "--walkforward", out, "--html", page});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        std::ifstream in(page.toStdString());
+        const std::string html((std::istreambuf_iterator<char>(in)), {});
+        // <tr><td>k/N</td><td>period</td> epochs, best, loss, accuracy, missed, signals.
+        static const std::regex foldRow(
+            R"(<tr><td>(\d+)/\d+</td><td>[^<]*</td><td class="n">[^<]*</td><td class="n">[^<]*</td>)"
+            R"(<td class="n">[^<]*</td><td class="n">([^<]*)</td><td class="n">[^<]*</td>)"
+            R"(<td class="n">(\d+)</td></tr>)");
+        int rows = 0;
+        for (auto it = std::sregex_iterator(html.begin(), html.end(), foldRow);
+             it != std::sregex_iterator(); ++it, ++rows) {
+            const size_t k = std::stoul((*it)[1].str()) - 1;
+            QCOMPARE(std::stoul((*it)[3].str()), altered[k]["test"]["signals"].get<size_t>());
+            check(QString::fromStdString((*it)[2].str()), std::stoul((*it)[3].str()));
+        }
+        QCOMPARE(rows, int(v.size()) - 1);
+        QVERIFY2(html.find(", accuracy n/a") != std::string::npos, html.substr(0, 2000).c_str());
     }
 
     void slotsRunTheFoldsInParallelWithTheSameFigures() {
