@@ -50,6 +50,30 @@ std::string encodeSafetensors(const TensorMap& tensors,
     return out;
 }
 
+namespace {
+
+// A tensor's shape into `shape`; returns its value count. Throws SafetensorsError for a shape
+// that is not an array of counts or whose product exceeds 2^40.
+size_t readTensorShape(const std::string& name, const nlohmann::json& jshape,
+                       std::vector<int64_t>& shape) {
+    size_t count = 1;
+    if (!jshape.is_array()) throw SafetensorsError("tensor " + name + ": bad shape");
+    constexpr uint64_t kMaxCount = 1ull << 40;
+    for (const auto& d : jshape) {
+        if (!d.is_number_unsigned() || d.get<uint64_t>() > kMaxCount)
+            throw SafetensorsError("tensor " + name + ": bad shape " + jshape.dump());
+        const uint64_t dim = d.get<uint64_t>();
+        shape.push_back(static_cast<int64_t>(dim));
+        // Checked before multiplying: [2^40, 2^24] must not wrap around to 0 values.
+        if (dim != 0 && count > kMaxCount / dim)
+            throw SafetensorsError("tensor " + name + ": shape " + jshape.dump() + " is too large");
+        count *= dim;
+    }
+    return count;
+}
+
+}  // namespace
+
 TensorMap decodeSafetensors(const std::string& bytes, std::map<std::string, std::string>* meta) {
     if (bytes.size() < 8)
         throw SafetensorsError("truncated: " + std::to_string(bytes.size()) +
@@ -88,20 +112,7 @@ TensorMap decodeSafetensors(const std::string& bytes, std::map<std::string, std:
             throw SafetensorsError("tensor " + name + ": dtype " + v["dtype"].dump() +
                                    " is not supported (F32 only)");
         HostTensor t;
-        size_t count = 1;
-        if (!v["shape"].is_array()) throw SafetensorsError("tensor " + name + ": bad shape");
-        constexpr uint64_t kMaxCount = 1ull << 40;
-        for (const auto& d : v["shape"]) {
-            if (!d.is_number_unsigned() || d.get<uint64_t>() > kMaxCount)
-                throw SafetensorsError("tensor " + name + ": bad shape " + v["shape"].dump());
-            const uint64_t dim = d.get<uint64_t>();
-            t.shape.push_back(static_cast<int64_t>(dim));
-            // Checked before multiplying: [2^40, 2^24] must not wrap around to 0 values.
-            if (dim != 0 && count > kMaxCount / dim)
-                throw SafetensorsError("tensor " + name + ": shape " + v["shape"].dump() +
-                                       " is too large");
-            count *= dim;
-        }
+        const size_t count = readTensorShape(name, v["shape"], t.shape);
         const auto& off = v["data_offsets"];
         if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() ||
             !off[1].is_number_unsigned())

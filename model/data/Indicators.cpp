@@ -8,6 +8,18 @@ namespace nnwb {
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// The start of an indicator over high, low and close: `out` has one NaN per bar (the shortest
+// series'), `p` the period; false (nothing to compute) when the period is below 1 or there
+// are fewer than period + `extra` bars.
+bool hlcStart(const std::vector<double>& high, const std::vector<double>& low,
+              const std::vector<double>& close, int period, size_t extra, std::vector<double>& out,
+              size_t& p) {
+    out.assign(std::min({high.size(), low.size(), close.size()}), kNaN);
+    if (period < 1) return false;
+    p = static_cast<size_t>(period);
+    return out.size() >= p + extra;
+}
 }  // namespace
 
 const char* indicatorDefinitionsName(IndicatorDefinitions d) {
@@ -69,11 +81,10 @@ std::vector<double> rsiWilder(const std::vector<double>& close, int period) {
 
 std::vector<double> atrWilder(const std::vector<double>& high, const std::vector<double>& low,
                               const std::vector<double>& close, int period) {
-    const size_t n = std::min({high.size(), low.size(), close.size()});
-    std::vector<double> out(n, kNaN);
-    if (period < 1) return out;
-    const size_t p = static_cast<size_t>(period);
-    if (n < p + 1) return out;
+    std::vector<double> out;
+    size_t p = 0;
+    if (!hlcStart(high, low, close, period, 1, out, p)) return out;
+    const size_t n = out.size();
     auto tr = [&](size_t i) {
         return std::max({high[i] - low[i], std::fabs(high[i] - close[i - 1]),
                          std::fabs(low[i] - close[i - 1])});
@@ -91,11 +102,10 @@ std::vector<double> atrWilder(const std::vector<double>& high, const std::vector
 
 std::vector<double> cciTypical(const std::vector<double>& high, const std::vector<double>& low,
                                const std::vector<double>& close, int period) {
-    const size_t n = std::min({high.size(), low.size(), close.size()});
-    std::vector<double> out(n, kNaN);
-    if (period < 1) return out;
-    const size_t p = static_cast<size_t>(period);
-    if (n < p) return out;
+    std::vector<double> out;
+    size_t p = 0;
+    if (!hlcStart(high, low, close, period, 0, out, p)) return out;
+    const size_t n = out.size();
     std::vector<double> tp(n);
     for (size_t i = 0; i < n; ++i) tp[i] = (high[i] + low[i] + close[i]) / 3.0;
     for (size_t i = p - 1; i < n; ++i) {
@@ -125,11 +135,10 @@ MacdSeries macd(const std::vector<double>& close, int fast, int slow, int signal
 
 std::vector<double> atrSma(const std::vector<double>& high, const std::vector<double>& low,
                            const std::vector<double>& close, int period) {
-    const size_t n = std::min({high.size(), low.size(), close.size()});
-    std::vector<double> out(n, kNaN);
-    if (period < 1) return out;
-    const size_t p = static_cast<size_t>(period);
-    if (n < p + 1) return out;
+    std::vector<double> out;
+    size_t p = 0;
+    if (!hlcStart(high, low, close, period, 1, out, p)) return out;
+    const size_t n = out.size();
     std::vector<double> tr(n, 0.0);
     for (size_t i = 1; i < n; ++i)
         tr[i] = std::max(high[i], close[i - 1]) - std::min(low[i], close[i - 1]);

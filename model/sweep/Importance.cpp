@@ -8,51 +8,45 @@
 
 namespace nnwb::sweep {
 
-std::vector<ParamImportance> parameterImportance(const SearchSpace& space, const History& trials) {
-    std::vector<const TrialRecord*> done;
-    for (const TrialRecord& t : trials)
-        if (t.state == TrialState::Complete && t.value) done.push_back(&t);
-    std::vector<ParamImportance> out;
+namespace {
+
+// The bin of each trial for parameter p: one per categorical value and one for "inactive",
+// numeric values in equal-count bins (2 to 10, equal values in one bin).
+std::vector<int> trialBins(const ParamDef& p, const std::vector<const TrialRecord*>& done) {
     const size_t n = done.size();
-    if (n < 4) return out;
-    double mean = 0.0;
-    for (const TrialRecord* t : done) mean += *t->value / double(n);
-    double ssTotal = 0.0;
-    for (const TrialRecord* t : done) ssTotal += (*t->value - mean) * (*t->value - mean);
-    std::vector<std::vector<int>> bins;  // per parameter, the bin of each trial
-    for (const ParamDef& p : space.params()) {
-        // The bin of each trial.
-        std::vector<int> bin(n, -1);
-        std::vector<std::pair<double, size_t>> numeric;
-        std::map<std::string, int> labels;
-        for (size_t i = 0; i < n; ++i) {
-            auto it = done[i]->params.find(p.name);
-            if (it == done[i]->params.end() || !p.admits(*it)) {
-                bin[i] = labels.emplace("(inactive)", int(labels.size())).first->second;
-            } else if (p.kind == ParamKind::Categorical) {
-                bin[i] = labels.emplace(it->dump(), int(labels.size())).first->second;
-            } else {
-                numeric.push_back({ParzenEstimator::toInternal(p, *it), i});
-            }
+    std::vector<int> bin(n, -1);
+    std::vector<std::pair<double, size_t>> numeric;
+    std::map<std::string, int> labels;
+    for (size_t i = 0; i < n; ++i) {
+        auto it = done[i]->params.find(p.name);
+        if (it == done[i]->params.end() || !p.admits(*it)) {
+            bin[i] = labels.emplace("(inactive)", int(labels.size())).first->second;
+        } else if (p.kind == ParamKind::Categorical) {
+            bin[i] = labels.emplace(it->dump(), int(labels.size())).first->second;
+        } else {
+            numeric.push_back({ParzenEstimator::toInternal(p, *it), i});
         }
-        if (!numeric.empty()) {
-            std::sort(numeric.begin(), numeric.end());
-            const size_t k = std::max<size_t>(2, std::min<size_t>(10, numeric.size() / 5));
-            const int first = int(labels.size());
-            for (size_t r = 0; r < numeric.size(); ++r) {
-                // Equal-count bins; equal values stay in one bin.
-                size_t b = r * k / numeric.size();
-                if (r > 0 && numeric[r].first == numeric[r - 1].first)
-                    b = size_t(bin[numeric[r - 1].second] - first);
-                bin[numeric[r].second] = first + int(b);
-            }
-        }
-        bins.push_back(bin);
     }
-    // The additive model y = mean + sum_j f_j(bin_j) by backfitting (each f_j the mean of the
-    // partial residual per bin, centred), then each component's sum of squares against the
-    // residual mean square of the whole model.
-    const size_t P = bins.size();
+    if (!numeric.empty()) {
+        std::sort(numeric.begin(), numeric.end());
+        const size_t k = std::max<size_t>(2, std::min<size_t>(10, numeric.size() / 5));
+        const int first = int(labels.size());
+        for (size_t r = 0; r < numeric.size(); ++r) {
+            // Equal-count bins; equal values stay in one bin.
+            size_t b = r * k / numeric.size();
+            if (r > 0 && numeric[r].first == numeric[r - 1].first)
+                b = size_t(bin[numeric[r - 1].second] - first);
+            bin[numeric[r].second] = first + int(b);
+        }
+    }
+    return bin;
+}
+
+// The additive model y = mean + sum_j f_j(bin_j) by backfitting (30 passes, each f_j the mean
+// of the partial residual per bin, centred): f[j][i] for parameter j and trial i.
+std::vector<std::vector<double>> backfit(const std::vector<std::vector<int>>& bins,
+                                         const std::vector<const TrialRecord*>& done, double mean) {
+    const size_t P = bins.size(), n = done.size();
     std::vector<std::vector<double>> f(P, std::vector<double>(n, 0.0));
     for (int pass = 0; pass < 30; ++pass) {
         for (size_t j = 0; j < P; ++j) {
@@ -73,6 +67,27 @@ std::vector<ParamImportance> parameterImportance(const SearchSpace& space, const
             for (double& v : f[j]) v -= centre;
         }
     }
+    return f;
+}
+
+}  // namespace
+
+std::vector<ParamImportance> parameterImportance(const SearchSpace& space, const History& trials) {
+    std::vector<const TrialRecord*> done;
+    for (const TrialRecord& t : trials)
+        if (t.state == TrialState::Complete && t.value) done.push_back(&t);
+    std::vector<ParamImportance> out;
+    const size_t n = done.size();
+    if (n < 4) return out;
+    double mean = 0.0;
+    for (const TrialRecord* t : done) mean += *t->value / double(n);
+    double ssTotal = 0.0;
+    for (const TrialRecord* t : done) ssTotal += (*t->value - mean) * (*t->value - mean);
+    std::vector<std::vector<int>> bins;  // per parameter, the bin of each trial
+    for (const ParamDef& p : space.params()) bins.push_back(trialBins(p, done));
+    // Each component's sum of squares against the residual mean square of the whole model.
+    const size_t P = bins.size();
+    const std::vector<std::vector<double>> f = backfit(bins, done, mean);
     double ssResid = 0.0, dfModel = 0.0;
     std::vector<double> levels(P);
     for (size_t j = 0; j < P; ++j) {
