@@ -9,6 +9,7 @@
 
 #include "model/Experiment.h"
 #include "model/SampleSet.h"
+#include "model/data/BarRange.h"
 #include "model/data/BarSeries.h"
 #include "model/data/DataConfig.h"
 #include "model/data/Normalization.h"
@@ -33,6 +34,10 @@ struct ExperimentData {
     std::shared_ptr<const BarSeries> bars;
     size_t trainFirstBar = 0, trainLastBar = 0;
     size_t validationFirstBar = 1, validationLastBar = 0;
+    // A validation part of several blocks (a CPCV split's early-stopping validation across a
+    // test group: model/FoldData.h): their bar ranges, in sample order, and validationFirstBar >
+    // validationLastBar. Empty for a part of one range.
+    std::vector<BarRange> validationBlocks;
 };
 
 ExperimentData loadExperimentData(const Experiment& e);

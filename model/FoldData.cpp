@@ -110,11 +110,12 @@ FoldData loadFoldData(const WalkForwardData& wf, size_t k) {
     d.bars = wf.bars;
     d.trainFirstBar = r.trainFirstBar;
     d.trainLastBar = r.trainLastBar;
-    // A validation of several blocks has no one bar range (its trading figures are not
-    // computed: model/trading/ValidationSignals.h reads one range).
+    // A validation of several blocks has no one bar range: its blocks say which bars its
+    // samples end on (model/trading/ValidationSignals.h trades them with flat gaps between).
     const bool oneValidationBlock = blocks.validation.size() <= 1;
     d.validationFirstBar = oneValidationBlock ? r.validationFirstBar : 1;
     d.validationLastBar = oneValidationBlock ? r.validationLastBar : 0;
+    if (!oneValidationBlock) d.validationBlocks = blocks.validation;
     d.ok = true;
     out.test = std::move(r.test);
     out.testFirstBar = r.testFirstBar;

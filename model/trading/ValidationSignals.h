@@ -1,8 +1,8 @@
 // The signals of a trained network on its run's validation part, for the trading evaluation of
 // a run (RunEngine stores the figures with the run): one evaluation pass over the validation
 // samples with the network's current weights, one signal per sample's last bar
-// (ExperimentData::validationFirstBar..validationLastBar). Call on the thread that owns the
-// trainer's backend.
+// (ExperimentData::validationFirstBar..validationLastBar, or the bars of its validationBlocks).
+// Call on the thread that owns the trainer's backend.
 #pragma once
 
 #include "model/ExperimentData.h"

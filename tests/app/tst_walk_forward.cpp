@@ -5,7 +5,8 @@
 // stitched series is every test sample once in bar order with the metrics' argmax signal, and
 // the stitched figures are the folds' together; with a step longer than the test windows the
 // stitched signals are traded only inside the windows (no trade spans an untested bar); CPCV
-// splits train on their blocks and their paths stitch every sample once.
+// splits train on their blocks and their paths stitch every sample once; a split's validation of
+// several blocks is traded.
 // Before Qt, whose `signals` keyword macro would rewrite a parameter name in it.
 #include "model/trading/TradingEvaluation.h"
 
@@ -290,6 +291,44 @@ private Q_SLOTS:
         QVERIFY(std::fabs(o.record.test.loss -
                           (o.groupTest[0].loss * n0 + o.groupTest[1].loss * n1) / (n0 + n1)) <
                 1e-5);
+    }
+
+    // A split whose early-stopping validation lies on both sides of a test group (several
+    // blocks) trades it: its run's trading figures exist (null before), their range is the
+    // blocks' hull, the return series covers the hull and is flat between the blocks.
+    void cpcvValidationOfSeveralBlocksIsTraded() {
+        Experiment e = experiment_;
+        e.validation = ValidationConfig();
+        e.validation.mode = "walkforward";
+        e.validation.scheme = "cpcv";
+        e.validation.groups = 4;
+        e.validation.testGroups = 1;
+        e.validation.earlyStoppingShare = 0.5;
+        e.training.epochs = 1;
+        WalkForward wf(e);
+        const CpcvPlan& plan = wf.data().cpcv;
+        size_t k = plan.splits.size();
+        for (size_t s = 0; s < plan.splits.size() && k == plan.splits.size(); ++s)
+            if (plan.splits[s].validation.size() > 1) k = s;
+        QVERIFY2(k < plan.splits.size(), "no split with a validation of several blocks");
+        const std::vector<BarRange>& blocks = plan.splits[k].validation;
+        const FoldData fold = loadFoldData(wf.data(), k);
+        QVERIFY2(fold.data->ok, fold.data->error.c_str());
+        QCOMPARE(fold.data->validationBlocks.size(), blocks.size());
+        RunEngine engine(e, fold.data);
+        struct : WalkForwardEvents {
+        } events;
+        const RunResult run = engine.train(1, StartMode::Restart, RecordingOptions::none(), events);
+        QCOMPARE(int(run.end), int(RunEnd::Completed));
+        const nlohmann::json& t = engine.tradingWithReturns();
+        QVERIFY2(t.is_object() && t.contains("strategy"), t.dump().c_str());
+        QCOMPARE(t["range"]["firstBar"].get<size_t>(), blocks.front().first);
+        QCOMPARE(t["range"]["lastBar"].get<size_t>(), blocks.back().last);
+        QCOMPARE(t["returnSeries"]["pct"].size(), blocks.back().last - blocks.front().first);
+        // Flat between the blocks (the test group and its purge): no return there.
+        const std::vector<double> pct = t["returnSeries"]["pct"];
+        for (size_t bar = blocks[0].last + 1; bar < blocks[1].first; ++bar)
+            QCOMPARE(pct[bar - blocks.front().first - 1], 0.0);
     }
 
     void badSettingsThrowNamingThem() {
