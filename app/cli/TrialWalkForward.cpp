@@ -11,6 +11,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/RunErrors.h"
 #include "app/cli/TrialProtocol.h"
+#include "app/cli/WalkForwardRun.h"
 #include "app/engine/WalkForward.h"
 #include "app/runs/RunReturns.h"
 #include "app/runs/StoredRun.h"
@@ -72,6 +73,9 @@ int runTrialWalkForward(const Experiment& exp) {
     }
     TrialFoldEvents events;
     events.folds = wf->plan().folds.size();
+    if (wf->data().isCpcv())  // the splits, then the paths' figures (CpcvRunTrial.cpp)
+        return runTrialCpcv(exp, *wf, events,
+                            [&](RunEnd how, const std::string& why) { events.end(how, why); });
     const WalkForwardResult result =
         asUsageErrors([&] { return wf->run(RecordingOptions::none(), events); });
     if (result.end != RunEnd::Completed) {

@@ -5,6 +5,7 @@
 // writes the fold table as CSV when asked. CLI thread; Qt-free.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,5 +39,11 @@ int runWalkForward(const Experiment& experiment, const WalkForwardOptions& optio
 // {"cpcv": ...}). runWalkForward calls it for such a plan (CpcvRun.cpp).
 int runCpcvWalkForward(const Experiment& experiment, WalkForward& wf,
                        const WalkForwardOptions& options);
+
+// `train --trial` on a cpcv plan (CpcvRunTrial.cpp): the splits in turn with `events`, then one
+// "result" line of the paths' figures (app/engine/CpcvTrialResult.h); `end` prints the trial's
+// end line. Returns the exit status; throws UsageError for bad input.
+int runTrialCpcv(const Experiment& experiment, WalkForward& wf, WalkForwardEvents& events,
+                 const std::function<void(RunEnd, const std::string&)>& end);
 
 }  // namespace nnwb::cli

@@ -165,7 +165,7 @@ json fullExperimentJson(const Experiment& e) {
 Objective readObjective(const Reader& r, const json& j, const std::string& where) {
     if (!j.is_object())
         r.fail(where, "must be an object {\"metric\": ..., \"goal\": \"min\"|\"max\"}");
-    r.onlyKeys(j, where, {"metric", "goal"});
+    r.onlyKeys(j, where, {"metric", "goal", "paths"});
     Objective o;
     static const std::vector<std::string> metrics = {"validation.loss",
                                                      "validation.accuracy",
@@ -203,6 +203,10 @@ Objective readObjective(const Reader& r, const json& j, const std::string& where
     const std::string goal = r.text(j, "goal", where + ".", larger ? "max" : "min");
     if (goal != "min" && goal != "max") r.fail(where + ".goal", "must be \"min\" or \"max\"");
     o.minimize = goal == "min";
+    o.paths = r.text(j, "paths", where + ".", "");
+    if (!o.paths.empty() && o.paths != "mean" && o.paths != "median" && o.paths != "q10" &&
+        o.paths != "min" && o.paths != "max")
+        r.fail(where + ".paths", "'" + o.paths + "' is not mean, median, q10, min or max");
     return o;
 }
 
@@ -337,6 +341,9 @@ bool Objective::isEndMetric(const std::string& m) {
 
 std::optional<double> Objective::resultValue(const json& result) const {
     if (!result.is_object()) return std::nullopt;
+    const auto cpcv = result.find("trading");
+    if (cpcv != result.end() && cpcv->is_object() && cpcv->contains("pathStatistics"))
+        return pathsValue((*cpcv)["pathStatistics"]);
     if (metric.rfind("oos.", 0) == 0) {
         const auto o = result.find("outOfSample");
         if (o == result.end() || !o->is_object()) return std::nullopt;
@@ -367,6 +374,28 @@ std::optional<double> Objective::resultValue(const json& result) const {
                                                         : std::nullopt;
     if (!v->is_number()) return std::nullopt;
     return v->get<double>();
+}
+
+std::optional<double> Objective::pathsValue(const json& statistics) const {
+    static const std::map<std::string, std::string> keys = {
+        {"oos.loss", "loss"},
+        {"oos.accuracy", "accuracyPct"},
+        {"oos.missed", "missedPct"},
+        {"trading.net", "netPoints"},
+        {"trading.netPct", "netPct"},
+        {"trading.sharpe", "sharpe"},
+        {"trading.sharpeAnnual", "sharpeAnnual"},
+        {"trading.profitFactor", "profitFactor"},
+        {"trading.maxDrawdown", "maxDrawdownPoints"},
+        {"trading.winRate", "winRate"},
+        {"trading.trades", "trades"}};
+    const auto k = keys.find(metric);
+    const std::string stat = paths.empty() ? "mean" : paths;
+    if (k == keys.end() || !statistics.is_object() || !statistics.contains(stat)) return {};
+    const json& figures = statistics[stat];
+    if (!figures.is_object() || !figures.contains(k->second)) return std::nullopt;
+    const json& v = figures[k->second];
+    return v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt;
 }
 
 SweepSpec SweepSpec::load(const std::string& path) {
@@ -604,6 +633,13 @@ SweepSpec SweepSpec::readSpec(const json& j, const std::string& file, const std:
     readSpecParams(r, j, dir, s);
     const bool walkForward = base.validation.walkForward();
     readSpecObjectives(r, j, walkForward, s);
+    for (const auto& [o, where] :
+         {std::pair{&s.objective, std::string("objective")},
+          std::pair{s.second ? &*s.second : nullptr, std::string("secondObjective")}})
+        if (o && !o->paths.empty() && !(base.validation.cpcv() && o->atEnd()))
+            r.fail(where + ".paths",
+                   "a statistic over CPCV paths needs a cpcv base experiment "
+                   "(validation.scheme cpcv) and a trading.* or oos.* metric");
     s.epochs = readInt(r, j, "epochs", "", base.training.epochs, 1, 1000000);
     if (j.contains("earlyTerminate")) readSpecPruner(r, j["earlyTerminate"], s);
     readSpecLimits(r, j, walkForward, s);

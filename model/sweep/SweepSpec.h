@@ -51,7 +51,13 @@ struct Objective {
     // An end figure from the trial's "result" line ({"trading": tradingReportJson or
     // {"error": ...}, "outOfSample": {"loss", "accuracy", "missed"}}); none when the
     // result lacks it. An infinite profit factor (no losing trade) is kInfiniteProfitFactor.
+    // A cpcv trial's result (its trading JSON has "pathStatistics",
+    // app/engine/CpcvTrialResult.h): the figure's statistic `paths` over the paths.
     std::optional<double> resultValue(const nlohmann::json& result) const;
+    // The objective's "paths" key: mean (also when ""), median, q10, min or max; allowed only
+    // for a trading.* or oos.* metric of a cpcv base experiment (docs/walkforward-cpcv.md).
+    std::string paths;
+    std::optional<double> pathsValue(const nlohmann::json& pathStatistics) const;
     // Lower is better: the value negated for a maximised objective.
     double oriented(double v) const { return minimize ? v : -v; }
 
