@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -24,6 +25,7 @@
 #include "app/core/SweepPresenter.h"
 #include "app/core/TradingPresenter.h"
 #include "app/core/WalkForwardPresenter.h"
+#include "model/trading/PredictionSignals.h"
 #include "ui/AttentionView.h"
 #include "ui/ComparisonView.h"
 #include "ui/ConfusionTable.h"
@@ -34,7 +36,10 @@
 #include "ui/MetricCharts.h"
 #include "ui/ModelActions.h"
 #include "ui/PaneScrollArea.h"
+#include "ui/PredictDialog.h"
+#include "ui/PriceChart.h"
 #include "ui/PriceChartPane.h"
+#include "ui/ReportExport.h"
 #include "ui/ResultNotes.h"
 #include "ui/RunStatusBar.h"
 #include "ui/RunsView.h"
@@ -84,6 +89,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Ctrl+Z in a field undoes the last document edit, not the field's text.
     qApp->installEventFilter(new FieldUndoFilter(this, actions_->undoAct, actions_->redoAct));
     createDocks();
+    reports_ = new ReportExport(this);  // File > Export Report
     menus_ = new WindowMenus(this, actions_, exports_, {modelDock_, dataDock_, trainingDock_});
     runStatus_ =
         new RunStatusBar(statusBar(), controller_, doc_, trainingPanel_->devicePicker(), [this] {
@@ -131,15 +137,25 @@ QWidget* MainWindow::createExperimentPage() {
     auto followTrading = [this] { trading_->setSettings(doc_->experiment().trading); };
     connect(doc_, &ExperimentDocument::tradingChanged, trading_, followTrading);
     connect(doc_, &ExperimentDocument::replaced, trading_, followTrading);
-    priceChart_->setTrading(trading_, new TradingView(trading_, doc_, priceChart_));
+    priceChart_->setTrading(trading_);
     walkForward_ = new WalkForwardPresenter(trading_, this);
     walkForwardView_ = new WalkForwardView(walkForward_, upperTabs_);
     upperTabs_->addTab(walkForwardView_, tr("Walk-Forward"));
     // The Trading tab beside Price Chart: a click on a trade shows it on the price chart.
     tradingTab_ = new TradingTab(trading_, walkForward_, upperTabs_);
     upperTabs_->insertTab(upperTabs_->indexOf(priceChart_) + 1, tradingTab_, tr("Trading"));
+    // Its figures table, rules and exports under the verdict (under the price chart they got
+    // 22-28 px at 1280x720).
+    tradingTab_->setFiguresView(new TradingView(trading_, doc_));
     connect(tradingTab_, &TradingTab::showTradeRequested, this,
             [this](qulonglong entryBar, qulonglong exitBar) {
+                // A prediction's trades are on the Predict window's chart (another file).
+                PredictDialog* predict = modelActions_->predictDialog();
+                if (predict && predict->shownBars() && predict->shownBars() == trading_->bars()) {
+                    predict->chart()->showTrade(entryBar, exitBar);
+                    predict->raise();
+                    return;
+                }
                 upperTabs_->setCurrentWidget(priceChart_);
                 priceChart_->showTrade(entryBar, exitBar);
             });
@@ -241,6 +257,16 @@ void MainWindow::connectViews() {
     connect(comparison_, &ComparisonController::recordingWarning, this,
             &MainWindow::showRecordingWarning);
     connect(comparison_, &ComparisonController::allFinished, runsView_, &RunsView::refresh);
+    // Run > Predict: the Trading tab shows the prediction's trading too (its trades on the
+    // Predict window's chart); the run's next epoch or walk-forward replaces it.
+    connect(modelActions_, &ModelActions::predictionShown, this, [this] {
+        PredictDialog* d = modelActions_->predictDialog();
+        if (!d || !d->result() || !d->shownBars()) return;
+        trading_->setSeries(d->shownBars(),
+                            std::make_shared<const SignalSeries>(signalsOf(*d->result())),
+                            tr("the prediction on %1").arg(QFileInfo(d->shownPath()).fileName()));
+        upperTabs_->setCurrentWidget(tradingTab_);
+    });
 }
 
 void MainWindow::connectController() {

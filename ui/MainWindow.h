@@ -29,6 +29,7 @@ class ConfusionTable;
 class ExportActions;
 class ModelActions;
 class PriceChartPane;
+class ReportExport;
 class TradingPresenter;
 class TradingTab;
 class WalkForwardPresenter;
@@ -75,6 +76,8 @@ public:
     WalkForwardPresenter* walkForwardPresenter() const { return walkForward_; }
     WalkForwardView* walkForwardView() const { return walkForwardView_; }
     ModelActions* modelActions() const { return modelActions_; }
+    // File > Export Report (the tear sheet of what the window shows, HTML or PDF).
+    ReportExport* reportExport() const { return reports_; }
     void showPriceChart();
     // Brings the Comparison tab (or back the Experiment tab) to the front.
     void showComparison(bool on = true);
@@ -130,6 +133,9 @@ public:
     // The size the window opens at without saved settings: 1600×960, or less on a screen whose
     // `available` room (less a window manager's frame) is smaller, e.g. a 1280×720 screen.
     static QSize defaultSize(const QSize& available);
+    // `wanted` (a --size) cut to what a screen with `available` room holds with a window
+    // manager's frame (--size 1024x600 on a 1024×600 screen put the status bar under its edge).
+    static QSize fitToScreen(const QSize& wanted, const QSize& available);
     // Restores geometry and dock layout from QSettings; false when nothing was saved.
     bool restoreWindowState();
     // Asks whether to save unsaved changes (when confirming is on); false: the user cancelled.
@@ -220,6 +226,7 @@ private:
     ResultNotes* notes_ = nullptr;  // error banner, stale-results note
     WindowActions* actions_ = nullptr;
     ExportActions* exports_ = nullptr;
+    ReportExport* reports_ = nullptr;
     WindowMenus* menus_ = nullptr;
     RunStatusBar* runStatus_ = nullptr;
 

@@ -47,9 +47,13 @@ void MainWindow::createDocks() {
 }
 
 QSize MainWindow::defaultSize(const QSize& available) {
+    return fitToScreen(QSize(1600, 960), available);
+}
+
+QSize MainWindow::fitToScreen(const QSize& wanted, const QSize& available) {
     const QSize frame(16, 48);  // a window manager's borders and title bar, generously
-    if (!available.isValid()) return {1600, 960};
-    return QSize(1600, 960).boundedTo(available - frame);
+    if (!available.isValid()) return wanted;
+    return wanted.boundedTo(available - frame);
 }
 
 void MainWindow::applyDefaultLayout() {

@@ -96,6 +96,9 @@ void ModelActions::onBundle(std::shared_ptr<const ModelBundle> bundle, const QSt
     dialog_ = new PredictDialog(bundle, QString::fromStdString(doc_->experiment().training.device),
                                 window_, doc_->experiment().trading);
     dialog_->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog_, &PredictDialog::finished, this, [this](bool ok) {
+        if (ok) Q_EMIT predictionShown();
+    });
     dialog_->show();
     if (pendingPath_.isEmpty())
         dialog_->openFileDialog();

@@ -40,6 +40,8 @@ public:
 
 Q_SIGNALS:
     void modelExported(bool ok, const QString& message);
+    // The Predict window shows a new file's prediction (predictDialog()'s result and bars).
+    void predictionShown();
 
 private:
     void onBundle(std::shared_ptr<const ModelBundle> bundle, const QString& error);

@@ -250,6 +250,7 @@ void PredictDialog::showOutcome(const PredictOutcome& o) {
         return;
     }
     result_ = o.result;
+    bars_ = o.bars;
     shownPath_ = o.path;
     const PredictionResult& r = *o.result;
     chart_->setBars(o.bars, bundle_->data.fractalRule());

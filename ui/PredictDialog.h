@@ -47,6 +47,9 @@ public:
     // The file whose rows the chart shows and Export CSV writes (empty: none yet).
     const QString& shownPath() const { return shownPath_; }
     PriceChart* chart() const { return chart_; }
+    // The bars and the prediction of the file on show (null: none yet).
+    std::shared_ptr<const BarSeries> shownBars() const { return bars_; }
+    std::shared_ptr<const PredictionResult> result() const { return result_; }
     QString metricsText() const;
     // The trading of the file on show (null: none yet, or it could not be traded: then the
     // verdict line says why), its verdict line, figures table and equity curve.
@@ -76,6 +79,7 @@ private:
     std::shared_ptr<const ModelBundle> bundle_;
     std::shared_ptr<const EnsembleBundle> ensemble_;
     std::shared_ptr<const PredictionResult> result_;
+    std::shared_ptr<const BarSeries> bars_;  // the bars of result_
     std::shared_ptr<const TradingReport> trading_;
     QString shownPath_;  // the file of result_
     QLabel* title_;

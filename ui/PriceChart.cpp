@@ -299,6 +299,13 @@ void PriceChart::showRange(double from, double to) {
     plot_->xAxis->setRange(from, to);
 }
 
+void PriceChart::showTrade(size_t entryBar, size_t exitBar) {
+    const double span = double(exitBar) - double(entryBar) + 1;
+    const double width = std::max(4 * span, 120.0);
+    const double middle = (double(entryBar) + double(exitBar)) / 2;
+    showRange(middle - width / 2, middle + width / 2);
+}
+
 double PriceChart::rangeMargin(double visibleBars) {
     return std::max(1.0, 0.02 * visibleBars);
 }

@@ -60,6 +60,9 @@ public:
     static double rangeMargin(double visibleBars);
     // Visible bar range (indices, may be fractional).
     void showRange(double from, double to);
+    // Centres the chart on bars entryBar .. exitBar (a trade), 4 times the trade's bars wide and
+    // at least 120 bars.
+    void showTrade(size_t entryBar, size_t exitBar);
     void showAll();
     // Merged candles when zoomed out (on by default; off only to measure what it saves).
     void setDecimation(bool on);

@@ -5,18 +5,14 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include "app/core/TradingPresenter.h"
-#include "ui/EquityChart.h"
 #include "ui/FoldBands.h"
 #include "ui/Plot.h"
 #include "ui/PriceChart.h"
-#include "ui/TradingView.h"
 
 namespace nnwb {
 
@@ -183,44 +179,19 @@ void PriceChartPane::showPicked() {
     trade(e);
 }
 
-void PriceChartPane::setTrading(TradingPresenter* presenter, TradingView* view) {
+void PriceChartPane::setTrading(TradingPresenter* presenter) {
     trading_ = presenter;
-    // The trading pane scrolls rather than setting the window's minimum height (at 720 px).
-    auto* scroll = new QScrollArea(split_);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(view);
-    scroll->setMinimumHeight(30);
-    split_->addWidget(scroll);
-    split_->setStretchFactor(0, 11);
-    split_->setStretchFactor(1, 9);
-    connect(split_, &QSplitter::splitterMoved, this, [this] { splitMoved_ = true; });
-    EquityChart* equity = view->equityChart();
-    connect(chart_->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), equity,
-            [equity](const QCPRange& r) { equity->showBars(r.lower, r.upper); });
-    const QCPRange r = chart_->plot()->xAxis->range();
-    equity->showBars(r.lower, r.upper);
 }
 
 void PriceChartPane::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
     // A short pane (a 720 px screen) drops the range overview (wheel and drag still zoom and
-    // pan) so that the trading pane under the chart keeps room for its curve and table.
+    // pan) so that the candles keep the room.
     chart_->overview()->setVisible(height() >= 480);
-    if (splitMoved_ || split_->count() < 2) return;
-    // After the layout has given the splitter its new height.
-    QTimer::singleShot(0, this, [this] {
-        if (splitMoved_) return;
-        const int h = split_->height();
-        split_->setSizes({h - h * 9 / 20, h * 9 / 20});
-    });
 }
 
 void PriceChartPane::showTrade(size_t entryBar, size_t exitBar) {
-    const double span = double(exitBar) - double(entryBar) + 1;
-    const double width = std::max(4 * span, 120.0);
-    const double middle = (double(entryBar) + double(exitBar)) / 2;
-    chart_->showRange(middle - width / 2, middle + width / 2);
+    chart_->showTrade(entryBar, exitBar);
 }
 
 void PriceChartPane::trade(const EpochSignals* shown) {

@@ -2,8 +2,8 @@
 // current run's training/validation boundary and the model's validation signals after each
 // epoch, and a picker for whose signals are drawn (the latest epoch, the run's best epoch on
 // its monitored metric, or any epoch of the run). Clicking a validation bar asks for that sample in
-// the attention view. Under the chart, a TradingView shows how the drawn signals trade (its
-// presenter is handed the signals the chart shows). During a walk-forward the folds are drawn
+// the attention view. The TradingPresenter is handed the signals the chart shows (the Trading
+// tab shows how they trade). During a walk-forward the folds are drawn
 // on the chart (FoldBands) and, when its test windows are contiguous, the stitched
 // out-of-sample signals. GUI thread only.
 #pragma once
@@ -25,7 +25,6 @@ namespace nnwb {
 class FoldBands;
 class PriceChart;
 class TradingPresenter;
-class TradingView;
 
 class PriceChartPane : public QWidget {
     Q_OBJECT
@@ -35,9 +34,8 @@ public:
 
     PriceChart* chart() const { return chart_; }
     QComboBox* signalPicker() const { return picker_; }
-    // Puts `view` under the chart (its equity curve follows the chart's bars) and hands
-    // `presenter` the signals the chart draws from now on.
-    void setTrading(TradingPresenter* presenter, TradingView* view);
+    // Hands `presenter` the signals the chart draws from now on.
+    void setTrading(TradingPresenter* presenter);
     // A price file was opened in the Data pane (outside a run): show its bars.
     void setFileBars(std::shared_ptr<const BarSeries> bars);
     void runStarted(const RunInfo& info);
@@ -64,9 +62,7 @@ Q_SIGNALS:
     void validationSampleClicked(int sample);
 
 protected:
-    // Until the user drags the splitter, the trading pane keeps 45 % of the pane's height (at
-    // 1280×720 it got 40 px from the splitter's stretch alone); below 480 px the chart's range
-    // overview goes.
+    // Below 480 px the chart's range overview goes.
     void resizeEvent(QResizeEvent* e) override;
 
 private:
@@ -83,7 +79,6 @@ private:
 
     PriceChart* chart_;
     std::unique_ptr<FoldBands> folds_;
-    bool splitMoved_ = false;  // the user placed the chart/trading splitter
     QSplitter* split_;
     TradingPresenter* trading_ = nullptr;
     QComboBox* picker_;

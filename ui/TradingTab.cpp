@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QGridLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
 #include <QVBoxLayout>
@@ -14,6 +15,7 @@
 #include "model/trading/MonthlyReturns.h"
 #include "model/trading/TradeDistribution.h"
 #include "model/trading/Verdict.h"
+#include "ui/EquityChart.h"
 #include "ui/FoldConfusions.h"
 #include "ui/FoldTradingTable.h"
 #include "ui/Plot.h"
@@ -21,6 +23,8 @@
 #include "ui/TradingBarChart.h"
 #include "ui/TradingCurves.h"
 #include "ui/TradingMonthTable.h"
+#include "ui/TradingTable.h"
+#include "ui/TradingView.h"
 
 namespace nnwb {
 
@@ -117,6 +121,19 @@ bool TradingTab::eventFilter(QObject* watched, QEvent* event) {
 
 QString TradingTab::verdict() const {
     return verdict_->text();
+}
+
+void TradingTab::setFiguresView(TradingView* view) {
+    view->equityChart()->hide();
+    // All three rows (strategy, buy and hold, random) and the header without scrolling, and
+    // no more (it took the curves' room at 1280x720).
+    TradingTable* table = view->table();
+    table->setFixedHeight(table->horizontalHeader()->sizeHint().height() +
+                          3 * table->verticalHeader()->defaultSectionSize() +
+                          table->horizontalScrollBar()->sizeHint().height() +
+                          2 * table->frameWidth() + 4);
+    auto* layout = static_cast<QVBoxLayout*>(widget()->layout());
+    layout->insertWidget(layout->indexOf(caption_) + 1, view);
 }
 
 bool TradingTab::showsFolds() const {

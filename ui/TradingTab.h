@@ -25,6 +25,7 @@ class TradingBarChart;
 class TradingCurves;
 class TradingMonthTable;
 class TradingPresenter;
+class TradingView;
 class WalkForwardPresenter;
 
 class TradingTab : public QScrollArea {
@@ -44,6 +45,9 @@ public:
     FoldConfusions* confusions() const { return confusions_; }
     // The walk-forward part (fold table, confusion matrices) is on show.
     bool showsFolds() const;
+    // Puts `view` (the TradingView: caption, rules and exports, the figures table) under the
+    // verdict; its own equity chart is hidden (the curves below show the equity).
+    void setFiguresView(TradingView* view);
 
 Q_SIGNALS:
     // Show bars entryBar .. exitBar on the price chart (a trade of the list was clicked).

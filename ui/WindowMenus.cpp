@@ -17,6 +17,7 @@
 #include "ui/MainWindow.h"
 #include "ui/MetricCharts.h"
 #include "ui/ModelActions.h"
+#include "ui/ReportExport.h"
 #include "ui/WindowActions.h"
 
 namespace nnwb {
@@ -56,6 +57,7 @@ void WindowMenus::addFileMenu(WindowActions* actions, ExportActions* exports) {
     QAction* png = file->addAction(tr("Export Charts as &PNG…"));
     connect(csv, &QAction::triggered, window_->charts(), &MetricCharts::exportCsvDialog);
     connect(png, &QAction::triggered, window_->charts(), &MetricCharts::exportPngDialog);
+    file->addAction(window_->reportExport()->action());
     file->addAction(exports->weightsAction());
     file->addAction(window_->modelActions()->exportAction());
     QMenu* exportMenu = file->addMenu(tr("E&xport"));

@@ -62,7 +62,8 @@ struct Options {
     QCommandLineOption compare = option("compare",
                                         "Open the experiment files or presets given as arguments "
                                         "as a comparison set (Comparison tab).");
-    QCommandLineOption size = option("size", "Window size, e.g. 1920x1080.", "WxH");
+    QCommandLineOption size = option(
+        "size", "Window size, e.g. 1920x1080 (at most the screen less a window frame).", "WxH");
     QCommandLineOption chart = option("chart-range",
                                       "Show the Price Chart tab; after training, the bars from "
                                       "FROM to TO (dates, e.g. 2018-10-01,2018-10-20; 'all' for "
@@ -151,7 +152,12 @@ bool applyCompareAndDevice(nnwb::MainWindow& window, const QCommandLineParser& c
 
 void sizeWindow(nnwb::MainWindow& window, const QSize& size, bool scripted) {
     if (size.isValid()) {
-        window.resize(size);
+        // Within the screen with the window manager's frame; a screenshot (offscreen, no frame)
+        // keeps the size asked for.
+        const QScreen* screen = window.screen();
+        window.resize(scripted || !screen ? size
+                                          : nnwb::MainWindow::fitToScreen(
+                                                size, screen->availableGeometry().size()));
         window.applyDefaultLayout();
     } else if (scripted || !window.restoreWindowState()) {
         // On a small screen (1280×720) the window opens at the screen's size, compact layout.

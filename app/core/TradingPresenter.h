@@ -44,6 +44,8 @@ public:
     // evaluated (error() says why).
     std::shared_ptr<const TradingReport> report() const { return report_; }
     QString what() const { return what_; }
+    // The bars the shown signals index (null: none).
+    std::shared_ptr<const BarSeries> bars() const { return bars_; }
     QString error() const { return error_; }
 
     // Writes the shown report's trades (or its equity) as CSV, atomically (model/trading/

@@ -35,9 +35,13 @@
 #include "ui/EquityChart.h"
 #include "ui/MainWindow.h"
 #include "ui/MetricCharts.h"
+#include "ui/Plot.h"
+#include "ui/PriceChart.h"
+#include "ui/PriceChartPane.h"
 #include "ui/RunsTableModel.h"
 #include "ui/RunsView.h"
 #include "ui/SeriesChart.h"
+#include "ui/TradingTab.h"
 #include "ui/TradingTable.h"
 #include "ui/TradingView.h"
 
@@ -336,9 +340,30 @@ private Q_SLOTS:
     // The Comparison tab after a comparison of two runs at 1280×720: the window stays within
     // the screen; the charts, the runs and summary tables and the toolbar lie inside it, the
     // charts tall enough to read, every legend entry whole, every button and check box whole.
-    // The trading pane under the price chart at 1280×720 (issue 30): with the Price Chart tab
-    // shown, the pane has room for the equity curve and the figures table (without the split
-    // sizing and the dropped overview it got 34 px and scrolled).
+    // --size 1024x600 on a 1024×600 screen under a window manager: the title bar pushed the
+    // status bar under the screen's edge. The size is cut to the screen less a frame, and the
+    // window's layout fits that size.
+    void explicitSizeLeavesRoomForTheFrame() {
+        const QSize size = MainWindow::fitToScreen(QSize(1024, 600), QSize(1024, 600));
+        QCOMPARE(size, QSize(1008, 552));
+        QCOMPARE(MainWindow::fitToScreen(QSize(1024, 600), QSize(1920, 1050)), QSize(1024, 600));
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(QString(), false);
+        w.resize(size);
+        w.applyDefaultLayout();
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTest::qWait(100);
+        const QSize min = w.minimumSizeHint().expandedTo(w.minimumSize());
+        QVERIFY2(min.width() <= size.width() && min.height() <= size.height(),
+                 qPrintable(QString("minimum %1x%2").arg(min.width()).arg(min.height())));
+        QCOMPARE(w.size(), size);
+    }
+
+    // The trading figures at 1280×720 (issue 30, issue 43): the candles of the Price Chart tab
+    // plot in 150 px or more and the figures table in the Trading tab shows its three rows
+    // (under the candles the trading pane got 22-28 px).
     void tradingPaneHasRoomAt1280x720() {
         MainWindow w;
         w.setConfirmDiscard(false);
@@ -350,15 +375,22 @@ private Q_SLOTS:
         QTRY_VERIFY(!w.dataPanel()->isLoading());
         w.showPriceChart();
         QTest::qWait(100);  // the splitters settle (a queued resize)
+        // The figures (caption, rules, exports, the table) are in the Trading tab, under its
+        // verdict; nothing of them under the candles (22-28 px there).
         auto* view = w.findChild<TradingView*>();
         QVERIFY(view);
-        auto* scroll = qobject_cast<QScrollArea*>(view->parentWidget()->parentWidget());
-        QVERIFY(scroll);
-        const int pane = scroll->viewport()->height();
-        const int curve = view->equityChart()->height();
-        QVERIFY2(
-            pane >= 120 && curve >= 70,
-            qPrintable(QString("trading pane %1 px, equity chart %2 px").arg(pane).arg(curve)));
+        QVERIFY(!w.priceChartPane()->isAncestorOf(view));
+        QVERIFY(w.tradingTab()->isAncestorOf(view));
+        const int candles = w.priceChartPane()->chart()->plot()->axisRect()->rect().height();
+        QVERIFY2(candles >= 150, qPrintable(QString("candles plot in %1 px").arg(candles)));
+        auto* upper = w.findChild<QTabWidget*>(QStringLiteral("upperTabs"));
+        upper->setCurrentWidget(w.tradingTab());
+        QTest::qWait(100);
+        TradingTable* table = view->table();
+        const int rows =
+            table->viewport()->height() / table->verticalHeader()->defaultSectionSize();
+        QVERIFY2(rows >= 3,
+                 qPrintable(QString("the figures table has room for %1 rows").arg(rows)));
         QVERIFY(w.width() <= 1280 && w.height() <= 720);
     }
 

@@ -1,0 +1,22 @@
+// The PDF of a report page (File > Export Report as PDF): the same HTML the report writes
+// (app/report/ReportPages.h, model/trading/HtmlReport.h) laid out by QTextDocument on landscape
+// A4 pages and printed through QPdfWriter, each inline SVG chart drawn as an image first
+// (ReportSvg.h; QTextDocument draws no SVG). GUI thread.
+#pragma once
+
+#include <memory>
+
+#include <QByteArray>
+#include <QString>
+
+class QTextDocument;
+
+namespace nnwb {
+
+// The page as the PDF lays it out: its charts as image resources; null with `error` set when a
+// chart cannot be drawn.
+std::unique_ptr<QTextDocument> reportDocument(const QString& html, QString* error);
+// The PDF file's bytes ("%PDF-…"); empty with `error` set on failure. `title`: the PDF's title.
+QByteArray reportPdf(const QString& html, const QString& title, QString* error);
+
+}  // namespace nnwb
