@@ -13,12 +13,12 @@
 #include "app/cli/Commands.h"
 #include "app/cli/FlagChecks.h"
 #include "app/cli/RecordingFlags.h"
-#include "app/trial/EpochReportJson.h"
 #include "app/runs/RunQuery.h"
 #include "app/runs/RunStore.h"
 #include "app/runs/RunsDbPath.h"
 #include "app/runs/StoredRunCsv.h"
 #include "app/runs/StoredTrading.h"
+#include "app/trial/EpochReportJson.h"
 #include "model/FigureText.h"
 
 namespace nnwb::cli {
