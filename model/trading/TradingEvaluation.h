@@ -22,10 +22,11 @@ public:
     explicit TradingInputError(const std::string& what) : std::invalid_argument(what) {}
 };
 
-// Evaluates `signals` over the range [first signal bar, last signal bar] of `bars` (a bar in
-// the range without a signal counts as "none"). Only bars up to t decide what happens at bar
-// t + 1's open. Throws TradingInputError.
-TradingReport evaluateTrading(const BarSeries& bars, const SignalSeries& signals,
+// Evaluates the signals of `series` over the range [first signal bar, last signal bar] of `bars`
+// (a bar in the range without a signal counts as "none"). Only bars up to t decide what happens
+// at bar t + 1's open. Throws TradingInputError. (Not `signals`: Qt defines that word as a
+// macro, and a unity batch of test files may include this header after Qt's.)
+TradingReport evaluateTrading(const BarSeries& bars, const SignalSeries& series,
                               const TradingSettings& settings);
 
 // The figures of `trades` and `equity` over a range whose bars step `barsPerYear` times a
