@@ -31,7 +31,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-EpochReport report(int epoch, double loss) {
+EpochReport pendingReport(int epoch, double loss) {
     EpochReport r;
     r.epoch = epoch;
     r.taskMetrics = true;
@@ -46,14 +46,14 @@ EpochReport report(int epoch, double loss) {
     return r;
 }
 
-Experiment smallExperiment() {
+Experiment pendingExperiment() {
     return Experiment::fromJson(nlohmann::json::parse(
         R"({"formatVersion":1,"name":"tiny","data":{"source":"synthetic","samples":40,"units":2,
             "window":3},"model":{"layers":[{"type":"dense","neurons":3}]},
             "training":{"epochs":3,"batchSize":8,"seed":7}})"));
 }
 
-DeviceInfo cpuInfo() {
+DeviceInfo pendingCpuInfo() {
     DeviceInfo d;
     d.id = "cpu";
     d.name = "native";
@@ -91,17 +91,17 @@ class RunsPendingTest : public QObject {
         RunRecorder rec(o, [&](const std::string& w) { warnings.push_back(w); });
         ExperimentData data;
         data.ok = true;
-        rec.begin(smallExperiment(), data, cpuInfo(), 12, 3);
+        rec.begin(pendingExperiment(), data, pendingCpuInfo(), 12, 3);
         const std::string side = rec.sideFile();
         CpuBackend be;
-        Network net(Network::layersFromJson(smallExperiment().model), Shape{2, 3});
+        Network net(Network::layersFromJson(pendingExperiment().model), Shape{2, 3});
         net.build(be, 1);
         WeightsSnapshot w;
         if (!w.capture(net, 2)) return {};
-        rec.epoch(report(1, 0.5));
-        rec.epoch(report(2, 0.3));
+        rec.epoch(pendingReport(1, 0.5));
+        rec.epoch(pendingReport(2, 0.3));
         rec.bundle("best", w, net.toJson());
-        rec.epoch(report(3, 0.4));
+        rec.epoch(pendingReport(3, 0.4));
         rec.bundle("last", w, net.toJson());
         rec.trading({{"strategy", {{"netPoints", 12.5}, {"trades", 4}}}});
         rec.finish(runstatus::kCompleted);
@@ -186,7 +186,7 @@ private slots:
             p.run.name = uuid;
             p.run.status = runstatus::kCompleted;
             p.ended = true;
-            p.epochs.push_back(StoredEpoch{report(1, 0.5), 0.01});
+            p.epochs.push_back(StoredEpoch{pendingReport(1, 0.5), 0.01});
             StoredBundle b;
             b.kind = kind;
             b.path = file;
@@ -247,15 +247,15 @@ private slots:
             RunRecorder rec(o, [&](const std::string& w) { warnings.push_back(w); });
             ExperimentData data;
             data.ok = true;
-            rec.begin(smallExperiment(), data, cpuInfo(), 12, 3);
-            rec.epoch(report(1, 0.5));
+            rec.begin(pendingExperiment(), data, pendingCpuInfo(), 12, 3);
+            rec.epoch(pendingReport(1, 0.5));
             QVERIFY(rec.recording());
             fillDisk();
-            rec.epoch(report(2, 0.3));
+            rec.epoch(pendingReport(2, 0.3));
             QVERIFY(!rec.recording());
             QCOMPARE(sideFiles(path).size(), size_t(0));  // none, not an empty one
             QVERIFY(rec.active());
-            rec.epoch(report(3, 0.4));
+            rec.epoch(pendingReport(3, 0.4));
             rec.trading({{"strategy", {{"netPoints", 12.5}, {"trades", 4}}}});
             if (roomAtTheEnd) fs::remove(filler);
             rec.finish(runstatus::kCompleted);
@@ -299,7 +299,7 @@ private slots:
             PendingRunFile f(pendingRunsFolder(db()));
             path = f.path();
             f.appendRun(r);
-            StoredEpoch e{report(1, 0.5), 0.01};
+            StoredEpoch e{pendingReport(1, 0.5), 0.01};
             f.appendEpoch(e, 1);
             RunStore store(db());  // its writer holds it: not taken
             QVERIFY(store.list().empty());
@@ -324,8 +324,8 @@ private slots:
         {
             PendingRunFile f(pendingRunsFolder(db()));
             f.appendRun(r);
-            f.appendEpoch(StoredEpoch{report(1, 0.5), 0.01}, 1);
-            f.appendEpoch(StoredEpoch{report(2, 0.4), 0.01}, 2);
+            f.appendEpoch(StoredEpoch{pendingReport(1, 0.5), 0.01}, 1);
+            f.appendEpoch(StoredEpoch{pendingReport(2, 0.4), 0.01}, 2);
             std::ofstream(f.path(), std::ios::app) << "{\"record\":\"epo";  // a crash mid-write
         }
         std::string bad;
@@ -336,7 +336,7 @@ private slots:
             bad = f.path();
             f.appendRun(r);
             std::ofstream(f.path(), std::ios::app) << "not json\n";
-            f.appendEpoch(StoredEpoch{report(1, 0.5), 0.01}, 1);
+            f.appendEpoch(StoredEpoch{pendingReport(1, 0.5), 0.01}, 1);
         }
         RunStore store(db());
         const auto runs = store.list();

@@ -11,7 +11,19 @@
 #include "app/trial/TrialLines.h"
 
 using namespace nnwb;
-using namespace nnwb::trial;
+// Using-declarations, not a using-directive: the test programs are compiled in unity batches and
+// nnwb::trial::Fold would make nnwb::Fold ambiguous in the files after this one.
+using nnwb::trial::Answer;
+using nnwb::trial::decodeAnswers;
+using nnwb::trial::decodeLine;
+using nnwb::trial::encodeAnswers;
+using nnwb::trial::encodeLine;
+using nnwb::trial::Line;
+using nnwb::trial::LineError;
+using nnwb::trial::LineKind;
+using nnwb::trial::lineKindName;
+using nnwb::trial::readLine;
+using nnwb::trial::TrialEmitter;
 
 namespace {
 
