@@ -10,7 +10,6 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
-#include "app/trial/EpochReportJson.h"
 #include "app/runs/PendingRun.h"
 #include "app/runs/RunRecorder.h"
 #include "app/runs/Sha256.h"
@@ -20,6 +19,7 @@
 #include "app/sweep/TaskResultChecks.h"
 #include "app/sweep/TrialRunRow.h"
 #include "app/sweep/TrialTell.h"
+#include "app/trial/EpochReportJson.h"
 #include "model/AtomicFile.h"
 #include "model/JsonRead.h"
 #include "model/Monitor.h"

@@ -101,18 +101,17 @@ TEST(SweepObjectives, badObjectivesNameTheirPlace) {
 }
 
 TEST(SweepObjectives, valuesComeFromTheResultLine) {
-    const json result = {
-        {"trading",
-         {{"strategy",
-           {{"netPoints", 120.5},
-            {"netPct", 0.25},
-            {"sharpe", 0.04},
-            {"sharpeAnnual", 3.1},
-            {"profitFactor", nullptr},
-            {"maxDrawdownPoints", 40},
-            {"winRate", 60},
-            {"trades", 7}}}}},
-        {"outOfSample", {{"loss", 0.21}, {"accuracy", 55.5}, {"missed", 12}}}};
+    const json result = {{"trading",
+                          {{"strategy",
+                            {{"netPoints", 120.5},
+                             {"netPct", 0.25},
+                             {"sharpe", 0.04},
+                             {"sharpeAnnual", 3.1},
+                             {"profitFactor", nullptr},
+                             {"maxDrawdownPoints", 40},
+                             {"winRate", 60},
+                             {"trades", 7}}}}},
+                         {"outOfSample", {{"loss", 0.21}, {"accuracy", 55.5}, {"missed", 12}}}};
     Objective o;
     const std::vector<std::pair<std::string, double>> expected = {
         {"trading.net", 120.5},
