@@ -319,6 +319,22 @@ SpecParam readParam(const Reader& r, const json& p, size_t i, const SearchSpace&
     return sp;
 }
 
+// The key in a result's trading figures of a trading.* objective ("trading.net": "netPoints");
+// empty for another metric.
+std::string tradingFigureKey(const std::string& metric) {
+    static const std::map<std::string, std::string> keys = {
+        {"trading.net", "netPoints"},
+        {"trading.netPct", "netPct"},
+        {"trading.sharpe", "sharpe"},
+        {"trading.sharpeAnnual", "sharpeAnnual"},
+        {"trading.profitFactor", "profitFactor"},
+        {"trading.maxDrawdown", "maxDrawdownPoints"},
+        {"trading.winRate", "winRate"},
+        {"trading.trades", "trades"}};
+    const auto k = keys.find(metric);
+    return k == keys.end() ? std::string() : k->second;
+}
+
 }  // namespace
 
 std::optional<double> Objective::value(const EpochReport& r, bool hasValidation,
@@ -356,20 +372,11 @@ std::optional<double> Objective::resultValue(const json& result) const {
     const auto t = result.find("trading");
     if (t == result.end() || !t->is_object() || !t->contains("strategy")) return std::nullopt;
     const json& f = (*t)["strategy"];
-    static const std::map<std::string, std::string> keys = {
-        {"trading.net", "netPoints"},
-        {"trading.netPct", "netPct"},
-        {"trading.sharpe", "sharpe"},
-        {"trading.sharpeAnnual", "sharpeAnnual"},
-        {"trading.profitFactor", "profitFactor"},
-        {"trading.maxDrawdown", "maxDrawdownPoints"},
-        {"trading.winRate", "winRate"},
-        {"trading.trades", "trades"}};
-    const auto k = keys.find(metric);
-    if (k == keys.end()) return std::nullopt;
-    const auto v = f.find(k->second);
+    const std::string key = tradingFigureKey(metric);
+    if (key.empty()) return std::nullopt;
+    const auto v = f.find(key);
     if (v == f.end()) return std::nullopt;
-    if (v->is_null() && k->second == "profitFactor")  // inf with a trade won, else n/a
+    if (v->is_null() && key == "profitFactor")  // inf with a trade won, else n/a
         return tradingFigureFromJson(f, "profitFactor") ? std::optional(kInfiniteProfitFactor)
                                                         : std::nullopt;
     if (!v->is_number()) return std::nullopt;
@@ -377,24 +384,15 @@ std::optional<double> Objective::resultValue(const json& result) const {
 }
 
 std::optional<double> Objective::pathsValue(const json& statistics) const {
-    static const std::map<std::string, std::string> keys = {
-        {"oos.loss", "loss"},
-        {"oos.accuracy", "accuracyPct"},
-        {"oos.missed", "missedPct"},
-        {"trading.net", "netPoints"},
-        {"trading.netPct", "netPct"},
-        {"trading.sharpe", "sharpe"},
-        {"trading.sharpeAnnual", "sharpeAnnual"},
-        {"trading.profitFactor", "profitFactor"},
-        {"trading.maxDrawdown", "maxDrawdownPoints"},
-        {"trading.winRate", "winRate"},
-        {"trading.trades", "trades"}};
-    const auto k = keys.find(metric);
+    static const std::map<std::string, std::string> taskKeys = {
+        {"oos.loss", "loss"}, {"oos.accuracy", "accuracyPct"}, {"oos.missed", "missedPct"}};
+    const auto task = taskKeys.find(metric);
+    const std::string key = task != taskKeys.end() ? task->second : tradingFigureKey(metric);
     const std::string stat = paths.empty() ? "mean" : paths;
-    if (k == keys.end() || !statistics.is_object() || !statistics.contains(stat)) return {};
+    if (key.empty() || !statistics.is_object() || !statistics.contains(stat)) return {};
     const json& figures = statistics[stat];
-    if (!figures.is_object() || !figures.contains(k->second)) return std::nullopt;
-    const json& v = figures[k->second];
+    if (!figures.is_object() || !figures.contains(key)) return std::nullopt;
+    const json& v = figures[key];
     return v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt;
 }
 
