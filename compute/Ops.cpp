@@ -43,6 +43,12 @@ void OpCheck::sizes(std::initializer_list<std::pair<const char*, long long>> nam
         if (value < 0) fail(std::string("invalid size ") + name + " " + std::to_string(value));
 }
 
+void OpCheck::matrices(int rows, int cols,
+                       std::initializer_list<std::pair<BufRef, const char*>> named) const {
+    sizes({{"rows", rows}, {"cols", cols}});
+    for (const auto& [r, name] : named) buf(r, elems(rows, cols), name);
+}
+
 void OpCheck::disjoint(BufRef a, size_t na, const char* aName, BufRef b, size_t nb,
                        const char* bName) const {
     if (na == 0 || nb == 0 || a.empty() || b.empty() || a.buf != b.buf) return;

@@ -46,6 +46,9 @@ public:
     void optional(BufRef r, size_t n, const char* what) const;
     // Sizes that must not be negative, as (name, value) pairs.
     void sizes(std::initializer_list<std::pair<const char*, long long>> named) const;
+    // rows and cols not negative, then buf(r, rows * cols, name) for each (r, name) in order.
+    void matrices(int rows, int cols,
+                  std::initializer_list<std::pair<BufRef, const char*>> named) const;
     // The ranges [a, a + na) and [b, b + nb) must not overlap when both are in one buffer.
     void disjoint(BufRef a, size_t na, const char* aName, BufRef b, size_t nb,
                   const char* bName) const;
@@ -177,11 +180,9 @@ struct BiasActivationArgs {
     void check(const OpCheck& c) const {
         c.sizes({{"rows", rows}, {"cols", cols}});
         c.models(models, rows, "rows");
-        const size_t n = elems(rows, cols);
-        c.buf(x, n, "x");
-        c.buf(z, n, "z");
-        c.buf(y, n, "y");
-        if (n > 0) c.optional(bias, perModelExtent(models, biasStride, size_t(cols)), "bias");
+        c.matrices(rows, cols, {{x, "x"}, {z, "z"}, {y, "y"}});
+        if (elems(rows, cols) > 0)
+            c.optional(bias, perModelExtent(models, biasStride, size_t(cols)), "bias");
     }
 };
 // dz = dy * f'(z); z and y are the forward values. dz may alias dy.
@@ -190,12 +191,7 @@ struct ActivationBackwardArgs {
     BufRef z, y, dy, dz;
     Activation act = Activation::None;
     void check(const OpCheck& c) const {
-        c.sizes({{"rows", rows}, {"cols", cols}});
-        const size_t n = elems(rows, cols);
-        c.buf(z, n, "z");
-        c.buf(y, n, "y");
-        c.buf(dy, n, "dy");
-        c.buf(dz, n, "dz");
+        c.matrices(rows, cols, {{z, "z"}, {y, "y"}, {dy, "dy"}, {dz, "dz"}});
     }
 };
 // db += column sums of dz (rows x cols). A population: the rows are `models` equal blocks,
@@ -285,8 +281,7 @@ struct SoftmaxForwardArgs {
     BufRef x, y;
     void check(const OpCheck& c) const {
         s.check(c);
-        c.buf(x, elems(s.rows, s.cols), "x");
-        c.buf(y, elems(s.rows, s.cols), "y");
+        c.matrices(s.rows, s.cols, {{x, "x"}, {y, "y"}});
     }
 };
 // dx = scale * y * (dy - sum(dy * y)) per row.
@@ -295,10 +290,7 @@ struct SoftmaxBackwardArgs {
     BufRef y, dy, dx;
     void check(const OpCheck& c) const {
         s.check(c);
-        const size_t n = elems(s.rows, s.cols);
-        c.buf(y, n, "y");
-        c.buf(dy, n, "dy");
-        c.buf(dx, n, "dx");
+        c.matrices(s.rows, s.cols, {{y, "y"}, {dy, "dy"}, {dx, "dx"}});
     }
 };
 
@@ -386,9 +378,7 @@ struct NormForwardArgs {
     float eps = 1e-5f;
     BufRef x, y, rstd;
     void check(const OpCheck& c) const {
-        c.sizes({{"rows", rows}, {"cols", cols}});
-        c.buf(x, elems(rows, cols), "x");
-        c.buf(y, elems(rows, cols), "y");
+        c.matrices(rows, cols, {{x, "x"}, {y, "y"}});
         c.buf(rstd, elems(rows), "rstd");
     }
 };
@@ -397,11 +387,7 @@ struct NormBackwardArgs {
     int rows = 0, cols = 0;
     BufRef y, rstd, dy, dx;
     void check(const OpCheck& c) const {
-        c.sizes({{"rows", rows}, {"cols", cols}});
-        const size_t n = elems(rows, cols);
-        c.buf(y, n, "y");
-        c.buf(dy, n, "dy");
-        c.buf(dx, n, "dx");
+        c.matrices(rows, cols, {{y, "y"}, {dy, "dy"}, {dx, "dx"}});
         c.buf(rstd, elems(rows), "rstd");
     }
 };
@@ -412,12 +398,7 @@ struct AddNormForwardArgs {
     float eps = 1e-5f;
     BufRef a, b, sum, y, rstd;
     void check(const OpCheck& c) const {
-        c.sizes({{"rows", rows}, {"cols", cols}});
-        const size_t n = elems(rows, cols);
-        c.buf(a, n, "a");
-        c.buf(b, n, "b");
-        c.buf(sum, n, "sum");
-        c.buf(y, n, "y");
+        c.matrices(rows, cols, {{a, "a"}, {b, "b"}, {sum, "sum"}, {y, "y"}});
         c.buf(rstd, elems(rows), "rstd");
     }
 };
@@ -426,14 +407,9 @@ struct AddNormBackwardArgs {
     int rows = 0, cols = 0;
     BufRef y, rstd, dy, dy2, dx;
     void check(const OpCheck& c) const {
-        c.sizes({{"rows", rows}, {"cols", cols}});
-        const size_t n = elems(rows, cols);
-        c.buf(y, n, "y");
-        c.buf(dy, n, "dy");
-        c.buf(dy2, n, "dy2");
-        c.buf(dx, n, "dx");
+        c.matrices(rows, cols, {{y, "y"}, {dy, "dy"}, {dy2, "dy2"}, {dx, "dx"}});
         c.buf(rstd, elems(rows), "rstd");
-        c.disjoint(dx, n, "dx", dy, n, "dy");
+        c.disjoint(dx, elems(rows, cols), "dx", dy, elems(rows, cols), "dy");
     }
 };
 
@@ -545,11 +521,7 @@ struct MseLossArgs {
     BufRef y, target, dy, loss;
     float gradScale = 1.0f;
     void check(const OpCheck& c) const {
-        c.sizes({{"rows", rows}, {"cols", cols}});
-        const size_t n = elems(rows, cols);
-        c.buf(y, n, "y");
-        c.buf(target, n, "target");
-        c.buf(dy, n, "dy");
+        c.matrices(rows, cols, {{y, "y"}, {target, "target"}, {dy, "dy"}});
         c.buf(loss, elems(rows), "loss");
     }
 };
@@ -560,12 +532,8 @@ struct SoftmaxCrossEntropyArgs {
     BufRef logits, target, prob, dy, loss;
     float gradScale = 1.0f;
     void check(const OpCheck& c) const {
-        c.sizes({{"rows", rows}, {"cols", cols}});
-        const size_t n = elems(rows, cols);
-        c.buf(logits, n, "logits");
-        c.buf(target, n, "target");
-        c.buf(prob, n, "prob");
-        c.buf(dy, n, "dy");
+        c.matrices(rows, cols,
+                   {{logits, "logits"}, {target, "target"}, {prob, "prob"}, {dy, "dy"}});
         c.buf(loss, elems(rows), "loss");
     }
 };
@@ -579,8 +547,11 @@ struct SoftmaxCrossEntropyArgs {
 // has `models` flags): a stopped model is masked out of the updates.
 constexpr int kSgdHyper = 3;   // lr, momentum, weightDecay
 constexpr int kAdamHyper = 7;  // lr, beta1, beta2, eps, weightDecay, bc1, bc2
-inline void checkOptimizerPopulation(const OpCheck& c, size_t n, int models, BufRef hyper,
-                                     int perModel, BufRef skip) {
+// The n values of each (buffer, name) in `state`, then the population's hyper table and skip flags.
+inline void checkOptimizer(const OpCheck& c, size_t n,
+                           std::initializer_list<std::pair<BufRef, const char*>> state, int models,
+                           BufRef hyper, int perModel, BufRef skip) {
+    for (const auto& [r, name] : state) c.buf(r, n, name);
     c.models(models, (long long)n, "n");
     if (hyper.empty()) {
         c.require(models == 1, "a population of " + std::to_string(models) +
@@ -599,10 +570,8 @@ struct SgdStepArgs {
     int models = 1;
     BufRef hyper{};
     void check(const OpCheck& c) const {
-        c.buf(w, n, "w");
-        c.buf(g, n, "g");
-        c.buf(velocity, n, "velocity");
-        checkOptimizerPopulation(c, n, models, hyper, kSgdHyper, skip);
+        checkOptimizer(c, n, {{w, "w"}, {g, "g"}, {velocity, "velocity"}}, models, hyper, kSgdHyper,
+                       skip);
     }
 };
 // Adam with bias correction as PyTorch's AdamW: w -= lr * wd * w; m, v updated;
@@ -616,11 +585,8 @@ struct AdamStepArgs {
     int models = 1;
     BufRef hyper{};
     void check(const OpCheck& c) const {
-        c.buf(w, n, "w");
-        c.buf(g, n, "g");
-        c.buf(m, n, "m");
-        c.buf(v, n, "v");
-        checkOptimizerPopulation(c, n, models, hyper, kAdamHyper, skip);
+        checkOptimizer(c, n, {{w, "w"}, {g, "g"}, {m, "m"}, {v, "v"}}, models, hyper, kAdamHyper,
+                       skip);
     }
 };
 
@@ -649,7 +615,7 @@ struct ScaleRowsArgs {
     void check(const OpCheck& c) const {
         c.sizes({{"rows", rows}, {"cols", cols}});
         c.buf(scale, elems(rows), "scale");
-        c.buf(x, elems(rows, cols), "x");
+        c.matrices(rows, cols, {{x, "x"}});
     }
 };
 
@@ -711,8 +677,7 @@ struct RecordOutcomesArgs {
     void check(const OpCheck& c) const {
         c.sizes({{"rows", rows}, {"cols", cols}});
         c.models(models, rows, "rows");
-        c.buf(pred, elems(rows, cols), "pred");
-        c.buf(target, elems(rows, cols), "target");
+        c.matrices(rows, cols, {{pred, "pred"}, {target, "target"}});
         c.buf(loss, elems(rows), "loss");
         c.buf(log, 2 * elems(rows), "log");
         c.buf(flag, elems(models), "flag");

@@ -32,6 +32,40 @@
         ++r;         \
     }
 
+// The 4x4 register tile of a row-form product, added to the float4s a0 .. a3 of the caller:
+// a_r += sum over k < kEnd (a multiple of 4) of A[min(i0 + r, rows - 1)][k] * B[k][col .. col + 3],
+// A's rows lda apart, B's rows ldb apart (both local). Each float4 of A feeds 4 multiply-adds
+// with the 4 rows of B read for that k step, in the order a0 .. a3 per k.
+#define ATTN_ROW_TILE(A, lda, rows, i0, kEnd, B, ldb, col)                                          \
+    {                                                                                             \
+        __local const float* r0_ = (A) + min((i0), (rows) - 1) * (lda);                           \
+        __local const float* r1_ = (A) + min((i0) + 1, (rows) - 1) * (lda);                       \
+        __local const float* r2_ = (A) + min((i0) + 2, (rows) - 1) * (lda);                       \
+        __local const float* r3_ = (A) + min((i0) + 3, (rows) - 1) * (lda);                       \
+        for (int k_ = 0; k_ < (kEnd); k_ += 4) {                                                  \
+            const float4 x0_ = L4(r0_, k_), x1_ = L4(r1_, k_), x2_ = L4(r2_, k_), x3_ = L4(r3_, k_); \
+            __local const float* bb_ = (B) + k_ * (ldb) + (col);                                  \
+            const float4 b0_ = L4(bb_, 0), b1_ = L4(bb_, (ldb)), b2_ = L4(bb_, 2 * (ldb));         \
+            const float4 b3_ = L4(bb_, 3 * (ldb));                                                \
+            a0 += x0_.x * b0_;                                                                    \
+            a1 += x1_.x * b0_;                                                                    \
+            a2 += x2_.x * b0_;                                                                    \
+            a3 += x3_.x * b0_;                                                                    \
+            a0 += x0_.y * b1_;                                                                    \
+            a1 += x1_.y * b1_;                                                                    \
+            a2 += x2_.y * b1_;                                                                    \
+            a3 += x3_.y * b1_;                                                                    \
+            a0 += x0_.z * b2_;                                                                    \
+            a1 += x1_.z * b2_;                                                                    \
+            a2 += x2_.z * b2_;                                                                    \
+            a3 += x3_.z * b2_;                                                                    \
+            a0 += x0_.w * b3_;                                                                    \
+            a1 += x1_.w * b3_;                                                                    \
+            a2 += x2_.w * b3_;                                                                    \
+            a3 += x3_.w * b3_;                                                                    \
+        }                                                                                         \
+    }
+
 // dst[r * ldd + c] = src[r * ld + c] for r < rows, c < cols; 0 for r < rowsPad, c < colsPad.
 void attn_load_rows(__local float* dst, int ldd, __global const float* src, int ld, int rows,
                     int rowsPad, int cols, int colsPad, int lid, int lsz) {
@@ -94,32 +128,8 @@ __kernel void attention_forward(int heads, int units, int dk, int dv, int ldQkv,
         const int ib = t / nb, jb = t % nb;
         if (causal && jb > ib) continue;
         const int i0 = ib << 2, j0 = jb << 2;
-        __local const float* q0 = ql + min(i0, u - 1) * lq;
-        __local const float* q1 = ql + min(i0 + 1, u - 1) * lq;
-        __local const float* q2 = ql + min(i0 + 2, u - 1) * lq;
-        __local const float* q3 = ql + min(i0 + 3, u - 1) * lq;
         float4 a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
-        for (int k = 0; k < dk4; k += 4) {
-            const float4 x0 = L4(q0, k), x1 = L4(q1, k), x2 = L4(q2, k), x3 = L4(q3, k);
-            __local const float* kk = kl + k * ls + j0;
-            const float4 k0 = L4(kk, 0), k1 = L4(kk, ls), k2 = L4(kk, 2 * ls), k3 = L4(kk, 3 * ls);
-            a0 += x0.x * k0;
-            a1 += x1.x * k0;
-            a2 += x2.x * k0;
-            a3 += x3.x * k0;
-            a0 += x0.y * k1;
-            a1 += x1.y * k1;
-            a2 += x2.y * k1;
-            a3 += x3.y * k1;
-            a0 += x0.z * k2;
-            a1 += x1.z * k2;
-            a2 += x2.z * k2;
-            a3 += x3.z * k2;
-            a0 += x0.w * k3;
-            a1 += x1.w * k3;
-            a2 += x2.w * k3;
-            a3 += x3.w * k3;
-        }
+        ATTN_ROW_TILE(ql, lq, u, i0, dk4, kl, ls, j0)
         L4(sl, i0 * ls + j0) = a0 * scale;
         if (i0 + 1 < u) L4(sl, (i0 + 1) * ls + j0) = a1 * scale;
         if (i0 + 2 < u) L4(sl, (i0 + 2) * ls + j0) = a2 * scale;
@@ -159,33 +169,8 @@ __kernel void attention_forward(int heads, int units, int dk, int dv, int ldQkv,
     for (int t = lid; t < nb * ncb; t += lsz) {
         const int ib = t / ncb, c0 = (t % ncb) << 2, i0 = ib << 2;
         const int jEnd = causal ? min(u4, i0 + 4) : u4;
-        __local const float* p0 = sl + min(i0, u - 1) * ls;
-        __local const float* p1 = sl + min(i0 + 1, u - 1) * ls;
-        __local const float* p2 = sl + min(i0 + 2, u - 1) * ls;
-        __local const float* p3 = sl + min(i0 + 3, u - 1) * ls;
         float4 a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
-        for (int j = 0; j < jEnd; j += 4) {
-            const float4 x0 = L4(p0, j), x1 = L4(p1, j), x2 = L4(p2, j), x3 = L4(p3, j);
-            __local const float* vv = vl + j * dv4 + c0;
-            const float4 v0 = L4(vv, 0), v1 = L4(vv, dv4), v2 = L4(vv, 2 * dv4);
-            const float4 v3 = L4(vv, 3 * dv4);
-            a0 += x0.x * v0;
-            a1 += x1.x * v0;
-            a2 += x2.x * v0;
-            a3 += x3.x * v0;
-            a0 += x0.y * v1;
-            a1 += x1.y * v1;
-            a2 += x2.y * v1;
-            a3 += x3.y * v1;
-            a0 += x0.z * v2;
-            a1 += x1.z * v2;
-            a2 += x2.z * v2;
-            a3 += x3.z * v2;
-            a0 += x0.w * v3;
-            a1 += x1.w * v3;
-            a2 += x2.w * v3;
-            a3 += x3.w * v3;
-        }
+        ATTN_ROW_TILE(sl, ls, u, i0, jEnd, vl, dv4, c0)
         attn_store4(C + (ulong)i0 * ldCtx, c0, dv, a0 * il[i0]);
         if (i0 + 1 < u) attn_store4(C + (ulong)(i0 + 1) * ldCtx, c0, dv, a1 * il[i0 + 1]);
         if (i0 + 2 < u) attn_store4(C + (ulong)(i0 + 2) * ldCtx, c0, dv, a2 * il[i0 + 2]);
@@ -255,32 +240,8 @@ __kernel void attention_backward(int heads, int units, int dk, int dv, int ldQkv
         const int ib = t / nb, jb = t % nb;
         if (causal && jb > ib) continue;
         const int i0 = ib << 2, j0 = jb << 2;
-        __local const float* d0 = dcl + min(i0, u - 1) * lc;
-        __local const float* d1 = dcl + min(i0 + 1, u - 1) * lc;
-        __local const float* d2 = dcl + min(i0 + 2, u - 1) * lc;
-        __local const float* d3 = dcl + min(i0 + 3, u - 1) * lc;
         float4 a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
-        for (int c = 0; c < dv4; c += 4) {
-            const float4 x0 = L4(d0, c), x1 = L4(d1, c), x2 = L4(d2, c), x3 = L4(d3, c);
-            __local const float* vv = vq + c * ls + j0;
-            const float4 v0 = L4(vv, 0), v1 = L4(vv, ls), v2 = L4(vv, 2 * ls), v3 = L4(vv, 3 * ls);
-            a0 += x0.x * v0;
-            a1 += x1.x * v0;
-            a2 += x2.x * v0;
-            a3 += x3.x * v0;
-            a0 += x0.y * v1;
-            a1 += x1.y * v1;
-            a2 += x2.y * v1;
-            a3 += x3.y * v1;
-            a0 += x0.z * v2;
-            a1 += x1.z * v2;
-            a2 += x2.z * v2;
-            a3 += x3.z * v2;
-            a0 += x0.w * v3;
-            a1 += x1.w * v3;
-            a2 += x2.w * v3;
-            a3 += x3.w * v3;
-        }
+        ATTN_ROW_TILE(dcl, lc, u, i0, dv4, vq, ls, j0)
         __local float* s = sl + i0 * ls + j0;
         L4(s, 0) *= a0;
         if (i0 + 1 < u) L4(s, ls) *= a1;
@@ -320,32 +281,7 @@ __kernel void attention_backward(int heads, int units, int dk, int dv, int ldQkv
         if (t < nq) {
             const int i0 = (t / nck) << 2, k0 = (t % nck) << 2;
             const int jEnd = causal ? min(u4, i0 + 4) : u4;
-            __local const float* s0 = sl + min(i0, u - 1) * ls;
-            __local const float* s1 = sl + min(i0 + 1, u - 1) * ls;
-            __local const float* s2 = sl + min(i0 + 2, u - 1) * ls;
-            __local const float* s3 = sl + min(i0 + 3, u - 1) * ls;
-            for (int j = 0; j < jEnd; j += 4) {
-                const float4 x0 = L4(s0, j), x1 = L4(s1, j), x2 = L4(s2, j), x3 = L4(s3, j);
-                __local const float* kk = kl + j * dk4 + k0;
-                const float4 k0v = L4(kk, 0), k1v = L4(kk, dk4), k2v = L4(kk, 2 * dk4);
-                const float4 k3v = L4(kk, 3 * dk4);
-                a0 += x0.x * k0v;
-                a1 += x1.x * k0v;
-                a2 += x2.x * k0v;
-                a3 += x3.x * k0v;
-                a0 += x0.y * k1v;
-                a1 += x1.y * k1v;
-                a2 += x2.y * k1v;
-                a3 += x3.y * k1v;
-                a0 += x0.z * k2v;
-                a1 += x1.z * k2v;
-                a2 += x2.z * k2v;
-                a3 += x3.z * k2v;
-                a0 += x0.w * k3v;
-                a1 += x1.w * k3v;
-                a2 += x2.w * k3v;
-                a3 += x3.w * k3v;
-            }
+            ATTN_ROW_TILE(sl, ls, u, i0, jEnd, kl, dk4, k0)
             __global float* dq = dbase + (ulong)i0 * ldQkv + h * dk;
             attn_store4(dq, k0, dk, a0);
             if (i0 + 1 < u) attn_store4(dq + ldQkv, k0, dk, a1);

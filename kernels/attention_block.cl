@@ -18,6 +18,14 @@
 
 #define BLK_INFLIGHT 8
 
+// A block kernel's sample b (its work-group) and model m, lid and lsz, and the sizes of the
+// header above from the kernel's arguments: u = U, w = W, q = Q, c = C, ff = F, hd = H D, uw = U W.
+#define BLK_SAMPLE_SIZES                                                                       \
+    const int b = (int)get_group_id(0), m = b / samplesPerModel;                               \
+    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);                        \
+    const int u = units, w = window, q = heads * (2 * dk + dv), c = heads * dv, ff = 4 * w;    \
+    const int hd = heads * dk, uw = u * w;
+
 // dst[r * ds + j] = src[r * ld + c0 + j] for r < rows, j < cols, then a barrier.
 void blk_stage(__local float* dst, int ds, __global const float* src, int ld, int c0, int rows,
                int cols) {
@@ -269,10 +277,7 @@ __kernel void attention_block_forward(
     ulong r1o, __global float* z1, ulong z1o, __global float* h1, ulong h1o, __global float* z2,
     ulong z2o, __global float* f, ulong fo, __global float* out, ulong oo,
     __global float* rstd2, ulong r2o, __local float* lm) {
-    const int b = (int)get_group_id(0), m = b / samplesPerModel;
-    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
-    const int u = units, w = window, q = heads * (2 * dk + dv), c = heads * dv, ff = 4 * w;
-    const int hd = heads * dk, uw = u * w;
+    BLK_SAMPLE_SIZES
     // this model's weights
     __global const float* Wq = wqkv + woff.s0 + (ulong)m * wstride.s0;
     __global const float* Bq = bqkv + woff.s1 + (ulong)m * wstride.s1;
@@ -398,10 +403,7 @@ __kernel void attention_block_backward(
     __global const float* h1, ulong h1o, __global const float* z2, ulong z2o,
     __global const float* f, ulong fo, __global const float* out, ulong oo,
     __global const float* rstd2, ulong r2o, __local float* lm) {
-    const int b = (int)get_group_id(0), m = b / samplesPerModel;
-    const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
-    const int u = units, w = window, q = heads * (2 * dk + dv), c = heads * dv, ff = 4 * w;
-    const int hd = heads * dk, uw = u * w;
+    BLK_SAMPLE_SIZES
     // this model's weights
     __global const float* Wq = wqkv + woff.s0 + (ulong)m * wstride.s0;
     __global const float* W0 = w0 + woff.s2 + (ulong)m * wstride.s2;

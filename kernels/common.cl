@@ -86,3 +86,16 @@ float nnwb_act_grad(float z, float y, int act) {
         default: return 1.0f;
     }
 }
+
+// A gemm work-item's indices (gemm.cl, gemm_reg.cl: local size (RTSN, RTSM), NDRange dimension 2
+// = (batch index, split), the kernels' arguments splits, kChunk, K and batch1): tn, tm and tid
+// in the work-group; the tile's first row m0 and column n0; the batch index bi = (i0, i1); the
+// split and its K range [kBegin, kEnd).
+#define GEMM_WORK_ITEM_INDICES                                                   \
+    const int tn = (int)get_local_id(0), tm = (int)get_local_id(1);             \
+    const int tid = tm * RTSN + tn;                                              \
+    const int m0 = (int)get_group_id(1) * TSM, n0 = (int)get_group_id(0) * TSN; \
+    const ulong bi = get_global_id(2) / (ulong)splits;                           \
+    const int split = (int)(get_global_id(2) % (ulong)splits);                   \
+    const int kBegin = split * kChunk, kEnd = min(K, kBegin + kChunk);           \
+    const ulong i0 = bi / (ulong)batch1, i1 = bi % (ulong)batch1;

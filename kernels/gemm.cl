@@ -42,13 +42,7 @@ __kernel void GEMM_NAME(
     int hasBias, __global float* Y, ulong yo, int act) {
     __local float Asub[TSK][TSM + LPAD];
     __local float Bsub[TSK][TSN + LPAD];
-    const int tn = (int)get_local_id(0), tm = (int)get_local_id(1);
-    const int tid = tm * RTSN + tn;
-    const int m0 = (int)get_group_id(1) * TSM, n0 = (int)get_group_id(0) * TSN;
-    const ulong bi = get_global_id(2) / (ulong)splits;
-    const int split = (int)(get_global_id(2) % (ulong)splits);
-    const int kBegin = split * kChunk, kEnd = min(K, kBegin + kChunk);
-    const ulong i0 = bi / (ulong)batch1, i1 = bi % (ulong)batch1;
+    GEMM_WORK_ITEM_INDICES
     A += aOff + i0 * strideA0 + i1 * strideA1;
     B += bOff + i0 * strideB0 + i1 * strideB1;
     C += cOff + i0 * strideC0 + i1 * strideC1;
@@ -109,19 +103,9 @@ __kernel void GEMM_NAME(
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    if (splits > 1) {
-        P += (bi * (ulong)splits + (ulong)split) * (ulong)M * (ulong)N;
-#pragma unroll
-        for (int wm = 0; wm < WPTM; ++wm) {
-            const int gi = m0 + ROW(tm, wm);
-            if (gi >= M) continue;
-#pragma unroll
-            for (int wn = 0; wn < WPTN; ++wn) {
-                const int gj = n0 + COL(tn, wn);
-                if (gj < N) P[(ulong)gi * N + gj] = acc[wm][wn];
-            }
-        }
-        return;
+    if (splits > 1) {  // the split's partial sums into P, no alpha or beta
+        C = P + (bi * (ulong)splits + (ulong)split) * (ulong)M * (ulong)N;
+        ldc = N;
     }
 #pragma unroll
     for (int wm = 0; wm < WPTM; ++wm) {
@@ -132,6 +116,10 @@ __kernel void GEMM_NAME(
             const int gj = n0 + COL(tn, wn);
             if (gj >= N) continue;
             __global float* c = C + (ulong)gi * ldc + gj;
+            if (splits > 1) {
+                *c = acc[wm][wn];
+                continue;
+            }
             float v = beta == 0.0f ? alpha * acc[wm][wn] : alpha * acc[wm][wn] + beta * *c;
             if (epi) {  // one product only: z = v + bias, y = f(z)
                 if (hasBias) v += bias[bo + gj];

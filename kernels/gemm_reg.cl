@@ -64,6 +64,11 @@ float reg_cvt(float x) {
 }
 #endif
 #define REG_CVT4(v) (float4)(reg_cvt((v).x), reg_cvt((v).y), reg_cvt((v).z), reg_cvt((v).w))
+// The statement that follows, for each element e < 4 of each C fragment (fm, fn) of the lane.
+#define TF32_EACH_C_ELEMENT                              \
+    _Pragma("unroll") for (int fm = 0; fm < FM; ++fm)   \
+        _Pragma("unroll") for (int fn = 0; fn < FN; ++fn) \
+            _Pragma("unroll") for (int e = 0; e < 4; ++e)
 #else
 #define reg_cvt(x) (x)
 #define REG_CVT4(v) (v)
@@ -144,13 +149,7 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void GEMM_NAME(
     __global const float* bias, ulong bo, int hasBias, __global float* Y, ulong yo, int act) {
     __local float4 As[2][TSK][ROWS4];
     __local float4 Bs[2][TSK][COLS4];
-    const int tn = (int)get_local_id(0), tm = (int)get_local_id(1);
-    const int tid = tm * RTSN + tn;
-    const int m0 = (int)get_group_id(1) * TSM, n0 = (int)get_group_id(0) * TSN;
-    const ulong bi = get_global_id(2) / (ulong)splits;
-    const int split = (int)(get_global_id(2) % (ulong)splits);
-    const int kBegin = split * kChunk, kEnd = min(K, kBegin + kChunk);
-    const ulong i0 = bi / (ulong)batch1, i1 = bi % (ulong)batch1;
+    GEMM_WORK_ITEM_INDICES
     const ulong aStart = aOff + i0 * strideA0 + i1 * strideA1;
     const ulong bStart = bOff + i0 * strideB0 + i1 * strideB1;
     A += aStart;
@@ -168,12 +167,7 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void GEMM_NAME(
     const int wm0 = (warp % 4) * WTM, wn0 = (warp / 4) * WTN;  // the warp's tile
     const int g = lane >> 2, t = lane & 3;
     float acc[FM][FN][4];
-#pragma unroll
-    for (int fm = 0; fm < FM; ++fm)
-#pragma unroll
-        for (int fn = 0; fn < FN; ++fn)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) acc[fm][fn][e] = 0.0f;
+    TF32_EACH_C_ELEMENT acc[fm][fn][e] = 0.0f;
 #else
     float acc[WPTM][WPTN];
 #pragma unroll
@@ -229,20 +223,15 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void GEMM_NAME(
                         : "r"(af[fm][0]), "r"(af[fm][1]), "r"(af[fm][2]), "r"(af[fm][3]),
                           "r"(bf[fn][0]), "r"(bf[fn][1]));
 #else  // the same sums element by element: C element e of fragment (fm, fn) of this lane
-#pragma unroll
-            for (int fm = 0; fm < FM; ++fm)
-#pragma unroll
-                for (int fn = 0; fn < FN; ++fn)
-#pragma unroll
-                    for (int e = 0; e < 4; ++e) {
-                        const int r = wm0 + fm * 16 + g + (e >> 1) * 8;
-                        const int c = wn0 + fn * 8 + 2 * t + (e & 1);
-                        float sum = acc[fm][fn][e];
-                        for (int k = 0; k < 8; ++k)
-                            sum = fma(as[(kk + k) * (TSM + LPAD) + r],
-                                      bs[(kk + k) * (TSN + LPAD) + c], sum);
-                        acc[fm][fn][e] = sum;
-                    }
+            TF32_EACH_C_ELEMENT {
+                const int r = wm0 + fm * 16 + g + (e >> 1) * 8;
+                const int c = wn0 + fn * 8 + 2 * t + (e & 1);
+                float sum = acc[fm][fn][e];
+                for (int k = 0; k < 8; ++k)
+                    sum = fma(as[(kk + k) * (TSM + LPAD) + r],
+                              bs[(kk + k) * (TSN + LPAD) + c], sum);
+                acc[fm][fn][e] = sum;
+            }
 #endif
         }
 #else
@@ -274,29 +263,24 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void GEMM_NAME(
     const int vecOut = ((outStart | yo) & 3) == 0 && (ldOut & 3) == 0;
 #ifdef TF32
     // This lane's C elements: rows g and g + 8, columns 2t and 2t + 1 of each fragment.
-#pragma unroll
-    for (int fm = 0; fm < FM; ++fm)
-#pragma unroll
-        for (int fn = 0; fn < FN; ++fn)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                const int gi = m0 + wm0 + fm * 16 + g + (e >> 1) * 8;
-                const int gj = n0 + wn0 + fn * 8 + 2 * t + (e & 1);
-                if (gi >= M || gj >= N) continue;
-                float v = acc[fm][fn][e];
-                __global float* o = out + (ulong)gi * ldOut + gj;
-                if (splits > 1) {  // the split's partial sum, no alpha or beta
-                    *o = v;
-                    continue;
-                }
-                v *= alpha;
-                if (beta != 0.0f) v += beta * *o;
-                if (epi) {  // one product only: z = v + bias, y = f(z)
-                    if (hasBias) v += bias[bo + gj];
-                    Y[yo + (ulong)gi * ldc + gj] = nnwb_act(v, act);
-                }
-                if (epi != 2) *o = v;  // epi 2: Y is C
-            }
+    TF32_EACH_C_ELEMENT {
+        const int gi = m0 + wm0 + fm * 16 + g + (e >> 1) * 8;
+        const int gj = n0 + wn0 + fn * 8 + 2 * t + (e & 1);
+        if (gi >= M || gj >= N) continue;
+        float v = acc[fm][fn][e];
+        __global float* o = out + (ulong)gi * ldOut + gj;
+        if (splits > 1) {  // the split's partial sum, no alpha or beta
+            *o = v;
+            continue;
+        }
+        v *= alpha;
+        if (beta != 0.0f) v += beta * *o;
+        if (epi) {  // one product only: z = v + bias, y = f(z)
+            if (hasBias) v += bias[bo + gj];
+            Y[yo + (ulong)gi * ldc + gj] = nnwb_act(v, act);
+        }
+        if (epi != 2) *o = v;  // epi 2: Y is C
+    }
     (void)vecOut;
 #else
 #pragma unroll

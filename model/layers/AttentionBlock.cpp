@@ -149,30 +149,23 @@ std::vector<Param*> AttentionBlock::params() {
     return {&wqkv_, &bqkv_, &w1_, &b1_, &w2_, &b2_};
 }
 
-// The attention softmax of `rows` rows of `cols` scores (causal when the block is).
+// The attention softmax of `rows` rows of `cols` scores (causal when the block is), scaled by
+// 1 / sqrt(keySize) as the fused core is.
 SoftmaxShape AttentionBlock::scoreShape(int rows, int cols) const {
-    SoftmaxShape sm;
-    sm.rows = rows;
-    sm.cols = cols;
-    sm.scale = 1.0f / std::sqrt(float(cfg_.keySize));
-    sm.causal = cfg_.causal;
-    sm.queries = cols;
-    return sm;
+    return {rows, cols, coreShape(0).scale, cfg_.causal, /*queries=*/cols};
 }
 
 // The attention core's shape for `batch` samples of the whole sequence.
 AttentionShape AttentionBlock::coreShape(int batch) const {
-    AttentionShape a;
-    a.batch = batch;
-    a.heads = cfg_.heads;
-    a.units = cfg_.units;
-    a.keySize = cfg_.keySize;
-    a.valueSize = cfg_.valueSize;
-    a.ldQkv = cfg_.qkvWidth();
-    a.ldCtx = cfg_.ctxWidth();
-    a.scale = 1.0f / std::sqrt(float(cfg_.keySize));
-    a.causal = cfg_.causal;
-    return a;
+    return {batch,
+            cfg_.heads,
+            cfg_.units,
+            cfg_.keySize,
+            cfg_.valueSize,
+            /*ldQkv=*/cfg_.qkvWidth(),
+            /*ldCtx=*/cfg_.ctxWidth(),
+            1.0f / std::sqrt(float(cfg_.keySize)),
+            cfg_.causal};
 }
 
 AttentionBlockShape AttentionBlock::blockShape(int batch) const {
@@ -281,15 +274,29 @@ void AttentionBlock::projectBackward(BufRef x, BufRef dx, int rows, Scratch& s) 
 
 // Per (sample, head) views of the attention buffers: Q, K, V are column blocks of the fused
 // QKV rows (width q), scores are u x u (or 1 x n for one row) per head.
+AttentionBlock::QkvHeads AttentionBlock::qkvHeads(BufRef qkv, int batch) const {
+    const int u = cfg_.units, h = cfg_.heads, d = cfg_.keySize, dv = cfg_.valueSize;
+    const int q = cfg_.qkvWidth();
+    const size_t perQkv = size_t(u) * q;
+    return {M::perHead(qkv, batch, h, u, d, q, perQkv, size_t(d)),
+            M::perHead(qkv + size_t(h * d), batch, h, u, d, q, perQkv, size_t(d)),
+            M::perHead(qkv + size_t(2 * h * d), batch, h, u, dv, q, perQkv, size_t(dv))};
+}
+
+TensorView AttentionBlock::scoreHeads(BufRef scores, int batch) const {
+    const int u = cfg_.units;
+    const size_t uu = size_t(u) * u;
+    return M::perHead(scores, batch, cfg_.heads, u, u, u, size_t(cfg_.heads) * uu, uu);
+}
+
+TensorView AttentionBlock::ctxHeads(BufRef ctx, int batch) const {  // C_h at column h * dv
+    const int u = cfg_.units, dv = cfg_.valueSize, c = cfg_.ctxWidth();
+    return M::perHead(ctx, batch, cfg_.heads, u, dv, c, size_t(u) * c, size_t(dv));
+}
+
 void AttentionBlock::forward(BufRef x, int batch, Scratch& s, const DropoutKeys& dropout) {
     Backend& be = *be_;
-    const int u = cfg_.units, h = cfg_.heads, d = cfg_.keySize, dv = cfg_.valueSize;
-    const int q = cfg_.qkvWidth(), c = cfg_.ctxWidth(), hd = h * d;
-    const int rows = batch * u;
-    const size_t perQkv = size_t(u) * q, perP = size_t(h) * u * u, uu = size_t(u) * u;
-    auto heads = [&](BufRef r, int m, int n, int ld, size_t perSample, size_t perHead) {
-        return M::perHead(r, batch, h, m, n, ld, perSample, perHead);
-    };
+    const int u = cfg_.units, h = cfg_.heads, rows = batch * u;
     lastBatch_ = batch;
     acts_.scoreMasked = dropout.active && cfg_.scoreDropout > 0.0f;
     // The whole block in one launch where the backend fuses it (never with dropout masks).
@@ -303,17 +310,14 @@ void AttentionBlock::forward(BufRef x, int batch, Scratch& s, const DropoutKeys&
     if (!acts_.scoreMasked) {  // the fused core: S = Q K^T, P = softmax, C = P V
         be.attentionForward({coreShape(batch), acts_.qkv, acts_.p, acts_.ctx, s.s});
     } else {  // the dropped P between the softmax and the context
-        const M Q = heads(acts_.qkv, u, d, q, perQkv, size_t(d));
-        const M K = heads(BufRef(acts_.qkv) + size_t(hd), u, d, q, perQkv, size_t(d));
-        const M V = heads(BufRef(acts_.qkv) + size_t(2 * hd), u, dv, q, perQkv, size_t(dv));
-        const M S = heads(s.s, u, u, u, perP, uu);
-        const M C = heads(acts_.ctx, u, dv, c, size_t(u) * c, size_t(dv));  // at column h*dv
-        be.gemm(GemmArgs::product(Q, K.t(), S));                            // S = Q K^T
+        const QkvHeads in = qkvHeads(acts_.qkv, batch);
+        be.gemm(GemmArgs::product(in.q, in.k.t(), scoreHeads(s.s, batch)));  // S = Q K^T
         be.softmaxForward({scoreShape(batch * h * u, u), s.s, acts_.p});
-        be.dropoutForward(siteDropout(size_t(batch) * perP, cfg_.scoreDropout, dropout,
+        be.dropoutForward(siteDropout(size_t(batch) * h * u * u, cfg_.scoreDropout, dropout,
                                       dropout.score, dropout.scoreBases, acts_.p, acts_.pmask,
                                       acts_.pd));
-        be.gemm(GemmArgs::product(heads(acts_.pd, u, u, u, perP, uu), V, C));  // C_h = P_h V_h
+        be.gemm(GemmArgs::product(scoreHeads(acts_.pd, batch), in.v,
+                                  ctxHeads(acts_.ctx, batch)));  // C_h = P_h V_h
     }
     const int normRows = cfg_.norm == NormMode::Element ? rows : batch;
     tailForward(x, rows, normRows, acts_, s, dropout);
@@ -321,13 +325,7 @@ void AttentionBlock::forward(BufRef x, int batch, Scratch& s, const DropoutKeys&
 
 void AttentionBlock::backward(BufRef x, BufRef dy, BufRef dx, int batch, Scratch& s) {
     Backend& be = *be_;
-    const int u = cfg_.units, h = cfg_.heads, d = cfg_.keySize, dv = cfg_.valueSize;
-    const int q = cfg_.qkvWidth(), c = cfg_.ctxWidth(), hd = h * d;
-    const int rows = batch * u;
-    const size_t perQkv = size_t(u) * q, perP = size_t(h) * u * u, uu = size_t(u) * u;
-    auto heads = [&](BufRef r, int m, int n, int ld, size_t perSample, size_t perHead) {
-        return M::perHead(r, batch, h, m, n, ld, perSample, perHead);
-    };
+    const int u = cfg_.units, h = cfg_.heads, rows = batch * u;
     if (!acts_.scoreMasked && !acts_.ffMasked && be.fusesAttentionBlock(blockShape(batch))) {
         be.attentionBlockBackward(
             {blockShape(batch), x, dy, dx, blockParams(false), blockParams(true), blockActs()});
@@ -340,23 +338,18 @@ void AttentionBlock::backward(BufRef x, BufRef dy, BufRef dx, int batch, Scratch
         projectBackward(x, dx, rows, s);
         return;
     }
-    const M dC = heads(dctx, u, dv, c, size_t(u) * c, size_t(dv));
+    const M dC = ctxHeads(dctx, batch);
     // P as used by the context (the dropped one when the forward applied the mask)
-    const M P = heads(acts_.pd, u, u, u, perP, uu);
-    const M Q = heads(acts_.qkv, u, d, q, perQkv, size_t(d));
-    const M K = heads(BufRef(acts_.qkv) + size_t(hd), u, d, q, perQkv, size_t(d));
-    const M V = heads(BufRef(acts_.qkv) + size_t(2 * hd), u, dv, q, perQkv, size_t(dv));
-    const M dQ = heads(s.dqkv, u, d, q, perQkv, size_t(d));
-    const M dK = heads(BufRef(s.dqkv) + size_t(hd), u, d, q, perQkv, size_t(d));
-    const M dV = heads(BufRef(s.dqkv) + size_t(2 * hd), u, dv, q, perQkv, size_t(dv));
-    const M dP = heads(s.dp, u, u, u, perP, uu), dS = heads(s.s, u, u, u, perP, uu);
-    be.gemm(GemmArgs::product(dC, V.t(), dP));  // dP = dC V^T
-    be.gemm(GemmArgs::product(P.t(), dC, dV));  // dV = P^T dC
+    const M P = scoreHeads(acts_.pd, batch);
+    const QkvHeads in = qkvHeads(acts_.qkv, batch), d = qkvHeads(s.dqkv, batch);
+    const M dP = scoreHeads(s.dp, batch), dS = scoreHeads(s.s, batch);
+    be.gemm(GemmArgs::product(dC, in.v.t(), dP));  // dP = dC V^T
+    be.gemm(GemmArgs::product(P.t(), dC, d.v));    // dV = P^T dC
     // dP of the softmax output = dP of the dropped P times the mask
-    be.dropoutBackward({size_t(batch) * perP, acts_.pmask, s.dp, s.dp});
+    be.dropoutBackward({size_t(batch) * h * u * u, acts_.pmask, s.dp, s.dp});
     be.softmaxBackward({scoreShape(batch * h * u, u), acts_.p, s.dp, s.s});  // dS (scaled)
-    be.gemm(GemmArgs::product(dS, K, dQ));                                   // dQ = dS K
-    be.gemm(GemmArgs::product(dS.t(), Q, dK));                               // dK = dS^T Q
+    be.gemm(GemmArgs::product(dS, in.k, d.q));                               // dQ = dS K
+    be.gemm(GemmArgs::product(dS.t(), in.q, d.k));                           // dK = dS^T Q
     projectBackward(x, dx, rows, s);
 }
 

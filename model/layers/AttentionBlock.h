@@ -127,6 +127,15 @@ private:
     BlockParams blockParams(bool grads) const;
     BlockActs blockActs() const;
     AttentionShape coreShape(int batch) const;
+    // Per (sample, head) views of `batch` samples for the composed core: Q_h, K_h and V_h (column
+    // blocks of QKV rows like acts_.qkv), the U x U score blocks (like acts_.p), the context's
+    // column blocks (like acts_.ctx).
+    struct QkvHeads {
+        TensorView q, k, v;
+    };
+    QkvHeads qkvHeads(BufRef qkv, int batch) const;
+    TensorView scoreHeads(BufRef scores, int batch) const;
+    TensorView ctxHeads(BufRef ctx, int batch) const;
 
     Config cfg_;
     std::string prefix_;

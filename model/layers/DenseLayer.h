@@ -18,13 +18,13 @@ public:
     size_t parameterCount(const Shape& in) const override {
         return size_t(neurons_) * in.size() + size_t(neurons_);
     }
+    std::vector<Param*> params() override { return {&w_, &b_}; }
+    bool supportsPopulation() const override { return true; }
     void build(Backend& backend, const Shape& in, int maxBatch) override;
     void initWeights(Rng& rng) override;
     void forward(BufRef x, int batch, bool training) override;
     BufRef output() const override { return y_; }
     void backward(BufRef x, BufRef dy, BufRef dx, int batch) override;
-    std::vector<Param*> params() override { return {&w_, &b_}; }
-    bool supportsPopulation() const override { return true; }
     // This layer as one layer of a dense chain (after build; Network runs consecutive dense
     // layers as one DenseChainForward / DenseChainBackward op).
     DenseChainLayer chainLayer();
