@@ -11,6 +11,7 @@
 #include <string>
 
 #include "FuzzCheck.h"
+#include "common/SameTensors.h"
 #include "compute/CpuBackend.h"
 #include "model/Network.h"
 #include "model/NetworkWeights.h"
@@ -41,20 +42,7 @@ struct Target {
     }
 };
 
-bool sameTensors(const nnwb::TensorMap& a, const nnwb::TensorMap& b) {
-    if (a.size() != b.size()) return false;
-    for (const auto& [name, t] : a) {
-        const auto it = b.find(name);
-        if (it == b.end() || it->second.shape != t.shape ||
-            it->second.values.size() != t.values.size())
-            return false;
-        // Bitwise: NaN payloads must survive too.
-        if (!t.values.empty() && std::memcmp(t.values.data(), it->second.values.data(),
-                                             t.values.size() * sizeof(float)) != 0)
-            return false;
-    }
-    return true;
-}
+using nnwb::test::sameTensorBytes;
 
 }  // namespace
 
@@ -79,16 +67,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         NNWB_FUZZ_CHECK(count == t.values.size(), "a tensor holds the values its shape says");
     }
     NNWB_FUZZ_CHECK(
-        sameTensors(nnwb::decodeSafetensors(nnwb::encodeSafetensors(tensors, meta)), tensors),
+        sameTensorBytes(nnwb::decodeSafetensors(nnwb::encodeSafetensors(tensors, meta)), tensors),
         "encode/decode round trip");
 
     try {
         nnwb::writeWeights(*target.net, tensors);
-        NNWB_FUZZ_CHECK(sameTensors(nnwb::readWeights(*target.net), tensors),
+        NNWB_FUZZ_CHECK(sameTensorBytes(nnwb::readWeights(*target.net), tensors),
                         "writeWeights applies every tensor");
         nnwb::writeWeights(*target.net, target.initial);
     } catch (const std::invalid_argument&) {
-        NNWB_FUZZ_CHECK(sameTensors(nnwb::readWeights(*target.net), target.initial),
+        NNWB_FUZZ_CHECK(sameTensorBytes(nnwb::readWeights(*target.net), target.initial),
                         "a rejected weight file changes nothing");
     }
     return 0;

@@ -10,21 +10,14 @@
 #include <random>
 #include <string>
 
+#include "common/BarNeedsOf.h"
 #include "model/data/CpcvPlan.h"
 
 using namespace nnwb;
 
 namespace {
 
-BarNeeds needsOf(size_t warmup, size_t window, size_t reach) {
-    BarNeeds n;
-    n.warmup = warmup;
-    n.window = window;
-    n.reach = reach;
-    n.firstBar = std::max(warmup + window - 1, reach);
-    n.minimum = n.firstBar + n.reach + 1;
-    return n;
-}
+using test::needsOf;
 
 ValidationConfig cpcv(int groups, int testGroups) {
     ValidationConfig c;

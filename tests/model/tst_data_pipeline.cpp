@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "common/FuzzyCompare.h"
+#include "common/RandomBars.h"
 #include "model/data/BarImporter.h"
 #include "model/data/DataConfig.h"
 #include "model/data/DataPipeline.h"
@@ -22,25 +23,9 @@ namespace {
 
 const int64_t kT0 = fromCalendar(2022, 5, 2);
 
+// Hourly bars from kT0.
 BarSeries makeBars(size_t n, uint32_t seed = 1) {
-    BarSeries b;
-    b.format = "csv";
-    b.source = "/tmp/synthetic.csv";
-    b.timeframe = 3600;
-    double p = 1.2;
-    for (size_t i = 0; i < n; ++i) {
-        seed = seed * 1664525u + 1013904223u;
-        const double step = (double(seed >> 8) / double(1u << 24) - 0.5) * 0.004;
-        const double o = p, c = p + step;
-        b.time.push_back(kT0 + int64_t(i) * 3600);
-        b.open.push_back(o);
-        b.close.push_back(c);
-        b.high.push_back(std::max(o, c) + 0.0005 * ((seed >> 4) % 3));
-        b.low.push_back(std::min(o, c) - 0.0005 * ((seed >> 6) % 3));
-        b.volume.push_back(double(seed % 100));
-        p = c;
-    }
-    return b;
+    return test::randomWalkBars(n, seed, "/tmp/synthetic.csv", false);
 }
 
 size_t barOf(int64_t t) {

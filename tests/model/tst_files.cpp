@@ -16,6 +16,7 @@
 #include <string>
 #include <thread>
 
+#include "common/FifoReader.h"
 #include "common/ParamName.h"
 #include "common/TestUtil.h"
 #include "compute/CpuBackend.h"
@@ -49,6 +50,19 @@ bool contains(const std::string& s, const char* part) {
 void writeText(const std::string& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
 }
+// sample()'s network on the CPU (input 2x3, built for batches of 2) with the weights of seed 1,
+// and those weights.
+struct SampleNetwork {
+    Experiment e = sample();
+    CpuBackend be;
+    Network net;
+    TensorMap before;
+    SampleNetwork() : net(Network::layersFromJson(e.model), Shape{2, 3}) {
+        net.build(be, 2);
+        net.initWeights(1);
+        before = readWeights(net);
+    }
+};
 }  // namespace
 
 TEST(Files, experimentRoundTrip) {
@@ -148,12 +162,9 @@ TEST(Files, weightsRoundTrip) {
     ASSERT_EQ(header["layers.1.bias"]["dtype"], json("F32"));
 }
 TEST(Files, corruptWeights) {
-    const Experiment e = sample();
-    CpuBackend be;
-    Network a(Network::layersFromJson(e.model), Shape{2, 3});
-    a.build(be, 2);
-    a.initWeights(1);
-    const auto before = readWeights(a);
+    SampleNetwork s;
+    Network& a = s.net;
+    const TensorMap& before = s.before;
     const std::string dir = test::tempDir();
     const std::string good = encodeSafetensors(before);
     auto expectFailure = [&](const std::string& bytes, const char* needle) {
@@ -199,12 +210,9 @@ TEST(Files, weightShapeOverflow) {
 // Found by a hostile pass (issue 41): every tensor at offset 0, which safetensors forbids, and
 // NaN or infinite weights loaded without a word.
 TEST(Files, overlappingOrNonFiniteWeightsAreRefused) {
-    const Experiment e = sample();
-    CpuBackend be;
-    Network a(Network::layersFromJson(e.model), Shape{2, 3});
-    a.build(be, 2);
-    a.initWeights(1);
-    const auto before = readWeights(a);
+    SampleNetwork s;
+    Network& a = s.net;
+    const TensorMap& before = s.before;
     const std::string dir = test::tempDir();
     auto refusal = [&](const std::string& bytes) {
         writeText(dir + "/bad.safetensors", bytes);
@@ -321,19 +329,12 @@ TEST(Files, saveToFifoWritesThrough) {
     // this and the save's descriptor are closed, also when a save replaced the FIFO.
     const int held = ::open(fifo.c_str(), O_RDWR);
     ASSERT_GE(held, 0);
-    std::string got;
     // The reading end is opened here, before the save, and read on a thread (a picture may be
     // more than the pipe holds).
-    const int rd = ::open(fifo.c_str(), O_RDONLY);  // does not wait: `held` is a writer
-    std::thread reader([&] {
-        char buf[4096];
-        for (ssize_t n; (n = ::read(rd, buf, sizeof buf)) > 0;) got.append(buf, size_t(n));
-        ::close(rd);
-    });
+    test::FifoReader reader(fifo);  // does not wait: `held` is a writer
     writeFileAtomic(fifo, "through the pipe");
     ::close(held);
-    reader.join();
-    EXPECT_EQ(got, "through the pipe");
+    EXPECT_EQ(reader.wait(), "through the pipe");
     struct stat st {};
     ASSERT_EQ(lstat(fifo.c_str(), &st), 0);
     EXPECT_TRUE(S_ISFIFO(st.st_mode));

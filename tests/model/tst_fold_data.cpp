@@ -5,6 +5,7 @@
 // the holdout ranges.
 #include <gtest/gtest.h>
 
+#include "common/RandomBars.h"
 #include "model/data/DataPipeline.h"
 #include "model/data/DateTime.h"
 #include "model/data/Features.h"
@@ -15,25 +16,7 @@ using namespace nnwb;
 namespace {
 
 BarSeries makeBars(size_t n, uint32_t seed = 7) {
-    BarSeries b;
-    b.format = "csv";
-    b.source = "/tmp/fold.csv";
-    b.timeframe = 3600;
-    b.hasVolume = true;
-    double p = 1.2;
-    for (size_t i = 0; i < n; ++i) {
-        seed = seed * 1664525u + 1013904223u;
-        const double step = (double(seed >> 8) / double(1u << 24) - 0.5) * 0.004;
-        const double o = p, c = p + step;
-        b.time.push_back(fromCalendar(2022, 5, 2) + int64_t(i) * 3600);
-        b.open.push_back(o);
-        b.close.push_back(c);
-        b.high.push_back(std::max(o, c) + 0.0005 * ((seed >> 4) % 3));
-        b.low.push_back(std::min(o, c) - 0.0005 * ((seed >> 6) % 3));
-        b.volume.push_back(double(seed % 100));
-        p = c;
-    }
-    return b;
+    return test::randomWalkBars(n, seed, "/tmp/fold.csv", true);
 }
 
 // The bars with every bar from `from` on moved: prices tripled and shifted, volumes changed.

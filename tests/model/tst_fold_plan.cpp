@@ -10,6 +10,7 @@
 #include <random>
 #include <string>
 
+#include "common/BarNeedsOf.h"
 #include "model/data/DateTime.h"
 #include "model/data/FoldPlan.h"
 
@@ -17,15 +18,7 @@ using namespace nnwb;
 
 namespace {
 
-BarNeeds needsOf(size_t warmup, size_t window, size_t reach) {
-    BarNeeds n;
-    n.warmup = warmup;
-    n.window = window;
-    n.reach = reach;
-    n.firstBar = std::max(warmup + window - 1, reach);
-    n.minimum = n.firstBar + n.reach + 1;
-    return n;
-}
+using test::needsOf;
 
 // Hourly bars from Monday 2022-05-02, without weekends (Friday 23:00 -> Monday 00:00).
 std::vector<int64_t> hourlyTimes(size_t n) {

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "common/Thrown.h"
 #include "model/Experiment.h"
 #include "model/trading/TradingCsv.h"
 #include "model/trading/TradingReportText.h"
@@ -19,15 +20,7 @@ using json = nlohmann::json;
 
 namespace {
 
-template <class F>
-std::string thrown(F f) {
-    try {
-        f();
-    } catch (const std::invalid_argument& e) {
-        return e.what();
-    }
-    return "";
-}
+using test::thrown;
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "common/FuzzyCompare.h"
+#include "common/SameTensors.h"
 #include "common/TestUtil.h"
 #include "compute/BackendRegistry.h"
 #include "compute/CpuBackend.h"
@@ -56,19 +57,7 @@ json tinyExperiment(int epochs) {
     return j;
 }
 
-bool sameBytes(const TensorMap& a, const TensorMap& b) {
-    if (a.size() != b.size()) return false;
-    for (const auto& [name, t] : a) {
-        const auto it = b.find(name);
-        if (it == b.end() || it->second.shape != t.shape ||
-            it->second.values.size() != t.values.size())
-            return false;
-        if (!t.values.empty() &&
-            std::memcmp(t.values.data(), it->second.values.data(), t.values.size() * 4) != 0)
-            return false;
-    }
-    return true;
-}
+using test::sameTensorBytes;
 
 }  // namespace
 
@@ -208,13 +197,13 @@ TEST(TrainingControls, bestWeightsAreTheBestEpochsBytes) {
     const int best = int(std::min_element(val.begin(), val.end()) - val.begin()) + 1;
     ASSERT_EQ(keeper.bestEpoch(), best);
     ASSERT_EQ(keeper.result().epoch(), best);
-    ASSERT_TRUE(sameBytes(keeper.result().tensors(), ours[best].tensors()));
+    ASSERT_TRUE(sameTensorBytes(keeper.result().tensors(), ours[best].tensors()));
     ASSERT_TRUE(best < 8) << "the run must wander for the test to mean something";
-    ASSERT_TRUE(!sameBytes(keeper.result().tensors(), ours[8].tensors()));
+    ASSERT_TRUE(!sameTensorBytes(keeper.result().tensors(), ours[8].tensors()));
     // Saved and read back, the file holds the same bytes.
     const std::string path = test::tempDir() + "/best.safetensors";
     keeper.result().save(path);
-    ASSERT_TRUE(sameBytes(loadSafetensors(path), ours[best].tensors()));
+    ASSERT_TRUE(sameTensorBytes(loadSafetensors(path), ours[best].tensors()));
 }
 TEST(TrainingControls, trainerAppliesTheSchedule) {
     json j = tinyExperiment(4);

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "common/TestUtil.h"
+#include "common/Thrown.h"
 #include "compute/CpuBackend.h"
 #include "model/DataSettings.h"
 #include "model/Experiment.h"
@@ -30,16 +31,7 @@ using K = SettingSpec::Kind;
 
 namespace {
 
-// The message of the std::invalid_argument that f throws ("" when none).
-template <class F>
-std::string thrown(F f) {
-    try {
-        f();
-    } catch (const std::invalid_argument& e) {
-        return e.what();
-    }
-    return "";
-}
+using test::thrown;
 
 bool startsWith(const std::string& s, const std::string& prefix) {
     return s.rfind(prefix, 0) == 0;
