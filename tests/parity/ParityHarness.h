@@ -217,6 +217,17 @@ public:
     static void TearDownTestSuite() { closeParityDevices(); }
 
 protected:
+    // For a suite that also runs each OpenCL device as a second variant (from its
+    // SetUpTestSuite, after ParitySuite's): make(id) for every OpenCL device id, named
+    // "ID SUFFIX"; none when the suite is skipped or its devices failed to open.
+    template <class Make>
+    static auto openClVariants(const std::string& suffix, Make make) {
+        std::vector<std::pair<std::string, decltype(make(std::string()))>> out;
+        if (HasFatalFailure() || !paritySkipReason().empty()) return out;
+        for (const std::string& id : openClDeviceIds())
+            out.emplace_back(id + " " + suffix, make(id));
+        return out;
+    }
     void SetUp() override {
         if (!paritySkipReason().empty()) GTEST_SKIP() << paritySkipReason();
     }

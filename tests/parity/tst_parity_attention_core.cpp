@@ -107,12 +107,12 @@ class ParityAttentionCore : public ParitySuite {
 public:
     static void SetUpTestSuite() {
         ParitySuite::SetUpTestSuite();
-        if (HasFatalFailure() || !paritySkipReason().empty()) return;
-        for (const std::string& id : openClDeviceIds()) {
-            OpenClOptions o;
-            o.composedAttention = true;
-            composed_.emplace_back(id + " composed", OpenClBackend::create(id, o));
-        }
+        composed_ =
+            openClVariants("composed", [](const std::string& id) -> std::unique_ptr<Backend> {
+                OpenClOptions o;
+                o.composedAttention = true;
+                return OpenClBackend::create(id, o);
+            });
     }
     static void TearDownTestSuite() {
         composed_.clear();

@@ -102,12 +102,11 @@ class ParityDenseChain : public ParitySuite {
 public:
     static void SetUpTestSuite() {
         ParitySuite::SetUpTestSuite();
-        if (HasFatalFailure() || !paritySkipReason().empty()) return;
-        for (const std::string& id : openClDeviceIds()) {
+        fused_ = openClVariants("fused", [](const std::string& id) {
             OpenClOptions o;
             o.fused = "on";
-            fused_.emplace_back(id + " fused", OpenClBackend::create(id, o));
-        }
+            return OpenClBackend::create(id, o);
+        });
     }
     static void TearDownTestSuite() {
         fused_.clear();

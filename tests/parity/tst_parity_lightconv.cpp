@@ -33,31 +33,31 @@ TEST_F(ParityLightconv, forwardBackward) {
                              << " padL=" << padL << " softmaxTaps=" << sm;
                         const ParityTolerance tol{
                             {1e-5, 1e-4}, {{"dw", {1e-5 * double(n / heads) * 1.0 + 1e-5, 1e-4}}}};
-                        NNWB_PARITY(
-                            [&](OpRun& r) {
-                                BufRef x = r.in("x", randomVector(n, 300));
-                                BufRef w = r.in("weight", randomVector(nw, 301));
-                                BufRef wsm = r.out("wsm", randomVector(nw, 302));
-                                BufRef y = r.out("y", randomVector(n, 303));
-                                r.be.lightConvForward({s.batch, s.units, s.channels, heads, k, padL,
-                                                       sm, x, w, wsm, y});
-                            },
-                            tol, name.str() + " forward");
+                        // The forward pass on its buffers (x, weight, then the outputs wsm, y).
+                        struct Forward {
+                            BufRef x, w, wsm, y;
+                        };
+                        auto forward = [&](OpRun& r) {
+                            Forward f;
+                            f.x = r.in("x", randomVector(n, 300));
+                            f.w = r.in("weight", randomVector(nw, 301));
+                            f.wsm = r.out("wsm", randomVector(nw, 302));
+                            f.y = r.out("y", randomVector(n, 303));
+                            r.be.lightConvForward({s.batch, s.units, s.channels, heads, k, padL, sm,
+                                                   f.x, f.w, f.wsm, f.y});
+                            return f;
+                        };
+                        NNWB_PARITY([&](OpRun& r) { forward(r); }, tol, name.str() + " forward");
                         for (bool withDx : {true, false}) {
                             NNWB_PARITY(
                                 [&](OpRun& r) {
-                                    BufRef x = r.in("x", randomVector(n, 300));
-                                    BufRef w = r.in("weight", randomVector(nw, 301));
-                                    BufRef wsm = r.out("wsm", randomVector(nw, 302));
-                                    BufRef y = r.out("y", randomVector(n, 303));
-                                    r.be.lightConvForward({s.batch, s.units, s.channels, heads, k,
-                                                           padL, sm, x, w, wsm, y});
+                                    const Forward f = forward(r);
                                     BufRef dy = r.in("dy", randomVector(n, 304));
                                     BufRef dx;
                                     if (withDx) dx = r.out("dx", randomVector(n, 305));
                                     BufRef dw = r.out("dw", randomVector(nw, 306));
                                     r.be.lightConvBackward({s.batch, s.units, s.channels, heads, k,
-                                                            padL, sm, x, w, wsm, dy, dx, dw});
+                                                            padL, sm, f.x, f.w, f.wsm, dy, dx, dw});
                                 },
                                 tol, name.str() + (withDx ? " backward" : " backward no dx"));
                         }
