@@ -13,6 +13,7 @@
 #include <regex>
 #include <sstream>
 
+#include "Mql5Harness.h"
 #include "app/export/Mql5Expert.h"
 #include "app/export/Mql5FeatureTable.h"
 #include "common/TestUtil.h"
@@ -26,17 +27,10 @@ using namespace nnwb;
 
 namespace {
 
-std::string shimPath() {
-    const std::string runner = NNWB_ONNX_RUNNER;  // tests/onnx/run_onnx.js
-    return runner.substr(0, runner.rfind('/')) + "/mql5/MqlShim.h";
-}
-
 // The feature section of an expert's source, rewritten to C++ (array syntax only).
 std::string featureCodeAsCpp(const std::string& mq5) {
-    const size_t b = mq5.find(onnxexport::kMql5FeaturesBegin);
-    const size_t e = mq5.find(onnxexport::kMql5FeaturesEnd);
-    if (b == std::string::npos || e == std::string::npos || e < b) return {};
-    std::string code = mq5.substr(b, e - b);
+    std::string code =
+        test::mql5Section(mq5, onnxexport::kMql5FeaturesBegin, onnxexport::kMql5FeaturesEnd);
     // `const MqlRates &rates[]` -> `const nnwb_mql::Array<MqlRates>& rates`
     code = std::regex_replace(code, std::regex(R"((\w+)\s*&\s*(\w+)\s*\[\])"),
                               "nnwb_mql::Array<$1>& $2");
@@ -103,17 +97,10 @@ HarnessRun runHarness(const std::string& mq5, const BarSeries& bars, int window,
     const std::string cpp = dir + "/" + tag + ".cpp", exe = dir + "/" + tag;
     {
         std::ofstream f(cpp);
-        f << "#include \"" << shimPath() << "\"\n" << code << kHarnessMain;
+        f << "#include \"" << test::mql5ShimDir() << "MqlShim.h\"\n" << code << kHarnessMain;
     }
-    const QString cxx = QStandardPaths::findExecutable(QStringLiteral("c++"));
-    if (cxx.isEmpty()) return h.error = "no c++ compiler on PATH", h;
-    QProcess cc;
-    cc.start(cxx, {"-std=c++17", "-O1", "-Wall", "-o", QString::fromStdString(exe),
-                   QString::fromStdString(cpp)});
-    if (!cc.waitForFinished(120000) || cc.exitCode() != 0)
-        return h.error = "c++ failed on " + cpp + ":\n" +
-                         QString::fromUtf8(cc.readAllStandardError()).toStdString(),
-               h;
+    h.error = test::compileHarness(cpp, exe);
+    if (!h.error.empty()) return h;
     const std::string barsFile = dir + "/" + tag + ".bars", outFile = dir + "/" + tag + ".out";
     {
         std::ofstream f(barsFile);

@@ -25,6 +25,7 @@
 #include <regex>
 #include <sstream>
 
+#include "Mql5Harness.h"
 #include "app/export/Mql5Expert.h"
 #include "app/export/Mql5Trading.h"
 #include "common/TestUtil.h"
@@ -36,17 +37,10 @@ using namespace nnwb;
 
 namespace {
 
-std::string shimDir() {
-    const std::string runner = NNWB_ONNX_RUNNER;  // tests/onnx/run_onnx.js
-    return runner.substr(0, runner.rfind('/')) + "/mql5/";
-}
-
 // The trading section of an expert's source as C++: `input` dropped, array parameters rewritten.
 std::string tradingCodeAsCpp(const std::string& mq5) {
-    const size_t b = mq5.find(onnxexport::kMql5TradingBegin);
-    const size_t e = mq5.find(onnxexport::kMql5TradingEnd);
-    if (b == std::string::npos || e == std::string::npos || e < b) return {};
-    std::string code = mq5.substr(b, e - b);
+    std::string code =
+        test::mql5Section(mq5, onnxexport::kMql5TradingBegin, onnxexport::kMql5TradingEnd);
     code = std::regex_replace(code, std::regex(R"((^|\n)input\s+)"), "$1");
     return std::regex_replace(code, std::regex(R"((\w+)\s*&\s*(\w+)\s*\[\])"),
                               "nnwb_mql::Array<$1>& $2");
@@ -152,19 +146,12 @@ TwinRun runTwin(const std::string& mq5, const BarSeries& bars, const std::vector
     const std::string cpp = dir + "/" + tag + ".cpp", exe = dir + "/" + tag;
     {
         std::ofstream f(cpp);
-        f << "#include \"" << shimDir() << "MqlShim.h\"\n#include \"" << shimDir()
-          << "MqlTradeShim.h\"\n"
+        f << "#include \"" << test::mql5ShimDir() << "MqlShim.h\"\n#include \""
+          << test::mql5ShimDir() << "MqlTradeShim.h\"\n"
           << kHarnessPrelude << code << kHarnessMain;
     }
-    const QString cxx = QStandardPaths::findExecutable(QStringLiteral("c++"));
-    if (cxx.isEmpty()) return h.error = "no c++ compiler on PATH", h;
-    QProcess cc;
-    cc.start(cxx, {"-std=c++17", "-O1", "-Wall", "-o", QString::fromStdString(exe),
-                   QString::fromStdString(cpp)});
-    if (!cc.waitForFinished(120000) || cc.exitCode() != 0)
-        return h.error = "c++ failed on " + cpp + ":\n" +
-                         QString::fromUtf8(cc.readAllStandardError()).toStdString(),
-               h;
+    h.error = test::compileHarness(cpp, exe);
+    if (!h.error.empty()) return h;
     const size_t last = s.bar.back();
     const std::string barsFile = dir + "/" + tag + ".bars", outFile = dir + "/" + tag + ".out";
     {
