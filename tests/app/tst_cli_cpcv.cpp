@@ -13,43 +13,22 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/CliRun.h"
+#include "common/BarExperiments.h"
+#include "common/CliFixture.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 
 using json = nlohmann::json;
 
-class CliCpcvTest : public QObject {
+class CliCpcvTest : public QObject, nnwb::test::CliFixture {
     Q_OBJECT
-    QString dir_, experiment_;
-
-    static nnwb::test::CliResult run(const QStringList& args) {
-        return nnwb::test::runCli(args, 300000);
-    }
-    static std::vector<json> lines(const QString& out) {
-        std::vector<json> v;
-        for (const QString& l : out.trimmed().split('\n'))
-            v.push_back(json::parse(l.toStdString()));
-        return v;
-    }
+    QString experiment_;
 
 private Q_SLOTS:
     void initTestCase() {
         dir_ = QString::fromStdString(nnwb::test::tempDir());
-        std::ifstream in(nnwb::defaultDataFile());
-        std::string cut, line;
-        for (int i = 0; i < 701 && std::getline(in, line); ++i) cut += line + "\n";
-        std::ofstream((dir_ + "/cut.csv").toStdString()) << cut;
-        json e = {{"formatVersion", 2},
-                  {"name", "cv"},
-                  {"data", {{"file", "cut.csv"}, {"window", 6}, {"indicators", "mt5"}}},
-                  {"model",
-                   {{"layers",
-                     {{{"type", "dense"}, {"neurons", 8}, {"activation", "tanh"}},
-                      {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-                  {"training", {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}}}};
-        experiment_ = dir_ + "/cv.json";
-        std::ofstream(experiment_.toStdString()) << e.dump(2);
+        writeCut("cut.csv", 700);
+        experiment_ = write("cv.json", nnwb::test::tinyMt5Experiment("cv", 2).dump(2));
     }
 
     void sixGroupsTwoTestGroupsGiveFifteenSplitsAndFivePaths() {
@@ -57,7 +36,7 @@ private Q_SLOTS:
             run({"walkforward", "--experiment", experiment_, "--scheme", "cpcv", "--groups", "6",
                  "--test-groups", "2", "--embargo", "2", "--json", "--no-record"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        const std::vector<json> v = lines(r.out);
+        const std::vector<json> v = jsonLines(r.out);
         QCOMPARE(v.size(), size_t(15 + 5 + 1));
         for (size_t s = 0; s < 15; ++s) {
             QCOMPARE(v[s]["split"].get<size_t>(), s + 1);
@@ -119,7 +98,7 @@ private Q_SLOTS:
         const auto parallel = run(QStringList(args) << "--slots"
                                                     << "cpu=2");
         QVERIFY2(parallel.code == 0, qPrintable(parallel.err));
-        const std::vector<json> a = lines(serial.out), b = lines(parallel.out);
+        const std::vector<json> a = jsonLines(serial.out), b = jsonLines(parallel.out);
         QCOMPARE(a.size(), size_t(6 + 3 + 1));
         QCOMPARE(a.size(), b.size());
         for (size_t i = 0; i < a.size(); ++i)
@@ -140,7 +119,7 @@ private Q_SLOTS:
         std::ifstream in(page.toStdString());
         const std::string html((std::istreambuf_iterator<char>(in)),
                                std::istreambuf_iterator<char>());
-        const std::vector<json> v = lines(r.out);
+        const std::vector<json> v = jsonLines(r.out);
         const json& sum = v.back()["cpcv"];
         QVERIFY(html.find(sum["verdict"].get<std::string>()) != std::string::npos);
         QVERIFY(html.find("4 groups, 2 test groups: 6 splits (6 run), 3 paths") !=

@@ -14,7 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/runs/RunStore.h"
-#include "common/CliRun.h"
+#include "common/BarExperiments.h"
+#include "common/CliFixture.h"
 #include "common/TestUtil.h"
 #include "model/Predictor.h"
 #include "model/data/BarImporter.h"
@@ -23,20 +24,11 @@
 
 using nlohmann::json;
 
-class TstCliEnsemble : public QObject {
+class TstCliEnsemble : public QObject, nnwb::test::CliFixture {
     Q_OBJECT
-    QString dir_, exp_, data_, ensemble_;
+    QString exp_, data_, ensemble_;
     json experiment_;
 
-    static nnwb::test::CliResult run(const QStringList& args) {
-        return nnwb::test::runCli(args, 300000);
-    }
-    QString write(const QString& name, const std::string& text) {
-        const QString path = dir_ + "/" + name;
-        std::ofstream(path.toStdString()) << text;
-        return path;
-    }
-    QString path(const QString& name) const { return dir_ + "/" + name; }
     static std::string fileText(const QString& p) {
         std::ifstream f(p.toStdString(), std::ios::binary);
         return std::string(std::istreambuf_iterator<char>(f), {});
@@ -56,19 +48,11 @@ class TstCliEnsemble : public QObject {
 private Q_SLOTS:
     void initTestCase() {
         dir_ = QString::fromStdString(nnwb::test::tempDir());
-        std::ifstream in(nnwb::defaultDataFile());
-        std::string text, line;
-        for (int i = 0; i < 701 && std::getline(in, line); ++i) text += line + "\n";
-        data_ = write("EURUSD_H1.csv", text);
-        experiment_ = {{"formatVersion", 2},
-                       {"name", "ens"},
-                       {"data", {{"file", data_.toStdString()}, {"window", 6}}},
-                       {"model",
-                        {{"layers",
-                          {{{"type", "dense"}, {"neurons", 16}, {"activation", "tanh"}},
-                           {{"type", "dropout"}, {"rate", 0.1}},
-                           {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-                       {"training", {{"epochs", 3}, {"batchSize", 16}, {"seed", 5}}}};
+        data_ = writeCut("EURUSD_H1.csv", 700);
+        experiment_ =
+            nnwb::test::barExperiment("ens", {{"file", data_.toStdString()}, {"window", 6}},
+                                      nnwb::test::denseLayers(16, "sigmoid", 0.1),
+                                      {{"epochs", 3}, {"batchSize", 16}, {"seed", 5}});
         exp_ = write("e.json", experiment_.dump(2));
         ensemble_ = path("ens.safetensors");
         const auto r =

@@ -15,26 +15,18 @@
 
 #include "app/runs/RunStore.h"
 #include "app/runs/Sha256.h"
-#include "common/CliRun.h"
+#include "common/BarExperiments.h"
+#include "common/CliFixture.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 
 using nlohmann::json;
 
-class TstCliEnsembleRuns : public QObject {
+class TstCliEnsembleRuns : public QObject, nnwb::test::CliFixture {
     Q_OBJECT
-    QString dir_, exp_, data_;
+    QString exp_, data_;
     json experiment_;
 
-    static nnwb::test::CliResult run(const QStringList& args) {
-        return nnwb::test::runCli(args, 300000);
-    }
-    QString write(const QString& name, const std::string& text) {
-        const QString path = dir_ + "/" + name;
-        std::ofstream(path.toStdString()) << text;
-        return path;
-    }
-    QString path(const QString& name) const { return dir_ + "/" + name; }
     // The JSON line of `out` that has `key`.
     static json lineWith(const QString& out, const char* key) {
         for (const QString& l : out.split('\n', Qt::SkipEmptyParts)) {
@@ -47,18 +39,10 @@ class TstCliEnsembleRuns : public QObject {
 private Q_SLOTS:
     void initTestCase() {
         dir_ = QString::fromStdString(nnwb::test::tempDir());
-        std::ifstream in(nnwb::defaultDataFile());
-        std::string text, line;
-        for (int i = 0; i < 1201 && std::getline(in, line); ++i) text += line + "\n";
-        data_ = write("EURUSD_H1.csv", text);
-        experiment_ = {{"formatVersion", 2},
-                       {"name", "ens"},
-                       {"data", {{"file", data_.toStdString()}, {"window", 6}}},
-                       {"model",
-                        {{"layers",
-                          {{{"type", "dense"}, {"neurons", 16}, {"activation", "tanh"}},
-                           {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-                       {"training", {{"epochs", 3}, {"batchSize", 16}, {"seed", 5}}}};
+        data_ = writeCut("EURUSD_H1.csv", 1200);
+        experiment_ = nnwb::test::barExperiment(
+            "ens", {{"file", data_.toStdString()}, {"window", 6}}, nnwb::test::denseLayers(16),
+            {{"epochs", 3}, {"batchSize", 16}, {"seed", 5}});
         exp_ = write("e.json", experiment_.dump(2));
     }
 

@@ -11,25 +11,18 @@
 #include <nlohmann/json.hpp>
 
 #include "app/runs/RunStore.h"
-#include "common/CliRun.h"
+#include "common/BarExperiments.h"
+#include "common/CliFixture.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 
 using nlohmann::json;
 
-class TstCliPopulation : public QObject {
+class TstCliPopulation : public QObject, nnwb::test::CliFixture {
     Q_OBJECT
-    QString dir_, exp_;
+    QString exp_;
     json experiment_;
 
-    static nnwb::test::CliResult run(const QStringList& args) {
-        return nnwb::test::runCli(args, 300000);
-    }
-    QString write(const QString& name, const std::string& text) {
-        const QString path = dir_ + "/" + name;
-        std::ofstream(path.toStdString()) << text;
-        return path;
-    }
     QString db(const QString& name) const { return dir_ + "/" + name + ".db"; }
     // The store's runs, oldest first, with their epochs and bundles.
     static std::vector<nnwb::StoredRun> runs(const QString& path) {
@@ -42,19 +35,11 @@ class TstCliPopulation : public QObject {
 private Q_SLOTS:
     void initTestCase() {
         dir_ = QString::fromStdString(nnwb::test::tempDir());
-        std::ifstream in(nnwb::defaultDataFile());
-        std::string text, line;
-        for (int i = 0; i < 701 && std::getline(in, line); ++i) text += line + "\n";
-        const QString data = write("EURUSD_H1.csv", text);
-        experiment_ = {{"formatVersion", 2},
-                       {"name", "pop"},
-                       {"data", {{"file", data.toStdString()}, {"window", 6}}},
-                       {"model",
-                        {{"layers",
-                          {{{"type", "dense"}, {"neurons", 16}, {"activation", "tanh"}},
-                           {{"type", "dropout"}, {"rate", 0.1}},
-                           {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-                       {"training", {{"epochs", 3}, {"batchSize", 16}, {"seed", 5}}}};
+        const QString data = writeCut("EURUSD_H1.csv", 700);
+        experiment_ =
+            nnwb::test::barExperiment("pop", {{"file", data.toStdString()}, {"window", 6}},
+                                      nnwb::test::denseLayers(16, "sigmoid", 0.1),
+                                      {{"epochs", 3}, {"batchSize", 16}, {"seed", 5}});
         exp_ = write("e.json", experiment_.dump(2));
     }
 

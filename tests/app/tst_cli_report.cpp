@@ -17,7 +17,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/runs/RunStore.h"
-#include "common/CliRun.h"
+#include "common/BarExperiments.h"
+#include "common/CliFixture.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 #include "model/trading/HtmlReport.h"
@@ -49,15 +50,8 @@ print('\n'.join(p.errors) if p.errors else 'ok')
 
 }  // namespace
 
-class CliReportTest : public QObject {
+class CliReportTest : public QObject, nnwb::test::CliFixture {
     Q_OBJECT
-    QString dir_;
-
-    QString write(const QString& name, const std::string& text) {
-        const QString path = dir_ + "/" + name;
-        std::ofstream(path.toStdString()) << text;
-        return path;
-    }
 
     static QString readText(const QString& path) {
         QFile f(path);
@@ -73,19 +67,9 @@ class CliReportTest : public QObject {
 private Q_SLOTS:
     void initTestCase() {
         dir_ = QString::fromStdString(nnwb::test::tempDir());
-        std::ifstream in(nnwb::defaultDataFile());
-        std::string cut, line;
-        for (int i = 0; i < 701 && std::getline(in, line); ++i) cut += line + "\n";
-        write("cut.csv", cut);
-        json e = {{"formatVersion", 2},
-                  {"name", "wf"},
-                  {"data", {{"file", "cut.csv"}, {"window", 6}, {"indicators", "mt5"}}},
-                  {"model",
-                   {{"layers",
-                     {{{"type", "dense"}, {"neurons", 8}, {"activation", "tanh"}},
-                      {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-                  {"training", {{"epochs", 3}, {"batchSize", 16}, {"seed", 5}}},
-                  {"validation", {{"mode", "walkforward"}, {"folds", 3}, {"embargo", 2}}}};
+        writeCut("cut.csv", 700);
+        json e = nnwb::test::tinyMt5Experiment("wf", 3);
+        e["validation"] = {{"mode", "walkforward"}, {"folds", 3}, {"embargo", 2}};
         write("walkforward.json", e.dump(2));
     }
 

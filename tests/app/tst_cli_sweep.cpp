@@ -22,6 +22,7 @@
 #include "app/sweep/SweepStore.h"
 #include "common/CliRun.h"
 #include "common/TestUtil.h"
+#include "common/TinyExperiment.h"
 #include "nnwb/TestPaths.h"
 
 using nnwb::test::runCli;
@@ -74,10 +75,8 @@ private slots:
         dir_ = QString::fromStdString(nnwb::test::tempDir());
         db_ = dir_ + "/store/runs.sqlite";
         exp_ = dir_ + "/tiny.json";
-        std::ofstream(exp_.toStdString()) << R"({"formatVersion":1,"name":"tiny","data":{
-            "source":"synthetic","samples":96,"units":2,"window":3},"model":{"layers":[
-            {"type":"dense","neurons":4},{"type":"dense","neurons":3}]},
-            "training":{"epochs":3,"batchSize":8,"optimizer":{"type":"adam","learningRate":0.01}}})";
+        std::ofstream(exp_.toStdString()) << nnwb::test::tinySyntheticExperiment(
+            R"({"epochs":3,"batchSize":8,"optimizer":{"type":"adam","learningRate":0.01}})");
     }
 
     void trialModeStreamsAndObeysPrune() {

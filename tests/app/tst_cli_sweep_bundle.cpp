@@ -24,7 +24,10 @@
 #include "app/runs/RunStore.h"
 #include "app/sweep/BundleTask.h"
 #include "app/sweep/SweepStore.h"
+#include "common/BarExperiments.h"
 #include "common/CliRun.h"
+#include "common/DataCut.h"
+#include "common/KilledImport.h"
 #include "common/SweepStoreDump.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
@@ -76,18 +79,10 @@ private Q_SLOTS:
     void init() {
         dir_ = QString::fromStdString(nnwb::test::tempDir());
         db_ = dir_ + "/store/runs.sqlite";
-        std::ifstream in(nnwb::defaultDataFile());
-        std::string cut, line;
-        for (int i = 0; i < 701 && std::getline(in, line); ++i) cut += line + "\n";
-        writeText((dir_ + "/cut.csv").toStdString(), cut);
-        const json e = {{"formatVersion", 2},
-                        {"name", "dense"},
-                        {"data", {{"file", "cut.csv"}, {"window", 6}}},
-                        {"model",
-                         {{"layers",
-                           {{{"type", "dense"}, {"neurons", 8}, {"activation", "tanh"}},
-                            {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-                        {"training", {{"epochs", 3}, {"batchSize", 16}, {"seed", 5}}}};
+        nnwb::test::writeDataCut((dir_ + "/cut.csv").toStdString(), 700);
+        const json e = nnwb::test::barExperiment("dense", {{"file", "cut.csv"}, {"window", 6}},
+                                                 nnwb::test::denseLayers(8),
+                                                 {{"epochs", 3}, {"batchSize", 16}, {"seed", 5}});
         writeText((dir_ + "/exp.json").toStdString(), e.dump(2));
         const json s = {{"name", "bundle test"},
                         {"experiment", "exp.json"},
@@ -442,16 +437,8 @@ private Q_SLOTS:
         QVERIFY(import(b).out.contains("3 trials imported"));
         fs::rename((dir_ + "/held").toStdString(), (b + "/results/3").toStdString());
         const std::string before = storeDump();
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("NNWB_TEST_IMPORT_STALL_S", "60");
-        p.setProcessEnvironment(env);
-        p.start(NNWB_CLI_PATH, {"sweep", "import", b, "--runs-db", db_});
-        QVERIFY(p.waitForStarted());
-        QTest::qWait(3000);  // inside its transaction by now (it stalls after the first trial)
-        QCOMPARE(p.state(), QProcess::Running);
-        ::kill(pid_t(p.processId()), SIGKILL);
-        p.waitForFinished();
+        nnwb::test::killImportInItsTransaction(b, db_);
+        if (QTest::currentTestFailed()) return;
         QCOMPARE(storeDump(), before);
         auto r = import(b);
         QVERIFY2(r.out.contains("1 trials imported, 3 unchanged"), qPrintable(r.out));

@@ -18,7 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/runs/RunStore.h"
-#include "common/CliRun.h"
+#include "common/BarExperiments.h"
+#include "common/CliFixture.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 #include "model/overfitting/Cscv.h"
@@ -26,26 +27,10 @@
 
 using json = nlohmann::json;
 
-class CliSweepTradingTest : public QObject {
+class CliSweepTradingTest : public QObject, nnwb::test::CliFixture {
     Q_OBJECT
-    QString dir_, holdout_, walkForward_;
+    QString holdout_, walkForward_;
 
-    static nnwb::test::CliResult run(const QStringList& args) {
-        return nnwb::test::runCli(args, 300000);
-    }
-    QString write(const QString& name, const std::string& text) {
-        const QString path = dir_ + "/" + name;
-        std::ofstream(path.toStdString()) << text;
-        return path;
-    }
-    static std::vector<json> lines(const QString& out) {
-        std::vector<json> v;
-        for (const QString& l : out.trimmed().split('\n')) {
-            const json j = json::parse(l.toStdString(), nullptr, false);
-            if (!j.is_discarded()) v.push_back(j);
-        }
-        return v;
-    }
     static const json* event(const std::vector<json>& v, const std::string& name) {
         for (const json& j : v)
             if (j.value("event", "") == name) return &j;
@@ -61,19 +46,9 @@ private Q_SLOTS:
     void initTestCase() {
         dir_ = QString::fromStdString(nnwb::test::tempDir());
         // The first 700 bars of the bundled file.
-        std::ifstream in(nnwb::defaultDataFile());
-        std::string cut, line;
-        for (int i = 0; i < 701 && std::getline(in, line); ++i) cut += line + "\n";
-        write("cut.csv", cut);
-        json e = {{"formatVersion", 2},
-                  {"name", "wf"},
-                  {"data", {{"file", "cut.csv"}, {"window", 6}, {"indicators", "mt5"}}},
-                  {"model",
-                   {{"layers",
-                     {{{"type", "dense"}, {"neurons", 8}, {"activation", "tanh"}},
-                      {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-                  {"training", {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}}},
-                  {"trading", {{"threshold", 0.0}}}};
+        writeCut("cut.csv", 700);
+        json e = nnwb::test::tinyMt5Experiment("wf", 2);
+        e["trading"] = {{"threshold", 0.0}};
         holdout_ = write("holdout.json", e.dump(2));
         e["validation"] = {{"mode", "walkforward"}, {"folds", 3}, {"embargo", 2}};
         walkForward_ = write("walkforward.json", e.dump(2));
@@ -85,7 +60,7 @@ private Q_SLOTS:
         const QString one = write("one-epoch.json", e.dump());
         const auto r = run({"train", "--experiment", one, "--trial"});
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
-        const std::vector<json> v = lines(r.out);
+        const std::vector<json> v = parsedLines(r.out);
         QCOMPARE(v.back()["event"].get<std::string>(), std::string("end"));
         const json* result = event(v, "result");
         QVERIFY2(result, qPrintable(r.out));
@@ -105,7 +80,7 @@ private Q_SLOTS:
         const auto t = run({"train", "--experiment", walkForward_, "--trial", "--save-model",
                             dir_ + "/unused.safetensors"});
         QVERIFY2(t.code == 0, qPrintable(t.out + t.err));
-        const std::vector<json> v = lines(t.out);
+        const std::vector<json> v = parsedLines(t.out);
         QVERIFY(event(v, "started"));
         QCOMPARE((*event(v, "started"))["folds"].get<int>(), 3);
         QVERIFY(!event(v, "epoch"));  // folds are not pruned: no epoch lines to answer
@@ -124,7 +99,7 @@ private Q_SLOTS:
         const auto w = run({"walkforward", "--experiment", walkForward_, "--json", "--runs-db",
                             dir_ + "/serial.sqlite"});
         QVERIFY2(w.code == 0, qPrintable(w.err));
-        const json stitched = lines(w.out).back()["stitched"];
+        const json stitched = parsedLines(w.out).back()["stitched"];
         const json& oos = (*result)["outOfSample"];
         QCOMPARE(oos["loss"].get<double>(), stitched["outOfSample"]["loss"].get<double>());
         QCOMPARE(oos["samples"].get<size_t>(), stitched["outOfSample"]["samples"].get<size_t>());

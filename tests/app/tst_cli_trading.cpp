@@ -11,7 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/CliRun.h"
+#include "common/BarExperiments.h"
+#include "common/CliFixture.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 
@@ -35,18 +36,10 @@ std::vector<std::vector<std::string>> readCsv(const QString& path) {
 
 }  // namespace
 
-class TstCliTrading : public QObject {
+class TstCliTrading : public QObject, nnwb::test::CliFixture {
     Q_OBJECT
-    QString dir_, data_, model_;
+    QString data_, model_;
 
-    static nnwb::test::CliResult run(const QStringList& args) {
-        return nnwb::test::runCli(args, 300000);
-    }
-    QString write(const QString& name, const std::string& text) {
-        const QString path = dir_ + "/" + name;
-        std::ofstream(path.toStdString()) << text;
-        return path;
-    }
     QStringList predict(const QStringList& more) const {
         return QStringList{"predict", "--model", model_, "--data", data_, "--from", "2017-02-10"} +
                more;
@@ -56,22 +49,10 @@ private Q_SLOTS:
     void initTestCase() {
         dir_ = QString::fromStdString(nnwb::test::tempDir());
         // The bundled file cut to its header and 900 bars (MetaTrader 5 layout with <SPREAD>).
-        std::ifstream in(nnwb::defaultDataFile());
-        std::string text, line;
-        for (int i = 0; i < 901 && std::getline(in, line); ++i) text += line + "\n";
-        data_ = write("EURUSD_H1.csv", text);
-        const json e = {{"formatVersion", 2},
-                        {"name", "cli trading"},
-                        {"data", {{"file", data_.toStdString()}, {"window", 8}}},
-                        {"model",
-                         {{"layers",
-                           {{{"type", "conv"},
-                             {"window", 12},
-                             {"step", 12},
-                             {"filters", 4},
-                             {"activation", "sigmoid"}},
-                            {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-                        {"training", {{"epochs", 1}, {"batchSize", 32}, {"seed", 5}}}};
+        data_ = writeCut("EURUSD_H1.csv", 900);
+        const json e = nnwb::test::barExperiment(
+            "cli trading", {{"file", data_.toStdString()}, {"window", 8}}, nnwb::test::convLayers(),
+            {{"epochs", 1}, {"batchSize", 32}, {"seed", 5}});
         const QString experiment = write("e.json", e.dump(2));
         model_ = dir_ + "/m.safetensors";
         const auto r = run({"train", "--experiment", experiment, "--save-model", model_});

@@ -15,48 +15,24 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/CliRun.h"
+#include "common/BarExperiments.h"
+#include "common/CliFixture.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 
 using json = nlohmann::json;
 
-class CliWalkForwardTest : public QObject {
+class CliWalkForwardTest : public QObject, nnwb::test::CliFixture {
     Q_OBJECT
-    QString dir_, experiment_, walkForward_, db_;
-
-    static nnwb::test::CliResult run(const QStringList& args) {
-        return nnwb::test::runCli(args, 300000);
-    }
-    QString write(const QString& name, const std::string& text) {
-        const QString path = dir_ + "/" + name;
-        std::ofstream(path.toStdString()) << text;
-        return path;
-    }
-    static std::vector<json> lines(const QString& out) {
-        std::vector<json> v;
-        for (const QString& l : out.trimmed().split('\n'))
-            v.push_back(json::parse(l.toStdString()));
-        return v;
-    }
+    QString experiment_, walkForward_, db_;
 
 private Q_SLOTS:
     void initTestCase() {
         dir_ = QString::fromStdString(nnwb::test::tempDir());
         db_ = dir_ + "/runs.sqlite";
         // The first 700 bars of the bundled file.
-        std::ifstream in(nnwb::defaultDataFile());
-        std::string cut, line;
-        for (int i = 0; i < 701 && std::getline(in, line); ++i) cut += line + "\n";
-        write("cut.csv", cut);
-        json e = {{"formatVersion", 2},
-                  {"name", "wf"},
-                  {"data", {{"file", "cut.csv"}, {"window", 6}, {"indicators", "mt5"}}},
-                  {"model",
-                   {{"layers",
-                     {{{"type", "dense"}, {"neurons", 8}, {"activation", "tanh"}},
-                      {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-                  {"training", {{"epochs", 3}, {"batchSize", 16}, {"seed", 5}}}};
+        writeCut("cut.csv", 700);
+        json e = nnwb::test::tinyMt5Experiment("wf", 3);
         experiment_ = write("holdout.json", e.dump(2));
         e["validation"] = {{"mode", "walkforward"}, {"folds", 3}, {"embargo", 2}};
         walkForward_ = write("walkforward.json", e.dump(2));
@@ -66,7 +42,7 @@ private Q_SLOTS:
         const auto r = run({"walkforward", "--experiment", experiment_, "--folds", "3", "--embargo",
                             "2", "--json", "--runs-db", db_});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        const std::vector<json> v = lines(r.out);
+        const std::vector<json> v = jsonLines(r.out);
         QCOMPARE(v.size(), size_t(4));
         size_t samples = 0, signalSum = 0, patterns = 0;
         double lossSum = 0;
@@ -167,7 +143,7 @@ private Q_SLOTS:
             "1",           "--folds",      "6"};
         const auto j = run(args + QStringList{"--json"});
         QVERIFY2(j.code == 0, qPrintable(j.err));
-        const std::vector<json> v = lines(j.out);
+        const std::vector<json> v = jsonLines(j.out);
         const auto t = run(args);
         QVERIFY2(t.code == 0, qPrintable(t.err));
         int few = 0;
@@ -232,7 +208,7 @@ private Q_SLOTS:
         const auto parallel = run({"walkforward", "--experiment", walkForward_, "--json", "--slots",
                                    "cpu=3", "--runs-db", parallelDb});
         QVERIFY2(parallel.code == 0, qPrintable(parallel.err));
-        std::vector<json> a = lines(serial.out), b = lines(parallel.out);
+        std::vector<json> a = jsonLines(serial.out), b = jsonLines(parallel.out);
         QCOMPARE(b.size(), size_t(4));
         QCOMPARE(a.size(), b.size());
         for (size_t i = 0; i < a.size(); ++i) {
@@ -269,7 +245,7 @@ private Q_SLOTS:
                             "--epochs", "1", "--folds", "3", "--test-length", "100",
                             "--train-length", "200", "--embargo", "2"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        const std::vector<json> v = lines(r.out);
+        const std::vector<json> v = jsonLines(r.out);
         QCOMPARE(v.size(), size_t(4));
         const size_t first = v[0]["train"]["firstBar"].get<size_t>();
         QCOMPARE(v[0]["validation"]["lastBar"].get<size_t>() - first + 1, size_t(200));

@@ -16,53 +16,26 @@
 #include <nlohmann/json.hpp>
 
 #include "app/runs/RunStore.h"
-#include "common/CliRun.h"
+#include "common/BarExperiments.h"
+#include "common/CliFixture.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 #include "model/sweep/SweepSpec.h"
 
 using json = nlohmann::json;
 
-class CpcvSweepTest : public QObject {
+class CpcvSweepTest : public QObject, nnwb::test::CliFixture {
     Q_OBJECT
-    QString dir_, cpcv_;
-
-    static nnwb::test::CliResult run(const QStringList& args) {
-        return nnwb::test::runCli(args, 300000);
-    }
-    QString write(const QString& name, const std::string& text) {
-        const QString path = dir_ + "/" + name;
-        std::ofstream(path.toStdString()) << text;
-        return path;
-    }
-    static std::vector<json> lines(const QString& out) {
-        std::vector<json> v;
-        for (const QString& l : out.trimmed().split('\n')) {
-            const json j = json::parse(l.toStdString(), nullptr, false);
-            if (!j.is_discarded()) v.push_back(j);
-        }
-        return v;
-    }
+    QString cpcv_;
 
 private Q_SLOTS:
     void initTestCase() {
         dir_ = QString::fromStdString(nnwb::test::tempDir());
-        std::ifstream in(nnwb::defaultDataFile());
-        std::string cut, line;
-        for (int i = 0; i < 701 && std::getline(in, line); ++i) cut += line + "\n";
-        write("cut.csv", cut);
-        json e = {
-            {"formatVersion", 2},
-            {"name", "cpcv"},
-            {"data", {{"file", "cut.csv"}, {"window", 6}, {"indicators", "mt5"}}},
-            {"model",
-             {{"layers",
-               {{{"type", "dense"}, {"neurons", 8}, {"activation", "tanh"}},
-                {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-            {"training", {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}}},
-            {"trading", {{"threshold", 0.0}}},
-            {"validation",
-             {{"mode", "walkforward"}, {"scheme", "cpcv"}, {"groups", 4}, {"testGroups", 2}}}};
+        writeCut("cut.csv", 700);
+        json e = nnwb::test::tinyMt5Experiment("cpcv", 2);
+        e["trading"] = {{"threshold", 0.0}};
+        e["validation"] = {
+            {"mode", "walkforward"}, {"scheme", "cpcv"}, {"groups", 4}, {"testGroups", 2}};
         cpcv_ = write("cpcv.json", e.dump(2));
         e.erase("validation");
         write("holdout.json", e.dump(2));
@@ -71,7 +44,7 @@ private Q_SLOTS:
     void trialReportsThePaths() {
         const auto t = run({"train", "--experiment", cpcv_, "--trial"});
         QVERIFY2(t.code == 0, qPrintable(t.out + t.err));
-        const std::vector<json> v = lines(t.out);
+        const std::vector<json> v = parsedLines(t.out);
         int splits = 0;
         const json* result = nullptr;
         for (const json& j : v) {

@@ -14,6 +14,8 @@
 #include "app/engine/RunEngine.h"
 #include "app/engine/RunSubject.h"
 #include "app/runs/RunStore.h"
+#include "common/BarExperiments.h"
+#include "common/DataCut.h"
 #include "common/TestUtil.h"
 #include "model/ModelBundle.h"
 #include "model/PopulationSpec.h"
@@ -27,36 +29,14 @@ class TstRunEngine : public QObject {
     std::string dir_, data_;
 
     json experiment(int epochs) const {
-        return {{"formatVersion", 2},
-                {"name", "continued"},
-                {"data", {{"file", data_}, {"window", 8}}},
-                {"model",
-                 {{"layers",
-                   {{{"type", "conv"},
-                     {"window", 12},
-                     {"step", 12},
-                     {"filters", 4},
-                     {"activation", "sigmoid"}},
-                    {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-                {"training",
-                 {{"epochs", epochs},
-                  {"batchSize", 16},
-                  {"seed", 11},
-                  {"loss", "cross_entropy"},
-                  {"classWeights", {{"mode", "balanced"}}},
-                  {"optimizer", {{"type", "adam"}, {"learningRate", 0.02}}}}},
-                {"trading", {{"spreadSource", "given"}, {"spreadPoints", 7}}}};
+        return nnwb::test::balancedConvExperiment("continued", data_, epochs);
     }
 
 private Q_SLOTS:
     void initTestCase() {
         dir_ = nnwb::test::tempDir();
         // The bundled file cut to its header and 900 bars.
-        std::ifstream in(defaultDataFile());
-        std::string text, line;
-        for (int i = 0; i < 901 && std::getline(in, line); ++i) text += line + "\n";
-        data_ = dir_ + "/EURUSD_H1.csv";
-        std::ofstream(data_) << text;
+        data_ = nnwb::test::writeDataCut(dir_ + "/EURUSD_H1.csv", 900);
     }
 
     void aContinuedRunIsRecordedWithTheEpochsItGoesOnFrom() {

@@ -14,7 +14,9 @@
 #include "app/runs/RunReturns.h"
 #include "app/runs/RunStore.h"
 #include "app/runs/StoredTrading.h"
+#include "common/BarExperiments.h"
 #include "common/CliRun.h"
+#include "common/DataCut.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 
@@ -27,29 +29,18 @@ class TstRunsTrading : public QObject {
     std::string dir_, data_;
 
     json experiment(int epochs) const {
-        return {{"formatVersion", 2},
-                {"name", "runs trading"},
-                {"data", {{"file", data_}, {"window", 8}}},
-                {"model",
-                 {{"layers",
-                   {{{"type", "conv"},
-                     {"window", 12},
-                     {"step", 12},
-                     {"filters", 4},
-                     {"activation", "sigmoid"}},
-                    {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-                {"training",
-                 {{"epochs", epochs},
-                  {"batchSize", 16},
-                  {"seed", 11},
-                  {"loss", "cross_entropy"},
-                  {"classWeights", {{"mode", "balanced"}}},
-                  {"optimizer", {{"type", "adam"}, {"learningRate", 0.02}}}}},
-                {"trading",
-                 {{"spreadSource", "given"},
-                  {"spreadPoints", 7},
-                  {"commission", 1},
-                  {"randomDraws", 25}}}};
+        json e = nnwb::test::balancedConvExperiment("runs trading", data_, epochs);
+        e["trading"]["commission"] = 1;
+        e["trading"]["randomDraws"] = 25;
+        return e;
+    }
+    // Trains `exp` into the store `db` and reads its run (1) back with runs show --json.
+    void trainAndShow(const QString& exp, const QString& db, json& run) {
+        auto r = runCli({"train", "--experiment", exp, "--runs-db", db}, 300000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = runCli({"runs", "show", "1", "--json", "--runs-db", db});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        run = json::parse(r.out.toStdString());
     }
     QString write(const std::string& name, const json& j) const {
         const std::string path = dir_ + "/" + name;
@@ -61,21 +52,15 @@ private Q_SLOTS:
     void initTestCase() {
         dir_ = nnwb::test::tempDir();
         // The bundled file cut to its header and 900 bars.
-        std::ifstream in(defaultDataFile());
-        std::string text, line;
-        for (int i = 0; i < 901 && std::getline(in, line); ++i) text += line + "\n";
-        data_ = dir_ + "/EURUSD_H1.csv";
-        std::ofstream(data_) << text;
+        data_ = nnwb::test::writeDataCut(dir_ + "/EURUSD_H1.csv", 900);
     }
 
     void storedFiguresEqualPredictOnTheValidationPart() {
         const QString db = QString::fromStdString(dir_ + "/a/runs.sqlite");
         const QString exp = write("e.json", experiment(3));
-        auto r = runCli({"train", "--experiment", exp, "--runs-db", db}, 300000);
-        QVERIFY2(r.code == 0, qPrintable(r.err));
-        r = runCli({"runs", "show", "1", "--json", "--runs-db", db});
-        QVERIFY2(r.code == 0, qPrintable(r.err));
-        const json run = json::parse(r.out.toStdString());
+        json run;
+        trainAndShow(exp, db, run);
+        if (QTest::currentTestFailed()) return;
         const json& t = run.at("trading");
         QVERIFY2(t.is_object() && !t.contains("error"), t.dump().c_str());
         QCOMPARE(t.at("part").get<std::string>(), std::string("validation"));
@@ -100,7 +85,8 @@ private Q_SLOTS:
         f.read(header.data(), static_cast<std::streamsize>(n));
         const json training =
             json::parse(json::parse(header)["__metadata__"]["training"].get<std::string>());
-        r = runCli({"predict", "--model", QString::fromStdString(best), "--data",
+        auto r =
+            runCli({"predict", "--model", QString::fromStdString(best), "--data",
                     QString::fromStdString(data_), "--from",
                     QString::fromStdString(training["validationFirst"].get<std::string>()), "--to",
                     QString::fromStdString(training["validationLast"].get<std::string>()),
@@ -132,15 +118,13 @@ private Q_SLOTS:
     void anUnrecordedComparisonShowsTheTradingFigures() {
         const QString db = QString::fromStdString(dir_ + "/unrecorded/runs.sqlite");
         const QString exp = write("unrecorded.json", experiment(2));
-        auto r = runCli({"train", "--experiment", exp, "--runs-db", db}, 300000);
-        QVERIFY2(r.code == 0, qPrintable(r.err));
-        r = runCli({"runs", "show", "1", "--json", "--runs-db", db});
-        QVERIFY2(r.code == 0, qPrintable(r.err));
-        const json run = json::parse(r.out.toStdString());
+        json run;
+        trainAndShow(exp, db, run);
+        if (QTest::currentTestFailed()) return;
         const json& t = run.at("trading");
         char net[32];
         std::snprintf(net, sizeof net, "%.1f", t.at("strategy").at("netPoints").get<double>());
-        r = runCli({"compare", exp, exp, "--no-record"}, 300000);
+        auto r = runCli({"compare", exp, exp, "--no-record"}, 300000);
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const QString summary = r.out.mid(r.out.indexOf("summary"));
         QVERIFY2(summary.count(QString(net)) >= 2, qPrintable(summary + " lacks " + net));
