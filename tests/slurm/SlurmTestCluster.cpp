@@ -78,6 +78,10 @@ std::set<std::string> environOf(const std::string& pid) {
 
 }  // namespace
 
+bool SlurmTestCluster::required() {
+    return qEnvironmentVariableIntValue("NNWB_REQUIRE_SLURM") == 1;
+}
+
 std::string SlurmTestCluster::unavailable() {
     for (const char* bin :
          {"/usr/sbin/munged", "/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/bin/sbatch"})

@@ -25,6 +25,9 @@ public:
 
     // Why this machine cannot run one ("" when it can): a missing program, or not root.
     static std::string unavailable();
+    // Whether a missing piece fails a test instead of skipping it: NNWB_REQUIRE_SLURM=1 (the
+    // README's test command, which installs the packages as root, sets it).
+    static bool required();
 
     explicit SlurmTestCluster(Options options);
     ~SlurmTestCluster();

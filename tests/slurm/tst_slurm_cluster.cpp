@@ -23,10 +23,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "FirstArray.h"
 #include "SlurmTestCluster.h"
 #include "app/runs/RunStore.h"
 #include "app/sweep/SweepStore.h"
+#include "common/BarExperiments.h"
 #include "common/CliRun.h"
+#include "common/DataCut.h"
+#include "common/KilledImport.h"
 #include "common/SweepStoreDump.h"
 #include "common/TestUtil.h"
 #include "common/TextHelpers.h"
@@ -56,8 +60,7 @@ private Q_SLOTS:
         // The README's test command installs the packages as root and sets NNWB_REQUIRE_SLURM:
         // there a missing piece fails the test instead of skipping it.
         const std::string missing = SlurmTestCluster::unavailable();
-        if (!missing.empty() && qEnvironmentVariableIntValue("NNWB_REQUIRE_SLURM") == 1)
-            QFAIL(missing.c_str());
+        if (!missing.empty() && SlurmTestCluster::required()) QFAIL(missing.c_str());
         if (!missing.empty()) QSKIP(missing.c_str());
         cluster_ = std::make_unique<SlurmTestCluster>(SlurmTestCluster::Options{});
         const std::string error = cluster_->start();
@@ -159,16 +162,8 @@ private Q_SLOTS:
         // An import killed inside its transaction leaves the store as it was (empty).
         { nnwb::RunStore created(db_.toStdString()); }
         const std::string before = storeDump();
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("NNWB_TEST_IMPORT_STALL_S", "60");
-        p.setProcessEnvironment(env);
-        p.start(NNWB_CLI_PATH, {"sweep", "import", b, "--runs-db", db_});
-        QVERIFY(p.waitForStarted());
-        QTest::qWait(3000);
-        QCOMPARE(p.state(), QProcess::Running);
-        ::kill(pid_t(p.processId()), SIGKILL);
-        p.waitForFinished();
+        nnwb::test::killImportInItsTransaction(b, db_);
+        if (QTest::currentTestFailed()) return;
         QCOMPARE(storeDump(), before);
 
         auto first = runCli({"sweep", "import", b, "--runs-db", db_});
@@ -202,18 +197,10 @@ private Q_SLOTS:
         const QString dir = QString::fromStdString(nnwb::test::tempDir());
         const std::string d = dir.toStdString();
         const QString db = dir + "/store/runs.sqlite";
-        std::ifstream in(nnwb::defaultDataFile());
-        std::string cut, line;
-        for (int i = 0; i < 701 && std::getline(in, line); ++i) cut += line + "\n";
-        writeText(d + "/cut.csv", cut);
-        const json e = {{"formatVersion", 2},
-                        {"name", "dense"},
-                        {"data", {{"file", "cut.csv"}, {"window", 6}}},
-                        {"model",
-                         {{"layers",
-                           {{{"type", "dense"}, {"neurons", 8}, {"activation", "tanh"}},
-                            {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-                        {"training", {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}}}};
+        nnwb::test::writeDataCut(d + "/cut.csv", 700);
+        const json e = nnwb::test::barExperiment("dense", {{"file", "cut.csv"}, {"window", 6}},
+                                                 nnwb::test::denseLayers(8),
+                                                 {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}});
         writeText(d + "/exp.json", e.dump(2));
         const json s = {{"name", "generations"},
                         {"experiment", "exp.json"},
@@ -241,14 +228,7 @@ private Q_SLOTS:
         QProcess first;
         first.start(NNWB_CLI_PATH, args);
         QVERIFY(first.waitForStarted());
-        int job = 0;
-        for (int i = 0; i < 300 && job == 0; ++i) {
-            QTest::qWait(50);
-            try {
-                job = json::parse(readText(bs + "/jobs.json")).at(0).value("jobId", 0);
-            } catch (const std::exception&) {
-            }
-        }
+        const int job = nnwb::test::awaitFirstArray(bs);
         QVERIFY2(job > 0, "the coordinator submitted no array");
         const QString J = QString::number(job);
         sh("scontrol hold " + J);

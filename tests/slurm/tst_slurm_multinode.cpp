@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "FirstArray.h"
 #include "SlurmTestCluster.h"
 #include "app/runs/RunStore.h"
 #include "app/sweep/SweepStore.h"
@@ -35,7 +36,6 @@ using nnwb::test::lineCount;
 using nnwb::test::readText;
 using nnwb::test::runCli;
 using nnwb::test::SlurmTestCluster;
-using nnwb::test::writeText;
 namespace fs = std::filesystem;
 
 namespace {
@@ -69,8 +69,7 @@ private Q_SLOTS:
         // The README's test command installs the packages as root and sets NNWB_REQUIRE_SLURM:
         // there a missing piece fails the test instead of skipping it.
         const std::string missing = SlurmTestCluster::unavailable();
-        if (!missing.empty() && qEnvironmentVariableIntValue("NNWB_REQUIRE_SLURM") == 1)
-            QFAIL(missing.c_str());
+        if (!missing.empty() && SlurmTestCluster::required()) QFAIL(missing.c_str());
         if (!missing.empty()) QSKIP(missing.c_str());
         cluster_ = std::make_unique<SlurmTestCluster>(
             SlurmTestCluster::Options{{"n1", "n2", "n3"}, 2, 2, true});
@@ -84,6 +83,8 @@ private Q_SLOTS:
         nnwb::test::writeSlurmSweep(d, 2000, 4, "multinode");
         const QString dir = QString::fromStdString(d), db = dir + "/store/runs.sqlite";
         const std::string bs = d + "/gen", res = bs + "/results/";
+        QElapsedTimer t;
+        t.start();
         const QStringList args = {"sweep",
                                   "submit",
                                   dir + "/spec.json",
@@ -102,19 +103,10 @@ private Q_SLOTS:
                                   "10",
                                   "--runs-db",
                                   db};
-        QElapsedTimer t;
-        t.start();
         QProcess first;
         first.start(NNWB_CLI_PATH, args);
         QVERIFY(first.waitForStarted());
-        int job = 0;
-        for (int i = 0; i < 300 && job == 0; ++i) {
-            QTest::qWait(50);
-            try {
-                job = json::parse(readText(bs + "/jobs.json")).at(0).value("jobId", 0);
-            } catch (const std::exception&) {
-            }
-        }
+        const int job = nnwb::test::awaitFirstArray(bs);
         QVERIFY2(job > 0, "the coordinator submitted no array");
 
         // Wait for n2's task to have a checkpoint (an epoch done, not the last) while a task
