@@ -28,10 +28,25 @@ Experiment slow() {
     return e;
 }
 
+// The tiny experiment (formatVersion 2) with an attention layer after its first layer.
+nlohmann::json tinyWithAttention(int epochs, int batch) {
+    auto j = test::tinyExperimentJson(epochs, batch);
+    j["formatVersion"] = 2;
+    j["model"]["layers"].insert(j["model"]["layers"].begin() + 1,
+                                nlohmann::json{{"type", "attention"}});
+    return j;
+}
+
 }  // namespace
 
 class TrainingControllerTest : public QObject {
     Q_OBJECT
+    // Every attention snapshot `c` sends, in order, lands in `snaps`.
+    void collectSnapshots(TrainingController& c, std::vector<AttentionSnapshotPtr>& snaps) {
+        connect(&c, &TrainingController::attentionReady, this,
+                [&snaps](const AttentionSnapshotPtr& s) { snaps.push_back(s); });
+    }
+
 private slots:
     void initTestCase() { registerMetaTypes(); }
 
@@ -97,15 +112,11 @@ private slots:
     void scoresOfTheBestEpochOnRequest() {
         // minDelta 1000 and no early stopping: epoch 1 stays the best of 3 while the weights
         // go on changing. The best epoch's snapshot equals the one taken after epoch 1.
-        auto j = test::tinyExperimentJson(3, 16);
-        j["formatVersion"] = 2;
+        auto j = tinyWithAttention(3, 16);
         j["training"]["earlyStopping"] = {{"enabled", false}, {"minDelta", 1000.0}};
-        j["model"]["layers"].insert(j["model"]["layers"].begin() + 1,
-                                    nlohmann::json{{"type", "attention"}});
         TrainingController c;
         std::vector<AttentionSnapshotPtr> snaps;
-        connect(&c, &TrainingController::attentionReady, this,
-                [&](const AttentionSnapshotPtr& s) { snaps.push_back(s); });
+        collectSnapshots(c, snaps);
         QSignalSpy finished(&c, &TrainingController::runFinished);
         QVERIFY(c.start(Experiment::fromJson(j)));
         QVERIFY(finished.wait(60000));
@@ -130,15 +141,11 @@ private slots:
     }
 
     void aStopInsideAnEpochShowsTheCompletedEpoch() {
-        auto j = test::tinyExperimentJson(3, 1);
-        j["formatVersion"] = 2;
+        auto j = tinyWithAttention(3, 1);
         j["data"]["samples"] = 40000;
-        j["model"]["layers"].insert(j["model"]["layers"].begin() + 1,
-                                    nlohmann::json{{"type", "attention"}});
         TrainingController c;
         std::vector<AttentionSnapshotPtr> snaps;
-        connect(&c, &TrainingController::attentionReady, this,
-                [&](const AttentionSnapshotPtr& s) { snaps.push_back(s); });
+        collectSnapshots(c, snaps);
         int epoch2Batches = 0;
         connect(&c, &TrainingController::progress, this, [&](const TrainingProgress& p) {
             if (p.epoch == 2 && p.done > 0 && p.done < p.total) ++epoch2Batches;
