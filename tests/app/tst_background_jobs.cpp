@@ -13,6 +13,7 @@
 #include "app/core/RunHistory.h"
 #include "app/runs/RunStore.h"
 #include "common/TestUtil.h"
+#include "common/UntrainedBundle.h"
 #include "model/NetworkWeights.h"
 #include "model/TrainingSession.h"
 #include "model/data/DataConfig.h"
@@ -24,19 +25,7 @@ namespace {
 // An untrained bundle of a small stack on the bundled EURUSD H1 bars (predicting needs weights,
 // not good ones).
 std::shared_ptr<const ModelBundle> smallBundle() {
-    nlohmann::json j = {
-        {"formatVersion", 1},
-        {"name", "jobs test"},
-        {"data", {{"file", defaultDataFile()}, {"window", 8}, {"validationShare", 0.2}}},
-        {"model",
-         {{"layers",
-           {{{"type", "conv"}, {"window", 12}, {"step", 12}, {"filters", 4}},
-            {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-        {"training", {{"epochs", 1}, {"batchSize", 32}, {"seed", 7}, {"device", "cpu"}}}};
-    const Experiment exp = Experiment::fromJson(j);
-    TrainingSession session(exp);
-    return std::make_shared<const ModelBundle>(makeModelBundle(
-        exp, session.data(), readWeights(session.network()), session.network().toJson(), 1));
+    return test::untrainedBundle("jobs test");
 }
 
 void waitForJobs() {

@@ -19,6 +19,7 @@
 #include "app/core/BackgroundJobs.h"
 #include "app/core/PredictJob.h"
 #include "common/TestUtil.h"
+#include "common/UntrainedBundle.h"
 #include "model/NetworkWeights.h"
 #include "model/TrainingSession.h"
 #include "model/data/DataConfig.h"
@@ -47,19 +48,7 @@ class TestPredictDialog : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        nlohmann::json j = {
-            {"formatVersion", 1},
-            {"name", "predict test"},
-            {"data", {{"file", defaultDataFile()}, {"window", 8}, {"validationShare", 0.2}}},
-            {"model",
-             {{"layers",
-               {{{"type", "conv"}, {"window", 12}, {"step", 12}, {"filters", 4}},
-                {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-            {"training", {{"epochs", 1}, {"batchSize", 32}, {"seed", 7}, {"device", "cpu"}}}};
-        const Experiment exp = Experiment::fromJson(j);
-        TrainingSession session(exp);
-        bundle_ = std::make_shared<const ModelBundle>(makeModelBundle(
-            exp, session.data(), readWeights(session.network()), session.network().toJson(), 1));
+        bundle_ = test::untrainedBundle("predict test");
         file_ = QString::fromStdString(defaultDataFile());
     }
 

@@ -21,6 +21,7 @@
 #include <QtTest>
 
 #include "app/core/TradingPresenter.h"
+#include "common/BarExperiments.h"
 #include "common/DataCut.h"
 #include "common/TestUtil.h"
 #include "common/TestWindow.h"
@@ -41,16 +42,10 @@ std::string cutFile() {
 }
 
 Experiment experiment(const nlohmann::json& validation) {
-    const nlohmann::json e = {
-        {"formatVersion", 2},
-        {"name", "report export"},
-        {"data", {{"file", cutFile()}, {"window", 5}}},
-        {"model",
-         {{"layers",
-           {{{"type", "dense"}, {"neurons", 8}, {"activation", "tanh"}},
-            {{"type", "dense"}, {"neurons", 3}, {"activation", "softmax"}}}}}},
-        {"training", {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}}},
-        {"validation", validation}};
+    nlohmann::json e = test::barExperiment("report export", {{"file", cutFile()}, {"window", 5}},
+                                           test::denseLayers(8, "softmax"),
+                                           {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}});
+    e["validation"] = validation;
     return Experiment::fromJson(e);
 }
 

@@ -17,6 +17,7 @@
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TradingPresenter.h"
 #include "app/core/WalkForwardPresenter.h"
+#include "common/BarExperiments.h"
 #include "common/DataCut.h"
 #include "common/TestUtil.h"
 #include "common/TestWindow.h"
@@ -39,18 +40,12 @@ using namespace nnwb;
 namespace {
 
 Experiment experiment(const nlohmann::json& validation) {
-    const nlohmann::json e = {
-        {"formatVersion", 2},
-        {"name", "trading tab"},
-        {"data",
-         {{"file", test::writeDataCut(test::tempDir() + "/trading-tab-900.csv", 900)},
-          {"window", 5}}},
-        {"model",
-         {{"layers",
-           {{{"type", "dense"}, {"neurons", 8}, {"activation", "tanh"}},
-            {{"type", "dense"}, {"neurons", 3}, {"activation", "softmax"}}}}}},
-        {"training", {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}}},
-        {"validation", validation}};
+    nlohmann::json e = test::barExperiment(
+        "trading tab",
+        {{"file", test::writeDataCut(test::tempDir() + "/trading-tab-900.csv", 900)},
+         {"window", 5}},
+        test::denseLayers(8, "softmax"), {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}});
+    e["validation"] = validation;
     return Experiment::fromJson(e);
 }
 

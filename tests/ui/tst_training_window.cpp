@@ -25,6 +25,7 @@
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TrainingController.h"
 #include "common/FaultProbe.h"
+#include "common/FifoReader.h"
 #include "common/TestUtil.h"
 #include "ui/AttentionHeatmap.h"
 #include "ui/AttentionView.h"
@@ -119,18 +120,12 @@ class TestTrainingWindow : public QObject {
         // the end once this and the export's descriptor are closed.
         const int held = ::open(fifo.c_str(), O_RDWR);
         QVERIFY(held >= 0);
-        std::string got;
         // The reading end is opened here, before the save, and read on a thread (a picture may be
         // more than the pipe holds).
-        const int rd = ::open(fifo.c_str(), O_RDONLY);  // does not wait: `held` is a writer
-        std::thread reader([&] {
-            char buf[4096];
-            for (ssize_t n; (n = ::read(rd, buf, sizeof buf)) > 0;) got.append(buf, size_t(n));
-            ::close(rd);
-        });
+        test::FifoReader reader(fifo);  // does not wait: `held` is a writer
         const bool exported = c->exportPng(QString::fromStdString(fifo), &error);
         ::close(held);
-        reader.join();
+        const std::string got = reader.wait();
         QVERIFY2(exported, qPrintable(error));
         QCOMPARE(got.substr(0, 4), std::string("\x89PNG"));
         struct stat st {};
