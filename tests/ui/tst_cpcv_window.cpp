@@ -20,6 +20,7 @@
 #include "app/engine/Cpcv.h"
 #include "app/engine/CpcvFigures.h"
 #include "common/TestUtil.h"
+#include "common/TestWindow.h"
 #include "model/data/DataConfig.h"
 #include "ui/CpcvView.h"
 #include "ui/MainWindow.h"
@@ -53,13 +54,7 @@ Experiment cpcvExperiment(int epochs) {
     return Experiment::fromJson(e);
 }
 
-struct Window {
-    MainWindow w;
-    Window() {
-        w.setConfirmDiscard(false);
-        w.setRunsDatabase(QString(), false);
-    }
-};
+using Window = test::TestWindow;
 
 struct Quiet : WalkForwardEvents {};
 
@@ -68,11 +63,7 @@ struct Quiet : WalkForwardEvents {};
 class TestCpcvWindow : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("nnwb-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_cpcv_window"));
-    }
+    void initTestCase() { test::useTestSettings("tst_cpcv_window"); }
 
     void trainShowsThePathsTheHistogramAndTheVerdict() {
         Window x;
@@ -146,14 +137,10 @@ private Q_SLOTS:
     void stopEndsItBetweenSplitsWithoutPaths() {
         Window x;
         x.w.document()->reset(cpcvExperiment(200));
-        QSignalSpy started(x.w.controller(), &TrainingController::foldStarted);
-        QSignalSpy done(x.w.controller(), &TrainingController::runFinished);
-        QVERIFY(x.w.startTraining());
-        QVERIFY(started.wait(60000));
-        x.w.stopTraining();
-        QVERIFY(done.count() == 1 || done.wait(60000));
-        QCOMPARE(done.first().at(0).value<RunEnd>(), RunEnd::Stopped);
-        QVERIFY(started.count() < 6);
+        int started = 0;
+        x.stopAfterTheFirstFold(started);
+        if (QTest::currentTestFailed()) return;
+        QVERIFY(started < 6);
         WalkForwardView* view = x.w.walkForwardView();
         QVERIFY2(view->captionLabel()->text().contains(QStringLiteral("Stopped after")),
                  qPrintable(view->captionLabel()->text()));

@@ -4,6 +4,7 @@
 // has points.
 #include <QtTest>
 
+#include "common/TestWindow.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ComparisonView.h"
 #include "ui/MainWindow.h"
@@ -40,14 +41,9 @@ private Q_SLOTS:
     }
     void emptyChartsAreReadable() {
         QFETCH(QSize, size);
-        MainWindow w;
-        w.setConfirmDiscard(false);
-        w.setRunsDatabase(QString(), false);
-        w.resize(size);
-        w.applyDefaultLayout();
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QTest::qWait(100);
+        test::TestWindow x(size);
+        MainWindow& w = x.w;
+        QVERIFY(x.showLaidOut());
 
         w.showComparison();
         QTest::qWait(150);  // charts redraw on a short timer
