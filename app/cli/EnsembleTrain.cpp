@@ -150,7 +150,34 @@ nlohmann::json storedTrading(RunEngine& run, const Validation& v, const Ensemble
     }
 }
 
+// The kept ensemble of `run` named `name` into `b`, its validation part predicted into `v`,
+// saved to `file`; bad input (synthetic data, a bundle that cannot be written, a device
+// failure) as UsageError.
+void saveEnsemble(RunEngine& run, const std::string& file, const std::string& name,
+                  EnsembleBundle& b, Validation& v) {
+    try {
+        b = ensembleOf(run);
+        if (!name.empty()) b.common.experiment = name;
+        v = validateEnsemble(b, run.data(), run.experiment().training.device);
+        b.save(file);
+    } catch (const ModelBundleError& e) {
+        throw UsageError(file + ": " + e.what());
+    } catch (const PredictionInputError& e) {
+        throw UsageError(e.what());
+    } catch (const ComputeError& e) {
+        throw UsageError(e.what());
+    }
+}
+
 }  // namespace
+
+KeptEnsemble keepTrialEnsemble(RunEngine& run, const std::string& file, const std::string& name) {
+    KeptEnsemble k;
+    Validation v;
+    saveEnsemble(run, file, name, k.bundle, v);
+    k.trading = storedTrading(run, v, k.bundle);
+    return k;
+}
 
 void wireEnsemble(PopulationTrainOptions& p, const EnsembleTrainOptions& o) {
     auto curve = std::make_shared<std::unique_ptr<EnsembleCurve>>();
@@ -202,18 +229,7 @@ int keepEnsemble(RunEngine& run, int status, const EnsembleTrainOptions& o,
     }
     EnsembleBundle b;
     Validation v;
-    try {
-        b = ensembleOf(run);
-        if (!o.name.empty()) b.common.experiment = o.name;
-        v = validateEnsemble(b, run.data(), run.experiment().training.device);
-        b.save(o.saveModel);
-    } catch (const ModelBundleError& e) {
-        throw UsageError(o.saveModel + ": " + e.what());
-    } catch (const PredictionInputError& e) {
-        throw UsageError(e.what());
-    } catch (const ComputeError& e) {
-        throw UsageError(e.what());
-    }
+    saveEnsemble(run, o.saveModel, o.name, b, v);
     nlohmann::json j =
         v.combined.rows.empty() ? nlohmann::json::object() : compareMembers(b, v, run, o.json);
     j["members"] = b.size();

@@ -35,6 +35,16 @@ int keepEnsemble(RunEngine& run, int status, const EnsembleTrainOptions& o,
                  const EnsembleCurve* curve = nullptr,
                  const RecordingOptions& record = RecordingOptions::none());
 
+// The kept ensemble of a trained population (ensembleOf, named `name`) written to `file`, and
+// its trading figures on the validation part as a run stores them, with the per-bar return
+// series (null: nothing to trade; {"error": ...}: the evaluation failed). A sweep's ensemble
+// trial (EnsembleTrial.h). Throws UsageError as keepEnsemble does.
+struct KeptEnsemble {
+    EnsembleBundle bundle;
+    nlohmann::json trading;
+};
+KeptEnsemble keepTrialEnsemble(RunEngine& run, const std::string& file, const std::string& name);
+
 // Makes the population `p` an ensemble: its validation outputs kept for the ensemble's own
 // epochs, keepEnsemble after it.
 void wireEnsemble(PopulationTrainOptions& p, const EnsembleTrainOptions& o);

@@ -12,6 +12,7 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/EnsembleTrain.h"
+#include "app/cli/EnsembleTrial.h"
 #include "app/cli/FlagChecks.h"
 #include "app/cli/PopulationTrain.h"
 #include "app/cli/PresetPath.h"
@@ -116,9 +117,12 @@ int runTrainPopulation(const Experiment& exp, const TrainOptions& o) {
                              "bundles of its run in the run store)");
     EnsembleTrainOptions ensemble{o.saveModel, o.json, exp.name};
     if (o.ensemble) checkEnsembleOptions(o.population, ensemble);
-    if (o.trial) throw UsageError("--population: not with --trial");
     if (exp.validation.walkForward())
         throw UsageError("--population: not with validation.mode walkforward");
+    // A sweep's ensemble trial (EnsembleTrial.h): the population is the trial.
+    if (o.trial && !o.ensemble)
+        throw UsageError("--population: with --trial only as an ensemble trial (--ensemble)");
+    if (o.trial) return runTrialEnsemble(exp, o.population, o.vary, o.saveModel);
     PopulationTrainOptions p;
     p.models = o.population;
     p.vary = o.vary;

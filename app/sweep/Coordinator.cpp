@@ -35,6 +35,7 @@ struct Coordinator::TrialRun {
     int attempt = 0;  // the trial's attempt this process runs (the key of its store updates)
     std::string experimentFile;
     int64_t runId = 0;
+    std::vector<int64_t> memberRuns;  // an ensemble trial's member runs, in member order
     int64_t parameters = 0;
     bool hasValidation = false;
     bool ended = false;  // its "end" line came
@@ -233,6 +234,13 @@ void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
     }
     argv.push_back("--trial");
     argv.insert(argv.end(), models.begin(), models.end());
+    if (spec_.ensemble > 1) {  // an ensemble trial: seeds S..S+K-1 of its experiment's S
+        const uint64_t seed = pack.front().training.seed;
+        argv.insert(argv.end(),
+                    {"--ensemble", "--population", std::to_string(spec_.ensemble), "--vary",
+                     "seed=" + std::to_string(seed) + ".." +
+                         std::to_string(seed + uint64_t(spec_.ensemble) - 1)});
+    }
     if (r->packed && o_.progress) {
         std::string list;
         for (int n : packNumbers) list += (list.empty() ? "" : ", ") + std::to_string(n);
@@ -302,7 +310,7 @@ void Coordinator::handleTrialLine(Running& r, TrialRun& m, const trial::Line& l)
             recordStarted(m, l.started);
             break;
         case trial::LineKind::Epoch:
-            recordEpoch(r, m, l.epoch);
+            recordEpoch(r, m, l.epoch, l.members);
             break;
         case trial::LineKind::Result:
             m.result = {{"trading", l.trading}};
@@ -330,6 +338,8 @@ void Coordinator::recordStarted(TrialRun& m, const nlohmann::json& j) {
     }
     TrialRunNames names;
     names.name = spec_.name + " trial " + std::to_string(m.number);
+    const bool ensemble = j.contains("ensemble") && j["ensemble"].is_array();
+    if (ensemble) names.name += " ensemble of " + std::to_string(j["ensemble"].size());
     names.tags = "sweep";
     names.comparison = "sweep-" + std::to_string(id_);
     names.note = "sweep " + std::to_string(id_) + " trial " + std::to_string(m.number) + ": " +
@@ -342,10 +352,33 @@ void Coordinator::recordStarted(TrialRun& m, const nlohmann::json& j) {
     m.runId = runs_.insertRun(run, [&](SQLite::Database& db, int64_t rid) {
         SweepStore::linkRun(db, id_, n, attempt, rid);
     });
+    if (ensemble) recordMembers(m, experiment, loaded, j, names);
     refresh(n);
 }
 
-void Coordinator::recordEpoch(Running& r, TrialRun& m, const EpochReport& rep) {
+void Coordinator::recordMembers(TrialRun& m, const Experiment& experiment, bool loaded,
+                                const nlohmann::json& started, const TrialRunNames& names) {
+    const nlohmann::json& seeds = started["ensemble"];
+    m.memberRuns.clear();
+    for (size_t k = 0; k < seeds.size(); ++k) {
+        nlohmann::json j = started;
+        j.erase("ensemble");
+        j["seed"] = seeds[k];
+        j["parameters"] = started.value("parameters", int64_t(0)) / int64_t(seeds.size());
+        Experiment e = experiment;
+        e.training.seed = seeds[k].get<uint64_t>();
+        TrialRunNames member = names;
+        member.name = spec_.name + " trial " + std::to_string(m.number) + " [model " +
+                      std::to_string(k + 1) + "]";
+        StoredRun run = trialRunRow(e, m.experimentFile, j, member);
+        if (!loaded) run.experiment = nullptr;
+        m.memberRuns.push_back(runs_.insertRun(run));
+    }
+    runs_.setEnsembleMembers(m.runId, m.memberRuns);
+}
+
+void Coordinator::recordEpoch(Running& r, TrialRun& m, const EpochReport& rep,
+                              const std::vector<EpochReport>& members) {
     // No objective: a trial alone is killed; a packed member is stopped alone.
     auto failTrial = [&](const std::string& why) { badLine(r, m, why); };
     std::optional<int> best;
@@ -371,6 +404,13 @@ void Coordinator::recordEpoch(Running& r, TrialRun& m, const EpochReport& rep) {
                        [&](SQLite::Database& db, int64_t) {
                            SweepStore::addEpoch(db, id_, n, attempt, rep.epoch, *v, bestSoFar);
                        });
+    }
+    for (const EpochReport& mr : members) {
+        if (mr.model < 0 || size_t(mr.model) >= m.memberRuns.size()) continue;
+        std::optional<int> memberBest;
+        if (mr.bestEpoch > 0) memberBest = mr.bestEpoch;
+        runs_.addEpoch(m.memberRuns[size_t(mr.model)], StoredEpoch{mr, mr.learningRate},
+                       memberBest);
     }
     refresh(n);
     m.spsSum += rep.samplesPerSecond;
@@ -446,6 +486,9 @@ void Coordinator::finished(Running& r, TrialRun& m, int exitStatus) {
             runs_.setTrading(m.runId, m.result["trading"]);
         runs_.finishRun(m.runId, told.runStatus, state == TrialState::Complete ? "" : end.error,
                         bestEpoch, endRows);
+        for (int64_t member : m.memberRuns)  // an ensemble trial's members end with it
+            runs_.finishRun(member, told.runStatus, state == TrialState::Complete ? "" : end.error,
+                            std::nullopt);
     } else {
         runs_.write("cannot end trial " + std::to_string(n),
                     [&](SQLite::Database& db) { endRows(db, 0); });
@@ -459,7 +502,8 @@ void Coordinator::storeModel(TrialRun& m) {
     if (m.modelEpoch <= 0 || !fs::exists(m.modelFile, ec)) return;
     try {
         StoredBundle b;
-        b.kind = m.modelEpoch == m.last.bestEpoch ? "best" : "last";
+        // An ensemble's bundle holds each member's kept epoch: the run's best model.
+        b.kind = m.modelEpoch == m.last.bestEpoch || !m.memberRuns.empty() ? "best" : "last";
         const fs::path folder = runs_.runFolder(m.runId);
         fs::create_directories(folder);
         b.path = (folder / (b.kind + ".safetensors")).string();

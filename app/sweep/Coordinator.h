@@ -20,6 +20,7 @@
 #include "app/sweep/Slots.h"
 #include "app/sweep/SweepStore.h"
 #include "app/sweep/TrialPacking.h"
+#include "app/sweep/TrialRunRow.h"
 #include "app/trial/ChildSupervisor.h"
 #include "app/trial/TrialLines.h"
 #include "model/sweep/SweepSpec.h"
@@ -89,8 +90,13 @@ private:
     void badLine(Running& r, TrialRun& m, const std::string& why);
     // A trial's "started" line: its run, linked to the trial's attempt.
     void recordStarted(TrialRun& m, const nlohmann::json& started);
+    // An ensemble trial's member runs ("started" names their seeds), linked to its run.
+    void recordMembers(TrialRun& m, const Experiment& experiment, bool loaded,
+                       const nlohmann::json& started, const TrialRunNames& names);
     // An "epoch" line: the run's epoch and the trial's objective, then the answer.
-    void recordEpoch(Running& r, TrialRun& m, const EpochReport& rep);
+    // An ensemble trial's line also has its members' reports (their runs' epochs).
+    void recordEpoch(Running& r, TrialRun& m, const EpochReport& rep,
+                     const std::vector<EpochReport>& members = {});
     void answerEpoch(Running& r, TrialRun& m, int epoch);
     void answerMembers(Running& r, const std::vector<int>& members);
     void finished(Running& r, TrialRun& m, int exitStatus);
@@ -99,7 +105,11 @@ private:
     TrialRow* row(int number);
     // Reads trial `number` back from the store after a write (the store decides its fields).
     void refresh(int number);
-    int packSize() const { return o_.population > 0 ? o_.population : spec_.population; }
+    // An ensemble trial is its own population: never packed.
+    int packSize() const {
+        if (spec_.ensemble > 1) return 1;
+        return o_.population > 0 ? o_.population : spec_.population;
+    }
     Running* runningOf(ChildSupervisor::Id child);
     // A trial process ended with `status`: each of its trials ends (finished).
     void processEnded(ChildSupervisor::Id child, int status);

@@ -104,6 +104,9 @@ Bundle startBundle(const sweep::SweepSpec& spec, const std::string& dirIn,
                    const BundleResources& resources, int perGeneration) {
     if (resources.concurrent < 1) throw BundleError("--concurrent: must be at least 1");
     if (resources.cpusPerTask < 1) throw BundleError("--cpus-per-task: must be at least 1");
+    if (spec.ensemble > 1)  // a task runs one model (its import records no member runs)
+        throw BundleError(spec.file +
+                          ": ensemble: ensemble trials run with sweep run, not in a Slurm bundle");
     const fs::path dir = fs::absolute(dirIn).lexically_normal();
     std::error_code ec;
     if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))

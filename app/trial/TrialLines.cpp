@@ -27,6 +27,12 @@ bool startedFieldOk(const std::string& key, const json& v) {
     for (const char* k : texts)
         if (key == k) return v.is_string();
     if (key == "provenance") return v.is_object();
+    if (key == "ensemble") {  // an ensemble trial's member seeds
+        if (!v.is_array() || v.size() < 2) return false;
+        for (const json& s : v)
+            if (!s.is_number_unsigned()) return false;
+        return true;
+    }
     return true;  // an addition a newer child prints: kept as it is
 }
 
@@ -39,6 +45,25 @@ T field(const json& j, const char* key, const std::string& where = "") {
     } catch (const json::exception&) {
         throw std::invalid_argument(where + key + ": wrong type");
     }
+}
+
+// An ensemble trial's members' epoch reports ("members": [{..., "model": m}, ...]).
+std::vector<EpochReport> ensembleMembersFromJson(const json& v) {
+    if (!v.is_array()) throw std::invalid_argument("members: wrong type");
+    std::vector<EpochReport> out;
+    for (size_t i = 0; i < v.size(); ++i) {
+        const std::string where = "members[" + std::to_string(i) + "].";
+        if (!v[i].is_object())
+            throw std::invalid_argument("members[" + std::to_string(i) + "]: wrong type");
+        try {
+            out.push_back(epochReportFromJson(v[i]));
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(where + e.what());
+        }
+        out.back().model = field<int>(v[i], "model", where);
+        if (out.back().model < 0) throw std::invalid_argument(where + "model: negative");
+    }
+    return out;
 }
 
 void decodeFields(const json& j, Line& l) {
@@ -54,6 +79,7 @@ void decodeFields(const json& j, Line& l) {
         case LineKind::Epoch:
             l.epoch = epochReportFromJson(j);
             l.hasValidation = j.contains("validation");
+            if (j.contains("members")) l.members = ensembleMembersFromJson(j["members"]);
             break;
         case LineKind::Fold:
             l.fold.fold = field<int>(j, "fold");
@@ -87,8 +113,17 @@ json encodeFields(const Line& l) {
     switch (l.kind) {
         case LineKind::Started:
             return l.started;
-        case LineKind::Epoch:
-            return epochReportToJson(l.epoch, l.hasValidation);
+        case LineKind::Epoch: {
+            json j = epochReportToJson(l.epoch, l.hasValidation);
+            if (l.members.empty()) return j;
+            j["members"] = json::array();
+            for (const EpochReport& m : l.members) {
+                json mj = epochReportToJson(m, l.hasValidation);
+                mj["model"] = m.model;
+                j["members"].push_back(std::move(mj));
+            }
+            return j;
+        }
         case LineKind::Fold: {
             json j = {{"fold", l.fold.fold},           {"folds", l.fold.folds},
                       {"status", l.fold.status},       {"epochs", l.fold.epochs},

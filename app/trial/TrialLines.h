@@ -43,8 +43,12 @@ struct Line {
     nlohmann::json started;      // Started: the documented fields (no "event", "member")
     EpochReport epoch;           // Epoch
     bool hasValidation = false;  // Epoch: it has a "validation" part
-    Fold fold;                   // Fold
-    nlohmann::json trading;      // Result: the trading figures (null: nothing to trade)
+    // Epoch of an ensemble trial (docs/sweeps.md "Ensemble trials"): `epoch` is the
+    // ensemble's own, these are its members' reports of that epoch ("members"; report.model is
+    // the member's 0-based index, "model" in the line). Empty for any other trial.
+    std::vector<EpochReport> members;
+    Fold fold;               // Fold
+    nlohmann::json trading;  // Result: the trading figures (null: nothing to trade)
     std::optional<EpochMetrics> outOfSample;  // Result: a walk-forward's stitched figures
     int answerEpoch = 0;                      // Answer: the epoch just done
     std::vector<int> answerMembers;           // Answer: the members to answer

@@ -499,7 +499,34 @@ void readSpecPruner(const Reader& r, const json& e, SweepSpec& s) {
                    "epoch figure");
 }
 
-// tpe, runCap, seedsPerConfig, population and timeBudgetMinutes.
+// ensemble: K >= 2 members per trial, each trial its own population of K seeds, so not packed,
+// not with seed replicates (they would share members), not walk-forward; kept as an ensemble
+// bundle, which needs a price file.
+void readSpecEnsemble(const Reader& r, const json& j, bool walkForward, SweepSpec& s) {
+    if (!j.contains("ensemble")) return;
+    const json& v = j["ensemble"];
+    if (!v.is_number_integer() || v.get<long long>() < 2 ||
+        v.get<long long>() > SweepSpec::kMaxPopulation)
+        r.fail("ensemble", "must be an integer in 2.." + std::to_string(SweepSpec::kMaxPopulation) +
+                               " (the members of each trial's ensemble; leave it out for "
+                               "trials of one model)");
+    s.ensemble = v.get<int>();
+    if (s.population > 1)
+        r.fail("ensemble", "an ensemble trial is its own population of " +
+                               std::to_string(s.ensemble) +
+                               " seeds, so trials are not packed; leave population at 1");
+    if (s.seedsPerConfig > 1)
+        r.fail("ensemble", "not with seedsPerConfig > 1 (an ensemble trial already trains " +
+                               std::to_string(s.ensemble) + " seeds of its configuration)");
+    if (walkForward)
+        r.fail("ensemble",
+               "not with a walk-forward base experiment (use nnwb-cli walkforward "
+               "--ensemble)");
+    if (s.baseExperiment["data"].value("source", std::string("file")) != "file")
+        r.fail("ensemble", "an ensemble bundle needs a price file (data.source file)");
+}
+
+// tpe, runCap, seedsPerConfig, population, ensemble and timeBudgetMinutes.
 void readSpecLimits(const Reader& r, const json& j, bool walkForward, SweepSpec& s) {
     if (j.contains("tpe")) {
         const json& t = j["tpe"];
@@ -517,6 +544,7 @@ void readSpecLimits(const Reader& r, const json& j, bool walkForward, SweepSpec&
         r.fail("population",
                "walk-forward trials are not packed (each trains its folds in "
                "turn); leave population at 1");
+    readSpecEnsemble(r, j, walkForward, s);
     if (j.contains("timeBudgetMinutes")) {
         if (!j["timeBudgetMinutes"].is_number() || j["timeBudgetMinutes"].get<double>() <= 0)
             r.fail("timeBudgetMinutes", "must be a positive number");
@@ -604,7 +632,7 @@ SweepSpec SweepSpec::readSpec(const json& j, const std::string& file, const std:
         "name",       "experiment",        "method",          "seed",
         "parameters", "objective",         "secondObjective", "earlyTerminate",
         "runCap",     "timeBudgetMinutes", "seedsPerConfig",  "epochs",
-        "tpe",        "population"};
+        "tpe",        "population",        "ensemble"};
     r.onlyKeys(j, "", keys);
     SweepSpec s;
     s.file = file;

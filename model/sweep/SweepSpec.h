@@ -98,6 +98,10 @@ struct SweepSpec {
     // Trials packed into one population process at most (1: each trial its own process);
     // only trials a population allows to differ are packed (docs/sweeps.md "Packed trials").
     int population = 1;
+    // Members of every trial (docs/sweeps.md "Ensemble trials"): 1, a trial is one model;
+    // K >= 2, a trial is an ensemble of K seeds of its configuration (the experiment's seed
+    // and the K - 1 after it), its objective the ensemble's.
+    int ensemble = 1;
     int epochs = 0;  // of every trial (the base experiment's unless given)
     std::map<std::string, nlohmann::json> presetModels;  // preset name -> its model section
     nlohmann::json source;                               // the spec as given
