@@ -43,19 +43,30 @@ Experiment tinyAttention() {
     return e;
 }
 
+// The window (1600x1000, no question before discarding) showing its Comparison tab.
+struct ComparisonWindow {
+    MainWindow w;
+    ComparisonView* view = nullptr;
+    ComparisonController* cmp = nullptr;
+    ComparisonWindow() {
+        w.setConfirmDiscard(false);
+        w.resize(1600, 1000);
+        w.show();
+        w.showComparison();
+        view = w.comparisonView();
+        cmp = w.comparison();
+    }
+};
+
 }  // namespace
 
 class TestComparisonView : public QObject {
     Q_OBJECT
 private slots:
     void trainsOverlaysAndReopens() {
-        MainWindow w;
-        w.setConfirmDiscard(false);
-        w.resize(1600, 1000);
-        w.show();
-        w.showComparison();
-        ComparisonView* view = w.comparisonView();
-        ComparisonController* cmp = w.comparison();
+        ComparisonWindow x;
+        ComparisonView* view = x.view;
+        ComparisonController* cmp = x.cmp;
         QCOMPARE(cmp->addRun(tiny("dense"), {}), 0);
         QCOMPARE(cmp->addRun(tinyAttention(), {}), 1);
         QCOMPARE(view->runsTable()->rowCount(), 2);
@@ -128,13 +139,9 @@ private slots:
     // widgets (SIGSEGV in QProgressBar::setFormat). Adding a run also wiped the heatmaps of the
     // completed runs.
     void editsWithASelectedCompletedRun() {
-        MainWindow w;
-        w.setConfirmDiscard(false);
-        w.resize(1600, 1000);
-        w.show();
-        w.showComparison();
-        ComparisonView* view = w.comparisonView();
-        ComparisonController* cmp = w.comparison();
+        ComparisonWindow x;
+        ComparisonView* view = x.view;
+        ComparisonController* cmp = x.cmp;
         cmp->addRun(tiny("dense"), {});
         cmp->addRun(tinyAttention(), {});
         QSignalSpy done(cmp, &ComparisonController::allFinished);

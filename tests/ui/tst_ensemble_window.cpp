@@ -10,7 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/runs/RunStore.h"
-#include "common/CliRun.h"
+#include "common/BarExperiments.h"
+#include "common/CliFixture.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 #include "model/ensemble/EnsembleBundle.h"
@@ -25,37 +26,22 @@
 using namespace nnwb;
 using nlohmann::json;
 
-class TestEnsembleWindow : public QObject {
+class TestEnsembleWindow : public QObject, test::CliFixture {
     Q_OBJECT
-    QString dir_, data_, ensemble_, db_;
-
-    QString write(const QString& name, const std::string& text) {
-        const QString path = dir_ + "/" + name;
-        std::ofstream(path.toStdString()) << text;
-        return path;
-    }
+    QString data_, ensemble_, db_;
 
 private Q_SLOTS:
     void initTestCase() {
         dir_ = QString::fromStdString(test::tempDir());
-        std::ifstream in(defaultDataFile());
-        std::string text, line;
-        for (int i = 0; i < 701 && std::getline(in, line); ++i) text += line + "\n";
-        data_ = write("EURUSD_H1.csv", text);
-        const json e = {{"formatVersion", 2},
-                        {"name", "ens"},
-                        {"data", {{"file", data_.toStdString()}, {"window", 6}}},
-                        {"model",
-                         {{"layers",
-                           {{{"type", "dense"}, {"neurons", 16}, {"activation", "tanh"}},
-                            {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-                        {"training", {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}}}};
+        data_ = writeCut("EURUSD_H1.csv", 700);
+        const json e = test::barExperiment("ens", {{"file", data_.toStdString()}, {"window", 6}},
+                                           test::denseLayers(16),
+                                           {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}});
         ensemble_ = dir_ + "/ens.safetensors";
         db_ = dir_ + "/runs.sqlite";
-        const auto r = test::runCli(
-            {"train", "--experiment", write("e.json", e.dump()), "--population", "3", "--vary",
-             "seed=1..3", "--ensemble", "--save-model", ensemble_, "--runs-db", db_},
-            300000);
+        const auto r =
+            run({"train", "--experiment", write("e.json", e.dump()), "--population", "3", "--vary",
+                 "seed=1..3", "--ensemble", "--save-model", ensemble_, "--runs-db", db_});
         QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
     }
 
