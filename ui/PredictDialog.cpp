@@ -26,6 +26,7 @@
 #include "model/AtomicFile.h"
 #include "model/PredictionReport.h"
 #include "model/data/DataSummary.h"
+#include "model/ensemble/EnsembleBundle.h"
 #include "model/trading/Verdict.h"
 #include "ui/EquityChart.h"
 #include "ui/FileDialogs.h"
@@ -55,23 +56,12 @@ QString otherInstrumentWarning(const QString& trainedOn, const QString& fileName
 
 PredictDialog::PredictDialog(std::shared_ptr<const ModelBundle> bundle, const QString& device,
                              QWidget* parent, const TradingSettings& trading)
-    : QDialog(parent),
-      bundle_(bundle),
-      job_(std::make_unique<PredictJob>(std::move(bundle), device, trading)) {
+    : QDialog(parent), device_(device), tradingSettings_(trading) {
     setObjectName(QStringLiteral("predictDialog"));
     setWindowTitle(tr("Predict with the trained model"));
     auto* layout = new QVBoxLayout(this);
     title_ = new QLabel(this);
     title_->setWordWrap(true);
-    title_->setText(tr("Model: <b>%1</b>, epoch %2, trained on %3 (%4), %5 features, window %6, "
-                       "%7 indicators")
-                        .arg(q(bundle_->experiment).toHtmlEscaped())
-                        .arg(bundle_->epoch)
-                        .arg(q(bundle_->trainedOn).toHtmlEscaped())
-                        .arg(q(timeframeName(bundle_->timeframe)))
-                        .arg(bundle_->features.size())
-                        .arg(bundle_->data.window)
-                        .arg(q(indicatorDefinitionsName(bundle_->data.features.definitions))));
     layout->addWidget(title_);
     status_ = new QLabel(tr("Open a price file to apply the model to."), this);
     status_->setObjectName(QStringLiteral("predictStatus"));
@@ -100,9 +90,8 @@ PredictDialog::PredictDialog(std::shared_ptr<const ModelBundle> bundle, const QS
     progress_->setObjectName(QStringLiteral("predictProgress"));
     progress_->setVisible(false);
     layout->addWidget(progress_);
+    useModel(std::move(bundle), nullptr);
     addButtons(layout);
-    connect(job_.get(), &PredictJob::progress, this, &PredictDialog::showProgress);
-    connect(job_.get(), &PredictJob::finished, this, &PredictDialog::showOutcome);
     // Large, but within the screen (a 1280×720 screen had the buttons below its edge).
     const QSize room = screen() ? screen()->availableGeometry().size() : QSize(1300, 800);
     resize(QSize(1300, 800).boundedTo(room - QSize(40, 60)));
@@ -160,11 +149,17 @@ void PredictDialog::addButtons(QVBoxLayout* layout) {
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     openButton_ = buttons->addButton(tr("Open Price File…"), QDialogButtonBox::ActionRole);
     openButton_->setObjectName(QStringLiteral("predictOpen"));
+    modelButton_ = buttons->addButton(tr("Open Model File…"), QDialogButtonBox::ActionRole);
+    modelButton_->setObjectName(QStringLiteral("predictOpenModel"));
+    modelButton_->setToolTip(
+        tr("Predict with a model bundle or an ensemble bundle (nnwb-cli train --save-model, "
+           "train --ensemble) instead"));
     cancelButton_ = buttons->addButton(tr("Cancel Prediction"), QDialogButtonBox::ActionRole);
     cancelButton_->setObjectName(QStringLiteral("predictCancel"));
     exportButton_ = buttons->addButton(tr("Export CSV…"), QDialogButtonBox::ActionRole);
     exportButton_->setObjectName(QStringLiteral("predictExport"));
     connect(openButton_, &QPushButton::clicked, this, &PredictDialog::openFileDialog);
+    connect(modelButton_, &QPushButton::clicked, this, &PredictDialog::openModelFileDialog);
     connect(cancelButton_, &QPushButton::clicked, this, &PredictDialog::cancelPrediction);
     connect(exportButton_, &QPushButton::clicked, this, &PredictDialog::exportCsvDialog);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -178,19 +173,77 @@ PredictDialog::~PredictDialog() = default;
 void PredictDialog::setEnsemble(std::shared_ptr<const EnsembleBundle> ensemble) {
     ensemble_ = ensemble;
     job_->setEnsemble(std::move(ensemble));
-    setWindowTitle(tr("Predict with an ensemble"));
-    title_->setText(tr("Ensemble of <b>%1</b> members (the mean of their outputs; agreement "
-                       "under the candles), %2, trained on %3, %4 features, window %5")
-                        .arg(ensemble_->size())
+    showModelTitle();
+}
+
+void PredictDialog::useModel(std::shared_ptr<const ModelBundle> bundle,
+                             std::shared_ptr<const EnsembleBundle> ensemble) {
+    bundle_ = bundle;
+    ensemble_ = ensemble;
+    job_ = std::make_unique<PredictJob>(std::move(bundle), device_, tradingSettings_);
+    if (ensemble_) job_->setEnsemble(ensemble_);
+    connect(job_.get(), &PredictJob::progress, this, &PredictDialog::showProgress);
+    connect(job_.get(), &PredictJob::finished, this, &PredictDialog::showOutcome);
+    showModelTitle();
+}
+
+void PredictDialog::showModelTitle() {
+    if (ensemble_) {
+        setWindowTitle(tr("Predict with an ensemble"));
+        title_->setText(tr("Ensemble of <b>%1</b> members (the mean of their outputs; agreement "
+                           "under the candles), %2, trained on %3, %4 features, window %5")
+                            .arg(ensemble_->size())
+                            .arg(q(bundle_->experiment).toHtmlEscaped())
+                            .arg(q(bundle_->trainedOn).toHtmlEscaped())
+                            .arg(bundle_->features.size())
+                            .arg(bundle_->data.window));
+        return;
+    }
+    title_->setText(tr("Model: <b>%1</b>, epoch %2, trained on %3 (%4), %5 features, window %6, "
+                       "%7 indicators")
                         .arg(q(bundle_->experiment).toHtmlEscaped())
+                        .arg(bundle_->epoch)
                         .arg(q(bundle_->trainedOn).toHtmlEscaped())
+                        .arg(q(timeframeName(bundle_->timeframe)))
                         .arg(bundle_->features.size())
-                        .arg(bundle_->data.window));
+                        .arg(bundle_->data.window)
+                        .arg(q(indicatorDefinitionsName(bundle_->data.features.definitions))));
+}
+
+bool PredictDialog::openModelFile(const QString& path, QString* error) {
+    if (job_->busy()) {
+        if (error) *error = tr("A prediction runs; open a model when it has finished.");
+        return false;
+    }
+    auto single = std::make_shared<ModelBundle>();
+    auto ensemble = std::make_shared<EnsembleBundle>();
+    try {
+        loadAnyBundle(path.toStdString(), *single, *ensemble);
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+    if (ensemble->size() > 0)
+        useModel(std::make_shared<const ModelBundle>(ensemble->common), ensemble);
+    else
+        useModel(single, nullptr);
+    setWindowTitle(tr("Predict with %1").arg(QFileInfo(path).fileName()));
+    if (!shownPath_.isEmpty()) predictFile(shownPath_);
+    return true;
+}
+
+void PredictDialog::openModelFileDialog() {
+    const QString path = openFileName(this, tr("Predict with a model file"), QString(),
+                                      tr("Model bundles (*.safetensors);;All files (*)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!openModelFile(path, &error)) QMessageBox::warning(this, tr("Open Model File"), error);
 }
 
 void PredictDialog::updateButtons() {
     const bool running = job_->busy();
     openButton_->setEnabled(!running);
+    modelButton_->setEnabled(!running);
     cancelButton_->setVisible(running);
     // Only the rows of the file on show, and never while another file is read or run.
     exportButton_->setEnabled(!running && result_ != nullptr);

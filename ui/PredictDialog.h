@@ -5,7 +5,9 @@
 // model's signals, the metrics over the labelled bars, the signals traded with the experiment's
 // trading rules (the verdict line, the figures table and the equity curve under the chart, as
 // `nnwb-cli predict --trading` computes them), and exports the rows of the file on show as CSV
-// (the format of `nnwb-cli predict --csv`). GUI thread only.
+// (the format of `nnwb-cli predict --csv`). Open Model File… predicts with a model bundle or an
+// ensemble bundle from a file instead (an ensemble's rows gain agreement and spread, its
+// signals need the trading rules' minAgreement). GUI thread only.
 #pragma once
 
 #include <memory>
@@ -37,6 +39,10 @@ public:
     // Predicts with this ensemble (docs/ensembles.md; the dialog's bundle is its common part):
     // the chart shows its agreement under the candles.
     void setEnsemble(std::shared_ptr<const EnsembleBundle> ensemble);
+    // Predicts with the model bundle or ensemble bundle in `path` from now on (the file on
+    // show, if any, is predicted again with it). False with `error` set when the file cannot
+    // be read or a prediction runs; the model in use stays then.
+    bool openModelFile(const QString& path, QString* error);
 
     // Reads `path` and runs the model on it in the background; finished() tells the outcome.
     // The chart, metrics and rows of the previous file stay until then; Export is off.
@@ -63,6 +69,7 @@ public:
 
 public Q_SLOTS:
     void openFileDialog();
+    void openModelFileDialog();
     void exportCsvDialog();
 
 Q_SIGNALS:
@@ -75,6 +82,11 @@ private:
     void showProgress(qint64 done, qint64 total);
     void showOutcome(const PredictOutcome& o);
     void updateButtons();
+    // A new job for `bundle` (and `ensemble`, when not null) with the dialog's device and
+    // trading rules; the title names it.
+    void useModel(std::shared_ptr<const ModelBundle> bundle,
+                  std::shared_ptr<const EnsembleBundle> ensemble);
+    void showModelTitle();
 
     std::shared_ptr<const ModelBundle> bundle_;
     std::shared_ptr<const EnsembleBundle> ensemble_;
@@ -93,7 +105,10 @@ private:
     QLabel* saved_;  // "Predictions written to …" after Export CSV
     QPushButton* exportButton_;
     QPushButton* openButton_;
+    QPushButton* modelButton_;  // Open Model File…
     QPushButton* cancelButton_;
+    QString device_;
+    TradingSettings tradingSettings_;
     std::unique_ptr<PredictJob> job_;  // last member: destroyed (cancelled) first
 };
 
