@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "model/FigureText.h"
+#include "model/MetricsJson.h"
 #include "model/data/DateTime.h"
 #include "model/data/Fractals.h"
 
@@ -56,13 +57,7 @@ std::string predictionCsv(const PredictionResult& r) {
 
 nlohmann::ordered_json predictionMetricsJson(const EpochMetrics& m) {
     nlohmann::ordered_json j;
-    j["samples"] = m.samples;
-    j["loss"] = m.loss;
-    j["accuracy"] = m.accuracyPct;
-    j["missed"] = m.missedPct;
-    j["signals"] = m.signalCount;
-    j["patterns"] = m.patterns;
-    j["confusion"] = m.confusion;
+    putEpochMetrics(j, m);
     return j;
 }
 

@@ -365,14 +365,8 @@ void addTrainCommand(CLI::App& root, Runners& runners) {
         ->type_name("FILE|PRESET")
         ->required()
         ->allow_extra_args(false);
-    cmd->add_option("--device", o->device, "cpu or opencl:P:D (default: the experiment's)")
-        ->type_name("ID");
-    cmd->add_option("--epochs", o->epochs, "epochs to train instead of the experiment's")
-        ->type_name("N")
-        ->check(integerIn(1, 1000000));
-    cmd->add_option("--batch", o->batch, "batch size instead of the experiment's")
-        ->type_name("B")
-        ->check(integerIn(1, 65536));
+    addRunSizeFlags(*cmd, o->device, o->epochs, o->batch,
+                    "epochs to train instead of the experiment's");
     cmd->add_flag("--json", o->json,
                   "one JSON object per epoch (walk-forward: per fold, then the stitched summary)");
     cmd->add_flag("--trial", o->trial,

@@ -4,7 +4,7 @@
 
 namespace nnwb {
 
-TrainingController::TrainingController(QObject* parent) : QObject(parent) {
+TrainingController::TrainingController(QObject* parent) : TrainingSignals(parent) {
     registerMetaTypes();
     thread_.setObjectName(QStringLiteral("nnwb-training"));
     worker_ = new TrainingWorker;

@@ -13,6 +13,7 @@
 
 #include "app/core/CallQueue.h"
 #include "app/core/MetaTypes.h"
+#include "app/core/TrainingSignals.h"
 #include "app/runs/RunRecorder.h"
 #include "model/Experiment.h"
 #include "model/ModelBundle.h"
@@ -22,7 +23,7 @@ namespace nnwb {
 
 class TrainingWorker;
 
-class TrainingController : public QObject {
+class TrainingController : public TrainingSignals {
     Q_OBJECT
 public:
     enum class State { Idle, Running, Paused, Stopping };
@@ -62,26 +63,10 @@ public:
     // Stops a run and ends the worker thread; waits for it. Idempotent.
     void shutdown();
 
+    // Its other signals are the worker's (TrainingSignals), emitted again here on the GUI
+    // thread; runFinished() after the state went back to Idle.
 Q_SIGNALS:
     void stateChanged(nnwb::TrainingController::State state);
-    void runStarted(const nnwb::RunInfo& info);
-    // The loaded weights' signals on the validation part (see TrainingWorker::modelSignals).
-    void modelSignals(const nnwb::RunInfo& info, const nnwb::EpochReport& report);
-    void progress(const nnwb::TrainingProgress& p);
-    void epochFinished(const nnwb::EpochReport& report);
-    void attentionReady(const nnwb::AttentionSnapshotPtr& snapshot);
-    void runFinished(nnwb::RunEnd end, const QString& message);
-    void weightsSaved(bool ok, const QString& message);
-    void bundleReady(std::shared_ptr<const nnwb::ModelBundle> bundle, const QString& error);
-    void weightsLoaded(bool ok, const QString& message);
-    void onnxExported(bool ok, const QString& message);
-    void mql5Exported(bool ok, const QString& message);
-    void recordingWarning(const QString& message);
-    // A walk-forward run (validation.mode walkforward; see TrainingWorker::start).
-    void walkForwardPlanned(const nnwb::WalkForwardPlan& plan);
-    void foldStarted(const nnwb::FoldRecord& record);
-    void foldEnded(const nnwb::FoldRecord& record);
-    void walkForwardFinished(const nnwb::WalkForwardOutcome& outcome);
 
 private Q_SLOTS:
     void runQueuedCalls() { fromWorker_.run(); }

@@ -19,7 +19,7 @@
 
 namespace nnwb {
 
-TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent) {}
+TrainingWorker::TrainingWorker(QObject* parent) : TrainingSignals(parent) {}
 
 TrainingWorker::~TrainingWorker() = default;
 

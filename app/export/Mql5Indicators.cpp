@@ -97,21 +97,36 @@ double NnwbRatio(double a, double b)
    return b > 0.0 ? a / b : 0.0;
   }
 )MQL"},
-        {"NnwbAtrSma",
+        {"NnwbAtrStart",
          {},
-         R"MQL(// ATR(period), MT5's iATR (nnwb's atrSma): the simple average of the last period true
-// ranges, tr[i] = max(high[i], close[i-1]) - min(low[i], close[i-1]); first value at bar period.
-void NnwbAtrSma(const MqlRates &rates[], int n, int period, double &out[])
+         R"MQL(// The start of an ATR(period): out sized n and 0; the true ranges in tr (tr[0] = 0), with
+// h, l = high[i], low[i] and c = close[i-1]: max(h, c) - min(l, c) (MT5's iATR), or Wilder's
+// max(h - l, |h - c|, |l - c|). False when n < period + 1 (no value).
+bool NnwbAtrStart(const MqlRates &rates[], int n, int period, bool wilder, double &out[], double &tr[])
   {
    ArrayResize(out, n);
    ArrayInitialize(out, 0.0);
    if(n < period + 1)
-      return;
-   double tr[];
+      return false;
    ArrayResize(tr, n);
    ArrayInitialize(tr, 0.0);
    for(int i = 1; i < n; i++)
-      tr[i] = MathMax(rates[i].high, rates[i - 1].close) - MathMin(rates[i].low, rates[i - 1].close);
+     {
+      double h = rates[i].high, l = rates[i].low, c = rates[i - 1].close;
+      tr[i] = wilder ? MathMax(h - l, MathMax(MathAbs(h - c), MathAbs(l - c))) : MathMax(h, c) - MathMin(l, c);
+     }
+   return true;
+  }
+)MQL"},
+        {"NnwbAtrSma",
+         {"NnwbAtrStart"},
+         R"MQL(// ATR(period), MT5's iATR (nnwb's atrSma): the simple average of the last period true
+// ranges; first value at bar period.
+void NnwbAtrSma(const MqlRates &rates[], int n, int period, double &out[])
+  {
+   double tr[];
+   if(!NnwbAtrStart(rates, n, period, false, out, tr))
+      return;
    for(int i = period; i < n; i++)
      {
       double sum = 0.0;
@@ -122,23 +137,14 @@ void NnwbAtrSma(const MqlRates &rates[], int n, int period, double &out[])
   }
 )MQL"},
         {"NnwbAtrWilder",
-         {},
+         {"NnwbAtrStart"},
          R"MQL(// ATR(period), textbook Wilder (nnwb's atrWilder): the mean of the first period true ranges,
 // then atr = (atr*(period-1) + tr)/period; first value at bar period.
 void NnwbAtrWilder(const MqlRates &rates[], int n, int period, double &out[])
   {
-   ArrayResize(out, n);
-   ArrayInitialize(out, 0.0);
-   if(n < period + 1)
-      return;
    double tr[];
-   ArrayResize(tr, n);
-   ArrayInitialize(tr, 0.0);
-   for(int i = 1; i < n; i++)
-     {
-      double h = rates[i].high, l = rates[i].low, c = rates[i - 1].close;
-      tr[i] = MathMax(h - l, MathMax(MathAbs(h - c), MathAbs(l - c)));
-     }
+   if(!NnwbAtrStart(rates, n, period, true, out, tr))
+      return;
    double atr = 0.0;
    for(int i = 1; i <= period; i++)
       atr += tr[i];

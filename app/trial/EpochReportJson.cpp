@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/MetricsJson.h"
+
 namespace nnwb {
 
 namespace {
@@ -37,14 +39,8 @@ EpochMetrics metricsFromJson(const nlohmann::json& j, const std::string& where) 
 }
 
 nlohmann::json metricsToJson(const EpochMetrics& m, bool task) {
-    nlohmann::json j{{"samples", m.samples}, {"loss", m.loss}};
-    if (task) {
-        j["accuracy"] = m.accuracyPct;
-        j["missed"] = m.missedPct;
-        j["signals"] = m.signalCount;
-        j["patterns"] = m.patterns;
-        j["confusion"] = m.confusion;
-    }
+    nlohmann::json j = nlohmann::json::object();
+    putEpochMetrics(j, m, task);
     return j;
 }
 

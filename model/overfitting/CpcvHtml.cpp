@@ -1,5 +1,4 @@
 #include "model/overfitting/CpcvHtml.h"
-#include "model/JsonRead.h"
 
 #include <algorithm>
 #include <cmath>
@@ -130,17 +129,7 @@ bool isCpcvOutput(const std::string& text) {
 
 CpcvOutput parseCpcvOutput(const std::string& text, const std::string& file) {
     CpcvOutput c;
-    std::istringstream in(text);
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n) {
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        json j;
-        try {
-            j = parseJson(line, "");
-        } catch (const JsonReadError& e) {
-            throw ReportInputError(file + ":" + std::to_string(n) + ": not JSON (" + e.what() +
-                                   "); give the output of nnwb-cli walkforward --json");
-        }
+    forEachWalkForwardLine(text, file, [&](int n, const json& j) {
         if (j.is_object() && j.contains("cpcv") && j["cpcv"].is_object())
             c.summary = j["cpcv"];
         else if (j.is_object() && j.contains("split"))
@@ -151,7 +140,7 @@ CpcvOutput parseCpcvOutput(const std::string& text, const std::string& file) {
             throw ReportInputError(file + ":" + std::to_string(n) +
                                    ": neither a split record (key split), a path record (key "
                                    "path) nor the {\"cpcv\": ...} summary");
-    }
+    });
     if (!c.summary.is_object())
         throw ReportInputError(file +
                                ": no {\"cpcv\": ...} line; give the output of nnwb-cli "

@@ -18,8 +18,8 @@ namespace nnwb {
 
 using nlohmann::json;
 
-WalkForwardOutput parseWalkForwardOutput(const std::string& text, const std::string& file) {
-    WalkForwardOutput w;
+void forEachWalkForwardLine(const std::string& text, const std::string& file,
+                            const std::function<void(int, const json&)>& each) {
     std::istringstream in(text);
     std::string line;
     for (int n = 1; std::getline(in, line); ++n) {
@@ -31,6 +31,13 @@ WalkForwardOutput parseWalkForwardOutput(const std::string& text, const std::str
             throw ReportInputError(file + ":" + std::to_string(n) + ": not JSON (" + e.what() +
                                    "); give the output of nnwb-cli walkforward --json");
         }
+        each(n, j);
+    }
+}
+
+WalkForwardOutput parseWalkForwardOutput(const std::string& text, const std::string& file) {
+    WalkForwardOutput w;
+    forEachWalkForwardLine(text, file, [&](int n, const json& j) {
         if (j.is_object() && j.contains("stitched"))
             w.stitched = j["stitched"];
         else if (j.is_object() && j.contains("fold"))
@@ -38,7 +45,7 @@ WalkForwardOutput parseWalkForwardOutput(const std::string& text, const std::str
         else
             throw ReportInputError(file + ":" + std::to_string(n) +
                                    ": neither a fold record (key fold) nor the stitched object");
-    }
+    });
     if (!w.stitched.is_object())
         throw ReportInputError(file +
                                ": no {\"stitched\": ...} line; give the output of "

@@ -6,6 +6,7 @@
 // the trade list; and the page of one stored run (runHtml). Pure functions; any thread.
 #pragma once
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,6 +27,11 @@ struct WalkForwardOutput {
     nlohmann::json stitched;            // the "stitched" object
 };
 
+// Calls `line(n, j)` for each JSON line of `text` in turn (blank lines skipped; n from 1), for
+// the readers of `walkforward --json` below and in CpcvHtml.h. Throws ReportInputError
+// "FILE:N: not JSON (...)" at the first line that is not JSON.
+void forEachWalkForwardLine(const std::string& text, const std::string& file,
+                            const std::function<void(int, const nlohmann::json&)>& line);
 // Reads the JSON lines of `walkforward --json` (`text` read from `file`, named in errors with
 // its line): fold objects and one {"stitched": ...}. Throws ReportInputError.
 WalkForwardOutput parseWalkForwardOutput(const std::string& text, const std::string& file);
