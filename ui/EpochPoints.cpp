@@ -2,12 +2,13 @@
 
 #include <limits>
 
+#include "model/FigureText.h"
 #include "ui/ComparisonChart.h"
 
 namespace nnwb {
 
 double plottedAccuracy(const EpochMetrics& m) {
-    return m.signalCount ? m.accuracyPct : std::numeric_limits<double>::quiet_NaN();
+    return accuracyShown(m.signalCount) ? m.accuracyPct : std::numeric_limits<double>::quiet_NaN();
 }
 
 void addEpochPoints(ComparisonChart* const charts[3], int run, const EpochReport& e,

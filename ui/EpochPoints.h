@@ -1,6 +1,7 @@
 // One epoch of a run as points on the three comparison charts (loss, missed patterns,
-// accuracy), shared by the Comparison and Runs tabs. Accuracy of an epoch part that gave not a
-// single buy/sell signal is undefined: a gap in the curve (NaN), never 0 %. GUI thread only.
+// accuracy), shared by the Comparison and Runs tabs. Accuracy of an epoch part that gave fewer
+// than kMinSignalsForAccuracy buy/sell signals (model/FigureText.h) is not shown: a gap in the
+// curve (NaN), never 0 % or 100 % of a handful. GUI thread only.
 #pragma once
 
 #include "model/Metrics.h"
@@ -10,7 +11,7 @@ namespace nnwb {
 
 class ComparisonChart;
 
-// The accuracy to plot: accuracyPct, or NaN (a gap) without a signal.
+// The accuracy to plot: accuracyPct, or NaN (a gap) below kMinSignalsForAccuracy signals.
 double plottedAccuracy(const EpochMetrics& m);
 
 // Adds epoch `e` of run `run` to charts[0] (loss), charts[1] (missed) and charts[2] (accuracy);

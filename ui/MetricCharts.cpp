@@ -45,7 +45,7 @@ void MetricCharts::addEpoch(const EpochReport& r, bool hasValidation) {
     charts_[0]->addPoint(e, r.train.loss, r.validation.loss, hasValidation);
     if (r.taskMetrics) {
         charts_[1]->addPoint(e, r.train.missedPct, r.validation.missedPct, hasValidation);
-        // Accuracy of no signal at all is undefined, not 0 %: a gap in the curve.
+        // An accuracy of fewer than 20 signals is not shown (FigureText.h): a gap in the curve.
         charts_[2]->addPoint(e, plottedAccuracy(r.train), plottedAccuracy(r.validation),
                              hasValidation);
     }

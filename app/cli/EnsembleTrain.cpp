@@ -122,9 +122,10 @@ nlohmann::json compareMembers(const EnsembleBundle& b, const Validation& v, RunE
             std::snprintf(agreement, sizeof agreement, "  mean agreement %.3f",
                           meanAgreement(v.combined));
         if (!json)
-            std::printf("%s%s: validation loss %.6f  accuracy %.2f%%  missed %.2f%%%s%s\n",
-                        k ? "  " : "", rows[k].label.c_str(), e.loss, e.accuracyPct, e.missedPct,
-                        agreement, tradedText(traded).c_str());
+            std::printf("%s%s: validation loss %.6f  accuracy %s  missed %.2f%%%s%s\n",
+                        k ? "  " : "", rows[k].label.c_str(), e.loss,
+                        accuracyText(e.accuracyPct, e.signalCount).c_str(), e.missedPct, agreement,
+                        tradedText(traded).c_str());
     }
     j["validation"]["meanAgreement"] = meanAgreement(v.combined);
     j["minAgreement"] = settings.minAgreement;

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "app/cli/EnsembleWalkForward.h"
+#include "model/FigureText.h"
 #include "model/trading/TradingEvaluation.h"
 
 namespace nnwb::cli {
@@ -124,8 +125,11 @@ std::string ensembleWalkForwardText(const json& s) {
                 std::snprintf(b, sizeof b, fmt, f[k].get<double>());
             return std::string(b);
         };
+        // An accuracy of fewer than kMinSignalsForAccuracy signals reads n/a (FigureText.h).
+        const bool few = f.contains("signals") && f["signals"].is_number() &&
+                         !accuracyShown(size_t(f["signals"].get<double>()));
         std::snprintf(buf, sizeof buf, "%-28s %9s %8s %8s %7s %7s %11s %8s %6s\n", label.c_str(),
-                      task("loss", "%.6f").c_str(), task("accuracy", "%.2f").c_str(),
+                      task("loss", "%.6f").c_str(), few ? "n/a" : task("accuracy", "%.2f").c_str(),
                       task("missed", "%.2f").c_str(), task("signals", "%.0f").c_str(),
                       num("trades", "%.0f").c_str(), num("netPoints", "%.0f").c_str(),
                       num("winRate", "%.2f").c_str(), num("profitFactor", "%.2f").c_str());
