@@ -23,9 +23,9 @@ std::map<std::string, std::vector<double>> figuresByKey(const CpcvEvaluation& e)
                 p.traded ? tradingFigureFromJson(f, it.key()) : std::nullopt;
             out[it.key()].push_back(v ? *v : kNotAvailable);
         }
-        out["loss"].push_back(p.loss);
-        out["accuracyPct"].push_back(p.accuracy);
-        out["missedPct"].push_back(p.missed);
+        out["loss"].push_back(p.loss);  // the trial protocol's keys (one per metric)
+        out["accuracy"].push_back(p.accuracy);
+        out["missed"].push_back(p.missed);
     }
     return out;
 }
@@ -79,7 +79,7 @@ json cpcvTrialTrading(const CpcvEvaluation& evaluation, const TradingSettings& s
         const PathDistribution d = describePaths(values);
         for (const std::string& s : cpcvPathStatistics())
             stats[s][key] = number(pathStatistic(d, s));
-        if (key != "loss" && key != "accuracyPct" && key != "missedPct")
+        if (key != "loss" && key != "accuracy" && key != "missed")
             strategy[key] = number(pathStatistic(d, "mean"));
     }
     json j = {{"part", "cpcvPaths"},

@@ -23,9 +23,9 @@ const std::vector<std::string>& cpcvPathStatistics();
 std::optional<double> pathStatistic(const PathDistribution& d, const std::string& name);
 
 // {"part": "cpcvPaths", "paths", "range", "strategy", "pathStatistics": {STAT: {FIGURE}},
-// "settings", "returnSeries"}: FIGURE every key of tradingFiguresJson plus loss, accuracyPct and
-// missedPct, null where no path has it; "returnSeries" only when every path traded over the same
-// bars. {"error": why} when no path could be traded.
+// "settings", "returnSeries"}: FIGURE every key of tradingFiguresJson plus loss, accuracy and
+// missed (the trial protocol's keys), null where no path has it; "returnSeries" only when every
+// path traded over the same bars. {"error": why} when no path could be traded.
 nlohmann::json cpcvTrialTrading(const CpcvEvaluation& evaluation, const TradingSettings& settings);
 // The paths' mean loss, accuracy % and missed % (samples: one path's).
 EpochMetrics cpcvTrialOutOfSample(const CpcvResult& result, const CpcvEvaluation& evaluation);

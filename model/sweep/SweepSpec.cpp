@@ -384,13 +384,14 @@ std::optional<double> Objective::resultValue(const json& result) const {
 }
 
 std::optional<double> Objective::pathsValue(const json& statistics) const {
-    static const std::map<std::string, std::string> taskKeys = {
-        {"oos.loss", "loss"}, {"oos.accuracy", "accuracyPct"}, {"oos.missed", "missedPct"}};
-    const auto task = taskKeys.find(metric);
-    const std::string key = task != taskKeys.end() ? task->second : tradingFigureKey(metric);
+    // oos.*: loss, accuracy, missed (one key each); results stored before that said
+    // accuracyPct and missedPct.
+    const bool task = metric.rfind("oos.", 0) == 0;
+    std::string key = task ? metric.substr(4) : tradingFigureKey(metric);
     const std::string stat = paths.empty() ? "mean" : paths;
     if (key.empty() || !statistics.is_object() || !statistics.contains(stat)) return {};
     const json& figures = statistics[stat];
+    if (task && key != "loss" && figures.is_object() && !figures.contains(key)) key += "Pct";
     if (!figures.is_object() || !figures.contains(key)) return std::nullopt;
     const json& v = figures[key];
     return v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt;

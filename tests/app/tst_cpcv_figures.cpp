@@ -101,7 +101,10 @@ private Q_SLOTS:
         QCOMPARE(st["min"]["netPoints"].get<double>(), -5.0);
         QCOMPARE(st["max"]["loss"].get<double>(), 0.3);
         QVERIFY(std::fabs(st["q10"]["sharpe"].get<double>() - (-0.01 + 0.2 * 0.04)) < 1e-12);
-        QVERIFY(st["mean"]["accuracyPct"].is_number());
+        // The trial protocol's keys, one per metric (issue 42): accuracy and missed.
+        QVERIFY(st["mean"]["accuracy"].is_number());
+        QVERIFY(st["mean"]["missed"].is_number());
+        QVERIFY(!st["mean"].contains("accuracyPct") && !st["mean"].contains("missedPct"));
         // Mean equity 0, 1, 1: returns 1, 0 at bars 8 and 9.
         QCOMPARE(t["returnSeries"]["time"], nlohmann::json({800, 900}));
         QCOMPARE(t["returnSeries"]["pct"].size(), size_t(2));

@@ -139,3 +139,30 @@ TEST(SweepObjectives, valuesComeFromTheResultLine) {
     o.metric = "validation.loss";
     EXPECT_FALSE(o.resultValue(result));
 }
+
+// A cpcv trial's path statistics carry the trial lines' keys, one per metric (accuracy, missed;
+// issue 42); oos.* objectives read them, and still read a result stored before that, which said
+// accuracyPct and missedPct. Before, oos.accuracy found nothing under "accuracy".
+TEST(SweepObjectives, cpcvPathStatisticsUseTheProtocolsKeys) {
+    auto cpcvResult = [](const char* accuracy, const char* missed) {
+        return json{
+            {"trading",
+             {{"part", "cpcvPaths"},
+              {"pathStatistics",
+               {{"mean", {{"loss", 0.2}, {accuracy, 56.5}, {missed, 11}, {"sharpe", 0.1}}},
+                {"q10", {{"loss", 0.3}, {accuracy, 41}, {missed, 20}, {"sharpe", -0.2}}}}}}}};
+    };
+    Objective o;
+    for (const json& result :
+         {cpcvResult("accuracy", "missed"), cpcvResult("accuracyPct", "missedPct")}) {
+        for (const auto& [metric, paths, v] :
+             {std::tuple{"oos.accuracy", "", 56.5}, std::tuple{"oos.missed", "", 11.0},
+              std::tuple{"oos.loss", "", 0.2}, std::tuple{"oos.accuracy", "q10", 41.0},
+              std::tuple{"oos.missed", "q10", 20.0}, std::tuple{"trading.sharpe", "q10", -0.2}}) {
+            o.metric = metric;
+            o.paths = paths;
+            ASSERT_TRUE(o.resultValue(result)) << metric << " " << paths << " " << result.dump();
+            EXPECT_DOUBLE_EQ(*o.resultValue(result), v) << metric << " " << paths;
+        }
+    }
+}
