@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/sweep/SweepReadModel.h"
+
 namespace nnwb {
 
 namespace {
@@ -110,13 +112,12 @@ double ParallelCoordinates::unitOf(int axis, const nlohmann::json& v) const {
 
 void ParallelCoordinates::buildLines(const SweepSnapshot& s) {
     lines_.clear();
-    // Colour by rank, so that one very bad trial does not make all the others look alike.
-    std::vector<double> ranked;
-    for (const TrialRow& t : s.trials)
-        if (t.value) ranked.push_back(s.minimize ? *t.value : -*t.value);
-    std::sort(ranked.begin(), ranked.end());
+    // Colour by rank, so that one very bad trial does not make all the others look alike; the
+    // ranks oriented by the objective's goal come from the read model.
+    const std::vector<std::optional<double>> ranks = sweepValueRanks(s.trials, s.minimize);
     const int objAxis = int(axes_.size()) - 1;
-    for (const TrialRow& t : s.trials) {
+    for (size_t k = 0; k < s.trials.size(); ++k) {
+        const TrialRow& t = s.trials[k];
         Line l;
         l.number = t.number;
         l.pruned = t.state == sweep::TrialState::Pruned;
@@ -126,11 +127,8 @@ void ParallelCoordinates::buildLines(const SweepSnapshot& s) {
                                                 : std::nullopt);
         }
         if (t.value) {
-            const double u = unitOf(objAxis, *t.value);
-            l.at.push_back(u);
-            const double key = s.minimize ? *t.value : -*t.value;
-            const auto rank = std::lower_bound(ranked.begin(), ranked.end(), key) - ranked.begin();
-            l.quality = ranked.size() < 2 ? 0.0 : double(rank) / double(ranked.size() - 1);
+            l.at.push_back(unitOf(objAxis, *t.value));
+            l.quality = ranks[k];
         } else {
             l.at.push_back(std::nullopt);
         }

@@ -1,5 +1,6 @@
 #include "app/sweep/SweepReadModel.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -8,6 +9,26 @@
 #include "app/sweep/SweepReport.h"
 
 namespace nnwb {
+
+std::vector<std::optional<double>> sweepValueRanks(const std::vector<TrialRow>& trials,
+                                                   bool minimize) {
+    auto oriented = [minimize](double v) { return minimize ? v : -v; };  // lower is better
+    std::vector<double> ranked;
+    for (const TrialRow& t : trials)
+        if (t.value) ranked.push_back(oriented(*t.value));
+    std::sort(ranked.begin(), ranked.end());
+    std::vector<std::optional<double>> out;
+    for (const TrialRow& t : trials) {
+        if (!t.value) {
+            out.emplace_back();
+            continue;
+        }
+        const auto rank =
+            std::lower_bound(ranked.begin(), ranked.end(), oriented(*t.value)) - ranked.begin();
+        out.emplace_back(ranked.size() < 2 ? 0.0 : double(rank) / double(ranked.size() - 1));
+    }
+    return out;
+}
 
 SweepReturnsMatrix sweepStoredReturns(RunStore& store, const std::vector<TrialRow>& trials) {
     std::vector<int64_t> runIds;

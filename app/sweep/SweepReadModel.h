@@ -5,6 +5,7 @@
 // connection; the thread that owns the RunStore.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,12 @@ namespace nnwb {
 // runs have what they need.
 nlohmann::json sweepShowReport(RunStore& store, const SweepRow& sweep, const sweep::SweepSpec& spec,
                                const std::vector<TrialRow>& trials, int cscvBlocks);
+// Each trial's place among the trials with a value, oriented by the objective's goal (lower
+// values first when it is minimised, higher ones when maximised): 0 the best .. 1 the worst
+// (0 when fewer than two trials have a value; equal values share the better place); none for a
+// trial without a value. What the Sweeps tab colours its parallel coordinates by.
+std::vector<std::optional<double>> sweepValueRanks(const std::vector<TrialRow>& trials,
+                                                   bool minimize);
 // The bars x trials matrix of the returns stored with the trials' runs (SweepOverfitting.h).
 SweepReturnsMatrix sweepStoredReturns(RunStore& store, const std::vector<TrialRow>& trials);
 
