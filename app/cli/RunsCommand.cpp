@@ -211,34 +211,38 @@ void printMembers(const std::vector<StoredRun>& members, bool json, nlohmann::js
     }
 }
 
-void printShow(const StoredRun& r, bool json, const std::vector<StoredRun>& members = {}) {
-    const bool val = r.hasValidation();
-    if (json) {
-        nlohmann::json j = summaryJson(r);
-        j["members"] = nlohmann::json::array();
-        printMembers(members, true, &j["members"]);
-        j["experiment"] = r.experiment;
-        nlohmann::json epochs = nlohmann::json::array();
-        for (const StoredEpoch& e : r.epochs) {
-            nlohmann::json ej = epochReportToJson(e.report, val);
-            ej["learningRate"] = e.learningRate ? nlohmann::json(*e.learningRate) : nullptr;
-            epochs.push_back(ej);
-        }
-        j["epochReports"] = epochs;
-        nlohmann::json bundles = nlohmann::json::array();
-        for (const StoredBundle& b : r.bundles)
-            bundles.push_back({{"kind", b.kind},
-                               {"path", b.path},
-                               {"sha256", b.sha256},
-                               {"size", b.size},
-                               {"epoch", b.epoch}});
-        j["bundles"] = bundles;
-        std::printf("%s\n", j.dump(2).c_str());
-        return;
+// `runs show --json`: the summary, the members, the experiment, the epochs and the bundles.
+void printShowJson(const StoredRun& r, const std::vector<StoredRun>& members) {
+    nlohmann::json j = summaryJson(r);
+    j["members"] = nlohmann::json::array();
+    printMembers(members, true, &j["members"]);
+    j["experiment"] = r.experiment;
+    nlohmann::json epochs = nlohmann::json::array();
+    for (const StoredEpoch& e : r.epochs) {
+        nlohmann::json ej = epochReportToJson(e.report, r.hasValidation());
+        ej["learningRate"] = e.learningRate ? nlohmann::json(*e.learningRate) : nullptr;
+        epochs.push_back(ej);
     }
-    auto line = [](const char* k, const std::string& v) {
-        if (!v.empty()) std::printf("%-13s %s\n", k, v.c_str());
-    };
+    j["epochReports"] = epochs;
+    nlohmann::json bundles = nlohmann::json::array();
+    for (const StoredBundle& b : r.bundles)
+        bundles.push_back({{"kind", b.kind},
+                           {"path", b.path},
+                           {"sha256", b.sha256},
+                           {"size", b.size},
+                           {"epoch", b.epoch}});
+    j["bundles"] = bundles;
+    std::printf("%s\n", j.dump(2).c_str());
+}
+
+// One "key          value" line of `runs show`; nothing for an empty value.
+void showLine(const char* k, const std::string& v) {
+    if (!v.empty()) std::printf("%-13s %s\n", k, v.c_str());
+}
+
+// `runs show`'s lines about the run: what, when, on what data and device, its models.
+void printShowRun(const StoredRun& r) {
+    const auto line = showLine;
     line("run", std::to_string(r.id) + "  " + r.name);
     line("status", runStatusLabel(r.status));
     line("error", r.error);
@@ -266,13 +270,11 @@ void printShow(const StoredRun& r, bool json, const std::vector<StoredRun>& memb
         line((b.kind + " model").c_str(), b.path + "  epoch " + std::to_string(b.epoch) + ", " +
                                               std::to_string(b.size) + " bytes, sha256 " +
                                               b.sha256);
-    if (!members.empty()) {
-        line("ensemble", "of " + std::to_string(members.size()) +
-                             " members; its epochs: the mean of the members' outputs after "
-                             "that epoch (docs/ensembles.md)");
-        printMembers(members, false, nullptr);
-    }
-    if (r.ensembleRun > 0) line("member of", "ensemble run " + std::to_string(r.ensembleRun));
+}
+
+// `runs show`'s trading lines: the validation part's strategy, buy and hold and random figures.
+void printShowTrading(const StoredRun& r) {
+    const auto line = showLine;
     if (r.trading.is_object() && r.trading.contains("error")) {
         line("trading", "not evaluated: " + r.trading["error"].dump());
     } else if (r.trading.is_object()) {
@@ -287,6 +289,11 @@ void printShow(const StoredRun& r, bool json, const std::vector<StoredRun>& memb
         line("  buy & hold", tradingLine(r, "buyAndHold"));
         line("  random", tradingLine(r, "random"));
     }
+}
+
+// `runs show`'s epoch table.
+void printShowEpochs(const StoredRun& r) {
+    const bool val = r.hasValidation();
     std::printf(
         "\nepoch   seconds  samples/s  learn rate      loss  val loss  acc %% (signals)  "
         "val acc %% (signals)  missed %%  val missed %%\n");
@@ -305,6 +312,20 @@ void printShow(const StoredRun& r, bool json, const std::vector<StoredRun>& memb
                     fixed(opt(val && task, p.validation.missedPct), 2).c_str(),
                     r.bestEpoch && *r.bestEpoch == p.epoch ? "  best" : "");
     }
+}
+
+void printShow(const StoredRun& r, bool json, const std::vector<StoredRun>& members = {}) {
+    if (json) return printShowJson(r, members);
+    printShowRun(r);
+    if (!members.empty()) {
+        showLine("ensemble", "of " + std::to_string(members.size()) +
+                                 " members; its epochs: the mean of the members' outputs after "
+                                 "that epoch (docs/ensembles.md)");
+        printMembers(members, false, nullptr);
+    }
+    if (r.ensembleRun > 0) showLine("member of", "ensemble run " + std::to_string(r.ensembleRun));
+    printShowTrading(r);
+    printShowEpochs(r);
 }
 
 int runRuns(const RunsOptions& o) {
