@@ -62,6 +62,15 @@ struct Composer {
         be.activationBackward({a.rows, a.cols, a.z, a.y, a.dy, a.dz, a.act});
         be.biasGradient({a.rows, a.cols, a.dz, a.db, a.models, a.dbStride});
     }
+    void run(const ProjectionGradientArgs& a) {
+        const int models = a.gemm.batch0, rows = a.gemm.k * models, cols = a.gemm.m;
+        if (a.dy.empty())
+            be.biasGradient({rows, cols, a.gemm.a, a.db, models, a.dbStride});
+        else
+            be.activationBiasBackward(
+                {rows, cols, a.z, a.y, a.dy, a.gemm.a, a.act, a.db, models, a.dbStride});
+        be.gemm(a.gemm);
+    }
     // The chain's layers one by one, as model/layers/LinearOps does for one dense layer.
     void run(const DenseChainForwardArgs& a) {
         for (int i = 0; i < a.layers; ++i) {

@@ -105,6 +105,29 @@ struct OpenClBackend::Ops {
 
     void run(const GemmArgs& g) { gemmWith(g, nullptr); }
 
+    // Sums of op(A)'s rows over K, added to db + p * stride for product p (projectionGradient).
+    struct RowSums {
+        BufRef db;
+        size_t stride;
+    };
+
+    // The weight and bias gradients in one product where gemm_tiled runs it (its kernel adds up
+    // the rows of op(A) = dz^T it loads anyway: the bias gradient without a launch of its own,
+    // nor a reduction of its own when K is split); else Backend's default.
+    void run(const ProjectionGradientArgs& a) {
+        const GemmArgs& g = a.gemm;
+        int splits = 1;
+        const GemmVariant* v = chooseGemm(g, splits);
+        if (!v || v->reg) {
+            self.Backend::projectionGradientImpl(a);
+            return;
+        }
+        if (!a.dy.empty())
+            run(ActivationBackwardArgs{g.k * g.batch0, g.m, a.z, a.y, a.dy, g.a, a.act});
+        const RowSums rs{a.db, g.batch0 > 1 ? a.dbStride : 0};
+        gemmWith(g, nullptr, &rs);
+    }
+
     void run(const GemmBiasActivationArgs& args) {
         // A per-row activation is not an element-wise epilogue; the epilogue adds one bias
         // (a population's products: gemm then the per-model biasActivation).
@@ -191,7 +214,26 @@ struct OpenClBackend::Ops {
         return d_->forcedSplits > 0 ? std::min(d_->forcedSplits, std::max(kk, 1)) : splits;
     }
 
-    void gemmWith(const GemmArgs& g, const Epilogue* epi) {
+    // The kernel gemmWith runs g with and its K splits (nullptr: gemm_small): tiny products one
+    // work-item per element; otherwise the largest tiling that suits the product (pickGemm),
+    // splitting K where it gives too few work-groups and K is long (weight gradients over a whole
+    // batch). g has M, N > 0.
+    const GemmVariant* chooseGemm(const GemmArgs& g, int& splits) const {
+        const int kk = std::max(g.k, 0);
+        const size_t batches = size_t(g.batch0) * size_t(g.batch1);
+        std::string name = d_->forcedGemm;
+        if (name.empty()) name = size_t(g.m) * size_t(g.n) <= 1024 && kk <= 64 ? "gemm_small" : "";
+        splits = 1;
+        if (name == "gemm_small") return nullptr;
+        const GemmVariant* v = pickGemm(name, g.m, g.n, kk, batches, splits);
+        if (!v) throw ComputeError("gemm: no gemm kernel '" + name + "' on " + d_->info.name);
+        if (d_->forcedSplits > 0) splits = std::min(d_->forcedSplits, std::max(kk, 1));
+        if (batches * size_t(splits) > 65535 * 64) splits = 1;  // keep the grid reasonable
+        return v;
+    }
+
+    // `rs`: also the row sums of op(A) (gemm_tiled kernels only: see run(ProjectionGradientArgs)).
+    void gemmWith(const GemmArgs& g, const Epilogue* epi, const RowSums* rs = nullptr) {
         const int M = g.m, N = g.n, K = g.k;
         if (M <= 0 || N <= 0 || g.batch0 <= 0 || g.batch1 <= 0) return;
         const int kk = std::max(K, 0);
@@ -199,20 +241,8 @@ struct OpenClBackend::Ops {
         const BufRef a = kk > 0 ? g.a : g.c, b = kk > 0 ? g.b : g.c;
         const size_t batches = size_t(g.batch0) * size_t(g.batch1);
         const size_t mn = size_t(M) * size_t(N);
-
-        // Choose the kernel: tiny products one work-item per element; otherwise the largest
-        // tiling that suits the product (pickGemm), splitting K where it gives too few
-        // work-groups and K is long (weight gradients over a whole batch).
-        std::string name = d_->forcedGemm;
-        if (name.empty()) name = mn <= 1024 && kk <= 64 ? "gemm_small" : "";
-        const GemmVariant* v = nullptr;
         int splits = 1;
-        if (name != "gemm_small") {
-            v = pickGemm(name, M, N, kk, batches, splits);
-            if (!v) throw ComputeError("gemm: no gemm kernel '" + name + "' on " + d_->info.name);
-            if (d_->forcedSplits > 0) splits = std::min(d_->forcedSplits, std::max(kk, 1));
-            if (batches * size_t(splits) > 65535 * 64) splits = 1;  // keep the grid reasonable
-        }
+        const GemmVariant* v = chooseGemm(g, splits);
         if (epi && splits > 1) splits = 1;  // the epilogue needs the whole sum in one pass
         // Profiling: this product's launches count towards its line of productTimes().
         struct ProductScope {
@@ -259,8 +289,10 @@ struct OpenClBackend::Ops {
                                : std::max(kk, 1);
         if (splits > 1) splits = (kk + kChunk - 1) / kChunk;
         profile(v->kernel, splits);
-        cl_mem partial =
-            splits > 1 ? d_->ensureScratch(batches * size_t(splits) * mn, "gemm") : Impl::mem(g.c);
+        // Split K: the partial products, then (rs) the partial row sums [batch][split][M].
+        const size_t parts = batches * size_t(splits);
+        cl_mem partial = splits > 1 ? d_->ensureScratch(parts * (mn + (rs ? size_t(M) : 0)), "gemm")
+                                    : Impl::mem(g.c);
         KernelEntry& k = d_->kernel(v->kernel.c_str());
         d_->setArgs(k, cl_int(M), cl_int(N), cl_int(kk), cl_float(g.alpha), cl_float(g.beta),
                     cl_int(g.transA), cl_int(g.transB), Impl::mem(a), Impl::off(a), cl_int(g.lda),
@@ -270,6 +302,13 @@ struct OpenClBackend::Ops {
                     cl_int(g.batch1), cl_int(splits), cl_int(kChunk), partial, cl_int(epiCode),
                     Impl::mem(eBias), Impl::off(eBias), cl_int(epi && !epi->bias.empty()),
                     Impl::mem(eY), Impl::off(eY), cl_int(epi ? int(epi->act) : 0));
+        if (!v->reg) {  // gemm_tiled's row sums: into db, or after the partial products
+            const BufRef r = rs ? rs->db : g.c;
+            d_->setArg(k, 33, cl_int(rs != nullptr));
+            d_->setArg(k, 34, splits > 1 ? partial : Impl::mem(r));
+            d_->setArg(k, 35, cl_ulong(splits > 1 ? parts * mn : Impl::off(r)));
+            d_->setArg(k, 36, cl_ulong(splits > 1 ? size_t(M) : rs ? rs->stride : 0));
+        }
         const size_t local[3] = {c.threadsN(), c.threadsM(), 1};
         const size_t global[3] = {size_t((N + c.tsn - 1) / c.tsn) * c.threadsN(),
                                   size_t((M + c.tsm - 1) / c.tsm) * c.threadsM(),
@@ -277,13 +316,15 @@ struct OpenClBackend::Ops {
         d_->enqueue("gemm", k, 3, global, local);
         if (splits > 1) {
             KernelEntry& r = d_->kernel("gemm_reduce_splits");
-            const size_t total = batches * mn;
+            const size_t total = batches * mn, rowTotal = rs ? batches * size_t(M) : 0;
+            const BufRef db = rs ? rs->db : g.c;
             d_->setArgs(r, cl_int(M), cl_int(N), cl_int(splits), cl_float(g.alpha),
                         cl_float(g.beta), partial, Impl::mem(g.c), Impl::off(g.c), cl_int(g.ldc),
                         cl_ulong(g.strideC0), cl_ulong(g.strideC1), cl_int(g.batch1),
-                        cl_ulong(total));
+                        cl_ulong(total), cl_ulong(rowTotal), Impl::mem(db), Impl::off(db),
+                        cl_ulong(rs ? rs->stride : 0));
             const size_t lr = d_->elemLocal(r);
-            const size_t gr = roundUp(total, lr);
+            const size_t gr = roundUp(total + rowTotal, lr);
             d_->enqueue("gemm", r, 1, &gr, &lr);
         }
     }
@@ -380,7 +421,8 @@ struct OpenClBackend::Ops {
             const size_t total = size_t(models) * size_t(cols);
             d_->setArgs(r, cl_int(1), cl_int(cols), cl_int(chunks), cl_float(1.0f), cl_float(1.0f),
                         partial, Impl::mem(db), Impl::off(db), cl_int(cols), cl_ulong(dbStride),
-                        cl_ulong(0), cl_int(1), cl_ulong(total));
+                        cl_ulong(0), cl_int(1), cl_ulong(total), cl_ulong(0), Impl::mem(db),
+                        cl_ulong(0), cl_ulong(0));
             const size_t lr = d_->elemLocal(r);
             const size_t gr = roundUp(total, lr);
             d_->enqueue("biasGradient", r, 1, &gr, &lr);

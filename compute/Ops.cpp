@@ -156,6 +156,25 @@ void GemmBiasActivationArgs::check(const OpCheck& c) const {
     if (n > 0) c.optional(bias, perModelExtent(gemm.batch0, biasStride, elems(gemm.n)), "bias");
 }
 
+void ProjectionGradientArgs::check(const OpCheck& c) const {
+    const int models = gemm.batch0;
+    const bool dense = models == 1 || gemm.strideA0 == elems(gemm.k, gemm.m);
+    if (!gemm.transA || models < 1 || gemm.batch1 != 1 || gemm.lda != gemm.m || !dense)
+        c.fail(
+            "needs A = dz transposed, one product per model (transA, lda == m, strideA0 == k * "
+            "m; got transA " +
+            std::to_string(gemm.transA) + ", " + std::to_string(models) + "x" +
+            std::to_string(gemm.batch1) + " products, lda " + std::to_string(gemm.lda) + ", m " +
+            std::to_string(gemm.m) + ", strideA0 " + std::to_string(gemm.strideA0) + ")");
+    gemm.check(c);
+    const int rows = gemm.k * models;
+    if (dy.empty())
+        BiasGradientArgs{rows, gemm.m, gemm.a, db, models, dbStride}.check(c);
+    else
+        ActivationBiasBackwardArgs{rows, gemm.m, z, y, dy, gemm.a, act, db, models, dbStride}.check(
+            c);
+}
+
 void DenseChainArgs::checkChain(const OpCheck& c, bool backward) const {
     c.sizes({{"rows", rows}, {"layers", layers}});
     c.require(layers >= 1 && layers <= kMaxDenseChain,

@@ -227,6 +227,23 @@ struct ActivationBiasBackwardArgs {
     }
 };
 
+// The parameter gradients of a projection z = x W^T + b, y = f(z) (W [out][in]): unless dy is
+// empty, dz = dy * f'(z) first (dz may alias dy; else dz holds the gradient already); then
+// db += the column sums of dz and dW += dz^T x through `gemm`: its A is dz transposed (transA,
+// lda == m: dz [k][m]), B is x, C is dW; one product, or one per model of a population
+// (batch0 == models, batch1 == 1, strideA0 == k * m), model p's sums into db + p * dbStride.
+// The default runs activationBiasBackward (or biasGradient) then gemm; a backend may fold the
+// column sums into the product (OpenCL: the row sums of op(A) in gemm_tiled, no launch of their
+// own).
+struct ProjectionGradientArgs {
+    GemmArgs gemm;
+    BufRef db;
+    size_t dbStride = 0;
+    Activation act = Activation::None;
+    BufRef z, y, dy;
+    void check(const OpCheck& c) const;
+};
+
 // ---- a chain of dense layers: y_l = f_l(y_{l-1} W_l^T + b_l), y_{-1} = x ----
 // Up to kMaxDenseChain layers, layer l's input width the previous layer's output width.
 // Rows over all models of a population (model-major blocks of rows / models); layer l's W, b
@@ -756,6 +773,7 @@ struct LightConvBackwardArgs {
     X(ActivationBackward, activationBackward)         \
     X(BiasGradient, biasGradient)                     \
     X(ActivationBiasBackward, activationBiasBackward) \
+    X(ProjectionGradient, projectionGradient)         \
     X(DenseChainForward, denseChainForward)           \
     X(DenseChainBackward, denseChainBackward)         \
     X(SoftmaxForward, softmaxForward)                 \

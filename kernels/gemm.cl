@@ -8,7 +8,9 @@
 // sums its kChunk values of K into P[batch][split][M][N] (no alpha, beta); gemm_reduce_splits
 // then writes C. With epi (a single product, no split), C += bias per column (hasBias) and
 // Y = act(C), Y laid out like C: the fused projection of a dense layer (epi 2: Y is C, stored
-// once).
+// once). With rowSums (projectionGradient: op(A) = dz^T, the row sums are the bias gradient), the
+// sums of op(A)'s rows over the split's K go to R[ro + (batch * splits + split) * rStride + i]:
+// added without a split, stored as partial sums (after P's products) for gemm_reduce_splits to add.
 
 // The tiling comes from the host's GemmConfig (compute/OpenClBackendImpl.h) as -D defines; there
 // are no defaults here to drift from it.
@@ -39,7 +41,8 @@ __kernel void GEMM_NAME(
     __global const float* B, ulong bOff, int ldb, ulong strideB0, ulong strideB1,
     __global float* C, ulong cOff, int ldc, ulong strideC0, ulong strideC1, int batch1,
     int splits, int kChunk, __global float* P, int epi, __global const float* bias, ulong bo,
-    int hasBias, __global float* Y, ulong yo, int act) {
+    int hasBias, __global float* Y, ulong yo, int act, int rowSums, __global float* R, ulong ro,
+    ulong rStride) {
     __local float Asub[TSK][TSM + LPAD];
     __local float Bsub[TSK][TSN + LPAD];
     GEMM_WORK_ITEM_INDICES
@@ -52,6 +55,12 @@ __kernel void GEMM_NAME(
     for (int wm = 0; wm < WPTM; ++wm)
 #pragma unroll
         for (int wn = 0; wn < WPTN; ++wn) acc[wm][wn] = 0.0f;
+    // rowSums: the first column of work-items of the first column of tiles also adds up its rows
+    // of op(A) (the values it loads anyway) over this split's K.
+    const int sumRows = rowSums && n0 == 0 && tn == 0;
+    float rsum[WPTM];
+#pragma unroll
+    for (int wm = 0; wm < WPTM; ++wm) rsum[wm] = 0.0f;
 
     for (int k0 = kBegin; k0 < kEnd; k0 += TSK) {
         // op(A)[i][k] is A[i * lda + k], or A[k * lda + i] when transposed; consecutive
@@ -93,6 +102,10 @@ __kernel void GEMM_NAME(
             float areg[WPTM], breg[WPTN];
 #pragma unroll
             for (int wm = 0; wm < WPTM; ++wm) areg[wm] = Asub[kk][ROW(tm, wm)];
+            if (sumRows) {
+#pragma unroll
+                for (int wm = 0; wm < WPTM; ++wm) rsum[wm] += areg[wm];
+            }
 #pragma unroll
             for (int wn = 0; wn < WPTN; ++wn) breg[wn] = Bsub[kk][COL(tn, wn)];
 #pragma unroll
@@ -103,6 +116,14 @@ __kernel void GEMM_NAME(
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
+    if (sumRows) {  // added to R's row of this product, or the split's partial row sums stored
+        R += ro + (bi * (ulong)splits + (ulong)split) * rStride;
+#pragma unroll
+        for (int wm = 0; wm < WPTM; ++wm) {
+            const int gi = m0 + ROW(tm, wm);
+            if (gi < M) R[gi] = splits > 1 ? rsum[wm] : R[gi] + rsum[wm];
+        }
+    }
     if (splits > 1) {  // the split's partial sums into P, no alpha or beta
         C = P + (bi * (ulong)splits + (ulong)split) * (ulong)M * (ulong)N;
         ldc = N;

@@ -35,12 +35,25 @@ __kernel void gemm_small(int M, int N, int K, float alpha, float beta, int trans
     if (epi != 2) *c = v;  // epi 2: Y is C
 }
 
-// C = alpha * sum over splits of P[batch][split] + beta * C; 1-D NDRange over batches * M * N.
+// C = alpha * sum over splits of P[batch][split] + beta * C; 1-D NDRange over batches * M * N,
+// then rowTotal (batches * M, or 0) more items for gemm_tiled's row sums (projectionGradient):
+// R[ro + batch * rStride + i] += the sum over splits of the partial row sums, which follow the
+// partial products in P as [batch][split][M].
 __kernel void gemm_reduce_splits(int M, int N, int splits, float alpha, float beta,
                                  __global const float* P, __global float* C, ulong cOff, int ldc,
-                                 ulong strideC0, ulong strideC1, int batch1, ulong total) {
+                                 ulong strideC0, ulong strideC1, int batch1, ulong total,
+                                 ulong rowTotal, __global float* R, ulong ro, ulong rStride) {
     const ulong gid = get_global_id(0);
-    if (gid >= total) return;
+    if (gid >= total) {  // the row sums: R[batch][i] += sum of the splits' partial row sums
+        if (gid >= total + rowTotal) return;
+        const ulong bi = (gid - total) / (ulong)M;
+        const int i = (int)((gid - total) % (ulong)M);
+        __global const float* pr = P + total * (ulong)splits + bi * (ulong)splits * (ulong)M + i;
+        float acc = 0.0f;
+        for (int s = 0; s < splits; ++s) acc += pr[(ulong)s * (ulong)M];
+        R[ro + bi * rStride + i] += acc;
+        return;
+    }
     const ulong mn = (ulong)M * (ulong)N;
     const ulong bi = gid / mn, e = gid % mn;
     const int i = (int)(e / (ulong)N), j = (int)(e % (ulong)N);

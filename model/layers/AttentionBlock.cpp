@@ -245,11 +245,11 @@ BufRef AttentionBlock::tailBackward(BufRef dy, BufRef dx, int rows, int normRows
         be.dropoutBackward({n, a.fmask, s.dr2, s.dz2});
         df = s.dz2;
     }
-    linearActivationBackward(be, rows, w, a.z2, a.f, df, s.dz2, cfg_.ffOut, b2_);
-    linearWeightGradient(be, s.dz2, a.h1, rows, f, w, w2_);        // dW2 += dZ2^T H1
+    // dZ2 = dF f'(Z2), dW2 += dZ2^T H1, db2 += column sums of dZ2
+    linearParamGradients(be, a.h1, s.dz2, rows, f, w, w2_, b2_, cfg_.ffOut, a.z2, a.f, df);
     linearInputGradient(be, s.dz2, rows, f, w, w2_, s.dh1, 0.0f);  // dH1 = dZ2 W2
-    linearActivationBackward(be, rows, f, a.z1, a.h1, s.dh1, s.dh1, cfg_.hidden, b1_);
-    linearWeightGradient(be, s.dh1, a.x1, rows, w, f, w1_);        // dW1 += dZ1^T X1
+    // dZ1 = dH1 f'(Z1) in place, dW1 += dZ1^T X1, db1
+    linearParamGradients(be, a.x1, s.dh1, rows, w, f, w1_, b1_, cfg_.hidden, a.z1, a.h1, s.dh1);
     linearInputGradient(be, s.dh1, rows, w, f, w1_, s.dx1, 0.0f);  // dX1 = dZ1 W1
     // dR1 straight into dx when there is one: projectBackward then adds dQKV Wqkv to it in its
     // product (beta 1) instead of an axpy of its own. dy is not read after normBackward, so dx
@@ -257,8 +257,7 @@ BufRef AttentionBlock::tailBackward(BufRef dy, BufRef dx, int rows, int normRows
     const BufRef dr1 = dx.empty() ? BufRef(s.dr1) : dx;
     be.addNormBackward({normRows, normCols, a.x1, a.rstd1, s.dx1, s.dr2, dr1});  // + residual
     if (!cfg_.w0) return dr1;
-    linearWeightGradient(be, dr1, a.ctx, rows, c, w, w0_);  // dW0 += dA^T C
-    linearBiasGradient(be, dr1, rows, w, b0_);
+    linearParamGradients(be, a.ctx, dr1, rows, c, w, w0_, b0_);   // dW0 += dA^T C, db0
     linearInputGradient(be, dr1, rows, c, w, w0_, s.dctx, 0.0f);  // dC = dA W0
     return s.dctx;
 }
@@ -266,8 +265,7 @@ BufRef AttentionBlock::tailBackward(BufRef dy, BufRef dx, int rows, int normRows
 void AttentionBlock::projectBackward(BufRef x, BufRef dx, int rows, Scratch& s) {
     Backend& be = *be_;
     const int w = cfg_.window, q = cfg_.qkvWidth();
-    linearWeightGradient(be, s.dqkv, x, rows, w, q, wqkv_);  // dWqkv += dQKV^T X
-    linearBiasGradient(be, s.dqkv, rows, q, bqkv_);
+    linearParamGradients(be, x, s.dqkv, rows, w, q, wqkv_, bqkv_);  // dWqkv += dQKV^T X, dbqkv
     if (dx.empty()) return;
     linearInputGradient(be, s.dqkv, rows, w, q, wqkv_, dx, 1.0f);  // dX = dR1 + dQKV Wqkv
 }

@@ -28,25 +28,12 @@ void linearForward(Backend& be, BufRef x, int rows, int in, int out, const Param
         be.gemmBiasActivation({g, b.value, act, y});
 }
 
-void linearActivationBackward(Backend& be, int rows, int out, BufRef z, BufRef y, BufRef dy,
-                              BufRef dz, Activation act, Param& b) {
-    if (b.models > 1)
-        be.activationBiasBackward({rows, out, z, y, dy, dz, act, b.grad, b.models, b.modelStride});
-    else
-        be.activationBiasBackward({rows, out, z, y, dy, dz, act, b.grad});
-}
-
-void linearBiasGradient(Backend& be, BufRef dz, int rows, int out, Param& b) {
-    if (b.models > 1)
-        be.biasGradient({rows, out, dz, b.grad, b.models, b.modelStride});
-    else
-        be.biasGradient({rows, out, dz, b.grad});
-}
-
-void linearWeightGradient(Backend& be, BufRef dz, BufRef x, int rows, int in, int out, Param& w) {
-    const int P = w.models;  // dW += dZ^T X
-    be.gemm(GemmArgs::product(rowsView(dz, P, rows, out).t(), rowsView(x, P, rows, in),
-                              weightView(w.grad, w, out, in), 1.0f));
+void linearParamGradients(Backend& be, BufRef x, BufRef dz, int rows, int in, int out, Param& w,
+                          Param& b, Activation act, BufRef z, BufRef y, BufRef dy) {
+    const int P = w.models;  // db += column sums of dZ, dW += dZ^T X
+    const GemmArgs g = GemmArgs::product(rowsView(dz, P, rows, out).t(), rowsView(x, P, rows, in),
+                                         weightView(w.grad, w, out, in), 1.0f);
+    be.projectionGradient({g, b.grad, P > 1 ? b.modelStride : 0, act, z, y, dy});
 }
 
 void linearInputGradient(Backend& be, BufRef dz, int rows, int in, int out, const Param& w,
@@ -58,8 +45,7 @@ void linearInputGradient(Backend& be, BufRef dz, int rows, int in, int out, cons
 
 void linearBackward(Backend& be, BufRef x, int rows, int in, int out, Param& w, Param& b, BufRef z,
                     BufRef y, BufRef dy, BufRef dz, BufRef dx, Activation act) {
-    linearActivationBackward(be, rows, out, z, y, dy, dz, act, b);
-    linearWeightGradient(be, dz, x, rows, in, out, w);
+    linearParamGradients(be, x, dz, rows, in, out, w, b, act, z, y, dy);
     if (dx.empty()) return;
     linearInputGradient(be, dz, rows, in, out, w, dx, 0.0f);
 }

@@ -17,13 +17,12 @@ void linearBackward(Backend& be, BufRef x, int rows, int in, int out, Param& w, 
                     BufRef y, BufRef dy, BufRef dz, BufRef dx, Activation act);
 
 // The parts of linearBackward, per model for a population:
-// dz = dy * f'(z) and b.grad += column sums of dz (dz may alias dy).
-void linearActivationBackward(Backend& be, int rows, int out, BufRef z, BufRef y, BufRef dy,
-                              BufRef dz, Activation act, Param& b);
-// b.grad += column sums of dz [rows][out].
-void linearBiasGradient(Backend& be, BufRef dz, int rows, int out, Param& b);
-// w.grad += dzᵀ x (dz [rows][out], x [rows][in]).
-void linearWeightGradient(Backend& be, BufRef dz, BufRef x, int rows, int in, int out, Param& w);
+// dz = dy * f'(z) unless dy is empty (then dz holds the gradient; dz may alias dy), then
+// b.grad += column sums of dz and w.grad += dzᵀ x (dz [rows][out], x [rows][in]): one
+// projectionGradient op.
+void linearParamGradients(Backend& be, BufRef x, BufRef dz, int rows, int in, int out, Param& w,
+                          Param& b, Activation act = Activation::None, BufRef z = {}, BufRef y = {},
+                          BufRef dy = {});
 // dx = dz W + beta dx.
 void linearInputGradient(Backend& be, BufRef dz, int rows, int in, int out, const Param& w,
                          BufRef dx, float beta);

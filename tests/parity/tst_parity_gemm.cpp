@@ -1,10 +1,11 @@
 // Parity of gemm (kernels gemm_small, gemm_tiled, gemm_tiled_32/_16 — gemm.cl's GEMM_NAME — and
 // gemm_reg_* (gemm_reg.cl), each built once per tiling, each also with split K and
-// gemm_reduce_splits): every OpenCL device, once with the automatic choice and once forced to each
-// kernel and split count, against the CpuBackend reference for all four transpose combinations, odd
-// sizes (M, N, K from 1 to 130), padded leading dimensions, alpha/beta (beta = 0 with NaN-filled C
-// must not read C), 2-level batches with strides (stride 0 for a shared B) and non-zero offsets,
-// with guard values around A, B, C. Tolerance: 1e-5 + 2e-6 * K absolute + 1e-4 relative.
+// gemm_reduce_splits), and of projectionGradient (gemm_tiled's row sums): every OpenCL device,
+// once with the automatic choice and once forced to each kernel and split count, against the
+// CpuBackend reference for all four transpose combinations, odd sizes (M, N, K from 1 to 130),
+// padded leading dimensions, alpha/beta (beta = 0 with NaN-filled C must not read C), 2-level
+// batches with strides (stride 0 for a shared B) and non-zero offsets, with guard values around A,
+// B, C. Tolerance: 1e-5 + 2e-6 * K absolute + 1e-4 relative.
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -67,6 +68,40 @@ void runCase(const GemmCase& c) {
             r.be.gemm(gemmArgs(c, a, b, out, lda, ldb, ldc, {sA0, sA1, sB0, sB1, sC0, sC1}));
         },
         gemmTol(c.k), describe(c));
+}
+
+// projectionGradient over `models` models of rows / models rows each: dz = dy f'(z) (withDy; dz
+// aliasing dy when dzIsDy) or dz given, then db += column sums of dz and dW += dz^T x: the row
+// sums of op(A) in gemm_tiled (split K: the reduction adds them), the default elsewhere.
+void projectionGradientCase(int rows, int in, int out, int models, int act, bool withDy,
+                            bool dzIsDy = false) {
+    const int k = rows / models;
+    const size_t nz = size_t(rows) * size_t(out), dbStride = models > 1 ? size_t(out) + 5 : 0;
+    const OpFn op = [&](OpRun& r) {
+        const BufRef x = r.in("x", randomVector(size_t(rows) * size_t(in), 91));
+        BufRef z, y, dy, dz;
+        if (withDy) {
+            z = r.in("z", randomVector(nz, 92));
+            y = r.in("y", randomVector(nz, 93, 0.05f, 0.95f));
+            dy = dzIsDy ? r.out("dz", randomVector(nz, 94)) : r.in("dy", randomVector(nz, 94));
+            dz = dzIsDy ? dy : r.out("dz", randomVector(nz, 95));
+        } else {
+            dz = r.in("dz", randomVector(nz, 95));
+        }
+        const size_t perW = size_t(out) * size_t(in);
+        const BufRef dw = r.out("dW", randomVector(size_t(models) * perW, 96));
+        const BufRef db =
+            r.out("db", randomVector(perModelExtent(models, dbStride, size_t(out)), 97));
+        const GemmArgs g =
+            GemmArgs::product(TensorView::modelRows(dz, models, rows, out).t(),
+                              TensorView::modelRows(x, models, rows, in),
+                              TensorView::modelMatrices(dw, models, perW, out, in), 1.0f);
+        r.be.projectionGradient({g, db, dbStride, Activation(act), z, y, dy});
+    };
+    NNWB_PARITY(op, gemmTol(k),
+                "projectionGradient rows=" + std::to_string(rows) + " in=" + std::to_string(in) +
+                    " out=" + std::to_string(out) + " models=" + std::to_string(models) + " act=" +
+                    std::to_string(act) + (withDy ? " dy" : "") + (dzIsDy ? " dz=dy" : ""));
 }
 
 }  // namespace
@@ -190,6 +225,56 @@ TEST_F(ParityGemm, biasActivationEpilogue) {
                 if (HasFatalFailure()) return;
             }
         }
+}
+
+// Kernels: every gemm kernel under projectionGradient (the weight and bias gradients of a
+// projection; gemm_tiled adds up op(A)'s rows itself, the split reduction adds the splits' row
+// sums), one model and a population of 3 (db slices with gaps), with and without the activation
+// backward, dz apart from dy and aliasing it; 12x12's TN 24 x 96 x 1280 product among them.
+TEST_F(ParityGemm, projectionGradient) {
+    const int shapes[][4] = {
+        {1280, 96, 24, 1}, {200, 33, 70, 1}, {201, 40, 35, 3}, {8, 5, 3, 1}, {3 * 130, 64, 65, 3}};
+    for (const auto& s : shapes) {
+        projectionGradientCase(s[0], s[1], s[2], s[3], 0, false);
+        if (HasFatalFailure()) return;
+        projectionGradientCase(s[0], s[1], s[2], s[3], int(Activation::Tanh), true);
+        if (HasFatalFailure()) return;
+        projectionGradientCase(s[0], s[1], s[2], s[3], int(Activation::LeakyRelu), true, true);
+        if (HasFatalFailure()) return;
+    }
+}
+
+// On gemm_tiled the bias gradient takes no launch of its own: one launch for the product (two
+// with K split: the reduction adds the row sums too), one more for the activation backward.
+TEST_F(ParityGemm, projectionGradientLaunches) {
+    for (auto& [id, be] : parityDevices().cl) {
+        auto* cl = dynamic_cast<OpenClBackend*>(be.get());
+        if (cl == nullptr || id.find(' ') != std::string::npos) continue;  // the automatic choice
+        const int rows = 1280, in = 96, out = 24;
+        Buffer x = cl->alloc(size_t(rows) * in), dz = cl->alloc(size_t(rows) * out),
+               dw = cl->alloc(size_t(out) * in), db = cl->alloc(size_t(out));
+        const GemmArgs g = GemmArgs::product(TensorView::matrix(dz, rows, out, out).t(),
+                                             TensorView::matrix(x, rows, in, in),
+                                             TensorView::matrix(dw, out, in, in), 1.0f);
+        for (int splits : {1, 3}) {
+            cl->forceGemm("gemm_tiled", splits);
+            const uint64_t n0 = cl->enqueueCount();
+            ProjectionGradientArgs a;
+            a.gemm = g;
+            a.db = db;
+            cl->projectionGradient(a);
+            EXPECT_EQ(cl->enqueueCount() - n0, uint64_t(splits > 1 ? 2 : 1))
+                << id << " splits " << splits;
+            const uint64_t n1 = cl->enqueueCount();
+            a.act = Activation::Tanh;
+            a.z = a.y = a.dy = dz;
+            cl->projectionGradient(a);
+            EXPECT_EQ(cl->enqueueCount() - n1, uint64_t(splits > 1 ? 3 : 2))
+                << id << " splits " << splits;
+        }
+        cl->forceGemm("", 0);
+        cl->synchronize();
+    }
 }
 
 // The bounds check names the gemm operand, as on the CPU backend.
