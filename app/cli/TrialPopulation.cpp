@@ -13,7 +13,6 @@
 #include "app/cli/Commands.h"
 #include "app/cli/RunErrors.h"
 #include "app/cli/TrialProtocol.h"
-#include "app/engine/RunTrading.h"
 #include "app/runs/StoredRun.h"
 #include "model/ModelBundle.h"
 
@@ -40,31 +39,19 @@ int runTrialPopulation(const std::vector<Experiment>& members,
                &control);
     const int n = run->models();
     std::vector<int> modelEpochs(size_t(n), 0);
-    std::vector<const EpochKeeper*> keepers;
-    bool trade = false;
     for (int m = 0; m < n; ++m) {
         const WeightsSnapshot& kept = run->keeperOf(m).result();
-        keepers.push_back(&run->keeperOf(m));
-        trade = trade || run->resultOf(m).end != RunEnd::Failed;
         if (kept.empty() || !run->hasCompute()) continue;
-        const Experiment& e = run->experimentOf(m);
-        if (size_t(m) < saveModels.size())
-            makeModelBundle(e, data, kept.tensors(), run->network().toJson(), kept.epoch())
-                .save(saveModels[size_t(m)]);
+        if (size_t(m) < saveModels.size()) run->resultBundle(m).save(saveModels[size_t(m)]);
         if (size_t(m) < saveWeights.size()) kept.save(saveWeights[size_t(m)]);
         if (size_t(m) < saveModels.size() || size_t(m) < saveWeights.size())
             modelEpochs[size_t(m)] = kept.epoch();
     }
-    // The end-of-trial figures of every member not failed, from one evaluation pass with each
-    // member's best epoch on, as a recorded population's runs store them.
-    if (trade && run->hasCompute()) {
-        const std::vector<nlohmann::json> trading =
-            validationTradingAll(run->network(), run->trainer(), keepers, data, base.trading);
-        for (int m = 0; m < n; ++m) {
-            if (run->resultOf(m).end == RunEnd::Failed || trading[size_t(m)].is_null()) continue;
-            events.result(trading[size_t(m)], m);
-        }
-    }
+    // The end-of-trial figures of every member not failed: the engine's, from its one
+    // evaluation pass at the end of train() with each member's best epoch on (RunEngine::finish).
+    for (int m = 0; m < n; ++m)
+        if (run->resultOf(m).end != RunEnd::Failed && !run->tradingWithReturns(m).is_null())
+            events.result(run->tradingWithReturns(m), m);
     return events.end(*run, modelEpochs);
 }
 

@@ -13,6 +13,7 @@
 #include "app/cli/TrialProtocol.h"
 #include "app/cli/WalkForwardRun.h"
 #include "app/engine/WalkForward.h"
+#include "app/engine/WalkForwardTrading.h"
 #include "app/runs/RunReturns.h"
 #include "app/runs/StoredRun.h"
 #include "compute/Backend.h"
@@ -82,21 +83,12 @@ int runTrialWalkForward(const Experiment& exp) {
         events.end(result.end, result.error);
         return trialExitStatus({{result.end}});
     }
-    // The stitched series traded under the experiment's trading settings.
+    // The stitched series traded under the experiment's trading settings (the engine's).
     nlohmann::json trading = nullptr;
-    const WalkForwardData& data = wf->data();
-    if (!result.outOfSample.empty() && data.bars) {
-        try {
-            const TradingReport report =
-                evaluateTrading(*data.bars, result.outOfSample, exp.trading);
-            nlohmann::json t = tradingReportJson(report);
-            t["part"] = "outOfSample";
-            t["settings"] = exp.trading.toJson();
-            t["returnSeries"] = returnSeriesJson(report.equity);  // RunStore keeps it apart
-            trading = t;
-        } catch (const std::exception& e) {
-            trading = {{"error", e.what()}};
-        }
+    try {
+        trading = stitchedTradingJson(*wf, tradeStitched(*wf, result));
+    } catch (const std::exception& e) {
+        trading = {{"error", e.what()}};
     }
     printTrialResult(trading, result.stitched);
     events.end(RunEnd::Completed, "");

@@ -17,6 +17,7 @@
 #include "app/cli/WalkForwardRun.h"
 #include "app/engine/RunOutcome.h"
 #include "app/engine/WalkForward.h"
+#include "app/engine/WalkForwardTrading.h"
 #include "app/report/WalkForwardJson.h"
 #include "compute/Backend.h"
 #include "model/AtomicFile.h"
@@ -213,20 +214,12 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
     const nlohmann::json ensembleSummary =
         o.ensemble ? ensembleWalkForwardJson(ensemble, *data.bars, exp.trading) : nullptr;
     // The stitched series traded under the experiment's trading settings (docs/trading.md).
-    std::unique_ptr<TradingReport> trading;
-    std::string tradingError;
-    if (!result.outOfSample.empty()) {
-        try {
-            trading = std::make_unique<TradingReport>(
-                evaluateTrading(*data.bars, result.outOfSample, exp.trading));
-        } catch (const TradingInputError& e) {
-            tradingError = e.what();
-        }
-    }
+    const StitchedTrading stitchedTrading = tradeStitched(*wf, result);
+    const TradingReport* trading = stitchedTrading.report.get();
     if (o.json) {
         // The records the report reads (app/report/WalkForwardJson.h): folds with their part of
         // the trading, the stitched object with the report's trades.
-        for (const ojson& line : walkForwardJsonLines(result, *data.bars, plan, trading.get()))
+        for (const ojson& line : walkForwardJsonLines(result, *data.bars, plan, trading))
             std::printf("%s\n", line.dump().c_str());
         if (o.ensemble)
             std::printf("%s\n", nlohmann::json{{"ensemble", ensembleSummary}}.dump().c_str());
@@ -250,7 +243,7 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
         std::fprintf(o.json ? stderr : stdout, "wrote the fold table to %s\n", o.csv.c_str());
     }
     if (result.end == RunEnd::Failed) throw std::runtime_error(result.error);
-    if (!tradingError.empty()) throw UsageError("trading: " + tradingError);
+    if (!stitchedTrading.error.empty()) throw UsageError("trading: " + stitchedTrading.error);
     return 0;
 }
 
@@ -333,14 +326,8 @@ void addWalkForwardCommand(CLI::App& root, Runners& runners) {
     cmd->add_option("--experiment", o->experiment, "the experiment JSON, or a preset's name")
         ->type_name("FILE|PRESET")
         ->required();
-    cmd->add_option("--device", o->device, "cpu or opencl:P:D (default: the experiment's)")
-        ->type_name("ID");
-    cmd->add_option("--epochs", o->epochs, "epochs per fold instead of the experiment's")
-        ->type_name("N")
-        ->check(integerIn(1, 1000000));
-    cmd->add_option("--batch", o->batch, "batch size instead of the experiment's")
-        ->type_name("B")
-        ->check(integerIn(1, 65536));
+    addRunSizeFlags(*cmd, o->device, o->epochs, o->batch,
+                    "epochs per fold instead of the experiment's");
     cmd->add_flag("--json", o->json,
                   "one JSON object per fold (periods, epochs, best epoch, figures), then "
                   "{\"stitched\": ...}");
