@@ -33,5 +33,5 @@ unset NNWB_CL_PROFILE
 wait $CP; echo "== CPU rows (cores 8-9)"; cat /tmp/cpu.txt
 wait $PP; echo "== peers (GPU 1)"; cat /tmp/peer_*.txt | grep samples
 mkdir -p /tmp/one /tmp/two
-echo "== sweep one GPU"; timeout 110 $B sweep run tools/bench/sweep-5x8-asha.json --slots opencl:$P:0=8 --runs-db /tmp/one/runs.sqlite --quiet 2>&1 | tail -2
-echo "== sweep two GPUs"; timeout 110 $B sweep run tools/bench/sweep-5x8-asha.json --slots "opencl:$P:*=8" --runs-db /tmp/two/runs.sqlite --quiet 2>&1 | tail -2
+echo "== sweep one GPU"; timeout 110 $B sweep run tools/bench/sweep-5x8-asha.json --slots opencl:$P:0=8 --runs-db /tmp/one/runs.sqlite 2>&1 | tail -1
+echo "== sweep two GPUs"; timeout 110 $B sweep run tools/bench/sweep-5x8-asha.json --slots "opencl:$P:*=8" --runs-db /tmp/two/runs.sqlite 2>&1 | tail -1

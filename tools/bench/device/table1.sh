@@ -1,0 +1,57 @@
+# The speed table on a machine with ONE H200 (16 cores), in two calls on the same warm machine
+# (each under the 600 s limit); everything printed is also in $OUT/table<part>.txt.
+#   bash .device/table1.sh 1   device build of nnwb-cli and tst_parity_gemm (srcbuild.sh); nnwb on
+#                              the GPU (cores 0-7: default, NNWB_FUSED=0, --precision high,
+#                              profiles) while the CPU rows run on cores 8-9 (nnwb and torch CPU,
+#                              2 threads each); tst_parity_gemm on the H200; the 64-trial bench
+#                              sweep with 8 slots (its summary line: without --quiet, which hides
+#                              the trials/hour line too) while time is left.
+#   bash .device/table1.sh 2   the peers on the GPU one after the other (cores 0-7: eager, graph,
+#                              compile, compile at precision high) while the CPU population runs
+#                              on cores 8-9.
+set -u
+part=${1:-1}
+exec > >(tee $OUT/table$part.txt) 2>&1
+source .device/setup.sh
+B=/tmp/bd/app/nnwb-cli D=opencl:$P:0 R=.device/torch_peer.py
+ROWS="mql5-fractal-5x8:1 mql5-fractal-5x8:64 mql5-fractal-12x12:1 mql5-fractal-12x12:64 transformer-64:256"
+t0=$(date +%s)
+if [ "$part" = 1 ]; then
+    JOBS=16 bash .device/srcbuild.sh nnwb-cli tst_parity_gemm > /tmp/build.txt 2>&1 || { cat /tmp/build.txt; exit 1; }
+    tail -1 /tmp/build.txt
+    ( C="taskset -c 8,9"
+      for row in $ROWS; do IFS=: read pre b <<< "$row"
+          $C $B bench --device cpu --preset $pre --batch $b --seconds 3 2>&1 | tail -1; done
+      for row in $ROWS; do
+          timeout 100 $C python3 $R --device cpu --threads 2 --seconds 3 --only $row 2>&1 | grep samples; done
+    ) > /tmp/cpu.txt 2>&1 &
+    CP=$!
+    echo "== nnwb GPU rows (cores 0-7): default, then NNWB_FUSED=0"
+    for row in $ROWS; do IFS=: read pre b <<< "$row"
+        taskset -c 0-7 $B bench --device $D --preset $pre --batch $b --seconds 2 2>&1 | tail -1
+        NNWB_FUSED=0 taskset -c 0-7 $B bench --device $D --preset $pre --batch $b --seconds 2 2>&1 | tail -1
+    done
+    for row in transformer-64:256 mql5-fractal-12x12:64; do IFS=: read pre b <<< "$row"
+        taskset -c 0-7 $B bench --device $D --preset $pre --batch $b --seconds 2 --precision high 2>&1 | tail -1; done
+    export NNWB_CL_PROFILE=1
+    for row in mql5-fractal-12x12:64 transformer-64:256 mql5-fractal-12x12:1; do IFS=: read pre b <<< "$row"
+        echo "== profile $pre b$b"; taskset -c 0-7 $B bench --device $D --preset $pre --batch $b --seconds 2 --top 14 2>&1 | head -40; done
+    unset NNWB_CL_PROFILE
+    wait $CP; echo "== CPU rows (cores 8-9)"; cat /tmp/cpu.txt
+    echo "== tst_parity_gemm on $D ($(( $(date +%s) - t0 )) s in)"
+    timeout 120 /tmp/bd/tests/tst_parity_gemm > $OUT/parity_gemm.txt 2>&1; echo "exit $?"; tail -4 $OUT/parity_gemm.txt
+    left=$(( 560 - ($(date +%s) - t0) ))
+    if [ $left -gt 40 ]; then
+        mkdir -p /tmp/one; echo "== sweep, one H200, 8 slots (limit $left s)"
+        timeout $left $B sweep run tools/bench/sweep-5x8-asha.json --slots $D=8 --runs-db /tmp/one/runs.sqlite 2>&1 | tail -1
+    fi
+else
+    ( taskset -c 8,9 $B bench --device cpu --preset mql5-fractal-5x8 --batch 1 --population 1 --population 8 --population 32 --seconds 3 2>&1 | tail -3 ) > /tmp/cpupop.txt 2>&1 &
+    CP=$!
+    for m in eager graph compile; do
+        timeout 170 taskset -c 0-7 python3 $R --mode $m --seconds 2 2>&1 | grep samples; done
+    for r in transformer-64:256 mql5-fractal-12x12:64; do
+        timeout 60 taskset -c 0-7 python3 $R --mode compile --precision high --seconds 2 --only $r 2>&1 | grep samples; done
+    wait $CP; echo "== CPU population (cores 8-9)"; cat /tmp/cpupop.txt
+fi
+echo "== done in $(( $(date +%s) - t0 )) s"
