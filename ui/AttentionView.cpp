@@ -1,7 +1,10 @@
 #include "ui/AttentionView.h"
 
 #include <QComboBox>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -37,14 +40,26 @@ QString sampleClasses(const AttentionSnapshot& s) {
 }  // namespace
 
 AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
-    auto* layout = new QVBoxLayout(this);
+    // The pickers and the info line in a column beside the heatmap, not above it: above, they
+    // took three to five lines of the pane and left the heatmap 113 px of plot at 1280x720
+    // (the map is about square, so the pane's width has room to spare). The column scrolls
+    // when the pane is shorter than its lines (1024x600).
+    auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    pickers_ = new AttentionPickers(tr("Attention"), QStringLiteral("attention"), this);
+    auto* side = new QScrollArea(this);
+    side->setObjectName(QStringLiteral("attentionSide"));
+    side->setFrameShape(QFrame::NoFrame);
+    side->setWidgetResizable(true);
+    side->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* column = new QWidget(side);
+    auto* columnLayout = new QVBoxLayout(column);
+    columnLayout->setContentsMargins(0, 0, 4, 0);
+    pickers_ = new AttentionPickers(tr("Attention"), QStringLiteral("attention"), column);
     layer_ = pickers_->layer();
     head_ = pickers_->head();
     sample_ = pickers_->sample();
     info_ = pickers_->info();
-    weights_ = new QComboBox(this);
+    weights_ = new QComboBox(column);
     weights_->setObjectName(QStringLiteral("attentionWeights"));
     weights_->addItem(tr("latest epoch"));
     weights_->addItem(tr("best epoch"));
@@ -52,7 +67,18 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
         tr("Whose Score matrices are shown: the latest epoch's weights or the "
            "best epoch's (on the monitored metric)"));
     pickers_->addControl(weights_);
-    layout->addWidget(pickers_);
+    columnLayout->addWidget(pickers_);
+    columnLayout->addStretch(1);
+    side->setWidget(column);
+    // Two fifths of the pane, between 20 and 36 characters: two pickers a line (the layer's
+    // and the head's, ...) and the info line in a few lines where the pane is wide (1280 px
+    // screens), one a line where it is narrow. Never wider than 20 characters at least, so that
+    // the pane does not widen the window.
+    const int c = fontMetrics().averageCharWidth(),
+              bar = side->verticalScrollBar()->sizeHint().width();
+    side->setMinimumWidth(20 * c + bar);
+    side->setMaximumWidth(36 * c + bar);
+    layout->addWidget(side, 2);
 
     pages_ = new QStackedWidget(this);
     placeholder_ = new QLabel(pages_);
@@ -67,7 +93,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
     pages_->addWidget(placeholder_);
     pages_->addWidget(heatmap_);
     pages_->addWidget(grid_);
-    layout->addWidget(pages_, 1);
+    layout->addWidget(pages_, 3);
 
     connect(layer_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
         fillHeads();

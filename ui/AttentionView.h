@@ -1,6 +1,7 @@
 // The attention pane: picks a layer (every Score matrix the network exposes), a head (or all
 // heads as a grid) and a validation sample; shows the latest AttentionSnapshot the worker sent
-// and asks for a new one when the sample changes. GUI thread only.
+// and asks for a new one when the sample changes. The pickers and the info line are in a
+// column beside the heatmap (it keeps the pane's height). GUI thread only.
 #pragma once
 
 #include <QWidget>

@@ -13,6 +13,7 @@
 #include "app/core/WalkForwardPresenter.h"
 #include "app/engine/CpcvFigures.h"
 #include "ui/Plot.h"
+#include "ui/TableRows.h"
 
 namespace nnwb {
 
@@ -51,7 +52,7 @@ CpcvView::CpcvView(WalkForwardPresenter* presenter, QWidget* parent)
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->setVisible(false);
     table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    table_->setMinimumHeight(60);
+    table_->setMinimumHeight(tableHeightForRows(table_, 5));  // five paths without scrolling
     figure_ = new QComboBox(this);
     figure_->setObjectName(QStringLiteral("cpcvFigure"));
     for (const CpcvFigure& f : cpcvFigures()) figure_->addItem(tr(f.label), QString(f.key));
@@ -59,7 +60,8 @@ CpcvView::CpcvView(WalkForwardPresenter* presenter, QWidget* parent)
     figure_->setToolTip(tr("The figure whose values over the paths the histogram counts"));
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("cpcvHistogram"));
-    plot_->setMinimumHeight(100);
+    // 150 px of plot between the title-less top and the x axis' ticks and label.
+    plot_->setMinimumHeight(150 + 4 * fontMetrics().height() + 12);
     plot_->setMinimumWidth(160);
     bars_ = new QCPBars(plot_->xAxis, plot_->yAxis);
     bars_->setPen(Qt::NoPen);
@@ -73,8 +75,8 @@ CpcvView::CpcvView(WalkForwardPresenter* presenter, QWidget* parent)
     side->addWidget(figure_);
     side->addWidget(plot_, 1);
     auto* row = new QHBoxLayout;
-    row->addWidget(table_, 3);
-    row->addLayout(side, 2);
+    row->addWidget(table_, 2);
+    row->addLayout(side, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(verdict_);

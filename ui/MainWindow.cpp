@@ -167,7 +167,8 @@ QWidget* MainWindow::createExperimentPage() {
     hsplit->setStretchFactor(1, 1);
     vsplit->setStretchFactor(0, 1);
     vsplit->setStretchFactor(1, 1);
-    vsplit->setChildrenCollapsible(false);
+    vsplit->setCollapsible(0, false);  // the lower pane collapses under Trading, Walk-Forward
+    vsplit->setCollapsible(1, true);
     connect(vsplit, &QSplitter::splitterMoved, this, [this] { centralSplitMoved_ = true; });
     // Only the page on show sets the upper tabs' minimum height (the Price Chart page's would
     // otherwise squeeze the heatmaps under the Metrics tab at 1280×720).

@@ -85,12 +85,16 @@ void MainWindow::fitCentralSplitToUpperTab() {
     if (!split || centralSplitMoved_) return;
     const int h = split->height() - split->handleWidth();
     const bool compact = width() < 1600;
-    const bool wide = upperTabs_->currentWidget() == priceChart_ ||
-                      upperTabs_->currentWidget() == walkForwardView_ ||
-                      upperTabs_->currentWidget() == tradingTab_;
-    // Compact: half each, so that at 1280×720 the Metrics charts plot in 150 px or more (they
-    // had 120 px with 300 : 380) and the heatmaps keep the other half.
-    const int top = wide ? h * 7 / 10 : compact ? h / 2 : h * 400 / 920;
+    QWidget* page = upperTabs_->currentWidget();
+    // The Trading and Walk-Forward tabs take the whole height: the attention and confusion
+    // pane under them collapses (its handle stays at the bottom, to drag it up). Under them it
+    // left the verdict's charts and the CPCV tables two rows at 1280x720; the Trading tab has
+    // the test windows' confusion matrices of its own.
+    const bool whole = page == walkForwardView_ || page == tradingTab_;
+    // Metrics: half each, so that at 1280x720 the Metrics charts plot in 150 px or more (they
+    // had 120 px with 300 : 380) and the heatmap keeps the other half. Price Chart: 3 : 2, the
+    // candles and the heatmap both 150 px or more at 1280x720 (7 : 3 left the heatmap 60 px).
+    const int top = whole ? h : page == priceChart_ ? h * 3 / 5 : compact ? h / 2 : h * 400 / 920;
     split->setSizes({top, h - top});
 }
 

@@ -19,6 +19,7 @@
 #include "ui/FoldConfusions.h"
 #include "ui/FoldTradingTable.h"
 #include "ui/Plot.h"
+#include "ui/TableRows.h"
 #include "ui/TradeList.h"
 #include "ui/TradingBarChart.h"
 #include "ui/TradingCurves.h"
@@ -109,6 +110,10 @@ TradingTab::TradingTab(TradingPresenter* trading, WalkForwardPresenter* walkForw
 }
 
 bool TradingTab::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == figures_ && event->type() == QEvent::Resize) {
+        fitFiguresTable();  // the scroll bar comes and goes with the width
+        return false;
+    }
     if (event->type() == QEvent::Wheel) {
         const auto* wheel = static_cast<QWheelEvent*>(event);
         QScrollBar* bar = verticalScrollBar();
@@ -126,14 +131,26 @@ QString TradingTab::verdict() const {
 void TradingTab::setFiguresView(TradingView* view) {
     view->equityChart()->hide();
     // All three rows (strategy, buy and hold, random) and the header without scrolling, and
-    // no more (it took the curves' room at 1280x720).
-    TradingTable* table = view->table();
-    table->setFixedHeight(table->horizontalHeader()->sizeHint().height() +
-                          3 * table->verticalHeader()->defaultSectionSize() +
-                          table->horizontalScrollBar()->sizeHint().height() +
-                          2 * table->frameWidth() + 4);
+    // no more (it took the curves' room at 1280x720). Rows of one fixed height: sized to their
+    // contents they were shorter than the default row height the table's height was counted
+    // in, and left about a row of empty room under them.
+    figures_ = view->table();
+    figures_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    figures_->verticalHeader()->setDefaultSectionSize(figures_->fontMetrics().height() + 6);
+    figures_->installEventFilter(this);
+    connect(figures_->horizontalHeader(), &QHeaderView::sectionResized, this,
+            [this] { fitFiguresTable(); });  // new figures, new column widths
+    fitFiguresTable();
     auto* layout = static_cast<QVBoxLayout*>(widget()->layout());
     layout->insertWidget(layout->indexOf(caption_) + 1, view);
+}
+
+void TradingTab::fitFiguresTable() {
+    const int inside =
+        figures_->width() - figures_->verticalHeader()->width() - 2 * figures_->frameWidth();
+    const bool scrolls = figures_->horizontalHeader()->length() > inside;
+    figures_->setFixedHeight(tableHeightForRows(figures_, 3) -
+                             (scrolls ? 0 : figures_->horizontalScrollBar()->sizeHint().height()));
 }
 
 bool TradingTab::showsFolds() const {
@@ -145,12 +162,15 @@ void TradingTab::refresh() {
     const bool folds = refreshFolds();
     foldPart_->setVisible(folds);
     if (!report) {
-        verdict_->setText(!trading_->error().isEmpty()
-                              ? tr("Cannot evaluate the signals of %1: %2")
-                                    .arg(trading_->what(), trading_->error())
-                              : tr("No signals to trade yet: train a run on a price file, open a "
-                                   "run's model or run a walk-forward; its signals are traded "
-                                   "here."));
+        const bool cpcv = walkForward_->active() && walkForward_->plan().isCpcv();
+        verdict_->setText(
+            !trading_->error().isEmpty() ? tr("Cannot evaluate the signals of %1: %2")
+                                               .arg(trading_->what(), trading_->error())
+            : cpcv ? tr("A combinatorial purged cross-validation has no one out-of-sample "
+                        "series to trade here: each path's trading figures are in the "
+                        "Walk-Forward tab.")
+                   : tr("No signals to trade yet: train a run on a price file, open a run's "
+                        "model or run a walk-forward; its signals are traded here."));
         caption_->clear();
         curves_->setReport(nullptr);
         months_->setMonths({});

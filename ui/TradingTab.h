@@ -25,6 +25,7 @@ class TradingBarChart;
 class TradingCurves;
 class TradingMonthTable;
 class TradingPresenter;
+class TradingTable;
 class TradingView;
 class WalkForwardPresenter;
 
@@ -46,7 +47,8 @@ public:
     // The walk-forward part (fold table, confusion matrices) is on show.
     bool showsFolds() const;
     // Puts `view` (the TradingView: caption, rules and exports, the figures table) under the
-    // verdict; its own equity chart is hidden (the curves below show the equity).
+    // verdict; its own equity chart is hidden (the curves below show the equity). The table is
+    // as tall as its header and three rows, and its scroll bar when its columns need one.
     void setFiguresView(TradingView* view);
 
 Q_SIGNALS:
@@ -61,6 +63,9 @@ private:
     void refresh();
     // The walk-forward's folds when the report is of its stitched series; false otherwise.
     bool refreshFolds();
+    // Sets the figures table's height to its header, three rows and, when the columns are
+    // wider than the table, the scroll bar: no empty room under the rows.
+    void fitFiguresTable();
 
     TradingPresenter* trading_;
     WalkForwardPresenter* walkForward_;
@@ -75,6 +80,7 @@ private:
     QWidget* foldPart_;
     FoldTradingTable* folds_;
     FoldConfusions* confusions_;
+    TradingTable* figures_ = nullptr;
 };
 
 }  // namespace nnwb

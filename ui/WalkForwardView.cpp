@@ -2,43 +2,58 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
 #include "app/core/WalkForwardPresenter.h"
 #include "ui/CpcvView.h"
 #include "ui/FoldBands.h"
+#include "ui/TableRows.h"
 
 namespace nnwb {
 
 WalkForwardView::WalkForwardView(WalkForwardPresenter* presenter, QWidget* parent)
     : QWidget(parent), presenter_(presenter) {
     setObjectName(QStringLiteral("walkForwardView"));
-    auto* layout = new QVBoxLayout(this);
+    // The page scrolls when the tab is shorter than its parts' minimum heights (1024x600): each
+    // table keeps room for five rows and the CPCV histogram its plot, instead of being squeezed
+    // to one row under labels that overlap it.
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("walkForwardScroll"));
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    outer->addWidget(scroll);
+    auto* page = new QWidget(scroll);
+    auto* layout = new QVBoxLayout(page);
     layout->setContentsMargins(4, 4, 4, 4);
-    caption_ = new QLabel(this);
+    caption_ = new QLabel(page);
     caption_->setObjectName(QStringLiteral("walkForwardCaption"));
     caption_->setWordWrap(true);
     layout->addWidget(caption_);
     legend_ = new QLabel(
-        tr("On the price chart, one band per fold: %1").arg(FoldBands::legendHtml()), this);
+        tr("On the price chart, one band per fold: %1").arg(FoldBands::legendHtml()), page);
+    legend_->setObjectName(QStringLiteral("walkForwardLegend"));
     legend_->setTextFormat(Qt::RichText);
     legend_->setWordWrap(true);  // unwrapped, it made the window wider than a 1280 px screen
     layout->addWidget(legend_);
-    table_ = new QTableWidget(0, WalkForwardPresenter::columnTitles().size(), this);
+    table_ = new QTableWidget(0, WalkForwardPresenter::columnTitles().size(), page);
     table_->setObjectName(QStringLiteral("foldTable"));
     table_->setHorizontalHeaderLabels(WalkForwardPresenter::columnTitles());
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->setVisible(false);
     table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    table_->setMinimumHeight(60);
+    table_->setMinimumHeight(tableHeightForRows(table_, 5));
     layout->addWidget(table_, 1);
-    stitched_ = new QLabel(this);
+    stitched_ = new QLabel(page);
     stitched_->setObjectName(QStringLiteral("walkForwardStitched"));
     stitched_->setWordWrap(true);
     stitched_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(stitched_);
-    layout->addWidget(new CpcvView(presenter_, this), 1);  // the paths under scheme cpcv
+    layout->addWidget(new CpcvView(presenter_, page), 1);  // the paths under scheme cpcv
+    scroll->setWidget(page);
     connect(presenter_, &WalkForwardPresenter::changed, this, &WalkForwardView::refresh);
     refresh();
 }
@@ -46,7 +61,8 @@ WalkForwardView::WalkForwardView(WalkForwardPresenter* presenter, QWidget* paren
 void WalkForwardView::refresh() {
     caption_->setText(presenter_->caption());
     const std::vector<QStringList> rows = presenter_->rows();
-    legend_->setVisible(!rows.empty());
+    // CPCV draws no fold bands on the price chart (its splits overlap): no legend for them.
+    legend_->setVisible(!rows.empty() && !presenter_->plan().isCpcv());
     // Filled with the columns at fixed widths, then sized once: sized as each cell is set,
     // a 900-fold plan froze the window for minutes (every cell measured its whole column).
     QHeaderView* header = table_->horizontalHeader();
@@ -64,10 +80,8 @@ void WalkForwardView::refresh() {
         }
     table_->resizeColumnsToContents();
     const QString stitched = presenter_->stitchedText();
-    stitched_->setText(stitched.isEmpty()
-                           ? QString()
-                           : stitched + tr(" (the trading view under the price chart trades this "
-                                           "series)"));
+    stitched_->setText(stitched.isEmpty() ? QString()
+                                          : stitched + tr(" (the Trading tab trades this series)"));
     stitched_->setVisible(!stitched.isEmpty());
 }
 

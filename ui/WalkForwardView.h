@@ -1,8 +1,9 @@
-// The Walk-Forward tab above the attention view: the plan and progress of a walk-forward
-// validation, the per-fold table (training and test periods, epochs, best epoch, validation and
-// test figures) and the stitched out-of-sample figures; the folds themselves are drawn on the
-// price chart, whose legend line is repeated here. Shows what a WalkForwardPresenter holds.
-// GUI thread only.
+// The Walk-Forward tab: the plan and progress of a walk-forward validation, the per-fold table
+// (training and test periods, epochs, best epoch, validation and test figures) and the stitched
+// out-of-sample figures, or under scheme cpcv the paths (ui/CpcvView); the folds themselves are
+// drawn on the price chart, whose legend line is repeated here (not for cpcv, which draws no
+// bands). The page scrolls when the tab is shorter than its tables' five rows. Shows what a
+// WalkForwardPresenter holds. GUI thread only.
 #pragma once
 
 #include <QWidget>

@@ -200,13 +200,18 @@ private Q_SLOTS:
         view.setSnapshot(snap);
         auto* info = view.findChild<QLabel*>(QStringLiteral("attentionInfo"));
         QVERIFY(info);
-        // The long info line wraps on a line of its own: the pickers stay a short row.
+        // The pickers and the long info line (wrapped) are in a column beside the heatmap,
+        // which keeps the view's height (issue 43: above it they left it 113 px of plot).
         view.resize(420, 400);
         QApplication::processEvents();
         auto* pickers = view.findChild<AttentionPickers*>();
         QVERIFY(pickers);
-        QVERIFY2(pickers->height() < 100, qPrintable(QString::number(pickers->height())));
-        QVERIFY(info->width() > 300);
+        QVERIFY2(pickers->width() <= view.width() / 2,
+                 qPrintable(QString::number(pickers->width())));
+        auto* map = view.findChild<QWidget*>(QStringLiteral("attentionHeatmap"));
+        QVERIFY(map);
+        QVERIFY2(map->height() >= view.height() - 20, qPrintable(QString::number(map->height())));
+        QVERIFY(info->width() > 100);
         QVERIFY2(info->text().contains(QStringLiteral("true buy · predicted sell")),
                  qPrintable(info->text()));
         QVERIFY(info->text().contains(QStringLiteral("sell 0.70")));
