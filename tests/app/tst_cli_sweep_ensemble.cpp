@@ -11,10 +11,13 @@
 
 #include <signal.h>
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <map>
 
 #include <nlohmann/json.hpp>
 
+#include "app/core/SweepPresenter.h"
 #include "app/runs/RunStore.h"
 #include "app/sweep/SweepStore.h"
 #include "common/BarExperiments.h"
@@ -35,6 +38,10 @@ class TstCliSweepEnsemble : public QObject, nnwb::test::CliFixture {
             "ensemble":2,"parameters":[{"path":"training.optimizer.learningRate","values":[%1]}]%2})")
                                .arg(rates, extra)
                                .toStdString());
+    }
+    static std::string read(const QString& file) {
+        std::ifstream in(file.toStdString());
+        return std::string(std::istreambuf_iterator<char>(in), {});
     }
     static std::vector<nnwb::TrialRow> trials(const QString& db) {
         nnwb::RunStore store(db.toStdString(), false);
@@ -176,6 +183,28 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(QString::fromStdString(store.integrityCheck()), QString("ok"));
+    }
+
+    // The window's Sweeps tab starts the spec it is given through the same coordinator.
+    void theSweepsTabRunsEnsembleTrials() {
+        qputenv("NNWB_CLI", NNWB_CLI_PATH);
+        const QString db = path("tab/runs.sqlite");
+        nnwb::SweepPresenter p;
+        p.setDatabase(db);
+        QString status;
+        connect(&p, &nnwb::SweepPresenter::finished, this,
+                [&](qint64, const QString& s) { status = s; });
+        const QString file = spec("tab.json", "0.01");
+        QVERIFY(p.start(QString::fromStdString(read(file)), file, 1));
+        QElapsedTimer t;
+        t.start();
+        while (status.isEmpty() && t.elapsed() < 120000) QTest::qWait(50);
+        QCOMPARE(status, QString("completed"));
+        const auto rows = trials(db);
+        QCOMPARE(rows.size(), size_t(1));
+        nnwb::RunStore store(db.toStdString(), false);
+        QCOMPARE(store.get(rows[0].runId)->ensembleMembers, 2);
+        QCOMPARE(store.members(rows[0].runId).size(), size_t(2));
     }
 
     void badSpecsNameTheKey() {
