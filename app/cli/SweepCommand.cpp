@@ -192,6 +192,49 @@ int runSweep(SweepOptions& o) {
     return 0;
 }
 
+// --slots, --population and --quiet of sweep run and sweep resume.
+void addSweepSlotFlags(CLI::App* sub, SweepOptions& o) {
+    sub->add_option("--slots", o.slots,
+                    "where trials run: cpu=N (N slots sharing the cores), opencl:P:D=K (K "
+                    "trials at a time on that device), opencl:P:*=K (K on every device of "
+                    "platform P), comma-separated (default: one CPU slot per two cores and, "
+                    "on a GPU host, 8 on every GPU of its first platform with one)")
+        ->type_name("S");
+    sub->add_option("--population", o.population,
+                    "pack up to K trials that may share a population (same architecture, "
+                    "batch size, data; docs/sweeps.md#packed-trials) into one process per "
+                    "slot (default: the spec's population, 1)")
+        ->type_name("K")
+        ->check(integerIn(1, sweep::SweepSpec::kMaxPopulation));
+    sub->add_flag("--quiet", o.quiet, "no progress lines");
+}
+
+// sweep show's --json, --top and --cscv-blocks.
+void addSweepShowFlags(CLI::App* show, SweepOptions& o) {
+    show->add_flag("--json", o.json, "one JSON object (every trial too) instead of the text");
+    show->add_option("--top", o.top, "leaderboard rows")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    show->add_option("--cscv-blocks", o.cscvBlocks,
+                     "blocks S the trials' returns are cut into for the probability of backtest "
+                     "overfitting (even; docs/overfitting.md)")
+        ->type_name("S")
+        ->check(CLI::Validator(
+            [](std::string& v) -> std::string {
+                int s = 0;
+                try {
+                    s = std::stoi(v);
+                } catch (const std::exception&) {
+                    return "not a number: " + v;
+                }
+                return s >= 2 && s <= kCscvMaxBlocks && s % 2 == 0
+                           ? std::string()
+                           : "must be even, 2 to " + std::to_string(kCscvMaxBlocks);
+            },
+            "EVEN", "even"))
+        ->capture_default_str();
+}
+
 }  // namespace
 
 void addSweepCommand(CLI::App& root, Runners& runners) {
@@ -217,52 +260,16 @@ void addSweepCommand(CLI::App& root, Runners& runners) {
             ->check(CLI::Range(int64_t(1), INT64_MAX))
             ->required();
     };
-    auto slots = [&](CLI::App* sub) {
-        sub->add_option("--slots", o->slots,
-                        "where trials run: cpu=N (N slots sharing the cores), opencl:P:D=K (K "
-                        "trials at a time on that device), opencl:P:*=K (K on every device of "
-                        "platform P), comma-separated (default: one CPU slot per two cores and, "
-                        "on a GPU host, 8 on every GPU of its first platform with one)")
-            ->type_name("S");
-        sub->add_option("--population", o->population,
-                        "pack up to K trials that may share a population (same architecture, "
-                        "batch size, data; docs/sweeps.md#packed-trials) into one process per "
-                        "slot (default: the spec's population, 1)")
-            ->type_name("K")
-            ->check(integerIn(1, sweep::SweepSpec::kMaxPopulation));
-        sub->add_flag("--quiet", o->quiet, "no progress lines");
-    };
     CLI::App* run = add("run", "start a sweep from a spec file and run it to the end");
     run->add_option("SPEC", o->spec, "the sweep spec (JSON)")->required();
-    slots(run);
+    addSweepSlotFlags(run, *o);
     CLI::App* resume = add("resume", "go on with a sweep that was stopped or interrupted");
     id(resume);
-    slots(resume);
+    addSweepSlotFlags(resume, *o);
     add("list", "the sweeps of the run store, newest first");
     CLI::App* show = add("show", "leaderboard, best trial, Pareto front, parameter importance");
     id(show);
-    show->add_flag("--json", o->json, "one JSON object (every trial too) instead of the text");
-    show->add_option("--top", o->top, "leaderboard rows")
-        ->check(CLI::Range(1, 100000))
-        ->capture_default_str();
-    show->add_option("--cscv-blocks", o->cscvBlocks,
-                     "blocks S the trials' returns are cut into for the probability of backtest "
-                     "overfitting (even; docs/overfitting.md)")
-        ->type_name("S")
-        ->check(CLI::Validator(
-            [](std::string& v) -> std::string {
-                int s = 0;
-                try {
-                    s = std::stoi(v);
-                } catch (const std::exception&) {
-                    return "not a number: " + v;
-                }
-                return s >= 2 && s <= kCscvMaxBlocks && s % 2 == 0
-                           ? std::string()
-                           : "must be even, 2 to " + std::to_string(kCscvMaxBlocks);
-            },
-            "EVEN", "even"))
-        ->capture_default_str();
+    addSweepShowFlags(show, *o);
     CLI::App* csv = add("export",
                         "its trials as CSV (one row per trial, one column per parameter), the "
                         "trials' per-bar returns as a bars x trials CSV, or both");
