@@ -34,6 +34,45 @@ std::string doubles(const std::vector<double>& v, size_t n) {
 
 // The feature code: constants, indicator helpers, NnwbFeatures, NnwbInput, NnwbSignal,
 // NnwbOutlier (between the begin/end markers).
+// The functions of the feature section after NnwbFeatures: the model's input window, the signal
+// of its outputs and the outlier check (MQL5 text).
+const char* mql5InputFunctions() {
+    return R"MQL(// The model's input: the features of the last NNWB_WINDOW bars of x (n bars), oldest first.
+void NnwbInput(const double &x[], int n, matrixf &xin)
+  {
+   xin.Resize(NNWB_WINDOW, NNWB_FEATURES);
+   for(int r = 0; r < NNWB_WINDOW; r++)
+      for(int c = 0; c < NNWB_FEATURES; c++)
+         xin[r][c] = (float)x[(n - NNWB_WINDOW + r) * NNWB_FEATURES + c];
+  }
+
+// The signal of the model's outputs [none, buy, sell] as nnwb predict gives it: the largest,
+// the first of equal ones. 0 none, 1 buy, 2 sell.
+int NnwbSignal(const vectorf &y)
+  {
+   int best = 0;
+   for(int k = 1; k < 3; k++)
+      if(y[k] > y[best])
+         best = k;
+   return best;
+  }
+
+// The first feature of bar `row` of x more than NNWB_OUTLIER_SIGMAS training standard
+// deviations from its training mean, or -1.
+int NnwbOutlier(const double &x[], int row)
+  {
+   for(int c = 0; c < NNWB_FEATURES; c++)
+     {
+      if(NNWB_STDDEV[c] <= 0.0)
+         continue;
+      if(MathAbs(x[row * NNWB_FEATURES + c] - NNWB_MEAN[c]) > NNWB_OUTLIER_SIGMAS * NNWB_STDDEV[c])
+         return c;
+     }
+   return -1;
+  }
+)MQL";
+}
+
 std::string featureSection(const ModelBundle& b) {
     const FeatureSpec& spec = b.data.features;
     const std::vector<Feature> active = spec.active();
@@ -77,41 +116,7 @@ std::string featureSection(const ModelBundle& b) {
         s += "      x[o + " + std::to_string(k) + "] = " + values[k] + "; // " +
              featureKey(active[k]) + "\n";
     s += "     }\n  }\n\n";
-    s +=
-        R"MQL(// The model's input: the features of the last NNWB_WINDOW bars of x (n bars), oldest first.
-void NnwbInput(const double &x[], int n, matrixf &xin)
-  {
-   xin.Resize(NNWB_WINDOW, NNWB_FEATURES);
-   for(int r = 0; r < NNWB_WINDOW; r++)
-      for(int c = 0; c < NNWB_FEATURES; c++)
-         xin[r][c] = (float)x[(n - NNWB_WINDOW + r) * NNWB_FEATURES + c];
-  }
-
-// The signal of the model's outputs [none, buy, sell] as nnwb predict gives it: the largest,
-// the first of equal ones. 0 none, 1 buy, 2 sell.
-int NnwbSignal(const vectorf &y)
-  {
-   int best = 0;
-   for(int k = 1; k < 3; k++)
-      if(y[k] > y[best])
-         best = k;
-   return best;
-  }
-
-// The first feature of bar `row` of x more than NNWB_OUTLIER_SIGMAS training standard
-// deviations from its training mean, or -1.
-int NnwbOutlier(const double &x[], int row)
-  {
-   for(int c = 0; c < NNWB_FEATURES; c++)
-     {
-      if(NNWB_STDDEV[c] <= 0.0)
-         continue;
-      if(MathAbs(x[row * NNWB_FEATURES + c] - NNWB_MEAN[c]) > NNWB_OUTLIER_SIGMAS * NNWB_STDDEV[c])
-         return c;
-     }
-   return -1;
-  }
-)MQL";
+    s += mql5InputFunctions();
     s += std::string(kMql5FeaturesEnd) + "\n";
     return s;
 }
@@ -216,18 +221,11 @@ void readAgreement(std::string& s) {
          "NnwbTrade(rates, n, g_signal, y[g_signal], agreement[0], g_trade);");
 }
 
-std::string expertPart(const ModelBundle& b, bool ensemble) {
-    std::string names;
-    for (const auto& f : b.data.features.active())
-        names += std::string(names.empty() ? "" : ", ") + "\"" + featureKey(f) + "\"";
-    const size_t history =
-        std::max<size_t>(1000, b.data.features.warmup() + size_t(b.data.window) + 500);
-    std::string s;
-    s += define("NNWB_TIMEFRAME_SECONDS", std::to_string(b.timeframe));
-    s += "const string NNWB_NAMES[NNWB_FEATURES] = {" + names + "};\n";
-    s += "input int InpHistoryBars = " + std::to_string(history) +
-         "; // closed bars copied per new bar (at least NNWB_MIN_BARS)\n\n";
-    s += R"MQL(long     g_handle = INVALID_HANDLE;
+// The expert's globals and its OnInit (checks, the ONNX model and its shapes), OnTick (the
+// features of the closed bars, the outlier warning, the model's signal, the trade) and OnDeinit
+// (MQL5 text).
+const char* mql5ExpertHandlers() {
+    return R"MQL(long     g_handle = INVALID_HANDLE;
 datetime g_last_bar = 0;
 int      g_signal = 0; // the last signal: 0 none, 1 buy, 2 sell
 
@@ -307,6 +305,20 @@ void OnDeinit(const int reason)
       OnnxRelease(g_handle);
   }
 )MQL";
+}
+
+std::string expertPart(const ModelBundle& b, bool ensemble) {
+    std::string names;
+    for (const auto& f : b.data.features.active())
+        names += std::string(names.empty() ? "" : ", ") + "\"" + featureKey(f) + "\"";
+    const size_t history =
+        std::max<size_t>(1000, b.data.features.warmup() + size_t(b.data.window) + 500);
+    std::string s;
+    s += define("NNWB_TIMEFRAME_SECONDS", std::to_string(b.timeframe));
+    s += "const string NNWB_NAMES[NNWB_FEATURES] = {" + names + "};\n";
+    s += "input int InpHistoryBars = " + std::to_string(history) +
+         "; // closed bars copied per new bar (at least NNWB_MIN_BARS)\n\n";
+    s += mql5ExpertHandlers();
     if (ensemble) readAgreement(s);
     return s;
 }
