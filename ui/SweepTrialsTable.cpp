@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "app/sweep/SweepReadModel.h"
+
 namespace nnwb {
 
 namespace {
@@ -93,7 +95,9 @@ void SweepTrialsTable::setSnapshot(const SweepSnapshot& s) {
         setItem(r, kState, state);
         setItem(r, kEpoch, numberItem(t.epochsDone, QString::number(t.epochsDone)));
         const double v = t.value.value_or(qQNaN());
-        setItem(r, kValue, numberItem(v, t.value ? QString::number(v, 'g', 5) : QString()));
+        // The value as sweep show writes it (SweepReadModel.h).
+        setItem(r, kValue,
+                numberItem(v, t.value ? QString::fromStdString(sweepValueText(v)) : QString()));
         setItem(r, kPrunedAt,
                 numberItem(t.prunedAt.value_or(0),
                            t.prunedAt ? QString::number(*t.prunedAt) : QString()));

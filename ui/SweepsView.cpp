@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "app/core/SweepPresenter.h"
+#include "app/sweep/SweepReadModel.h"
 #include "ui/PaneScrollArea.h"
 #include "ui/ParallelCoordinates.h"
 #include "ui/SweepCurvesChart.h"
@@ -269,7 +270,7 @@ void SweepsView::showSnapshot(const SweepSnapshot& s) {
     if (best.is_object() && best["value"].is_number())
         text += tr("; best %1 = %2 (trial %3)")
                     .arg(QString::fromStdString(s.objective))
-                    .arg(best["value"].get<double>(), 0, 'g', 5)
+                    .arg(QString::fromStdString(sweepValueText(best["value"].get<double>())))
                     .arg(best.value("number", 0));
     // The deflated Sharpe ratio of the trials' trading (docs/sweeps.md); its meaning as tooltip.
     const auto dsr = s.report.find("deflatedSharpe");

@@ -1,6 +1,7 @@
 #include "app/sweep/SweepReadModel.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -9,6 +10,12 @@
 #include "app/sweep/SweepReport.h"
 
 namespace nnwb {
+
+std::string sweepValueText(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
 
 std::vector<std::optional<double>> sweepValueRanks(const std::vector<TrialRow>& trials,
                                                    bool minimize) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,9 @@ namespace nnwb {
 // runs have what they need.
 nlohmann::json sweepShowReport(RunStore& store, const SweepRow& sweep, const sweep::SweepSpec& spec,
                                const std::vector<TrialRow>& trials, int cscvBlocks);
+// An objective value as `sweep show`'s text and the Sweeps tab write it: 6 significant digits
+// ("0.123457", "1.5e-07"); `sweep show --json` keeps the full number.
+std::string sweepValueText(double v);
 // Each trial's place among the trials with a value, oriented by the objective's goal (lower
 // values first when it is minimised, higher ones when maximised): 0 the best .. 1 the worst
 // (0 when fewer than two trials have a value; equal values share the better place); none for a

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app/sweep/SweepHistory.h"
+#include "app/sweep/SweepReadModel.h"
 #include "model/sweep/Importance.h"
 #include "model/sweep/Pareto.h"
 
@@ -121,16 +122,20 @@ std::string sweepReportText(const nlohmann::json& r, size_t top) {
     line("objective: " + metric);
     if (!r["best"].is_null())
         line("best: trial " + std::to_string(r["best"]["number"].get<int>()) + "  " +
-             r["best"]["value"].dump() + "  " + r["best"]["params"].dump());
+             (r["best"]["value"].is_number()
+                  ? sweepValueText(r["best"]["value"].get<double>())  // as the leaderboard's
+                  : r["best"]["value"].dump()) +
+             "  " + r["best"]["params"].dump());
     line("");
     line("leaderboard:");
     line("  rank  trial  run     value         epochs  params");
     size_t rank = 0;
     for (const auto& t : r["leaderboard"]) {
         if (++rank > top) break;
-        std::snprintf(buf, sizeof buf, "  %4zu  %5d  %-6s  %-12.6g  %6d  %s", rank,
+        std::snprintf(buf, sizeof buf, "  %4zu  %5d  %-6s  %-12s  %6d  %s", rank,
                       t["number"].get<int>(), t["run"].is_null() ? "-" : t["run"].dump().c_str(),
-                      t["value"].get<double>(), t["epochs"].get<int>(), t["params"].dump().c_str());
+                      sweepValueText(t["value"].get<double>()).c_str(), t["epochs"].get<int>(),
+                      t["params"].dump().c_str());
         line(buf);
     }
     if (r.contains("pareto")) {
@@ -138,9 +143,10 @@ std::string sweepReportText(const nlohmann::json& r, size_t top) {
         line("Pareto front (" + metric + " and " +
              r["secondObjective"]["metric"].get<std::string>() + "):");
         for (const auto& t : r["pareto"]) {
-            std::snprintf(buf, sizeof buf, "  trial %-5d  %-12.6g  %-12.6g  %s",
-                          t["number"].get<int>(), t["value"].get<double>(),
-                          t["secondValue"].get<double>(), t["params"].dump().c_str());
+            std::snprintf(buf, sizeof buf, "  trial %-5d  %-12s  %-12s  %s", t["number"].get<int>(),
+                          sweepValueText(t["value"].get<double>()).c_str(),
+                          sweepValueText(t["secondValue"].get<double>()).c_str(),
+                          t["params"].dump().c_str());
             line(buf);
         }
     }
