@@ -88,7 +88,7 @@ void AttentionHeatmap::clearScores() {
     matrix_.clear();
     map_->data()->clear();
     map_->setVisible(false);
-    title_->setText(tr("Score matrix"));
+    if (title_) title_->setText(tr("Score matrix"));
     render();
 }
 
@@ -102,8 +102,16 @@ void AttentionHeatmap::setScores(const AttentionScores& s, int head, const QStri
     const size_t n = static_cast<size_t>(s.units);
     const auto first = s.values.begin() + static_cast<std::ptrdiff_t>(size_t(head) * n * n);
     matrix_.assign(first, first + static_cast<std::ptrdiff_t>(n * n));
-    title_->setText(title);
+    if (title_) title_->setText(title);
     render();
+}
+
+void AttentionHeatmap::removeTitle() {
+    if (!title_) return;
+    plotLayout()->remove(title_);  // deletes it
+    plotLayout()->simplify();      // and its empty row
+    title_ = nullptr;
+    replot(QCustomPlot::rpQueuedReplot);
 }
 
 void AttentionHeatmap::setStyle(const HeatmapStyle& style) {

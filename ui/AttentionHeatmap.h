@@ -28,6 +28,9 @@ public:
     // Shows head `head` of `scores`; `title` goes above the map.
     void setScores(const AttentionScores& scores, int head, const QString& title);
     void setStyle(const HeatmapStyle& style);
+    // Takes the title row out (where pickers beside the map name the layer, head and sample):
+    // its height goes to the map.
+    void removeTitle();
     const HeatmapStyle& style() const { return style_; }
     void clearScores();
     QCPColorMap* colorMap() const { return map_; }
@@ -59,7 +62,7 @@ private:
 
     QCPColorMap* map_;
     QCPColorScale* scale_;
-    QCPTextElement* title_;
+    QCPTextElement* title_;  // null once removed
     HeatmapStyle style_;
     std::vector<float> matrix_;  // the shown head, units_ × units_, as given
     int units_ = 0;

@@ -88,6 +88,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
     placeholder_->setStyleSheet(QStringLiteral("color: palette(mid);"));
     heatmap_ = new AttentionHeatmap(pages_);
     heatmap_->setObjectName(QStringLiteral("attentionHeatmap"));
+    heatmap_->removeTitle();  // the pickers beside it name layer, head and sample
     grid_ = new AttentionGrid(pages_);
     grid_->setObjectName(QStringLiteral("attentionGrid"));
     pages_->addWidget(placeholder_);

@@ -215,6 +215,13 @@ private Q_SLOTS:
         QVERIFY2(info->text().contains(QStringLiteral("true buy · predicted sell")),
                  qPrintable(info->text()));
         QVERIFY(info->text().contains(QStringLiteral("sell 0.70")));
+        // No title row over the map (the pickers beside it name layer, head and sample): its
+        // 20-odd px went to the plot, which at 1280x720 under the Price Chart tab needs them.
+        auto* heatmap = view.findChild<AttentionHeatmap*>(QStringLiteral("attentionHeatmap"));
+        QVERIFY(heatmap);
+        heatmap->replot();
+        QVERIFY2(heatmap->axisRect()->top() < 20,
+                 qPrintable(QString::number(heatmap->axisRect()->top())));
     }
 };
 
