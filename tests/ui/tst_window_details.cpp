@@ -57,7 +57,7 @@ private Q_SLOTS:
         r.taskMetrics = true;
         r.train.signalCount = 0;  // no buy/sell signal: accuracy undefined
         r.train.accuracyPct = 0;
-        r.validation.signalCount = 4;
+        r.validation.signalCount = 24;  // 20 or more: the figure is shown
         r.validation.accuracyPct = 25;
         charts.addEpoch(r, true);
         QCPGraph* train = charts.accuracyChart()->trainGraph();
@@ -76,7 +76,7 @@ private Q_SLOTS:
         r.epoch = 1;
         r.taskMetrics = true;
         r.validation.signalCount = 0;
-        r.train.signalCount = 2;
+        r.train.signalCount = 20;
         r.train.accuracyPct = 50;
         addEpochPoints(charts, 0, r, true);
         QCOMPARE(accuracy.trainGraph(0)->data()->at(0)->value, 50.0);
@@ -97,7 +97,7 @@ private Q_SLOTS:
             r.epoch = epoch;
             r.taskMetrics = true;
             r.validation.loss = losses[epoch - 1];
-            r.validation.signalCount = 1;
+            r.validation.signalCount = 40;
             r.validation.accuracyPct = 10.0 * epoch;
             r.bestEpoch = epoch == 1 ? 1 : 2;
             addEpochPoints(charts, 1, r, true);
