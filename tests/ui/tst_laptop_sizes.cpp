@@ -186,6 +186,28 @@ class TestLaptopSizes : public QObject {
         QTest::qWait(600);  // the attention snapshot and the coalesced replots arrive
     }
 
+    // Trains a small dense network on 700 bars with the given validation settings in a window
+    // shown at the screen's size (the walk-forward and CPCV cases).
+    void trainSmallDense(MainWindow& w, const QSize& screen, const char* name, int epochs,
+                         const nlohmann::json& validation) {
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(QString(), false);
+        const nlohmann::json e = {
+            {"formatVersion", 2},
+            {"name", name},
+            {"data", {{"file", cutFile(dir_.toStdString(), 700)}, {"window", 5}}},
+            {"model",
+             {{"layers",
+               {{{"type", "dense"}, {"neurons", 6}, {"activation", "tanh"}},
+                {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
+            {"training", {{"epochs", epochs}, {"batchSize", 16}, {"seed", 3}}},
+            {"validation", validation}};
+        w.document()->reset(Experiment::fromJson(e));
+        showAt(w, screen);
+        QTRY_VERIFY(!w.dataPanel()->isLoading());
+        train(w, 0);
+    }
+
 private Q_SLOTS:
     void initTestCase() {
         dir_ = QString::fromStdString(test::tempDir());
@@ -233,22 +255,8 @@ private Q_SLOTS:
     void walkForward() {
         QFETCH(QSize, screen);
         MainWindow w;
-        w.setConfirmDiscard(false);
-        w.setRunsDatabase(QString(), false);
-        const nlohmann::json e = {
-            {"formatVersion", 2},
-            {"name", "wf"},
-            {"data", {{"file", cutFile(dir_.toStdString(), 700)}, {"window", 5}}},
-            {"model",
-             {{"layers",
-               {{{"type", "dense"}, {"neurons", 6}, {"activation", "tanh"}},
-                {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-            {"training", {{"epochs", 2}, {"batchSize", 16}, {"seed", 3}}},
-            {"validation", {{"mode", "walkforward"}, {"folds", 3}}}};
-        w.document()->reset(Experiment::fromJson(e));
-        showAt(w, screen);
-        QTRY_VERIFY(!w.dataPanel()->isLoading());
-        train(w, 0);
+        trainSmallDense(w, screen, "wf", 2, {{"mode", "walkforward"}, {"folds", 3}});
+        if (QTest::currentTestFailed()) return;
         auto* upper = w.findChild<QTabWidget*>(QStringLiteral("upperTabs"));
         for (int i = 0; i < upper->count(); ++i) {
             upper->setCurrentIndex(i);
@@ -306,23 +314,10 @@ private Q_SLOTS:
     void cpcv() {
         QFETCH(QSize, screen);
         MainWindow w;
-        w.setConfirmDiscard(false);
-        w.setRunsDatabase(QString(), false);
-        const nlohmann::json e = {
-            {"formatVersion", 2},
-            {"name", "cpcv"},
-            {"data", {{"file", cutFile(dir_.toStdString(), 700)}, {"window", 5}}},
-            {"model",
-             {{"layers",
-               {{{"type", "dense"}, {"neurons", 6}, {"activation", "tanh"}},
-                {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}}}}},
-            {"training", {{"epochs", 1}, {"batchSize", 16}, {"seed", 3}}},
-            {"validation",
-             {{"mode", "walkforward"}, {"scheme", "cpcv"}, {"groups", 6}, {"testGroups", 2}}}};
-        w.document()->reset(Experiment::fromJson(e));
-        showAt(w, screen);
-        QTRY_VERIFY(!w.dataPanel()->isLoading());
-        train(w, 0);
+        trainSmallDense(
+            w, screen, "cpcv", 1,
+            {{"mode", "walkforward"}, {"scheme", "cpcv"}, {"groups", 6}, {"testGroups", 2}});
+        if (QTest::currentTestFailed()) return;
         auto* upper = w.findChild<QTabWidget*>(QStringLiteral("upperTabs"));
         upper->setCurrentWidget(w.walkForwardView());
         auto* view = w.walkForwardView()->findChild<CpcvView*>();

@@ -4,6 +4,7 @@
 # then the 64-trial bench sweep on one GPU and on both. Everything printed is also in $OUT/table.txt.
 exec > >(tee $OUT/table.txt) 2>&1
 source .device/setup.sh
+source .device/gpu-rows.sh
 JOBS=32 bash .device/srcbuild.sh nnwb-cli > /tmp/build.txt 2>&1 || { cat /tmp/build.txt; exit 1; }
 tail -1 /tmp/build.txt; B=/tmp/bd/app/nnwb-cli
 D=opencl:$P:0; R=.device/torch_peer.py
@@ -20,16 +21,9 @@ PP=$!
     timeout 100 $C python3 $R --device cpu --threads 2 --seconds 3 --only $row 2>&1 | grep samples; done
 ) > /tmp/cpu.txt 2>&1 &
 CP=$!
-for row in mql5-fractal-5x8:1 mql5-fractal-5x8:64 mql5-fractal-12x12:1 mql5-fractal-12x12:64 transformer-64:256; do IFS=: read pre b <<< "$row"
-  taskset -c 0-7 $B bench --device $D --preset $pre --batch $b --seconds 2 2>&1 | tail -1
-  NNWB_FUSED=0 taskset -c 0-7 $B bench --device $D --preset $pre --batch $b --seconds 2 2>&1 | tail -1
-done
-for row in transformer-64:256 mql5-fractal-12x12:64; do IFS=: read pre b <<< "$row"
-  taskset -c 0-7 $B bench --device $D --preset $pre --batch $b --seconds 2 --precision high 2>&1 | tail -1; done
-export NNWB_CL_PROFILE=1
-for row in mql5-fractal-12x12:64 transformer-64:256 mql5-fractal-5x8:1; do IFS=: read pre b <<< "$row"
-  echo "== profile $pre b$b"; taskset -c 0-7 $B bench --device $D --preset $pre --batch $b --seconds 2 --top 12 2>&1 | head -40; done
-unset NNWB_CL_PROFILE
+gpu_rows "mql5-fractal-5x8:1 mql5-fractal-5x8:64 mql5-fractal-12x12:1 mql5-fractal-12x12:64 transformer-64:256"
+high_rows
+profile_rows 12 "mql5-fractal-12x12:64 transformer-64:256 mql5-fractal-5x8:1"
 wait $CP; echo "== CPU rows (cores 8-9)"; cat /tmp/cpu.txt
 wait $PP; echo "== peers (GPU 1)"; cat /tmp/peer_*.txt | grep samples
 mkdir -p /tmp/one /tmp/two

@@ -13,6 +13,7 @@ set -u
 part=${1:-1}
 exec > >(tee $OUT/table$part.txt) 2>&1
 source .device/setup.sh
+source .device/gpu-rows.sh
 B=/tmp/bd/app/nnwb-cli D=opencl:$P:0 R=.device/torch_peer.py
 ROWS="mql5-fractal-5x8:1 mql5-fractal-5x8:64 mql5-fractal-12x12:1 mql5-fractal-12x12:64 transformer-64:256"
 t0=$(date +%s)
@@ -27,16 +28,9 @@ if [ "$part" = 1 ]; then
     ) > /tmp/cpu.txt 2>&1 &
     CP=$!
     echo "== nnwb GPU rows (cores 0-7): default, then NNWB_FUSED=0"
-    for row in $ROWS; do IFS=: read pre b <<< "$row"
-        taskset -c 0-7 $B bench --device $D --preset $pre --batch $b --seconds 2 2>&1 | tail -1
-        NNWB_FUSED=0 taskset -c 0-7 $B bench --device $D --preset $pre --batch $b --seconds 2 2>&1 | tail -1
-    done
-    for row in transformer-64:256 mql5-fractal-12x12:64; do IFS=: read pre b <<< "$row"
-        taskset -c 0-7 $B bench --device $D --preset $pre --batch $b --seconds 2 --precision high 2>&1 | tail -1; done
-    export NNWB_CL_PROFILE=1
-    for row in mql5-fractal-12x12:64 transformer-64:256 mql5-fractal-12x12:1; do IFS=: read pre b <<< "$row"
-        echo "== profile $pre b$b"; taskset -c 0-7 $B bench --device $D --preset $pre --batch $b --seconds 2 --top 14 2>&1 | head -40; done
-    unset NNWB_CL_PROFILE
+    gpu_rows "$ROWS"
+    high_rows
+    profile_rows 14 "mql5-fractal-12x12:64 transformer-64:256 mql5-fractal-12x12:1"
     wait $CP; echo "== CPU rows (cores 8-9)"; cat /tmp/cpu.txt
     echo "== tst_parity_gemm on $D ($(( $(date +%s) - t0 )) s in)"
     timeout 120 /tmp/bd/tests/tst_parity_gemm > $OUT/parity_gemm.txt 2>&1; echo "exit $?"; tail -4 $OUT/parity_gemm.txt
