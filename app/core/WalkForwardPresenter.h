@@ -1,7 +1,7 @@
 // What the window shows of a walk-forward validation: the planned folds on the loaded bars,
 // each fold's row (period, epochs, best epoch, validation and test figures) as it starts and
 // ends, and at the end the stitched out-of-sample figures; the stitched series goes to the
-// TradingPresenter (the trading view under the price chart); under scheme cpcv the rows are the
+// TradingPresenter (the Trading tab); under scheme cpcv the rows are the
 // splits and the outcome holds the paths (ui/CpcvView shows them). Fed by the TrainingController's
 // walk-forward signals; the widgets only show its text. QtCore; GUI thread only.
 #pragma once
