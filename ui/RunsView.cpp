@@ -12,6 +12,7 @@
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -24,6 +25,7 @@
 #include "ui/EpochPoints.h"
 #include "ui/FileDialogs.h"
 #include "ui/RunsTableModel.h"
+#include "ui/TableRows.h"
 
 namespace nnwb {
 
@@ -71,22 +73,27 @@ RunsView::RunsView(RunHistory* history, QWidget* parent) : QWidget(parent), hist
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setAlternatingRowColors(true);
+    // One line a run: the style's 30 px rows left three runs in sight at 1280x720. Two rows at
+    // the least (a 1024x600 screen).
+    table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    table_->setMinimumHeight(tableHeightForRows(table_, 2));
 
-    auto* lower = new QSplitter(Qt::Vertical, vsplit);
+    // The curves and the figures in two tabs under the list: one above the other they left the
+    // charts 111 px of plot at 1280x720 once the list had room for five runs.
+    auto* lower = new QTabWidget(vsplit);
+    lower->setObjectName(QStringLiteral("runsLowerTabs"));
+    lower->setDocumentMode(true);
     createCharts(lower);
     auto* hsplit = new QSplitter(Qt::Horizontal, lower);
     summary_ = new ComparisonSummaryTable(hsplit);
     createSide(hsplit);
     hsplit->setStretchFactor(0, 3);
     hsplit->setStretchFactor(1, 2);
-    // The charts first: at 1280×720 each plots in 150 px (with 3 : 2 they got 122 px).
-    lower->setStretchFactor(0, 2);
-    lower->setStretchFactor(1, 1);
-    lower->setSizes({2000, 1000});
-    // The list gets a quarter: the charts need the height more (a run is one row).
+    lower->addTab(hsplit, tr("Figures and note"));
+    // The list gets a third: five runs in sight at 1280x720 (a quarter showed three or four).
     vsplit->setStretchFactor(0, 1);
-    vsplit->setStretchFactor(1, 3);
-    vsplit->setSizes({1000, 3000});
+    vsplit->setStretchFactor(1, 2);
+    vsplit->setSizes({1000, 2000});
     layout->addWidget(vsplit, 1);
 
     connectWidgets();
@@ -133,8 +140,9 @@ void RunsView::createButtonRow(QVBoxLayout* layout) {
     connect(refresh, &QPushButton::clicked, this, &RunsView::refresh);
 }
 
-void RunsView::createCharts(QWidget* parent) {
-    auto* chartsBox = new QWidget(parent);
+void RunsView::createCharts(QTabWidget* tabs) {
+    auto* chartsBox = new QWidget(tabs);
+    tabs->addTab(chartsBox, tr("Curves"));
     auto* chartsLayout = new QHBoxLayout(chartsBox);
     chartsLayout->setContentsMargins(0, 0, 0, 0);
     charts_[0] = new ComparisonChart(tr("Loss"), tr("mean loss per sample"), chartsBox);

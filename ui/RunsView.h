@@ -1,10 +1,11 @@
 // The Runs tab: every run of the run store in a sortable, filterable table (the filter syntax
-// of `nnwb-cli runs list`); selecting runs overlays their curves on the comparison charts and
-// their figures in the comparison summary table; the current run's details and note (editable,
-// as are name and tags in the table); Open Experiment, Open Model (the run's stored best model
-// into the window for Predict, export and heatmaps), Export CSV and Delete (with its files,
-// after confirmation). Only shows: the store is read and edited by a RunHistory of app/core
-// (on its own thread), whose answers come back to this view. GUI thread only.
+// of `nnwb-cli runs list`); selecting runs overlays their curves on the comparison charts (tab
+// Curves) and their figures in the comparison summary table beside the current run's details
+// and note (tab Figures and note; the note editable, as are name and tags in the table); Open
+// Experiment, Open Model (the run's stored best model into the window for Predict, export and
+// heatmaps), Export CSV and Delete (with its files, after confirmation). Only shows: the store is
+// read and edited by a RunHistory of app/core (on its own thread), whose answers come back to this
+// view. GUI thread only.
 #pragma once
 
 #include <vector>
@@ -19,6 +20,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QSortFilterProxyModel;
+class QTabWidget;
 class QTableView;
 class QVBoxLayout;
 
@@ -65,8 +67,8 @@ Q_SIGNALS:
 private:
     // The filter, the run count, the buttons (a row) and the error line under them.
     void createButtonRow(QVBoxLayout* layout);
-    void createCharts(QWidget* parent);  // the three comparison charts, side by side
-    void createSide(QWidget* parent);    // the current run's details and note
+    void createCharts(QTabWidget* tabs);  // the three comparison charts, side by side
+    void createSide(QWidget* parent);     // the current run's details and note
     void connectWidgets();
     void applyFilter();
     void selectionChanged();

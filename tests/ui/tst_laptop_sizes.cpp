@@ -27,6 +27,7 @@
 
 #include "app/core/ExperimentDocument.h"
 #include "app/core/SweepPresenter.h"
+#include "app/runs/RunStore.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 #include "nnwb/TestPaths.h"
@@ -242,12 +243,32 @@ private Q_SLOTS:
             if (upper->widget(i) == (QWidget*)w.tradingTab()) checkFiguresTable(w);
             if (QTest::currentTestFailed()) return;
         }
+        // A store of a dozen runs, as after an afternoon's work: the list must show five of them.
+        {
+            RunStore store(
+                (dir_ + "/runs-" + QString::number(screen.width()) + ".sqlite").toStdString());
+            const StoredRun trained = *store.get(store.list().front().id);
+            for (int i = 0; i < 11; ++i) {
+                StoredRun copy = trained;
+                copy.name += " copy " + std::to_string(i + 1);
+                copy.uuid += "-copy-" + std::to_string(i + 1);
+                const int64_t id = store.insertRun(copy);
+                for (const StoredEpoch& e : trained.epochs) store.addEpoch(id, e, 1);
+                store.finishRun(id, runstatus::kCompleted, "", 1);
+            }
+        }
         w.showRuns();
         RunsView* runs = w.runsView();
-        QTRY_VERIFY(runs->shownCount() >= 1);
+        runs->refresh();
+        QTRY_COMPARE(runs->shownCount(), 12);
         runs->selectIds({runs->model()->index(0, 0).data(Qt::UserRole).toLongLong()});
         QTest::qWait(300);
         check(runs, w, screen, "Runs tab");
+        if (QTest::currentTestFailed()) return;
+        auto* lower = runs->findChild<QTabWidget*>(QStringLiteral("runsLowerTabs"));
+        QVERIFY(lower);
+        lower->setCurrentIndex(1);  // the summary table, details and note
+        check(runs, w, screen, "Runs tab, " + lower->tabText(1));
     }
 
     // The Walk-Forward tab after a three-fold walk-forward.
