@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -67,6 +68,14 @@ CpcvView::CpcvView(WalkForwardPresenter* presenter, QWidget* parent)
     bars_->setPen(Qt::NoPen);
     bars_->setBrush(QColor(70, 130, 180));
     plot_->yAxis->setLabel(tr("paths"));
+    // As many x ticks as their labels have room for: at 1024x600 the default five ran together
+    // ("-0.02-0.015-0.01-0.005").
+    connect(plot_, &QCustomPlot::beforeReplot, this, [this] {
+        const int label = QFontMetrics(plot_->xAxis->tickLabelFont())
+                              .horizontalAdvance(QStringLiteral("-0.0000"));
+        const int room = plot_->axisRect()->width() / (label + 10);
+        plot_->xAxis->ticker()->setTickCount(std::clamp(room, 2, 5));
+    });
     distribution_ = new QLabel(this);
     distribution_->setObjectName(QStringLiteral("cpcvDistribution"));
     distribution_->setWordWrap(true);

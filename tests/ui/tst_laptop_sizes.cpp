@@ -362,6 +362,22 @@ private Q_SLOTS:
                                                         .arg(plot.y())
                                                         .arg(plot.width())
                                                         .arg(plot.height())));
+        // The histogram's x tick labels do not run into each other.
+        QCustomPlot* histogram = view->histogram();
+        histogram->replot();
+        const QVector<double> ticks = histogram->xAxis->tickVector();
+        const QVector<QString> labels = histogram->xAxis->tickVectorLabels();
+        const QFontMetrics fm(histogram->xAxis->tickLabelFont());
+        for (int i = 1; i < ticks.size(); ++i) {
+            const double gap = histogram->xAxis->coordToPixel(ticks[i]) -
+                               histogram->xAxis->coordToPixel(ticks[i - 1]);
+            const int need =
+                (fm.horizontalAdvance(labels[i - 1]) + fm.horizontalAdvance(labels[i])) / 2 + 4;
+            QVERIFY2(gap >= need, qPrintable(QString("tick labels %1 and %2: %3 px apart, %4 wide")
+                                                 .arg(labels[i - 1], labels[i])
+                                                 .arg(gap)
+                                                 .arg(need)));
+        }
         // CPCV draws no fold bands on the price chart: no legend of them.
         auto* legend = w.walkForwardView()->findChild<QLabel*>(QStringLiteral("walkForwardLegend"));
         QVERIFY(legend);
