@@ -15,6 +15,8 @@
 #include <cmath>
 #include <utility>
 
+#include "model/sweep/SweepSpec.h"
+
 namespace nnwb {
 
 namespace {
@@ -107,10 +109,25 @@ QWidget* SweepSpecForm::createSettings() {
     epochs_->setRange(0, 100000);
     epochs_->setSpecialValueText(tr("the experiment's"));
     population_ = new QSpinBox(box);
-    population_->setRange(1, 4096);
+    population_->setRange(1, sweep::SweepSpec::kMaxPopulation);
     population_->setToolTip(
         tr("Trials of one architecture trained together in one process, in "
            "the same kernel launches (docs/sweeps.md, Packed trials)"));
+    ensemble_ = new QSpinBox(box);
+    ensemble_->setObjectName(QStringLiteral("sweepEnsemble"));
+    ensemble_->setRange(1, sweep::SweepSpec::kMaxPopulation);
+    ensemble_->setSpecialValueText(tr("off"));
+    ensemble_->setToolTip(
+        tr("Members of every trial: each trial a seed ensemble of K seeds of its configuration "
+           "(its seed and the K - 1 after it), judged by the ensemble's figures; off: one model "
+           "(docs/sweeps.md, Ensemble trials)"));
+    problem_ = new QLabel(box);
+    problem_->setObjectName(QStringLiteral("sweepFormProblem"));
+    problem_->setWordWrap(true);
+    problem_->setStyleSheet(QStringLiteral("color: #b00000"));
+    problem_->hide();
+    for (QSpinBox* b : {population_, ensemble_})
+        connect(b, &QSpinBox::valueChanged, this, &SweepSpecForm::updateProblem);
     f->addRow(tr("Name"), name_);
     f->addRow(tr("Method"), method_);
     f->addRow(tr("Objective"), objRow);
@@ -121,7 +138,10 @@ QWidget* SweepSpecForm::createSettings() {
     epochsRow->addWidget(epochs_, 1);
     epochsRow->addWidget(new QLabel(tr("Population"), box));
     epochsRow->addWidget(population_);
+    epochsRow->addWidget(new QLabel(tr("Ensemble"), box));
+    epochsRow->addWidget(ensemble_);
     f->addRow(tr("Epochs"), epochsRow);
+    f->addRow(problem_);
     return box;
 }
 
@@ -137,6 +157,24 @@ void SweepSpecForm::setExperiment(const nlohmann::json& experiment, const QStrin
     field_->clear();
     for (const SweepField& f : fields_) field_->addItem(QString::fromStdString(f.path));
     if (!keep.isEmpty()) field_->setCurrentText(keep);
+    walkForward_ = experiment.contains("validation") &&
+                   experiment["validation"].value("mode", std::string()) == "walkforward";
+    priceFile_ = !experiment.contains("data") ||
+                 experiment["data"].value("source", std::string("file")) == "file";
+    updateProblem();
+}
+
+QString SweepSpecForm::ensembleProblem() const {
+    if (ensemble_->value() < 2) return {};
+    // The form writes no seedsPerConfig (1).
+    const std::string p = sweep::ensembleProblem(ensemble_->value(), population_->value(), 1,
+                                                 walkForward_, priceFile_);
+    return p.empty() ? QString() : QStringLiteral("ensemble: ") + QString::fromStdString(p);
+}
+
+void SweepSpecForm::updateProblem() {
+    problem_->setText(ensembleProblem());
+    problem_->setVisible(!problem_->text().isEmpty());
 }
 
 bool SweepSpecForm::addField(const QString& path) {
@@ -189,6 +227,7 @@ SweepDraft SweepSpecForm::draft() const {
     d.runCap = runCap_->value();
     d.epochs = epochs_->value();
     d.population = population_->value();
+    d.ensemble = ensemble_->value();
     auto text = [this](int r, int c) {
         return table_->item(r, c) ? table_->item(r, c)->text().trimmed() : QString();
     };

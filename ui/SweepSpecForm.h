@@ -1,8 +1,10 @@
 // The Sweeps tab's form for the common case: pick fields of the current experiment (training
 // and data settings, layer fields such as heads or blocks) and give each a range (from, to,
 // log) or values ("2, 4, 8"), the method, objective, second objective, early termination, run
-// cap and epochs; Write Spec turns it into the spec JSON (app/core/SweepSpecDraft) that the
-// editor then holds and `nnwb-cli sweep run` would take. GUI thread only.
+// cap, epochs, population and ensemble (with the loader's refusal of an ensemble that cannot
+// run, model/sweep/SweepSpec.h ensembleProblem, under the fields); Write Spec turns it into the
+// spec JSON (app/core/SweepSpecDraft) that the editor then holds and `nnwb-cli sweep run` would
+// take. GUI thread only.
 #pragma once
 
 #include <vector>
@@ -14,6 +16,7 @@
 #include "app/core/SweepSpecDraft.h"
 
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QTableWidget;
@@ -46,6 +49,10 @@ public:
     QSpinBox* runCapBox() const { return runCap_; }
     QSpinBox* epochsBox() const { return epochs_; }
     QSpinBox* populationBox() const { return population_; }
+    QSpinBox* ensembleBox() const { return ensemble_; }
+    // Why the ensemble field's value cannot run ("ensemble: ..." as `nnwb-cli sweep run` says
+    // it; "" when it can or is off), shown in red under the fields.
+    QString ensembleProblem() const;
     QTableWidget* parameterTable() const { return table_; }
 
 Q_SIGNALS:
@@ -56,6 +63,7 @@ Q_SIGNALS:
 private:
     QWidget* createSettings();
     QWidget* createParameters();
+    void updateProblem();
 
     std::vector<SweepField> fields_;
     QString ref_;
@@ -71,6 +79,10 @@ private:
     QSpinBox* runCap_;
     QSpinBox* epochs_;
     QSpinBox* population_;
+    QSpinBox* ensemble_;
+    QLabel* problem_;
+    bool walkForward_ = false;  // the experiment's validation is walk-forward (or cpcv)
+    bool priceFile_ = true;     // the experiment reads a price file (data.source file)
 };
 
 }  // namespace nnwb

@@ -134,6 +134,7 @@ nlohmann::ordered_json specOfDraft(const SweepDraft& d) {
     if (d.epochs > 0) j["epochs"] = d.epochs;
     j["runCap"] = d.runCap;
     if (d.population > 1) j["population"] = d.population;
+    if (d.ensemble > 1) j["ensemble"] = d.ensemble;
     j["objective"] = ojson{{"metric", d.objective}, {"goal", d.goal}};
     if (!d.secondObjective.empty()) j["secondObjective"] = ojson{{"metric", d.secondObjective}};
     if (d.earlyTerminate != "none") j["earlyTerminate"] = ojson{{"type", d.earlyTerminate}};

@@ -43,6 +43,7 @@ struct SweepDraft {
     int epochs = 0;  // 0: the experiment's
     int seed = 1;
     int population = 1;  // trials packed per process (docs/sweeps.md "Packed trials")
+    int ensemble = 1;    // members of every trial (docs/sweeps.md "Ensemble trials"); 1: none
     std::vector<SweepDraftParam> params;
 };
 

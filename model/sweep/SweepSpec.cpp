@@ -500,31 +500,16 @@ void readSpecPruner(const Reader& r, const json& e, SweepSpec& s) {
                    "epoch figure");
 }
 
-// ensemble: K >= 2 members per trial, each trial its own population of K seeds, so not packed,
-// not with seed replicates (they would share members), not walk-forward; kept as an ensemble
-// bundle, which needs a price file.
+// ensemble: K >= 2 members per trial (ensembleProblem says when not).
 void readSpecEnsemble(const Reader& r, const json& j, bool walkForward, SweepSpec& s) {
     if (!j.contains("ensemble")) return;
     const json& v = j["ensemble"];
-    if (!v.is_number_integer() || v.get<long long>() < 2 ||
-        v.get<long long>() > SweepSpec::kMaxPopulation)
-        r.fail("ensemble", "must be an integer in 2.." + std::to_string(SweepSpec::kMaxPopulation) +
-                               " (the members of each trial's ensemble; leave it out for "
-                               "trials of one model)");
-    s.ensemble = v.get<int>();
-    if (s.population > 1)
-        r.fail("ensemble", "an ensemble trial is its own population of " +
-                               std::to_string(s.ensemble) +
-                               " seeds, so trials are not packed; leave population at 1");
-    if (s.seedsPerConfig > 1)
-        r.fail("ensemble", "not with seedsPerConfig > 1 (an ensemble trial already trains " +
-                               std::to_string(s.ensemble) + " seeds of its configuration)");
-    if (walkForward)
-        r.fail("ensemble",
-               "not with a walk-forward base experiment (use nnwb-cli walkforward "
-               "--ensemble)");
-    if (s.baseExperiment["data"].value("source", std::string("file")) != "file")
-        r.fail("ensemble", "an ensemble bundle needs a price file (data.source file)");
+    const long long k = v.is_number_integer() ? v.get<long long>() : 0;  // else refused as 0
+    const std::string problem =
+        ensembleProblem(k, s.population, s.seedsPerConfig, walkForward,
+                        s.baseExperiment["data"].value("source", std::string("file")) == "file");
+    if (!problem.empty()) r.fail("ensemble", problem);
+    s.ensemble = int(k);
 }
 
 // tpe, runCap, seedsPerConfig, population, ensemble and timeBudgetMinutes.
@@ -726,6 +711,26 @@ Experiment SweepSpec::experimentFor(const json& config, int replicate) const {
         }
         throw SpecError(at + ": " + e.what());
     }
+}
+
+std::string ensembleProblem(long long ensemble, int population, int seedsPerConfig,
+                            bool walkForward, bool priceFile) {
+    const std::string k = std::to_string(ensemble);
+    if (ensemble < 2 || ensemble > SweepSpec::kMaxPopulation)
+        return "must be an integer in 2.." + std::to_string(SweepSpec::kMaxPopulation) +
+               " (the members of each trial's ensemble; leave it out for trials of one model)";
+    // Each trial its own population of K seeds, so not packed; not with seed replicates (they
+    // would share members); not walk-forward; kept as an ensemble bundle, which needs prices.
+    if (population > 1)
+        return "an ensemble trial is its own population of " + k +
+               " seeds, so trials are not packed; leave population at 1";
+    if (seedsPerConfig > 1)
+        return "not with seedsPerConfig > 1 (an ensemble trial already trains " + k +
+               " seeds of its configuration)";
+    if (walkForward)
+        return "not with a walk-forward base experiment (use nnwb-cli walkforward --ensemble)";
+    if (!priceFile) return "an ensemble bundle needs a price file (data.source file)";
+    return {};
 }
 
 std::unique_ptr<Sampler> makeSpecSampler(const SweepSpec& spec) {

@@ -123,6 +123,13 @@ struct SweepSpec {
     Experiment experimentFor(const nlohmann::json& config, int replicate = 0) const;
 };
 
+// Why every trial cannot be an ensemble of `ensemble` members ("" when it can): K outside
+// 2..kMaxPopulation, with population > 1 or seedsPerConfig > 1, a walk-forward (or cpcv) base
+// experiment, or one without a price file (`priceFile` false). The loader's message for the
+// key "ensemble", which the Sweeps tab's form shows too.
+std::string ensembleProblem(long long ensemble, int population, int seedsPerConfig,
+                            bool walkForward, bool priceFile);
+
 // The sampler of the spec's method (grid, sobol, tpe, else random) and seed.
 std::unique_ptr<Sampler> makeSpecSampler(const SweepSpec& spec);
 

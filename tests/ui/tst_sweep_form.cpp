@@ -2,14 +2,22 @@
 // from the setting's own range (training.lrSchedule.floor at 0 was offered -1..1, then refused
 // as "outside [0, 10]"), and the objective starts as oos.loss for a walk-forward experiment
 // (it started as validation.loss), validation.loss for a holdout one, and stays as the user
-// picked it.
+// picked it. Its ensemble field (issue 44) writes "ensemble": K and shows the loader's refusals
+// under the fields, worded as `nnwb-cli sweep run` words them.
 #include <QComboBox>
+#include <QLabel>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QtTest>
 
+#include <fstream>
+
+#include "common/BarExperiments.h"
 #include "common/TestUtil.h"
 #include "model/Experiment.h"
 #include "model/TrainingSettings.h"
+#include "model/data/DataConfig.h"
+#include "model/sweep/SweepSpec.h"
 #include "ui/SweepSpecForm.h"
 
 using namespace nnwb;
@@ -44,6 +52,68 @@ private Q_SLOTS:
         form.setExperiment(e, "x.json");
         QCOMPARE(form.draft().objective, std::string("oos.loss"));
         QCOMPARE(form.draft().goal, std::string("min"));
+    }
+
+    // The form's ensemble field: K members of every trial in the spec, and each refusal of the
+    // key (model/sweep/SweepSpec.h ensembleProblem) under the fields as the loader words it.
+    void theEnsembleFieldWritesTheKeyOrTheLoadersRefusal() {
+        const std::string dir = test::tempDir();
+        nlohmann::json e = test::barExperiment("ens", {{"file", defaultDataFile()}, {"window", 6}},
+                                               test::denseLayers(4), {{"epochs", 1}});
+        const std::string file = dir + "/e.json";
+        std::ofstream(file) << e.dump();
+        SweepSpecForm form;
+        form.setExperiment(Experiment::fromJson(e, dir).toJson(), QString::fromStdString(file));
+        QVERIFY(form.addField("training.batchSize"));
+        QCOMPARE(form.ensembleBox()->maximum(), sweep::SweepSpec::kMaxPopulation);
+        QVERIFY(!nlohmann::json::parse(form.specText().toStdString()).contains("ensemble"));
+        form.ensembleBox()->setValue(4);
+        QCOMPARE(form.ensembleProblem(), QString());
+        auto load = [&form, &dir] {
+            return sweep::SweepSpec::fromJson(nlohmann::json::parse(form.specText().toStdString()),
+                                              "spec.json", dir);
+        };
+        QCOMPARE(load().ensemble, 4);
+        auto refused = [&](const QString& shown) {
+            QVERIFY(shown.startsWith("ensemble: "));
+            auto* label = form.findChild<QLabel*>("sweepFormProblem");
+            QVERIFY(label && !label->isHidden());
+            QCOMPARE(label->text(), shown);
+            try {
+                load();
+                QFAIL("the spec loaded");
+            } catch (const sweep::SpecError& err) {  // the CLI's message: "spec.json: " + shown
+                QCOMPARE(QString::fromStdString(err.what()), "spec.json: " + shown);
+            }
+        };
+        form.populationBox()->setValue(2);
+        refused(
+            "ensemble: an ensemble trial is its own population of 4 seeds, so trials are not "
+            "packed; leave population at 1");
+        form.populationBox()->setValue(1);
+        QVERIFY(form.findChild<QLabel*>("sweepFormProblem")->isHidden());
+        e["validation"] = {{"mode", "walkforward"}, {"folds", 3}};
+        std::ofstream(file) << e.dump();
+        form.setExperiment(Experiment::fromJson(e, dir).toJson(), QString::fromStdString(file));
+        refused(
+            "ensemble: not with a walk-forward base experiment (use nnwb-cli walkforward "
+            "--ensemble)");
+        e["validation"]["scheme"] = "cpcv";
+        std::ofstream(file) << e.dump();
+        form.setExperiment(Experiment::fromJson(e, dir).toJson(), QString::fromStdString(file));
+        refused(
+            "ensemble: not with a walk-forward base experiment (use nnwb-cli walkforward "
+            "--ensemble)");
+        // K outside 2..4096 and seedsPerConfig > 1 cannot come from the form (1 is "off", the
+        // box stops at 4096, it writes no seedsPerConfig): the loader's words for them.
+        QCOMPARE(sweep::ensembleProblem(4097, 1, 1, false, true),
+                 std::string("must be an integer in 2..4096 (the members of each trial's "
+                             "ensemble; leave it out for trials of one model)"));
+        QCOMPARE(sweep::ensembleProblem(1, 1, 1, false, true),
+                 sweep::ensembleProblem(4097, 1, 1, false, true));
+        QCOMPARE(sweep::ensembleProblem(3, 1, 2, false, true),
+                 std::string("not with seedsPerConfig > 1 (an ensemble trial already trains 3 "
+                             "seeds of its configuration)"));
     }
 };
 
