@@ -1,65 +1,20 @@
 #include "app/cli/EnsembleTrain.h"
 
-#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "app/cli/Commands.h"
 #include "app/cli/RecordingFlags.h"
-#include "app/runs/RunReturns.h"
-#include "compute/ComputeError.h"
 #include "model/FigureText.h"
-#include "model/ModelBundle.h"
-#include "model/ensemble/EnsemblePrediction.h"
 #include "model/trading/PredictionSignals.h"
 #include "model/trading/TradingEvaluation.h"
-#include "model/trading/TradingReportText.h"
 
 namespace nnwb::cli {
 
 namespace {
 
-void putValidation(EnsembleMember& m, const EpochMetrics& e) {
-    m.hasValidation = true;
-    m.validationLoss = e.loss;
-    m.validationAccuracy = e.accuracyPct;
-    m.validationMissed = e.missedPct;
-}
-
 nlohmann::json figuresJson(const EpochMetrics& e) {
     return {{"loss", e.loss}, {"accuracy", e.accuracyPct}, {"missed", e.missedPct}};
-}
-
-// The member with the lowest validation loss and the median one (the lower of the middle two).
-std::pair<size_t, size_t> bestAndMedian(const EnsembleBundle& b) {
-    std::vector<size_t> order(b.size());
-    for (size_t m = 0; m < order.size(); ++m) order[m] = m;
-    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-        return b.members[x].validationLoss < b.members[y].validationLoss;
-    });
-    return {order.front(), order[(order.size() - 1) / 2]};
-}
-
-// The validation part predicted by every member and by the ensemble (no rows without one).
-struct Validation {
-    std::vector<PredictionResult> members;
-    PredictionResult combined;
-};
-
-// Predicts the validation part with every member and the ensemble; fills the members'
-// validation figures.
-Validation validateEnsemble(EnsembleBundle& b, const ExperimentData& data,
-                            const std::string& device) {
-    Validation v;
-    if (data.split.validation.size() == 0 || b.common.validationFirst == 0) return v;
-    const PredictionInputs in = buildPredictionInputs(
-        b.common, *data.bars, b.common.validationFirst, b.common.validationLast);
-    EnsemblePredictor predictor(b, device);
-    for (size_t m = 0; m < b.size(); ++m) {
-        v.members.push_back(predictor.member(m).run(in, *data.bars));
-        putValidation(b.members[m], v.members.back().metrics);
-    }
-    v.combined = combinePredictions(v.members, in, lossFromName(b.common.loss));
-    return v;
 }
 
 // The strategy's figures of a prediction traded under `settings` (minAgreement applies to the
@@ -87,18 +42,12 @@ std::string tradedText(const nlohmann::json& t) {
     return buf;
 }
 
-double meanAgreement(const PredictionResult& r) {
-    double sum = 0;
-    for (const PredictionRow& row : r.rows) sum += row.agreement;
-    return r.rows.empty() ? 1.0 : sum / double(r.rows.size());
-}
-
 // The ensemble against its best and median member on the validation part: the task figures
 // and the trading evaluation under the experiment's trading settings, side by side (printed
 // unless `json`); returns them as JSON.
-nlohmann::json compareMembers(const EnsembleBundle& b, const Validation& v, RunEngine& run,
+nlohmann::json compareMembers(const EnsembleBundle& b, const EnsembleValidation& v, RunEngine& run,
                               bool json) {
-    const auto [best, median] = bestAndMedian(b);
+    const auto [best, median] = bestAndMedianMember(b);
     const BarSeries& bars = *run.data().bars;
     const TradingSettings& settings = run.experiment().trading;
     struct Row {
@@ -132,52 +81,14 @@ nlohmann::json compareMembers(const EnsembleBundle& b, const Validation& v, RunE
     return j;
 }
 
-// The kept ensemble's trading figures as a run stores them (StoredRun::trading); null when
-// there is nothing to trade.
-nlohmann::json storedTrading(RunEngine& run, const Validation& v, const EnsembleBundle& b) {
-    if (v.combined.rows.empty() || !run.data().priceData) return nullptr;
-    const TradingSettings& settings = run.experiment().trading;
-    try {
-        const TradingReport report =
-            evaluateTrading(*run.data().bars, signalsOf(v.combined), settings);
-        nlohmann::json j = tradingReportJson(report);
-        j["part"] = "validation";
-        j["epoch"] = b.common.epoch;
-        j["settings"] = settings.toJson();
-        j["returnSeries"] = returnSeriesJson(report.equity);
-        return j;
-    } catch (const std::exception& e) {
-        return {{"error", e.what()}};
-    }
-}
-
-// The kept ensemble of `run` named `name` into `b`, its validation part predicted into `v`,
-// saved to `file`; bad input (synthetic data, a bundle that cannot be written, a device
-// failure) as UsageError.
-void saveEnsemble(RunEngine& run, const std::string& file, const std::string& name,
-                  EnsembleBundle& b, Validation& v) {
-    try {
-        b = ensembleOf(run);
-        if (!name.empty()) b.common.experiment = name;
-        v = validateEnsemble(b, run.data(), run.experiment().training.device);
-        b.save(file);
-    } catch (const ModelBundleError& e) {
-        throw UsageError(file + ": " + e.what());
-    } catch (const PredictionInputError& e) {
-        throw UsageError(e.what());
-    } catch (const ComputeError& e) {
-        throw UsageError(e.what());
-    }
-}
-
 }  // namespace
 
 KeptEnsemble keepTrialEnsemble(RunEngine& run, const std::string& file, const std::string& name) {
-    KeptEnsemble k;
-    Validation v;
-    saveEnsemble(run, file, name, k.bundle, v);
-    k.trading = storedTrading(run, v, k.bundle);
-    return k;
+    try {
+        return keepEnsembleBundle(run, file, name);
+    } catch (const EnsembleError& e) {
+        throw UsageError(e.what());
+    }
 }
 
 void wireEnsemble(PopulationTrainOptions& p, const EnsembleTrainOptions& o) {
@@ -204,23 +115,6 @@ void checkEnsembleOptions(int models, const EnsembleTrainOptions& o) {
         throw UsageError("--ensemble: needs --save-model FILE (the ensemble bundle to write)");
 }
 
-EnsembleBundle ensembleOf(RunEngine& run) {
-    EnsembleBundle b;
-    int latest = 0;
-    for (int m = 0; m < run.models(); ++m) {
-        const WeightsSnapshot& w = run.keeperOf(m).result();
-        b.weights.push_back(w.tensors());
-        EnsembleMember e;
-        e.name = run.experimentOf(m).name;
-        e.seed = run.experimentOf(m).training.seed;
-        e.epoch = w.epoch();
-        latest = std::max(latest, e.epoch);
-        b.members.push_back(e);
-    }
-    b.common = makeModelBundle(run.experiment(), run.data(), {}, run.network().toJson(), latest);
-    return b;
-}
-
 int keepEnsemble(RunEngine& run, int status, const EnsembleTrainOptions& o,
                  const EnsembleCurve* curve, const RecordingOptions& record) {
     if (status != 0) {
@@ -228,15 +122,15 @@ int keepEnsemble(RunEngine& run, int status, const EnsembleTrainOptions& o,
                      o.saveModel.c_str());
         return status;
     }
-    EnsembleBundle b;
-    Validation v;
-    saveEnsemble(run, o.saveModel, o.name, b, v);
+    const KeptEnsemble k = keepTrialEnsemble(run, o.saveModel, o.name);
+    const EnsembleBundle& b = k.bundle;
+    const EnsembleValidation& v = k.validation;
     nlohmann::json j =
         v.combined.rows.empty() ? nlohmann::json::object() : compareMembers(b, v, run, o.json);
     j["members"] = b.size();
     j["file"] = o.saveModel;
     if (curve) {
-        EnsembleRunFacts facts{o.saveModel, b.common.epoch, storedTrading(run, v, b)};
+        EnsembleRunFacts facts{o.saveModel, b.common.epoch, k.trading};
         const int64_t id =
             recordEnsembleRun(run, *curve, record, o.name, facts, stderrWarning("train"));
         if (id > 0) j["run"] = id;

@@ -6,11 +6,11 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
-#include "app/cli/EnsembleRecord.h"
 #include "app/cli/EnsembleTrain.h"
 #include "app/cli/RunErrors.h"
 #include "app/cli/TrialProtocol.h"
 #include "app/engine/RunOutcome.h"
+#include "app/ensemble/EnsembleRecord.h"
 #include "app/trial/TrialEmitter.h"
 #include "model/Monitor.h"
 #include "model/PopulationSpec.h"

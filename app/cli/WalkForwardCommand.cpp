@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/Commands.h"
-#include "app/cli/EnsembleWalkForward.h"
 #include "app/cli/FlagChecks.h"
 #include "app/cli/ParallelFolds.h"
 #include "app/cli/PresetPath.h"
@@ -18,6 +17,7 @@
 #include "app/engine/RunOutcome.h"
 #include "app/engine/WalkForward.h"
 #include "app/engine/WalkForwardTrading.h"
+#include "app/ensemble/EnsembleWalkForward.h"
 #include "app/report/WalkForwardJson.h"
 #include "compute/Backend.h"
 #include "model/AtomicFile.h"

@@ -1,4 +1,4 @@
-#include "app/cli/EnsembleRecord.h"
+#include "app/ensemble/EnsembleRecord.h"
 
 #include <array>
 #include <filesystem>
@@ -11,7 +11,7 @@
 
 namespace fs = std::filesystem;
 
-namespace nnwb::cli {
+namespace nnwb {
 
 EnsembleCurve::EnsembleCurve(size_t members, const SampleSet& validation, LossKind loss)
     : members_(members), validation_(validation), loss_(loss), latest_(members) {}
@@ -111,4 +111,4 @@ int64_t recordEnsembleRun(RunEngine& run, const EnsembleCurve& curve,
     return rec.recording() ? rec.runId() : 0;
 }
 
-}  // namespace nnwb::cli
+}  // namespace nnwb

@@ -2,7 +2,8 @@
 // EnsembleCurve turns the members' epoch reports (with their validation outputs) into the
 // ensemble's own epochs, and recordEnsembleRun stores them as a run whose member runs name it
 // (RunStore::setEnsembleMembers), with the kept ensemble's trading figures and bundle.
-// Used on the thread that trains the population (the CLI's main thread); Qt-free.
+// Used on the thread that trains the population (the CLI's main thread, the window's training
+// worker); Qt-free.
 #pragma once
 
 #include <map>
@@ -18,7 +19,7 @@
 #include "model/SampleSet.h"
 #include "model/Trainer.h"
 
-namespace nnwb::cli {
+namespace nnwb {
 
 // Epoch e of the ensemble: validation figures of the mean of every member's outputs after its
 // epoch e (a member that stopped earlier: after its last epoch), training figures the
@@ -56,4 +57,4 @@ int64_t recordEnsembleRun(RunEngine& run, const EnsembleCurve& curve,
                           const RecordingOptions& options, const std::string& name,
                           const EnsembleRunFacts& facts, const RunRecorder::Warn& warn);
 
-}  // namespace nnwb::cli
+}  // namespace nnwb

@@ -1,17 +1,17 @@
-#include "app/cli/EnsembleWalkForward.h"
+#include "app/ensemble/EnsembleWalkForward.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "app/cli/EnsembleRecord.h"
-#include "app/cli/EnsembleTrain.h"
+#include "app/ensemble/EnsembleKeep.h"
+#include "app/ensemble/EnsembleRecord.h"
 #include "model/FoldData.h"
 #include "model/TrainingSession.h"
 #include "model/data/Fractals.h"
 #include "model/ensemble/EnsemblePrediction.h"
 
-namespace nnwb::cli {
+namespace nnwb {
 
 namespace {
 
@@ -182,4 +182,4 @@ EnsembleWalkForwardResult runEnsembleFolds(WalkForward& wf, const std::vector<Ex
     return r;
 }
 
-}  // namespace nnwb::cli
+}  // namespace nnwb

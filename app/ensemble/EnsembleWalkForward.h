@@ -4,7 +4,8 @@
 // name it), and tests the ensemble and each member on the fold's test window. The ensemble's
 // test outputs are stitched as one out-of-sample series with its agreement per bar, each
 // member's as its own series, to set the ensemble against a single seed and the members'
-// median. CLI main thread; Qt-free.
+// median. Used on the thread that runs the folds (the CLI's main thread, the window's training
+// worker); Qt-free.
 #pragma once
 
 #include <string>
@@ -16,7 +17,7 @@
 #include "model/Experiment.h"
 #include "model/trading/TradingSettings.h"
 
-namespace nnwb::cli {
+namespace nnwb {
 
 struct EnsembleWalkForwardResult {
     // The ensemble's folds and stitched series (outOfSample.agreement: the members' agreement
@@ -43,4 +44,4 @@ nlohmann::json ensembleWalkForwardJson(const EnsembleWalkForwardResult& r, const
 // The same as a table for the terminal.
 std::string ensembleWalkForwardText(const nlohmann::json& summary);
 
-}  // namespace nnwb::cli
+}  // namespace nnwb

@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "app/cli/EnsembleWalkForward.h"
+#include "app/ensemble/EnsembleWalkForward.h"
 #include "model/FigureText.h"
 #include "model/trading/TradingEvaluation.h"
 
-namespace nnwb::cli {
+namespace nnwb {
 
 namespace {
 
@@ -150,4 +150,4 @@ std::string ensembleWalkForwardText(const json& s) {
     return out;
 }
 
-}  // namespace nnwb::cli
+}  // namespace nnwb
