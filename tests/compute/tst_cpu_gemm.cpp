@@ -7,7 +7,8 @@
 // thread count (1, 2, 3) and between the default choice (AVX2, AVX-512 for large products) and each
 // instruction set this machine has fixed for the whole product (the generic one and the dot-product
 // path of at most 4 rows times B^T, whose lane sums depend on the vector width, are checked against
-// the reference only). Tolerance: 2e-7 * (K + 8) times the sum of |terms| (float), 1e-15 x
+// the reference only), and on each FMA instruction set every element one k-ordered FMA chain (the
+// reason for that equality). Tolerance: 2e-7 * (K + 8) times the sum of |terms| (float), 1e-15 x
 // (double).
 #include <gtest/gtest.h>
 
@@ -257,6 +258,72 @@ TEST(CpuGemm, transposedAWideColumnBlocks) {
     runCase({37, 100, 300, true, false, 0.5f, 1.0f, 1, 1, false, 3});
     runCase({96, 256, 520, true, false});
     runCase({64, 192, 33, true, false, 1.0f, 0.0f, 2, 1, true});
+}
+
+// Why AVX2 and AVX-512 give the same bits: on both, every C element (beyond the dot-product
+// path, K within one k block, alpha 1, beta 0) is one FMA chain over k in ascending order from
+// 0, which a compiler may break by leaving acc += a * b as a multiply and an add (GCC 13's
+// AVX-512 tuning did: issue 48 item 7; compute/CMakeLists.txt). Checked against std::fma column
+// by column for each FMA instruction set this machine has, in the micro-tile shapes (one row and
+// 13 rows, half-width, full and double-width panels, the 6-row A^T B blocks of AVX-512).
+template <typename T>
+std::string fmaChainMismatch(cpugemm::Isa isa, int m, int n, int k, bool ta, bool tb) {
+    const std::vector<float> av = randomVector(size_t(m) * k, 21),
+                             bv = randomVector(size_t(k) * n, 22);
+    const std::vector<T> a(av.begin(), av.end()), b(bv.begin(), bv.end());
+    std::vector<T> c(size_t(m) * n, T(-7));
+    cpugemm::Product<T> p;
+    p.transA = ta;
+    p.transB = tb;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.a = a.data();
+    p.b = b.data();
+    p.c = c.data();
+    p.lda = ta ? m : k;
+    p.ldb = tb ? k : n;
+    p.ldc = n;
+    cpugemm::tile(p, 0, m, 0, n);
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            T want = 0;
+            for (int q = 0; q < k; ++q)
+                want = std::fma(ta ? a[size_t(q) * m + i] : a[size_t(i) * k + q],
+                                tb ? b[size_t(j) * k + q] : b[size_t(q) * n + j], want);
+            if (c[size_t(i) * n + j] != want) {
+                std::ostringstream s;
+                s << cpugemm::isaName(isa) << " M=" << m << " N=" << n << " K=" << k << " ta=" << ta
+                  << " tb=" << tb << ": C[" << i << "][" << j << "] is not the "
+                  << "k-ordered FMA chain (" << double(c[size_t(i) * n + j]) << " against "
+                  << double(want) << ")";
+                return s.str();
+            }
+        }
+    return {};
+}
+
+TEST(CpuGemm, fmaInstructionSetsAccumulateOneFmaChain) {
+    int checked = 0;
+    for (cpugemm::Isa isa : {cpugemm::Isa::Avx2, cpugemm::Isa::Avx512}) {
+        if (!cpugemm::setIsa(isa)) continue;
+        ++checked;
+        for (int t = 0; t < 4; ++t)
+            for (int m : {1, 13})
+                for (int n : {5, 16, 17, 40, 70})
+                    for (int k : {7, 33, 256}) {
+                        const bool ta = t & 1, tb = t & 2;
+                        if (!ta && tb && m <= 4) continue;  // the dot-product path
+                        std::string e = fmaChainMismatch<float>(isa, m, n, k, ta, tb);
+                        if (e.empty()) e = fmaChainMismatch<double>(isa, m, n, k, ta, tb);
+                        if (!e.empty()) {
+                            cpugemm::setDefaultIsa();
+                            FAIL() << e;
+                        }
+                    }
+    }
+    cpugemm::setDefaultIsa();
+    if (checked == 0) GTEST_SKIP() << "no FMA instruction set on this machine";
 }
 
 TEST(CpuGemm, instructionSetsReported) {
