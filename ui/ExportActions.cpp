@@ -48,12 +48,21 @@ ExportActions::ExportActions(TrainingController* controller, ModelActions* model
     connect(onnx_, &QAction::triggered, this, [this] {
         const QString path = saveFileName(window_, tr("Export ONNX model"),
                                           QStringLiteral("model.onnx"), tr("ONNX (*.onnx)"));
-        if (!path.isEmpty()) controller_->exportOnnx(path, 1);  // batch 1: one bar per call
+        if (path.isEmpty()) return;
+        if (!model_->ensembleFile().isEmpty())  // an opened ensemble: one graph of its members
+            model_->exportEnsembleOnnx(path);
+        else
+            controller_->exportOnnx(path, 1);  // batch 1: one bar per call
     });
     connect(mql5_, &QAction::triggered, this, [this] {
         const QString dir = existingDirectory(window_, tr("Export for MetaTrader 5: folder"), {});
-        if (!dir.isEmpty()) controller_->exportMql5(dir);
+        if (dir.isEmpty()) return;
+        if (!model_->ensembleFile().isEmpty())
+            model_->exportEnsembleMql5(dir);
+        else
+            controller_->exportMql5(dir);
     });
+    connect(model_, &ModelActions::ensembleChanged, this, [this] { setHaveWeights(haveWeights_); });
     connectOutcomes();
 }
 
@@ -69,36 +78,45 @@ void ExportActions::connectOutcomes() {
                 else
                     showError_(tr("Export weights"), message);
             });
-    connect(controller_, &TrainingController::onnxExported, this,
-            [this](bool ok, const QString& message) {
-                if (ok)
-                    window_->statusBar()->showMessage(tr("ONNX model written to %1").arg(message),
-                                                      6000);
-                else
-                    showError_(tr("Export ONNX"), message);
-            });
-    connect(controller_, &TrainingController::mql5Exported, this,
-            [this](bool ok, const QString& message) {
-                if (ok)
-                    window_->statusBar()->showMessage(
-                        tr("MetaTrader 5 expert written to %1 (with model.onnx beside it). It "
-                           "trades the experiment's trading rules; fills at real ticks, the "
-                           "spread of the moment, swap, commission and margin differ in a live "
-                           "account (the file's header lists them)")
-                            .arg(message),
-                        20000);
-                else
-                    showError_(tr("Export for MetaTrader 5"), message);
-            });
+    auto onnx = [this](bool ok, const QString& message) {
+        if (ok)
+            window_->statusBar()->showMessage(tr("ONNX model written to %1").arg(message), 6000);
+        else
+            showError_(tr("Export ONNX"), message);
+    };
+    connect(controller_, &TrainingController::onnxExported, this, onnx);
+    connect(model_, &ModelActions::onnxExported, this, onnx);  // an ensemble's
+    auto mql5 = [this](bool ok, const QString& message) {
+        if (ok)
+            window_->statusBar()->showMessage(
+                tr("MetaTrader 5 expert written to %1 (with model.onnx beside it). It "
+                   "trades the experiment's trading rules; fills at real ticks, the "
+                   "spread of the moment, swap, commission and margin differ in a live "
+                   "account (the file's header lists them)")
+                    .arg(message),
+                20000);
+        else
+            showError_(tr("Export for MetaTrader 5"), message);
+    };
+    connect(controller_, &TrainingController::mql5Exported, this, mql5);
+    connect(model_, &ModelActions::mql5Exported, this, mql5);
 }
 
 void ExportActions::setHaveWeights(bool have) {
+    haveWeights_ = have;
+    // An opened ensemble is the model: exported and predicted, but no one network's weights.
+    const bool ensemble = !model_->ensembleFile().isEmpty();
     const QString why = tr("Train or load weights first");
-    QAction* actions[] = {weights_, onnx_, mql5_, model_->exportAction(), model_->predictAction()};
+    QAction* actions[] = {onnx_, mql5_, model_->exportAction(), model_->predictAction()};
     for (QAction* a : actions) {
-        a->setEnabled(have);
-        a->setStatusTip(have ? a->toolTip() : why);
+        a->setEnabled(have || ensemble);
+        a->setStatusTip(have || ensemble ? a->toolTip() : why);
     }
+    weights_->setEnabled(have && !ensemble);
+    weights_->setStatusTip(ensemble ? tr("An ensemble is no one network's weights: Export Model "
+                                         "saves its bundle")
+                           : have   ? weights_->toolTip()
+                                    : why);
 }
 
 }  // namespace nnwb

@@ -1,5 +1,6 @@
 // File > Export Weights…, File > Export > ONNX… and > Export for MetaTrader 5…: the actions,
-// their file dialogs, the requests to the training worker and the messages of their outcome; with
+// their file dialogs, the requests to the training worker (or, for an opened ensemble, to
+// ModelActions) and the messages of their outcome; with
 // Export Model and Predict (ModelActions) enabled only while there are trained or loaded weights.
 // GUI thread.
 #pragma once
@@ -26,7 +27,8 @@ public:
     QAction* weightsAction() const { return weights_; }
     QAction* onnxAction() const { return onnx_; }
     QAction* mql5Action() const { return mql5_; }
-    // Enables the five actions that need weights; without, their status tip says why.
+    // Enables the five actions that need weights (or, but for Export Weights, an opened
+    // ensemble: ModelActions::ensembleFile); without, their status tip says why.
     void setHaveWeights(bool have);
 
 private:
@@ -39,6 +41,7 @@ private:
     QAction* weights_;
     QAction* onnx_;
     QAction* mql5_;
+    bool haveWeights_ = false;  // the training worker holds trained or loaded weights
 };
 
 }  // namespace nnwb

@@ -4,16 +4,25 @@
 #include <QMessageBox>
 #include <QWidget>
 
+#include "app/core/BackgroundJobs.h"
+#include "app/core/CallQueue.h"
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TrainingController.h"
 #include "model/ensemble/EnsembleBundle.h"
+#ifdef NNWB_HAS_ONNX
+#include "app/export/EnsembleExport.h"
+#endif
 #include "ui/FileDialogs.h"
 #include "ui/PredictDialog.h"
 
 namespace nnwb {
 
 ModelActions::ModelActions(TrainingController* controller, ExperimentDocument* doc, QWidget* window)
-    : QObject(window), controller_(controller), doc_(doc), window_(window) {
+    : QObject(window),
+      controller_(controller),
+      doc_(doc),
+      window_(window),
+      calls_(std::make_shared<CallQueue>(this, "runQueuedCalls")) {
     export_ = new QAction(tr("Export &Model…"), this);
     export_->setObjectName(QStringLiteral("exportModelAction"));
     export_->setToolTip(
@@ -31,6 +40,70 @@ ModelActions::ModelActions(TrainingController* controller, ExperimentDocument* d
     });
     connect(predict_, &QAction::triggered, this, [this] { predictFile(QString()); });
     connect(controller_, &TrainingController::bundleReady, this, &ModelActions::onBundle);
+    // Trained or loaded weights are the window's model again.
+    connect(controller_, &TrainingController::runStarted, this, [this] { setEnsembleFile({}); });
+    connect(controller_, &TrainingController::weightsLoaded, this, [this](bool ok) {
+        if (ok) setEnsembleFile({});
+    });
+}
+
+ModelActions::~ModelActions() {
+    calls_->close();
+}
+
+void ModelActions::runQueuedCalls() {
+    calls_->run();
+}
+
+void ModelActions::setEnsembleFile(const QString& file) {
+    if (file == ensembleFile_) return;
+    ensembleFile_ = file;
+    Q_EMIT ensembleChanged(!file.isEmpty());
+}
+
+void ModelActions::exportEnsembleOnnx(const QString& path) {
+#ifdef NNWB_HAS_ONNX
+    BackgroundJobs::instance().post(
+        [calls = calls_, file = ensembleFile_.toStdString(), out = path.toStdString(), this] {
+            QString error;
+            try {
+                onnxexport::exportEnsembleOnnx(file, out);
+            } catch (const std::exception& e) {
+                error = QString::fromStdString(e.what());
+            }
+            calls->post([this, error, out] {
+                Q_EMIT onnxExported(error.isEmpty(),
+                                    error.isEmpty() ? QString::fromStdString(out) : error);
+            });
+        });
+#else
+    (void)path;
+    Q_EMIT onnxExported(false,
+                        tr("This build has no ONNX export (configure with -DNNWB_ONNX=ON)."));
+#endif
+}
+
+void ModelActions::exportEnsembleMql5(const QString& dir) {
+#ifdef NNWB_HAS_ONNX
+    BackgroundJobs::instance().post([calls = calls_, file = ensembleFile_.toStdString(),
+                                     out = dir.toStdString(), trading = doc_->experiment().trading,
+                                     this] {
+        QString error, expert;
+        try {
+            expert = QString::fromStdString(
+                onnxexport::exportEnsembleMql5(file, out, trading).expertPath);
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        calls->post([this, error, expert] {
+            Q_EMIT mql5Exported(error.isEmpty(), error.isEmpty() ? expert : error);
+        });
+    });
+#else
+    (void)dir;
+    Q_EMIT mql5Exported(false,
+                        tr("This build has no ONNX export (configure with -DNNWB_ONNX=ON)."));
+#endif
 }
 
 PredictDialog* ModelActions::predictDialog() const {
@@ -38,12 +111,26 @@ PredictDialog* ModelActions::predictDialog() const {
 }
 
 void ModelActions::exportModel(const QString& path) {
+    if (!ensembleFile_.isEmpty()) {  // the ensemble's bundle, as the run store keeps it
+        try {
+            EnsembleBundle::load(ensembleFile_.toStdString()).save(path.toStdString());
+            Q_EMIT modelExported(true, path);
+        } catch (const std::exception& e) {
+            QMessageBox::warning(window_, tr("Export model"), QString::fromStdString(e.what()));
+            Q_EMIT modelExported(false, QString::fromStdString(e.what()));
+        }
+        return;
+    }
     pending_ = Pending::Export;
     pendingPath_ = path;
     controller_->requestBundle();
 }
 
 void ModelActions::predictFile(const QString& file) {
+    if (!ensembleFile_.isEmpty()) {
+        predictWithEnsemble(ensembleFile_, file);
+        return;
+    }
     pending_ = Pending::Predict;
     pendingPath_ = file;
     controller_->requestBundle();
@@ -63,6 +150,7 @@ bool ModelActions::predictWithEnsemble(const QString& ensembleFile, const QStrin
                                 QString::fromStdString(doc_->experiment().training.device), window_,
                                 doc_->experiment().trading);
     dialog_->setEnsemble(ensemble);
+    setEnsembleFile(ensembleFile);
     dialog_->setAttribute(Qt::WA_DeleteOnClose);
     dialog_->show();
     if (file.isEmpty())

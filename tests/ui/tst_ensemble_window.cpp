@@ -1,7 +1,11 @@
 // A seed ensemble in the window (docs/ensembles.md, "In the window"): the Predict window runs
 // an ensemble bundle (made by nnwb-cli train --ensemble) and the price chart shows its
 // agreement in the strip under the candles, hidden for one model; the Runs tab's Open Model on
-// an ensemble's run opens the Predict window with its bundle instead of refusing it.
+// an ensemble's run opens the Predict window with its bundle instead of refusing it, and the
+// ensemble is then the window's model: Export ONNX and Export for MetaTrader 5 write exactly the
+// bytes `nnwb-cli export --model` writes for its bundle, Export Model its bundle.
+#include <QAction>
+#include <QFile>
 #include <QtTest>
 
 #include <atomic>
@@ -120,6 +124,54 @@ private Q_SLOTS:
         QVERIFY(d->chart()->signalLabel().contains("ensemble of 3"));
         QVERIFY(!d->chart()->agreementStrip()->agreement().empty());
         setFileDialogAnswer({});
+        exportsAreTheClis(w, id);
+    }
+
+private:
+    static QByteArray bytes(const QString& path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
+    // The window's exports of the opened ensemble against the CLI's of the run's bundle (before
+    // they exported the training worker's network, or were disabled without one).
+    void exportsAreTheClis(MainWindow& w, int64_t id) {
+        QString bundle;
+        {
+            RunStore store(db_.toStdString());
+            bundle = QString::fromStdString(store.get(id)->bundle("best")->path);
+        }
+        QCOMPARE(w.modelActions()->ensembleFile(), bundle);
+        auto* onnx = w.findChild<QAction*>("exportOnnxAction");
+        auto* mql5 = w.findChild<QAction*>("exportMql5Action");
+        QVERIFY(onnx && mql5 && onnx->isEnabled() && mql5->isEnabled());
+        QSignalSpy onnxDone(w.modelActions(), &ModelActions::onnxExported);
+        QSignalSpy mql5Done(w.modelActions(), &ModelActions::mql5Exported);
+        const QString mine = dir_ + "/window.onnx", theirs = dir_ + "/cli.onnx";
+        setFileDialogAnswer([&](const FileDialogQuestion&) { return mine; });
+        onnx->trigger();
+        QVERIFY(onnxDone.wait(30000));
+        QVERIFY2(onnxDone.first().at(0).toBool(), qPrintable(onnxDone.first().at(1).toString()));
+        const QString mineDir = dir_ + "/window-mt5", theirDir = dir_ + "/cli-mt5";
+        setFileDialogAnswer([&](const FileDialogQuestion&) { return mineDir; });
+        mql5->trigger();
+        QVERIFY(mql5Done.wait(30000));
+        QVERIFY2(mql5Done.first().at(0).toBool(), qPrintable(mql5Done.first().at(1).toString()));
+        setFileDialogAnswer({});
+        auto r = run({"export", "--model", bundle, "--onnx", theirs});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = run({"export", "--model", bundle, "--mql5", theirDir});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(!bytes(theirs).isEmpty());
+        QVERIFY(bytes(mine) == bytes(theirs));  // one graph: the mean and the agreement
+        for (const char* f : {"/model.onnx", "/nnwb_expert.mq5"})
+            QVERIFY2(bytes(mineDir + f) == bytes(theirDir + f), f);
+        QVERIFY(bytes(mineDir + "/nnwb_expert.mq5").contains("InpMinAgreement"));
+        // Export Model: the ensemble's bundle, the same 3 members.
+        const QString saved = dir_ + "/window.safetensors";
+        w.modelActions()->exportModel(saved);
+        QCOMPARE(EnsembleBundle::load(saved.toStdString()).size(), size_t(3));
+        QVERIFY(bytes(saved) == bytes(bundle));
     }
 };
 
