@@ -121,7 +121,10 @@ configure() {
         echo "== $dir was configured with another generator: configuring it afresh"
         rm -rf "$dir/CMakeCache.txt" "$dir/CMakeFiles"
     fi
-    if [ ! -f "$dir/CMakeCache.txt" ] || [ $# -gt 0 ]; then
+    # A configure cut short leaves a cache without the build files: configure again then.
+    local buildfile=build.ninja
+    [ "$preset" = release-noqt ] && buildfile=Makefile
+    if [ ! -f "$dir/CMakeCache.txt" ] || [ ! -f "$dir/$buildfile" ] || [ $# -gt 0 ]; then
         cmake --preset "$preset" -B "$dir" "$@" >/dev/null
     fi
 }
