@@ -7,18 +7,20 @@
 namespace nnwb {
 
 TrainingSession::TrainingSession(const Experiment& experiment,
-                                 std::shared_ptr<const ExperimentData> data)
-    : TrainingSession(std::vector<Experiment>{experiment}, std::move(data)) {}
+                                 std::shared_ptr<const ExperimentData> data,
+                                 std::shared_ptr<Backend> backend)
+    : TrainingSession(std::vector<Experiment>{experiment}, std::move(data), std::move(backend)) {}
 
 TrainingSession::TrainingSession(const std::vector<Experiment>& members,
-                                 std::shared_ptr<const ExperimentData> data)
-    : data_(std::move(data)) {
+                                 std::shared_ptr<const ExperimentData> data,
+                                 std::shared_ptr<Backend> backend)
+    : data_(std::move(data)), backend_(std::move(backend)) {
     const std::string refusal = populationRefusal(members);
     if (!refusal.empty()) throw TrainingError(refusal);
     const Experiment& experiment = members.front();
     if (!data_) data_ = std::make_shared<const ExperimentData>(loadExperimentData(experiment));
     if (!data_->ok) throw DataLoadError(data_->error);
-    backend_ = createBackend(experiment.training.device);
+    if (!backend_) backend_ = createBackend(experiment.training.device);
     applyMatmulPrecision(experiment.training);
     network_ = std::make_unique<Network>(Network::layersFromJson(experiment.model),
                                          data_->split.train.inputShape);

@@ -24,16 +24,20 @@ public:
 
 class TrainingSession {
 public:
-    // Loads the data unless `data` is given, creates the backend, checks that the run fits the
-    // device's memory and builds the network and trainer. Throws DataLoadError (data),
-    // ComputeError (device, or too large for it), ShapeError (model) or TrainingError.
+    // Loads the data unless `data` is given, creates the backend unless `backend` is given (a
+    // sweep's kept worker passes the one of its trials before, for training.device), checks
+    // that the run fits the device's memory and builds the network and trainer. Throws
+    // DataLoadError (data), ComputeError (device, or too large for it), ShapeError (model) or
+    // TrainingError.
     explicit TrainingSession(const Experiment& experiment,
-                             std::shared_ptr<const ExperimentData> data = nullptr);
+                             std::shared_ptr<const ExperimentData> data = nullptr,
+                             std::shared_ptr<Backend> backend = nullptr);
     // A population (docs/decisions/population.md): one network of members.size() models
     // trained together; the data, model and device are the first member's. Throws
     // TrainingError when populationRefusal refuses the members.
     explicit TrainingSession(const std::vector<Experiment>& members,
-                             std::shared_ptr<const ExperimentData> data = nullptr);
+                             std::shared_ptr<const ExperimentData> data = nullptr,
+                             std::shared_ptr<Backend> backend = nullptr);
     TrainingSession(const TrainingSession&) = delete;
     TrainingSession& operator=(const TrainingSession&) = delete;
 
@@ -54,7 +58,7 @@ private:
     MatmulPrecision precision_ = MatmulPrecision::Highest;
     std::string precisionNote_;
     std::shared_ptr<const ExperimentData> data_;
-    std::unique_ptr<Backend> backend_;
+    std::shared_ptr<Backend> backend_;  // shared with a kept worker's next trials
     std::unique_ptr<Network> network_;
     std::unique_ptr<Trainer> trainer_;  // declared last: destroyed first
 };

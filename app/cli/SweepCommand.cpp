@@ -14,6 +14,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/FlagChecks.h"
 #include "app/cli/RecordingFlags.h"
+#include "app/cli/TrialWorker.h"
 #include "app/runs/RunStore.h"
 #include "app/runs/RunsDbPath.h"
 #include "app/sweep/Coordinator.h"
@@ -37,7 +38,8 @@ struct SweepOptions {
     bool json = false, quiet = false;
     int top = 10;
     int cscvBlocks = kCscvDefaultBlocks;
-    int population = 0;  // 0: the spec's
+    int population = 0;            // 0: the spec's
+    bool processPerTrial = false;  // no kept workers (docs/sweeps.md "Kept workers")
 };
 
 std::vector<Slot> slotsOf(const SweepOptions& o) {
@@ -73,6 +75,7 @@ int coordinate(const sweep::SweepSpec& spec, int64_t id, RunStore& store, const 
     co.slots = slotsOf(o);
     co.progress = o.quiet ? nullptr : stdout;
     co.population = o.population;
+    co.keepWorkers = !o.processPerTrial;
     if (!o.quiet) {
         std::string labels;
         for (const Slot& s : co.slots) labels += (labels.empty() ? "" : ", ") + s.label;
@@ -192,7 +195,7 @@ int runSweep(SweepOptions& o) {
     return 0;
 }
 
-// --slots, --population and --quiet of sweep run and sweep resume.
+// --slots, --population, --process-per-trial and --quiet of sweep run and sweep resume.
 void addSweepSlotFlags(CLI::App* sub, SweepOptions& o) {
     sub->add_option("--slots", o.slots,
                     "where trials run: cpu=N (N slots sharing the cores), opencl:P:D=K (K "
@@ -206,6 +209,9 @@ void addSweepSlotFlags(CLI::App* sub, SweepOptions& o) {
                     "slot (default: the spec's population, 1)")
         ->type_name("K")
         ->check(integerIn(1, sweep::SweepSpec::kMaxPopulation));
+    sub->add_flag("--process-per-trial", o.processPerTrial,
+                  "start a process for every trial instead of keeping one worker process per "
+                  "slot that runs trial after trial (docs/sweeps.md#kept-workers)");
     sub->add_flag("--quiet", o.quiet, "no progress lines");
 }
 
@@ -283,6 +289,10 @@ void addSweepCommand(CLI::App& root, Runners& runners) {
         "stop", "ask the sweep's coordinator to stop (its running trials go back to the queue)");
     id(stop);
     addSweepSlurmCommands(*cmd, runners);
+    // A slot's kept worker, started by the coordinator (not listed: docs/sweeps.md).
+    CLI::App* worker = cmd->add_subcommand("worker", "a sweep slot's kept worker process");
+    worker->group("");
+    runners[worker] = [] { return runTrialWorker(); };
 }
 
 }  // namespace nnwb::cli

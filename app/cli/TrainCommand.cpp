@@ -20,6 +20,7 @@
 #include "app/cli/RunErrors.h"
 #include "app/cli/TrainingFlags.h"
 #include "app/cli/TrialProtocol.h"
+#include "app/cli/TrialWorker.h"
 #include "app/cli/ValidationFlags.h"
 #include "app/cli/WalkForwardRun.h"
 #include "app/engine/RunEngine.h"
@@ -294,7 +295,9 @@ int runTrain(TrainOptions& o) {
         return runTrainWalkForward(exp, o);
     }
 
-    auto run = asUsageErrors([&] { return std::make_unique<RunEngine>(exp); });
+    // In a sweep's kept worker, the data and backend of its trials before (TrialWorker.h).
+    auto run = asUsageErrors(
+        [&] { return std::make_unique<RunEngine>(exp, keptData(exp), keptBackend(exp)); });
     const ExperimentData& data = run->data();
     if (!o.loadWeights.empty()) loadTrainWeights(*run, o.loadWeights);
     const int resumedAt = o.checkpoint.empty() ? 0 : useCheckpoint(*run, o.checkpoint);

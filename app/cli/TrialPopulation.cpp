@@ -13,6 +13,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/RunErrors.h"
 #include "app/cli/TrialProtocol.h"
+#include "app/cli/TrialWorker.h"
 #include "app/runs/StoredRun.h"
 #include "model/ModelBundle.h"
 
@@ -25,7 +26,11 @@ int runTrialPopulation(const std::vector<Experiment>& members,
         if (e.validation.walkForward())
             throw UsageError("--experiment: a walk-forward experiment is not packed (" + e.name +
                              ")");
-    auto run = asUsageErrors([&] { return std::make_unique<RunEngine>(members); });
+    // In a sweep's kept worker, the data and backend of its trials before (TrialWorker.h).
+    auto run = asUsageErrors([&] {
+        return std::make_unique<RunEngine>(members, keptData(members.front()),
+                                           keptBackend(members.front()));
+    });
     const ExperimentData& data = run->data();
     for (const std::string& w : data.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     if (!saveModels.empty() && !data.priceData)

@@ -1,5 +1,7 @@
 #include "app/cli/TrialProtocol.h"
 
+#include <signal.h>
+
 #include <nlohmann/json.hpp>
 
 #include "app/runs/RunRecorder.h"
@@ -8,6 +10,14 @@
 #include "model/Monitor.h"
 
 namespace nnwb::cli {
+
+namespace {
+bool dieAfterEpochLine = false;
+}  // namespace
+
+void dieAfterNextEpochLine() {
+    dieAfterEpochLine = true;
+}
 
 nlohmann::json trialStartedJson(RunEngine& run) {
     const DeviceInfo info = run.session().backend().info();
@@ -58,6 +68,7 @@ void TrialEvents::epoch(const EpochReport& report) {
     l.epoch = report;
     l.hasValidation = hasValidation_;
     emitter_.write(l, report.model);
+    if (dieAfterEpochLine) ::raise(SIGKILL);
 }
 
 void TrialEvents::betweenEpochs() {

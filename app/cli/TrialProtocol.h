@@ -71,6 +71,10 @@ int runTrialPopulation(const std::vector<Experiment>& members,
                        const std::vector<std::string>& saveModels,
                        const std::vector<std::string>& saveWeights);
 
+// Tests of kept workers (TrialWorker.h): this process kills itself (SIGKILL) right after the
+// next epoch line it prints, as a crash mid-trial would end it.
+void dieAfterNextEpochLine();
+
 // Prints {"event":"end","status":"failed","error":...} for a run that never started.
 void printTrialBadInput(const std::string& error);
 

@@ -24,12 +24,13 @@ RunResult stopped() {
 }
 }  // namespace
 
-RunEngine::RunEngine(const Experiment& experiment, std::shared_ptr<const ExperimentData> data)
-    : RunEngine(std::vector<Experiment>{experiment}, std::move(data)) {}
+RunEngine::RunEngine(const Experiment& experiment, std::shared_ptr<const ExperimentData> data,
+                     std::shared_ptr<Backend> backend)
+    : RunEngine(std::vector<Experiment>{experiment}, std::move(data), std::move(backend)) {}
 
 RunEngine::RunEngine(const std::vector<Experiment>& members,
-                     std::shared_ptr<const ExperimentData> data) {
-    session_ = std::make_unique<TrainingSession>(members, std::move(data));
+                     std::shared_ptr<const ExperimentData> data, std::shared_ptr<Backend> backend) {
+    session_ = std::make_unique<TrainingSession>(members, std::move(data), std::move(backend));
     data_ = session_->sharedData();
     for (size_t m = 0; m < members.size(); ++m) {
         Member mb;

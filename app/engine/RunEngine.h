@@ -33,16 +33,19 @@ struct RunResult {
 class RunEngine {
 public:
     // Prepares a run of `experiment`: loads its data unless `data` is given, creates the
-    // backend for training.device, checks the device's memory, builds network and Trainer.
+    // backend for training.device unless `backend` is given (a sweep's kept worker), checks the
+    // device's memory, builds network and Trainer.
     // Throws DataLoadError, ComputeError, ShapeError or TrainingError (TrainingSession).
     explicit RunEngine(const Experiment& experiment,
-                       std::shared_ptr<const ExperimentData> data = nullptr);
+                       std::shared_ptr<const ExperimentData> data = nullptr,
+                       std::shared_ptr<Backend> backend = nullptr);
     // A population of members.size() models (model/PopulationCheck.h says which may differ).
     // Every member is recorded as its own run (RecordingOptions::name gets " [model m]" when
     // the members share a name); a member that stops early or diverges is masked out of the
     // updates while the others go on. Not with checkpoints or the Continue modes.
     explicit RunEngine(const std::vector<Experiment>& members,
-                       std::shared_ptr<const ExperimentData> data = nullptr);
+                       std::shared_ptr<const ExperimentData> data = nullptr,
+                       std::shared_ptr<Backend> backend = nullptr);
     RunEngine(const RunEngine&) = delete;
     RunEngine& operator=(const RunEngine&) = delete;
 

@@ -190,7 +190,8 @@ struct TaskLines {
 };
 
 // Runs the trial on one slot and reads its lines until it ends (killing it at SIGTERM or at a
-// bad protocol line); its exit status.
+// bad protocol line); its exit status. A process of its own, not a kept worker (Coordinator's
+// "Kept workers"): an array task runs one trial, so there is no next trial to keep one for.
 int superviseTask(const std::vector<std::string>& argv, const std::string& errFile,
                   TaskLines& lines) {
     ChildSupervisor children(1);

@@ -217,7 +217,7 @@ void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
     const std::string leader = folder_ + "/trial-" + std::to_string(packNumbers.front());
     r->errFile = leader + ".err";
     const bool priceFile = pack.front().data.value("source", std::string("file")) == "file";
-    std::vector<std::string> argv = {o_.cliPath, "train"};
+    std::vector<std::string> argv = {"train"};
     std::vector<std::string> models;
     for (size_t i = 0; i < pack.size(); ++i) {
         TrialRun m;
@@ -253,12 +253,50 @@ void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
         refresh(m.number);
     }
     try {
-        r->child = children_->start(size_t(&slot - o_.slots.data()), argv, slot.cpus, r->errFile);
+        r->child = startTrialProcess(size_t(&slot - o_.slots.data()), argv, *r);
     } catch (const std::exception& ex) {
         for (const TrialRun& m : r->trials) failToStart(*row(m.number), ex.what());
         return;
     }
     running_.push_back(std::move(r));
+}
+
+std::string Coordinator::perTrialProcessReason() const {
+    if (!o_.keepWorkers) return "asked for (sweep run|resume --process-per-trial)";
+    // Every other kind (a trial alone, packed, ensemble, walk-forward and CPCV bases) is the
+    // same `train --trial` command, which a kept worker runs in its process (TrialWorker.h).
+    // Slurm bundles run one trial per array task (BundleTask.cpp): nothing to keep there.
+    return {};
+}
+
+ChildSupervisor::Id Coordinator::startTrialProcess(size_t slot,
+                                                   const std::vector<std::string>& argv,
+                                                   Running& r) {
+    const Slot& s = o_.slots[slot];
+    if (!perTrialProcessReason().empty()) {
+        std::vector<std::string> full = {o_.cliPath};
+        full.insert(full.end(), argv.begin(), argv.end());
+        return children_->start(slot, full, s.cpus, r.errFile);
+    }
+    Worker& w = workers_[slot];
+    if (w.child == 0) {
+        w.child = children_->start(slot, {o_.cliPath, "sweep", "worker"}, s.cpus, r.errFile);
+        w.errFile = r.errFile;
+    }
+    r.errFile = w.errFile;  // the worker's stderr: its first trial's file
+    trial::Line l;
+    l.kind = trial::LineKind::Trial;
+    l.argv = argv;
+    children_->send(w.child, trial::encodeLine(l));
+    return w.child;
+}
+
+void Coordinator::workerReady(Running& r, int status) {
+    const ChildSupervisor::Id child = r.child;
+    const size_t slot = size_t(r.slot - o_.slots.data());
+    processEnded(child, status);  // its trials end as those of a process that exited so
+    if (workers_[slot].child != child) return;
+    if (stopping_ || !startNext(o_.slots[slot])) children_->stop(child);
 }
 
 void Coordinator::handleLine(Running& r, const std::string& text) {
@@ -274,6 +312,10 @@ void Coordinator::handleLine(Running& r, const std::string& text) {
         return;
     }
     if (!line) return;  // not a protocol line (the protocol owns stdout; ignore stray text)
+    if (line->kind == trial::LineKind::Ready) {  // a kept worker ended the trial (all members)
+        workerReady(r, line->readyStatus);
+        return;
+    }
     if (!r.packed) {
         handleTrialLine(r, r.trials.front(), *line);
         return;
@@ -324,6 +366,8 @@ void Coordinator::handleTrialLine(Running& r, TrialRun& m, const trial::Line& l)
             break;
         case trial::LineKind::Fold:  // a walk-forward's folds: its result line has the figures
         case trial::LineKind::Answer:
+        case trial::LineKind::Trial:  // the coordinator's own (a worker's stdin)
+        case trial::LineKind::Ready:  // handled by handleLine
             break;
     }
 }
@@ -581,12 +625,16 @@ std::string Coordinator::run() {
     slotTime_ = SlotTime();
     trials_ = store_.trials(id_);
     children_ = std::make_unique<ChildSupervisor>(o_.slots.size());
+    workers_.assign(o_.slots.size(), Worker());
     recover();
     ChildSupervisor::Handlers h;
     h.line = [&](ChildSupervisor::Id c, const std::string& line) {
         if (Running* r = runningOf(c)) handleLine(*r, line);
     };
-    h.exited = [&](ChildSupervisor::Id c, size_t, int status) { processEnded(c, status); };
+    h.exited = [&](ChildSupervisor::Id c, size_t slot, int status) {
+        if (workers_[slot].child == c) workers_[slot] = Worker();  // a worker ended (or died)
+        processEnded(c, status);  // the trials it was running, if any
+    };
     // A free slot's next trial at once (stored before another ended trial's line is printed).
     h.next = [&](size_t slot) { return !stopping_ && startNext(o_.slots[slot]); };
     double lastCheck = 0.0, lastBeat = steadySeconds();

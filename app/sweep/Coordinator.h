@@ -7,6 +7,9 @@
 // (its partial run stays in the history as interrupted) unless it has had maxAttempts, then it
 // fails. With a population size K > 1 a free slot runs up to K queued trials that may share a
 // population in one process (app/sweep/TrialPacking.h), each still its own trial and run.
+// Each slot keeps one worker process (`nnwb-cli sweep worker`) that runs its trials one after
+// the other, asked with a "trial" line and answering "ready" (docs/sweeps.md "Kept workers");
+// it dies as a trial process dies (its trial retried or failed by the same rules).
 // Progress lines go to `progress`. The coordinator's thread only.
 #pragma once
 
@@ -33,6 +36,7 @@ struct CoordinatorOptions {
     std::FILE* progress = stdout;  // null: quiet
     int maxAttempts = 2;           // attempts a trial gets when its process or coordinator dies
     int population = 0;            // trials packed per process at most (0: the spec's)
+    bool keepWorkers = true;       // a kept worker per slot; false: a process per trial
 };
 
 // What one call of Coordinator::run() did with its slots' time (a resumed sweep counts only
@@ -114,6 +118,15 @@ private:
     // A trial process ended with `status`: each of its trials ends (finished).
     void processEnded(ChildSupervisor::Id child, int status);
     void checkSweep(double now, double& lastCheck, double& lastBeat);
+    // Why this sweep's trials each run in a process of their own (empty: on kept workers).
+    std::string perTrialProcessReason() const;
+    // Starts the trial process of `r` (argv: `train ...`) on slot `slot`, or asks the slot's
+    // kept worker for it (starting the worker first when it has none).
+    ChildSupervisor::Id startTrialProcess(std::size_t slot, const std::vector<std::string>& argv,
+                                          Running& r);
+    // A kept worker's "ready": its trial ended with `status`; the slot's next trial goes to it,
+    // or, with none to run now, its stdin is closed (it ends; the slot is free).
+    void workerReady(Running& r, int status);
 
     sweep::SweepSpec spec_;
     int64_t id_;
@@ -131,6 +144,12 @@ private:
     double startedAt_ = 0.0;
     SlotTime slotTime_;
     PackMemory packMemory_;
+    // The kept worker of each slot (0: none) and its stderr file (its first trial's).
+    struct Worker {
+        ChildSupervisor::Id child = 0;
+        std::string errFile;
+    };
+    std::vector<Worker> workers_;
 };
 
 }  // namespace nnwb

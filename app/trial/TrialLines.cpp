@@ -9,7 +9,8 @@ namespace {
 using json = nlohmann::json;
 
 constexpr LineKind kKinds[] = {LineKind::Started, LineKind::Epoch,  LineKind::Fold,
-                               LineKind::Result,  LineKind::Answer, LineKind::End};
+                               LineKind::Result,  LineKind::Answer, LineKind::End,
+                               LineKind::Trial,   LineKind::Ready};
 
 std::optional<LineKind> kindOf(const std::string& word) {
     for (LineKind k : kKinds)
@@ -106,6 +107,14 @@ void decodeFields(const json& j, Line& l) {
             if (j.contains("error")) l.end.error = field<std::string>(j, "error");
             if (j.contains("modelEpoch")) l.end.modelEpoch = field<int>(j, "modelEpoch");
             break;
+        case LineKind::Trial:
+            l.argv = field<std::vector<std::string>>(j, "argv");
+            if (l.argv.empty() || l.argv.front() != "train")
+                throw std::invalid_argument("argv: not a train command");
+            break;
+        case LineKind::Ready:
+            l.readyStatus = field<int>(j, "status");
+            break;
     }
 }
 
@@ -144,6 +153,10 @@ json encodeFields(const Line& l) {
             if (l.end.modelEpoch > 0) j["modelEpoch"] = l.end.modelEpoch;
             return j;
         }
+        case LineKind::Trial:
+            return {{"argv", l.argv}};
+        case LineKind::Ready:
+            return {{"status", l.readyStatus}};
     }
     return json::object();
 }
@@ -164,6 +177,10 @@ const char* lineKindName(LineKind kind) {
             return "answer";
         case LineKind::End:
             return "end";
+        case LineKind::Trial:
+            return "trial";
+        case LineKind::Ready:
+            return "ready";
     }
     return "?";
 }

@@ -2,7 +2,9 @@
 // codec of what `nnwb-cli train --trial` prints and reads, used by both sides (the child's
 // TrialEmitter; the sweep coordinator and a bundle task decoding). A trial alone is a
 // population of one: its lines carry no "member" and it is answered with one word. Figures use
-// one key per metric (EpochReportJson's). Pure functions; any thread. Qt-free.
+// one key per metric (EpochReportJson's). A slot's kept worker (`nnwb-cli sweep worker`, docs/
+// sweeps.md "Kept workers") is asked for each trial with a "trial" line on its stdin and says
+// "ready" when it has ended one and waits for the next. Pure functions; any thread. Qt-free.
 #pragma once
 
 #include <optional>
@@ -17,8 +19,8 @@
 
 namespace nnwb::trial {
 
-enum class LineKind { Started, Epoch, Fold, Result, Answer, End };
-// The "event" word of a line kind: started, epoch, fold, result, answer, end.
+enum class LineKind { Started, Epoch, Fold, Result, Answer, End, Trial, Ready };
+// The "event" word of a line kind: started, epoch, fold, result, answer, end, trial, ready.
 const char* lineKindName(LineKind kind);
 
 // A walk-forward fold that ended (walk-forward trials print these instead of epoch lines).
@@ -53,6 +55,12 @@ struct Line {
     int answerEpoch = 0;                      // Answer: the epoch just done
     std::vector<int> answerMembers;           // Answer: the members to answer
     End end;                                  // End
+    // Trial (coordinator -> kept worker): the arguments of the `nnwb-cli train ... --trial`
+    // it runs, "train" first ("argv").
+    std::vector<std::string> argv;
+    // Ready (kept worker -> coordinator): the trial ended; the exit status a trial process of
+    // its own would have ended with ("status": 0, 2, 3 or 4); the worker waits for the next.
+    int readyStatus = 0;
 };
 
 // A protocol line with a missing or ill-typed field; what() names the line kind and the key

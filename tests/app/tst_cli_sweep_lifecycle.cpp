@@ -5,7 +5,10 @@
 // an attempt (stop, resume, one kill -9, resume: the trial still runs to the end); `runs rm` of
 // a running trial's run is refused and the coordinator goes on to the end. Also: a trial's
 // stored run carries the fields of a trained run, and `sweep show` finds its trading figures
-// through the run the trial names.
+// through the run the trial names. Kept workers (docs/sweeps.md "Kept workers"): a sweep of N
+// trials on S slots starts S trial processes, not N, and stores what a process per trial
+// stores (values and runs' epochs, bit for bit, pruned trials among them); a worker killed
+// mid-trial has that trial run again and the sweep completes.
 #include <QtTest>
 
 #include <QJsonDocument>
@@ -77,6 +80,28 @@ class CliSweepLifecycleTest : public QObject {
             QTest::qWait(50);
         }
         return false;
+    }
+
+    // The trial processes sweep 1 of `db` started: one stderr file each (a kept worker's is its
+    // first trial's).
+    static int processes(const QString& db) {
+        int n = 0;
+        const auto folder =
+            std::filesystem::path(db.toStdString()).parent_path() / "runs-sweeps" / "1";
+        for (const auto& f : std::filesystem::directory_iterator(folder))
+            n += f.path().extension() == ".err";
+        return n;
+    }
+    // A TPE sweep with ASHA over the learning rate: some trials pruned, some complete.
+    QString prunedSweepSpec() {
+        writeSpec(1, 4, 96);
+        const QString path = dir_ + "/asha.json";
+        std::ofstream(path.toStdString()) << R"({"name":"a","experiment":"exp.json",
+            "method":"tpe","seed":3,"runCap":8,"epochs":4,"tpe":{"startupTrials":3},
+            "earlyTerminate":{"type":"asha","eta":2,"minResource":1,"maxResource":4},
+            "parameters":[{"path":"training.optimizer.learningRate","min":0.0005,"max":0.3,
+            "log":true}]})";
+        return path;
     }
 
 private slots:
@@ -273,6 +298,77 @@ private slots:
         QVERIFY2(
             text.contains("Deflated Sharpe ratio") && !text.contains("No deflated Sharpe ratio"),
             qPrintable(text.mid(text.indexOf("Deflated Sharpe"), 300)));
+    }
+
+    void aSlotKeepsOneWorkerForItsTrials() {
+        // 8 trials on 2 slots: 2 trial processes (a process per trial started 8).
+        const QString spec = prunedSweepSpec();
+        auto r = runCli({"sweep", "run", spec, "--runs-db", db_, "--slots", "cpu=2"});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QCOMPARE(processes(db_), 2);
+        for (const auto& t : trials()) QCOMPARE(t.attempts, 1);
+    }
+
+    void keptWorkersStoreWhatAProcessPerTrialStores() {
+        // The same spec and seed with a process per trial and with one kept worker: the same
+        // states, objective values and stored epochs, bit for bit; trials after a pruned one on
+        // the worker included (a prune leaves nothing behind for the next trial).
+        const QString spec = prunedSweepSpec();
+        const QString perTrial = dir_ + "/per-trial/runs.sqlite";
+        auto a = runCli({"sweep", "run", spec, "--runs-db", perTrial, "--slots", "cpu=1",
+                         "--process-per-trial"});
+        QVERIFY2(a.code == 0, qPrintable(a.out + a.err));
+        auto b = runCli({"sweep", "run", spec, "--runs-db", db_, "--slots", "cpu=1"});
+        QVERIFY2(b.code == 0, qPrintable(b.out + b.err));
+        QCOMPARE(processes(perTrial), 8);
+        QCOMPARE(processes(db_), 1);
+        nnwb::RunStore sa(perTrial.toStdString(), false), sb(db_.toStdString(), false);
+        const auto ta = nnwb::SweepStore(sa).trials(1), tb = nnwb::SweepStore(sb).trials(1);
+        QCOMPARE(tb.size(), size_t(8));
+        QCOMPARE(ta.size(), tb.size());
+        bool prunedBefore = false, completeAfterPruned = false;
+        for (size_t i = 0; i < ta.size(); ++i) {
+            QCOMPARE(tb[i].state, ta[i].state);
+            QVERIFY(tb[i].value && ta[i].value);
+            QCOMPARE(*tb[i].value, *ta[i].value);  // exactly
+            QCOMPARE(tb[i].epochs, ta[i].epochs);
+            const auto ra = sa.get(ta[i].runId), rb = sb.get(tb[i].runId);
+            QVERIFY(ra && rb);
+            QCOMPARE(rb->status, ra->status);
+            QCOMPARE(rb->epochs.size(), ra->epochs.size());
+            for (size_t e = 0; e < ra->epochs.size(); ++e) {
+                QCOMPARE(rb->epochs[e].report.train.loss, ra->epochs[e].report.train.loss);
+                QCOMPARE(rb->epochs[e].report.validation.loss,
+                         ra->epochs[e].report.validation.loss);
+            }
+            completeAfterPruned |= prunedBefore && tb[i].state == nnwb::sweep::TrialState::Complete;
+            prunedBefore |= tb[i].state == nnwb::sweep::TrialState::Pruned;
+        }
+        QVERIFY2(completeAfterPruned, "no trial completed after a pruned one on the worker");
+    }
+
+    void aWorkerKilledMidTrialHasItsTrialRunAgain() {
+        // Each worker kills itself in the second trial it serves (after its first epoch line):
+        // trials 1 and 2 go back to the queue as a dying trial process's do, and run again on a
+        // fresh worker; the sweep completes with every trial.
+        const QString spec = writeSpec(3, 3, 96);
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("NNWB_TEST_WORKER_DIE_IN_TRIAL", "2");
+        p.setProcessEnvironment(env);
+        start(p, {"sweep", "run", spec});
+        QVERIFY(p.waitForFinished(60000));
+        const QString out = p.readAllStandardOutput();
+        QVERIFY2(p.exitCode() == 0, qPrintable(out));
+        QCOMPARE(out.count("requeued"), 2);
+        const auto all = trials();
+        QCOMPARE(all.size(), size_t(3));
+        for (const auto& t : all) {
+            QVERIFY2(t.state == nnwb::sweep::TrialState::Complete, t.error.c_str());
+            QCOMPARE(t.epochsDone, 3);
+            QCOMPARE(t.attempts, t.number == 0 ? 1 : 2);
+        }
+        QCOMPARE(processes(db_), 3);  // the first two workers died
     }
 };
 

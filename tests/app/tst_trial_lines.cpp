@@ -1,8 +1,9 @@
 // The trial protocol's one codec (app/trial/TrialLines.cpp, app/trial/TrialEmitter.cpp): every
-// line kind survives a round trip through encodeLine / decodeLine (alone and as a packed
-// member), a malformed line of a known kind is refused naming its kind, member and key, stray
-// text is no line, the answers decode as the child reads them (a word, an object by member, an
-// unknown word stops), and the emitter writes and asks as a trial alone and as a packed trial.
+// line kind (a kept worker's trial and ready lines too) survives a round trip through encodeLine /
+// decodeLine (alone and as a packed member), a malformed line of a known kind is refused naming its
+// kind, member and key, stray text is no line, the answers decode as the child reads them (a word,
+// an object by member, an unknown word stops), and the emitter writes and asks as a trial alone and
+// as a packed trial.
 #include <QtTest>
 
 #include <cstdio>
@@ -100,6 +101,14 @@ std::vector<Line> everyKind() {
     end.kind = LineKind::End;
     end.end = {"pruned", "pruned after epoch 4", 3};
     v.push_back(end);
+    Line trial;  // a kept worker's request
+    trial.kind = LineKind::Trial;
+    trial.argv = {"train", "--experiment", "/s/trial-4.json", "--trial"};
+    v.push_back(trial);
+    Line ready;
+    ready.kind = LineKind::Ready;
+    ready.readyStatus = 3;
+    v.push_back(ready);
     return v;
 }
 
@@ -134,6 +143,8 @@ void sameLine(const Line& a, const Line& b) {
     QCOMPARE(a.end.status, b.end.status);
     QCOMPARE(a.end.error, b.end.error);
     QCOMPARE(a.end.modelEpoch, b.end.modelEpoch);
+    QCOMPARE(a.argv, b.argv);
+    QCOMPARE(a.readyStatus, b.readyStatus);
 }
 
 QString refusal(const std::string& text) {
@@ -209,6 +220,10 @@ private slots:
                  QString("trial protocol: result line: trading: wrong type"));
         QCOMPARE(refusal(R"({"event":"answer","epoch":1,"members":"all"})"),
                  QString("trial protocol: answer line: members: wrong type"));
+        QCOMPARE(refusal(R"({"event":"trial","argv":["sweep","run"]})"),
+                 QString("trial protocol: trial line: argv: not a train command"));
+        QCOMPARE(refusal(R"({"event":"ready"})"),
+                 QString("trial protocol: ready line: status: missing"));
         QCOMPARE(refusal(R"({"event":"end","member":-1,"status":"failed"})"),
                  QString("trial protocol: end line: member: not a member index"));
         try {

@@ -1,0 +1,141 @@
+#include "app/cli/TrialWorker.h"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <optional>
+
+#include <CLI/CLI.hpp>
+
+#include "app/cli/Commands.h"
+#include "app/cli/TrialProtocol.h"
+#include "app/trial/TrialEmitter.h"
+#include "app/trial/TrialLines.h"
+#include "compute/BackendRegistry.h"
+#include "model/Experiment.h"
+#include "model/ExperimentData.h"
+
+namespace nnwb::cli {
+
+namespace {
+
+// The worker's one data set and one backend (a slot has one device and, in a sweep, one data
+// file): kept from trial to trial while the next one's key is the same.
+struct Kept {
+    bool active = false;  // in `sweep worker` (else nothing is kept)
+    std::string dataKey, backendKey;
+    std::shared_ptr<const ExperimentData> data;
+    std::shared_ptr<Backend> backend;
+};
+
+Kept& kept() {
+    static Kept k;
+    return k;
+}
+
+// The data section, its folder and its price file's size and modification time: what
+// loadExperimentData reads (a file changed between trials is loaded again).
+std::string dataKeyOf(const Experiment& e) {
+    const nlohmann::json d = e.dataWithAbsoluteFile();
+    std::string key = d.dump() + "|" + e.baseDir;
+    struct stat st {};
+    if (d.contains("file") && d["file"].is_string() &&
+        ::stat(d["file"].get<std::string>().c_str(), &st) == 0)
+        key += "|" + std::to_string(st.st_size) + "|" + std::to_string(st.st_mtim.tv_sec) + "." +
+               std::to_string(st.st_mtim.tv_nsec);
+    return key;
+}
+
+int dieInTrial() {
+    const char* v = std::getenv("NNWB_TEST_WORKER_DIE_IN_TRIAL");
+    return v ? std::atoi(v) : 0;
+}
+
+void printReady(int status) {
+    trial::Line l;
+    l.kind = trial::LineKind::Ready;
+    l.readyStatus = status;
+    trial::TrialEmitter(false).write(l);
+}
+
+}  // namespace
+
+std::shared_ptr<const ExperimentData> keptData(const Experiment& e) {
+    Kept& k = kept();
+    if (!k.active) return nullptr;
+    const std::string key = dataKeyOf(e);
+    if (k.data && k.dataKey == key) return k.data;
+    k.data.reset();  // the old one freed before the new one loads
+    auto data = std::make_shared<const ExperimentData>(loadExperimentData(e));
+    if (!data->ok) return data;  // not kept: the run fails saying why, the next loads again
+    k.dataKey = key;
+    k.data = data;
+    return data;
+}
+
+std::shared_ptr<Backend> keptBackend(const Experiment& e) {
+    Kept& k = kept();
+    if (!k.active) return nullptr;
+    // The precision is part of the key: a backend set to `high` stays so (TrainingSession).
+    const std::string key = e.training.device + "|" + e.training.matmulPrecision;
+    if (k.backend && k.backendKey == key) return k.backend;
+    k.backend.reset();
+    k.backend = std::shared_ptr<Backend>(createBackend(e.training.device));
+    k.backendKey = key;
+    return k.backend;
+}
+
+int runTrainArguments(const std::vector<std::string>& argv) {
+    // The command line as nnwb-cli's main() parses it (main.cpp), with only `train` declared.
+    CLI::App root("a kept worker's trial", "nnwb-cli");
+    root.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    root.require_subcommand(1);
+    Runners runners;
+    addTrainCommand(root, runners);
+    std::vector<std::string> reversed(argv.rbegin(), argv.rend());  // CLI11 takes them so
+    try {
+        root.parse(reversed);
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "nnwb-cli train: %s\n", e.what());
+        printTrialBadInput(std::string("nnwb-cli train: ") + e.what());
+        return 2;
+    }
+    const CLI::App* train = root.get_subcommands().front();
+    try {
+        return runners.at(train)();
+    } catch (const UsageError& e) {  // its end line is printed (runTrial)
+        std::fprintf(stderr, "nnwb-cli train: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "nnwb-cli train: %s\n", e.what());
+        return 1;
+    }
+}
+
+int runTrialWorker() {
+    kept().active = true;
+    const int dieIn = dieInTrial();
+    int served = 0, status = 0;
+    std::string text;
+    while (trial::readLine(stdin, text)) {
+        std::optional<trial::Line> line;
+        try {
+            line = trial::decodeLine(text);
+        } catch (const trial::LineError& e) {
+            std::fprintf(stderr, "nnwb-cli sweep worker: %s\n", e.what());
+        }
+        // Anything but a trial line while idle (a late answer) asks nothing: the next line.
+        if (!line || line->kind != trial::LineKind::Trial) continue;
+        if (++served == dieIn) dieAfterNextEpochLine();
+        status = runTrainArguments(line->argv);
+        if (status == 1) break;  // a failure: the slot's next trial in a fresh process
+        printReady(status);
+    }
+    // The device objects go before the process's static objects (the OpenCL runtime's).
+    kept() = Kept();
+    return status == 1 ? 1 : 0;
+}
+
+}  // namespace nnwb::cli
