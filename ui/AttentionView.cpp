@@ -3,7 +3,6 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -14,6 +13,7 @@
 #include "ui/AttentionGrid.h"
 #include "ui/AttentionHeatmap.h"
 #include "ui/AttentionPickers.h"
+#include "ui/PaneScrollArea.h"
 
 namespace nnwb {
 
@@ -46,12 +46,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
     // when the pane is shorter than its lines (1024x600).
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    auto* side = new QScrollArea(this);
-    side->setObjectName(QStringLiteral("attentionSide"));
-    side->setFrameShape(QFrame::NoFrame);
-    side->setWidgetResizable(true);
-    side->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    auto* column = new QWidget(side);
+    auto* column = new QWidget(this);
     auto* columnLayout = new QVBoxLayout(column);
     columnLayout->setContentsMargins(0, 0, 4, 0);
     pickers_ = new AttentionPickers(tr("Attention"), QStringLiteral("attention"), column);
@@ -69,7 +64,8 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
     pickers_->addControl(weights_);
     columnLayout->addWidget(pickers_);
     columnLayout->addStretch(1);
-    side->setWidget(column);
+    auto* side = new PaneScrollArea(column, this);
+    side->setObjectName(QStringLiteral("attentionSide"));
     // Two fifths of the pane, between 20 and 36 characters: two pickers a line (the layer's
     // and the head's, ...) and the info line in a few lines where the pane is wide (1280 px
     // screens), one a line where it is narrow. Never wider than 20 characters at least, so that

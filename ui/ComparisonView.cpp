@@ -28,6 +28,7 @@
 #include "ui/DevicePicker.h"
 #include "ui/EpochPoints.h"
 #include "ui/FileDialogs.h"
+#include "ui/TableRows.h"
 
 namespace nnwb {
 
@@ -69,7 +70,7 @@ ComparisonView::ComparisonView(ComparisonController* controller, ExperimentDocum
     message_->hide();
     layout->addWidget(message_);
 
-    auto* vsplit = new QSplitter(Qt::Vertical, this);
+    auto* vsplit = split_ = new QSplitter(Qt::Vertical, this);
     vsplit->setObjectName(QStringLiteral("comparisonSplitter"));
     vsplit->setChildrenCollapsible(false);
     runs_ = new ComparisonRunsTable(this);
@@ -90,8 +91,10 @@ ComparisonView::ComparisonView(ComparisonController* controller, ExperimentDocum
     attention_ = new ComparisonAttention(attentionScroll);
     attentionScroll->setWidget(attention_);
     hsplit->setSizes({550, 450});
-    vsplit->setStretchFactor(0, 3);
-    vsplit->setStretchFactor(1, 2);
+    // The charts take what the summary's rows leave (a drag gives the heatmaps more): split
+    // 3 : 2, the charts of a framed 1280x720 window plotted in 118 px.
+    vsplit->setStretchFactor(0, 1);
+    vsplit->setStretchFactor(1, 0);
     layout->addWidget(vsplit, 1);
 
     connectViews();
@@ -300,7 +303,12 @@ void ComparisonView::refreshRun(int run) {
 }
 
 void ComparisonView::refreshSummary() {
+    const int rows = summary_->rowCount();
     summary_->setRecords(controller_->records(), colours());
+    // Room for five rows (all of fewer); a new set of runs gives the charts the rest again.
+    summary_->setMinimumHeight(
+        tableHeightForRows(summary_, std::clamp(summary_->rowCount(), 1, 5)));
+    if (summary_->rowCount() != rows) split_->setSizes({QWIDGETSIZE_MAX, 0});
 }
 
 void ComparisonView::updateActions() {

@@ -14,6 +14,7 @@ class QCheckBox;
 class QLabel;
 class QMenu;
 class QSpinBox;
+class QSplitter;
 
 namespace nnwb {
 
@@ -74,6 +75,7 @@ private:
     ComparisonRunsTable* runs_;
     ComparisonChart* charts_[3];
     ComparisonSummaryTable* summary_;
+    QSplitter* split_;  // the charts over the summary and the heatmaps
     ComparisonAttention* attention_;
     QCheckBox* showTraining_;
     QCheckBox* showValidation_;

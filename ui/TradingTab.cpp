@@ -130,6 +130,9 @@ QString TradingTab::verdict() const {
 
 void TradingTab::setFiguresView(TradingView* view) {
     view->equityChart()->hide();
+    // Its one-line caption repeated the verdict's and the caption's figures, elided ("... net
+    // -3096..."): the caption above says what it had that they do not (one point's size).
+    view->hideCaption();
     // All three rows (strategy, buy and hold, random) and the header without scrolling, and
     // no more (it took the curves' room at 1280x720). Rows of one fixed height: sized to their
     // contents they were shorter than the default row height the table's height was counted
@@ -192,12 +195,13 @@ void TradingTab::refresh() {
                           .replace(QStringLiteral(" %"), QStringLiteral("\u00a0%")));
     QString caption =
         tr("The signals of %1, traded under the experiment's trading rules "
-           "(docs/trading.md): %2 bars, %3.")
+           "(docs/trading.md): %2 bars, %3, one point = %4.")
             .arg(trading_->what())
             .arg(report->equity.bar.size())
             .arg(report->spreadFrom == "file"
                      ? tr("spread from the file")
-                     : tr("spread from the setting: %1 points").arg(report->spreadPoints));
+                     : tr("spread from the setting: %1 points").arg(report->spreadPoints))
+            .arg(report->point, 0, 'g', 6);
     for (const std::string& w : report->warnings)
         caption += QStringLiteral(" ") + tr("Warning: %1.").arg(QString::fromStdString(w));
     caption_->setText(caption);

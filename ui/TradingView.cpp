@@ -43,6 +43,7 @@ TradingView::TradingView(TradingPresenter* presenter, ExperimentDocument* doc, Q
     layout->addLayout(body, 1);
     note_ = new QLabel(this);
     note_->setObjectName(QStringLiteral("tradingNote"));
+    note_->setWordWrap(true);  // a warning or a saved file's path, whole at any width
     layout->addWidget(note_);
     connect(presenter_, &TradingPresenter::changed, this, &TradingView::refresh);
     connect(rules, &QPushButton::clicked, this, &TradingView::editRules);
@@ -55,6 +56,10 @@ void TradingView::setCaption(const QString& text) {
     captionText_ = text;
     caption_->setToolTip(text);
     elideCaption();
+}
+
+void TradingView::hideCaption() {
+    caption_->hide();
 }
 
 void TradingView::elideCaption() {

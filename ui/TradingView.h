@@ -27,6 +27,9 @@ public:
     // The caption's whole text (shown on one line, elided to the view's width, whole in its
     // tooltip, so that at 1280×720 the equity curve and the table keep the pane's height).
     QString caption() const { return captionText_; }
+    // Hides the caption line; the buttons stay (the Trading tab's verdict and caption say whose
+    // signals, the trades, net and spread: elided on one line, it only repeated them).
+    void hideCaption();
     // The exports behind the buttons, without their file dialogs; the caption's note says
     // what was written or why not.
     bool exportTradesTo(const QString& path);

@@ -1,14 +1,18 @@
 #include "ui/WalkForwardView.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
-#include <QScrollArea>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 #include "app/core/WalkForwardPresenter.h"
 #include "ui/CpcvView.h"
 #include "ui/FoldBands.h"
+#include "ui/PaneScrollArea.h"
 #include "ui/TableRows.h"
 
 namespace nnwb {
@@ -21,12 +25,7 @@ WalkForwardView::WalkForwardView(WalkForwardPresenter* presenter, QWidget* paren
     // to one row under labels that overlap it.
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    auto* scroll = new QScrollArea(this);
-    scroll->setObjectName(QStringLiteral("walkForwardScroll"));
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidgetResizable(true);
-    outer->addWidget(scroll);
-    auto* page = new QWidget(scroll);
+    auto* page = new QWidget(this);
     auto* layout = new QVBoxLayout(page);
     layout->setContentsMargins(4, 4, 4, 4);
     caption_ = new QLabel(page);
@@ -45,7 +44,7 @@ WalkForwardView::WalkForwardView(WalkForwardPresenter* presenter, QWidget* paren
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->setVisible(false);
     table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    table_->setMinimumHeight(tableHeightForRows(table_, 5));
+    table_->installEventFilter(this);  // its height follows its width (the scroll bar)
     layout->addWidget(table_, 1);
     stitched_ = new QLabel(page);
     stitched_->setObjectName(QStringLiteral("walkForwardStitched"));
@@ -53,7 +52,11 @@ WalkForwardView::WalkForwardView(WalkForwardPresenter* presenter, QWidget* paren
     stitched_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(stitched_);
     layout->addWidget(new CpcvView(presenter_, page), 1);  // the paths under scheme cpcv
-    scroll->setWidget(page);
+    // What the table (as tall as its rows) and the CPCV view leave, under them.
+    layout->addStretch(0);
+    auto* scroll = new PaneScrollArea(page, this);
+    scroll->setObjectName(QStringLiteral("walkForwardScroll"));
+    outer->addWidget(scroll);
     connect(presenter_, &WalkForwardPresenter::changed, this, &WalkForwardView::refresh);
     refresh();
 }
@@ -79,10 +82,29 @@ void WalkForwardView::refresh() {
             if (item->text() != rows[size_t(r)][c]) item->setText(rows[size_t(r)][c]);
         }
     table_->resizeColumnsToContents();
+    fitTable();
     const QString stitched = presenter_->stitchedText();
     stitched_->setText(stitched.isEmpty() ? QString()
                                           : stitched + tr(" (the Trading tab trades this series)"));
     stitched_->setVisible(!stitched.isEmpty());
+}
+
+bool WalkForwardView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == table_ && event->type() == QEvent::Resize) fitTable();
+    return QWidget::eventFilter(watched, event);
+}
+
+void WalkForwardView::fitTable() {
+    // As tall as its rows (and the scroll bar when its columns are wider than it), five rows
+    // at least while it has them: stretched to the tab, six folds left most of the page an
+    // empty table. The CPCV view under it, or the empty page, takes the rest.
+    const int rows = std::max(1, table_->rowCount());
+    const int inside = table_->width() - 2 * table_->frameWidth();
+    const int bar = table_->horizontalHeader()->length() > inside
+                        ? 0
+                        : table_->horizontalScrollBar()->sizeHint().height();
+    table_->setMinimumHeight(tableHeightForRows(table_, std::min(5, rows)) - bar);
+    table_->setMaximumHeight(tableHeightForRows(table_, rows) - bar);
 }
 
 }  // namespace nnwb

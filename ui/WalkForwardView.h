@@ -2,8 +2,8 @@
 // (training and test periods, epochs, best epoch, validation and test figures) and the stitched
 // out-of-sample figures, or under scheme cpcv the paths (ui/CpcvView); the folds themselves are
 // drawn on the price chart, whose legend line is repeated here (not for cpcv, which draws no
-// bands). The page scrolls when the tab is shorter than its tables' five rows. Shows what a
-// WalkForwardPresenter holds. GUI thread only.
+// bands). The fold table is as tall as its rows; the page scrolls when the tab is shorter than
+// its tables' five rows. Shows what a WalkForwardPresenter holds. GUI thread only.
 #pragma once
 
 #include <QWidget>
@@ -24,8 +24,13 @@ public:
     QLabel* captionLabel() const { return caption_; }
     QLabel* stitchedLabel() const { return stitched_; }
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void refresh();
+    // The fold table as tall as its rows, five at least, and its scroll bar when needed.
+    void fitTable();
 
     WalkForwardPresenter* presenter_;
     QLabel* caption_;
