@@ -293,6 +293,7 @@ std::string fmaChainMismatch(cpugemm::Isa isa, int m, int n, int k, bool ta, boo
                                 tb ? b[size_t(j) * k + q] : b[size_t(q) * n + j], want);
             if (c[size_t(i) * n + j] != want) {
                 std::ostringstream s;
+                s.precision(std::numeric_limits<T>::max_digits10);
                 s << cpugemm::isaName(isa) << " M=" << m << " N=" << n << " K=" << k << " ta=" << ta
                   << " tb=" << tb << ": C[" << i << "][" << j << "] is not the "
                   << "k-ordered FMA chain (" << double(c[size_t(i) * n + j]) << " against "
