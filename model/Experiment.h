@@ -36,6 +36,9 @@ struct TrainingConfig {
     int batchSize = 64;
     int epochs = 10;
     uint64_t seed = 42;
+    // Seeds trained as one ensemble (seed .. seed + ensemble - 1; docs/ensembles.md); 1: one
+    // model.
+    int ensemble = 1;
     std::string device = "cpu";
     bool shuffle = true;
     // The metric behind the best epoch, early stopping and the plateau schedule.

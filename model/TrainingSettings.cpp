@@ -105,6 +105,16 @@ void runSettings(std::vector<TrainingSetting>& out) {
              "→ the same numbers)")
              .range(0, 18446744073709551615.0)
              .to(fieldAccess(&TrainingConfig::seed)),
+         TrainingEntry(
+             K::Int, "ensemble", "ensemble", "Ensemble of N seeds",
+             "Trains N seeds (Seed .. Seed + N - 1) as one population and keeps them as one "
+             "model: an ensemble bundle, recorded as one run with its member runs "
+             "(docs/ensembles.md); 1 = one model. nnwb-cli train does the same (with "
+             "--save-model FILE), as --population N --vary seed=S..S+N-1 --ensemble.")
+             .range(1, 4096)
+             .unit("seeds")
+             .omittedWhenDefault()
+             .to(fieldAccess(&TrainingConfig::ensemble)),
          TrainingEntry(K::Bool, "shuffle", "shuffle", "shuffle samples every epoch",
                        "Visit the training samples in a new random order each epoch")
              .to(fieldAccess(&TrainingConfig::shuffle)),

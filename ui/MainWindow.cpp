@@ -283,6 +283,17 @@ void MainWindow::connectController() {
     connect(controller_, &C::runFinished, this, &MainWindow::runFinished);
     connect(controller_, &C::weightsLoaded, this, &MainWindow::weightsLoaded);
     connect(controller_, &C::modelSignals, priceChart_, &PriceChartPane::showModelSignals);
+    // An ensemble's run (training.ensemble > 1): its members' curves thin under its own; once
+    // kept, its signals and agreement on the validation part under the candles.
+    connect(controller_, &C::memberEpochFinished, this,
+            [this](const EpochReport& r) { charts_->addMemberEpoch(r, hasValidation_); });
+    connect(controller_, &C::ensembleKept, this, [this](const EnsembleKept& k) {
+        if (k.agreement.empty()) return;
+        priceChart_->chart()->setSignals(
+            k.firstBar, k.outputs,
+            tr("the ensemble of %1 seeds (kept epochs, validation part)").arg(k.members));
+        priceChart_->chart()->setAgreement(k.firstBar, k.agreement);
+    });
     connectWalkForward();
 }
 

@@ -56,6 +56,16 @@ void MetricCharts::addEpoch(const EpochReport& r, bool hasValidation) {
     }
 }
 
+void MetricCharts::addMemberEpoch(const EpochReport& r, bool hasValidation) {
+    const double e = r.epoch;
+    charts_[0]->addMemberPoint(r.model, e, r.train.loss, r.validation.loss, hasValidation);
+    if (!r.taskMetrics) return;
+    charts_[1]->addMemberPoint(r.model, e, r.train.missedPct, r.validation.missedPct,
+                               hasValidation);
+    charts_[2]->addMemberPoint(r.model, e, plottedAccuracy(r.train), plottedAccuracy(r.validation),
+                               hasValidation);
+}
+
 void MetricCharts::clear() {
     reports_.clear();
     hasValidation_.clear();

@@ -1,7 +1,7 @@
 // The live charts of a run: loss, missed patterns % and accuracy % per epoch (training and
-// validation) and the learning rate, side by side, each with the best epoch marked; export of
-// all of them to PNG and of every per-epoch figure to CSV. Keeps the epoch reports it was
-// given. GUI thread only.
+// validation; an ensemble's members as thin lines) and the learning rate, side by side, each
+// with the best epoch marked; export of all of them to PNG and of every per-epoch figure to
+// CSV. Keeps the epoch reports it was given. GUI thread only.
 #pragma once
 
 #include <vector>
@@ -22,6 +22,9 @@ public:
     explicit MetricCharts(QWidget* parent = nullptr);
 
     void addEpoch(const EpochReport& report, bool hasValidation);
+    // An ensemble member's epoch (report.model the member): thin lines under the ensemble's
+    // curves; not in reports() nor the CSV.
+    void addMemberEpoch(const EpochReport& report, bool hasValidation);
     void clear();
     const std::vector<EpochReport>& reports() const { return reports_; }
     MetricChart* lossChart() const { return charts_[0]; }

@@ -140,6 +140,21 @@ int runTrainPopulation(const Experiment& exp, const TrainOptions& o) {
     return runPopulationTrain(exp, p);
 }
 
+// training.ensemble N (the Training pane's "Ensemble of N seeds"): the ensemble of seeds
+// S..S+N-1, as --population N --vary seed=S..S+N-1 --ensemble; not with those flags.
+void useEnsembleSetting(const Experiment& exp, TrainOptions& o) {
+    const int n = exp.training.ensemble;
+    const std::string what = "training.ensemble " + std::to_string(n);
+    if (o.population > 0 || !o.vary.empty() || o.ensemble)
+        throw UsageError(what + ": not with --population, --vary or --ensemble");
+    if (o.saveModel.empty())
+        throw UsageError(what + ": needs --save-model FILE (the ensemble bundle to write)");
+    const uint64_t s = exp.training.seed;
+    o.population = n;
+    o.vary = {"seed=" + std::to_string(s) + ".." + std::to_string(s + uint64_t(n) - 1)};
+    o.ensemble = true;
+}
+
 // The experiment of `path` (a file or a preset) with the command's flags applied.
 Experiment loadTrainExperiment(const std::string& path, const TrainOptions& o) {
     const std::string file = findExperimentOrPreset(path);
@@ -284,6 +299,7 @@ int runTrain(TrainOptions& o) {
     // A file, else a preset of that name (as `compare` takes them).
     const std::string file = findExperimentOrPreset(path);
     const Experiment exp = loadTrainExperiment(path, o);
+    if (exp.training.ensemble > 1) useEnsembleSetting(exp, o);
     if (o.population > 0) return runTrainPopulation(exp, o);
     if (!o.vary.empty()) throw UsageError("--vary: only with --population N");
     if (o.ensemble) throw UsageError("--ensemble: only with --population N (N >= 2 members)");

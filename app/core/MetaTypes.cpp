@@ -4,6 +4,7 @@ namespace nnwb {
 
 void registerMetaTypes() {
     qRegisterMetaType<nnwb::EpochReport>("nnwb::EpochReport");
+    qRegisterMetaType<nnwb::EnsembleKept>("nnwb::EnsembleKept");
     qRegisterMetaType<nnwb::RunInfo>("nnwb::RunInfo");
     qRegisterMetaType<nnwb::TrainingProgress>("nnwb::TrainingProgress");
     qRegisterMetaType<nnwb::AttentionSnapshotPtr>("nnwb::AttentionSnapshotPtr");

@@ -11,6 +11,7 @@
 
 Q_DECLARE_METATYPE(nnwb::EpochReport)
 Q_DECLARE_METATYPE(nnwb::RunInfo)
+Q_DECLARE_METATYPE(nnwb::EnsembleKept)
 Q_DECLARE_METATYPE(nnwb::TrainingProgress)
 Q_DECLARE_METATYPE(nnwb::AttentionSnapshotPtr)
 Q_DECLARE_METATYPE(nnwb::RunEnd)

@@ -31,6 +31,8 @@ TrainingController::TrainingController(QObject* parent) : TrainingSignals(parent
     forward(&TrainingWorker::modelSignals, &TrainingController::modelSignals);
     forward(&TrainingWorker::progress, &TrainingController::progress);
     forward(&TrainingWorker::epochFinished, &TrainingController::epochFinished);
+    forward(&TrainingWorker::memberEpochFinished, &TrainingController::memberEpochFinished);
+    forward(&TrainingWorker::ensembleKept, &TrainingController::ensembleKept);
     forward(&TrainingWorker::attentionReady, &TrainingController::attentionReady);
     forward(&TrainingWorker::weightsSaved, &TrainingController::weightsSaved);
     forward(&TrainingWorker::bundleReady, &TrainingController::bundleReady);

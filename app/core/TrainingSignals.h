@@ -26,6 +26,11 @@ Q_SIGNALS:
     void modelSignals(const nnwb::RunInfo& info, const nnwb::EpochReport& report);
     void progress(const nnwb::TrainingProgress& p);
     void epochFinished(const nnwb::EpochReport& report);
+    // An ensemble run (training.ensemble > 1): each member's epoch report (report.model the
+    // member), before the ensemble's own epoch comes as epochFinished(); after the run, the
+    // kept ensemble (before runFinished()).
+    void memberEpochFinished(const nnwb::EpochReport& report);
+    void ensembleKept(const nnwb::EnsembleKept& kept);
     void attentionReady(const nnwb::AttentionSnapshotPtr& snapshot);
     void runFinished(nnwb::RunEnd end, const QString& message);
     void weightsSaved(bool ok, const QString& message);

@@ -37,4 +37,15 @@ struct RunInfo {
     size_t trainFirstBar = 0, trainLastBar = 0, validationFirstBar = 1, validationLastBar = 0;
 };
 
+// Sent once after an ensemble run (training.ensemble > 1, docs/ensembles.md) has kept its
+// members: the kept ensemble (each member's kept epoch) on the validation part.
+struct EnsembleKept {
+    int members = 0;
+    int64_t runId = 0;             // the ensemble's run in the store; 0 when it is not recorded
+    size_t firstBar = 0;           // the bar of the first validation row (the rows are consecutive)
+    std::vector<float> outputs;    // 3 per row: the members' mean
+    std::vector<float> agreement;  // per row: the share of members voting for the signal
+    double validationLoss = 0, meanAgreement = 1;
+};
+
 }  // namespace nnwb

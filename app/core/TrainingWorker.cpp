@@ -7,6 +7,7 @@
 
 #include "app/core/QtText.h"
 #include "app/engine/RunSubject.h"
+#include "app/ensemble/EnsembleKeep.h"
 #include "model/ModelBundle.h"
 #include "model/Monitor.h"
 #include "model/NetworkWeights.h"
@@ -48,7 +49,10 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     }
     std::unique_ptr<RunEngine> next;
     try {
-        next = std::make_unique<RunEngine>(experiment_);
+        const int n = experiment_.training.ensemble;
+        next = n > 1 ? std::make_unique<RunEngine>(
+                           seedEnsembleMembers(experiment_, n, "training.ensemble"))
+                     : std::make_unique<RunEngine>(experiment_);
     } catch (const std::exception& e) {
         runFailed_ = true;
         return finish(RunEnd::Failed, q(describeRunFailure(e, true)));
@@ -95,6 +99,7 @@ void TrainingWorker::continueRun(const Experiment& experiment,
 }
 
 void TrainingWorker::train(int epochs, StartMode mode, const RecordingOptions& recording) {
+    if (engine_->models() > 1) return trainEnsemble(epochs, recording);
     running_ = true;
     RunEventHandlers events;
     events.onStarted = [this, mode](RunEngine&) { emitRunStarted(mode != StartMode::Restart); };

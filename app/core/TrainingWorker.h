@@ -24,6 +24,8 @@
 
 namespace nnwb {
 
+class EnsembleCurve;
+
 class TrainingWorker : public TrainingSignals {
     Q_OBJECT
 public:
@@ -40,10 +42,11 @@ public:
 
 public Q_SLOTS:
     // Prepares a run of the experiment on the run engine (data, backend, network) and trains
-    // experiment.training.epochs epochs; the calls posted meanwhile (scores, saving) are served
-    // between epochs. Ends with runFinished(). An experiment whose validation.mode is
-    // walkforward runs every fold instead (app/engine/WalkForward, as nnwb-cli walkforward):
-    // walkForwardPlanned(), then per fold foldStarted(), runStarted() and its epochs,
+    // experiment.training.epochs epochs (with training.ensemble N > 1: N seeds as one
+    // population kept as one ensemble, TrainingWorkerEnsemble.cpp); the calls posted meanwhile
+    // (scores, saving) are served between epochs. Ends with runFinished(). An experiment whose
+    // validation.mode is walkforward runs every fold instead (app/engine/WalkForward, as nnwb-cli
+    // walkforward): walkForwardPlanned(), then per fold foldStarted(), runStarted() and its epochs,
     // foldEnded(); then walkForwardFinished() and runFinished(). It keeps no model.
     // The run is recorded in the run store as `recording` says (see RunRecorder).
     void start(const nnwb::Experiment& experiment, std::shared_ptr<nnwb::TrainControl> control,
@@ -88,6 +91,12 @@ private:
     // Trains on engine_ (the one epoch loop is the engine's) and reports the end.
     void train(int epochs, StartMode mode, const RecordingOptions& recording);
     void trainSoon(int epochs, StartMode mode, const RecordingOptions& recording);
+    // An ensemble's run (training.ensemble > 1, TrainingWorkerEnsemble.cpp): the members as
+    // one population on engine_, the ensemble's epochs, then the ensemble kept and recorded.
+    void trainEnsemble(int epochs, const RecordingOptions& recording);
+    // Keeps and records the trained ensemble; returns the run's summary line. Throws
+    // EnsembleError (or std::exception) when it cannot be kept.
+    QString keepEnsemble(const EnsembleCurve& curve, const RecordingOptions& record);
     // Runs every fold of experiment_ (TrainingWorkerWalkForward.cpp) and reports the end.
     void walkForward(const RecordingOptions& recording);
     // Starts the posted run that waited for the current one to stop, if any.

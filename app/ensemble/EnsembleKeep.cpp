@@ -64,10 +64,10 @@ std::vector<Experiment> seedEnsembleMembers(const Experiment& base, int n,
     if (n < 2)
         throw EnsembleError(what + ": an ensemble needs at least 2 members, not " +
                             std::to_string(n));
-    const int s = base.training.seed;
+    const uint64_t s = base.training.seed;
     try {
-        return populationMembers(base, n,
-                                 {"seed=" + std::to_string(s) + ".." + std::to_string(s + n - 1)});
+        return populationMembers(
+            base, n, {"seed=" + std::to_string(s) + ".." + std::to_string(s + uint64_t(n) - 1)});
     } catch (const PopulationSpecError& e) {
         throw EnsembleError(what + ": " + e.what());
     }

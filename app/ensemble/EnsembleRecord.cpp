@@ -34,6 +34,21 @@ std::vector<EpochReport> EnsembleCurve::epochs() const {
     return out;
 }
 
+std::shared_ptr<const std::vector<float>> EnsembleCurve::meanOutputs() const {
+    const size_t samples = validation_.size();
+    for (const auto& out : latest_)
+        if (!out || out->size() != 3 * samples) return nullptr;
+    auto mean = std::make_shared<std::vector<float>>(3 * samples);
+    std::vector<std::array<float, 3>> outs(members_);
+    for (size_t s = 0; s < samples; ++s) {
+        for (size_t m = 0; m < members_; ++m)
+            for (size_t o = 0; o < 3; ++o) outs[m][o] = (*latest_[m])[3 * s + o];
+        const CombinedOutput c = combineOutputs(outs);
+        for (size_t o = 0; o < 3; ++o) (*mean)[3 * s + o] = c.mean[o];
+    }
+    return mean;
+}
+
 EpochReport EnsembleCurve::combined(int epoch, const std::vector<EpochReport>& reports) const {
     EpochReport e;
     e.epoch = epoch;

@@ -32,6 +32,9 @@ public:
     void add(const EpochReport& report);
     // The ensemble's epochs so far (the last one included).
     std::vector<EpochReport> epochs() const;
+    // The mean of the members' latest validation outputs (3 per sample, as combineOutputs
+    // averages them); null until every member has reported outputs.
+    std::shared_ptr<const std::vector<float>> meanOutputs() const;
 
 private:
     EpochReport combined(int epoch, const std::vector<EpochReport>& reports) const;

@@ -174,6 +174,32 @@ private Q_SLOTS:
         QCOMPARE(all["validation"]["loss"], agreed["validation"]["loss"]);
     }
 
+    // training.ensemble 2 in the experiment (the window's "Ensemble of N seeds") trains the
+    // ensemble of seeds 5..6 as --population 2 --vary seed=5..6 --ensemble does: the same
+    // bundle bytes; without --save-model or with --population it is refused naming the key.
+    void theEnsembleSettingTrainsTheSameEnsemble() {
+        json e = experiment_;
+        e["training"]["ensemble"] = 2;
+        const QString file = write("e2.json", e.dump(2)), kept = path("setting.safetensors");
+        auto r = run({"train", "--experiment", file, "--save-model", kept, "--no-record"});
+        QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+        QVERIFY2(r.out.contains("ensemble of 2: validation loss"), qPrintable(r.out));
+        const nnwb::EnsembleBundle a = nnwb::EnsembleBundle::load(kept.toStdString());
+        const nnwb::EnsembleBundle b = nnwb::EnsembleBundle::load(ensemble_.toStdString());
+        const nnwb::TensorMap ta = a.tensors(), tb = b.tensors();
+        QCOMPARE(ta.size(), tb.size());
+        for (const auto& [name, t] : ta) {
+            QVERIFY2(tb.count(name), name.c_str());
+            QVERIFY2(t.values == tb.at(name).values, name.c_str());  // bit for bit
+        }
+        QCOMPARE(a.members[1].seed, uint64_t(6));
+        for (const QStringList& extra : {QStringList{}, QStringList{"--population", "2"}}) {
+            r = run(QStringList{"train", "--experiment", file, "--no-record"} + extra);
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains("training.ensemble 2: "), qPrintable(r.err));
+        }
+    }
+
     void badInputIsRefusedAndChangesNothing() {
         const QString kept = path("kept.safetensors");
         QFile::copy(ensemble_, kept);

@@ -1,6 +1,7 @@
 // GUI: training from the window on the CPU backend and (when listDevices() has one) on
 // OpenCL — one chart point per epoch, the confusion table filled — pause and stop acting within
-// one batch, a worker error shown in the window, and closing the window during training.
+// one batch, a worker error shown in the window, and closing the window during training; the
+// Training pane's "Ensemble of N seeds" (one ensemble run with its members, as the CLI's).
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
@@ -24,9 +25,13 @@
 
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TrainingController.h"
+#include "app/runs/RunStore.h"
+#include "common/BarExperiments.h"
+#include "common/CliFixture.h"
 #include "common/FaultProbe.h"
 #include "common/FifoReader.h"
 #include "common/TestUtil.h"
+#include "ui/AgreementStrip.h"
 #include "ui/AttentionHeatmap.h"
 #include "ui/AttentionView.h"
 #include "ui/ConfusionTable.h"
@@ -34,6 +39,8 @@
 #include "ui/MainWindow.h"
 #include "ui/MetricChart.h"
 #include "ui/MetricCharts.h"
+#include "ui/PriceChart.h"
+#include "ui/PriceChartPane.h"
 
 using namespace nnwb;
 
@@ -140,6 +147,75 @@ private Q_SLOTS:
     }
 
     void trainsOnCpu() { trainOn("cpu"); }
+
+    // Issue 44: training.ensemble 2 (the Training pane's "Ensemble of N seeds") trains seeds 5
+    // and 6 as one population, recorded as one ensemble run with its 2 member runs whose
+    // figures are those of nnwb-cli train --population 2 --vary seed=5..6 --ensemble; the
+    // members' curves are thin lines in the Metrics charts and the kept ensemble's agreement
+    // shows under the candles.
+    void trainsAnEnsembleOfSeeds() {
+        test::CliFixture cli;
+        cli.dir_ = QString::fromStdString(test::tempDir());
+        nlohmann::json e = test::barExperiment(
+            "ens", {{"file", cli.writeCut("EURUSD_H1.csv", 700).toStdString()}, {"window", 6}},
+            test::denseLayers(16), {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}});
+        const QString cliDb = cli.path("cli.sqlite"), windowDb = cli.path("window.sqlite");
+        const auto r = cli.run({"train", "--experiment", cli.write("e.json", e.dump()),
+                                "--population", "2", "--vary", "seed=5..6", "--ensemble",
+                                "--save-model", cli.path("ens.safetensors"), "--runs-db", cliDb});
+        QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+        e["training"]["ensemble"] = 2;
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(windowDb, true);
+        w.document()->reset(Experiment::fromJson(e));
+        auto* field = w.findChild<QSpinBox*>(QStringLiteral("ensemble"));
+        QVERIFY(field);
+        QCOMPARE(field->value(), 2);
+        QCOMPARE(field->minimum(), 1);  // 1 is one model: no ensemble of 1
+        w.show();
+        QSignalSpy finished(w.controller(), &TrainingController::runFinished);
+        QSignalSpy memberEpochs(w.controller(), &TrainingController::memberEpochFinished);
+        QVERIFY(w.startTraining());
+        QVERIFY(waitForEnd(finished, 60000));
+        QCOMPARE(memberEpochs.count(), 4);  // 2 members, 2 epochs
+        QVERIFY2(finished.first().at(0).value<RunEnd>() == RunEnd::Completed,
+                 qPrintable(finished.first().at(1).toString()));
+        RunStore windowStore(windowDb.toStdString()), cliStore(cliDb.toStdString());
+        const auto shown = windowStore.list(), clis = cliStore.list();
+        QCOMPARE(shown.size(), size_t(1));  // the ensemble's run; its members are not listed
+        QCOMPARE(clis.size(), size_t(1));
+        QCOMPARE(shown.front().ensembleMembers, 2);
+        QCOMPARE(shown.front().name, clis.front().name);
+        QVERIFY(shown.front().bestValLoss.has_value());
+        QCOMPARE(*shown.front().bestValLoss, *clis.front().bestValLoss);
+        QCOMPARE(shown.front().trading["strategy"], clis.front().trading["strategy"]);
+        const auto run = windowStore.get(shown.front().id);
+        QVERIFY(run && run->bundle("best"));
+        const auto members = windowStore.members(shown.front().id);
+        const auto cliMembers = cliStore.members(clis.front().id);
+        QCOMPARE(members.size(), size_t(2));
+        MetricCharts* c = w.charts();
+        QCOMPARE(c->lossChart()->validationGraph()->dataCount(), 2);
+        QCOMPARE(c->lossChart()->validationGraph()->data()->at(1)->value,
+                 run->epochs[1].report.validation.loss);
+        for (MetricChart* chart : {c->lossChart(), c->missedChart(), c->accuracyChart()}) {
+            QCOMPARE(chart->memberCount(), 2);
+            QVERIFY(!chart->legend->hasItemWithPlottable(chart->memberValidationGraph(0)));
+        }
+        for (size_t m = 0; m < 2; ++m) {
+            QCOMPARE(members[m].seed, uint64_t(5 + m));
+            QCOMPARE(*members[m].bestValLoss, *cliMembers[m].bestValLoss);
+            const auto stored = windowStore.get(members[m].id);
+            QCOMPARE(c->lossChart()->memberValidationGraph(int(m))->dataCount(), 2);
+            QCOMPARE(c->lossChart()->memberValidationGraph(int(m))->data()->at(1)->value,
+                     stored->epochs[1].report.validation.loss);
+        }
+        PriceChart* price = w.priceChartPane()->chart();
+        QVERIFY(price->agreementStrip()->isVisibleTo(w.priceChartPane()));
+        QCOMPARE(price->agreementStrip()->agreement().size(), size_t(run->validationSamples));
+        QVERIFY(price->signalLabel().contains("ensemble of 2"));
+    }
 
     // Continue training: two epochs, then two more on the same network and optimizer; the
     // charts go on numbering (epochs 3 and 4 join 1 and 2). Export Weights, restart (fresh

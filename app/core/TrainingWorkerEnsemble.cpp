@@ -1,0 +1,151 @@
+// TrainingWorker's ensemble run (training.ensemble = N > 1, docs/ensembles.md): the N seeds
+// train as one population on the run engine, the same code path as nnwb-cli train --population
+// N --vary seed=S..S+N-1 --ensemble (app/ensemble/): each member's epochs go out as
+// memberEpochFinished(), the ensemble's own (EnsembleCurve) as epochFinished(); at the end the
+// members' kept weights become one ensemble bundle, recorded as one run with its member runs.
+#include <algorithm>
+#include <exception>
+
+#include <QTemporaryDir>
+
+#include "app/core/QtText.h"
+#include "app/core/TrainingWorker.h"
+#include "app/ensemble/EnsembleKeep.h"
+#include "app/ensemble/EnsembleRecord.h"
+#include "model/Monitor.h"
+
+namespace nnwb {
+
+namespace {
+
+// The ensemble's epochs as the charts take a run's: best epoch on the run's monitor, the
+// members' mean validation outputs for the price chart's signals.
+class EnsembleEpochs {
+public:
+    EnsembleEpochs(RunEngine& run, EnsembleCurve& curve)
+        : curve_(curve), monitor_(run.keeper().monitor()) {}
+    void add(const EpochReport& r) {
+        curve_.add(r);
+        pending_ = true;
+    }
+    // The ensemble's epoch once its members have reported it (nothing when none did).
+    bool next(EpochReport& e) {
+        if (!pending_) return false;
+        pending_ = false;
+        e = curve_.epochs().back();
+        e.validationOutputs = curve_.meanOutputs();
+        const double v = monitorValue(monitor_, e.train, e.validation);
+        if (bestEpoch_ == 0 || (higherIsBetter(monitor_) ? v > best_ : v < best_)) {
+            best_ = v;
+            bestEpoch_ = e.epoch;
+            e.isBest = true;
+        }
+        e.bestEpoch = bestEpoch_;
+        return true;
+    }
+
+private:
+    EnsembleCurve& curve_;
+    Monitor monitor_;
+    bool pending_ = false;
+    int bestEpoch_ = 0;
+    double best_ = 0;
+};
+
+EnsembleKept keptOf(const KeptEnsemble& k, int64_t runId) {
+    EnsembleKept out;
+    out.members = int(k.bundle.size());
+    out.runId = runId;
+    const PredictionResult& r = k.validation.combined;
+    if (r.rows.empty()) return out;
+    out.firstBar = r.rows.front().bar;
+    for (const PredictionRow& row : r.rows) {
+        out.outputs.insert(out.outputs.end(), row.outputs.begin(), row.outputs.end());
+        out.agreement.push_back(row.agreement);
+    }
+    out.validationLoss = r.metrics.loss;
+    out.meanAgreement = meanAgreement(r);
+    return out;
+}
+
+}  // namespace
+
+void TrainingWorker::trainEnsemble(int epochs, const RecordingOptions& recording) {
+    running_ = true;
+    RunEngine& run = *engine_;
+    run.trainer().setKeepValidationOutputs(true);
+    EnsembleCurve curve(size_t(run.models()), run.data().split.validation,
+                        experiment_.training.loss);
+    EnsembleEpochs ensemble(run, curve);
+    RecordingOptions record = recording;
+    // The members' runs share one id, as nnwb-cli train --ensemble gives them.
+    if (record.comparison.empty()) record.comparison = "ensemble-" + newRunUuid().substr(0, 12);
+    auto emitEnsembleEpoch = [this, &ensemble] {
+        EpochReport e;
+        if (ensemble.next(e)) Q_EMIT epochFinished(e);
+    };
+    RunEventHandlers events;
+    events.onStarted = [this](RunEngine&) { Q_EMIT runStarted(runInfo(false)); };
+    events.onProgress = [this](const TrainingProgress& p) { Q_EMIT progress(p); };
+    events.onEpoch = [this, &ensemble](const EpochReport& r) {
+        ensemble.add(r);
+        EpochReport member = r;
+        member.validationOutputs.reset();
+        Q_EMIT memberEpochFinished(member);
+    };
+    events.onBetween = [this, emitEnsembleEpoch] {
+        emitEnsembleEpoch();
+        calls_.run();
+    };
+    events.onWarning = [this](const std::string& m) { Q_EMIT recordingWarning(q(m)); };
+    const RunResult result = run.train(epochs, StartMode::Restart, record, events, control_.get(),
+                                       /*sentenceErrors=*/true);
+    emitEnsembleEpoch();
+    running_ = false;
+    QString failed;
+    for (int m = 0; m < run.models() && failed.isEmpty(); ++m)
+        if (run.resultOf(m).end == RunEnd::Failed)
+            failed = tr("Member %1 (seed %2) failed: %3. The ensemble was not kept.")
+                         .arg(m + 1)
+                         .arg(run.experimentOf(m).training.seed)
+                         .arg(q(run.resultOf(m).error));
+    QString summary;
+    if (failed.isEmpty()) {
+        try {
+            summary = keepEnsemble(curve, record);
+        } catch (const std::exception& e) {
+            failed = tr("The ensemble was not kept: %1").arg(q(e.what()));
+        }
+    }
+    if (failed.isEmpty())
+        finish(result.end, summary);
+    else
+        fail(failed);
+    runDeferred();
+}
+
+QString TrainingWorker::keepEnsemble(const EnsembleCurve& curve, const RecordingOptions& record) {
+    RunEngine& run = *engine_;
+    for (int m = 0; m < run.models(); ++m)
+        if (run.keeperOf(m).result().empty())
+            return tr("No epoch completed: the ensemble was not kept.");
+    // The bundle goes into the ensemble's run folder (recordEnsembleRun copies it there).
+    QTemporaryDir dir;
+    if (!dir.isValid()) throw std::runtime_error("no temporary folder for the ensemble bundle");
+    const std::string file = dir.filePath(QStringLiteral("ensemble.safetensors")).toStdString();
+    const KeptEnsemble k = keepEnsembleBundle(run, file, experiment_.name);
+    const int64_t id = recordEnsembleRun(
+        run, curve, record, experiment_.name, {file, k.bundle.common.epoch, k.trading},
+        [this](const std::string& m) { Q_EMIT recordingWarning(q(m)); });
+    const EnsembleKept kept = keptOf(k, id);
+    Q_EMIT ensembleKept(kept);
+    QString text = tr("ensemble of %1 seeds").arg(kept.members);
+    if (!kept.agreement.empty())
+        text += tr(": validation loss %1, mean agreement %2")
+                    .arg(kept.validationLoss, 0, 'f', 6)
+                    .arg(kept.meanAgreement, 0, 'f', 3);
+    if (id > 0) text += tr(" (run #%1)").arg(id);
+    return text;
+}
+
+}  // namespace nnwb
