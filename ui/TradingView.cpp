@@ -24,6 +24,7 @@ TradingView::TradingView(TradingPresenter* presenter, ExperimentDocument* doc, Q
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* row = new QHBoxLayout;
+    row->addStretch(0);  // the buttons at the right when the caption is hidden
     caption_ = new QLabel(this);
     caption_->setObjectName(QStringLiteral("tradingCaption"));
     caption_->setMinimumWidth(80);
