@@ -141,7 +141,8 @@ int runTrainPopulation(const Experiment& exp, const TrainOptions& o) {
 }
 
 // training.ensemble N (the Training pane's "Ensemble of N seeds"): the ensemble of seeds
-// S..S+N-1, as --population N --vary seed=S..S+N-1 --ensemble; not with those flags.
+// S..S+N-1, as --population N --vary seed=S..S+N-1 --ensemble; not with those flags. (Not
+// read for a walk-forward experiment nor a sweep's trial: those train one model per run.)
 void useEnsembleSetting(const Experiment& exp, TrainOptions& o) {
     const int n = exp.training.ensemble;
     const std::string what = "training.ensemble " + std::to_string(n);
@@ -299,7 +300,8 @@ int runTrain(TrainOptions& o) {
     // A file, else a preset of that name (as `compare` takes them).
     const std::string file = findExperimentOrPreset(path);
     const Experiment exp = loadTrainExperiment(path, o);
-    if (exp.training.ensemble > 1) useEnsembleSetting(exp, o);
+    if (exp.training.ensemble > 1 && !o.trial && !exp.validation.walkForward())
+        useEnsembleSetting(exp, o);
     if (o.population > 0) return runTrainPopulation(exp, o);
     if (!o.vary.empty()) throw UsageError("--vary: only with --population N");
     if (o.ensemble) throw UsageError("--ensemble: only with --population N (N >= 2 members)");
