@@ -2,14 +2,20 @@
 // app/engine/WalkForward (the code path of nnwb-cli walkforward), on the worker thread, its
 // events passed on as the worker's queued signals; Stop and Pause act through the run's
 // TrainControl as in a single run. Under scheme cpcv every split in turn (app/engine/Cpcv.h),
-// then the paths stitched and traded (app/engine/CpcvFigures.h).
+// then the paths stitched and traded (app/engine/CpcvFigures.h). With training.ensemble N > 1
+// every fold trains the N seeds as one ensemble (app/ensemble/EnsembleWalkForward.h, as nnwb-cli
+// walkforward --population N --vary seed=S..S+N-1 --ensemble), its stitched series the
+// ensemble's with the agreement per bar.
 #include <exception>
 #include <memory>
+#include <stdexcept>
 
 #include "app/core/TrainingWorker.h"
 #include "app/engine/Cpcv.h"
 #include "app/engine/CpcvFigures.h"
 #include "app/engine/WalkForward.h"
+#include "app/ensemble/EnsembleKeep.h"
+#include "app/ensemble/EnsembleWalkForward.h"
 #include "model/FigureText.h"
 #include "model/RunFailure.h"
 
@@ -22,6 +28,9 @@ struct WorkerFoldEvents : WalkForwardEvents {
     TrainingWorker* worker;
     std::function<void()> between;
     std::function<RunInfo(RunEngine&)> info;
+    // An ensemble's folds: its members' epoch reports are not one run's epochs, so the charts
+    // get none (the fold table and the stitched figures are the ensemble's).
+    bool ensemble = false;
     WorkerFoldEvents(TrainingWorker* w, std::function<void()> b,
                      std::function<RunInfo(RunEngine&)> i)
         : worker(w), between(std::move(b)), info(std::move(i)) {}
@@ -29,7 +38,9 @@ struct WorkerFoldEvents : WalkForwardEvents {
     void foldEnded(const FoldRecord& r) override { Q_EMIT worker->foldEnded(r); }
     void started(RunEngine& run) override { Q_EMIT worker->runStarted(info(run)); }
     void progress(const TrainingProgress& p) override { Q_EMIT worker->progress(p); }
-    void epoch(const EpochReport& r) override { Q_EMIT worker->epochFinished(r); }
+    void epoch(const EpochReport& r) override {
+        if (!ensemble) Q_EMIT worker->epochFinished(r);
+    }
     void betweenEpochs() override { between(); }
     void warning(const std::string& m) override {
         Q_EMIT worker->recordingWarning(QString::fromStdString(m));
@@ -59,9 +70,22 @@ QString cpcvSummary(const CpcvOutcome& o) {
         .arg(QString::fromStdString(cpcvVerdict(o.evaluation)));
 }
 
-QString outcomeSummary(const WalkForwardResult& r) {
+// The folds of `wf`: each trains `e`, or with training.ensemble N > 1 its N seeds as one
+// ensemble (not under cpcv, as the CLI refuses --ensemble there).
+WalkForwardResult runFolds(WalkForward& wf, const Experiment& e, const RecordingOptions& recording,
+                           WorkerFoldEvents& events, TrainControl* control) {
+    const int n = e.training.ensemble;
+    if (n <= 1) return wf.run(recording, events, control);
+    events.ensemble = true;
+    return runEnsembleFolds(wf, seedEnsembleMembers(e, n, "training.ensemble"), recording, events,
+                            control)
+        .ensemble;
+}
+
+QString outcomeSummary(const WalkForwardResult& r, int ensemble) {
     const EpochMetrics& m = r.stitched;
     QString text = QObject::tr("walk-forward, %1 folds").arg(r.folds.size());
+    if (ensemble > 1) text += QObject::tr(", an ensemble of %1 seeds").arg(ensemble);
     if (m.samples == 0) return text;
     return text + QObject::tr("; out of sample: loss %1, accuracy %2, missed %3 %")
                       .arg(m.loss, 0, 'f', 5)
@@ -76,6 +100,10 @@ void TrainingWorker::walkForward(const RecordingOptions& recording) {
     std::unique_ptr<WalkForward> wf;
     try {
         wf = std::make_unique<WalkForward>(experiment_);
+        if (experiment_.training.ensemble > 1 && wf->data().isCpcv())
+            throw std::invalid_argument(
+                "training.ensemble: an ensemble is not trained under validation.scheme cpcv "
+                "(as nnwb-cli walkforward --ensemble)");
     } catch (const std::exception& e) {
         runFailed_ = true;
         finish(RunEnd::Failed, QString::fromStdString(describeRunFailure(e, true)));
@@ -94,8 +122,9 @@ void TrainingWorker::walkForward(const RecordingOptions& recording) {
     WalkForwardResult result;
     std::shared_ptr<const CpcvOutcome> cpcv;
     try {
-        result = wf->data().isCpcv() ? runCpcv(*wf, recording, events, control_.get(), cpcv)
-                                     : wf->run(recording, events, control_.get());
+        result = wf->data().isCpcv()
+                     ? runCpcv(*wf, recording, events, control_.get(), cpcv)
+                     : runFolds(*wf, experiment_, recording, events, control_.get());
     } catch (const std::exception& e) {
         result.end = RunEnd::Failed;
         result.error = describeRunFailure(e, true);
@@ -113,7 +142,7 @@ void TrainingWorker::walkForward(const RecordingOptions& recording) {
     finish(result.end, result.end == RunEnd::Failed      ? outcome.error
                        : result.end != RunEnd::Completed ? QString()
                        : cpcv                            ? cpcvSummary(*cpcv)
-                                                         : outcomeSummary(result));
+                              : outcomeSummary(result, experiment_.training.ensemble));
     runDeferred();
 }
 

@@ -109,7 +109,8 @@ FoldOutcomes testFold(RunEngine& engine, const FoldData& f, FoldRecord record,
 }
 
 FoldOutcomes runFold(WalkForward& wf, size_t k, const std::vector<Experiment>& members,
-                     const RecordingOptions& recording, WalkForwardEvents& events) {
+                     const RecordingOptions& recording, WalkForwardEvents& events,
+                     TrainControl* control) {
     FoldRecord record = wf.plannedRecord(k, recording.name);
     const std::string prefix =
         "fold " + std::to_string(k + 1) + "/" + std::to_string(record.folds) + ": ";
@@ -128,7 +129,7 @@ FoldOutcomes runFold(WalkForward& wf, size_t k, const std::vector<Experiment>& m
     FoldEvents foldEvents(events);
     foldEvents.curve = &curve;
     const RunResult run =
-        engine.train(members.front().training.epochs, StartMode::Restart, rec, foldEvents);
+        engine.train(members.front().training.epochs, StartMode::Restart, rec, foldEvents, control);
     record.epochs = foldEvents.epochs;
     record.stoppedEarly = run.stoppedEarly;
     RunResult worst = run;
@@ -160,12 +161,12 @@ FoldOutcomes runFold(WalkForward& wf, size_t k, const std::vector<Experiment>& m
 
 EnsembleWalkForwardResult runEnsembleFolds(WalkForward& wf, const std::vector<Experiment>& members,
                                            const RecordingOptions& recording,
-                                           WalkForwardEvents& events) {
+                                           WalkForwardEvents& events, TrainControl* control) {
     std::vector<FoldOutcome> ensemble;
     std::vector<std::vector<FoldOutcome>> perMember(members.size());
     std::vector<float> agreement;
     for (size_t k = 0; k < wf.plan().folds.size(); ++k) {
-        FoldOutcomes f = runFold(wf, k, members, recording, events);
+        FoldOutcomes f = runFold(wf, k, members, recording, events, control);
         const bool completed = f.ensemble.record.end == RunEnd::Completed;
         ensemble.push_back(std::move(f.ensemble));
         for (size_t m = 0; m < members.size(); ++m) perMember[m].push_back(f.members[m]);

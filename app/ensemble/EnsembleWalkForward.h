@@ -28,10 +28,13 @@ struct EnsembleWalkForwardResult {
 };
 
 // Runs every fold of `wf` (not under cpcv) as a population of `members` (their experiments,
-// model/PopulationSpec.h). Throws what WalkForward::runFold throws.
+// model/PopulationSpec.h). `control` (the window's Stop and Pause) acts on each fold's run as
+// on a single run; a stopped fold ends the walk-forward as a failed one does. Throws what
+// WalkForward::runFold throws.
 EnsembleWalkForwardResult runEnsembleFolds(WalkForward& wf, const std::vector<Experiment>& members,
                                            const RecordingOptions& recording,
-                                           WalkForwardEvents& events);
+                                           WalkForwardEvents& events,
+                                           TrainControl* control = nullptr);
 
 // The agreement thresholds the summary trades the ensemble's stitched series at, besides the
 // experiment's own trading.minAgreement.

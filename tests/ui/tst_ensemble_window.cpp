@@ -3,20 +3,27 @@
 // agreement in the strip under the candles, hidden for one model; the Runs tab's Open Model on
 // an ensemble's run opens the Predict window with its bundle instead of refusing it, and the
 // ensemble is then the window's model: Export ONNX and Export for MetaTrader 5 write exactly the
-// bytes `nnwb-cli export --model` writes for its bundle, Export Model its bundle.
+// bytes `nnwb-cli export --model` writes for its bundle, Export Model its bundle. A walk-forward
+// with training.ensemble 2 trains an ensemble per fold, its stitched figures those of `nnwb-cli
+// walkforward --population 2 --vary seed=S..S+1 --ensemble`, and Stop ends it.
 #include <QAction>
 #include <QFile>
 #include <QtTest>
 
 #include <atomic>
+#include <cmath>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "app/core/TrainingController.h"
+#include "app/core/WalkForwardTypes.h"
 #include "app/runs/RunStore.h"
 #include "common/BarExperiments.h"
 #include "common/CliFixture.h"
 #include "common/TestUtil.h"
+#include "common/TestWindow.h"
+#include "model/Experiment.h"
 #include "model/data/DataConfig.h"
 #include "model/ensemble/EnsembleBundle.h"
 #include "ui/AgreementStrip.h"
@@ -25,6 +32,7 @@
 #include "ui/ModelActions.h"
 #include "ui/PredictDialog.h"
 #include "ui/PriceChart.h"
+#include "ui/PriceChartPane.h"
 #include "ui/RunsView.h"
 
 using namespace nnwb;
@@ -125,6 +133,59 @@ private Q_SLOTS:
         QVERIFY(!d->chart()->agreementStrip()->agreement().empty());
         setFileDialogAnswer({});
         exportsAreTheClis(w, id);
+    }
+
+    void walkForwardTrainsAnEnsemblePerFold() {
+        json e = test::barExperiment("wfens", {{"file", data_.toStdString()}, {"window", 6}},
+                                     test::denseLayers(8),
+                                     {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}});
+        e["validation"] = {{"mode", "walkforward"}, {"scheme", "anchored"}, {"folds", 2}};
+        const QString file = write("wf.json", e.dump());
+        json ensemble = e;
+        ensemble["training"]["ensemble"] = 2;
+        test::TestWindow x;
+        QSignalSpy done(x.w.controller(), &TrainingController::walkForwardFinished);
+        QVERIFY(x.train(Experiment::fromJson(ensemble)));
+        QVERIFY2(x.w.lastError().isEmpty(), qPrintable(x.w.lastError()));
+        QCOMPARE(done.count(), 1);
+        const auto o = done.first().at(0).value<WalkForwardOutcome>();
+        QCOMPARE(o.folds.size(), size_t(2));
+        QVERIFY(o.outOfSample && !o.outOfSample->agreement.empty());  // the ensemble's
+        QCOMPARE(o.outOfSample->agreement.size(), o.outOfSample->size());
+        // Under the candles (the two test windows follow one another).
+        AgreementStrip* strip = x.w.priceChartPane()->chart()->agreementStrip();
+        QCOMPARE(strip->agreement(), o.outOfSample->agreement);
+        QCOMPARE(strip->firstBar(), o.outOfSample->bar.front());
+        const auto r = run({"walkforward", "--experiment", file, "--population", "2", "--vary",
+                            "seed=5..6", "--ensemble", "--json", "--no-record"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        json stitched;
+        for (const QString& line : r.out.split('\n', Qt::SkipEmptyParts)) {
+            const json j = json::parse(line.toStdString(), nullptr, false);
+            if (j.is_object() && j.contains("stitched")) stitched = j["stitched"]["outOfSample"];
+        }
+        QVERIFY2(stitched.is_object(), qPrintable(r.out));
+        QCOMPARE(o.stitched.samples, stitched["samples"].get<size_t>());
+        QCOMPARE(o.stitched.signalCount, stitched["signals"].get<size_t>());
+        QVERIFY2(
+            std::fabs(o.stitched.loss - stitched["loss"].get<double>()) <= 1e-6,
+            qPrintable(
+                QString("%1 against %2").arg(o.stitched.loss).arg(stitched["loss"].get<double>())));
+    }
+
+    // Stop reaches the fold's ensemble as it reaches a single fold's run.
+    void stopEndsAnEnsembleWalkForward() {
+        json e = test::barExperiment("wfstop", {{"file", data_.toStdString()}, {"window", 6}},
+                                     test::denseLayers(8),
+                                     {{"epochs", 5000}, {"batchSize", 16}, {"ensemble", 2}});
+        e["validation"] = {{"mode", "walkforward"}, {"scheme", "rolling"}, {"folds", 4}};
+        e["training"]["earlyStopping"] = {{"enabled", false}};  // each fold its 5000 epochs
+        test::TestWindow x;
+        x.w.document()->reset(Experiment::fromJson(e));
+        int started = 0;
+        x.stopAfterTheFirstFold(started);
+        if (QTest::currentTestFailed()) return;
+        QVERIFY(started < 4);
     }
 
 private:
