@@ -17,6 +17,7 @@
 #include "app/engine/RunOutcome.h"
 #include "app/engine/WalkForward.h"
 #include "app/engine/WalkForwardTrading.h"
+#include "app/ensemble/EnsembleKeep.h"
 #include "app/ensemble/EnsembleWalkForward.h"
 #include "app/report/WalkForwardJson.h"
 #include "compute/Backend.h"
@@ -160,7 +161,16 @@ std::vector<Experiment> ensembleMembers(const Experiment& exp, const WalkForward
             throw UsageError(std::string(o.population > 0 ? "--population" : "--vary") +
                              ": walkforward trains a population only as an ensemble "
                              "(--population N --vary KEY=VALUES --ensemble)");
-        return {};
+        const int n = exp.training.ensemble;  // the setting: seeds S..S+N-1, as the window
+        if (n <= 1) return {};
+        const std::string what = "training.ensemble " + std::to_string(n);
+        if (!o.slots.empty()) throw UsageError(what + ": not with --slots");
+        if (cpcv) throw UsageError(what + ": not with validation.scheme cpcv");
+        try {
+            return seedEnsembleMembers(exp, n, "training.ensemble");
+        } catch (const std::exception& e) {
+            throw UsageError(e.what());
+        }
     }
     if (o.population == 0)
         throw UsageError("--ensemble: only with --population N (N >= 2 members)");
@@ -203,8 +213,9 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
     printer.json = o.json;
     printer.command = o.command;
     EnsembleWalkForwardResult ensemble;
+    const bool isEnsemble = !members.empty();  // --ensemble or the setting training.ensemble
     const WalkForwardResult result = asUsageErrors([&] {
-        if (o.ensemble) {
+        if (isEnsemble) {
             ensemble = runEnsembleFolds(*wf, members, record, printer);
             return ensemble.ensemble;
         }
@@ -212,7 +223,7 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
                                : runFoldsInParallel(*wf, o.slots, record, printer);
     });
     const nlohmann::json ensembleSummary =
-        o.ensemble ? ensembleWalkForwardJson(ensemble, *data.bars, exp.trading) : nullptr;
+        isEnsemble ? ensembleWalkForwardJson(ensemble, *data.bars, exp.trading) : nullptr;
     // The stitched series traded under the experiment's trading settings (docs/trading.md).
     const StitchedTrading stitchedTrading = tradeStitched(*wf, result);
     const TradingReport* trading = stitchedTrading.report.get();
@@ -221,7 +232,7 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
         // the trading, the stitched object with the report's trades.
         for (const ojson& line : walkForwardJsonLines(result, *data.bars, plan, trading))
             std::printf("%s\n", line.dump().c_str());
-        if (o.ensemble)
+        if (isEnsemble)
             std::printf("%s\n", nlohmann::json{{"ensemble", ensembleSummary}}.dump().c_str());
     } else {
         printTable(result);
@@ -235,7 +246,7 @@ int runWalkForward(const Experiment& exp, const WalkForwardOptions& o) {
         if (trading)
             std::printf("\ntrading the stitched signals (docs/trading.md)\n%s",
                         tradingReportText(*trading).c_str());
-        if (o.ensemble) std::printf("%s", ensembleWalkForwardText(ensembleSummary).c_str());
+        if (isEnsemble) std::printf("%s", ensembleWalkForwardText(ensembleSummary).c_str());
     }
     std::fflush(stdout);
     if (!o.csv.empty()) {

@@ -156,21 +156,27 @@ private Q_SLOTS:
         AgreementStrip* strip = x.w.priceChartPane()->chart()->agreementStrip();
         QCOMPARE(strip->agreement(), o.outOfSample->agreement);
         QCOMPARE(strip->firstBar(), o.outOfSample->bar.front());
-        const auto r = run({"walkforward", "--experiment", file, "--population", "2", "--vary",
-                            "seed=5..6", "--ensemble", "--json", "--no-record"});
-        QVERIFY2(r.code == 0, qPrintable(r.err));
-        json stitched;
-        for (const QString& line : r.out.split('\n', Qt::SkipEmptyParts)) {
-            const json j = json::parse(line.toStdString(), nullptr, false);
-            if (j.is_object() && j.contains("stitched")) stitched = j["stitched"]["outOfSample"];
+        // The flags, and the experiment file with the setting (as the window has it).
+        const QString withSetting = write("wf-ensemble.json", ensemble.dump());
+        for (const QStringList& how :
+             {QStringList{file, "--population", "2", "--vary", "seed=5..6", "--ensemble"},
+              QStringList{withSetting}}) {
+            const auto r =
+                run(QStringList{"walkforward", "--json", "--no-record", "--experiment"} + how);
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            json stitched;
+            for (const QString& line : r.out.split('\n', Qt::SkipEmptyParts)) {
+                const json j = json::parse(line.toStdString(), nullptr, false);
+                if (j.is_object() && j.contains("stitched"))
+                    stitched = j["stitched"]["outOfSample"];
+            }
+            QVERIFY2(stitched.is_object(), qPrintable(r.out));
+            QCOMPARE(o.stitched.samples, stitched["samples"].get<size_t>());
+            QCOMPARE(o.stitched.signalCount, stitched["signals"].get<size_t>());
+            const double theirs = stitched["loss"].get<double>();
+            QVERIFY2(std::fabs(o.stitched.loss - theirs) <= 1e-6,
+                     qPrintable(QString("%1 against %2").arg(o.stitched.loss).arg(theirs)));
         }
-        QVERIFY2(stitched.is_object(), qPrintable(r.out));
-        QCOMPARE(o.stitched.samples, stitched["samples"].get<size_t>());
-        QCOMPARE(o.stitched.signalCount, stitched["signals"].get<size_t>());
-        QVERIFY2(
-            std::fabs(o.stitched.loss - stitched["loss"].get<double>()) <= 1e-6,
-            qPrintable(
-                QString("%1 against %2").arg(o.stitched.loss).arg(stitched["loss"].get<double>())));
     }
 
     // Stop reaches the fold's ensemble as it reaches a single fold's run.
