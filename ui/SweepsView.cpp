@@ -24,6 +24,7 @@
 #include "ui/SweepSpecEditor.h"
 #include "ui/SweepSpecForm.h"
 #include "ui/SweepTrialsTable.h"
+#include "ui/TableRows.h"
 
 namespace nnwb {
 
@@ -74,7 +75,9 @@ QWidget* SweepsView::createSpecSide() {
     auto* sweeps = new QGroupBox(tr("Sweeps in the run store"), side);
     auto* sv = new QVBoxLayout(sweeps);
     list_ = new SweepList(sweeps);
-    list_->setMinimumHeight(60);
+    // Five sweeps in sight, as after an afternoon's work (60 px showed one and a half at
+    // 1280x720); the spec pane scrolls instead.
+    list_->setMinimumHeight(tableHeightForRows(list_, 5));
     resume_ = new QPushButton(tr("Resume"), sweeps);
     resume_->setToolTip(tr("Go on with the selected sweep (stopped or interrupted)"));
     import_ = new QPushButton(tr("Import Bundle…"), sweeps);

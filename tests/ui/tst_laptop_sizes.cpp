@@ -50,6 +50,7 @@
 #include "ui/PriceChartPane.h"
 #include "ui/RunsTableModel.h"
 #include "ui/RunsView.h"
+#include "ui/SweepList.h"
 #include "ui/SweepSpecEditor.h"
 #include "ui/SweepTrialsTable.h"
 #include "ui/SweepsView.h"
@@ -384,6 +385,16 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(w.sweeps()->isRunning(), 5000);
         QTRY_VERIFY_WITH_TIMEOUT(!w.sweeps()->isRunning(), 180000);
         QTRY_COMPARE_WITH_TIMEOUT(view->trials()->rowCount(), 4, 10000);
+        // The list of the store's sweeps has room for five whatever it holds now (one here):
+        // at 60 px it showed one and a half rows, however many sweeps the store had.
+        {
+            auto* list = view->findChild<SweepList*>();
+            QVERIFY(list);
+            const int rows =
+                list->viewport()->height() / list->verticalHeader()->defaultSectionSize();
+            QVERIFY2(rows >= limitsFor(screen).rows,
+                     qPrintable(QString("the sweep list has room for %1 rows").arg(rows)));
+        }
         QTabWidget* charts = nullptr;  // the chart tabs: the tab widget that is not the spec's
         for (QTabWidget* t : view->findChildren<QTabWidget*>())
             if (t != view->specTabs()) charts = t;
