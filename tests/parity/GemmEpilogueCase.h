@@ -12,6 +12,7 @@ namespace nnwb::test {
 
 // yIsZ: y aliases z (the projections without activation keep one buffer; z ends as f(z)).
 inline void gemmBiasActivationCase(int m, int n, int k, int act, bool bias, bool yIsZ = false) {
+    if (parityCheckingSkipsK(k)) return;  // oclgrind: K up to 64
     NNWB_PARITY(
         [&](OpRun& r) {
             GemmArgs g;
