@@ -286,7 +286,11 @@ private slots:
     void stopThenResume() {
         const QString path = writeSpec("stop.json", spec("random", 30));
         QProcess p;
-        p.start(NNWB_CLI_PATH, {"sweep", "run", path, "--runs-db", db_, "--slots", "cpu=1"});
+        // One process per trial: a kept worker ends these tiny trials in tens of milliseconds,
+        // so all 30 could end before the coordinator's next look at the store (every 0.5 s)
+        // sees the stop. The resume below runs on kept workers.
+        p.start(NNWB_CLI_PATH, {"sweep", "run", path, "--runs-db", db_, "--slots", "cpu=1",
+                                "--process-per-trial"});
         QElapsedTimer t;
         t.start();
         while (!p.readAllStandardOutput().contains("trial 0 complete") && t.elapsed() < 60000)
