@@ -162,12 +162,18 @@ inline std::string& paritySkipReason() {
     return reason;
 }
 
+// Whether the OpenCL devices run under a checking device (oclgrind: NNWB_PARITY_MAX_VALUES is
+// set, TestUtil.h), where the suites run fewer and smaller cases.
+inline bool parityCheckingDevice() {
+    return parityMaxValues() != size_t(-1);
+}
+
 // Under a checking device a product's K beyond 64 only runs more K tiles of the same kernel
 // code, each a whole work-group of interpreted work-items (50 s for one 1x1x130 case split on
 // oclgrind): such cases are left out there and counted as skipped. K up to 64 still gives every
 // kernel several K tiles, a partial one and split K.
 inline bool parityCheckingSkipsK(int k) {
-    if (parityMaxValues() == size_t(-1) || k <= 64) return false;
+    if (!parityCheckingDevice() || k <= 64) return false;
     ++paritySkipped();
     return true;
 }
@@ -179,8 +185,8 @@ inline std::vector<size_t> parityCaseDevices() {
     const size_t n = d.cl.size(), from = std::min(d.turnsFrom, n);
     std::vector<size_t> out;
     for (size_t i = 0; i < n; ++i)
-        if (i < from || parityMaxValues() == size_t(-1)) out.push_back(i);
-    if (from < n && parityMaxValues() != size_t(-1)) out.push_back(from + d.turn++ % (n - from));
+        if (i < from || !parityCheckingDevice()) out.push_back(i);
+    if (from < n && parityCheckingDevice()) out.push_back(from + d.turn++ % (n - from));
     return out;
 }
 

@@ -22,6 +22,7 @@
 #include "compute/OpenClBackend.h"
 #include "model/Rng.h"
 #include "model/layers/AttentionBlock.h"
+#include "parity/ParityHarness.h"
 
 using namespace nnwb;
 using namespace nnwb::test;
@@ -203,9 +204,6 @@ class FusedBlock : public ::testing::TestWithParam<BlockRow> {};
 // row and nothing else opens a context: oclgrind 21.10 starts its --log file afresh with each
 // context, which would drop the reports of the fused kernels' context (seen here). Its heads
 // go in groups of 2, so the rows run the grouped loops too.
-bool checkingDevice() {
-    return parityMaxValues() != size_t(-1);
-}
 Backend& checkedFusedBackend(const std::string& id) {
     static std::unique_ptr<OpenClBackend> be;
     if (!be) {
@@ -225,7 +223,7 @@ TEST_P(FusedBlock, matchesComposedAndCpu) {
     const BlockResult ref = runBlock(cpu, row);
     for (const std::string& id : ids) {
         SCOPED_TRACE(id);
-        if (checkingDevice()) {  // the fused kernels against the CPU only
+        if (parityCheckingDevice()) {  // the fused kernels against the CPU only
             const BlockResult fused = runBlock(checkedFusedBackend(id), row);
             if (!fused.fused && row.needs64K) continue;  // oclgrind has 32 KiB
             ASSERT_TRUE(fused.fused) << "the fused block does not apply on " << id;
@@ -265,7 +263,7 @@ std::vector<BlockRow> rowsForDevice() {
     // (both norms, causal and not, W0 and not, direct and reduced gradients; heads in groups),
     // and the wide context, whose largest staged tile is C's rows
     auto all = blockRows();
-    if (!checkingDevice()) return all;
+    if (!parityCheckingDevice()) return all;
     std::vector<BlockRow> few;
     for (const BlockRow& r : all)
         if (r.name == "w0_causal_element_b1_p2" || r.name == "no_w0_sequence_b3_p2" ||
@@ -285,7 +283,7 @@ namespace {
 TEST(FusedBlockStack, deepStackMatchesComposed) {
     const auto ids = openClDeviceIds();
     if (ids.empty()) GTEST_SKIP() << "no OpenCL device";
-    if (checkingDevice()) GTEST_SKIP() << "too slow under a checking device";
+    if (parityCheckingDevice()) GTEST_SKIP() << "too slow under a checking device";
     const nlohmann::json j{{"type", "attention_stack"},
                            {"key_size", 8},
                            {"heads", 12},
