@@ -1,8 +1,10 @@
 // MainWindow and walk-forward runs: the worker's walk-forward signals go to the
 // WalkForwardPresenter (fold table, stitched figures, trading of the stitched series) and the
 // price chart (folds, stitched signals); the Metrics tab shows the fold in training (an
-// ensemble's folds, training.ensemble > 1: the status bar says so, the charts stay empty; its
-// stitched agreement shows under the candles).
+// ensemble's folds, training.ensemble > 1: the status bar says so, the charts show the
+// ensemble's epochs with its members' as thin lines, as the Training pane's ensemble; its
+// stitched agreement shows under the candles, its comparison with its members in the
+// Walk-Forward tab).
 #include <QStatusBar>
 
 #include "app/core/ExperimentDocument.h"
@@ -42,7 +44,6 @@ void MainWindow::connectWalkForward() {
     connect(controller_, &C::foldStarted, this, [this](const FoldRecord& r) {
         walkForward_->foldStarted(r);
         charts_->clear();  // each fold's epochs count from 1
-        // An ensemble's folds (training.ensemble N > 1) send no epochs to the charts.
         const int ensemble = doc_->experiment().training.ensemble;
         statusBar()->showMessage(
             (walkForward_->plan().isCpcv() ? tr("CPCV: split %1/%2 training")

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "app/core/WalkForwardPresenter.h"
+#include "app/ensemble/EnsembleWalkForward.h"
 #include "ui/CpcvView.h"
 #include "ui/FoldBands.h"
 #include "ui/PaneScrollArea.h"
@@ -51,6 +52,22 @@ WalkForwardView::WalkForwardView(WalkForwardPresenter* presenter, QWidget* paren
     stitched_->setWordWrap(true);
     stitched_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(stitched_);
+    ensembleCaption_ = new QLabel(
+        tr("The ensemble against its members, out of sample (stitched folds; the best member "
+           "is chosen after the fact):"),
+        page);
+    ensembleCaption_->setWordWrap(true);
+    layout->addWidget(ensembleCaption_);
+    const std::vector<std::string>& columns = ensembleSummaryColumns();
+    ensembleTable_ = new QTableWidget(0, int(columns.size()), page);
+    ensembleTable_->setObjectName(QStringLiteral("ensembleSummaryTable"));
+    QStringList titles;
+    for (const std::string& c : columns) titles << QString::fromStdString(c);
+    ensembleTable_->setHorizontalHeaderLabels(titles);
+    ensembleTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    ensembleTable_->verticalHeader()->setVisible(false);
+    ensembleTable_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    layout->addWidget(ensembleTable_);
     layout->addWidget(new CpcvView(presenter_, page), 1);  // the paths under scheme cpcv
     // What the table (as tall as its rows) and the CPCV view leave, under them.
     layout->addStretch(0);
@@ -87,6 +104,34 @@ void WalkForwardView::refresh() {
     stitched_->setText(stitched.isEmpty() ? QString()
                                           : stitched + tr(" (the Trading tab trades this series)"));
     stitched_->setVisible(!stitched.isEmpty());
+    showEnsembleSummary();
+}
+
+void WalkForwardView::showEnsembleSummary() {
+    const WalkForwardOutcome* o = presenter_->outcome();
+    const bool shown = o && o->ensembleSummary;
+    ensembleCaption_->setVisible(shown);
+    ensembleTable_->setVisible(shown);
+    if (!shown) {
+        ensembleTable_->setRowCount(0);
+        return;
+    }
+    const std::vector<EnsembleSummaryRow> rows = ensembleWalkForwardRows(*o->ensembleSummary);
+    ensembleTable_->setRowCount(int(rows.size()));
+    for (int r = 0; r < int(rows.size()); ++r) {
+        const EnsembleSummaryRow& row = rows[size_t(r)];
+        ensembleTable_->setItem(r, 0, new QTableWidgetItem(QString::fromStdString(row.label)));
+        for (int c = 0; c < int(row.cells.size()); ++c) {
+            auto* item = new QTableWidgetItem(QString::fromStdString(row.cells[size_t(c)]));
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            ensembleTable_->setItem(r, c + 1, item);
+        }
+    }
+    ensembleTable_->resizeColumnsToContents();
+    // All its rows (eleven at most) without a scroll bar of its own: the page scrolls.
+    const int height = tableHeightForRows(ensembleTable_, int(rows.size()));
+    ensembleTable_->setMinimumHeight(height);
+    ensembleTable_->setMaximumHeight(height);
 }
 
 bool WalkForwardView::eventFilter(QObject* watched, QEvent* event) {

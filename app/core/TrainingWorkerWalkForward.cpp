@@ -5,7 +5,8 @@
 // then the paths stitched and traded (app/engine/CpcvFigures.h). With training.ensemble N > 1
 // every fold trains the N seeds as one ensemble (app/ensemble/EnsembleWalkForward.h, as nnwb-cli
 // walkforward --population N --vary seed=S..S+N-1 --ensemble), its stitched series the
-// ensemble's with the agreement per bar.
+// ensemble's with the agreement per bar, the fold's curves the ensemble's epochs (its members'
+// as member epochs) and the outcome the CLI's comparison of the ensemble with its members.
 #include <exception>
 #include <memory>
 #include <stdexcept>
@@ -28,8 +29,8 @@ struct WorkerFoldEvents : WalkForwardEvents {
     TrainingWorker* worker;
     std::function<void()> between;
     std::function<RunInfo(RunEngine&)> info;
-    // An ensemble's folds: its members' epoch reports are not one run's epochs, so the charts
-    // get none (the fold table and the stitched figures are the ensemble's).
+    // An ensemble's folds: its members' epoch reports go out as memberEpochFinished (thin
+    // lines), the ensemble's own epochs as epochFinished (the fold's curves).
     bool ensemble = false;
     WorkerFoldEvents(TrainingWorker* w, std::function<void()> b,
                      std::function<RunInfo(RunEngine&)> i)
@@ -39,7 +40,13 @@ struct WorkerFoldEvents : WalkForwardEvents {
     void started(RunEngine& run) override { Q_EMIT worker->runStarted(info(run)); }
     void progress(const TrainingProgress& p) override { Q_EMIT worker->progress(p); }
     void epoch(const EpochReport& r) override {
-        if (!ensemble) Q_EMIT worker->epochFinished(r);
+        if (!ensemble) {
+            Q_EMIT worker->epochFinished(r);
+            return;
+        }
+        EpochReport member = r;
+        member.validationOutputs.reset();
+        Q_EMIT worker->memberEpochFinished(member);
     }
     void betweenEpochs() override { between(); }
     void warning(const std::string& m) override {
@@ -71,15 +78,23 @@ QString cpcvSummary(const CpcvOutcome& o) {
 }
 
 // The folds of `wf`: each trains `e`, or with training.ensemble N > 1 its N seeds as one
-// ensemble (not under cpcv, as the CLI refuses --ensemble there).
+// ensemble (not under cpcv, as the CLI refuses --ensemble there), whose comparison with its
+// members goes to `summary`.
 WalkForwardResult runFolds(WalkForward& wf, const Experiment& e, const RecordingOptions& recording,
-                           WorkerFoldEvents& events, TrainControl* control) {
+                           WorkerFoldEvents& events, TrainControl* control,
+                           std::shared_ptr<const nlohmann::json>& summary) {
     const int n = e.training.ensemble;
     if (n <= 1) return wf.run(recording, events, control);
     events.ensemble = true;
-    return runEnsembleFolds(wf, seedEnsembleMembers(e, n, "training.ensemble"), recording, events,
-                            control)
-        .ensemble;
+    TrainingWorker* worker = events.worker;
+    const EnsembleWalkForwardResult r =
+        runEnsembleFolds(wf, seedEnsembleMembers(e, n, "training.ensemble"), recording, events,
+                         control, [worker](const EpochReport& ensembleEpoch) {
+                             Q_EMIT worker->epochFinished(ensembleEpoch);
+                         });
+    summary = std::make_shared<const nlohmann::json>(
+        ensembleWalkForwardJson(r, *wf.data().bars, e.trading));
+    return r.ensemble;
 }
 
 QString outcomeSummary(const WalkForwardResult& r, int ensemble) {
@@ -121,10 +136,11 @@ void TrainingWorker::walkForward(const RecordingOptions& recording) {
         this, [this] { calls_.run(); }, [](RunEngine& run) { return runInfo(run, false); });
     WalkForwardResult result;
     std::shared_ptr<const CpcvOutcome> cpcv;
+    std::shared_ptr<const nlohmann::json> ensembleSummary;
     try {
-        result = wf->data().isCpcv()
-                     ? runCpcv(*wf, recording, events, control_.get(), cpcv)
-                     : runFolds(*wf, experiment_, recording, events, control_.get());
+        result = wf->data().isCpcv() ? runCpcv(*wf, recording, events, control_.get(), cpcv)
+                                     : runFolds(*wf, experiment_, recording, events, control_.get(),
+                                                ensembleSummary);
     } catch (const std::exception& e) {
         result.end = RunEnd::Failed;
         result.error = describeRunFailure(e, true);
@@ -137,6 +153,7 @@ void TrainingWorker::walkForward(const RecordingOptions& recording) {
     outcome.stitched = result.stitched;
     if (cpcv) outcome.outOfSample.reset();
     outcome.cpcv = cpcv;
+    outcome.ensembleSummary = ensembleSummary;
     Q_EMIT walkForwardFinished(outcome);
     runFailed_ = result.end == RunEnd::Failed;
     finish(result.end, result.end == RunEnd::Failed      ? outcome.error

@@ -10,6 +10,8 @@
 
 #include <QString>
 
+#include <nlohmann/json.hpp>
+
 #include "app/engine/CpcvFigures.h"
 #include "app/engine/RunTypes.h"
 #include "app/engine/WalkForward.h"
@@ -47,6 +49,9 @@ struct WalkForwardOutcome {
     std::shared_ptr<const SignalSeries> outOfSample;  // bar indices of the plan's bars
     EpochMetrics stitched;
     std::shared_ptr<const CpcvOutcome> cpcv;  // under cpcv (then outOfSample is null)
+    // An ensemble's walk-forward (training.ensemble > 1): the ensemble against its members as
+    // nnwb-cli walkforward prints it (app/ensemble ensembleWalkForwardJson); null otherwise.
+    std::shared_ptr<const nlohmann::json> ensembleSummary;
 };
 
 }  // namespace nnwb

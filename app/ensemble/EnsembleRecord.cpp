@@ -80,6 +80,26 @@ EpochReport EnsembleCurve::combined(int epoch, const std::vector<EpochReport>& r
     return e;
 }
 
+void EnsembleEpochFeed::add(const EpochReport& r) {
+    curve_.add(r);
+    pending_ = true;
+}
+
+bool EnsembleEpochFeed::next(EpochReport& e) {
+    if (!pending_) return false;
+    pending_ = false;
+    e = curve_.epochs().back();
+    e.validationOutputs = curve_.meanOutputs();
+    const double v = monitorValue(monitor_, e.train, e.validation);
+    if (bestEpoch_ == 0 || (higherIsBetter(monitor_) ? v > best_ : v < best_)) {
+        best_ = v;
+        bestEpoch_ = e.epoch;
+        e.isBest = true;
+    }
+    e.bestEpoch = bestEpoch_;
+    return true;
+}
+
 namespace {
 
 // Copies the ensemble bundle into the run's folder and records it as the run's "best" model.

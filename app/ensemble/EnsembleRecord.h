@@ -16,6 +16,7 @@
 #include "app/engine/RunEngine.h"
 #include "app/runs/RunRecorder.h"
 #include "model/Loss.h"
+#include "model/Monitor.h"
 #include "model/SampleSet.h"
 #include "model/Trainer.h"
 
@@ -44,6 +45,26 @@ private:
     std::vector<std::shared_ptr<const std::vector<float>>> latest_;  // per member
     std::vector<EpochReport> done_;
     std::vector<EpochReport> current_;  // the epoch being reported
+};
+
+// The ensemble's epochs as a run's curves are drawn (the window's Metrics charts): each one
+// once its members have reported it, its best epoch on the run's monitor, with the members'
+// mean validation outputs (for the price chart's signals).
+class EnsembleEpochFeed {
+public:
+    EnsembleEpochFeed(EnsembleCurve& curve, Monitor monitor) : curve_(curve), monitor_(monitor) {}
+    // A member's epoch report, passed on to the curve.
+    void add(const EpochReport& r);
+    // The ensemble's latest epoch once a member has reported since the last call (false:
+    // nothing new).
+    bool next(EpochReport& e);
+
+private:
+    EnsembleCurve& curve_;
+    Monitor monitor_;
+    bool pending_ = false;
+    int bestEpoch_ = 0;
+    double best_ = 0;
 };
 
 // What the ensemble run stores beside its epochs.

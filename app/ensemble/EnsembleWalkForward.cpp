@@ -15,21 +15,31 @@ namespace nnwb {
 
 namespace {
 
-// Passes a fold's run events on and feeds the ensemble's curve.
+// Passes a fold's run events on (the members' epochs), feeds the ensemble's curve and hands
+// each of the ensemble's own epochs to `onEnsembleEpoch` once its members have reported it.
 struct FoldEvents : RunEvents {
     RunEvents& out;
-    EnsembleCurve* curve = nullptr;
+    EnsembleEpochFeed& feed;
+    const EnsembleEpochHandler& onEnsembleEpoch;
     int epochs = 0;
-    explicit FoldEvents(RunEvents& o) : out(o) {}
+    FoldEvents(RunEvents& o, EnsembleEpochFeed& f, const EnsembleEpochHandler& h)
+        : out(o), feed(f), onEnsembleEpoch(h) {}
     void started(RunEngine& run) override { out.started(run); }
     void progress(const TrainingProgress& p) override { out.progress(p); }
     void epoch(const EpochReport& r) override {
-        if (curve) curve->add(r);
+        feed.add(r);
         epochs = std::max(epochs, r.epoch);
         out.epoch(r);
     }
-    void betweenEpochs() override { out.betweenEpochs(); }
+    void betweenEpochs() override {
+        flush();
+        out.betweenEpochs();
+    }
     void warning(const std::string& m) override { out.warning(m); }
+    void flush() {
+        EpochReport e;
+        if (feed.next(e) && onEnsembleEpoch) onEnsembleEpoch(e);
+    }
 };
 
 // A fold's part as prediction inputs: its samples, their bars from `firstBar` on (clamped to
@@ -110,7 +120,7 @@ FoldOutcomes testFold(RunEngine& engine, const FoldData& f, FoldRecord record,
 
 FoldOutcomes runFold(WalkForward& wf, size_t k, const std::vector<Experiment>& members,
                      const RecordingOptions& recording, WalkForwardEvents& events,
-                     TrainControl* control) {
+                     TrainControl* control, const EnsembleEpochHandler& onEnsembleEpoch) {
     FoldRecord record = wf.plannedRecord(k, recording.name);
     const std::string prefix =
         "fold " + std::to_string(k + 1) + "/" + std::to_string(record.folds) + ": ";
@@ -126,10 +136,11 @@ FoldOutcomes runFold(WalkForward& wf, size_t k, const std::vector<Experiment>& m
         "walk-forward " + prefix + "test bars " + std::to_string(record.fold.testFirst) + ".." +
         std::to_string(record.fold.testLast) + ", an ensemble of " + std::to_string(members.size());
     rec.note = rec.note.empty() ? where : rec.note + "\n" + where;
-    FoldEvents foldEvents(events);
-    foldEvents.curve = &curve;
+    EnsembleEpochFeed feed(curve, engine.keeper().monitor());
+    FoldEvents foldEvents(events, feed, onEnsembleEpoch);
     const RunResult run =
         engine.train(members.front().training.epochs, StartMode::Restart, rec, foldEvents, control);
+    foldEvents.flush();
     record.epochs = foldEvents.epochs;
     record.stoppedEarly = run.stoppedEarly;
     RunResult worst = run;
@@ -161,12 +172,13 @@ FoldOutcomes runFold(WalkForward& wf, size_t k, const std::vector<Experiment>& m
 
 EnsembleWalkForwardResult runEnsembleFolds(WalkForward& wf, const std::vector<Experiment>& members,
                                            const RecordingOptions& recording,
-                                           WalkForwardEvents& events, TrainControl* control) {
+                                           WalkForwardEvents& events, TrainControl* control,
+                                           const EnsembleEpochHandler& onEnsembleEpoch) {
     std::vector<FoldOutcome> ensemble;
     std::vector<std::vector<FoldOutcome>> perMember(members.size());
     std::vector<float> agreement;
     for (size_t k = 0; k < wf.plan().folds.size(); ++k) {
-        FoldOutcomes f = runFold(wf, k, members, recording, events, control);
+        FoldOutcomes f = runFold(wf, k, members, recording, events, control, onEnsembleEpoch);
         const bool completed = f.ensemble.record.end == RunEnd::Completed;
         ensemble.push_back(std::move(f.ensemble));
         for (size_t m = 0; m < members.size(); ++m) perMember[m].push_back(f.members[m]);

@@ -8,6 +8,7 @@
 // worker); Qt-free.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,14 +28,20 @@ struct EnsembleWalkForwardResult {
     std::vector<Experiment> memberExperiments;
 };
 
+// Hears a fold's ensemble epochs (EnsembleEpochFeed: the members' mean, best epoch marked).
+using EnsembleEpochHandler = std::function<void(const EpochReport&)>;
+
 // Runs every fold of `wf` (not under cpcv) as a population of `members` (their experiments,
-// model/PopulationSpec.h). `control` (the window's Stop and Pause) acts on each fold's run as
-// on a single run; a stopped fold ends the walk-forward as a failed one does. Throws what
-// WalkForward::runFold throws.
+// model/PopulationSpec.h). `events` hears the members' epochs, `onEnsembleEpoch` (when set)
+// the ensemble's own epochs of the fold in training, each after its members reported it.
+// `control` (the window's Stop and Pause) acts on each fold's run as on a single run; a
+// stopped fold ends the walk-forward as a failed one does. Throws what WalkForward::runFold
+// throws.
 EnsembleWalkForwardResult runEnsembleFolds(WalkForward& wf, const std::vector<Experiment>& members,
                                            const RecordingOptions& recording,
                                            WalkForwardEvents& events,
-                                           TrainControl* control = nullptr);
+                                           TrainControl* control = nullptr,
+                                           const EnsembleEpochHandler& onEnsembleEpoch = {});
 
 // The agreement thresholds the summary trades the ensemble's stitched series at, besides the
 // experiment's own trading.minAgreement.
@@ -44,6 +51,15 @@ const std::vector<double>& ensembleAgreementGrid();
 // "byAgreement": [...], "singleSeed", "medianOfMembers", "bestMember", "memberFigures": [...]}.
 nlohmann::json ensembleWalkForwardJson(const EnsembleWalkForwardResult& r, const BarSeries& bars,
                                        const TradingSettings& settings);
+// The summary's table, row by row, as the terminal and the window show it: the column titles
+// (the first, the row's label, empty) and each row's label and formatted cells ("-" where a
+// figure is missing, "n/a" for the accuracy of too few signals).
+struct EnsembleSummaryRow {
+    std::string label;
+    std::vector<std::string> cells;  // as many as ensembleSummaryColumns() less one
+};
+const std::vector<std::string>& ensembleSummaryColumns();
+std::vector<EnsembleSummaryRow> ensembleWalkForwardRows(const nlohmann::json& summary);
 // The same as a table for the terminal.
 std::string ensembleWalkForwardText(const nlohmann::json& summary);
 

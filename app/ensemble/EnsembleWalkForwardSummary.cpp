@@ -105,48 +105,68 @@ json ensembleWalkForwardJson(const EnsembleWalkForwardResult& r, const BarSeries
     return j;
 }
 
+const std::vector<std::string>& ensembleSummaryColumns() {
+    static const std::vector<std::string> columns = {
+        "", "loss", "acc %", "miss %", "signals", "trades", "net points", "win %", "PF"};
+    return columns;
+}
+
+namespace {
+
+// One row: the task figures of `f` (loss, accuracy, missed, signals) and its trading.
+EnsembleSummaryRow summaryRow(const std::string& label, const json& f) {
+    const json& t = f.value("trading", json());
+    const bool traded = t.is_object() && t.contains("trades");
+    auto cell = [](const json& from, bool has, const char* k, const char* fmt) {
+        char b[32] = "-";
+        if (has && from.contains(k) && from[k].is_number())
+            std::snprintf(b, sizeof b, fmt, from[k].get<double>());
+        return std::string(b);
+    };
+    // An accuracy of fewer than kMinSignalsForAccuracy signals reads n/a (FigureText.h).
+    const bool few = f.contains("signals") && f["signals"].is_number() &&
+                     !accuracyShown(size_t(f["signals"].get<double>()));
+    return {label,
+            {cell(f, true, "loss", "%.6f"), few ? "n/a" : cell(f, true, "accuracy", "%.2f"),
+             cell(f, true, "missed", "%.2f"), cell(f, true, "signals", "%.0f"),
+             cell(t, traded, "trades", "%.0f"), cell(t, traded, "netPoints", "%.0f"),
+             cell(t, traded, "winRate", "%.2f"), cell(t, traded, "profitFactor", "%.2f")}};
+}
+
+}  // namespace
+
+std::vector<EnsembleSummaryRow> ensembleWalkForwardRows(const json& s) {
+    std::vector<EnsembleSummaryRow> rows;
+    rows.push_back(summaryRow("ensemble of " + s["members"].dump(), s["ensemble"]));
+    char buf[64];
+    for (const json& a : s["byAgreement"]) {
+        std::snprintf(buf, sizeof buf, "  minAgreement %.2f", a["minAgreement"].get<double>());
+        rows.push_back(summaryRow(buf, {{"trading", a["trading"]}}));
+    }
+    if (!s.contains("singleSeed")) return rows;
+    rows.push_back(summaryRow("single seed (member 1)", s["singleSeed"]));
+    rows.push_back(summaryRow("median of the members", s["medianOfMembers"]));
+    rows.push_back(summaryRow("best member " + s["bestMember"]["member"].dump() + " (by loss)",
+                              s["bestMember"]));
+    rows.push_back(
+        summaryRow("buy & hold", {{"trading", s["ensemble"].value("buyAndHold", json())}}));
+    rows.push_back(
+        summaryRow("random (mean)", {{"trading", s["ensemble"].value("random", json())}}));
+    return rows;
+}
+
 std::string ensembleWalkForwardText(const json& s) {
     std::string out = "\nthe ensemble against its members, out of sample (stitched folds):\n";
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%-28s %9s %8s %8s %7s %7s %11s %8s %6s\n", "", "loss", "acc %",
-                  "miss %", "signals", "trades", "net points", "win %", "PF");
-    out += buf;
-    auto row = [&](const std::string& label, const json& f) {
-        const json& t = f.value("trading", json());
-        const bool traded = t.is_object() && t.contains("trades");
-        auto num = [&](const char* k, const char* fmt) {
-            char b[32] = "-";
-            if (traded && t[k].is_number()) std::snprintf(b, sizeof b, fmt, t[k].get<double>());
-            return std::string(b);
-        };
-        auto task = [&](const char* k, const char* fmt) {
-            char b[32] = "-";
-            if (f.contains(k) && f[k].is_number())
-                std::snprintf(b, sizeof b, fmt, f[k].get<double>());
-            return std::string(b);
-        };
-        // An accuracy of fewer than kMinSignalsForAccuracy signals reads n/a (FigureText.h).
-        const bool few = f.contains("signals") && f["signals"].is_number() &&
-                         !accuracyShown(size_t(f["signals"].get<double>()));
+    auto line = [&](const std::string& label, const std::vector<std::string>& c) {
         std::snprintf(buf, sizeof buf, "%-28s %9s %8s %8s %7s %7s %11s %8s %6s\n", label.c_str(),
-                      task("loss", "%.6f").c_str(), few ? "n/a" : task("accuracy", "%.2f").c_str(),
-                      task("missed", "%.2f").c_str(), task("signals", "%.0f").c_str(),
-                      num("trades", "%.0f").c_str(), num("netPoints", "%.0f").c_str(),
-                      num("winRate", "%.2f").c_str(), num("profitFactor", "%.2f").c_str());
+                      c[0].c_str(), c[1].c_str(), c[2].c_str(), c[3].c_str(), c[4].c_str(),
+                      c[5].c_str(), c[6].c_str(), c[7].c_str());
         out += buf;
     };
-    row("ensemble of " + s["members"].dump(), s["ensemble"]);
-    for (const json& a : s["byAgreement"]) {
-        std::snprintf(buf, sizeof buf, "  minAgreement %.2f", a["minAgreement"].get<double>());
-        row(buf, {{"trading", a["trading"]}});
-    }
-    if (s.contains("singleSeed")) {
-        row("single seed (member 1)", s["singleSeed"]);
-        row("median of the members", s["medianOfMembers"]);
-        row("best member " + s["bestMember"]["member"].dump() + " (by loss)", s["bestMember"]);
-        row("buy & hold", {{"trading", s["ensemble"].value("buyAndHold", json())}});
-        row("random (mean)", {{"trading", s["ensemble"].value("random", json())}});
-    }
+    const std::vector<std::string>& titles = ensembleSummaryColumns();
+    line(titles[0], {titles.begin() + 1, titles.end()});
+    for (const EnsembleSummaryRow& r : ensembleWalkForwardRows(s)) line(r.label, r.cells);
     return out;
 }
 

@@ -8,11 +8,13 @@
 // walkforward --population 2 --vary seed=S..S+1 --ensemble`, and Stop ends it.
 #include <QAction>
 #include <QFile>
+#include <QTableWidget>
 #include <QtTest>
 
 #include <atomic>
 #include <cmath>
 #include <fstream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -29,11 +31,14 @@
 #include "ui/AgreementStrip.h"
 #include "ui/FileDialogs.h"
 #include "ui/MainWindow.h"
+#include "ui/MetricChart.h"
+#include "ui/MetricCharts.h"
 #include "ui/ModelActions.h"
 #include "ui/PredictDialog.h"
 #include "ui/PriceChart.h"
 #include "ui/PriceChartPane.h"
 #include "ui/RunsView.h"
+#include "ui/WalkForwardView.h"
 
 using namespace nnwb;
 using nlohmann::json;
@@ -177,6 +182,54 @@ private Q_SLOTS:
             QVERIFY2(std::fabs(o.stitched.loss - theirs) <= 1e-6,
                      qPrintable(QString("%1 against %2").arg(o.stitched.loss).arg(theirs)));
         }
+    }
+
+    // The window's ensemble walk-forward shows what nnwb-cli walkforward prints for it: the
+    // table of the ensemble against its members (single seed, median and best member, the
+    // agreement thresholds) cell for cell, and in the Metrics charts the fold's curves as for
+    // a plain walk-forward: the ensemble's epochs (those the CLI records for the fold's
+    // ensemble run) with its 2 members' as thin lines. Before, no table and empty charts.
+    void walkForwardShowsTheClisMemberComparison() {
+        json e = test::barExperiment("wfcmp", {{"file", data_.toStdString()}, {"window", 6}},
+                                     test::denseLayers(8),
+                                     {{"epochs", 2}, {"batchSize", 16}, {"seed", 3}});
+        e["validation"] = {{"mode", "walkforward"}, {"scheme", "anchored"}, {"folds", 2}};
+        e["training"]["ensemble"] = 2;
+        test::TestWindow x;
+        QVERIFY(x.train(Experiment::fromJson(e)));
+        QVERIFY2(x.w.lastError().isEmpty(), qPrintable(x.w.lastError()));
+        const QString db = dir_ + "/wfcmp.sqlite";
+        const auto r =
+            run({"walkforward", "--experiment", write("wfcmp.json", e.dump()), "--runs-db", db});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        // The CLI's table: the lines after its title, spaces squeezed.
+        const QStringList lines = r.out.split('\n');
+        const qsizetype title = lines.indexOf(
+            "the ensemble against its members, out of sample "
+            "(stitched folds):");
+        QVERIFY2(title >= 0, qPrintable(r.out));
+        QTableWidget* table = x.w.walkForwardView()->ensembleTable();
+        QVERIFY(!table->isHidden());
+        QCOMPARE(table->rowCount(), 10);  // ensemble, 4 thresholds, 3 members' rows, 2 baselines
+        QCOMPARE(table->horizontalHeaderItem(1)->text(), QString("loss"));
+        for (int row = 0; row < table->rowCount(); ++row) {
+            QStringList cells;
+            for (int c = 0; c < table->columnCount(); ++c)
+                cells << table->item(row, c)->text().simplified();
+            QCOMPARE(cells.join(' '), lines.value(title + 2 + row).simplified());
+        }
+        // The charts: the last fold's ensemble epochs, as the CLI recorded them.
+        RunStore store(db.toStdString());
+        std::optional<StoredRun> fold;
+        for (const StoredRun& s : store.list())
+            if (s.name == "wfcmp fold 2/2 ensemble of 2") fold = store.get(s.id);
+        QVERIFY(fold && !fold->epochs.empty());
+        MetricChart* loss = x.w.charts()->lossChart();
+        QCOMPARE(loss->validationGraph()->dataCount(), int(fold->epochs.size()));
+        for (size_t k = 0; k < fold->epochs.size(); ++k)
+            QVERIFY(std::fabs(loss->validationGraph()->data()->at(int(k))->value -
+                              fold->epochs[k].report.validation.loss) <= 1e-9);
+        QCOMPARE(loss->memberCount(), 2);
     }
 
     // Stop reaches the fold's ensemble as it reaches a single fold's run.
