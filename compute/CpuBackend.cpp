@@ -384,18 +384,8 @@ struct CpuOps {
     // c = op(a) op(b) of one head (m x n, depth k), tile by tile.
     static void headProduct(bool ta, bool tb, int m, int n, int k, const T* a, int lda, const T* b,
                             int ldb, T* c, int ldc) {
-        cpugemm::Product<T> p;
-        p.transA = ta;
-        p.transB = tb;
-        p.m = m;
-        p.n = n;
-        p.k = k;
-        p.a = a;
-        p.b = b;
-        p.c = c;
-        p.lda = lda;
-        p.ldb = ldb;
-        p.ldc = ldc;
+        const cpugemm::Product<T> p =
+            cpugemm::rowMajorProduct(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
         for (int i0 = 0; i0 < m; i0 += cpugemm::kTileRows)
             for (int j0 = 0; j0 < n; j0 += cpugemm::kTileCols)
                 cpugemm::tile(p, i0, std::min(m, i0 + cpugemm::kTileRows), j0,

@@ -22,6 +22,26 @@ struct Product {
     int lda = 0, ldb = 0, ldc = 0;
 };
 
+// The plain product c = op(a) op(b) of row-major matrices (m x n, depth k, alpha 1, beta 0),
+// their leading dimensions lda, ldb, ldc.
+template <typename T>
+Product<T> rowMajorProduct(bool transA, bool transB, int m, int n, int k, const T* a, int lda,
+                           const T* b, int ldb, T* c, int ldc) {
+    Product<T> p;
+    p.transA = transA;
+    p.transB = transB;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.a = a;
+    p.b = b;
+    p.c = c;
+    p.lda = lda;
+    p.ldb = ldb;
+    p.ldc = ldc;
+    return p;
+}
+
 // Row and column tile sizes: callers split a product into tiles of at most these sizes (any
 // split gives bit-identical results; these keep a tile's working set in L1/L2).
 constexpr int kTileRows = 96;

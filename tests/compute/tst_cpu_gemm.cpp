@@ -272,19 +272,9 @@ std::string fmaChainMismatch(cpugemm::Isa isa, int m, int n, int k, bool ta, boo
                              bv = randomVector(size_t(k) * n, 22);
     const std::vector<T> a(av.begin(), av.end()), b(bv.begin(), bv.end());
     std::vector<T> c(size_t(m) * n, T(-7));
-    cpugemm::Product<T> p;
-    p.transA = ta;
-    p.transB = tb;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.a = a.data();
-    p.b = b.data();
-    p.c = c.data();
-    p.lda = ta ? m : k;
-    p.ldb = tb ? k : n;
-    p.ldc = n;
-    cpugemm::tile(p, 0, m, 0, n);
+    cpugemm::tile(cpugemm::rowMajorProduct(ta, tb, m, n, k, a.data(), ta ? m : k, b.data(),
+                                           tb ? k : n, c.data(), n),
+                  0, m, 0, n);
     for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j) {
             T want = 0;
