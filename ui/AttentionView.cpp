@@ -130,6 +130,10 @@ void AttentionView::clear(const QString& message) {
     pages_->setCurrentWidget(placeholder_);
 }
 
+void AttentionView::setModelNote(const QString& note) {
+    modelNote_ = note;
+}
+
 void AttentionView::setSnapshot(const AttentionSnapshotPtr& snap) {
     if (!snap || snap->layers.empty()) return;
     const QString keepLayer = layer_->currentText();
@@ -150,8 +154,9 @@ void AttentionView::setSnapshot(const AttentionSnapshotPtr& snap) {
         const QSignalBlocker b(head_);
         head_->setCurrentIndex(keepHead);
     }
-    QString info = (snap->bestEpoch ? tr("best epoch %1") : tr("epoch %1")).arg(snap->epoch) +
-                   tr(" · %1 validation samples").arg(snap->validationSamples);
+    QString info = modelNote_.isEmpty() ? QString() : modelNote_ + tr(", kept ");
+    info += (snap->bestEpoch ? tr("best epoch %1") : tr("epoch %1")).arg(snap->epoch) +
+            tr(" · %1 validation samples").arg(snap->validationSamples);
     if (snap->sampleTime != 0)
         info += tr(" · sample %1: bar %2")
                     .arg(snap->sample)

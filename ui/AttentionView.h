@@ -26,6 +26,9 @@ public:
 
     void setSnapshot(const AttentionSnapshotPtr& snapshot);
     void clear(const QString& message);
+    // Whose weights the snapshots from now on show when not the run's network (an ensemble's
+    // best member: "member 2 of 4, seed 6"), at the head of the info line; empty: the run's.
+    void setModelNote(const QString& note);
     // Shows validation sample `sample` (asks the worker for its Score matrices); the info line
     // names the sample's bar date once the snapshot arrives.
     void showSample(int sample);
@@ -47,6 +50,7 @@ private:
     void fillHeads();
 
     AttentionSnapshotPtr snapshot_;
+    QString modelNote_;
     QComboBox* layer_;
     QComboBox* head_;
     QSpinBox* sample_;

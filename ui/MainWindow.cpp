@@ -54,6 +54,20 @@
 
 namespace nnwb {
 
+namespace {
+bool stackHasAttention(const nlohmann::json& model) {
+    // The layer types whose Score matrices the view shows (readScores).
+    bool attention = false;
+    if (model.contains("layers") && model["layers"].is_array())
+        for (const nlohmann::json& l : model["layers"]) {
+            const std::string type = l.is_object() ? l.value("type", std::string()) : "";
+            attention = attention || type == "attention" || type == "attention_stack" ||
+                        type == "multihead_attention" || type == "gpt";
+        }
+    return attention;
+}
+}  // namespace
+
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     registerMetaTypes();
     setObjectName(QStringLiteral("nnwbMainWindow"));
@@ -288,12 +302,12 @@ void MainWindow::connectController() {
     connect(controller_, &C::memberEpochFinished, this,
             [this](const EpochReport& r) { charts_->addMemberEpoch(r, hasValidation_); });
     connect(controller_, &C::ensembleKept, this, [this](const EnsembleKept& k) {
-        if (k.agreement.empty()) return;
-        priceChart_->chart()->setSignals(
-            k.firstBar, k.outputs,
-            tr("the ensemble of %1 seeds (kept epochs, validation part)").arg(k.members));
-        priceChart_->chart()->setAgreement(k.firstBar, k.agreement);
+        attention_->setModelNote(QString::fromStdString(k.attentionOf));  // its best member's
+        priceChart_->showKeptEnsemble(k);
     });
+    // The trained or loaded network's own heatmaps from now on.
+    connect(controller_, &C::runStarted, this, [this] { attention_->setModelNote({}); });
+    connect(controller_, &C::weightsLoaded, this, [this] { attention_->setModelNote({}); });
     connectWalkForward();
 }
 
@@ -315,6 +329,8 @@ void MainWindow::runFinished(RunEnd end, const QString& message) {
     if (!attention_->snapshot() && !walkForward_->active())
         attention_->clear(end == RunEnd::Failed || charts_->reports().empty()
                               ? tr("No Score matrices: the run ended early.")
+                          : stackHasAttention(doc_->experiment().model)
+                              ? tr("No Score matrices came from this run's network.")
                               : tr("This stack has no attention layer, so there are "
                                    "no Score matrices to show."));
     // A walk-forward keeps no model (each fold's is its own).
@@ -394,6 +410,22 @@ void MainWindow::trainRequested() {
     QPushButton* restart = box.addButton(tr("Restart"), QMessageBox::DestructiveRole);
     box.addButton(QMessageBox::Cancel);
     box.setDefaultButton(current);
+    // An ensemble (trained here or opened from the Runs tab) is the window's model: the run
+    // engine trains a population from the start only, and the worker's one network (member 1
+    // or an earlier run's) is not that model, so nothing is continued.
+    if (!modelActions_->ensembleFile().isEmpty()) {
+        const QString why =
+            tr("The model is an ensemble of seeds, and an ensemble cannot be "
+               "continued: its members train together from the start. Restart "
+               "trains a new ensemble (raise Epochs to train longer).");
+        box.setText(why);
+        for (QPushButton* b : {current, best})
+            if (b) {
+                b->setEnabled(false);
+                b->setToolTip(why);
+            }
+        box.setDefaultButton(restart);
+    }
     box.exec();
     if (box.clickedButton() == current)
         startTraining(0, StartMode::ContinueCurrent);
@@ -430,19 +462,11 @@ bool MainWindow::startTraining(int epochs, StartMode mode) {
 }
 
 QString MainWindow::attentionStartText() const {
-    // The layer types whose Score matrices the view shows (readScores).
-    bool attention = false;
-    const nlohmann::json& model = doc_->experiment().model;
-    if (model.contains("layers") && model["layers"].is_array())
-        for (const nlohmann::json& l : model["layers"]) {
-            const std::string type = l.is_object() ? l.value("type", std::string()) : "";
-            attention = attention || type == "attention" || type == "attention_stack" ||
-                        type == "multihead_attention" || type == "gpt";
-        }
-    return attention ? tr("Train this stack to see the Score matrices of its attention layer "
-                          "here.")
-                     : tr("Train a stack with an attention layer to see its Score matrices "
-                          "here.");
+    return stackHasAttention(doc_->experiment().model)
+               ? tr("Train this stack to see the Score matrices of its attention layer "
+                    "here.")
+               : tr("Train a stack with an attention layer to see its Score matrices "
+                    "here.");
 }
 
 void MainWindow::clearResults() {

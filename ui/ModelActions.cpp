@@ -40,6 +40,11 @@ ModelActions::ModelActions(TrainingController* controller, ExperimentDocument* d
     });
     connect(predict_, &QAction::triggered, this, [this] { predictFile(QString()); });
     connect(controller_, &TrainingController::bundleReady, this, &ModelActions::onBundle);
+    // An ensemble the Training pane trained is the window's model, as one opened from the
+    // Runs tab: the worker's copy of its bundle (the run's model file is the same bytes).
+    connect(controller_, &TrainingController::ensembleKept, this, [this](const EnsembleKept& k) {
+        if (!k.file.empty()) setEnsembleFile(QString::fromStdString(k.file));
+    });
     // Trained or loaded weights are the window's model again.
     connect(controller_, &TrainingController::runStarted, this, [this] { setEnsembleFile({}); });
     connect(controller_, &TrainingController::weightsLoaded, this, [this](bool ok) {
@@ -152,6 +157,9 @@ bool ModelActions::predictWithEnsemble(const QString& ensembleFile, const QStrin
     dialog_->setEnsemble(ensemble);
     setEnsembleFile(ensembleFile);
     dialog_->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog_, &PredictDialog::finished, this, [this](bool ok) {
+        if (ok) Q_EMIT predictionShown();  // the Trading tab trades it (with its agreement)
+    });
     dialog_->show();
     if (file.isEmpty())
         dialog_->openFileDialog();

@@ -1,6 +1,7 @@
 // File > Export Model… and Run > Predict…: both ask the training worker for the trained model
 // as a ModelBundle (TrainingController::requestBundle) and, when it arrives, save it or open a
-// PredictDialog with it. An ensemble bundle (a run's, from the Runs tab) opens one too and is
+// PredictDialog with it. An ensemble bundle (a run's, from the Runs tab, or the one the Training
+// pane just trained: TrainingController::ensembleKept) opens one too and is
 // then the window's model until weights are trained or loaded: Export Model saves its bundle,
 // Predict runs it, and its ONNX and MetaTrader 5 exports are written here (in BackgroundJobs)
 // as `nnwb-cli export --model FILE` writes them. Owns the two actions; kept out of MainWindow.

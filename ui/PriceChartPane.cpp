@@ -1,6 +1,7 @@
 #include "ui/PriceChartPane.h"
 
 #include <algorithm>
+#include <array>
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -57,6 +58,7 @@ void PriceChartPane::setFileBars(std::shared_ptr<const BarSeries> bars) {
     if (shown && bars && shown->source == bars->source && shown->size() == bars->size()) return;
     haveRun_ = false;
     epochs_.clear();
+    ensemble_.reset();
     rebuildPicker();
     folds_->clear();
     chart_->setBars(std::move(bars));
@@ -71,6 +73,7 @@ void PriceChartPane::runStarted(const RunInfo& info) {
                            run_.validationFirstBar == info.validationFirstBar &&
                            run_.validationLastBar == info.validationLastBar;
     loadedModel_ = false;
+    ensemble_.reset();
     if (continues) {
         epochs_.erase(
             std::remove_if(epochs_.begin(), epochs_.end(),
@@ -103,6 +106,7 @@ void PriceChartPane::clearRun() {
     loadedModel_ = false;
     run_ = RunInfo();
     epochs_.clear();
+    ensemble_.reset();
     bestEpoch_ = 0;
     rebuildPicker();
     chart_->clearSignals();
@@ -134,10 +138,47 @@ void PriceChartPane::epochFinished(const EpochReport& report) {
     showPicked();
 }
 
+void PriceChartPane::showKeptEnsemble(const EnsembleKept& kept) {
+    if (!haveRun_ || kept.agreement.empty() || kept.outputs.size() != 3 * kept.agreement.size())
+        return;
+    auto series = std::make_shared<SignalSeries>();
+    for (size_t k = 0; k < kept.agreement.size(); ++k) {
+        const std::array<float, 3> out{kept.outputs[3 * k], kept.outputs[3 * k + 1],
+                                       kept.outputs[3 * k + 2]};
+        int signal = 0;  // the class of the largest mean output, the first of equal ones
+        for (int c = 1; c < 3; ++c)
+            if (out[size_t(c)] > out[size_t(signal)]) signal = c;
+        series->add(kept.firstBar + k, out, signal);
+    }
+    series->agreement = kept.agreement;
+    ensemble_ = std::move(series);
+    ensembleMembers_ = kept.members;
+    rebuildPicker();
+    const QSignalBlocker block(picker_);
+    picker_->setCurrentIndex(0);
+    showEnsemble();
+}
+
+void PriceChartPane::showEnsemble() {
+    const SignalSeries& s = *ensemble_;
+    std::vector<float> outputs;
+    outputs.reserve(3 * s.size());
+    for (const auto& o : s.outputs) outputs.insert(outputs.end(), o.begin(), o.end());
+    chart_->setSignals(
+        s.bar.front(), std::move(outputs),
+        tr("the ensemble of %1 seeds (kept epochs, validation part)").arg(ensembleMembers_));
+    chart_->setAgreement(s.bar.front(), s.agreement);
+    if (trading_)
+        trading_->setSeries(
+            run_.bars, ensemble_,
+            tr("the kept ensemble of %1 seeds, validation part").arg(ensembleMembers_));
+}
+
 void PriceChartPane::rebuildPicker() {
     const int keep = picker_->currentIndex();
     const QSignalBlocker block(picker_);
     picker_->clear();
+    if (ensemble_) picker_->addItem(tr("the kept ensemble of %1 seeds").arg(ensembleMembers_));
     picker_->addItem(tr("the latest epoch"));
     picker_->addItem(tr("the best epoch"));
     for (const EpochSignals& e : epochs_)
@@ -155,7 +196,9 @@ void PriceChartPane::showPicked() {
         trade(nullptr);
         return;
     }
-    const int i = picker_->currentIndex();
+    if (ensemble_ && picker_->currentIndex() == 0) return showEnsemble();
+    // After the kept ensemble's item: the latest epoch, the best epoch, each epoch.
+    const int i = picker_->currentIndex() - (ensemble_ ? 1 : 0);
     const EpochSignals* e = &epochs_.back();
     if (i == 1) {
         // The run's best epoch on its monitored metric; without one, the lowest validation loss.

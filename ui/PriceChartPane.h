@@ -1,10 +1,10 @@
 // The price chart tab of the experiment view: the PriceChart of the loaded price file with the
 // current run's training/validation boundary and the model's validation signals after each
 // epoch, and a picker for whose signals are drawn (the latest epoch, the run's best epoch on
-// its monitored metric, or any epoch of the run). Clicking a validation bar asks for that sample in
-// the attention view. The TradingPresenter is handed the signals the chart shows (the Trading
-// tab shows how they trade). During a walk-forward the folds are drawn
-// on the chart (FoldBands) and, when its test windows are contiguous, the stitched
+// its monitored metric, any epoch of the run, or an ensemble run's kept ensemble). Clicking a
+// validation bar asks for that sample in the attention view. The TradingPresenter is handed the
+// signals the chart shows (the Trading tab shows how they trade). During a walk-forward the folds
+// are drawn on the chart (FoldBands) and, when its test windows are contiguous, the stitched
 // out-of-sample signals. GUI thread only.
 #pragma once
 
@@ -16,6 +16,7 @@
 #include "app/core/TrainingTypes.h"
 #include "app/core/WalkForwardTypes.h"
 #include "model/Trainer.h"
+#include "model/trading/SignalSeries.h"
 
 class QComboBox;
 class QSplitter;
@@ -43,6 +44,10 @@ public:
     // Loaded weights (Runs ▸ Open Model, Load Weights): their signals on the run's validation
     // part, named as the opened model's.
     void showModelSignals(const RunInfo& info, const EpochReport& report);
+    // After an ensemble run: the kept ensemble's signals (each member's kept epoch, combined) and
+    // agreement on the validation part, first in the picker ("the kept ensemble of N seeds") and
+    // shown, traded with the agreement (minAgreement); the ensemble's epochs stay to pick.
+    void showKeptEnsemble(const EnsembleKept& kept);
     // Another experiment (File > New, Open): the previous run's split and signals go; the
     // bars stay until the new experiment's data is read.
     void clearRun();
@@ -76,6 +81,8 @@ private:
 
     // Hands the trading presenter the signals shown (null: none).
     void trade(const EpochSignals* shown);
+    // The kept ensemble's signals and agreement on the chart, to the trading presenter.
+    void showEnsemble();
 
     PriceChart* chart_;
     std::unique_ptr<FoldBands> folds_;
@@ -87,6 +94,10 @@ private:
     std::vector<EpochSignals> epochs_;
     int bestEpoch_ = 0;         // the run's best epoch on its monitored metric (0: none yet)
     bool loadedModel_ = false;  // the signals are loaded weights', not a run's epochs
+    // The kept ensemble's validation signals with their agreement (null: not an ensemble run),
+    // the picker's first item then.
+    std::shared_ptr<const SignalSeries> ensemble_;
+    int ensembleMembers_ = 0;
 };
 
 }  // namespace nnwb

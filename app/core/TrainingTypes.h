@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <QString>
@@ -46,6 +47,12 @@ struct EnsembleKept {
     std::vector<float> outputs;    // 3 per row: the members' mean
     std::vector<float> agreement;  // per row: the share of members voting for the signal
     double validationLoss = 0, meanAgreement = 1;
+    // The ensemble bundle, the window's model after the run (Predict, the exports): the run's
+    // model file when recorded, else the worker's copy (kept until it keeps another ensemble).
+    std::string file;
+    // Whose Score matrices the attention pane gets after the run (the best member, as one
+    // network: "member 2 of 4, seed 6"); empty when none come (no attention layer).
+    std::string attentionOf;
 };
 
 }  // namespace nnwb

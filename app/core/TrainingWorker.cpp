@@ -4,6 +4,7 @@
 #include <exception>
 
 #include <QMetaObject>
+#include <QTemporaryDir>
 
 #include "app/core/QtText.h"
 #include "app/engine/RunSubject.h"
@@ -37,6 +38,7 @@ void TrainingWorker::start(const Experiment& experiment, std::shared_ptr<TrainCo
     // weights stay on the host until this run has started, so a run that cannot start loses
     // nothing that could still be saved.
     if (engine_) engine_->releaseCompute();
+    memberView_.reset();  // the last ensemble's member shown in the heatmaps
     experiment_ = experiment;
     control_ = std::move(control);
     if (experiment_.validation.walkForward()) {
@@ -95,6 +97,7 @@ void TrainingWorker::continueRun(const Experiment& experiment,
             tr("Cannot continue: %1. Train with \"Restart\" instead; the kept weights are "
                "still there.")
                 .arg(q(refusal)));
+    memberView_.reset();
     train(experiment.training.epochs, mode, recording);
 }
 
@@ -205,24 +208,31 @@ void TrainingWorker::loadWeights(const Experiment& experiment, const QString& pa
         return;
     }
     engine_ = std::move(next);
+    memberView_.reset();
     experiment_ = experiment;
     runFailed_ = false;
     Q_EMIT weightsLoaded(true, path);
     emitModelSignals();
 }
 
+RunEngine* TrainingWorker::scoresEngine() const {
+    if (memberView_) return memberView_.get();
+    return engine_ && engine_->hasCompute() && engine_->models() == 1 ? engine_.get() : nullptr;
+}
+
 void TrainingWorker::requestScores(int sample) {
     scoreSample_.store(sample);
     // After an epoch, or on loaded weights (no epoch of this session, a kept result).
-    if (hasCompute() &&
-        (engine_->trainer().epochsDone() > 0 || !engine_->keeper().result().empty()))
+    RunEngine* run = scoresEngine();
+    if (run && (run->trainer().epochsDone() > 0 || !run->keeper().result().empty()))
         emitScores(sample);
 }
 
 void TrainingWorker::emitScores(int sample) {
-    if (!hasCompute()) return;
+    RunEngine* run = scoresEngine();
+    if (!run) return;
     try {
-        AttentionSnapshotPtr snap = engine_->attentionSnapshot(sample, scoresOfBest_.load());
+        AttentionSnapshotPtr snap = run->attentionSnapshot(sample, scoresOfBest_.load());
         if (snap) Q_EMIT attentionReady(snap);
     } catch (const std::exception&) {
         // a failed read-back is not worth ending a run for; the next epoch tries again

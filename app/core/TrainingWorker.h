@@ -12,6 +12,8 @@
 #include <QObject>
 #include <QString>
 
+class QTemporaryDir;
+
 #include "app/core/CallQueue.h"
 #include "app/core/TrainingSignals.h"
 #include "app/core/TrainingTypes.h"
@@ -25,6 +27,7 @@
 namespace nnwb {
 
 class EnsembleCurve;
+struct EnsembleBundle;
 
 class TrainingWorker : public TrainingSignals {
     Q_OBJECT
@@ -97,6 +100,13 @@ private:
     // Keeps and records the trained ensemble; returns the run's summary line. Throws
     // EnsembleError (or std::exception) when it cannot be kept.
     QString keepEnsemble(const EnsembleCurve& curve, const RecordingOptions& record);
+    // The ensemble's best member (lowest validation loss) as one network on the run's data
+    // (memberView_), for the attention pane: its Score matrices of the current sample and in
+    // `label` "member k of N, seed S"; null (and no view kept) when it has no attention layer.
+    AttentionSnapshotPtr viewBestMember(const EnsembleBundle& bundle, std::string& label);
+    // The engine whose Score matrices the attention pane shows: the kept ensemble's member view,
+    // else the kept run's (none for a population's: its network is all the members').
+    RunEngine* scoresEngine() const;
     // Runs every fold of experiment_ (TrainingWorkerWalkForward.cpp) and reports the end.
     void walkForward(const RecordingOptions& recording);
     // Starts the posted run that waited for the current one to stop, if any.
@@ -120,6 +130,10 @@ private:
     // The kept run: its network, trainer and the host copies of its result's weights. After a
     // run that could not start, only the host copies (compute released).
     std::unique_ptr<RunEngine> engine_;
+    // After an ensemble run: the folder of its kept bundle (EnsembleKept::file) until the next
+    // ensemble is kept, and its best member as one network for the heatmaps (null: none).
+    std::unique_ptr<QTemporaryDir> ensembleDir_;
+    std::unique_ptr<RunEngine> memberView_;
     bool runFailed_ = false;  // the last run ended in an error
     bool running_ = false;
     // A start posted while a run is going (served between its epochs): it runs once the

@@ -5,13 +5,18 @@
 // members' kept weights become one ensemble bundle, recorded as one run with its member runs.
 #include <algorithm>
 #include <exception>
+#include <memory>
+#include <optional>
 
+#include <QFileInfo>
 #include <QTemporaryDir>
 
 #include "app/core/QtText.h"
 #include "app/core/TrainingWorker.h"
 #include "app/ensemble/EnsembleKeep.h"
 #include "app/ensemble/EnsembleRecord.h"
+#include "app/runs/RunStore.h"
+#include "app/runs/RunsDbPath.h"
 #include "model/Monitor.h"
 
 namespace nnwb {
@@ -66,6 +71,19 @@ EnsembleKept keptOf(const KeptEnsemble& k, int64_t runId) {
     out.validationLoss = r.metrics.loss;
     out.meanAgreement = meanAgreement(r);
     return out;
+}
+
+// The recorded run's model file (as Open Model on the run takes it: its exports name it), else
+// `file`, the worker's copy.
+std::string storedModel(const RecordingOptions& record, int64_t id, const std::string& file) {
+    if (id <= 0) return file;
+    try {
+        const std::optional<StoredRun> run = RunStore(runsDbPath(record.dbPath)).get(id);
+        const StoredBundle* model = run ? run->bundle("best") : nullptr;
+        if (model && QFileInfo::exists(QString::fromStdString(model->path))) return model->path;
+    } catch (const std::exception&) {  // the store went away: the worker's copy serves
+    }
+    return file;
 }
 
 }  // namespace
@@ -129,16 +147,22 @@ QString TrainingWorker::keepEnsemble(const EnsembleCurve& curve, const Recording
     for (int m = 0; m < run.models(); ++m)
         if (run.keeperOf(m).result().empty())
             return tr("No epoch completed: the ensemble was not kept.");
-    // The bundle goes into the ensemble's run folder (recordEnsembleRun copies it there).
-    QTemporaryDir dir;
-    if (!dir.isValid()) throw std::runtime_error("no temporary folder for the ensemble bundle");
-    const std::string file = dir.filePath(QStringLiteral("ensemble.safetensors")).toStdString();
+    // The bundle stays in a folder of the worker's (the window's model until the next run;
+    // recordEnsembleRun copies it into the ensemble's run folder).
+    auto dir = std::make_unique<QTemporaryDir>();
+    if (!dir->isValid()) throw std::runtime_error("no temporary folder for the ensemble bundle");
+    const std::string file = dir->filePath(QStringLiteral("ensemble.safetensors")).toStdString();
     const KeptEnsemble k = keepEnsembleBundle(run, file, experiment_.name);
     const int64_t id = recordEnsembleRun(
         run, curve, record, experiment_.name, {file, k.bundle.common.epoch, k.trading},
         [this](const std::string& m) { Q_EMIT recordingWarning(q(m)); });
-    const EnsembleKept kept = keptOf(k, id);
+    ensembleDir_ = std::move(dir);
+    EnsembleKept kept = keptOf(k, id);
+    kept.file = storedModel(record, id, file);
+    // The population's network shows no Score matrices: its best member's, as one network.
+    const AttentionSnapshotPtr scores = viewBestMember(k.bundle, kept.attentionOf);
     Q_EMIT ensembleKept(kept);
+    if (scores) Q_EMIT attentionReady(scores);
     QString text = tr("ensemble of %1 seeds").arg(kept.members);
     if (!kept.agreement.empty())
         text += tr(": validation loss %1, mean agreement %2")
@@ -146,6 +170,35 @@ QString TrainingWorker::keepEnsemble(const EnsembleCurve& curve, const Recording
                     .arg(kept.meanAgreement, 0, 'f', 3);
     if (id > 0) text += tr(" (run #%1)").arg(id);
     return text;
+}
+
+AttentionSnapshotPtr TrainingWorker::viewBestMember(const EnsembleBundle& bundle,
+                                                    std::string& label) {
+    memberView_.reset();
+    const size_t m = bestAndMedianMember(bundle).first;
+    AttentionSnapshotPtr scores;
+    try {
+        const std::string path =
+            ensembleDir_->filePath(QStringLiteral("member.safetensors")).toStdString();
+        bundle.member(m).save(path);
+        // The member's own settings (its seed) on the run's data, its kept epoch's weights.
+        memberView_ =
+            std::make_unique<RunEngine>(engine_->experimentOf(int(m)), engine_->sharedData());
+        memberView_->adoptWeightsFile(path, bundle.members[m].epoch);
+        scores = memberView_->attentionSnapshot(scoreSample_.load(), false);
+    } catch (const std::exception&) {
+        scores = nullptr;  // no heatmaps then; the ensemble is kept all the same
+    }
+    if (!scores) {  // no attention layer: nothing to show, the device freed
+        memberView_.reset();
+        return nullptr;
+    }
+    label = tr("member %1 of %2, seed %3")
+                .arg(m + 1)
+                .arg(bundle.size())
+                .arg(bundle.members[m].seed)
+                .toStdString();
+    return scores;
 }
 
 }  // namespace nnwb

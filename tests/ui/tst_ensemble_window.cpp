@@ -3,12 +3,19 @@
 // agreement in the strip under the candles, hidden for one model; the Runs tab's Open Model on
 // an ensemble's run opens the Predict window with its bundle instead of refusing it, and the
 // ensemble is then the window's model: Export ONNX and Export for MetaTrader 5 write exactly the
-// bytes `nnwb-cli export --model` writes for its bundle, Export Model its bundle. A walk-forward
-// with training.ensemble 2 trains an ensemble per fold, its stitched figures those of `nnwb-cli
-// walkforward --population 2 --vary seed=S..S+1 --ensemble`, and Stop ends it.
+// bytes `nnwb-cli export --model` writes for its bundle, Export Model its bundle. The ensemble
+// the Training pane trains is the window's model as that opened run's is (the same exported
+// bytes; no Continue). A walk-forward with training.ensemble 2 trains an ensemble per fold, its
+// stitched figures those of `nnwb-cli walkforward --population 2 --vary seed=S..S+1 --ensemble`,
+// and Stop ends it.
 #include <QAction>
+#include <QApplication>
+#include <QDir>
 #include <QFile>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QTableWidget>
+#include <QTimer>
 #include <QtTest>
 
 #include <atomic>
@@ -18,6 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/core/TradingPresenter.h"
 #include "app/core/TrainingController.h"
 #include "app/core/WalkForwardTypes.h"
 #include "app/runs/RunStore.h"
@@ -140,6 +148,73 @@ private Q_SLOTS:
         exportsAreTheClis(w, id);
     }
 
+    // Issue 44: the ensemble the Training pane trains (training.ensemble 2) is the window's
+    // model, as when its run is opened from the Runs tab: Predict runs it (agreement under the
+    // candles), ONNX, MetaTrader 5 and Export Model write the bytes Open Model on its run then
+    // writes, Export Weights stays off, and Train offers no Continue (a population cannot be
+    // continued). Before, Predict and the exports used member 1's network, and Continue was
+    // offered and then failed ("a population cannot be continued").
+    void trainedEnsembleIsTheWindowsModel() {
+        const json e = test::barExperiment(
+            "trained", {{"file", data_.toStdString()}, {"window", 6}}, test::denseLayers(16),
+            {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}, {"ensemble", 2}});
+        const QString db = dir_ + "/trained.sqlite";
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(db, true);
+        w.document()->reset(Experiment::fromJson(e));
+        w.show();
+        QSignalSpy finished(w.controller(), &TrainingController::runFinished);
+        QVERIFY(w.startTraining());
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(finished.first().at(0).value<RunEnd>() == RunEnd::Completed,
+                 qPrintable(finished.first().at(1).toString()));
+        QVERIFY(!w.modelActions()->ensembleFile().isEmpty());
+        QCOMPARE(EnsembleBundle::load(w.modelActions()->ensembleFile().toStdString()).size(),
+                 size_t(2));
+        int weights = 0;  // Export Weights… (an ensemble is no one network's weights)
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text().contains("Export &Weights") && ++weights) QVERIFY(!a->isEnabled());
+        QVERIFY(weights > 0);
+        QVERIFY(continueIsRefused(w));
+        exportAll(w, dir_ + "/trained");
+        if (QTest::currentTestFailed()) return;
+        // Predict…: the ensemble's combined signals and agreement.
+        w.modelActions()->predictFile(data_);
+        QTRY_VERIFY_WITH_TIMEOUT(w.modelActions()->predictDialog() != nullptr, 30000);
+        PredictDialog* d = w.modelActions()->predictDialog();
+        QTRY_VERIFY_WITH_TIMEOUT(d->chart()->agreementStrip()->isVisibleTo(d), 60000);
+        QVERIFY(d->chart()->signalLabel().contains("ensemble of 2"));
+        // The Trading tab trades the prediction, as after a single model's Predict….
+        QTRY_VERIFY(w.tradingPresenter()->what().startsWith("the prediction on"));
+        d->close();
+        // The same run opened from the Runs tab, exported again: the same bytes.
+        int64_t id = 0;
+        QString stored;
+        {
+            RunStore store(db.toStdString());
+            id = store.list().front().id;
+            stored = QString::fromStdString(store.get(id)->bundle("best")->path);
+        }
+        w.showRuns();
+        QTRY_COMPARE(w.runsView()->shownCount(), 1);
+        w.runsView()->selectIds({id});
+        auto* open = w.runsView()->findChild<QPushButton*>("runsOpenModel");
+        QTRY_VERIFY(open && open->isEnabled());
+        setFileDialogAnswer([this](const FileDialogQuestion&) { return data_; });
+        open->click();
+        QTRY_COMPARE(w.modelActions()->ensembleFile(), stored);
+        setFileDialogAnswer({});
+        exportAll(w, dir_ + "/opened");
+        if (QTest::currentTestFailed()) return;
+        for (const char* f :
+             {"/model.onnx", "/mt5/model.onnx", "/mt5/nnwb_expert.mq5", "/model.safetensors"}) {
+            QVERIFY2(!bytes(dir_ + "/trained" + f).isEmpty(), f);
+            QVERIFY2(bytes(dir_ + "/trained" + f) == bytes(dir_ + "/opened" + f), f);
+        }
+        QVERIFY(bytes(dir_ + "/trained/model.safetensors") == bytes(stored));
+    }
+
     void walkForwardTrainsAnEnsemblePerFold() {
         json e = test::barExperiment("wfens", {{"file", data_.toStdString()}, {"window", 6}},
                                      test::denseLayers(8),
@@ -251,6 +326,46 @@ private:
     static QByteArray bytes(const QString& path) {
         QFile f(path);
         return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
+    // Train with an ensemble as the window's model: the question's Continue buttons are off and
+    // say why (Cancel answers it).
+    static bool continueIsRefused(MainWindow& w) {
+        bool refused = false;
+        QTimer::singleShot(100, &w, [&refused] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box) return;
+            refused = box->text().contains("cannot be continued");
+            for (QAbstractButton* b : box->buttons())
+                if (b->text().startsWith("Continue"))
+                    refused = refused && !b->isEnabled() && b->toolTip().contains("ensemble");
+            box->button(QMessageBox::Cancel)->click();
+        });
+        w.trainRequested();
+        return refused;
+    }
+
+    // The window's model's ONNX, MetaTrader 5 and Export Model files into `dir`.
+    void exportAll(MainWindow& w, const QString& dir) {
+        QVERIFY(QDir().mkpath(dir));
+        auto* onnx = w.findChild<QAction*>("exportOnnxAction");
+        auto* mql5 = w.findChild<QAction*>("exportMql5Action");
+        QVERIFY(onnx && mql5 && onnx->isEnabled() && mql5->isEnabled());
+        QSignalSpy onnxDone(w.modelActions(), &ModelActions::onnxExported);
+        QSignalSpy mql5Done(w.modelActions(), &ModelActions::mql5Exported);
+        setFileDialogAnswer([&](const FileDialogQuestion&) { return dir + "/model.onnx"; });
+        onnx->trigger();
+        QVERIFY(onnxDone.wait(30000));
+        QVERIFY2(onnxDone.first().at(0).toBool(), qPrintable(onnxDone.first().at(1).toString()));
+        setFileDialogAnswer([&](const FileDialogQuestion&) { return dir + "/mt5"; });
+        mql5->trigger();
+        QVERIFY(mql5Done.wait(30000));
+        QVERIFY2(mql5Done.first().at(0).toBool(), qPrintable(mql5Done.first().at(1).toString()));
+        setFileDialogAnswer({});
+        QSignalSpy saved(w.modelActions(), &ModelActions::modelExported);
+        w.modelActions()->exportModel(dir + "/model.safetensors");
+        QCOMPARE(saved.count(), 1);
+        QVERIFY(saved.first().at(0).toBool());
     }
 
     // The window's exports of the opened ensemble against the CLI's of the run's bundle (before

@@ -1,7 +1,8 @@
 // GUI: training from the window on the CPU backend and (when listDevices() has one) on
 // OpenCL — one chart point per epoch, the confusion table filled — pause and stop acting within
 // one batch, a worker error shown in the window, and closing the window during training; the
-// Training pane's "Ensemble of N seeds" (one ensemble run with its members, as the CLI's).
+// Training pane's "Ensemble of N seeds" (one ensemble run with its members, as the CLI's; the
+// price chart's "Signals of" names the kept ensemble; the heatmaps are its best member's).
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,19 +19,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <fstream>
 #include <iterator>
 #include <thread>
 
 #include "app/core/ExperimentDocument.h"
+#include "app/core/PredictJob.h"
+#include "app/core/TradingPresenter.h"
 #include "app/core/TrainingController.h"
+#include "app/ensemble/EnsembleKeep.h"
 #include "app/runs/RunStore.h"
 #include "common/BarExperiments.h"
 #include "common/CliFixture.h"
 #include "common/FaultProbe.h"
 #include "common/FifoReader.h"
 #include "common/TestUtil.h"
+#include "model/ensemble/EnsembleBundle.h"
 #include "ui/AgreementStrip.h"
 #include "ui/AttentionHeatmap.h"
 #include "ui/AttentionView.h"
@@ -215,6 +222,77 @@ private Q_SLOTS:
         QVERIFY(price->agreementStrip()->isVisibleTo(w.priceChartPane()));
         QCOMPARE(price->agreementStrip()->agreement().size(), size_t(run->validationSamples));
         QVERIFY(price->signalLabel().contains("ensemble of 2"));
+        // "Signals of:" names what the chart shows (it said "the latest epoch"), and the
+        // Trading tab trades those signals with their agreement; the epochs stay to pick.
+        QComboBox* picker = w.priceChartPane()->signalPicker();
+        QCOMPARE(picker->currentText(), QStringLiteral("the kept ensemble of 2 seeds"));
+        QCOMPARE(w.tradingPresenter()->what(),
+                 QStringLiteral("the kept ensemble of 2 seeds, validation part"));
+        picker->setCurrentIndex(1);
+        QCOMPARE(picker->currentText(), QStringLiteral("the latest epoch"));
+        QVERIFY(price->signalLabel().startsWith("epoch 2"));
+        QVERIFY(!price->agreementStrip()->isVisibleTo(w.priceChartPane()));
+        picker->setCurrentIndex(0);
+        QVERIFY(price->agreementStrip()->isVisibleTo(w.priceChartPane()));
+    }
+
+    // Issue 44: after an ensemble run of a stack with an attention layer the heatmaps are its
+    // best member's (the lowest validation loss), named so; before, the pane said "This stack
+    // has no attention layer" (a population sends no Score matrices).
+    void anEnsemblesHeatmapsAreItsBestMembers() {
+        test::CliFixture cli;
+        cli.dir_ = QString::fromStdString(test::tempDir());
+        const nlohmann::json layers =
+            nlohmann::json::array({{{"type", "multihead_attention"}, {"key_size", 4}, {"heads", 2}},
+                                   {{"type", "dense"}, {"neurons", 3}, {"activation", "sigmoid"}}});
+        const nlohmann::json e = test::barExperiment(
+            "att", {{"file", cli.writeCut("EURUSD_H1.csv", 700).toStdString()}, {"window", 6}},
+            layers, {{"epochs", 2}, {"batchSize", 16}, {"seed", 5}, {"ensemble", 2}});
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.document()->reset(Experiment::fromJson(e));
+        w.show();
+        QSignalSpy finished(w.controller(), &TrainingController::runFinished);
+        QSignalSpy kept(w.controller(), &TrainingController::ensembleKept);
+        QVERIFY(w.startTraining());
+        QVERIFY(waitForEnd(finished, 60000));
+        QVERIFY2(finished.first().at(0).value<RunEnd>() == RunEnd::Completed,
+                 qPrintable(finished.first().at(1).toString()));
+        QCOMPARE(kept.count(), 1);
+        const auto k = kept.first().at(0).value<EnsembleKept>();
+        const EnsembleBundle bundle = EnsembleBundle::load(k.file);
+        const size_t best = bestAndMedianMember(bundle).first;
+        const QString who =
+            QStringLiteral("member %1 of 2, seed %2").arg(best + 1).arg(bundle.members[best].seed);
+        QCOMPARE(QString::fromStdString(k.attentionOf), who);
+        QTRY_VERIFY(w.attentionView()->snapshot() != nullptr);
+        const AttentionSnapshotPtr snap = w.attentionView()->snapshot();
+        QCOMPARE(int(snap->layers.size()), 1);
+        QCOMPARE(snap->layers[0].heads, 2);
+        QCOMPARE(snap->epoch, bundle.members[best].epoch);
+        bool named = false;
+        for (QLabel* l : w.attentionView()->findChildren<QLabel*>())
+            named = named || l->text().startsWith(who + ", kept epoch");
+        QVERIFY(named);
+        // Its outputs for the sample are that member's alone (the member as one model).
+        std::atomic<bool> cancelled{false};
+        const PredictOutcome alone = predictPriceFile(
+            bundle.member(best), "cpu", cli.path("EURUSD_H1.csv").toStdString(), cancelled);
+        QVERIFY2(alone.ok, qPrintable(alone.error));
+        const auto& rows = alone.result->rows;
+        const auto row = std::find_if(rows.begin(), rows.end(), [&](const PredictionRow& r) {
+            return r.time == snap->sampleTime;
+        });
+        QVERIFY(row != rows.end());
+        for (size_t c = 0; c < 3; ++c)
+            QVERIFY(std::fabs(row->outputs[c] - snap->outputs[c]) < 1e-5);
+        // Another sample: that member's too.
+        w.attentionView()->showSample(3);
+        QTRY_COMPARE(w.attentionView()->snapshot()->sample, 3);
+        named = false;
+        for (QLabel* l : w.attentionView()->findChildren<QLabel*>())
+            named = named || l->text().startsWith(who);
+        QVERIFY(named);
     }
 
     // Continue training: two epochs, then two more on the same network and optimizer; the
