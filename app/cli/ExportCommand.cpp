@@ -1,6 +1,8 @@
 // nnwb-cli export: a trained model to an ONNX file that MetaTrader 5 (and any ONNX runtime)
 // runs (see app/export/OnnxExport.h), or with --mql5 DIR that file plus the Expert Advisor
-// that computes its features in MetaTrader 5 (app/export/Mql5Expert.h).
+// that computes its features in MetaTrader 5 (app/export/Mql5Expert.h). An ensemble bundle is
+// written by app/export/EnsembleExport (what the window writes for it); the expert trades under
+// the experiment's trading settings when one is given (--experiment), else the defaults.
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -15,6 +17,7 @@
 #include <map>
 #include <vector>
 
+#include "app/export/EnsembleExport.h"
 #include "app/export/ExportSource.h"
 #include "app/export/Mql5Expert.h"
 #include "app/export/OnnxExport.h"
@@ -53,16 +56,22 @@ struct ExportOptions {
 };
 
 #ifdef NNWB_HAS_ONNX
-// The flags that go together: a bundle or an experiment with weights, --onnx or --mql5, and
-// batch 1 (or dynamic) for the expert.
+// The flags that go together: a bundle (with --mql5 optionally the experiment whose trading
+// settings the expert takes) or an experiment with weights, --onnx or --mql5, and batch 1 (or
+// dynamic) for the expert.
 void checkExportFlags(const ExportOptions& o, int batch) {
-    const bool pair = !o.experiment.empty() || !o.weights.empty();
-    if (o.model.empty() == !pair)
+    if (o.model.empty() && o.experiment.empty() && o.weights.empty())
         throw UsageError(
             "give --model M.safetensors (a model bundle), or --experiment FILE --weights "
             "W.safetensors");
-    if (pair && (o.experiment.empty() || o.weights.empty()))
+    if (!o.model.empty() && !o.weights.empty())
+        throw UsageError("--weights goes with --experiment FILE, not with --model (a bundle)");
+    if (o.model.empty() && (o.experiment.empty() || o.weights.empty()))
         throw UsageError("--experiment FILE and --weights FILE go together");
+    if (!o.model.empty() && !o.experiment.empty() && o.mql5.empty())
+        throw UsageError(
+            "--experiment with --model: only with --mql5 DIR (the Expert Advisor trades under "
+            "the experiment's trading settings; an ONNX file has none)");
     if (o.onnx.empty() == o.mql5.empty())
         throw UsageError(
             "give --onnx OUT.onnx, or --mql5 DIR (writes DIR/model.onnx and "
@@ -77,6 +86,7 @@ struct ExportInput {
     onnxexport::ExportSpec spec;
     ModelBundle bundle;
     TradingSettings trading;
+    bool ensemble = false;  // --model is an ensemble bundle: app/export/EnsembleExport writes it
 };
 
 // The export's input from a (model or ensemble) bundle, or an experiment and its weights.
@@ -88,8 +98,11 @@ ExportInput readExportInput(const ExportOptions& o, int batch, const std::string
         if (!o.model.empty()) {
             EnsembleBundle ensemble;  // an ensemble bundle: one graph of its members
             loadAnyBundle(o.model, x.bundle, ensemble);
-            x.spec = ensemble.size() > 0 ? onnxexport::specFromEnsemble(ensemble, batch, source)
-                                         : onnxexport::specFromBundle(x.bundle, batch, source);
+            x.ensemble = ensemble.size() > 0;
+            x.spec = x.ensemble ? onnxexport::ensembleExportSpec(ensemble, o.model, batch)
+                                : onnxexport::specFromBundle(x.bundle, batch, source);
+            // The expert trades what was tested: the experiment's trading settings.
+            if (!o.experiment.empty()) x.trading = Experiment::load(o.experiment).trading;
             return x;
         }
         const Experiment exp = Experiment::load(o.experiment);
@@ -134,7 +147,8 @@ int runExport(const ExportOptions& o) {
     if (!o.mql5.empty()) {
         onnxexport::Mql5Export written;
         try {
-            written = onnxexport::writeMql5Export(x.spec, x.bundle, o.mql5, x.trading);
+            written = x.ensemble ? onnxexport::exportEnsembleMql5(o.model, o.mql5, x.trading, batch)
+                                 : onnxexport::writeMql5Export(x.spec, x.bundle, o.mql5, x.trading);
         } catch (const std::invalid_argument& e) {  // nothing written
             throw UsageError(input + ": " + e.what());
         }  // a folder or file that cannot be written: exit 1
@@ -145,9 +159,10 @@ int runExport(const ExportOptions& o) {
             "rules; what a live account does otherwise is listed at the top of the file and in "
             "docs/onnx-and-mt5.md\n",
             written.expertPath.c_str(), onnxexport::kMql5ModelFile,
-            o.model.empty() ? "experiment's" : "default");
-    } else {
-        s = onnxexport::exportModel(x.spec, out);  // failure: exit 1
+            o.experiment.empty() ? "default" : "experiment's");
+    } else {  // failure: exit 1
+        s = x.ensemble ? onnxexport::exportEnsembleOnnx(o.model, out, batch)
+                       : onnxexport::exportModel(x.spec, out);
     }
     std::string ops;
     for (const auto& [op, n] : s.ops)
@@ -176,7 +191,9 @@ void addExportCommand(CLI::App& root, Runners& runners) {
     cmd->footer("Exit status: 0 written, 1 the writer failed, 2 bad input or files.");
     cmd->add_option("--model", o->model, "a model bundle (train --save-model)")
         ->type_name("M.safetensors");
-    cmd->add_option("--experiment", o->experiment, "an experiment, with --weights")
+    cmd->add_option("--experiment", o->experiment,
+                    "an experiment, with --weights; with --model and --mql5, the experiment whose "
+                    "trading settings the Expert Advisor trades under (else the defaults)")
         ->type_name("FILE");
     cmd->add_option("--weights", o->weights, "its trained weights (train --save-weights)")
         ->type_name("W.safetensors");
@@ -196,8 +213,8 @@ void addExportCommand(CLI::App& root, Runners& runners) {
         help->setForms(cmd, {"--model M.safetensors --onnx OUT.onnx [--batch N|dynamic]",
                              "--experiment FILE --weights W.safetensors --onnx OUT.onnx "
                              "[--batch N|dynamic]",
-                             "(--model M.safetensors | --experiment FILE --weights W.safetensors) "
-                             "--mql5 DIR [--batch 1|dynamic]"});
+                             "(--model M.safetensors [--experiment FILE] | --experiment FILE "
+                             "--weights W.safetensors) --mql5 DIR [--batch 1|dynamic]"});
     runners[cmd] = [o] { return runExport(*o); };
 }
 

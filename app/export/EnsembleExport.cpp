@@ -7,24 +7,21 @@
 
 namespace nnwb::onnxexport {
 
-namespace {
-
-// As ExportCommand's readExportInput for --model: batch 1, the file's name in the doc strings.
-ExportSpec ensembleSpec(const EnsembleBundle& ensemble, const std::string& bundleFile) {
-    return specFromEnsemble(ensemble, 1, std::filesystem::path(bundleFile).filename().string());
+ExportSpec ensembleExportSpec(const EnsembleBundle& ensemble, const std::string& bundleFile,
+                              int batch) {
+    return specFromEnsemble(ensemble, batch, std::filesystem::path(bundleFile).filename().string());
 }
 
-}  // namespace
-
-ModelSummary exportEnsembleOnnx(const std::string& bundleFile, const std::string& out) {
+ModelSummary exportEnsembleOnnx(const std::string& bundleFile, const std::string& out, int batch) {
     const EnsembleBundle ensemble = EnsembleBundle::load(bundleFile);
-    return exportModel(ensembleSpec(ensemble, bundleFile), out);
+    return exportModel(ensembleExportSpec(ensemble, bundleFile, batch), out);
 }
 
 Mql5Export exportEnsembleMql5(const std::string& bundleFile, const std::string& dir,
-                              const TradingSettings& trading) {
+                              const TradingSettings& trading, int batch) {
     const EnsembleBundle ensemble = EnsembleBundle::load(bundleFile);
-    return writeMql5Export(ensembleSpec(ensemble, bundleFile), ensemble.common, dir, trading);
+    return writeMql5Export(ensembleExportSpec(ensemble, bundleFile, batch), ensemble.common, dir,
+                           trading);
 }
 
 }  // namespace nnwb::onnxexport

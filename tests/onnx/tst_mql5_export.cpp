@@ -167,6 +167,47 @@ private slots:
         QVERIFY(has(slurp(dir + "/b/nnwb_expert.mq5"), "model 'mql5 export'"));
     }
 
+    // The expert trades what was tested: export --model with --experiment takes that
+    // experiment's trading settings (as the window's export takes the open experiment's), without
+    // it the defaults; --experiment with --model only goes with --mql5, --weights not with
+    // --model. Before, --model with --experiment was refused and the expert always traded the
+    // defaults.
+    void cliModelTradesTheExperimentsSettings() {
+        const std::string dir = test::tempDir();
+        const auto [exp, weights] = writeModel(dir, "file");
+        const QString bundle = QString::fromStdString(dir + "/m.safetensors");
+        auto r = test::runCli(
+            {"train", "--experiment", exp, "--epochs", "1", "--save-model", bundle, "--no-record"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        json e = json::parse(slurp(exp.toStdString()));
+        e["trading"] = {{"threshold", 0.625}, {"minAgreement", 0.75}, {"exitAfterBars", 3}};
+        const QString traded = QString::fromStdString(dir + "/traded.json");
+        std::ofstream(traded.toStdString()) << e.dump();
+        r = test::runCli({"export", "--model", bundle, "--experiment", traded, "--mql5",
+                          QString::fromStdString(dir + "/t")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("the experiment's trading rules"), qPrintable(r.out));
+        const std::string mq5 = slurp(dir + "/t/nnwb_expert.mq5");
+        QVERIFY(has(mq5, "input double InpThreshold = 0.625;"));
+        QVERIFY(has(mq5, "input double InpMinAgreement = 0.75;"));
+        QVERIFY(has(mq5, "input int    InpExitAfterBars = 3;"));
+        r = test::runCli(
+            {"export", "--model", bundle, "--mql5", QString::fromStdString(dir + "/d")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("the default trading rules"), qPrintable(r.out));
+        QVERIFY(has(slurp(dir + "/d/nnwb_expert.mq5"), "input double InpThreshold = 0;"));
+        // --experiment with --model and --onnx, --weights with --model: refused, nothing written.
+        r = test::runCli({"export", "--model", bundle, "--experiment", traded, "--onnx",
+                          QString::fromStdString(dir + "/x.onnx")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("only with --mql5"), qPrintable(r.err));
+        r = test::runCli({"export", "--model", bundle, "--weights", weights, "--mql5",
+                          QString::fromStdString(dir + "/w")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--weights goes with --experiment"), qPrintable(r.err));
+        QVERIFY(!std::filesystem::exists(dir + "/x.onnx") && !std::filesystem::exists(dir + "/w"));
+    }
+
     void cliRefusesBadInput() {
         const std::string dir = test::tempDir();
         const auto [exp, weights] = writeModel(dir, "file");

@@ -3,11 +3,12 @@
 // agreement in the strip under the candles, hidden for one model; the Runs tab's Open Model on
 // an ensemble's run opens the Predict window with its bundle instead of refusing it, and the
 // ensemble is then the window's model: Export ONNX and Export for MetaTrader 5 write exactly the
-// bytes `nnwb-cli export --model` writes for its bundle, Export Model its bundle. The ensemble
-// the Training pane trains is the window's model as that opened run's is (the same exported
-// bytes; no Continue). A walk-forward with training.ensemble 2 trains an ensemble per fold, its
-// stitched figures those of `nnwb-cli walkforward --population 2 --vary seed=S..S+1 --ensemble`,
-// and Stop ends it.
+// bytes `nnwb-cli export --model` writes for its bundle (the expert under the open experiment's
+// trading settings, the CLI's with --experiment), Export Model its bundle. The ensemble the
+// Training pane trains is the window's model as that opened run's is (the same exported bytes;
+// no Continue). A walk-forward with training.ensemble 2 trains an ensemble per fold, its
+// stitched figures, its table against its members and its fold curves those of `nnwb-cli
+// walkforward --population 2 --vary seed=S..S+1 --ensemble`, and Stop ends it.
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -25,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/core/ExperimentDocument.h"
 #include "app/core/TradingPresenter.h"
 #include "app/core/TrainingController.h"
 #include "app/core/WalkForwardTypes.h"
@@ -387,6 +389,11 @@ private:
         onnx->trigger();
         QVERIFY(onnxDone.wait(30000));
         QVERIFY2(onnxDone.first().at(0).toBool(), qPrintable(onnxDone.first().at(1).toString()));
+        // The expert trades the open experiment's trading settings, the CLI's those of the
+        // experiment given with --experiment: the same file for the same settings.
+        QVERIFY(w.document()->setTrading({{"threshold", 0.625}, {"minAgreement", 0.75}}));
+        const QString traded = dir_ + "/traded.json";
+        w.document()->experiment().save(traded.toStdString());
         const QString mineDir = dir_ + "/window-mt5", theirDir = dir_ + "/cli-mt5";
         setFileDialogAnswer([&](const FileDialogQuestion&) { return mineDir; });
         mql5->trigger();
@@ -395,13 +402,14 @@ private:
         setFileDialogAnswer({});
         auto r = run({"export", "--model", bundle, "--onnx", theirs});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        r = run({"export", "--model", bundle, "--mql5", theirDir});
+        r = run({"export", "--model", bundle, "--experiment", traded, "--mql5", theirDir});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(!bytes(theirs).isEmpty());
         QVERIFY(bytes(mine) == bytes(theirs));  // one graph: the mean and the agreement
         for (const char* f : {"/model.onnx", "/nnwb_expert.mq5"})
             QVERIFY2(bytes(mineDir + f) == bytes(theirDir + f), f);
-        QVERIFY(bytes(mineDir + "/nnwb_expert.mq5").contains("InpMinAgreement"));
+        QVERIFY(bytes(mineDir + "/nnwb_expert.mq5").contains("InpMinAgreement = 0.75;"));
+        QVERIFY(bytes(mineDir + "/nnwb_expert.mq5").contains("InpThreshold = 0.625;"));
         // Export Model: the ensemble's bundle, the same 3 members.
         const QString saved = dir_ + "/window.safetensors";
         w.modelActions()->exportModel(saved);
