@@ -1,6 +1,7 @@
 #include "app/cli/TrialWorker.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -51,6 +52,26 @@ std::string dataKeyOf(const Experiment& e) {
 int dieInTrial() {
     const char* v = std::getenv("NNWB_TEST_WORKER_DIE_IN_TRIAL");
     return v ? std::atoi(v) : 0;
+}
+
+// NNWB_TEST_WORKER_HOLD_BEFORE_READY=N:FILE (tests): the N-th trial's "ready" waits until FILE
+// exists, so a test can act (`sweep stop`) while the coordinator still sees that trial running.
+struct Hold {
+    int trial = 0;  // 0: none
+    std::string file;
+};
+
+Hold holdBeforeReady() {
+    const char* v = std::getenv("NNWB_TEST_WORKER_HOLD_BEFORE_READY");
+    const std::string s = v ? v : "";
+    const size_t colon = s.find(':');
+    if (colon == std::string::npos) return {};
+    return {std::atoi(s.substr(0, colon).c_str()), s.substr(colon + 1)};
+}
+
+void waitForFile(const std::string& file) {
+    struct stat st {};
+    while (::stat(file.c_str(), &st) != 0) ::usleep(2000);
 }
 
 void printReady(int status) {
@@ -117,6 +138,7 @@ int runTrainArguments(const std::vector<std::string>& argv) {
 int runTrialWorker() {
     kept().active = true;
     const int dieIn = dieInTrial();
+    const Hold hold = holdBeforeReady();
     int served = 0, status = 0;
     std::string text;
     while (trial::readLine(stdin, text)) {
@@ -131,6 +153,7 @@ int runTrialWorker() {
         if (++served == dieIn) dieAfterNextEpochLine();
         status = runTrainArguments(line->argv);
         if (status == 1) break;  // a failure: the slot's next trial in a fresh process
+        if (served == hold.trial) waitForFile(hold.file);
         printReady(status);
     }
     // The device objects go before the process's static objects (the OpenCL runtime's).

@@ -22,7 +22,8 @@ namespace nnwb::cli {
 // that failed (exit status 1: a diverged run, a device or store error) ends the worker with
 // status 1 instead, so the slot's next trial starts in a fresh process (the device may be left
 // unusable). NNWB_TEST_WORKER_DIE_IN_TRIAL=N (tests): the worker kills itself (SIGKILL) after
-// the first epoch line of the N-th trial it serves.
+// the first epoch line of the N-th trial it serves; NNWB_TEST_WORKER_HOLD_BEFORE_READY=N:FILE
+// (tests): after the N-th trial it serves has ended, its "ready" waits until FILE exists.
 int runTrialWorker();
 
 // The `nnwb-cli train` arguments of one trial ("train" first) run in this process: returns the

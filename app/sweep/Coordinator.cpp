@@ -136,7 +136,13 @@ bool Coordinator::addConfiguration() {
     return true;
 }
 
+bool Coordinator::stopAsked() {
+    if (!stopping_ && store_.storedStatus(id_) == sweepstatus::kStopping) stopping_ = true;
+    return stopping_;
+}
+
 bool Coordinator::startNext(Slot& slot) {
+    if (stopAsked()) return false;  // no trial (nor configuration) after a stop
     for (;;) {
         // The queued trials in order, topped up with new configurations to the population size
         // (one: a configuration only when none is queued).
@@ -296,7 +302,7 @@ void Coordinator::workerReady(Running& r, int status) {
     const size_t slot = size_t(r.slot - o_.slots.data());
     processEnded(child, status);  // its trials end as those of a process that exited so
     if (workers_[slot].child != child) return;
-    if (stopping_ || !startNext(o_.slots[slot])) children_->stop(child);
+    if (!startNext(o_.slots[slot])) children_->stop(child);
 }
 
 void Coordinator::handleLine(Running& r, const std::string& text) {
@@ -605,10 +611,9 @@ void Coordinator::processEnded(ChildSupervisor::Id child, int status) {
 
 // Stops at a `sweep stop`; ends (its trials with it) when another coordinator took the sweep.
 void Coordinator::checkSweep(double now, double& lastCheck, double& lastBeat) {
-    if (now - lastCheck > 0.5) {
+    if (now - lastCheck > 0.5) {  // for the running trials' answers (stop at their next epoch)
         lastCheck = now;
-        const auto s = store_.sweep(id_);
-        if (s && s->status == sweepstatus::kStopping) stopping_ = true;
+        stopAsked();
     }
     if (now - lastBeat > 5.0) {
         lastBeat = now;
@@ -636,7 +641,7 @@ std::string Coordinator::run() {
         processEnded(c, status);  // the trials it was running, if any
     };
     // A free slot's next trial at once (stored before another ended trial's line is printed).
-    h.next = [&](size_t slot) { return !stopping_ && startNext(o_.slots[slot]); };
+    h.next = [&](size_t slot) { return startNext(o_.slots[slot]); };
     double lastCheck = 0.0, lastBeat = steadySeconds();
     for (;;) {
         checkSweep(steadySeconds(), lastCheck, lastBeat);

@@ -118,6 +118,10 @@ private:
     // A trial process ended with `status`: each of its trials ends (finished).
     void processEnded(ChildSupervisor::Id child, int status);
     void checkSweep(double now, double& lastCheck, double& lastBeat);
+    // Whether a stop was asked (`sweep stop` stored it): read from the store unless already
+    // known. Read before every trial handed out, so a stop is honoured between trials however
+    // short they are, not only at the periodic look (checkSweep).
+    bool stopAsked();
     // Why this sweep's trials each run in a process of their own (empty: on kept workers).
     std::string perTrialProcessReason() const;
     // Starts the trial process of `r` (argv: `train ...`) on slot `slot`, or asks the slot's

@@ -193,6 +193,16 @@ std::optional<SweepRow> SweepStore::sweep(int64_t id) {
     return out;
 }
 
+std::string SweepStore::storedStatus(int64_t id) {
+    std::string out;
+    store_.read("cannot read sweep " + std::to_string(id), [&](SQLite::Database& db) {
+        SQLite::Statement q(db, "SELECT status FROM sweeps WHERE id = ?");
+        q.bind(1, id);
+        if (q.executeStep()) out = q.getColumn(0).getString();
+    });
+    return out;
+}
+
 namespace {
 
 TrialRow trialFrom(SQLite::Statement& q) {

@@ -95,6 +95,9 @@ public:
 
     std::vector<SweepRow> list();
     std::optional<SweepRow> sweep(int64_t id);
+    // The status column alone, as stored (no interrupted check; empty: no such sweep): one
+    // indexed read, for the coordinator's look before each trial it hands out.
+    std::string storedStatus(int64_t id);
     std::vector<TrialRow> trials(int64_t id);               // by number, with their epochs
     std::optional<TrialRow> trial(int64_t id, int number);  // one, with its epochs
 

@@ -284,24 +284,35 @@ private slots:
     }
 
     void stopThenResume() {
+        // On a kept worker: trial 2's "ready" waits (test hook) until `sweep stop` has stored
+        // the stop, so the stop is in the store before the coordinator hands out the next
+        // trial. It must hand out none (before, it read the stop only every 0.5 s, and the
+        // worker's next tiny trials ran meanwhile): trials 0-2 complete, no trial 3.
         const QString path = writeSpec("stop.json", spec("random", 30));
+        const QString release = dir_ + "/release";
         QProcess p;
-        // One process per trial: a kept worker ends these tiny trials in tens of milliseconds,
-        // so all 30 could end before the coordinator's next look at the store (every 0.5 s)
-        // sees the stop. The resume below runs on kept workers.
-        p.start(NNWB_CLI_PATH, {"sweep", "run", path, "--runs-db", db_, "--slots", "cpu=1",
-                                "--process-per-trial"});
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("NNWB_TEST_WORKER_HOLD_BEFORE_READY", "3:" + release);
+        p.setProcessEnvironment(env);
+        p.start(NNWB_CLI_PATH, {"sweep", "run", path, "--runs-db", db_, "--slots", "cpu=1"});
         QElapsedTimer t;
         t.start();
-        while (!p.readAllStandardOutput().contains("trial 0 complete") && t.elapsed() < 60000)
-            p.waitForReadyRead(200);
+        auto trialRunning = [&](int number) {
+            const QJsonArray trials = show(1)["trials"].toArray();
+            return trials.size() > number &&
+                   trials[number].toObject()["state"].toString() == "running";
+        };
+        while (!trialRunning(2) && t.elapsed() < 60000) QTest::qWait(50);
         auto r = runCli({"sweep", "stop", "1", "--runs-db", db_});
         QCOMPARE(r.code, 0);
+        std::ofstream(release.toStdString()) << "go";
         QVERIFY(p.waitForFinished(60000));
-        QCOMPARE(p.exitCode(), 4);
+        const QString out = p.readAllStandardOutput();
+        QVERIFY2(p.exitCode() == 4, qPrintable(out));
         QJsonObject s = show(1);
         QCOMPARE(s["status"].toString(), QString("stopped"));
-        QVERIFY(s["counts"].toObject()["complete"].toInt() < 30);
+        QCOMPARE(s["counts"].toObject()["complete"].toInt(), 3);
+        QVERIFY2(s["trials"].toArray().size() == 3, qPrintable(out));  // trial 3 never made
         r = runCli({"sweep", "resume", "1", "--runs-db", db_, "--slots", "cpu=1"});
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
         s = show(1);
