@@ -114,7 +114,9 @@ std::pair<size_t, size_t> bestAndMedianMember(const EnsembleBundle& b) {
     std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
         return b.members[x].validationLoss < b.members[y].validationLoss;
     });
-    return {order.front(), order[(order.size() - 1) / 2]};
+    // The upper of the two middle ones for an even count: never the best member when there are
+    // two or more (with 2 members, the other one).
+    return {order.front(), order[order.size() / 2]};
 }
 
 double meanAgreement(const PredictionResult& r) {

@@ -56,7 +56,8 @@ struct KeptEnsemble {
 // Throws EnsembleError ("FILE: reason" for a bundle that cannot be made or written).
 KeptEnsemble keepEnsembleBundle(RunEngine& run, const std::string& file, const std::string& name);
 
-// The member of the lowest validation loss and the median one (the lower of the middle two).
+// The member of the lowest validation loss and the median one in that order (the middle one;
+// for an even count the worse of the two middle ones, so with 2 members the other one).
 std::pair<size_t, size_t> bestAndMedianMember(const EnsembleBundle& b);
 
 // The mean of the rows' agreement (1 without rows).

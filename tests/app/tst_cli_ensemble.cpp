@@ -172,6 +172,11 @@ private Q_SLOTS:
         QCOMPARE(agreed["bestMember"]["trading"].dump(), all["bestMember"]["trading"].dump());
         QCOMPARE(agreed["medianMember"]["member"], all["medianMember"]["member"]);
         QCOMPARE(all["validation"]["loss"], agreed["validation"]["loss"]);
+        // With 2 members the median member is the other one, not the best again (before, index
+        // (n-1)/2 = 0 made it the best): the worse of the two middle ones.
+        QVERIFY2(all["medianMember"]["member"] != all["bestMember"]["member"], all.dump().c_str());
+        QVERIFY(all["medianMember"]["loss"].get<double>() >=
+                all["bestMember"]["loss"].get<double>());
     }
 
     // training.ensemble 2 in the experiment (the window's "Ensemble of N seeds") trains the
