@@ -102,6 +102,9 @@ ComparisonView::ComparisonView(ComparisonController* controller, ExperimentDocum
     connectController();
 
     rebuild();
+    // The charts take what the summary leaves from the start too: an empty comparison kept the
+    // lower part's asked-for height and plotted in 116 px at 1280x720.
+    split_->setSizes({QWIDGETSIZE_MAX, 0});
 }
 
 void ComparisonView::createCharts(QWidget* parent) {

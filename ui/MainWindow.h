@@ -204,9 +204,10 @@ private:
     SweepPresenter* sweeps_ = nullptr;
     SweepsView* sweepsView_ = nullptr;
     QTabWidget* tabs_ = nullptr;
-    bool docksShown_[3] = {true, true, true};  // while the Comparison tab hides them
-    bool docksHidden_ = false;                 // the Comparison, Runs or Sweeps tab is shown
-    bool centralSplitMoved_ = false;           // the user moved the central splitter
+    bool docksShown_[3] = {true, true, true};   // while the Comparison tab hides them
+    bool docksRaised_[3] = {true, true, true};  // and which of them were on screen (raised)
+    bool docksHidden_ = false;                  // the Comparison, Runs or Sweeps tab is shown
+    bool centralSplitMoved_ = false;            // the user moved the central splitter
     LayerStackEditor* editor_ = nullptr;
     DataPanel* dataPanel_ = nullptr;
     TrainingPanel* trainingPanel_ = nullptr;

@@ -106,6 +106,11 @@ void MainWindow::fitTabsToCurrentPage() {
             i == tabs_->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
         tabs_->widget(i)->setSizePolicy(policy, policy);
     }
+    // The window's layout keeps the tab widget's minimum size from before (the page just
+    // left was hidden before its policy changed, so nothing told the window): a dock shown
+    // next (tabChanged) activates that layout at once, and with the Sweeps page's minimum
+    // added to the docks' the window grew past a 1280 px screen.
+    tabs_->updateGeometry();
 }
 
 void MainWindow::tabChanged(int index) {
@@ -122,11 +127,18 @@ void MainWindow::tabChanged(int index) {
     for (int i = 0; i < 3; ++i) {
         if (comparing) {
             docksShown_[i] = docks[i]->isVisible();
+            // Of docks tabbed together only the raised one is on screen.
+            docksRaised_[i] = docksShown_[i] && !docks[i]->visibleRegion().isEmpty();
             docks[i]->hide();
         } else if (docksShown_[i]) {
             docks[i]->show();
         }
     }
+    // Shown again, tabbed docks raise the first one shown (the Model pane): raise the ones
+    // that were before.
+    if (!comparing)
+        for (int i = 0; i < 3; ++i)
+            if (docksRaised_[i]) docks[i]->raise();
 }
 
 void MainWindow::showPriceChart() {

@@ -16,7 +16,10 @@
 // 5 paths: the path table, the histogram with its distribution line under it, not over its
 // axis, and no fold-band legend). The Trading tab's figures table has no empty room under its
 // three rows and none of its lines is elided. No view makes the window grow past the screen
-// (the Sweeps tab made it 1,376 px wide).
+// (the Sweeps tab made it 1,376 px wide): each check first asks that the window is still the
+// size it was given. A fresh window on a store holding a sweep (made by nnwb-cli) goes Sweeps,
+// the stored sweep, Parallel Coordinates, Importance, Experiment (the window grew to 1,358 px
+// at 1280x720 with the Model dock raised), then every view once; after the walk-forward too.
 #include <QAbstractItemView>
 #include <QDockWidget>
 #include <QHeaderView>
@@ -37,6 +40,7 @@
 #include "app/core/ExperimentDocument.h"
 #include "app/core/SweepPresenter.h"
 #include "app/runs/RunStore.h"
+#include "common/CliRun.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 #include "nnwb/TestPaths.h"
@@ -50,6 +54,7 @@
 #include "ui/PriceChartPane.h"
 #include "ui/RunsTableModel.h"
 #include "ui/RunsView.h"
+#include "ui/SweepImportanceChart.h"
 #include "ui/SweepList.h"
 #include "ui/SweepSpecEditor.h"
 #include "ui/SweepTrialsTable.h"
@@ -172,13 +177,58 @@ class TestLaptopSizes : public QObject {
     Q_OBJECT
     QString dir_;
 
+    // What `root` shows in `w` after a change: first that the window is still the size it
+    // was given (a layout's minimum made it grow past the screen once, and a window manager
+    // does not shrink it back), then `problems` at that size.
     void check(QWidget* root, MainWindow& w, const QSize& screen, const QString& what) {
-        QTest::qWait(150);         // queued layouts and replots
-        w.resize(framed(screen));  // the window manager asks for its size again
+        QTest::qWait(150);  // queued layouts and replots
+        const QSize room = framed(screen);
+        QVERIFY2(w.width() <= room.width() && w.height() <= room.height(),
+                 qPrintable(QString("%1: the window grew to %2x%3 (room %4x%5)")
+                                .arg(what)
+                                .arg(w.width())
+                                .arg(w.height())
+                                .arg(room.width())
+                                .arg(room.height())));
+        w.resize(room);  // the window manager asks for its size again
         QTest::qWait(100);
         const QStringList p = problems(root, &w, screen);
         QVERIFY2(p.isEmpty(), qPrintable(what + ": " + p.join("; ")));
-        QCOMPARE(w.size(), framed(screen));
+        QCOMPARE(w.size(), room);
+    }
+
+    // check() of the shown page of the window's tabs.
+    void checkSize(MainWindow& w, const QSize& screen, const QString& what) {
+        auto* tabs = qobject_cast<QTabWidget*>(w.centralWidget());
+        check(tabs ? tabs->currentWidget() : w.centralWidget(), w, screen, what);
+    }
+
+    // Every view once, one after the other, the window's size checked after each: the
+    // Experiment tab's upper tabs, then Comparison, Runs, Sweeps with each chart tab, and the
+    // Experiment tab again.
+    void walkEveryView(MainWindow& w, const QSize& screen, const QString& after) {
+        auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("centralTabs"));
+        auto* upper = w.findChild<QTabWidget*>(QStringLiteral("upperTabs"));
+        QVERIFY(tabs && upper);
+        tabs->setCurrentIndex(0);
+        for (int i = 0; i < upper->count(); ++i) {
+            upper->setCurrentIndex(i);
+            checkSize(w, screen, after + ", Experiment tab, " + upper->tabText(i));
+            if (QTest::currentTestFailed()) return;
+        }
+        for (int i = 1; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            checkSize(w, screen, after + ", " + tabs->tabText(i) + " tab");
+            if (QTest::currentTestFailed()) return;
+        }
+        QTabWidget* charts = w.sweepsView()->chartTabs();
+        for (int i = 0; i < charts->count(); ++i) {
+            charts->setCurrentIndex(i);
+            checkSize(w, screen, after + ", Sweeps tab, " + charts->tabText(i));
+            if (QTest::currentTestFailed()) return;
+        }
+        tabs->setCurrentIndex(0);
+        checkSize(w, screen, after + ", Experiment tab again");
     }
 
     // The Trading tab's figures table: its header, its three rows and (when the columns need
@@ -333,6 +383,7 @@ private Q_SLOTS:
                  qPrintable(QString("fold table: %1 px of viewport for %2 px of rows")
                                 .arg(folds->viewport()->height())
                                 .arg(folds->verticalHeader()->length())));
+        walkEveryView(w, screen, "after a walk-forward");
     }
 
     // The Comparison tab after training a comparison of two runs.
@@ -407,6 +458,56 @@ private Q_SLOTS:
         // Back on the Experiment tab the window is still the screen's size.
         w.showPriceChart();
         check(w.centralWidget(), w, screen, "Experiment tab after the Sweeps tab");
+    }
+
+    // A fresh window on a store that holds a sweep (run by nnwb-cli): the Sweeps tab, the
+    // stored sweep selected, its Parallel Coordinates and Importance tabs, then the Experiment
+    // tab. The window grew to 1,358 px wide at 1280x720 with the Model dock raised.
+    void storedSweepThenExperiment_data() { sizes_data(); }
+    void storedSweepThenExperiment() {
+        QFETCH(QSize, screen);
+        const QString db = dir_ + "/stored-" + QString::number(screen.width()) + ".sqlite";
+        const QString tiny = dir_ + "/stored-tiny.json";
+        std::ofstream(tiny.toStdString()) << R"({"formatVersion":1,"name":"tiny","data":{
+            "source":"synthetic","samples":96,"units":2,"window":3},"model":{"layers":[
+            {"type":"dense","neurons":4},{"type":"dense","neurons":3}]},
+            "training":{"epochs":2,"batchSize":8,"optimizer":{"type":"adam","learningRate":0.01}}})";
+        const QString spec = dir_ + "/stored-sweep.json";
+        std::ofstream(spec.toStdString())
+            << QString(R"({"name":"stored","experiment":"%1","method":"random","seed":2,
+  "runCap":4,"secondObjective":{"metric":"parameters"},"parameters":[
+    {"path":"training.optimizer.learningRate","min":0.0001,"max":0.5,"log":true},
+    {"path":"model.layers[0].neurons","min":2,"max":8}]})")
+                   .arg(tiny)
+                   .toStdString();
+        const test::CliResult made = test::runCli({"sweep", "run", spec, "--runs-db", db});
+        QVERIFY2(made.code == 0, qPrintable(made.err));
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(db, true);
+        showAt(w, screen);
+        auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("centralTabs"));
+        QVERIFY(tabs);
+        QDockWidget* data = w.findChild<QDockWidget*>(QStringLiteral("dataDock"));
+        QVERIFY(data && shown(data));
+        w.showSweeps();
+        SweepsView* view = w.sweepsView();
+        QTRY_COMPARE(view->sweepList()->rowCount(), 1);
+        view->sweepList()->selectRow(0);
+        QTRY_COMPARE(view->trials()->rowCount(), 4);
+        for (QWidget* chart : {(QWidget*)view->parallel(), (QWidget*)view->importance()}) {
+            view->chartTabs()->setCurrentWidget(chart);
+            checkSize(
+                w, screen,
+                "Sweeps tab, " + view->chartTabs()->tabText(view->chartTabs()->currentIndex()));
+            if (QTest::currentTestFailed()) return;
+        }
+        tabs->setCurrentIndex(0);
+        checkSize(w, screen, "Experiment tab after the Sweeps tab");
+        if (QTest::currentTestFailed()) return;
+        // The docks come back as they were: the Data pane raised, not the Model pane.
+        QVERIFY2(shown(data), "the Data dock is not raised after the Sweeps tab");
+        walkEveryView(w, screen, "after a stored sweep");
     }
 
     // The Walk-Forward tab after a CPCV run (6 groups, 2 test groups: 15 splits, 5 paths), and
