@@ -144,6 +144,12 @@ void OpenClBackend::Impl::loadPrograms(
             gemmRegDefines = defines;
             continue;
         }
+        if (name == kGemmLongKFile) {  // where its work-group fits (none is required)
+            if (longK)
+                addGemmVariant(name, source, defines, kGemmLongKConfig, "gemm_longk", false, false,
+                               true);
+            continue;
+        }
         if (name == kTf32ProbeFile) {  // built only when matmul precision high is asked for
             tf32ProbeSource = text;
             continue;
@@ -212,19 +218,24 @@ void OpenClBackend::Impl::loadGemmReg(const std::string& source, const std::stri
 // its work-group and local memory (gemm_reg: two local buffers); skips it otherwise.
 void OpenClBackend::Impl::addGemmVariant(const std::string& file, const std::string& source,
                                          const std::string& defines, const GemmConfig& c,
-                                         const std::string& kname, bool reg, bool tf32) {
-    if (c.threads() > deviceMaxWg || c.threadsN() > maxItemSizes[0] ||
-        c.threadsM() > maxItemSizes[1] || (reg ? 2 : 1) * c.localBytes() > localMemSize)
+                                         const std::string& kname, bool reg, bool tf32,
+                                         bool longk) {
+    // gemm_longk: threads() * tsk work-items in dimension 0, local sums of tsk x (tsm + 1) x tsn.
+    const size_t items = longk ? c.threads() * size_t(c.tsk) : c.threads();
+    const size_t local = longk ? size_t(c.tsk) * size_t(c.tsm + 1) * size_t(c.tsn) * sizeof(float)
+                               : (reg ? 2 : 1) * c.localBytes();
+    if (items > deviceMaxWg || (longk ? items : c.threadsN()) > maxItemSizes[0] ||
+        (!longk && c.threadsM() > maxItemSizes[1]) || local > localMemSize)
         return;
     ClProgram p = buildProgram(file, source, defines + " " + c.defines() + " -DGEMM_NAME=" + kname);
     createKernels(p.get());
     const auto it = kernels.find(kname);
     if (it == kernels.end()) return;
-    if (it->second.maxWg < c.threads()) {
+    if (it->second.maxWg < items) {
         kernels.erase(it);
         return;
     }
-    gemmVariants.push_back({kname, c, reg, tf32});
+    gemmVariants.push_back({kname, c, reg, tf32, longk});
     programs.push_back(std::move(p));
 }
 
@@ -304,6 +315,7 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
     if (opt.regTilings.empty() && envStr("NNWB_GEMM_REG") != "0")  // 0: A/B runs without them
         m.regConfigs.assign(std::begin(kGemmRegConfigs), std::end(kGemmRegConfigs));
     m.forcedSplits = opt.gemmSplits;
+    m.longK = envStr("NNWB_GEMM_LONGK") != "0";  // 0: A/B runs without gemm_longk
     m.fusedAttention = !(opt.composedAttention || envStr("NNWB_CL_ATTENTION") == "composed");
     const std::string fused = !opt.fused.empty() ? opt.fused : envStr("NNWB_FUSED");
     if (fused == "off" || fused == "0")

@@ -29,6 +29,7 @@ namespace cldetail {
 inline constexpr const char* kCommonFile = "common.cl";
 inline constexpr const char* kGemmFile = "gemm.cl";
 inline constexpr const char* kGemmRegFile = "gemm_reg.cl";
+inline constexpr const char* kGemmLongKFile = "gemm_longk.cl";
 // The TF32 tensor-core probe (matmul precision `high`), built on its own, on NVIDIA only.
 inline constexpr const char* kTf32ProbeFile = "tf32_probe.cl";
 
@@ -84,6 +85,11 @@ inline constexpr GemmConfig kGemmRegConfigs[] = {
     {64, 64, 32, 4, 4, 4},   // 256
 };
 
+// The small-output, long-K gemm (kernels/gemm_longk.cl, kernel gemm_longk): 16 x 16 tiles of C,
+// 2 x 2 results a work-item, 4 lanes over K (TSK here: 8 x 8 x 4 = 256 work-items), split K
+// reduced in the same launch; chosen where gemm_tiled would split K (pickGemm).
+inline constexpr GemmConfig kGemmLongKConfig = {16, 16, 4, 2, 2};
+
 // TF32 tensor-core builds of gemm_reg.cl (matmul precision `high`; kernels/gemm_reg.cl's TF32
 // notes): 256 work-items as 8 warps, K steps of 16, local rows padded by 8 floats (the fragment
 // reads of a warp then fall in 32 different banks).
@@ -102,8 +108,9 @@ inline constexpr int kTf32MinK = 512;
 struct GemmVariant {
     std::string kernel;
     GemmConfig config;
-    bool reg = false;   // a gemm_reg.cl kernel
-    bool tf32 = false;  // a TF32 build of it (used only at matmul precision high)
+    bool reg = false;    // a gemm_reg.cl kernel
+    bool tf32 = false;   // a TF32 build of it (used only at matmul precision high)
+    bool longk = false;  // gemm_longk (tsk is its lanes: threads() * tsk work-items)
 };
 
 struct LocalMem {
@@ -171,8 +178,9 @@ struct OpenClBackend::Impl {
     std::vector<cldetail::GemmVariant> gemmVariants;  // largest tile first
     std::vector<cldetail::GemmConfig> regConfigs;     // gemm_reg tilings to build
     std::string forcedGemm;                           // OpenClOptions::gemmKernel
-    int forcedSplits = 0;                             // OpenClOptions::gemmSplits
-    bool fusedAttention = true;                       // off: OpenClOptions::composedAttention
+    bool longK = true;           // build gemm_longk (NNWB_GEMM_LONGK=0: not, for A/B runs)
+    int forcedSplits = 0;        // OpenClOptions::gemmSplits
+    bool fusedAttention = true;  // off: OpenClOptions::composedAttention
     int fused = 1;         // OpenClOptions::fused: 0 off, 1 auto, 2 on (wherever the kernels fit)
     int maxHeadGroup = 0;  // OpenClOptions::blockHeadGroup
     int blockLocalWanted = 0;  // OpenClOptions::blockLocalSize (0: 256)
@@ -234,7 +242,7 @@ struct OpenClBackend::Impl {
     void loadGemmReg(const std::string& source, const std::string& defines);
     void addGemmVariant(const std::string& file, const std::string& source,
                         const std::string& defines, const cldetail::GemmConfig& c,
-                        const std::string& kname, bool reg, bool tf32 = false);
+                        const std::string& kname, bool reg, bool tf32 = false, bool longk = false);
     void sortGemmVariants();
     bool probeTf32();  // compute/OpenClTf32.cpp
     void loadGemmTf32();
@@ -378,8 +386,42 @@ struct OpenClBackend::Impl {
                                    clErrorName(err) + ")");
             scratch.reset(m);
             scratchCount = count;
+            // oclgrind counts an atomic store (gemm_longk's partial sums) as a use of the value
+            // it replaces: there the scratch starts as zeros.
+            if (checker) {
+                const std::vector<float> zeros(count, 0.0f);
+                clCheck(clEnqueueWriteBuffer(queue.get(), m, CL_TRUE, 0, count * sizeof(float),
+                                             zeros.data(), 0, nullptr, nullptr),
+                        op, "clEnqueueWriteBuffer(scratch)");
+            }
         }
         return scratch.get();
+    }
+
+    // gemm_longk's counters (one int per (batch, tile) of a split product): at least `count`,
+    // all 0 (each launch sets the ones it counted back to 0). Grown like the scratch buffer.
+    ClMem gemmCounters;
+    size_t gemmCounterCount = 0;
+    cl_mem ensureGemmCounters(size_t count) {
+        if (gemmCounterCount < count) {
+            count = std::max(count, std::max<size_t>(4096, 2 * gemmCounterCount));
+            cl_int err = CL_SUCCESS;
+            cl_mem m = clCreateBuffer(context.get(), CL_MEM_READ_WRITE, count * sizeof(cl_int),
+                                      nullptr, &err);
+            if (err != CL_SUCCESS)
+                throw ComputeError("gemm: counter buffer of " +
+                                   cldetail::bytesText(count * sizeof(cl_int)) + " failed (" +
+                                   clErrorName(err) + ")");
+            ClMem fresh(m);
+            const std::vector<cl_int> zeros(count, 0);
+            clCheck(clEnqueueWriteBuffer(queue.get(), m, CL_TRUE, 0, count * sizeof(cl_int),
+                                         zeros.data(), 0, nullptr, nullptr),
+                    "gemm", "clEnqueueWriteBuffer(counters)");
+            if (checker && gemmCounters) retired.push_back(std::move(gemmCounters));
+            gemmCounters = std::move(fresh);
+            gemmCounterCount = count;
+        }
+        return gemmCounters.get();
     }
 
     // Element-wise copy of n floats between (mem, offset) pairs.

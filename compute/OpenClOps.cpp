@@ -149,18 +149,41 @@ struct OpenClBackend::Ops {
     // compute unit, or K is long enough to split until the device is filled; else the first
     // gemm_tiled tiling (largest first) that fills the device with 2 groups per compute unit,
     // splitting K when K is long; else the one with most groups. At matmul precision high the
-    // TF32 builds of gemm_reg come first among equal tiles (same rule). Measurements:
-    // docs/decisions/gemm-reg.md, docs/decisions/tf32.md.
+    // TF32 builds of gemm_reg come first among equal tiles (same rule). Where that is a gemm_tiled
+    // kernel with K split, gemm_longk instead (its own splits: the reduction in the same launch).
+    // Measurements: docs/decisions/gemm-reg.md, docs/decisions/tf32.md,
+    // docs/decisions/gemm-longk.md.
     const GemmVariant* pickGemm(const std::string& forced, int M, int N, int K, size_t batches,
                                 int& splits) const {
+        const GemmVariant* v = pickGemmTiled(forced, M, N, K, batches, splits);
+        if (!forced.empty() || !v || v->reg || splits <= 1) return v;
+        for (const GemmVariant& cand : d_->gemmVariants)
+            if (cand.longk) {
+                const GemmConfig& c = cand.config;
+                const size_t tiles =
+                    size_t((M + c.tsm - 1) / c.tsm) * size_t((N + c.tsn - 1) / c.tsn) * batches;
+                splits = int(splitsFor(tiles, K));
+                return &cand;
+            }
+        return v;
+    }
+
+    // Splits of K for a product of `tiles` work-groups: until the device has 2 groups per compute
+    // unit, at least 64 values of K each.
+    size_t splitsFor(size_t tiles, int K) const {
+        const size_t target = 2 * size_t(std::max(d_->info.computeUnits, 1));
+        const size_t most = size_t(std::max(K / 64, 1));
+        return tiles >= target ? size_t(1) : std::min(most, (target + tiles - 1) / tiles);
+    }
+
+    // pickGemm's choice among the gemm_reg and gemm_tiled kernels (gemm_longk only when forced).
+    const GemmVariant* pickGemmTiled(const std::string& forced, int M, int N, int K, size_t batches,
+                                     int& splits) const {
         const size_t cus = size_t(std::max(d_->info.computeUnits, 1)), target = 2 * cus;
         auto tilesOf = [&](const GemmConfig& c) {
             return size_t((M + c.tsm - 1) / c.tsm) * size_t((N + c.tsn - 1) / c.tsn) * batches;
         };
-        auto splitsFor = [&](size_t tiles) {
-            const size_t most = size_t(std::max(K / 64, 1));  // at least 64 values of K each
-            return tiles >= target ? size_t(1) : std::min(most, (target + tiles - 1) / tiles);
-        };
+        auto splitsFor = [&](size_t tiles) { return this->splitsFor(tiles, K); };
         const GemmVariant* v = nullptr;
         size_t bestWork = 0;
         for (const GemmVariant& cand : d_->gemmVariants) {
@@ -174,6 +197,7 @@ struct OpenClBackend::Ops {
                 splits = int(splitsFor(tiles));
                 return &cand;
             }
+            if (cand.longk) continue;
             if (cand.reg) {
                 const double used = double(M) * double(N) * double(batches) /
                                     (double(tiles) * double(c.tsm) * double(c.tsn));
@@ -243,7 +267,8 @@ struct OpenClBackend::Ops {
         const size_t mn = size_t(M) * size_t(N);
         int splits = 1;
         const GemmVariant* v = chooseGemm(g, splits);
-        if (epi && splits > 1) splits = 1;  // the epilogue needs the whole sum in one pass
+        // The epilogue needs the whole sum in one pass (gemm_longk's last group of a tile has it).
+        if (epi && splits > 1 && !(v && v->longk)) splits = 1;
         // Profiling: this product's launches count towards its line of productTimes().
         struct ProductScope {
             OpenClBackend::Impl* d;
@@ -302,16 +327,26 @@ struct OpenClBackend::Ops {
                     cl_int(g.batch1), cl_int(splits), cl_int(kChunk), partial, cl_int(epiCode),
                     Impl::mem(eBias), Impl::off(eBias), cl_int(epi && !epi->bias.empty()),
                     Impl::mem(eY), Impl::off(eY), cl_int(epi ? int(epi->act) : 0));
-        if (!v->reg) {  // gemm_tiled's row sums: into db, or after the partial products
+        const size_t tilesN = size_t((N + c.tsn - 1) / c.tsn),
+                     tilesM = size_t((M + c.tsm - 1) / c.tsm);
+        if (!v->reg) {  // the row sums: into db, or (gemm_tiled) after the partial products
             const BufRef r = rs ? rs->db : g.c;
+            const bool viaPartial = splits > 1 && !v->longk;  // gemm_longk adds them to db itself
             d_->setArg(k, 33, cl_int(rs != nullptr));
-            d_->setArg(k, 34, splits > 1 ? partial : Impl::mem(r));
-            d_->setArg(k, 35, cl_ulong(splits > 1 ? parts * mn : Impl::off(r)));
-            d_->setArg(k, 36, cl_ulong(splits > 1 ? size_t(M) : rs ? rs->stride : 0));
+            d_->setArg(k, 34, viaPartial ? partial : Impl::mem(r));
+            d_->setArg(k, 35, cl_ulong(viaPartial ? parts * mn : Impl::off(r)));
+            d_->setArg(k, 36, cl_ulong(viaPartial ? size_t(M) : rs ? rs->stride : 0));
+        }
+        if (v->longk) {  // one launch: (threads x lanes) per tile, the splits reduced in it
+            d_->setArg(k, 37, d_->ensureGemmCounters(batches * tilesM * tilesN));
+            const size_t items = c.threads() * size_t(c.tsk);
+            const size_t local[3] = {items, 1, 1};
+            const size_t global[3] = {tilesN * items, tilesM, batches * size_t(splits)};
+            d_->enqueue("gemm", k, 3, global, local);
+            return;
         }
         const size_t local[3] = {c.threadsN(), c.threadsM(), 1};
-        const size_t global[3] = {size_t((N + c.tsn - 1) / c.tsn) * c.threadsN(),
-                                  size_t((M + c.tsm - 1) / c.tsm) * c.threadsM(),
+        const size_t global[3] = {tilesN * c.threadsN(), tilesM * c.threadsM(),
                                   batches * size_t(splits)};
         d_->enqueue("gemm", k, 3, global, local);
         if (splits > 1) {
