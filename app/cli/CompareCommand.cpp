@@ -1,5 +1,6 @@
 // `nnwb-cli compare A B [...] [--epochs N] [--device ID ...] [--csv OUT]`: checks every
-// experiment up front (bad input exits 2 before anything trains), trains them on the data of
+// experiment up front (bad input exits 2 before anything trains; so does an experiment with
+// training.ensemble > 1, which compare would train as one model), trains them on the data of
 // the first through ComparisonRunner, prints a per-epoch table while they run and the summary
 // table at the end. Exit 1 when a run failed (the others still finish).
 #include <algorithm>
@@ -158,6 +159,15 @@ void checkComparisonRuns(const CompareOptions& opt, const ComparisonSet& set,
     const nlohmann::json& shared = experiments.front().data;
     for (size_t i = 0; i < experiments.size(); ++i) {
         const std::string& arg = opt.experiments[i];
+        // One network per run (ComparisonRunner): an ensemble would be compared as one seed.
+        if (const int n = experiments[i].training.ensemble; n > 1)
+            throw UsageError(
+                arg + ": training.ensemble " + std::to_string(n) +
+                ": compare trains one model per experiment, not an ensemble; train the "
+                "ensemble with nnwb-cli train --experiment FILE --save-model E.safetensors (it "
+                "prints the ensemble against its best and median member) or walk it forward "
+                "with nnwb-cli walkforward, or set training.ensemble to 1 to compare single "
+                "models");
         checkDevice(arg, experiments[i].training.device, devices);
         try {
             Network(Network::layersFromJson(experiments[i].model),

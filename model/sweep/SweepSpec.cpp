@@ -500,15 +500,34 @@ void readSpecPruner(const Reader& r, const json& e, SweepSpec& s) {
                    "epoch figure");
 }
 
-// ensemble: K >= 2 members per trial (ensembleProblem says when not).
+// ensemble: K >= 2 members per trial (ensembleProblem says when not). The base experiment's
+// training.ensemble N >= 2 (the window's "Ensemble of N seeds") asks for the same: K = N when
+// the spec gives none; a different K, or training.ensemble among the parameters, is refused.
 void readSpecEnsemble(const Reader& r, const json& j, bool walkForward, SweepSpec& s) {
-    if (!j.contains("ensemble")) return;
-    const json& v = j["ensemble"];
+    for (const SpecParam& p : s.params)
+        if (p.def.name == "training.ensemble")
+            r.fail(p.specPath,
+                   "training.ensemble cannot be searched (every trial is an ensemble of the "
+                   "spec's \"ensemble\": K seeds; give that instead)");
+    const json& exp = s.baseExperiment;  // const: no key is added
+    const json training = exp.contains("training") ? exp["training"] : json::object();
+    const long long n = training.is_object() ? training.value("ensemble", 1LL) : 1;
+    const bool given = j.contains("ensemble");
+    if (!given && n <= 1) return;
+    const json& v = given ? j["ensemble"] : training["ensemble"];
     const long long k = v.is_number_integer() ? v.get<long long>() : 0;  // else refused as 0
+    const std::string base = "the base experiment's training.ensemble " + std::to_string(n);
+    if (given && n > 1 && k != n)
+        r.fail("ensemble", std::to_string(k) + " but " + base + " asks for ensembles of " +
+                               std::to_string(n) +
+                               " seeds: give the same number or leave one of them out");
     const std::string problem =
         ensembleProblem(k, s.population, s.seedsPerConfig, walkForward,
                         s.baseExperiment["data"].value("source", std::string("file")) == "file");
-    if (!problem.empty()) r.fail("ensemble", problem);
+    if (!problem.empty())
+        r.fail("ensemble", given ? problem
+                                 : base + " (every trial an ensemble of " + std::to_string(n) +
+                                       " seeds): " + problem);
     s.ensemble = int(k);
 }
 

@@ -1,7 +1,7 @@
 // `nnwb-cli compare` as a user runs it: bad input exits 2 naming what and where before anything
-// trains; two experiments (files, or preset names) print a per-epoch table and the summary and
-// --csv writes every run's epochs; a run that fails at run time is reported, the other runs
-// finish and the exit status is 1.
+// trains (an experiment with training.ensemble > 1 too); two experiments (files, or preset
+// names) print a per-epoch table and the summary and --csv writes every run's epochs; a run
+// that fails at run time is reported, the other runs finish and the exit status is 1.
 #include <QtTest>
 
 #include <fstream>
@@ -54,6 +54,16 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("broken.json") && r.err.contains("model"), qPrintable(r.err));
         QVERIFY(r.out.isEmpty());  // nothing trained
+        // training.ensemble 2: compare trains one model per experiment, so it refuses instead
+        // of comparing one seed as the ensemble (before: trained one model without a word).
+        json ensemble = tiny("ens");
+        ensemble["training"]["ensemble"] = 2;
+        r = run({a, write("ens", ensemble)});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("ens.json: training.ensemble 2") &&
+                     r.err.contains("nnwb-cli train --experiment FILE --save-model"),
+                 qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
     }
 
     void twoRunsTableSummaryAndCsv() {

@@ -3,8 +3,9 @@
 // ensemble run with its 2 member runs; its objective is the ensemble's own figure, the one
 // `train --population 2 --vary seed=5..6 --ensemble` prints and records for the same
 // configuration; the child's protocol lines are the ensemble's (with its members' reports); a
-// kill -9 of the coordinator then `sweep resume` completes every trial as an ensemble run; bad
-// specs are refused naming "ensemble".
+// kill -9 of the coordinator then `sweep resume` completes every trial as an ensemble run; the
+// base experiment's training.ensemble N makes the same ensemble trials without the key; bad
+// specs (and a conflict with training.ensemble) are refused naming "ensemble".
 #include <QtTest>
 
 #include <QProcess>
@@ -139,6 +140,27 @@ private Q_SLOTS:
             QCOMPARE(gotMembers[m].epochs.back().report.validation.loss,
                      wantMembers[m].epochs.back().report.validation.loss);
         QCOMPARE(got.trading["strategy"]["netPoints"], want.trading["strategy"]["netPoints"]);
+
+        // The base experiment's training.ensemble 2 (the window's Ensemble of N seeds) without
+        // the spec's "ensemble": the same ensemble trial (before: one model without a word).
+        json two = experiment_;
+        two["training"]["ensemble"] = 2;
+        write("e2.json", two.dump());
+        const QString sdb = path("setting/runs.sqlite");
+        const auto s = run({"sweep", "run",
+                            write("setting.json",
+                                  R"({"name":"se","experiment":"e2.json","method":"grid",
+            "objective":{"metric":"trading.net","goal":"max"},
+            "parameters":[{"path":"training.optimizer.learningRate","values":[0.01]}]})"),
+                            "--runs-db", sdb, "--slots", "cpu=1"});
+        QVERIFY2(s.code == 0, qPrintable(s.out + s.err));
+        const auto settingRows = trials(sdb);
+        QCOMPARE(settingRows.size(), size_t(1));
+        QVERIFY(settingRows[0].value);
+        QCOMPARE(*settingRows[0].value, *rows[0].value);
+        nnwb::RunStore settingStore(sdb.toStdString(), false);
+        QCOMPARE(settingStore.get(settingRows[0].runId)->ensembleMembers, 2);
+        QCOMPARE(settingStore.members(settingRows[0].runId).size(), size_t(2));
     }
 
     void killThenResumeCompletesEveryEnsemble() {
@@ -211,6 +233,11 @@ private Q_SLOTS:
         json wf = experiment_;
         wf["validation"] = {{"mode", "walkforward"}, {"scheme", "anchored"}, {"folds", 2}};
         write("wf.json", wf.dump());
+        json two = experiment_;
+        two["training"]["ensemble"] = 2;
+        write("e2.json", two.dump());
+        wf["training"]["ensemble"] = 2;
+        write("wf2.json", wf.dump());
         const std::vector<std::pair<QString, QString>> cases = {
             {R"({"name":"b","experiment":"e.json","runCap":2,"ensemble":1,"parameters":[{"path":"training.batchSize","values":[8,16]}]})",
              "ensemble: must be an integer in 2..4096"},
@@ -219,7 +246,19 @@ private Q_SLOTS:
             {R"({"name":"b","experiment":"e.json","runCap":2,"ensemble":2,"seedsPerConfig":2,"parameters":[{"path":"training.batchSize","values":[8,16]}]})",
              "ensemble: not with seedsPerConfig > 1"},
             {R"({"name":"b","experiment":"wf.json","runCap":2,"ensemble":3,"objective":{"metric":"oos.loss"},"parameters":[{"path":"training.batchSize","values":[8,16]}]})",
-             "ensemble: not with a walk-forward base experiment"}};
+             "ensemble: not with a walk-forward base experiment"},
+            // The base experiment's training.ensemble: a conflicting "ensemble", a packed
+            // population, a walk-forward base; training.ensemble searched.
+            {R"({"name":"b","experiment":"e2.json","runCap":2,"ensemble":3,"parameters":[{"path":"training.batchSize","values":[8,16]}]})",
+             "ensemble: 3 but the base experiment's training.ensemble 2"},
+            {R"({"name":"b","experiment":"e2.json","runCap":2,"population":2,"parameters":[{"path":"training.batchSize","values":[8,16]}]})",
+             "ensemble: the base experiment's training.ensemble 2 (every trial an ensemble of 2 "
+             "seeds): an ensemble trial is its own population"},
+            {R"({"name":"b","experiment":"wf2.json","runCap":2,"objective":{"metric":"oos.loss"},"parameters":[{"path":"training.batchSize","values":[8,16]}]})",
+             "ensemble: the base experiment's training.ensemble 2 (every trial an ensemble of 2 "
+             "seeds): not with a walk-forward base experiment"},
+            {R"({"name":"b","experiment":"e.json","runCap":2,"parameters":[{"path":"training.ensemble","values":[2,3]}]})",
+             "parameters[0]: training.ensemble cannot be searched"}};
         for (const auto& [text, message] : cases) {
             const QString file = write("bad.json", text.toStdString());
             const auto r = run({"sweep", "run", file, "--runs-db", path("bad/runs.sqlite")});
