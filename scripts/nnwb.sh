@@ -30,6 +30,10 @@ packages=(build-essential cmake ninja-build pkg-config qt6-base-dev libqcustompl
           libonnx-dev libprotobuf-dev libsqlite3-dev libsqlitecpp-dev libcli11-dev nettle-dev
           libgtest-dev munge slurmctld slurmd slurm-client rsync)
 
+# For the tests (`test`, `check`, `asan`): Debian's chromium, the headless browser that opens the
+# HTML report in tst_report_export (issue 43 asks for a real browser; the test skips without it).
+test_packages=(chromium)
+
 # Only for `check`: clang with its sanitizer and libFuzzer runtimes, llvm-symbolizer, oclgrind;
 # for the package test, lintian, the desktop and AppStream validators, and man.
 check_packages=(clang libclang-rt-14-dev llvm oclgrind clang-format lintian desktop-file-utils
@@ -376,7 +380,7 @@ case "$mode" in
         ;;
     test)
         step "install"
-        install_missing "${packages[@]}"
+        install_missing "${packages[@]}" "${test_packages[@]}"
         install_onnxruntime_node
         step "build (preset release)"
         configure_and_build
@@ -390,13 +394,13 @@ case "$mode" in
         ;;
     check | check-long)
         step "install"
-        install_missing "${packages[@]}" "${check_packages[@]}"
+        install_missing "${packages[@]}" "${test_packages[@]}" "${check_packages[@]}"
         install_onnxruntime_node
         if [ "$mode" = check ]; then run_checks short; else run_checks long; fi
         ;;
     asan)
         step "install"
-        install_missing "${packages[@]}" "${check_packages[@]}"
+        install_missing "${packages[@]}" "${test_packages[@]}" "${check_packages[@]}"
         install_onnxruntime_node
         # NNWB_ASAN_PART=k/n: only part k of n, as check's rotation picks it.
         if [ -n "${NNWB_ASAN_PART:-}" ]; then

@@ -1,10 +1,11 @@
 // GUI: File > Export Report (issue 43) writes the tear sheet of what the window shows, the page
 // `nnwb-cli report` writes (app/report). After a real 3-fold walk-forward: the HTML has the
 // Trading tab's verdict and a trading row per fold; the PDF starts with %PDF, has every chart as
-// an image and the verdict in its text. A symlink is kept (its target written) and a device
-// written in place, never replaced by a file. Run > Predict's result shows in the Trading tab
-// (its trades on the Predict window's chart) and is what the report then shows. Nothing on show:
-// a clear error, no file.
+// an image and the verdict in its text; headless Chromium opens the HTML (its DOM has the
+// verdict and the charts, its screenshot is not blank; skipped only where chromium is absent).
+// A symlink is kept (its target written) and a device written in place, never replaced by a
+// file. Run > Predict's result shows in the Trading tab (its trades on the Predict window's
+// chart) and is what the report then shows. Nothing on show: a clear error, no file.
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -13,10 +14,14 @@
 #include <QAction>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
+#include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QUrl>
 #include <QtEndian>
 #include <QtTest>
 
@@ -155,6 +160,39 @@ QString pdfText(const QByteArray& pdf) {
     return text;
 }
 
+// Opens the report `html` in headless Chromium (Debian's chromium: a real browser, as issue
+// 43 asks), one run with --dump-dom and --screenshot. The DOM the browser built must hold
+// `verdict` (HTML-escaped, as the page writes it) and `charts` inline SVG charts; the
+// screenshot must load and show more than a few colours (not a blank page). About 2 s.
+void openInChromium(const QString& html, const QString& verdict, int charts, const QString& dir) {
+    const QString chromium = QStandardPaths::findExecutable(QStringLiteral("chromium"));
+    if (chromium.isEmpty())
+        QSKIP(
+            "chromium is not installed (Debian package chromium; scripts/nnwb.sh test "
+            "installs it): the report was not opened in a browser");
+    const QString png = dir + "/wf-chromium.png";
+    QFile::remove(png);
+    QProcess p;
+    p.start(chromium,
+            {"--headless", "--no-sandbox", "--disable-gpu",
+             "--user-data-dir=" + dir + "/chromium-profile", "--dump-dom", "--screenshot=" + png,
+             "--window-size=1280,2000", QUrl::fromLocalFile(html).toString()});
+    QVERIFY2(p.waitForFinished(60000), "chromium did not end within 60 s");
+    QCOMPARE(p.exitCode(), 0);
+    const QString dom = QString::fromUtf8(p.readAllStandardOutput());
+    QVERIFY2(dom.contains(verdict.toHtmlEscaped()),
+             qPrintable("the browser's DOM has no verdict: " + dom.left(1500)));
+    QCOMPARE(int(dom.count(QStringLiteral("<svg"))), charts);
+    const QImage shot(png);
+    QVERIFY2(!shot.isNull(), qPrintable("no screenshot: " + p.readAllStandardError().right(800)));
+    QCOMPARE(shot.size(), QSize(1280, 2000));
+    QSet<QRgb> colours;
+    for (int y = 0; y < shot.height(); y += 4)
+        for (int x = 0; x < shot.width(); x += 4) colours.insert(shot.pixel(x, y));
+    QVERIFY2(colours.size() > 16,
+             qPrintable(QString("the screenshot has %1 colours").arg(colours.size())));
+}
+
 // The Trading tab's verdict as the page writes it (plain spaces, HTML-escaped).
 QString verdictOf(MainWindow& w) {
     return w.tradingTab()->verdict().replace(QChar(0xa0), QLatin1Char(' '));
@@ -202,6 +240,7 @@ private Q_SLOTS:
         const QString text = pdfText(bytes).simplified();
         QVERIFY2(text.contains(verdict.simplified()), qPrintable(text.left(1500)));
         QVERIFY(text.contains(QStringLiteral("Trading per fold")));
+        openInChromium(html, verdict, charts, dir_);
     }
 
     // A symlink stays a link (its target gets the report); /dev/null stays the device.
