@@ -86,9 +86,9 @@ inline constexpr GemmConfig kGemmRegConfigs[] = {
 };
 
 // The small-output, long-K gemm (kernels/gemm_longk.cl, kernel gemm_longk): 16 x 16 tiles of C,
-// 2 x 2 results a work-item, 4 lanes over K (TSK here: 8 x 8 x 4 = 256 work-items), split K
+// 2 x 4 results a work-item, 8 lanes over K (TSK here: 8 x 4 x 8 = 256 work-items), split K
 // reduced in the same launch; chosen where gemm_tiled would split K (pickGemm).
-inline constexpr GemmConfig kGemmLongKConfig = {16, 16, 4, 2, 2};
+inline constexpr GemmConfig kGemmLongKConfig = {16, 16, 8, 2, 4};
 
 // TF32 tensor-core builds of gemm_reg.cl (matmul precision `high`; kernels/gemm_reg.cl's TF32
 // notes): 256 work-items as 8 warps, K steps of 16, local rows padded by 8 floats (the fragment

@@ -45,6 +45,22 @@ float longk_read(__global float* p) {
     return as_float(atomic_or((volatile __global int*)p, 0));
 }
 
+// The sum over s < splits of p[s * step], added in order of s; the reads eight at a time, so
+// that eight are in flight at once.
+float longk_sum_splits(__global float* p, ulong step, int splits) {
+    float v = 0.0f;
+    int s = 0;
+    for (; s + 8 <= splits; s += 8) {
+        float r[8];
+#pragma unroll
+        for (int q = 0; q < 8; ++q) r[q] = longk_read(p + (ulong)(s + q) * step);
+#pragma unroll
+        for (int q = 0; q < 8; ++q) v += r[q];
+    }
+    for (; s < splits; ++s) v += longk_read(p + (ulong)s * step);
+    return v;
+}
+
 // Local size (LK_THREADS, 1, 1); global (ceil(N / TSN) * LK_THREADS, ceil(M / TSM),
 // batches * splits). counters: one int per (batch, tile), 0 between launches.
 __kernel void GEMM_NAME(
@@ -95,7 +111,7 @@ __kernel void GEMM_NAME(
 #pragma unroll
         for (int wn = 0; wn < WPTN; ++wn) acc[wm][wn] = 0.0f;
     }
-#pragma unroll 4
+#pragma unroll 8
     for (int k = kBegin + lane; k < kEnd; k += LANES) {
         float a[WPTM], b[WPTN];
 #pragma unroll
@@ -165,14 +181,11 @@ __kernel void GEMM_NAME(
     for (int e = tid; e < TSM * TSN; e += LK_THREADS) {
         const int gi = m0 + e / TSN, gj = n0 + e % TSN;
         if (gi >= M || gj >= N) continue;
-        float v = 0.0f;
-        for (int s = 0; s < splits; ++s)
-            v += longk_read(parts0 + (ulong)s * mn + (ulong)gi * N + gj);
+        const float v = longk_sum_splits(parts0 + (ulong)gi * N + gj, mn, splits);
         longk_store(C, ldc, gi, gj, v, alpha, beta, epi, bias, bo, hasBias, Y, yo, act);
     }
     if (sumRows && tid < TSM && m0 + tid < M) {
-        float r = 0.0f;
-        for (int s = 0; s < splits; ++s) r += longk_read(prow + (ulong)s * M + (ulong)(m0 + tid));
+        const float r = longk_sum_splits(prow + (ulong)(m0 + tid), (ulong)M, splits);
         R[ro + bi * rStride + (ulong)(m0 + tid)] += r;
     }
     if (tid == 0) atomic_xchg((volatile __global int*)(counters + counter), 0);

@@ -45,6 +45,7 @@ if [ "$part" = 1 ]; then
         env $env NNWB_CL_PROFILE=1 taskset -c 0-7 /tmp/bd/app/nnwb-cli bench --device $D --preset mql5-fractal-12x12 --batch 64 --seconds 2 --top 14 2>&1 | head -40
     done
 else
+    [ -x /tmp/bd/app/nnwb-cli ] && [ -x /tmp/bdold/app/nnwb-cli ] || { echo "no builds in /tmp (a fresh machine): run part 1 first"; exit 1; }
     for m in eager graph compile; do for r in mql5-fractal-12x12:64 mql5-fractal-12x12:1; do
         timeout 150 taskset -c 0-7 python3 $R --mode $m --seconds 2 --only $r 2>&1 | grep samples; done; done
     echo "== peers done at $(( $(date +%s) - t0 )) s"
