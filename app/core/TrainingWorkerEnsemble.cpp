@@ -17,45 +17,10 @@
 #include "app/ensemble/EnsembleRecord.h"
 #include "app/runs/RunStore.h"
 #include "app/runs/RunsDbPath.h"
-#include "model/Monitor.h"
 
 namespace nnwb {
 
 namespace {
-
-// The ensemble's epochs as the charts take a run's: best epoch on the run's monitor, the
-// members' mean validation outputs for the price chart's signals.
-class EnsembleEpochs {
-public:
-    EnsembleEpochs(RunEngine& run, EnsembleCurve& curve)
-        : curve_(curve), monitor_(run.keeper().monitor()) {}
-    void add(const EpochReport& r) {
-        curve_.add(r);
-        pending_ = true;
-    }
-    // The ensemble's epoch once its members have reported it (nothing when none did).
-    bool next(EpochReport& e) {
-        if (!pending_) return false;
-        pending_ = false;
-        e = curve_.epochs().back();
-        e.validationOutputs = curve_.meanOutputs();
-        const double v = monitorValue(monitor_, e.train, e.validation);
-        if (bestEpoch_ == 0 || (higherIsBetter(monitor_) ? v > best_ : v < best_)) {
-            best_ = v;
-            bestEpoch_ = e.epoch;
-            e.isBest = true;
-        }
-        e.bestEpoch = bestEpoch_;
-        return true;
-    }
-
-private:
-    EnsembleCurve& curve_;
-    Monitor monitor_;
-    bool pending_ = false;
-    int bestEpoch_ = 0;
-    double best_ = 0;
-};
 
 EnsembleKept keptOf(const KeptEnsemble& k, int64_t runId) {
     EnsembleKept out;
@@ -94,7 +59,7 @@ void TrainingWorker::trainEnsemble(int epochs, const RecordingOptions& recording
     run.trainer().setKeepValidationOutputs(true);
     EnsembleCurve curve(size_t(run.models()), run.data().split.validation,
                         experiment_.training.loss);
-    EnsembleEpochs ensemble(run, curve);
+    EnsembleEpochFeed ensemble(curve, run.keeper().monitor());
     RecordingOptions record = recording;
     // The members' runs share one id, as nnwb-cli train --ensemble gives them.
     if (record.comparison.empty()) record.comparison = "ensemble-" + newRunUuid().substr(0, 12);
