@@ -444,6 +444,11 @@ void MainWindow::loadWeights(const QString& path) {
 bool MainWindow::startTraining(int epochs, StartMode mode) {
     updateRunActions();
     if (!actions_->trainAct->isEnabled() || controller_->isBusy()) return false;
+    if (mode != StartMode::Restart && !modelActions_->ensembleFile().isEmpty()) {
+        // The worker's one network is not the ensemble on show (see trainRequested).
+        showError(tr("Train"), tr("An ensemble cannot be continued: Restart trains a new one."));
+        return false;
+    }
     notes_->hideError();
     lastError_.clear();
     // A continued run goes on numbering its epochs on the same charts.

@@ -179,6 +179,8 @@ private Q_SLOTS:
             if (a->text().contains("Export &Weights") && ++weights) QVERIFY(!a->isEnabled());
         QVERIFY(weights > 0);
         QVERIFY(continueIsRefused(w));
+        QVERIFY(!w.startTraining(0, StartMode::ContinueCurrent));  // nor without the question
+        QVERIFY(!w.controller()->isBusy());
         exportAll(w, dir_ + "/trained");
         if (QTest::currentTestFailed()) return;
         // Predict…: the ensemble's combined signals and agreement.
