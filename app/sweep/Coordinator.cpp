@@ -254,15 +254,16 @@ void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
                      (long long)id_, list.c_str(), slot.label.c_str());
         std::fflush(o_.progress);
     }
-    for (TrialRun& m : r->trials) {
-        m.attempt = store_.startTrial(id_, m.number, slot.label);
-        refresh(m.number);
-    }
     try {
         r->child = startTrialProcess(size_t(&slot - o_.slots.data()), argv, *r);
     } catch (const std::exception& ex) {
         for (const TrialRun& m : r->trials) failToStart(*row(m.number), ex.what());
         return;
+    }
+    // Its attempts are stored while the trial starts (its lines are read only after this).
+    for (TrialRun& m : r->trials) {
+        m.attempt = store_.startTrial(id_, m.number, slot.label);
+        refresh(m.number);
     }
     running_.push_back(std::move(r));
 }
@@ -429,32 +430,39 @@ void Coordinator::recordMembers(TrialRun& m, const Experiment& experiment, bool 
 
 void Coordinator::recordEpoch(Running& r, TrialRun& m, const EpochReport& rep,
                               const std::vector<EpochReport>& members) {
-    // No objective: a trial alone is killed; a packed member is stopped alone.
-    auto failTrial = [&](const std::string& why) { badLine(r, m, why); };
     std::optional<int> best;
     if (rep.bestEpoch > 0) best = rep.bestEpoch;
     const int n = m.number, attempt = m.attempt;
-    if (spec_.objective.atEnd()) {  // the value comes with the result; the run's curves
-        runs_.addEpoch(m.runId, StoredEpoch{rep, rep.learningRate}, best,
-                       [&](SQLite::Database& db, int64_t) {
-                           SweepStore::setEpochsDone(db, id_, n, attempt, rep.epoch);
-                       });
-    } else {
-        const std::optional<double> v = spec_.objective.value(rep, m.hasValidation, m.parameters);
-        if (!v || !std::isfinite(*v)) {
-            failTrial(
+    std::optional<double> v;
+    if (!spec_.objective.atEnd()) {  // (an end figure's value comes with the result)
+        v = spec_.objective.value(rep, m.hasValidation, m.parameters);
+        if (!v || !std::isfinite(*v)) {  // a trial alone is killed; a packed member stopped
+            badLine(
+                r, m,
                 "the objective " + spec_.objective.metric +
-                (v ? " is not finite" : " is not in the epoch reports (no validation part?)"));
+                    (v ? " is not finite" : " is not in the epoch reports (no validation part?)"));
             return;
         }
-        TrialRow with = *row(n);  // the trial's value: the best objective so far
-        with.epochs[rep.epoch] = *v;
-        const double bestSoFar = bestOfEpochs(with, spec_.objective).value_or(*v);
-        runs_.addEpoch(m.runId, StoredEpoch{rep, rep.learningRate}, best,
-                       [&](SQLite::Database& db, int64_t) {
-                           SweepStore::addEpoch(db, id_, n, attempt, rep.epoch, *v, bestSoFar);
-                       });
     }
+    // The trial's row as the store will hold it once the epoch is written (its value: the best
+    // objective so far): the pruner's history. The answer goes out before the writes, so the
+    // trial trains its next epoch while they are made; the store decides the row after them.
+    TrialRow& t = *row(n);
+    t.epochsDone = rep.epoch;
+    if (v) t.epochs[rep.epoch] = *v;
+    const double bestSoFar = v ? bestOfEpochs(t, spec_.objective).value_or(*v) : 0.0;
+    if (v) t.value = bestSoFar;
+    m.spsSum += rep.samplesPerSecond;
+    m.epochs += 1;
+    m.last = rep;
+    if (!r.packed && rep.epoch < spec_.epochs && !rep.stoppedEarly) answerEpoch(r, m, rep.epoch);
+    runs_.addEpoch(m.runId, StoredEpoch{rep, rep.learningRate}, best,
+                   [&](SQLite::Database& db, int64_t) {
+                       if (v)
+                           SweepStore::addEpoch(db, id_, n, attempt, rep.epoch, *v, bestSoFar);
+                       else
+                           SweepStore::setEpochsDone(db, id_, n, attempt, rep.epoch);
+                   });
     for (const EpochReport& mr : members) {
         if (mr.model < 0 || size_t(mr.model) >= m.memberRuns.size()) continue;
         std::optional<int> memberBest;
@@ -463,10 +471,6 @@ void Coordinator::recordEpoch(Running& r, TrialRun& m, const EpochReport& rep,
                        memberBest);
     }
     refresh(n);
-    m.spsSum += rep.samplesPerSecond;
-    m.epochs += 1;
-    m.last = rep;
-    if (!r.packed && rep.epoch < spec_.epochs && !rep.stoppedEarly) answerEpoch(r, m, rep.epoch);
 }
 
 void Coordinator::answerEpoch(Running& r, TrialRun& m, int epoch) {
