@@ -333,7 +333,11 @@ bool ComparisonView::trainAll(int epochs) {
     if (epochs > 0) epochs_->setValue(epochs);
     controller_->setEpochs(epochs_->value());
     message_->hide();
-    if (!controller_->start()) return false;
+    QString error;
+    if (!controller_->start(&error)) {
+        if (!error.isEmpty()) showMessage(error, true);
+        return false;
+    }
     for (int i = 0; i < controller_->runCount(); ++i)
         for (ComparisonChart* c : charts_) c->clearRun(i);
     attention_->clearSnapshots();

@@ -160,14 +160,8 @@ void checkComparisonRuns(const CompareOptions& opt, const ComparisonSet& set,
     for (size_t i = 0; i < experiments.size(); ++i) {
         const std::string& arg = opt.experiments[i];
         // One network per run (ComparisonRunner): an ensemble would be compared as one seed.
-        if (const int n = experiments[i].training.ensemble; n > 1)
-            throw UsageError(
-                arg + ": training.ensemble " + std::to_string(n) +
-                ": compare trains one model per experiment, not an ensemble; train the "
-                "ensemble with nnwb-cli train --experiment FILE --save-model E.safetensors (it "
-                "prints the ensemble against its best and median member) or walk it forward "
-                "with nnwb-cli walkforward, or set training.ensemble to 1 to compare single "
-                "models");
+        if (const std::string why = comparisonEnsembleRefusal(experiments[i]); !why.empty())
+            throw UsageError(arg + ": " + why);
         checkDevice(arg, experiments[i].training.device, devices);
         try {
             Network(Network::layersFromJson(experiments[i].model),

@@ -61,6 +61,17 @@ nlohmann::json resolvedDataSection(const Experiment& experiment) {
     return data;
 }
 
+std::string comparisonEnsembleRefusal(const Experiment& experiment) {
+    const int n = experiment.training.ensemble;
+    if (n <= 1) return {};
+    return "training.ensemble " + std::to_string(n) +
+           ": a comparison trains one model per experiment, not an ensemble; train the "
+           "ensemble with nnwb-cli train --experiment FILE --save-model E.safetensors (it prints "
+           "the ensemble against its best and median member) or the window's Training pane, or "
+           "walk it forward with nnwb-cli walkforward or the Walk-Forward tab, or set "
+           "training.ensemble to 1 to compare single models";
+}
+
 std::vector<Experiment> ComparisonSet::trainingExperiments() const {
     std::vector<Experiment> out;
     if (runs.empty()) return out;

@@ -23,6 +23,12 @@ public:
 // experiment's folder), so that it reads the same file from any other experiment.
 nlohmann::json resolvedDataSection(const Experiment& experiment);
 
+// Empty when `experiment` trains as one model; else why a comparison refuses it, beginning
+// "training.ensemble N: ": a comparison run trains one network (ComparisonRunner), so an
+// ensemble would be compared as one of its seeds. nnwb-cli compare and the window's Comparison
+// tab both refuse with these words (each puts the file or run at fault in front).
+std::string comparisonEnsembleRefusal(const Experiment& experiment);
+
 struct ComparisonRun {
     std::string experimentFile;  // absolute path; empty when the experiment has no file
     Experiment experiment;       // training.device is this run's device

@@ -149,8 +149,15 @@ bool ComparisonController::setEpochs(int epochs) {
     return true;
 }
 
-bool ComparisonController::start() {
+bool ComparisonController::start(QString* error) {
     if (isBusy() || set_.runs.empty()) return false;
+    for (const ComparisonRun& run : set_.runs)
+        if (const std::string why = comparisonEnsembleRefusal(run.experiment); !why.empty()) {
+            const std::string& at =
+                run.experimentFile.empty() ? run.record.label : run.experimentFile;
+            if (error) *error = QString::fromStdString(at + ": " + why);
+            return false;
+        }
     endThread();  // the last comparison's networks go
     const std::vector<Experiment> experiments = set_.trainingExperiments();
     std::vector<std::string> labels, files;

@@ -46,8 +46,10 @@ public:
     bool setDevice(int run, const QString& device);
     bool setEpochs(int epochs);  // 0: each experiment's own
 
-    // Starts every run, each on its own worker thread; false when busy or the set is empty.
-    bool start();
+    // Starts every run, each on its own worker thread; false when busy or the set is empty,
+    // and false with `error` set (nothing restarted, the runs' histories kept) when a run's
+    // experiment is an ensemble (comparisonEnsembleRefusal, nnwb-cli compare's words).
+    bool start(QString* error = nullptr);
     void stop(int run);
     void stopAll();
     // Where the runs are recorded (name, source, comparison id and file are set per run);

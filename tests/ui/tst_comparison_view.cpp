@@ -4,10 +4,12 @@
 // the runs that have attention, a per-run Stop button, and a saved set reopened with its
 // histories drawn. (Two devices at once are covered by tst_compare_runs.)
 #include <QCheckBox>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QToolButton>
 #include <QtTest>
 
+#include "app/compare/ComparisonSet.h"
 #include "app/compare/ComparisonSummary.h"
 #include "app/core/ComparisonController.h"
 #include "common/TestUtil.h"
@@ -175,6 +177,43 @@ private slots:
         view->runsTable()->selectRow(1);
         QVERIFY2(cmp->open(path, &error), qPrintable(error));  // and here
         QCOMPARE(view->runsTable()->rowCount(), 2);
+    }
+
+    // An experiment with training.ensemble 2 in the set: Train All refuses with nnwb-cli
+    // compare's words (comparisonEnsembleRefusal), shown above the runs, and nothing of the
+    // loaded set is lost (before: it trained one network as the ensemble without a word).
+    void refusesAnEnsembleAsCompareDoes() {
+        ComparisonWindow x;
+        ComparisonView* view = x.view;
+        ComparisonController* cmp = x.cmp;
+        cmp->addRun(tiny("single"), {});
+        QSignalSpy done(cmp, &ComparisonController::allFinished);
+        QVERIFY(view->trainAll(1));
+        QVERIFY(done.count() > 0 || done.wait(60000));
+        QCOMPARE(cmp->record(0).epochs.size(), size_t(1));
+        Experiment ensemble = tiny("seeds");
+        ensemble.training.ensemble = 2;
+        QCOMPARE(cmp->addRun(ensemble, {}), 1);
+
+        QVERIFY(!view->trainAll(1));
+        auto* message = view->findChild<QLabel*>(QStringLiteral("comparisonMessage"));
+        QVERIFY(message && message->isVisibleTo(view));
+        const QString words = QString::fromStdString(comparisonEnsembleRefusal(ensemble));
+        QVERIFY(words.startsWith(QStringLiteral("training.ensemble 2: ")));
+        QCOMPARE(message->text(), QStringLiteral("seeds: ") + words);
+        QVERIFY(!cmp->isBusy());
+        QVERIFY(view->trainAllAction()->isEnabled());
+        QCOMPARE(view->runsTable()->rowCount(), 2);
+        QCOMPARE(cmp->record(0).status, RunStatus::Completed);  // nothing restarted or lost
+        QCOMPARE(cmp->record(0).epochs.size(), size_t(1));
+        QCOMPARE(view->chart(0)->trainGraph(0)->dataCount(), 1);
+        QCOMPARE(cmp->record(1).status, RunStatus::Pending);
+        QCOMPARE(done.count(), 1);
+
+        QVERIFY(cmp->removeRun(1));  // without it the set trains again, message gone
+        QVERIFY(view->trainAll(1));
+        QVERIFY(!message->isVisibleTo(view));
+        QVERIFY(done.wait(60000));
     }
 
     void stopsOneRun() {
