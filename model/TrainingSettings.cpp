@@ -109,10 +109,14 @@ void runSettings(std::vector<TrainingSetting>& out) {
              K::Int, "ensemble", "ensemble", "Ensemble of N seeds",
              "Trains N seeds (Seed .. Seed + N - 1) as one population and keeps them as one "
              "model: an ensemble bundle, recorded as one run with its member runs "
-             "(docs/ensembles.md); 1 = one model. nnwb-cli train does the same (with "
-             "--save-model FILE), as --population N --vary seed=S..S+N-1 --ensemble.")
+             "(docs/ensembles.md); 1 = one model. Honoured by the window's Training pane and "
+             "walk-forward, nnwb-cli train (with --save-model FILE, as --population N --vary "
+             "seed=S..S+N-1 --ensemble), nnwb-cli walkforward (each fold an ensemble) and "
+             "sweeps (every trial an ensemble of N seeds); refused by nnwb-cli compare and the "
+             "window's Comparison tab, which train one model per experiment.")
              .range(1, 4096)
              .unit("seeds")
+             .minimumText("1 = one model")
              .omittedWhenDefault()
              .to(fieldAccess(&TrainingConfig::ensemble)),
          TrainingEntry(K::Bool, "shuffle", "shuffle", "shuffle samples every epoch",
