@@ -65,6 +65,7 @@ public:
         return *this;
     }
     SettingEntry& unit(std::string u) { return s().unit = std::move(u), *this; }
+    SettingEntry& minimumText(std::string t) { return s().minimumText = std::move(t), *this; }
     SettingEntry& flag(std::string f) { return s().flag = std::move(f), *this; }
     SettingEntry& scale(double formScale) { return s().formScale = formScale, *this; }
     SettingEntry& when(std::string key, std::vector<std::string> values) {

@@ -32,6 +32,9 @@ struct SettingSpec {
     std::string help;      // tooltip and docs text
     std::string flag;      // "--patience"; "" when no command-line flag sets it
     int sinceVersion = 1;  // the experiment format that introduced the key
+    // Int: what the form shows at the minimum instead of the value and unit ("1 = one model"
+    // for an ensemble of 1, not "1 seeds"); "" shows the value.
+    std::string minimumText;
     // The form enables the field only while the setting `enabledBy` has one of these values
     // (as JSON dumps: "\"sgd\"", "true"); no condition when empty.
     std::string enabledBy;

@@ -46,6 +46,7 @@ QWidget* intBox(const SettingSpec& s, QWidget* parent) {
     auto* box = new QSpinBox(parent);
     box->setRange(int(std::max<double>(s.min, INT_MIN)), int(std::min<double>(s.max, INT_MAX)));
     if (!s.unit.empty()) box->setSuffix(QLatin1Char(' ') + q(s.unit));
+    if (!s.minimumText.empty()) box->setSpecialValueText(q(s.minimumText));
     box->setKeyboardTracking(false);
     return box;
 }
