@@ -172,6 +172,11 @@ int runExport(const ExportOptions& o) {
     std::printf("input 'features' %s float32 (raw features), output 'scores' %s float32 (%s%s)\n",
                 dims(s.inputDims).c_str(), dims(s.outputDims).c_str(),
                 joined(x.spec.classNames).c_str(), x.spec.outputSoftmax ? ", probabilities" : "");
+    if (x.ensemble)  // the graph's second output (docs/onnx-and-mt5.md, an ensemble as one graph)
+        std::printf(
+            "output 'agreement' %s float32 (the share of the members voting for the "
+            "signal)\n",
+            dims({s.outputDims.empty() ? 1 : s.outputDims.front(), 1}).c_str());
     std::printf("operators: %s\n", ops.c_str());
     return 0;
 #endif

@@ -70,6 +70,10 @@ private Q_SLOTS:
                                 QString::fromStdString(onnx), "--batch", "dynamic"},
                                300000);
         QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+        // The summary names both outputs (before: only 'scores').
+        QVERIFY2(r.out.contains("output 'scores' [batch, 3] float32") &&
+                     r.out.contains("output 'agreement' [batch, 1] float32"),
+                 qPrintable(r.out));
         r = nnwb::test::runCli({"export", "--model", QString::fromStdString(bundle), "--mql5",
                                 QString::fromStdString(dir_ + "/mq")},
                                300000);
