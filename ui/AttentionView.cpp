@@ -58,9 +58,7 @@ AttentionView::AttentionView(QWidget* parent) : QWidget(parent) {
     weights_->setObjectName(QStringLiteral("attentionWeights"));
     weights_->addItem(tr("latest epoch"));
     weights_->addItem(tr("best epoch"));
-    weights_->setToolTip(
-        tr("Whose Score matrices are shown: the latest epoch's weights or the "
-           "best epoch's (on the monitored metric)"));
+    setModelNote({});  // the run's own: the picker on, its tooltip
     pickers_->addControl(weights_);
     columnLayout->addWidget(pickers_);
     columnLayout->addStretch(1);
@@ -132,6 +130,15 @@ void AttentionView::clear(const QString& message) {
 
 void AttentionView::setModelNote(const QString& note) {
     modelNote_ = note;
+    // A member's heatmaps are its kept epoch's: no latest or best epoch to pick.
+    weights_->setEnabled(note.isEmpty());
+    weights_->setToolTip(
+        note.isEmpty() ? tr("Whose Score matrices are shown: the latest epoch's weights or the "
+                            "best epoch's (on the monitored metric)")
+                       : tr("The heatmaps are the ensemble's best member's at its kept epoch (%1): "
+                            "there is no latest or best epoch to pick. Train a single model to "
+                            "pick again.")
+                             .arg(note));
 }
 
 void AttentionView::setSnapshot(const AttentionSnapshotPtr& snap) {

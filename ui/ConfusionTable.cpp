@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -63,19 +64,49 @@ void ConfusionTable::setReport(const EpochReport& report, bool hasValidation) {
     report_ = report;
     have_ = report.taskMetrics;
     hasValidation_ = hasValidation;
+    setKeptMembers(0);
     show();
+}
+
+void ConfusionTable::setKeptEnsemble(const EpochMetrics& validation, int members) {
+    report_ = EpochReport{};
+    report_.validation = validation;
+    have_ = true;
+    hasValidation_ = true;
+    {
+        const QSignalBlocker b(part_);
+        part_->setCurrentIndex(0);
+    }
+    setKeptMembers(members);
+    show();
+}
+
+void ConfusionTable::setKeptMembers(int members) {
+    keptMembers_ = members;
+    part_->setEnabled(members == 0);
+    part_->setToolTip(members == 0 ? QString()
+                                   : tr("The kept ensemble is measured on the validation part "
+                                        "only (each member's kept epoch, combined)."));
 }
 
 void ConfusionTable::clear() {
     have_ = false;
+    setKeptMembers(0);
     show();
+}
+
+QString ConfusionTable::caption() const {
+    return caption_->text();
 }
 
 void ConfusionTable::show() {
     const bool validation = part_->currentIndex() == 0 && hasValidation_;
     const EpochMetrics& m = validation ? report_.validation : report_.train;
-    caption_->setText(have_ ? tr("Confusion matrix · epoch %1").arg(report_.epoch)
-                            : tr("Confusion matrix"));
+    caption_->setText(!have_ ? tr("Confusion matrix")
+                      : keptMembers_ > 0
+                          ? tr("Confusion matrix · the kept ensemble of %1 seeds, validation part")
+                                .arg(keptMembers_)
+                          : tr("Confusion matrix · epoch %1").arg(report_.epoch));
     for (int a = 0; a < 3; ++a) {
         int64_t rowSum = 0;
         for (int p = 0; p < 3; ++p) rowSum += have_ ? m.confusion[a][p] : 0;

@@ -18,11 +18,16 @@ public:
     explicit ConfusionTable(QWidget* parent = nullptr);
 
     void setReport(const EpochReport& report, bool hasValidation);
+    // The kept ensemble of `members` seeds (not an epoch): its figures on the validation part,
+    // the only part it is measured on (the part picker is off until setReport or clear).
+    void setKeptEnsemble(const EpochMetrics& validation, int members);
     void clear();
+    QString caption() const;
     QTableWidget* table() const { return table_; }
 
 private:
     void show();
+    void setKeptMembers(int members);
 
     QComboBox* part_;
     QLabel* caption_;
@@ -30,6 +35,7 @@ private:
     EpochReport report_;
     bool have_ = false;
     bool hasValidation_ = false;
+    int keptMembers_ = 0;  // > 0: report_.validation is the kept ensemble's
 };
 
 }  // namespace nnwb

@@ -304,6 +304,9 @@ void MainWindow::connectController() {
     connect(controller_, &C::ensembleKept, this, [this](const EnsembleKept& k) {
         attention_->setModelNote(QString::fromStdString(k.attentionOf));  // its best member's
         priceChart_->showKeptEnsemble(k);
+        // The kept ensemble's matrix (the one the price chart trades), not its curve's last
+        // epoch (every member at that epoch).
+        if (k.taskMetrics) confusion_->setKeptEnsemble(k.validation, k.members);
     });
     // The trained or loaded network's own heatmaps from now on.
     connect(controller_, &C::runStarted, this, [this] { attention_->setModelNote({}); });
@@ -414,10 +417,15 @@ void MainWindow::trainRequested() {
     // engine trains a population from the start only, and the worker's one network (member 1
     // or an earlier run's) is not that model, so nothing is continued.
     if (!modelActions_->ensembleFile().isEmpty()) {
+        // Restart trains what the experiment now asks for (Ensemble of N seeds may be 1).
+        const int seeds = doc_->experiment().training.ensemble;
         const QString why =
             tr("The model is an ensemble of seeds, and an ensemble cannot be "
-               "continued: its members train together from the start. Restart "
-               "trains a new ensemble (raise Epochs to train longer).");
+               "continued: its members train together from the start. ") +
+            (seeds > 1 ? tr("Restart trains a new ensemble of %1 seeds (raise Epochs to train "
+                            "longer).")
+                             .arg(seeds)
+                       : tr("Restart trains one model (Ensemble of N seeds is 1)."));
         box.setText(why);
         for (QPushButton* b : {current, best})
             if (b) {

@@ -12,6 +12,7 @@
 #include <QString>
 
 #include "app/engine/RunTypes.h"
+#include "model/Metrics.h"
 #include "model/Shape.h"
 #include "model/data/BarSeries.h"
 #include "model/data/Fractals.h"
@@ -47,6 +48,11 @@ struct EnsembleKept {
     std::vector<float> outputs;    // 3 per row: the members' mean
     std::vector<float> agreement;  // per row: the share of members voting for the signal
     double validationLoss = 0, meanAgreement = 1;
+    // The kept ensemble's figures on the validation part (its confusion matrix among them),
+    // those nnwb-cli predict gives for its bundle over that part; taskMetrics: it has labelled
+    // rows.
+    EpochMetrics validation;
+    bool taskMetrics = false;
     // The ensemble bundle, the window's model after the run (Predict, the exports): the run's
     // model file when recorded, else the worker's copy (kept until it keeps another ensemble).
     std::string file;

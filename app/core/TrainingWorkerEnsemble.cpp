@@ -34,6 +34,8 @@ EnsembleKept keptOf(const KeptEnsemble& k, int64_t runId) {
         out.agreement.push_back(row.agreement);
     }
     out.validationLoss = r.metrics.loss;
+    out.validation = r.metrics;
+    out.taskMetrics = r.labelled > 0;  // a bundle predicts [none, buy, sell]
     out.meanAgreement = meanAgreement(r);
     return out;
 }

@@ -15,6 +15,7 @@
 #include <QFile>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTimer>
 #include <QtTest>
@@ -178,7 +179,19 @@ private Q_SLOTS:
         for (QAction* a : w.findChildren<QAction*>())
             if (a->text().contains("Export &Weights") && ++weights) QVERIFY(!a->isEnabled());
         QVERIFY(weights > 0);
-        QVERIFY(continueIsRefused(w));
+        QString question;
+        QVERIFY(continueIsRefused(w, &question));
+        QVERIFY2(question.contains("Restart trains a new ensemble of 2 seeds"),
+                 qPrintable(question));
+        {  // Ensemble of N seeds set to 1: Restart trains one model (it said "a new ensemble")
+            auto* seeds = w.findChild<QSpinBox*>(QStringLiteral("ensemble"));
+            QVERIFY(seeds);
+            seeds->setValue(1);
+            QCOMPARE(w.document()->experiment().training.ensemble, 1);
+            QVERIFY(continueIsRefused(w, &question));
+            QVERIFY2(question.contains("Restart trains one model"), qPrintable(question));
+            seeds->setValue(2);
+        }
         QVERIFY(!w.startTraining(0, StartMode::ContinueCurrent));  // nor without the question
         QVERIFY(!w.controller()->isBusy());
         exportAll(w, dir_ + "/trained");
@@ -333,12 +346,13 @@ private:
     }
 
     // Train with an ensemble as the window's model: the question's Continue buttons are off and
-    // say why (Cancel answers it).
-    static bool continueIsRefused(MainWindow& w) {
+    // say why (Cancel answers it). `text`: the question's text.
+    static bool continueIsRefused(MainWindow& w, QString* text = nullptr) {
         bool refused = false;
-        QTimer::singleShot(100, &w, [&refused] {
+        QTimer::singleShot(100, &w, [&refused, text] {
             auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
             if (!box) return;
+            if (text) *text = box->text();
             refused = box->text().contains("cannot be continued");
             for (QAbstractButton* b : box->buttons())
                 if (b->text().startsWith("Continue"))

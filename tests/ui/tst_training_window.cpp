@@ -46,6 +46,7 @@
 #include "ui/MainWindow.h"
 #include "ui/MetricChart.h"
 #include "ui/MetricCharts.h"
+#include "ui/ModelActions.h"
 #include "ui/PriceChart.h"
 #include "ui/PriceChartPane.h"
 
@@ -69,6 +70,32 @@ Experiment slow() {
 
 bool waitForEnd(QSignalSpy& finished, int ms) {
     return finished.count() > 0 || finished.wait(ms);
+}
+
+// The confusion table's counts, [actual][predicted].
+nlohmann::json shownConfusion(ConfusionTable* table) {
+    nlohmann::json m = nlohmann::json::array();
+    for (int a = 0; a < 3; ++a) {
+        m.push_back(nlohmann::json::array());
+        for (int p = 0; p < 3; ++p)
+            m[size_t(a)].push_back(
+                table->table()->item(a, p)->text().section('\n', 0, 0).remove(',').toLongLong());
+    }
+    return m;
+}
+
+// What nnwb-cli predict --json gives for model bundle `model` over its validation part
+// (--from/--to its training's validationFirst and validationLast) on `data`: its metrics.
+nlohmann::json predictedValidation(test::CliFixture& cli, const std::string& model,
+                                   const QString& data) {
+    const auto meta = EnsembleBundle::load(model).common.metadata();
+    const nlohmann::json t = nlohmann::json::parse(meta.at("training"));
+    const auto r =
+        cli.run({"predict", "--model", QString::fromStdString(model), "--data", data, "--from",
+                 QString::fromStdString(t["validationFirst"].get<std::string>()), "--to",
+                 QString::fromStdString(t["validationLast"].get<std::string>()), "--json"});
+    if (r.code != 0) return {{"error", r.err.toStdString()}};
+    return nlohmann::json::parse(r.out.toStdString())["metrics"];
 }
 
 }  // namespace
@@ -180,6 +207,12 @@ private Q_SLOTS:
         QVERIFY(field);
         QCOMPARE(field->value(), 2);
         QCOMPARE(field->minimum(), 1);  // 1 is one model: no ensemble of 1
+        QCOMPARE(field->text(), QStringLiteral("2 seeds"));
+        field->setValue(1);  // says so (it read "1 seeds")
+        QCOMPARE(field->text(), QStringLiteral("1 = one model"));
+        QCOMPARE(w.document()->experiment().training.ensemble, 1);
+        field->setValue(2);
+        QCOMPARE(w.document()->experiment().training.ensemble, 2);
         w.show();
         QSignalSpy finished(w.controller(), &TrainingController::runFinished);
         QSignalSpy memberEpochs(w.controller(), &TrainingController::memberEpochFinished);
@@ -234,6 +267,18 @@ private Q_SLOTS:
         QVERIFY(!price->agreementStrip()->isVisibleTo(w.priceChartPane()));
         picker->setCurrentIndex(0);
         QVERIFY(price->agreementStrip()->isVisibleTo(w.priceChartPane()));
+        // The confusion matrix is that kept ensemble's on the validation part (it showed the
+        // ensemble curve's last epoch, every member at epoch 2): the figures nnwb-cli predict
+        // gives for the run's stored bundle over that part.
+        ConfusionTable* confusion = w.confusionTable();
+        QCOMPARE(
+            confusion->caption(),
+            QStringLiteral("Confusion matrix · the kept ensemble of 2 seeds, validation part"));
+        const nlohmann::json predicted =
+            predictedValidation(cli, run->bundle("best")->path, cli.path("EURUSD_H1.csv"));
+        QVERIFY2(predicted.contains("confusion"), predicted.dump().c_str());
+        QCOMPARE(shownConfusion(confusion), predicted["confusion"]);
+        QVERIFY(!confusion->findChild<QComboBox*>()->isEnabled());  // validation only
     }
 
     // Issue 44: after an ensemble run of a stack with an attention layer the heatmaps are its
@@ -293,6 +338,34 @@ private Q_SLOTS:
         for (QLabel* l : w.attentionView()->findChildren<QLabel*>())
             named = named || l->text().startsWith(who);
         QVERIFY(named);
+        // The latest/best epoch picker has nothing to pick (both are the member's kept epoch):
+        // off, saying why (before, on and doing nothing).
+        QComboBox* weights = w.attentionView()->weightsBox();
+        QVERIFY(!weights->isEnabled());
+        QVERIFY2(weights->toolTip().contains(who), qPrintable(weights->toolTip()));
+        // Back to one model (Ensemble of N seeds 1): the ensemble state ends. The picker is back,
+        // Continue is offered, Export Weights is on, the confusion matrix is the epoch's and
+        // Predict… uses the network (no ensemble file).
+        Experiment single = Experiment::fromJson(e);
+        single.training.ensemble = 1;
+        w.document()->reset(single);
+        finished.clear();
+        QVERIFY(w.startTraining());
+        QVERIFY(waitForEnd(finished, 60000));
+        QCOMPARE(finished.first().at(0).value<RunEnd>(), RunEnd::Completed);
+        QTRY_VERIFY(!w.controller()->isBusy());
+        QVERIFY(weights->isEnabled());
+        QVERIFY(w.canContinue());
+        QVERIFY(w.modelActions()->ensembleFile().isEmpty());
+        int exportWeights = 0;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text().contains("Export &Weights") && ++exportWeights) QVERIFY(a->isEnabled());
+        QVERIFY(exportWeights > 0);
+        QTRY_VERIFY(w.attentionView()->snapshot() != nullptr);
+        for (QLabel* l : w.attentionView()->findChildren<QLabel*>())
+            QVERIFY2(!l->text().startsWith("member "), qPrintable(l->text()));
+        QCOMPARE(w.confusionTable()->caption(), QStringLiteral("Confusion matrix · epoch 2"));
+        QVERIFY(w.confusionTable()->findChild<QComboBox*>()->isEnabled());
     }
 
     // Continue training: two epochs, then two more on the same network and optimizer; the
