@@ -315,7 +315,8 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
     if (opt.regTilings.empty() && envStr("NNWB_GEMM_REG") != "0")  // 0: A/B runs without them
         m.regConfigs.assign(std::begin(kGemmRegConfigs), std::end(kGemmRegConfigs));
     m.forcedSplits = opt.gemmSplits;
-    m.longK = envStr("NNWB_GEMM_LONGK") != "0";  // 0: A/B runs without gemm_longk
+    const std::string longK = envStr("NNWB_GEMM_LONGK");  // A/B runs: 0 or split
+    m.longK = longK == "0" ? 0 : longK == "split" ? 1 : 2;
     m.fusedAttention = !(opt.composedAttention || envStr("NNWB_CL_ATTENTION") == "composed");
     const std::string fused = !opt.fused.empty() ? opt.fused : envStr("NNWB_FUSED");
     if (fused == "off" || fused == "0")

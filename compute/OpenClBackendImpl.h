@@ -87,7 +87,8 @@ inline constexpr GemmConfig kGemmRegConfigs[] = {
 
 // The small-output, long-K gemm (kernels/gemm_longk.cl, kernel gemm_longk): 16 x 16 tiles of C,
 // 2 x 4 results a work-item, 8 lanes over K (TSK here: 8 x 4 x 8 = 256 work-items), split K
-// reduced in the same launch; chosen where gemm_tiled would split K (pickGemm).
+// reduced in the same launch; chosen where gemm_tiled would split K or use 16 x 16 tiles
+// (pickGemm).
 inline constexpr GemmConfig kGemmLongKConfig = {16, 16, 8, 2, 4};
 
 // TF32 tensor-core builds of gemm_reg.cl (matmul precision `high`; kernels/gemm_reg.cl's TF32
@@ -178,7 +179,9 @@ struct OpenClBackend::Impl {
     std::vector<cldetail::GemmVariant> gemmVariants;  // largest tile first
     std::vector<cldetail::GemmConfig> regConfigs;     // gemm_reg tilings to build
     std::string forcedGemm;                           // OpenClOptions::gemmKernel
-    bool longK = true;           // build gemm_longk (NNWB_GEMM_LONGK=0: not, for A/B runs)
+    // gemm_longk (pickGemm): 2 for products gemm_tiled would run with K split or on 16 x 16
+    // tiles; A/B runs (NNWB_GEMM_LONGK): 0 not built, 1 (split) only for the split ones.
+    int longK = 2;
     int forcedSplits = 0;        // OpenClOptions::gemmSplits
     bool fusedAttention = true;  // off: OpenClOptions::composedAttention
     int fused = 1;         // OpenClOptions::fused: 0 off, 1 auto, 2 on (wherever the kernels fit)

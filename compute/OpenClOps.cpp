@@ -150,13 +150,17 @@ struct OpenClBackend::Ops {
     // gemm_tiled tiling (largest first) that fills the device with 2 groups per compute unit,
     // splitting K when K is long; else the one with most groups. At matmul precision high the
     // TF32 builds of gemm_reg come first among equal tiles (same rule). Where that is a gemm_tiled
-    // kernel with K split, gemm_longk instead (its own splits: the reduction in the same launch).
+    // kernel with K split, or gemm_tiled's 16 x 16 tiling, gemm_longk instead (16 x 16 tiles, its
+    // own splits, reduced in the same launch; on the H200 every such product of the 12x12 rows
+    // took less device time on it).
     // Measurements: docs/decisions/gemm-reg.md, docs/decisions/tf32.md,
     // docs/decisions/gemm-longk.md.
     const GemmVariant* pickGemm(const std::string& forced, int M, int N, int K, size_t batches,
                                 int& splits) const {
         const GemmVariant* v = pickGemmTiled(forced, M, N, K, batches, splits);
-        if (!forced.empty() || !v || v->reg || splits <= 1) return v;
+        if (!forced.empty() || !v || v->reg) return v;
+        const bool tile16 = v->config.tsm == 16 && v->config.tsn == 16;
+        if (splits <= 1 && !(d_->longK == 2 && tile16)) return v;
         for (const GemmVariant& cand : d_->gemmVariants)
             if (cand.longk) {
                 const GemmConfig& c = cand.config;
@@ -338,7 +342,8 @@ struct OpenClBackend::Ops {
             d_->setArg(k, 36, cl_ulong(viaPartial ? size_t(M) : rs ? rs->stride : 0));
         }
         if (v->longk) {  // one launch: (threads x lanes) per tile, the splits reduced in it
-            d_->setArg(k, 37, d_->ensureGemmCounters(batches * tilesM * tilesN));
+            // Counters (one per batch and tile) only where K is split; unsplit never reads them.
+            d_->setArg(k, 37, d_->ensureGemmCounters(splits > 1 ? batches * tilesM * tilesN : 1));
             const size_t items = c.threads() * size_t(c.tsk);
             const size_t local[3] = {items, 1, 1};
             const size_t global[3] = {tilesN * items, tilesM, batches * size_t(splits)};

@@ -1,17 +1,18 @@
 // Products with a small M x N and a long K (a small layer's weight gradient over a whole batch,
-// e.g. 12x12's TN 24 x 96 x 1280): gemm_tiled's arguments and semantics (batches, strides,
-// transposes, alpha/beta, the bias/activation epilogue, projectionGradient's row sums of op(A)),
-// and split K reduced in the same launch. A work-group owns a TSM x TSN tile of C and one split's
-// K chunk: its work-items are OWNERS owners of WPTM x WPTN results times LANES lanes, lane l
-// summing the chunk's k = kBegin + l, + LANES, ... straight from global memory (no local tiles,
-// no barrier in the K loop); the lanes' sums are added in local memory in lane order. Without a
-// split the group stores C. With splits, each group stores its partial sums (and partial row
-// sums) into P as gemm_tiled does, then counts itself in counters[batch][tile]; the last group
-// of a tile to arrive adds the splits' partial sums in split order (the same bits whichever
-// group arrives last), stores C (and adds the row sums to R) and sets the counter back to 0.
-// The partial sums are written and read back with atomics (atomic_xchg, atomic_or with 0), so
-// another group's values are seen whatever the cache (and oclgrind's race check sees no race).
-// The host builds this file once with the tiling defines (GemmConfig: TSK is LANES here).
+// e.g. 12x12's TN 24 x 96 x 1280), and those gemm_tiled_16 would run (pickGemm): gemm_tiled's
+// arguments and semantics (batches, strides, transposes, alpha/beta, the bias/activation
+// epilogue, projectionGradient's row sums of op(A)), and split K reduced in the same launch.
+// A work-group owns a TSM x TSN tile of C and one split's K chunk: its work-items are OWNERS
+// owners of WPTM x WPTN results times LANES lanes, lane l summing the chunk's k = kBegin + l,
+// + LANES, ... straight from global memory (no local tiles, no barrier in the K loop); the lanes'
+// sums are added in local memory in lane order. Without a split the group stores C. With
+// splits, each group stores its partial sums (and partial row sums) into P as gemm_tiled does,
+// then counts itself in counters[batch][tile]; the last group of a tile to arrive adds the
+// splits' partial sums in split order (the same bits whichever group arrives last), stores C
+// (and adds the row sums to R) and sets the counter back to 0. The partial sums are written and
+// read back with atomics (atomic_xchg, atomic_or with 0), so another group's values are seen
+// whatever the cache (and oclgrind's race check sees no race). The host builds this file once
+// with the tiling defines (GemmConfig: TSK is LANES here).
 #if !defined(TSM) || !defined(TSN) || !defined(TSK) || !defined(WPTM) || !defined(WPTN)
 #error "gemm_longk.cl built without the tiling defines of GemmConfig::defines()"
 #endif

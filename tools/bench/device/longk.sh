@@ -6,6 +6,12 @@
 #                             the H200; then, alternating twice on cores 0-7, 2 s a run: old, new,
 #                             new with NNWB_GEMM_LONGK=0 (gemm_longk not built: the old gemm
 #                             choice in the new binary) on ROWS; profiles of 12x12 b64 both ways.
+#   bash .device/longk.sh 3   a device build of the measured tree alone (16 jobs), then, alternating
+#                             three times on cores 0-7: NNWB_GEMM_LONGK=split (gemm_longk for the
+#                             split products only) and the default (also gemm_tiled_16's unsplit
+#                             ones; any value but 0 and split) on the 12x12 rows and 5x8 b64; the
+#                             profiles of the 12x12 rows both ways. (Session 6 ran it with "1 wide",
+#                             that build's names for "split default".)
 #   bash .device/longk.sh 2   the same warm machine: the peers (torch_peer.py eager, graph,
 #                             compile) on the 12x12 rows, then old/new/LONGK=0 alternating again.
 set -u
@@ -44,6 +50,17 @@ if [ "$part" = 1 ]; then
         echo "== profile $arm 12x12 b64"
         env $env NNWB_CL_PROFILE=1 taskset -c 0-7 /tmp/bd/app/nnwb-cli bench --device $D --preset mql5-fractal-12x12 --batch 64 --seconds 2 --top 14 2>&1 | head -40
     done
+elif [ "$part" = 3 ]; then
+    JOBS=16 bash .device/srcbuild.sh nnwb-cli > /tmp/build.txt 2>&1 || { cat /tmp/build.txt; exit 1; }
+    tail -1 /tmp/build.txt
+    for rep in 1 2 3; do for row in mql5-fractal-12x12:64 mql5-fractal-12x12:1 mql5-fractal-5x8:64; do IFS=: read pre b <<< "$row"
+        for v in split default; do
+            echo "$rep LONGK=$v $pre b$b: $(NNWB_GEMM_LONGK=$v taskset -c 0-7 /tmp/bd/app/nnwb-cli bench --device $D --preset $pre --batch $b --seconds 2 2>&1 | tail -1)"
+        done; done; done
+    for row in mql5-fractal-12x12:64 mql5-fractal-12x12:1; do IFS=: read pre b <<< "$row"
+        for v in split default; do echo "== profile LONGK=$v $pre b$b"
+            NNWB_GEMM_LONGK=$v NNWB_CL_PROFILE=1 taskset -c 0-7 /tmp/bd/app/nnwb-cli bench --device $D --preset $pre --batch $b --seconds 2 --top 14 2>&1 | head -40
+        done; done
 else
     [ -x /tmp/bd/app/nnwb-cli ] && [ -x /tmp/bdold/app/nnwb-cli ] || { echo "no builds in /tmp (a fresh machine): run part 1 first"; exit 1; }
     for m in eager graph compile; do for r in mql5-fractal-12x12:64 mql5-fractal-12x12:1; do
