@@ -1,10 +1,16 @@
 #include "ui/ReportPdf.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QBuffer>
+#include <QGuiApplication>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
+#include <QScreen>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
+#include <QTextFrame>
 #include <QUrl>
 
 #include "ui/ReportSvg.h"
@@ -16,7 +22,61 @@ namespace {
 // Charts are drawn at twice their size, sharp when the PDF is zoomed or printed.
 constexpr qreal kChartScale = 2;
 
+// How many blocks after a heading (a paragraph, a chart's block, a table's first cells) must
+// start on the heading's page.
+constexpr int kKeepWithHeading = 4;
+
+// `doc` as QTextDocument::print lays it out on `device` (a copy of it, on the device's page,
+// with 2 cm margins at the screen's dpi), without printing.
+std::unique_ptr<QTextDocument> printLayout(const QTextDocument& doc, QPagedPaintDevice* device) {
+    std::unique_ptr<QTextDocument> copy(doc.clone());
+    copy->documentLayout()->setPaintDevice(device);
+    const QScreen* screen = QGuiApplication::primaryScreen();
+    const qreal dpiX = screen ? screen->logicalDotsPerInchX() : 100;
+    const qreal dpiY = screen ? screen->logicalDotsPerInchY() : 100;
+    QTextFrameFormat fmt = copy->rootFrame()->frameFormat();
+    fmt.setLeftMargin(int((2 / 2.54) * dpiX));
+    fmt.setRightMargin(int((2 / 2.54) * dpiX));
+    fmt.setTopMargin(int((2 / 2.54) * dpiY));
+    fmt.setBottomMargin(int((2 / 2.54) * dpiY));
+    copy->rootFrame()->setFrameFormat(fmt);
+    copy->setPageSize(QSizeF(device->width(), device->height()));
+    return copy;
+}
+
 }  // namespace
+
+int keepHeadingsWithNext(QTextDocument* doc, QPagedPaintDevice* device) {
+    int moved = 0;
+    for (bool again = true; again;) {  // each move shifts what follows: lay out again
+        again = false;
+        const std::unique_ptr<QTextDocument> laid = printLayout(*doc, device);
+        const qreal pageHeight = laid->pageSize().height();
+        QAbstractTextDocumentLayout* layout = laid->documentLayout();
+        const auto pageOf = [&](const QTextBlock& b) {
+            return int(layout->blockBoundingRect(b).top() / pageHeight);
+        };
+        for (QTextBlock b = laid->begin(); b.isValid() && !again; b = b.next()) {
+            if (b.blockFormat().headingLevel() == 0 ||
+                b.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore)
+                continue;
+            const int page = pageOf(b);
+            QTextBlock next = b.next();
+            for (int k = 0; k < kKeepWithHeading && next.isValid(); ++k, next = next.next()) {
+                if (next.blockFormat().headingLevel() > 0) break;  // the next section
+                if (pageOf(next) == page) continue;
+                QTextBlock own = doc->findBlockByNumber(b.blockNumber());
+                QTextBlockFormat f = own.blockFormat();
+                f.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
+                QTextCursor(own).setBlockFormat(f);
+                ++moved;
+                again = true;
+                break;
+            }
+        }
+    }
+    return moved;
+}
 
 std::unique_ptr<QTextDocument> reportDocument(const QString& html, QString* error) {
     auto doc = std::make_unique<QTextDocument>();
@@ -41,7 +101,9 @@ std::unique_ptr<QTextDocument> reportDocument(const QString& html, QString* erro
         const QString name = QStringLiteral("nnwb-chart-%1.png").arg(k + 1);
         doc->addResource(QTextDocument::ImageResource, QUrl(name), image);
         page += html.mid(from, open - from);
-        page += QStringLiteral("<img src=\"%1\" width=\"%2\" height=\"%3\">")
+        // A block of its own: after a heading the image was a line of the heading's block,
+        // which a page's end could split from it.
+        page += QStringLiteral("<div><img src=\"%1\" width=\"%2\" height=\"%3\"></div>")
                     .arg(name)
                     .arg(qRound(image.width() / kChartScale))
                     .arg(qRound(image.height() / kChartScale));
@@ -68,6 +130,7 @@ QByteArray reportPdf(const QString& html, const QString& title, QString* error) 
         // Landscape A4 holds the 960 px charts at the document's 96 dpi without scaling.
         pdf.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape,
                                       QMarginsF(10, 10, 10, 10), QPageLayout::Millimeter));
+        keepHeadingsWithNext(doc.get(), &pdf);
         doc->print(&pdf);
     }
     if (!bytes.startsWith("%PDF")) {

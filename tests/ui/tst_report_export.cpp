@@ -36,6 +36,7 @@
 #include "ui/PredictDialog.h"
 #include "ui/PriceChart.h"
 #include "ui/ReportExport.h"
+#include "ui/ReportPdf.h"
 #include "ui/TradingTab.h"
 
 using namespace nnwb;
@@ -135,17 +136,18 @@ QHash<QString, QHash<uint, QString>> pdfFonts(const PdfObjects& o) {
     return fonts;
 }
 
-// The text the PDF shows: glyphs of "<XXXX> Tj" after "/Fn size Tf", a space after each text
-// object (BT .. ET) and each content stream (streams in no particular order).
-QString pdfText(const QByteArray& pdf) {
+// The text each content stream of the PDF shows (a page's, with Qt's PDF engine): glyphs of
+// "<XXXX> Tj" after "/Fn size Tf", a space after each text object (BT .. ET); "[image]" where
+// it draws an image (Do). Streams in no particular order.
+QStringList pdfStreamTexts(const QByteArray& pdf) {
     const PdfObjects o = pdfObjects(pdf);
     const auto fonts = pdfFonts(o);
-    QString text;
+    QStringList texts;
     const QRegularExpression op(
-        QStringLiteral("/(F\\d+) [-\\d.]+ Tf|<([0-9A-Fa-f]+)> Tj|\\bET\\b"));
+        QStringLiteral("/(F\\d+) [-\\d.]+ Tf|<([0-9A-Fa-f]+)> Tj|\\bET\\b|\\bDo\\b"));
     for (const QByteArray& s : o.streams) {
         if (!s.contains(" Tf")) continue;
-        QString font;
+        QString font, text;
         for (const auto& m : op.globalMatch(QString::fromLatin1(s))) {
             if (!m.captured(1).isEmpty())
                 font = m.captured(1);
@@ -153,11 +155,17 @@ QString pdfText(const QByteArray& pdf) {
                 for (qsizetype i = 0; i + 4 <= m.captured(2).size(); i += 4)
                     text += fonts[font].value(m.captured(2).mid(i, 4).toUInt(nullptr, 16));
             else
-                text += QLatin1Char(' ');
+                text += m.captured(0) == QLatin1String("Do") ? QStringLiteral(" [image] ")
+                                                             : QStringLiteral(" ");
         }
-        text += QLatin1Char(' ');
+        texts << text;
     }
-    return text;
+    return texts;
+}
+
+// The text the PDF shows, all its content streams (pdfStreamTexts) in one.
+QString pdfText(const QByteArray& pdf) {
+    return pdfStreamTexts(pdf).join(QLatin1Char(' ')).remove(QStringLiteral("[image]"));
 }
 
 // Opens the report `html` in headless Chromium (Debian's chromium: a real browser, as issue
@@ -241,6 +249,36 @@ private Q_SLOTS:
         QVERIFY2(text.contains(verdict.simplified()), qPrintable(text.left(1500)));
         QVERIFY(text.contains(QStringLiteral("Trading per fold")));
         openInChromium(html, verdict, charts, dir_);
+    }
+
+    // A heading starts the page of its chart: with ever more lines before it, the heading of a
+    // chart came at a page's foot, its chart on the next page (the sweep report's "Parallel
+    // coordinates" alone at the end of page 2).
+    void aHeadingStaysWithItsChart() {
+        const QString chart = QStringLiteral(
+            "<svg width=\"960\" height=\"320\" viewBox=\"0 0 960 320\" font-family=\"sans-serif\" "
+            "font-size=\"11\"><text x=\"8\" y=\"16\">Chart</text><path d=\" M60.0 62.1 L480.0 "
+            "228.5 L900.0 281.5\" fill=\"none\" stroke=\"#2574af\" stroke-width=\"1.3\"/><line "
+            "x1=\"60.0\" x2=\"60.0\" y1=\"44.0\" y2=\"290.0\" stroke=\"#333\"/></svg>");
+        int pages = 0;
+        for (int lines = 0; lines < 40; lines += 3) {
+            QString html = QStringLiteral("<!DOCTYPE html><html><body><h1>Report</h1>");
+            for (int i = 0; i < lines; ++i) html += QStringLiteral("<p>Line %1</p>").arg(i);
+            html += QStringLiteral("<h2>Chart heading</h2>") + chart +
+                    QStringLiteral("<p>After</p></body></html>");
+            QString error;
+            const QByteArray pdf = reportPdf(html, QStringLiteral("t"), &error);
+            QVERIFY2(!pdf.isEmpty(), qPrintable(error));
+            const QStringList texts = pdfStreamTexts(pdf);
+            pages = std::max(pages, int(texts.size()));
+            for (const QString& page : texts)
+                if (page.contains(QStringLiteral("Chart heading")))
+                    QVERIFY2(page.contains(QStringLiteral("[image]")),
+                             qPrintable(QString("%1 lines: the heading's page has no chart: %2")
+                                            .arg(lines)
+                                            .arg(page.simplified())));
+        }
+        QVERIFY(pages >= 2);  // some layouts ran onto a second page
     }
 
     // A symlink stays a link (its target gets the report); /dev/null stays the device.
