@@ -3,6 +3,8 @@
 #include <QEvent>
 #include <QScrollBar>
 
+#include "ui/WheelGuard.h"
+
 namespace nnwb {
 
 namespace {
@@ -16,6 +18,7 @@ PaneScrollArea::PaneScrollArea(QWidget* pane, QWidget* parent) : QScrollArea(par
     setFrameShape(QFrame::NoFrame);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     pane->installEventFilter(this);
+    WheelGuard::install();  // its boxes take the wheel only when focused
 }
 
 QSize PaneScrollArea::minimumSizeHint() const {

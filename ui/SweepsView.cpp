@@ -34,9 +34,7 @@ SweepsView::SweepsView(SweepPresenter* presenter, QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* split = new QSplitter(Qt::Horizontal, this);
-    // The spec form scrolls: its fields would otherwise set the tab's (and the window's)
-    // minimum height above a 600 px screen.
-    split->addWidget(new PaneScrollArea(createSpecSide()));
+    split->addWidget(createSpecSide());
     split->addWidget(createResultSide());
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
@@ -55,7 +53,10 @@ QWidget* SweepsView::createSpecSide() {
     editor_ = new SweepSpecEditor(specTabs_);
     specTabs_->addTab(form_, tr("Form"));
     specTabs_->addTab(editor_, tr("Spec (JSON)"));
-    v->addWidget(specTabs_, 3);
+    // The spec scrolls, the Start row and the list under it stay in view: its fields would
+    // otherwise set the tab's (and the window's) minimum height above a 600 px screen, and
+    // with a refusal showing under the fields the whole side scrolled the Start row away.
+    v->addWidget(new PaneScrollArea(specTabs_), 3);
     auto* run = new QHBoxLayout;
     slots_ = new QLineEdit(
         QStringLiteral("cpu=%1").arg(std::max(1, QThread::idealThreadCount() / 2)), side);

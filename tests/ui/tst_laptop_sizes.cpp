@@ -27,6 +27,7 @@
 #include <QMainWindow>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -57,6 +58,7 @@
 #include "ui/SweepImportanceChart.h"
 #include "ui/SweepList.h"
 #include "ui/SweepSpecEditor.h"
+#include "ui/SweepSpecForm.h"
 #include "ui/SweepTrialsTable.h"
 #include "ui/SweepsView.h"
 #include "ui/TradingTab.h"
@@ -446,6 +448,27 @@ private Q_SLOTS:
             QVERIFY2(rows >= limitsFor(screen).rows,
                      qPrintable(QString("the sweep list has room for %1 rows").arg(rows)));
         }
+        // With a refusal under the form's fields the Start row stays in view: the whole spec
+        // side scrolled, and at 1280x720 the refusal pushed the Start row out of it.
+        view->specTabs()->setCurrentWidget(view->form());
+        view->form()->ensembleBox()->setValue(4);
+        view->form()->populationBox()->setValue(2);
+        auto* refusal = view->form()->findChild<QLabel*>(QStringLiteral("sweepFormProblem"));
+        QVERIFY(refusal && !refusal->isHidden());
+        QTest::qWait(150);
+        for (QScrollArea* pane : view->findChildren<QScrollArea*>()) {  // at each end
+            for (int end :
+                 {pane->verticalScrollBar()->minimum(), pane->verticalScrollBar()->maximum()}) {
+                pane->verticalScrollBar()->setValue(end);
+                QTest::qWait(50);
+                for (QWidget* b : {(QWidget*)view->startButton(), (QWidget*)view->slotsField(),
+                                   (QWidget*)view->sweepList()})
+                    QVERIFY2(b->visibleRegion().boundingRect() == b->rect(),
+                             qPrintable(where(b, &w) + " is out of view with a refusal showing"));
+            }
+        }
+        view->form()->populationBox()->setValue(1);
+        view->form()->ensembleBox()->setValue(1);
         QTabWidget* charts = nullptr;  // the chart tabs: the tab widget that is not the spec's
         for (QTabWidget* t : view->findChildren<QTabWidget*>())
             if (t != view->specTabs()) charts = t;

@@ -3,11 +3,14 @@
 // as "outside [0, 10]"), and the objective starts as oos.loss for a walk-forward experiment
 // (it started as validation.loss), validation.loss for a holdout one, and stays as the user
 // picked it. Its ensemble field (issue 44) writes "ensemble": K and shows the loader's refusals
-// under the fields, worded as `nnwb-cli sweep run` words them.
+// under the fields, worded as `nnwb-cli sweep run` words them. In its scrolling pane the mouse
+// wheel changes only a focused box (the Run cap changed while the pane was scrolled).
+#include <QApplication>
 #include <QComboBox>
 #include <QLabel>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include <fstream>
@@ -18,6 +21,7 @@
 #include "model/TrainingSettings.h"
 #include "model/data/DataConfig.h"
 #include "model/sweep/SweepSpec.h"
+#include "ui/PaneScrollArea.h"
 #include "ui/SweepSpecForm.h"
 
 using namespace nnwb;
@@ -41,6 +45,37 @@ private Q_SLOTS:
         QCOMPARE(d.params[1].min, 0.001);  // 0.01 / 10 .. 0.01 * 10, log
         QCOMPARE(d.params[1].max, 0.1);
         QVERIFY(d.params[1].log);
+    }
+
+    // In its scrolling pane the form's boxes take the mouse wheel only when focused: the wheel
+    // over the Run cap box changed the run cap while the user scrolled the pane. The ignored
+    // wheel is left for QApplication to hand on to the scroll area.
+    void theWheelChangesOnlyAFocusedBox() {
+        auto* form = new SweepSpecForm;
+        form->setExperiment(Experiment::fromJson(test::tinyExperimentJson()).toJson(), "x.json");
+        PaneScrollArea pane(form);
+        pane.resize(400, 150);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QSpinBox* cap = form->runCapBox();
+        // Qt's default WheelFocus gives a box the focus as the wheel reaches it.
+        QCOMPARE(cap->focusPolicy(), Qt::StrongFocus);
+        QCOMPARE(form->methodBox()->focusPolicy(), Qt::StrongFocus);
+        const int before = cap->value();
+        auto wheel = [cap] {
+            const QPointF at(cap->width() / 2.0, cap->height() / 2.0);
+            QWheelEvent e(at, cap->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(cap, &e);
+            return e.isAccepted();
+        };
+        QVERIFY(!cap->hasFocus());
+        QVERIFY(!wheel());  // ignored: the pane's
+        QCOMPARE(cap->value(), before);
+        cap->setFocus();
+        QTRY_VERIFY(cap->hasFocus());
+        wheel();
+        QCOMPARE(cap->value(), before + 1);  // focused: the box's
     }
 
     void theObjectiveSuitsTheExperiment() {
