@@ -1,5 +1,7 @@
 #include "ui/RunsView.h"
 
+#include <algorithm>
+
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -28,6 +30,27 @@
 #include "ui/TableRows.h"
 
 namespace nnwb {
+
+namespace {
+
+// An ensemble run's seeds, from its member runs: "1–3 (ensemble of 3)" when consecutive, else
+// the list ("1, 5, 9 (ensemble of 3)"); the run's own seed is its first member's.
+QString runsViewEnsembleSeeds(std::vector<uint64_t> seeds, int members) {
+    std::sort(seeds.begin(), seeds.end());
+    bool consecutive = seeds.size() > 1;
+    for (size_t k = 1; k < seeds.size(); ++k)
+        consecutive = consecutive && seeds[k] == seeds[k - 1] + 1;
+    QString list;
+    if (consecutive) {
+        list = QStringLiteral("%1–%2 ").arg(seeds.front()).arg(seeds.back());
+    } else {
+        for (size_t k = 0; k < seeds.size(); ++k)
+            list += QString::number(seeds[k]) + (k + 1 < seeds.size() ? ", " : " ");
+    }
+    return list + RunsView::tr("(ensemble of %1)").arg(members);
+}
+
+}  // namespace
 
 RunRecord runRecordOf(const StoredRun& run) {
     RunRecord r;
@@ -353,10 +376,14 @@ void RunsView::showSelected(const std::vector<StoredRun>& runs) {
         shownColours.push_back(colours[i]);
     }
     summary_->setRecords(shown, shownColours);
-    showDetails(runs.empty() ? nullptr : &runs.front());
+    std::vector<uint64_t> memberSeeds;  // of the first selected run, if an ensemble
+    for (const StoredRun& run : runs)
+        if (run.ensembleRun > 0 && run.ensembleRun == runs.front().id)
+            memberSeeds.push_back(run.seed);
+    showDetails(runs.empty() ? nullptr : &runs.front(), memberSeeds);
 }
 
-void RunsView::showDetails(const StoredRun* run) {
+void RunsView::showDetails(const StoredRun* run, const std::vector<uint64_t>& memberSeeds) {
     if (!run) {
         details_->setText(database().isEmpty()
                               ? tr("Runs are not recorded (--no-record).")
@@ -383,7 +410,10 @@ void RunsView::showDetails(const StoredRun* run) {
                 .arg(q(groupedCount(r.dataBars)))
                 .arg(q(r.dataFirstBar), q(r.dataLastBar), q(r.dataSha256).left(16)));
     row(tr("Device"), q(r.deviceId) + " (" + q(r.deviceName) + ")");
-    row(tr("Seed"), QString::number(r.seed));
+    if (r.ensembleMembers > 0)  // its seed is its first member's: the members' say what it is
+        row(tr("Seeds"), runsViewEnsembleSeeds(memberSeeds, r.ensembleMembers));
+    else
+        row(tr("Seed"), QString::number(r.seed));
     if (r.bestEpoch)
         row(tr("Best epoch"), QStringLiteral("%1 (%2)").arg(*r.bestEpoch).arg(q(r.monitor)));
     for (const StoredBundle& b : r.bundles)

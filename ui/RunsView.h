@@ -73,7 +73,8 @@ private:
     void applyFilter();
     void selectionChanged();
     void showSelected(const std::vector<StoredRun>& runs);  // curves, summary, details
-    void showDetails(const StoredRun* run);                 // null: none selected
+    // null: none selected; memberSeeds: the seeds of its member runs when it is an ensemble.
+    void showDetails(const StoredRun* run, const std::vector<uint64_t>& memberSeeds = {});
     void saveNote();
     void storeMeta(const StoredRun& run);  // name, tags, note
     void report(const QString& message);

@@ -13,6 +13,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
@@ -136,6 +137,13 @@ private Q_SLOTS:
             QCOMPARE(store.list().front().ensembleMembers, 3);
         }
         view->selectIds({id});
+        // Figures and note names its members' seeds (it said "Seed: 1", its first member's).
+        auto* details = view->findChild<QLabel*>("runsDetails");
+        QVERIFY(details);
+        QTRY_VERIFY(details->text().contains(QStringLiteral("#%1 ").arg(id)));
+        QVERIFY2(details->text().contains(QStringLiteral("Seeds: 1–3 (ensemble of 3)")),
+                 qPrintable(details->text()));
+        QVERIFY(!details->text().contains(QStringLiteral("Seed: ")));
         auto* open = view->findChild<QPushButton*>("runsOpenModel");
         QVERIFY(open);
         QTRY_VERIFY(open->isEnabled());
