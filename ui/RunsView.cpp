@@ -24,6 +24,7 @@
 #include "ui/ComparisonChart.h"
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/ComparisonView.h"
+#include "ui/EnsembleMembersTable.h"
 #include "ui/EpochPoints.h"
 #include "ui/FileDialogs.h"
 #include "ui/RunsTableModel.h"
@@ -206,6 +207,8 @@ void RunsView::createSide(QWidget* parent) {
     detailsScroll->setWidget(details_);
     details_->setContentsMargins(0, 0, 4, 0);
     sideLayout->addWidget(detailsScroll, 1);
+    ensembleMembers_ = new EnsembleMembersTable(side);
+    sideLayout->addWidget(ensembleMembers_);
     sideLayout->addWidget(note_, 1);
     sideLayout->addWidget(saveNote_, 0, Qt::AlignRight);
 }
@@ -377,9 +380,13 @@ void RunsView::showSelected(const std::vector<StoredRun>& runs) {
     }
     summary_->setRecords(shown, shownColours);
     std::vector<uint64_t> memberSeeds;  // of the first selected run, if an ensemble
+    std::vector<const StoredRun*> members;
     for (const StoredRun& run : runs)
-        if (run.ensembleRun > 0 && run.ensembleRun == runs.front().id)
+        if (run.ensembleRun > 0 && run.ensembleRun == runs.front().id) {
             memberSeeds.push_back(run.seed);
+            members.push_back(&run);
+        }
+    ensembleMembers_->showEnsemble(runs.empty() ? nullptr : &runs.front(), members);
     showDetails(runs.empty() ? nullptr : &runs.front(), memberSeeds);
 }
 

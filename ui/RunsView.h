@@ -28,6 +28,7 @@ namespace nnwb {
 
 class ComparisonChart;
 class ComparisonSummaryTable;
+class EnsembleMembersTable;
 class RunHistory;
 class RunsTableModel;
 
@@ -47,6 +48,8 @@ public:
     RunsTableModel* model() const { return model_; }
     ComparisonChart* chart(int i) const { return charts_[i]; }
     ComparisonSummaryTable* summary() const { return summary_; }
+    // The selected ensemble run against its best and median member (hidden for other runs).
+    EnsembleMembersTable* ensembleMembers() const { return ensembleMembers_; }
     // Runs shown (after the filter) and the ids selected, in table order.
     int shownCount() const;
     std::vector<int64_t> selectedIds() const;
@@ -95,6 +98,7 @@ private:
     ComparisonChart* charts_[3] = {};
     ComparisonSummaryTable* summary_ = nullptr;
     QLabel* details_ = nullptr;
+    EnsembleMembersTable* ensembleMembers_ = nullptr;
     QPlainTextEdit* note_ = nullptr;
     QPushButton* saveNote_ = nullptr;
     QPushButton* openExperiment_ = nullptr;

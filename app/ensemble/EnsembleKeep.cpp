@@ -109,11 +109,16 @@ KeptEnsemble keepEnsembleBundle(RunEngine& run, const std::string& file, const s
 }
 
 std::pair<size_t, size_t> bestAndMedianMember(const EnsembleBundle& b) {
-    std::vector<size_t> order(b.size());
+    std::vector<double> losses;
+    for (const auto& m : b.members) losses.push_back(m.validationLoss);
+    return bestAndMedianOf(losses);
+}
+
+std::pair<size_t, size_t> bestAndMedianOf(const std::vector<double>& losses) {
+    std::vector<size_t> order(losses.size());
     for (size_t m = 0; m < order.size(); ++m) order[m] = m;
-    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-        return b.members[x].validationLoss < b.members[y].validationLoss;
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t x, size_t y) { return losses[x] < losses[y]; });
     // The upper of the two middle ones for an even count: never the best member when there are
     // two or more (with 2 members, the other one).
     return {order.front(), order[order.size() / 2]};

@@ -60,6 +60,10 @@ KeptEnsemble keepEnsembleBundle(RunEngine& run, const std::string& file, const s
 // for an even count the worse of the two middle ones, so with 2 members the other one).
 std::pair<size_t, size_t> bestAndMedianMember(const EnsembleBundle& b);
 
+// The same choice from the members' validation losses in member order (the Runs tab's ensemble
+// runs give their member runs' best validation losses); `losses` must not be empty.
+std::pair<size_t, size_t> bestAndMedianOf(const std::vector<double>& losses);
+
 // The mean of the rows' agreement (1 without rows).
 double meanAgreement(const PredictionResult& r);
 
