@@ -20,6 +20,8 @@
 // size it was given. A fresh window on a store holding a sweep (made by nnwb-cli) goes Sweeps,
 // the stored sweep, Parallel Coordinates, Importance, Experiment (the window grew to 1,358 px
 // at 1280x720 with the Model dock raised), then every view once; after the walk-forward too.
+// In the Sweeps tab, with a refusal showing under the form's fields, the Start row and the
+// list of sweeps stay in view whichever end the spec is scrolled to.
 #include <QAbstractItemView>
 #include <QDockWidget>
 #include <QHeaderView>
