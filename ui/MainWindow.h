@@ -190,6 +190,9 @@ private:
     void openRun(qint64 id, bool model);
     bool showStoredRun(const StoredRun& run);  // its experiment and curves
     void openRunModel(const StoredRun& run);
+    // The confusion matrix becomes ensemble bundle `bundle`'s kept ensemble on its validation
+    // part of price file `data` (measured in the background, KeptEnsembleJob).
+    void showKeptEnsembleConfusion(const QString& bundle, const QString& data);
     // Shows the curves of the newest stored run of the experiment file `path`, if any.
     void showLastRunOf(const QString& path);
 

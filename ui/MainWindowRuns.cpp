@@ -8,6 +8,7 @@
 
 #include "app/core/ComparisonController.h"
 #include "app/core/ExperimentDocument.h"
+#include "app/core/KeptEnsembleJob.h"
 #include "app/core/RunHistory.h"
 #include "app/core/RunPresenter.h"
 #include "app/core/SweepPresenter.h"
@@ -147,6 +148,8 @@ void MainWindow::openRunModel(const StoredRun& run) {
                                          .arg(run.id)
                                          .arg(run.ensembleMembers),
                                      8000);
+        showKeptEnsembleConfusion(QString::fromStdString(model->path),
+                                  QString::fromStdString(run.dataFile));
         return;
     }
     pendingRunModel_ = tr("the %1 model of run #%2 (epoch %3)")
@@ -155,6 +158,24 @@ void MainWindow::openRunModel(const StoredRun& run) {
                            .arg(model->epoch);
     presenter_->loadingWeights(doc_->experiment(), model->epoch);
     controller_->loadWeights(doc_->experiment(), QString::fromStdString(model->path), model->epoch);
+}
+
+void MainWindow::showKeptEnsembleConfusion(const QString& bundle, const QString& data) {
+    // The kept ensemble's matrix on the validation part, as after the Training pane's ensemble
+    // (the run's last epoch is its curve's: every member at that epoch, not the kept ensemble).
+    if (data.isEmpty()) return;  // no price file stored: the run's curve stays
+    auto* job = new KeptEnsembleJob(this);
+    const quint64 generation = documentGeneration_;
+    job->measure(bundle, data, [this, job, generation](const KeptEnsembleFigures& f) {
+        job->deleteLater();
+        if (generation != documentGeneration_ || controller_->isBusy()) return;  // moved on
+        if (!f.error.isEmpty()) {
+            statusBar()->showMessage(tr("The kept ensemble's confusion matrix: %1").arg(f.error),
+                                     10000);
+            return;
+        }
+        if (f.labelled > 0) confusion_->setKeptEnsemble(f.validation, int(f.members));
+    });
 }
 
 }  // namespace nnwb
