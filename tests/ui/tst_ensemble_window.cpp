@@ -42,6 +42,7 @@
 #include "model/ensemble/EnsembleBundle.h"
 #include "ui/AgreementStrip.h"
 #include "ui/ConfusionTable.h"
+#include "ui/EnsembleMembersTable.h"
 #include "ui/FileDialogs.h"
 #include "ui/MainWindow.h"
 #include "ui/MetricChart.h"
@@ -183,6 +184,66 @@ private Q_SLOTS:
                              .toLongLong(),
                          predicted[size_t(a)][size_t(c)].get<long long>());
         exportsAreTheClis(w, id);
+    }
+
+    // Issue 44: the Runs tab's details of an ensemble run compare it with its best and median
+    // member run side by side, each cell the figure `nnwb-cli runs show ID --json` gives for
+    // that run, the best member the one of the lowest validation loss and the median the middle
+    // one of the 3. Before, only the ensemble's own figures.
+    void runsTabComparesTheEnsembleWithItsMembers() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(db_, true);
+        w.show();
+        RunsView* view = w.runsView();
+        w.showRuns();
+        QTRY_COMPARE(view->shownCount(), 1);
+        const int64_t id = RunStore(db_.toStdString()).list().front().id;
+        const auto r = run({"runs", "show", QString::number(id), "--json", "--runs-db", db_});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const json shown = json::parse(r.out.toStdString());
+        QCOMPARE(shown["members"].size(), size_t(3));
+        view->selectIds({id});
+        EnsembleMembersTable* table = view->ensembleMembers();
+        QTRY_VERIFY(!table->isHidden());
+        QCOMPARE(table->rowCount(), 3);
+        const double eps = 1e-12;
+        for (int row = 0; row < 3; ++row) {
+            const QString label = table->verticalHeaderItem(row)->text();
+            const int64_t rowId = label.section(' ', 0, 0).mid(1).toLongLong();
+            const json* j = rowId == id ? &shown : nullptr;
+            int lower = 0;  // members of a lower validation loss than this row's run
+            for (const json& m : shown["members"]) {
+                if (m["id"].get<int64_t>() == rowId) j = &m;
+            }
+            QVERIFY2(j, qPrintable(label));
+            for (const json& m : shown["members"])
+                lower += m["bestValidationLoss"].get<double>() <
+                         (*j)["bestValidationLoss"].get<double>();
+            QCOMPARE(rowId == id, row == 0);
+            if (row > 0) QVERIFY2(lower == row - 1, qPrintable(label));  // best, then median
+            const auto at = [](const json& o, const char* key) {
+                return o.is_object() && o.contains(key) ? o[key] : json();
+            };
+            const json t = at(at(*j, "trading"), "strategy");
+            const json want[EnsembleMembersTable::kColumnCount] = {at(*j, "bestValidationLoss"),
+                                                                   at(*j, "bestValidationAccuracy"),
+                                                                   at(*j, "bestValidationMissed"),
+                                                                   at(t, "trades"),
+                                                                   at(t, "netPoints"),
+                                                                   at(t, "winRate")};
+            QVERIFY(want[0].is_number() && want[3].is_number());  // figures, not nulls
+            for (int c = 0; c < EnsembleMembersTable::kColumnCount; ++c) {
+                const QVariant v = table->item(row, c)->data(Qt::UserRole);
+                if (want[c].is_null()) {
+                    QVERIFY(!v.isValid());
+                    QCOMPARE(table->item(row, c)->text(), QString("n/a"));
+                } else {
+                    QVERIFY2(std::fabs(v.toDouble() - want[c].get<double>()) <= eps,
+                             qPrintable(QStringLiteral("%1 column %2").arg(label).arg(c)));
+                }
+            }
+        }
     }
 
     // Issue 44: the ensemble the Training pane trains (training.ensemble 2) is the window's
