@@ -26,19 +26,25 @@ constexpr qreal kChartScale = 2;
 // start on the heading's page.
 constexpr int kKeepWithHeading = 4;
 
+// The margins QTextDocument::print gives the page: 2 cm at the screen's dpi.
+QMargins printMargins() {
+    const QScreen* screen = QGuiApplication::primaryScreen();
+    const int x = int((2 / 2.54) * (screen ? screen->logicalDotsPerInchX() : 100));
+    const int y = int((2 / 2.54) * (screen ? screen->logicalDotsPerInchY() : 100));
+    return {x, y, x, y};
+}
+
 // `doc` as QTextDocument::print lays it out on `device` (a copy of it, on the device's page,
-// with 2 cm margins at the screen's dpi), without printing.
+// with printMargins), without printing.
 std::unique_ptr<QTextDocument> printLayout(const QTextDocument& doc, QPagedPaintDevice* device) {
     std::unique_ptr<QTextDocument> copy(doc.clone());
     copy->documentLayout()->setPaintDevice(device);
-    const QScreen* screen = QGuiApplication::primaryScreen();
-    const qreal dpiX = screen ? screen->logicalDotsPerInchX() : 100;
-    const qreal dpiY = screen ? screen->logicalDotsPerInchY() : 100;
+    const QMargins m = printMargins();
     QTextFrameFormat fmt = copy->rootFrame()->frameFormat();
-    fmt.setLeftMargin(int((2 / 2.54) * dpiX));
-    fmt.setRightMargin(int((2 / 2.54) * dpiX));
-    fmt.setTopMargin(int((2 / 2.54) * dpiY));
-    fmt.setBottomMargin(int((2 / 2.54) * dpiY));
+    fmt.setLeftMargin(m.left());
+    fmt.setRightMargin(m.right());
+    fmt.setTopMargin(m.top());
+    fmt.setBottomMargin(m.bottom());
     copy->rootFrame()->setFrameFormat(fmt);
     copy->setPageSize(QSizeF(device->width(), device->height()));
     return copy;
@@ -78,7 +84,8 @@ int keepHeadingsWithNext(QTextDocument* doc, QPagedPaintDevice* device) {
     return moved;
 }
 
-std::unique_ptr<QTextDocument> reportDocument(const QString& html, QString* error) {
+std::unique_ptr<QTextDocument> reportDocument(const QString& html, QString* error,
+                                              int maxChartWidth) {
     auto doc = std::make_unique<QTextDocument>();
     QString page;
     page.reserve(html.size());
@@ -103,10 +110,14 @@ std::unique_ptr<QTextDocument> reportDocument(const QString& html, QString* erro
         page += html.mid(from, open - from);
         // A block of its own: after a heading the image was a line of the heading's block,
         // which a page's end could split from it.
+        // At most `maxChartWidth` wide, its proportions kept: the 960 px charts ran past the
+        // printable width of the page (their right end cut off).
+        const qreal width = image.width() / kChartScale;
+        const qreal shrink = maxChartWidth > 0 && width > maxChartWidth ? maxChartWidth / width : 1;
         page += QStringLiteral("<div><img src=\"%1\" width=\"%2\" height=\"%3\"></div>")
                     .arg(name)
-                    .arg(qRound(image.width() / kChartScale))
-                    .arg(qRound(image.height() / kChartScale));
+                    .arg(qRound(width * shrink))
+                    .arg(qRound(image.height() / kChartScale * shrink));
         from = end;
     }
     page += html.mid(from);
@@ -115,8 +126,6 @@ std::unique_ptr<QTextDocument> reportDocument(const QString& html, QString* erro
 }
 
 QByteArray reportPdf(const QString& html, const QString& title, QString* error) {
-    const std::unique_ptr<QTextDocument> doc = reportDocument(html, error);
-    if (!doc) return {};
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -130,6 +139,10 @@ QByteArray reportPdf(const QString& html, const QString& title, QString* error) 
         // Landscape A4 holds the 960 px charts at the document's 96 dpi without scaling.
         pdf.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape,
                                       QMarginsF(10, 10, 10, 10), QPageLayout::Millimeter));
+        // The charts fit the width print() lays the page out in (less its 2 cm margins).
+        const std::unique_ptr<QTextDocument> doc =
+            reportDocument(html, error, pdf.width() - 2 * printMargins().left());
+        if (!doc) return {};
         keepHeadingsWithNext(doc.get(), &pdf);
         doc->print(&pdf);
     }

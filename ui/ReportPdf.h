@@ -14,9 +14,11 @@ class QTextDocument;
 
 namespace nnwb {
 
-// The page as the PDF lays it out: its charts as image resources; null with `error` set when a
-// chart cannot be drawn.
-std::unique_ptr<QTextDocument> reportDocument(const QString& html, QString* error);
+// The page as the PDF lays it out: its charts as image resources, each a block of its own and
+// at most `maxChartWidth` px wide (0: as drawn); null with `error` set when a chart cannot be
+// drawn.
+std::unique_ptr<QTextDocument> reportDocument(const QString& html, QString* error,
+                                              int maxChartWidth = 0);
 // Starts a new page before each heading whose section the page's end would part it from (one of
 // the next blocks: a chart, a table's first cells, on a later page), as QTextDocument::print
 // lays `doc` out on `device`: a heading alone at a page's foot, its chart on the next page.

@@ -15,6 +15,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
+#include <QPageLayout>
+#include <QPageSize>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
@@ -248,6 +250,27 @@ private Q_SLOTS:
         const QString text = pdfText(bytes).simplified();
         QVERIFY2(text.contains(verdict.simplified()), qPrintable(text.left(1500)));
         QVERIFY(text.contains(QStringLiteral("Trading per fold")));
+        // Each chart within the page's printable width (the 960 px charts ran 10 px past it,
+        // their right end cut off): "a 0 0 d x y cm\nW 0 0 -H 0 H cm /ImN Do" draws an image
+        // W px wide at x, scaled by a, on the 96 dpi page.
+        const int printable = QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape,
+                                          QMarginsF(10, 10, 10, 10), QPageLayout::Millimeter)
+                                  .paintRectPixels(96)
+                                  .width();
+        const QRegularExpression draw(
+            QStringLiteral("([\\d.]+) 0 0 [\\d.]+ ([\\d.-]+) [\\d.-]+ cm\\s+(\\d+) 0 0 -\\d+ 0 "
+                           "\\d+ cm /Im\\d+\\s+Do"));
+        int drawn = 0;
+        for (const QByteArray& stream : pdfObjects(bytes).streams)
+            for (const auto& m : draw.globalMatch(QString::fromLatin1(stream))) {
+                const double right =
+                    m.captured(2).toDouble() + m.captured(1).toDouble() * m.captured(3).toDouble();
+                QVERIFY2(
+                    right <= printable + 0.5,
+                    qPrintable(QString("a chart ends at %1 px of %2").arg(right).arg(printable)));
+                ++drawn;
+            }
+        QVERIFY(drawn >= charts);
         openInChromium(html, verdict, charts, dir_);
     }
 
