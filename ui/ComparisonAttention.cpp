@@ -68,6 +68,9 @@ void ComparisonAttention::setRuns(const QStringList& names, const std::vector<QC
         c.placeholder->setStyleSheet(QStringLiteral("color: palette(mid);"));
         c.heatmap = new AttentionHeatmap(c.pages);
         c.heatmap->setObjectName(QStringLiteral("comparisonHeatmap%1").arg(i));
+        // Room for 150 px of matrix under its axes and labels (about 80 px); a shorter pane
+        // scrolls (the Comparison tab's heatmaps live in a scroll area).
+        c.heatmap->setMinimumHeight(232);
         c.pages->addWidget(c.placeholder);
         c.pages->addWidget(c.heatmap);
         c.layout = new QVBoxLayout;

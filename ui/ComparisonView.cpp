@@ -4,6 +4,7 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -12,6 +13,7 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStyle>
 #include <QToolBar>
 #include <QToolButton>
@@ -39,16 +41,6 @@ const QColor kRunColours[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28)
                               QColor(0xe3, 0x77, 0xc2), QColor(0x17, 0xbe, 0xcf)};
 constexpr int kRunColourCount = sizeof(kRunColours) / sizeof(kRunColours[0]);
 
-// A scroll area that asks for no more height than a table does (QAbstractScrollArea's 192 px),
-// whatever its contents want: the heatmaps' height must not make the window taller.
-class CompactScrollArea : public QScrollArea {
-public:
-    using QScrollArea::QScrollArea;
-    QSize sizeHint() const override {
-        const QSize hint = QScrollArea::sizeHint();
-        return {hint.width(), std::min(hint.height(), 192)};
-    }
-};
 }  // namespace
 
 QColor ComparisonView::runColour(int run) {
@@ -79,20 +71,8 @@ ComparisonView::ComparisonView(ComparisonController* controller, ExperimentDocum
     layout->addWidget(runs_);
 
     createCharts(vsplit);
-
-    auto* hsplit = new QSplitter(Qt::Horizontal, vsplit);
-    hsplit->setChildrenCollapsible(false);
-    summary_ = new ComparisonSummaryTable(hsplit);
-    // The heatmaps scroll instead of setting the lower part's minimum height, so that at
-    // 720 px the charts above keep room to plot.
-    auto* attentionScroll = new CompactScrollArea(hsplit);
-    attentionScroll->setWidgetResizable(true);
-    attentionScroll->setFrameShape(QFrame::NoFrame);
-    attention_ = new ComparisonAttention(attentionScroll);
-    attentionScroll->setWidget(attention_);
-    hsplit->setSizes({550, 450});
-    // The charts take what the summary's rows leave (a drag gives the heatmaps more): split
-    // 3 : 2, the charts of a framed 1280x720 window plotted in 118 px.
+    summary_ = new ComparisonSummaryTable(vsplit);
+    // The upper part (the curves or the heatmaps) takes what the summary's rows leave.
     vsplit->setStretchFactor(0, 1);
     vsplit->setStretchFactor(1, 0);
     layout->addWidget(vsplit, 1);
@@ -123,11 +103,35 @@ void ComparisonView::createCharts(QWidget* parent) {
     toggles->addSpacing(12);
     toggles->addWidget(hint);
     toggles->addStretch(1);
+    // The curves and the heatmaps take turns in the upper part, each with all of its room
+    // (beside the summary the heatmaps had about 80 px at 1280x720).
+    upperPicker_ = new QComboBox(chartsBox);
+    upperPicker_->setObjectName(QStringLiteral("comparisonShows"));
+    upperPicker_->addItems({tr("Curves"), tr("Attention heatmaps")});
+    upperPicker_->setToolTip(tr("Show the runs' curves or their attention heatmaps"));
+    toggles->addWidget(new QLabel(tr("Show"), chartsBox));
+    toggles->addWidget(upperPicker_);
     chartsLayout->addLayout(toggles);
-    auto* chartRow = new QHBoxLayout;
-    charts_[0] = new ComparisonChart(tr("Loss"), tr("mean loss per sample"), chartsBox);
-    charts_[1] = new ComparisonChart(tr("Missed patterns"), tr("missed fractals (%)"), chartsBox);
-    charts_[2] = new ComparisonChart(tr("Accuracy"), tr("signals on a fractal (%)"), chartsBox);
+    upper_ = new QStackedWidget(chartsBox);
+    chartsLayout->addWidget(upper_, 1);
+    auto* curves = new QWidget(upper_);
+    auto* chartRow = new QHBoxLayout(curves);
+    chartRow->setContentsMargins(0, 0, 0, 0);
+    upper_->addWidget(curves);
+    auto* attentionScroll = new QScrollArea(upper_);
+    attentionScroll->setWidgetResizable(true);
+    attentionScroll->setFrameShape(QFrame::NoFrame);
+    attention_ = new ComparisonAttention(attentionScroll);
+    attentionScroll->setWidget(attention_);
+    upper_->addWidget(attentionScroll);
+    connect(upperPicker_, &QComboBox::currentIndexChanged, this, [this](int page) {
+        upper_->setCurrentIndex(page);
+        showTraining_->setEnabled(page == 0);
+        showValidation_->setEnabled(page == 0);
+    });
+    charts_[0] = new ComparisonChart(tr("Loss"), tr("mean loss per sample"), curves);
+    charts_[1] = new ComparisonChart(tr("Missed patterns"), tr("missed fractals (%)"), curves);
+    charts_[2] = new ComparisonChart(tr("Accuracy"), tr("signals on a fractal (%)"), curves);
     const char* names[3] = {"comparisonLoss", "comparisonMissed", "comparisonAccuracy"};
     for (int i = 0; i < 3; ++i) {
         charts_[i]->setObjectName(QLatin1String(names[i]));
@@ -139,7 +143,6 @@ void ComparisonView::createCharts(QWidget* parent) {
                 box->setChecked(shown);
         });
     }
-    chartsLayout->addLayout(chartRow, 1);
 }
 
 void ComparisonView::connectViews() {

@@ -1,7 +1,7 @@
 // The Comparison tab of the window: the runs of the comparison set (add the current
 // experiment, a new one, a file or a preset; pick each run's device; remove), Train all /
-// Stop all / Stop per run, the three metric charts with every run overlaid, the summary table
-// and the attention heatmaps side by side; opens and saves the set as one file. Drives a
+// Stop all / Stop per run, the three metric charts with every run overlaid or (a picker) the
+// attention heatmaps side by side, the summary table; opens and saves the set as one file. Drives a
 // ComparisonController. GUI thread only.
 #pragma once
 
@@ -15,6 +15,8 @@ class QLabel;
 class QMenu;
 class QSpinBox;
 class QSplitter;
+class QComboBox;
+class QStackedWidget;
 
 namespace nnwb {
 
@@ -36,6 +38,8 @@ public:
     ComparisonRunsTable* runsTable() const { return runs_; }
     ComparisonSummaryTable* summaryTable() const { return summary_; }
     ComparisonAttention* attention() const { return attention_; }
+    // What the upper part shows: 0 the curves, 1 the attention heatmaps.
+    QComboBox* upperPicker() const { return upperPicker_; }
     QAction* trainAllAction() const { return trainAll_; }
     QAction* stopAllAction() const { return stopAll_; }
     QCheckBox* trainingToggle() const { return showTraining_; }
@@ -77,6 +81,8 @@ private:
     ComparisonSummaryTable* summary_;
     QSplitter* split_;  // the charts over the summary and the heatmaps
     ComparisonAttention* attention_;
+    QComboBox* upperPicker_;
+    QStackedWidget* upper_;
     QCheckBox* showTraining_;
     QCheckBox* showValidation_;
     QSpinBox* epochs_;

@@ -23,6 +23,7 @@
 // In the Sweeps tab, with a refusal showing under the form's fields, the Start row and the
 // list of sweeps stay in view whichever end the spec is scrolled to.
 #include <QAbstractItemView>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
@@ -48,6 +49,7 @@
 #include "model/data/DataConfig.h"
 #include "nnwb/TestPaths.h"
 #include "ui/AttentionView.h"
+#include "ui/ComparisonAttention.h"
 #include "ui/ComparisonView.h"
 #include "ui/CpcvView.h"
 #include "ui/DataPanel.h"
@@ -403,12 +405,24 @@ private Q_SLOTS:
         for (const char* name : {"first", "second"}) {
             Experiment e = Experiment::fromJson(test::tinyExperimentJson(1));
             e.name = name;
+            if (std::string(name) == "second")  // its heatmaps need room too
+                e.model["layers"].insert(e.model["layers"].begin() + 1,
+                                         nlohmann::json::object({{"type", "multihead_attention"},
+                                                                 {"units", 4},
+                                                                 {"window", 8},
+                                                                 {"key_size", 4},
+                                                                 {"heads", 2},
+                                                                 {"causal", false}}));
             QVERIFY(cmp->addRun(e, {}) >= 0);
         }
         QSignalSpy done(cmp, &ComparisonController::allFinished);
         QVERIFY(w.comparisonView()->trainAll(2));
         QVERIFY(done.count() > 0 || done.wait(120000));
         check(w.comparisonView(), w, screen, "Comparison tab after two runs");
+        w.comparisonView()->upperPicker()->setCurrentIndex(1);
+        QTRY_VERIFY(w.comparisonView()->attention()->showsHeatmap(1));
+        check(w.comparisonView(), w, screen, "Comparison tab's attention heatmaps");
+        w.comparisonView()->upperPicker()->setCurrentIndex(0);
     }
 
     // The Sweeps tab after a four-trial sweep, each chart tab in turn.
