@@ -34,6 +34,13 @@ std::string text(const json& v) {
     return htmlEscape(v.is_string() ? v.get<std::string>() : v.is_null() ? "" : v.dump());
 }
 
+// An objective's column heading: its metric, the "parameters" metric as "parameter count" (the
+// leaderboard's "parameters" column holds the trial's sampled parameters).
+std::string metricHeading(const json& objective) {
+    const json& m = field(objective, "metric");
+    return m.is_string() && m.get<std::string>() == "parameters" ? "parameter count" : text(m);
+}
+
 // "layers[2].units" stays, "training.optimizer.lr" is "lr" (as the window's axes say).
 std::string shortPath(const std::string& p) {
     const size_t dot = p.rfind('.');
@@ -103,11 +110,10 @@ std::string rankColour(double t) {
 
 std::string leaderboard(const json& r) {
     const bool second = r.contains("secondObjective");
-    std::string s =
-        "<table><tr><th>rank</th><th>trial</th><th>run</th><th>" +
-        text(field(field(r, "objective"), "metric")) + "</th>" +
-        (second ? "<th>" + text(field(field(r, "secondObjective"), "metric")) + "</th>" : "") +
-        "<th>epochs</th><th>parameters</th></tr>";
+    std::string s = "<table><tr><th>rank</th><th>trial</th><th>run</th><th>" +
+                    metricHeading(field(r, "objective")) + "</th>" +
+                    (second ? "<th>" + metricHeading(field(r, "secondObjective")) + "</th>" : "") +
+                    "<th>epochs</th><th>parameters</th></tr>";
     int rank = 0;
     for (const json& t : r.value("leaderboard", json::array())) {
         s += "<tr><td class=\"n\">" + std::to_string(++rank) + "</td><td class=\"n\">" +
@@ -186,8 +192,8 @@ std::string overfitting(const json& o) {
 
 std::string pareto(const json& r) {
     if (!r.contains("pareto")) return {};
-    std::string s = "<h2>Pareto front (" + text(field(field(r, "objective"), "metric")) + " and " +
-                    text(field(field(r, "secondObjective"), "metric")) +
+    std::string s = "<h2>Pareto front (" + metricHeading(field(r, "objective")) + " and " +
+                    metricHeading(field(r, "secondObjective")) +
                     ")</h2><table><tr><th>trial</th><th>value</th><th>second value</th>"
                     "<th>parameters</th></tr>";
     for (const json& t : field(r, "pareto"))

@@ -3,9 +3,10 @@
 // trading with its verdict and trades) turned into one HTML page that Python's html.parser reads
 // with every start tag closed, holding the verdict and the SVG charts and no external reference;
 // bad input exits 2 naming the file and line; a recorded run's page likewise; a sweep's page has
-// the leaderboard `sweep show --json` reports, a parallel-coordinates line per trial, the
-// importance and the deflated Sharpe ratio, and its best trial's verdict with that ratio; the text
-// table ends with the verdict line. A walk-forward page has the trading per fold (the fold
+// the leaderboard `sweep show --json` reports (each heading once: the parameter count as a second
+// objective is "parameter count"), a parallel-coordinates line per trial, the importance and the
+// deflated Sharpe ratio, and its best trial's verdict with that ratio; the text table ends with
+// the verdict line. A walk-forward page has the trading per fold (the fold
 // records carry it).
 #include <QProcess>
 #include <QtTest>
@@ -176,7 +177,7 @@ private Q_SLOTS:
         QCOMPARE(both.code, 2);
     }
 
-    // report --sweep ID: a four-trial sweep on the trading Sharpe ratio.
+    // report --sweep ID: a four-trial sweep on the trading Sharpe ratio and the parameter count.
     void sweepReportIsOneValidPage() {
         json e = json::parse(readText(dir_ + "/walkforward.json").toStdString());
         e["validation"] = {{"mode", "holdout"}};
@@ -185,6 +186,7 @@ private Q_SLOTS:
         const QString spec = write("sweep.json", R"({"name":"lr","experiment":"sweep-base.json",
             "method":"random","seed":2,"runCap":4,"epochs":2,
             "objective":{"metric":"trading.sharpe"},
+            "secondObjective":{"metric":"parameters","goal":"min"},
             "parameters":[{"path":"training.optimizer.learningRate","min":0.0005,"max":0.05,
                            "log":true}]})");
         const QString db = dir_ + "/sweep.sqlite";
@@ -208,6 +210,12 @@ private Q_SLOTS:
         QVERIFY(complete >= 2);
         const QString board = page.section("<h2>Leaderboard</h2>", 1).section("</table>", 0, 0);
         QCOMPARE(board.count("<tr>") - 1, complete);
+        // Its headings, each once: the second objective, the parameter count, was a second
+        // "parameters" column beside the trial's sampled parameters.
+        QCOMPARE(board.section("</tr>", 0, 0),
+                 QString("<table><tr><th>rank</th><th>trial</th><th>run</th><th>trading.sharpe"
+                         "</th><th>parameter count</th><th>epochs</th><th>parameters</th>"));
+        QVERIFY(page.contains("<h2>Pareto front (trading.sharpe and parameter count)</h2>"));
         QVERIFY2(board.contains(QString("<tr><td class=\"n\">1</td><td class=\"n\">%1</td>")
                                     .arg(s["best"]["number"].get<int>())),
                  qPrintable(board));
