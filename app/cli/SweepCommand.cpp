@@ -90,11 +90,13 @@ int coordinate(const sweep::SweepSpec& spec, int64_t id, RunStore& store, const 
         const SlotTime& t = c.slotTime();
         std::printf(
             "sweep %lld %s: %d trials ended in %.1f s on %d slots (%.0f trials/hour); slot time "
-            "idle %.1f %%, in trial start-up %.1f %%\n",
+            "idle %.1f %%, in trial start-up %.1f %%; store %lld commits (%.1f a trial), %.1f s\n",
             (long long)id, status.c_str(), t.trialsEnded, t.wallSeconds, t.slots, t.trialsPerHour(),
             100.0 * t.idleShare(),
             t.slots * t.wallSeconds > 0 ? 100.0 * t.startupSeconds / (t.slots * t.wallSeconds)
-                                        : 0.0);
+                                        : 0.0,
+            (long long)t.storeCommits,
+            t.trialsEnded > 0 ? double(t.storeCommits) / t.trialsEnded : 0.0, t.storeSeconds);
     }
     return status == sweepstatus::kCompleted ? 0 : 4;
 }

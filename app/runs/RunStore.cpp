@@ -234,10 +234,78 @@ bool runsProcessAlive(int64_t pid, int64_t start) {
     return processAlive(pid, start);
 }
 
+// One write's transaction: BEGIN IMMEDIATE ... COMMIT on its own; inside a Batch a savepoint,
+// released into the batch's transaction, or rolled back alone when the write fails.
+class RunStore::WriteTx {
+public:
+    explicit WriteTx(RunStore& s) : db_(*s.db_), nested_(s.batchOpen_) {
+        db_.exec(nested_ ? "SAVEPOINT nnwb_write" : "BEGIN IMMEDIATE");
+    }
+    ~WriteTx() {
+        if (done_) return;
+        try {
+            if (nested_) {
+                db_.exec("ROLLBACK TO nnwb_write");
+                db_.exec("RELEASE nnwb_write");
+            } else {
+                db_.exec("ROLLBACK");
+            }
+        } catch (const std::exception&) {  // nothing more to undo from here
+        }
+    }
+    WriteTx(const WriteTx&) = delete;
+    WriteTx& operator=(const WriteTx&) = delete;
+    void commit() {
+        db_.exec(nested_ ? "RELEASE nnwb_write" : "COMMIT");
+        done_ = true;
+    }
+
+private:
+    SQLite::Database& db_;
+    bool nested_;
+    bool done_ = false;
+};
+
+RunStore::Batch::Batch(RunStore& store) : s_(store) {
+    if (s_.batchOpen_) throw std::logic_error("RunStore::Batch: a batch is already open");
+    try {
+        guard_ = s_.writing();
+        s_.db_->exec("BEGIN IMMEDIATE");
+    } catch (const RunStoreError&) {
+        throw;
+    } catch (const std::exception& e) {
+        s_.fail("cannot begin writing", e);
+    }
+    s_.batchOpen_ = open_ = true;
+}
+
+void RunStore::Batch::commit() {
+    if (!open_) return;
+    open_ = s_.batchOpen_ = false;
+    try {
+        s_.db_->exec("COMMIT");
+    } catch (const std::exception& e) {
+        try {
+            s_.db_->exec("ROLLBACK");
+        } catch (const std::exception&) {  // already rolled back by SQLite
+        }
+        guard_.release();
+        s_.fail("cannot commit", e);
+    }
+    guard_.release();
+}
+
+RunStore::Batch::~Batch() {
+    try {
+        commit();  // after an exception: what the batch's writes stored before it
+    } catch (const std::exception&) {  // reported by the write that failed, if any
+    }
+}
+
 void RunStore::write(const std::string& what, const std::function<void(SQLite::Database&)>& f) {
     try {
         const RunsLock::Guard guard = writing();
-        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        WriteTx tx(*this);
         f(*db_);
         tx.commit();
     } catch (const RunStoreError&) {
@@ -273,6 +341,18 @@ RunStore::RunStore(const std::string& path, bool create) : path_(path) {
         lock_ = std::make_unique<RunsLock>(path_ + ".lock", busyTimeoutMs());
         const int flags = SQLite::OPEN_READWRITE | (create ? SQLite::OPEN_CREATE : 0);
         db_ = std::make_unique<SQLite::Database>(path_, flags, busyTimeoutMs());
+        // Commits that changed rows (a batch of a round without writes changes none and
+        // costs no sync: it is not counted).
+        sqlite3_commit_hook(
+            db_->getHandle(),
+            [](void* self) {
+                RunStore& s = *static_cast<RunStore*>(self);
+                const int64_t changes = sqlite3_total_changes64(s.db_->getHandle());
+                if (changes != s.changesAtCommit_) ++s.commits_;
+                s.changesAtCommit_ = changes;
+                return 0;  // go on with the commit
+            },
+            this);
         if (sqlite3_db_readonly(db_->getHandle(), "main") == 1)
             throw std::runtime_error("the file is read-only");
         // Everything that reads the file happens under the lock, the first read included.
@@ -370,7 +450,7 @@ std::string RunStore::relativeToDb(const std::string& absolute) const {
 int64_t RunStore::insertRun(const StoredRun& r, const Also& also) {
     try {
         const RunsLock::Guard guard = writing();
-        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        WriteTx tx(*this);
         const int64_t id =
             insertRow(r, thisHostName(), ::getpid(), processStart(::getpid()), runstatus::kRunning);
         if (also) also(*db_, id);
@@ -433,7 +513,7 @@ void RunStore::addEpoch(int64_t id, const StoredEpoch& e, std::optional<int> bes
                         const Also& also) {
     try {
         const RunsLock::Guard guard = writing();
-        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        WriteTx tx(*this);
         writeEpoch(id, e);
         SQLite::Statement u(*db_, "UPDATE runs SET heartbeat_at = ?, best_epoch = ? WHERE id = ?");
         u.bind(1, unixSeconds());
@@ -493,7 +573,7 @@ void RunStore::finishRun(int64_t id, const std::string& status, const std::strin
                          std::optional<int> bestEpoch, const Also& also) {
     try {
         const RunsLock::Guard guard = writing();
-        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        WriteTx tx(*this);
         SQLite::Statement u(*db_,
                             "UPDATE runs SET status = ?, error = ?, ended_at = ?, "
                             "heartbeat_at = ?, best_epoch = COALESCE(?, best_epoch) WHERE id = ?");
@@ -523,7 +603,7 @@ void RunStore::setTrading(int64_t id, const nlohmann::json& tradingIn) {
         nlohmann::json trading = tradingIn;
         const std::optional<ReturnSeries> returns = takeReturnSeries(trading);
         const RunsLock::Guard guard = writing();
-        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        WriteTx tx(*this);
         SQLite::Statement u(*db_, "UPDATE runs SET trading = ? WHERE id = ?");
         if (trading.is_null())
             u.bind(1);
@@ -593,7 +673,7 @@ std::vector<StoredRun> RunStore::members(int64_t ensemble) {
 void RunStore::setEnsembleMembers(int64_t ensemble, const std::vector<int64_t>& members) {
     try {
         const RunsLock::Guard guard = writing();
-        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        WriteTx tx(*this);
         SQLite::Statement u(*db_, "UPDATE runs SET ensemble_run = ? WHERE id = ?");
         for (int64_t m : members) {
             u.bind(1, ensemble);
@@ -688,7 +768,7 @@ bool RunStore::remove(int64_t id) {
     std::vector<int64_t> members;
     try {
         const RunsLock::Guard guard = writing();
-        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        WriteTx tx(*this);
         // The run of a sweep trial its coordinator is still recording (the coordinator owns it
         // and would fail on its next epoch): refused, saying how to end it.
         SQLite::Statement t(*db_,
@@ -764,7 +844,7 @@ int RunStore::markInterrupted() {
         }
         if (dead.empty()) return 0;
         const RunsLock::Guard guard = writing();
-        SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        WriteTx tx(*this);
         for (const Candidate& c : dead) {
             SQLite::Statement u(*db_,
                                 "UPDATE runs SET status = 'interrupted', error = ?, ended_at = ? "
@@ -847,7 +927,7 @@ int RunStore::importPending() {
         const RunsLock::Guard guard = writing();
         removeOrphanFolders();  // left by an import killed inside its transaction
         try {
-            SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+            WriteTx tx(*this);
             for (TakenFile& t : taken) t.complete = importRun(t.run, t.path);
             tx.commit();
         } catch (...) {
@@ -873,7 +953,7 @@ void RunStore::importRuns(std::vector<PendingRun>& runs, const ImportChoice& cho
         const RunsLock::Guard guard = writing();
         removeOrphanFolders();  // left by an import killed inside its transaction
         try {
-            SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+            WriteTx tx(*this);
             const std::vector<bool> chosen = choose(*db_);
             std::vector<int64_t> ids(runs.size(), 0);
             const size_t problemsBefore = problems_.size();

@@ -27,6 +27,10 @@
 //   before transactions and statements, so they are destroyed after them).
 // - A journal found beside the file under a shared lock can only be a hot journal of a writer
 //   that died; reading then takes the exclusive lock, since rolling it back is a write.
+// - Group commit (RunStore::Batch, the sweep coordinator): the writes of one batch are
+//   made inside one transaction under one exclusive lock and committed together, so they cost
+//   one journal and one set of syncs (synchronous = FULL) instead of one per write. Each write
+//   in it is still all or nothing (a savepoint). A batch is never held across a wait.
 // Outside that: programs that do not take the lock file (the sqlite3 shell, an nnwb older than
 // this) are only protected by SQLite's own locks, and on NFS Linux emulates flock with fcntl
 // locks, so the store should live on a local file system.
@@ -139,11 +143,36 @@ public:
     void write(const std::string& what, const std::function<void(SQLite::Database&)>& f);
     void read(const std::string& what, const std::function<void(SQLite::Database&)>& f);
 
+    // Group commit (docs/runs.md "Writes and durability"): while a Batch lives, this
+    // connection holds the exclusive lock and one open transaction, and every write of it
+    // (each still all or nothing: a savepoint, rolled back alone when it fails) joins that
+    // transaction; commit() commits them at once. Until then they are not durable and other
+    // connections cannot read (they wait on the lock), so a batch must be short: never held
+    // across a wait for input. ~Batch without commit() (an exception) commits what succeeded,
+    // so the store holds what it would have held without the batch. Not nested; the thread
+    // that owns the store only.
+    class Batch {
+    public:
+        explicit Batch(RunStore& store);
+        ~Batch();
+        Batch(const Batch&) = delete;
+        Batch& operator=(const Batch&) = delete;
+        void commit();  // throws RunStoreError
+
+    private:
+        RunStore& s_;
+        RunsLock::Guard guard_;
+        bool open_ = false;
+    };
+    // Transactions this connection has committed that changed rows (a batch counts once).
+    int64_t commits() const { return commits_; }
+
     // Side files that could not be imported on open (bad lines, a model file that cannot be
     // copied), each saying what and where; such files are left in place.
     const std::vector<std::string>& pendingProblems() const { return problems_; }
 
 private:
+    class WriteTx;  // BEGIN IMMEDIATE ... COMMIT, or a savepoint inside a Batch
     void useRollbackJournal();
     RunsLock::Guard writing();
     RunsLock::Guard reading();
@@ -164,6 +193,9 @@ private:
     std::unique_ptr<RunsLock> lock_;  // declared first: destroyed after the connection
     std::unique_ptr<SQLite::Database> db_;
     std::vector<std::string> problems_;
+    bool batchOpen_ = false;
+    int64_t commits_ = 0;
+    int64_t changesAtCommit_ = 0;  // sqlite3_total_changes64 at the last commit
 };
 
 // The current UTC time as stored: YYYY-MM-DDTHH:MM:SSZ.

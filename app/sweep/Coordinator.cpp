@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "app/runs/RunRecorder.h"
@@ -28,6 +30,32 @@ double steadySeconds() {
     using namespace std::chrono;
     return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
+
+// The progress lines of one round, printed when it ends (after its writes are committed), so
+// a line never tells of a trial's end the store does not hold yet.
+class HeldLines {
+public:
+    explicit HeldLines(std::FILE* to) : to_(to) {
+        if (to_) mem_ = ::open_memstream(&text_, &size_);
+    }
+    ~HeldLines() {
+        if (mem_) std::fclose(mem_);
+        if (to_ && size_ > 0) {
+            std::fwrite(text_, 1, size_, to_);
+            std::fflush(to_);
+        }
+        std::free(text_);
+    }
+    HeldLines(const HeldLines&) = delete;
+    HeldLines& operator=(const HeldLines&) = delete;
+    std::FILE* stream() const { return mem_ ? mem_ : to_; }
+
+private:
+    std::FILE* to_;
+    std::FILE* mem_ = nullptr;
+    char* text_ = nullptr;
+    size_t size_ = 0;
+};
 }  // namespace
 
 struct Coordinator::TrialRun {
@@ -63,6 +91,7 @@ struct Coordinator::Running {
 Coordinator::Coordinator(const sweep::SweepSpec& spec, int64_t sweepId, RunStore& store,
                          CoordinatorOptions options)
     : spec_(spec), id_(sweepId), runs_(store), store_(store), o_(std::move(options)) {
+    out_ = o_.progress;
     sampler_ = sweep::makeSpecSampler(spec_);
     if (spec_.pruner == "asha") pruner_ = sweep::makeAshaPruner(spec_.asha);
     if (spec_.pruner == "median") pruner_ = sweep::makeMedianPruner(spec_.median);
@@ -199,12 +228,12 @@ void Coordinator::packFor(const std::vector<int>& queued, const Slot& slot,
         int share = 0;  // the slots on this device share its memory
         for (const Slot& s : o_.slots) share += s.device == slot.device;
         const int fit = packMemory_.fitting(pack, slot.device, share);
-        if (fit < int(pack.size()) && o_.progress) {
-            std::fprintf(o_.progress,
+        if (fit < int(pack.size()) && out_) {
+            std::fprintf(out_,
                          "sweep %lld: a population of %zu trials does not fit the memory of "
                          "%s (shared by %d slots); packing %d, the others wait\n",
                          (long long)id_, pack.size(), slot.label.c_str(), share, fit);
-            std::fflush(o_.progress);
+            std::fflush(out_);
         }
         pack.resize(size_t(fit));
         packNumbers.resize(size_t(fit));
@@ -247,12 +276,12 @@ void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
                      "seed=" + std::to_string(seed) + ".." +
                          std::to_string(seed + uint64_t(spec_.ensemble) - 1)});
     }
-    if (r->packed && o_.progress) {
+    if (r->packed && out_) {
         std::string list;
         for (int n : packNumbers) list += (list.empty() ? "" : ", ") + std::to_string(n);
-        std::fprintf(o_.progress, "sweep %lld: trials %s packed as one population on %s\n",
-                     (long long)id_, list.c_str(), slot.label.c_str());
-        std::fflush(o_.progress);
+        std::fprintf(out_, "sweep %lld: trials %s packed as one population on %s\n", (long long)id_,
+                     list.c_str(), slot.label.c_str());
+        std::fflush(out_);
     }
     try {
         r->child = startTrialProcess(size_t(&slot - o_.slots.data()), argv, *r);
@@ -567,14 +596,13 @@ void Coordinator::storeModel(TrialRun& m) {
         runs_.setBundle(m.runId, b);
     } catch (const std::exception& e) {
         // The run keeps its curves; only its model is missing (said in the trial's error file).
-        if (o_.progress)
-            std::fprintf(o_.progress, "  trial %d: its model was not stored: %s\n", m.number,
-                         e.what());
+        if (out_)
+            std::fprintf(out_, "  trial %d: its model was not stored: %s\n", m.number, e.what());
     }
 }
 
 void Coordinator::progressLine(const TrialRow& t, const std::string& what) {
-    if (!o_.progress) return;
+    if (!out_) return;
     int done = 0, running = 0;
     const TrialRow* best = nullptr;
     for (const TrialRow& x : trials_) {
@@ -586,14 +614,14 @@ void Coordinator::progressLine(const TrialRow& t, const std::string& what) {
             (!best || spec_.objective.oriented(*x.value) < spec_.objective.oriented(*best->value)))
             best = &x;
     }
-    std::fprintf(o_.progress, "sweep %lld: trial %d %s", (long long)id_, t.number, what.c_str());
-    if (t.value) std::fprintf(o_.progress, "  %s %.6g", spec_.objective.metric.c_str(), *t.value);
-    if (t.epochsDone) std::fprintf(o_.progress, " after %d epochs", t.epochsDone);
-    if (best) std::fprintf(o_.progress, "  (best %.6g, trial %d)", *best->value, best->number);
-    std::fprintf(o_.progress, "  %d/%d done, %d running\n", done, spec_.runCap, running);
+    std::fprintf(out_, "sweep %lld: trial %d %s", (long long)id_, t.number, what.c_str());
+    if (t.value) std::fprintf(out_, "  %s %.6g", spec_.objective.metric.c_str(), *t.value);
+    if (t.epochsDone) std::fprintf(out_, " after %d epochs", t.epochsDone);
+    if (best) std::fprintf(out_, "  (best %.6g, trial %d)", *best->value, best->number);
+    std::fprintf(out_, "  %d/%d done, %d running\n", done, spec_.runCap, running);
     if (!t.error.empty() && t.state == TrialState::Failed)
-        std::fprintf(o_.progress, "  trial %d: %s\n", t.number, t.error.c_str());
-    std::fflush(o_.progress);
+        std::fprintf(out_, "  trial %d: %s\n", t.number, t.error.c_str());
+    std::fflush(out_);
 }
 
 Coordinator::Running* Coordinator::runningOf(ChildSupervisor::Id child) {
@@ -647,12 +675,9 @@ std::string Coordinator::run() {
     // A free slot's next trial at once (stored before another ended trial's line is printed).
     h.next = [&](size_t slot) { return startNext(o_.slots[slot]); };
     double lastCheck = 0.0, lastBeat = steadySeconds();
-    for (;;) {
-        checkSweep(steadySeconds(), lastCheck, lastBeat);
-        children_->fill(h);
-        if (children_->running() == 0) break;
-        children_->poll(200, h);
-    }
+    const int64_t commitsBefore = runs_.commits();
+    while (round(h, lastCheck, lastBeat)) children_->waitForOutput(200);
+    slotTime_.storeCommits = runs_.commits() - commitsBefore;
     slotTime_.slots = int(o_.slots.size());
     slotTime_.wallSeconds = steadySeconds() - startedAt_;
     // A stop asked for once every trial had ended (or as the last ones did) cut nothing short.
@@ -660,6 +685,25 @@ std::string Coordinator::run() {
         stopping_ && workLeft() ? sweepstatus::kStopped : sweepstatus::kCompleted;
     store_.setStatus(id_, status);
     return status;
+}
+
+bool Coordinator::round(const ChildSupervisor::Handlers& h, double& lastCheck, double& lastBeat) {
+    const HeldLines lines(o_.progress);  // printed after the commit below
+    out_ = lines.stream();
+    struct Restore {
+        std::FILE*& out;
+        std::FILE* to;
+        ~Restore() { out = to; }
+    } restore{out_, o_.progress};
+    RunStore::Batch batch(runs_);
+    checkSweep(steadySeconds(), lastCheck, lastBeat);
+    children_->fill(h);
+    const bool more = children_->running() > 0;
+    if (more) children_->handleOutput(h);  // the lines and ends there are now
+    const double before = steadySeconds();
+    batch.commit();
+    slotTime_.storeSeconds += steadySeconds() - before;
+    return more;
 }
 
 bool Coordinator::workLeft() const {

@@ -1,7 +1,8 @@
 // Runs a sweep (docs/sweeps.md): asks the sampler for configurations, runs each trial as a child
 // process (`nnwb-cli train --trial`) on a free slot, records every trial as a run of the run
-// store together with its sweep rows (one transaction per event, so a kill -9 loses at most the
-// epoch in flight), feeds each epoch's objective to the pruner and answers the trial with
+// store together with its sweep rows (each event all or nothing; the events of one round of
+// the loop, the lines the trials printed meanwhile, committed together, so a kill -9 loses at
+// most that round's), feeds each epoch's objective to the pruner and answers the trial with
 // continue / prune / stop. It is the only writer of the sweep's rows. On start it takes over
 // the trials a dead coordinator left running: each goes back to the queue for another attempt
 // (its partial run stays in the history as interrupted) unless it has had maxAttempts, then it
@@ -14,7 +15,7 @@
 #pragma once
 
 #include <algorithm>
-
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -48,6 +49,10 @@ struct SlotTime {
     double wallSeconds = 0.0;
     double busySeconds = 0.0;
     double startupSeconds = 0.0;
+    // The run store's commits (one per round of protocol lines: docs/sweeps.md "Speed of the
+    // search") and the seconds the coordinator's thread spent committing them.
+    int64_t storeCommits = 0;
+    double storeSeconds = 0.0;
     double trialsPerHour() const {
         return wallSeconds > 0 ? trialsEnded * 3600.0 / wallSeconds : 0;
     }
@@ -118,6 +123,10 @@ private:
     // A trial process ended with `status`: each of its trials ends (finished).
     void processEnded(ChildSupervisor::Id child, int status);
     void checkSweep(double now, double& lastCheck, double& lastBeat);
+    // One round of the loop: the sweep's status and heartbeat, free slots filled, the lines
+    // and ends the trial processes have printed so far, all of its store writes committed at
+    // once (RunStore::Batch), then its progress lines. False when no trial process is left.
+    bool round(const ChildSupervisor::Handlers& h, double& lastCheck, double& lastBeat);
     // Whether a stop was asked (`sweep stop` stored it): read from the store unless already
     // known. Read before every trial handed out, so a stop is honoured between trials however
     // short they are, not only at the periodic look (checkSweep).
@@ -154,6 +163,7 @@ private:
         std::string errFile;
     };
     std::vector<Worker> workers_;
+    std::FILE* out_ = nullptr;  // progress lines: o_.progress, or a round's held lines
 };
 
 }  // namespace nnwb

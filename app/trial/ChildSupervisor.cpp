@@ -64,11 +64,20 @@ bool ChildSupervisor::drain(Child& c, const Handlers& h, int& status) {
 }
 
 void ChildSupervisor::poll(int timeoutMs, const Handlers& h) {
+    waitForOutput(timeoutMs);
+    handleOutput(h);
+}
+
+void ChildSupervisor::waitForOutput(int timeoutMs) {
     if (children_.empty()) return;
     std::vector<pollfd> fds;
     for (const Child& c : children_)
         if (c.proc->outFd() >= 0) fds.push_back({c.proc->outFd(), POLLIN, 0});
     ::poll(fds.data(), fds.size(), fds.size() == children_.size() ? timeoutMs : 0);
+}
+
+void ChildSupervisor::handleOutput(const Handlers& h) {
+    if (children_.empty()) return;
     std::vector<Id> ids;
     for (const Child& c : children_) ids.push_back(c.id);
     for (Id id : ids) {

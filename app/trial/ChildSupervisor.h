@@ -52,6 +52,13 @@ public:
     // handlers.line and every child that ended to handlers.exited (then handlers.next for its
     // slot). Returns right away when none runs.
     void poll(int timeoutMs, const Handlers& h);
+    // poll() in two steps, so a caller can act between the wait and the lines (the sweep
+    // coordinator commits its store writes once per batch of lines, never across the wait):
+    // waitForOutput waits up to `timeoutMs` for output from any child (no wait when one has
+    // closed its stdout without having been reaped); handleOutput hands over what is there
+    // now, without waiting.
+    void waitForOutput(int timeoutMs);
+    void handleOutput(const Handlers& h);
 
 private:
     struct Child {

@@ -5,7 +5,8 @@
 // `sweep resume`: nothing lost (the trials complete before the kill keep their values and runs),
 // nothing duplicated (one completed run per complete trial), the store's integrity_check ok;
 // a sweep on 4 parallel slots leaves a store that passes integrity_check with every trial a
-// whole run (NNWB_SWEEP_STRESS_TRIALS trials, 16 by default; `check` runs 120).
+// whole run (NNWB_SWEEP_STRESS_TRIALS trials, 16 by default; `check` runs 120); the
+// coordinator's store writes are committed a few a trial (a round of lines at once).
 #include <QtTest>
 
 #include <QJsonArray>
@@ -318,6 +319,38 @@ private slots:
         s = show(1);
         QCOMPARE(s["status"].toString(), QString("completed"));
         QCOMPARE(s["counts"].toObject()["complete"].toInt(), 30);
+    }
+
+    // Issue 48 item 8: the coordinator commits the store writes of each round of protocol
+    // lines together (RunStore::Batch), so a trial of E epochs costs at most E + 2 commits (its
+    // run, its epochs, its end with the next trial's start), not one per write (E + 5 before:
+    // the trial's row, its attempt, its run, E epochs, its model, its end). Counted with the
+    // database's change counter (header bytes 24..27, bumped once per committed write
+    // transaction) of a 2-trial and an 8-trial sweep: the difference is 6 trials' commits.
+    void storeWritesAreCommittedAFewATrial() {
+        auto commitsOf = [&](int trials) -> int {
+            const QString store = dir_ + QString("/c%1/runs.sqlite").arg(trials);
+            const QString path = writeSpec(QString("c%1.json").arg(trials), spec("random", trials));
+            auto r = runCli({"sweep", "run", path, "--runs-db", store, "--slots", "cpu=1"});
+            if (r.code != 0 || !r.out.contains(" commits (")) {
+                qWarning("%s", qPrintable(r.out + r.err));
+                return -1;
+            }
+            std::ifstream f(store.toStdString(), std::ios::binary);
+            unsigned char b[28] = {};
+            f.read(reinterpret_cast<char*>(b), sizeof b);
+            return int((uint32_t(b[24]) << 24) | (uint32_t(b[25]) << 16) | (uint32_t(b[26]) << 8) |
+                       uint32_t(b[27]));
+        };
+        const int two = commitsOf(2), eight = commitsOf(8);
+        QVERIFY(two > 0 && eight > 0);
+        const int epochs = 3, perTrialAtMost = epochs + 2;
+        // (+3: a heartbeat every 5 s of the sweep may be a round of its own)
+        QVERIFY2(eight - two <= 6 * perTrialAtMost + 3,
+                 qPrintable(QString("%1 commits for 6 trials of %2 epochs (at most %3 a trial)")
+                                .arg(eight - two)
+                                .arg(epochs)
+                                .arg(perTrialAtMost)));
     }
 
     void parallelSlotsKeepTheStoreWhole() {

@@ -3,7 +3,7 @@
 // intact; a newer schema, a corrupt, read-only or locked file give one clear warning and the
 // recorder goes on, keeping the run in a side file (a locked store takes it in when reopened); a
 // run whose process died opens as interrupted; filters, sorting, editing, deletion with files, the
-// per-epoch CSV.
+// per-epoch CSV; a group commit (RunStore::Batch) is one commit of whole writes.
 #include <QtTest>
 
 #include <sys/stat.h>
@@ -468,6 +468,64 @@ private slots:
         sortRuns(runs, "date");
         QVERIFY(runs[0].id < runs[1].id && runs[1].id < runs[2].id);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sortRuns(runs, "colour"));
+    }
+
+    // Group commit (RunStore::Batch, issue 48 item 8): the writes of a batch are one commit
+    // (the file's change counter, which SQLite bumps once per committed write transaction,
+    // moves by 1), each write still all or nothing (a write that throws inside the batch is
+    // undone alone), nothing is visible to another connection before the commit (it waits on
+    // the lock), and a batch left by an exception keeps what its writes stored before it.
+    void aBatchIsOneCommitOfWholeWrites() {
+        auto changeCounter = [&] {  // bytes 24..27 of the database header, big-endian
+            std::ifstream f(db(), std::ios::binary);
+            unsigned char b[28] = {};
+            f.read(reinterpret_cast<char*>(b), sizeof b);
+            return (uint32_t(b[24]) << 24) | (uint32_t(b[25]) << 16) | (uint32_t(b[26]) << 8) |
+                   uint32_t(b[27]);
+        };
+        RunStore store(db());
+        StoredRun r;
+        r.name = "batched";
+        r.source = "cli-train";
+        r.experiment = {{"name", "r"}};
+        const uint32_t before = changeCounter();
+        const int64_t commitsBefore = store.commits();
+        int64_t id = 0;
+        {
+            RunStore::Batch batch(store);
+            id = store.insertRun(r);
+            store.addEpoch(id, StoredEpoch{report(1, 0.5), 0.01}, 1);
+            QVERIFY_THROWS_EXCEPTION(
+                RunStoreError, store.write("renaming", [&](SQLite::Database& d) {
+                    d.exec("UPDATE runs SET name = 'half' WHERE id = " + std::to_string(id));
+                    throw std::runtime_error("fails after its first statement");
+                }));
+            store.addEpoch(id, StoredEpoch{report(2, 0.4), 0.005}, 2);
+            QCOMPARE(store.get(id)->epochs.size(), size_t(2));  // its own writes: readable
+            qputenv("NNWB_RUNS_BUSY_MS", "50");
+            QVERIFY_THROWS_EXCEPTION(RunStoreError, RunStore(db(), false).list());
+            qunsetenv("NNWB_RUNS_BUSY_MS");
+            QCOMPARE(changeCounter(), before);  // nothing committed yet
+            batch.commit();
+        }
+        QCOMPARE(changeCounter(), before + 1);
+        QCOMPARE(store.commits() - commitsBefore, int64_t(1));
+        {
+            RunStore other(db(), false);
+            const auto run = other.get(id);
+            QCOMPARE(run->name, std::string("batched"));  // the failed write, undone alone
+            QCOMPARE(run->epochs.size(), size_t(2));
+            QCOMPARE(run->bestEpoch, std::optional<int>(2));
+        }
+        try {
+            RunStore::Batch batch(store);
+            store.addEpoch(id, StoredEpoch{report(3, 0.3), 0.004}, 3);
+            throw std::runtime_error("the caller fails");
+        } catch (const std::runtime_error&) {
+        }
+        QCOMPARE(changeCounter(), before + 2);
+        QCOMPARE(RunStore(db(), false).get(id)->epochs.size(), size_t(3));
+        QCOMPARE(QString::fromStdString(store.integrityCheck()), QString("ok"));
     }
 
     void csvExport() {
