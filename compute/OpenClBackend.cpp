@@ -345,6 +345,13 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
         if (m.blockLocalWanted <= 0 || (m.blockLocalWanted & (m.blockLocalWanted - 1)) != 0)
             throw ComputeError("NNWB_CL_BLOCK_LOCAL '" + v + "' is not a power of two");
     }
+    m.blockSpreadWanted = opt.blockSpread;
+    if (m.blockSpreadWanted == 0 && !envStr("NNWB_CL_BLOCK_SPREAD").empty()) {
+        const std::string v = envStr("NNWB_CL_BLOCK_SPREAD");
+        m.blockSpreadWanted = std::atoi(v.c_str());
+        if (m.blockSpreadWanted <= 0)
+            throw ComputeError("NNWB_CL_BLOCK_SPREAD '" + v + "' is not a positive number");
+    }
     if (opt.noCache || envStr("NNWB_NO_KERNEL_CACHE") == "1")
         m.cache = OpenClProgramCache(std::string());
     else if (!opt.cacheDir.empty())
@@ -432,6 +439,9 @@ uint64_t OpenClBackend::enqueueCount() const {
 }
 std::string OpenClBackend::gemmConfig() const {
     return d_->gemm.defines();
+}
+void OpenClBackend::setBlockSpread(int spread) {
+    d_->blockSpreadWanted = std::max(spread, 0);
 }
 void OpenClBackend::forceGemm(const std::string& kernel, int splits) {
     d_->forcedGemm = kernel;

@@ -48,6 +48,10 @@ struct OpenClOptions {
     // The fused block kernels' work-group size, a power of two up to what the device and
     // kernels allow (0: 256); for A/B runs also NNWB_CL_BLOCK_LOCAL.
     int blockLocalSize = 0;
+    // The work-groups of one sample in the fused block's backward: 0 the shape rule (one per
+    // head where batch x heads is at most the compute units, else one), N >= 1 that many (at
+    // most the heads; tests and A/B runs); also NNWB_CL_BLOCK_SPREAD.
+    int blockSpread = 0;
 };
 
 class OpenClBackend final : public Backend {
@@ -102,6 +106,9 @@ public:
     // A/B tools only: run the following products with this gemm kernel (one of gemmKernels())
     // and this many K splits (0: the backend's choice); an empty kernel restores the choice.
     void forceGemm(const std::string& kernel, int splits);
+    // Tests and A/B tools: the fused block backward's work-groups per sample from now on, as
+    // OpenClOptions::blockSpread (0: the shape rule).
+    void setBlockSpread(int spread);
 
     struct Ops;  // the op implementations (OpenClOps.cpp)
 

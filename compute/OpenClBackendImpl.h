@@ -186,7 +186,8 @@ struct OpenClBackend::Impl {
     bool fusedAttention = true;  // off: OpenClOptions::composedAttention
     int fused = 1;         // OpenClOptions::fused: 0 off, 1 auto, 2 on (wherever the kernels fit)
     int maxHeadGroup = 0;  // OpenClOptions::blockHeadGroup
-    int blockLocalWanted = 0;  // OpenClOptions::blockLocalSize (0: 256)
+    int blockLocalWanted = 0;   // OpenClOptions::blockLocalSize (0: 256)
+    int blockSpreadWanted = 0;  // OpenClOptions::blockSpread (0: the shape rule)
     // Matmul precision high (compute/OpenClTf32.cpp): the gemm_reg source and defines kept for
     // building its TF32 kernels when first asked; tf32Usable: 0 not probed yet, 1 the device
     // runs them (probe passed, or OpenClOptions::tf32Emulate), -1 not; tf32: products use them.
@@ -351,6 +352,8 @@ struct OpenClBackend::Impl {
     int blockHeadGroup(const AttentionBlockShape& s, size_t lsz) const;
     // Floats of local memory the block kernels may use (the device's less their static ones).
     size_t blockLocalBudget() const;
+    // Work-groups per sample of attention_block_backward (1 or more) and its heads per group.
+    int blockSpread(const AttentionBlockShape& s, size_t lsz, int& headGroup) const;
 
     void drainEvents() {
         for (auto& p : pending) {
@@ -440,7 +443,7 @@ inline constexpr const char* kBlockKernels[] = {"attention_block_forward",
                                                 "attention_block_backward"};
 // Local floats of each kernel without its staging area (the layouts in the kernels' comments).
 size_t blockForwardFloats(const AttentionBlockShape& s, size_t lsz, int headGroup);
-size_t blockBackwardFloats(const AttentionBlockShape& s, size_t lsz, int headGroup);
+size_t blockBackwardFloats(const AttentionBlockShape& s, size_t lsz, int headGroup, int spread = 1);
 // Floats of each kernel's staging area (the largest product's weights or activation rows).
 size_t blockForwardStaging(const AttentionBlockShape& s);
 size_t blockBackwardStaging(const AttentionBlockShape& s, int headGroup);

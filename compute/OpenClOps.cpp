@@ -722,9 +722,11 @@ struct OpenClBackend::Ops {
         const size_t global = size_t(s.batch) * lsz;
         d_->enqueue("attentionBlockForward", k, 1, &global, &lsz);
     }
-    // One launch per sample computing dX and its parameter gradients: added straight to the
-    // gradients when every model has one sample, else stored per sample in the scratch buffer
-    // and added by one attention_block_reduce launch.
+    // One launch computing dX and each sample's parameter gradients, `spread` work-groups a
+    // sample (blockSpread): added straight to the gradients when every model has one sample,
+    // else stored per sample in the scratch buffer and added by one attention_block_reduce
+    // launch. With spread > 1 the heads' parts of dX go through the scratch buffer too (after
+    // the gradient rows) and the counters (one per sample, 0 between launches).
     void run(const AttentionBlockBackwardArgs& args) {
         const AttentionBlockShape& s = args.s;
         if (s.batch == 0) return;
@@ -733,14 +735,19 @@ struct OpenClBackend::Ops {
                                d_->info.name + " (check fusesAttentionBlock first)");
         KernelEntry& k = d_->kernel("attention_block_backward");
         const size_t lsz = d_->blockLocalSize(), spm = size_t(s.batch / s.models);
-        const int g = d_->blockHeadGroup(s, lsz);
+        int g = 0;
+        const int spread = d_->blockSpread(s, lsz, g);
         const size_t ws = blockBackwardStaging(s, g);
         size_t total = 0;
         for (int i = 0; i < kBlockParams; ++i) total += s.paramCount(i);
-        const bool direct = spm == 1;
-        cl_mem partial = direct
-                             ? Impl::mem(args.x)
-                             : d_->ensureScratch(size_t(s.batch) * total, "attentionBlockBackward");
+        const bool direct = spm == 1, parts = spread > 1 && !args.dx.empty();
+        const size_t partialFloats = direct ? 0 : size_t(s.batch) * total;
+        const size_t partFloats = parts ? size_t(s.batch) * size_t(spread) * s.units * s.window : 0;
+        cl_mem scratch =
+            partialFloats + partFloats > 0
+                ? d_->ensureScratch(partialFloats + partFloats, "attentionBlockBackward")
+                : Impl::mem(args.x);
+        cl_mem partial = direct ? Impl::mem(args.x) : scratch;
         const BufRef dx = args.dx.empty() ? args.x : args.dx;  // a stand-in, never written
         d_->setArgs(k, cl_int(s.units), cl_int(s.window), cl_int(s.heads), cl_int(s.keySize),
                     cl_int(s.valueSize), cl_int(s.w0), cl_int(s.causal), cl_int(s.sequenceNorm),
@@ -758,8 +765,12 @@ struct OpenClBackend::Ops {
             d_->setArg(k, i++, Impl::mem(r));
             d_->setArg(k, i++, Impl::off(r));
         }
-        d_->setArg(k, i++, LocalMem{(blockBackwardFloats(s, lsz, g) + ws) * sizeof(float)});
-        const size_t global = size_t(s.batch) * lsz;
+        d_->setArg(k, i++, cl_int(spread));
+        d_->setArg(k, i++, parts ? scratch : Impl::mem(args.x));
+        d_->setArg(k, i++, cl_ulong(partialFloats));
+        d_->setArg(k, i++, d_->ensureGemmCounters(parts ? size_t(s.batch) : 1));
+        d_->setArg(k, i++, LocalMem{(blockBackwardFloats(s, lsz, g, spread) + ws) * sizeof(float)});
+        const size_t global = size_t(s.batch) * size_t(spread) * lsz;
         d_->enqueue("attentionBlockBackward", k, 1, &global, &lsz);
         if (direct) return;
         KernelEntry& r = d_->kernel("attention_block_reduce");
@@ -1058,10 +1069,13 @@ size_t cldetail::blockForwardFloats(const AttentionBlockShape& s, size_t lsz, in
                  c = size_t(s.ctxWidth()), f = size_t(s.ffWidth());
     return 2 * u * w + u * c + std::max(u * q + size_t(g) * u * u, u * f) + lsz;
 }
-size_t cldetail::blockBackwardFloats(const AttentionBlockShape& s, size_t lsz, int g) {
+size_t cldetail::blockBackwardFloats(const AttentionBlockShape& s, size_t lsz, int g, int spread) {
     const size_t u = size_t(s.units), w = size_t(s.window), q = size_t(s.qkvWidth()),
                  c = size_t(s.ctxWidth()), f = size_t(s.ffWidth());
-    return 3 * u * w + u * c + std::max(u * f, u * q + size_t(g) * u * u) + 2 * lsz;
+    // with spread > 1: a group's heads' dQKV columns gathered (cq in the kernel's comment)
+    const size_t heads = size_t((s.heads + spread - 1) / spread);
+    const size_t cq = spread > 1 ? u * heads * size_t(2 * s.keySize + s.valueSize) : 0;
+    return 3 * u * w + u * c + std::max(u * f, u * q + size_t(g) * u * u) + 2 * lsz + cq;
 }
 // The forward stages one product's weight rows at a time (row stride K | 1): Wqkv [Q][W],
 // W0 [W][C], W1 [F][W], W2 [W][F].
@@ -1107,6 +1121,27 @@ int OpenClBackend::Impl::blockHeadGroup(const AttentionBlockShape& s, size_t lsz
         if (fits(g)) return g;
     }
     return 0;
+}
+
+// The backward's work-groups per sample: OpenClOptions::blockSpread (at most the heads), else
+// one per head where batch x heads work-groups are at most the device's compute units (then
+// each runs one head's attention and a share of the weight gradients beside the row-wise chain
+// that every group of the sample computes; docs/decisions/fused-block-spread.md), else one.
+// headGroup: the heads per group within a work-group. 1 where the spread layout does not fit.
+int OpenClBackend::Impl::blockSpread(const AttentionBlockShape& s, size_t lsz,
+                                     int& headGroup) const {
+    headGroup = blockHeadGroup(s, lsz);
+    int spread =
+        blockSpreadWanted > 0 ? std::min(blockSpreadWanted, s.heads)
+        : s.heads > 1 && size_t(s.batch) * size_t(s.heads) <= size_t(std::max(info.computeUnits, 1))
+            ? s.heads
+            : 1;
+    if (spread <= 1) return 1;
+    const int g = std::min(headGroup, (s.heads + spread - 1) / spread);
+    if (blockBackwardFloats(s, lsz, g, spread) + blockBackwardStaging(s, g) > blockLocalBudget())
+        return 1;
+    headGroup = g;
+    return spread;
 }
 
 namespace {

@@ -18,10 +18,12 @@
 
 #define BLK_INFLIGHT 8
 
-// A block kernel's sample b (its work-group) and model m, lid and lsz, and the sizes of the
-// header above from the kernel's arguments: u = U, w = W, q = Q, c = C, ff = F, hd = H D, uw = U W.
-#define BLK_SAMPLE_SIZES                                                                       \
-    const int b = (int)get_group_id(0), m = b / samplesPerModel;                               \
+// A block kernel's sample b (work-groups b * spread .. b * spread + spread - 1; piece: this
+// group's index among them) and model m, lid and lsz, and the sizes of the header above from the
+// kernel's arguments: u = U, w = W, q = Q, c = C, ff = F, hd = H D, uw = U W.
+#define BLK_SAMPLE_SIZES(spread)                                                               \
+    const int b = (int)get_group_id(0) / (spread), piece = (int)get_group_id(0) % (spread);    \
+    const int m = b / samplesPerModel;                                                         \
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);                        \
     const int u = units, w = window, q = heads * (2 * dk + dv), c = heads * dv, ff = 4 * w;    \
     const int hd = heads * dk, uw = u * w;
@@ -48,22 +50,22 @@ void blk_stage(__local float* dst, int ds, __global const float* src, int ld, in
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// out[r * os + j] = (bias ? bias[j] : 0) + sum_k a[r * K + k] wl[j * js + k * ks] for r < u,
+// out[r * os + j] = (bias ? bias[j] : 0) + sum_k a[r * la + k] wl[j * js + k * ks] for r < u,
 // j < n, from local memory, then a barrier. Four rows r0 .. r0 + 3 per work-item (clamped to
 // u - 1; only rows below u are stored), so that each weight value read feeds four independent
 // sums: one work-group per sample is latency-bound, and one sum per work-item waited on every
 // local read.
-void blk_product4(__local float* out, int os, __local const float* a, int u, int K,
+void blk_product4(__local float* out, int os, __local const float* a, int la, int u, int K,
                   __local const float* wl, int js, int ks, int n, __global const float* bias,
                   int hasBias) {
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     for (int e = lid; e < ((u + 3) / 4) * n; e += lsz) {
         const int r0 = (e / n) * 4, j = e % n;
         __local const float* wj = wl + j * js;
-        __local const float* a0 = a + r0 * K;
-        __local const float* a1 = a + min(r0 + 1, u - 1) * K;
-        __local const float* a2 = a + min(r0 + 2, u - 1) * K;
-        __local const float* a3 = a + min(r0 + 3, u - 1) * K;
+        __local const float* a0 = a + r0 * la;
+        __local const float* a1 = a + min(r0 + 1, u - 1) * la;
+        __local const float* a2 = a + min(r0 + 2, u - 1) * la;
+        __local const float* a3 = a + min(r0 + 3, u - 1) * la;
         float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
 #pragma unroll 4
         for (int k = 0; k < K; ++k) {
@@ -90,7 +92,7 @@ void blk_rows_product(__local float* out, int os, __local const float* a, int u,
                       __local float* wl) {
     const int kp = K | 1;
     blk_stage(wl, kp, W, K, 0, n, K);
-    blk_product4(out, os, a, u, K, wl, kp, 1, n, bias, 1);
+    blk_product4(out, os, a, K, u, K, wl, kp, 1, n, bias, 1);
 }
 
 // out[r * os + j] = sum_o a[r * K + o] W[o * n + j] for r < u, j < n (W [K][n] global, staged
@@ -98,7 +100,7 @@ void blk_rows_product(__local float* out, int os, __local const float* a, int u,
 void blk_cols_product(__local float* out, int os, __local const float* a, int u, int K,
                       __global const float* W, int n, __local float* wl) {
     blk_stage(wl, n, W, n, 0, K, n);
-    blk_product4(out, os, a, u, K, wl, 1, n, n, W, 0);
+    blk_product4(out, os, a, K, u, K, wl, 1, n, n, W, 0);
 }
 
 // Parameter gradient values v[t] at idx[t] (those with ok[t]): added to the model's gradient
@@ -120,44 +122,50 @@ void blk_grads4(__global float* g, __global float* part, int direct, const int* 
     }
 }
 
-// The weight gradient dW[o][j] = sum_r a[r * na + o] B[r * n + j] for o < na, j < n (a local
-// [U][na], B global [U][n], staged into wl), four o per work-item, through blk_grads4.
+// The weight gradient dW[o][j] = sum_r a[r * la + o] B[r * n + j] for oa <= o < ob, j < n (a
+// local [U][la], B global [U][n], staged into wl), four o per work-item, through blk_grads4.
 void blk_weight_grad(__global float* g, __global float* part, int direct, __local const float* a,
-                     int u, int na, __global const float* B, int n, __local float* wl) {
+                     int la, int u, int oa, int ob, __global const float* B, int n,
+                     __local float* wl) {
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
     blk_stage(wl, n, B, n, 0, u, n);
-    for (int e = lid; e < ((na + 3) / 4) * n; e += lsz) {
-        const int o0 = (e / n) * 4, j = e % n;
-        const int o1 = min(o0 + 1, na - 1), o2 = min(o0 + 2, na - 1), o3 = min(o0 + 3, na - 1);
+    for (int e = lid; e < ((ob - oa + 3) / 4) * n; e += lsz) {
+        const int o0 = oa + (e / n) * 4, j = e % n;
+        const int o1 = min(o0 + 1, ob - 1), o2 = min(o0 + 2, ob - 1), o3 = min(o0 + 3, ob - 1);
         float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll 4
         for (int r = 0; r < u; ++r) {
             const float bv = wl[r * n + j];
-            __local const float* ar = a + r * na;
+            __local const float* ar = a + r * la;
             s[0] += ar[o0] * bv;
             s[1] += ar[o1] * bv;
             s[2] += ar[o2] * bv;
             s[3] += ar[o3] * bv;
         }
         const int idx[4] = {o0 * n + j, o1 * n + j, o2 * n + j, o3 * n + j};
-        const bool ok[4] = {true, o0 + 1 < na, o0 + 2 < na, o0 + 3 < na};
+        const bool ok[4] = {true, o0 + 1 < ob, o0 + 2 < ob, o0 + 3 < ob};
         blk_grads4(g, part, direct, idx, s, ok);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// The bias gradient db[o] = sum_r a[r * na + o] for o < na: added (direct) or stored.
+// The bias gradient db[o] = sum_r a[r * la + o] for oa <= o < ob: added (direct) or stored.
 void blk_bias_grad(__global float* g, __global float* part, int direct, __local const float* a,
-                   int u, int na) {
+                   int la, int u, int oa, int ob) {
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
-    for (int o = lid; o < na; o += lsz) {
+    for (int o = oa + lid; o < ob; o += lsz) {
         float s = 0.0f;
-        for (int r = 0; r < u; ++r) s += a[r * na + o];
+        for (int r = 0; r < u; ++r) s += a[r * la + o];
         if (direct)
             g[o] += s;
         else
             part[o] = s;
     }
+}
+
+// [oa, ob): piece p's share of n values split over `spread` work-groups.
+int2 blk_share(int n, int p, int spread) {
+    return (int2)(p * n / spread, (p + 1) * n / spread);
 }
 
 // sum over k < n of a[k] * b[k], both in local memory, four at a time
@@ -277,7 +285,7 @@ __kernel void attention_block_forward(
     ulong r1o, __global float* z1, ulong z1o, __global float* h1, ulong h1o, __global float* z2,
     ulong z2o, __global float* f, ulong fo, __global float* out, ulong oo,
     __global float* rstd2, ulong r2o, __local float* lm) {
-    BLK_SAMPLE_SIZES
+    BLK_SAMPLE_SIZES(1)
     // this model's weights
     __global const float* Wq = wqkv + woff.s0 + (ulong)m * wstride.s0;
     __global const float* Bq = bqkv + woff.s1 + (ulong)m * wstride.s1;
@@ -373,11 +381,19 @@ __kernel void attention_block_forward(
     blk_norm(xs, u, w, seqNorm, eps, out + oo + rw, rstd2 + r2o + (seqNorm ? b : b * u), red);
 }
 
-// The backward of attention_block_forward for one sample per work-group: dX (when hasDx) and
-// the sample's parameter gradients (direct: added to the gradients; else written to
-// partial[b][...], the parameters one after the other in BlockParam order).
+// The backward of attention_block_forward: dX (when hasDx) and the sample's parameter gradients
+// (direct: added to the gradients; else written to partial[b][...], the parameters one after the
+// other in BlockParam order). A sample takes `spread` work-groups (the host's shape rule;
+// docs/decisions/fused-block-spread.md): each computes the row-wise chain dR2 .. dC of stages
+// 1-6 for all rows (the same values in each), its share of the weight and bias gradients of
+// stages 3, 4 and 6 (output rows split evenly), the attention of its share of the heads
+// (stages 7-9) and those heads' rows of dWqkv and dbqkv. dX = dR1 + sum over heads of
+// dQKV_h Wqkv_h: with spread 1 as one product; else each group stores its heads' part in
+// dxPart[b][piece] and counts itself on counters[b]; the last of the sample's groups to arrive
+// adds dR1 and the parts in piece order (the same bits whichever arrives last) and sets the
+// counter back to 0 (gemm_longk's scheme: atomics for the parts, no barrier after the count).
 // Local memory (floats, in this order):
-//   ga  U W          dR2 = dL/d(X1 + F), the norm 2 backward of dY; stage 10: dQKV Wqkv
+//   ga  U W          dR2 = dL/d(X1 + F), the norm 2 backward of dY; stage 10: dX's product
 //   gb  U W          dZ2
 //   gx  U W          dX1 + dR2, then dR1 = dA (the norm 1 backward)
 //   gc  U C          dC
@@ -385,6 +401,7 @@ __kernel void attention_block_forward(
 //                                  (turned into dS row by row), the heads in groups of
 //                                  G = headGroup
 //   red 2 L          reductions of the sequence norm
+//   cq  spread > 1: U E (E = this group's heads x (2 D + Dv)): its heads' dQKV columns
 //   wl               the staged weights or activation rows of one product; for stages 7-9 the
 //                    Q, K and V columns of one group of heads (the largest of these)
 __kernel void attention_block_backward(
@@ -402,8 +419,9 @@ __kernel void attention_block_backward(
     __global const float* rstd1, ulong r1o, __global const float* z1, ulong z1o,
     __global const float* h1, ulong h1o, __global const float* z2, ulong z2o,
     __global const float* f, ulong fo, __global const float* out, ulong oo,
-    __global const float* rstd2, ulong r2o, __local float* lm) {
-    BLK_SAMPLE_SIZES
+    __global const float* rstd2, ulong r2o, int spread, __global float* dxPart, ulong dpo,
+    __global int* counters, __local float* lm) {
+    BLK_SAMPLE_SIZES(spread)
     // this model's weights
     __global const float* Wq = wqkv + woff.s0 + (ulong)m * wstride.s0;
     __global const float* W0 = w0 + woff.s2 + (ulong)m * wstride.s2;
@@ -432,6 +450,10 @@ __kernel void attention_block_backward(
     __global const float* Cg = ctx + co + (ulong)b * (ulong)u * (ulong)c;
     __global const float* QKVg = qkv + qkvo + (ulong)b * (ulong)u * (ulong)q;
     __global const float* Pg = p + po + (ulong)b * (ulong)heads * (ulong)u * (ulong)u;
+    // this group's shares: output rows of dW2 / dW0 (of W) and dW1 (of F), heads [hA, hB)
+    const int2 sw = blk_share(w, piece, spread), sf = blk_share(ff, piece, spread);
+    const int2 sh = blk_share(heads, piece, spread);
+    const int hA = sh.x, hB = sh.y, e3 = 2 * dk + dv, ne = (hB - hA) * e3;
     // local memory
     __local float* ga = lm;
     __local float* gb = ga + uw;
@@ -442,7 +464,8 @@ __kernel void attention_block_backward(
     __local float* dqs = big;                // dQKV rows (stage 7 on)
     __local float* ps = big + u * q;         // P, then dS, of one group of heads
     __local float* red = big + max(u * ff, u * q + headGroup * u * u);
-    __local float* wl = red + 2 * lsz;
+    __local float* cq = red + 2 * lsz;
+    __local float* wl = cq + (spread > 1 ? u * ((heads + spread - 1) / spread) * e3 : 0);
 
     // 1. dR2 = norm 2 backward of dY (y = out)
     blk_stage(ga, uw, dy + dyo + rw, uw, 0, 1, uw);
@@ -452,14 +475,14 @@ __kernel void attention_block_backward(
         gb[e] = ga[e] * nnwb_act_grad(z2[z2o + rw + e], f[fo + rw + e], ffOut);
     barrier(CLK_LOCAL_MEM_FENCE);
     // 3. dW2 = dZ2^T H1, db2 = column sums of dZ2, dZ1 = (dZ2 W2) * hidden'(Z1)
-    blk_weight_grad(G2, part[6], direct, gb, u, w, H1, ff, wl);
-    blk_bias_grad(Gb2, part[7], direct, gb, u, w);
+    blk_weight_grad(G2, part[6], direct, gb, w, u, sw.x, sw.y, H1, ff, wl);
+    blk_bias_grad(Gb2, part[7], direct, gb, w, u, sw.x, sw.y);
     blk_cols_product(gh, ff, gb, u, w, W2, ff, wl);
     for (int e = lid; e < u * ff; e += lsz) gh[e] *= nnwb_act_grad(Z1[e], H1[e], hidden);
     barrier(CLK_LOCAL_MEM_FENCE);
     // 4. dW1 = dZ1^T X1, db1, and dX1 + dR2 = dZ1 W1 + dR2 (the residual)
-    blk_weight_grad(G1, part[4], direct, gh, u, ff, X1, w, wl);
-    blk_bias_grad(Gb1, part[5], direct, gh, u, ff);
+    blk_weight_grad(G1, part[4], direct, gh, ff, u, sf.x, sf.y, X1, w, wl);
+    blk_bias_grad(Gb1, part[5], direct, gh, ff, u, sf.x, sf.y);
     blk_cols_product(gx, w, gh, u, ff, W1, w, wl);
     for (int e = lid; e < uw; e += lsz) gx[e] += ga[e];
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -467,14 +490,14 @@ __kernel void attention_block_backward(
     blk_norm_backward(gx, X1, rstd1 + r1o + (seqNorm ? b : b * u), u, w, seqNorm, red);
     // 6. dW0 = dA^T C, db0, dC = dA W0 (or dC = dA)
     // (no barrier under a condition: PoCL's compiler replicates the code after one)
-    if (hasW0) blk_bias_grad(Gb0, part[3], direct, gx, u, w);
-    blk_weight_grad(G0, part[2], direct, gx, u, w, Cg, hasW0 ? c : 0, wl);
+    if (hasW0) blk_bias_grad(Gb0, part[3], direct, gx, w, u, sw.x, sw.y);
+    blk_weight_grad(G0, part[2], direct, gx, w, u, sw.x, sw.y, Cg, hasW0 ? c : 0, wl);
     blk_cols_product(gc, c, gx, u, w, W0, hasW0 ? c : 0, wl);
     if (!hasW0)
         for (int e = lid; e < u * c; e += lsz) gc[e] = gx[e];
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int h0 = 0; h0 < heads; h0 += headGroup) {
-        const int hn = min(headGroup, heads - h0), gk = hn * dk, gv = hn * dv;
+    for (int h0 = hA; h0 < hB; h0 += headGroup) {
+        const int hn = min(headGroup, hB - h0), gk = hn * dk, gv = hn * dv;
         // this group's Q, K and V columns: [U][G D], [U][G D], [U][G Dv]
         __local float* qg = wl;
         __local float* kg = qg + u * gk;
@@ -530,12 +553,48 @@ __kernel void attention_block_backward(
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    // 10. dWqkv = dQKV^T X, dbqkv, dX = dR1 + dQKV Wqkv
-    blk_weight_grad(Gq, part[0], direct, dqs, u, q, X, w, wl);
-    blk_bias_grad(Gbq, part[1], direct, dqs, u, q);
-    blk_cols_product(ga, w, dqs, u, q, Wq, hasDx ? w : 0, wl);
-    if (hasDx)
-        for (int e = lid; e < uw; e += lsz) dx[dxo + rw + e] = gx[e] + ga[e];
+    // 10. dWqkv = dQKV^T X and dbqkv (this group's heads' rows: their Q, K and V columns; no
+    // loop around the barriers, for PoCL's compiler)
+    const int ca[3] = {hA * dk, hd + hA * dk, 2 * hd + hA * dv};
+    const int cb[3] = {hB * dk, hd + hB * dk, 2 * hd + hB * dv};
+    blk_weight_grad(Gq, part[0], direct, dqs, q, u, ca[0], cb[0], X, w, wl);
+    blk_weight_grad(Gq, part[0], direct, dqs, q, u, ca[1], cb[1], X, w, wl);
+    blk_weight_grad(Gq, part[0], direct, dqs, q, u, ca[2], cb[2], X, w, wl);
+    for (int t = 0; t < 3; ++t) blk_bias_grad(Gbq, part[1], direct, dqs, q, u, ca[t], cb[t]);
+    // dQKV_h Wqkv_h: with spread 1 all of dQKV's columns (in place, in order); else this
+    // group's columns gathered into cq, with the matching rows of Wqkv staged in the same order
+    const int nd = hasDx ? w : 0, gather = spread > 1;
+    for (int e = lid; e < (gather ? u * ne : 0); e += lsz) {
+        const int r = e / ne, k = e % ne, nk = (hB - hA) * dk;
+        const int t = k < nk ? 0 : k < 2 * nk ? 1 : 2, k0 = t * nk;
+        cq[e] = dqs[r * q + ca[t] + k - k0];
+    }
+    const int k1 = cb[0] - ca[0], k2 = k1 + cb[1] - ca[1];
+    blk_stage(wl, nd, Wq + (ulong)ca[0] * (ulong)w, w, 0, cb[0] - ca[0], nd);
+    blk_stage(wl + k1 * nd, nd, Wq + (ulong)ca[1] * (ulong)w, w, 0, cb[1] - ca[1], nd);
+    blk_stage(wl + k2 * nd, nd, Wq + (ulong)ca[2] * (ulong)w, w, 0, cb[2] - ca[2], nd);
+    blk_product4(ga, w, gather ? cq : dqs, gather ? ne : q, u, gather ? ne : q, wl, 1, nd, nd, Wq,
+                 0);
+    // dX = dR1 + the heads' parts (spread > 1: in piece order, by the last group to arrive)
+    const int parts = gather && hasDx;
+    __global float* dxp = dxPart + dpo + (ulong)b * (ulong)spread * (ulong)uw;
+    for (int e = lid; e < (parts ? uw : 0); e += lsz)
+        atomic_xchg((volatile __global float*)(dxp + (ulong)piece * (ulong)uw + (ulong)e), ga[e]);
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    __local int* last = (__local int*)red;
+    if (lid == 0)
+        *last = parts ? atomic_inc((volatile __global int*)(counters + b)) == spread - 1 : 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!hasDx || !*last) return;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    for (int e = lid; e < uw; e += lsz) {
+        float v = parts ? 0.0f : ga[e];
+        for (int k = 0; k < (parts ? spread : 0); ++k)
+            v += as_float(atomic_or((volatile __global int*)(dxp + (ulong)k * uw + (ulong)e), 0));
+        dx[dxo + rw + e] = gx[e] + v;
+    }
+    if (parts && lid == 0) atomic_xchg((volatile __global int*)(counters + b), 0);
 }
 
 // The gradients of samplesPerModel > 1: for model m, every parameter value adds the sum of its

@@ -3,7 +3,8 @@
 // other ops on that device (OpenClOptions::fused "off") and against the double-precision CPU
 // reference: the block output, the input gradient and every parameter gradient, at odd sizes
 // (units 5, window 7 or 9, heads 3, key size 2, value size 3), causal and not, each norm, with
-// and without W0, each activation, batch 1 and 3, a population of 1 and 2 models. Also the
+// and without W0, each activation, batch 1 and 3, a population of 1 and 2 models, the backward
+// with one work-group per sample and spread over several (OpenClOptions::blockSpread). Also the
 // number of launches of a fused block step.
 #include <gtest/gtest.h>
 
@@ -35,6 +36,7 @@ struct BlockRow {
     int samples = 1;  // per model
     int models = 1;
     int headGroup = 0;      // OpenClOptions::blockHeadGroup of the fused run
+    int spread = 1;         // OpenClOptions::blockSpread of the fused run (1: one group a sample)
     bool needs64K = false;  // fits only 64 KiB of local memory or more (12x12: its QKV weights)
 };
 void PrintTo(const BlockRow& r, std::ostream* os) {
@@ -119,6 +121,14 @@ std::vector<BlockRow> blockRows() {
     wide.cfg.valueSize = 5;
     wide.headGroup = 2;
     rows.push_back(wide);
+    // the backward spread over work-groups: one per head (5x8's shape: 8, its shape rule's
+    // choice at batch 1 on the H200), and 2 groups of 3 heads (one and two heads each, the
+    // second in a group of 2), with direct and reduced gradients, W0 and not
+    for (BlockRow r : {rows[0], rows[4], rows[15], rows[23], rows[24], rows[27], wide}) {
+        r.name += "_spread";
+        r.spread = r.headGroup == 2 ? 2 : r.cfg.heads;
+        rows.push_back(r);
+    }
     return rows;
 }
 
@@ -215,6 +225,12 @@ Backend& checkedFusedBackend(const std::string& id) {
     return *be;
 }
 
+// A row's fused run on be with its spread (be keeps it: checkedFusedBackend serves every row).
+BlockResult runFused(OpenClBackend& be, const BlockRow& row) {
+    be.setBlockSpread(row.spread);
+    return runBlock(be, row);
+}
+
 TEST_P(FusedBlock, matchesComposedAndCpu) {
     const auto ids = openClDeviceIds();
     if (ids.empty()) GTEST_SKIP() << "no OpenCL device";
@@ -224,7 +240,8 @@ TEST_P(FusedBlock, matchesComposedAndCpu) {
     for (const std::string& id : ids) {
         SCOPED_TRACE(id);
         if (parityCheckingDevice()) {  // the fused kernels against the CPU only
-            const BlockResult fused = runBlock(checkedFusedBackend(id), row);
+            const BlockResult fused =
+                runFused(static_cast<OpenClBackend&>(checkedFusedBackend(id)), row);
             if (!fused.fused && row.needs64K) continue;  // oclgrind has 32 KiB
             ASSERT_TRUE(fused.fused) << "the fused block does not apply on " << id;
             const std::string vsCpu = compareAll(fused, ref);
@@ -235,7 +252,7 @@ TEST_P(FusedBlock, matchesComposedAndCpu) {
         fusedOpt.fused = "on";
         fusedOpt.blockHeadGroup = row.headGroup;
         auto fusedBe = OpenClBackend::create(id, fusedOpt);
-        const BlockResult fused = runBlock(*fusedBe, row);
+        const BlockResult fused = runFused(*fusedBe, row);
         if (!fused.fused && row.needs64K && fusedBe->info().localMemory < 65536) {
             std::cout << "[  NOTE    ] " << row.name << " does not fit the local memory of " << id
                       << " (" << fusedBe->info().localMemory << " bytes): per op there\n";
@@ -267,7 +284,7 @@ std::vector<BlockRow> rowsForDevice() {
     std::vector<BlockRow> few;
     for (const BlockRow& r : all)
         if (r.name == "w0_causal_element_b1_p2" || r.name == "no_w0_sequence_b3_p2" ||
-            r.name == "wide_context_groups2")
+            r.name == "wide_context_groups2" || r.name == "wide_context_groups2_spread")
             few.push_back(r);
     return few;
 }
