@@ -132,7 +132,7 @@ int keepEnsemble(RunEngine& run, int status, const EnsembleTrainOptions& o,
     if (curve) {
         EnsembleRunFacts facts{o.saveModel, b.common.epoch, k.trading};
         const int64_t id =
-            recordEnsembleRun(run, *curve, record, o.name, facts, stderrWarning("train"));
+            recordEnsembleRun(run, *curve, record, o.name, facts, stderrWarning("train")).id;
         if (id > 0) j["run"] = id;
         if (id > 0 && !o.json) std::printf("ensemble recorded as run %lld\n", (long long)id);
     }

@@ -3,20 +3,15 @@
 // N --vary seed=S..S+N-1 --ensemble (app/ensemble/): each member's epochs go out as
 // memberEpochFinished(), the ensemble's own (EnsembleCurve) as epochFinished(); at the end the
 // members' kept weights become one ensemble bundle, recorded as one run with its member runs.
-#include <algorithm>
 #include <exception>
 #include <memory>
-#include <optional>
 
-#include <QFileInfo>
 #include <QTemporaryDir>
 
 #include "app/core/QtText.h"
 #include "app/core/TrainingWorker.h"
 #include "app/ensemble/EnsembleKeep.h"
 #include "app/ensemble/EnsembleRecord.h"
-#include "app/runs/RunStore.h"
-#include "app/runs/RunsDbPath.h"
 
 namespace nnwb {
 
@@ -38,19 +33,6 @@ EnsembleKept keptOf(const KeptEnsemble& k, int64_t runId) {
     out.taskMetrics = r.labelled > 0;  // a bundle predicts [none, buy, sell]
     out.meanAgreement = meanAgreement(r);
     return out;
-}
-
-// The recorded run's model file (as Open Model on the run takes it: its exports name it), else
-// `file`, the worker's copy.
-std::string storedModel(const RecordingOptions& record, int64_t id, const std::string& file) {
-    if (id <= 0) return file;
-    try {
-        const std::optional<StoredRun> run = RunStore(runsDbPath(record.dbPath)).get(id);
-        const StoredBundle* model = run ? run->bundle("best") : nullptr;
-        if (model && QFileInfo::exists(QString::fromStdString(model->path))) return model->path;
-    } catch (const std::exception&) {  // the store went away: the worker's copy serves
-    }
-    return file;
 }
 
 }  // namespace
@@ -120,12 +102,15 @@ QString TrainingWorker::keepEnsemble(const EnsembleCurve& curve, const Recording
     if (!dir->isValid()) throw std::runtime_error("no temporary folder for the ensemble bundle");
     const std::string file = dir->filePath(QStringLiteral("ensemble.safetensors")).toStdString();
     const KeptEnsemble k = keepEnsembleBundle(run, file, experiment_.name);
-    const int64_t id = recordEnsembleRun(
+    const RecordedEnsembleRun recorded = recordEnsembleRun(
         run, curve, record, experiment_.name, {file, k.bundle.common.epoch, k.trading},
         [this](const std::string& m) { Q_EMIT recordingWarning(q(m)); });
+    const int64_t id = recorded.id;
     ensembleDir_ = std::move(dir);
     EnsembleKept kept = keptOf(k, id);
-    kept.file = storedModel(record, id, file);
+    // The recorded run's model file (Open Model on the run takes it: its exports name it),
+    // else the worker's copy.
+    kept.file = recorded.modelFile.empty() ? file : recorded.modelFile;
     // The population's network shows no Score matrices: its best member's, as one network.
     const AttentionSnapshotPtr scores = viewBestMember(k.bundle, kept.attentionOf);
     Q_EMIT ensembleKept(kept);
@@ -145,13 +130,10 @@ AttentionSnapshotPtr TrainingWorker::viewBestMember(const EnsembleBundle& bundle
     const size_t m = bestAndMedianMember(bundle).first;
     AttentionSnapshotPtr scores;
     try {
-        const std::string path =
-            ensembleDir_->filePath(QStringLiteral("member.safetensors")).toStdString();
-        bundle.member(m).save(path);
         // The member's own settings (its seed) on the run's data, its kept epoch's weights.
         memberView_ =
             std::make_unique<RunEngine>(engine_->experimentOf(int(m)), engine_->sharedData());
-        memberView_->adoptWeightsFile(path, bundle.members[m].epoch);
+        memberView_->adoptWeights(bundle.weights[m], bundle.members[m].epoch);
         scores = memberView_->attentionSnapshot(scoreSample_.load(), false);
     } catch (const std::exception&) {
         scores = nullptr;  // no heatmaps then; the ensemble is kept all the same

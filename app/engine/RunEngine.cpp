@@ -57,6 +57,15 @@ void RunEngine::adoptWeightsFile(const std::string& path, int epoch) {
             epoch = 0;
         }
     }
+    adoptLoaded(epoch);
+}
+
+void RunEngine::adoptWeights(const TensorMap& tensors, int epoch) {
+    writeWeights(network(), tensors);
+    adoptLoaded(epoch);
+}
+
+void RunEngine::adoptLoaded(int epoch) {
     Member& mb = members_.front();
     mb.keeper = EpochKeeper(mb.experiment.training, trainer().monitor());
     mb.keeper.adopt(network(), epoch);

@@ -68,6 +68,10 @@ public:
     // become the result, named by `epoch` (-1: the bundle's epoch, 0 for plain weights).
     // Throws on an unreadable file or a name or shape that does not match.
     void adoptWeightsFile(const std::string& path, int epoch = -1);
+    // The same from weights in memory (`tensors` named as in a weights file, as
+    // EnsembleBundle::weights holds a member's), from epoch `epoch`. Throws
+    // std::invalid_argument on a name or shape that does not match.
+    void adoptWeights(const TensorMap& tensors, int epoch);
 
     // Checkpoints (model/TrainCheckpoint.h). With a file set, train() writes one after every
     // completed epoch (atomically: a kill or SIGTERM loses at most the epoch in flight).
@@ -144,6 +148,8 @@ private:
         bool open = false;  // still training in this train() call
     };
     const Member& member(int m) const { return members_.at(static_cast<size_t>(m)); }
+    // The network's weights, just loaded, become the result named by `epoch`.
+    void adoptLoaded(int epoch);
     // Ends the members still open with `result` (the trading figures of all of them from one
     // pass, recorded or not), the single mapping from how a run ended to its stored status;
     // returns model 0's.

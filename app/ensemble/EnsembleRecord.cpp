@@ -102,8 +102,9 @@ bool EnsembleEpochFeed::next(EpochReport& e) {
 
 namespace {
 
-// Copies the ensemble bundle into the run's folder and records it as the run's "best" model.
-void keepBundle(const std::string& dbPath, int64_t id, const EnsembleRunFacts& facts) {
+// Copies the ensemble bundle into the run's folder and records it as the run's "best" model;
+// returns the copy's path.
+std::string keepBundle(const std::string& dbPath, int64_t id, const EnsembleRunFacts& facts) {
     const fs::path folder = RunStore::runFolderOf(dbPath, id);
     fs::create_directories(folder);
     StoredBundle b;
@@ -113,14 +114,17 @@ void keepBundle(const std::string& dbPath, int64_t id, const EnsembleRunFacts& f
     fs::copy_file(facts.bundleFile, b.path, fs::copy_options::overwrite_existing);
     b.sha256 = sha256File(b.path, &b.size);
     RunStore(dbPath).setBundle(id, b);
+    return b.path;
 }
 
 }  // namespace
 
-int64_t recordEnsembleRun(RunEngine& run, const EnsembleCurve& curve,
-                          const RecordingOptions& options, const std::string& name,
-                          const EnsembleRunFacts& facts, const RunRecorder::Warn& warn) {
-    if (!options.enabled) return 0;
+RecordedEnsembleRun recordEnsembleRun(RunEngine& run, const EnsembleCurve& curve,
+                                      const RecordingOptions& options, const std::string& name,
+                                      const EnsembleRunFacts& facts,
+                                      const RunRecorder::Warn& warn) {
+    RecordedEnsembleRun out;
+    if (!options.enabled) return out;
     const int n = run.models();
     RecordingOptions o = options;
     o.name = name + " ensemble of " + std::to_string(n);
@@ -137,13 +141,15 @@ int64_t recordEnsembleRun(RunEngine& run, const EnsembleCurve& curve,
         for (const EpochReport& r : curve.epochs()) rec.epoch(r);
         rec.trading(facts.trading);
         if (rec.recording() && !facts.bundleFile.empty())
-            keepBundle(rec.dbPath(), rec.runId(), facts);
+            out.modelFile = keepBundle(rec.dbPath(), rec.runId(), facts);
         rec.finish(runstatus::kCompleted);
         if (rec.recording()) RunStore(rec.dbPath()).setEnsembleMembers(rec.runId(), members);
     } catch (const std::exception& ex) {
         warn(std::string("the ensemble's run: ") + ex.what());
     }
-    return rec.recording() ? rec.runId() : 0;
+    if (!rec.recording()) return {};  // its recording failed: no run, nor a model of its
+    out.id = rec.runId();
+    return out;
 }
 
 }  // namespace nnwb

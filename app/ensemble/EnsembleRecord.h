@@ -74,11 +74,17 @@ struct EnsembleRunFacts {
     nlohmann::json trading;  // StoredRun::trading of the kept ensemble; null: none
 };
 
+// The ensemble's recorded run.
+struct RecordedEnsembleRun {
+    int64_t id = 0;         // 0 when recording is off or failed
+    std::string modelFile;  // its "best" model: the bundle copied into its folder ("": none)
+};
+
 // Records the ensemble of the trained population `run` as one run named
 // "<name> ensemble of N" with `curve`'s epochs, and links the members' recorded runs to it.
-// Returns its id (0 when recording is off or failed; failures are warned about, not thrown).
-int64_t recordEnsembleRun(RunEngine& run, const EnsembleCurve& curve,
-                          const RecordingOptions& options, const std::string& name,
-                          const EnsembleRunFacts& facts, const RunRecorder::Warn& warn);
+// Failures are warned about, not thrown.
+RecordedEnsembleRun recordEnsembleRun(RunEngine& run, const EnsembleCurve& curve,
+                                      const RecordingOptions& options, const std::string& name,
+                                      const EnsembleRunFacts& facts, const RunRecorder::Warn& warn);
 
 }  // namespace nnwb

@@ -111,9 +111,11 @@ FoldOutcomes testFold(RunEngine& engine, const FoldData& f, FoldRecord record,
     record.train = train.combined.metrics;
     record.validation = val.combined.metrics;
     for (const PredictionRow& row : test.combined.rows) out.agreement.push_back(row.agreement);
-    record.runId = recordEnsembleRun(
-        engine, curve, rec, record.name, {"", bundle.common.epoch, nullptr},
-        [](const std::string& w) { std::fprintf(stderr, "warning: %s\n", w.c_str()); });
+    record.runId =
+        recordEnsembleRun(
+            engine, curve, rec, record.name, {"", bundle.common.epoch, nullptr},
+            [](const std::string& w) { std::fprintf(stderr, "warning: %s\n", w.c_str()); })
+            .id;
     out.ensemble = outcomeOf(record, test.combined, f);
     return out;
 }
