@@ -9,11 +9,15 @@ namespace nnwb {
 
 AttentionGrid::AttentionGrid(QWidget* parent) : QCustomPlot(parent) {
     setMinimumSize(160, 150);
+    // Each layout gives the maps' room exactly: labels thinned to an estimate are redrawn.
+    connect(this, &QCustomPlot::afterLayout, this, [this] {
+        if (updateTickers()) replot(QCustomPlot::rpQueuedReplot);
+    });
     clearScores();
 }
 
 void AttentionGrid::clearScores() {
-    units_ = 0;
+    units_ = tickUnits_ = 0;  // new maps get their tickers
     clearPlottables();
     plotLayout()->clear();
     maps_.clear();
@@ -77,21 +81,36 @@ void AttentionGrid::setScores(const AttentionScores& s, const HeatmapStyle& styl
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void AttentionGrid::updateTickers() {
-    if (units_ <= 0) return;
-    // Each small map gets its share of the widget, less the room of its axes and the scale:
-    // about 30 px per label across and 14 px down (8-point labels).
-    const int w = std::max(1, (width() - 70) / cols_ - 40);
-    const int h = std::max(1, height() / rows_ - 50);
+bool AttentionGrid::updateTickers(QSize grow) {
+    if (units_ <= 0 || maps_.isEmpty()) return false;
+    // A small map's room as the last layout left it (before the first one: its share of the
+    // widget less about the room of its axes and the scale).
+    QCPAxis* key = maps_.front()->keyAxis();
+    const QRect r = key->axisRect()->rect();
+    const int w = r.width() > 0 ? std::max(1, r.width() + grow.width() / cols_)
+                                : std::max(1, (width() - 70) / cols_ - 40);
+    const int h = r.height() > 0 ? std::max(1, r.height() + grow.height() / rows_)
+                                 : std::max(1, height() / rows_ - 50);
+    const int across = AttentionHeatmap::labelsAcross(units_, w, key->tickLabelFont());
+    const int down = AttentionHeatmap::labelsDown(h, maps_.front()->valueAxis()->tickLabelFont());
+    if (units_ == tickUnits_ && across == across_ && down == down_) return false;
+    tickUnits_ = units_;
+    across_ = across;
+    down_ = down;
     for (QCPColorMap* map : maps_) {
-        map->keyAxis()->setTicker(AttentionHeatmap::offsetTicker(units_, w / 30));
-        map->valueAxis()->setTicker(AttentionHeatmap::offsetTicker(units_, h / 14));
+        map->keyAxis()->setTicker(AttentionHeatmap::offsetTicker(units_, across));
+        map->valueAxis()->setTicker(AttentionHeatmap::offsetTicker(units_, down));
     }
+    return true;
 }
 
 void AttentionGrid::resizeEvent(QResizeEvent* e) {
+    // The labels are thinned to the new size before QCustomPlot lays the plot out at it and
+    // replots (before, they were thinned after that replot, which drew the old size's labels:
+    // they overlapped once the pane got narrower); the next layout corrects the estimate.
+    const bool laidOut = e->oldSize().isValid();
+    updateTickers(laidOut ? e->size() - e->oldSize() : QSize(0, 0));
     QCustomPlot::resizeEvent(e);
-    updateTickers();
 }
 
 }  // namespace nnwb

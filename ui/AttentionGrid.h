@@ -25,9 +25,11 @@ protected:
     void resizeEvent(QResizeEvent* e) override;
 
 private:
-    void updateTickers();
+    // As AttentionHeatmap::updateTickers, for every small map.
+    bool updateTickers(QSize grow = QSize(0, 0));
     QVector<QCPColorMap*> maps_;
     int units_ = 0, cols_ = 1, rows_ = 1;
+    int tickUnits_ = 0, across_ = 0, down_ = 0;  // what the tickers were made for
 };
 
 }  // namespace nnwb

@@ -35,6 +35,17 @@ QSharedPointer<QCPAxisTicker> AttentionHeatmap::offsetTicker(int units, int maxL
     return t;
 }
 
+int AttentionHeatmap::labelsAcross(int units, int room, const QFont& font) {
+    const QFontMetrics fm(font);
+    const int label = fm.horizontalAdvance(QStringLiteral("t-%1").arg(std::max(1, units - 1))) +
+                      fm.horizontalAdvance(QLatin1Char('M'));
+    return room / std::max(1, label);
+}
+
+int AttentionHeatmap::labelsDown(int room, const QFont& font) {
+    return room / std::max(1, QFontMetrics(font).height() + 2);
+}
+
 double AttentionHeatmap::fillMap(QCPColorMap* map, const float* m, int n, bool rowNormalized) {
     map->data()->setSize(n, n);
     map->data()->setRange(QCPRange(0, std::max(1, n - 1)), QCPRange(0, std::max(1, n - 1)));
@@ -80,6 +91,10 @@ AttentionHeatmap::AttentionHeatmap(QWidget* parent) : QCustomPlot(parent) {
     auto* group = new QCPMarginGroup(this);
     axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    // Each layout gives the matrix's room exactly: labels thinned to an estimate are redrawn.
+    connect(this, &QCustomPlot::afterLayout, this, [this] {
+        if (updateTickers()) replot(QCustomPlot::rpQueuedReplot);
+    });
     clearScores();
 }
 
@@ -134,17 +149,33 @@ void AttentionHeatmap::render() {
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void AttentionHeatmap::updateTickers() {
-    if (units_ <= 0) return;
-    // About 36 px per label across, 18 px down (the plot's share of the widget).
-    const int w = std::max(1, width() - 120), h = std::max(1, height() - 90);
-    xAxis->setTicker(offsetTicker(units_, w / 36));
-    yAxis->setTicker(offsetTicker(units_, h / 18));
+bool AttentionHeatmap::updateTickers(QSize grow) {
+    if (units_ <= 0) return false;
+    // The matrix's room as the last layout left it (before the first one: the widget less
+    // about the room of the axes and the colour scale).
+    const QRect r = axisRect()->rect();
+    const int w =
+        r.width() > 0 ? std::max(1, r.width() + grow.width()) : std::max(1, width() - 120);
+    const int h =
+        r.height() > 0 ? std::max(1, r.height() + grow.height()) : std::max(1, height() - 90);
+    const int across = labelsAcross(units_, w, xAxis->tickLabelFont());
+    const int down = labelsDown(h, yAxis->tickLabelFont());
+    if (units_ == tickUnits_ && across == across_ && down == down_) return false;
+    tickUnits_ = units_;
+    across_ = across;
+    down_ = down;
+    xAxis->setTicker(offsetTicker(units_, across));
+    yAxis->setTicker(offsetTicker(units_, down));
+    return true;
 }
 
 void AttentionHeatmap::resizeEvent(QResizeEvent* e) {
+    // The labels are thinned to the new size before QCustomPlot lays the plot out at it and
+    // replots (before, they were thinned after that replot, which drew the old size's labels:
+    // they overlapped once the pane got narrower); the next layout corrects the estimate.
+    const bool laidOut = e->oldSize().isValid();
+    updateTickers(laidOut ? e->size() - e->oldSize() : QSize(0, 0));
     QCustomPlot::resizeEvent(e);
-    updateTickers();
 }
 
 double AttentionHeatmap::cellValue(int query, int key) const {

@@ -45,6 +45,10 @@ public:
     // Ticks labelled "t-5", ..., "t" for a sequence of `units` elements, at most `maxLabels`
     // of them (every 1, 2, 5, 10, … elements, always including t).
     static QSharedPointer<QCPAxisTicker> offsetTicker(int units, int maxLabels = 12);
+    // How many of those labels fit side by side in `room` px in `font` (the widest label and
+    // an em between two), and how many one above the other in `room` px.
+    static int labelsAcross(int units, int room, const QFont& font);
+    static int labelsDown(int room, const QFont& font);
     // Fills `map` with an n×n matrix (rows normalized if asked) and returns the top of the
     // colour range.
     static double fillMap(QCPColorMap* map, const float* m, int n, bool rowNormalized);
@@ -58,7 +62,9 @@ protected:
 
 private:
     void render();
-    void updateTickers();
+    // Thins the tick labels to the axis rect as the last layout left it, grown by `grow` (a
+    // resize not laid out yet); true when they changed.
+    bool updateTickers(QSize grow = QSize(0, 0));
 
     QCPColorMap* map_;
     QCPColorScale* scale_;
@@ -66,6 +72,7 @@ private:
     HeatmapStyle style_;
     std::vector<float> matrix_;  // the shown head, units_ × units_, as given
     int units_ = 0;
+    int tickUnits_ = 0, across_ = 0, down_ = 0;  // what the tickers were made for
 };
 
 }  // namespace nnwb

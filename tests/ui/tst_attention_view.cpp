@@ -1,8 +1,10 @@
 // GUI: the attention heatmap shows a units×units Score matrix per head (rows summing to 1,
 // no interpolation, offsets as ticks), the grid shows every head, and the view's layer / head /
 // sample pickers follow a snapshot; colours per row on request; axes say "bar" only when the
-// elements are the window's bars; tick labels thinned to the room; the picked sample's true
-// and predicted class. Uses hand-made AttentionScores (any layer type).
+// elements are the window's bars; tick labels thinned to the room, also as the width changes
+// (no two drawn labels overlap); the picked sample's true and predicted class. Uses hand-made
+// AttentionScores (any layer type).
+#include <algorithm>
 #include <cmath>
 
 #include <QComboBox>
@@ -37,6 +39,25 @@ AttentionScores makeScores(const std::string& name, int heads, int units) {
             for (int k = 0; k < units; ++k) row[k] = static_cast<float>(row[k] / sum);
         }
     return s;
+}
+
+// No two tick labels `axis` drew last overlap: neighbours are at least half of each one's width
+// apart (labels are centred on their ticks), with 2 px between them.
+bool labelsApart(QCPAxis* axis) {
+    const QVector<double> ticks = axis->tickVector();
+    const QVector<QString> labels = axis->tickVectorLabels();
+    const QFontMetrics fm(axis->tickLabelFont());
+    for (int i = 1; i < ticks.size(); ++i) {
+        const double gap = axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]);
+        const double need =
+            (fm.horizontalAdvance(labels[i - 1]) + fm.horizontalAdvance(labels[i])) / 2.0;
+        if (gap < need + 2) {
+            qWarning("labels %s and %s %.0f px apart, %.0f px wide on average",
+                     qPrintable(labels[i - 1]), qPrintable(labels[i]), gap, need);
+            return false;
+        }
+    }
+    return !ticks.isEmpty();
 }
 
 }  // namespace
@@ -185,6 +206,45 @@ private Q_SLOTS:
             QVERIFY2(t->ticks().size() * 30 <= std::max(60, each),
                      qPrintable(QString::number(t->ticks().size())));
         }
+    }
+
+    // The labels drawn follow the map's width as it changes (the pane gets narrower when the
+    // Training dock is raised beside it): at each width no two drawn labels overlap, "t" is
+    // drawn, and a wider map draws more of them. Before, the replot at the new size drew the
+    // old width's labels (thinned after it): from 900 to 250 px, 12 labels in about 120 px. The
+    // grid's small maps likewise.
+    void drawnLabelsFollowTheWidth() {
+        AttentionHeatmap map;
+        map.resize(900, 300);
+        map.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&map));
+        map.setScores(makeScores("layers.1", 1, 60), 0, QStringLiteral("t"));
+        QTest::qWait(50);
+        QVector<int> counts;
+        for (int width : {900, 600, 350, 250}) {
+            map.resize(width, 300);
+            QApplication::processEvents();
+            const QString at = QStringLiteral("at %1 px").arg(width);
+            QVERIFY2(labelsApart(map.xAxis), qPrintable(at));
+            QCOMPARE(map.xAxis->tickVectorLabels().last(), QStringLiteral("t"));
+            counts << int(map.xAxis->tickVectorLabels().size());
+        }
+        QVERIFY2(counts.first() > counts.last() && std::is_sorted(counts.rbegin(), counts.rend()),
+                 qPrintable(QString("labels at 900, 600, 350, 250 px: %1, %2, %3, %4")
+                                .arg(counts[0])
+                                .arg(counts[1])
+                                .arg(counts[2])
+                                .arg(counts[3])));
+
+        AttentionGrid grid;
+        grid.resize(900, 500);
+        grid.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&grid));
+        grid.setScores(makeScores("layers.0", 4, 40));
+        QTest::qWait(50);
+        grid.resize(420, 300);
+        QApplication::processEvents();
+        for (int h = 0; h < 4; ++h) QVERIFY2(labelsApart(grid.map(h)->keyAxis()), "grid");
     }
 
     void pickedSampleNamesItsClasses() {
