@@ -68,8 +68,10 @@ void ConfusionTable::setReport(const EpochReport& report, bool hasValidation) {
     show();
 }
 
-void ConfusionTable::setKeptEnsemble(const EpochMetrics& validation, int members) {
+void ConfusionTable::setKeptEnsemble(const EpochMetrics& validation, int members,
+                                     bool dataChanged) {
     report_ = EpochReport{};
+    keptOnChangedData_ = dataChanged;
     report_.validation = validation;
     have_ = true;
     hasValidation_ = true;
@@ -105,7 +107,11 @@ void ConfusionTable::show() {
     caption_->setText(!have_ ? tr("Confusion matrix")
                       : keptMembers_ > 0
                           ? tr("Confusion matrix · the kept ensemble of %1 seeds, validation part")
-                                .arg(keptMembers_)
+                                    .arg(keptMembers_) +
+                                (keptOnChangedData_
+                                     ? tr(" of the price file as it is now: it has changed since "
+                                          "training")
+                                     : QString())
                           : tr("Confusion matrix · epoch %1").arg(report_.epoch));
     for (int a = 0; a < 3; ++a) {
         int64_t rowSum = 0;

@@ -20,7 +20,9 @@ public:
     void setReport(const EpochReport& report, bool hasValidation);
     // The kept ensemble of `members` seeds (not an epoch): its figures on the validation part,
     // the only part it is measured on (the part picker is off until setReport or clear).
-    void setKeptEnsemble(const EpochMetrics& validation, int members);
+    // `dataChanged`: measured on a price file that has changed since training (the caption
+    // says so).
+    void setKeptEnsemble(const EpochMetrics& validation, int members, bool dataChanged = false);
     void clear();
     QString caption() const;
     QTableWidget* table() const { return table_; }
@@ -36,6 +38,7 @@ private:
     bool have_ = false;
     bool hasValidation_ = false;
     int keptMembers_ = 0;  // > 0: report_.validation is the kept ensemble's
+    bool keptOnChangedData_ = false;
 };
 
 }  // namespace nnwb

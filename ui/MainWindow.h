@@ -188,11 +188,15 @@ private:
     // Asks the run store for run `id` (after maybeSave; nothing when busy or declined); its
     // experiment and curves then open, and with `model` its best model file (else its last).
     void openRun(qint64 id, bool model);
-    bool showStoredRun(const StoredRun& run);  // its experiment and curves
+    // The experiment and curves of runs.front(), its member runs' thin when it is an ensemble
+    // (RunHistory::load's runs).
+    bool showStoredRun(const std::vector<StoredRun>& runs);
     void openRunModel(const StoredRun& run);
     // The confusion matrix becomes ensemble bundle `bundle`'s kept ensemble on its validation
-    // part of price file `data` (measured in the background, KeptEnsembleJob).
-    void showKeptEnsembleConfusion(const QString& bundle, const QString& data);
+    // part of price file `data` (measured in the background, KeptEnsembleJob), its caption
+    // saying so when the file's SHA-256 is no longer `trainedSha256`, the run's.
+    void showKeptEnsembleConfusion(const QString& bundle, const QString& data,
+                                   const QString& trainedSha256);
     // Shows the curves of the newest stored run of the experiment file `path`, if any.
     void showLastRunOf(const QString& path);
 

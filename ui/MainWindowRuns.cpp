@@ -99,7 +99,7 @@ void MainWindow::openRun(qint64 id, bool model) {
     if (controller_->isBusy() || !maybeSave()) return;
     history_->load({id}, this, [this, model](const RunHistory::Runs& runs, const QString& error) {
         if (!error.isEmpty()) return showError(tr("Open run"), error);
-        if (runs.empty() || controller_->isBusy() || !showStoredRun(runs.front())) return;
+        if (runs.empty() || controller_->isBusy() || !showStoredRun(runs)) return;
         if (model)
             openRunModel(runs.front());
         else
@@ -108,7 +108,8 @@ void MainWindow::openRun(qint64 id, bool model) {
     });
 }
 
-bool MainWindow::showStoredRun(const StoredRun& run) {
+bool MainWindow::showStoredRun(const std::vector<StoredRun>& runs) {
+    const StoredRun& run = runs.front();
     try {
         const std::string base = run.experimentFile.empty()
                                      ? std::string(".")
@@ -124,6 +125,18 @@ bool MainWindow::showStoredRun(const StoredRun& run) {
     // The run's parts: an opened model's confusion matrix (showConfusion) shows its validation.
     hasValidation_ = run.hasValidation();
     for (const StoredEpoch& e : run.epochs) charts_->addEpoch(e.report, run.hasValidation());
+    // An ensemble's member runs (RunHistory::load gives them after it): thin lines under its
+    // curves, as after training it.
+    int member = 0;
+    for (const StoredRun& m : runs)
+        if (run.ensembleMembers > 0 && m.ensembleRun == run.id) {
+            for (const StoredEpoch& e : m.epochs) {
+                EpochReport r = e.report;
+                r.model = member;
+                charts_->addMemberEpoch(r, m.hasValidation());
+            }
+            ++member;
+        }
     if (!run.epochs.empty()) confusion_->setReport(run.epochs.back().report, run.hasValidation());
     presenter_->resultsFrom(doc_->experiment());
     updateStaleNote();
@@ -149,7 +162,8 @@ void MainWindow::openRunModel(const StoredRun& run) {
                                          .arg(run.ensembleMembers),
                                      8000);
         showKeptEnsembleConfusion(QString::fromStdString(model->path),
-                                  QString::fromStdString(run.dataFile));
+                                  QString::fromStdString(run.dataFile),
+                                  QString::fromStdString(run.dataSha256));
         return;
     }
     pendingRunModel_ = tr("the %1 model of run #%2 (epoch %3)")
@@ -160,13 +174,14 @@ void MainWindow::openRunModel(const StoredRun& run) {
     controller_->loadWeights(doc_->experiment(), QString::fromStdString(model->path), model->epoch);
 }
 
-void MainWindow::showKeptEnsembleConfusion(const QString& bundle, const QString& data) {
+void MainWindow::showKeptEnsembleConfusion(const QString& bundle, const QString& data,
+                                           const QString& trainedSha256) {
     // The kept ensemble's matrix on the validation part, as after the Training pane's ensemble
     // (the run's last epoch is its curve's: every member at that epoch, not the kept ensemble).
     if (data.isEmpty()) return;  // no price file stored: the run's curve stays
     auto* job = new KeptEnsembleJob(this);
     const quint64 generation = documentGeneration_;
-    job->measure(bundle, data, [this, job, generation](const KeptEnsembleFigures& f) {
+    auto show = [this, job, generation](const KeptEnsembleFigures& f) {
         job->deleteLater();
         if (generation != documentGeneration_ || controller_->isBusy()) return;  // moved on
         if (!f.error.isEmpty()) {
@@ -174,8 +189,10 @@ void MainWindow::showKeptEnsembleConfusion(const QString& bundle, const QString&
                                      10000);
             return;
         }
-        if (f.labelled > 0) confusion_->setKeptEnsemble(f.validation, int(f.members));
-    });
+        if (f.labelled > 0)
+            confusion_->setKeptEnsemble(f.validation, int(f.members), f.dataChanged);
+    };
+    job->measure(bundle, data, trainedSha256, show);
 }
 
 }  // namespace nnwb

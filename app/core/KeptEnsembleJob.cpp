@@ -4,6 +4,7 @@
 
 #include "app/core/BackgroundJobs.h"
 #include "app/core/CallQueue.h"
+#include "app/runs/Sha256.h"
 #include "model/Predictor.h"
 #include "model/data/BarImporter.h"
 #include "model/ensemble/EnsembleBundle.h"
@@ -18,8 +19,8 @@ KeptEnsembleJob::~KeptEnsembleJob() {
     calls_->close();
 }
 
-KeptEnsembleFigures KeptEnsembleJob::measureNow(const std::string& bundle,
-                                                const std::string& data) {
+KeptEnsembleFigures KeptEnsembleJob::measureNow(const std::string& bundle, const std::string& data,
+                                                const std::string& trainedSha256) {
     KeptEnsembleFigures f;
     try {
         const EnsembleBundle b = EnsembleBundle::load(bundle);
@@ -33,6 +34,7 @@ KeptEnsembleFigures KeptEnsembleJob::measureNow(const std::string& bundle,
             f.error = QString::fromStdString(loaded.error);
             return f;
         }
+        f.dataChanged = !trainedSha256.empty() && sha256File(data) != trainedSha256;
         const PredictionInputs in = buildPredictionInputs(
             b.common, loaded.bars, b.common.validationFirst, b.common.validationLast);
         EnsemblePredictor predictor(b, "cpu");
@@ -46,13 +48,15 @@ KeptEnsembleFigures KeptEnsembleJob::measureNow(const std::string& bundle,
 }
 
 void KeptEnsembleJob::measure(const QString& bundle, const QString& data,
+                              const QString& trainedSha256,
                               std::function<void(const KeptEnsembleFigures&)> done) {
-    BackgroundJobs::instance().post(
-        [calls = calls_, b = bundle.toStdString(), d = data.toStdString(), done = std::move(done)] {
-            KeptEnsembleFigures f = measureNow(b, d);
-            // Runs on this object's thread only while it lives (the destructor closes calls).
-            calls->post([done, f = std::move(f)] { done(f); });
-        });
+    BackgroundJobs::instance().post([calls = calls_, b = bundle.toStdString(),
+                                     d = data.toStdString(), sha = trainedSha256.toStdString(),
+                                     done = std::move(done)] {
+        KeptEnsembleFigures f = measureNow(b, d, sha);
+        // Runs on this object's thread only while it lives (the destructor closes calls).
+        calls->post([done, f = std::move(f)] { done(f); });
+    });
 }
 
 void KeptEnsembleJob::runQueuedCalls() {

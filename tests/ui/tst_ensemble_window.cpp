@@ -1,8 +1,10 @@
 // A seed ensemble in the window (docs/ensembles.md, "In the window"): the Predict window runs
 // an ensemble bundle (made by nnwb-cli train --ensemble) and the price chart shows its
 // agreement in the strip under the candles, hidden for one model; the Runs tab's Open Model on
-// an ensemble's run opens the Predict window with its bundle instead of refusing it, and the
-// ensemble is then the window's model: Export ONNX and Export for MetaTrader 5 write exactly the
+// an ensemble's run opens the Predict window with its bundle instead of refusing it, its
+// members' curves thin under its own in the Metrics charts, and the kept ensemble's confusion
+// matrix says when the price file has changed since training; the ensemble is then the window's
+// model: Export ONNX and Export for MetaTrader 5 write exactly the
 // bytes `nnwb-cli export --model` writes for its bundle (the expert under the open experiment's
 // trading settings, the CLI's with --experiment), Export Model its bundle. The ensemble the
 // Training pane trains is the window's model as that opened run's is (the same exported bytes;
@@ -126,12 +128,8 @@ private Q_SLOTS:
 
     void openModelOnAnEnsembleRunPredictsWithIt() {
         MainWindow w;
-        w.setConfirmDiscard(false);
-        w.setRunsDatabase(db_, true);
-        w.show();
+        showRunsOf(w, db_);
         RunsView* view = w.runsView();
-        w.showRuns();
-        QTRY_COMPARE(view->shownCount(), 1);
         int64_t id = 0;
         {
             RunStore store(db_.toStdString());
@@ -158,6 +156,21 @@ private Q_SLOTS:
         QVERIFY(d->chart()->signalLabel().contains("ensemble of 3"));
         QVERIFY(!d->chart()->agreementStrip()->agreement().empty());
         setFileDialogAnswer({});
+        // The Metrics charts show the ensemble's curves with its members' as thin lines, each
+        // member's the epochs its run stored, as after training it (before, no member lines).
+        {
+            const std::vector<StoredRun> members = RunStore(db_.toStdString()).members(id);
+            QCOMPARE(members.size(), size_t(3));
+            MetricChart* loss = w.charts()->lossChart();
+            QCOMPARE(loss->memberCount(), 3);
+            for (int m = 0; m < 3; ++m) {
+                const std::vector<StoredEpoch>& epochs = members[size_t(m)].epochs;
+                QCPGraph* g = loss->memberValidationGraph(m);
+                QCOMPARE(g->dataCount(), int(epochs.size()));
+                for (size_t k = 0; k < epochs.size(); ++k)
+                    QCOMPARE(g->data()->at(int(k))->value, epochs[k].report.validation.loss);
+            }
+        }
         // The confusion matrix is the kept ensemble's on the validation part, as after the
         // Training pane's ensemble: the counts nnwb-cli predict --model gives for the run's
         // bundle over that part (it showed "epoch 2": the ensemble curve's last epoch).
@@ -186,18 +199,54 @@ private Q_SLOTS:
         exportsAreTheClis(w, id);
     }
 
+    // Open Model on an ensemble run whose price file has changed since training: the kept
+    // ensemble's confusion matrix is measured on the file as it is now, and its caption says
+    // so (it said nothing; unchanged, the caption is openModelOnAnEnsembleRunPredictsWithIt's).
+    void openModelSaysThePriceFileChanged() {
+        const QString data = writeCut("changed.csv", 700);
+        const json e = test::barExperiment("changed", {{"file", data.toStdString()}, {"window", 6}},
+                                           test::denseLayers(8),
+                                           {{"epochs", 1}, {"batchSize", 16}, {"seed", 5}});
+        const QString db = dir_ + "/changed.sqlite";
+        const auto r = run({"train", "--experiment", write("changed.json", e.dump()),
+                            "--population", "2", "--vary", "seed=1..2", "--ensemble",
+                            "--save-model", dir_ + "/changed.safetensors", "--runs-db", db});
+        QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+        {  // the first bar's spread 15 becomes 16: the same bars to predict, another file
+            QFile f(data);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QByteArray text = f.readAll();
+            f.close();
+            const qsizetype at = text.indexOf("\t0\t0\t15\n");
+            QVERIFY(at > 0);
+            text.replace(at, 8, "\t0\t0\t16\n");
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            QCOMPARE(f.write(text), text.size());
+        }
+        MainWindow w;
+        showRunsOf(w, db);
+        w.runsView()->selectIds({RunStore(db.toStdString()).list().front().id});
+        auto* open = w.runsView()->findChild<QPushButton*>("runsOpenModel");
+        QTRY_VERIFY(open && open->isEnabled());
+        setFileDialogAnswer([data](const FileDialogQuestion&) { return data; });
+        open->click();
+        QTRY_VERIFY_WITH_TIMEOUT(w.modelActions()->predictDialog() != nullptr, 30000);
+        setFileDialogAnswer({});
+        QTRY_COMPARE_WITH_TIMEOUT(
+            w.confusionTable()->caption(),
+            QStringLiteral("Confusion matrix · the kept ensemble of 2 seeds, validation part of "
+                           "the price file as it is now: it has changed since training"),
+            30000);
+    }
+
     // Issue 44: the Runs tab's details of an ensemble run compare it with its best and median
     // member run side by side, each cell the figure `nnwb-cli runs show ID --json` gives for
     // that run, the best member the one of the lowest validation loss and the median the middle
     // one of the 3. Before, only the ensemble's own figures.
     void runsTabComparesTheEnsembleWithItsMembers() {
         MainWindow w;
-        w.setConfirmDiscard(false);
-        w.setRunsDatabase(db_, true);
-        w.show();
+        showRunsOf(w, db_);
         RunsView* view = w.runsView();
-        w.showRuns();
-        QTRY_COMPARE(view->shownCount(), 1);
         const int64_t id = RunStore(db_.toStdString()).list().front().id;
         const auto r = run({"runs", "show", QString::number(id), "--json", "--runs-db", db_});
         QVERIFY2(r.code == 0, qPrintable(r.err));
@@ -435,6 +484,15 @@ private Q_SLOTS:
     }
 
 private:
+    // `w` shown on the Runs tab of store `db`, its one run listed.
+    static void showRunsOf(MainWindow& w, const QString& db) {
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(db, true);
+        w.show();
+        w.showRuns();
+        QTRY_COMPARE(w.runsView()->shownCount(), 1);
+    }
+
     static QByteArray bytes(const QString& path) {
         QFile f(path);
         return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
