@@ -1,8 +1,11 @@
 #include "ui/RunStatusBar.h"
 
+#include <algorithm>
 #include <cmath>
 
+#include <QFontMetrics>
 #include <QLabel>
+#include <QLayout>
 #include <QProgressBar>
 #include <QStatusBar>
 
@@ -55,7 +58,15 @@ void RunStatusBar::addWidgets(QStatusBar* bar) {
     epoch_ = new QLabel;
     epoch_->setObjectName(QStringLiteral("epochLabel"));
     speed_ = new QLabel;
+    speed_->setObjectName(QStringLiteral("speedLabel"));
     eta_ = new QLabel;
+    eta_->setObjectName(QStringLiteral("etaLabel"));
+    // Room kept for their usual texts: the labels do not move when a run's figures arrive (the
+    // message at a run's start is fitted to the room they leave).
+    const QFontMetrics fm(bar->font());
+    epoch_->setMinimumWidth(fm.horizontalAdvance(tr("epoch %1/%2").arg(999).arg(999)));
+    speed_->setMinimumWidth(fm.horizontalAdvance(tr("%1 samples/s").arg(QStringLiteral("99,999"))));
+    eta_->setMinimumWidth(fm.horizontalAdvance(tr("ETA %1").arg(QStringLiteral("9:59:59"))));
     device_ = new QLabel;
     device_->setObjectName(QStringLiteral("deviceLabel"));
     device_->setMaximumWidth(240);  // a long OpenCL device name must not widen the window
@@ -63,13 +74,32 @@ void RunStatusBar::addWidgets(QStatusBar* bar) {
     progress_->setObjectName(QStringLiteral("epochProgress"));
     progress_->setRange(0, 1000);
     progress_->setValue(0);
-    progress_->setMaximumWidth(260);
+    progress_->setMaximumWidth(180);
     progress_->setTextVisible(true);
     progress_->setFormat(tr("epoch %p %"));
     progress_->setToolTip(tr("Progress of the current epoch over the training samples"));
     bar->addWidget(state_);
     for (QWidget* w : std::initializer_list<QWidget*>{epoch_, speed_, eta_, device_, progress_})
         bar->addPermanentWidget(w);
+    // An elided start message's whole text is the bar's tooltip while it shows.
+    connect(bar, &QStatusBar::messageChanged, this, [this](const QString& message) {
+        if (message != subjectShown_ && !subjectShown_.isEmpty()) {
+            subjectShown_.clear();
+            bar_->setToolTip(QString());
+        }
+    });
+}
+
+QString RunStatusBar::fitted(const QString& data, const QString& rest) const {
+    const QString whole = data + rest;
+    if (!bar_->isVisible()) return whole;
+    if (bar_->layout()) bar_->layout()->activate();  // the permanent widgets' places now
+    // Where QStatusBar draws a message: from x = 6 to 2 px before its first permanent widget.
+    const int room = std::min(bar_->width() - 12, epoch_->x() - 2) - 6;
+    const QFontMetrics fm(bar_->font());
+    if (fm.horizontalAdvance(whole) <= room) return whole;
+    return fm.elidedText(data, Qt::ElideMiddle, std::max(0, room - fm.horizontalAdvance(rest))) +
+           rest;
 }
 
 void RunStatusBar::showDocumentDevice() {
@@ -115,12 +145,19 @@ void RunStatusBar::runStarted(const RunInfo& info) {
     const QString label = devices_->labelFor(info.deviceId);
     device_->setText(label == info.deviceId ? info.deviceName : label);
     epoch_->setText(tr("epoch %1/%2").arg(info.firstEpoch).arg(info.epochs));
-    bar_->showMessage(tr("%1 · %2 parameters · %3 training / %4 validation samples")
-                          .arg(info.dataDescription)
-                          .arg(QString::fromStdString(groupedCount(int64_t(info.parameters))))
-                          .arg(info.trainSamples)
-                          .arg(info.validationSamples),
-                      10000);
+    auto count = [](size_t n) { return QString::fromStdString(groupedCount(int64_t(n))); };
+    const QString counts =
+        tr(" · %1 parameters · %2 training / %3 validation samples")
+            .arg(count(info.parameters), count(info.trainSamples), count(info.validationSamples));
+    // At 1280x720 the whole line was cut by the permanent widgets (a fold's, or beside a long
+    // device name): the file name gives way, the counts stay, the whole line is the tooltip.
+    const QString shown = fitted(info.dataDescription, counts);
+    subjectShown_.clear();
+    bar_->showMessage(shown, 10000);
+    if (shown != info.dataDescription + counts) {
+        subjectShown_ = shown;
+        bar_->setToolTip(info.dataDescription + counts);
+    }
 }
 
 void RunStatusBar::progress(const TrainingProgress& p) {

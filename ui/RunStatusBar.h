@@ -40,13 +40,17 @@ private:
     void epochFinished(const EpochReport& r);
     void runFinished(RunEnd end, const QString& message);
     void showDocumentDevice();
+    // `data` + `rest` as the status bar's message has room for it left of the permanent
+    // widgets: whole, else `data` elided in the middle (`rest`, the counts, stays whole).
+    QString fitted(const QString& data, const QString& rest) const;
 
     QStatusBar* bar_;
     TrainingController* controller_;
     ExperimentDocument* doc_;
     DevicePicker* devices_;
     std::function<int()> lastEpoch_;
-    QString epochLine_;  // "epoch 3 done, best epoch 2" during a run
+    QString epochLine_;     // "epoch 3 done, best epoch 2" during a run
+    QString subjectShown_;  // the run's start message as shown (elided: the whole in the tip)
     QLabel* state_;
     QLabel* epoch_;
     QLabel* speed_;

@@ -21,7 +21,9 @@
 // the stored sweep, Parallel Coordinates, Importance, Experiment (the window grew to 1,358 px
 // at 1280x720 with the Model dock raised), then every view once; after the walk-forward too.
 // In the Sweeps tab, with a refusal showing under the form's fields, the Start row and the
-// list of sweeps stay in view whichever end the spec is scrolled to.
+// list of sweeps stay in view whichever end the spec is scrolled to. The status bar's message
+// at a run's start (a plain run's and a fold's) is not cut by the permanent widgets: whole at
+// 1280x720, at 1024x600 its file name elided with the whole line as the bar's tooltip.
 #include <QAbstractItemView>
 #include <QComboBox>
 #include <QDockWidget>
@@ -32,11 +34,14 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTimer>
 #include <QtTest>
 
+#include <algorithm>
 #include <fstream>
 #include <memory>
 
@@ -166,6 +171,52 @@ void showAt(MainWindow& w, const QSize& screen) {
     w.applyDefaultLayout();
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
+}
+
+// The status bar's message at a run's start ("… validation samples") as the window draws it,
+// caught once the run's speed label has its text (the permanent widgets then take their room): its
+// width, the room QStatusBar gives a message (from x = 6 to 2 px before its first permanent widget)
+// and the bar's tooltip.
+struct StartMessage {
+    QString text, tip;
+    int width = -1, room = 0;
+};
+
+// Watches `w`'s status bar every 20 ms until it catches `out`.
+void watchStartMessage(MainWindow& w, StartMessage& out) {
+    auto* timer = new QTimer(&w);
+    QObject::connect(timer, &QTimer::timeout, &w, [&w, &out, timer] {
+        QStatusBar* bar = w.statusBar();
+        auto* speed = bar->findChild<QLabel*>(QStringLiteral("speedLabel"));
+        auto* epoch = bar->findChild<QLabel*>(QStringLiteral("epochLabel"));
+        if (!speed || !epoch || speed->text().isEmpty() ||
+            !bar->currentMessage().endsWith(QStringLiteral(" validation samples")))
+            return;  // not yet, or another message (a run's end)
+        out.text = bar->currentMessage();
+        out.tip = bar->toolTip();
+        out.width = bar->fontMetrics().horizontalAdvance(out.text);
+        out.room = std::min(bar->width() - 12, epoch->x() - 2) - 6;
+        timer->stop();
+    });
+    timer->start(20);
+}
+
+// The message at a run's start is read whole: it fits its room, with the parameter and sample
+// counts; at 1280x720 the file name too, else the whole line is the bar's tooltip. Before, it
+// was cut by the permanent widgets (at 1280x720 a fold's of the bundled file, 110 characters).
+QString startMessageProblem(const StartMessage& m, const QSize& screen) {
+    if (m.width < 0) return "no message at the run's start";
+    if (m.width > m.room)
+        return QString("the run's start message is %1 px in %2 px: %3")
+            .arg(m.width)
+            .arg(m.room)
+            .arg(m.text);
+    if (!m.text.contains(" parameters · ")) return "the counts are not whole: " + m.text;
+    const bool elided = m.text.contains(QChar(0x2026));
+    if (elided && screen.width() >= 1280) return "elided at 1280x720: " + m.text;
+    if (elided && (m.tip.contains(QChar(0x2026)) || !m.tip.endsWith(" validation samples")))
+        return QString("elided (%1) without the whole line as tooltip (%2)").arg(m.text, m.tip);
+    return {};
 }
 
 std::string cutFile(const std::string& dir, int bars) {
@@ -322,7 +373,11 @@ private Q_SLOTS:
         QVERIFY(w.openExperiment(QStringLiteral(NNWB_RESOURCES_DIR) + "/experiments/default.json"));
         showAt(w, screen);
         QTRY_VERIFY(!w.dataPanel()->isLoading());
+        StartMessage start;
+        watchStartMessage(w, start);
         train(w, 1);
+        const QString startProblem = startMessageProblem(start, screen);
+        QVERIFY2(startProblem.isEmpty(), qPrintable(startProblem));
         auto* upper = w.findChild<QTabWidget*>(QStringLiteral("upperTabs"));
         QVERIFY(upper);
         for (int i = 0; i < upper->count(); ++i) {
@@ -368,8 +423,12 @@ private Q_SLOTS:
     void walkForward() {
         QFETCH(QSize, screen);
         MainWindow w;
+        StartMessage start;  // the first fold's
+        watchStartMessage(w, start);
         trainSmallDense(w, screen, "wf", 2, {{"mode", "walkforward"}, {"folds", 3}});
         if (QTest::currentTestFailed()) return;
+        const QString startProblem = startMessageProblem(start, screen);
+        QVERIFY2(startProblem.isEmpty(), qPrintable(startProblem));
         auto* upper = w.findChild<QTabWidget*>(QStringLiteral("upperTabs"));
         for (int i = 0; i < upper->count(); ++i) {
             upper->setCurrentIndex(i);
