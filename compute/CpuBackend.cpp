@@ -26,6 +26,8 @@ struct Storage {
 
 constexpr size_t kGrain = 1 << 14;             // elements per parallel chunk for element-wise work
 constexpr size_t kGemmParallelWork = 1 << 17;  // multiply-adds below which gemm stays serial
+constexpr int kLongK = 1024;     // A^T B of at least this depth: a weight gradient's tiling
+constexpr int kLongKRows = 384;  // its row tiles' most rows (packed A^T: 384 KiB a k block)
 
 }  // namespace
 
@@ -96,7 +98,10 @@ struct CpuOps {
         elemParallel(args.n, [&](size_t i) { o[i] = a[i] + b[i]; });
     }
 
-    void run(const GemmArgs& g) {
+    void run(const GemmArgs& g) { gemm(g, nullptr, 0); }
+    // The product; with `rowSums` (transA only) also rowSums + b0 * rowSumsStride += the row
+    // sums of product b0's op(A), added inside the product's packing of A (cpugemm rowSums).
+    void gemm(const GemmArgs& g, T* rowSums, size_t rowSumsStride) {
         const int M = g.m, N = g.n, K = g.k;
         if (M <= 0 || N <= 0 || g.batch0 <= 0 || g.batch1 <= 0) return;
         const T* A = K > 0 ? ptr(g.a) : nullptr;
@@ -130,18 +135,25 @@ struct CpuOps {
         }
         // Tiles: (product, row block, column block). Each C element belongs to one tile and its
         // value does not depend on the split, so any thread count gives the same result.
-        const int colTiles = (N + cpugemm::kTileCols - 1) / cpugemm::kTileCols;
         int tileRows = cpugemm::kTileRows;
-        // One product of a few row tiles that the threads cannot share evenly (the weight
-        // gradient of a 256-wide layer: 3 tiles of 96 rows on 2 threads left one thread idle
-        // for a third of it): one taller tile per thread, in multiples of 12 rows (the AVX-512
-        // micro-tile). Any split gives the same bits.
         const int threads = be.pool_->size();
-        if (batches == 1 && colTiles == 1 && threads > 1) {
+        int colTiles = (N + cpugemm::kTileCols - 1) / cpugemm::kTileCols, tileCols = 0;
+        if (g.transA && K >= kLongK && batches == 1) {
+            // A weight gradient (A^T B, K = batch rows): one column tile and one row tile per
+            // thread (at most kLongKRows rows), so that each k step reads a long contiguous
+            // stretch of A's row (dz, 768 floats for a QKV projection) instead of 96 values
+            // of it, 3 KiB apart, which the prefetchers did not keep up with.
+            colTiles = 1;
+            tileRows = std::min(kLongKRows, ((M + threads - 1) / threads + 11) / 12 * 12);
+        } else if (batches == 1 && colTiles == 1 && threads > 1) {
+            // One product of a few row tiles that the threads cannot share evenly (3 tiles of
+            // 96 rows on 2 threads left one thread idle for a third of it): one taller tile per
+            // thread, in multiples of 12 rows (the AVX-512 micro-tile).
             const int tiles = (M + tileRows - 1) / tileRows;
             if (tiles > 1 && tiles < 2 * threads && tiles % threads != 0)
                 tileRows = ((M + threads - 1) / threads + 11) / 12 * 12;
         }
+        tileCols = colTiles == 1 ? N : cpugemm::kTileCols;
         const int rowTiles = (M + tileRows - 1) / tileRows;
         const size_t perBatch = size_t(rowTiles) * colTiles;
         const size_t items = batches * perBatch;
@@ -153,10 +165,10 @@ struct CpuOps {
                 q.a = A ? A + i0 * g.strideA0 + i1 * g.strideA1 : nullptr;
                 q.b = B ? B + i0 * g.strideB0 + i1 * g.strideB1 : nullptr;
                 q.c = C + i0 * g.strideC0 + i1 * g.strideC1;
+                q.rowSums = rowSums ? rowSums + i0 * rowSumsStride : nullptr;
                 const int rt = int(t / colTiles), ct = int(t % colTiles);
-                const int r0 = rt * tileRows, c0 = ct * cpugemm::kTileCols;
-                cpugemm::tile(q, r0, std::min(M, r0 + tileRows), c0,
-                              std::min(N, c0 + cpugemm::kTileCols));
+                const int r0 = rt * tileRows, c0 = ct * tileCols;
+                cpugemm::tile(q, r0, std::min(M, r0 + tileRows), c0, std::min(N, c0 + tileCols));
             }
         };
         // Threads only pay off above a few hundred thousand multiply-adds.
@@ -167,6 +179,19 @@ struct CpuOps {
         }
         const size_t chunks = std::min(items, size_t(be.pool_->size()) * 4);
         be.pool_->parallelFor(items, (items + chunks - 1) / chunks, run);
+    }
+
+    // dz = dy * f'(z) first unless dy is empty (activationBackward), then db += the column sums
+    // of dz and dW += dz^T x in one pass: the sums are added while the product packs dz^T (each
+    // column's rows in order from db's value, as biasGradient adds them: the same bits), so dz
+    // is read once instead of once more by a bias-gradient pass of its own.
+    void run(const ProjectionGradientArgs& a) {
+        const int models = a.gemm.batch0, rows = a.gemm.k * models, cols = a.gemm.m;
+        if (!a.dy.empty()) run(ActivationBackwardArgs{rows, cols, a.z, a.y, a.dy, a.gemm.a, a.act});
+        const size_t stride = models > 1 ? a.dbStride : 0;
+        if (a.gemm.k > 0 && a.gemm.n > 0) return gemm(a.gemm, ptr(a.db), stride);
+        run(BiasGradientArgs{rows, cols, a.gemm.a, a.db, models, a.dbStride});  // no product
+        run(a.gemm);
     }
 
     // The activation chosen at compile time, so that the element loops below vectorize.

@@ -171,67 +171,86 @@ struct Kernels {
         }
     }
 
-    // Columns [j, j + nc) (nc <= NR) of rows [i0, i1), over k values [k0, k0 + kc). A panel of
-    // at most half a vector goes to the half-width kernel (down to 128-bit vectors), one wider
-    // than a vector to the double-width micro-tiles; `scratch` holds kKc x NR values.
-    template <bool TA>
-    static NNWB_INLINE void panel(const Product<T>& p, int k0, int kc, bool acc, int j, int nc,
-                                  int i0, int i1, T* scratch) {
-        if constexpr (VB > 16) {
-            if (nc <= VL / 2)
-                return Kernels<T, VB / 2>::template panel<TA>(p, k0, kc, acc, j, nc, i0, i1,
-                                                              scratch);
-        }
-        const int width = nc > VL ? NR : VL;
-        const T* bp;
-        int ldbp;
-        if (!p.transB && nc == width) {
-            bp = p.b + size_t(k0) * p.ldb + j;
-            ldbp = p.ldb;
-        } else {
-            packB(p, k0, kc, j, nc, width, scratch);
-            bp = scratch;
-            ldbp = width;
-        }
-        for (int i = i0; i < i1; i += MR) {
-            const int mr = std::min(MR, i1 - i);
-            const T* ap = TA ? p.a + size_t(k0) * p.lda + i : p.a + size_t(i) * p.lda + k0;
-            T* cp = p.c + size_t(i) * p.ldc + j;
-            if (width == NR)
-                microRows<2, TA>(mr, kc, ap, p.lda, bp, ldbp, cp, p.ldc, nc, p.alpha, p.beta, acc);
-            else
-                microRows<1, TA>(mr, kc, ap, p.lda, bp, ldbp, cp, p.ldc, nc, p.alpha, p.beta, acc);
+    // Copies rows [i0, i1) of A^T (A element (i, k) at a[k * lda + i]) over k values [k0, k0 +
+    // kc) into panels of pm rows, k-major: row i0 + q * pm + r, value k at dst[(q * kc + k) *
+    // pm + r]. A^T's rows are lda values apart (768 floats for a weight gradient), so in place
+    // the k steps of a micro-tile fell into few L1 sets. When `sums` is given, also adds each
+    // row's values to sums[i - i0], k in ascending order (the bias gradient's column sums of dz,
+    // as BiasGradient adds them: the same operations in the same order).
+    static NNWB_INLINE void packA(const Product<T>& p, int k0, int kc, int i0, int i1, int pm,
+                                  T* dst, T* sums) {
+        const int rows = i1 - i0;
+        for (int k = 0; k < kc; ++k) {
+            const T* src = p.a + size_t(k0 + k) * p.lda + i0;
+            for (int q = 0; q * pm < rows; ++q) {
+                const int n = std::min(pm, rows - q * pm);
+                std::copy(src + q * pm, src + q * pm + n, dst + (size_t(q) * kc + k) * pm);
+            }
+            if (sums)
+                for (int r = 0; r < rows; ++r) sums[r] += src[r];
         }
     }
 
+    // Columns [j, j + nc) (nc <= NR) of rows [i0, i1), over k values [k0, k0 + kc). A panel of
+    // at most half a vector goes to the half-width kernel (down to 128-bit vectors), one wider
+    // than a vector to the double-width micro-tiles; `scratch` holds kKc x NR values. With
+    // `ap` (A^T packed by packA in panels of pm rows, pm a multiple of MR) the micro-tiles read
+    // A from there, else in place.
+    template <bool TA>
+    static NNWB_INLINE void panel(const Product<T>& p, int k0, int kc, bool acc, int j, int nc,
+                                  int i0, int i1, T* scratch, const T* ap, int pm) {
+        if constexpr (VB > 16) {
+            if (nc <= VL / 2)
+                return Kernels<T, VB / 2>::template panel<TA>(p, k0, kc, acc, j, nc, i0, i1,
+                                                              scratch, ap, pm);
+        }
+        const int width = nc > VL ? NR : VL;
+        // B always packed: a panel read in place has rows ldb apart (768 or 64 floats for the
+        // projections), whose k steps fell into few L1 sets and missed there.
+        packB(p, k0, kc, j, nc, width, scratch);
+        for (int i = i0; i < i1; i += MR) {
+            const int mr = std::min(MR, i1 - i);
+            const T* a;
+            int lda = p.lda;
+            if (ap) {
+                a = ap + (size_t((i - i0) / pm) * kc) * pm + (i - i0) % pm;
+                lda = pm;
+            } else {
+                a = TA ? p.a + size_t(k0) * p.lda + i : p.a + size_t(i) * p.lda + k0;
+            }
+            T* cp = p.c + size_t(i) * p.ldc + j;
+            if (width == NR)
+                microRows<2, TA>(mr, kc, a, lda, scratch, width, cp, p.ldc, nc, p.alpha, p.beta,
+                                 acc);
+            else
+                microRows<1, TA>(mr, kc, a, lda, scratch, width, cp, p.ldc, nc, p.alpha, p.beta,
+                                 acc);
+        }
+    }
+
+    // Rows [i0, i1) x columns [j0, j1), k block by k block. A^T (the weight gradients) is
+    // packed once per k block and read from there by every column panel; p.rowSums, when set,
+    // gets the rows' sums of op(A) from the tile that starts at column 0 (one tile per row).
     template <bool TA>
     static NNWB_INLINE void blocked(const Product<T>& p, int i0, int i1, int j0, int j1) {
-        static thread_local std::vector<T> packed;
+        static thread_local std::vector<T> packed, packedA;
         if (packed.size() < size_t(kKc) * NR) packed.resize(size_t(kKc) * NR);
+        const int pm = MR;
+        if (TA) {
+            const size_t need = size_t(kKc) * ((i1 - i0 + pm - 1) / pm) * pm;
+            if (packedA.size() < need) packedA.resize(need);
+        }
+        T* sums = p.rowSums && j0 == 0 ? p.rowSums + i0 : nullptr;
         for (int k0 = 0; k0 < p.k; k0 += kKc) {
             const int kc = std::min(kKc, p.k - k0);
-            // A^T B (the weight gradients, K = batch rows): 6 x 4-vector micro-tiles over full
-            // 4-vector column blocks of B's rows, read in place, so that A's rows (far apart,
-            // from L2) are read once per 64 columns instead of once per 32; 24 accumulators as
-            // in the 12 x 2 tile, the same order per element (the same bits).
-            int jw = j0;
-            if constexpr (VB >= 64 && TA) {
-                if (!p.transB)
-                    for (; jw + 4 * VL <= j1; jw += 4 * VL)
-                        for (int i = i0; i < i1; i += 6) {
-                            const int mr = std::min(6, i1 - i);
-                            microRows<4, true, 6>(mr, kc, p.a + size_t(k0) * p.lda + i, p.lda,
-                                                  p.b + size_t(k0) * p.ldb + jw, p.ldb,
-                                                  p.c + size_t(i) * p.ldc + jw, p.ldc, 4 * VL,
-                                                  p.alpha, p.beta, k0 > 0);
-                        }
-            }
-            for (int j = jw, nc = 0; j < j1; j += nc) {
+            if (TA) packA(p, k0, kc, i0, i1, pm, packedA.data(), sums);
+            for (int j = j0, nc = 0; j < j1; j += nc) {
                 // A last panel between one and two vectors wide: one full vector, then the
                 // rest, instead of a double-width panel mostly of zeros.
                 nc = std::min(NR, j1 - j);
                 if (nc < NR && nc > VL) nc = VL;
-                panel<TA>(p, k0, kc, k0 > 0, j, nc, i0, i1, packed.data());
+                panel<TA>(p, k0, kc, k0 > 0, j, nc, i0, i1, packed.data(),
+                          TA ? packedA.data() : nullptr, pm);
             }
         }
     }
@@ -428,6 +447,14 @@ void tile(const Product<T>& p, int i0, int i1, int j0, int j1) {
             for (int j = j0; j < j1; ++j) c[j] = p.beta == T(0) ? T(0) : p.beta * c[j];
         }
         return;
+    }
+    if (p.rowSums && !p.transA) {  // not packed: the sums in a pass of their own
+        if (j0 == 0)
+            for (int i = i0; i < i1; ++i)
+                for (int k = 0; k < p.k; ++k) p.rowSums[i] += p.a[size_t(i) * p.lda + k];
+        Product<T> q = p;
+        q.rowSums = nullptr;
+        return tile(q, i0, i1, j0, j1);
     }
     Choice& c = current();
     Isa isa = c.isa.load(std::memory_order_relaxed);

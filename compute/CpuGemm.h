@@ -20,6 +20,11 @@ struct Product {
     const T* b = nullptr;
     T* c = nullptr;
     int lda = 0, ldb = 0, ldc = 0;
+    // When set (transA only): rowSums[i] += the sum over k of op(A)(i, k), k in ascending order,
+    // for every row i of a tile whose first column is 0 (so once per row when the tiles cover
+    // the product): a projection's bias gradient, the column sums of dz, folded into the
+    // packing of dz^T for its weight gradient (CpuBackend's projectionGradient).
+    T* rowSums = nullptr;
 };
 
 // The plain product c = op(a) op(b) of row-major matrices (m x n, depth k, alpha 1, beta 0),

@@ -252,8 +252,8 @@ TEST(CpuGemm, unevenRowTilesSplitPerThread) {
     runCase({250, 100, 40, false, false, 0.5f, 0.0f, 1, 1, false, 2});
 }
 
-// A^T B on AVX-512: 6-row micro-tiles over 64-column blocks read in place, then the remaining
-// columns in the 12 x 32 tiles; rows past a multiple of 6, k past one block (accumulate), beta.
+// A^T B: A^T packed per k block in panels of the micro-tile's rows (12 on AVX-512, 6 on AVX2),
+// B packed per column panel; rows past a multiple of 6, k past one block (accumulate), beta.
 TEST(CpuGemm, transposedAWideColumnBlocks) {
     runCase({37, 100, 300, true, false, 0.5f, 1.0f, 1, 1, false, 3});
     runCase({96, 256, 520, true, false});
@@ -265,7 +265,7 @@ TEST(CpuGemm, transposedAWideColumnBlocks) {
 // 0, which a compiler may break by leaving acc += a * b as a multiply and an add (GCC 13's
 // AVX-512 tuning did: issue 48 item 7; compute/CMakeLists.txt). Checked against std::fma column
 // by column for each FMA instruction set this machine has, in the micro-tile shapes (one row and
-// 13 rows, half-width, full and double-width panels, the 6-row A^T B blocks of AVX-512).
+// 13 rows, half-width, full and double-width panels, A^T packed in panels of 12 or 6 rows).
 template <typename T>
 std::string fmaChainMismatch(cpugemm::Isa isa, int m, int n, int k, bool ta, bool tb) {
     const std::vector<float> av = randomVector(size_t(m) * k, 21),
@@ -332,4 +332,94 @@ TEST(CpuGemm, instructionSetsReported) {
 TEST(CpuGemm, zeroKScalesC) {
     runCase({5, 7, 0, false, false, 1.0f, 0.5f});
     runCase({5, 7, 0, true, true, 1.0f, 0.0f});
+}
+
+// The CPU projectionGradient folds the bias gradient (db += the column sums of dz) into the
+// weight-gradient product's packing of dz^T (cpugemm rowSums). It must give the bits of the
+// composite it replaces, activationBiasBackward (or biasGradient) then gemm: db, dW and dz, for
+// one model and a population of 3 (db at a stride), with and without dy (tanh), K short and past
+// the long-K tiling (1,100 rows: one row tile per thread, A^T packed in long rows), rows past the
+// micro-tiles' 6 and 12, on 1, 2 and 3 threads and each instruction set.
+namespace {
+struct Projection {
+    int models, k, m, n;  // dz [models][k][m], x [models][k][n], dW [models][m][n]
+    bool withDy;
+};
+struct ProjectionOut {
+    std::vector<double> db, dw, dz;
+};
+ProjectionOut projectionGradient(Backend& be, const Projection& c, bool composite) {
+    const size_t dzN = size_t(c.models) * c.k * c.m, xN = size_t(c.models) * c.k * c.n,
+                 wN = size_t(c.models) * c.m * c.n, dbStride = size_t(c.m) + 3,
+                 dbN = dbStride * c.models;
+    auto upload = [&](size_t n, uint32_t seed) {
+        Buffer b = be.alloc(n);
+        const std::vector<float> v = randomVector(n, seed);
+        be.upload(b, v.data(), n);
+        return b;
+    };
+    Buffer dz = upload(dzN, 31), x = upload(xN, 32), dw = upload(wN, 33), db = upload(dbN, 34),
+           z = upload(dzN, 35), y = upload(dzN, 36);
+    GemmArgs g;
+    g.transA = true;
+    g.m = c.m;
+    g.n = c.n;
+    g.k = c.k;
+    g.beta = 1.0f;
+    g.a = dz;
+    g.b = x;
+    g.c = dw;
+    g.lda = c.m;
+    g.ldb = c.n;
+    g.ldc = c.n;
+    g.batch0 = c.models;
+    g.strideA0 = size_t(c.k) * c.m;
+    g.strideB0 = size_t(c.k) * c.n;
+    g.strideC0 = size_t(c.m) * c.n;
+    const size_t stride = c.models > 1 ? dbStride : 0;
+    const Activation act = Activation::Tanh;
+    const int rows = c.k * c.models;
+    BufRef dy = c.withDy ? BufRef(dz) : BufRef();  // dz = dy * f'(z) in place
+    if (composite) {
+        if (c.withDy)
+            be.activationBiasBackward({rows, c.m, z, y, dy, dz, act, db, c.models, stride});
+        else
+            be.biasGradient({rows, c.m, dz, db, c.models, stride});
+        be.gemm(g);
+    } else {
+        be.projectionGradient({g, db, stride, act, z, y, dy});
+    }
+    ProjectionOut o{std::vector<double>(dbN), std::vector<double>(wN), std::vector<double>(dzN)};
+    be.downloadF64(db, o.db.data(), dbN);
+    be.downloadF64(dw, o.dw.data(), wN);
+    be.downloadF64(dz, o.dz.data(), dzN);
+    return o;
+}
+}  // namespace
+
+TEST(CpuGemm, projectionGradientFoldsTheBiasSumsBitForBit) {
+    const Projection cases[] = {{1, 37, 7, 5, false},
+                                {1, 1100, 100, 40, true},
+                                {3, 50, 40, 33, true},
+                                {3, 1100, 13, 20, false},
+                                {1, 1030, 30, 70, false}};
+    for (const Projection& c : cases)
+        for (int threads : {1, 2, 3})
+            for (int isa = -1; isa < 3; ++isa) {
+                if (isa >= 0 && !cpugemm::setIsa(cpugemm::Isa(isa))) continue;
+                CpuBackend f(Precision::Float, threads), d(Precision::Double, threads);
+                for (Backend* be : {static_cast<Backend*>(&f), static_cast<Backend*>(&d)}) {
+                    const ProjectionOut want = projectionGradient(*be, c, true);
+                    const ProjectionOut got = projectionGradient(*be, c, false);
+                    const std::string what =
+                        "models " + std::to_string(c.models) + " k " + std::to_string(c.k) + " m " +
+                        std::to_string(c.m) + " n " + std::to_string(c.n) + " dy " +
+                        std::to_string(c.withDy) + " threads " + std::to_string(threads) + " isa " +
+                        std::to_string(isa) + (be == &d ? " double" : " float");
+                    EXPECT_EQ(got.db, want.db) << "db, " << what;
+                    EXPECT_EQ(got.dw, want.dw) << "dW, " << what;
+                    EXPECT_EQ(got.dz, want.dz) << "dz, " << what;
+                }
+                cpugemm::setDefaultIsa();
+            }
 }
