@@ -440,6 +440,9 @@ uint64_t OpenClBackend::enqueueCount() const {
 std::string OpenClBackend::gemmConfig() const {
     return d_->gemm.defines();
 }
+void OpenClBackend::failNextLaunchPartWay() {
+    d_->failNextPartWay = true;
+}
 void OpenClBackend::setBlockSpread(int spread) {
     d_->blockSpreadWanted = std::max(spread, 0);
 }

@@ -109,6 +109,9 @@ public:
     // Tests and A/B tools: the fused block backward's work-groups per sample from now on, as
     // OpenClOptions::blockSpread (0: the shape rule).
     void setBlockSpread(int spread);
+    // Tests only: the next kernel launch fails (CL_OUT_OF_RESOURCES) after setting every counter
+    // of gemm_longk and the fused block to 1, as a launch stopped part-way on the device can.
+    void failNextLaunchPartWay();
 
     struct Ops;  // the op implementations (OpenClOps.cpp)
 

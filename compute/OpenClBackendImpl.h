@@ -288,12 +288,19 @@ struct OpenClBackend::Impl {
                  const size_t* global, const size_t* local) {
         cl_event ev = nullptr;
         cl_int err = faults.next();
+        if (err == CL_SUCCESS && failNextPartWay) {  // tests: failNextLaunchPartWay
+            failNextPartWay = false;
+            fillCounters(1);
+            err = CL_OUT_OF_RESOURCES;
+        }
         if (err == CL_SUCCESS)
             err = clEnqueueNDRangeKernel(queue.get(), k.kernel.get(), dims, nullptr, global, local,
                                          0, nullptr, profiling ? &ev : nullptr);
-        if (err != CL_SUCCESS)
+        if (err != CL_SUCCESS) {
+            countersDirty = true;  // a launch that stopped part-way may have counted
             throw ComputeError(op + ": launching kernel " + k.name + " failed (" +
                                clErrorName(err) + ")" + faults.note());
+        }
         if (profiling) {
             pending.push_back({&k.name, ClEvent(ev), nextProduct});
             if (pending.size() >= 4096) drainEvents();
@@ -404,11 +411,28 @@ struct OpenClBackend::Impl {
         return scratch.get();
     }
 
-    // gemm_longk's counters (one int per (batch, tile) of a split product): at least `count`,
-    // all 0 (each launch sets the ones it counted back to 0). Grown like the scratch buffer.
+    // The counters of gemm_longk (one int per (batch, tile) of a split product) and of the fused
+    // block's spread backward (one per sample): at least `count`, all 0 (each launch sets the
+    // ones it counted back to 0). Grown like the scratch buffer. After a failed launch
+    // (countersDirty) they are set to 0 again before their next use: a launch that stopped
+    // part-way leaves counts that would make the next one reduce before every group arrived.
     ClMem gemmCounters;
     size_t gemmCounterCount = 0;
+    bool countersDirty = false;
+    bool failNextPartWay = false;  // OpenClBackend::failNextLaunchPartWay
+    void fillCounters(cl_int value) {
+        if (!gemmCounters) return;
+        const std::vector<cl_int> v(gemmCounterCount, value);
+        clCheck(
+            clEnqueueWriteBuffer(queue.get(), gemmCounters.get(), CL_TRUE, 0,
+                                 gemmCounterCount * sizeof(cl_int), v.data(), 0, nullptr, nullptr),
+            "gemm", "clEnqueueWriteBuffer(counters)");
+    }
     cl_mem ensureGemmCounters(size_t count) {
+        if (countersDirty) {
+            fillCounters(0);
+            countersDirty = false;
+        }
         if (gemmCounterCount < count) {
             count = std::max(count, std::max<size_t>(4096, 2 * gemmCounterCount));
             cl_int err = CL_SUCCESS;

@@ -11,6 +11,8 @@
 // up to 64 (parityCheckingSkipsK).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "common/GemmCase.h"
@@ -301,6 +303,47 @@ TEST_F(ParityGemm, projectionGradientLaunches) {
         if (!parityCheckingDevice()) {
             EXPECT_EQ(launches(1280, 96, 24, false), 1u) << id;
         }
+    }
+}
+
+// gemm_longk's per-tile counters are 0 again after a failed launch: one that stops part-way
+// (failNextLaunchPartWay: every counter left at 1) would otherwise make the next split product's
+// second group to arrive reduce before the third has stored its partial sums. The product after
+// the failure must equal the reference (with the counters left at 1: stale partial sums of the
+// first product, different inputs).
+TEST_F(ParityGemm, countersZeroedAfterAFailedLaunch) {
+    if (parityCheckingDevice()) GTEST_SKIP() << "the launch tests cover oclgrind";
+    const int M = 5, N = 6, K = 96;
+    for (auto& [id, be] : parityDevices().cl) {
+        auto* cl = dynamic_cast<OpenClBackend*>(be.get());
+        if (cl == nullptr || id.find(' ') != std::string::npos) continue;  // the automatic choice
+        Buffer a = cl->alloc(size_t(M) * K), b = cl->alloc(size_t(K) * N), c = cl->alloc(M * N);
+        auto product = [&](uint32_t seed) {
+            const std::vector<float> av = randomVector(a.size(), seed),
+                                     bv = randomVector(b.size(), seed + 1);
+            cl->upload(a, av.data(), av.size());
+            cl->upload(b, bv.data(), bv.size());
+            cl->gemm(GemmArgs::product(TensorView::matrix(a, M, K, K),
+                                       TensorView::matrix(b, K, N, N),
+                                       TensorView::matrix(c, M, N, N)));
+            std::vector<float> got(size_t(M) * N);
+            cl->download(c, got.data(), got.size());
+            double worst = 0;
+            for (int i = 0; i < M; ++i)
+                for (int j = 0; j < N; ++j) {
+                    double want = 0;
+                    for (int k = 0; k < K; ++k)
+                        want += double(av[size_t(i) * K + k]) * bv[size_t(k) * N + j];
+                    worst = std::max(worst, std::abs(want - got[size_t(i) * N + j]));
+                }
+            return worst;
+        };
+        cl->forceGemm("gemm_longk", 3);
+        EXPECT_LT(product(11), 1e-4) << id;
+        cl->failNextLaunchPartWay();
+        EXPECT_THROW(product(13), ComputeError) << id;
+        EXPECT_LT(product(17), 1e-4) << id << ": the product after a failed launch";
+        cl->forceGemm("", 0);
     }
 }
 
