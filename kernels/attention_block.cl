@@ -123,12 +123,13 @@ void blk_grads4(__global float* g, __global float* part, int direct, const int* 
 }
 
 // The weight gradient dW[o][j] = sum_r a[r * la + o] B[r * n + j] for oa <= o < ob, j < n (a
-// local [U][la], B global [U][n], staged into wl), four o per work-item, through blk_grads4.
+// local [U][la], B global [U][n], staged into wl unless `staged`: already there), four o per
+// work-item, through blk_grads4.
 void blk_weight_grad(__global float* g, __global float* part, int direct, __local const float* a,
-                     int la, int u, int oa, int ob, __global const float* B, int n,
+                     int la, int u, int oa, int ob, __global const float* B, int n, int staged,
                      __local float* wl) {
     const int lid = (int)get_local_id(0), lsz = (int)get_local_size(0);
-    blk_stage(wl, n, B, n, 0, u, n);
+    blk_stage(wl, n, B, n, 0, staged ? 0 : u, n);  // (no barrier under a condition: PoCL)
     for (int e = lid; e < ((ob - oa + 3) / 4) * n; e += lsz) {
         const int o0 = oa + (e / n) * 4, j = e % n;
         const int o1 = min(o0 + 1, ob - 1), o2 = min(o0 + 2, ob - 1), o3 = min(o0 + 3, ob - 1);
@@ -475,13 +476,13 @@ __kernel void attention_block_backward(
         gb[e] = ga[e] * nnwb_act_grad(z2[z2o + rw + e], f[fo + rw + e], ffOut);
     barrier(CLK_LOCAL_MEM_FENCE);
     // 3. dW2 = dZ2^T H1, db2 = column sums of dZ2, dZ1 = (dZ2 W2) * hidden'(Z1)
-    blk_weight_grad(G2, part[6], direct, gb, w, u, sw.x, sw.y, H1, ff, wl);
+    blk_weight_grad(G2, part[6], direct, gb, w, u, sw.x, sw.y, H1, ff, 0, wl);
     blk_bias_grad(Gb2, part[7], direct, gb, w, u, sw.x, sw.y);
     blk_cols_product(gh, ff, gb, u, w, W2, ff, wl);
     for (int e = lid; e < u * ff; e += lsz) gh[e] *= nnwb_act_grad(Z1[e], H1[e], hidden);
     barrier(CLK_LOCAL_MEM_FENCE);
     // 4. dW1 = dZ1^T X1, db1, and dX1 + dR2 = dZ1 W1 + dR2 (the residual)
-    blk_weight_grad(G1, part[4], direct, gh, ff, u, sf.x, sf.y, X1, w, wl);
+    blk_weight_grad(G1, part[4], direct, gh, ff, u, sf.x, sf.y, X1, w, 0, wl);
     blk_bias_grad(Gb1, part[5], direct, gh, ff, u, sf.x, sf.y);
     blk_cols_product(gx, w, gh, u, ff, W1, w, wl);
     for (int e = lid; e < uw; e += lsz) gx[e] += ga[e];
@@ -491,7 +492,7 @@ __kernel void attention_block_backward(
     // 6. dW0 = dA^T C, db0, dC = dA W0 (or dC = dA)
     // (no barrier under a condition: PoCL's compiler replicates the code after one)
     if (hasW0) blk_bias_grad(Gb0, part[3], direct, gx, w, u, sw.x, sw.y);
-    blk_weight_grad(G0, part[2], direct, gx, w, u, sw.x, sw.y, Cg, hasW0 ? c : 0, wl);
+    blk_weight_grad(G0, part[2], direct, gx, w, u, sw.x, sw.y, Cg, hasW0 ? c : 0, 0, wl);
     blk_cols_product(gc, c, gx, u, w, W0, hasW0 ? c : 0, wl);
     if (!hasW0)
         for (int e = lid; e < u * c; e += lsz) gc[e] = gx[e];
@@ -557,9 +558,9 @@ __kernel void attention_block_backward(
     // loop around the barriers, for PoCL's compiler)
     const int ca[3] = {hA * dk, hd + hA * dk, 2 * hd + hA * dv};
     const int cb[3] = {hB * dk, hd + hB * dk, 2 * hd + hB * dv};
-    blk_weight_grad(Gq, part[0], direct, dqs, q, u, ca[0], cb[0], X, w, wl);
-    blk_weight_grad(Gq, part[0], direct, dqs, q, u, ca[1], cb[1], X, w, wl);
-    blk_weight_grad(Gq, part[0], direct, dqs, q, u, ca[2], cb[2], X, w, wl);
+    blk_weight_grad(Gq, part[0], direct, dqs, q, u, ca[0], cb[0], X, w, 0, wl);
+    blk_weight_grad(Gq, part[0], direct, dqs, q, u, ca[1], cb[1], X, w, 1, wl);  // X staged
+    blk_weight_grad(Gq, part[0], direct, dqs, q, u, ca[2], cb[2], X, w, 1, wl);
     for (int t = 0; t < 3; ++t) blk_bias_grad(Gbq, part[1], direct, dqs, q, u, ca[t], cb[t]);
     // dQKV_h Wqkv_h: with spread 1 all of dQKV's columns (in place, in order); else this
     // group's columns gathered into cq, with the matching rows of Wqkv staged in the same order
