@@ -138,7 +138,7 @@ struct CpuOps {
         int tileRows = cpugemm::kTileRows;
         const int threads = be.pool_->size();
         int colTiles = (N + cpugemm::kTileCols - 1) / cpugemm::kTileCols, tileCols = 0;
-        if (g.transA && K >= kLongK && batches == 1) {
+        if (g.transA && K >= kLongK && batches == 1 && M >= 32 && N >= 32) {
             // A weight gradient (A^T B, K = batch rows): one column tile and one row tile per
             // thread (at most kLongKRows rows), so that each k step reads a long contiguous
             // stretch of A's row (dz, 768 floats for a QKV projection) instead of 96 values

@@ -205,9 +205,18 @@ struct Kernels {
                                                               scratch, ap, pm);
         }
         const int width = nc > VL ? NR : VL;
-        // B always packed: a panel read in place has rows ldb apart (768 or 64 floats for the
-        // projections), whose k steps fell into few L1 sets and missed there.
-        packB(p, k0, kc, j, nc, width, scratch);
+        // AVX-512 (the large products) always packs B: a panel read in place has rows ldb
+        // apart (768 or 64 floats for the projections), whose k steps fell into few L1 sets and
+        // missed there. The narrower kernels (the presets' small products, where a panel serves
+        // few micro-tiles) read a full-width panel of B in place.
+        const T* bp = scratch;
+        int ldbp = width;
+        if (VB < 64 && !p.transB && nc == width) {
+            bp = p.b + size_t(k0) * p.ldb + j;
+            ldbp = p.ldb;
+        } else {
+            packB(p, k0, kc, j, nc, width, scratch);
+        }
         for (int i = i0; i < i1; i += MR) {
             const int mr = std::min(MR, i1 - i);
             const T* a;
@@ -220,11 +229,9 @@ struct Kernels {
             }
             T* cp = p.c + size_t(i) * p.ldc + j;
             if (width == NR)
-                microRows<2, TA>(mr, kc, a, lda, scratch, width, cp, p.ldc, nc, p.alpha, p.beta,
-                                 acc);
+                microRows<2, TA>(mr, kc, a, lda, bp, ldbp, cp, p.ldc, nc, p.alpha, p.beta, acc);
             else
-                microRows<1, TA>(mr, kc, a, lda, scratch, width, cp, p.ldc, nc, p.alpha, p.beta,
-                                 acc);
+                microRows<1, TA>(mr, kc, a, lda, bp, ldbp, cp, p.ldc, nc, p.alpha, p.beta, acc);
         }
     }
 
@@ -236,21 +243,24 @@ struct Kernels {
         static thread_local std::vector<T> packed, packedA;
         if (packed.size() < size_t(kKc) * NR) packed.resize(size_t(kKc) * NR);
         const int pm = MR;
-        if (TA) {
+        T* sums = p.rowSums && j0 == 0 ? p.rowSums + i0 : nullptr;
+        // A^T packed on AVX-512 (the large products), and wherever the row sums are wanted
+        // (they replace a pass of their own); the narrower kernels read it in place otherwise.
+        const bool packAT = TA && (VB >= 64 || p.rowSums);
+        if (packAT) {
             const size_t need = size_t(kKc) * ((i1 - i0 + pm - 1) / pm) * pm;
             if (packedA.size() < need) packedA.resize(need);
         }
-        T* sums = p.rowSums && j0 == 0 ? p.rowSums + i0 : nullptr;
         for (int k0 = 0; k0 < p.k; k0 += kKc) {
             const int kc = std::min(kKc, p.k - k0);
-            if (TA) packA(p, k0, kc, i0, i1, pm, packedA.data(), sums);
+            if (packAT) packA(p, k0, kc, i0, i1, pm, packedA.data(), sums);
             for (int j = j0, nc = 0; j < j1; j += nc) {
                 // A last panel between one and two vectors wide: one full vector, then the
                 // rest, instead of a double-width panel mostly of zeros.
                 nc = std::min(NR, j1 - j);
                 if (nc < NR && nc > VL) nc = VL;
                 panel<TA>(p, k0, kc, k0 > 0, j, nc, i0, i1, packed.data(),
-                          TA ? packedA.data() : nullptr, pm);
+                          packAT ? packedA.data() : nullptr, pm);
             }
         }
     }
