@@ -81,7 +81,7 @@ void RunStatusBar::addWidgets(QStatusBar* bar) {
     bar->addWidget(state_);
     for (QWidget* w : std::initializer_list<QWidget*>{epoch_, speed_, eta_, device_, progress_})
         bar->addPermanentWidget(w);
-    // An elided start message's whole text is the bar's tooltip while it shows.
+    // An elided message's whole text (showFitted) is the bar's tooltip while it shows.
     connect(bar, &QStatusBar::messageChanged, this, [this](const QString& message) {
         if (message != subjectShown_ && !subjectShown_.isEmpty()) {
             subjectShown_.clear();
@@ -151,13 +151,16 @@ void RunStatusBar::runStarted(const RunInfo& info) {
             .arg(count(info.parameters), count(info.trainSamples), count(info.validationSamples));
     // At 1280x720 the whole line was cut by the permanent widgets (a fold's, or beside a long
     // device name): the file name gives way, the counts stay, the whole line is the tooltip.
-    const QString shown = fitted(info.dataDescription, counts);
-    subjectShown_.clear();
-    bar_->showMessage(shown, 10000);
-    if (shown != info.dataDescription + counts) {
-        subjectShown_ = shown;
-        bar_->setToolTip(info.dataDescription + counts);
-    }
+    showFitted(info.dataDescription, counts, 10000);
+}
+
+void RunStatusBar::showFitted(const QString& data, const QString& rest, int timeoutMs) {
+    const QString shown = fitted(data, rest);
+    const bool elided = shown != data + rest;
+    // The tooltip is there as the message shows (messageChanged keeps it: it is subjectShown_).
+    subjectShown_ = elided ? shown : QString();
+    bar_->setToolTip(elided ? data + rest : QString());
+    bar_->showMessage(shown, timeoutMs);
 }
 
 void RunStatusBar::progress(const TrainingProgress& p) {

@@ -31,6 +31,10 @@ public:
     void runStarting();
     // No run on show (another experiment): progress and figures cleared.
     void clear();
+    // Shows `data` + `rest` as the bar's message for `timeoutMs`, fitted left of the permanent
+    // widgets (see fitted()); when it had to be elided, the whole line is the bar's tooltip
+    // while it shows. A run's start and end messages.
+    void showFitted(const QString& data, const QString& rest, int timeoutMs);
 
 private:
     void addWidgets(QStatusBar* bar);
@@ -50,7 +54,7 @@ private:
     DevicePicker* devices_;
     std::function<int()> lastEpoch_;
     QString epochLine_;     // "epoch 3 done, best epoch 2" during a run
-    QString subjectShown_;  // the run's start message as shown (elided: the whole in the tip)
+    QString subjectShown_;  // an elided message (showFitted) as shown: the whole is in the tip
     QLabel* state_;
     QLabel* epoch_;
     QLabel* speed_;

@@ -22,8 +22,8 @@
 // at 1280x720 with the Model dock raised), then every view once; after the walk-forward too.
 // In the Sweeps tab, with a refusal showing under the form's fields, the Start row and the
 // list of sweeps stay in view whichever end the spec is scrolled to. The status bar's message
-// at a run's start (a plain run's and a fold's) is not cut by the permanent widgets: whole at
-// 1280x720, at 1024x600 its file name elided with the whole line as the bar's tooltip.
+// at a run's start (a plain run's and a fold's) and a walk-forward's end is not cut by the
+// permanent widgets: whole at 1280x720, at 1024x600 elided with the whole line as the tooltip.
 #include <QAbstractItemView>
 #include <QComboBox>
 #include <QDockWidget>
@@ -43,6 +43,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <memory>
 
 #include "app/core/ComparisonController.h"
@@ -173,50 +174,77 @@ void showAt(MainWindow& w, const QSize& screen) {
     QVERIFY(QTest::qWaitForWindowExposed(&w));
 }
 
-// The status bar's message at a run's start ("… validation samples") as the window draws it,
-// caught once the run's speed label has its text (the permanent widgets then take their room): its
-// width, the room QStatusBar gives a message (from x = 6 to 2 px before its first permanent widget)
-// and the bar's tooltip.
-struct StartMessage {
+// A status bar message of a run as the window draws it, caught once the run's speed label has its
+// text (the permanent widgets then take their room): its width, the room QStatusBar gives a
+// message (from x = 6 to 2 px before its first permanent widget) and the bar's tooltip.
+struct RunMessage {
     QString text, tip;
     int width = -1, room = 0;
 };
 
-// Watches `w`'s status bar every 20 ms until it catches `out`.
-void watchStartMessage(MainWindow& w, StartMessage& out) {
+// Watches `w`'s status bar every 20 ms and as messages change until it catches `out`: a message
+// for which `wanted` holds.
+void watchMessage(MainWindow& w, RunMessage& out, std::function<bool(const QString&)> wanted) {
     auto* timer = new QTimer(&w);
-    QObject::connect(timer, &QTimer::timeout, &w, [&w, &out, timer] {
+    auto check = [&w, &out, timer, wanted] {
         QStatusBar* bar = w.statusBar();
         auto* speed = bar->findChild<QLabel*>(QStringLiteral("speedLabel"));
         auto* epoch = bar->findChild<QLabel*>(QStringLiteral("epochLabel"));
-        if (!speed || !epoch || speed->text().isEmpty() ||
-            !bar->currentMessage().endsWith(QStringLiteral(" validation samples")))
-            return;  // not yet, or another message (a run's end)
+        if (out.width >= 0 || !speed || !epoch || speed->text().isEmpty() ||
+            !wanted(bar->currentMessage()))
+            return;  // caught already, not yet, or another message
         out.text = bar->currentMessage();
         out.tip = bar->toolTip();
         out.width = bar->fontMetrics().horizontalAdvance(out.text);
         out.room = std::min(bar->width() - 12, epoch->x() - 2) - 6;
         timer->stop();
-    });
+    };
+    QObject::connect(timer, &QTimer::timeout, &w, check);
+    // Also as it is shown: a short walk-forward's queued signals can all be handled between two
+    // polls (a later fold's start message is then seen only here).
+    QObject::connect(w.statusBar(), &QStatusBar::messageChanged, &w, check);
     timer->start(20);
 }
 
-// The message at a run's start is read whole: it fits its room, with the parameter and sample
-// counts; at 1280x720 the file name too, else the whole line is the bar's tooltip. Before, it
-// was cut by the permanent widgets (at 1280x720 a fold's of the bundled file, 110 characters).
-QString startMessageProblem(const StartMessage& m, const QSize& screen) {
-    if (m.width < 0) return "no message at the run's start";
+// The message at a run's start ("… validation samples").
+void watchStartMessage(MainWindow& w, RunMessage& out) {
+    watchMessage(w, out, [](const QString& m) { return m.endsWith(" validation samples"); });
+}
+
+// The first message after the run's end (the controller's runFinished).
+void watchEndMessage(MainWindow& w, RunMessage& out) {
+    auto ended = std::make_shared<bool>(false);
+    QObject::connect(w.controller(), &TrainingController::runFinished, &w,
+                     [ended] { *ended = true; });
+    watchMessage(w, out, [ended](const QString& m) { return *ended && !m.isEmpty(); });
+}
+
+// A run's message is read whole: it fits its room, with `shown` (the counts) in it; at 1280x720
+// all of it, else the whole line, with `whole` in it, is the bar's tooltip. Before, the start
+// message was cut by the permanent widgets (at 1280x720 a fold's of the bundled file, 110
+// characters), and the end of a walk-forward ("…; out of sample: loss …") too (706 px in 685).
+QString messageProblem(const RunMessage& m, const QSize& screen, const QString& what,
+                       const QString& shown, const QString& whole) {
+    if (m.width < 0) return "no message at the run's " + what;
     if (m.width > m.room)
-        return QString("the run's start message is %1 px in %2 px: %3")
+        return QString("the run's %1 message is %2 px in %3 px: %4")
+            .arg(what)
             .arg(m.width)
             .arg(m.room)
             .arg(m.text);
-    if (!m.text.contains(" parameters · ")) return "the counts are not whole: " + m.text;
-    const bool elided = m.text.contains(QChar(0x2026));
-    if (elided && screen.width() >= 1280) return "elided at 1280x720: " + m.text;
-    if (elided && (m.tip.contains(QChar(0x2026)) || !m.tip.endsWith(" validation samples")))
+    if (!m.text.contains(shown))
+        return QString("no \"%1\" in the %2 message: %3").arg(shown, what, m.text);
+    const qsizetype cut = m.text.indexOf(QChar(0x2026));
+    if (cut < 0) return m.text.contains(whole) ? QString() : what + " message without " + whole;
+    if (screen.width() >= 1280) return "elided at 1280x720: " + m.text;
+    if (m.tip.contains(QChar(0x2026)) || !m.tip.contains(whole) ||
+        !m.tip.startsWith(m.text.left(cut)) || !m.tip.endsWith(m.text.mid(cut + 1)))
         return QString("elided (%1) without the whole line as tooltip (%2)").arg(m.text, m.tip);
     return {};
+}
+
+QString startMessageProblem(const RunMessage& m, const QSize& screen) {
+    return messageProblem(m, screen, "start", " parameters · ", " validation samples");
 }
 
 std::string cutFile(const std::string& dir, int bars) {
@@ -373,7 +401,7 @@ private Q_SLOTS:
         QVERIFY(w.openExperiment(QStringLiteral(NNWB_RESOURCES_DIR) + "/experiments/default.json"));
         showAt(w, screen);
         QTRY_VERIFY(!w.dataPanel()->isLoading());
-        StartMessage start;
+        RunMessage start;
         watchStartMessage(w, start);
         train(w, 1);
         const QString startProblem = startMessageProblem(start, screen);
@@ -423,12 +451,17 @@ private Q_SLOTS:
     void walkForward() {
         QFETCH(QSize, screen);
         MainWindow w;
-        StartMessage start;  // the first fold's
+        RunMessage start, end;  // the first fold's start, the walk-forward's end
         watchStartMessage(w, start);
+        watchEndMessage(w, end);
         trainSmallDense(w, screen, "wf", 2, {{"mode", "walkforward"}, {"folds", 3}});
         if (QTest::currentTestFailed()) return;
         const QString startProblem = startMessageProblem(start, screen);
         QVERIFY2(startProblem.isEmpty(), qPrintable(startProblem));
+        QTRY_VERIFY(end.width >= 0);
+        const QString endProblem = messageProblem(end, screen, "end", QString(),
+                                                  "walk-forward, 3 folds; out of sample: loss ");
+        QVERIFY2(endProblem.isEmpty(), qPrintable(endProblem));
         auto* upper = w.findChild<QTabWidget*>(QStringLiteral("upperTabs"));
         for (int i = 0; i < upper->count(); ++i) {
             upper->setCurrentIndex(i);
