@@ -245,9 +245,13 @@ BufRef AttentionBlock::tailBackward(BufRef dy, BufRef dx, int rows, int normRows
         be.dropoutBackward({n, a.fmask, s.dr2, s.dz2});
         df = s.dz2;
     }
-    // dZ2 = dF f'(Z2), dW2 += dZ2^T H1, db2 += column sums of dZ2
-    linearParamGradients(be, a.h1, s.dz2, rows, f, w, w2_, b2_, cfg_.ffOut, a.z2, a.f, df);
-    linearInputGradient(be, s.dz2, rows, f, w, w2_, s.dh1, 0.0f);  // dH1 = dZ2 W2
+    // dZ2 = dF f'(Z2), dW2 += dZ2^T H1, db2 += column sums of dZ2. Without an ffOut activation
+    // dZ2 is dF itself (f' = 1): no activation backward, a copy of dF, of its own.
+    const bool linearOut = cfg_.ffOut == Activation::None;
+    const BufRef dz2 = linearOut ? df : BufRef(s.dz2);
+    linearParamGradients(be, a.h1, dz2, rows, f, w, w2_, b2_, cfg_.ffOut, a.z2, a.f,
+                         linearOut ? BufRef() : df);
+    linearInputGradient(be, dz2, rows, f, w, w2_, s.dh1, 0.0f);  // dH1 = dZ2 W2
     // dZ1 = dH1 f'(Z1) in place, dW1 += dZ1^T X1, db1
     linearParamGradients(be, a.x1, s.dh1, rows, w, f, w1_, b1_, cfg_.hidden, a.z1, a.h1, s.dh1);
     linearInputGradient(be, s.dh1, rows, w, f, w1_, s.dx1, 0.0f);  // dX1 = dZ1 W1
