@@ -12,6 +12,7 @@
 #include "common/ParamName.h"
 #include "common/TestUtil.h"
 #include "compute/BackendRegistry.h"
+#include "compute/OpenClBackend.h"
 #include "parity/ParityHarness.h"
 
 using namespace nnwb;
@@ -117,6 +118,33 @@ class ParityAttentionLayer : public ::testing::TestWithParam<LayerRow> {};
 TEST(ParityAttention, openclDevicesPresent) {
     if (openClDeviceIds().empty())
         GTEST_SKIP() << "no OpenCL device: only the float CPU backend is compared";
+}
+
+// An attention block whose feed-forward output has no activation passes dF on as dZ2 (f' = 1):
+// on OpenCL's per-op path that saves the activation_backward launch of each layer's FF2.
+TEST(ParityAttention, linearFeedForwardOutputTakesNoActivationBackward) {
+    for (const std::string& id : openClDeviceIds()) {
+        auto launches = [&](const char* ffOut) {
+            OpenClOptions o;
+            o.fused = "off";
+            o.gemmKernel = "gemm_tiled";
+            const nlohmann::json j = {{"type", "attention_stack"},
+                                      {"key_size", 2},
+                                      {"heads", 2},
+                                      {"layers", 2},
+                                      {"ff_activation", ffOut}};
+            auto run = LayerRun::fromJson(OpenClBackend::create(id, o), j, Shape{5, 4}, 2);
+            auto* cl = dynamic_cast<OpenClBackend*>(run->be.get());
+            run->setInput(randomDoubles(run->inCount(), 3));
+            run->forward();
+            const uint64_t n0 = cl->enqueueCount();
+            run->backward(randomDoubles(run->outCount(), 4), false);
+            return cl->enqueueCount() - n0;
+        };
+        const uint64_t none = launches("none"), tanh = launches("tanh");
+        EXPECT_EQ(tanh - none, 2u)
+            << id << ": " << none << " launches without the activation, " << tanh << " with tanh";
+    }
 }
 
 TEST_P(ParityAttentionLayer, layer) {
