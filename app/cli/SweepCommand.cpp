@@ -97,6 +97,8 @@ int coordinate(const sweep::SweepSpec& spec, int64_t id, RunStore& store, const 
                                         : 0.0,
             (long long)t.storeCommits,
             t.trialsEnded > 0 ? double(t.storeCommits) / t.trialsEnded : 0.0, t.storeSeconds);
+        const std::string parts = t.startup.text();  // where the start-up went
+        if (!parts.empty()) std::printf("sweep %lld %s\n", (long long)id, parts.c_str());
     }
     return status == sweepstatus::kCompleted ? 0 : 4;
 }

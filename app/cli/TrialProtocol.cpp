@@ -6,6 +6,7 @@
 
 #include "app/runs/RunRecorder.h"
 #include "app/runs/StoredRun.h"
+#include "app/trial/TrialStartupClock.h"
 #include "compute/Backend.h"
 #include "model/Monitor.h"
 
@@ -20,11 +21,15 @@ void dieAfterNextEpochLine() {
 }
 
 nlohmann::json trialStartedJson(RunEngine& run) {
+    trial::TrialStartupClock& clock = trial::TrialStartupClock::process();
+    clock.startedNow();
     const DeviceInfo info = run.session().backend().info();
     const ExperimentData& data = run.data();
     // The data's provenance as RunRecorder stores a run's, for the coordinator's trial run.
     nlohmann::json provenance = nlohmann::json::object();
     try {
+        const trial::TrialStartupClock::Scope timed(trial::StartupPhase::Hash);
+        clock.setDataHashed(data.priceData);  // recordedRunRow hashes the price file
         const StoredRun row = recordedRunRow(RecordingOptions::none(), run.experiment(), data, info,
                                              run.network().parameterCount(), run.epochsWanted(),
                                              monitorName(run.keeper().monitor()));
@@ -38,16 +43,19 @@ nlohmann::json trialStartedJson(RunEngine& run) {
     } catch (const std::exception&) {
         // the data file cannot be read again: the trial's run is stored without its provenance
     }
-    return {{"provenance", provenance},
-            {"parameters", run.network().parameterCount()},
-            {"trainSamples", data.split.train.size()},
-            {"validationSamples", data.split.validation.size()},
-            {"deviceId", info.id},
-            {"deviceName", info.id == "cpu" ? std::string("CPU (native)") : info.name},
-            {"data", data.description},
-            {"epochs", run.epochsWanted()},
-            {"firstEpoch", run.firstEpoch()},
-            {"seed", run.experiment().training.seed}};
+    nlohmann::json j = {{"provenance", provenance},
+                        {"parameters", run.network().parameterCount()},
+                        {"trainSamples", data.split.train.size()},
+                        {"validationSamples", data.split.validation.size()},
+                        {"deviceId", info.id},
+                        {"deviceName", info.id == "cpu" ? std::string("CPU (native)") : info.name},
+                        {"data", data.description},
+                        {"epochs", run.epochsWanted()},
+                        {"firstEpoch", run.firstEpoch()},
+                        {"seed", run.experiment().training.seed}};
+    // In a kept worker, how its start-up went (TrialStartupClock.h); the first started line.
+    if (nlohmann::json startup = clock.finish(); !startup.is_null()) j["startup"] = startup;
+    return j;
 }
 
 void TrialEvents::started(RunEngine& run) {

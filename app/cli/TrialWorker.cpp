@@ -14,6 +14,7 @@
 #include "app/cli/TrialProtocol.h"
 #include "app/trial/TrialEmitter.h"
 #include "app/trial/TrialLines.h"
+#include "app/trial/TrialStartupClock.h"
 #include "compute/BackendRegistry.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
@@ -86,6 +87,7 @@ void printReady(int status) {
 std::shared_ptr<const ExperimentData> keptData(const Experiment& e) {
     Kept& k = kept();
     if (!k.active) return nullptr;
+    const trial::TrialStartupClock::Scope timed(trial::StartupPhase::Data);
     const std::string key = dataKeyOf(e);
     if (k.data && k.dataKey == key) return k.data;
     k.data.reset();  // the old one freed before the new one loads
@@ -99,6 +101,7 @@ std::shared_ptr<const ExperimentData> keptData(const Experiment& e) {
 std::shared_ptr<Backend> keptBackend(const Experiment& e) {
     Kept& k = kept();
     if (!k.active) return nullptr;
+    const trial::TrialStartupClock::Scope timed(trial::StartupPhase::Backend);
     // The precision is part of the key: a backend set to `high` stays so (TrainingSession).
     const std::string key = e.training.device + "|" + e.training.matmulPrecision;
     if (k.backend && k.backendKey == key) return k.backend;
@@ -150,6 +153,7 @@ int runTrialWorker() {
         }
         // Anything but a trial line while idle (a late answer) asks nothing: the next line.
         if (!line || line->kind != trial::LineKind::Trial) continue;
+        trial::TrialStartupClock::process().begin();  // its "started" line says how long
         if (++served == dieIn) dieAfterNextEpochLine();
         status = runTrainArguments(line->argv);
         if (status == 1) break;  // a failure: the slot's next trial in a fresh process

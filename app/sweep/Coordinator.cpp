@@ -16,6 +16,7 @@
 #include "app/sweep/TrialTell.h"
 #include "app/trial/ChildSupervisor.h"
 #include "app/trial/EpochReportJson.h"
+#include "app/trial/TrialStartupClock.h"
 #include "model/sweep/Sampler.h"
 #include "model/sweep/TpeSampler.h"
 
@@ -85,6 +86,7 @@ struct Coordinator::Running {
     bool packed = false;           // the protocol lines carry "member"
     std::string errFile;           // the process's stderr
     double launchedAt = 0.0;       // steady seconds
+    LaunchTimes times;             // the start-up breakdown's (StartupBreakdown.h)
     bool startedLine = false;
 };
 
@@ -248,6 +250,13 @@ void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
     auto r = std::make_unique<Running>();
     r->slot = &slot;
     r->launchedAt = steadySeconds();
+    r->times.launchedAt = trial::monotonicSeconds();
+    Worker& worker = workers_[size_t(&slot - o_.slots.data())];
+    if (worker.readyAt > 0.0) {  // the slot's worker said ready: the time since then
+        slotTime_.startup.between += r->times.launchedAt - worker.readyAt;
+        slotTime_.startup.betweens += 1;
+        worker.readyAt = 0.0;
+    }
     r->packed = pack.size() > 1;
     const std::string leader = folder_ + "/trial-" + std::to_string(packNumbers.front());
     r->errFile = leader + ".err";
@@ -262,7 +271,9 @@ void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
         // The kept weights become the run's model (a bundle for a price file, as RunRecorder
         // stores them), so a trial opens as a run with its model.
         m.modelFile = base + ".safetensors";
+        const double before = trial::monotonicSeconds();
         pack[i].save(m.experimentFile);
+        r->times.fileSeconds += trial::monotonicSeconds() - before;
         argv.insert(argv.end(), {"--experiment", m.experimentFile});
         models.insert(models.end(), {priceFile ? "--save-model" : "--save-weights", m.modelFile});
         r->trials.push_back(std::move(m));
@@ -285,6 +296,7 @@ void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
     }
     try {
         r->child = startTrialProcess(size_t(&slot - o_.slots.data()), argv, *r);
+        r->times.sentAt = trial::monotonicSeconds();
     } catch (const std::exception& ex) {
         for (const TrialRun& m : r->trials) failToStart(*row(m.number), ex.what());
         return;
@@ -312,12 +324,14 @@ ChildSupervisor::Id Coordinator::startTrialProcess(size_t slot,
     if (!perTrialProcessReason().empty()) {
         std::vector<std::string> full = {o_.cliPath};
         full.insert(full.end(), argv.begin(), argv.end());
+        r.times.newProcess = true;
         return children_->start(slot, full, s.cpus, r.errFile);
     }
     Worker& w = workers_[slot];
     if (w.child == 0) {
         w.child = children_->start(slot, {o_.cliPath, "sweep", "worker"}, s.cpus, r.errFile);
         w.errFile = r.errFile;
+        r.times.newProcess = true;
     }
     r.errFile = w.errFile;  // the worker's stderr: its first trial's file
     trial::Line l;
@@ -328,10 +342,12 @@ ChildSupervisor::Id Coordinator::startTrialProcess(size_t slot,
 }
 
 void Coordinator::workerReady(Running& r, int status) {
+    const double readyAt = trial::monotonicSeconds();
     const ChildSupervisor::Id child = r.child;
     const size_t slot = size_t(r.slot - o_.slots.data());
     processEnded(child, status);  // its trials end as those of a process that exited so
     if (workers_[slot].child != child) return;
+    workers_[slot].readyAt = readyAt;
     if (!startNext(o_.slots[slot])) children_->stop(child);
 }
 
@@ -383,7 +399,11 @@ void Coordinator::handleTrialLine(Running& r, TrialRun& m, const trial::Line& l)
     if (r.packed && !m.failure.empty() && l.kind == trial::LineKind::Epoch) return;
     switch (l.kind) {
         case trial::LineKind::Started:
-            if (!r.startedLine) slotTime_.startupSeconds += steadySeconds() - r.launchedAt;
+            if (!r.startedLine) {
+                slotTime_.startupSeconds += steadySeconds() - r.launchedAt;
+                slotTime_.startup.add(r.times, l.started.value("startup", nlohmann::json()),
+                                      trial::monotonicSeconds());
+            }
             r.startedLine = true;
             recordStarted(m, l.started);
             break;

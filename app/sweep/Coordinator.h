@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "app/sweep/Slots.h"
+#include "app/sweep/StartupBreakdown.h"
 #include "app/sweep/SweepStore.h"
 #include "app/sweep/TrialPacking.h"
 #include "app/sweep/TrialRunRow.h"
@@ -53,6 +54,7 @@ struct SlotTime {
     // search") and the seconds the coordinator's thread spent committing them.
     int64_t storeCommits = 0;
     double storeSeconds = 0.0;
+    StartupBreakdown startup;  // where startupSeconds went
     double trialsPerHour() const {
         return wallSeconds > 0 ? trialsEnded * 3600.0 / wallSeconds : 0;
     }
@@ -161,6 +163,7 @@ private:
     struct Worker {
         ChildSupervisor::Id child = 0;
         std::string errFile;
+        double readyAt = 0.0;  // its last "ready" (monotonic seconds; 0: none pending)
     };
     std::vector<Worker> workers_;
     std::FILE* out_ = nullptr;  // progress lines: o_.progress, or a round's held lines

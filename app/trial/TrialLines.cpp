@@ -27,7 +27,7 @@ bool startedFieldOk(const std::string& key, const json& v) {
         if (key == k) return v.is_number_integer();
     for (const char* k : texts)
         if (key == k) return v.is_string();
-    if (key == "provenance") return v.is_object();
+    if (key == "provenance" || key == "startup") return v.is_object();
     if (key == "ensemble") {  // an ensemble trial's member seeds
         if (!v.is_array() || v.size() < 2) return false;
         for (const json& s : v)

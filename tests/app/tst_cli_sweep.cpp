@@ -6,15 +6,18 @@
 // nothing duplicated (one completed run per complete trial), the store's integrity_check ok;
 // a sweep on 4 parallel slots leaves a store that passes integrity_check with every trial a
 // whole run (NNWB_SWEEP_STRESS_TRIALS trials, 16 by default; `check` runs 120); the
-// coordinator's store writes are committed a few a trial (a round of lines at once).
+// coordinator's store writes are committed a few a trial (a round of lines at once); the
+// closing lines break the trials' start-up down into parts that add up to its mean.
 #include <QtTest>
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 
 #include <signal.h>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -37,6 +40,30 @@ QJsonObject nextLine(QProcess& p, int timeoutMs = 60000) {
     while (!p.canReadLine() && t.elapsed() < timeoutMs) p.waitForReadyRead(200);
     if (!p.canReadLine()) return {};
     return QJsonDocument::fromJson(p.readLine()).object();
+}
+
+// Issue 48 item 8: the closing lines of a sweep on kept workers break the trials' start-up down
+// (docs/sweeps.md "Speed of the search"): `launches` launches, `workers` worker starts, the
+// coordinator's, the way's and the worker's parts adding up to the mean (each part printed to
+// 1 ms), the worker's phases to its part. Empty when it holds, else what is wrong.
+QString startupBreakdownProblem(const QString& out, int launches, int workers) {
+    static const QRegularExpression re(
+        R"(trial start-up, mean of (\d+) launches ([0-9.]+) s: experiment file ([0-9.]+), send )"
+        R"(([0-9.]+), to the worker ([0-9.]+) \((\d+) worker starts, [0-9.]+ s each\), in the )"
+        R"(worker ([0-9.]+) \(arguments ([0-9.]+), data ([0-9.]+), backend ([0-9.]+), model build )"
+        R"(([0-9.]+), data hash ([0-9.]+) \[\d+ hashed\], line ([0-9.]+)\), back to the )"
+        R"(coordinator ([0-9.]+); ready to the next launch [0-9.]+ s \((\d+)\))");
+    const QRegularExpressionMatch m = re.match(out);
+    if (!m.hasMatch()) return "no start-up breakdown in: " + out;
+    auto d = [&](int i) { return m.captured(i).toDouble(); };
+    if (m.captured(1).toInt() != launches || m.captured(6).toInt() != workers ||
+        m.captured(15).toInt() != launches - workers)
+        return "wrong counts: " + m.captured(0);
+    const double coordinator = d(3) + d(4) + d(5) + d(7) + d(14);
+    const double worker = d(8) + d(9) + d(10) + d(11) + d(12) + d(13);
+    if (std::abs(coordinator - d(2)) > 0.0031 || std::abs(worker - d(7)) > 0.0036 || d(7) <= 0)
+        return "the parts do not add up: " + m.captured(0);
+    return {};
 }
 
 }  // namespace
@@ -235,6 +262,8 @@ private slots:
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
         QVERIFY2(r.out.contains("sweep 1: trial 5 complete") || r.out.contains("trial 5 complete"),
                  qPrintable(r.out));
+        const QString breakdown = startupBreakdownProblem(r.out, 6, 2);
+        QVERIFY2(breakdown.isEmpty(), qPrintable(breakdown));
         const QJsonObject s = show(1);
         QCOMPARE(s["status"].toString(), QString("completed"));
         QCOMPARE(s["counts"].toObject()["complete"].toInt(), 6);
