@@ -493,8 +493,13 @@ struct OpenClBackend::Ops {
     // work-group of 32 x G items (G >= 1) whose local arrays fit (two of the widest layer's
     // width and G * kDenseChainPart partial sums), fewer than 2^31 weights, and (mode auto) at most
     // kDenseChainFusedRows rows over all models (5x8 at 128 models of one sample measured 48,149
-    // samples/s fused against 62,183 per op on the H100); else Backend's default, op by op.
+    // samples/s fused against 62,183 per op on the H100) and at most kDenseChainFusedReads weight
+    // reads (rows x one model's weights: every row's work-group reads its model's weights in the
+    // forward and again in the backward; on the H200 12x12's head at 64 rows, 95M, took 395 us of
+    // device time a step fused against 217 us op by op, 5x8's at 64 rows, 8.8M, 62 against 131 us:
+    // docs/decisions/fused-dense-chain.md); else Backend's default, op by op.
     static constexpr int kDenseChainFusedRows = 64;
+    static constexpr size_t kDenseChainFusedReads = size_t(1) << 26;
     static constexpr size_t kDenseChainPart = 8 * 33;  // DC_K * 33 >= 32 * DC_K (dense_chain.cl)
     static int widestOf(const DenseChainArgs& a) {
         int widest = a.l[0].in;
@@ -520,12 +525,13 @@ struct OpenClBackend::Ops {
     bool denseChainFused(const DenseChainArgs& a) const {
         if (d_->fused == 0 || a.rows == 0) return false;
         if (d_->fused == 1 && a.rows > kDenseChainFusedRows) return false;
-        size_t weights = 0;
+        size_t perModel = 0;
         for (int i = 0; i < a.layers; ++i) {
             if (a.l[i].act == Activation::Softmax) return false;
-            weights += size_t(a.models) * size_t(a.l[i].out) * size_t(a.l[i].in + 1);
+            perModel += size_t(a.l[i].out) * size_t(a.l[i].in + 1);
         }
-        return weights < (size_t(1) << 31) && denseChainGroups(a) > 0;
+        if (d_->fused == 1 && size_t(a.rows) * perModel > kDenseChainFusedReads) return false;
+        return size_t(a.models) * perModel < (size_t(1) << 31) && denseChainGroups(a) > 0;
     }
     // Launches one work-group of 32 x G per row with the two activation arrays and the
     // partial sums as the last three (local) arguments.

@@ -1,10 +1,10 @@
 // Parity of the dense chain ops (Backend::denseChainForward / denseChainBackward, kernels/
-// dense_chain.cl): every OpenCL device as it chooses (auto: fused up to 64 rows in all,
-// composed past that and for softmax) and forced fused at any batch (OpenClOptions::
-// fused "on"), against the CpuBackend reference (the layers op by op), with guard values: the seed
-// presets' head (480 -> 200 -> 200 -> 3), odd widths, every element-wise activation, softmax (never
-// fused), one layer, a population of models with parameters a stride apart, no dx, and more rows
-// than the auto mode fuses.
+// dense_chain.cl): every OpenCL device as it chooses (auto: fused up to 64 rows in all and
+// 2^26 weight reads, composed past that and for softmax) and forced fused at any batch
+// (OpenClOptions::fused "on"), against the CpuBackend reference (the layers op by op), with guard
+// values: the seed presets' head (480 -> 200 -> 200 -> 3), odd widths, every element-wise
+// activation, softmax (never fused), one layer, a population of models with parameters a stride
+// apart, no dx, and more rows than the auto mode fuses.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -150,6 +150,37 @@ TEST_F(ParityDenseChain, fusedLaunches) {
         const uint64_t n2 = be->enqueueCount();
         ASSERT_EQ(n1 - n0, 1u) << id;
         ASSERT_EQ(n2 - n1, 2u) << id;
+    }
+}
+
+// The auto rule (OpenClOptions::fused auto) also bounds the weight reads, rows x one model's
+// weights (every row's work-group reads them): 2^26. The 5x8 head (136,803 weights) at 64 rows
+// (8.8M) and 12x12's (480 -> 1000 -> 1000 -> 3, 1,485,003 weights) at 32 rows (47.5M) run fused,
+// one launch forward; 12x12's at 64 rows (95M) op by op, a launch a layer at least.
+TEST_F(ParityDenseChain, autoFusesUpToTheWeightReadsBound) {
+    if (parityCheckingDevice()) GTEST_SKIP() << "large heads: too slow under a checking device";
+    using W = std::vector<int>;
+    const std::vector<Activation> acts{A::Tanh, A::Tanh, A::Sigmoid};
+    struct Row {
+        Case c;
+        bool fused;
+    };
+    const Row rows[] = {{{"5x8 head b64", 64, 1, W{480, 200, 200, 3}, acts}, true},
+                        {{"12x12 head b32", 32, 1, W{480, 1000, 1000, 3}, acts}, true},
+                        {{"12x12 head b64", 64, 1, W{480, 1000, 1000, 3}, acts}, false}};
+    for (const std::string& id : openClDeviceIds()) {
+        auto be = OpenClBackend::create(id, OpenClOptions{});  // fused auto
+        for (const Row& row : rows) {
+            OpRun r(*be);
+            const Chain ch(r, row.c, false);
+            const uint64_t n0 = be->enqueueCount();
+            be->denseChainForward({ch.a});
+            const uint64_t launches = be->enqueueCount() - n0;
+            if (row.fused)
+                EXPECT_EQ(launches, 1u) << id << " " << row.c.name;
+            else
+                EXPECT_GE(launches, 3u) << id << " " << row.c.name;
+        }
     }
 }
 

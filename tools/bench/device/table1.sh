@@ -40,12 +40,6 @@ if [ "$part" = 1 ]; then
         timeout $left $B sweep run tools/bench/sweep-5x8-asha.json --slots $D=8 --runs-db /tmp/one/runs.sqlite 2>&1 | tail -1
     fi
 else
-    ( taskset -c 8,9 $B bench --device cpu --preset mql5-fractal-5x8 --batch 1 --population 1 --population 8 --population 32 --seconds 3 2>&1 | tail -3 ) > /tmp/cpupop.txt 2>&1 &
-    CP=$!
-    for m in eager graph compile; do
-        timeout 170 taskset -c 0-7 python3 $R --mode $m --seconds 2 2>&1 | grep samples; done
-    for r in transformer-64:256 mql5-fractal-12x12:64; do
-        timeout 60 taskset -c 0-7 python3 $R --mode compile --precision high --seconds 2 --only $r 2>&1 | grep samples; done
-    wait $CP; echo "== CPU population (cores 8-9)"; cat /tmp/cpupop.txt
+    peer_rows  # gpu-rows.sh
 fi
 echo "== done in $(( $(date +%s) - t0 )) s"
