@@ -23,6 +23,11 @@ void OpCheck::models(int models, long long count, const char* what) const {
 
 void OpCheck::buf(BufRef r, size_t n, const char* what) const {
     if (n == 0) return;
+    // The passing check first: every op entry runs it per buffer, and the message below (two
+    // strings on the heap) cost about 7 % of a 5x8 b1 training step on the CPU (perf).
+    if (!r.empty() && r.buf->backend() == backend_ && r.offset <= r.buf->size() &&
+        n <= r.buf->size() - r.offset)
+        return;
     // "<op> <argument>: <why>", e.g. "gemm C: access of 9 values at offset 0 overruns ..."
     const std::string where = std::string(op_) + " " + what + ": ";
     if (r.empty()) throw ComputeError(where + "missing buffer");
