@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compute/CpuGemm.h"
+#include "compute/CpuMemory.h"
 #include "compute/CpuVecMath.h"
 #include "compute/DropoutMask.h"
 #include "compute/ThreadPool.h"
@@ -18,11 +19,6 @@
 namespace nnwb {
 
 namespace {
-
-template <typename T>
-struct Storage {
-    std::vector<T> data;
-};
 
 constexpr size_t kGrain = 1 << 14;             // elements per parallel chunk for element-wise work
 constexpr size_t kGemmParallelWork = 1 << 17;  // multiply-adds below which gemm stays serial
@@ -38,7 +34,7 @@ struct CpuOps {
 
     static T* ptr(BufRef r) {
         if (r.empty()) return nullptr;
-        return static_cast<Storage<T>*>(r.buf->handle())->data.data() + r.offset;
+        return static_cast<T*>(r.buf->handle()) + r.offset;
     }
     template <typename F>
     void rowsParallel(size_t rows, size_t cols, F&& f) {
@@ -679,24 +675,18 @@ struct CpuOps {
         if (skipped(args.skip)) return;
         be.pool_->parallelFor(args.n, kGrain, [&](size_t b, size_t e) { adam(args, b, e); });
     }
-    // Elements [b, e) of an Adam step with the scalars of `args`.
+    // Elements [b, e) of an Adam step with the scalars of `args` (the loop: cpumath::adamStep,
+    // vectorized for the machine with the same bits on every instruction set).
     void adam(const AdamStepArgs& args, size_t b, size_t e) {
-        const T B1 = args.beta1, B2 = args.beta2, E = args.eps, step = T(args.lr) / T(args.bc1);
-        const T keep = T(1) - T(args.lr) * T(args.weightDecay),
-                rbc2 = T(1) / std::sqrt(T(args.bc2));
-        // Local restrict pointers so that the loop vectorizes.
-        T* __restrict wv = ptr(args.w);
-        const T* __restrict gr = ptr(args.g);
-        T* __restrict m1 = ptr(args.m);
-        T* __restrict m2 = ptr(args.v);
-        for (size_t i = b; i < e; ++i) {
-            const T gi = gr[i];
-            const T mi = B1 * m1[i] + (T(1) - B1) * gi;
-            const T vi = B2 * m2[i] + (T(1) - B2) * gi * gi;
-            m1[i] = mi;
-            m2[i] = vi;
-            wv[i] = wv[i] * keep - step * mi / (std::sqrt(vi) * rbc2 + E);
-        }
+        const T lr = args.lr;
+        const cpumath::AdamConstants<T> c{T(args.beta1),
+                                          T(args.beta2),
+                                          T(args.eps),
+                                          lr / T(args.bc1),
+                                          T(1) - lr * T(args.weightDecay),
+                                          T(1) / std::sqrt(T(args.bc2))};
+        cpumath::adamStep(ptr(args.w) + b, ptr(args.g) + b, ptr(args.m) + b, ptr(args.v) + b, e - b,
+                          c);
     }
 
     void run(const ClipByGlobalNormArgs& a) {
@@ -945,25 +935,18 @@ Buffer CpuBackend::alloc(size_t count) {
                            std::to_string(uint64_t(count) * valueBytes) +
                            " bytes) exceeds the physical memory of " + std::to_string(limit) +
                            " bytes");
-    void* h = nullptr;
-    try {
-        if (precision_ == Precision::Double)
-            h = new Storage<double>{std::vector<double>(count, 0.0)};
-        else
-            h = new Storage<float>{std::vector<float>(count, 0.0f)};
-    } catch (const std::bad_alloc&) {
+    // Zeroed storage (cpumem: a population's large arrays in huge pages); all bits zero is
+    // 0.0 in float and double.
+    void* h = cpumem::allocZeroed(count * valueBytes);
+    if (!h)
         throw ComputeError("alloc of " + std::to_string(count) + " values (" +
                            std::to_string(uint64_t(count) * valueBytes) +
                            " bytes) failed: out of host memory");
-    }
     return Buffer(this, h, count);
 }
 
 void CpuBackend::release(void* handle) noexcept {
-    if (precision_ == Precision::Double)
-        delete static_cast<Storage<double>*>(handle);
-    else
-        delete static_cast<Storage<float>*>(handle);
+    cpumem::release(handle);
 }
 
 namespace {

@@ -212,7 +212,31 @@ NNWB_VM_INLINE void softmaxBackwardRowImpl(const float* y, const float* dy, floa
     for (int j = full; j < n; ++j) dx[j] = scale * y[j] * (dy[j] - d);
 }
 
-// One clone of the three functions per instruction set.
+// The Adam loop, vectorized by the compiler in each clone (sqrt vectorizes without errno:
+// -fno-math-errno, CMakeLists.txt); each value goes through the operations of the header's
+// formula in its order, so the width the compiler picks does not change a bit.
+NNWB_VM_INLINE float sqrtOf(float x) {
+    return __builtin_sqrtf(x);
+}
+NNWB_VM_INLINE double sqrtOf(double x) {
+    return __builtin_sqrt(x);
+}
+template <typename T>
+NNWB_VM_INLINE void adamImpl(T* __restrict w, const T* __restrict g, T* __restrict m,
+                             T* __restrict v, size_t n, const AdamConstants<T>& c) {
+    const T b1 = c.beta1, b2 = c.beta2, eps = c.eps, step = c.step, keep = c.keep, rbc2 = c.rbc2;
+    const T c1 = T(1) - b1, c2 = T(1) - b2;
+    for (size_t i = 0; i < n; ++i) {
+        const T gi = g[i];
+        const T mi = b1 * m[i] + c1 * gi;
+        const T vi = b2 * v[i] + c2 * gi * gi;
+        m[i] = mi;
+        v[i] = vi;
+        w[i] = w[i] * keep - step * mi / (sqrtOf(vi) * rbc2 + eps);
+    }
+}
+
+// One clone of the functions per instruction set.
 #define NNWB_VM_CLONE(suffix, attr)                                                             \
     attr void exp##suffix(const float* x, float* y, size_t n) {                                 \
         expImpl(x, y, n);                                                                       \
@@ -222,6 +246,14 @@ NNWB_VM_INLINE void softmaxBackwardRowImpl(const float* y, const float* dy, floa
     }                                                                                           \
     attr void softmaxBack##suffix(const float* y, const float* dy, float* dx, int n, float s) { \
         softmaxBackwardRowImpl(y, dy, dx, n, s);                                                \
+    }                                                                                           \
+    attr void adamF##suffix(float* w, const float* g, float* m, float* v, size_t n,             \
+                            const AdamConstants<float>& c) {                                    \
+        adamImpl(w, g, m, v, n, c);                                                             \
+    }                                                                                           \
+    attr void adamD##suffix(double* w, const double* g, double* m, double* v, size_t n,         \
+                            const AdamConstants<double>& c) {                                   \
+        adamImpl(w, g, m, v, n, c);                                                             \
     }
 NNWB_VM_CLONE(Generic, )
 #if defined(__x86_64__) || defined(__i386__)
@@ -235,6 +267,8 @@ struct Table {
     void (*exp)(const float*, float*, size_t);
     void (*softmax)(const float*, float*, int, float);
     void (*softmaxBack)(const float*, const float*, float*, int, float);
+    void (*adamF)(float*, const float*, float*, float*, size_t, const AdamConstants<float>&);
+    void (*adamD)(double*, const double*, double*, double*, size_t, const AdamConstants<double>&);
     const char* name;
 };
 
@@ -243,11 +277,13 @@ const Table& table() {
 #ifdef NNWB_VM_X86
         if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw"))
-            return Table{expAvx512, softmaxAvx512, softmaxBackAvx512, "avx512"};
+            return Table{expAvx512,   softmaxAvx512, softmaxBackAvx512,
+                         adamFAvx512, adamDAvx512,   "avx512"};
         if (__builtin_cpu_supports("avx2"))
-            return Table{expAvx2, softmaxAvx2, softmaxBackAvx2, "avx2"};
+            return Table{expAvx2, softmaxAvx2, softmaxBackAvx2, adamFAvx2, adamDAvx2, "avx2"};
 #endif
-        return Table{expGeneric, softmaxGeneric, softmaxBackGeneric, "generic"};
+        return Table{expGeneric,   softmaxGeneric, softmaxBackGeneric,
+                     adamFGeneric, adamDGeneric,   "generic"};
     }();
     return t;
 }
@@ -264,6 +300,16 @@ void softmaxRow(const float* x, float* y, int n, float scale) {
 
 void softmaxBackwardRow(const float* y, const float* dy, float* dx, int n, float scale) {
     table().softmaxBack(y, dy, dx, n, scale);
+}
+
+void adamStep(float* w, const float* g, float* m, float* v, size_t n,
+              const AdamConstants<float>& c) {
+    table().adamF(w, g, m, v, n, c);
+}
+
+void adamStep(double* w, const double* g, double* m, double* v, size_t n,
+              const AdamConstants<double>& c) {
+    table().adamD(w, g, m, v, n, c);
 }
 
 const char* isaName() {
