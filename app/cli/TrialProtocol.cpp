@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/TrialWorker.h"
 #include "app/runs/RunRecorder.h"
 #include "app/runs/StoredRun.h"
 #include "app/trial/TrialStartupClock.h"
@@ -28,11 +29,10 @@ nlohmann::json trialStartedJson(RunEngine& run) {
     // The data's provenance as RunRecorder stores a run's, for the coordinator's trial run.
     nlohmann::json provenance = nlohmann::json::object();
     try {
-        const trial::TrialStartupClock::Scope timed(trial::StartupPhase::Hash);
-        clock.setDataHashed(data.priceData);  // recordedRunRow hashes the price file
+        // The price file's hash: a kept worker's cache (TrialWorker.h) times it.
         const StoredRun row = recordedRunRow(RecordingOptions::none(), run.experiment(), data, info,
                                              run.network().parameterCount(), run.epochsWanted(),
-                                             monitorName(run.keeper().monitor()));
+                                             monitorName(run.keeper().monitor()), keptFileSha256);
         provenance = {{"dataFile", row.dataFile},
                       {"dataSha256", row.dataSha256},
                       {"dataSize", row.dataSize},

@@ -12,6 +12,8 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/TrialProtocol.h"
+#include "app/runs/FileHashCache.h"
+#include "app/runs/Sha256.h"
 #include "app/trial/TrialEmitter.h"
 #include "app/trial/TrialLines.h"
 #include "app/trial/TrialStartupClock.h"
@@ -30,6 +32,7 @@ struct Kept {
     std::string dataKey, backendKey;
     std::shared_ptr<const ExperimentData> data;
     std::shared_ptr<Backend> backend;
+    FileHashCache hashes;  // the data file's SHA-256 for the trials' provenance
 };
 
 Kept& kept() {
@@ -37,16 +40,19 @@ Kept& kept() {
     return k;
 }
 
-// The data section, its folder and its price file's size and modification time: what
-// loadExperimentData reads (a file changed between trials is loaded again).
-std::string dataKeyOf(const Experiment& e) {
+// The data section, its folder and its price file's stamp (FileHashCache.h: device, inode,
+// size, modification and status-change times): what loadExperimentData reads (a file changed
+// between trials is loaded again). `settled`: false when the file changed less than a second
+// ago (a write in the same clock tick might not move its times): such data is not kept.
+std::string dataKeyOf(const Experiment& e, bool& settled) {
     const nlohmann::json d = e.dataWithAbsoluteFile();
     std::string key = d.dump() + "|" + e.baseDir;
-    struct stat st {};
-    if (d.contains("file") && d["file"].is_string() &&
-        ::stat(d["file"].get<std::string>().c_str(), &st) == 0)
-        key += "|" + std::to_string(st.st_size) + "|" + std::to_string(st.st_mtim.tv_sec) + "." +
-               std::to_string(st.st_mtim.tv_nsec);
+    settled = true;
+    if (d.contains("file") && d["file"].is_string()) {
+        const std::optional<FileStamp> stamp = fileStamp(d["file"].get<std::string>());
+        if (stamp) key += "|" + stamp->text();
+        settled = stamp && stamp->settledAt(realTimeNs());
+    }
     return key;
 }
 
@@ -88,11 +94,14 @@ std::shared_ptr<const ExperimentData> keptData(const Experiment& e) {
     Kept& k = kept();
     if (!k.active) return nullptr;
     const trial::TrialStartupClock::Scope timed(trial::StartupPhase::Data);
-    const std::string key = dataKeyOf(e);
+    bool settled = false;
+    const std::string key = dataKeyOf(e, settled);
     if (k.data && k.dataKey == key) return k.data;
     k.data.reset();  // the old one freed before the new one loads
+    k.dataKey.clear();
     auto data = std::make_shared<const ExperimentData>(loadExperimentData(e));
-    if (!data->ok) return data;  // not kept: the run fails saying why, the next loads again
+    // Not kept: data that failed (the run fails saying why) or a file changed just now.
+    if (!data->ok || !settled) return data;
     k.dataKey = key;
     k.data = data;
     return data;
@@ -109,6 +118,16 @@ std::shared_ptr<Backend> keptBackend(const Experiment& e) {
     k.backend = std::shared_ptr<Backend>(createBackend(e.training.device));
     k.backendKey = key;
     return k.backend;
+}
+
+std::string keptFileSha256(const std::string& path, uint64_t* size) {
+    Kept& k = kept();
+    const trial::TrialStartupClock::Scope timed(trial::StartupPhase::Hash);
+    bool hashed = true;
+    const std::string sha =
+        k.active ? k.hashes.sha256(path, size, &hashed) : sha256File(path, size);
+    trial::TrialStartupClock::process().setDataHashed(hashed);
+    return sha;
 }
 
 int runTrainArguments(const std::vector<std::string>& argv) {

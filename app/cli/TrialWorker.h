@@ -5,6 +5,7 @@
 // the backend (device context, built kernels) of the trials before them. CLI main thread only.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,9 +32,13 @@ int runTrialWorker();
 int runTrainArguments(const std::vector<std::string>& argv);
 
 // What a trial in a kept worker takes from the trials before it: the loaded data when its
-// data section, folder and file (size and time) are the same; the backend when its device and
-// matmul precision are the same. Null outside a worker: the run loads and creates its own.
+// data section, folder and file (its FileStamp) are the same and the file had not changed for a
+// second when it was loaded; the backend when its device and matmul precision are the same. Null
+// outside a worker: the run loads and creates its own.
 std::shared_ptr<const ExperimentData> keptData(const Experiment& e);
 std::shared_ptr<Backend> keptBackend(const Experiment& e);
+// The SHA-256 (and size) of a trial's data file for its provenance: in a worker from its
+// FileHashCache (hashed again only when the file may have changed), else sha256File's.
+std::string keptFileSha256(const std::string& path, uint64_t* size);
 
 }  // namespace nnwb::cli

@@ -136,7 +136,7 @@ void RunRecorder::retryAside() {
 
 StoredRun recordedRunRow(const RecordingOptions& options, const Experiment& experiment,
                          const ExperimentData& data, const DeviceInfo& device, size_t parameters,
-                         int epochsPlanned, const std::string& monitor) {
+                         int epochsPlanned, const std::string& monitor, FileHasher hashFile) {
     StoredRun r;
     r.name = options.name.empty() ? experiment.name : options.name;
     r.tags = options.tags;
@@ -150,7 +150,7 @@ StoredRun recordedRunRow(const RecordingOptions& options, const Experiment& expe
         const std::string file = data.dataConfig.resolvedFile(experiment.baseDir);
         r.dataFile = fs::absolute(file).lexically_normal().string();
         uint64_t size = 0;
-        r.dataSha256 = sha256File(file, &size);
+        r.dataSha256 = hashFile ? hashFile(file, &size) : sha256File(file, &size);
         r.dataSize = int64_t(size);
         if (data.bars && !data.bars->empty()) {
             r.dataBars = int64_t(data.bars->size());

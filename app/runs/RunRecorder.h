@@ -9,6 +9,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -47,10 +48,13 @@ std::string newRunUuid();
 // The run row RunRecorder::begin() stores (all but uuid, host, pid and start time): names,
 // experiment, the data file's path, sha256, size and bars, device, sizes, the monitor's name
 // ("" : validation or training loss). The sweep coordinator stores trial runs from it too.
-// Throws when the data file cannot be read.
+// Throws when the data file cannot be read. `hashFile` hashes the data file (sha256File; a
+// sweep's kept worker passes its cache, TrialWorker.h).
+using FileHasher = std::string (*)(const std::string& path, uint64_t* size);
 StoredRun recordedRunRow(const RecordingOptions& options, const Experiment& experiment,
                          const ExperimentData& data, const DeviceInfo& device, size_t parameters,
-                         int epochsPlanned, const std::string& monitor = {});
+                         int epochsPlanned, const std::string& monitor = {},
+                         FileHasher hashFile = nullptr);
 
 class RunRecorder {
 public:

@@ -1,6 +1,9 @@
 #include "model/data/BarFileCache.h"
 
+#include <sys/stat.h>
+
 #include <atomic>
+#include <cstdint>
 #include <deque>
 #include <filesystem>
 #include <memory>
@@ -13,11 +16,17 @@ namespace nnwb {
 
 namespace {
 
+// The file's identity and times: a rewrite moves its status-change time even when its size
+// and modification time are put back (touch -d, a copy keeping times).
 struct Entry {
     std::string path;
-    std::uintmax_t size = 0;
-    std::filesystem::file_time_type modified;
+    uint64_t device = 0, inode = 0, size = 0;
+    int64_t modifiedNs = 0, changedNs = 0;
     std::shared_ptr<const LoadResult> result;
+    bool sameFile(const Entry& o) const {
+        return path == o.path && device == o.device && inode == o.inode && size == o.size &&
+               modifiedNs == o.modifiedNs && changedNs == o.changedNs;
+    }
 };
 
 constexpr size_t kKept = 4;
@@ -33,16 +42,21 @@ LoadResult loadBarFileCached(const std::string& path) {
     const fs::path p = fs::absolute(path, ec).lexically_normal();
     Entry key;
     key.path = ec ? path : p.string();
-    key.size = fs::file_size(path, ec);
-    if (!ec) key.modified = fs::last_write_time(path, ec);
-    if (ec) {  // not a readable regular file: the importer says why
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+        // not a readable regular file: the importer says why
         ++parses;
         return loadBarFile(path);
     }
+    key.device = uint64_t(st.st_dev);
+    key.inode = uint64_t(st.st_ino);
+    key.size = uint64_t(st.st_size);
+    key.modifiedNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    key.changedNs = int64_t(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
     {
         std::lock_guard<std::mutex> lock(cacheMutex);
         for (auto it = cache.begin(); it != cache.end(); ++it) {
-            if (it->path == key.path && it->size == key.size && it->modified == key.modified) {
+            if (it->sameFile(key)) {
                 Entry hit = *it;
                 cache.erase(it);
                 cache.push_front(hit);

@@ -8,23 +8,32 @@
 // through the run the trial names. Kept workers (docs/sweeps.md "Kept workers"): a sweep of N
 // trials on S slots starts S trial processes, not N, and stores what a process per trial
 // stores (values and runs' epochs, bit for bit, pruned trials among them); a worker killed
-// mid-trial has that trial run again and the sweep completes.
+// mid-trial has that trial run again and the sweep completes; a worker hashes an unchanged data
+// file once, and a file rewritten between its trials (same size, modification time put back) is
+// loaded and hashed again.
 #include <QtTest>
 
+#include <QCryptographicHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <nlohmann/json.hpp>
 
 #include "app/runs/RunStore.h"
 #include "app/sweep/SweepStore.h"
+#include "common/BarExperiments.h"
 #include "common/CliRun.h"
+#include "common/DataCut.h"
 #include "common/TestUtil.h"
 #include "model/data/DataConfig.h"
 #include "nnwb/TestPaths.h"
@@ -102,6 +111,28 @@ class CliSweepLifecycleTest : public QObject {
             "parameters":[{"path":"training.optimizer.learningRate","min":0.0005,"max":0.3,
             "log":true}]})";
         return path;
+    }
+
+    // One trial on a kept worker `w` (a trial line for `experiment`, 1 epoch: no answers): its
+    // started line, once its "ready" came (empty when it did not within a minute).
+    static nlohmann::json workerTrial(QProcess& w, const QString& experiment) {
+        const nlohmann::json line = {
+            {"event", "trial"},
+            {"argv", {"train", "--experiment", experiment.toStdString(), "--trial"}}};
+        w.write((line.dump() + "\n").c_str());
+        nlohmann::json started;
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < 60000) {
+            if (!w.canReadLine() && !w.waitForReadyRead(200)) continue;
+            while (w.canReadLine()) {
+                const auto j = nlohmann::json::parse(w.readLine().toStdString(), nullptr, false);
+                if (j.is_discarded()) continue;
+                if (j.value("event", "") == "started") started = j;
+                if (j.value("event", "") == "ready") return started;
+            }
+        }
+        return {};
     }
 
 private slots:
@@ -345,6 +376,62 @@ private slots:
             prunedBefore |= tb[i].state == nnwb::sweep::TrialState::Pruned;
         }
         QVERIFY2(completeAfterPruned, "no trial completed after a pruned one on the worker");
+    }
+
+    // Issue 48 item 8: a kept worker hashed the 727 KB data file for every trial's provenance,
+    // and kept its loaded data while the file's size and modification time were the same. Now
+    // it reuses a hash (and the data) only while the file's stamp (device, inode, size,
+    // modification and status-change times) is the one it had, so an unchanged file is hashed
+    // once, and a file rewritten with the same size and its modification time put back is
+    // loaded and hashed again (the old worker trained that trial on the old bars).
+    void aWorkerHashesItsDataFileOnceAndSeesItChange() {
+        const std::string data = dir_.toStdString() + "/cut.csv";
+        nnwb::test::writeDataCut(data, 700);
+        const QString exp = dir_ + "/bars.json";
+        std::ofstream(exp.toStdString()) << nnwb::test::tinyMt5Experiment("h", 1, data).dump();
+        QTest::qWait(1100);  // a file changed in the last second is not trusted to stay so
+        QProcess w;
+        w.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        w.start(NNWB_CLI_PATH, {"sweep", "worker"});
+        QVERIFY(w.waitForStarted());
+        auto shaOf = [&] {
+            QFile f(QString::fromStdString(data));
+            f.open(QIODevice::ReadOnly);
+            return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex();
+        };
+        const nlohmann::json first = workerTrial(w, exp), second = workerTrial(w, exp);
+        QVERIFY2(first.contains("startup") && second.contains("startup"), first.dump().c_str());
+        QCOMPARE(first["startup"]["dataHashed"].get<bool>(), true);
+        QCOMPARE(second["startup"]["dataHashed"].get<bool>(), false);  // true before
+        QCOMPARE(QByteArray::fromStdString(second["provenance"]["dataSha256"].get<std::string>()),
+                 shaOf());
+        // The last bar half an hour later: the same size; then its modification time put back.
+        struct stat before {};
+        QCOMPARE(::stat(data.c_str(), &before), 0);
+        std::string text;
+        {
+            std::ifstream in(data);
+            text.assign(std::istreambuf_iterator<char>(in), {});
+        }
+        const size_t last = text.rfind(":00:00", text.size() - 2);
+        QVERIFY(last != std::string::npos);
+        text.replace(last, 6, ":30:00");
+        std::ofstream(data, std::ios::trunc) << text;
+        const timespec times[2] = {before.st_atim, before.st_mtim};
+        QCOMPARE(::utimensat(AT_FDCWD, data.c_str(), times, 0), 0);
+        const nlohmann::json third = workerTrial(w, exp);
+        QVERIFY2(third.contains("provenance"), third.dump().c_str());
+        const nlohmann::json& was = first["provenance"];
+        const nlohmann::json& now = third["provenance"];
+        QCOMPARE(now["dataSize"], was["dataSize"]);
+        QCOMPARE(QByteArray::fromStdString(now["dataSha256"].get<std::string>()), shaOf());
+        QVERIFY(now["dataSha256"] != was["dataSha256"]);
+        // The bars it trained on are the new ones (the old worker kept the old data).
+        QVERIFY2(now["dataLastBar"] != was["dataLastBar"], now.dump().c_str());
+        QCOMPARE(third["startup"]["dataHashed"].get<bool>(), true);
+        w.closeWriteChannel();
+        QVERIFY(w.waitForFinished(30000));
+        QCOMPARE(w.exitCode(), 0);
     }
 
     void aWorkerKilledMidTrialHasItsTrialRunAgain() {

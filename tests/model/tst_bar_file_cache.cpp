@@ -1,8 +1,11 @@
 // A price file is parsed once per process while it does not change (issue 26: the Data pane's
 // inspection and Train read it once between them): a second read of an unchanged file is not
-// parsed again, a changed file is, a file that cannot be read is never kept, and building a
-// data split after reading the file parses nothing more.
+// parsed again, a changed file is (also one rewritten with its size and modification time put
+// back), a file that cannot be read is never kept, and building a data split after reading the
+// file parses nothing more.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <filesystem>
@@ -65,6 +68,28 @@ TEST(BarFileCache, ChangedFileIsParsedAgain) {
     ASSERT_TRUE(b.ok) << b.error;
     EXPECT_EQ(barFileParses(), before + 1);
     EXPECT_EQ(b.bars.size(), 150u);
+    std::filesystem::remove_all(dir);
+}
+
+// Issue 48 item 8 (a sweep worker keeps its data while this cache does): a rewrite of the same
+// size whose modification time is put back was taken for the unchanged file (kept by size and
+// modification time); its status-change time moved, and that is now part of the key.
+TEST(BarFileCache, RewriteWithItsTimePutBackIsParsedAgain) {
+    const auto dir = cacheDir();
+    const std::string file = writeBars(dir / "bars.csv", 200, 1.1);
+    const LoadResult a = loadBarFileCached(file);
+    ASSERT_TRUE(a.ok) << a.error;
+    struct stat before {};
+    ASSERT_EQ(::stat(file.c_str(), &before), 0);
+    writeBars(dir / "bars.csv", 200, 1.7);  // the same size (prices 1.7xx for 1.1xx)
+    const timespec times[2] = {before.st_atim, before.st_mtim};
+    ASSERT_EQ(::utimensat(AT_FDCWD, file.c_str(), times, 0), 0);
+    struct stat after {};
+    ASSERT_EQ(::stat(file.c_str(), &after), 0);
+    ASSERT_EQ(after.st_size, before.st_size);
+    const LoadResult b = loadBarFileCached(file);
+    ASSERT_TRUE(b.ok) << b.error;
+    EXPECT_NE(b.bars.close, a.bars.close);
     std::filesystem::remove_all(dir);
 }
 
