@@ -1,0 +1,58 @@
+# Session 8 (issue 48): the one-run table on a machine with ONE H200 (16 cores), in two calls on
+# the same warm machine; everything printed is also in $OUT/table8_<part>.txt.
+#   bash .device/table8.sh 1   device build of .device/src.tar.gz (git archive of the measured
+#                              commit: nnwb-cli, tst_parity_gemm); nnwb's GPU rows on cores 0-7
+#                              (default and NNWB_FUSED=0, --precision high, the GPU population of
+#                              5x8 b1 at P = 1 / 32 / 128, profiles of 12x12 b64, transformer-64
+#                              and 5x8 b1) while the CPU rows run on cores 8-9 (nnwb and torch CPU,
+#                              2 threads each, one after the other); then the 64-trial bench sweep
+#                              with 8 slots (kept workers), and tst_parity_gemm on the H200 alone.
+#   bash .device/table8.sh 2   the peers and the CPU population (gpu-rows.sh's peer_rows), then
+#                              the bench sweep alternating twice between .device/bin/nnwb-cli-0df3142
+#                              (startup.sh's device build: before the start-up changes of issue 48
+#                              item 8 (b)) and this build.
+set -u
+part=${1:-1}
+exec > >(tee $OUT/table8_$part.txt) 2>&1
+source .device/setup.sh
+source .device/gpu-rows.sh
+export NNWB_RESOURCE_DIR=/tmp/src/resources
+B=/tmp/bd/app/nnwb-cli D=opencl:$P:0 R=$PWD/.device/torch_peer.py OLD=$PWD/.device/bin/nnwb-cli-0df3142
+ROWS="mql5-fractal-5x8:1 mql5-fractal-5x8:64 mql5-fractal-12x12:1 mql5-fractal-12x12:64 transformer-64:256"
+t0=$(date +%s)
+sweep() {  # binary, folder: the bench sweep with 8 slots on cores 0-7, its closing lines
+    mkdir -p $2; (cd /tmp/src && timeout 90 taskset -c 0-7 $1 sweep run tools/bench/sweep-5x8-asha.json \
+        --slots $D=8 --runs-db $2/runs.sqlite 2>&1 | grep 'sweep 1 \(completed\|trial start-up\)')
+}
+if [ "$part" = 1 ]; then
+    JOBS=16 bash .device/srcbuild.sh nnwb-cli tst_parity_gemm > /tmp/build.txt 2>&1 || { cat /tmp/build.txt; exit 1; }
+    tail -1 /tmp/build.txt
+    ( C="taskset -c 8,9"
+      for row in $ROWS; do IFS=: read pre b <<< "$row"
+          $C $B bench --device cpu --preset $pre --batch $b --seconds 3 2>&1 | tail -1
+          timeout 100 $C python3 $R --device cpu --threads 2 --seconds 3 --only $row 2>&1 | grep samples; done
+    ) > /tmp/cpu.txt 2>&1 &
+    CP=$!
+    echo "== nnwb GPU rows (cores 0-7): default, then NNWB_FUSED=0"
+    gpu_rows "$ROWS"
+    echo "== --precision high"
+    high_rows
+    echo "== GPU population, 5x8 b1"
+    taskset -c 0-7 $B bench --device $D --preset mql5-fractal-5x8 --batch 1 --population 1 --population 32 --population 128 --seconds 2 2>&1 | tail -3
+    profile_rows 14 "mql5-fractal-12x12:64 transformer-64:256 mql5-fractal-5x8:1"
+    wait $CP; echo "== CPU rows (cores 8-9, $(( $(date +%s) - t0 )) s in)"; cat /tmp/cpu.txt
+    echo "== sweep, one H200, 8 slots, kept workers (cores 0-7, $(( $(date +%s) - t0 )) s in)"
+    sweep $B /tmp/one
+    # the ICD loader shown NVIDIA's driver only (the machine's PoCL would build every kernel first)
+    mkdir -p /tmp/nvonly; echo libnvidia-opencl.so.1 > /tmp/nvonly/nvidia.icd
+    left=$(( 420 - ($(date +%s) - t0) ))
+    echo "== tst_parity_gemm on the H200 alone (limit $left s)"
+    OCL_ICD_VENDORS=/tmp/nvonly timeout $left /tmp/bd/tests/tst_parity_gemm > $OUT/parity_gemm.txt 2>&1; echo "exit $?"
+    tail -2 $OUT/parity_gemm.txt; grep -m5 -A4 Failure $OUT/parity_gemm.txt
+else
+    [ -x $B ] || { echo "no build in /tmp (a fresh machine): run part 1 first"; exit 1; }
+    peer_rows
+    for rep in 1 2; do for arm in old new; do bin=$B; [ $arm = old ] && bin=$OLD
+        echo "== sweep $rep $arm ($(( $(date +%s) - t0 )) s in)"; sweep $bin /tmp/s$rep$arm; done; done
+fi
+echo "== done in $(( $(date +%s) - t0 )) s"
