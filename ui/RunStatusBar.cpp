@@ -11,6 +11,8 @@
 
 #include "app/core/ExperimentDocument.h"
 #include "model/FigureText.h"
+#include "ui/ClauseLabel.h"
+#include "ui/ClauseText.h"
 #include "ui/DevicePicker.h"
 
 namespace nnwb {
@@ -50,10 +52,10 @@ RunStatusBar::RunStatusBar(QStatusBar* bar, TrainingController* controller, Expe
 }
 
 void RunStatusBar::addWidgets(QStatusBar* bar) {
-    state_ = new QLabel(tr("Ready"));
+    state_ = new ClauseLabel(tr("Ready"));
     state_->setObjectName(QStringLiteral("runStateLabel"));
-    // Its text (a run's end: "Finished: stopped early at epoch 7, best epoch 2 (…)") is clipped
-    // in a narrow window rather than setting the window's minimum width.
+    // Its text (a run's end: "Finished: stopped early at epoch 7, best epoch 2 (…)") loses
+    // whole clauses in a narrow window rather than setting the window's minimum width.
     state_->setMinimumWidth(60);
     epoch_ = new QLabel;
     epoch_->setObjectName(QStringLiteral("epochLabel"));
@@ -98,8 +100,19 @@ QString RunStatusBar::fitted(const QString& data, const QString& rest) const {
     const int room = std::min(bar_->width() - 12, epoch_->x() - 2) - 6;
     const QFontMetrics fm(bar_->font());
     if (fm.horizontalAdvance(whole) <= room) return whole;
-    return fm.elidedText(data, Qt::ElideMiddle, std::max(0, room - fm.horizontalAdvance(rest))) +
-           rest;
+    // Cut by pixels, "…6 % (260 signals)" read as a figure of its own: whole clauses go.
+    if (rest.isEmpty()) return leadingClauses(data, fm, room);
+    // The data's first clause (the file name) gives way in its middle; its figures ("12323
+    // bars, fold 2/3") stay whole, or go whole when even "…" and they leave no room.
+    const int left = room - fm.horizontalAdvance(rest);
+    const qsizetype name = firstClauseLength(data);
+    const QString figures = data.mid(name);
+    const int nameRoom = left - fm.horizontalAdvance(figures);
+    if (nameRoom >= fm.horizontalAdvance(QChar(0x2026))) {
+        const QString elided = fm.elidedText(data.left(name), Qt::ElideMiddle, nameRoom);
+        return (elided.isEmpty() ? QString(QChar(0x2026)) : elided) + figures + rest;
+    }
+    return leadingClauses(data, fm, left) + rest;
 }
 
 void RunStatusBar::showDocumentDevice() {
@@ -109,6 +122,7 @@ void RunStatusBar::showDocumentDevice() {
 
 void RunStatusBar::runStarting() {
     epochLine_.clear();
+    eta_->show();
     progress_->setFormat(tr("epoch %p %"));
     progress_->setValue(0);
     speed_->clear();
@@ -118,7 +132,7 @@ void RunStatusBar::runStarting() {
 void RunStatusBar::clear() {
     // An earlier run's end ("Finished: walk-forward, …") is not this experiment's.
     epochLine_.clear();
-    state_->setText(tr("Ready"));
+    state_->setWhole(tr("Ready"));
     progress_->setFormat(tr("epoch %p %"));
     progress_->setValue(0);
     epoch_->clear();
@@ -134,7 +148,7 @@ void RunStatusBar::stateChanged(TrainingController::State s) {
                           : s == S::Paused   ? tr("Paused")
                           : s == S::Stopping ? tr("Stopping…")
                                              : tr("Ready");
-    state_->setText(
+    state_->setWhole(
         s == S::Idle || epochLine_.isEmpty() ? state : state + QStringLiteral(" · ") + epochLine_);
     // The state label is hidden under a temporary message: Paused and Stopping must be seen
     // at once.
@@ -169,6 +183,7 @@ void RunStatusBar::progress(const TrainingProgress& p) {
         tr("%1 samples/s")
             .arg(QString::fromStdString(groupedCount(std::llround(p.samplesPerSecond)))));
     eta_->setText(tr("ETA %1").arg(duration(p.runEtaSeconds)));
+    eta_->show();  // hidden at the last run's end
     progress_->setValue(p.total ? static_cast<int>(1000.0 * p.done / p.total) : 0);
 }
 
@@ -179,7 +194,7 @@ void RunStatusBar::epochFinished(const EpochReport& r) {
     epochLine_ = text.arg(r.epoch).arg(r.bestEpoch);
     // In the state label, which a temporary message would hide (then "Paused" was never seen).
     const bool paused = controller_->state() == TrainingController::State::Paused;
-    state_->setText((paused ? tr("Paused") : tr("Training")) + QStringLiteral(" · ") + epochLine_);
+    state_->setWhole((paused ? tr("Paused") : tr("Training")) + QStringLiteral(" · ") + epochLine_);
 }
 
 void RunStatusBar::runFinished(RunEnd end, const QString& message) {
@@ -188,15 +203,18 @@ void RunStatusBar::runFinished(RunEnd end, const QString& message) {
     progress_->setFormat(end == RunEnd::Completed ? tr("done")
                          : end == RunEnd::Stopped ? tr("stopped")
                                                   : tr("failed"));
+    // No ETA after the end: its room goes to the end's message (a walk-forward ensemble's,
+    // 711 px, was shortened at 1280x720 in 677 px).
     eta_->clear();
+    eta_->hide();
     epochLine_.clear();
     // What stays in the status bar after the messages have gone.
     const int last = lastEpoch_();
-    state_->setText(end == RunEnd::Failed    ? tr("Failed at epoch %1").arg(last + 1)
-                    : end == RunEnd::Stopped ? (last > 0 ? tr("Stopped after epoch %1").arg(last)
-                                                         : tr("Stopped before the first epoch"))
-                    : message.isEmpty()      ? tr("Finished")
-                                             : tr("Finished: %1").arg(message));
+    state_->setWhole(end == RunEnd::Failed    ? tr("Failed at epoch %1").arg(last + 1)
+                     : end == RunEnd::Stopped ? (last > 0 ? tr("Stopped after epoch %1").arg(last)
+                                                          : tr("Stopped before the first epoch"))
+                     : message.isEmpty()      ? tr("Finished")
+                                              : tr("Finished: %1").arg(message));
 }
 
 }  // namespace nnwb

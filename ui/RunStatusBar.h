@@ -17,6 +17,7 @@ class QStatusBar;
 
 namespace nnwb {
 
+class ClauseLabel;
 class DevicePicker;
 class ExperimentDocument;
 
@@ -45,7 +46,10 @@ private:
     void runFinished(RunEnd end, const QString& message);
     void showDocumentDevice();
     // `data` + `rest` as the status bar's message has room for it left of the permanent
-    // widgets: whole, else `data` elided in the middle (`rest`, the counts, stays whole).
+    // widgets: whole, else shortened never inside a figure: with `rest` (the counts, kept
+    // whole) the first clause of `data` (a file name) elided in its middle, its other clauses
+    // whole, or only its leading clauses that fit; without `rest`, the leading clauses of
+    // `data` that fit (ClauseText.h).
     QString fitted(const QString& data, const QString& rest) const;
 
     QStatusBar* bar_;
@@ -55,7 +59,7 @@ private:
     std::function<int()> lastEpoch_;
     QString epochLine_;     // "epoch 3 done, best epoch 2" during a run
     QString subjectShown_;  // an elided message (showFitted) as shown: the whole is in the tip
-    QLabel* state_;
+    ClauseLabel* state_;
     QLabel* epoch_;
     QLabel* speed_;
     QLabel* eta_;

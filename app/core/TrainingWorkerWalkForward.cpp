@@ -100,7 +100,8 @@ WalkForwardResult runFolds(WalkForward& wf, const Experiment& e, const Recording
 QString outcomeSummary(const WalkForwardResult& r, int ensemble) {
     const EpochMetrics& m = r.stitched;
     QString text = QObject::tr("walk-forward, %1 folds").arg(r.folds.size());
-    if (ensemble > 1) text += QObject::tr(", an ensemble of %1 seeds").arg(ensemble);
+    // ", an ensemble of N seeds" made the line 808 px, shortened at 1280x720 (677 px of room).
+    if (ensemble > 1) text += QObject::tr(" × %1 seeds").arg(ensemble);
     if (m.samples == 0) return text;
     return text + QObject::tr("; out of sample: loss %1, accuracy %2, missed %3 %")
                       .arg(m.loss, 0, 'f', 5)
