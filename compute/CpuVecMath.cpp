@@ -1,7 +1,9 @@
 #include "compute/CpuVecMath.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 // Compiled with -ffp-contract=off (see CMakeLists.txt): every clone below performs the same IEEE
 // operations lane by lane, so AVX-512, AVX2 and SSE give the same bits. The vectors are 16 lanes
@@ -187,6 +189,70 @@ NNWB_VM_INLINE void softmaxRowImpl(const float* x, float* y, int n, float scale)
     for (int j = full; j < n; ++j) y[j] *= inv;
 }
 
+// A block of rows as softmaxRowImpl computes each one, in three passes so that the exps run in
+// full vectors: (1) each row's maximum and its valid values' exp arguments x * scale - max,
+// packed one row after another into `work`, (2) exp over them all (a lane has expScalar's bits,
+// so a short row's tail values come out as they do one by one), (3) each row's sum in
+// softmaxRowImpl's order (16 lanes over the full vectors, pairwise, then the tail in order), the
+// scaled values into y, zeros after the valid ones. `work` holds rows * cols values.
+NNWB_VM_INLINE void softmaxRowsImpl(const float* x, float* y, int rows, int cols, bool causal,
+                                    float scale, float* work) {
+    const float inf = std::numeric_limits<float>::infinity();
+    size_t packed = 0;
+    for (int r = 0; r < rows; ++r) {
+        const float* xr = x + size_t(r) * cols;
+        const int n = causal ? std::min(cols, r + 1) : cols, full = n / kLanes * kLanes;
+        float mx = -inf;
+        if (full > 0) {
+            Vf sc, m;
+            splat(sc, scale);
+            splat(m, -inf);
+            for (int j = 0; j < full; j += kLanes) {
+                Vf v;
+                load(v, xr + j);
+                v = v * sc;
+                select(m, v > m, v, m);
+            }
+            mx = laneMax(m);
+        }
+        for (int j = full; j < n; ++j) {
+            const float v = xr[j] * scale;
+            mx = v > mx ? v : mx;
+        }
+        float* w = work + packed;
+        for (int j = 0; j < n; ++j) w[j] = xr[j] * scale - mx;
+        packed += size_t(n);
+    }
+    expImpl(work, work, packed);
+    packed = 0;
+    for (int r = 0; r < rows; ++r) {
+        float* yr = y + size_t(r) * cols;
+        const float* e = work + packed;
+        const int n = causal ? std::min(cols, r + 1) : cols, full = n / kLanes * kLanes;
+        packed += size_t(n);
+        float sum = 0.0f;
+        if (full > 0) {
+            Vf acc = {};
+            for (int j = 0; j < full; j += kLanes) {
+                Vf v;
+                load(v, e + j);
+                acc += v;
+            }
+            sum = laneSum(acc);
+        }
+        for (int j = full; j < n; ++j) sum += e[j];
+        const float inv = 1.0f / sum;
+        for (int j = 0; j < full; j += kLanes) {
+            Vf v;
+            load(v, e + j);
+            v = v * inv;
+            store(yr + j, v);
+        }
+        for (int j = full; j < n; ++j) yr[j] = e[j] * inv;
+        for (int j = n; j < cols; ++j) yr[j] = 0.0f;
+    }
+}
+
 NNWB_VM_INLINE void softmaxBackwardRowImpl(const float* y, const float* dy, float* dx, int n,
                                            float scale) {
     const int full = n / kLanes * kLanes;
@@ -247,6 +313,10 @@ NNWB_VM_INLINE void adamImpl(T* __restrict w, const T* __restrict g, T* __restri
     attr void softmaxBack##suffix(const float* y, const float* dy, float* dx, int n, float s) { \
         softmaxBackwardRowImpl(y, dy, dx, n, s);                                                \
     }                                                                                           \
+    attr void softmaxRows##suffix(const float* x, float* y, int rows, int cols, bool causal,    \
+                                  float scale, float* work) {                                   \
+        softmaxRowsImpl(x, y, rows, cols, causal, scale, work);                                 \
+    }                                                                                           \
     attr void adamF##suffix(float* w, const float* g, float* m, float* v, size_t n,             \
                             const AdamConstants<float>& c) {                                    \
         adamImpl(w, g, m, v, n, c);                                                             \
@@ -267,6 +337,7 @@ struct Table {
     void (*exp)(const float*, float*, size_t);
     void (*softmax)(const float*, float*, int, float);
     void (*softmaxBack)(const float*, const float*, float*, int, float);
+    void (*softmaxRows)(const float*, float*, int, int, bool, float, float*);
     void (*adamF)(float*, const float*, float*, float*, size_t, const AdamConstants<float>&);
     void (*adamD)(double*, const double*, double*, double*, size_t, const AdamConstants<double>&);
     const char* name;
@@ -277,12 +348,13 @@ const Table& table() {
 #ifdef NNWB_VM_X86
         if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw"))
-            return Table{expAvx512,   softmaxAvx512, softmaxBackAvx512,
+            return Table{expAvx512,   softmaxAvx512, softmaxBackAvx512, softmaxRowsAvx512,
                          adamFAvx512, adamDAvx512,   "avx512"};
         if (__builtin_cpu_supports("avx2"))
-            return Table{expAvx2, softmaxAvx2, softmaxBackAvx2, adamFAvx2, adamDAvx2, "avx2"};
+            return Table{expAvx2,   softmaxAvx2, softmaxBackAvx2, softmaxRowsAvx2,
+                         adamFAvx2, adamDAvx2,   "avx2"};
 #endif
-        return Table{expGeneric,   softmaxGeneric, softmaxBackGeneric,
+        return Table{expGeneric,   softmaxGeneric, softmaxBackGeneric, softmaxRowsGeneric,
                      adamFGeneric, adamDGeneric,   "generic"};
     }();
     return t;
@@ -300,6 +372,12 @@ void softmaxRow(const float* x, float* y, int n, float scale) {
 
 void softmaxBackwardRow(const float* y, const float* dy, float* dx, int n, float scale) {
     table().softmaxBack(y, dy, dx, n, scale);
+}
+
+void softmaxRows(const float* x, float* y, int rows, int cols, bool causal, float scale) {
+    static thread_local std::vector<float> work;
+    if (work.size() < size_t(rows) * size_t(cols)) work.resize(size_t(rows) * size_t(cols));
+    table().softmaxRows(x, y, rows, cols, causal, scale, work.data());
 }
 
 void adamStep(float* w, const float* g, float* m, float* v, size_t n,

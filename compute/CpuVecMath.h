@@ -19,6 +19,12 @@ void exp(const float* x, float* y, size_t n);
 // bits).
 void softmaxRow(const float* x, float* y, int n, float scale);
 
+// softmaxRow over `rows` rows of `cols` values, row r at x + r * cols (y may alias x): row r over
+// its first r + 1 values when `causal` (at most cols), else over all; zeros after them. The same
+// bits as softmaxRow row by row, with the exps of short rows in full vectors (an attention head's
+// scores, whose causal rows are mostly shorter than a vector).
+void softmaxRows(const float* x, float* y, int rows, int cols, bool causal, float scale);
+
 // dx = scale * y * (dy - sum(dy * y)) over one row of n values (dx may alias dy); the sum as in
 // softmaxRow.
 void softmaxBackwardRow(const float* y, const float* dy, float* dx, int n, float scale);

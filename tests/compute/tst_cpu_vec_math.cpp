@@ -4,7 +4,8 @@
 // giving the same bits as the full-vector path, and the softmax rows (forward and backward)
 // against a double reference: lengths 1-70, negative and positive scales, in place, -inf scores
 // (masked) giving exact zeros, NaN propagating, and the lane sums' documented order bit for bit;
-// the Adam step bit for bit against its formula done one IEEE operation at a time.
+// the block softmax (softmaxRows) bit for bit as softmaxRow row by row; the Adam step bit for bit
+// against its formula done one IEEE operation at a time.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -251,4 +252,31 @@ TEST(CpuVecMath, adamStepIsTheFormulaBitForBitFloat) {
 
 TEST(CpuVecMath, adamStepIsTheFormulaBitForBitDouble) {
     expectAdamBitForBit<double>();
+}
+
+// softmaxRows gives each row softmaxRow's bits (then zeros after the valid values): every square
+// block of 1-70 rows, causal and not, out of place and in place, with masked (-inf) scores and a
+// NaN row; its exps run over the whole block, so a short row's values come from full vectors.
+TEST(CpuVecMath, softmaxRowsAreSoftmaxRowRowByRow) {
+    for (int u = 1; u <= 70; ++u)
+        for (bool causal : {true, false}) {
+            const size_t n = size_t(u) * u;
+            std::vector<float> x(n), want(n), got(n, 7.0f);
+            for (size_t i = 0; i < n; ++i) x[i] = 4.0f * std::sin(0.37f * float(i) + float(u));
+            if (u > 3) x[size_t(2) * u] = -kInf;  // row 2's first score masked
+            if (u > 5) x[size_t(5) * u + 1] = std::numeric_limits<float>::quiet_NaN();
+            const float scale = causal ? 0.125f : -0.7f;
+            for (int r = 0; r < u; ++r) {
+                const int valid = causal ? r + 1 : u;
+                cpumath::softmaxRow(x.data() + size_t(r) * u, want.data() + size_t(r) * u, valid,
+                                    scale);
+                for (int j = valid; j < u; ++j) want[size_t(r) * u + j] = 0.0f;
+            }
+            cpumath::softmaxRows(x.data(), got.data(), u, u, causal, scale);
+            for (size_t i = 0; i < n; ++i)
+                ASSERT_EQ(bitsOf(got[i]), bitsOf(want[i])) << "u " << u << (causal ? " causal" : "")
+                                                           << " row " << i / u << " col " << i % u;
+            cpumath::softmaxRows(x.data(), x.data(), u, u, causal, scale);  // in place
+            ASSERT_EQ(std::memcmp(x.data(), want.data(), n * sizeof(float)), 0) << "u " << u;
+        }
 }
