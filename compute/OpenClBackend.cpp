@@ -437,6 +437,9 @@ int OpenClBackend::programsBuilt() const {
 uint64_t OpenClBackend::enqueueCount() const {
     return d_->faults.count();
 }
+uint64_t OpenClBackend::hostWaits() const {
+    return d_->hostWaits;
+}
 std::string OpenClBackend::gemmConfig() const {
     return d_->gemm.defines();
 }
@@ -472,14 +475,25 @@ Buffer OpenClBackend::alloc(size_t count) {
     cl_int err = CL_SUCCESS;
     ClMem m(clCreateBuffer(d_->context.get(), CL_MEM_READ_WRITE, size_t(bytes), nullptr, &err));
     if (err == CL_SUCCESS) {
-        // Zero the buffer (as CpuBackend does); finishing here makes a lazy allocation fail now.
+        // Zero the buffer (as CpuBackend does). A lazy allocation (NVIDIA's) fails when first
+        // used: the queue is finished once kFinishBytes or more were allocated since it last
+        // was, so a large allocation that does not fit fails here. Not for each buffer: with
+        // processes time-sliced on one GPU (a sweep's 8 workers) each wait lasts until this
+        // context's turn, and a model's 50-100 buffers took 0.6 s of a trial's start-up
+        // (docs/sweeps.md "Speed of the search"). The queue is in order: later ops see zeros.
+        constexpr uint64_t kFinishBytes = uint64_t(64) << 20;
         try {
             d_->launch1d("alloc", "fill_f32", size_t(bytes / sizeof(float)), m.get(), cl_ulong(0),
                          cl_ulong(bytes / sizeof(float)), cl_float(0.0f));
         } catch (const ComputeError&) {
             err = CL_OUT_OF_RESOURCES;
         }
-        if (err == CL_SUCCESS) err = clFinish(d_->queue.get());
+        d_->unfinishedBytes += bytes;
+        if (err == CL_SUCCESS && d_->unfinishedBytes >= kFinishBytes) {
+            ++d_->hostWaits;
+            err = clFinish(d_->queue.get());
+            d_->unfinishedBytes = 0;
+        }
     }
     if (err != CL_SUCCESS)
         throw ComputeError(what + " failed (" + clErrorName(err) + "); " + bytesText(avail) +
@@ -510,6 +524,7 @@ void OpenClBackend::upload(BufRef dst, const float* src, size_t count) {
         ClMem staging(clCreateBuffer(d_->context.get(), CL_MEM_READ_WRITE, count * sizeof(float),
                                      nullptr, &err));
         clCheck(err, "upload", "clCreateBuffer");
+        ++d_->hostWaits;
         clCheck(clEnqueueWriteBuffer(d_->queue.get(), staging.get(), CL_TRUE, 0,
                                      count * sizeof(float), src, 0, nullptr, nullptr),
                 "upload", "clEnqueueWriteBuffer");
@@ -518,6 +533,7 @@ void OpenClBackend::upload(BufRef dst, const float* src, size_t count) {
         return;
     }
     cl_int err = d_->faults.next();
+    ++d_->hostWaits;
     if (err == CL_SUCCESS)
         err = clEnqueueWriteBuffer(d_->queue.get(), Impl::mem(dst), CL_TRUE,
                                    dst.offset * sizeof(float), count * sizeof(float), src, 0,
@@ -529,6 +545,7 @@ void OpenClBackend::download(BufRef src, float* dst, size_t count) {
     d_->check(src, count, "download");
     if (count == 0) return;
     cl_int err = d_->faults.next();
+    ++d_->hostWaits;
     if (err == CL_SUCCESS)
         err = clEnqueueReadBuffer(d_->queue.get(), Impl::mem(src), CL_TRUE,
                                   src.offset * sizeof(float), count * sizeof(float), dst, 0,
@@ -537,6 +554,7 @@ void OpenClBackend::download(BufRef src, float* dst, size_t count) {
 }
 
 void OpenClBackend::synchronize() {
+    ++d_->hostWaits;
     clCheck(clFinish(d_->queue.get()), "synchronize", "clFinish");
 }
 

@@ -175,6 +175,10 @@ struct OpenClBackend::Impl {
     size_t maxItemSizes[3] = {1, 1, 1};
     cl_ulong localMemSize = 0;
     uint64_t allocated = 0;  // bytes held by live buffers of this backend
+    // Bytes allocated since the queue was last waited for (alloc), and the waits so far
+    // (clFinish and blocking transfers: OpenClBackend::hostWaits).
+    uint64_t unfinishedBytes = 0;
+    uint64_t hostWaits = 0;
     cldetail::GemmConfig gemm = cldetail::kGemmConfigs[0];
     std::vector<cldetail::GemmVariant> gemmVariants;  // largest tile first
     std::vector<cldetail::GemmConfig> regConfigs;     // gemm_reg tilings to build
