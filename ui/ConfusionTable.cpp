@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include "model/FigureText.h"
+#include "ui/ClauseLabel.h"
 
 namespace nnwb {
 
@@ -52,8 +53,10 @@ ConfusionTable::ConfusionTable(QWidget* parent) : QWidget(parent) {
     table_->setMinimumHeight(110);
     setMinimumWidth(200);
     layout->addWidget(table_, 1);
+    // Clipped in the pane at 1280x720 ("… · shade: share of th"): whole clauses give way.
     auto* note =
-        new QLabel(tr("rows: actual · columns: predicted · shade: share of the row"), this);
+        new ClauseLabel(tr("rows: actual · columns: predicted · shade: share of the row"), this);
+    note->setObjectName(QStringLiteral("confusionNote"));
     note->setStyleSheet(QStringLiteral("color: palette(mid); font-size: 8pt;"));
     layout->addWidget(note);
     connect(part_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { show(); });

@@ -351,6 +351,23 @@ class TestLaptopSizes : public QObject {
                                 .arg(rows)));
     }
 
+    // No one-line plain-text label under `root` is wider than its room: the confusion matrix's
+    // note was clipped at 1280x720 ("rows: actual · columns: predicted · shade: share of th").
+    void checkLinesFit(QWidget* root, MainWindow& w, const QString& what) {
+        for (QLabel* l : root->findChildren<QLabel*>()) {
+            if (!shown(l) || l->wordWrap() || l->text().isEmpty() ||
+                l->textFormat() == Qt::RichText || Qt::mightBeRichText(l->text()))
+                continue;
+            const int need = l->fontMetrics().horizontalAdvance(l->text());
+            QVERIFY2(need <= l->contentsRect().width(),
+                     qPrintable(QString("%1: %2 is cut: %3 px in %4: %5")
+                                    .arg(what, where(l, &w))
+                                    .arg(need)
+                                    .arg(l->contentsRect().width())
+                                    .arg(l->text())));
+        }
+    }
+
     // No line of the Trading tab is elided or cut: the figures view's one-line caption was
     // elided ("Trading the signals of ...: 1683 trades, net -3096...").
     void checkTradingLines(MainWindow& w) {
@@ -434,6 +451,8 @@ private Q_SLOTS:
             if (upper->widget(i) == (QWidget*)w.walkForwardView()) continue;  // no walk-forward
             upper->setCurrentIndex(i);
             check(w.centralWidget(), w, screen, "Experiment tab, " + upper->tabText(i));
+            if (QTest::currentTestFailed()) return;
+            checkLinesFit(w.centralWidget(), w, "Experiment tab, " + upper->tabText(i));
             if (QTest::currentTestFailed()) return;
             if (upper->widget(i) == (QWidget*)w.tradingTab()) checkFiguresTable(w);
             if (QTest::currentTestFailed()) return;
