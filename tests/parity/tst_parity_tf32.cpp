@@ -201,6 +201,65 @@ TEST_F(ParityTf32, automaticChoiceAndBackToHighest) {
     }
 }
 
+// projectionGradient on each TF32 kernel, forced, 1 and 3 K splits (the split reduction adds the
+// partial row sums): the bias gradient is added up from the float32 values of dz, before their
+// rounding to TF32, so db is within float32's tolerance of the double sums (1e-6 of sum |dz| +
+// 1e-5; sums of the TF32-rounded values miss it by ~1e-4 of it) while dW is within TF32's bound.
+// Out 70 takes two tiles of rows on the 64-row tiling.
+TEST_F(ParityTf32, projectionGradientBiasIsFloat32) {
+    for (const std::string& id : openClDeviceIds()) {
+        OpenClOptions o;
+        o.tf32Emulate = !isNvidia(id);
+        auto be = OpenClBackend::create(id, o);
+        if (be->setMatmulPrecision(MatmulPrecision::High) != MatmulPrecision::High) continue;
+        const int rows = 60, in = 9, out = 70;
+        const std::vector<float> x = randomVector(size_t(rows) * in, 311),
+                                 dz = randomVector(size_t(rows) * out, 312, -1.0f, 3.0f);
+        Buffer bx = be->alloc(x.size()), bdz = be->alloc(dz.size()),
+               bdw = be->alloc(size_t(out) * in), bdb = be->alloc(size_t(out));
+        be->upload(bx, x.data(), x.size());
+        be->upload(bdz, dz.data(), dz.size());
+        for (const std::string& k : be->gemmKernels()) {
+            if (k.rfind("gemm_tf32_", 0) != 0) continue;
+            for (int splits : {1, 3}) {
+                be->forceGemm(k, splits);
+                be->fill({bdw, bdw.size(), 0.0f});
+                be->fill({bdb, bdb.size(), 0.0f});
+                ProjectionGradientArgs a;
+                a.gemm = GemmArgs::product(TensorView::matrix(bdz, rows, out, out).t(),
+                                           TensorView::matrix(bx, rows, in, in),
+                                           TensorView::matrix(bdw, out, in, in), 1.0f);
+                a.db = bdb;
+                be->projectionGradient(a);
+                std::vector<float> dw(bdw.size()), db(bdb.size());
+                be->download(bdw, dw.data(), dw.size());
+                be->download(bdb, db.data(), db.size());
+                const std::string what = id + " " + k + " splits " + std::to_string(splits);
+                for (int i = 0; i < out; ++i) {
+                    double sum = 0, abs = 0;
+                    for (int r = 0; r < rows; ++r) {
+                        sum += dz[size_t(r) * out + i];
+                        abs += std::fabs(dz[size_t(r) * out + i]);
+                    }
+                    ASSERT_NEAR(db[size_t(i)], sum, 1e-6 * abs + 1e-5)
+                        << what << " db[" << i << "]";
+                    for (int j = 0; j < in; ++j) {
+                        double w = 0, wAbs = 0;
+                        for (int r = 0; r < rows; ++r) {
+                            const double t =
+                                double(dz[size_t(r) * out + i]) * x[size_t(r) * in + j];
+                            w += t;
+                            wAbs += std::fabs(t);
+                        }
+                        ASSERT_NEAR(dw[size_t(i) * in + j], w, 2e-3 * wAbs + 1e-5)
+                            << what << " dW[" << i << "][" << j << "]";
+                    }
+                }
+            }
+        }
+    }
+}
+
 // Without tensor cores (every device but NVIDIA's, no emulation), high runs FP32 and says so.
 TEST_F(ParityTf32, highIsFp32WithoutTensorCores) {
     for (const std::string& id : openClDeviceIds()) {
