@@ -87,6 +87,7 @@ struct Coordinator::Running {
     std::string errFile;           // the process's stderr
     double launchedAt = 0.0;       // steady seconds
     LaunchTimes times;             // the start-up breakdown's (StartupBreakdown.h)
+    double lastEpochAt = 0.0;      // its last epoch line read (monotonic seconds; 0: none)
     bool startedLine = false;
 };
 
@@ -408,6 +409,7 @@ void Coordinator::handleTrialLine(Running& r, TrialRun& m, const trial::Line& l)
             recordStarted(m, l.started);
             break;
         case trial::LineKind::Epoch:
+            r.lastEpochAt = trial::monotonicSeconds();
             recordEpoch(r, m, l.epoch, l.members);
             break;
         case trial::LineKind::Result:
@@ -655,6 +657,10 @@ void Coordinator::processEnded(ChildSupervisor::Id child, int status) {
                                  [&](const auto& r) { return r->child == child; });
     if (it == running_.end()) return;
     Running& r = **it;
+    if (r.lastEpochAt > 0.0) {  // the trial's end, as the breakdown shows it
+        slotTime_.startup.ending += trial::monotonicSeconds() - r.lastEpochAt;
+        slotTime_.startup.endings += 1;
+    }
     for (TrialRun& m : r.trials) finished(r, m, status);
     slotTime_.busySeconds += steadySeconds() - r.launchedAt;
     slotTime_.trialsEnded += int(r.trials.size());

@@ -69,6 +69,9 @@ std::string StartupBreakdown::text() const {
     if (betweens > 0)
         t += "; ready to the next launch " + format("%.3f", between / betweens) + " s (" +
              std::to_string(betweens) + ")";
+    if (endings > 0)
+        t += "; last epoch line to the end " + format("%.3f", ending / endings) + " s (" +
+             std::to_string(endings) + ")";
     return t;
 }
 

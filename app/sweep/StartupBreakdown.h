@@ -36,6 +36,10 @@ struct StartupBreakdown {
     // trial's rows, the next configuration and its experiment.
     int betweens = 0;
     double between = 0.0;
+    // From a launch's last epoch line read to its end read (a kept worker's "ready", or the
+    // process's exit): the kept weights' evaluation and trading figures, the model saved.
+    int endings = 0;
+    double ending = 0.0;
 
     // Adds a launch whose first started line (its "startup" object or null) was read at
     // `readAt`.

@@ -52,12 +52,13 @@ QString startupBreakdownProblem(const QString& out, int launches, int workers) {
         R"(([0-9.]+), to the worker ([0-9.]+) \((\d+) worker starts, [0-9.]+ s each\), in the )"
         R"(worker ([0-9.]+) \(arguments ([0-9.]+), data ([0-9.]+), backend ([0-9.]+), model build )"
         R"(([0-9.]+), data hash ([0-9.]+) \[\d+ hashed\], line ([0-9.]+)\), back to the )"
-        R"(coordinator ([0-9.]+); ready to the next launch [0-9.]+ s \((\d+)\))");
+        R"(coordinator ([0-9.]+); ready to the next launch [0-9.]+ s \((\d+)\); last epoch line )"
+        R"(to the end [0-9.]+ s \((\d+)\))");
     const QRegularExpressionMatch m = re.match(out);
     if (!m.hasMatch()) return "no start-up breakdown in: " + out;
     auto d = [&](int i) { return m.captured(i).toDouble(); };
     if (m.captured(1).toInt() != launches || m.captured(6).toInt() != workers ||
-        m.captured(15).toInt() != launches - workers)
+        m.captured(15).toInt() != launches - workers || m.captured(16).toInt() != launches)
         return "wrong counts: " + m.captured(0);
     const double coordinator = d(3) + d(4) + d(5) + d(7) + d(14);
     const double worker = d(8) + d(9) + d(10) + d(11) + d(12) + d(13);
