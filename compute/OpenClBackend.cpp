@@ -258,6 +258,57 @@ std::vector<std::pair<std::string, std::string>> OpenClBackend::embeddedKernelSo
     return out;
 }
 
+// create's choices from `opt` and the NNWB_* environment overrides (A/B runs, kernel work);
+// bad values throw ComputeError naming the variable.
+void OpenClBackend::Impl::applyOptions(const OpenClOptions& opt) {
+    forcedGemm = opt.gemmKernel;
+    for (const auto& t : opt.regTilings) regConfigs.push_back({t[0], t[1], t[2], t[3], t[4], t[5]});
+    if (opt.regTilings.empty() && envStr("NNWB_GEMM_REG") != "0")  // 0: A/B runs without them
+        regConfigs.assign(std::begin(kGemmRegConfigs), std::end(kGemmRegConfigs));
+    forcedSplits = opt.gemmSplits;
+    const std::string longKMode = envStr("NNWB_GEMM_LONGK");  // A/B runs: 0 or split
+    longK = longKMode == "0" ? 0 : longKMode == "split" ? 1 : 2;
+    fusedAttention = !(opt.composedAttention || envStr("NNWB_CL_ATTENTION") == "composed");
+    const std::string fusedMode = !opt.fused.empty() ? opt.fused : envStr("NNWB_FUSED");
+    if (fusedMode == "off" || fusedMode == "0")
+        fused = 0;
+    else if (fusedMode == "on" || fusedMode == "1")
+        fused = 2;
+    else if (fusedMode.empty() || fusedMode == "auto")
+        fused = 1;
+    else
+        throw ComputeError("fused mode '" + fusedMode +
+                           "' is not auto, on (1) or off (0) (OpenClOptions::fused, NNWB_FUSED)");
+    maxHeadGroup = opt.blockHeadGroup;
+    tf32Emulate = opt.tf32Emulate;
+    if (!envStr("NNWB_TF32_MIN_K").empty()) {  // A/B runs of the TF32 choice rule
+        const std::string v = envStr("NNWB_TF32_MIN_K");
+        char* end = nullptr;
+        const long k = std::strtol(v.c_str(), &end, 10);
+        if (v.empty() || *end != '\0' || k < 0 || k > (1L << 30))
+            throw ComputeError("NNWB_TF32_MIN_K '" + v + "' is not a whole number >= 0");
+        tf32MinK = int(k);
+    }
+    blockLocalWanted = opt.blockLocalSize;
+    if (blockLocalWanted == 0 && !envStr("NNWB_CL_BLOCK_LOCAL").empty()) {
+        const std::string v = envStr("NNWB_CL_BLOCK_LOCAL");
+        blockLocalWanted = std::atoi(v.c_str());
+        if (blockLocalWanted <= 0 || (blockLocalWanted & (blockLocalWanted - 1)) != 0)
+            throw ComputeError("NNWB_CL_BLOCK_LOCAL '" + v + "' is not a power of two");
+    }
+    blockSpreadWanted = opt.blockSpread;
+    if (blockSpreadWanted == 0 && !envStr("NNWB_CL_BLOCK_SPREAD").empty()) {
+        const std::string v = envStr("NNWB_CL_BLOCK_SPREAD");
+        blockSpreadWanted = std::atoi(v.c_str());
+        if (blockSpreadWanted <= 0)
+            throw ComputeError("NNWB_CL_BLOCK_SPREAD '" + v + "' is not a positive number");
+    }
+    if (opt.noCache || envStr("NNWB_NO_KERNEL_CACHE") == "1")
+        cache = OpenClProgramCache(std::string());
+    else if (!opt.cacheDir.empty())
+        cache = OpenClProgramCache(opt.cacheDir);
+}
+
 std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id) {
     return create(id, OpenClOptions{});
 }
@@ -309,53 +360,7 @@ std::unique_ptr<OpenClBackend> OpenClBackend::create(const std::string& id,
                                        m.profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &err));
     clCheck(err, where, "clCreateCommandQueue");
 
-    m.forcedGemm = opt.gemmKernel;
-    for (const auto& t : opt.regTilings)
-        m.regConfigs.push_back({t[0], t[1], t[2], t[3], t[4], t[5]});
-    if (opt.regTilings.empty() && envStr("NNWB_GEMM_REG") != "0")  // 0: A/B runs without them
-        m.regConfigs.assign(std::begin(kGemmRegConfigs), std::end(kGemmRegConfigs));
-    m.forcedSplits = opt.gemmSplits;
-    const std::string longK = envStr("NNWB_GEMM_LONGK");  // A/B runs: 0 or split
-    m.longK = longK == "0" ? 0 : longK == "split" ? 1 : 2;
-    m.fusedAttention = !(opt.composedAttention || envStr("NNWB_CL_ATTENTION") == "composed");
-    const std::string fused = !opt.fused.empty() ? opt.fused : envStr("NNWB_FUSED");
-    if (fused == "off" || fused == "0")
-        m.fused = 0;
-    else if (fused == "on" || fused == "1")
-        m.fused = 2;
-    else if (fused.empty() || fused == "auto")
-        m.fused = 1;
-    else
-        throw ComputeError("fused mode '" + fused +
-                           "' is not auto, on (1) or off (0) (OpenClOptions::fused, NNWB_FUSED)");
-    m.maxHeadGroup = opt.blockHeadGroup;
-    m.tf32Emulate = opt.tf32Emulate;
-    if (!envStr("NNWB_TF32_MIN_K").empty()) {  // A/B runs of the TF32 choice rule
-        const std::string v = envStr("NNWB_TF32_MIN_K");
-        char* end = nullptr;
-        const long k = std::strtol(v.c_str(), &end, 10);
-        if (v.empty() || *end != '\0' || k < 0 || k > (1L << 30))
-            throw ComputeError("NNWB_TF32_MIN_K '" + v + "' is not a whole number >= 0");
-        m.tf32MinK = int(k);
-    }
-    m.blockLocalWanted = opt.blockLocalSize;
-    if (m.blockLocalWanted == 0 && !envStr("NNWB_CL_BLOCK_LOCAL").empty()) {
-        const std::string v = envStr("NNWB_CL_BLOCK_LOCAL");
-        m.blockLocalWanted = std::atoi(v.c_str());
-        if (m.blockLocalWanted <= 0 || (m.blockLocalWanted & (m.blockLocalWanted - 1)) != 0)
-            throw ComputeError("NNWB_CL_BLOCK_LOCAL '" + v + "' is not a power of two");
-    }
-    m.blockSpreadWanted = opt.blockSpread;
-    if (m.blockSpreadWanted == 0 && !envStr("NNWB_CL_BLOCK_SPREAD").empty()) {
-        const std::string v = envStr("NNWB_CL_BLOCK_SPREAD");
-        m.blockSpreadWanted = std::atoi(v.c_str());
-        if (m.blockSpreadWanted <= 0)
-            throw ComputeError("NNWB_CL_BLOCK_SPREAD '" + v + "' is not a positive number");
-    }
-    if (opt.noCache || envStr("NNWB_NO_KERNEL_CACHE") == "1")
-        m.cache = OpenClProgramCache(std::string());
-    else if (!opt.cacheDir.empty())
-        m.cache = OpenClProgramCache(opt.cacheDir);
+    m.applyOptions(opt);
 
     // Kernel sources: embedded, or the same files from a directory for kernel work.
     std::vector<std::pair<std::string, std::string>> sources = embeddedKernelSources();
@@ -492,7 +497,7 @@ Buffer OpenClBackend::alloc(size_t count) {
         if (err == CL_SUCCESS && d_->unfinishedBytes >= kFinishBytes) {
             ++d_->hostWaits;
             err = clFinish(d_->queue.get());
-            d_->unfinishedBytes = 0;
+            if (err == CL_SUCCESS) d_->queueWaited();
         }
     }
     if (err != CL_SUCCESS)
@@ -532,13 +537,24 @@ void OpenClBackend::upload(BufRef dst, const float* src, size_t count) {
         d_->retired.push_back(std::move(staging));
         return;
     }
+    // Not blocking: a blocking write waits for every op queued before it (a model's build
+    // alternates zeroing a buffer and uploading into it), and with processes time-sliced on one
+    // GPU each wait lasts until this context's turn. The bytes are copied into a block kept
+    // until the queue has been waited for (the in-order queue has then run the write); past
+    // 64 MiB of such blocks the queue is finished here.
     cl_int err = d_->faults.next();
-    ++d_->hostWaits;
-    if (err == CL_SUCCESS)
-        err = clEnqueueWriteBuffer(d_->queue.get(), Impl::mem(dst), CL_TRUE,
-                                   dst.offset * sizeof(float), count * sizeof(float), src, 0,
-                                   nullptr, nullptr);
+    if (err == CL_SUCCESS) {
+        std::vector<float> block(src, src + count);
+        err = clEnqueueWriteBuffer(d_->queue.get(), Impl::mem(dst), CL_FALSE,
+                                   dst.offset * sizeof(float), count * sizeof(float), block.data(),
+                                   0, nullptr, nullptr);
+        if (err == CL_SUCCESS) {
+            d_->pendingUploadBytes += count * sizeof(float);
+            d_->pendingUploads.push_back(std::move(block));
+        }
+    }
     clCheck(err, "upload" + d_->faults.note(), "clEnqueueWriteBuffer");
+    if (d_->pendingUploadBytes >= (uint64_t(64) << 20)) synchronize();
 }
 
 void OpenClBackend::download(BufRef src, float* dst, size_t count) {
@@ -551,11 +567,13 @@ void OpenClBackend::download(BufRef src, float* dst, size_t count) {
                                   src.offset * sizeof(float), count * sizeof(float), dst, 0,
                                   nullptr, nullptr);
     clCheck(err, "download" + d_->faults.note(), "clEnqueueReadBuffer");
+    d_->queueWaited();  // a blocking read in the in-order queue: everything before it ran
 }
 
 void OpenClBackend::synchronize() {
     ++d_->hostWaits;
     clCheck(clFinish(d_->queue.get()), "synchronize", "clFinish");
+    d_->queueWaited();
 }
 
 }  // namespace nnwb

@@ -179,6 +179,15 @@ struct OpenClBackend::Impl {
     // (clFinish and blocking transfers: OpenClBackend::hostWaits).
     uint64_t unfinishedBytes = 0;
     uint64_t hostWaits = 0;
+    // Copies of the uploads not yet known to have run (upload does not wait): freed once the
+    // queue was waited for (queueWaited), which in the in-order queue means they ran.
+    std::vector<std::vector<float>> pendingUploads;
+    uint64_t pendingUploadBytes = 0;
+    void queueWaited() {
+        pendingUploads.clear();
+        pendingUploadBytes = 0;
+        unfinishedBytes = 0;
+    }
     cldetail::GemmConfig gemm = cldetail::kGemmConfigs[0];
     std::vector<cldetail::GemmVariant> gemmVariants;  // largest tile first
     std::vector<cldetail::GemmConfig> regConfigs;     // gemm_reg tilings to build
@@ -246,6 +255,8 @@ struct OpenClBackend::Impl {
                            const std::string& options);
     void createKernels(cl_program program);
     std::string programOptions(const std::string& file) const;
+    // create's options and NNWB_* overrides (OpenClBackend.cpp; throws ComputeError on bad ones).
+    void applyOptions(const OpenClOptions& opt);
     void loadPrograms(const std::vector<std::pair<std::string, std::string>>& sources);
     void loadGemmReg(const std::string& source, const std::string& defines);
     void addGemmVariant(const std::string& file, const std::string& source,

@@ -173,6 +173,37 @@ TEST_F(OpenclBackend, unknownDeviceIds) {
     }
 }
 
+// Bad options and NNWB_* overrides fail creation before any kernel is built, naming the option
+// or variable and the value (OpenClBackend::Impl::applyOptions).
+TEST_F(OpenclBackend, badOptionsNameTheVariable) {
+    auto errorOf = [&](const OpenClOptions& opt) -> std::string {
+        try {
+            OpenClBackend::create(id_, opt);
+        } catch (const ComputeError& e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    OpenClOptions sideways;
+    sideways.fused = "sideways";
+    std::string m = errorOf(sideways);
+    EXPECT_TRUE(contains(m, "fused mode 'sideways'") && contains(m, "NNWB_FUSED")) << m;
+    const struct {
+        const char* var;
+        const char* value;
+        const char* says;
+    } bad[] = {{"NNWB_FUSED", "2", "fused mode '2'"},
+               {"NNWB_TF32_MIN_K", "12x", "NNWB_TF32_MIN_K '12x' is not a whole number"},
+               {"NNWB_CL_BLOCK_LOCAL", "100", "NNWB_CL_BLOCK_LOCAL '100' is not a power of two"},
+               {"NNWB_CL_BLOCK_SPREAD", "-1", "NNWB_CL_BLOCK_SPREAD '-1' is not a positive"}};
+    for (const auto& b : bad) {
+        setenv(b.var, b.value, 1);
+        m = errorOf(OpenClOptions{});
+        unsetenv(b.var);
+        EXPECT_TRUE(contains(m, b.says)) << b.var << ": " << m;
+    }
+}
+
 // A syntax error in one kernel file fails creation with the file, the device name and the
 // compiler's build log in the message (through NNWB_KERNEL_DIR and through the option).
 TEST_F(OpenclBackend, buildErrorCarriesLog) {
@@ -380,6 +411,29 @@ TEST_F(OpenclBackend, smallAllocationsDoNotWaitForTheQueue) {
     ASSERT_EQ(be.hostWaits(), before + 2);
     be.download(BufRef(large, (size_t(16) << 20) - 1000), v.data(), 1000);
     for (float f : v) ASSERT_EQ(f, 0.0f);
+}
+
+// Issue 48 item 8, the same trial build: each buffer is zeroed, then uploaded into, and a
+// blocking upload waited for the zeroing before it. Uploads now copy their bytes and do not
+// wait (87d053c's counter gives 100 waits for the 100 uploads below); each buffer holds what
+// was uploaded although the host array changed after every upload.
+TEST_F(OpenclBackend, uploadsDoNotWaitForTheQueue) {
+    auto created = OpenClBackend::create(id_);
+    OpenClBackend& be = *created;
+    std::vector<Buffer> buffers;
+    for (int i = 0; i < 100; ++i) buffers.push_back(be.alloc(1000));
+    const uint64_t before = be.hostWaits();
+    std::vector<float> host(1000);
+    for (int i = 0; i < 100; ++i) {
+        std::fill(host.begin(), host.end(), float(i));
+        be.upload(buffers[size_t(i)], host.data(), host.size());
+    }
+    std::fill(host.begin(), host.end(), -1.0f);
+    ASSERT_EQ(be.hostWaits(), before);
+    for (int i = 0; i < 100; ++i) {
+        be.download(buffers[size_t(i)], host.data(), host.size());
+        for (float f : host) ASSERT_EQ(f, float(i)) << "buffer " << i;
+    }
 }
 
 // Reductions use no atomics: the same inputs give bit-identical results run to run.
