@@ -101,8 +101,9 @@ TEST(PopulationOps, largeBuffersGoToHugePages) {
             prctlOff = prctlOff || line.rfind("THP_enabled:\t0", 0) == 0;
         const bool thpOn = !prctlOff && (modes.find("[madvise]") != std::string::npos ||
                                          modes.find("[always]") != std::string::npos);
-        if (thpOn && eligible >= 0)  // a system that says THP is on and reports eligibility
+        if (thpOn && eligible >= 0) {  // a system that says THP is on and reports eligibility
             EXPECT_EQ(eligible, 1) << "THP modes: " << modes;
+        }
         back.assign(1000, 1.0f);
         be.download(small, back.data(), 1000);
         EXPECT_EQ(std::count(back.begin(), back.end(), 0.0f), 1000);
