@@ -10,6 +10,7 @@
 
 #include "app/core/TradingPresenter.h"
 #include "app/core/WalkForwardPresenter.h"
+#include "model/FigureText.h"
 #include "model/data/DateTime.h"
 #include "model/trading/FoldTrading.h"
 #include "model/trading/MonthlyReturns.h"
@@ -197,7 +198,7 @@ void TradingTab::refresh() {
         tr("The signals of %1, traded under the experiment's trading rules "
            "(docs/trading.md): %2 bars, %3, one point = %4.")
             .arg(trading_->what())
-            .arg(report->equity.bar.size())
+            .arg(QString::fromStdString(groupedCount(int64_t(report->equity.bar.size()))))
             .arg(report->spreadFrom == "file"
                      ? tr("spread from the file")
                      : tr("spread from the setting: %1 points").arg(report->spreadPoints))

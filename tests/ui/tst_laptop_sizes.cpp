@@ -51,9 +51,11 @@
 #include "app/core/ComparisonController.h"
 #include "app/core/ExperimentDocument.h"
 #include "app/core/SweepPresenter.h"
+#include "app/core/TradingPresenter.h"
 #include "app/runs/RunStore.h"
 #include "common/CliRun.h"
 #include "common/TestUtil.h"
+#include "model/FigureText.h"
 #include "model/data/DataConfig.h"
 #include "nnwb/TestPaths.h"
 #include "ui/AttentionView.h"
@@ -458,6 +460,16 @@ private Q_SLOTS:
             if (QTest::currentTestFailed()) return;
             if (upper->widget(i) == (QWidget*)w.tradingTab()) checkTradingLines(w);
             if (QTest::currentTestFailed()) return;
+        }
+        // The Trading tab's caption counts its bars as the window's other counts ("2,435 bars",
+        // not "2435 bars").
+        {
+            auto* caption = w.tradingTab()->findChild<QLabel*>(QStringLiteral("tradingTabCaption"));
+            const auto report = w.tradingPresenter()->report();
+            QVERIFY(caption && report && report->equity.bar.size() >= 1000);
+            const QString bars =
+                QString::fromStdString(groupedCount(int64_t(report->equity.bar.size()))) + " bars";
+            QVERIFY2(caption->text().contains(bars), qPrintable(caption->text()));
         }
         // A store of a dozen runs, as after an afternoon's work: the list must show five of them.
         {
