@@ -100,7 +100,7 @@ public:
     // Kernel launches, uploads and downloads enqueued so far (what NNWB_CL_FAIL_AFTER counts).
     uint64_t enqueueCount() const;
     // Waits for the queue so far: clFinish (synchronize, an allocation crossing 64 MiB since the
-    // last wait) and blocking uploads and downloads.
+    // last wait, uploads holding 64 MiB of copies) and downloads; uploads do not wait.
     uint64_t hostWaits() const;
     // The main gemm tiling, e.g. "TSM=64 TSN=64 TSK=16 WPTM=4 WPTN=4".
     std::string gemmConfig() const;
