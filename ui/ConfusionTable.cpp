@@ -1,10 +1,13 @@
 #include "ui/ConfusionTable.h"
 
+#include <algorithm>
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -51,7 +54,15 @@ ConfusionTable::ConfusionTable(QWidget* parent) : QWidget(parent) {
     table_->setSelectionMode(QAbstractItemView::NoSelection);
     table_->setToolTip(tr("Rows: actual class of the bar. Columns: predicted signal."));
     table_->setMinimumHeight(110);
-    setMinimumWidth(200);
+    // Room for "100.0 %" in each column: at 1024x600 the pane was 205 px wide and the cells
+    // read "100.0…". A cell's text has the focus frame's margin (plus 1) on either side.
+    const int cellMargin =
+        2 * (table_->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table_) + 1);
+    const int column =
+        table_->fontMetrics().horizontalAdvance(QStringLiteral("100.0 %")) + cellMargin + 1;
+    setMinimumWidth(std::max(200, 8 + 2 * table_->frameWidth() +
+                                      table_->verticalHeader()->sizeHint().width() +
+                                      int(classes.size()) * column));
     layout->addWidget(table_, 1);
     // Clipped in the pane at 1280x720 ("… · shade: share of th"): whole clauses give way.
     auto* note =

@@ -1,11 +1,13 @@
 // GUI: the confusion matrix shows the epoch the heatmaps' "latest / best epoch" picker names
 // (issue 24, part 4): it always showed the latest epoch, also with "best epoch" picked. A run's
 // model opened from the Runs tab in a window that has trained nothing shows the run's
-// validation counts under "validation" (issue 41: it showed the training counts).
+// validation counts under "validation" (issue 41: it showed the training counts). At its
+// minimum width the matrix has room for "100.0 %" in each column.
 #include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStyle>
 #include <QTableWidget>
 #include <QtTest>
 
@@ -59,6 +61,36 @@ private Q_SLOTS:
         Q_EMIT c->epochFinished(report(7, 6));
         picker->setCurrentIndex(0);  // latest epoch
         QVERIFY2(caption->text().endsWith(QStringLiteral("epoch 7")), qPrintable(caption->text()));
+    }
+
+    // At its minimum width the matrix has room for a whole "100.0 %" in each column, whatever
+    // the font: the pane's minimum was a fixed 200 px, and at 1024x600 under Xvfb its cells
+    // read "100.0…". Checked with a font 1.5 times the default.
+    void aWholeShareFitsAtThePanesMinimum() {
+        QWidget holder;
+        QFont big = holder.font();
+        big.setPointSizeF(big.pointSizeF() * 1.5);
+        holder.setFont(big);
+        auto* pane = new ConfusionTable(&holder);
+        EpochReport r = report(1, 1);
+        r.validation = r.train;  // one class: a share of 100.0 %
+        pane->setReport(r, true);
+        pane->resize(pane->minimumWidth(), 300);
+        holder.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&holder));
+        QTableWidget* t = pane->table();
+        QCOMPARE(t->item(0, 0)->text().section(QLatin1Char('\n'), 1), QStringLiteral("100.0 %"));
+        const int margin =
+            2 * (t->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, t) + 1);
+        const int need = t->fontMetrics().horizontalAdvance(QStringLiteral("100.0 %")) + margin;
+        for (int c = 0; c < t->columnCount(); ++c)
+            QVERIFY2(t->columnWidth(c) >= need,
+                     qPrintable(QString("column %1: %2 px at the pane's minimum of %3 px, %4 "
+                                        "needed for \"100.0 %\"")
+                                    .arg(c)
+                                    .arg(t->columnWidth(c))
+                                    .arg(pane->minimumWidth())
+                                    .arg(need)));
     }
 
     void anOpenedModelShowsItsValidationCounts() {
