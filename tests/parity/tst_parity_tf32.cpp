@@ -204,23 +204,29 @@ TEST_F(ParityTf32, automaticChoiceAndBackToHighest) {
 // projectionGradient on each TF32 kernel, forced, 1 and 3 K splits (the split reduction adds the
 // partial row sums): the bias gradient is added up from the float32 values of dz, before their
 // rounding to TF32, so db is within float32's tolerance of the double sums (1e-6 of sum |dz| +
-// 1e-5; sums of the TF32-rounded values miss it by ~1e-4 of it) while dW is within TF32's bound.
-// Out 70 takes two tiles of rows on the 64-row tiling.
+// 1e-5, some 5e-5 here; sums of the TF32-rounded values, tried, missed it by 9.8e-4 at db[1])
+// while dW is within TF32's bound. Out 70 takes two tiles of rows on the 64-row tiling.
 TEST_F(ParityTf32, projectionGradientBiasIsFloat32) {
     for (const std::string& id : openClDeviceIds()) {
         OpenClOptions o;
         o.tf32Emulate = !isNvidia(id);
         auto be = OpenClBackend::create(id, o);
         if (be->setMatmulPrecision(MatmulPrecision::High) != MatmulPrecision::High) continue;
-        const int rows = 60, in = 9, out = 70;
+        const int rows = 32, in = 9, out = 70;
         const std::vector<float> x = randomVector(size_t(rows) * in, 311),
                                  dz = randomVector(size_t(rows) * out, 312, -1.0f, 3.0f);
         Buffer bx = be->alloc(x.size()), bdz = be->alloc(dz.size()),
                bdw = be->alloc(size_t(out) * in), bdb = be->alloc(size_t(out));
         be->upload(bx, x.data(), x.size());
         be->upload(bdz, dz.data(), dz.size());
-        for (const std::string& k : be->gemmKernels()) {
-            if (k.rfind("gemm_tf32_", 0) != 0) continue;
+        std::vector<std::string> tf32;
+        for (const std::string& k : be->gemmKernels())
+            if (k.rfind("gemm_tf32_", 0) == 0) tf32.push_back(k);
+        ASSERT_FALSE(tf32.empty()) << id << ": no TF32 gemm kernel built";
+        // Under oclgrind (NNWB_PARITY_MAX_VALUES set) only the smallest tiling, whose tiles of 64
+        // rows split out 70 in two: the emulated TF32 product is slow to interpret.
+        if (parityMaxValues() != size_t(-1)) tf32 = {tf32.back()};
+        for (const std::string& k : tf32) {
             for (int splits : {1, 3}) {
                 be->forceGemm(k, splits);
                 be->fill({bdw, bdw.size(), 0.0f});
