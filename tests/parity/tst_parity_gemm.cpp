@@ -294,9 +294,13 @@ TEST_F(ParityGemm, projectionGradientLaunches) {
             return n;
         };
         std::vector<std::string> kernels = {"gemm_tiled", "gemm_longk"};
-        for (const std::string& k : cl->gemmKernels())
-            if (k.rfind("gemm_reg_", 0) == 0) kernels.push_back(k);
-        ASSERT_GT(kernels.size(), size_t(2)) << id << ": no gemm_reg kernel built";
+        // The gemm_reg tilings not under oclgrind (their 256 work-items take 115 s to interpret
+        // there; the counts are the host's, and projectionGradient runs them under oclgrind).
+        if (!parityCheckingDevice()) {
+            for (const std::string& k : cl->gemmKernels())
+                if (k.rfind("gemm_reg_", 0) == 0) kernels.push_back(k);
+            ASSERT_GT(kernels.size(), size_t(2)) << id << ": no gemm_reg kernel built";
+        }
         for (const std::string& kernel : kernels)
             for (int splits : {1, 3}) {
                 cl->forceGemm(kernel, splits);
