@@ -1,5 +1,6 @@
 #include "model/FigureText.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace nnwb {
@@ -13,6 +14,22 @@ std::string groupedCount(int64_t n) {
         out += digits[i];
     }
     return out;
+}
+
+std::string groupedFixed(double v, int decimals) {
+    if (std::isnan(v)) return "n/a";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    char buf[400];  // the widest double with "%.*f" and a few decimals fits
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    const std::string text = buf;
+    const size_t lead = text[0] == '-' ? 1 : 0;
+    const size_t point = text.find('.') == std::string::npos ? text.size() : text.find('.');
+    std::string out = text.substr(0, lead);
+    for (size_t i = lead; i < point; ++i) {
+        if (i > lead && (point - i) % 3 == 0) out += ',';
+        out += text[i];
+    }
+    return out + text.substr(point);
 }
 
 std::string accuracyCell(double accuracyPct, size_t signalCount) {

@@ -19,6 +19,9 @@ inline bool accuracyShown(size_t signalCount) {
 
 // 4115 → "4,115"; -1234567 → "-1,234,567".
 std::string groupedCount(int64_t n);
+// A figure with `decimals` places and its whole part grouped: -17796.0 → "-17,796.0"; "n/a"
+// for NaN, "inf"/"-inf" for infinities.
+std::string groupedFixed(double v, int decimals);
 // A table cell: "55.00 (40)", or "n/a (3)" below the minimum.
 std::string accuracyCell(double accuracyPct, size_t signalCount);
 // In a sentence: "55.00 % (40 signals)", or "n/a (3 signals, fewer than 20)".

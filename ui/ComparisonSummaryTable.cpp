@@ -1,5 +1,7 @@
 #include "ui/ComparisonSummaryTable.h"
 
+#include <cmath>
+
 #include <QHeaderView>
 
 #include "app/compare/ComparisonSummary.h"
@@ -9,7 +11,16 @@ namespace nnwb {
 
 namespace {
 const QColor kBest(0xd4, 0xf0, 0xd0);
+
+// A trading figure with its whole part grouped, as every other count in the window
+// ("-17,796.0"); the other columns as the CLI writes them (formatSummaryCell).
+QString cellText(const SummaryRow& row, int column) {
+    const std::optional<double>& v = row.values[size_t(column)];
+    if (summaryColumnInfo(column).trading && v && !std::isnan(*v))
+        return QString::fromStdString(groupedFixed(*v, summaryColumnInfo(column).decimals));
+    return QString::fromStdString(formatSummaryCell(row, column));
 }
+}  // namespace
 
 ComparisonSummaryTable::ComparisonSummaryTable(QWidget* parent) : QTableWidget(parent) {
     QStringList headers{tr("run"), tr("device"), tr("status"), tr("epochs")};
@@ -56,11 +67,11 @@ void ComparisonSummaryTable::setRecords(const std::vector<RunRecord>& runs,
         status->setToolTip(QString::fromStdString(runs[size_t(r)].error));
         if (runs[size_t(r)].status == RunStatus::Failed) status->setForeground(QColor(0xb0, 0, 0));
         setItem(r, 2, status);
-        auto* epochs = new QTableWidgetItem(QString::number(row.epochs));
+        auto* epochs = new QTableWidgetItem(QString::fromStdString(groupedCount(row.epochs)));
         epochs->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         setItem(r, 3, epochs);
         for (int c = 0; c < kSummaryColumns; ++c) {
-            auto* item = new QTableWidgetItem(QString::fromStdString(formatSummaryCell(row, c)));
+            auto* item = new QTableWidgetItem(cellText(row, c));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (row.best[size_t(c)]) {
                 item->setFont(bold);

@@ -1,5 +1,7 @@
 #include "ui/RunsTableModel.h"
 
+#include <cmath>
+
 #include <QBrush>
 #include <QColor>
 #include <QFileInfo>
@@ -47,7 +49,9 @@ bool isTradingColumn(int c) {
 QVariant tradingFigure(const StoredRun& r, int column, int role) {
     const TradingColumn t = tradingColumn(column);
     const std::optional<double> v = storedTradingFigure(r.trading, t.key);
-    if (role == Qt::DisplayRole) return q(storedTradingText(v, t.decimals));
+    // Grouped as every other count in the window ("-17,796.0"); "n/a" where there is none.
+    if (role == Qt::DisplayRole)
+        return q(v && !std::isnan(*v) ? groupedFixed(*v, t.decimals) : storedTradingText(v, 0));
     // Sorting: runs without figures after every run with them (either order).
     return v ? QVariant(*v) : QVariant();
 }

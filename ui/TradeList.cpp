@@ -2,6 +2,7 @@
 
 #include <QHeaderView>
 
+#include "model/FigureText.h"
 #include "model/data/DateTime.h"
 #include "model/trading/TradingReport.h"
 
@@ -12,7 +13,11 @@ namespace {
 constexpr int kEntryBarRole = Qt::UserRole + 1;
 constexpr int kExitBarRole = Qt::UserRole + 2;
 
-// Sorts by its number, not its text.
+QString grouped(int64_t n) {
+    return QString::fromStdString(groupedCount(n));
+}
+
+// Sorts by its number, not its text (grouped text would sort "1,000" before "999").
 class TradeNumberItem : public QTableWidgetItem {
 public:
     TradeNumberItem(const QString& text, double value) : QTableWidgetItem(text) {
@@ -56,16 +61,17 @@ void TradeList::setTrades(const std::vector<Trade>& trades) {
     for (size_t i = 0; i < trades.size(); ++i) {
         const Trade& t = trades[i];
         const int r = int(i);
-        auto* n = new TradeNumberItem(QString::number(i + 1), double(i + 1));
+        auto* n = new TradeNumberItem(grouped(int64_t(i) + 1), double(i + 1));
         n->setData(kEntryBarRole, qulonglong(t.entryBar));
         n->setData(kExitBarRole, qulonglong(t.exitBar));
         setItem(r, Number, n);
         setItem(r, Direction, new QTableWidgetItem(t.direction > 0 ? tr("long") : tr("short")));
         setItem(r, Entry, new QTableWidgetItem(QString::fromStdString(formatBarTime(t.entryTime))));
         setItem(r, Exit, new QTableWidgetItem(QString::fromStdString(formatBarTime(t.exitTime))));
-        setItem(r, Bars, new TradeNumberItem(QString::number(t.bars), double(t.bars)));
+        setItem(r, Bars, new TradeNumberItem(grouped(int64_t(t.bars)), double(t.bars)));
         setItem(r, Reason, new QTableWidgetItem(QString::fromLatin1(exitReasonName(t.exitReason))));
-        setItem(r, NetPoints, new TradeNumberItem(QString::number(t.net, 'f', 1), t.net));
+        setItem(r, NetPoints,
+                new TradeNumberItem(QString::fromStdString(groupedFixed(t.net, 1)), t.net));
         setItem(r, NetPct, new TradeNumberItem(QString::number(t.netPct, 'f', 4), t.netPct));
         const QColor c = t.net < 0 ? QColor(200, 40, 40) : QColor(0, 130, 60);
         item(r, NetPoints)->setForeground(c);

@@ -4,6 +4,7 @@
 
 #include <QHeaderView>
 
+#include "model/FigureText.h"
 #include "model/trading/TradingReport.h"
 
 namespace nnwb {
@@ -12,7 +13,7 @@ namespace {
 QString number(double v, int decimals) {
     if (std::isnan(v)) return QStringLiteral("n/a");  // a figure that does not exist
     if (std::isinf(v)) return QStringLiteral("∞");
-    return QString::number(v, 'f', decimals);
+    return QString::fromStdString(groupedFixed(v, decimals));  // "-17,796.0", as elsewhere
 }
 
 // A trade count is whole: the random baseline's mean is over draws of the strategy's count.

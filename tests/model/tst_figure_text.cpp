@@ -4,6 +4,7 @@
 // signal, not "100.00 %" from one).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,17 @@ TEST(FigureText, CountsAreGroupedByCommas) {
     EXPECT_EQ(groupedCount(1234567), "1,234,567");
     EXPECT_EQ(groupedCount(-1234567), "-1,234,567");
     EXPECT_EQ(groupedCount(-999), "-999");
+}
+
+TEST(FigureText, FixedFiguresGroupTheirWholePart) {
+    EXPECT_EQ(groupedFixed(-17796.0, 1), "-17,796.0");
+    EXPECT_EQ(groupedFixed(1234567.25, 2), "1,234,567.25");
+    EXPECT_EQ(groupedFixed(999.94, 1), "999.9");
+    EXPECT_EQ(groupedFixed(999.96, 1), "1,000.0");  // grouped after the rounding
+    EXPECT_EQ(groupedFixed(-12.5, 1), "-12.5");
+    EXPECT_EQ(groupedFixed(1983, 0), "1,983");
+    EXPECT_EQ(groupedFixed(std::nan(""), 1), "n/a");
+    EXPECT_EQ(groupedFixed(-INFINITY, 1), "-inf");
 }
 
 TEST(FigureText, AccuracyComesWithItsSignals) {

@@ -20,6 +20,7 @@
 #include "app/core/PredictJob.h"
 #include "common/TestUtil.h"
 #include "common/UntrainedBundle.h"
+#include "model/FigureText.h"
 #include "model/NetworkWeights.h"
 #include "model/TrainingSession.h"
 #include "model/data/DataConfig.h"
@@ -160,10 +161,12 @@ private Q_SLOTS:
             QVERIFY2(!t->trades.empty(), "the model never traded: nothing to show");
             trades[i] = t->trades.size();
             net[i] = t->strategy.netPoints;
-            QCOMPARE(d.tradingTable()->cell(0, 0), QString::number(t->trades.size()));
-            QCOMPARE(d.tradingTable()->cell(0, 3), QString::number(t->strategy.netPoints, 'f', 1));
+            QCOMPARE(d.tradingTable()->cell(0, 0),
+                     QString::fromStdString(groupedCount(int64_t(t->trades.size()))));
+            QCOMPARE(d.tradingTable()->cell(0, 3),
+                     QString::fromStdString(groupedFixed(t->strategy.netPoints, 1)));
             QCOMPARE(d.tradingTable()->cell(1, 3),
-                     QString::number(t->buyAndHold.netPoints, 'f', 1));
+                     QString::fromStdString(groupedFixed(t->buyAndHold.netPoints, 1)));
             // The verdict line is the model's sentence for these figures.
             const QString verdict = QString::fromStdString(tradingVerdict(verdictFigures(*t)));
             QVERIFY2(d.verdictText().contains(verdict), qPrintable(d.verdictText()));

@@ -3,13 +3,18 @@
 // comparison summary: figures as stored, "inf" for a profit factor without a losing trade,
 // "n/a" where a run has none (also for {"error": ...}) or the figure does not exist (a null
 // profit factor without a won trade); the comparison marks the best net and drawdown but never
-// a count of trades; a comparison set keeps them through its JSON.
+// a count of trades; a comparison set keeps them through its JSON. Figures of 1,000 and more
+// are digit-grouped as every other count in the window, in these tables, the Trading tab's
+// figures table and its trade list (which still sorts by the number, not the text).
 #include <QtTest>
 
 #include "app/compare/ComparisonSummary.h"
 #include "app/compare/RunRecord.h"
+#include "model/trading/TradingReport.h"
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/RunsTableModel.h"
+#include "ui/TradeList.h"
+#include "ui/TradingTable.h"
 
 using namespace nnwb;
 
@@ -99,6 +104,49 @@ private Q_SLOTS:
         QVERIFY(!table.isMarkedBest(0, kTradeNet));
         QVERIFY(table.isMarkedBest(1, kTradeDrawdown));  // lower is better
         QVERIFY(!table.isMarkedBest(0, kTrades) && !table.isMarkedBest(1, kTrades));
+    }
+
+    void largeFiguresAreGrouped() {
+        ComparisonSummaryTable table;
+        table.setRecords({record("a", trading(-17796.0, 0.8, -0.5, 23456.5, 1234))}, {Qt::red});
+        const int f = ComparisonSummaryTable::kFirstFigureColumn;
+        QCOMPARE(table.item(0, f + kTradeNet)->text(), QStringLiteral("-17,796.0"));
+        QCOMPARE(table.item(0, f + kTradeDrawdown)->text(), QStringLiteral("23,456.5"));
+        QCOMPARE(table.item(0, f + kTrades)->text(), QStringLiteral("1,234"));
+        RunsTableModel m;
+        StoredRun run;
+        run.id = 1;
+        run.trading = trading(-17796.0, 0.8, -0.5, 23456.5, 1234);
+        m.setRuns({run});
+        QCOMPARE(cell(m, 0, RunsTableModel::kTradeNet), QStringLiteral("-17,796.0"));
+        QCOMPARE(cell(m, 0, RunsTableModel::kTrades), QStringLiteral("1,234"));
+        QCOMPARE(m.data(m.index(0, RunsTableModel::kTradeNet), Qt::UserRole).toDouble(), -17796.0);
+
+        TradingReport report;
+        report.strategy.trades = 1234;
+        report.strategy.netPoints = -17796.04;
+        report.strategy.perTradePoints = -14.42;
+        report.strategy.maxDrawdownPoints = 1234567.5;
+        TradingTable figures;
+        figures.setReport(&report);
+        QCOMPARE(figures.cell(0, 0), QStringLiteral("1,234"));
+        QCOMPARE(figures.cell(0, 3), QStringLiteral("-17,796.0"));
+        QCOMPARE(figures.cell(0, 5), QStringLiteral("-14.4"));
+        QCOMPARE(figures.cell(0, 6), QStringLiteral("1,234,567.5"));
+
+        // The trade list sorts by the number: grouped text sorts "1,500.0" before "999.0".
+        std::vector<Trade> trades(3);
+        trades[0].net = 1500.0;
+        trades[0].bars = 1200;
+        trades[1].net = 999.0;
+        trades[2].net = -2500.25;
+        TradeList list;
+        list.setTrades(trades);
+        list.sortItems(TradeList::NetPoints, Qt::AscendingOrder);
+        QCOMPARE(list.item(0, TradeList::NetPoints)->text(), QStringLiteral("-2,500.2"));
+        QCOMPARE(list.item(1, TradeList::NetPoints)->text(), QStringLiteral("999.0"));
+        QCOMPARE(list.item(2, TradeList::NetPoints)->text(), QStringLiteral("1,500.0"));
+        QCOMPARE(list.item(2, TradeList::Bars)->text(), QStringLiteral("1,200"));
     }
 
     void comparisonSetKeepsTradingFigures() {

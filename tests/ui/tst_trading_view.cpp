@@ -19,6 +19,7 @@
 
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TradingPresenter.h"
+#include "model/FigureText.h"
 #include "model/trading/TradingReport.h"
 #include "ui/EquityChart.h"
 #include "ui/MainWindow.h"
@@ -108,7 +109,8 @@ private Q_SLOTS:
         QVERIFY(!report->trades.empty());
         QCOMPARE(view->equityChart()->entryMarks(), report->trades.size());
         QCOMPARE(view->equityChart()->exitMarks(), report->trades.size());
-        QCOMPARE(view->table()->cell(0, 0), QString::number(report->trades.size()));
+        QCOMPARE(view->table()->cell(0, 0),
+                 QString::fromStdString(groupedCount(int64_t(report->trades.size()))));
         QCOMPARE(view->table()->cell(1, 0), QStringLiteral("1"));  // buy and hold: one trade
         QCOMPARE(report->spreadFrom, std::string("file"));
         QVERIFY2(view->caption().contains(QStringLiteral("epoch 1")), qPrintable(view->caption()));
@@ -166,9 +168,9 @@ private Q_SLOTS:
         r.random.trades = 1983;  // the mean over draws of the strategy's count
         TradingTable table;
         table.setReport(&r);
-        QCOMPARE(table.cell(0, 0), QStringLiteral("1983"));
+        QCOMPARE(table.cell(0, 0), QStringLiteral("1,983"));
         QCOMPARE(table.cell(1, 0), QStringLiteral("1"));
-        QCOMPARE(table.cell(2, 0), QStringLiteral("1983"));
+        QCOMPARE(table.cell(2, 0), QStringLiteral("1,983"));
     }
 };
 
