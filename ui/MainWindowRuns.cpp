@@ -71,9 +71,10 @@ void MainWindow::showRecordingWarning(const QString& message) {
 void MainWindow::showLastRunOf(const QString& path) {
     if (path.isEmpty()) return;
     const quint64 generation = documentGeneration_;
+    const QString name = QFileInfo(path).fileName();
     history_->lastRunOf(
         QFileInfo(path).absoluteFilePath(), this,
-        [this, generation](const std::optional<StoredRun>& run) {
+        [this, generation, name](const std::optional<StoredRun>& run) {
             if (!run || generation != documentGeneration_) return;  // another experiment since
             hasValidation_ = run->hasValidation();  // the part the confusion matrix shows
             for (const StoredEpoch& e : run->epochs)
@@ -87,9 +88,11 @@ void MainWindow::showLastRunOf(const QString& path) {
                 // a stored experiment this version cannot read: its curves are not compared
             }
             updateStaleNote();
-            statusBar()->showMessage(tr("Curves of run #%1 (%2, %3)")
+            // Named with its experiment: `nnwb --compare A B` opens on the Comparison tab, where
+            // "Curves of run #13" alone read as one of the compared runs.
+            statusBar()->showMessage(tr("Curves of run #%1 of %2 (%3, %4)")
                                          .arg(run->id)
-                                         .arg(QString::fromStdString(run->startedAt),
+                                         .arg(name, QString::fromStdString(run->startedAt),
                                               QString::fromStdString(runStatusLabel(run->status))),
                                      10000);
         });

@@ -10,6 +10,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableView>
 #include <QtTest>
 
@@ -97,6 +98,12 @@ private slots:
         QCOMPARE(window, 1);
         QCOMPARE(compare, 2);
         const StoredRun trained = *store.get(runs.back().id);  // the first, the window's
+        // Reopened, the experiment shows its last run's curves and the message names the
+        // experiment: with a comparison on show "Curves of run #1" read as a compared run.
+        QVERIFY(w.openExperiment(QString::fromStdString(file)));
+        QTRY_VERIFY2(w.statusBar()->currentMessage().startsWith(
+                         QStringLiteral("Curves of run #%1 of tiny.json (").arg(trained.id)),
+                     qPrintable(w.statusBar()->currentMessage()));
         QCOMPARE(trained.epochsDone, 2);
         QCOMPARE(trained.experimentFile, std::filesystem::absolute(file).string());
         QVERIFY(trained.bundle("best") && trained.bundle("last"));
