@@ -111,15 +111,16 @@ struct OpenClBackend::Ops {
         size_t stride;
     };
 
-    // The weight and bias gradients in one product where a tiled kernel runs it (gemm_tiled,
-    // gemm_longk and gemm_reg add up the rows of op(A) = dz^T they load anyway: the bias gradient
-    // without a launch of its own, nor a reduction of its own when K is split); else (gemm_small)
-    // Backend's default.
+    // The weight and bias gradients in one product where gemm_tiled or gemm_longk runs it (they
+    // add up the rows of op(A) = dz^T they load anyway: the bias gradient without a launch of its
+    // own, nor a reduction of its own when K is split); else Backend's default (on gemm_reg the
+    // row sums cost every gemm_reg product a third of its speed on the H200:
+    // docs/decisions/gemm-fold.md).
     void run(const ProjectionGradientArgs& a) {
         const GemmArgs& g = a.gemm;
         int splits = 1;
         const GemmVariant* v = chooseGemm(g, splits);
-        if (!v) {
+        if (!v || v->reg) {
             self.Backend::projectionGradientImpl(a);
             return;
         }
@@ -261,7 +262,8 @@ struct OpenClBackend::Ops {
         return v;
     }
 
-    // `rs`: also the row sums of op(A) (not on gemm_small: see run(ProjectionGradientArgs)).
+    // `rs`: also the row sums of op(A) (gemm_tiled and gemm_longk only: see
+    // run(ProjectionGradientArgs)).
     void gemmWith(const GemmArgs& g, const Epilogue* epi, const RowSums* rs = nullptr) {
         const int M = g.m, N = g.n, K = g.k;
         if (M <= 0 || N <= 0 || g.batch0 <= 0 || g.batch1 <= 0) return;
@@ -334,7 +336,7 @@ struct OpenClBackend::Ops {
                     Impl::mem(eY), Impl::off(eY), cl_int(epi ? int(epi->act) : 0));
         const size_t tilesN = size_t((N + c.tsn - 1) / c.tsn),
                      tilesM = size_t((M + c.tsm - 1) / c.tsm);
-        {  // the row sums: into db, or (split, not gemm_longk) after the partial products
+        if (!v->reg) {  // the row sums: into db, or (gemm_tiled) after the partial products
             const BufRef r = rs ? rs->db : g.c;
             const bool viaPartial = splits > 1 && !v->longk;  // gemm_longk adds them to db itself
             d_->setArg(k, 33, cl_int(rs != nullptr));

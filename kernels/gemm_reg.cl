@@ -1,10 +1,10 @@
 // Batched strided GEMM for large products: the same arguments and semantics as gemm_tiled
 // (gemm.cl: C = alpha * op(A) * op(B) + beta * C per batch index, split K into P, the
-// bias/activation epilogue, projectionGradient's row sums of op(A)), tiled for throughput: a
-// work-item holds WPTM x WPTN results (multiples of 4) as float4 register tiles read from local
-// memory as float4, the global loads are float4 where the matrix is 16-byte aligned, and the next K
-// step is loaded into registers while the current one is multiplied (two local buffers, one barrier
-// a step). The host builds this file once per tiling (GemmConfig defines, kernel name GEMM_NAME).
+// bias/activation epilogue), tiled for throughput: a work-item holds WPTM x WPTN results
+// (multiples of 4) as float4 register tiles read from local memory as float4, the global
+// loads are float4 where the matrix is 16-byte aligned, and the next K step is loaded into
+// registers while the current one is multiplied (two local buffers, one barrier a step).
+// The host builds this file once per tiling (GemmConfig defines, kernel name GEMM_NAME).
 //
 // TF32 builds (matmul precision `high`): TF32=1 multiplies on NVIDIA's tensor cores through
 // inline PTX (operands rounded to TF32 by cvt.rna.tf32.f32 as they are stored to local memory,
@@ -31,9 +31,6 @@
 #define REG_THREADS (RTSM * RTSN)
 #if (TSM * TSK) % (4 * REG_THREADS) != 0 || (TSN * TSK) % (4 * REG_THREADS) != 0
 #error "gemm_reg tiling: each work-item loads whole float4s of both tiles"
-#endif
-#if TSM > REG_THREADS
-#error "gemm_reg tiling: a work-item per row of the tile adds up the row sums"
 #endif
 #define LOADS_A (TSM * TSK / (4 * REG_THREADS))  // float4 loads of the A tile per work-item
 #define LOADS_B (TSN * TSK / (4 * REG_THREADS))
@@ -132,19 +129,6 @@ void reg_store4(__global float* p, float4 v, int n, int vec) {
         }                                                                                  \
     }
 
-// rowSums (projectionGradient: op(A) = dz^T, its row sums are the bias gradient; A is k-major
-// there, transA, which ProjectionGradientArgs::check requires): in the first column of tiles every
-// work-item adds up the float4s of A it fetches (before any TF32 rounding: float32 sums at
-// precision high too), one float4 per load slot, over the split's K; at the end the slots go to
-// local memory (the A tiles, free then) and work-item i < TSM adds up row i's in slot order. Slot
-// f = tid + l * REG_THREADS holds op(A) rows 4 (f % (TSM / 4)) .. + 3 at one k of each step. The
-// sum goes to R[ro + (batch * splits + split) * rStride + i]: added without a split, stored as
-// the split's partial row sum for gemm_reduce_splits.
-#define REG_ROW_SUMS(regs)                                                     \
-    if (sumRows) {                                                             \
-        _Pragma("unroll") for (int l = 0; l < LOADS_A; ++l) rs4[l] += regs[l]; \
-    }
-
 // r[i .. i + 3] = the float4 v (registers, once the loops are unrolled).
 #define REG_UNPACK4(r, i, v)   \
     {                          \
@@ -162,8 +146,7 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void GEMM_NAME(
     ulong aOff, int lda, ulong strideA0, ulong strideA1, __global const float* B, ulong bOff,
     int ldb, ulong strideB0, ulong strideB1, __global float* C, ulong cOff, int ldc, ulong strideC0,
     ulong strideC1, int batch1, int splits, int kChunk, __global float* P, int epi,
-    __global const float* bias, ulong bo, int hasBias, __global float* Y, ulong yo, int act,
-    int rowSums, __global float* R, ulong ro, ulong rStride) {
+    __global const float* bias, ulong bo, int hasBias, __global float* Y, ulong yo, int act) {
     __local float4 As[2][TSK][ROWS4];
     __local float4 Bs[2][TSK][COLS4];
     GEMM_WORK_ITEM_INDICES
@@ -194,14 +177,9 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void GEMM_NAME(
 #endif
 
     float4 ra[LOADS_A], rb[LOADS_B];
-    const int sumRows = rowSums && n0 == 0;  // the same in every work-item of a group
-    float4 rs4[LOADS_A];
-#pragma unroll
-    for (int l = 0; l < LOADS_A; ++l) rs4[l] = (float4)(0.0f);
     const int steps = (kEnd - kBegin + TSK - 1) / TSK;
     REG_FETCH(ra, LOADS_A, TSM, A, lda, m0, M, kBegin, kEnd, aKMajor, vecA)
     REG_FETCH(rb, LOADS_B, TSN, B, ldb, n0, N, kBegin, kEnd, bKMajor, vecB)
-    REG_ROW_SUMS(ra)
     REG_STORE(ra, LOADS_A, TSM, As[0], aKMajor)
     REG_STORE(rb, LOADS_B, TSN, Bs[0], bKMajor)
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -211,7 +189,6 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void GEMM_NAME(
         if (s + 1 < steps) {  // the next step's loads in flight during this step's products
             REG_FETCH(ra, LOADS_A, TSM, A, lda, m0, M, kNext, kEnd, aKMajor, vecA)
             REG_FETCH(rb, LOADS_B, TSN, B, ldb, n0, N, kNext, kEnd, bKMajor, vecB)
-            REG_ROW_SUMS(ra)
         }
 #ifdef TF32
         __local const float* as = (__local const float*)As[cur];  // op(A)[m][k] at k (TSM+LPAD) + m
@@ -276,27 +253,6 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void GEMM_NAME(
             REG_STORE(rb, LOADS_B, TSN, Bs[1 - cur], bKMajor)
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-    }
-
-    // The slots' sums per row. The loop ended with a barrier, so As is free. Every group takes
-    // this barrier and a work-item adds up at most one row: with the barrier and a loop over the
-    // rows both under `if (sumRows)`, PoCL 3.1 (LLVM 15) added up the second tile of rows wrong
-    // (oclgrind got it right).
-    __local float4* slots = (__local float4*)As;
-    if (sumRows) {
-#pragma unroll
-        for (int l = 0; l < LOADS_A; ++l) slots[tid + l * REG_THREADS] = rs4[l];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (sumRows && tid < TSM && m0 + tid < M) {  // work-item i sums row i of the tile
-        const int i = tid;
-        float r = 0.0f;
-        for (int j = 0; j < TSK; ++j) {
-            const float4 v = slots[i / 4 + j * (TSM / 4)];
-            r += (i & 3) == 0 ? v.x : (i & 3) == 1 ? v.y : (i & 3) == 2 ? v.z : v.w;
-        }
-        __global float* rowOut = R + ro + (bi * (ulong)splits + (ulong)split) * rStride;
-        rowOut[m0 + i] = splits > 1 ? r : rowOut[m0 + i] + r;
     }
 
     // Row wm is chunk wm / 4, lane wm % 4; columns are float4 chunks c at c * RTSN * 4 + tn * 4.

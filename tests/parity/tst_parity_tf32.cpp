@@ -201,11 +201,12 @@ TEST_F(ParityTf32, automaticChoiceAndBackToHighest) {
     }
 }
 
-// projectionGradient on each TF32 kernel, forced, 1 and 3 K splits (the split reduction adds the
-// partial row sums): the bias gradient is added up from the float32 values of dz, before their
-// rounding to TF32, so db is within float32's tolerance of the double sums (1e-6 of sum |dz| +
-// 1e-5, some 5e-5 here; sums of the TF32-rounded values, tried, missed it by 9.8e-4 at db[1])
-// while dW is within TF32's bound. Out 70 takes two tiles of rows on the 64-row tiling.
+// projectionGradient on each TF32 kernel, forced, 1 and 3 K splits: the bias gradient is added
+// up from the float32 values of dz, never their rounding to TF32 (bias_gradient, since the TF32
+// kernels do not add up rows: docs/decisions/gemm-fold.md), so db is within float32's tolerance
+// of the double sums (1e-6 of sum |dz| + 1e-5, some 5e-5 here; sums of the TF32-rounded values
+// missed it by 9.8e-4 at db[1]) while dW is within TF32's bound. Out 70 takes two tiles of rows
+// on the 64-row tiling.
 TEST_F(ParityTf32, projectionGradientBiasIsFloat32) {
     for (const std::string& id : openClDeviceIds()) {
         OpenClOptions o;
