@@ -140,8 +140,8 @@ NNWB_VM_INLINE void expImpl(const float* x, float* y, size_t n) {
     for (; i < n; ++i) y[i] = expScalar(x[i]);
 }
 
-// The row's full vectors in 16 lanes, the last n % 16 values one by one (the same operations).
-NNWB_VM_INLINE void softmaxRowImpl(const float* x, float* y, int n, float scale) {
+// The largest of x[0..n) * scale: the full vectors in 16 lanes, then the last n % 16 one by one.
+NNWB_VM_INLINE float scaledRowMax(const float* x, int n, float scale) {
     const float inf = std::numeric_limits<float>::infinity();
     const int full = n / kLanes * kLanes;
     float mx = -inf;
@@ -161,6 +161,13 @@ NNWB_VM_INLINE void softmaxRowImpl(const float* x, float* y, int n, float scale)
         const float v = x[j] * scale;
         mx = v > mx ? v : mx;
     }
+    return mx;
+}
+
+// The row's full vectors in 16 lanes, the last n % 16 values one by one (the same operations).
+NNWB_VM_INLINE void softmaxRowImpl(const float* x, float* y, int n, float scale) {
+    const int full = n / kLanes * kLanes;
+    const float mx = scaledRowMax(x, n, scale);
     float sum = 0.0f;
     if (full > 0) {
         Vf sc, mxv, acc = {};
@@ -197,28 +204,11 @@ NNWB_VM_INLINE void softmaxRowImpl(const float* x, float* y, int n, float scale)
 // scaled values into y, zeros after the valid ones. `work` holds rows * cols values.
 NNWB_VM_INLINE void softmaxRowsImpl(const float* x, float* y, int rows, int cols, bool causal,
                                     float scale, float* work) {
-    const float inf = std::numeric_limits<float>::infinity();
     size_t packed = 0;
     for (int r = 0; r < rows; ++r) {
         const float* xr = x + size_t(r) * cols;
-        const int n = causal ? std::min(cols, r + 1) : cols, full = n / kLanes * kLanes;
-        float mx = -inf;
-        if (full > 0) {
-            Vf sc, m;
-            splat(sc, scale);
-            splat(m, -inf);
-            for (int j = 0; j < full; j += kLanes) {
-                Vf v;
-                load(v, xr + j);
-                v = v * sc;
-                select(m, v > m, v, m);
-            }
-            mx = laneMax(m);
-        }
-        for (int j = full; j < n; ++j) {
-            const float v = xr[j] * scale;
-            mx = v > mx ? v : mx;
-        }
+        const int n = causal ? std::min(cols, r + 1) : cols;
+        const float mx = scaledRowMax(xr, n, scale);
         float* w = work + packed;
         for (int j = 0; j < n; ++j) w[j] = xr[j] * scale - mx;
         packed += size_t(n);
