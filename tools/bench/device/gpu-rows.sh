@@ -1,8 +1,12 @@
-# Sourced by the table scripts (table.sh, table1.sh, table7.sh, table8.sh): nnwb's GPU rows on $D
-# with nnwb-cli $B, pinned to cores 0-7, and the peers' part of a table's second call.
+# Sourced by the table scripts (table.sh, table1.sh, table7.sh, table8.sh, table9.sh): nnwb's GPU
+# rows on $D with nnwb-cli $B, pinned to cores 0-7, the CPU rows, and the peers' part of a table's
+# second call.
 #   gpu_rows "ROWS"             each preset:batch row at the default path, then NNWB_FUSED=0
 #   high_rows                   transformer-64 b256 and 12x12 b64 at --precision high
 #   profile_rows TOP "ROWS"     NNWB_CL_PROFILE=1 runs printing the TOP kernels of each row
+#   cpu_rows "ROWS"             each row on the CPU, cores 8-9: nnwb-cli $B (3 s), then the peer
+#                               ($R --device cpu --threads 2, 3 s); run it in the background
+#                               (cpu_rows "$ROWS" > /tmp/cpu.txt 2>&1 &) beside the GPU rows
 #   peer_rows                   the peers ($R, torch_peer.py) on the GPU one mode after the other
 #                               (cores 0-7: eager, graph, compile; compile at --precision high
 #                               for transformer-64 b256 and 12x12 b64) while the CPU population
@@ -21,6 +25,12 @@ profile_rows() {
     for row in $2; do IFS=: read pre b <<< "$row"
         echo "== profile $pre b$b"
         NNWB_CL_PROFILE=1 taskset -c 0-7 $B bench --device $D --preset $pre --batch $b --seconds 2 --top $1 2>&1 | head -40
+    done
+}
+cpu_rows() {
+    for row in $1; do IFS=: read pre b <<< "$row"
+        taskset -c 8,9 $B bench --device cpu --preset $pre --batch $b --seconds 3 2>&1 | tail -1
+        timeout 100 taskset -c 8,9 python3 $R --device cpu --threads 2 --seconds 3 --only $row 2>&1 | grep samples
     done
 }
 peer_rows() {

@@ -20,12 +20,7 @@ t0=$(date +%s)
 if [ "$part" = 1 ]; then
     JOBS=16 bash .device/srcbuild.sh nnwb-cli tst_parity_gemm > /tmp/build.txt 2>&1 || { cat /tmp/build.txt; exit 1; }
     tail -1 /tmp/build.txt
-    ( C="taskset -c 8,9"
-      for row in $ROWS; do IFS=: read pre b <<< "$row"
-          $C $B bench --device cpu --preset $pre --batch $b --seconds 3 2>&1 | tail -1; done
-      for row in $ROWS; do
-          timeout 100 $C python3 $R --device cpu --threads 2 --seconds 3 --only $row 2>&1 | grep samples; done
-    ) > /tmp/cpu.txt 2>&1 &
+    cpu_rows "$ROWS" > /tmp/cpu.txt 2>&1 &  # gpu-rows.sh
     CP=$!
     echo "== nnwb GPU rows (cores 0-7): default, then NNWB_FUSED=0"
     gpu_rows "$ROWS"
