@@ -125,19 +125,27 @@ std::string OpenClBackend::Impl::programOptions(const std::string& file) const {
 
 void OpenClBackend::Impl::loadPrograms(
     const std::vector<std::pair<std::string, std::string>>& sources) {
-    std::string common;
-    bool haveCommon = false;
+    std::string common, blockHelpers;
+    bool haveCommon = false, haveBlockHelpers = false;
     for (const auto& [name, text] : sources)
         if (name == kCommonFile) {
             common = text;
             haveCommon = true;
+        } else if (name == kBlockHelpersFile) {
+            blockHelpers = text;
+            haveBlockHelpers = true;
         }
     if (!haveCommon) throw ComputeError(std::string("OpenCL kernels: ") + kCommonFile + " missing");
+    if (!haveBlockHelpers)
+        throw ComputeError(std::string("OpenCL kernels: ") + kBlockHelpersFile + " missing");
     const std::string defines = kernelDefines();  // the C++ constants the kernels use
 
     for (const auto& [name, text] : sources) {
-        if (name == kCommonFile) continue;
-        const std::string source = common + "\n#line 1\n" + text;
+        if (name == kCommonFile || name == kBlockHelpersFile) continue;
+        // the fused block's files (attention_block*.cl) share the helpers of kBlockHelpersFile
+        const bool block = name.rfind(kBlockFilePrefix, 0) == 0;
+        const std::string source =
+            common + (block ? "\n#line 1\n" + blockHelpers : std::string()) + "\n#line 1\n" + text;
         if (name == kGemmRegFile) {
             loadGemmReg(source, defines);
             gemmRegSource = source;
@@ -303,6 +311,19 @@ void OpenClBackend::Impl::applyOptions(const OpenClOptions& opt) {
         if (blockSpreadWanted <= 0)
             throw ComputeError("NNWB_CL_BLOCK_SPREAD '" + v + "' is not a positive number");
     }
+    blockSplit = parseBlockSplit(
+        opt.blockSplit.empty() ? envStr("NNWB_CL_BLOCK_SPLIT") : opt.blockSplit,
+        opt.blockSplit.empty() ? "NNWB_CL_BLOCK_SPLIT" : "OpenClOptions::blockSplit");
+    blockLocalMemory = opt.blockLocalMemory;
+    if (blockLocalMemory == 0 && !envStr("NNWB_CL_BLOCK_LOCAL_MEM").empty()) {
+        const std::string v = envStr("NNWB_CL_BLOCK_LOCAL_MEM");
+        char* end = nullptr;
+        const long long n = std::strtoll(v.c_str(), &end, 10);
+        if (*end != '\0' || n <= 0)
+            throw ComputeError("NNWB_CL_BLOCK_LOCAL_MEM '" + v +
+                               "' is not a positive number of bytes");
+        blockLocalMemory = size_t(n);
+    }
     if (opt.noCache || envStr("NNWB_NO_KERNEL_CACHE") == "1")
         cache = OpenClProgramCache(std::string());
     else if (!opt.cacheDir.empty())
@@ -453,6 +474,9 @@ void OpenClBackend::failNextLaunchPartWay() {
 }
 void OpenClBackend::setBlockSpread(int spread) {
     d_->blockSpreadWanted = std::max(spread, 0);
+}
+void OpenClBackend::setBlockSplit(const std::string& mode) {
+    d_->blockSplit = parseBlockSplit(mode, "setBlockSplit");
 }
 void OpenClBackend::forceGemm(const std::string& kernel, int splits) {
     d_->forcedGemm = kernel;

@@ -52,6 +52,16 @@ struct OpenClOptions {
     // head where batch x heads is at most the compute units, else one), N >= 1 that many (at
     // most the heads; tests and A/B runs); also NNWB_CL_BLOCK_SPREAD.
     int blockSpread = 0;
+    // The fused block in four launches of small work-groups (kernels/attention_block_split.cl;
+    // docs/decisions/fused-block-split.md) instead of the whole-block kernels: "auto" where the
+    // whole block does not fit local memory and the split kernels do; "1" wherever the split
+    // kernels fit (tests, A/B runs); "0" never (as before: the whole block or per op). Empty:
+    // NNWB_CL_BLOCK_SPLIT (0, 1 or auto), else auto. OpenClOptions::fused "off" turns it off too.
+    std::string blockSplit;
+    // Tests and A/B runs: the local memory (bytes) the fused block kernels may use, at most the
+    // device's (0: all of it); 49152 chooses on PoCL (1 MiB) as on NVIDIA's OpenCL. Also
+    // NNWB_CL_BLOCK_LOCAL_MEM.
+    size_t blockLocalMemory = 0;
 };
 
 class OpenClBackend final : public Backend {
@@ -74,6 +84,8 @@ public:
     // Where the fused block kernels apply: local memory and work-group size of this device,
     // element-wise activations, and OpenClOptions::fused (NNWB_FUSED).
     bool fusesAttentionBlock(const AttentionBlockShape& s) const override;
+    // Whether it runs split there (kernels/attention_block_split.cl; OpenClOptions::blockSplit).
+    bool splitsAttentionBlock(const AttentionBlockShape& s) const;
     // High: the large products (the gemm_reg tilings) on TF32 tensor cores where a run-time
     // probe finds them (NVIDIA's OpenCL with inline PTX mma.sync; compute/OpenClTf32.cpp).
     MatmulPrecision setMatmulPrecision(MatmulPrecision p) override;
@@ -112,6 +124,9 @@ public:
     // Tests and A/B tools: the fused block backward's work-groups per sample from now on, as
     // OpenClOptions::blockSpread (0: the shape rule).
     void setBlockSpread(int spread);
+    // Tests and A/B tools: the split fused block from now on, as OpenClOptions::blockSplit
+    // ("0", "1" or "auto"; throws ComputeError on anything else).
+    void setBlockSplit(const std::string& mode);
     // Tests only: the next kernel launch fails (CL_OUT_OF_RESOURCES) after setting every counter
     // of gemm_longk and the fused block to 1, as a launch stopped part-way on the device can.
     void failNextLaunchPartWay();

@@ -27,6 +27,10 @@ namespace nnwb {
 namespace cldetail {
 
 inline constexpr const char* kCommonFile = "common.cl";
+// The fused block's helpers: prepended (after common.cl) to every kernel file whose name starts
+// with kBlockFilePrefix (attention_block.cl, attention_block_split.cl), not a program itself.
+inline constexpr const char* kBlockHelpersFile = "attention_block_helpers.cl";
+inline constexpr const char* kBlockFilePrefix = "attention_block";
 inline constexpr const char* kGemmFile = "gemm.cl";
 inline constexpr const char* kGemmRegFile = "gemm_reg.cl";
 inline constexpr const char* kGemmLongKFile = "gemm_longk.cl";
@@ -199,8 +203,10 @@ struct OpenClBackend::Impl {
     bool fusedAttention = true;  // off: OpenClOptions::composedAttention
     int fused = 1;         // OpenClOptions::fused: 0 off, 1 auto, 2 on (wherever the kernels fit)
     int maxHeadGroup = 0;  // OpenClOptions::blockHeadGroup
-    int blockLocalWanted = 0;   // OpenClOptions::blockLocalSize (0: 256)
-    int blockSpreadWanted = 0;  // OpenClOptions::blockSpread (0: the shape rule)
+    int blockLocalWanted = 0;     // OpenClOptions::blockLocalSize (0: 256)
+    int blockSpreadWanted = 0;    // OpenClOptions::blockSpread (0: the shape rule)
+    int blockSplit = 2;           // OpenClOptions::blockSplit: 0 never, 1 always, 2 auto
+    size_t blockLocalMemory = 0;  // OpenClOptions::blockLocalMemory (bytes, 0: the device's)
     // Matmul precision high (compute/OpenClTf32.cpp): the gemm_reg source and defines kept for
     // building its TF32 kernels when first asked; tf32Usable: 0 not probed yet, 1 the device
     // runs them (probe passed, or OpenClOptions::tf32Emulate), -1 not; tf32: products use them.
@@ -376,6 +382,9 @@ struct OpenClBackend::Impl {
     size_t blockLocalBudget() const;
     // Work-groups per sample of attention_block_backward (1 or more) and its heads per group.
     int blockSpread(const AttentionBlockShape& s, size_t lsz, int& headGroup) const;
+    // Whether the block runs split (kernels/attention_block_split.cl): blockSplit, where the
+    // split kernels fit (and, auto, where the whole-block kernels do not).
+    bool blockSplitUsed(const AttentionBlockShape& s);
 
     void drainEvents() {
         for (auto& p : pending) {
@@ -486,6 +495,14 @@ size_t blockBackwardFloats(const AttentionBlockShape& s, size_t lsz, int headGro
 // Floats of each kernel's staging area (the largest product's weights or activation rows).
 size_t blockForwardStaging(const AttentionBlockShape& s);
 size_t blockBackwardStaging(const AttentionBlockShape& s, int headGroup);
+// The split block's kernels (kernels/attention_block_split.cl) in launch order, and the local
+// floats of each (index into kBlockSplitKernels; the layouts in the kernels' comments).
+inline constexpr const char* kBlockSplitKernels[] = {
+    "attention_block_split_fwd_heads", "attention_block_split_fwd_rows",
+    "attention_block_split_bwd_rows", "attention_block_split_bwd_heads"};
+size_t blockSplitFloats(const AttentionBlockShape& s, size_t lsz, int kernel);
+// "0", "1" or "auto" (empty: auto) as Impl::blockSplit; throws ComputeError naming `what`.
+int parseBlockSplit(const std::string& mode, const std::string& what);
 }  // namespace cldetail
 
 }  // namespace nnwb

@@ -27,7 +27,9 @@ const char* const cldetail::kRequiredKernels[] = {
     "clip_norm_of_partials", "clip_scale", "scale_rows",
     "dropout_forward", "dropout_backward", "attention_forward", "attention_backward",
     "dense_chain_forward", "dense_chain_backward_rows", "dense_chain_weight_grad",
-    "attention_block_forward", "attention_block_backward", "attention_block_reduce", nullptr};
+    "attention_block_forward", "attention_block_backward", "attention_block_reduce",
+    "attention_block_split_fwd_heads", "attention_block_split_fwd_rows",
+    "attention_block_split_bwd_rows", "attention_block_split_bwd_heads", nullptr};
 // clang-format on
 
 // The ops: one run per argument struct of compute/Ops.h that this backend implements.
@@ -704,83 +706,110 @@ struct OpenClBackend::Ops {
     }
 
     // The fused attention block (kernels/attention_block.cl): one work-group of blockLocalSize()
-    // work-items per sample, its local memory carved up as the kernels' comments say.
+    // work-items per sample, its local memory carved up as the kernels' comments say; or split
+    // (blockSplitUsed; kernels/attention_block_split.cl): a launch of a work-group per (sample,
+    // head), then one of a work-group per sample.
     void run(const AttentionBlockForwardArgs& args) {
         const AttentionBlockShape& s = args.s;
         if (s.batch == 0) return;
         if (!self.fusesAttentionBlock(s))
             throw ComputeError("attentionBlockForward: the fused block does not fit " +
                                d_->info.name + " (check fusesAttentionBlock first)");
+        const size_t lsz = d_->blockLocalSize();
+        if (d_->blockSplitUsed(s)) {
+            for (int kk : {0, 1}) {
+                KernelEntry& k = d_->kernel(kBlockSplitKernels[kk]);
+                cl_uint i = setForwardArgs(k, args, 1);
+                d_->setArg(k, i++, LocalMem{blockSplitFloats(s, lsz, kk) * sizeof(float)});
+                const size_t global = size_t(s.batch) * size_t(kk == 0 ? s.heads : 1) * lsz;
+                d_->enqueue("attentionBlockForward", k, 1, &global, &lsz);
+            }
+            return;
+        }
         KernelEntry& k = d_->kernel("attention_block_forward");
-        const size_t lsz = d_->blockLocalSize(), spm = size_t(s.batch / s.models);
         const int g = d_->blockHeadGroup(s, lsz);
         const size_t ws = blockForwardStaging(s);
-        const BlockActs& a = args.a;
+        cl_uint i = setForwardArgs(k, args, g);
+        d_->setArg(k, i++, LocalMem{(blockForwardFloats(s, lsz, g) + ws) * sizeof(float)});
+        const size_t global = size_t(s.batch) * lsz;
+        d_->enqueue("attentionBlockForward", k, 1, &global, &lsz);
+    }
+    // attention_block_forward's arguments (the split forward kernels take the same) up to the
+    // local memory; returns its index.
+    cl_uint setForwardArgs(KernelEntry& k, const AttentionBlockForwardArgs& args, int g) {
+        const AttentionBlockShape& s = args.s;
         d_->setArgs(k, cl_int(s.units), cl_int(s.window), cl_int(s.heads), cl_int(s.keySize),
                     cl_int(s.valueSize), cl_int(s.w0), cl_int(s.causal), cl_int(s.sequenceNorm),
                     cl_int(int(s.hidden)), cl_int(int(s.ffOut)), cl_float(s.eps),
-                    cl_float(1.0f / std::sqrt(float(s.keySize))), cl_int(int(spm)), cl_int(g),
-                    Impl::mem(args.x), Impl::off(args.x));
+                    cl_float(1.0f / std::sqrt(float(s.keySize))), cl_int(s.batch / s.models),
+                    cl_int(g), Impl::mem(args.x), Impl::off(args.x));
         cl_uint i = 16;
         i = setParams(k, i, args.w);
+        return setActs(k, i, args.a);
+    }
+    cl_uint setActs(KernelEntry& k, cl_uint i, const BlockActs& a) {
         for (BufRef r : {a.qkv, a.p, a.ctx, a.x1, a.rstd1, a.z1, a.h1, a.z2, a.f, a.out, a.rstd2}) {
             d_->setArg(k, i++, Impl::mem(r));
             d_->setArg(k, i++, Impl::off(r));
         }
-        d_->setArg(k, i++, LocalMem{(blockForwardFloats(s, lsz, g) + ws) * sizeof(float)});
-        const size_t global = size_t(s.batch) * lsz;
-        d_->enqueue("attentionBlockForward", k, 1, &global, &lsz);
+        return i;
     }
     // One launch computing dX and each sample's parameter gradients, `spread` work-groups a
     // sample (blockSpread): added straight to the gradients when every model has one sample,
     // else stored per sample in the scratch buffer and added by one attention_block_reduce
     // launch. With spread > 1 the heads' parts of dX go through the scratch buffer too (after
-    // the gradient rows) and the counters (one per sample, 0 between launches).
+    // the gradient rows) and the counters (one per sample, 0 between launches). Split
+    // (blockSplitUsed): a launch of a work-group per sample (stages 1-6: dC and dR1 into the
+    // scratch buffer after those), then one per (sample, head) (stages 7-10, dX by the counters
+    // where there are several heads), then the reduction as above.
     void run(const AttentionBlockBackwardArgs& args) {
         const AttentionBlockShape& s = args.s;
         if (s.batch == 0) return;
         if (!self.fusesAttentionBlock(s))
             throw ComputeError("attentionBlockBackward: the fused block does not fit " +
                                d_->info.name + " (check fusesAttentionBlock first)");
-        KernelEntry& k = d_->kernel("attention_block_backward");
         const size_t lsz = d_->blockLocalSize(), spm = size_t(s.batch / s.models);
-        int g = 0;
-        const int spread = d_->blockSpread(s, lsz, g);
-        const size_t ws = blockBackwardStaging(s, g);
+        const bool split = d_->blockSplitUsed(s);
+        int g = 1;
+        const int spread = split ? s.heads : d_->blockSpread(s, lsz, g);
         size_t total = 0;
         for (int i = 0; i < kBlockParams; ++i) total += s.paramCount(i);
         const bool direct = spm == 1, parts = spread > 1 && !args.dx.empty();
-        const size_t partialFloats = direct ? 0 : size_t(s.batch) * total;
-        const size_t partFloats = parts ? size_t(s.batch) * size_t(spread) * s.units * s.window : 0;
-        cl_mem scratch =
-            partialFloats + partFloats > 0
-                ? d_->ensureScratch(partialFloats + partFloats, "attentionBlockBackward")
-                : Impl::mem(args.x);
+        const size_t uw = size_t(s.units) * s.window, batch = size_t(s.batch);
+        const size_t partialFloats = direct ? 0 : batch * total;
+        const size_t partFloats = parts ? batch * size_t(spread) * uw : 0;
+        // split: dC [batch][U][C] at dco and dR1 [batch][U][W] at dro after them
+        const size_t dco = partialFloats + partFloats,
+                     dro = dco + (split ? batch * s.units * size_t(s.ctxWidth()) : 0),
+                     scratchFloats = dro + (split ? batch * uw : 0);
+        cl_mem scratch = scratchFloats > 0
+                             ? d_->ensureScratch(scratchFloats, "attentionBlockBackward")
+                             : Impl::mem(args.x);
         cl_mem partial = direct ? Impl::mem(args.x) : scratch;
-        const BufRef dx = args.dx.empty() ? args.x : args.dx;  // a stand-in, never written
-        d_->setArgs(k, cl_int(s.units), cl_int(s.window), cl_int(s.heads), cl_int(s.keySize),
-                    cl_int(s.valueSize), cl_int(s.w0), cl_int(s.causal), cl_int(s.sequenceNorm),
-                    cl_int(int(s.hidden)), cl_int(int(s.ffOut)),
-                    cl_float(1.0f / std::sqrt(float(s.keySize))), cl_int(int(spm)), cl_int(g),
-                    cl_int(direct ? 1 : 0), Impl::mem(args.x), Impl::off(args.x),
-                    Impl::mem(args.dy), Impl::off(args.dy), Impl::mem(dx), Impl::off(dx),
-                    cl_int(args.dx.empty() ? 0 : 1));
-        cl_uint i = 21;
-        i = setParams(k, i, args.w);
-        i = setParams(k, i, args.g);
-        d_->setArg(k, i++, partial);
-        const BlockActs& a = args.a;
-        for (BufRef r : {a.qkv, a.p, a.ctx, a.x1, a.rstd1, a.z1, a.h1, a.z2, a.f, a.out, a.rstd2}) {
-            d_->setArg(k, i++, Impl::mem(r));
-            d_->setArg(k, i++, Impl::off(r));
+        cl_mem counters = d_->ensureGemmCounters(parts ? batch : 1);
+        auto launch = [&](const char* name, int groupsPerSample, size_t floats, bool scr) {
+            KernelEntry& k = d_->kernel(name);
+            cl_uint i = setBackwardArgs(k, args, g, direct, partial);
+            d_->setArg(k, i++, cl_int(spread));
+            d_->setArg(k, i++, parts ? scratch : Impl::mem(args.x));
+            d_->setArg(k, i++, cl_ulong(partialFloats));
+            d_->setArg(k, i++, counters);
+            if (scr) {
+                d_->setArg(k, i++, scratch);
+                d_->setArg(k, i++, cl_ulong(dco));
+                d_->setArg(k, i++, cl_ulong(dro));
+            }
+            d_->setArg(k, i++, LocalMem{floats * sizeof(float)});
+            const size_t global = batch * size_t(groupsPerSample) * lsz;
+            d_->enqueue("attentionBlockBackward", k, 1, &global, &lsz);
+        };
+        if (split) {
+            launch(kBlockSplitKernels[2], 1, blockSplitFloats(s, lsz, 2), true);
+            launch(kBlockSplitKernels[3], s.heads, blockSplitFloats(s, lsz, 3), true);
+        } else {
+            launch("attention_block_backward", spread,
+                   blockBackwardFloats(s, lsz, g, spread) + blockBackwardStaging(s, g), false);
         }
-        d_->setArg(k, i++, cl_int(spread));
-        d_->setArg(k, i++, parts ? scratch : Impl::mem(args.x));
-        d_->setArg(k, i++, cl_ulong(partialFloats));
-        d_->setArg(k, i++, d_->ensureGemmCounters(parts ? size_t(s.batch) : 1));
-        d_->setArg(k, i++, LocalMem{(blockBackwardFloats(s, lsz, g, spread) + ws) * sizeof(float)});
-        const size_t global = size_t(s.batch) * size_t(spread) * lsz;
-        d_->enqueue("attentionBlockBackward", k, 1, &global, &lsz);
         if (direct) return;
         KernelEntry& r = d_->kernel("attention_block_reduce");
         d_->setArgs(r, cl_int(s.window), cl_int(s.heads), cl_int(s.keySize), cl_int(s.valueSize),
@@ -789,6 +818,25 @@ struct OpenClBackend::Ops {
         const size_t lr = d_->elemLocal(r);
         const size_t gr = roundUp(std::min(size_t(s.models) * total, lr * 65536), lr);
         d_->enqueue("attentionBlockBackward", r, 1, &gr, &lr);
+    }
+    // attention_block_backward's arguments (the split backward kernels take the same) up to the
+    // activations; returns the next index.
+    cl_uint setBackwardArgs(KernelEntry& k, const AttentionBlockBackwardArgs& args, int g,
+                            bool direct, cl_mem partial) {
+        const AttentionBlockShape& s = args.s;
+        const BufRef dx = args.dx.empty() ? args.x : args.dx;  // a stand-in, never written
+        d_->setArgs(k, cl_int(s.units), cl_int(s.window), cl_int(s.heads), cl_int(s.keySize),
+                    cl_int(s.valueSize), cl_int(s.w0), cl_int(s.causal), cl_int(s.sequenceNorm),
+                    cl_int(int(s.hidden)), cl_int(int(s.ffOut)),
+                    cl_float(1.0f / std::sqrt(float(s.keySize))), cl_int(s.batch / s.models),
+                    cl_int(g), cl_int(direct ? 1 : 0), Impl::mem(args.x), Impl::off(args.x),
+                    Impl::mem(args.dy), Impl::off(args.dy), Impl::mem(dx), Impl::off(dx),
+                    cl_int(args.dx.empty() ? 0 : 1));
+        cl_uint i = 21;
+        i = setParams(k, i, args.w);
+        i = setParams(k, i, args.g);
+        d_->setArg(k, i++, partial);
+        return setActs(k, i, args.a);
     }
     // The 8 parameter buffers (W0's stand-ins without W0: never read), then their offsets and
     // per-model strides as two ulong8 (BlockParam order). Returns the next argument index.
@@ -1068,6 +1116,7 @@ size_t OpenClBackend::Impl::blockLocalSize() {
     const size_t wanted = blockLocalWanted > 0 ? size_t(blockLocalWanted) : 256;
     size_t cap = std::min({wanted, deviceMaxWg, maxItemSizes[0]});
     for (const char* name : kBlockKernels) cap = std::min(cap, kernel(name).maxWg);
+    for (const char* name : kBlockSplitKernels) cap = std::min(cap, kernel(name).maxWg);
     return floorPow2(std::max<size_t>(1, cap));
 }
 
@@ -1102,6 +1151,46 @@ size_t cldetail::blockBackwardStaging(const AttentionBlockShape& s, int g) {
     return std::max({group, f * w, q * w, u * f, s.w0 ? std::max(w * c, u * c) : 0});
 }
 
+// The split block's kernels (kernels/attention_block_split.cl; E = 2 D + Dv): fwd_heads X, the
+// head's QKV columns, P_h and the staging of its Wqkv rows (or its context columns); fwd_rows X,
+// X1, C then H1, the norm's reductions and the staging (W0, W1, W2); bwd_rows dR2, dZ2, dR1,
+// dZ1 then dC, reductions and the staging (W2, H1, X1, W1, C, W0); bwd_heads dC_h, dQKV_h, P_h,
+// dX's part, dR1, the staging (Q_h K_h V_h, X, Wqkv_h) and one int.
+size_t cldetail::blockSplitFloats(const AttentionBlockShape& s, size_t lsz, int kernel) {
+    const size_t u = size_t(s.units), w = size_t(s.window), c = size_t(s.ctxWidth()),
+                 f = size_t(s.ffWidth()), dv = size_t(s.valueSize),
+                 e = size_t(2 * s.keySize + s.valueSize);
+    switch (kernel) {
+        case 0:
+            return u * w + u * e + u * u + std::max(e * (w | 1), u * dv);
+        case 1:
+            return 2 * u * w + std::max(u * c, u * f) + lsz +
+                   std::max({s.w0 ? w * (c | 1) : 0, f * (w | 1), w * (f | 1)});
+        case 2:
+            return 3 * u * w + std::max(u * f, u * c) + 2 * lsz +
+                   std::max({f * w, u * f, u * w, s.w0 ? std::max(w * c, u * c) : 0});
+        default:
+            return u * dv + u * e + u * u + 2 * u * w + std::max({u * e, u * w, e * w}) + 1;
+    }
+}
+
+int cldetail::parseBlockSplit(const std::string& mode, const std::string& what) {
+    if (mode == "0") return 0;
+    if (mode == "1") return 1;
+    if (mode.empty() || mode == "auto") return 2;
+    throw ComputeError(what + " '" + mode + "' is not 0, 1 or auto");
+}
+
+// Split where the whole-block kernels do not fit at all (they would run per op: on the H200's
+// 48 KiB mql5-fractal-12x12's block) and the split kernels do, until measured otherwise.
+bool OpenClBackend::Impl::blockSplitUsed(const AttentionBlockShape& s) {
+    if (fused == 0 || blockSplit == 0) return false;
+    const size_t lsz = blockLocalSize(), budget = blockLocalBudget();
+    for (int k = 0; k < 4; ++k)
+        if (blockSplitFloats(s, lsz, k) > budget) return false;
+    return blockSplit == 1 || blockHeadGroup(s, lsz) == 0;
+}
+
 size_t OpenClBackend::Impl::blockLocalBudget() const {
     // the local memory left beside what the kernels use themselves (kernels() is not const)
     size_t used = 0;
@@ -1109,7 +1198,13 @@ size_t OpenClBackend::Impl::blockLocalBudget() const {
         const auto it = kernels.find(name);
         if (it != kernels.end()) used = std::max(used, it->second.staticLocal);
     }
-    const size_t total = size_t(localMemSize) / sizeof(float);
+    for (const char* name : kBlockSplitKernels) {
+        const auto it = kernels.find(name);
+        if (it != kernels.end()) used = std::max(used, it->second.staticLocal);
+    }
+    const size_t device = size_t(localMemSize),
+                 bytes = blockLocalMemory > 0 ? std::min(blockLocalMemory, device) : device;
+    const size_t total = bytes / sizeof(float);
     const size_t usedFloats = (used + sizeof(float) - 1) / sizeof(float);
     return total > usedFloats ? total - usedFloats : 0;
 }
@@ -1163,6 +1258,7 @@ bool OpenClBackend::fusesAttentionBlock(const AttentionBlockShape& s) const {
     if (s.units <= 0 || s.window <= 0 || s.heads <= 0 || s.keySize <= 0 || s.valueSize <= 0 ||
         (!s.w0 && s.ctxWidth() != s.window))
         return false;
+    if (d_->blockSplitUsed(s)) return true;
     const int group = d_->blockHeadGroup(s, d_->blockLocalSize());
     if (group <= 0) return false;
     // auto: measured slower on the H100 with heads in groups (mql5-fractal-12x12: 308 against
@@ -1170,6 +1266,10 @@ bool OpenClBackend::fusesAttentionBlock(const AttentionBlockShape& s) const {
     // sample: 53,365 against 61,859); docs/performance.md
     return d_->fused == 2 || d_->maxHeadGroup > 0 ||
            (group == s.heads && s.batch <= kFusedBlockAutoSamples);
+}
+
+bool OpenClBackend::splitsAttentionBlock(const AttentionBlockShape& s) const {
+    return fusesAttentionBlock(s) && d_->blockSplitUsed(s);
 }
 
 namespace {

@@ -1,8 +1,10 @@
 // Central finite-difference gradient check of the fused attention block's backward
 // (kernels/attention_block.cl) on every OpenCL device: a two-block attention_stack (the fused
 // path, asserted) in float32, every parameter tensor and the input, both norm modes, causal and
-// not, one and three samples (the reduction launch). Float differences need a larger step and
-// tolerance than the double-precision checks of tst_gradcheck_attention.
+// not, one and three samples (the reduction launch); the whole-block kernels and the split block
+// (kernels/attention_block_split.cl, forced by OpenClOptions::blockSplit, asserted). Float
+// differences need a larger step and tolerance than the double-precision checks of
+// tst_gradcheck_attention.
 #include <gtest/gtest.h>
 
 #include <ostream>
@@ -22,15 +24,18 @@ struct FusedRow {
     std::string norm;
     bool causal;
     int batch;
+    const char* split;  // OpenClOptions::blockSplit: "0" the whole-block kernels, "1" split
 };
 void PrintTo(const FusedRow& r, std::ostream* os) {
     *os << r.name;
 }
 const FusedRow kFusedRows[] = {
-    {"element b1", "element", false, 1},
-    {"element causal b3", "element", true, 3},
-    {"sequence causal b1", "sequence", true, 1},
-    {"sequence b3", "sequence", false, 3},
+    {"element b1", "element", false, 1, "0"},
+    {"element causal b3", "element", true, 3, "0"},
+    {"sequence causal b1", "sequence", true, 1, "0"},
+    {"sequence b3", "sequence", false, 3, "0"},
+    {"split element causal b1", "element", true, 1, "1"},
+    {"split sequence b3", "sequence", false, 3, "1"},
 };
 
 class GradcheckFusedBlock : public ::testing::TestWithParam<FusedRow> {};
@@ -50,7 +55,9 @@ TEST_P(GradcheckFusedBlock, stack) {
     const Shape in{5, 7};
     for (const std::string& id : ids) {
         SCOPED_TRACE(id);
-        auto be = OpenClBackend::create(id);
+        OpenClOptions opt;
+        opt.blockSplit = r.split;
+        auto be = OpenClBackend::create(id, opt);
         AttentionBlockShape s;
         s.batch = r.batch;
         s.units = in.units;
@@ -63,6 +70,7 @@ TEST_P(GradcheckFusedBlock, stack) {
         s.hidden = Activation::Swish;
         s.ffOut = Activation::Sigmoid;
         ASSERT_TRUE(be->fusesAttentionBlock(s)) << "the fused block does not apply on " << id;
+        ASSERT_EQ(be->splitsAttentionBlock(s), std::string(r.split) == "1") << id;
         auto run = LayerRun::fromJson(std::move(be), j, in, r.batch, 5);
         GradCheckSettings gs;
         gs.eps = 1e-2;

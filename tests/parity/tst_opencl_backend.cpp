@@ -64,15 +64,16 @@ int countFiles(const std::string& dir, const std::string& pattern) {
     return int(listFiles(dir, pattern).size());
 }
 
-// Programs a backend builds: one per kernel file (not common.cl, not gemm_reg.cl), plus one per
-// extra gemm tiling (gemm_tiled_32, gemm_tiled_16, gemm_reg_*) the device runs.
+// Programs a backend builds: one per kernel file (not common.cl and attention_block_helpers.cl,
+// which are prepended to others, not gemm_reg.cl), plus one per extra gemm tiling
+// (gemm_tiled_32, gemm_tiled_16, gemm_reg_*) the device runs.
 int programCount(const OpenClBackend& be) {
     int n = 0;
     for (const auto& [name, text] : OpenClBackend::embeddedKernelSources())
         // tf32_probe.cl is built only when matmul precision high is asked for; gemm_reg.cl's and
         // gemm_longk.cl's programs are counted as gemm kernels below.
-        if (name != "common.cl" && name != "gemm_reg.cl" && name != "gemm_longk.cl" &&
-            name != "tf32_probe.cl")
+        if (name != "common.cl" && name != "attention_block_helpers.cl" && name != "gemm_reg.cl" &&
+            name != "gemm_longk.cl" && name != "tf32_probe.cl")
             ++n;
     for (const auto& k : be.gemmKernels())
         if (k != "gemm_small" && k != "gemm_tiled") ++n;
@@ -188,6 +189,10 @@ TEST_F(OpenclBackend, badOptionsNameTheVariable) {
     sideways.fused = "sideways";
     std::string m = errorOf(sideways);
     EXPECT_TRUE(contains(m, "fused mode 'sideways'") && contains(m, "NNWB_FUSED")) << m;
+    OpenClOptions split;
+    split.blockSplit = "always";
+    m = errorOf(split);
+    EXPECT_TRUE(contains(m, "OpenClOptions::blockSplit 'always' is not 0, 1 or auto")) << m;
     const struct {
         const char* var;
         const char* value;
@@ -195,7 +200,11 @@ TEST_F(OpenclBackend, badOptionsNameTheVariable) {
     } bad[] = {{"NNWB_FUSED", "2", "fused mode '2'"},
                {"NNWB_TF32_MIN_K", "12x", "NNWB_TF32_MIN_K '12x' is not a whole number"},
                {"NNWB_CL_BLOCK_LOCAL", "100", "NNWB_CL_BLOCK_LOCAL '100' is not a power of two"},
-               {"NNWB_CL_BLOCK_SPREAD", "-1", "NNWB_CL_BLOCK_SPREAD '-1' is not a positive"}};
+               {"NNWB_CL_BLOCK_SPREAD", "-1", "NNWB_CL_BLOCK_SPREAD '-1' is not a positive"},
+               {"NNWB_CL_BLOCK_SPLIT", "yes", "NNWB_CL_BLOCK_SPLIT 'yes' is not 0, 1 or auto"},
+               {"NNWB_CL_BLOCK_SPLIT", "2", "NNWB_CL_BLOCK_SPLIT '2' is not 0, 1 or auto"},
+               {"NNWB_CL_BLOCK_LOCAL_MEM", "48k",
+                "NNWB_CL_BLOCK_LOCAL_MEM '48k' is not a positive number of bytes"}};
     for (const auto& b : bad) {
         setenv(b.var, b.value, 1);
         m = errorOf(OpenClOptions{});

@@ -4,8 +4,10 @@
 // reference: the block output, the input gradient and every parameter gradient, at odd sizes
 // (units 5, window 7 or 9, heads 3, key size 2, value size 3), causal and not, each norm, with
 // and without W0, each activation, batch 1 and 3, a population of 1 and 2 models, the backward
-// with one work-group per sample and spread over several (OpenClOptions::blockSpread). Also the
-// number of launches of a fused block step.
+// with one work-group per sample and spread over several (OpenClOptions::blockSpread); the same
+// for the split block (kernels/attention_block_split.cl, OpenClOptions::blockSplit), forced and
+// where auto picks it (the 12x12 shape in NVIDIA's 48 KiB). Also the number of launches of a
+// fused block step.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -38,6 +40,11 @@ struct BlockRow {
     int headGroup = 0;      // OpenClOptions::blockHeadGroup of the fused run
     int spread = 1;         // OpenClOptions::blockSpread of the fused run (1: one group a sample)
     bool needs64K = false;  // fits only 64 KiB of local memory or more (12x12: its QKV weights)
+    // OpenClOptions::blockSplit of the fused run ("0" the whole-block kernels, "1" split; empty:
+    // NNWB_CL_BLOCK_SPLIT, else auto) and whether it must run split
+    std::string split = "0";
+    bool expectSplit = false;
+    size_t localMemory = 0;  // OpenClOptions::blockLocalMemory of the fused run
 };
 void PrintTo(const BlockRow& r, std::ostream* os) {
     *os << r.name;
@@ -129,6 +136,30 @@ std::vector<BlockRow> blockRows() {
         r.spread = r.headGroup == 2 ? 2 : r.cfg.heads;
         rows.push_back(r);
     }
+    // the split block, forced: both norms, causal and not, W0 and not, batch 1 and 3, population
+    // 1 and 2, the wide context, the presets' shapes (12x12: what NVIDIA runs), and one head (dX
+    // without the heads' parts)
+    BlockRow oneHead = rows[7];
+    oneHead.name = "one_head_b3_p2";
+    oneHead.cfg.heads = 1;
+    for (BlockRow r : {rows[0], rows[3], rows[5], rows[6], rows[9], rows[14], rows[16], rows[23],
+                       wide, rows[24], rows[25], oneHead}) {
+        r.name += "_split";
+        r.split = "1";
+        r.expectSplit = true;
+        r.headGroup = 0;
+        r.needs64K = false;
+        rows.push_back(r);
+    }
+    // the 12x12 shape where the device gives a work-group 48 KiB (NVIDIA's OpenCL): auto splits
+    // (NNWB_CL_BLOCK_SPLIT=0 takes it back to per op, and this row fails)
+    BlockRow nvidia = rows[25];
+    nvidia.name = "fractal_12x12_shape_b3_48k_auto";
+    nvidia.split = "";
+    nvidia.expectSplit = true;
+    nvidia.needs64K = false;
+    nvidia.localMemory = 49152;
+    rows.push_back(nvidia);
     return rows;
 }
 
@@ -137,7 +168,7 @@ std::vector<BlockRow> blockRows() {
 struct BlockResult {
     std::vector<double> out, dx;
     std::vector<std::vector<double>> grads;
-    bool fused = false;
+    bool fused = false, split = false;
     uint64_t forwardLaunches = 0, backwardLaunches = 0;
 };
 
@@ -186,6 +217,7 @@ BlockResult runBlock(Backend& be, const BlockRow& row) {
     s.hidden = c.hidden;
     s.ffOut = c.ffOut;
     r.fused = be.fusesAttentionBlock(s);
+    r.split = cl && cl->splitsAttentionBlock(s);
 
     r.out.resize(n);
     be.downloadF64(block.output(), r.out.data(), n);
@@ -228,6 +260,7 @@ Backend& checkedFusedBackend(const std::string& id) {
 // A row's fused run on be with its spread (be keeps it: checkedFusedBackend serves every row).
 BlockResult runFused(OpenClBackend& be, const BlockRow& row) {
     be.setBlockSpread(row.spread);
+    if (!row.split.empty()) be.setBlockSplit(row.split);
     return runBlock(be, row);
 }
 
@@ -244,6 +277,7 @@ TEST_P(FusedBlock, matchesComposedAndCpu) {
                 runFused(static_cast<OpenClBackend&>(checkedFusedBackend(id)), row);
             if (!fused.fused && row.needs64K) continue;  // oclgrind has 32 KiB
             ASSERT_TRUE(fused.fused) << "the fused block does not apply on " << id;
+            EXPECT_EQ(fused.split, row.expectSplit);
             const std::string vsCpu = compareAll(fused, ref);
             EXPECT_TRUE(vsCpu.empty()) << "fused vs CPU: " << vsCpu;
             continue;
@@ -251,6 +285,7 @@ TEST_P(FusedBlock, matchesComposedAndCpu) {
         OpenClOptions fusedOpt;
         fusedOpt.fused = "on";
         fusedOpt.blockHeadGroup = row.headGroup;
+        fusedOpt.blockLocalMemory = row.localMemory;
         auto fusedBe = OpenClBackend::create(id, fusedOpt);
         const BlockResult fused = runFused(*fusedBe, row);
         if (!fused.fused && row.needs64K && fusedBe->info().localMemory < 65536) {
@@ -259,9 +294,10 @@ TEST_P(FusedBlock, matchesComposedAndCpu) {
             continue;
         }
         ASSERT_TRUE(fused.fused) << "the fused block does not apply on " << id;
-        EXPECT_EQ(fused.forwardLaunches, 1u);
-        // one launch, plus the reduction when a model has several samples
-        EXPECT_EQ(fused.backwardLaunches, row.samples == 1 ? 1u : 2u);
+        ASSERT_EQ(fused.split, row.expectSplit);
+        // one launch (split: two), plus the reduction when a model has several samples
+        EXPECT_EQ(fused.forwardLaunches, row.expectSplit ? 2u : 1u);
+        EXPECT_EQ(fused.backwardLaunches, (row.expectSplit ? 2u : 1u) + (row.samples == 1 ? 0 : 1));
         OpenClOptions opt;
         opt.fused = "off";
         auto composedBe = OpenClBackend::create(id, opt);
@@ -278,13 +314,14 @@ TEST_P(FusedBlock, matchesComposedAndCpu) {
 std::vector<BlockRow> rowsForDevice() {
     // under oclgrind (NNWB_PARITY_MAX_VALUES set): two rows that run every kernel and branch
     // (both norms, causal and not, W0 and not, direct and reduced gradients; heads in groups),
-    // and the wide context, whose largest staged tile is C's rows
+    // and the wide context, whose largest staged tile is C's rows; the same two rows split
     auto all = blockRows();
     if (!parityCheckingDevice()) return all;
     std::vector<BlockRow> few;
     for (const BlockRow& r : all)
         if (r.name == "w0_causal_element_b1_p2" || r.name == "no_w0_sequence_b3_p2" ||
-            r.name == "wide_context_groups2" || r.name == "wide_context_groups2_spread")
+            r.name == "wide_context_groups2" || r.name == "wide_context_groups2_spread" ||
+            r.name == "w0_causal_element_b1_p2_split" || r.name == "no_w0_sequence_b3_p2_split")
             few.push_back(r);
     return few;
 }
@@ -326,6 +363,37 @@ TEST(FusedBlockStack, deepStackMatchesComposed) {
         const BlockResult fused = result(false), composed = result(true);
         const std::string e = compareAll(fused, composed);
         EXPECT_TRUE(e.empty()) << e;
+    }
+}
+}  // namespace
+
+namespace {
+// One block step at the shape of mql5-fractal-12x12 and its batch (64) where a work-group has
+// 48 KiB of local memory (NVIDIA's OpenCL), with the default choices: the split block, two
+// launches forward and three backward (per op, as before the split path and with
+// NNWB_CL_BLOCK_SPLIT=0, it takes 7 and 13 on PoCL).
+TEST(FusedBlockSplit, fractal12x12StepLaunches) {
+    const auto ids = openClDeviceIds();
+    if (ids.empty()) GTEST_SKIP() << "no OpenCL device";
+    if (parityCheckingDevice()) GTEST_SKIP() << "too slow under a checking device";
+    BlockRow row;
+    for (const BlockRow& r : blockRows())
+        if (r.name == "fractal_12x12_shape_b3") row = r;
+    ASSERT_EQ(row.cfg.heads, 12);
+    row.samples = 64;
+    for (const std::string& id : ids) {
+        SCOPED_TRACE(id);
+        OpenClOptions opt;
+        opt.blockLocalMemory = 49152;
+        auto be = OpenClBackend::create(id, opt);
+        if (be->info().localMemory < 49152) {
+            std::cout << "[  NOTE    ] " << id << " has less than 48 KiB of local memory\n";
+            continue;
+        }
+        const BlockResult r = runBlock(*be, row);
+        EXPECT_TRUE(r.split) << "the split block does not run on " << id;
+        EXPECT_LE(r.forwardLaunches, 2u);
+        EXPECT_LE(r.backwardLaunches, 3u);
     }
 }
 }  // namespace
