@@ -3,7 +3,7 @@
 # the automatic rule; and an A/B of the training step's upload (transformer-64 b256).
 # Everything printed is also in $OUT/blocksplit.txt ($OUT/<test>.txt: each test's output).
 #   a device build of .device/src.tar.gz (git archive of the measured commit): nnwb-cli and the
-#   block's GPU tests ($TESTS), which then run one after the other on cores 8-15 with the ICD
+#   block's GPU tests ($TESTS), which then run one after the other on cores 12-15 with the ICD
 #   loader shown NVIDIA's driver only, in the background;
 #   on cores 0-7, alternating (REPS rounds, default 2, a third while time is left): 12x12 b1 / b64,
 #   5x8 b1 / b64 and 5x8 b1 --population 128, each with NNWB_CL_BLOCK_SPLIT=1, NNWB_CL_BLOCK_SPLIT=0

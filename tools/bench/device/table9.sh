@@ -5,7 +5,9 @@
 #                              NNWB_FUSED=0, --precision high, the GPU population of 5x8 b1 at
 #                              P = 1 / 32 / 128 and P = 128 with NNWB_FUSED=1, profiles of 12x12
 #                              b64 and transformer-64 b256) while the CPU rows run on cores 8-9
-#                              (gpu-rows.sh's cpu_rows: nnwb and torch CPU, 2 threads each).
+#                              (gpu-rows.sh's cpu_rows: nnwb and torch CPU, 2 threads each);
+#                              then, while time is left (LIMIT s), the fused block's GPU tests
+#                              ($TESTS, NVIDIA's driver alone, cores 10-15; no GPU bench runs then).
 #   bash .device/table9.sh 2   the peers and the CPU population (gpu-rows.sh's peer_rows), the
 #                              ensemble peer (tools/bench/torch_population.py) on 5x8 b1 at
 #                              P = 1 / 32 / 128 in compile mode, then, while time is left (LIMIT s
@@ -23,7 +25,8 @@ t0=$(date +%s); LIMIT=${LIMIT:-540}
 el() { echo "$(( $(date +%s) - t0 )) s in"; }
 left() { echo $(( LIMIT - ($(date +%s) - t0) )); }
 if [ "$part" = 1 ]; then
-    JOBS=16 bash .device/srcbuild.sh nnwb-cli > /tmp/build.txt 2>&1 || { cat /tmp/build.txt; exit 1; }
+    TESTS="tst_parity_attention_block tst_gradcheck_fused_block tst_opencl_backend"
+    JOBS=16 bash .device/srcbuild.sh nnwb-cli $TESTS > /tmp/build.txt 2>&1 || { cat /tmp/build.txt; exit 1; }
     tail -1 /tmp/build.txt
     cpu_rows "$ROWS" > /tmp/cpu.txt 2>&1 &
     CP=$!
@@ -36,6 +39,10 @@ if [ "$part" = 1 ]; then
     echo "NNWB_FUSED=1: $(NNWB_FUSED=1 taskset -c 0-7 $B bench --device $D --preset mql5-fractal-5x8 --batch 1 --population 128 --seconds 2 2>&1 | tail -1)"
     echo "== profiles ($(el))"
     profile_rows 30 "mql5-fractal-12x12:64 transformer-64:256"
+    mkdir -p /tmp/nvonly; echo libnvidia-opencl.so.1 > /tmp/nvonly/nvidia.icd
+    for t in $TESTS; do [ $(left) -lt 20 ] && { echo "$t: not run (no time left)"; continue; }
+        s=$(date +%s); OCL_ICD_VENDORS=/tmp/nvonly timeout $(( $(left) - 10 )) taskset -c 10-15 /tmp/bd/tests/$t > $OUT/$t.txt 2>&1
+        echo "$t: exit $? in $(( $(date +%s) - s )) s: $(grep -a -m1 '^\[  PASSED\|^\[  FAILED' $OUT/$t.txt)"; done
     wait $CP; echo "== CPU rows (cores 8-9, $(el))"; cat /tmp/cpu.txt
 else
     [ -x $B ] || { echo "no build in /tmp (a fresh machine): run part 1 first"; exit 1; }
