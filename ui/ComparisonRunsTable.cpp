@@ -8,6 +8,7 @@
 #include <QStyle>
 #include <QToolButton>
 
+#include "model/FigureText.h"
 #include "model/data/DataConfig.h"
 #include "ui/DevicePicker.h"
 
@@ -21,24 +22,32 @@ QString statusText(const RunRecord& r) {
             QStringLiteral(": ") + QString::fromStdString(r.error).section(QLatin1Char('\n'), 0, 0);
     return s;
 }
-// "EURUSD_H1_2017-2018.csv · 20 bars" or "synthetic · 512 samples".
+// "1 bar", "20 bars", "1,024 samples".
+QString countOf(int64_t n, const char* one, const char* many) {
+    return ComparisonRunsTable::tr(n == 1 ? one : many)
+        .arg(QString::fromStdString(groupedCount(n)));
+}
+
+// "EURUSD_H1_2017-2018.csv · window 20 bars" or "synthetic · 512 samples". The bars are the
+// window's (bars per sample), not the file's: said so.
 QString dataLabel(const Experiment& e) {
     const nlohmann::json& d = e.data;
     if (d.value("source", std::string()) == "synthetic")
-        return ComparisonRunsTable::tr("synthetic · %1 samples").arg(d.value("samples", 0));
+        return ComparisonRunsTable::tr("synthetic · %1")
+            .arg(countOf(d.value("samples", 0), QT_TR_NOOP("%1 sample"), QT_TR_NOOP("%1 samples")));
     const QString file = QString::fromStdString(d.value("file", std::string()));
-    return ComparisonRunsTable::tr("%1 · %2 bars")
+    return ComparisonRunsTable::tr("%1 · window %2")
         .arg(QFileInfo(file).fileName())
-        .arg(d.value("window", 0));
+        .arg(countOf(d.value("window", 0), QT_TR_NOOP("%1 bar"), QT_TR_NOOP("%1 bars")));
 }
 
 QString dataTip(const Experiment& e) {
     const nlohmann::json d = e.dataWithAbsoluteFile();
     if (d.value("source", std::string()) == "synthetic")
         return ComparisonRunsTable::tr("Synthetic data: %1").arg(QString::fromStdString(d.dump()));
-    return ComparisonRunsTable::tr("Price file %1, window %2 bars, validation %3 %")
+    return ComparisonRunsTable::tr("Price file %1, window %2 (bars per sample), validation %3 %")
         .arg(QString::fromStdString(d.value("file", std::string())))
-        .arg(d.value("window", 0))
+        .arg(countOf(d.value("window", 0), QT_TR_NOOP("%1 bar"), QT_TR_NOOP("%1 bars")))
         .arg(d.value("validationShare", 0.0) * 100.0, 0, 'f', 0);
 }
 }  // namespace

@@ -12,12 +12,8 @@ namespace nnwb {
 namespace {
 const QColor kBest(0xd4, 0xf0, 0xd0);
 
-// A trading figure with its whole part grouped, as every other count in the window
-// ("-17,796.0"); the other columns as the CLI writes them (formatSummaryCell).
+// As the CLI writes them (formatSummaryCell; trading figures grouped: "-17,796.0").
 QString cellText(const SummaryRow& row, int column) {
-    const std::optional<double>& v = row.values[size_t(column)];
-    if (summaryColumnInfo(column).trading && v && !std::isnan(*v))
-        return QString::fromStdString(groupedFixed(*v, summaryColumnInfo(column).decimals));
     return QString::fromStdString(formatSummaryCell(row, column));
 }
 }  // namespace

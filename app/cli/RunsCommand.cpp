@@ -39,6 +39,13 @@ std::string fixed(const std::optional<double>& v, int decimals) {
     return buf;
 }
 
+// A figure that can run into thousands (points, trades, samples/s) with its whole part
+// grouped, as the window shows it ("-17,796.0"); "–" where there is none.
+std::string grouped(const std::optional<double>& v, int decimals) {
+    if (!v || !std::isfinite(*v)) return "–";
+    return groupedFixed(*v, decimals);
+}
+
 // Characters shown, not bytes ("–" is three bytes of UTF-8).
 std::string pad(std::string s, size_t w, bool right = false) {
     size_t n = 0;
@@ -123,7 +130,7 @@ std::optional<double> tradingFigure(const StoredRun& r, const char* key,
 
 std::string profitFactorText(const StoredRun& r, const char* series = "strategy") {
     const auto pf = tradingFigure(r, "profitFactor", series);
-    return pf && std::isinf(*pf) ? std::string("inf") : fixed(pf, 2);
+    return pf && std::isinf(*pf) ? std::string("inf") : grouped(pf, 2);
 }
 
 // A figure that may not exist (no trades: win rate, Sharpe): "n/a" then, else with its unit.
@@ -135,13 +142,15 @@ std::string figureText(const std::optional<double>& v, int decimals, const char*
 std::string tradingLine(const StoredRun& r, const char* series) {
     const auto trades = tradingFigure(r, "trades", series);
     if (!trades) return {};
-    return "net " + fixed(tradingFigure(r, "netPoints", series), 1) + " pts (" +
-           fixed(tradingFigure(r, "netPct", series), 2) + " %), profit factor " +
+    const bool mean = series == std::string("random");  // the draws' mean count
+    const bool one = !mean && std::llround(*trades) == 1;
+    return "net " + grouped(tradingFigure(r, "netPoints", series), 1) + " pts (" +
+           grouped(tradingFigure(r, "netPct", series), 2) + " %), profit factor " +
            storedTradingText(tradingFigure(r, "profitFactor", series), 2) + ", max drawdown " +
-           fixed(tradingFigure(r, "maxDrawdownPoints", series), 1) + " pts, win rate " +
+           grouped(tradingFigure(r, "maxDrawdownPoints", series), 1) + " pts, win rate " +
            figureText(tradingFigure(r, "winRate", series), 1, " %") + ", Sharpe " +
            figureText(tradingFigure(r, "sharpeAnnual", series), 2, " a year") + ", " +
-           fixed(trades, series == std::string("random") ? 1 : 0) + " trades";
+           grouped(trades, mean ? 1 : 0) + (one ? " trade" : " trades");
 }
 
 void printList(std::vector<StoredRun> runs, const RunsOptions& o) {
@@ -182,10 +191,10 @@ void printList(std::vector<StoredRun> runs, const RunsOptions& o) {
                     pad(fixed(r.bestValLoss, 5), 9, true).c_str(),
                     pad(bestValAccuracyCell(r), 19, true).c_str(),
                     pad(fixed(r.bestValMissed, 2), 12, true).c_str(),
-                    pad(fixed(tradingFigure(r, "netPoints"), 1), 9, true).c_str(),
+                    pad(grouped(tradingFigure(r, "netPoints"), 1), 9, true).c_str(),
                     pad(profitFactorText(r), 5, true).c_str(),
-                    pad(fixed(tradingFigure(r, "maxDrawdownPoints"), 1), 8, true).c_str(),
-                    pad(fixed(tradingFigure(r, "trades"), 0), 6, true).c_str(), r.tags.c_str());
+                    pad(grouped(tradingFigure(r, "maxDrawdownPoints"), 1), 8, true).c_str(),
+                    pad(grouped(tradingFigure(r, "trades"), 0), 6, true).c_str(), r.tags.c_str());
     }
     std::printf("%zu of %zu runs\n", shown.size(), runs.size());
 }
@@ -254,12 +263,12 @@ void printShowRun(const StoredRun& r) {
     line("experiment", r.experimentFile.empty() ? "(unsaved; stored in full)" : r.experimentFile);
     line("data", r.dataFile.empty() ? r.dataDescription : r.dataFile);
     if (!r.dataFile.empty()) {
-        line("data size", std::to_string(r.dataSize) + " bytes, sha256 " + r.dataSha256);
+        line("data size", groupedCount(r.dataSize) + " bytes, sha256 " + r.dataSha256);
         line("data bars",
-             std::to_string(r.dataBars) + ", " + r.dataFirstBar + " to " + r.dataLastBar);
+             groupedCount(r.dataBars) + ", " + r.dataFirstBar + " to " + r.dataLastBar);
     }
-    line("samples", std::to_string(r.trainSamples) + " training / " +
-                        std::to_string(r.validationSamples) + " validation");
+    line("samples", groupedCount(r.trainSamples) + " training / " +
+                        groupedCount(r.validationSamples) + " validation");
     line("device", r.deviceId + " (" + r.deviceName + ")");
     line("parameters", groupedCount(r.parameters));
     line("seed", std::to_string(r.seed));
@@ -268,8 +277,33 @@ void printShowRun(const StoredRun& r) {
     if (r.bestEpoch) line("best epoch", std::to_string(*r.bestEpoch) + " (" + r.monitor + ")");
     for (const StoredBundle& b : r.bundles)
         line((b.kind + " model").c_str(), b.path + "  epoch " + std::to_string(b.epoch) + ", " +
-                                              std::to_string(b.size) + " bytes, sha256 " +
-                                              b.sha256);
+                                              groupedCount(static_cast<int64_t>(b.size)) +
+                                              " bytes, sha256 " + b.sha256);
+}
+
+// The costs besides the spread that the stored evaluation charged, from its settings:
+// ", commission 2 points a round trip, no slippage"; nothing when the run kept no settings.
+// (Before the spread, whose text ends the line.)
+std::string storedOtherCostsText(const nlohmann::json& trading) {
+    const nlohmann::json s = trading.value("settings", nlohmann::json::object());
+    if (!s.is_object()) return {};
+    auto points = [](double v) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%g %s", v, v == 1 ? "point" : "points");
+        return std::string(buf);
+    };
+    const nlohmann::json commission = s.value("commission", nlohmann::json());
+    const nlohmann::json slippage = s.value("slippagePoints", nlohmann::json());
+    std::string out;
+    if (commission.is_number())
+        out += commission.get<double>() > 0
+                   ? ", commission " + points(commission.get<double>()) + " a round trip"
+                   : ", no commission";
+    if (slippage.is_number())
+        out += slippage.get<double>() > 0
+                   ? ", slippage " + points(slippage.get<double>()) + " a fill"
+                   : ", no slippage";
+    return out;
 }
 
 // `runs show`'s trading lines: the validation part's strategy, buy and hold and random figures.
@@ -279,9 +313,11 @@ void printShowTrading(const StoredRun& r) {
         line("trading", "not evaluated: " + r.trading["error"].dump());
     } else if (r.trading.is_object()) {
         const nlohmann::json& range = r.trading.value("range", nlohmann::json::object());
+        const nlohmann::json bars = range.value("bars", nlohmann::json());
         line("trading", "validation part, epoch " +
                             r.trading.value("epoch", nlohmann::json()).dump() + " weights, " +
-                            range.value("bars", nlohmann::json()).dump() + " bars, " +
+                            (bars.is_number() ? grouped(bars.get<double>(), 0) : bars.dump()) +
+                            " bars" + storedOtherCostsText(r.trading) + ", " +
                             storedSpreadText(r.trading) + " (docs/trading.md)");
         for (const auto& w : r.trading.value("warnings", nlohmann::json::array()))
             if (w.is_string()) line("  warning", w.get<std::string>());
@@ -303,8 +339,8 @@ void printShowEpochs(const StoredRun& r) {
         auto opt = [](bool have, double v) {
             return have ? std::optional<double>(v) : std::nullopt;
         };
-        std::printf("%5d  %8.2f  %9.0f  %10s  %8s  %8s  %15s  %19s  %8s  %12s%s\n", p.epoch,
-                    p.seconds, p.samplesPerSecond, lr(e.learningRate).c_str(),
+        std::printf("%5d  %8.2f  %9s  %10s  %8s  %8s  %15s  %19s  %8s  %12s%s\n", p.epoch,
+                    p.seconds, grouped(p.samplesPerSecond, 0).c_str(), lr(e.learningRate).c_str(),
                     fixed(p.train.loss, 6).c_str(), fixed(opt(val, p.validation.loss), 6).c_str(),
                     accuracy(task, p.train).c_str(),
                     val ? accuracy(task, p.validation).c_str() : "–",

@@ -132,11 +132,16 @@ std::vector<SummaryRow> summarize(const std::vector<RunRecord>& runs) {
 }
 
 std::string formatSummaryValue(int column, const std::optional<double>& value) {
-    if (kColumns[column].trading) return storedTradingText(value, kColumns[column].decimals);
+    // A trading figure with its whole part grouped, as the window shows it ("-17,796.0").
+    if (kColumns[column].trading)
+        return value && !std::isnan(*value) ? groupedFixed(*value, kColumns[column].decimals)
+                                            : storedTradingText(value, kColumns[column].decimals);
     if (value && std::isnan(*value)) return "n/a";  // e.g. accuracy without a signal
     if (!value || !std::isfinite(*value)) return "–";
     char buf[64];
     if (column == kParameters || column == kSamplesPerSecond)
+        return groupedCount(std::llround(*value));
+    if (column == kSecondsPerEpoch && *value >= 999.5)  // whole seconds, not "1.23e+03"
         return groupedCount(std::llround(*value));
     if (column == kSecondsPerEpoch)  // three significant digits: 0.0123, 1.23, 123
         std::snprintf(buf, sizeof buf, "%.*g", kColumns[column].decimals, *value);

@@ -6,8 +6,10 @@
 #include <QStyledItemDelegate>
 #include <QtTest>
 
+#include "app/compare/ComparisonSet.h"
 #include "app/compare/ComparisonSummary.h"
 #include "app/runs/StoredRun.h"
+#include "ui/ComparisonRunsTable.h"
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/RunsTableModel.h"
 #include "ui/RunsView.h"
@@ -120,6 +122,58 @@ private Q_SLOTS:
         QCOMPARE(text(1, RunsTableModel::kBestAccuracy), QStringLiteral("52.50 (1,234)"));
         QCOMPARE(text(0, RunsTableModel::kParameters), QStringLiteral("4,115"));
         QLocale::setDefault(before);
+    }
+
+    // The trading figures of the comparison summary are grouped in the CLI's table as in the
+    // window's ("-17,796.0"; `nnwb-cli compare` printed "-17796.0"); a long epoch's seconds are
+    // whole seconds, not "1.23e+03".
+    void summaryFiguresAreGroupedAsInTheWindow() {
+        std::vector<RunRecord> rs = runs(1);
+        rs[0].trading = {{"strategy",
+                          {{"netPoints", -17796.04},
+                           {"profitFactor", 0.81},
+                           {"maxDrawdownPoints", 1234567.5},
+                           {"trades", 1234}}}};
+        rs[0].epochs[0].seconds = 1234.4;
+        const SummaryRow row = summarize(rs)[0];
+        QCOMPARE(formatSummaryCell(row, kTradeNet), std::string("-17,796.0"));
+        QCOMPARE(formatSummaryCell(row, kTradeDrawdown), std::string("1,234,567.5"));
+        QCOMPARE(formatSummaryCell(row, kTrades), std::string("1,234"));
+        QCOMPARE(formatSummaryCell(row, kSecondsPerEpoch), std::string("1,234"));
+        QCOMPARE(formatSummaryValue(kSecondsPerEpoch, 0.0123), std::string("0.0123"));
+        QCOMPARE(formatSummaryValue(kTradeNet, std::nullopt), std::string("n/a"));
+        ComparisonSummaryTable table;
+        table.setRecords(rs, {Qt::red});
+        const int first = ComparisonSummaryTable::kFirstFigureColumn;
+        QCOMPARE(table.item(0, first + kTradeNet)->text(), QStringLiteral("-17,796.0"));
+        QCOMPARE(table.item(0, first + kTrades)->text(), QStringLiteral("1,234"));
+    }
+
+    // The runs table's data column names the window in bars per sample, with its number:
+    // "window 1 bar" (it said "· 1 bars", which also read as the file's bars).
+    void theDataColumnSaysTheWindowInWords() {
+        ComparisonSet set;
+        Experiment e;
+        e.data = {{"source", "file"}, {"file", "/data/EURUSD_H1.csv"}, {"window", 1}};
+        set.addRun(e, {});
+        e.data["window"] = 1200;
+        set.addRun(e, {});
+        e.data = {{"source", "synthetic"}, {"samples", 1}};
+        set.addRun(e, {});
+        ComparisonRunsTable table;
+        table.setRuns(set, {Qt::red, Qt::blue, Qt::green});
+        QCOMPARE(table.item(0, ComparisonRunsTable::kData)->text(),
+                 QStringLiteral("EURUSD_H1.csv · window 1 bar"));
+        QVERIFY2(table.item(1, ComparisonRunsTable::kData)
+                     ->text()
+                     .endsWith(QStringLiteral("EURUSD_H1.csv · window 1,200 bars")),
+                 qPrintable(table.item(1, ComparisonRunsTable::kData)->text()));
+        QVERIFY2(table.item(2, ComparisonRunsTable::kData)->text().endsWith("synthetic · 1 sample"),
+                 qPrintable(table.item(2, ComparisonRunsTable::kData)->text()));
+        QVERIFY2(table.item(0, ComparisonRunsTable::kData)
+                     ->toolTip()
+                     .contains(QStringLiteral("window 1 bar (bars per sample)")),
+                 qPrintable(table.item(0, ComparisonRunsTable::kData)->toolTip()));
     }
 
     // A stored run that early stopping ended is "stopped early" when the Runs tab compares

@@ -10,6 +10,9 @@
 
 #include "app/compare/ComparisonSummary.h"
 #include "app/compare/RunRecord.h"
+#include "app/runs/RunStore.h"
+#include "common/CliRun.h"
+#include "common/TestUtil.h"
 #include "model/trading/TradingReport.h"
 #include "ui/ComparisonSummaryTable.h"
 #include "ui/RunsTableModel.h"
@@ -147,6 +150,49 @@ private Q_SLOTS:
         QCOMPARE(list.item(1, TradeList::NetPoints)->text(), QStringLiteral("999.0"));
         QCOMPARE(list.item(2, TradeList::NetPoints)->text(), QStringLiteral("1,500.0"));
         QCOMPARE(list.item(2, TradeList::Bars)->text(), QStringLiteral("1,200"));
+    }
+
+    // `nnwb-cli runs list` and `runs show` write the figures the Runs tab shows, grouped as
+    // there ("-17,796.0"; the CLI printed "-17796.0" beside the tab's "-17,796.0"), with the
+    // costs the stored evaluation charged besides the spread.
+    void theClisRunsFiguresAreTheRunsTabs() {
+        const QString db = QString::fromStdString(test::tempDir()) + "/grouped-runs.sqlite";
+        StoredRun run;
+        run.uuid = "grouped-1";
+        run.name = "grouped";
+        run.status = runstatus::kCompleted;
+        run.dataFile = "/data/EURUSD_H1.csv";
+        run.dataSize = 727157;
+        run.dataBars = 12323;
+        run.trainSamples = 9816;
+        run.validationSamples = 2435;
+        nlohmann::json t = trading(-17796.04, 0.81, -1.2, 1234567.5, 1234);
+        t["settings"] = {{"commission", 2.0}, {"slippagePoints", 0.0}};
+        {
+            RunStore store(db.toStdString());
+            const int64_t id = store.insertRun(run);
+            store.setTrading(id, t);
+            store.finishRun(id, runstatus::kCompleted, "", std::nullopt);
+        }
+        RunsTableModel m;
+        m.setRuns({[&] {
+            StoredRun shown = run;
+            shown.trading = t;
+            return shown;
+        }()});
+        const auto list = test::runCli({"runs", "list", "--runs-db", db});
+        QVERIFY2(list.code == 0, qPrintable(list.err));
+        for (int c :
+             {RunsTableModel::kTradeNet, RunsTableModel::kTradeDrawdown, RunsTableModel::kTrades})
+            QVERIFY2(list.out.contains(" " + cell(m, 0, c) + " "),
+                     qPrintable(list.out + " lacks " + cell(m, 0, c)));
+        const auto show = test::runCli({"runs", "show", "1", "--runs-db", db});
+        QVERIFY2(show.code == 0, qPrintable(show.err));
+        for (const char* text :
+             {"net -17,796.0 pts", "max drawdown 1,234,567.5 pts", "1,234 trades", "1 trade\n",
+              "727,157 bytes", "12,323, ", "9,816 training / 2,435 validation",
+              "commission 2 points a round trip, no slippage"})
+            QVERIFY2(show.out.contains(QString(text)), qPrintable(show.out + " lacks " + text));
     }
 
     void comparisonSetKeepsTradingFigures() {
