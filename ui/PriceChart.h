@@ -69,6 +69,9 @@ public:
 
     QCustomPlot* plot() const { return plot_; }
     QCustomPlot* overview() const { return overview_; }
+    // Shows or hides the range overview; the header's hint names it only while it is shown.
+    void setOverviewShown(bool on);
+    QString headerText() const;
     // Level of merged candles drawn now (0: one candle per bar) and bars per candle.
     size_t drawnLevel() const { return level_; }
     size_t barsPerCandle() const;

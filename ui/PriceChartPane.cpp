@@ -175,17 +175,29 @@ void PriceChartPane::showEnsemble() {
 }
 
 void PriceChartPane::rebuildPicker() {
-    const int keep = picker_->currentIndex();
+    // The pick as an item after the kept ensemble's (latest 0, best 1, epoch k 1 + k).
+    const int current = picker_->currentIndex();
+    const bool keptEnsemble = pickerHasEnsemble_ && current == 0;
+    const int keep = current - (pickerHasEnsemble_ ? 1 : 0);
     const QSignalBlocker block(picker_);
     picker_->clear();
+    pickerHasEnsemble_ = ensemble_ != nullptr;
+    const int offset = pickerHasEnsemble_ ? 1 : 0;
     if (ensemble_) picker_->addItem(tr("the kept ensemble of %1 seeds").arg(ensembleMembers_));
     picker_->addItem(tr("the latest epoch"));
     picker_->addItem(tr("the best epoch"));
     for (const EpochSignals& e : epochs_)
         picker_->addItem(
             tr("epoch %1 (validation loss %2)").arg(e.epoch).arg(e.validationLoss, 0, 'f', 5));
-    // Following "latest" or "best" stays; a chosen epoch stays chosen.
-    picker_->setCurrentIndex(keep >= 0 && keep < picker_->count() ? keep : 0);
+    // Following "latest" or "best" stays; a chosen epoch stays chosen. Without a pick, the
+    // best epoch: the one whose trading figures the run stores (docs/trading.md), so that the
+    // Trading tab, the Runs tab and the report show one net for one run.
+    int index = offset + 1;
+    if (keptEnsemble && ensemble_)
+        index = 0;
+    else if (keep >= 0 && keep + offset < picker_->count())
+        index = keep + offset;
+    picker_->setCurrentIndex(index);
 }
 
 void PriceChartPane::showPicked() {
@@ -218,6 +230,8 @@ void PriceChartPane::showPicked() {
     if (loadedModel_)
         label = e->epoch > 0 ? tr("the opened model, epoch %1 (validation part)").arg(e->epoch)
                              : tr("the loaded weights (validation part)");
+    else if (bestEpoch_ > 0 && e->epoch == bestEpoch_)
+        label = tr("epoch %1 (the best; validation part)").arg(e->epoch);
     chart_->setSignals(run_.validationFirstBar, *e->outputs, label);
     trade(e);
 }
@@ -230,7 +244,7 @@ void PriceChartPane::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
     // A short pane (a 720 px screen) drops the range overview (wheel and drag still zoom and
     // pan) so that the candles keep the room.
-    chart_->overview()->setVisible(height() >= 480);
+    chart_->setOverviewShown(height() >= 480);
 }
 
 void PriceChartPane::showTrade(size_t entryBar, size_t exitBar) {
@@ -243,8 +257,17 @@ void PriceChartPane::trade(const EpochSignals* shown) {
         trading_->clear();
         return;
     }
-    trading_->setSignals(run_.bars, run_.validationFirstBar, shown->outputs,
-                         tr("epoch %1, validation part").arg(shown->epoch));
+    // Says whether these are the best epoch's signals, whose trading the run stores (the Runs
+    // tab's and the report's figures), or another epoch's.
+    QString what = tr("epoch %1, validation part").arg(shown->epoch);
+    if (!loadedModel_ && bestEpoch_ > 0)
+        what = shown->epoch == bestEpoch_
+                   ? tr("epoch %1 (the run's best epoch), validation part").arg(shown->epoch)
+                   : tr("epoch %1 (not the run's best epoch, %2, whose figures the run stores), "
+                        "validation part")
+                         .arg(shown->epoch)
+                         .arg(bestEpoch_);
+    trading_->setSignals(run_.bars, run_.validationFirstBar, shown->outputs, what);
 }
 
 }  // namespace nnwb

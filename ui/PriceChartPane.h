@@ -98,6 +98,7 @@ private:
     // the picker's first item then.
     std::shared_ptr<const SignalSeries> ensemble_;
     int ensembleMembers_ = 0;
+    bool pickerHasEnsemble_ = false;  // the picker's first item is the kept ensemble
 };
 
 }  // namespace nnwb

@@ -199,9 +199,7 @@ void TradingTab::refresh() {
            "(docs/trading.md): %2 bars, %3, one point = %4.")
             .arg(trading_->what())
             .arg(QString::fromStdString(groupedCount(int64_t(report->equity.bar.size()))))
-            .arg(report->spreadFrom == "file"
-                     ? tr("spread from the file")
-                     : tr("spread from the setting: %1 points").arg(report->spreadPoints))
+            .arg(TradingView::costsText(*report, trading_->settings()))
             .arg(report->point, 0, 'g', 6);
     for (const std::string& w : report->warnings)
         caption += QStringLiteral(" ") + tr("Warning: %1.").arg(QString::fromStdString(w));

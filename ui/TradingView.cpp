@@ -11,7 +11,9 @@
 
 #include "app/core/ExperimentDocument.h"
 #include "app/core/TradingPresenter.h"
+#include "model/FigureText.h"
 #include "model/trading/TradingReport.h"
+#include "model/trading/TradingSettings.h"
 #include "ui/EquityChart.h"
 #include "ui/TradingSettingsDialog.h"
 #include "ui/TradingTable.h"
@@ -88,19 +90,41 @@ void TradingView::refresh() {
             tr("Trading: the model's signals are traded here once a run has "
                "trained an epoch on a price file."));
     } else {
-        setCaption(tr("Trading the signals of %1: %2 trades, net %3 points after costs (spread %4, "
-                      "one point = %5)")
+        const size_t trades = report->trades.size();
+        setCaption(tr("Trading the signals of %1: %2, net %3 points after costs (%4; one point = "
+                      "%5)")
                        .arg(presenter_->what())
-                       .arg(report->trades.size())
-                       .arg(report->strategy.netPoints, 0, 'f', 1)
-                       .arg(report->spreadFrom == "file"
-                                ? tr("from the file")
-                                : tr("from the setting: %1 points").arg(report->spreadPoints))
+                       .arg((trades == 1 ? tr("%1 trade") : tr("%1 trades"))
+                                .arg(QString::fromStdString(groupedCount(int64_t(trades)))))
+                       .arg(QString::fromStdString(groupedFixed(report->strategy.netPoints, 1)))
+                       .arg(costsText(*report, presenter_->settings()))
                        .arg(report->point, 0, 'g', 6));
         QStringList warnings;  // zero costs (docs/trading.md)
         for (const std::string& w : report->warnings) warnings << QString::fromStdString(w);
         if (!warnings.isEmpty()) note_->setText(tr("Warning: %1").arg(warnings.join("; ")));
     }
+}
+
+namespace {
+// "1 point", "7 points", "0.5 points".
+QString pointsText(double v) {
+    return v == 1 ? TradingView::tr("1 point")
+                  : TradingView::tr("%1 points").arg(QString::number(v, 'g', 6));
+}
+}  // namespace
+
+QString TradingView::costsText(const TradingReport& report, const TradingSettings& settings) {
+    QStringList parts;
+    parts << (report.spreadFrom == "file"
+                  ? tr("spread from the file")
+                  : tr("spread from the setting: %1").arg(pointsText(report.spreadPoints)));
+    parts << (settings.commission > 0
+                  ? tr("commission %1 a round trip").arg(pointsText(settings.commission))
+                  : tr("no commission"));
+    parts << (settings.slippagePoints > 0
+                  ? tr("slippage %1 a fill").arg(pointsText(settings.slippagePoints))
+                  : tr("no slippage"));
+    return parts.join(QStringLiteral(", "));
 }
 
 void TradingView::editRules() {
@@ -129,19 +153,26 @@ void TradingView::exportWithDialog(bool trades) {
 bool TradingView::exportTradesTo(const QString& path) {
     QString error;
     const bool ok = presenter_->exportTrades(path, &error);
-    note_->setText(ok ? tr("Saved %1 trades to %2")
-                            .arg(presenter_->report()->trades.size())
-                            .arg(QDir::toNativeSeparators(path))
-                      : tr("Trades not exported: %1").arg(error));
+    const size_t trades = ok ? presenter_->report()->trades.size() : 0;
+    note_->setText(
+        ok ? tr("Saved %1 to %2")
+                 .arg(trades == 1 ? tr("1 trade")
+                                  : tr("%1 trades")
+                                        .arg(QString::fromStdString(groupedCount(int64_t(trades)))),
+                      QDir::toNativeSeparators(path))
+           : tr("Trades not exported: %1").arg(error));
     return ok;
 }
 
 bool TradingView::exportEquityTo(const QString& path) {
     QString error;
     const bool ok = presenter_->exportEquity(path, &error);
-    note_->setText(ok ? tr("Saved the equity of %1 bars to %2")
-                            .arg(presenter_->report()->equity.bar.size())
-                            .arg(QDir::toNativeSeparators(path))
+    const size_t bars = ok ? presenter_->report()->equity.bar.size() : 0;
+    note_->setText(ok ? tr("Saved the equity of %1 to %2")
+                            .arg(bars == 1 ? tr("1 bar")
+                                           : tr("%1 bars").arg(QString::fromStdString(
+                                                 groupedCount(int64_t(bars)))),
+                                 QDir::toNativeSeparators(path))
                       : tr("Equity not exported: %1").arg(error));
     return ok;
 }

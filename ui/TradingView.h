@@ -15,6 +15,8 @@ namespace nnwb {
 class EquityChart;
 class ExperimentDocument;
 class TradingPresenter;
+struct TradingReport;
+struct TradingSettings;
 class TradingTable;
 
 class TradingView : public QWidget {
@@ -30,6 +32,10 @@ public:
     // Hides the caption line; the buttons stay (the Trading tab's verdict and caption say whose
     // signals, the trades, net and spread: elided on one line, it only repeated them).
     void hideCaption();
+    // The costs the report was traded with, as the captions name them: "spread from the file,
+    // commission 2 points a round trip, no slippage" (`settings`: the presenter's, those
+    // applied).
+    static QString costsText(const TradingReport& report, const TradingSettings& settings);
     // The exports behind the buttons, without their file dialogs; the caption's note says
     // what was written or why not.
     bool exportTradesTo(const QString& path);

@@ -11,6 +11,7 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -21,6 +22,7 @@
 #include "app/core/TradingPresenter.h"
 #include "model/FigureText.h"
 #include "model/trading/TradingReport.h"
+#include "model/trading/TradingSettings.h"
 #include "ui/EquityChart.h"
 #include "ui/MainWindow.h"
 #include "ui/PriceChartPane.h"
@@ -129,11 +131,87 @@ private Q_SLOTS:
         showEpoch(w.priceChartPane(), 1, 0.9f);
         showEpoch(w.priceChartPane(), 2, 0.3f);  // below `none` (0.4): no signal at all
         auto* picker = w.priceChartPane()->signalPicker();
-        QCOMPARE(picker->currentIndex(), 0);  // the latest epoch
+        picker->setCurrentIndex(0);  // the latest epoch
         QCOMPARE(w.tradingPresenter()->report()->trades.size(), size_t(0));
         picker->setCurrentIndex(2);  // epoch 1
         QVERIFY(w.tradingPresenter()->report()->trades.size() > 0);
         QVERIFY(w.tradingPresenter()->what().contains(QStringLiteral("epoch 1")));
+    }
+
+    // Without a pick the Trading tab trades the run's best epoch, whose trading figures the run
+    // stores (the Runs tab's, `report RUN`'s): it traded the latest epoch, so one run showed two
+    // nets. Another epoch, picked, says that it is not the best and which one is.
+    void theBestEpochIsTradedUnlessAnotherIsPicked() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(QString(), false);
+        startRun(w.priceChartPane());
+        for (int epoch : {1, 2}) {
+            EpochReport r;
+            r.epoch = epoch;
+            r.bestEpoch = 1;
+            r.validation.loss = epoch == 1 ? 0.5 : 0.6;
+            r.validationOutputs = outputs(60, epoch == 1 ? 0.9f : 0.3f);  // epoch 2: no signal
+            w.priceChartPane()->epochFinished(r);
+        }
+        auto* picker = w.priceChartPane()->signalPicker();
+        QCOMPARE(picker->currentText(), QStringLiteral("the best epoch"));
+        QVERIFY(w.tradingPresenter()->report()->trades.size() > 0);
+        QCOMPARE(w.tradingPresenter()->what(),
+                 QStringLiteral("epoch 1 (the run's best epoch), validation part"));
+        QVERIFY2(w.priceChartPane()->chart()->signalLabel().startsWith("epoch 1 (the best"),
+                 qPrintable(w.priceChartPane()->chart()->signalLabel()));
+        picker->setCurrentIndex(0);  // the latest epoch
+        QCOMPARE(w.tradingPresenter()->report()->trades.size(), size_t(0));
+        QVERIFY2(w.tradingPresenter()->what().contains(
+                     QStringLiteral("epoch 2 (not the run's best epoch, 1,")),
+                 qPrintable(w.tradingPresenter()->what()));
+        // A new run starts from the best epoch again.
+        picker->setCurrentIndex(3);  // epoch 1 by its number
+        startRun(w.priceChartPane());
+        QCOMPARE(picker->currentText(), QStringLiteral("the best epoch"));
+    }
+
+    // The caption names every cost the figures were charged (the spread alone before, with a
+    // commission and slippage charged too) and writes counts and points grouped.
+    void theCaptionNamesTheCostsApplied() {
+        TradingReport r;
+        r.spreadFrom = "given";
+        r.spreadPoints = 1;
+        TradingSettings s;
+        s.commission = 2.5;
+        s.slippagePoints = 0;
+        QCOMPARE(TradingView::costsText(r, s),
+                 QStringLiteral("spread from the setting: 1 point, commission 2.5 points a round "
+                                "trip, no slippage"));
+        r.spreadFrom = "file";
+        s.commission = 0;
+        s.slippagePoints = 1000;
+        QCOMPARE(TradingView::costsText(r, s),
+                 QStringLiteral("spread from the file, no commission, slippage 1000 points a "
+                                "fill"));
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(QString(), false);
+        Experiment e = w.document()->experiment();
+        e.trading.commission = 3;
+        w.document()->reset(e);
+        startRun(w.priceChartPane());
+        showEpoch(w.priceChartPane(), 1, 0.9f);
+        const auto report = w.tradingPresenter()->report();
+        QVERIFY(report);
+        QCOMPARE(w.tradingPresenter()->settings().commission, 3.0);
+        auto* view = w.findChild<TradingView*>();
+        QVERIFY2(view->caption().contains(QStringLiteral("commission 3 points a round trip")),
+                 qPrintable(view->caption()));
+        QVERIFY2(view->caption().contains(
+                     QStringLiteral("net %1 points after costs")
+                         .arg(QString::fromStdString(groupedFixed(report->strategy.netPoints, 1)))),
+                 qPrintable(view->caption()));
+        auto* tab = w.findChild<QLabel*>(QStringLiteral("tradingTabCaption"));
+        QVERIFY(tab);
+        QVERIFY2(tab->text().contains(QStringLiteral("spread from the file, commission 3 points")),
+                 qPrintable(tab->text()));
     }
 
     void rulesAreAnUndoableEdit() {
