@@ -4,7 +4,8 @@ namespace nnwb {
 
 AgreementStrip::AgreementStrip(QWidget* parent) : QCustomPlot(parent) {
     setObjectName(QStringLiteral("priceChartAgreement"));
-    setFixedHeight(56);
+    // 36 px (its bars 32 px): at 56 the candles above it plotted in 136 px at 1280x720.
+    setFixedHeight(36);
     xAxis->setVisible(false);
     yAxis->setRange(0.0, 1.0);
     yAxis->setTickLabelFont(QFont(font().family(), 7));

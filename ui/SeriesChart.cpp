@@ -170,6 +170,7 @@ void SeriesChart::fitYLabel() {
 void SeriesChart::resizeEvent(QResizeEvent* e) {
     fitLegend();
     QCustomPlot::resizeEvent(e);
+    if (markerEpoch_ > 0) scheduleReplot();  // the label's side follows the plot's size
 }
 
 void SeriesChart::doReplot() {
@@ -201,7 +202,42 @@ void SeriesChart::doReplot() {
         }
     }
     placeholder_->setVisible(placeholderShown());
+    placeMarkerText();
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SeriesChart::placeMarkerText() {
+    if (markerEpoch_ <= 0) return;
+    const QRect rect = axisRect()->rect();
+    const QCPRange y = yAxis->range(), x = xAxis->range();
+    if (rect.height() <= 0 || rect.width() <= 0 || y.size() <= 0 || x.size() <= 0) return;
+    // The label's box as shares of the plot's height and, in epochs, half its width.
+    const QFontMetrics fm(markerText_->font());
+    const double tall = (fm.height() + 2.0 + 8.0) / rect.height();  // padding, 2 % inset
+    const double halfEpochs =
+        (fm.horizontalAdvance(markerText_->text()) / 2.0 + 6.0) * x.size() / rect.width();
+    bool top = false, bottom = false;
+    for (int i = 0; i < graphCount(); ++i) {
+        const QCPGraph* g = graph(i);
+        if (!g->visible()) continue;
+        // The points under the label and the next on either side (the lines between them).
+        for (auto it = g->data()->findBegin(markerEpoch_ - halfEpochs - 1.0);
+             it != g->data()->constEnd() && it->key <= markerEpoch_ + halfEpochs + 1.0; ++it) {
+            if (!std::isfinite(it->value)) continue;
+            const double share = (y.upper - it->value) / y.size();  // 0 at the top, 1 at the bottom
+            top = top || share <= tall;
+            bottom = bottom || share >= 1.0 - tall;
+        }
+    }
+    // At the top, where the best epoch's low loss leaves room; at the bottom where the curves
+    // pass under the top edge there and not the bottom one (it covered them at 1024x600).
+    const bool low = top && !bottom;
+    markerText_->setPositionAlignment(Qt::AlignHCenter | (low ? Qt::AlignBottom : Qt::AlignTop));
+    markerText_->position->setCoords(markerEpoch_, low ? 0.98 : 0.02);
+}
+
+bool SeriesChart::markerLabelAtBottom() const {
+    return markerEpoch_ > 0 && (markerText_->positionAlignment() & Qt::AlignBottom);
 }
 
 void SeriesChart::mouseMoveEvent(QMouseEvent* e) {

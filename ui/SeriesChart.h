@@ -26,6 +26,9 @@ public:
     void setMarker(double epoch, const QString& label);
     double markerEpoch() const { return markerEpoch_; }
     QString markerLabel() const;
+    // The label sits at the plot's top unless the curves pass there near the marker and not at
+    // the bottom: then at the bottom (after the next redraw).
+    bool markerLabelAtBottom() const;
     // A grey note in the middle of the plot while no series has a point (e.g. "Add runs and
     // train them to compare their curves"); empty: none.
     void setPlaceholder(const QString& text);
@@ -51,6 +54,8 @@ private:
     // The legend in a row of its own under the title
     void addLegendRow();
     void doReplot();
+    // Puts the marker's label at the top or the bottom of the plot, where no curve runs.
+    void placeMarkerText();
 
     QCPItemTracer* tracer_;
     QCPItemText* readout_;

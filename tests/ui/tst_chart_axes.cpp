@@ -1,5 +1,6 @@
 // GUI: a new run's charts start from the empty charts' axis ranges (issue 24, part 4); they
-// kept the previous run's (epochs 1-20, its loss range) until the new run's first epoch.
+// kept the previous run's (epochs 1-20, its loss range) until the new run's first epoch. The
+// best epoch's label is drawn where no curve runs.
 #include <QtTest>
 
 #include "ui/LearningRateChart.h"
@@ -36,6 +37,31 @@ private Q_SLOTS:
         QCOMPARE(loss->xAxis->range().upper, x0.upper);
         QCOMPARE(loss->yAxis->range().lower, y0.lower);
         QCOMPARE(loss->yAxis->range().upper, y0.upper);
+    }
+
+    // The best epoch's label stays off the curves: at the top where the curves are low there
+    // (the loss at its best), at the bottom where they run along the top (missed patterns
+    // rising to the best epoch; at 1024x600 "best 10" sat over them).
+    void theBestEpochsLabelLeavesTheCurvesFree() {
+        MetricCharts charts;
+        charts.resize(1000, 260);
+        charts.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&charts));
+        for (int e = 1; e <= 10; ++e) {
+            EpochReport r;
+            r.epoch = e;
+            r.bestEpoch = e;
+            r.taskMetrics = true;
+            r.train.loss = 1.0 / e;
+            r.validation.loss = 1.1 / e;
+            r.train.missedPct = 49 + 3 * e;
+            r.validation.missedPct = 50 + 3 * e;
+            charts.addEpoch(r, true);
+        }
+        MetricChart* missed = charts.missedChart();
+        QTRY_COMPARE(missed->markerLabel(), QStringLiteral("best 10"));
+        QTRY_VERIFY(missed->markerLabelAtBottom());
+        QVERIFY(!charts.lossChart()->markerLabelAtBottom());
     }
 };
 

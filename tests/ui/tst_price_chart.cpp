@@ -270,6 +270,24 @@ private Q_SLOTS:
                 named || l->text().contains(QString::fromStdString(formatBarTime(bars->time[350])));
         QVERIFY(named);
     }
+
+    // A short pane (1280x720) drops the range overview; the header's hint no longer sends the
+    // user to click it ("click the overview to jump" with no overview on show).
+    void theHintNamesTheOverviewOnlyWhenShown() {
+        PriceChartPane pane;
+        pane.resize(900, 600);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        pane.setFileBars(waveBars(400));
+        QTRY_VERIFY(pane.chart()->overview()->isVisible());
+        QVERIFY2(pane.chart()->headerText().contains(QStringLiteral("click the overview")),
+                 qPrintable(pane.chart()->headerText()));
+        pane.resize(900, 330);
+        QTRY_VERIFY(!pane.chart()->overview()->isVisible());
+        QVERIFY2(!pane.chart()->headerText().contains(QStringLiteral("overview")),
+                 qPrintable(pane.chart()->headerText()));
+        QVERIFY(pane.chart()->headerText().contains(QStringLiteral("wheel: zoom, drag: pan")));
+    }
 };
 
 QTEST_MAIN(TestPriceChart)
