@@ -9,6 +9,7 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
+#include "model/FigureText.h"
 #include "model/data/DateTime.h"
 #include "ui/AttentionGrid.h"
 #include "ui/AttentionHeatmap.h"
@@ -163,7 +164,8 @@ void AttentionView::setSnapshot(const AttentionSnapshotPtr& snap) {
     }
     QString info = modelNote_.isEmpty() ? QString() : modelNote_ + tr(", kept ");
     info += (snap->bestEpoch ? tr("best epoch %1") : tr("epoch %1")).arg(snap->epoch) +
-            tr(" · %1 validation samples").arg(snap->validationSamples);
+            tr(" · %1 validation samples")
+                .arg(QString::fromStdString(groupedCount(int64_t(snap->validationSamples))));
     if (snap->sampleTime != 0)
         info += tr(" · sample %1: bar %2")
                     .arg(snap->sample)

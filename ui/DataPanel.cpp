@@ -330,15 +330,18 @@ void DataPanel::syncFromDocument() {
     const DataShape shape = dataShapeOf(d);
     // A price sample is `window` bars of the switched-on features (the layers' units × window).
     const bool prices = d.value("source", std::string("file")) != "synthetic";
-    shape_->setText(!shape.ok ? q(shape.error)
-                    : prices  ? tr("Each sample: %1 bars × %2 features → %3 targets")
-                                   .arg(shape.input.units)
-                                   .arg(shape.input.window)
-                                   .arg(shape.targets)
-                             : tr("Each sample: %1 units × %2 values → %3 targets")
-                                   .arg(shape.input.units)
-                                   .arg(shape.input.window)
-                                   .arg(shape.targets));
+    shape_->setText(
+        !shape.ok ? q(shape.error)
+        : prices
+            ? tr("Each sample: %1 × %2 → %3 targets")
+                  .arg(shape.input.units == 1 ? tr("1 bar") : tr("%1 bars").arg(shape.input.units))
+                  .arg(shape.input.window == 1 ? tr("1 feature")
+                                               : tr("%1 features").arg(shape.input.window))
+                  .arg(shape.targets)
+            : tr("Each sample: %1 units × %2 values → %3 targets")
+                  .arg(shape.input.units)
+                  .arg(shape.input.window)
+                  .arg(shape.targets));
     syncing_ = false;
     updateChecks();
 }

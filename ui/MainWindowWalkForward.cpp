@@ -61,7 +61,9 @@ void MainWindow::connectWalkForward() {
         for (const FoldRecord& r : o.folds) completed += r.end == RunEnd::Completed;
         if (o.outOfSample) {
             priceChart_->showOutOfSample(
-                *o.outOfSample, tr("out of sample, stitched from %1 folds").arg(completed));
+                *o.outOfSample, completed == 1
+                                    ? tr("out of sample, from 1 fold")
+                                    : tr("out of sample, stitched from %1 folds").arg(completed));
             showAgreement(priceChart_->chart(), *o.outOfSample);
         }
     });

@@ -24,6 +24,7 @@
 #include "app/core/PredictJob.h"
 #include "app/core/QtText.h"
 #include "model/AtomicFile.h"
+#include "model/FigureText.h"
 #include "model/PredictionReport.h"
 #include "model/data/DataSummary.h"
 #include "model/ensemble/EnsembleBundle.h"
@@ -287,7 +288,9 @@ void PredictDialog::showProgress(qint64 done, qint64 total) {
     }
     progress_->setRange(0, int(std::min<qint64>(total, INT_MAX)));
     progress_->setValue(int(std::min<qint64>(done, INT_MAX)));
-    progress_->setFormat(tr("%1 of %2 rows").arg(done).arg(total));
+    progress_->setFormat(tr("%1 of %2 rows")
+                             .arg(QString::fromStdString(groupedCount(done)),
+                                  QString::fromStdString(groupedCount(total))));
     status_->setText(tr("Running the model on %1…").arg(name).toHtmlEscaped());
 }
 
@@ -320,11 +323,10 @@ void PredictDialog::showOutcome(const PredictOutcome& o) {
         for (const PredictionRow& row : r.rows) agreement.push_back(row.agreement);
         chart_->setAgreement(r.rows.front().bar, std::move(agreement));
     }
+    auto count = [](size_t n) { return QString::fromStdString(groupedCount(int64_t(n))); };
     QString status = tr("%1: %2 bars, %3 with a full window, %4 labelled")
-                         .arg(QFileInfo(o.path).fileName())
-                         .arg(o.bars->size())
-                         .arg(r.rows.size())
-                         .arg(r.labelled)
+                         .arg(QFileInfo(o.path).fileName(), count(o.bars->size()),
+                              count(r.rows.size()), count(r.labelled))
                          .toHtmlEscaped();
     const QString other =
         otherInstrumentWarning(q(bundle_->trainedOn), QFileInfo(o.path).fileName());

@@ -275,6 +275,12 @@ private Q_SLOTS:
         QVERIFY2(info->text().contains(QStringLiteral("true buy · predicted sell")),
                  qPrintable(info->text()));
         QVERIFY(info->text().contains(QStringLiteral("sell 0.70")));
+        // Its count grouped as every count of the window ("2435 validation samples" before).
+        snap = std::make_shared<AttentionSnapshot>(*snap);
+        snap->validationSamples = 2435;
+        view.setSnapshot(snap);
+        QVERIFY2(info->text().contains(QStringLiteral("2,435 validation samples")),
+                 qPrintable(info->text()));
         // No title row over the map (the pickers beside it name layer, head and sample): its
         // 20-odd px went to the plot, which at 1280x720 under the Price Chart tab needs them.
         auto* heatmap = view.findChild<AttentionHeatmap*>(QStringLiteral("attentionHeatmap"));

@@ -46,6 +46,13 @@ private Q_SLOTS:
         const int features = DataConfig::fromJson(e.data).featureCount();
         QCOMPARE(shape->text(),
                  QStringLiteral("Each sample: 20 bars × %1 features → 3 targets").arg(features));
+        // One feature is "1 feature" (it read "1 features").
+        DataConfig one = DataConfig::fromJson(e.data);
+        one.features.enabled.fill(false);
+        one.features.enabled[0] = true;
+        e.data = one.toJson();
+        w.document()->reset(e);
+        QCOMPARE(shape->text(), QStringLiteral("Each sample: 20 bars × 1 feature → 3 targets"));
         w.document()->setData(test::syntheticData(64, 4, 6));
         QCOMPARE(shape->text(), QStringLiteral("Each sample: 4 units × 6 values → 3 targets"));
     }
