@@ -22,6 +22,7 @@
 #include "app/sweep/SlurmJobs.h"
 #include "app/sweep/SweepHistory.h"
 #include "app/sweep/SweepStore.h"
+#include "app/trial/TrialStartupClock.h"
 #include "model/AtomicFile.h"
 #include "model/sweep/SuccessiveHalving.h"
 
@@ -127,7 +128,7 @@ public:
                 throw BundleError(stepsFile() + ": " + e.what());
             }
         sweepId_ = bundleSweepId(store_, b_.dir);
-        startedAt_ = std::chrono::steady_clock::now();
+        startedAt_ = trial::monotonicSeconds();
     }
 
     int64_t run() {
@@ -376,8 +377,7 @@ private:
     // Asks the sampler for the next generation's configurations (with every stored trial's
     // result; the ones asked before in this generation count as running) and adds them.
     bool askGeneration(std::vector<int>& tasks) {
-        const double elapsed =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - startedAt_).count();
+        const double elapsed = trial::monotonicSeconds() - startedAt_;
         if (spec_.timeBudgetS > 0 && elapsed >= spec_.timeBudgetS) return false;
         const int room = (spec_.runCap - int(b_.trials.size())) / spec_.seedsPerConfig;
         const int want = std::min(o_.perGeneration, room);
@@ -426,7 +426,7 @@ private:
     std::vector<int> stages_;
     std::vector<Step> steps_;
     int64_t sweepId_ = 0;
-    std::chrono::steady_clock::time_point startedAt_;
+    double startedAt_ = 0.0;  // monotonic seconds (the time budget counts from it)
 };
 
 }  // namespace

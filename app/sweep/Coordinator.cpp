@@ -3,7 +3,6 @@
 #include <signal.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +11,7 @@
 #include "app/runs/RunRecorder.h"
 #include "app/runs/Sha256.h"
 #include "app/sweep/SweepHistory.h"
+#include "app/sweep/TrialExperimentFile.h"
 #include "app/sweep/TrialRunRow.h"
 #include "app/sweep/TrialTell.h"
 #include "app/trial/ChildSupervisor.h"
@@ -27,11 +27,6 @@ namespace nnwb {
 using sweep::TrialState;
 
 namespace {
-double steadySeconds() {
-    using namespace std::chrono;
-    return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
-
 // The progress lines of one round, printed when it ends (after its writes are committed), so
 // a line never tells of a trial's end the store does not hold yet.
 class HeldLines {
@@ -85,8 +80,7 @@ struct Coordinator::Running {
     std::vector<TrialRun> trials;  // one, or a packed population's members in member order
     bool packed = false;           // the protocol lines carry "member"
     std::string errFile;           // the process's stderr
-    double launchedAt = 0.0;       // steady seconds
-    LaunchTimes times;             // the start-up breakdown's (StartupBreakdown.h)
+    LaunchTimes times;             // its launch and the start-up breakdown's (monotonic seconds)
     double lastEpochAt = 0.0;      // its last epoch line read (monotonic seconds; 0: none)
     bool startedLine = false;
 };
@@ -184,8 +178,8 @@ bool Coordinator::startNext(Slot& slot) {
             for (const TrialRow& t : trials_)
                 if (t.state == TrialState::Queued) queued.push_back(t.number);
             if (int(queued.size()) >= packSize()) break;
-            const bool inBudget =
-                spec_.timeBudgetS <= 0 || steadySeconds() - startedAt_ < spec_.timeBudgetS;
+            const bool inBudget = spec_.timeBudgetS <= 0 ||
+                                  trial::monotonicSeconds() - startedAt_ < spec_.timeBudgetS;
             if (!inBudget || samplerDone_ || !addConfiguration()) break;
         }
         if (queued.empty()) return false;
@@ -250,7 +244,6 @@ void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
     if (pack.empty()) return;
     auto r = std::make_unique<Running>();
     r->slot = &slot;
-    r->launchedAt = steadySeconds();
     r->times.launchedAt = trial::monotonicSeconds();
     Worker& worker = workers_[size_t(&slot - o_.slots.data())];
     if (worker.readyAt > 0.0) {  // the slot's worker said ready: the time since then
@@ -273,7 +266,7 @@ void Coordinator::launch(const std::vector<int>& queued, Slot& slot) {
         // stores them), so a trial opens as a run with its model.
         m.modelFile = base + ".safetensors";
         const double before = trial::monotonicSeconds();
-        pack[i].save(m.experimentFile);
+        writeTrialExperiment(pack[i], m.experimentFile);  // not synced: only the trial reads it
         r->times.fileSeconds += trial::monotonicSeconds() - before;
         argv.insert(argv.end(), {"--experiment", m.experimentFile});
         models.insert(models.end(), {priceFile ? "--save-model" : "--save-weights", m.modelFile});
@@ -401,9 +394,9 @@ void Coordinator::handleTrialLine(Running& r, TrialRun& m, const trial::Line& l)
     switch (l.kind) {
         case trial::LineKind::Started:
             if (!r.startedLine) {
-                slotTime_.startupSeconds += steadySeconds() - r.launchedAt;
-                slotTime_.startup.add(r.times, l.started.value("startup", nlohmann::json()),
-                                      trial::monotonicSeconds());
+                const double now = trial::monotonicSeconds();
+                slotTime_.startupSeconds += now - r.times.launchedAt;
+                slotTime_.startup.add(r.times, l.started.value("startup", nlohmann::json()), now);
             }
             r.startedLine = true;
             recordStarted(m, l.started);
@@ -662,7 +655,7 @@ void Coordinator::processEnded(ChildSupervisor::Id child, int status) {
         slotTime_.startup.endings += 1;
     }
     for (TrialRun& m : r.trials) finished(r, m, status);
-    slotTime_.busySeconds += steadySeconds() - r.launchedAt;
+    slotTime_.busySeconds += trial::monotonicSeconds() - r.times.launchedAt;
     slotTime_.trialsEnded += int(r.trials.size());
     running_.erase(it);
 }
@@ -684,7 +677,7 @@ void Coordinator::checkSweep(double now, double& lastCheck, double& lastBeat) {
 
 std::string Coordinator::run() {
     ::signal(SIGPIPE, SIG_IGN);
-    startedAt_ = steadySeconds();
+    startedAt_ = trial::monotonicSeconds();
     slotTime_ = SlotTime();
     trials_ = store_.trials(id_);
     children_ = std::make_unique<ChildSupervisor>(o_.slots.size());
@@ -700,12 +693,12 @@ std::string Coordinator::run() {
     };
     // A free slot's next trial at once (stored before another ended trial's line is printed).
     h.next = [&](size_t slot) { return startNext(o_.slots[slot]); };
-    double lastCheck = 0.0, lastBeat = steadySeconds();
+    double lastCheck = 0.0, lastBeat = trial::monotonicSeconds();
     const int64_t commitsBefore = runs_.commits();
     while (round(h, lastCheck, lastBeat)) children_->waitForOutput(200);
     slotTime_.storeCommits = runs_.commits() - commitsBefore;
     slotTime_.slots = int(o_.slots.size());
-    slotTime_.wallSeconds = steadySeconds() - startedAt_;
+    slotTime_.wallSeconds = trial::monotonicSeconds() - startedAt_;
     // A stop asked for once every trial had ended (or as the last ones did) cut nothing short.
     const std::string status =
         stopping_ && workLeft() ? sweepstatus::kStopped : sweepstatus::kCompleted;
@@ -722,13 +715,13 @@ bool Coordinator::round(const ChildSupervisor::Handlers& h, double& lastCheck, d
         ~Restore() { out = to; }
     } restore{out_, o_.progress};
     RunStore::Batch batch(runs_);
-    checkSweep(steadySeconds(), lastCheck, lastBeat);
+    checkSweep(trial::monotonicSeconds(), lastCheck, lastBeat);
     children_->fill(h);
     const bool more = children_->running() > 0;
     if (more) children_->handleOutput(h);  // the lines and ends there are now
-    const double before = steadySeconds();
+    const double before = trial::monotonicSeconds();
     batch.commit();
-    slotTime_.storeSeconds += steadySeconds() - before;
+    slotTime_.storeSeconds += trial::monotonicSeconds() - before;
     return more;
 }
 
@@ -736,7 +729,7 @@ bool Coordinator::workLeft() const {
     for (const TrialRow& t : trials_)
         if (t.state == TrialState::Queued) return true;  // a trial the stop ended, or unstarted
     const bool inBudget =
-        spec_.timeBudgetS <= 0 || steadySeconds() - startedAt_ < spec_.timeBudgetS;
+        spec_.timeBudgetS <= 0 || trial::monotonicSeconds() - startedAt_ < spec_.timeBudgetS;
     return inBudget && !samplerDone_ && int(trials_.size()) + spec_.seedsPerConfig <= spec_.runCap;
 }
 
