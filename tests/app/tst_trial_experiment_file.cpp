@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "app/sweep/TrialExperimentFile.h"
-#include "model/Experiment.h"
 #include "common/BarExperiments.h"
+#include "model/Experiment.h"
 
 using namespace nnwb;
 namespace fs = std::filesystem;
