@@ -1,5 +1,6 @@
 #include "ui/SeriesChart.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -162,7 +163,15 @@ void SeriesChart::fitYLabel() {
     QString label = yLabel_;
     if (fm.horizontalAdvance(label) > axisRect()->height())
         label = unit_.isEmpty() ? QString() : QStringLiteral("(%)");
-    if (label == yAxis->label()) return;
+    // As many ticks as the axes have room for: at 1024x600 the epoch axis of a 90 px plot
+    // had "2 4 6 810" and the value axis seven labels in 75 px.
+    const int xTicks = std::clamp(axisRect()->width() / 34, 2, 8);
+    const int yTicks = std::clamp(axisRect()->height() / 30, 2, 6);
+    const bool ticks =
+        xAxis->ticker()->tickCount() != xTicks || yAxis->ticker()->tickCount() != yTicks;
+    xAxis->ticker()->setTickCount(xTicks);
+    yAxis->ticker()->setTickCount(yTicks);
+    if (label == yAxis->label() && !ticks) return;
     yAxis->setLabel(label);
     replot(QCustomPlot::rpQueuedReplot);
 }

@@ -45,6 +45,11 @@ TradingCurves::TradingCurves(QWidget* parent) : QWidget(parent) {
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("tradingCurvesPlot"));
     plot_->setMinimumHeight(380);
+    // Points grouped on the value axes ("-15,000", not "-15000"), as every figure of the tab,
+    // whatever the system's locale (QCustomPlot's C locale omits the separator).
+    QLocale grouped(QLocale::English, QLocale::UnitedStates);
+    grouped.setNumberOptions(QLocale::DefaultNumberOptions);
+    plot_->setLocale(grouped);
     layout->addWidget(plot_);
     QCPAxisRect* upper = plot_->axisRect();
     lower_ = new QCPAxisRect(plot_);

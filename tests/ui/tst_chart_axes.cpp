@@ -3,6 +3,8 @@
 // best epoch's label is drawn where no curve runs.
 #include <QtTest>
 
+#include <cmath>
+
 #include "ui/LearningRateChart.h"
 #include "ui/MetricChart.h"
 #include "ui/MetricCharts.h"
@@ -62,6 +64,52 @@ private Q_SLOTS:
         QTRY_COMPARE(missed->markerLabel(), QStringLiteral("best 10"));
         QTRY_VERIFY(missed->markerLabelAtBottom());
         QVERIFY(!charts.lossChart()->markerLabelAtBottom());
+    }
+
+    // The ticks keep apart on narrow charts (1024x600: "2 4 6 810" under a 90 px plot, seven
+    // value labels in 75 px): neighbouring labels leave 4 px between them on either axis.
+    void ticksKeepApartOnSmallCharts() {
+        MetricCharts charts;
+        charts.resize(560, 190);
+        charts.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&charts));
+        for (int e = 1; e <= 12; ++e) {
+            EpochReport r;
+            r.epoch = e;
+            r.taskMetrics = true;
+            r.learningRate = 0.00125 - 0.0001 * e;
+            r.train.loss = 0.2 - 0.01 * e;
+            r.validation.loss = 0.19 - 0.004 * e;
+            r.train.accuracyPct = 30 + 5 * e;
+            r.validation.accuracyPct = 30 + 3 * e;
+            charts.addEpoch(r, true);
+        }
+        QTest::qWait(200);
+        for (SeriesChart* c :
+             std::vector<SeriesChart*>{charts.lossChart(), charts.missedChart(),
+                                       charts.accuracyChart(), charts.learningRateChart()}) {
+            c->replot();
+            QApplication::processEvents();
+            c->replot();
+            for (QCPAxis* axis : {c->xAxis, c->yAxis}) {
+                const QFontMetrics fm(axis->tickLabelFont());
+                const QVector<double> ticks = axis->tickVector();
+                const QVector<QString> labels = axis->tickVectorLabels();
+                for (int i = 1; i < ticks.size(); ++i) {
+                    const double gap =
+                        std::abs(axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]));
+                    const double need = axis == c->xAxis ? (fm.horizontalAdvance(labels[i]) +
+                                                            fm.horizontalAdvance(labels[i - 1])) /
+                                                                   2.0 +
+                                                               4
+                                                         : fm.height() + 4;
+                    QVERIFY2(gap >= need,
+                             qPrintable(QString("%1: %2 and %3 %4 px apart")
+                                            .arg(c->objectName(), labels[i - 1], labels[i])
+                                            .arg(gap)));
+                }
+            }
+        }
     }
 };
 

@@ -5,6 +5,7 @@
 // trade switches to the Price Chart tab centred on it; the wheel over a chart scrolls the page.
 // After a real walk-forward it shows a row per fold with the fold's figures, fold lines on the
 // curves, and the stitched confusion matrix beside each fold's.
+#include <cmath>
 #include <fstream>
 #include <string>
 
@@ -23,6 +24,7 @@
 #include "common/TestWindow.h"
 #include "model/data/DataConfig.h"
 #include "model/trading/FoldTrading.h"
+#include "model/trading/TradingReport.h"
 #include "model/trading/Verdict.h"
 #include "ui/FoldConfusions.h"
 #include "ui/FoldTradingTable.h"
@@ -157,6 +159,34 @@ private Q_SLOTS:
                     sum += tab->confusions()->table(f)->item(a, p)->text().toLongLong();
                 QCOMPARE(tab->confusions()->table(0)->item(a, p)->text().toLongLong(), sum);
             }
+    }
+
+    // The equity axis groups its points as the tab's figures do ("-15,000"; it read "-15000"
+    // under QCustomPlot's C locale).
+    void theEquityAxisGroupsItsPoints() {
+        TradingReport r;
+        for (size_t i = 0; i < 50; ++i) {
+            r.equity.bar.push_back(100 + i);
+            r.equity.time.push_back(1500000000 + 3600 * int64_t(i));
+            r.equity.points.push_back(-400.0 * double(i));
+        }
+        TradingCurves curves;
+        curves.resize(800, 420);
+        curves.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&curves));
+        curves.setReport(&r);
+        curves.plot()->replot();
+        const QVector<double> ticks =
+            curves.plot()->axisRect()->axis(QCPAxis::atLeft)->tickVector();
+        const QVector<QString> labels =
+            curves.plot()->axisRect()->axis(QCPAxis::atLeft)->tickVectorLabels();
+        bool big = false;
+        for (int i = 0; i < ticks.size(); ++i) {
+            if (std::abs(ticks[i]) < 1000) continue;
+            big = true;
+            QVERIFY2(labels[i].contains(QLatin1Char(',')), qPrintable(labels[i]));
+        }
+        QVERIFY(big);
     }
 };
 
