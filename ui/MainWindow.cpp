@@ -470,7 +470,14 @@ bool MainWindow::startTraining(int epochs, StartMode mode) {
     presenter_->runStarting(doc_->experiment(), mode);
     runStatus_->runStarting();
     confusion_->clear();
-    attention_->clear(tr("Waiting for the first epoch…"));
+    // An ensemble's heatmaps are its best member's, once it is kept: its epochs bring none (the
+    // pane said "Waiting for the first epoch…" through every epoch).
+    const Experiment& e = doc_->experiment();
+    attention_->clear(e.training.ensemble > 1 && !e.validation.walkForward()
+                          ? tr("The heatmaps of the ensemble's best member show here once its "
+                               "%1 seeds have trained.")
+                                .arg(e.training.ensemble)
+                          : tr("Waiting for the first epoch…"));
     presenter_->resultsFrom(doc_->experiment());
     updateStaleNote();
     controller_->setRecording(presenter_->recordingFor(doc_->filePath()));

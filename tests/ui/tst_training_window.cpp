@@ -217,6 +217,12 @@ private Q_SLOTS:
         QSignalSpy finished(w.controller(), &TrainingController::runFinished);
         QSignalSpy memberEpochs(w.controller(), &TrainingController::memberEpochFinished);
         QVERIFY(w.startTraining());
+        // While it trains, the attention pane says when its heatmaps come (it said "Waiting
+        // for the first epoch…" through every epoch).
+        auto* waiting = w.findChild<QLabel*>(QStringLiteral("attentionPlaceholder"));
+        QVERIFY(waiting);
+        QVERIFY2(waiting->text().contains(QStringLiteral("once its 2 seeds have trained")),
+                 qPrintable(waiting->text()));
         QVERIFY(waitForEnd(finished, 60000));
         QCOMPARE(memberEpochs.count(), 4);  // 2 members, 2 epochs
         QVERIFY2(finished.first().at(0).value<RunEnd>() == RunEnd::Completed,
