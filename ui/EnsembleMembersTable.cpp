@@ -1,5 +1,6 @@
 #include "ui/EnsembleMembersTable.h"
 
+#include <cmath>
 #include <optional>
 
 #include <QHeaderView>
@@ -7,6 +8,7 @@
 #include "app/core/QtText.h"
 #include "app/ensemble/EnsembleKeep.h"
 #include "app/runs/StoredTrading.h"
+#include "model/FigureText.h"
 #include "ui/TableRows.h"
 
 namespace nnwb {
@@ -57,7 +59,11 @@ void EnsembleMembersTable::setRow(int row, const QString& label, const StoredRun
                                                         trading("netPoints"), trading("winRate")};
     const int decimals[kColumnCount] = {6, 2, 2, 0, 1, 2};
     for (int c = 0; c < kColumnCount; ++c) {
-        auto* item = new QTableWidgetItem(q(storedTradingText(values[c], decimals[c])));
+        // Grouped as every figure of the window ("-2,482.0"; it read "-2482.0").
+        const std::optional<double>& v = values[c];
+        auto* item =
+            new QTableWidgetItem(q(v && !std::isnan(*v) ? groupedFixed(*v, decimals[c])
+                                                        : storedTradingText(v, decimals[c])));
         item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         if (values[c]) item->setData(Qt::UserRole, *values[c]);
         setItem(row, c, item);

@@ -40,6 +40,7 @@
 #include "common/TestUtil.h"
 #include "common/TestWindow.h"
 #include "model/Experiment.h"
+#include "model/FigureText.h"
 #include "model/data/DataConfig.h"
 #include "model/ensemble/EnsembleBundle.h"
 #include "ui/AgreementStrip.h"
@@ -290,6 +291,9 @@ private Q_SLOTS:
                 } else {
                     QVERIFY2(std::fabs(v.toDouble() - want[c].get<double>()) <= eps,
                              qPrintable(QStringLiteral("%1 column %2").arg(label).arg(c)));
+                    if (c == 4)  // net points grouped, as in the Runs table ("-2,482.0")
+                        QCOMPARE(table->item(row, c)->text(),
+                                 QString::fromStdString(groupedFixed(want[c].get<double>(), 1)));
                 }
             }
         }

@@ -15,6 +15,7 @@
 #include "common/TestUtil.h"
 #include "model/trading/TradingReport.h"
 #include "ui/ComparisonSummaryTable.h"
+#include "ui/EnsembleMembersTable.h"
 #include "ui/RunsTableModel.h"
 #include "ui/TradeList.h"
 #include "ui/TradingTable.h"
@@ -193,6 +194,28 @@ private Q_SLOTS:
               "727,157 bytes", "12,323, ", "9,816 training / 2,435 validation",
               "commission 2 points a round trip, no slippage"})
             QVERIFY2(show.out.contains(QString(text)), qPrintable(show.out + " lacks " + text));
+    }
+
+    // The Runs tab's table of an ensemble against its members groups its nets as the Runs
+    // table does ("-2,482.0"; it read "-2482.0").
+    void ensembleMembersTableGroupsItsFigures() {
+        StoredRun ensemble, a, b;
+        ensemble.id = 3;
+        ensemble.ensembleMembers = 2;
+        ensemble.trading = trading(-2482.0, 0.8, -1.0, 3000, 1171);
+        a.id = 1;
+        a.bestValLoss = 0.2;
+        a.trading = trading(-3934.04, 0.7, -1.0, 4000, 128);
+        b.id = 2;
+        b.bestValLoss = 0.3;
+        b.trading = trading(12.5, 1.1, 0.5, 40, 17);
+        EnsembleMembersTable table;
+        table.showEnsemble(&ensemble, {&a, &b});
+        QCOMPARE(table.item(0, EnsembleMembersTable::kNetPoints)->text(),
+                 QStringLiteral("-2,482.0"));
+        QCOMPARE(table.item(0, EnsembleMembersTable::kTrades)->text(), QStringLiteral("1,171"));
+        QCOMPARE(table.item(1, EnsembleMembersTable::kNetPoints)->text(),
+                 QStringLiteral("-3,934.0"));
     }
 
     void comparisonSetKeepsTradingFigures() {
