@@ -21,6 +21,18 @@ namespace {
 
 constexpr int kKc = 256;     // k values per pass over a B panel (keeps the panel in L1)
 constexpr int kDotRows = 4;  // products with at most this many rows and B^T use dot products
+// Packed A^T: each panel of a k block starts 16 values past the end of the previous one. Without
+// the pad the panels were kKc * MR values apart (12 KiB for floats on AVX-512, a multiple of
+// 4 KiB), so packA's stores for one k step all fell into one L1 set.
+constexpr int kPanelPad = 16;
+// packA prefetches A^T's row this many k steps ahead: a weight gradient's dz rows come from
+// memory (50 MB for transformer-64's QKV projection at batch 256), lda values apart.
+constexpr int kPrefetchK = 8;
+
+// Values from the start of one packed A^T panel (kc values of pm rows) to the next.
+inline size_t panelStride(int kc, int pm) {
+    return size_t(kc) * pm + kPanelPad;
+}
 
 template <typename T, int VB>
 struct Kernels {
@@ -177,19 +189,23 @@ struct Kernels {
     }
 
     // Copies rows [i0, i1) of A^T (A element (i, k) at a[k * lda + i]) over k values [k0, k0 +
-    // kc) into panels of pm rows, k-major: row i0 + q * pm + r, value k at dst[(q * kc + k) *
-    // pm + r]. A^T's rows are lda values apart (768 floats for a weight gradient), so in place
-    // the k steps of a micro-tile fell into few L1 sets. When `sums` is given, also adds each
-    // row's values to sums[i - i0], k in ascending order (the bias gradient's column sums of dz,
-    // as BiasGradient adds them: the same operations in the same order).
+    // kc) into panels of pm rows, k-major: row i0 + q * pm + r, value k at dst[q *
+    // panelStride(kc, pm) + k * pm + r]. A^T's rows are lda values apart (768 floats for a weight
+    // gradient), so in place the k steps of a micro-tile fell into few L1 sets; the row kPrefetchK
+    // steps ahead is prefetched (only loads move: the same bits). When `sums` is given, also adds
+    // each row's values to sums[i - i0], k in ascending order (the bias gradient's column sums of
+    // dz, as BiasGradient adds them: the same operations in the same order).
     static NNWB_INLINE void packA(const Product<T>& p, int k0, int kc, int i0, int i1, int pm,
                                   T* dst, T* sums) {
         const int rows = i1 - i0;
         for (int k = 0; k < kc; ++k) {
             const T* src = p.a + size_t(k0 + k) * p.lda + i0;
+            if (k0 + k + kPrefetchK < p.k)
+                for (int r = 0; r < rows; r += 64 / int(sizeof(T)))
+                    __builtin_prefetch(src + size_t(kPrefetchK) * p.lda + r);
             for (int q = 0; q * pm < rows; ++q) {
                 const int n = std::min(pm, rows - q * pm);
-                T* d = dst + (size_t(q) * kc + k) * pm;
+                T* d = dst + size_t(q) * panelStride(kc, pm) + size_t(k) * pm;
                 // A full panel's MR values in a few vector moves: std::copy of a length known
                 // only at run time called memmove for every 48 bytes (14 % of transformer-64).
                 if (n == MR)
@@ -233,7 +249,7 @@ struct Kernels {
             const T* a;
             int lda = p.lda;
             if (ap) {
-                a = ap + (size_t((i - i0) / pm) * kc) * pm + (i - i0) % pm;
+                a = ap + size_t((i - i0) / pm) * panelStride(kc, pm) + (i - i0) % pm;
                 lda = pm;
             } else {
                 a = TA ? p.a + size_t(k0) * p.lda + i : p.a + size_t(i) * p.lda + k0;
@@ -259,7 +275,7 @@ struct Kernels {
         // (they replace a pass of their own); the narrower kernels read it in place otherwise.
         const bool packAT = TA && (VB >= 64 || p.rowSums);
         if (packAT) {
-            const size_t need = size_t(kKc) * ((i1 - i0 + pm - 1) / pm) * pm;
+            const size_t need = panelStride(kKc, pm) * ((i1 - i0 + pm - 1) / pm);
             if (packedA.size() < need) packedA.resize(need);
         }
         for (int k0 = 0; k0 < p.k; k0 += kKc) {

@@ -260,6 +260,14 @@ TEST(CpuGemm, transposedAWideColumnBlocks) {
     runCase({64, 192, 33, true, false, 1.0f, 0.0f, 2, 1, true});
 }
 
+// A weight gradient's tiling (A^T B, K >= 1,024: one row tile per thread): A^T packed in padded
+// panels (nine of 12 rows, the last of 4) and prefetched kPrefetchK rows ahead, through five k
+// blocks (the last of 76 values, the prefetch stopping before A's end), beta 1 onto C.
+TEST(CpuGemm, weightGradientPackedPanelsPastSeveralKBlocks) {
+    runCase({100, 40, 1100, true, false, 1.0f, 1.0f});
+    runCase({37, 64, 1031, true, false});
+}
+
 // Why AVX2 and AVX-512 give the same bits: on both, every C element (beyond the dot-product
 // path, K within one k block, alpha 1, beta 0) is one FMA chain over k in ascending order from
 // 0, which a compiler may break by leaving acc += a * b as a multiply and an add (GCC 13's
