@@ -89,6 +89,9 @@ TradingCurves::TradingCurves(QWidget* parent) : QWidget(parent) {
     plot_->plotLayout()->setRowStretchFactor(0, 0.001);
     // No wheel zoom: in the scrolling tab the wheel scrolls the page (the price chart zooms).
     plot_->setInteractions({});
+    // The underwater chart is short (a third of the plot): about three labels, not six in
+    // 65 px (a tick count of 2 gives steps of 5,000 or 10,000 on 12,500 or 20,000 points).
+    lower_->axis(QCPAxis::atLeft)->ticker()->setTickCount(2);
 }
 
 void TradingCurves::setReport(const TradingReport* report, const std::vector<size_t>& foldStarts) {

@@ -187,6 +187,15 @@ private Q_SLOTS:
             QVERIFY2(labels[i].contains(QLatin1Char(',')), qPrintable(labels[i]));
         }
         QVERIFY(big);
+        // The short underwater axis leaves a line's height free between its labels (six in
+        // 65 px before).
+        QCPAxis* under = curves.plot()->axisRects().at(1)->axis(QCPAxis::atLeft);
+        const QVector<double> u = under->tickVector();
+        const QFontMetrics fm(under->tickLabelFont());
+        for (int i = 1; i < u.size(); ++i)
+            QVERIFY2(std::abs(under->coordToPixel(u[i]) - under->coordToPixel(u[i - 1])) >=
+                         2 * fm.height(),
+                     qPrintable(under->tickVectorLabels().join(" ")));
     }
 };
 
