@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QFontMetrics>
 #include <QHeaderView>
+#include <QScrollBar>
+#include <QStyle>
 
 #include "model/trading/MonthlyReturns.h"
 #include "model/trading/Verdict.h"
@@ -57,10 +60,33 @@ void TradingMonthTable::setMonths(const MonthlyReturns& m) {
         setItem(int(r), 12, total);
     }
     setVerticalHeaderLabels(rows);
-    // As tall as its rows (at least two), so the page has no empty table area.
+    // No column narrower than its widest figure (the bold year total too): stretched to the
+    // tab's width at 1024x600 the year's "-8,480" lost its minus and read as a gain.
+    int widest = 30;
+    for (int r = 0; r < rowCount(); ++r)
+        for (int c = 0; c < columnCount(); ++c)
+            if (const QTableWidgetItem* i = item(r, c))
+                widest = std::max(widest,
+                                  QFontMetrics(i->font()).horizontalAdvance(i->text()) +
+                                      2 * style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 8);
+    horizontalHeader()->setMinimumSectionSize(widest);
+    const bool scrolls =
+        verticalHeader()->sizeHint().width() + columnCount() * widest + 2 * frameWidth() > width();
+    // As tall as its rows (at least two), so the page has no empty table area; a scroll bar
+    // under them where the columns are wider than the table.
     const int shown = std::max(2, rowCount());
     setFixedHeight(horizontalHeader()->height() + shown * verticalHeader()->defaultSectionSize() +
-                   2 * frameWidth() + 2);
+                   2 * frameWidth() + 2 +
+                   (scrolls ? horizontalScrollBar()->sizeHint().height() : 0));
+}
+
+bool TradingMonthTable::figuresFit() const {
+    for (int r = 0; r < rowCount(); ++r)
+        for (int c = 0; c < columnCount(); ++c)
+            if (const QTableWidgetItem* i = item(r, c))
+                if (QFontMetrics(i->font()).horizontalAdvance(i->text()) + 4 > columnWidth(c))
+                    return false;
+    return true;
 }
 
 }  // namespace nnwb

@@ -15,6 +15,8 @@ class TradingMonthTable : public QTableWidget {
 public:
     explicit TradingMonthTable(QWidget* parent = nullptr);
     void setMonths(const MonthlyReturns& m);
+    // Every cell's figure is whole in its column (none cut at the tab's width).
+    bool figuresFit() const;
 };
 
 }  // namespace nnwb

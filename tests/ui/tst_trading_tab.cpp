@@ -5,10 +5,13 @@
 // trade switches to the Price Chart tab centred on it; the wheel over a chart scrolls the page.
 // After a real walk-forward it shows a row per fold with the fold's figures, fold lines on the
 // curves, and the stitched confusion matrix beside each fold's.
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <string>
 
+#include <QApplication>
+#include <QHeaderView>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -24,6 +27,7 @@
 #include "common/TestWindow.h"
 #include "model/data/DataConfig.h"
 #include "model/trading/FoldTrading.h"
+#include "model/trading/MonthlyReturns.h"
 #include "model/trading/TradingReport.h"
 #include "model/trading/Verdict.h"
 #include "ui/FoldConfusions.h"
@@ -196,6 +200,25 @@ private Q_SLOTS:
             QVERIFY2(std::abs(under->coordToPixel(u[i]) - under->coordToPixel(u[i - 1])) >=
                          2 * fm.height(),
                      qPrintable(under->tickVectorLabels().join(" ")));
+    }
+
+    // At 1024x600 the stretched month columns cut the year's bold "-8,480" to "8,480" (a loss
+    // read as a gain): no column is narrower than its figures; the table scrolls instead.
+    void monthFiguresAreWhole() {
+        MonthlyReturns m;
+        m.years = {2017, 2018};
+        std::array<double, 12> a{}, b{};
+        for (int i = 0; i < 12; ++i) a[size_t(i)] = -3110.4 + 250 * i, b[size_t(i)] = -2828.0;
+        m.months = {a, b};
+        m.yearTotal = {-18480.0, -33936.0};
+        TradingMonthTable table;
+        table.resize(560, 120);
+        table.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&table));
+        table.setMonths(m);
+        QApplication::processEvents();
+        QVERIFY(table.figuresFit());
+        QVERIFY(table.viewport()->height() >= 2 * table.verticalHeader()->defaultSectionSize());
     }
 };
 
