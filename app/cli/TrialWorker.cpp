@@ -20,6 +20,7 @@
 #include "compute/BackendRegistry.h"
 #include "model/Experiment.h"
 #include "model/ExperimentData.h"
+#include "model/data/FileStamp.h"
 
 namespace nnwb::cli {
 
@@ -40,18 +41,19 @@ Kept& kept() {
     return k;
 }
 
-// The data section, its folder and its price file's stamp (FileHashCache.h: device, inode,
-// size, modification and status-change times): what loadExperimentData reads (a file changed
-// between trials is loaded again). `settled`: false when the file changed less than a second
-// ago (a write in the same clock tick might not move its times): such data is not kept.
-std::string dataKeyOf(const Experiment& e, bool& settled) {
+// The data section, its folder and its price file's stamp (model/data/FileStamp.h: device,
+// inode, size, modification and status-change times): what loadExperimentData reads (a file
+// changed between trials is loaded again). `read`: the stamp taken before the load (none
+// without a price file), whose ReadStamp::keeps rule says whether the loaded data may be kept.
+std::string dataKeyOf(const Experiment& e, std::optional<ReadStamp>& read, std::string& file) {
     const nlohmann::json d = e.dataWithAbsoluteFile();
     std::string key = d.dump() + "|" + e.baseDir;
-    settled = true;
+    read.reset();
+    file.clear();
     if (d.contains("file") && d["file"].is_string()) {
-        const std::optional<FileStamp> stamp = fileStamp(d["file"].get<std::string>());
-        if (stamp) key += "|" + stamp->text();
-        settled = stamp && stamp->settledAt(realTimeNs());
+        file = d["file"].get<std::string>();
+        read = stampForRead(file);
+        if (read->stamp) key += "|" + read->stamp->text();
     }
     return key;
 }
@@ -94,14 +96,16 @@ std::shared_ptr<const ExperimentData> keptData(const Experiment& e) {
     Kept& k = kept();
     if (!k.active) return nullptr;
     const trial::TrialStartupClock::Scope timed(trial::StartupPhase::Data);
-    bool settled = false;
-    const std::string key = dataKeyOf(e, settled);
+    std::optional<ReadStamp> read;
+    std::string file;
+    const std::string key = dataKeyOf(e, read, file);
     if (k.data && k.dataKey == key) return k.data;
     k.data.reset();  // the old one freed before the new one loads
     k.dataKey.clear();
     auto data = std::make_shared<const ExperimentData>(loadExperimentData(e));
-    // Not kept: data that failed (the run fails saying why) or a file changed just now.
-    if (!data->ok || !settled) return data;
+    // Not kept: data that failed (the run fails saying why), or a file changed just before or
+    // during the load (the one rule of FileStamp.h, as the parsed price files' cache keeps).
+    if (!data->ok || (read && !read->keeps(fileStamp(file)))) return data;
     k.dataKey = key;
     k.data = data;
     return data;
