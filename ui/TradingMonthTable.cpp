@@ -6,7 +6,6 @@
 #include <QFontMetrics>
 #include <QHeaderView>
 #include <QScrollBar>
-#include <QStyle>
 
 #include "model/trading/MonthlyReturns.h"
 #include "model/trading/Verdict.h"
@@ -66,9 +65,8 @@ void TradingMonthTable::setMonths(const MonthlyReturns& m) {
     for (int r = 0; r < rowCount(); ++r)
         for (int c = 0; c < columnCount(); ++c)
             if (const QTableWidgetItem* i = item(r, c))
-                widest = std::max(widest,
-                                  QFontMetrics(i->font()).horizontalAdvance(i->text()) +
-                                      2 * style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 8);
+                widest =
+                    std::max(widest, QFontMetrics(i->font()).horizontalAdvance(i->text()) + 10);
     horizontalHeader()->setMinimumSectionSize(widest);
     const bool scrolls =
         verticalHeader()->sizeHint().width() + columnCount() * widest + 2 * frameWidth() > width();
