@@ -227,9 +227,10 @@ int runCompare(const CompareOptions& opt) {
         labels.push_back(r.record.label);
         labelWidth = std::max(labelWidth, r.record.label.size());
     }
-    std::printf("compare: %zu runs on %s: %zu training / %zu validation samples\n",
-                experiments.size(), data->description.c_str(), data->split.train.size(),
-                data->split.validation.size());
+    std::printf("compare: %zu runs on %s: %s training / %s validation samples\n",
+                experiments.size(), data->description.c_str(),
+                groupedCount(int64_t(data->split.train.size())).c_str(),
+                groupedCount(int64_t(data->split.validation.size())).c_str());
     const Table table(labelWidth);
     table.epochHeader();
     std::fflush(stdout);

@@ -25,7 +25,8 @@ std::string storedSpreadText(const nlohmann::json& trading) {
         points = &trading["settings"]["spreadPoints"];
     if (!points || !points->is_number()) return "the given spread";
     char buf[64];
-    std::snprintf(buf, sizeof buf, "spread from the setting: %g points", points->get<double>());
+    const double v = points->get<double>();
+    std::snprintf(buf, sizeof buf, "spread from the setting: %g point%s", v, v == 1.0 ? "" : "s");
     return buf;
 }
 

@@ -150,6 +150,8 @@ private Q_SLOTS:
                  std::string("inf"));
         QCOMPARE(storedSpreadText(json{{"spreadFrom", "given"}, {"spreadPoints", 2.5}}),
                  std::string("spread from the setting: 2.5 points"));
+        QCOMPARE(storedSpreadText(json{{"spreadFrom", "given"}, {"spreadPoints", 1}}),
+                 std::string("spread from the setting: 1 point"));
         QCOMPARE(storedSpreadText(json{{"spreadFrom", "file"}}),
                  std::string("spread from the file"));
     }
