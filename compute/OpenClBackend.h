@@ -34,7 +34,8 @@ struct OpenClOptions {
     bool composedAttention = false;
     // The fused paths: attention blocks (kernels/attention_block.cl) and chains of dense layers
     // (kernels/dense_chain.cl). "auto" (the default) where they fit and measured faster: a
-    // block whose heads all fit local memory at once, up to 64 samples over all models; a dense
+    // block whose heads all fit local memory at once, up to 64 samples over all models, else
+    // the split block where it fits (blockSplit below); a dense
     // chain up to 64 rows over all models. "on": wherever they fit (any batch, heads in groups),
     // "off": never (the per-op path). Empty: NNWB_FUSED (auto, 1 = on, 0 = off).
     std::string fused;
@@ -54,7 +55,8 @@ struct OpenClOptions {
     int blockSpread = 0;
     // The fused block in four launches of small work-groups (kernels/attention_block_split.cl;
     // docs/decisions/fused-block-split.md) instead of the whole-block kernels: "auto" where the
-    // whole block does not fit local memory and the split kernels do; "1" wherever the split
+    // whole-block kernels do not run (they do not fit, or fused auto's rule leaves them out:
+    // heads in groups, past 64 samples) and the split kernels fit; "1" wherever the split
     // kernels fit (tests, A/B runs); "0" never (as before: the whole block or per op). Empty:
     // NNWB_CL_BLOCK_SPLIT (0, 1 or auto), else auto. OpenClOptions::fused "off" turns it off too.
     std::string blockSplit;

@@ -382,8 +382,11 @@ struct OpenClBackend::Impl {
     size_t blockLocalBudget() const;
     // Work-groups per sample of attention_block_backward (1 or more) and its heads per group.
     int blockSpread(const AttentionBlockShape& s, size_t lsz, int& headGroup) const;
+    // Whether the whole-block kernels (kernels/attention_block.cl) may run the block: they fit
+    // and, with fused auto, its shape rule.
+    bool blockWholeUsed(const AttentionBlockShape& s);
     // Whether the block runs split (kernels/attention_block_split.cl): blockSplit, where the
-    // split kernels fit (and, auto, where the whole-block kernels do not).
+    // split kernels fit (and, auto, where the whole-block kernels do not run).
     bool blockSplitUsed(const AttentionBlockShape& s);
 
     void drainEvents() {

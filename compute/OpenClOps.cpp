@@ -1181,14 +1181,34 @@ int cldetail::parseBlockSplit(const std::string& mode, const std::string& what) 
     throw ComputeError(what + " '" + mode + "' is not 0, 1 or auto");
 }
 
-// Split where the whole-block kernels do not fit at all (they would run per op: on the H200's
-// 48 KiB mql5-fractal-12x12's block) and the split kernels do, until measured otherwise.
+namespace {
+constexpr int kFusedBlockAutoSamples = 64;  // samples over all models, OpenClOptions::fused auto
+}  // namespace
+
+// The whole-block kernels where they fit; with fused auto only where all heads fit at once and
+// up to 64 samples over all models: measured slower on the H100 with heads in groups
+// (mql5-fractal-12x12: 308 against 440 samples/s per op at batch 1) and past 64 samples a launch
+// (5x8, 128 models of one sample: 53,365 against 61,859); docs/performance.md.
+bool OpenClBackend::Impl::blockWholeUsed(const AttentionBlockShape& s) {
+    const int group = blockHeadGroup(s, blockLocalSize());
+    if (group <= 0) return false;
+    return fused == 2 || maxHeadGroup > 0 ||
+           (group == s.heads && s.batch <= kFusedBlockAutoSamples);
+}
+
+// The split block: with blockSplit 1 wherever its kernels fit; auto where the whole-block
+// kernels do not run (blockWholeUsed) and the split kernels fit. Measured on the H200
+// (docs/decisions/fused-block-split.md, 2026-11-29, main 5fbe73d, samples/s): split beat per op
+// where the whole block does not fit (mql5-fractal-12x12 b1 683 against 459, b64 35,560
+// against 26,433) and where auto ran per op past 64 samples (5x8 b1, 128 models: 79,318
+// against 66,199; the whole block forced there 70,314); the whole block beat split where it
+// runs (5x8 b1 2,295 against 2,004, b64 107,005 against 104,060).
 bool OpenClBackend::Impl::blockSplitUsed(const AttentionBlockShape& s) {
     if (fused == 0 || blockSplit == 0) return false;
     const size_t lsz = blockLocalSize(), budget = blockLocalBudget();
     for (int k = 0; k < 4; ++k)
         if (blockSplitFloats(s, lsz, k) > budget) return false;
-    return blockSplit == 1 || blockHeadGroup(s, lsz) == 0;
+    return blockSplit == 1 || !blockWholeUsed(s);
 }
 
 size_t OpenClBackend::Impl::blockLocalBudget() const {
@@ -1248,24 +1268,13 @@ int OpenClBackend::Impl::blockSpread(const AttentionBlockShape& s, size_t lsz,
     return spread;
 }
 
-namespace {
-constexpr int kFusedBlockAutoSamples = 64;  // samples over all models, OpenClOptions::fused auto
-}  // namespace
-
 bool OpenClBackend::fusesAttentionBlock(const AttentionBlockShape& s) const {
     if (d_->fused == 0 || s.hidden == Activation::Softmax || s.ffOut == Activation::Softmax)
         return false;
     if (s.units <= 0 || s.window <= 0 || s.heads <= 0 || s.keySize <= 0 || s.valueSize <= 0 ||
         (!s.w0 && s.ctxWidth() != s.window))
         return false;
-    if (d_->blockSplitUsed(s)) return true;
-    const int group = d_->blockHeadGroup(s, d_->blockLocalSize());
-    if (group <= 0) return false;
-    // auto: measured slower on the H100 with heads in groups (mql5-fractal-12x12: 308 against
-    // 440 samples/s per op at batch 1) and past 64 samples a launch (5x8, 128 models of one
-    // sample: 53,365 against 61,859); docs/performance.md
-    return d_->fused == 2 || d_->maxHeadGroup > 0 ||
-           (group == s.heads && s.batch <= kFusedBlockAutoSamples);
+    return d_->blockSplitUsed(s) || d_->blockWholeUsed(s);
 }
 
 bool OpenClBackend::splitsAttentionBlock(const AttentionBlockShape& s) const {

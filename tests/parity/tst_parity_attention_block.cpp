@@ -397,3 +397,35 @@ TEST(FusedBlockSplit, fractal12x12StepLaunches) {
     }
 }
 }  // namespace
+
+namespace {
+// Past 64 samples a launch (where fused auto leaves the whole-block kernels out) auto runs the
+// split block, measured faster than per op on the H200 (5x8, 128 models of one sample); up to
+// 64 the whole-block kernels (NNWB_CL_BLOCK_SPLIT=0: per op past 64, and this test fails).
+TEST(FusedBlockSplit, pastSixtyFourSamplesAutoSplits) {
+    const auto ids = openClDeviceIds();
+    if (ids.empty()) GTEST_SKIP() << "no OpenCL device";
+    if (parityCheckingDevice()) GTEST_SKIP() << "too slow under a checking device";
+    BlockRow row;
+    for (const BlockRow& r : blockRows())
+        if (r.name == "fractal_5x8_shape_b3") row = r;
+    ASSERT_EQ(row.cfg.heads, 8);
+    for (const std::string& id : ids) {
+        SCOPED_TRACE(id);
+        auto be = OpenClBackend::create(id, OpenClOptions{});
+        row.samples = 1;
+        row.models = 128;
+        BlockResult r = runBlock(*be, row);
+        EXPECT_TRUE(r.fused && r.split) << "128 models: not split on " << id;
+        EXPECT_EQ(r.forwardLaunches, 2u);
+        EXPECT_EQ(r.backwardLaunches, 2u);  // one sample a model: no reduction
+        row.models = 64;
+        r = runBlock(*be, row);
+        OpenClOptions never;
+        never.blockSplit = "0";
+        auto whole = OpenClBackend::create(id, never);
+        if (!runBlock(*whole, row).fused) continue;  // the whole block does not fit this device
+        EXPECT_TRUE(r.fused && !r.split) << "64 models: not the whole block on " << id;
+    }
+}
+}  // namespace
