@@ -27,6 +27,8 @@ namespace nnwb {
 namespace cldetail {
 
 inline constexpr const char* kCommonFile = "common.cl";
+// Uploads of this many bytes or more are blocking writes (OpenClBackend::upload).
+inline constexpr size_t kBlockingUploadBytes = size_t(1) << 20;
 // The fused block's helpers: prepended (after common.cl) to every kernel file whose name starts
 // with kBlockFilePrefix (attention_block.cl, attention_block_split.cl), not a program itself.
 inline constexpr const char* kBlockHelpersFile = "attention_block_helpers.cl";

@@ -445,6 +445,27 @@ TEST_F(OpenclBackend, uploadsDoNotWaitForTheQueue) {
     }
 }
 
+// From 1 MiB on an upload is a blocking write (a training step's batch: faster on the H200),
+// below it does not wait.
+TEST_F(OpenclBackend, largeUploadsAreBlocking) {
+    auto created = OpenClBackend::create(id_);
+    OpenClBackend& be = *created;
+    const size_t big = (size_t(1) << 20) / sizeof(float);
+    Buffer a = be.alloc(big), b = be.alloc(big - 1);  // whole buffers (oclgrind stages parts)
+    std::vector<float> host(big);
+    for (size_t i = 0; i < big; ++i) host[i] = float(i % 977);
+    uint64_t before = be.hostWaits();
+    be.upload(b, host.data(), big - 1);
+    ASSERT_EQ(be.hostWaits(), before);
+    be.upload(a, host.data(), big);
+    ASSERT_EQ(be.hostWaits(), before + 1);
+    std::vector<float> back(big, -1.0f);
+    be.download(a, back.data(), big);
+    ASSERT_EQ(back, host);
+    be.download(b, back.data(), big - 1);
+    ASSERT_TRUE(std::equal(host.begin(), host.end() - 1, back.begin()));
+}
+
 // Reductions use no atomics: the same inputs give bit-identical results run to run.
 // Kernels: bias_gradient, softmax_forward, norm_forward, lightconv_tap_grad, gemm_tiled
 TEST_F(OpenclBackend, determinism) {
