@@ -12,7 +12,6 @@
 #include <QVBoxLayout>
 
 #include "model/FigureText.h"
-#include "ui/ClauseLabel.h"
 
 namespace nnwb {
 
@@ -64,9 +63,11 @@ ConfusionTable::ConfusionTable(QWidget* parent) : QWidget(parent) {
                                       table_->verticalHeader()->sizeHint().width() +
                                       int(classes.size()) * column));
     layout->addWidget(table_, 1);
-    // Clipped in the pane at 1280x720 ("… · shade: share of th"): whole clauses give way.
+    // Wraps: cut to whole clauses it lost "shade: share of the row" at 1280x720 and 1024x600.
     auto* note =
-        new ClauseLabel(tr("rows: actual · columns: predicted · shade: share of the row"), this);
+        new QLabel(tr("rows: actual · columns: predicted · shade: share of the row"), this);
+    note->setWordWrap(true);
+    note->setMinimumWidth(0);
     note->setObjectName(QStringLiteral("confusionNote"));
     note->setStyleSheet(QStringLiteral("color: palette(mid); font-size: 8pt;"));
     layout->addWidget(note);

@@ -2,7 +2,8 @@
 // (issue 24, part 4): it always showed the latest epoch, also with "best epoch" picked. A run's
 // model opened from the Runs tab in a window that has trained nothing shows the run's
 // validation counts under "validation" (issue 41: it showed the training counts). At its
-// minimum width the matrix has room for "100.0 %" in each column.
+// minimum width the matrix has room for "100.0 %" in each column. The note under it is whole
+// at 1280x720 and 1024x600 (it wraps; it was cut with "…").
 #include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
@@ -38,6 +39,38 @@ EpochReport report(int epoch, int best) {
 class TestConfusionEpoch : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The note under the matrix is whole and every line of it in sight at laptop sizes (it was
+    // cut to "rows: actual · columns: predicted" with "…" at 1280x720): it wraps.
+    void noteIsWholeAtLaptopSizes_data() {
+        QTest::addColumn<QSize>("screen");
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1024x600") << QSize(1024, 600);
+    }
+    void noteIsWholeAtLaptopSizes() {
+        QFETCH(QSize, screen);
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.resize(MainWindow::defaultSize(screen));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* note = w.confusionTable()->findChild<QLabel*>(QStringLiteral("confusionNote"));
+        QVERIFY(note);
+        QTRY_VERIFY(note->isVisible() && note->width() > 0);
+        QCoreApplication::processEvents();
+        QCOMPARE(note->text(), QStringLiteral("rows: actual · columns: predicted · shade: share "
+                                              "of the row"));
+        const QRect room = note->contentsRect();
+        const QRect needed =
+            QFontMetrics(note->font())
+                .boundingRect(QRect(0, 0, room.width(), 10000), Qt::TextWordWrap, note->text());
+        QVERIFY2(needed.width() <= room.width() && needed.height() <= room.height(),
+                 qPrintable(QStringLiteral("needs %1x%2, has %3x%4")
+                                .arg(needed.width())
+                                .arg(needed.height())
+                                .arg(room.width())
+                                .arg(room.height())));
+    }
+
     void followsTheBestLatestPicker() {
         MainWindow w;
         w.setConfirmDiscard(false);
