@@ -5,7 +5,9 @@
 // Export Weights then saves and the attention view shows; reopening an experiment file shows its
 // last run's curves; Delete removes runs with their files; --no-record records nothing; a corrupt
 // store gives one warning and training goes on. Open Model on a price-file run shows that
-// model's signals on the Price Chart; the details write its bar count grouped ("1,499").
+// model's signals on the Price Chart; the details write its bar count grouped ("1,499"). The ID
+// column's sort indicator points down (▼) for the newest-first order the list opens in.
+#include <QHeaderView>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -63,6 +65,56 @@ private slots:
     void init() {
         dir_ = test::tempDir();
         db_ = dir_ + "/runs.sqlite";
+    }
+
+    // The ID column's sort indicator shows the order the rows are in: newest first is
+    // descending, a downward arrow (Fusion drew an upward one, ▲, for it). The arrow's direction
+    // is read from the header as drawn: its pixels with the indicator shown less those without.
+    void sortIndicatorShowsNewestFirst() {
+        MainWindow w;
+        w.setConfirmDiscard(false);
+        w.setRunsDatabase(QString::fromStdString(db_), true);
+        w.resize(1264, 672);
+        w.show();
+        w.showRuns();
+        QHeaderView* header = w.runsView()->table()->horizontalHeader();
+        QCOMPARE(header->sortIndicatorSection(), int(RunsTableModel::kId));
+        QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
+        QTRY_VERIFY(header->isVisible() && header->sectionSize(RunsTableModel::kId) > 0);
+        const QRect section(header->sectionViewportPosition(RunsTableModel::kId), 0,
+                            header->sectionSize(RunsTableModel::kId), header->height());
+        const QImage with = header->grab(section).toImage();
+        header->setSortIndicatorShown(false);
+        const QImage without = header->grab(section).toImage();
+        header->setSortIndicatorShown(true);
+        QCOMPARE(with.size(), without.size());
+        // The arrow is the rightmost run of changed columns (the label moves left of it).
+        const auto changed = [&](int x, int y) { return with.pixel(x, y) != without.pixel(x, y); };
+        const auto columnChanged = [&](int x) {
+            for (int y = 0; y < with.height(); ++y)
+                if (changed(x, y)) return true;
+            return false;
+        };
+        int right = with.width() - 1;
+        while (right >= 0 && !columnChanged(right)) --right;
+        int left = right;
+        while (left > 0 && columnChanged(left - 1)) --left;
+        QVERIFY2(right >= 0, "no sort indicator drawn");
+        int top = -1, bottom = -1;
+        std::vector<int> widths(size_t(with.height()), 0);
+        for (int y = 0; y < with.height(); ++y)
+            for (int x = left; x <= right; ++x)
+                if (changed(x, y)) ++widths[size_t(y)];
+        for (int y = 0; y < with.height(); ++y)
+            if (widths[size_t(y)] > 0) {
+                if (top < 0) top = y;
+                bottom = y;
+            }
+        QVERIFY2(top >= 0 && bottom > top, "no sort indicator drawn");
+        QVERIFY2(widths[size_t(top)] > widths[size_t(bottom)],
+                 qPrintable(QStringLiteral("the arrow is %1 px wide at its top, %2 at its bottom")
+                                .arg(widths[size_t(top)])
+                                .arg(widths[size_t(bottom)])));
     }
 
     void windowAndComparisonRunsAreShownAndOverlaid() {
