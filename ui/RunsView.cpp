@@ -10,7 +10,6 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
-#include <QProxyStyle>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
@@ -34,27 +33,6 @@
 namespace nnwb {
 
 namespace {
-
-// Qt's header gives a descending column QStyleOptionHeader::SortUp, which Fusion draws as an
-// upward arrow (▲): the Runs list, newest first, showed ▲ on ID. This style draws the arrow
-// the way the rows run: ▼ for descending (largest at the top), ▲ for ascending.
-class SortOrderArrowStyle : public QProxyStyle {
-public:
-    void drawPrimitive(PrimitiveElement element, const QStyleOption* option, QPainter* painter,
-                       const QWidget* widget) const override {
-        const auto* header = qstyleoption_cast<const QStyleOptionHeader*>(option);
-        if (element == PE_IndicatorHeaderArrow && header &&
-            header->sortIndicator != QStyleOptionHeader::None) {
-            QStyleOptionHeader flipped(*header);
-            flipped.sortIndicator = header->sortIndicator == QStyleOptionHeader::SortUp
-                                        ? QStyleOptionHeader::SortDown
-                                        : QStyleOptionHeader::SortUp;
-            QProxyStyle::drawPrimitive(element, &flipped, painter, widget);
-            return;
-        }
-        QProxyStyle::drawPrimitive(element, option, painter, widget);
-    }
-};
 
 // An ensemble run's seeds, from its member runs: "1–3 (ensemble of 3)" when consecutive, else
 // the list ("1, 5, 9 (ensemble of 3)"); the run's own seed is its first member's.
@@ -113,9 +91,6 @@ RunsView::RunsView(RunHistory* history, QWidget* parent) : QWidget(parent), hist
     table_->setModel(proxy_);
     table_->setSortingEnabled(true);
     table_->sortByColumn(RunsTableModel::kId, Qt::DescendingOrder);
-    auto* arrows = new SortOrderArrowStyle;
-    arrows->setParent(table_->horizontalHeader());
-    table_->horizontalHeader()->setStyle(arrows);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);

@@ -16,7 +16,6 @@
 #include <QFont>
 #include <QScreen>
 #include <QSettings>
-#include <QStyleFactory>
 #include <QTimer>
 
 #include "app/core/ComparisonController.h"
@@ -25,6 +24,7 @@
 #include "app/core/Presets.h"
 #include "model/data/DateTime.h"
 #include "nnwb/Version.h"
+#include "ui/AppStyle.h"
 #include "ui/ChartBench.h"
 #include "ui/ComparisonView.h"
 #include "ui/MainWindow.h"
@@ -223,7 +223,7 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("nnwb"));
     QApplication::setApplicationName(QStringLiteral("nnwb"));
     QApplication::setApplicationVersion(QStringLiteral(NNWB_VERSION));
-    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    nnwb::applyAppStyle();
     nnwb::registerMetaTypes();
 
     QCommandLineParser cli;

@@ -27,6 +27,7 @@
 #include "model/FigureText.h"
 #include "model/Safetensors.h"
 #include "model/data/DataConfig.h"
+#include "ui/AppStyle.h"
 #include "ui/AttentionView.h"
 #include "ui/ComparisonChart.h"
 #include "ui/ComparisonSummaryTable.h"
@@ -62,6 +63,8 @@ class TestRunsView : public QObject {
     Q_OBJECT
     std::string dir_, db_;
 private slots:
+    void initTestCase() { applyAppStyle(); }  // the window's style, as main() sets it
+
     void init() {
         dir_ = test::tempDir();
         db_ = dir_ + "/runs.sqlite";
