@@ -19,16 +19,7 @@
 //   red L            reductions of the sequence norm
 //   wl               the staged weights of one product (max of Q (W|1), W (C|1), F (W|1), W (F|1))
 __kernel void attention_block_forward(
-    int units, int window, int heads, int dk, int dv, int hasW0, int causal, int seqNorm,
-    int hidden, int ffOut, float eps, float scale, int samplesPerModel, int headGroup,
-    __global const float* x, ulong xo, __global const float* wqkv, __global const float* bqkv,
-    __global const float* w0, __global const float* b0, __global const float* w1,
-    __global const float* b1, __global const float* w2, __global const float* b2, ulong8 woff,
-    ulong8 wstride, __global float* qkv, ulong qkvo, __global float* p, ulong po,
-    __global float* ctx, ulong co, __global float* x1, ulong x1o, __global float* rstd1,
-    ulong r1o, __global float* z1, ulong z1o, __global float* h1, ulong h1o, __global float* z2,
-    ulong z2o, __global float* f, ulong fo, __global float* out, ulong oo,
-    __global float* rstd2, ulong r2o, __local float* lm) {
+    BLK_FORWARD_PARAMS, __local float* lm) {
     BLK_SAMPLE_SIZES(1)
     // this model's weights
     __global const float* Wq = wqkv + woff.s0 + (ulong)m * wstride.s0;
@@ -96,22 +87,7 @@ __kernel void attention_block_forward(
 //   wl               the staged weights or activation rows of one product; for stages 7-9 the
 //                    Q, K and V columns of one group of heads (the largest of these)
 __kernel void attention_block_backward(
-    int units, int window, int heads, int dk, int dv, int hasW0, int causal, int seqNorm,
-    int hidden, int ffOut, float scale, int samplesPerModel, int headGroup, int direct,
-    __global const float* x, ulong xo, __global const float* dy, ulong dyo, __global float* dx,
-    ulong dxo, int hasDx, __global const float* wqkv, __global const float* bqkv,
-    __global const float* w0, __global const float* b0, __global const float* w1,
-    __global const float* b1, __global const float* w2, __global const float* b2, ulong8 woff,
-    ulong8 wstride, __global float* gqkv, __global float* gbqkv, __global float* gw0,
-    __global float* gb0, __global float* gw1, __global float* gb1, __global float* gw2,
-    __global float* gb2, ulong8 goff, ulong8 gstride, __global float* partial,
-    __global const float* qkv, ulong qkvo, __global const float* p, ulong po,
-    __global const float* ctx, ulong co, __global const float* x1, ulong x1o,
-    __global const float* rstd1, ulong r1o, __global const float* z1, ulong z1o,
-    __global const float* h1, ulong h1o, __global const float* z2, ulong z2o,
-    __global const float* f, ulong fo, __global const float* out, ulong oo,
-    __global const float* rstd2, ulong r2o, int spread, __global float* dxPart, ulong dpo,
-    __global int* counters, __local float* lm) {
+    BLK_BACKWARD_PARAMS, __local float* lm) {
     BLK_SAMPLE_SIZES(spread)
     // this model's weights
     __global const float* Wq = wqkv + woff.s0 + (ulong)m * wstride.s0;

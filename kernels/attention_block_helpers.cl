@@ -17,6 +17,42 @@
 
 #define BLK_INFLIGHT 8
 
+// The arguments of the forward kernels (attention_block_forward and the split forward kernels;
+// the host sets them alike): the sizes, the input, the parameters (pointer, then the offsets and
+// strides of a model's values, BlockParam order) and the activation buffers AttentionBlock keeps.
+#define BLK_FORWARD_PARAMS                                                                     \
+    int units, int window, int heads, int dk, int dv, int hasW0, int causal, int seqNorm,      \
+    int hidden, int ffOut, float eps, float scale, int samplesPerModel, int headGroup,         \
+    __global const float* x, ulong xo, __global const float* wqkv, __global const float* bqkv, \
+    __global const float* w0, __global const float* b0, __global const float* w1,              \
+    __global const float* b1, __global const float* w2, __global const float* b2, ulong8 woff, \
+    ulong8 wstride, __global float* qkv, ulong qkvo, __global float* p, ulong po,              \
+    __global float* ctx, ulong co, __global float* x1, ulong x1o, __global float* rstd1,       \
+    ulong r1o, __global float* z1, ulong z1o, __global float* h1, ulong h1o, __global float* z2, \
+    ulong z2o, __global float* f, ulong fo, __global float* out, ulong oo,                     \
+    __global float* rstd2, ulong r2o
+
+// The arguments of the backward kernels (attention_block_backward and the split backward
+// kernels): the sizes, X, dY and dX, the parameters and their gradients, the partials, the
+// forward's activations and the spread backward's dX parts and counters.
+#define BLK_BACKWARD_PARAMS                                                                    \
+    int units, int window, int heads, int dk, int dv, int hasW0, int causal, int seqNorm,      \
+    int hidden, int ffOut, float scale, int samplesPerModel, int headGroup, int direct,        \
+    __global const float* x, ulong xo, __global const float* dy, ulong dyo, __global float* dx, \
+    ulong dxo, int hasDx, __global const float* wqkv, __global const float* bqkv,              \
+    __global const float* w0, __global const float* b0, __global const float* w1,              \
+    __global const float* b1, __global const float* w2, __global const float* b2, ulong8 woff, \
+    ulong8 wstride, __global float* gqkv, __global float* gbqkv, __global float* gw0,          \
+    __global float* gb0, __global float* gw1, __global float* gb1, __global float* gw2,        \
+    __global float* gb2, ulong8 goff, ulong8 gstride, __global float* partial,                 \
+    __global const float* qkv, ulong qkvo, __global const float* p, ulong po,                  \
+    __global const float* ctx, ulong co, __global const float* x1, ulong x1o,                  \
+    __global const float* rstd1, ulong r1o, __global const float* z1, ulong z1o,               \
+    __global const float* h1, ulong h1o, __global const float* z2, ulong z2o,                  \
+    __global const float* f, ulong fo, __global const float* out, ulong oo,                    \
+    __global const float* rstd2, ulong r2o, int spread, __global float* dxPart, ulong dpo,     \
+    __global int* counters
+
 // A block kernel's sample b (work-groups b * spread .. b * spread + spread - 1; piece: this
 // group's index among them) and model m, lid and lsz, and the sizes of the header above from the
 // kernel's arguments: u = U, w = W, q = Q, c = C, ff = F, hd = H D, uw = U W.

@@ -22,16 +22,7 @@
 //   ps  U U          P_h
 //   wl  max(E (W|1), U Dv)   the head's rows of Wqkv (Q, K, V), then its context columns C_h
 __kernel void attention_block_split_fwd_heads(
-    int units, int window, int heads, int dk, int dv, int hasW0, int causal, int seqNorm,
-    int hidden, int ffOut, float eps, float scale, int samplesPerModel, int headGroup,
-    __global const float* x, ulong xo, __global const float* wqkv, __global const float* bqkv,
-    __global const float* w0, __global const float* b0, __global const float* w1,
-    __global const float* b1, __global const float* w2, __global const float* b2, ulong8 woff,
-    ulong8 wstride, __global float* qkv, ulong qkvo, __global float* p, ulong po,
-    __global float* ctx, ulong co, __global float* x1, ulong x1o, __global float* rstd1,
-    ulong r1o, __global float* z1, ulong z1o, __global float* h1, ulong h1o, __global float* z2,
-    ulong z2o, __global float* f, ulong fo, __global float* out, ulong oo,
-    __global float* rstd2, ulong r2o, __local float* lm) {
+    BLK_FORWARD_PARAMS, __local float* lm) {
     BLK_SAMPLE_SIZES(heads)
     const int h = piece, e3 = 2 * dk + dv, wp = w | 1;
     // the head's rows of Wqkv and bqkv: Q at r0, K at r1, V at r2
@@ -74,16 +65,7 @@ __kernel void attention_block_split_fwd_heads(
 //   red L               reductions of the sequence norm
 //   wl                  the staged weights of one product (max of W (C|1), F (W|1), W (F|1))
 __kernel void attention_block_split_fwd_rows(
-    int units, int window, int heads, int dk, int dv, int hasW0, int causal, int seqNorm,
-    int hidden, int ffOut, float eps, float scale, int samplesPerModel, int headGroup,
-    __global const float* x, ulong xo, __global const float* wqkv, __global const float* bqkv,
-    __global const float* w0, __global const float* b0, __global const float* w1,
-    __global const float* b1, __global const float* w2, __global const float* b2, ulong8 woff,
-    ulong8 wstride, __global float* qkv, ulong qkvo, __global float* p, ulong po,
-    __global float* ctx, ulong co, __global float* x1, ulong x1o, __global float* rstd1,
-    ulong r1o, __global float* z1, ulong z1o, __global float* h1, ulong h1o, __global float* z2,
-    ulong z2o, __global float* f, ulong fo, __global float* out, ulong oo,
-    __global float* rstd2, ulong r2o, __local float* lm) {
+    BLK_FORWARD_PARAMS, __local float* lm) {
     BLK_SAMPLE_SIZES(1)
     __global const float* W0 = w0 + woff.s2 + (ulong)m * wstride.s2;
     __global const float* B0 = b0 + woff.s3 + (ulong)m * wstride.s3;
@@ -116,22 +98,7 @@ __kernel void attention_block_split_fwd_rows(
 //   red 2 L             reductions of the sequence norm
 //   wl                  the staged weights or activation rows of one product
 __kernel void attention_block_split_bwd_rows(
-    int units, int window, int heads, int dk, int dv, int hasW0, int causal, int seqNorm,
-    int hidden, int ffOut, float scale, int samplesPerModel, int headGroup, int direct,
-    __global const float* x, ulong xo, __global const float* dy, ulong dyo, __global float* dx,
-    ulong dxo, int hasDx, __global const float* wqkv, __global const float* bqkv,
-    __global const float* w0, __global const float* b0, __global const float* w1,
-    __global const float* b1, __global const float* w2, __global const float* b2, ulong8 woff,
-    ulong8 wstride, __global float* gqkv, __global float* gbqkv, __global float* gw0,
-    __global float* gb0, __global float* gw1, __global float* gb1, __global float* gw2,
-    __global float* gb2, ulong8 goff, ulong8 gstride, __global float* partial,
-    __global const float* qkv, ulong qkvo, __global const float* p, ulong po,
-    __global const float* ctx, ulong co, __global const float* x1, ulong x1o,
-    __global const float* rstd1, ulong r1o, __global const float* z1, ulong z1o,
-    __global const float* h1, ulong h1o, __global const float* z2, ulong z2o,
-    __global const float* f, ulong fo, __global const float* out, ulong oo,
-    __global const float* rstd2, ulong r2o, int spread, __global float* dxPart, ulong dpo,
-    __global int* counters, __global float* dcr, ulong dco, ulong dro, __local float* lm) {
+    BLK_BACKWARD_PARAMS, __global float* dcr, ulong dco, ulong dro, __local float* lm) {
     BLK_SAMPLE_SIZES(1)
     __global const float* W0 = w0 + woff.s2 + (ulong)m * wstride.s2;
     __global const float* W1 = w1 + woff.s4 + (ulong)m * wstride.s4;
@@ -178,22 +145,7 @@ __kernel void attention_block_split_bwd_rows(
 //   wl  max(U E, U W, E W)   Q_h, K_h, V_h; X's rows; the head's rows of Wqkv
 //   last 1              the last group of the sample to arrive (an int)
 __kernel void attention_block_split_bwd_heads(
-    int units, int window, int heads, int dk, int dv, int hasW0, int causal, int seqNorm,
-    int hidden, int ffOut, float scale, int samplesPerModel, int headGroup, int direct,
-    __global const float* x, ulong xo, __global const float* dy, ulong dyo, __global float* dx,
-    ulong dxo, int hasDx, __global const float* wqkv, __global const float* bqkv,
-    __global const float* w0, __global const float* b0, __global const float* w1,
-    __global const float* b1, __global const float* w2, __global const float* b2, ulong8 woff,
-    ulong8 wstride, __global float* gqkv, __global float* gbqkv, __global float* gw0,
-    __global float* gb0, __global float* gw1, __global float* gb1, __global float* gw2,
-    __global float* gb2, ulong8 goff, ulong8 gstride, __global float* partial,
-    __global const float* qkv, ulong qkvo, __global const float* p, ulong po,
-    __global const float* ctx, ulong co, __global const float* x1, ulong x1o,
-    __global const float* rstd1, ulong r1o, __global const float* z1, ulong z1o,
-    __global const float* h1, ulong h1o, __global const float* z2, ulong z2o,
-    __global const float* f, ulong fo, __global const float* out, ulong oo,
-    __global const float* rstd2, ulong r2o, int spread, __global float* dxPart, ulong dpo,
-    __global int* counters, __global float* dcr, ulong dco, ulong dro, __local float* lm) {
+    BLK_BACKWARD_PARAMS, __global float* dcr, ulong dco, ulong dro, __local float* lm) {
     BLK_SAMPLE_SIZES(heads)
     const int h = piece, e3 = 2 * dk + dv;
     const int r0 = h * dk, r1 = hd + h * dk, r2 = 2 * hd + h * dv;  // the head's rows of Wqkv
