@@ -141,28 +141,36 @@ private slots:
     }
 
     void aStopInsideAnEpochShowsTheCompletedEpoch() {
-        auto j = tinyWithAttention(3, 1);
+        constexpr int kEpochs = 5;
+        auto j = tinyWithAttention(kEpochs, 1);
         j["data"]["samples"] = 40000;
         TrainingController c;
         std::vector<AttentionSnapshotPtr> snaps;
         collectSnapshots(c, snaps);
-        int epoch2Batches = 0;
+        int completed = 0, laterBatches = 0;
+        connect(&c, &TrainingController::epochFinished, this, [&] { ++completed; });
         connect(&c, &TrainingController::progress, this, [&](const TrainingProgress& p) {
-            if (p.epoch == 2 && p.done > 0 && p.done < p.total) ++epoch2Batches;
+            if (p.epoch >= 2 && p.done > 0 && p.done < p.total) ++laterBatches;
         });
         QSignalSpy finished(&c, &TrainingController::runFinished);
         QVERIFY(c.start(Experiment::fromJson(j)));
-        QTRY_VERIFY_WITH_TIMEOUT(epoch2Batches >= 3, 120000);  // epoch 2 well under way
+        QTRY_VERIFY_WITH_TIMEOUT(laterBatches >= 3, 120000);  // an epoch after the first under way
         c.stop();
         QVERIFY(finished.wait(60000));
         QCOMPARE(finished.first().at(0).value<RunEnd>(), RunEnd::Stopped);
-        QTRY_COMPARE(snaps.size(), size_t(1));  // after epoch 1
-        QCOMPARE(snaps[0]->epoch, 1);
-        c.requestScores(snaps[0]->sample);  // e.g. a sample clicked on the chart
-        QTRY_COMPARE(snaps.size(), size_t(2));
-        QCOMPARE(snaps[1]->epoch, 1);
-        QCOMPARE(snaps[1]->outputs, snaps[0]->outputs);
-        QCOMPARE(snaps[1]->layers[0].values, snaps[0]->layers[0].values);
+        // The stop lands inside an epoch, though not always epoch 2: the progress comes queued
+        // (at most ten a second), and a fast machine finishes an epoch of 40,000 one-sample
+        // steps before the third of them is read. Each completed epoch has its snapshot, the
+        // epoch cut short none.
+        QVERIFY2(completed >= 1 && completed < kEpochs, qPrintable(QString::number(completed)));
+        QTRY_COMPARE(snaps.size(), size_t(completed));
+        QCOMPARE(snaps.back()->epoch, completed);
+        const AttentionSnapshotPtr last = snaps.back();
+        c.requestScores(last->sample);  // e.g. a sample clicked on the chart
+        QTRY_COMPARE(snaps.size(), size_t(completed + 1));
+        QCOMPARE(snaps.back()->epoch, completed);
+        QCOMPARE(snaps.back()->outputs, last->outputs);
+        QCOMPARE(snaps.back()->layers[0].values, last->layers[0].values);
     }
 
     void pauseResumeStop() {
