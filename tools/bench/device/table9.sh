@@ -4,7 +4,9 @@
 #                              commit: nnwb-cli); nnwb's GPU rows on cores 0-7 (default and
 #                              NNWB_FUSED=0, --precision high, the GPU population of 5x8 b1 at
 #                              P = 1 / 32 / 128 and P = 128 with NNWB_FUSED=1, profiles of 12x12
-#                              b64 and transformer-64 b256) while the CPU rows run on cores 8-9
+#                              b64 and transformer-64 b256; 5x8 b256 and 12x12 b256 alternating
+#                              twice between the default, NNWB_CL_BLOCK_SPLIT=0 and NNWB_FUSED=0)
+#                              while the CPU rows run on cores 8-9
 #                              (gpu-rows.sh's cpu_rows: nnwb and torch CPU, 2 threads each);
 #                              then, while time is left (LIMIT s), the fused block's GPU tests
 #                              ($TESTS, NVIDIA's driver alone, cores 10-15; no GPU bench runs then).
@@ -37,6 +39,10 @@ if [ "$part" = 1 ]; then
     echo "== GPU population, 5x8 b1 ($(el))"
     taskset -c 0-7 $B bench --device $D --preset mql5-fractal-5x8 --batch 1 --population 1 --population 32 --population 128 --seconds 2 2>&1 | tail -3
     echo "NNWB_FUSED=1: $(NNWB_FUSED=1 taskset -c 0-7 $B bench --device $D --preset mql5-fractal-5x8 --batch 1 --population 128 --seconds 2 2>&1 | tail -1)"
+    echo "== single models past 64 samples, alternated: default (auto), NNWB_CL_BLOCK_SPLIT=0, NNWB_FUSED=0 ($(el))"
+    for rep in 1 2; do for row in mql5-fractal-5x8:256 mql5-fractal-12x12:256; do IFS=: read pre b <<< "$row"
+        for arm in auto split0 per-op; do env=""; [ $arm = split0 ] && env=NNWB_CL_BLOCK_SPLIT=0; [ $arm = per-op ] && env=NNWB_FUSED=0
+            echo "$arm $row: $(env $env taskset -c 0-7 $B bench --device $D --preset $pre --batch $b --seconds 2 2>&1 | tail -1)"; done; done; done
     echo "== profiles ($(el))"
     profile_rows 30 "mql5-fractal-12x12:64 transformer-64:256"
     mkdir -p /tmp/nvonly; echo libnvidia-opencl.so.1 > /tmp/nvonly/nvidia.icd
