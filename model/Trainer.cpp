@@ -285,7 +285,8 @@ std::vector<EpochReport> Trainer::runEpochAll(
             p.done = done;
             p.total = n;
             const double el = activeSeconds();
-            p.samplesPerSecond = el > 0 ? done / el : 0.0;
+            // The first report (at once) times the chunk's staging and one step: not a rate.
+            p.samplesPerSecond = batchIndex == 0 ? lastRate_ : el > 0 ? done / el : 0.0;
             p.etaSeconds = p.samplesPerSecond > 0 ? (n - done) / p.samplesPerSecond : 0.0;
             progress(p);
         }
@@ -335,6 +336,7 @@ void Trainer::finishReports(std::vector<EpochReport>& reps, std::vector<MetricsA
         reps[m].train = acc[m].result();
     }
     if (completed) {
+        lastRate_ = reps.front().samplesPerSecond;
         ++epoch_;
         if (data_.validation.size() > 0) {
             std::vector<float> outs;

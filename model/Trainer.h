@@ -52,8 +52,11 @@ struct EpochReport {
 struct ProgressReport {
     int epoch = 0;
     size_t done = 0, total = 0;  // training samples of this epoch
+    // This epoch's rate so far; in its first report (at once, after the chunk's staging and one
+    // step: "82 samples/s" where the epoch ran 300,000) the last completed epoch's, or 0 (not
+    // known yet) in a run's first epoch.
     double samplesPerSecond = 0.0;
-    double etaSeconds = 0.0;  // rest of this epoch
+    double etaSeconds = 0.0;  // rest of this epoch (0 while the rate is not known)
 };
 
 // A run that cannot go on (non-finite loss, device failure); the message names where.
@@ -163,6 +166,9 @@ private:
     std::vector<float> hostNorms_;
     std::vector<RunningAverages> runTrain_, runVal_;  // per model
     int epoch_ = 0;
+    // The last completed epoch's samples/s (0 before one): the rate an epoch's first progress
+    // report gives, which comes at once, before its staging and first step can be timed.
+    double lastRate_ = 0.0;
 };
 
 }  // namespace nnwb

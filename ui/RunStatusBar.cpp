@@ -179,11 +179,13 @@ void RunStatusBar::showFitted(const QString& data, const QString& rest, int time
 
 void RunStatusBar::progress(const TrainingProgress& p) {
     epoch_->setText(tr("epoch %1/%2").arg(p.epoch).arg(p.epochs));
-    speed_->setText(
-        tr("%1 samples/s")
-            .arg(QString::fromStdString(groupedCount(std::llround(p.samplesPerSecond)))));
-    eta_->setText(tr("ETA %1").arg(duration(p.runEtaSeconds)));
-    eta_->show();  // hidden at the last run's end
+    if (p.samplesPerSecond > 0) {  // 0: not known yet (a run's first report), keep what is shown
+        speed_->setText(
+            tr("%1 samples/s")
+                .arg(QString::fromStdString(groupedCount(std::llround(p.samplesPerSecond)))));
+        eta_->setText(tr("ETA %1").arg(duration(p.runEtaSeconds)));
+        eta_->show();  // hidden at the last run's end
+    }
     progress_->setValue(p.total ? static_cast<int>(1000.0 * p.done / p.total) : 0);
 }
 

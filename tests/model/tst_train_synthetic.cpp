@@ -150,6 +150,30 @@ TEST(TrainSynthetic, stopWithinOneBatch) {
     ASSERT_TRUE(rep.train.samples <= 2 * size_t(e.training.batchSize));
     ASSERT_EQ(t.epochsDone(), 0);
 }
+// An epoch's first progress report comes at once, after the chunk's staging and one step: its
+// samples/s is not a rate (on a fast CPU it read 82 where the epoch ran 300,000, and the status
+// bar flashed that and its ETA at every epoch's start; tst_training_controller's pause test
+// failed on it). It gives the last completed epoch's rate, 0 (not known) in the first epoch.
+TEST_P(OnDevice, anEpochsFirstReportGivesTheLastEpochsRate) {
+    const Experiment e = problem(GetParam());
+    auto data = loadExperimentData(e);
+    auto be = createBackend(e.training.device);
+    Network net(Network::layersFromJson(e.model), data.split.train.inputShape);
+    Trainer t(*be, net, e.training, data.split);
+    std::vector<ProgressReport> first;
+    const auto firstOnly = [&](const ProgressReport& p) {
+        if (p.done == size_t(e.training.batchSize)) first.push_back(p);
+    };
+    const EpochReport one = t.runEpoch(nullptr, firstOnly);
+    t.runEpoch(nullptr, firstOnly);
+    ASSERT_EQ(first.size(), 2u);
+    EXPECT_EQ(first[0].samplesPerSecond, 0.0);
+    EXPECT_EQ(first[0].etaSeconds, 0.0);
+    ASSERT_GT(one.samplesPerSecond, 0.0);
+    EXPECT_EQ(first[1].samplesPerSecond, one.samplesPerSecond);
+    EXPECT_DOUBLE_EQ(first[1].etaSeconds,
+                     double(first[1].total - first[1].done) / one.samplesPerSecond);
+}
 // Issue 13, finding 3: a pause of 1.5 s inside an epoch is not counted in the epoch's
 // seconds, its samples/s or the progress reports' samples/s (so nor in the ETA).
 TEST_P(OnDevice, pauseIsNotTrainingTime) {
