@@ -88,7 +88,7 @@ std::string saveTarget(const std::string& path) {
     }
 }
 
-void writeFileAtomic(const std::string& path, const std::string& bytes) {
+void writeFileAtomic(const std::string& path, const std::string& bytes, bool durable) {
     const std::string target = saveTarget(path);
     struct stat st {};
     const bool exists = ::stat(target.c_str(), &st) == 0;
@@ -113,10 +113,10 @@ void writeFileAtomic(const std::string& path, const std::string& bytes) {
     // The file keeps its permissions (umask aside, a new one gets 0644).
     if (exists && S_ISREG(st.st_mode)) ::fchmod(fd, st.st_mode & 07777);
     if (!writeAll(fd, bytes)) fail("write failed", errno, fd);
-    if (::fsync(fd) != 0) fail("flush failed", errno, fd);
+    if (durable && ::fsync(fd) != 0) fail("flush failed", errno, fd);
     if (::close(fd) != 0) fail("close failed", errno, -1);
     if (std::rename(tmp.c_str(), target.c_str()) != 0) fail("rename failed", errno, -1);
-    syncFolder(target);
+    if (durable) syncFolder(target);
 }
 
 std::string readFile(const std::string& path, size_t maxBytes) {

@@ -15,8 +15,10 @@ namespace nnwb {
 constexpr size_t kMaxReadBytes = size_t(1) << 32;
 
 // Throws std::runtime_error("cannot save PATH: reason") on failure; the old file is untouched
-// (a non-regular target may have been partly written).
-void writeFileAtomic(const std::string& path, const std::string& bytes);
+// (a non-regular target may have been partly written). `durable` false skips the two syncs (the
+// file's and its folder's): for files only a process about to start reads (a sweep trial's
+// experiment file), where a crash loses nothing the next write does not make again.
+void writeFileAtomic(const std::string& path, const std::string& bytes, bool durable = true);
 // The path a save of `path` writes: symlinks followed to their final target (which may not
 // exist yet). Throws std::runtime_error("cannot save PATH: ...") on a symlink loop.
 std::string saveTarget(const std::string& path);

@@ -58,6 +58,21 @@ private slots:
         QCOMPARE(filesIn(folder), 1);
     }
 
+    // nnwb runs as root: a trial file that is a link stays one (its target is written), as
+    // every save of writeFileAtomic (the copy of it this replaced renamed over the link).
+    void aLinkStaysALink() {
+        const fs::path folder = dir() / "link";
+        fs::create_directories(folder);
+        const fs::path target = folder / "elsewhere.json", link = folder / "trial-2.json";
+        std::ofstream(target) << "{}";
+        fs::create_symlink(target, link);
+        const Experiment e = Experiment::fromJson(test::tinyMt5Experiment("trial 2", 2));
+        writeTrialExperiment(e, link.string());
+        QVERIFY(fs::is_symlink(fs::symlink_status(link)));
+        QCOMPARE(Experiment::load(target.string()).toJson().dump(), e.toJson().dump());
+        QCOMPARE(filesIn(folder), 2);
+    }
+
     void aFailedWriteSaysWhereAndLeavesNothing() {
         const fs::path folder = dir() / "fails";
         fs::create_directories(folder);
