@@ -1182,7 +1182,8 @@ int cldetail::parseBlockSplit(const std::string& mode, const std::string& what) 
 }
 
 namespace {
-constexpr int kFusedBlockAutoSamples = 64;  // samples over all models, OpenClOptions::fused auto
+constexpr int kFusedBlockAutoSamples = 64;     // samples over all models, OpenClOptions::fused auto
+constexpr int kSplitAutoSamplesPerModel = 64;  // blockSplit auto (blockSplitUsed)
 }  // namespace
 
 // The whole-block kernels where they fit; with fused auto only where all heads fit at once and
@@ -1197,7 +1198,11 @@ bool OpenClBackend::Impl::blockWholeUsed(const AttentionBlockShape& s) {
 }
 
 // The split block: with blockSplit 1 wherever its kernels fit; auto where the whole-block
-// kernels do not run (blockWholeUsed) and the split kernels fit. Measured on the H200
+// kernels do not run (blockWholeUsed), the split kernels fit and a model has at most 64 samples
+// a launch: its backward writes a sample's every parameter gradient and adds them up, and past
+// that the per-op products were faster (H200, 2026-11-29 17:11-17:25, main ac26823, one model
+// at batch 256, two runs each: mql5-fractal-12x12 split 57,787 / 58,225 against 67,644 / 68,065
+// per op; 5x8 201,637 / 203,377 against 188,137 / 198,326). Measured on the H200
 // (docs/decisions/fused-block-split.md, 2026-11-29, main 5fbe73d, samples/s): split beat per op
 // where the whole block does not fit (mql5-fractal-12x12 b1 683 against 459, b64 35,560
 // against 26,433) and where auto ran per op past 64 samples (5x8 b1, 128 models: 79,318
@@ -1208,7 +1213,8 @@ bool OpenClBackend::Impl::blockSplitUsed(const AttentionBlockShape& s) {
     const size_t lsz = blockLocalSize(), budget = blockLocalBudget();
     for (int k = 0; k < 4; ++k)
         if (blockSplitFloats(s, lsz, k) > budget) return false;
-    return blockSplit == 1 || !blockWholeUsed(s);
+    return blockSplit == 1 ||
+           (!blockWholeUsed(s) && s.batch / std::max(s.models, 1) <= kSplitAutoSamplesPerModel);
 }
 
 size_t OpenClBackend::Impl::blockLocalBudget() const {

@@ -428,4 +428,27 @@ TEST(FusedBlockSplit, pastSixtyFourSamplesAutoSplits) {
         EXPECT_TRUE(r.fused && !r.split) << "64 models: not the whole block on " << id;
     }
 }
+// Past 64 samples a model auto does not split: the split backward's per-sample gradients and
+// their sum made one model at batch 256 slower than per op on the H200 (12x12: 57,787 against
+// 67,644 samples/s; docs/decisions/fused-block-split.md). 128 models of one sample still split.
+TEST(FusedBlockSplit, oneModelPastSixtyFourSamplesRunsPerOp) {
+    const auto ids = openClDeviceIds();
+    if (ids.empty()) GTEST_SKIP() << "no OpenCL device";
+    if (parityCheckingDevice()) GTEST_SKIP() << "too slow under a checking device";
+    BlockRow row;
+    for (const BlockRow& r : blockRows())
+        if (r.name == "fractal_12x12_shape_b3") row = r;
+    ASSERT_EQ(row.cfg.heads, 12);
+    row.samples = 65;  // 64 split: fractal12x12StepLaunches
+    for (const std::string& id : ids) {
+        SCOPED_TRACE(id);
+        OpenClOptions opt;
+        opt.blockLocalMemory = 49152;  // as NVIDIA's OpenCL: the whole 12x12 block does not fit
+        auto be = OpenClBackend::create(id, opt);
+        if (be->info().localMemory < 49152) continue;
+        const BlockResult r = runBlock(*be, row);
+        EXPECT_FALSE(r.split) << "65 samples of one model split on " << id;
+        EXPECT_FALSE(r.fused) << "65 samples of one model fused on " << id;
+    }
+}
 }  // namespace
