@@ -62,7 +62,9 @@ QString startupBreakdownProblem(const QString& out, int launches, int workers) {
         return "wrong counts: " + m.captured(0);
     const double coordinator = d(3) + d(4) + d(5) + d(7) + d(14);
     const double worker = d(8) + d(9) + d(10) + d(11) + d(12) + d(13);
-    if (std::abs(coordinator - d(2)) > 0.0031 || std::abs(worker - d(7)) > 0.0036 || d(7) <= 0)
+    // (The worker's part may print 0.000: a kept worker with its data and backend kept takes
+    // under half a millisecond on a fast machine; it failed there 4 runs in 6 as "> 0".)
+    if (std::abs(coordinator - d(2)) > 0.0031 || std::abs(worker - d(7)) > 0.0036 || d(7) < 0)
         return "the parts do not add up: " + m.captured(0);
     return {};
 }
